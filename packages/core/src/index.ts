@@ -1,1 +1,32 @@
-export {};
+/**
+ * `@hoga/core`: the hoga domain model (errors, decimals, money, instruments, ticks, time, clocks,
+ * sessions, orders) and the contracts shared between packages.
+ *
+ * @packageDocumentation
+ */
+
+export { type CachedToken, type TokenCache, tokenCacheKey } from './auth/token-cache.js';
+export { Decimal, formatDecimal, parseDecimal, parseNullableDecimal } from './decimal/decimal.js';
+export { Currency, CurrencyMismatchError, isCurrency, Money } from './decimal/money.js';
+export {
+  DecimalParseError,
+  describeValue,
+  HogaError,
+  type HogaErrorOptions,
+  IllegalTransitionError,
+  ValidationError,
+} from './errors.js';
+export { type Instrument, instrumentOf, SecurityType } from './instruments/instrument.js';
+export { currencyOf, isMarket, Market, marketOfSymbol } from './instruments/market.js';
+export { isOnTick, roundToTick, tickSize } from './instruments/tick-size.js';
+export { type CreateLoggerOptions, createLogger, type Logger, REDACTED_PATHS } from './logging/logger.js';
+export { dailyCandleStamp, isPeakWindow, minuteCandleEnd, usTradingDate } from './time/candle-time.js';
+export {
+  type Clock,
+  type InstantInput,
+  LiveClock,
+  ScaledClock,
+  type ScaledClockOptions,
+  VirtualClock,
+} from './time/clock.js';
+export { formatKst, KST_ZONE, NEW_YORK_ZONE, parseDate, parseDateTime, toKst } from './time/zones.js';

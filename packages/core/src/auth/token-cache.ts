@@ -1,0 +1,49 @@
+/**
+ * The shared access-token cache contract. The broker allows one valid token per client, so every
+ * process must share one: the connector ships in-memory and file implementations, the store a
+ * SQLite one.
+ *
+ * @module
+ */
+
+/** An access token with its lifetime. */
+export interface CachedToken {
+  /** The bearer token. Secret: never log it. */
+  readonly accessToken: string;
+  /** Token type from the issuer, normally `Bearer`. */
+  readonly tokenType: string;
+  /** Expiry, epoch ms. */
+  readonly expiresAt: number;
+  /** Issue time, epoch ms. */
+  readonly issuedAt: number;
+}
+
+/**
+ * Storage for access tokens shared between processes.
+ * Keys are `${baseUrl}|${clientId}` (see {@link tokenCacheKey}).
+ */
+export interface TokenCache {
+  /** The cached token for `key`, or `null` when none is stored. */
+  read(key: string): Promise<CachedToken | null>;
+  /** Stores (replaces) the token for `key`. */
+  write(key: string, token: CachedToken): Promise<void>;
+  /** Removes the token for `key` (no error when absent). */
+  delete(key: string): Promise<void>;
+  /**
+   * Takes a cross-process exclusive lease on `key`, waiting until it is free. A lease not released
+   * within `ttlMs` may be taken over by another process.
+   *
+   * @returns the release function
+   */
+  lock(key: string, ttlMs: number): Promise<() => Promise<void>>;
+}
+
+/**
+ * The cache key for a broker base URL and client id.
+ *
+ * @param baseUrl - broker base URL
+ * @param clientId - OAuth client id
+ */
+export function tokenCacheKey(baseUrl: string, clientId: string): string {
+  return `${baseUrl}|${clientId}`;
+}

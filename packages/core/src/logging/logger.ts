@@ -1,0 +1,62 @@
+/**
+ * The root logger factory: pino with secrets redacted, pretty output only on a TTY.
+ *
+ * @module
+ */
+import { type DestinationStream, type Level, type Logger, pino } from 'pino';
+
+/** Paths whose values are replaced by `[redacted]` in every log line. */
+export const REDACTED_PATHS: readonly string[] = [
+  'access_token',
+  'accessToken',
+  'client_secret',
+  'clientSecret',
+  'authorization',
+  'Authorization',
+  'token',
+  '*.access_token',
+  '*.accessToken',
+  '*.client_secret',
+  '*.clientSecret',
+  '*.authorization',
+  '*.Authorization',
+  '*.token',
+  'headers.authorization',
+  'headers.Authorization',
+  '*.headers.authorization',
+  '*.headers.Authorization',
+];
+
+/** Options of {@link createLogger}. */
+export interface CreateLoggerOptions {
+  /** Minimum level (default `info`, or `LOG_LEVEL` from the environment). */
+  readonly level?: Level | 'silent';
+  /** Logger name, written as `name` on every line. */
+  readonly name?: string;
+  /** Where to write (default stdout); when given, output is always JSON. */
+  readonly destination?: DestinationStream;
+  /** Force pretty output on or off (default: only when stdout is a TTY). */
+  readonly pretty?: boolean;
+}
+
+/**
+ * Creates the root pino logger. Components take children: `logger.child({component: 'engine'})`.
+ *
+ * @param options - level, name, destination
+ */
+export function createLogger(options: CreateLoggerOptions = {}): Logger {
+  const level = options.level ?? (process.env.LOG_LEVEL as Level | undefined) ?? 'info';
+  const base = {
+    level,
+    redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+    ...(options.name === undefined ? {} : { name: options.name }),
+  };
+  if (options.destination !== undefined) return pino(base, options.destination);
+  const pretty = options.pretty ?? process.stdout.isTTY === true;
+  if (pretty) {
+    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true } } });
+  }
+  return pino(base);
+}
+
+export type { Logger };
