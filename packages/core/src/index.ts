@@ -20,6 +20,70 @@ export { type Instrument, instrumentOf, SecurityType } from './instruments/instr
 export { currencyOf, isMarket, Market, marketOfSymbol } from './instruments/market.js';
 export { isOnTick, roundToTick, tickSize } from './instruments/tick-size.js';
 export { type CreateLoggerOptions, createLogger, type Logger, REDACTED_PATHS } from './logging/logger.js';
+export type { Fill } from './orders/fill.js';
+export {
+  type Brand,
+  type BrokerOrderId,
+  brokerOrderId,
+  type ClientOrderId,
+  clientOrderId,
+  newClientOrderId,
+  newEventId,
+  type StrategyId,
+  strategyId,
+} from './orders/ids.js';
+export type {
+  OrderAccepted,
+  OrderCanceled,
+  OrderCancelRejected,
+  OrderCancelRequested,
+  OrderDenied,
+  OrderEvent,
+  OrderEventBase,
+  OrderEventOf,
+  OrderExpired,
+  OrderFilled,
+  OrderModified,
+  OrderModifyRejected,
+  OrderModifyRequested,
+  OrderPartiallyFilled,
+  OrderRejected,
+  OrderSubmitted,
+} from './orders/order-events.js';
+export { isOrderEvent } from './orders/order-events.js';
+export {
+  type AmountOrderIntent,
+  createOrderIntent,
+  type LimitOrderIntent,
+  MAX_FRACTIONAL_DECIMALS,
+  type MarketOrderIntent,
+  type OrderIntent,
+  type OrderIntentInput,
+} from './orders/order-intent.js';
+export {
+  canTransition,
+  isOpenOrderState,
+  isTerminalOrderState,
+  ORDER_EVENT_TYPES,
+  ORDER_STATES,
+  ORDER_TRANSITIONS,
+  OrderEventType,
+  OrderState,
+  RESUME,
+  TERMINAL_ORDER_STATES,
+  type TransitionContext,
+  type TransitionTarget,
+  transitionOrder,
+} from './orders/order-state.js';
+export {
+  isOrderSide,
+  isOrderType,
+  isTimeInForce,
+  OrderSide,
+  OrderSizing,
+  OrderType,
+  TimeInForce,
+} from './orders/order-types.js';
 export { dailyCandleStamp, isPeakWindow, minuteCandleEnd, usTradingDate } from './time/candle-time.js';
 export {
   type Clock,
