@@ -84,6 +84,29 @@ export {
   OrderType,
   TimeInForce,
 } from './orders/order-types.js';
+export { parseKrMarketCalendar, parseUsMarketCalendar } from './sessions/calendar-parse.js';
+export {
+  CALENDAR_DAY_KEYS,
+  type KrCalendarDay,
+  type KrIntegratedHours,
+  type KrMarketCalendar,
+  type MarketCalendar,
+  type MarketSession,
+  SessionName,
+  type UsCalendarDay,
+  type UsMarketCalendar,
+} from './sessions/calendar-types.js';
+export {
+  type CalendarSession,
+  calendarSessions,
+  isMarketOpen,
+  isTradingDay,
+  nextClose,
+  nextOpen,
+  type SessionBoundary,
+  type SessionFilter,
+  sessionAt,
+} from './sessions/sessions.js';
 export { dailyCandleStamp, isPeakWindow, minuteCandleEnd, usTradingDate } from './time/candle-time.js';
 export {
   type Clock,
