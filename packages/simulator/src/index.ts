@@ -1,1 +1,18 @@
-export {};
+/**
+ * `@hoga/simulator`: a real HTTP server that behaves like the broker's Open API
+ * (token, market data, stock info, market info, accounts, orders), with a
+ * seeded market, a matching brokerage, rate limits, faults and a control API.
+ *
+ * @packageDocumentation
+ */
+
+export { SimApiError } from './api-error.js';
+export type { ControllableMarket, SimCounters } from './control/control-api.js';
+export { SimulatorControl } from './control/control-api.js';
+export type { ActiveFault, FaultSpec } from './server/faults.js';
+export { FaultKind } from './server/faults.js';
+export type { GroupLimit, RateLimitDecision } from './server/rate-limiter.js';
+export { RATE_LIMITS, RateLimitGroup } from './server/rate-limiter.js';
+export { SimulatorError } from './server/simulator-error.js';
+export type { SimulatorHandle, SimulatorOptions } from './start-simulator.js';
+export { startSimulator } from './start-simulator.js';

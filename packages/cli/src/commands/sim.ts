@@ -1,4 +1,110 @@
-import type { Command } from 'commander';
+import { SimulatorError, type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { type Command, InvalidArgumentError } from 'commander';
 
-/** Registers the `sim` command family (filled in by its package's issue). */
-export function registerSimCommands(_program: Command): void {}
+/** Flags of `hoga sim` as commander parses them. */
+interface SimFlags {
+  readonly host: string;
+  readonly port: number;
+  readonly seed?: number;
+  readonly start?: string;
+  readonly speed: number;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly tokenTtl: number;
+  readonly state?: string;
+  readonly rateLimit: boolean;
+  readonly control: boolean;
+}
+
+function integer(name: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    if (!/^-?\d+$/.test(value))
+      throw new InvalidArgumentError(`${name}: expected an integer, found "${value}"`);
+    const parsed = Number(value);
+    if (parsed < min || parsed > max) {
+      throw new InvalidArgumentError(`${name}: expected ${min}..${max}, found ${value}`);
+    }
+    return parsed;
+  };
+}
+
+function speed(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) {
+    throw new InvalidArgumentError(`--speed: expected a non-negative number, found "${value}"`);
+  }
+  return parsed;
+}
+
+/**
+ * Registers `hoga sim`: starts the broker simulator, prints exactly one line
+ * `listening on <url>` once it accepts requests, and stops cleanly on SIGINT or SIGTERM.
+ */
+export function registerSimCommands(program: Command): void {
+  program
+    .command('sim')
+    .description('run the broker simulator (a real HTTP server that behaves like the broker)')
+    .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .option('--port <port>', 'port (0 picks a free port)', integer('--port', 0, 65535), 18080)
+    .option('--seed <n>', 'seed of the markets (deterministic)', integer('--seed', -(2 ** 31), 2 ** 31 - 1))
+    .option('--start <iso>', 'simulated start date-time with offset (default: now)')
+    .option('--speed <x>', 'simulated seconds per real second', speed, 1)
+    .option('--client-id <id>', 'accepted client_id', 'sim-client')
+    .option('--client-secret <secret>', 'accepted client_secret', 'sim-secret')
+    .option(
+      '--token-ttl <seconds>',
+      'token lifetime in seconds',
+      integer('--token-ttl', 1, 2 ** 31 - 1),
+      86400,
+    )
+    .option('--state <file>', 'file in which accounts and orders survive a restart')
+    .option('--no-rate-limit', 'do not enforce the rate limits')
+    .option('--control', 'serve the control API under /_sim/', false)
+    .action(async (flags: SimFlags) => {
+      const sim = await start(flags);
+      console.log(`listening on ${sim.url}`);
+      let stopping = false;
+      const stop = (): void => {
+        if (stopping) return;
+        stopping = true;
+        sim.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            process.stderr.write(`hoga sim: error while stopping: ${String(error)}\n`);
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+}
+
+async function start(flags: SimFlags): Promise<SimulatorHandle> {
+  try {
+    return await startSimulator({
+      host: flags.host,
+      port: flags.port,
+      speed: flags.speed,
+      clientId: flags.clientId,
+      clientSecret: flags.clientSecret,
+      tokenTtlSeconds: flags.tokenTtl,
+      rateLimit: flags.rateLimit,
+      control: flags.control,
+      ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+      ...(flags.start === undefined ? {} : { start: flags.start }),
+      ...(flags.state === undefined ? {} : { statePath: flags.state }),
+    });
+  } catch (error) {
+    if (error instanceof SimulatorError) {
+      process.stderr.write(`hoga sim: ${error.message}\n`);
+      process.exit(2);
+    }
+    const code = (error as { code?: unknown }).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      process.stderr.write(`hoga sim: cannot listen on ${flags.host}:${flags.port}: ${String(code)}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
