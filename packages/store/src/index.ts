@@ -1,1 +1,48 @@
-export {};
+/**
+ * `@hoga/store`: the engine's memory in one SQLite file — orders and their broker ids, fills, the
+ * event journal, position snapshots, the daily PnL ledger, the token cache, the candle cache and
+ * per-strategy state.
+ *
+ * @packageDocumentation
+ */
+
+export { DATABASE_ENV_VAR, DEFAULT_DATABASE_PATH, resolveDatabasePath } from './database-path.js';
+export { type DatabaseInfo, HogaDatabase, type OpenDatabaseOptions } from './hoga-database.js';
+export {
+  type CachedCandle,
+  CandleCache,
+  type CandleSeriesKey,
+} from './repositories/candle-cache.js';
+export {
+  type FillQuery,
+  type FillRecord,
+  FillRepository,
+  type NewFill,
+} from './repositories/fill-repository.js';
+export {
+  type JournalEntry,
+  JournalRepository,
+  type NewJournalEntry,
+} from './repositories/journal-repository.js';
+export {
+  BrokerOrderIdKind,
+  type BrokerOrderIdLink,
+  type NewOrder,
+  type OrderRecord,
+  type OrderUpdate,
+} from './repositories/order-record.js';
+export { type OrderQuery, OrderRepository } from './repositories/order-repository.js';
+export { type PnlEntry, PnlLedgerRepository, type PnlQuery } from './repositories/pnl-ledger-repository.js';
+export {
+  type PositionEntry,
+  PositionRepository,
+  type PositionSnapshot,
+  type PositionSnapshotRecord,
+} from './repositories/position-repository.js';
+export { StrategyStateRepository } from './repositories/strategy-state-repository.js';
+export { mergeRanges, subtractRanges, type TimeRange } from './repositories/time-ranges.js';
+export { HOGA_APPLICATION_ID, LATEST_SCHEMA_VERSION } from './schema/migrations.js';
+export type { MigrationResult } from './schema/migrator.js';
+export { DatabaseFileError, SchemaVersionError, StoreError, StoreErrorCode } from './store-error.js';
+export { SqliteTokenCache, type SqliteTokenCacheOptions } from './token/sqlite-token-cache.js';
+export { TRADING_MODES, TradingMode } from './trading-mode.js';

@@ -1,0 +1,275 @@
+/**
+ * The hoga database: one SQLite file opened once, checked, migrated, and wrapped with one
+ * repository per table.
+ *
+ * @module
+ */
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type Clock, LiveClock } from '@hoga/core';
+import Database from 'better-sqlite3';
+import { CandleCache } from './repositories/candle-cache.js';
+import { FillRepository } from './repositories/fill-repository.js';
+import { JournalRepository } from './repositories/journal-repository.js';
+import { OrderRepository } from './repositories/order-repository.js';
+import { PnlLedgerRepository } from './repositories/pnl-ledger-repository.js';
+import { PositionRepository } from './repositories/position-repository.js';
+import { StrategyStateRepository } from './repositories/strategy-state-repository.js';
+import { LATEST_SCHEMA_VERSION } from './schema/migrations.js';
+import {
+  assertOurs,
+  assertSqliteHeader,
+  type MigrationResult,
+  migrate,
+  readIdentity,
+  wrapSqliteError,
+} from './schema/migrator.js';
+import { SchemaVersionError } from './store-error.js';
+import { TransactionRunner } from './transactions.js';
+
+/** Options of {@link HogaDatabase.open}. */
+export interface OpenDatabaseOptions {
+  /** Bring an older file to the current schema (default `true`). */
+  readonly migrate?: boolean | undefined;
+  /** How long a statement waits for another process's lock (default 5,000 ms). */
+  readonly busyTimeoutMs?: number | undefined;
+  /** Source of the times the store stamps itself (default: the wall clock). */
+  readonly clock?: Clock | undefined;
+}
+
+/** What `hoga db info` shows. */
+export interface DatabaseInfo {
+  readonly file: string;
+  /** Size of the main file in bytes (0 for `:memory:`). */
+  readonly sizeBytes: number;
+  readonly schemaVersion: number;
+  readonly latestSchemaVersion: number;
+  /** `wal` for files. */
+  readonly journalMode: string;
+  readonly foreignKeys: boolean;
+  readonly tables: readonly { readonly name: string; readonly rows: number }[];
+  /** `['ok']` when `PRAGMA integrity_check` found nothing, else its messages. */
+  readonly integrity: readonly string[];
+}
+
+/**
+ * One open hoga database file. Opening checks that the file is ours (or empty), refuses a newer
+ * schema untouched, migrates an older one in place, and sets WAL, `synchronous=NORMAL`, foreign
+ * keys and a busy timeout. Order intents are committed with `synchronous=FULL` (see
+ * {@link HogaDatabase.durableTransaction}).
+ *
+ * @example
+ * ```ts
+ * const db = HogaDatabase.open(resolveDatabasePath());
+ * const order = db.orders.recordIntent({ clientOrderId, strategyId: 'sma', mode: 'paper', symbol: '005930',
+ *   market: 'KR', currency: 'KRW', side: 'BUY', orderType: 'LIMIT', timeInForce: 'DAY',
+ *   price: new Decimal('72100'), quantity: new Decimal('10'), amount: null, createdAt: clock.nowMs() });
+ * db.orders.linkBrokerOrderId(clientOrderId, answer.orderId, 'create', clock.nowMs());
+ * db.close();
+ * ```
+ */
+export class HogaDatabase {
+  /** Runs the two kinds of transactions. */
+  private readonly tx: TransactionRunner;
+  private repositories: Repositories | undefined;
+
+  private constructor(
+    /** The raw better-sqlite3 connection (for tools and benchmarks; prefer the repositories). */
+    readonly connection: Database.Database,
+    /** Absolute path of the file, or `:memory:`. */
+    readonly file: string,
+    /** The clock the store stamps its own times with. */
+    readonly clock: Clock,
+  ) {
+    this.tx = new TransactionRunner(connection);
+  }
+
+  /**
+   * Opens (creating when missing) a hoga database file.
+   *
+   * @param file - path of the file (its directory is created), or `:memory:` for unit tests
+   * @param options - see {@link OpenDatabaseOptions}
+   * @throws {@link DatabaseFileError} for a foreign or damaged file, {@link SchemaVersionError} for a
+   *   newer schema (the file is left untouched), {@link StoreError} `database-open-failed` otherwise
+   */
+  static open(file: string, options: OpenDatabaseOptions = {}): HogaDatabase {
+    const memory = file === ':memory:';
+    if (!memory) prepareFile(file);
+    let connection: Database.Database;
+    try {
+      connection = new Database(file, { timeout: options.busyTimeoutMs ?? 5_000 });
+    } catch (e) {
+      throw wrapSqliteError(e, file);
+    }
+    try {
+      assertOurs(readIdentity(connection, file), file);
+      if (!memory) connection.pragma('journal_mode = WAL');
+      connection.pragma('synchronous = NORMAL');
+      connection.pragma('foreign_keys = ON');
+      const database = new HogaDatabase(connection, file, options.clock ?? new LiveClock());
+      if (options.migrate ?? true) database.migrate();
+      if (!memory) restrictMode(file);
+      return database;
+    } catch (e) {
+      connection.close();
+      throw wrapSqliteError(e, file);
+    }
+  }
+
+  /** The file's schema version (`PRAGMA user_version`). */
+  get schemaVersion(): number {
+    return this.connection.pragma('user_version', { simple: true }) as number;
+  }
+
+  /** Brings the file to the latest schema (a no-op when it is current). */
+  migrate(): MigrationResult {
+    return migrate(this.connection, this.file, this.clock.nowMs());
+  }
+
+  /** Orders and their broker-id lineage. */
+  get orders(): OrderRepository {
+    return this.repos().orders;
+  }
+
+  /** Fills. */
+  get fills(): FillRepository {
+    return this.repos().fills;
+  }
+
+  /** The append-only event journal. */
+  get journal(): JournalRepository {
+    return this.repos().journal;
+  }
+
+  /** Position snapshots. */
+  get positions(): PositionRepository {
+    return this.repos().positions;
+  }
+
+  /** The daily PnL ledger. */
+  get pnl(): PnlLedgerRepository {
+    return this.repos().pnl;
+  }
+
+  /** The candle cache. */
+  get candles(): CandleCache {
+    return this.repos().candles;
+  }
+
+  /** Key-value state per strategy. */
+  get strategyState(): StrategyStateRepository {
+    return this.repos().strategyState;
+  }
+
+  /**
+   * Runs `fn` in one transaction (`synchronous=NORMAL`: survives a process crash); nested calls
+   * become savepoints. Repository writes inside join it.
+   */
+  transaction<T>(fn: () => T): T {
+    return this.tx.run(fn);
+  }
+
+  /**
+   * Runs `fn` in one transaction committed with `synchronous=FULL` (survives power loss): for order
+   * intents and anything that must be on disk before a request leaves the process.
+   *
+   * @throws {@link StoreError} `durability-conflict` when called inside {@link HogaDatabase.transaction}
+   */
+  durableTransaction<T>(fn: () => T): T {
+    return this.tx.durable(fn);
+  }
+
+  /**
+   * Describes the file: version, journal mode, tables with row counts and, unless disabled, the
+   * result of `PRAGMA integrity_check`.
+   */
+  info(options: { readonly integrity?: boolean } = {}): DatabaseInfo {
+    const c = this.connection;
+    const names = c
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .pluck()
+      .all() as string[];
+    const integrity =
+      options.integrity === false ? [] : (c.prepare('PRAGMA integrity_check').pluck().all() as string[]);
+    return {
+      file: this.file,
+      sizeBytes: this.file === ':memory:' ? 0 : statSync(this.file).size,
+      schemaVersion: this.schemaVersion,
+      latestSchemaVersion: LATEST_SCHEMA_VERSION,
+      journalMode: c.pragma('journal_mode', { simple: true }) as string,
+      foreignKeys: (c.pragma('foreign_keys', { simple: true }) as number) === 1,
+      tables: names.map((name) => ({
+        name,
+        rows:
+          (c
+            .prepare(`SELECT count(*) FROM "${name.replaceAll('"', '""')}"`)
+            .pluck()
+            .get() as number) ?? 0,
+      })),
+      integrity,
+    };
+  }
+
+  /** Closes the connection (checkpointing the WAL). Further use throws. */
+  close(): void {
+    if (this.connection.open) this.connection.close();
+  }
+
+  private repos(): Repositories {
+    if (this.repositories === undefined) {
+      const version = this.schemaVersion;
+      if (version !== LATEST_SCHEMA_VERSION) {
+        throw new SchemaVersionError(this.file, version, LATEST_SCHEMA_VERSION);
+      }
+      const c = this.connection;
+      const journal = new JournalRepository(c);
+      this.repositories = {
+        journal,
+        orders: new OrderRepository(c, this.tx, journal),
+        fills: new FillRepository(c),
+        positions: new PositionRepository(c),
+        pnl: new PnlLedgerRepository(c),
+        candles: new CandleCache(c),
+        strategyState: new StrategyStateRepository(c, this.clock),
+      };
+    }
+    return this.repositories;
+  }
+}
+
+interface Repositories {
+  readonly orders: OrderRepository;
+  readonly fills: FillRepository;
+  readonly journal: JournalRepository;
+  readonly positions: PositionRepository;
+  readonly pnl: PnlLedgerRepository;
+  readonly candles: CandleCache;
+  readonly strategyState: StrategyStateRepository;
+}
+
+/** Creates the directory and, for a new file, an empty file of mode 0600; checks an existing one. */
+function prepareFile(file: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  if (existsSync(file)) {
+    if (statSync(file).size > 0) assertSqliteHeader(file);
+    return;
+  }
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+}
+
+/** The file holds tokens: owner read/write only (SQLite gives its -wal and -shm files the same mode). */
+function restrictMode(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(f, 0o600);
+    } catch {
+      // missing sidecar, or a file owned by someone else: leave it
+    }
+  }
+}
