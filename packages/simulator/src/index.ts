@@ -13,6 +13,7 @@ export type { ActiveFault, FaultSpec } from './server/faults.js';
 export { FaultKind } from './server/faults.js';
 export type { GroupLimit, RateLimitDecision } from './server/rate-limiter.js';
 export { RATE_LIMITS, RateLimitGroup } from './server/rate-limiter.js';
+export type { SimulatorHandle } from './server/serve-simulator.js';
 export { SimulatorError } from './server/simulator-error.js';
-export type { SimulatorHandle, SimulatorOptions } from './start-simulator.js';
+export type { SimulatorOptions } from './start-simulator.js';
 export { startSimulator } from './start-simulator.js';
