@@ -1,0 +1,574 @@
+/**
+ * `BrokerClient`: one typed method per endpoint of the broker's Open API (21 in all), returning
+ * core domain values. Rate limits, the shared token, retries and validation happen inside.
+ *
+ * @module
+ */
+import { type CachedToken, type Clock, LiveClock, type TokenCache, tokenCacheKey } from '@hoga/core';
+import { asyncScheduler, type Observable, type SchedulerLike, Subject } from 'rxjs';
+import { z } from 'zod';
+import { type ConnectorConfig, type ConnectorConfigInput, parseConnectorConfig } from '../config.js';
+import { ConnectorError, InvalidArgumentError } from '../errors.js';
+import { HttpTransport } from '../http/http-transport.js';
+import { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
+import { RateLimiter } from '../rate-limit/rate-limiter.js';
+import {
+  type Account,
+  AccountSchema,
+  type BuyingPower,
+  BuyingPowerSchema,
+  type Commission,
+  CommissionSchema,
+  type Holdings,
+  HoldingsSchema,
+  type SellableQuantity,
+  SellableQuantitySchema,
+} from '../schemas/account.js';
+import {
+  type CandleInterval,
+  type CandlePage,
+  CandlePageSchema,
+  type Orderbook,
+  OrderbookSchema,
+  type Price,
+  type PriceLimit,
+  PriceLimitSchema,
+  PriceSchema,
+  type Trade,
+  TradeSchema,
+} from '../schemas/market-data.js';
+import {
+  type CreateOrderRequest,
+  type CreateOrderResult,
+  CreateOrderResultSchema,
+  type OrderList,
+  OrderListSchema,
+  type OrderRecord,
+  OrderRecordSchema,
+} from '../schemas/orders.js';
+import { envelope } from '../schemas/primitives.js';
+import {
+  type ExchangeRate,
+  ExchangeRateSchema,
+  type KrMarketCalendarResult,
+  KrMarketCalendarSchema,
+  type StockInfo,
+  StockInfoSchema,
+  type StockWarning,
+  StockWarningSchema,
+  type UsMarketCalendarResult,
+  UsMarketCalendarSchema,
+} from '../schemas/reference-data.js';
+import { MemoryTokenCache } from '../token/memory-token-cache.js';
+import { TokenManager } from '../token/token-manager.js';
+import { checkSymbol, createOrderBody, joinSymbols } from './order-bodies.js';
+import { type OrderCommandNotice, OrderOperations } from './order-operations.js';
+import { type CallOptions, type CallSpec, type Query, RequestExecutor } from './request-executor.js';
+import { RetryMode } from './retry-policy.js';
+
+const TokenResponseSchema = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: z.number().positive(),
+});
+
+/** How to build a {@link BrokerClient}. */
+export interface BrokerClientOptions {
+  /** Connection settings, validated with zod (see `ConnectorConfigSchema`). */
+  readonly config: ConnectorConfigInput | ConnectorConfig;
+  /** Domain clock (token expiry, peak windows, clientOrderId windows); default `LiveClock`. */
+  readonly clock?: Clock;
+  /** Timers (rate-limit waits, back-off); default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Shared token cache; default in-memory (use a file or SQLite cache to share across processes). */
+  readonly tokenCache?: TokenCache;
+  /** Rate limiter to share between clients of one broker client id; default a new one. */
+  readonly limiter?: RateLimiter;
+}
+
+/** Options of {@link BrokerClient.getCandles}. */
+export interface CandleQuery {
+  readonly interval: CandleInterval;
+  /** 1 to 200 (default 100). */
+  readonly count?: number;
+  /** Exclusive upper bound: the `nextBefore` of the previous page, or any date-time. */
+  readonly before?: string;
+  /** Corporate-action adjustment (default true). */
+  readonly adjusted?: boolean;
+}
+
+/** Options of {@link BrokerClient.listOrders}. */
+export interface OrderListQuery {
+  readonly status: 'OPEN' | 'CLOSED';
+  readonly cursor?: string;
+  readonly symbol?: string;
+  /** `YYYY-MM-DD` (KST, on `orderedAt`). */
+  readonly from?: string;
+  readonly to?: string;
+  /** CLOSED only, at most 100. */
+  readonly limit?: number;
+}
+
+function range(field: string, value: number | undefined, min: number, max: number): number | undefined {
+  if (value !== undefined && (!Number.isInteger(value) || value < min || value > max)) {
+    throw new InvalidArgumentError(field, `expected an integer from ${min} to ${max}, found ${value}`);
+  }
+  return value;
+}
+
+/** The typed client; see the module description. */
+export class BrokerClient {
+  /** Validated configuration. */
+  readonly config: ConnectorConfig;
+  /** Domain clock. */
+  readonly clock: Clock;
+  /** Timer scheduler. */
+  readonly scheduler: SchedulerLike;
+  /** Per-group limits shared by every call of this client. */
+  readonly limiter: RateLimiter;
+  /** The shared access token. */
+  readonly tokens: TokenManager;
+  /** Low-level call machinery (exposed for figures: `executor.stats`). */
+  readonly executor: RequestExecutor;
+  private readonly transport = new HttpTransport();
+  private readonly orders: OrderOperations;
+  private readonly commands = new Subject<OrderCommandNotice>();
+  private account: Promise<number> | null = null;
+  private readonly ownsLimiter: boolean;
+
+  /** Orders created, modified or cancelled through this client, as the broker acknowledged them. */
+  readonly orderCommands$: Observable<OrderCommandNotice> = this.commands.asObservable();
+
+  /** @param options - configuration and injected collaborators */
+  constructor(options: BrokerClientOptions) {
+    this.config = parseConnectorConfig(options.config);
+    this.clock = options.clock ?? new LiveClock();
+    this.scheduler = options.scheduler ?? asyncScheduler;
+    this.ownsLimiter = options.limiter === undefined;
+    this.limiter =
+      options.limiter ??
+      new RateLimiter({
+        clock: this.clock,
+        scheduler: this.scheduler,
+        utilization: this.config.rateLimitUtilization,
+      });
+    this.executor = new RequestExecutor({
+      config: this.config,
+      transport: this.transport,
+      limiter: this.limiter,
+      clock: this.clock,
+      scheduler: this.scheduler,
+      accountSeq: (signal) => this.accountSeq(signal),
+    });
+    this.tokens = new TokenManager({
+      key: tokenCacheKey(this.config.baseUrl, this.config.clientId),
+      cache: options.tokenCache ?? new MemoryTokenCache(),
+      issue: (signal) => this.issueToken({ signal }),
+      clock: this.clock,
+      renewBeforeMs: this.config.tokenRenewBeforeMs,
+      lockTtlMs: this.config.tokenLockTtlMs,
+    });
+    this.executor.attachTokens(this.tokens);
+    this.orders = new OrderOperations(
+      this.executor,
+      this.clock,
+      this.config,
+      (id, o) => this.getOrder(id, o),
+      (n) => this.commands.next(n),
+    );
+  }
+
+  private call<T>(
+    spec: Omit<CallSpec<T>, 'auth' | 'priority' | 'retry'> & Partial<CallSpec<T>>,
+    options?: CallOptions,
+  ) {
+    return this.executor.execute<T>(
+      { auth: true, priority: RequestPriority.NORMAL, retry: RetryMode.IDEMPOTENT, ...spec },
+      options,
+    );
+  }
+
+  private async get<T>(
+    endpoint: string,
+    group: RateLimitGroup,
+    path: string,
+    result: z.ZodType<T, unknown>,
+    query: Query | undefined,
+    account: boolean,
+    options?: CallOptions,
+  ): Promise<T> {
+    const body = await this.call(
+      {
+        endpoint,
+        group,
+        method: 'GET',
+        path,
+        account,
+        schema: envelope(result),
+        ...(query ? { query } : {}),
+      },
+      options,
+    );
+    return body.result;
+  }
+
+  /**
+   * The account header value: the configured `accountSeq`, else the first account of the list.
+   *
+   * @param signal - aborts the lookup
+   */
+  accountSeq(signal?: AbortSignal): Promise<number> {
+    if (this.config.accountSeq !== undefined) return Promise.resolve(this.config.accountSeq);
+    if (this.account === null) {
+      this.account = this.getAccounts({ signal }).then((accounts) => {
+        const first = accounts[0];
+        if (first === undefined)
+          throw new ConnectorError('no-account', 'the broker lists no account for this client');
+        return first.accountSeq;
+      });
+      this.account.catch(() => {
+        this.account = null;
+      });
+    }
+    return this.account;
+  }
+
+  /** `POST /oauth2/token` (group AUTH): issues a new token. Prefer `tokens.token()`, which shares one. */
+  async issueToken(options?: CallOptions): Promise<CachedToken> {
+    const issuedAt = this.clock.nowMs();
+    const body = await this.call(
+      {
+        endpoint: 'issueToken',
+        group: RateLimitGroup.AUTH,
+        method: 'POST',
+        path: '/oauth2/token',
+        form: {
+          grant_type: 'client_credentials',
+          client_id: this.config.clientId,
+          client_secret: this.config.clientSecret,
+        },
+        auth: false,
+        account: false,
+        schema: TokenResponseSchema,
+      },
+      options,
+    );
+    return {
+      accessToken: body.access_token,
+      tokenType: body.token_type,
+      issuedAt,
+      expiresAt: issuedAt + body.expires_in * 1000,
+    };
+  }
+
+  /** `GET /api/v1/orderbook` (MARKET_DATA): asks lowest first, bids highest first. */
+  getOrderbook(symbol: string, options?: CallOptions): Promise<Orderbook> {
+    const query = { symbol: checkSymbol(symbol) };
+    return this.get(
+      'getOrderbook',
+      RateLimitGroup.MARKET_DATA,
+      '/api/v1/orderbook',
+      OrderbookSchema,
+      query,
+      false,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/prices` (MARKET_DATA): last prices of 1 to 200 symbols. */
+  getPrices(symbols: readonly string[], options?: CallOptions): Promise<readonly Price[]> {
+    const query = { symbols: joinSymbols(symbols) };
+    return this.get(
+      'getPrices',
+      RateLimitGroup.MARKET_DATA,
+      '/api/v1/prices',
+      z.array(PriceSchema),
+      query,
+      false,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/trades` (MARKET_DATA): today's most recent trades, newest first (count 1 to 50). */
+  getTrades(
+    symbol: string,
+    query: { readonly count?: number } = {},
+    options?: CallOptions,
+  ): Promise<readonly Trade[]> {
+    const q = { symbol: checkSymbol(symbol), count: range('count', query.count, 1, 50) };
+    return this.get(
+      'getTrades',
+      RateLimitGroup.MARKET_DATA,
+      '/api/v1/trades',
+      z.array(TradeSchema),
+      q,
+      false,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/price-limits` (MARKET_DATA): daily limits, null for US stocks. */
+  getPriceLimits(symbol: string, options?: CallOptions): Promise<PriceLimit> {
+    const query = { symbol: checkSymbol(symbol) };
+    return this.get(
+      'getPriceLimits',
+      RateLimitGroup.MARKET_DATA,
+      '/api/v1/price-limits',
+      PriceLimitSchema,
+      query,
+      false,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/candles` (MARKET_DATA_CHART): one page, newest first. See `candlePages` for ranges. */
+  getCandles(symbol: string, query: CandleQuery, options?: CallOptions): Promise<CandlePage> {
+    if (query.interval !== '1m' && query.interval !== '1d') {
+      throw new InvalidArgumentError(
+        'interval',
+        `expected "1m" or "1d", found ${JSON.stringify(query.interval)}`,
+      );
+    }
+    const q = {
+      symbol: checkSymbol(symbol),
+      interval: query.interval,
+      count: range('count', query.count, 1, 200),
+      before: query.before,
+      adjusted: query.adjusted,
+    };
+    return this.get(
+      'getCandles',
+      RateLimitGroup.MARKET_DATA_CHART,
+      '/api/v1/candles',
+      CandlePageSchema,
+      q,
+      false,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/stocks` (STOCK): reference data of 1 to 200 symbols. Cache it; it changes daily. */
+  getStocks(symbols: readonly string[], options?: CallOptions): Promise<readonly StockInfo[]> {
+    const query = { symbols: joinSymbols(symbols) };
+    return this.get(
+      'getStocks',
+      RateLimitGroup.STOCK,
+      '/api/v1/stocks',
+      z.array(StockInfoSchema),
+      query,
+      false,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/stocks/{symbol}/warnings` (STOCK): active purchase warnings. */
+  getStockWarnings(symbol: string, options?: CallOptions): Promise<readonly StockWarning[]> {
+    const path = `/api/v1/stocks/${encodeURIComponent(checkSymbol(symbol))}/warnings`;
+    return this.get(
+      'getStockWarnings',
+      RateLimitGroup.STOCK,
+      path,
+      z.array(StockWarningSchema),
+      undefined,
+      false,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/exchange-rate` (MARKET_INFO): the display rate valid now or at `dateTime`. */
+  getExchangeRate(
+    query: {
+      readonly baseCurrency?: string;
+      readonly quoteCurrency?: string;
+      readonly dateTime?: string;
+    } = {},
+    options?: CallOptions,
+  ): Promise<ExchangeRate> {
+    const q = {
+      baseCurrency: query.baseCurrency ?? 'USD',
+      quoteCurrency: query.quoteCurrency ?? 'KRW',
+      dateTime: query.dateTime,
+    };
+    return this.get(
+      'getExchangeRate',
+      RateLimitGroup.MARKET_INFO,
+      '/api/v1/exchange-rate',
+      ExchangeRateSchema,
+      q,
+      false,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/market-calendar/KR` (MARKET_INFO): previous, current and next business day. */
+  getKrMarketCalendar(date?: string, options?: CallOptions): Promise<KrMarketCalendarResult> {
+    const path = '/api/v1/market-calendar/KR';
+    return this.get(
+      'getKrMarketCalendar',
+      RateLimitGroup.MARKET_INFO,
+      path,
+      KrMarketCalendarSchema,
+      { date },
+      false,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/market-calendar/US` (MARKET_INFO): `date` is a US local date. */
+  getUsMarketCalendar(date?: string, options?: CallOptions): Promise<UsMarketCalendarResult> {
+    const path = '/api/v1/market-calendar/US';
+    return this.get(
+      'getUsMarketCalendar',
+      RateLimitGroup.MARKET_INFO,
+      path,
+      UsMarketCalendarSchema,
+      { date },
+      false,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/accounts` (ACCOUNT): the client's accounts in normal state. */
+  getAccounts(options?: CallOptions): Promise<readonly Account[]> {
+    return this.get(
+      'getAccounts',
+      RateLimitGroup.ACCOUNT,
+      '/api/v1/accounts',
+      z.array(AccountSchema),
+      undefined,
+      false,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/holdings` (ASSET): holdings and the combined summary. */
+  getHoldings(query: { readonly symbol?: string } = {}, options?: CallOptions): Promise<Holdings> {
+    const q = { symbol: query.symbol === undefined ? undefined : checkSymbol(query.symbol) };
+    return this.get(
+      'getHoldings',
+      RateLimitGroup.ASSET,
+      '/api/v1/holdings',
+      HoldingsSchema,
+      q,
+      true,
+      options,
+    );
+  }
+
+  /**
+   * `POST /api/v1/orders` (ORDER). With a `clientOrderId` the same request is repeated on
+   * transient failures and 409 `request-in-progress` inside the 10-minute window; without one
+   * only a 429 is repeated.
+   */
+  async createOrder(request: CreateOrderRequest, options?: CallOptions): Promise<CreateOrderResult> {
+    const json = createOrderBody(request);
+    const keyed = request.clientOrderId !== undefined;
+    const body = await this.call(
+      {
+        endpoint: 'createOrder',
+        group: RateLimitGroup.ORDER,
+        method: 'POST',
+        path: '/api/v1/orders',
+        json,
+        account: true,
+        schema: envelope(CreateOrderResultSchema),
+        priority: RequestPriority.ORDER,
+        retry: keyed ? RetryMode.KEYED_CREATE : RetryMode.UNSAFE,
+        ...(keyed ? { retryUntilMs: this.clock.nowMs() + this.config.clientOrderIdWindowMs - 30_000 } : {}),
+      },
+      options,
+    );
+    const clientOrderId = body.result.clientOrderId ?? request.clientOrderId ?? null;
+    this.commands.next({ type: 'created', orderId: body.result.orderId, clientOrderId, request });
+    return body.result;
+  }
+
+  /** `POST /api/v1/orders/{orderId}/modify` (ORDER); on an unclear failure the order is read first. */
+  modifyOrder(...args: Parameters<OrderOperations['modify']>): ReturnType<OrderOperations['modify']> {
+    return this.orders.modify(...args);
+  }
+
+  /** `POST /api/v1/orders/{orderId}/cancel` (ORDER); on an unclear failure the order is read first. */
+  cancelOrder(...args: Parameters<OrderOperations['cancel']>): ReturnType<OrderOperations['cancel']> {
+    return this.orders.cancel(...args);
+  }
+
+  /** `GET /api/v1/orders` (ORDER_HISTORY): OPEN (all) or CLOSED (a page; see `closedOrders`). */
+  listOrders(query: OrderListQuery, options?: CallOptions): Promise<OrderList> {
+    const q = { ...query, limit: range('limit', query.limit, 1, 100) };
+    return this.get(
+      'listOrders',
+      RateLimitGroup.ORDER_HISTORY,
+      '/api/v1/orders',
+      OrderListSchema,
+      q,
+      true,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/orders/{orderId}` (ORDER_HISTORY): an order in any state. */
+  getOrder(orderId: string, options?: CallOptions): Promise<OrderRecord> {
+    if (orderId === '') throw new InvalidArgumentError('orderId', 'expected a non-empty order id');
+    const path = `/api/v1/orders/${encodeURIComponent(orderId)}`;
+    return this.get(
+      'getOrder',
+      RateLimitGroup.ORDER_HISTORY,
+      path,
+      OrderRecordSchema,
+      undefined,
+      true,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/buying-power` (ORDER_INFO): cash buying power in `KRW` or `USD`. */
+  getBuyingPower(currency: 'KRW' | 'USD', options?: CallOptions): Promise<BuyingPower> {
+    const path = '/api/v1/buying-power';
+    return this.get(
+      'getBuyingPower',
+      RateLimitGroup.ORDER_INFO,
+      path,
+      BuyingPowerSchema,
+      { currency },
+      true,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/sellable-quantity` (ORDER_INFO). */
+  getSellableQuantity(symbol: string, options?: CallOptions): Promise<SellableQuantity> {
+    const path = '/api/v1/sellable-quantity';
+    const query = { symbol: checkSymbol(symbol) };
+    return this.get(
+      'getSellableQuantity',
+      RateLimitGroup.ORDER_INFO,
+      path,
+      SellableQuantitySchema,
+      query,
+      true,
+      options,
+    );
+  }
+
+  /** `GET /api/v1/commissions` (ORDER_INFO): rate per market, a decimal fraction of the amount. */
+  getCommissions(options?: CallOptions): Promise<readonly Commission[]> {
+    const path = '/api/v1/commissions';
+    return this.get(
+      'getCommissions',
+      RateLimitGroup.ORDER_INFO,
+      path,
+      z.array(CommissionSchema),
+      undefined,
+      true,
+      options,
+    );
+  }
+
+  /** Stops timers and closes keep-alive sockets. */
+  close(): void {
+    if (this.ownsLimiter) this.limiter.dispose();
+    this.transport.close();
+    this.commands.complete();
+  }
+}

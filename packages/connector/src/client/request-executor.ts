@@ -1,0 +1,209 @@
+/**
+ * Performs one logical call: waits for a rate-limit token, adds the bearer token and the account
+ * header, sends, validates the answer with zod, and repeats what may be repeated.
+ *
+ * @module
+ */
+import type { Clock } from '@hoga/core';
+import type { SchedulerLike } from 'rxjs';
+import type { z } from 'zod';
+import type { ConnectorConfig } from '../config.js';
+import { AuthenticationError, RateLimitError, ResponseShapeError } from '../errors.js';
+import { errorFromResponse } from '../http/error-from-response.js';
+import type { HttpResponse, HttpTransport } from '../http/http-transport.js';
+import type { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+import type { TokenManager } from '../token/token-manager.js';
+import { backoffDelay, isRetryable, type RetryMode, sleep } from './retry-policy.js';
+
+/** 401 codes after which a fresh token may help. */
+const TOKEN_CODES = new Set(['token-revoked', 'expired-token', 'invalid-token']);
+
+/** Query values; `undefined` entries are left out. */
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** Per-call options a caller may pass to any client method. */
+export interface CallOptions {
+  /** Aborts the call, including waits for rate-limit tokens and back-off. */
+  readonly signal?: AbortSignal | undefined;
+  /** Queue priority inside the rate-limit group. */
+  readonly priority?: RequestPriority | undefined;
+  /** Overrides the configured per-request timeout. */
+  readonly timeoutMs?: number | undefined;
+}
+
+/** One logical call. */
+export interface CallSpec<T> {
+  readonly endpoint: string;
+  readonly group: RateLimitGroup;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly query?: Query;
+  /** JSON body (POST). */
+  readonly json?: unknown;
+  /** Form body (token endpoint). */
+  readonly form?: Readonly<Record<string, string>>;
+  /** Send the bearer token (all but the token endpoint). */
+  readonly auth: boolean;
+  /** Send the account header. */
+  readonly account: boolean;
+  /** Schema of the whole body (envelope included). */
+  readonly schema: z.ZodType<T, unknown>;
+  readonly retry: RetryMode;
+  readonly priority: RequestPriority;
+  /** For {@link RetryMode.KEYED_CREATE}: retries stop once this time (clock ms) has passed. */
+  readonly retryUntilMs?: number;
+}
+
+/** Collaborators of {@link RequestExecutor}. */
+export interface RequestExecutorDeps {
+  readonly config: ConnectorConfig;
+  readonly transport: HttpTransport;
+  readonly limiter: RateLimiter;
+  readonly clock: Clock;
+  readonly scheduler: SchedulerLike;
+  /** Set after construction (the token manager issues through this executor). */
+  tokens?: TokenManager;
+  /** Resolves the account header value. */
+  accountSeq?: (signal?: AbortSignal) => Promise<number>;
+}
+
+/** Counters of what the executor did (for figures and tests). */
+export interface ExecutorStats {
+  requests: number;
+  retries: number;
+  rateLimited: number;
+  tokenRefreshes: number;
+}
+
+/** See the module description. */
+export class RequestExecutor {
+  /** What happened so far. */
+  readonly stats: ExecutorStats = { requests: 0, retries: 0, rateLimited: 0, tokenRefreshes: 0 };
+
+  /** @param deps - transport, limiter, clock, scheduler, token manager */
+  constructor(private readonly deps: RequestExecutorDeps) {}
+
+  /**
+   * Sets the token manager (it issues through this executor, so it is created after it).
+   *
+   * @param tokens - the shared token manager
+   */
+  attachTokens(tokens: TokenManager): void {
+    this.deps.tokens = tokens;
+  }
+
+  /**
+   * Performs a call.
+   *
+   * @param spec - what to call and how it may be repeated
+   * @param options - signal, priority and timeout overrides
+   * @returns the validated body
+   * @throws `BrokerApiError` subclasses, or {@link ResponseShapeError}
+   */
+  async execute<T>(spec: CallSpec<T>, options: CallOptions = {}): Promise<T> {
+    const { limiter, clock, scheduler, config } = this.deps;
+    const signal = options.signal;
+    const priority = options.priority ?? spec.priority;
+    let retries = 0;
+    let tokenRetries = 0;
+    for (;;) {
+      await limiter.acquire(spec.group, priority, signal, spec.endpoint);
+      let accessToken: string | null = null;
+      let failure: unknown;
+      try {
+        const headers: Record<string, string> = { accept: 'application/json' };
+        if (spec.auth) {
+          const token = await this.deps.tokens!.token(signal);
+          accessToken = token.accessToken;
+          headers.authorization = `Bearer ${token.accessToken}`;
+        }
+        if (spec.account) {
+          headers[config.accountHeader.toLowerCase()] = String(await this.deps.accountSeq!(signal));
+        }
+        let body: string | undefined;
+        if (spec.form !== undefined) {
+          headers['content-type'] = 'application/x-www-form-urlencoded';
+          body = new URLSearchParams(spec.form).toString();
+        } else if (spec.json !== undefined) {
+          headers['content-type'] = 'application/json';
+          body = JSON.stringify(spec.json);
+        }
+        this.stats.requests++;
+        const response = await this.deps.transport.send({
+          endpoint: spec.endpoint,
+          method: spec.method,
+          url: this.url(spec.path, spec.query),
+          headers,
+          ...(body === undefined ? {} : { body }),
+          timeoutMs: options.timeoutMs ?? config.requestTimeoutMs,
+          signal,
+        });
+        limiter.observe(spec.group, response.headers);
+        if (response.status >= 200 && response.status < 300) return this.parse(spec, response);
+        failure = errorFromResponse(spec.endpoint, response, clock.nowMs());
+      } catch (error) {
+        failure = error;
+      }
+      if (failure instanceof RateLimitError) {
+        this.stats.rateLimited++;
+        limiter.penalize(spec.group, failure.retryAfterMs);
+      }
+      if (
+        failure instanceof AuthenticationError &&
+        failure.status === 401 &&
+        TOKEN_CODES.has(failure.code) &&
+        accessToken !== null &&
+        tokenRetries < 2
+      ) {
+        tokenRetries++;
+        this.stats.tokenRefreshes++;
+        await this.deps.tokens!.rejected(accessToken, signal);
+        continue;
+      }
+      const inWindow = spec.retryUntilMs === undefined || clock.nowMs() < spec.retryUntilMs;
+      if (retries < config.maxRetries && inWindow && isRetryable(spec.retry, failure)) {
+        const delay = backoffDelay(retries, failure, {
+          baseMs: config.backoffBaseMs,
+          maxMs: config.backoffMaxMs,
+        });
+        retries++;
+        this.stats.retries++;
+        await sleep(scheduler, delay, signal, spec.endpoint);
+        continue;
+      }
+      throw failure;
+    }
+  }
+
+  private url(path: string, query: Query | undefined): URL {
+    const url = new URL(`${this.deps.config.baseUrl}${path}`);
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    return url;
+  }
+
+  private parse<T>(spec: CallSpec<T>, response: HttpResponse): T {
+    let json: unknown;
+    try {
+      json = JSON.parse(response.body);
+    } catch (error) {
+      throw new ResponseShapeError(
+        spec.endpoint,
+        '(body)',
+        `expected JSON, found ${response.body.slice(0, 80)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    const parsed = spec.schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    const field = issue === undefined || issue.path.length === 0 ? '(root)' : issue.path.join('.');
+    throw new ResponseShapeError(spec.endpoint, field, issue?.message ?? 'invalid', {
+      details: { issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`) },
+    });
+  }
+}

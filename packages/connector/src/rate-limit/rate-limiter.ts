@@ -1,0 +1,249 @@
+/**
+ * Client-side rate limiting: a token bucket per group with the spec's limits (lower ones in the
+ * 09:00–09:10 KST peak window), corrected by the `X-RateLimit-*` headers and paused by 429s, and a
+ * priority queue per group so that cancels and creates go ahead of polling.
+ *
+ * @module
+ */
+import { type Clock, isPeakWindow } from '@hoga/core';
+import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
+import { NetworkError, NetworkFailure } from '../errors.js';
+import {
+  DEFAULT_RATE_LIMITS,
+  type GroupLimit,
+  type RateLimitGroup,
+  type RequestPriority,
+} from './rate-limit-groups.js';
+
+interface Waiter {
+  readonly priority: number;
+  readonly seq: number;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+  readonly cleanup: () => void;
+}
+
+interface Bucket {
+  tokens: number;
+  lastRefill: number;
+  /** Limit announced by `X-RateLimit-Limit`, if any. */
+  serverLimit: number | null;
+  /** No request before this time (after a 429). */
+  blockedUntil: number;
+  queue: Waiter[];
+  timer: Subscription | null;
+  sent: number;
+}
+
+/** Options of {@link RateLimiter}. */
+export interface RateLimiterOptions {
+  /** Domain clock, for the KST peak window. */
+  readonly clock: Clock;
+  /** Timers and elapsed time (default `asyncScheduler`; a `TestScheduler` in tests). */
+  readonly scheduler?: SchedulerLike;
+  /** Limits per group (default: the spec's table). */
+  readonly limits?: Partial<Record<RateLimitGroup, GroupLimit>>;
+  /** Fraction of each limit to use (default 1). */
+  readonly utilization?: number;
+}
+
+/** Per-group token buckets with priority queues. */
+export class RateLimiter {
+  private readonly buckets = new Map<RateLimitGroup, Bucket>();
+  private readonly scheduler: SchedulerLike;
+  private readonly limits: Readonly<Record<RateLimitGroup, GroupLimit>>;
+  private readonly utilization: number;
+  private seq = 0;
+
+  /** @param options - clock, scheduler, limits */
+  constructor(private readonly options: RateLimiterOptions) {
+    this.scheduler = options.scheduler ?? asyncScheduler;
+    this.limits = { ...DEFAULT_RATE_LIMITS, ...options.limits };
+    this.utilization = options.utilization ?? 1;
+  }
+
+  /**
+   * The requests per second currently allowed for a group: the server's announced limit when
+   * known, else the table's, lowered to the peak limit inside 09:00–09:10 KST.
+   *
+   * @param group - rate-limit group
+   */
+  limitOf(group: RateLimitGroup): number {
+    const table = this.limits[group];
+    const bucket = this.buckets.get(group);
+    let limit = bucket?.serverLimit ?? table.perSecond;
+    if (table.peakPerSecond !== null && isPeakWindow(this.options.clock.now())) {
+      limit = Math.min(limit, table.peakPerSecond);
+    }
+    return limit;
+  }
+
+  /**
+   * Waits for a token of `group`. Waiters of a lower `priority` number go first; equal priorities
+   * are served in arrival order.
+   *
+   * @param group - rate-limit group
+   * @param priority - queue priority
+   * @param signal - aborts the wait (rejects with a `network-aborted` error)
+   * @param endpoint - endpoint name for the abort error
+   */
+  acquire(
+    group: RateLimitGroup,
+    priority: RequestPriority,
+    signal?: AbortSignal,
+    endpoint: string = group,
+  ): Promise<void> {
+    if (signal?.aborted) {
+      return Promise.reject(
+        new NetworkError(endpoint, NetworkFailure.ABORTED, 'aborted while waiting for a rate-limit token'),
+      );
+    }
+    const bucket = this.bucket(group);
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        bucket.queue = bucket.queue.filter((w) => w !== waiter);
+        reject(
+          new NetworkError(endpoint, NetworkFailure.ABORTED, 'aborted while waiting for a rate-limit token'),
+        );
+        this.drain(group);
+      };
+      const waiter: Waiter = {
+        priority,
+        seq: this.seq++,
+        resolve,
+        reject,
+        cleanup: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const at = bucket.queue.findIndex((w) => w.priority > priority);
+      if (at === -1) bucket.queue.push(waiter);
+      else bucket.queue.splice(at, 0, waiter);
+      this.drain(group);
+    });
+  }
+
+  /**
+   * Corrects a group's bucket from a response's headers: `X-RateLimit-Limit` becomes the limit,
+   * `X-RateLimit-Remaining` caps the local tokens, and with nothing remaining `X-RateLimit-Reset`
+   * says when the next token comes.
+   *
+   * @param group - rate-limit group
+   * @param headers - response headers (lower-case names)
+   */
+  observe(group: RateLimitGroup, headers: Readonly<Record<string, string | undefined>>): void {
+    const bucket = this.bucket(group);
+    this.refill(group, bucket);
+    const limit = Number(headers['x-ratelimit-limit']);
+    if (headers['x-ratelimit-limit'] !== undefined && Number.isFinite(limit) && limit > 0) {
+      bucket.serverLimit = limit;
+    }
+    const remaining = Number(headers['x-ratelimit-remaining']);
+    if (headers['x-ratelimit-remaining'] !== undefined && Number.isFinite(remaining) && remaining >= 0) {
+      bucket.tokens = Math.min(bucket.tokens, remaining);
+      const reset = Number(headers['x-ratelimit-reset']);
+      if (
+        remaining === 0 &&
+        headers['x-ratelimit-reset'] !== undefined &&
+        Number.isFinite(reset) &&
+        reset > 0
+      ) {
+        // The next token arrives `reset` seconds from now; express that as partial progress.
+        const perMs = this.ratePerMs(group);
+        bucket.tokens = Math.min(bucket.tokens, Math.max(0, 1 - reset * 1000 * perMs));
+      }
+    }
+    this.drain(group);
+  }
+
+  /**
+   * Stops a group after a 429 until `retryAfterMs` has passed, emptying its bucket.
+   *
+   * @param group - rate-limit group
+   * @param retryAfterMs - the `Retry-After` wait, or null for one token's time
+   */
+  penalize(group: RateLimitGroup, retryAfterMs: number | null): void {
+    const bucket = this.bucket(group);
+    const now = this.scheduler.now();
+    const wait = retryAfterMs ?? 1 / this.ratePerMs(group);
+    bucket.tokens = 0;
+    bucket.lastRefill = now;
+    bucket.blockedUntil = Math.max(bucket.blockedUntil, now + wait);
+    this.drain(group);
+  }
+
+  /** Number of tokens granted per group since creation (for figures). */
+  grantedCounts(): Readonly<Partial<Record<RateLimitGroup, number>>> {
+    const out: Partial<Record<RateLimitGroup, number>> = {};
+    for (const [group, bucket] of this.buckets) out[group] = bucket.sent;
+    return out;
+  }
+
+  /** Number of requests waiting for a token in a group. */
+  queueLength(group: RateLimitGroup): number {
+    return this.buckets.get(group)?.queue.length ?? 0;
+  }
+
+  /** Cancels every timer and rejects every waiter (on shutdown). */
+  dispose(): void {
+    for (const [group, bucket] of this.buckets) {
+      bucket.timer?.unsubscribe();
+      bucket.timer = null;
+      for (const waiter of bucket.queue.splice(0)) {
+        waiter.cleanup();
+        waiter.reject(new NetworkError(group, NetworkFailure.ABORTED, 'rate limiter disposed'));
+      }
+    }
+  }
+
+  private ratePerMs(group: RateLimitGroup): number {
+    return (this.limitOf(group) * this.utilization) / 1000;
+  }
+
+  private bucket(group: RateLimitGroup): Bucket {
+    let bucket = this.buckets.get(group);
+    if (bucket === undefined) {
+      bucket = {
+        tokens: this.limitOf(group),
+        lastRefill: this.scheduler.now(),
+        serverLimit: null,
+        blockedUntil: 0,
+        queue: [],
+        timer: null,
+        sent: 0,
+      };
+      this.buckets.set(group, bucket);
+    }
+    return bucket;
+  }
+
+  private refill(group: RateLimitGroup, bucket: Bucket): void {
+    const now = this.scheduler.now();
+    const capacity = this.limitOf(group);
+    const from = Math.max(bucket.lastRefill, Math.min(now, bucket.blockedUntil));
+    if (now > from) bucket.tokens = Math.min(capacity, bucket.tokens + (now - from) * this.ratePerMs(group));
+    bucket.tokens = Math.min(bucket.tokens, capacity);
+    bucket.lastRefill = now;
+  }
+
+  private drain(group: RateLimitGroup): void {
+    const bucket = this.bucket(group);
+    this.refill(group, bucket);
+    const now = this.scheduler.now();
+    while (bucket.queue.length > 0 && now >= bucket.blockedUntil && bucket.tokens >= 1 - 1e-9) {
+      const waiter = bucket.queue.shift()!;
+      bucket.tokens -= 1;
+      bucket.sent++;
+      waiter.cleanup();
+      waiter.resolve();
+    }
+    bucket.timer?.unsubscribe();
+    bucket.timer = null;
+    if (bucket.queue.length === 0) return;
+    const untilToken = Math.max(0, (1 - bucket.tokens) / this.ratePerMs(group));
+    const delay = Math.max(bucket.blockedUntil - now, untilToken, 1);
+    bucket.timer = this.scheduler.schedule(() => {
+      bucket.timer = null;
+      this.drain(group);
+    }, Math.ceil(delay));
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Zod building blocks that turn wire strings into core domain values: strict decimals, date-times
+ * that keep their offset, dates, tolerant enums and records that keep a raw copy.
+ *
+ * @module
+ */
+import { Decimal, parseDate, parseDateTime, parseDecimal } from '@hoga/core';
+import type { DateTime } from 'luxon';
+import { z } from 'zod';
+
+function viaCore<T>(parse: (value: unknown, field: string) => T) {
+  return (value: unknown, ctx: z.core.$RefinementCtx<unknown>): T => {
+    try {
+      return parse(value, 'value');
+    } catch (error) {
+      const message = error instanceof Error ? error.message.replace(/^value: /, '') : String(error);
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+  };
+}
+
+/** A strict decimal string (`"72100"`, `"-0.25"`) parsed into a `Decimal`. */
+export const decimal: z.ZodType<Decimal, unknown> = z.unknown().transform(viaCore(parseDecimal));
+
+/** A nullable decimal string. */
+export const nullableDecimal = z.union([z.null(), decimal]);
+
+/** An ISO 8601 date-time with offset, as a luxon `DateTime` keeping that offset (e.g. +09:00). */
+export const dateTime: z.ZodType<DateTime, unknown> = z.unknown().transform(viaCore(parseDateTime));
+
+/** A nullable date-time. */
+export const nullableDateTime = z.union([z.null(), dateTime]);
+
+/** A `YYYY-MM-DD` date, kept as a string. */
+export const date: z.ZodType<string, unknown> = z.unknown().transform(viaCore(parseDate));
+
+/** A nullable date. */
+export const nullableDate = z.union([z.null(), date]);
+
+/**
+ * A string enum that also accepts values the spec does not list yet (typed as the known union
+ * widened with `string & {}`), so a new broker value never takes the engine down.
+ *
+ * @param _known - the known values (documentation and typing only)
+ */
+export function openEnum<const T extends readonly string[]>(_known: T) {
+  return z.string() as unknown as z.ZodType<T[number] | (string & {}), string>;
+}
+
+/** A wire record with its parsed fields and `raw`, the record exactly as received (extra fields kept). */
+export type WithRaw<T> = T & { readonly raw: Readonly<Record<string, unknown>> };
+
+/**
+ * Wraps a record schema so that the parsed value also carries `raw`, a copy of the record as
+ * received (including fields this version does not know).
+ *
+ * @param schema - the record's schema
+ */
+export function withRaw<T extends z.ZodType>(schema: T): z.ZodType<WithRaw<z.output<T>>, unknown> {
+  return z.unknown().transform((input, ctx) => {
+    const parsed = schema.safeParse(input);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+      }
+      return z.NEVER;
+    }
+    return Object.assign(parsed.data as object, {
+      raw: input as Readonly<Record<string, unknown>>,
+    }) as WithRaw<z.output<T>>;
+  });
+}
+
+/** The success envelope `{ "result": ... }`. */
+export function envelope<T extends z.ZodType>(result: T) {
+  return z.object({ result });
+}
+
+/** A currency code: `KRW`, `USD`, or a value this version does not know. */
+export const currency = openEnum(['KRW', 'USD'] as const);
+
+export { Decimal };

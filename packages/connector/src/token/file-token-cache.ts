@@ -1,0 +1,112 @@
+/**
+ * A token cache in a JSON file shared by processes on one machine: mode 0600, written atomically
+ * (temporary file + rename) under an exclusive lock, with cross-process leases per key.
+ *
+ * @module
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { CachedToken, TokenCache } from '@hoga/core';
+import lockfile from 'proper-lockfile';
+import { ConnectorError } from '../errors.js';
+
+type Store = Record<string, CachedToken>;
+
+function isCachedToken(value: unknown): value is CachedToken {
+  if (typeof value !== 'object' || value === null) return false;
+  const t = value as Record<string, unknown>;
+  return (
+    typeof t.accessToken === 'string' &&
+    typeof t.tokenType === 'string' &&
+    typeof t.expiresAt === 'number' &&
+    typeof t.issuedAt === 'number'
+  );
+}
+
+/** Retry settings for taking a lock held by another process (about 30 s in total). */
+const LOCK_RETRIES = { retries: 300, factor: 1, minTimeout: 25, maxTimeout: 100 } as const;
+
+/** {@link TokenCache} backed by one JSON file (mode 0600). */
+export class FileTokenCache implements TokenCache {
+  /** @param path - the cache file; created on first write together with its directory (mode 0700) */
+  constructor(private readonly path: string) {}
+
+  /** @inheritdoc */
+  async read(key: string): Promise<CachedToken | null> {
+    const token = (await this.load())[key];
+    return token !== undefined && isCachedToken(token) ? token : null;
+  }
+
+  /** @inheritdoc */
+  async write(key: string, token: CachedToken): Promise<void> {
+    await this.update((store) => {
+      store[key] = token;
+    });
+  }
+
+  /** @inheritdoc */
+  async delete(key: string): Promise<void> {
+    await this.update((store) => {
+      delete store[key];
+    });
+  }
+
+  /** @inheritdoc */
+  async lock(key: string, ttlMs: number): Promise<() => Promise<void>> {
+    const digest = createHash('sha256').update(key).digest('hex').slice(0, 16);
+    return this.acquire(`${this.path}.${digest}`, ttlMs);
+  }
+
+  private async acquire(target: string, ttlMs: number): Promise<() => Promise<void>> {
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    try {
+      const release = await lockfile.lock(target, {
+        realpath: false,
+        stale: Math.max(ttlMs, 5_000),
+        update: Math.max(1_000, Math.floor(Math.max(ttlMs, 5_000) / 2)),
+        retries: LOCK_RETRIES,
+      });
+      return async () => {
+        await release().catch(() => undefined);
+      };
+    } catch (error) {
+      throw new ConnectorError('token-cache-lock', `could not lock the token cache ${target}`, {
+        cause: error,
+      });
+    }
+  }
+
+  private async load(): Promise<Store> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw new ConnectorError('token-cache-read', `could not read the token cache ${this.path}`, {
+        cause: error,
+      });
+    }
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return typeof parsed === 'object' && parsed !== null ? (parsed as Store) : {};
+    } catch {
+      // A corrupt cache only costs one token issue; start afresh.
+      return {};
+    }
+  }
+
+  private async update(change: (store: Store) => void): Promise<void> {
+    const release = await this.acquire(`${this.path}.write`, 10_000);
+    try {
+      const store = await this.load();
+      change(store);
+      const tmp = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
+      await writeFile(tmp, JSON.stringify(store), { mode: 0o600 });
+      await chmod(tmp, 0o600);
+      await rename(tmp, this.path);
+    } finally {
+      await release();
+    }
+  }
+}
