@@ -1,0 +1,131 @@
+import { Decimal } from '@hoga/core';
+import type { DateTime } from 'luxon';
+import type { MarketModel, SimInstrument } from '../market/market-model.js';
+import {
+  type SimOrder,
+  SimOrderStatus,
+  type SimOrderType,
+  type SimSide,
+  type SimTimeInForce,
+} from './order-types.js';
+import { dayOrderExpiry } from './settlement.js';
+
+/** How far above the last price a US market buy reserves cash (the walk of the book may cost more than last). */
+const US_MARKET_BUY_BUFFER = new Decimal('1.05');
+
+/** The fields that define a new working order. */
+export interface NewOrderFields {
+  readonly accountSeq: number;
+  readonly instrument: SimInstrument;
+  readonly side: SimSide;
+  readonly orderType: SimOrderType;
+  readonly timeInForce: SimTimeInForce;
+  readonly price: Decimal | null;
+  /** Quantity; null for an amount-based order. */
+  readonly quantity: Decimal | null;
+  readonly orderAmount: Decimal | null;
+  readonly originOrderId: string | null;
+  /** Keeps the expiry of the order a modify replaces. */
+  readonly expiresAtMs?: number;
+}
+
+/**
+ * The price a market or amount order reserves at: KR market buys at the
+ * upper price limit (as KR brokers do), US market buys 5% above the last
+ * price, sells and amount orders at the last price; limit orders at their
+ * price.
+ */
+export function reservePriceOf(market: MarketModel, fields: NewOrderFields, now: DateTime): Decimal {
+  if (fields.price !== null) return fields.price;
+  const last = market.lastPrice(fields.instrument.symbol, now);
+  if (fields.side === 'SELL' || fields.orderAmount !== null) return last;
+  if (fields.instrument.country === 'KR')
+    return market.priceLimits(fields.instrument.symbol, now)?.upper ?? last;
+  return last.times(US_MARKET_BUY_BUFFER).toDecimalPlaces(2, Decimal.ROUND_UP);
+}
+
+/** When an order still open at that time is cancelled: end of its trading day, or the close for CLS. */
+export function expiryOf(market: MarketModel, fields: NewOrderFields, now: DateTime): number {
+  if (fields.expiresAtMs !== undefined) return fields.expiresAtMs;
+  if (fields.timeInForce === 'CLS') {
+    const regular = market.usRegularSession(now);
+    if (regular) return regular.end.toMillis();
+  }
+  return dayOrderExpiry(fields.instrument.country, now.toMillis());
+}
+
+/** Builds a new PENDING order record (not yet stored). */
+export function buildOrder(
+  market: MarketModel,
+  fields: NewOrderFields,
+  ids: { seq: number; orderId: string },
+  now: DateTime,
+  hiddenUntilMs: number,
+): SimOrder {
+  const zero = new Decimal(0);
+  return {
+    orderId: ids.orderId,
+    seq: ids.seq,
+    accountSeq: fields.accountSeq,
+    symbol: fields.instrument.symbol,
+    country: fields.instrument.country,
+    currency: fields.instrument.currency,
+    side: fields.side,
+    orderType: fields.orderType,
+    timeInForce: fields.timeInForce,
+    status: SimOrderStatus.PENDING,
+    price: fields.price,
+    quantity: fields.quantity ?? zero,
+    orderAmount: fields.orderAmount,
+    orderedAtMs: now.toMillis(),
+    canceledAtMs: null,
+    expiresAtMs: expiryOf(market, fields, now),
+    reservePrice: reservePriceOf(market, fields, now),
+    filledQuantity: zero,
+    filledAmount: zero,
+    commission: zero,
+    tax: zero,
+    filledAtMs: null,
+    settlementDate: null,
+    kind: 'ORDER',
+    originOrderId: fields.originOrderId,
+    hiddenUntilMs,
+  };
+}
+
+/**
+ * The record a cancel leaves: a new, already CANCELED order of the cancelled
+ * remainder (same symbol, side, type and price), pointing at the original.
+ */
+export function buildCancelRecord(
+  original: SimOrder,
+  ids: { seq: number; orderId: string },
+  nowMs: number,
+  hiddenUntilMs: number,
+): SimOrder {
+  const zero = new Decimal(0);
+  const remaining =
+    original.orderAmount !== null ? zero : Decimal.max(0, original.quantity.minus(original.filledQuantity));
+  return {
+    ...original,
+    orderId: ids.orderId,
+    seq: ids.seq,
+    status: SimOrderStatus.CANCELED,
+    quantity: remaining,
+    orderAmount:
+      original.orderAmount === null
+        ? null
+        : Decimal.max(0, original.orderAmount.minus(original.filledAmount)),
+    orderedAtMs: nowMs,
+    canceledAtMs: nowMs,
+    filledQuantity: zero,
+    filledAmount: zero,
+    commission: zero,
+    tax: zero,
+    filledAtMs: null,
+    settlementDate: null,
+    kind: 'CANCEL',
+    originOrderId: original.orderId,
+    hiddenUntilMs,
+  };
+}

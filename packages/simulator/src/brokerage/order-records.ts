@@ -1,0 +1,49 @@
+import { Decimal, formatKst, KST_ZONE } from '@hoga/core';
+import { DateTime } from 'luxon';
+import type { SimOrder } from './order-types.js';
+
+function kst(ms: number): string {
+  return formatKst(DateTime.fromMillis(ms, { zone: KST_ZONE }));
+}
+
+/** Decimal places of an average fill price: whole won plus two, or four for USD. */
+function averagePlaces(order: SimOrder): number {
+  return order.currency === 'KRW' ? 2 : 4;
+}
+
+/**
+ * Renders an order as the wire's order record (the reference's `Order`): no
+ * `clientOrderId`; fills aggregated into `execution` (average price, total
+ * amount, commission and tax, time of the last fill).
+ */
+export function toOrderRecord(order: SimOrder): unknown {
+  const filled = order.filledQuantity.gt(0);
+  return {
+    orderId: order.orderId,
+    symbol: order.symbol,
+    side: order.side,
+    orderType: order.orderType,
+    timeInForce: order.timeInForce,
+    status: order.status,
+    price: order.price === null ? null : order.price.toFixed(),
+    quantity: order.quantity.toFixed(),
+    orderAmount: order.orderAmount === null ? null : order.orderAmount.toFixed(),
+    currency: order.currency,
+    orderedAt: kst(order.orderedAtMs),
+    canceledAt: order.canceledAtMs === null ? null : kst(order.canceledAtMs),
+    execution: {
+      filledQuantity: order.filledQuantity.toFixed(),
+      averageFilledPrice: filled
+        ? order.filledAmount
+            .dividedBy(order.filledQuantity)
+            .toDecimalPlaces(averagePlaces(order), Decimal.ROUND_HALF_UP)
+            .toFixed()
+        : null,
+      filledAmount: filled ? order.filledAmount.toFixed() : null,
+      commission: filled ? order.commission.toFixed() : null,
+      tax: filled ? order.tax.toFixed() : null,
+      filledAt: order.filledAtMs === null ? null : kst(order.filledAtMs),
+      settlementDate: order.settlementDate,
+    },
+  };
+}

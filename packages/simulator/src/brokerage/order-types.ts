@@ -1,0 +1,86 @@
+import type { Currency, Decimal, Market } from '@hoga/core';
+
+/** Order statuses the simulated broker shows on its order records (the reference's list). */
+export const SimOrderStatus = {
+  PENDING: 'PENDING',
+  PENDING_CANCEL: 'PENDING_CANCEL',
+  PENDING_REPLACE: 'PENDING_REPLACE',
+  PARTIAL_FILLED: 'PARTIAL_FILLED',
+  FILLED: 'FILLED',
+  CANCELED: 'CANCELED',
+  REJECTED: 'REJECTED',
+  REPLACED: 'REPLACED',
+  CANCEL_REJECTED: 'CANCEL_REJECTED',
+  REPLACE_REJECTED: 'REPLACE_REJECTED',
+} as const;
+
+/** One of {@link SimOrderStatus}. */
+export type SimOrderStatus = (typeof SimOrderStatus)[keyof typeof SimOrderStatus];
+
+/** Statuses listed under `status=OPEN`; every other status is listed under `CLOSED`. */
+export const OPEN_STATUSES: ReadonlySet<SimOrderStatus> = new Set<SimOrderStatus>([
+  SimOrderStatus.PENDING,
+  SimOrderStatus.PENDING_CANCEL,
+  SimOrderStatus.PENDING_REPLACE,
+  SimOrderStatus.PARTIAL_FILLED,
+]);
+
+/** Order side on the wire. */
+export type SimSide = 'BUY' | 'SELL';
+/** Order type on the wire. */
+export type SimOrderType = 'LIMIT' | 'MARKET';
+/** Time in force accepted on creation. */
+export type SimTimeInForce = 'DAY' | 'CLS';
+
+/**
+ * The brokerage's own, mutable record of one order. Rendered to the wire by
+ * `toOrderRecord`; persisted by the state file. All money is `Decimal`.
+ */
+export interface SimOrder {
+  readonly orderId: string;
+  /** Creation sequence number: orders sort by it among equal `orderedAtMs`. */
+  readonly seq: number;
+  readonly accountSeq: number;
+  readonly symbol: string;
+  readonly country: Market;
+  readonly currency: Currency;
+  readonly side: SimSide;
+  orderType: SimOrderType;
+  readonly timeInForce: SimTimeInForce;
+  status: SimOrderStatus;
+  /** Limit price; null for market orders. */
+  price: Decimal | null;
+  /** Ordered quantity; for amount-based orders the filled quantity so far. */
+  quantity: Decimal;
+  /** Amount (USD) of an amount-based order; null otherwise. */
+  readonly orderAmount: Decimal | null;
+  /** Epoch ms of creation (simulated clock). */
+  readonly orderedAtMs: number;
+  canceledAtMs: number | null;
+  /** Epoch ms after which the order, still open, is cancelled (end of its trading day or of the close auction). */
+  readonly expiresAtMs: number;
+  /** Price a market or amount buy reserves cash at, and an amount sell reserves shares at. */
+  readonly reservePrice: Decimal;
+  filledQuantity: Decimal;
+  filledAmount: Decimal;
+  commission: Decimal;
+  tax: Decimal;
+  filledAtMs: number | null;
+  settlementDate: string | null;
+  /** What this record is: a working order, or the record of a cancel request. */
+  readonly kind: 'ORDER' | 'CANCEL';
+  /** The order this one replaced or cancelled, if any. */
+  readonly originOrderId: string | null;
+  /** Lists hide the order until this instant (fault `hide-new-orders`); 0 when never hidden. */
+  readonly hiddenUntilMs: number;
+}
+
+/** Remaining quantity of a quantity-based order. */
+export function remainingQuantity(order: SimOrder): Decimal {
+  return order.quantity.minus(order.filledQuantity);
+}
+
+/** Whether the order still works (listed under OPEN). */
+export function isOpen(order: SimOrder): boolean {
+  return OPEN_STATUSES.has(order.status);
+}
