@@ -69,7 +69,7 @@ export class MatchingEngine {
   /** Tries to fill one order against the market at `atMs` (also used right after creation). */
   match(order: SimOrder, atMs: number, consumed: Consumption = new Map()): void {
     const instrument = this.market.instrument(order.symbol);
-    if (!instrument || instrument.suspended || !isWorking(order)) return;
+    if (!instrument || instrument.suspended || !isWorking(order) || order.timeInForce === 'CLS') return;
     const at = DateTime.fromMillis(atMs, { zone: KST_ZONE });
     const session = this.market.orderSession(order.country, at);
     if (session === null) return;

@@ -1,0 +1,80 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { VirtualClock } from '@hoga/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Brokerage } from './brokerage.js';
+import { KR_MORNING, MarketDouble } from './market-double.test-helper.js';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hoga-brokerage-'));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function open(statePath: string, at = KR_MORNING) {
+  const clock = new VirtualClock(at);
+  const brokerage = await Brokerage.open({ market: new MarketDouble(clock), clock, seed: 7, statePath });
+  return { clock, brokerage };
+}
+
+describe('Brokerage', () => {
+  describe('.save and .open', () => {
+    it('brings back cash, holdings, orders, the clientOrderId window and the id sequence after a restart', async () => {
+      const statePath = join(dir, 'nested', 'sim-state.json');
+      const first = await open(statePath);
+      const filled = (await first.brokerage.createOrder(1, {
+        symbol: '005930',
+        side: 'BUY',
+        orderType: 'MARKET',
+        quantity: '3',
+      })) as { orderId: string };
+      const body = {
+        symbol: '005930',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        quantity: '2',
+        price: '70000',
+        clientOrderId: 'k-1',
+      };
+      const resting = await first.brokerage.createOrder(1, body);
+      await first.brokerage.save();
+      expect((await stat(statePath)).mode & 0o777).toBe(0o600);
+      expect(await readdir(join(dir, 'nested'))).toEqual(['sim-state.json']);
+
+      const second = await open(statePath, '2026-11-23T10:01:00+09:00');
+      const query = (q: string) => new URLSearchParams(q);
+      expect(second.brokerage.orderDetail(1, filled.orderId)).toEqual(
+        first.brokerage.orderDetail(1, filled.orderId),
+      );
+      expect(second.brokerage.buyingPower(1, query('currency=KRW'))).toEqual(
+        first.brokerage.buyingPower(1, query('currency=KRW')),
+      );
+      expect(second.brokerage.holdings(1, query('symbol=005930'))).toEqual(
+        first.brokerage.holdings(1, query('symbol=005930')),
+      );
+      expect(await second.brokerage.createOrder(1, body)).toEqual(resting);
+      expect(second.brokerage.counters()).toEqual(first.brokerage.counters());
+      const next = (await second.brokerage.createOrder(1, { ...body, clientOrderId: 'k-2' })) as {
+        orderId: string;
+      };
+      expect([filled.orderId, (resting as { orderId: string }).orderId]).not.toContain(next.orderId);
+    });
+
+    it('starts fresh when the state file does not exist yet', async () => {
+      const { brokerage } = await open(join(dir, 'absent.json'));
+      expect(brokerage.counters().ordersCreated).toBe(0);
+    });
+
+    it('fails fast on a corrupt state file, naming it', async () => {
+      const statePath = join(dir, 'bad.json');
+      await writeFile(statePath, JSON.stringify({ version: 1, sequence: 'x' }));
+      await expect(open(statePath)).rejects.toThrow(/bad\.json is corrupt/);
+      expect(await readFile(statePath, 'utf8')).toContain('"sequence":"x"');
+    });
+  });
+});
