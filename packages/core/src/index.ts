@@ -54,6 +54,7 @@ export { isOrderEvent } from './orders/order-events.js';
 export {
   type AmountOrderIntent,
   createOrderIntent,
+  HIGH_VALUE_ORDER_KRW,
   type LimitOrderIntent,
   MAX_FRACTIONAL_DECIMALS,
   type MarketOrderIntent,

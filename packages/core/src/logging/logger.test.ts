@@ -80,3 +80,24 @@ describe('createLogger', () => {
     expect(out.lines().map((l) => l.msg)).toEqual(['shown']);
   });
 });
+
+describe('createLogger with LOG_LEVEL', () => {
+  it.each([
+    ['debug', ['debug', 'info']],
+    ['loud', ['info']],
+  ])('uses LOG_LEVEL=%s as %j', (envLevel, expected) => {
+    const previous = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = envLevel;
+    try {
+      const out = capture();
+      const logger = createLogger({ destination: out.stream });
+      logger.trace('trace');
+      logger.debug('debug');
+      logger.info('info');
+      expect(out.lines().map((l) => l.msg)).toEqual(expected);
+    } finally {
+      if (previous === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = previous;
+    }
+  });
+});

@@ -29,7 +29,7 @@ export const REDACTED_PATHS: readonly string[] = [
 
 /** Options of {@link createLogger}. */
 export interface CreateLoggerOptions {
-  /** Minimum level (default `info`, or `LOG_LEVEL` from the environment). */
+  /** Minimum level (default: `LOG_LEVEL` from the environment when it names a level, else `info`). */
   readonly level?: Level | 'silent';
   /** Logger name, written as `name` on every line. */
   readonly name?: string;
@@ -45,7 +45,7 @@ export interface CreateLoggerOptions {
  * @param options - level, name, destination
  */
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
-  const level = options.level ?? (process.env.LOG_LEVEL as Level | undefined) ?? 'info';
+  const level = options.level ?? levelFromEnv(process.env.LOG_LEVEL);
   const base = {
     level,
     redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
@@ -57,6 +57,13 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true } } });
   }
   return pino(base);
+}
+
+const LEVELS: ReadonlySet<string> = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/** `LOG_LEVEL` when it names a pino level, else `info`. */
+function levelFromEnv(value: string | undefined): Level | 'silent' {
+  return value !== undefined && LEVELS.has(value) ? (value as Level | 'silent') : 'info';
 }
 
 export type { Logger };

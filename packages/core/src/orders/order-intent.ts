@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Decimal } from '../decimal/decimal.js';
+import { Decimal } from '../decimal/decimal.js';
 import { ValidationError } from '../errors.js';
 import type { Instrument } from '../instruments/instrument.js';
 import { Market } from '../instruments/market.js';
@@ -68,6 +68,12 @@ export type OrderIntentInput =
       readonly timeInForce?: typeof TimeInForce.DAY;
     })
   | (Omit<AmountOrderIntent, 'confirmHighValue'> & { readonly confirmHighValue?: boolean });
+
+/**
+ * Order value (in KRW; US orders converted) from which the broker requires `confirmHighValueOrder`:
+ * 100 million KRW.
+ */
+export const HIGH_VALUE_ORDER_KRW: Decimal = new Decimal('100000000');
 
 /** Most decimal places of a fractional US market-sell quantity. */
 export const MAX_FRACTIONAL_DECIMALS = 6;
