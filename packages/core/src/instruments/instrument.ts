@@ -9,7 +9,6 @@ import { currencyOf, type Market, marketOfSymbol } from './market.js';
 /** Known security types. The broker may send others; {@link SecurityType} tolerates them. */
 export const SecurityType = { STOCK: 'STOCK', ETF: 'ETF', ETN: 'ETN' } as const;
 /** `STOCK`, `ETF`, `ETN`, or any other string the broker sends. */
-
 export type SecurityType = (typeof SecurityType)[keyof typeof SecurityType] | (string & {});
 
 /** A tradable instrument. */

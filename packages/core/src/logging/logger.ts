@@ -66,4 +66,5 @@ function levelFromEnv(value: string | undefined): Level | 'silent' {
   return value !== undefined && LEVELS.has(value) ? (value as Level | 'silent') : 'info';
 }
 
+/** The pino logger type returned by {@link createLogger}. */
 export type { Logger };
