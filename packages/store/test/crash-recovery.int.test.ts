@@ -1,0 +1,90 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HogaDatabase } from '../src/hoga-database.js';
+import { bundleScript, collectLines, exited, spawnNode } from './spawn-child.js';
+import { tempDir } from './support.js';
+
+const WRITER = join(import.meta.dirname, 'processes', 'batch-writer.ts');
+const JOURNAL_PER_BATCH = 300;
+const FILLS_PER_BATCH = 30;
+const KILLS = 20;
+
+const { dir, cleanup } = tempDir('hoga-crash-');
+let writer: string;
+beforeAll(async () => {
+  writer = await bundleScript(WRITER);
+});
+afterAll(() => {
+  cleanup();
+  rmSync(writer, { force: true });
+});
+
+/** Starts the writer, lets it commit at least one batch, kills it at a random moment. */
+async function runAndKill(file: string): Promise<{ committed: number[]; midBatch: boolean }> {
+  const child = spawnNode(writer, [file, String(JOURNAL_PER_BATCH), String(FILLS_PER_BATCH)]);
+  const out = collectLines(child);
+  const exit = exited(child);
+  const deadline = Date.now() + 15_000;
+  while (!out.lines.some((l) => /^\d+$/.test(l))) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`writer did not commit a batch: ${out.stderr()}`);
+    }
+    await sleep(2);
+  }
+  await sleep(Math.floor(Math.random() * 40));
+  child.kill('SIGKILL');
+  expect(await exit).toBe('SIGKILL');
+  return {
+    committed: out.lines.filter((l) => /^\d+$/.test(l)).map(Number),
+    midBatch: out.lines[out.lines.length - 1]?.startsWith('begin') ?? false,
+  };
+}
+
+describe('HogaDatabase', () => {
+  describe('after a writer is killed with SIGKILL in the middle of batches', () => {
+    it(`opens, passes integrity_check and holds every committed batch whole and no partial one (${KILLS} kills)`, async () => {
+      const file = join(dir, 'crash.sqlite');
+      const committed = new Set<number>();
+      let killedMidBatch = 0;
+      for (let run = 0; run < KILLS; run++) {
+        const outcome = await runAndKill(file);
+        for (const n of outcome.committed) committed.add(n);
+        if (outcome.midBatch) killedMidBatch++;
+        const db = HogaDatabase.open(file);
+        try {
+          expect(db.info().integrity).toEqual(['ok']);
+          const batches = db.connection
+            .prepare(
+              `SELECT o.created_at AS batch,
+                 (SELECT count(*) FROM fills f WHERE f.order_id = o.id) AS fills,
+                 (SELECT count(*) FROM journal j WHERE j.client_order_id = o.client_order_id) AS journal
+               FROM orders o ORDER BY o.created_at`,
+            )
+            .all() as { batch: number; fills: number; journal: number }[];
+          const present = batches.map((b) => b.batch);
+          // no partial batch: every stored batch has all its rows, and nothing is stored outside a batch
+          expect(
+            batches.filter((b) => b.fills !== FILLS_PER_BATCH || b.journal !== JOURNAL_PER_BATCH),
+          ).toEqual([]);
+          expect(db.connection.prepare('SELECT count(*) FROM journal').pluck().get()).toBe(
+            present.length * JOURNAL_PER_BATCH,
+          );
+          expect(db.connection.prepare('SELECT count(*) FROM fills').pluck().get()).toBe(
+            present.length * FILLS_PER_BATCH,
+          );
+          // batches are 1..n without holes, and every batch the writer reported is there
+          expect(present).toEqual(present.map((_, i) => i + 1));
+          expect([...committed].filter((n) => !present.includes(n))).toEqual([]);
+        } finally {
+          db.close();
+        }
+      }
+      expect(committed.size).toBeGreaterThanOrEqual(KILLS);
+      // the kills did land inside transactions (a run ending between batches proves less)
+      expect(killedMidBatch).toBeGreaterThan(KILLS / 2);
+    }, 60_000);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Child process of `crash-recovery.int.test.ts`: writes numbered batches until killed. A batch is
+ * one order intent, its fills and a run of journal entries, in one durable transaction; after each
+ * commit the batch number is written to stdout (synchronously) — so every number printed is a
+ * committed batch — and `begin <n>` before it starts, so a kill inside a batch can be recognised.
+ *
+ * Usage: tsx batch-writer.ts <file> <journal entries per batch> <fills per batch>
+ */
+import { writeSync } from 'node:fs';
+import { Decimal } from '@hoga/core';
+import { HogaDatabase } from '../../src/hoga-database.js';
+
+const [file, journalText, fillsText] = process.argv.slice(2);
+if (file === undefined || journalText === undefined || fillsText === undefined) {
+  throw new Error('usage: batch-writer.ts <file> <journal entries per batch> <fills per batch>');
+}
+const JOURNAL_PER_BATCH = Number(journalText);
+const FILLS_PER_BATCH = Number(fillsText);
+const db = HogaDatabase.open(file);
+let batch = (db.connection.prepare('SELECT count(*) FROM orders').pluck().get() as number) + 1;
+writeSync(1, 'ready\n');
+for (;;) {
+  const n = batch;
+  writeSync(1, `begin ${n}\n`);
+  db.durableTransaction(() => {
+    const order = db.orders.recordIntent({
+      clientOrderId: `batch-${n}`,
+      strategyId: 'crash',
+      mode: 'live',
+      symbol: '005930',
+      market: 'KR',
+      currency: 'KRW',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      timeInForce: 'DAY',
+      price: new Decimal('72100'),
+      quantity: new Decimal(FILLS_PER_BATCH),
+      amount: null,
+      createdAt: n,
+    });
+    db.journal.appendMany(
+      Array.from({ length: JOURNAL_PER_BATCH }, (_, i) => ({
+        type: 'Tick',
+        tsEvent: n,
+        tsInit: i,
+        mode: 'live' as const,
+        clientOrderId: `batch-${n}`,
+        payload: { batch: n, i, price: new Decimal('72100.5') },
+      })),
+    );
+    db.fills.recordMany(
+      Array.from({ length: FILLS_PER_BATCH }, (_, i) => ({
+        orderId: order.id,
+        brokerOrderId: `B-${n}`,
+        symbol: '005930',
+        side: 'BUY' as const,
+        quantity: new Decimal(1),
+        price: new Decimal('72100'),
+        commission: new Decimal('10.815'),
+        commissionCurrency: 'KRW' as const,
+        filledAt: n,
+        cumulativeQuantity: new Decimal(i + 1),
+      })),
+    );
+  });
+  writeSync(1, `${n}\n`);
+  batch++;
+}
