@@ -1,0 +1,95 @@
+import { Decimal } from '@hoga/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SimulatorHandle } from '../src/index.js';
+import { type Json, outcome, startTestSimulator, TestClient } from './sim-client.js';
+
+const running: SimulatorHandle[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+async function setup(): Promise<{ sim: SimulatorHandle; client: TestClient; order: (id?: string) => Json }> {
+  const sim = await startTestSimulator();
+  running.push(sim);
+  const client = new TestClient(sim.url);
+  const res = await client.get('/api/v1/price-limits', { symbol: '005930' });
+  const lower = new Decimal(res.body.result.lowerLimitPrice).toFixed();
+  const order = (clientOrderId?: string): Json => ({
+    symbol: '005930',
+    side: 'BUY',
+    orderType: 'LIMIT',
+    quantity: '1',
+    price: lower,
+    ...(clientOrderId === undefined ? {} : { clientOrderId }),
+  });
+  return { sim, client, order };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('clientOrderId idempotency', () => {
+  it('replays the first result for the same content within 10 minutes and creates one order', async () => {
+    const { sim, client, order } = await setup();
+    const first = await client.post('/api/v1/orders', order('idem-1'));
+    sim.advanceClock(9 * 60_000);
+    const second = await client.post('/api/v1/orders', order('idem-1'));
+    expect(outcome(first)).toBe('200');
+    expect(second.body.result).toEqual(first.body.result);
+    expect(sim.counters()).toMatchObject({ ordersCreated: 1, ordersPerClientOrderId: { 'idem-1': 1 } });
+    const open = await client.get('/api/v1/orders', { status: 'OPEN' });
+    expect(open.body.result.orders).toHaveLength(1);
+  });
+
+  it('answers 409 request-in-progress while the first request is still processing, then replays', async () => {
+    const { sim, client, order } = await setup();
+    sim.injectFault({ kind: 'slow-order', path: '/api/v1/orders', method: 'POST', delayMs: 500, count: 1 });
+    const first = client.post('/api/v1/orders', order('idem-2'));
+    await sleep(150);
+    const during = await client.post('/api/v1/orders', order('idem-2'));
+    expect(outcome(during)).toBe('409 request-in-progress');
+    const done = await first;
+    expect(outcome(done)).toBe('200');
+    const after = await client.post('/api/v1/orders', order('idem-2'));
+    expect(after.body.result).toEqual(done.body.result);
+    expect(sim.counters().ordersPerClientOrderId).toEqual({ 'idem-2': 1 });
+  });
+
+  it('answers 422 idempotency-key-conflict for the same id with other content', async () => {
+    const { sim, client, order } = await setup();
+    expect(outcome(await client.post('/api/v1/orders', order('idem-3')))).toBe('200');
+    const other = await client.post('/api/v1/orders', { ...order('idem-3'), quantity: '2' });
+    expect(outcome(other)).toBe('422 idempotency-key-conflict');
+    expect(sim.counters().ordersCreated).toBe(1);
+  });
+
+  it('creates a new order with the same values after the 10-minute window', async () => {
+    const { sim, client, order } = await setup();
+    const first = await client.post('/api/v1/orders', order('idem-4'));
+    sim.advanceClock(10 * 60_000 + 1_000);
+    const later = await client.post('/api/v1/orders', order('idem-4'));
+    expect(outcome(later)).toBe('200');
+    expect(later.body.result.orderId).not.toBe(first.body.result.orderId);
+    expect(sim.counters()).toMatchObject({ ordersCreated: 2, ordersPerClientOrderId: { 'idem-4': 2 } });
+  });
+
+  it('creates separate orders for requests without clientOrderId', async () => {
+    const { sim, client, order } = await setup();
+    const a = await client.post('/api/v1/orders', order());
+    const b = await client.post('/api/v1/orders', order());
+    expect(a.body.result.clientOrderId).toBeNull();
+    expect(a.body.result.orderId).not.toBe(b.body.result.orderId);
+    expect(sim.counters().ordersCreated).toBe(2);
+  });
+
+  it('lets a client recover from a connection dropped after the commit by replaying the id', async () => {
+    const { sim, client, order } = await setup();
+    sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 1 });
+    await expect(client.post('/api/v1/orders', order('idem-5'))).rejects.toThrow();
+    expect(sim.counters().ordersCreated).toBe(1);
+    const retry = await client.post('/api/v1/orders', order('idem-5'));
+    expect(outcome(retry)).toBe('200');
+    expect(sim.counters()).toMatchObject({ ordersCreated: 1, ordersPerClientOrderId: { 'idem-5': 1 } });
+    const open = await client.get('/api/v1/orders', { status: 'OPEN' });
+    expect(open.body.result.orders.map((o: Json) => o.orderId)).toEqual([retry.body.result.orderId]);
+  });
+});
