@@ -1,0 +1,348 @@
+/**
+ * The seeded price process of one instrument, readable at any instant in O(log history):
+ * daily closes follow a keyed Brownian motion over calendar days (anchored at 2026-11-20), each
+ * trading day's minute path is a Brownian bridge through the previous evening's last price,
+ * the open, the close and the evening's last price, and trades are synthesized per minute from
+ * that path. Control-API price moves are persistent multiplicative offsets.
+ *
+ * @module
+ */
+import { Decimal, roundToTick, tickSize } from '@hoga/core';
+import { brownianAt, fillBridge } from './brownian.js';
+import { type DaySchedule, daySchedule, MinuteKind } from './day-schedule.js';
+import { hash32, hashString, normal, Stream, uniform } from './rng.js';
+import { dayNumber, previousTradingDay } from './trading-calendar.js';
+import type { InstrumentSpec } from './universe.js';
+
+const MINUTE_MS = 60_000;
+const ANCHOR_DN = dayNumber('2026-11-20');
+const DAY_CACHE_LIMIT = 600;
+const TRADE_CACHE_LIMIT = 4096;
+
+/** One synthesized trade. */
+export interface TradeTick {
+  readonly ms: number;
+  readonly price: Decimal;
+  readonly volume: Decimal;
+}
+
+/** Everything about one trading day of one instrument that does not depend on price overrides. */
+export interface DayModel {
+  readonly schedule: DaySchedule;
+  /** Log price (current share basis) at each minute boundary. */
+  readonly path: Float64Array;
+  /** Raw-to-current price multiplier of the day (product of later split inverses). */
+  readonly factor: number;
+  /** Trading day before this one. */
+  readonly prevDn: number;
+  /** Suspended: the price is frozen and nothing trades. */
+  readonly frozen: boolean;
+  /** Daily volume in raw shares. */
+  readonly dailyVolume: number;
+}
+
+/** Reference price and KR price limits of a trading day (limits null for US). */
+export interface DayLimits {
+  readonly ref: Decimal;
+  readonly lower: Decimal | null;
+  readonly upper: Decimal | null;
+  /** The limits as floats (±Infinity when none), for clamping the path. */
+  readonly lowerF: number;
+  readonly upperF: number;
+}
+
+interface Override {
+  readonly ms: number;
+  readonly logOffset: number;
+  readonly trade: TradeTick;
+}
+
+/** The price process of one instrument. */
+export class PriceProcess {
+  /** Stream key of this instrument under the market seed. */
+  readonly key: number;
+  private readonly logLevel: number;
+  private readonly suspendedDn: number | null;
+  private readonly days = new Map<number, DayModel>();
+  private readonly trades = new Map<string, readonly TradeTick[]>();
+  private readonly limitsCache = new Map<number, DayLimits>();
+  private readonly closes = new Map<number, number>();
+  private overrides: Override[] = [];
+
+  /**
+   * @param spec - the instrument
+   * @param seed - market seed
+   */
+  constructor(
+    readonly spec: InstrumentSpec,
+    seed: number,
+  ) {
+    this.key = hash32(seed, hashString(spec.symbol));
+    this.logLevel = Math.log(spec.basePrice) + 0.05 * normal(this.key, Stream.DAILY, -1);
+    this.suspendedDn = spec.suspendedSince === null ? null : dayNumber(spec.suspendedSince);
+  }
+
+  /** Log close (current basis, no overrides) of local date `dn`. */
+  private logClose(dn: number): number {
+    if (this.suspendedDn !== null && dn >= this.suspendedDn) {
+      return this.logClose(previousTradingDay(this.spec.country, this.suspendedDn));
+    }
+    let value = this.closes.get(dn);
+    if (value === undefined) {
+      const w = brownianAt(this.key, Stream.DAILY, dn) - brownianAt(this.key, Stream.DAILY, ANCHOR_DN);
+      value = this.logLevel + this.spec.dailyVol * w;
+      if (this.closes.size >= 4 * DAY_CACHE_LIMIT) this.closes.clear();
+      this.closes.set(dn, value);
+    }
+    return value;
+  }
+
+  /** Log last price of the evening session of `dn`. */
+  private logAfter(dn: number): number {
+    if (this.frozenOn(dn)) return this.logClose(dn);
+    return this.logClose(dn) + this.spec.dailyVol * 0.15 * normal(this.key, Stream.AFTER, dn);
+  }
+
+  private frozenOn(dn: number): boolean {
+    return this.suspendedDn !== null && dn >= this.suspendedDn;
+  }
+
+  /** Raw-to-current multiplier on day `dn`. */
+  factor(dn: number): number {
+    let f = 1;
+    for (const split of this.spec.splits) {
+      if (dn < dayNumber(split.date)) f /= split.ratio;
+    }
+    return f;
+  }
+
+  /** The model of trading day `dn` (cached). */
+  day(dn: number): DayModel {
+    const cached = this.days.get(dn);
+    if (cached !== undefined) return cached;
+    const schedule = daySchedule(this.spec, dn);
+    const prevDn = previousTradingDay(this.spec.country, dn);
+    const path = new Float64Array(schedule.minutes + 1);
+    const frozen = this.frozenOn(dn);
+    const close = this.logClose(dn);
+    if (frozen) {
+      path.fill(close);
+    } else {
+      const prevClose = this.logClose(prevDn);
+      const vol = this.spec.dailyVol;
+      const open = prevClose + 0.3 * (close - prevClose) + vol * 0.25 * normal(this.key, Stream.GAP, dn);
+      const regular = schedule.closeIdx - schedule.openIdx;
+      const perMinute = (vol * 0.7) / Math.sqrt(regular);
+      fillBridge(path, 0, schedule.openIdx, this.logAfter(prevDn), open, perMinute * 0.5, this.key, dn * 4);
+      fillBridge(path, schedule.openIdx, regular, open, close, perMinute, this.key, dn * 4 + 1);
+      fillBridge(
+        path,
+        schedule.closeIdx,
+        schedule.minutes - schedule.closeIdx,
+        close,
+        this.logAfter(dn),
+        perMinute * 0.5,
+        this.key,
+        dn * 4 + 2,
+      );
+    }
+    const ret = Math.abs(close - this.logClose(prevDn));
+    const volume = frozen
+      ? 0
+      : Math.floor(
+          (this.spec.avgDailyVolume *
+            Math.exp(0.35 * normal(this.key, Stream.DAILY_VOLUME, dn)) *
+            (1 + 10 * ret)) /
+            this.factor(dn),
+        );
+    const model: DayModel = { schedule, path, factor: this.factor(dn), prevDn, frozen, dailyVolume: volume };
+    if (this.days.size >= DAY_CACHE_LIMIT) this.days.delete(this.days.keys().next().value as number);
+    this.days.set(dn, model);
+    return model;
+  }
+
+  /** Sum of override offsets in force at `ms`. */
+  private offsetAt(ms: number): number {
+    let sum = 0;
+    for (const o of this.overrides) if (o.ms <= ms) sum += o.logOffset;
+    return sum;
+  }
+
+  /** Rounds a positive float price onto the tick grid. */
+  toTick(x: number, direction: 'up' | 'down'): Decimal {
+    const d = new Decimal(x > 0 && Number.isFinite(x) ? x.toPrecision(12) : 0);
+    const rounded = roundToTick(this.spec.instrument, d, direction);
+    return rounded.isZero() ? tickSize(this.spec.instrument, d) : rounded;
+  }
+
+  /** Reference price (previous regular close on this day's share basis) and KR ±30% limits. */
+  limits(dn: number): DayLimits {
+    const cached = this.limitsCache.get(dn);
+    if (cached !== undefined) return cached;
+    const prevDn = previousTradingDay(this.spec.country, dn);
+    const prev = daySchedule(this.spec, prevDn);
+    const closeMs = prev.startMs + prev.closeIdx * MINUTE_MS;
+    const raw = Math.exp(this.logClose(prevDn) + this.offsetAt(closeMs)) * this.factor(dn);
+    const ref = this.toTick(raw, 'down');
+    let result: DayLimits;
+    if (this.spec.country === 'KR') {
+      const upper = roundToTick(this.spec.instrument, ref.times('1.3'), 'down');
+      const lower = roundToTick(this.spec.instrument, ref.times('0.7'), 'up');
+      result = { ref, lower, upper, lowerF: lower.toNumber(), upperF: upper.toNumber() };
+    } else {
+      result = { ref, lower: null, upper: null, lowerF: 0, upperF: Number.POSITIVE_INFINITY };
+    }
+    if (this.limitsCache.size >= DAY_CACHE_LIMIT) this.limitsCache.clear();
+    this.limitsCache.set(dn, result);
+    return result;
+  }
+
+  /** Float range [low, high] of the effective path over minute boundaries `from..to` of day `dn`. */
+  pathRange(dn: number, from: number, to: number): { low: number; high: number } {
+    const day = this.day(dn);
+    if (this.overrides.length > 0) {
+      let high = Number.NEGATIVE_INFINITY;
+      let low = Number.POSITIVE_INFINITY;
+      for (let i = from; i <= to; i++) {
+        const x = this.priceAt(dn, i);
+        if (x > high) high = x;
+        if (x < low) low = x;
+      }
+      return { low, high };
+    }
+    let hi = Number.NEGATIVE_INFINITY;
+    let lo = Number.POSITIVE_INFINITY;
+    for (let i = from; i <= to; i++) {
+      const x = day.path[i] ?? 0;
+      if (x > hi) hi = x;
+      if (x < lo) lo = x;
+    }
+    return {
+      low: this.clamp(dn, Math.exp(lo) * day.factor),
+      high: this.clamp(dn, Math.exp(hi) * day.factor),
+    };
+  }
+
+  /** Effective float price at minute boundary `i` of a day (overrides and KR limits applied). */
+  priceAt(dn: number, i: number): number {
+    const day = this.day(dn);
+    const ms = day.schedule.startMs + i * MINUTE_MS;
+    const x = Math.exp((day.path[i] ?? 0) + this.offsetAt(ms)) * day.factor;
+    return this.clamp(dn, x);
+  }
+
+  private clamp(dn: number, x: number): number {
+    if (this.spec.country !== 'KR') return x;
+    const { lowerF, upperF } = this.limits(dn);
+    return Math.min(Math.max(x, lowerF), upperF);
+  }
+
+  /** Price of the opening (`'open'`) or closing (`'close'`) auction of day `dn`, on the tick grid. */
+  auctionPrice(dn: number, which: 'open' | 'close'): Decimal {
+    const day = this.day(dn);
+    return this.toTick(
+      this.priceAt(dn, which === 'open' ? day.schedule.openIdx : day.schedule.closeIdx),
+      'down',
+    );
+  }
+
+  /** The trades of minute `i` of trading day `dn`, oldest first (cached). */
+  minuteTrades(dn: number, i: number): readonly TradeTick[] {
+    const cacheKey = `${dn}:${i}`;
+    const cached = this.trades.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const result = this.generateTrades(dn, i);
+    if (this.trades.size >= TRADE_CACHE_LIMIT) this.trades.delete(this.trades.keys().next().value as string);
+    this.trades.set(cacheKey, result);
+    return result;
+  }
+
+  private generateTrades(dn: number, i: number): readonly TradeTick[] {
+    const day = this.day(dn);
+    const s = day.schedule;
+    const startMs = s.startMs + i * MINUTE_MS;
+    const out: TradeTick[] = [];
+    const avg = this.spec.avgDailyVolume / day.factor;
+    if (!day.frozen) {
+      if (i === s.openIdx || i === s.closeIdx) {
+        const which = i === s.openIdx ? 'open' : 'close';
+        const v = avg * 0.012 * Math.exp(0.4 * normal(this.key, Stream.TRADE_VOLUME, dn, i, -1));
+        out.push({
+          ms: startMs,
+          price: this.auctionPrice(dn, which),
+          volume: new Decimal(Math.max(1, Math.round(v))),
+        });
+      }
+      const kind = s.kinds[i] ?? MinuteKind.NONE;
+      if (kind === MinuteKind.SINGLE_PRICE) {
+        const v = avg * 0.0005 * Math.exp(0.5 * normal(this.key, Stream.TRADE_VOLUME, dn, i, -2));
+        const price = this.toTick(this.priceAt(dn, i), 'down');
+        out.push({ ms: startMs, price, volume: new Decimal(Math.max(1, Math.round(v))) });
+      } else if (kind === MinuteKind.REGULAR || kind === MinuteKind.EXTENDED) {
+        this.continuousTrades(dn, i, kind, startMs, avg, out);
+      }
+    }
+    for (const o of this.overrides) {
+      if (o.ms >= startMs && o.ms < startMs + MINUTE_MS) out.push(o.trade);
+    }
+    out.sort((a, b) => a.ms - b.ms);
+    return out;
+  }
+
+  private continuousTrades(
+    dn: number,
+    i: number,
+    kind: MinuteKind,
+    startMs: number,
+    avg: number,
+    out: TradeTick[],
+  ): void {
+    const regular = kind === MinuteKind.REGULAR;
+    const emptyChance = regular ? 0.06 : 0.3;
+    if (uniform(this.key, Stream.TRADE_COUNT, dn, i) < emptyChance) return;
+    const n = 1 + Math.floor(uniform(this.key, Stream.TRADE_COUNT, dn, i, 1) * (regular ? 6 : 2));
+    const offsets: number[] = [];
+    for (let j = 0; j < n; j++)
+      offsets.push(1 + Math.floor(uniform(this.key, Stream.TRADE_TIME, dn, i, j) * 59_998));
+    offsets.sort((a, b) => a - b);
+    const a = this.priceAt(dn, i);
+    const b = this.priceAt(dn, i + 1);
+    const lo = Math.min(a, b);
+    const hi = Math.max(a, b);
+    const perTrade = (avg / (390 * 3.5)) * (regular ? 1 : 0.15);
+    for (let j = 0; j < n; j++) {
+      const t = offsets[j] ?? 0;
+      const f = t / MINUTE_MS + 0.6 * (uniform(this.key, Stream.TRADE_PRICE, dn, i, j) - 0.5);
+      const x = lo === hi ? lo : Math.min(hi, Math.max(lo, a + (b - a) * f));
+      const up = uniform(this.key, Stream.TRADE_PRICE, dn, i, j + 100) < 0.5;
+      const v = perTrade * Math.exp(0.9 * normal(this.key, Stream.TRADE_VOLUME, dn, i, j) - 0.4);
+      out.push({
+        ms: startMs + t,
+        price: this.toTick(x, up ? 'up' : 'down'),
+        volume: new Decimal(Math.max(1, Math.round(v))),
+      });
+    }
+  }
+
+  /**
+   * Jumps the price at `ms` to `price` (already on the grid and within limits): records a trade
+   * there and shifts the process from `ms` on so that it continues from the new level.
+   *
+   * @param dn - trading day the jump belongs to
+   * @param ms - instant of the jump
+   * @param price - the new price
+   */
+  override(dn: number, ms: number, price: Decimal): void {
+    const day = this.day(dn);
+    const idx = Math.min(
+      Math.max(Math.floor((ms - day.schedule.startMs) / MINUTE_MS), 0),
+      day.schedule.minutes,
+    );
+    const current = Math.exp((day.path[idx] ?? 0) + this.offsetAt(ms)) * day.factor;
+    const logOffset = Math.log(price.toNumber() / current);
+    const trade: TradeTick = { ms, price, volume: new Decimal(1) };
+    this.overrides = [...this.overrides, { ms, logOffset, trade }].sort((x, y) => x.ms - y.ms);
+    this.trades.clear();
+    this.limitsCache.clear();
+  }
+}
