@@ -1,1 +1,110 @@
-export {};
+/**
+ * `@hoga/connector`: the only code that speaks HTTP to the broker. A typed client for all 21
+ * endpoints, one shared token, per-group rate limits, retries, pagination and RxJS streams.
+ *
+ * @packageDocumentation
+ */
+
+export {
+  BrokerClient,
+  type BrokerClientOptions,
+  type CandleQuery,
+  type OrderListQuery,
+} from './client/broker-client.js';
+export {
+  type OrderCommandNotice,
+  type OrderOperationOutcome,
+  OrderOperations,
+} from './client/order-operations.js';
+export { type CandleRange, candlePages, closedOrders } from './client/pagination.js';
+export type { CallOptions, ExecutorStats } from './client/request-executor.js';
+export { backoffDelay, isRetryable, RetryMode } from './client/retry-policy.js';
+export {
+  type ConnectorConfig,
+  type ConnectorConfigInput,
+  ConnectorConfigSchema,
+  parseConnectorConfig,
+} from './config.js';
+export {
+  AuthenticationError,
+  BrokerApiError,
+  type BrokerApiErrorInit,
+  BusinessRuleError,
+  ConflictError,
+  ConnectorConfigError,
+  ConnectorError,
+  ErrorFamily,
+  InvalidArgumentError,
+  NetworkError,
+  NetworkFailure,
+  NotFoundError,
+  RateLimitError,
+  RequestValidationError,
+  ResponseShapeError,
+  ServerError,
+} from './errors.js';
+export { errorFromResponse, parseRetryAfter, requestIdOf } from './http/error-from-response.js';
+export { type HttpRequest, type HttpResponse, HttpTransport } from './http/http-transport.js';
+export {
+  DEFAULT_RATE_LIMITS,
+  type GroupLimit,
+  RateLimitGroup,
+  RequestPriority,
+} from './rate-limit/rate-limit-groups.js';
+export { RateLimiter, type RateLimiterOptions } from './rate-limit/rate-limiter.js';
+export type {
+  Account,
+  BuyingPower,
+  Commission,
+  HoldingItem,
+  Holdings,
+  PerCurrencyAmount,
+  SellableQuantity,
+} from './schemas/account.js';
+export {
+  type BookLevel,
+  type Candle,
+  CandleInterval,
+  type CandlePage,
+  type Orderbook,
+  type Price,
+  type PriceLimit,
+  type Trade,
+} from './schemas/market-data.js';
+export {
+  type AmountOrderRequest,
+  BrokerOrderStatus,
+  type CreateOrderRequest,
+  type CreateOrderResult,
+  type ModifyOrderRequest,
+  type OrderList,
+  type OrderOperationResult,
+  type OrderRecord,
+  type QuantityOrderRequest,
+  TERMINAL_ORDER_STATUSES,
+} from './schemas/orders.js';
+export type { WithRaw } from './schemas/primitives.js';
+export type {
+  ExchangeRate,
+  KrMarketCalendarResult,
+  MarketSession,
+  StockInfo,
+  StockWarning,
+  UsMarketCalendarResult,
+} from './schemas/reference-data.js';
+export {
+  BrokerStreams,
+  type BrokerStreamsOptions,
+  DEFAULT_STREAM_INTERVALS,
+  type StreamIntervals,
+  type TradeBatch,
+} from './streams/broker-streams.js';
+export { CandleTracker, type CandleUpdate, isCandleInProgress } from './streams/candle-tracker.js';
+export { MarketHours } from './streams/market-hours.js';
+export { externalClientOrderId, OrderTracker } from './streams/order-tracker.js';
+export { orderUpdates } from './streams/order-updates.js';
+export { type PollJobSpec, PollScheduler, type PollSchedulerOptions } from './streams/poll-scheduler.js';
+export { diffTrades, type TradeDiff } from './streams/trade-dedup.js';
+export { FileTokenCache } from './token/file-token-cache.js';
+export { MemoryTokenCache } from './token/memory-token-cache.js';
+export { type TokenIssuer, TokenManager, type TokenManagerOptions } from './token/token-manager.js';

@@ -262,7 +262,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/orderbook` (MARKET_DATA): asks lowest first, bids highest first. */
-  getOrderbook(symbol: string, options?: CallOptions): Promise<Orderbook> {
+  async getOrderbook(symbol: string, options?: CallOptions): Promise<Orderbook> {
     const query = { symbol: checkSymbol(symbol) };
     return this.get(
       'getOrderbook',
@@ -276,7 +276,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/prices` (MARKET_DATA): last prices of 1 to 200 symbols. */
-  getPrices(symbols: readonly string[], options?: CallOptions): Promise<readonly Price[]> {
+  async getPrices(symbols: readonly string[], options?: CallOptions): Promise<readonly Price[]> {
     const query = { symbols: joinSymbols(symbols) };
     return this.get(
       'getPrices',
@@ -290,7 +290,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/trades` (MARKET_DATA): today's most recent trades, newest first (count 1 to 50). */
-  getTrades(
+  async getTrades(
     symbol: string,
     query: { readonly count?: number } = {},
     options?: CallOptions,
@@ -308,7 +308,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/price-limits` (MARKET_DATA): daily limits, null for US stocks. */
-  getPriceLimits(symbol: string, options?: CallOptions): Promise<PriceLimit> {
+  async getPriceLimits(symbol: string, options?: CallOptions): Promise<PriceLimit> {
     const query = { symbol: checkSymbol(symbol) };
     return this.get(
       'getPriceLimits',
@@ -322,7 +322,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/candles` (MARKET_DATA_CHART): one page, newest first. See `candlePages` for ranges. */
-  getCandles(symbol: string, query: CandleQuery, options?: CallOptions): Promise<CandlePage> {
+  async getCandles(symbol: string, query: CandleQuery, options?: CallOptions): Promise<CandlePage> {
     if (query.interval !== '1m' && query.interval !== '1d') {
       throw new InvalidArgumentError(
         'interval',
@@ -348,7 +348,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/stocks` (STOCK): reference data of 1 to 200 symbols. Cache it; it changes daily. */
-  getStocks(symbols: readonly string[], options?: CallOptions): Promise<readonly StockInfo[]> {
+  async getStocks(symbols: readonly string[], options?: CallOptions): Promise<readonly StockInfo[]> {
     const query = { symbols: joinSymbols(symbols) };
     return this.get(
       'getStocks',
@@ -362,7 +362,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/stocks/{symbol}/warnings` (STOCK): active purchase warnings. */
-  getStockWarnings(symbol: string, options?: CallOptions): Promise<readonly StockWarning[]> {
+  async getStockWarnings(symbol: string, options?: CallOptions): Promise<readonly StockWarning[]> {
     const path = `/api/v1/stocks/${encodeURIComponent(checkSymbol(symbol))}/warnings`;
     return this.get(
       'getStockWarnings',
@@ -376,7 +376,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/exchange-rate` (MARKET_INFO): the display rate valid now or at `dateTime`. */
-  getExchangeRate(
+  async getExchangeRate(
     query: {
       readonly baseCurrency?: string;
       readonly quoteCurrency?: string;
@@ -401,7 +401,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/market-calendar/KR` (MARKET_INFO): previous, current and next business day. */
-  getKrMarketCalendar(date?: string, options?: CallOptions): Promise<KrMarketCalendarResult> {
+  async getKrMarketCalendar(date?: string, options?: CallOptions): Promise<KrMarketCalendarResult> {
     const path = '/api/v1/market-calendar/KR';
     return this.get(
       'getKrMarketCalendar',
@@ -415,7 +415,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/market-calendar/US` (MARKET_INFO): `date` is a US local date. */
-  getUsMarketCalendar(date?: string, options?: CallOptions): Promise<UsMarketCalendarResult> {
+  async getUsMarketCalendar(date?: string, options?: CallOptions): Promise<UsMarketCalendarResult> {
     const path = '/api/v1/market-calendar/US';
     return this.get(
       'getUsMarketCalendar',
@@ -429,7 +429,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/accounts` (ACCOUNT): the client's accounts in normal state. */
-  getAccounts(options?: CallOptions): Promise<readonly Account[]> {
+  async getAccounts(options?: CallOptions): Promise<readonly Account[]> {
     return this.get(
       'getAccounts',
       RateLimitGroup.ACCOUNT,
@@ -442,7 +442,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/holdings` (ASSET): holdings and the combined summary. */
-  getHoldings(query: { readonly symbol?: string } = {}, options?: CallOptions): Promise<Holdings> {
+  async getHoldings(query: { readonly symbol?: string } = {}, options?: CallOptions): Promise<Holdings> {
     const q = { symbol: query.symbol === undefined ? undefined : checkSymbol(query.symbol) };
     return this.get(
       'getHoldings',
@@ -494,7 +494,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/orders` (ORDER_HISTORY): OPEN (all) or CLOSED (a page; see `closedOrders`). */
-  listOrders(query: OrderListQuery, options?: CallOptions): Promise<OrderList> {
+  async listOrders(query: OrderListQuery, options?: CallOptions): Promise<OrderList> {
     const q = { ...query, limit: range('limit', query.limit, 1, 100) };
     return this.get(
       'listOrders',
@@ -508,7 +508,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/orders/{orderId}` (ORDER_HISTORY): an order in any state. */
-  getOrder(orderId: string, options?: CallOptions): Promise<OrderRecord> {
+  async getOrder(orderId: string, options?: CallOptions): Promise<OrderRecord> {
     if (orderId === '') throw new InvalidArgumentError('orderId', 'expected a non-empty order id');
     const path = `/api/v1/orders/${encodeURIComponent(orderId)}`;
     return this.get(
@@ -523,7 +523,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/buying-power` (ORDER_INFO): cash buying power in `KRW` or `USD`. */
-  getBuyingPower(currency: 'KRW' | 'USD', options?: CallOptions): Promise<BuyingPower> {
+  async getBuyingPower(currency: 'KRW' | 'USD', options?: CallOptions): Promise<BuyingPower> {
     const path = '/api/v1/buying-power';
     return this.get(
       'getBuyingPower',
@@ -537,7 +537,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/sellable-quantity` (ORDER_INFO). */
-  getSellableQuantity(symbol: string, options?: CallOptions): Promise<SellableQuantity> {
+  async getSellableQuantity(symbol: string, options?: CallOptions): Promise<SellableQuantity> {
     const path = '/api/v1/sellable-quantity';
     const query = { symbol: checkSymbol(symbol) };
     return this.get(
@@ -552,7 +552,7 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/commissions` (ORDER_INFO): rate per market, a decimal fraction of the amount. */
-  getCommissions(options?: CallOptions): Promise<readonly Commission[]> {
+  async getCommissions(options?: CallOptions): Promise<readonly Commission[]> {
     const path = '/api/v1/commissions';
     return this.get(
       'getCommissions',

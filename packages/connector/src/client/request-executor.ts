@@ -13,6 +13,7 @@ import { errorFromResponse } from '../http/error-from-response.js';
 import type { HttpResponse, HttpTransport } from '../http/http-transport.js';
 import type { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+import { innermostIssue } from '../schemas/primitives.js';
 import type { TokenManager } from '../token/token-manager.js';
 import { backoffDelay, isRetryable, type RetryMode, sleep } from './retry-policy.js';
 
@@ -200,8 +201,10 @@ export class RequestExecutor {
     }
     const parsed = spec.schema.safeParse(json);
     if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0];
-    const field = issue === undefined || issue.path.length === 0 ? '(root)' : issue.path.join('.');
+    const first = parsed.error.issues[0];
+    const issue = first === undefined ? undefined : innermostIssue(first);
+    const field =
+      issue === undefined || issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
     throw new ResponseShapeError(spec.endpoint, field, issue?.message ?? 'invalid', {
       details: { issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`) },
     });

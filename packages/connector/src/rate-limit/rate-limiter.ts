@@ -26,8 +26,10 @@ interface Waiter {
 interface Bucket {
   tokens: number;
   lastRefill: number;
-  /** Limit announced by `X-RateLimit-Limit`, if any. */
+  /** Limit announced by `X-RateLimit-Limit` outside the peak window, if any. */
   serverLimit: number | null;
+  /** Limit announced inside the peak window, if any. */
+  serverPeakLimit: number | null;
   /** No request before this time (after a 429). */
   blockedUntil: number;
   queue: Waiter[];
@@ -71,11 +73,8 @@ export class RateLimiter {
   limitOf(group: RateLimitGroup): number {
     const table = this.limits[group];
     const bucket = this.buckets.get(group);
-    let limit = bucket?.serverLimit ?? table.perSecond;
-    if (table.peakPerSecond !== null && isPeakWindow(this.options.clock.now())) {
-      limit = Math.min(limit, table.peakPerSecond);
-    }
-    return limit;
+    if (this.inPeak(group)) return bucket?.serverPeakLimit ?? table.peakPerSecond ?? table.perSecond;
+    return bucket?.serverLimit ?? table.perSecond;
   }
 
   /**
@@ -123,9 +122,8 @@ export class RateLimiter {
   }
 
   /**
-   * Corrects a group's bucket from a response's headers: `X-RateLimit-Limit` becomes the limit,
-   * `X-RateLimit-Remaining` caps the local tokens, and with nothing remaining `X-RateLimit-Reset`
-   * says when the next token comes.
+   * Corrects a group's bucket from a response's headers: `X-RateLimit-Limit` becomes the limit
+   * (inside or outside the peak window) and `X-RateLimit-Remaining` caps the local tokens.
    *
    * @param group - rate-limit group
    * @param headers - response headers (lower-case names)
@@ -135,22 +133,15 @@ export class RateLimiter {
     this.refill(group, bucket);
     const limit = Number(headers['x-ratelimit-limit']);
     if (headers['x-ratelimit-limit'] !== undefined && Number.isFinite(limit) && limit > 0) {
-      bucket.serverLimit = limit;
+      // A limit seen inside the peak window says nothing about the limit outside it.
+      if (!this.inPeak(group)) bucket.serverLimit = limit;
+      else bucket.serverPeakLimit = limit;
     }
     const remaining = Number(headers['x-ratelimit-remaining']);
     if (headers['x-ratelimit-remaining'] !== undefined && Number.isFinite(remaining) && remaining >= 0) {
-      bucket.tokens = Math.min(bucket.tokens, remaining);
-      const reset = Number(headers['x-ratelimit-reset']);
-      if (
-        remaining === 0 &&
-        headers['x-ratelimit-reset'] !== undefined &&
-        Number.isFinite(reset) &&
-        reset > 0
-      ) {
-        // The next token arrives `reset` seconds from now; express that as partial progress.
-        const perMs = this.ratePerMs(group);
-        bucket.tokens = Math.min(bucket.tokens, Math.max(0, 1 - reset * 1000 * perMs));
-      }
+      // The header is the server's whole tokens (rounded down) after that request: the server has
+      // fewer than remaining + 1. Later sends are already taken from the local bucket.
+      bucket.tokens = Math.min(bucket.tokens, remaining + 1);
     }
     this.drain(group);
   }
@@ -195,6 +186,10 @@ export class RateLimiter {
     }
   }
 
+  private inPeak(group: RateLimitGroup): boolean {
+    return this.limits[group].peakPerSecond !== null && isPeakWindow(this.options.clock.now());
+  }
+
   private ratePerMs(group: RateLimitGroup): number {
     return (this.limitOf(group) * this.utilization) / 1000;
   }
@@ -206,6 +201,7 @@ export class RateLimiter {
         tokens: this.limitOf(group),
         lastRefill: this.scheduler.now(),
         serverLimit: null,
+        serverPeakLimit: null,
         blockedUntil: 0,
         queue: [],
         timer: null,

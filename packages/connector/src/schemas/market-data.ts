@@ -78,7 +78,9 @@ export const CandleSchema = withRaw(
 export type Candle = z.output<typeof CandleSchema>;
 
 /** `GET /candles` result: candles newest first, `nextBefore` null on the last page. */
-export const CandlePageSchema = z.object({ candles: z.array(CandleSchema), nextBefore: nullableDateTime });
+export const CandlePageSchema = withRaw(
+  z.object({ candles: z.array(CandleSchema), nextBefore: nullableDateTime }),
+);
 /** One page of candles. */
 export type CandlePage = z.output<typeof CandlePageSchema>;
 

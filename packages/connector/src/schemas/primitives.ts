@@ -61,7 +61,7 @@ export function withRaw<T extends z.ZodType>(schema: T): z.ZodType<WithRaw<z.out
   return z.unknown().transform((input, ctx) => {
     const parsed = schema.safeParse(input);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
+      for (const issue of parsed.error.issues.map(innermostIssue)) {
         ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
       }
       return z.NEVER;
@@ -70,6 +70,23 @@ export function withRaw<T extends z.ZodType>(schema: T): z.ZodType<WithRaw<z.out
       raw: input as Readonly<Record<string, unknown>>,
     }) as WithRaw<z.output<T>>;
   });
+}
+
+/**
+ * The most telling issue behind a zod issue: for a failed union, the nested issue with the
+ * deepest path (its path made absolute), so errors name the field rather than the union.
+ *
+ * @param issue - a zod issue
+ */
+export function innermostIssue(issue: z.core.$ZodIssue): { message: string; path: PropertyKey[] } {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0)
+    return { message: issue.message, path: issue.path };
+  let best: { message: string; path: PropertyKey[] } | null = null;
+  for (const nested of issue.errors.flat()) {
+    const inner = innermostIssue(nested);
+    if (best === null || inner.path.length > best.path.length) best = inner;
+  }
+  return best === null ? issue : { message: best.message, path: [...issue.path, ...best.path] };
 }
 
 /** The success envelope `{ "result": ... }`. */

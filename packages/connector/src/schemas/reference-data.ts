@@ -82,7 +82,7 @@ export const ExchangeRateSchema = withRaw(
 /** The display exchange rate valid from `validFrom` to `validUntil`. */
 export type ExchangeRate = z.output<typeof ExchangeRateSchema>;
 
-const optionalTime = z.union([z.null(), z.undefined(), dateTime]);
+const optionalTime = z.union([z.null(), dateTime]).optional();
 
 /** A session `{startTime, endTime}` with the optional auction times, or null when closed. */
 const session = z
@@ -102,7 +102,7 @@ const session = z
 /** One trading session in KST; auction times only where the broker sends them. */
 export type MarketSession = z.output<typeof session>;
 
-const nullableSession = z.union([z.undefined(), session]).transform((s) => s ?? null);
+const nullableSession = session.optional().transform((s) => s ?? null);
 
 const krDay = z.object({
   date,

@@ -1,0 +1,300 @@
+/**
+ * Cold RxJS streams over the broker's REST API. Each stream shares one poller per key, polls
+ * through the {@link PollScheduler} (fair shares of each group's budget, nothing while the
+ * market is closed unless asked), and leaves no timer or request behind after the last
+ * unsubscribe. A failed poll is reported to `onError` and the stream goes on.
+ *
+ * @module
+ */
+import { type Market, marketOfSymbol, type OrderEvent } from '@hoga/core';
+import {
+  defer,
+  distinctUntilChanged,
+  filter,
+  finalize,
+  map,
+  merge,
+  mergeMap,
+  type Observable,
+  type SchedulerLike,
+  share,
+  shareReplay,
+} from 'rxjs';
+import type { BrokerClient } from '../client/broker-client.js';
+import { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
+import type { CandleInterval, Orderbook, Price, Trade } from '../schemas/market-data.js';
+import type {
+  ExchangeRate,
+  KrMarketCalendarResult,
+  UsMarketCalendarResult,
+} from '../schemas/reference-data.js';
+import { CandleTracker, type CandleUpdate } from './candle-tracker.js';
+import { MarketHours } from './market-hours.js';
+import { orderUpdates } from './order-updates.js';
+import { PollScheduler } from './poll-scheduler.js';
+import { diffTrades } from './trade-dedup.js';
+
+/** Least time between two polls of one subscription, per stream kind (ms). */
+export interface StreamIntervals {
+  readonly prices: number;
+  readonly orderbook: number;
+  readonly trades: number;
+  readonly candles1m: number;
+  readonly candles1d: number;
+  readonly exchangeRate: number;
+  readonly calendar: number;
+  readonly orders: number;
+}
+
+/** Defaults: market data as often as its fair share allows; slow data slowly. */
+export const DEFAULT_STREAM_INTERVALS: StreamIntervals = {
+  prices: 0,
+  orderbook: 0,
+  trades: 0,
+  candles1m: 5_000,
+  candles1d: 60_000,
+  exchangeRate: 60_000,
+  calendar: 3_600_000,
+  orders: 500,
+};
+
+/** Options of {@link BrokerStreams}. */
+export interface BrokerStreamsOptions {
+  /** Timers; default the client's scheduler. */
+  readonly scheduler?: SchedulerLike;
+  /** Intervals per stream kind. */
+  readonly intervals?: Partial<StreamIntervals>;
+  /** Poll market data while its market is closed (default false). */
+  readonly pollClosedMarkets?: boolean;
+  /** Market hours; default calendars read through the client. */
+  readonly marketHours?: { isOpen(market: Market): boolean | undefined };
+  /** Receives failed polls (the stream goes on). */
+  readonly onError?: (error: unknown, key: string) => void;
+  /** Polls of one group in flight at once (default 2). */
+  readonly maxInFlight?: number;
+}
+
+/** New trades of one symbol since the previous poll. */
+export interface TradeBatch {
+  readonly symbol: string;
+  /** Oldest first; each trade is emitted once. */
+  readonly trades: readonly Trade[];
+  /** More trades happened between two polls than one poll returns (50): some were missed. */
+  readonly gap: boolean;
+}
+
+const TRADE_PAGE = 50;
+
+/** The streams; see the module description. */
+export class BrokerStreams {
+  /** The scheduler sharing each group's budget (exposed for figures). */
+  readonly polls: PollScheduler;
+  private readonly intervals: StreamIntervals;
+  private readonly cache = new Map<string, Observable<unknown>>();
+
+  /**
+   * @param client - the broker client
+   * @param options - scheduler, intervals, market hours
+   */
+  constructor(
+    private readonly client: BrokerClient,
+    options: BrokerStreamsOptions = {},
+  ) {
+    this.intervals = { ...DEFAULT_STREAM_INTERVALS, ...options.intervals };
+    const hours = options.marketHours ?? new MarketHours(client, client.clock);
+    this.polls = new PollScheduler({
+      rateOf: (group) => client.limiter.limitOf(group) * client.config.rateLimitUtilization,
+      scheduler: options.scheduler ?? client.scheduler,
+      isMarketOpen: (market) => hours.isOpen(market),
+      pollClosedMarkets: options.pollClosedMarkets ?? false,
+      ...(options.onError ? { onError: options.onError } : {}),
+      ...(options.maxInFlight ? { maxInFlight: options.maxInFlight } : {}),
+    });
+  }
+
+  private shared<T>(key: string, build: () => Observable<T>, replay: boolean): Observable<T> {
+    let stream = this.cache.get(key) as Observable<T> | undefined;
+    if (stream === undefined) {
+      const source = build().pipe(finalize(() => this.cache.delete(key)));
+      stream = replay ? source.pipe(shareReplay({ bufferSize: 1, refCount: true })) : source.pipe(share());
+      this.cache.set(key, stream);
+    }
+    return stream;
+  }
+
+  /**
+   * Last prices of `symbols`, polled in batches of up to 200 per market; emits each batch's answer.
+   *
+   * @param symbols - any number of symbols
+   */
+  prices$(symbols: readonly string[]): Observable<readonly Price[]> {
+    const unique = [...new Set(symbols)].sort();
+    return this.shared(
+      `prices:${unique.join(',')}`,
+      () => {
+        const batches: { market: Market; symbols: string[] }[] = [];
+        for (const market of ['KR', 'US'] as const) {
+          const mine = unique.filter((s) => marketOfSymbol(s) === market);
+          for (let i = 0; i < mine.length; i += 200)
+            batches.push({ market, symbols: mine.slice(i, i + 200) });
+        }
+        return merge(
+          ...batches.map((batch) =>
+            this.polls.poll$({
+              group: RateLimitGroup.MARKET_DATA,
+              key: `prices:${batch.symbols[0]}+${batch.symbols.length - 1}`,
+              market: batch.market,
+              minIntervalMs: this.intervals.prices,
+              fetch: (signal) =>
+                this.client.getPrices(batch.symbols, { priority: RequestPriority.POLL, signal }),
+            }),
+          ),
+        );
+      },
+      false,
+    );
+  }
+
+  /**
+   * Orderbook snapshots of one symbol (asks lowest first, bids highest first).
+   *
+   * @param symbol - the symbol
+   */
+  orderbook$(symbol: string): Observable<Orderbook> {
+    return this.shared(
+      `orderbook:${symbol}`,
+      () =>
+        this.polls.poll$({
+          group: RateLimitGroup.MARKET_DATA,
+          key: `orderbook:${symbol}`,
+          market: marketOfSymbol(symbol),
+          minIntervalMs: this.intervals.orderbook,
+          fetch: (signal) => this.client.getOrderbook(symbol, { priority: RequestPriority.POLL, signal }),
+        }),
+      true,
+    );
+  }
+
+  /**
+   * New trades of one symbol, each once across overlapping polls; `gap` flags missed trades.
+   *
+   * @param symbol - the symbol
+   */
+  trades$(symbol: string): Observable<TradeBatch> {
+    return this.shared(
+      `trades:${symbol}`,
+      () =>
+        defer(() => {
+          let previous: readonly Trade[] | null = null;
+          return this.polls
+            .poll$({
+              group: RateLimitGroup.MARKET_DATA,
+              key: `trades:${symbol}`,
+              market: marketOfSymbol(symbol),
+              minIntervalMs: this.intervals.trades,
+              fetch: (signal) =>
+                this.client.getTrades(
+                  symbol,
+                  { count: TRADE_PAGE },
+                  { priority: RequestPriority.POLL, signal },
+                ),
+            })
+            .pipe(
+              map((latest) => {
+                const diff = diffTrades(previous, latest, TRADE_PAGE);
+                previous = latest;
+                return { symbol, trades: diff.fresh, gap: diff.gap };
+              }),
+              filter((batch) => batch.trades.length > 0 || batch.gap),
+            );
+        }),
+      false,
+    );
+  }
+
+  /**
+   * Candles of one symbol: each completed candle once, and the candle in progress marked
+   * `complete: false` whenever it changes.
+   *
+   * @param symbol - the symbol
+   * @param interval - `1m` or `1d`
+   */
+  candles$(symbol: string, interval: CandleInterval): Observable<CandleUpdate> {
+    const market = marketOfSymbol(symbol);
+    return this.shared(
+      `candles:${symbol}:${interval}`,
+      () =>
+        defer(() => {
+          const tracker = new CandleTracker(symbol, interval, market);
+          return this.polls
+            .poll$({
+              group: RateLimitGroup.MARKET_DATA_CHART,
+              key: `candles:${symbol}:${interval}`,
+              market,
+              minIntervalMs: interval === '1m' ? this.intervals.candles1m : this.intervals.candles1d,
+              fetch: (signal) =>
+                this.client.getCandles(
+                  symbol,
+                  { interval, count: 10 },
+                  { priority: RequestPriority.POLL, signal },
+                ),
+            })
+            .pipe(mergeMap((page) => tracker.update(page.candles, this.client.clock.now())));
+        }),
+      false,
+    );
+  }
+
+  /** The USD/KRW display rate, emitted when it changes. */
+  exchangeRate$(): Observable<ExchangeRate> {
+    return this.shared(
+      'exchangeRate',
+      () =>
+        this.polls
+          .poll$({
+            group: RateLimitGroup.MARKET_INFO,
+            key: 'exchangeRate',
+            minIntervalMs: this.intervals.exchangeRate,
+            fetch: (signal) => this.client.getExchangeRate({}, { priority: RequestPriority.POLL, signal }),
+          })
+          .pipe(distinctUntilChanged((a, b) => a.validFrom.equals(b.validFrom) && a.rate.eq(b.rate))),
+      true,
+    );
+  }
+
+  /**
+   * A market's calendar (previous, current and next business day), emitted when it changes.
+   *
+   * @param market - KR or US
+   */
+  calendar$(market: 'KR'): Observable<KrMarketCalendarResult>;
+  calendar$(market: 'US'): Observable<UsMarketCalendarResult>;
+  calendar$(market: Market): Observable<KrMarketCalendarResult | UsMarketCalendarResult>;
+  calendar$(market: Market): Observable<KrMarketCalendarResult | UsMarketCalendarResult> {
+    return this.shared(
+      `calendar:${market}`,
+      () =>
+        this.polls
+          .poll$<KrMarketCalendarResult | UsMarketCalendarResult>({
+            group: RateLimitGroup.MARKET_INFO,
+            key: `calendar:${market}`,
+            minIntervalMs: this.intervals.calendar,
+            fetch: (signal) =>
+              market === 'KR'
+                ? this.client.getKrMarketCalendar(undefined, { priority: RequestPriority.POLL, signal })
+                : this.client.getUsMarketCalendar(undefined, { priority: RequestPriority.POLL, signal }),
+          })
+          .pipe(distinctUntilChanged((a, b) => JSON.stringify(a.raw) === JSON.stringify(b.raw))),
+      true,
+    );
+  }
+
+  /** Order events of the account (accepted, fills, cancelled, rejected, modified); see `orderUpdates`. */
+  orderUpdates$(): Observable<OrderEvent> {
+    return this.shared(
+      'orderUpdates',
+      () => orderUpdates(this.client, this.polls, this.intervals.orders),
+      false,
+    );
+  }
+}

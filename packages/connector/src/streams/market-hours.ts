@@ -1,0 +1,78 @@
+/**
+ * Knows whether a market is open now, from the broker's calendars, refreshed in the background.
+ *
+ * @module
+ */
+import { type Clock, isMarketOpen, type Market, type MarketCalendar } from '@hoga/core';
+import type { BrokerClient } from '../client/broker-client.js';
+import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
+
+interface Entry {
+  calendar: MarketCalendar | null;
+  fetchedAtMs: number;
+  loading: boolean;
+}
+
+/** Calendar-backed market hours; answers `undefined` until the first calendar arrived. */
+export class MarketHours {
+  private readonly entries = new Map<Market, Entry>();
+
+  /**
+   * @param client - used to read `/market-calendar/KR|US`
+   * @param clock - the domain clock
+   * @param refreshMs - re-read a calendar after this much clock time (default 30 min)
+   */
+  constructor(
+    private readonly client: BrokerClient,
+    private readonly clock: Clock,
+    private readonly refreshMs = 30 * 60_000,
+  ) {}
+
+  /**
+   * Whether `market` has any session (pre, regular, after, day market) open now.
+   *
+   * @param market - KR or US
+   * @returns undefined while the calendar is not known yet
+   */
+  isOpen(market: Market): boolean | undefined {
+    let entry = this.entries.get(market);
+    if (entry === undefined) {
+      entry = { calendar: null, fetchedAtMs: Number.NEGATIVE_INFINITY, loading: false };
+      this.entries.set(market, entry);
+    }
+    const now = this.clock.nowMs();
+    if (!entry.loading && now - entry.fetchedAtMs > this.refreshMs) this.load(market, entry);
+    return entry.calendar === null ? undefined : isMarketOpen(entry.calendar, this.clock.now());
+  }
+
+  /**
+   * Sets a calendar directly (tests, or a caller that already has one).
+   *
+   * @param market - KR or US
+   * @param calendar - the calendar
+   */
+  set(market: Market, calendar: MarketCalendar): void {
+    this.entries.set(market, { calendar, fetchedAtMs: this.clock.nowMs(), loading: false });
+  }
+
+  private load(market: Market, entry: Entry): void {
+    entry.loading = true;
+    const options = { priority: RequestPriority.POLL };
+    const request =
+      market === 'KR'
+        ? this.client.getKrMarketCalendar(undefined, options)
+        : this.client.getUsMarketCalendar(undefined, options);
+    request.then(
+      (calendar) => {
+        entry.calendar = calendar;
+        entry.fetchedAtMs = this.clock.nowMs();
+        entry.loading = false;
+      },
+      () => {
+        // Try again after a minute; until then the last calendar (or "unknown") stands.
+        entry.fetchedAtMs = this.clock.nowMs() - this.refreshMs + 60_000;
+        entry.loading = false;
+      },
+    );
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * Turns successive reports of the broker's order records into core order events: the fill's own
+ * quantity and price are derived from the change of cumulative quantity and amount (or average
+ * price), so each fill is emitted exactly once.
+ *
+ * @module
+ */
+import {
+  brokerOrderId,
+  type ClientOrderId,
+  type Clock,
+  clientOrderId,
+  Decimal,
+  type Fill,
+  isCurrency,
+  Money,
+  newEventId,
+  type OrderEvent,
+  type OrderEventBase,
+  type OrderSide,
+} from '@hoga/core';
+import { BrokerOrderStatus, type OrderRecord, TERMINAL_ORDER_STATUSES } from '../schemas/orders.js';
+
+/** How an order id relates to the order the user placed. */
+type Role = 'order' | 'replacement' | 'cancel';
+
+interface Tracked {
+  readonly clientOrderId: ClientOrderId;
+  readonly role: Role;
+  /** Filled quantity of earlier orders of the same chain (before a modify). */
+  readonly baseQuantity: Decimal;
+  /** The order this one replaced or cancels. */
+  readonly originalOrderId: string | null;
+  last: OrderRecord | null;
+}
+
+const ZERO = new Decimal(0);
+
+/** A client order id for an order placed elsewhere (app, another engine). */
+export function externalClientOrderId(orderId: string): ClientOrderId {
+  return clientOrderId(`ext-${orderId.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 36));
+}
+
+/** Keeps the last report of every live order and diffs new reports against it. */
+export class OrderTracker {
+  private readonly orders = new Map<string, Tracked>();
+  private readonly replacementOf = new Map<string, string>();
+
+  /** @param clock - stamps `tsInit` (and `tsEvent` when the broker gives no time) */
+  constructor(private readonly clock: Clock) {}
+
+  /** Ids of orders not yet in a final state (to be read when they leave the OPEN list). */
+  liveOrderIds(): string[] {
+    return [...this.orders.entries()]
+      .filter(([, t]) => t.last === null || !TERMINAL_ORDER_STATUSES.has(t.last.status))
+      .map(([id]) => id);
+  }
+
+  /** Whether an order id is tracked. */
+  has(orderId: string): boolean {
+    return this.orders.has(orderId);
+  }
+
+  /**
+   * Registers an order created through this client before the broker lists it.
+   *
+   * @param orderId - broker order id
+   * @param id - the client order id (null: one is derived from the order id)
+   */
+  expectCreated(orderId: string, id: string | null): void {
+    if (this.orders.has(orderId)) return;
+    this.orders.set(orderId, {
+      clientOrderId: id === null ? externalClientOrderId(orderId) : clientOrderId(id),
+      role: 'order',
+      baseQuantity: ZERO,
+      originalOrderId: null,
+      last: null,
+    });
+  }
+
+  /**
+   * Links the order a modify or cancel produced to the original order.
+   *
+   * @param orderId - the new order's id
+   * @param originalOrderId - the order that was modified or cancelled
+   * @param role - `replacement` (modify) or `cancel`
+   */
+  expectLinked(orderId: string, originalOrderId: string, role: 'replacement' | 'cancel'): void {
+    const original = this.orders.get(originalOrderId);
+    if (original === undefined || this.orders.has(orderId)) return;
+    const filled = original.last?.execution.filledQuantity ?? ZERO;
+    this.orders.set(orderId, {
+      clientOrderId: original.clientOrderId,
+      role,
+      baseQuantity: original.baseQuantity.plus(role === 'replacement' ? filled : ZERO),
+      originalOrderId,
+      last: null,
+    });
+    if (role === 'replacement') this.replacementOf.set(originalOrderId, orderId);
+  }
+
+  /**
+   * Records orders seen before the stream started, without emitting events for their past.
+   *
+   * @param order - a report
+   */
+  baseline(order: OrderRecord): void {
+    const tracked = this.orders.get(order.orderId);
+    if (tracked !== undefined) {
+      if (tracked.last === null) return;
+      tracked.last = order;
+      return;
+    }
+    this.orders.set(order.orderId, {
+      clientOrderId: externalClientOrderId(order.orderId),
+      role: 'order',
+      baseQuantity: ZERO,
+      originalOrderId: null,
+      last: order,
+    });
+  }
+
+  /**
+   * Diffs a new report against the previous one and returns the events it implies.
+   *
+   * @param order - the latest report of an order
+   */
+  observe(order: OrderRecord): OrderEvent[] {
+    let tracked = this.orders.get(order.orderId);
+    if (tracked === undefined) {
+      tracked = {
+        clientOrderId: externalClientOrderId(order.orderId),
+        role: 'order',
+        baseQuantity: ZERO,
+        originalOrderId: null,
+        last: null,
+      };
+      this.orders.set(order.orderId, tracked);
+    }
+    const previous = tracked.last;
+    tracked.last = order;
+    const events: OrderEvent[] = [];
+    const base = (tsEvent: number): OrderEventBase => ({
+      eventId: newEventId(),
+      clientOrderId: tracked.clientOrderId,
+      tsEvent,
+      tsInit: this.clock.nowMs(),
+    });
+    const now = this.clock.nowMs();
+    const brokerId = brokerOrderId(order.orderId);
+    if (tracked.role === 'cancel') {
+      if (previous?.status !== order.status && order.status === BrokerOrderStatus.CANCEL_REJECTED) {
+        events.push({ ...base(now), type: 'OrderCancelRejected', reason: 'the broker rejected the cancel' });
+      }
+      return events;
+    }
+    if (previous === null && tracked.role === 'order') {
+      events.push({ ...base(order.orderedAt.toMillis()), type: 'OrderAccepted', brokerOrderId: brokerId });
+    }
+    const fill = this.fillBetween(tracked, previous, order);
+    if (fill !== null) {
+      const complete =
+        order.status === BrokerOrderStatus.FILLED || order.execution.filledQuantity.gte(order.quantity);
+      events.push({ ...base(fill.tsEvent), type: complete ? 'OrderFilled' : 'OrderPartiallyFilled', fill });
+    }
+    if (previous?.status === order.status) return events;
+    switch (order.status) {
+      case BrokerOrderStatus.CANCELED:
+        events.push({
+          ...base(order.canceledAt?.toMillis() ?? now),
+          type: 'OrderCanceled',
+          brokerOrderId: brokerId,
+        });
+        break;
+      case BrokerOrderStatus.REJECTED:
+        events.push({ ...base(now), type: 'OrderRejected', reason: 'rejected by the broker' });
+        break;
+      case BrokerOrderStatus.REPLACE_REJECTED:
+        events.push({
+          ...base(now),
+          type: 'OrderModifyRejected',
+          reason: 'the broker rejected the modification',
+        });
+        break;
+      case BrokerOrderStatus.REPLACED: {
+        const next = this.replacementOf.get(order.orderId);
+        const replacement = next === undefined ? undefined : this.orders.get(next)?.last;
+        events.push({
+          ...base(now),
+          type: 'OrderModified',
+          brokerOrderId: brokerOrderId(next ?? order.orderId),
+          previousBrokerOrderId: brokerId,
+          ...(replacement?.price ? { price: replacement.price } : {}),
+          ...(replacement ? { quantity: replacement.quantity } : {}),
+        });
+        break;
+      }
+      default:
+        break;
+    }
+    return events;
+  }
+
+  /** Forgets orders in a final state (after their events were emitted). */
+  prune(): void {
+    for (const [id, t] of this.orders) {
+      if (t.last !== null && TERMINAL_ORDER_STATUSES.has(t.last.status) && !this.replacementOf.has(id)) {
+        this.orders.delete(id);
+      }
+    }
+  }
+
+  private fillBetween(tracked: Tracked, previous: OrderRecord | null, order: OrderRecord): Fill | null {
+    const was = previous?.execution ?? null;
+    const now = order.execution;
+    const prevQty = was?.filledQuantity ?? ZERO;
+    const delta = now.filledQuantity.minus(prevQty);
+    if (delta.lte(0)) return null;
+    const prevAmount = was?.filledAmount ?? prevQty.times(was?.averageFilledPrice ?? ZERO);
+    const amount =
+      now.filledAmount ?? now.filledQuantity.times(now.averageFilledPrice ?? order.price ?? ZERO);
+    const price = amount.minus(prevAmount).dividedBy(delta);
+    const currency = isCurrency(order.currency) ? order.currency : 'KRW';
+    const commission = (now.commission ?? ZERO).minus(was?.commission ?? ZERO);
+    const tax = now.tax === null ? null : now.tax.minus(was?.tax ?? ZERO);
+    const cumulative = tracked.baseQuantity.plus(now.filledQuantity);
+    return {
+      fillId: `${order.orderId}:${now.filledQuantity.toFixed()}`,
+      clientOrderId: tracked.clientOrderId,
+      brokerOrderId: brokerOrderId(order.orderId),
+      symbol: order.symbol,
+      side: order.side as OrderSide,
+      quantity: delta,
+      price,
+      commission: Money.of(commission, currency),
+      ...(tax?.gt(0) ? { tax: Money.of(tax, currency) } : {}),
+      cumulativeQuantity: cumulative,
+      tsEvent: now.filledAt?.toMillis() ?? this.clock.nowMs(),
+    };
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * Shares each rate-limit group's request budget fairly among all polling subscriptions: jobs of a
+ * group take turns (round robin), dispatched at the group's rate, so 40 orderbook subscriptions on
+ * a 10-per-second group are each refreshed about every 4 s. Jobs tied to a market are skipped
+ * while that market is closed, unless asked otherwise. No timer and no request is left once the
+ * last subscription of a group ends.
+ *
+ * @module
+ */
+import type { Market } from '@hoga/core';
+import {
+  asyncScheduler,
+  from,
+  Observable,
+  type ObservableInput,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
+import type { RateLimitGroup } from '../rate-limit/rate-limit-groups.js';
+
+/** One polling job. */
+export interface PollJobSpec<T> {
+  /** The group whose budget the job spends. */
+  readonly group: RateLimitGroup;
+  /** Name for error reports, e.g. `orderbook:005930`. */
+  readonly key: string;
+  /** One poll; the signal aborts it when the last subscriber leaves. */
+  readonly fetch: (signal: AbortSignal) => ObservableInput<T>;
+  /** Least time between two polls of this job (default 0: as often as its fair share allows). */
+  readonly minIntervalMs?: number;
+  /** Skip while this market is closed (unless the scheduler polls closed markets). */
+  readonly market?: Market;
+}
+
+/** Options of {@link PollScheduler}. */
+export interface PollSchedulerOptions {
+  /** Requests per second the group's polling may use (normally the rate limiter's current limit). */
+  readonly rateOf: (group: RateLimitGroup) => number;
+  /** Timers and elapsed time; default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Whether a market is open now; `undefined` (unknown) counts as open. Default: always open. */
+  readonly isMarketOpen?: (market: Market) => boolean | undefined;
+  /** Poll market-bound jobs while their market is closed (default false). */
+  readonly pollClosedMarkets?: boolean;
+  /** How often a job of a closed market looks again (default 30 s). */
+  readonly closedRecheckMs?: number;
+  /** Polls of one group in flight at once (default 2). */
+  readonly maxInFlight?: number;
+  /** Receives a failed poll; the job goes on with its next turn. */
+  readonly onError?: (error: unknown, key: string) => void;
+}
+
+interface Job {
+  readonly spec: PollJobSpec<unknown>;
+  readonly emit: (value: unknown) => void;
+  lastStart: number;
+  running: Subscription | null;
+  abort: AbortController | null;
+}
+
+interface GroupState {
+  readonly jobs: Job[];
+  next: number;
+  inFlight: number;
+  /** Earliest time of the next dispatch (ideal slots, so timer lateness does not lower the rate). */
+  nextSlot: number;
+  timer: Subscription | null;
+  pumping: boolean;
+  again: boolean;
+  dispatched: number;
+}
+
+/** See the module description. */
+export class PollScheduler {
+  private readonly groups = new Map<RateLimitGroup, GroupState>();
+  private readonly scheduler: SchedulerLike;
+
+  /** @param options - rates, scheduler, market hours */
+  constructor(private readonly options: PollSchedulerOptions) {
+    this.scheduler = options.scheduler ?? asyncScheduler;
+  }
+
+  /**
+   * A cold observable of the job's poll results. Each subscription is one job; share it yourself
+   * (the streams share one per key).
+   *
+   * @param spec - the job
+   */
+  poll$<T>(spec: PollJobSpec<T>): Observable<T> {
+    return new Observable<T>((subscriber) => {
+      const job: Job = {
+        spec: spec as PollJobSpec<unknown>,
+        emit: (value) => subscriber.next(value as T),
+        lastStart: Number.NEGATIVE_INFINITY,
+        running: null,
+        abort: null,
+      };
+      const group = this.group(spec.group);
+      group.jobs.push(job);
+      this.pump(spec.group);
+      return () => this.remove(spec.group, job);
+    });
+  }
+
+  /** Number of polls dispatched per group so far. */
+  dispatchedCounts(): Readonly<Partial<Record<RateLimitGroup, number>>> {
+    const out: Partial<Record<RateLimitGroup, number>> = {};
+    for (const [name, g] of this.groups) out[name] = g.dispatched;
+    return out;
+  }
+
+  /** Number of active jobs and pending timers (0 and 0 once every subscription ended). */
+  activity(): { readonly jobs: number; readonly timers: number; readonly inFlight: number } {
+    let jobs = 0;
+    let timers = 0;
+    let inFlight = 0;
+    for (const g of this.groups.values()) {
+      jobs += g.jobs.length;
+      timers += g.timer === null ? 0 : 1;
+      inFlight += g.inFlight;
+    }
+    return { jobs, timers, inFlight };
+  }
+
+  private group(name: RateLimitGroup): GroupState {
+    let g = this.groups.get(name);
+    if (g === undefined) {
+      g = {
+        jobs: [],
+        next: 0,
+        inFlight: 0,
+        nextSlot: Number.NEGATIVE_INFINITY,
+        timer: null,
+        pumping: false,
+        again: false,
+        dispatched: 0,
+      };
+      this.groups.set(name, g);
+    }
+    return g;
+  }
+
+  private remove(name: RateLimitGroup, job: Job): void {
+    const g = this.group(name);
+    const at = g.jobs.indexOf(job);
+    if (at !== -1) g.jobs.splice(at, 1);
+    if (at !== -1 && at < g.next) g.next--;
+    if (job.running !== null) {
+      const running = job.running;
+      job.running = null;
+      g.inFlight--;
+      job.abort?.abort();
+      running.unsubscribe();
+    }
+    if (g.jobs.length === 0) {
+      g.timer?.unsubscribe();
+      g.timer = null;
+    }
+  }
+
+  private pump(name: RateLimitGroup): void {
+    const g = this.group(name);
+    if (g.pumping) {
+      g.again = true;
+      return;
+    }
+    g.pumping = true;
+    try {
+      do {
+        g.again = false;
+        this.pumpOnce(name, g);
+      } while (g.again);
+    } finally {
+      g.pumping = false;
+    }
+  }
+
+  private pumpOnce(name: RateLimitGroup, g: GroupState): void {
+    g.timer?.unsubscribe();
+    g.timer = null;
+    if (g.jobs.length === 0) return;
+    const now = this.scheduler.now();
+    const spacing = 1000 / Math.max(0.001, this.options.rateOf(name));
+    const maxInFlight = this.options.maxInFlight ?? 2;
+    let wakeAt = Number.POSITIVE_INFINITY;
+    while (g.inFlight < maxInFlight) {
+      if (now < g.nextSlot) {
+        wakeAt = g.nextSlot;
+        break;
+      }
+      const picked = this.pick(g, now);
+      if (picked.job === null) {
+        wakeAt = picked.nextDue;
+        break;
+      }
+      // Keep to ideal slots while only slightly late; after an idle spell start afresh.
+      g.nextSlot = now - g.nextSlot < spacing ? g.nextSlot + spacing : now + spacing;
+      this.dispatch(name, g, picked.job, now);
+    }
+    if (Number.isFinite(wakeAt) && g.jobs.length > 0) {
+      g.timer = this.scheduler.schedule(
+        () => {
+          g.timer = null;
+          this.pump(name);
+        },
+        Math.max(0, wakeAt - now),
+      );
+    }
+  }
+
+  private pick(g: GroupState, now: number): { job: Job | null; nextDue: number } {
+    const n = g.jobs.length;
+    let nextDue = Number.POSITIVE_INFINITY;
+    const recheck = this.options.closedRecheckMs ?? 30_000;
+    for (let i = 0; i < n; i++) {
+      const index = (g.next + i) % n;
+      const job = g.jobs[index]!;
+      if (job.running !== null) continue;
+      const market = job.spec.market;
+      if (
+        market !== undefined &&
+        !this.options.pollClosedMarkets &&
+        this.options.isMarketOpen?.(market) === false
+      ) {
+        nextDue = Math.min(nextDue, now + recheck);
+        continue;
+      }
+      const due = job.lastStart + (job.spec.minIntervalMs ?? 0);
+      if (due <= now) {
+        g.next = (index + 1) % n;
+        return { job, nextDue };
+      }
+      nextDue = Math.min(nextDue, due);
+    }
+    return { job: null, nextDue };
+  }
+
+  private dispatch(name: RateLimitGroup, g: GroupState, job: Job, now: number): void {
+    job.lastStart = now;
+    g.inFlight++;
+    g.dispatched++;
+    const abort = new AbortController();
+    job.abort = abort;
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      if (job.running === null && !g.jobs.includes(job)) return;
+      job.running = null;
+      job.abort = null;
+      g.inFlight--;
+      this.pump(name);
+    };
+    job.running = { unsubscribe: () => undefined } as Subscription;
+    const subscription = from(job.spec.fetch(abort.signal)).subscribe({
+      next: (value) => job.emit(value),
+      error: (error: unknown) => {
+        this.options.onError?.(error, job.spec.key);
+        finish();
+      },
+      complete: finish,
+    });
+    if (!done) job.running = subscription;
+  }
+}

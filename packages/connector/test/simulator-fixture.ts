@@ -1,0 +1,53 @@
+/**
+ * Starts the simulator on 127.0.0.1:0 and builds a connector client against it.
+ */
+import { type Clock, ScaledClock } from '@hoga/core';
+import { type SimulatorHandle, type SimulatorOptions, startSimulator } from '@hoga/simulator';
+import { BrokerClient, type BrokerClientOptions } from '../src/index.js';
+
+/** A KR trading day, 10:00 KST: KR regular session open, US closed. */
+export const KR_MORNING = '2026-11-23T10:00:00.000+09:00';
+
+/** A running simulator and a client connected to it. */
+export interface SimFixture {
+  readonly sim: SimulatorHandle;
+  readonly client: BrokerClient;
+  readonly clock: Clock;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a simulator and a client whose clock follows the simulator's.
+ *
+ * @param sim - simulator options (defaults: KR morning, speed 1, limits on, control on)
+ * @param client - client option overrides
+ */
+export async function startFixture(
+  sim: SimulatorOptions = {},
+  client: Partial<BrokerClientOptions> & { config?: Record<string, unknown> } = {},
+): Promise<SimFixture> {
+  const options: SimulatorOptions = { start: KR_MORNING, speed: 1, control: true, ...sim };
+  const handle = await startSimulator(options);
+  const clock = new ScaledClock({ start: handle.now(), speed: options.speed ?? 1 });
+  const broker = new BrokerClient({
+    clock,
+    ...client,
+    config: {
+      baseUrl: handle.url,
+      clientId: options.clientId ?? 'sim-client',
+      clientSecret: options.clientSecret ?? 'sim-secret',
+      backoffBaseMs: 50,
+      backoffMaxMs: 400,
+      ...client.config,
+    },
+  });
+  return {
+    sim: handle,
+    client: broker,
+    clock,
+    async close() {
+      broker.close();
+      await handle.close();
+    },
+  };
+}
