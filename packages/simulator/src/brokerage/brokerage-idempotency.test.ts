@@ -1,21 +1,23 @@
 import { VirtualClock } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { SimApiError } from '../api-error.js';
+import { SimMarket } from '../market/sim-market.js';
 import { Brokerage } from './brokerage.js';
-import { KR_MORNING, MarketDouble } from './market-double.test-helper.js';
 
+const clock0 = new VirtualClock('2026-11-23T10:00:00+09:00');
+/** A resting buy: at the day's lower price limit, far below the market. */
 const body = {
   symbol: '005930',
   side: 'BUY',
   orderType: 'LIMIT',
   quantity: '1',
-  price: '70000',
+  price: new SimMarket({ seed: 7, clock: clock0 }).priceLimits('005930', clock0.now())!.lower.toFixed(),
   clientOrderId: 'dup-1',
 };
 
 function setup() {
-  const clock = new VirtualClock(KR_MORNING);
-  const brokerage = new Brokerage({ market: new MarketDouble(clock), clock, seed: 7 });
+  const clock = new VirtualClock(clock0.now());
+  const brokerage = new Brokerage({ market: new SimMarket({ seed: 7, clock }), clock, seed: 7 });
   return { clock, brokerage };
 }
 

@@ -173,6 +173,7 @@ export class Brokerage {
         this.ordersPerClientOrderId[clientOrderId] = (this.ordersPerClientOrderId[clientOrderId] ?? 0) + 1;
         this.idempotency.complete(accountSeq, clientOrderId, result);
       }
+      await this.save();
       return result;
     } catch (error) {
       if (clientOrderId !== null) this.idempotency.abandon(accountSeq, clientOrderId);
@@ -231,6 +232,7 @@ export class Brokerage {
     const order = buildOrder(this.market, fields, replacement, at, this.hiddenUntil(at.toMillis()));
     this.store.add(order);
     this.engine.match(order, at.toMillis());
+    await this.save();
     return { orderId: order.orderId };
   }
 
@@ -257,6 +259,7 @@ export class Brokerage {
     const record = buildCancelRecord(original, this.store.nextId(), atMs, this.hiddenUntil(atMs));
     this.engine.close(original, SimOrderStatus.CANCELED, atMs);
     this.store.add(record);
+    await this.save();
     return { orderId: record.orderId };
   }
 
@@ -294,7 +297,11 @@ export class Brokerage {
     return { ordersCreated: this.ordersCreated, ordersPerClientOrderId: { ...this.ordersPerClientOrderId } };
   }
 
-  /** Writes the state file (atomic rename); a no-op without `statePath`. Saves run one after another. */
+  /**
+   * Writes the state file (atomic rename); a no-op without `statePath`. Every
+   * create, modify and cancel saves before answering; `close()` saves the
+   * fills since. Saves run one after another.
+   */
   save(): Promise<void> {
     const path = this.statePath;
     if (path === undefined) return Promise.resolve();

@@ -1,10 +1,10 @@
 import { Decimal, VirtualClock } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { SimApiError } from '../api-error.js';
-import { KR_MORNING, MarketDouble } from './market-double.test-helper.js';
+import { SimMarket } from '../market/sim-market.js';
 import { checkPrice, parseCreateOrder } from './order-validation.js';
 
-const market = new MarketDouble(new VirtualClock(KR_MORNING));
+const market = new SimMarket({ seed: 7, clock: new VirtualClock('2026-11-23T10:00:00+09:00') });
 
 function rejection(body: unknown): SimApiError {
   try {
