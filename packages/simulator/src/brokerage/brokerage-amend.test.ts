@@ -1,15 +1,26 @@
-import { Decimal, VirtualClock } from '@hoga/core';
+import { VirtualClock } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { SimApiError } from '../api-error.js';
+import { SimMarket } from '../market/sim-market.js';
 import { Brokerage } from './brokerage.js';
-import { KR_MORNING, MarketDouble, US_NIGHT } from './market-double.test-helper.js';
+
+const KR_MORNING = '2026-11-23T10:00:00+09:00';
+/** Inside the US regular session (10:30 New York). */
+const US_NIGHT = '2026-11-24T00:30:00+09:00';
 
 function setup(at = KR_MORNING) {
   const clock = new VirtualClock(at);
-  const market = new MarketDouble(clock);
+  const market = new SimMarket({ seed: 7, clock });
   const brokerage = new Brokerage({ market, clock, seed: 7 });
   return { clock, market, brokerage };
 }
+
+/** Prices of 005930 on the test day: the lower limit rests far below the market. */
+const limits = setup().market.priceLimits('005930', setup().clock.now())!;
+const LOW = limits.lower.toFixed();
+const LOW_UP = limits.lower.plus(100).toFixed();
+const OFF_TICK = limits.lower.plus(25).toFixed();
+const ABOVE_LIMIT = limits.upper.plus(1000).toFixed();
 
 async function failure(promise: Promise<unknown>): Promise<SimApiError> {
   const error = await promise.then(
@@ -29,7 +40,7 @@ interface Record {
   execution: { filledQuantity: string };
 }
 
-async function restingBuy(brokerage: Brokerage, quantity = '10', price = '70000'): Promise<string> {
+async function restingBuy(brokerage: Brokerage, quantity = '10', price = LOW): Promise<string> {
   const r = (await brokerage.createOrder(1, {
     symbol: '005930',
     side: 'BUY',
@@ -53,14 +64,14 @@ describe('Brokerage', () => {
       const original = await restingBuy(brokerage);
       const { orderId } = (await brokerage.modifyOrder(1, original, {
         orderType: 'LIMIT',
-        price: '71000',
+        price: LOW_UP,
         quantity: '8',
       })) as { orderId: string };
       expect(orderId).not.toBe(original);
       expect(record(brokerage, original).status).toBe('REPLACED');
-      expect(record(brokerage, orderId)).toMatchObject({ status: 'PENDING', quantity: '8', price: '71000' });
+      expect(record(brokerage, orderId)).toMatchObject({ status: 'PENDING', quantity: '8', price: LOW_UP });
       const error = await failure(
-        brokerage.modifyOrder(1, original, { orderType: 'LIMIT', price: '71000', quantity: '8' }),
+        brokerage.modifyOrder(1, original, { orderType: 'LIMIT', price: LOW_UP, quantity: '8' }),
       );
       expect([error.status, error.code]).toEqual([409, 'already-modified']);
     });
@@ -78,39 +89,39 @@ describe('Brokerage', () => {
     });
 
     it.each([
-      ['a KR modify without quantity', { orderType: 'LIMIT', price: '71000' }, 400, 'invalid-request'],
+      ['a KR modify without quantity', { orderType: 'LIMIT', price: LOW_UP }, 400, 'invalid-request'],
       [
         'a KR modify with a fractional quantity',
-        { orderType: 'LIMIT', price: '71000', quantity: '1.5' },
+        { orderType: 'LIMIT', price: LOW_UP, quantity: '1.5' },
         400,
         'invalid-request',
       ],
       [
         'a KR modify above the unfilled quantity',
-        { orderType: 'LIMIT', price: '71000', quantity: '11' },
+        { orderType: 'LIMIT', price: LOW_UP, quantity: '11' },
         400,
         'invalid-request',
       ],
       ['a LIMIT modify without price', { orderType: 'LIMIT', quantity: '1' }, 400, 'invalid-request'],
       [
         'a MARKET modify with a price',
-        { orderType: 'MARKET', price: '71000', quantity: '1' },
+        { orderType: 'MARKET', price: LOW_UP, quantity: '1' },
         400,
         'invalid-request',
       ],
       [
         'a price off the tick grid',
-        { orderType: 'LIMIT', price: '71050', quantity: '1' },
+        { orderType: 'LIMIT', price: OFF_TICK, quantity: '1' },
         400,
         'invalid-request',
       ],
       [
         'a price above the upper limit',
-        { orderType: 'LIMIT', price: '95000', quantity: '1' },
+        { orderType: 'LIMIT', price: ABOVE_LIMIT, quantity: '1' },
         422,
         'price-out-of-range',
       ],
-      ['a missing orderType', { price: '71000', quantity: '1' }, 400, 'invalid-request'],
+      ['a missing orderType', { price: LOW_UP, quantity: '1' }, 400, 'invalid-request'],
     ])('rejects %s', async (_label, body, status, code) => {
       const { brokerage } = setup();
       const original = await restingBuy(brokerage);
@@ -162,7 +173,7 @@ describe('Brokerage', () => {
       const slow = brokerage.modifyOrder(
         1,
         original,
-        { orderType: 'LIMIT', price: '71000', quantity: '10' },
+        { orderType: 'LIMIT', price: LOW_UP, quantity: '10' },
         {
           processingDelayMs: 150,
         },
@@ -200,7 +211,7 @@ describe('Brokerage', () => {
       expect(record(brokerage, orderId)).toMatchObject({
         status: 'CANCELED',
         quantity: '10',
-        price: '70000',
+        price: LOW,
       });
       expect(brokerage.buyingPower(1, new URLSearchParams('currency=KRW'))).toEqual({
         currency: 'KRW',
@@ -256,12 +267,20 @@ describe('Brokerage', () => {
       expect([error.status, error.code]).toEqual([409, code]);
     });
 
-    it('answers 422 order-hours-closed between the pre-market and the regular session', async () => {
-      const { brokerage, clock } = setup('2026-11-23T08:30:00+09:00');
-      const original = await restingBuy(brokerage);
-      clock.set('2026-11-23T08:55:00+09:00');
-      const error = await failure(brokerage.cancelOrder(1, original, {}));
+    it('answers 422 order-hours-closed between the US after-market and the end of the US trading day', async () => {
+      // 07:00 KST = 17:00 New York: after-market; 08:30 KST = 18:30 New York: no session, order still open
+      const { brokerage, clock } = setup('2026-11-24T07:00:00+09:00');
+      const { orderId } = (await brokerage.createOrder(1, {
+        symbol: 'AAPL',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        quantity: '1',
+        price: '100',
+      })) as { orderId: string };
+      clock.set('2026-11-24T08:30:00+09:00');
+      const error = await failure(brokerage.cancelOrder(1, orderId, {}));
       expect([error.status, error.code]).toEqual([422, 'order-hours-closed']);
+      expect(record(brokerage, orderId).status).toBe('PENDING');
     });
 
     it('answers 409 already-canceled once a DAY order expired at the end of its trading day', async () => {
@@ -274,23 +293,28 @@ describe('Brokerage', () => {
     });
 
     it('lists a partly filled then cancelled order as CLOSED with its filled quantity kept', async () => {
-      const { brokerage, market } = setup();
-      market.levelVolume = new Decimal(30);
+      const { brokerage, market, clock } = setup();
+      // a KR stock whose best ask, plus a few shares, fits the account's cash
+      const candidate = ['069500', '035720', '247540', '000660', '035420']
+        .map((symbol) => ({ symbol, best: market.book(symbol, clock.now()).asks[0]! }))
+        .find((c) => c.best.volume.plus(5).times(c.best.price).lt(45_000_000));
+      if (!candidate) throw new Error('no KR best ask small enough for this test');
       const { orderId } = (await brokerage.createOrder(1, {
-        symbol: '005930',
+        symbol: candidate.symbol,
         side: 'BUY',
         orderType: 'LIMIT',
-        quantity: '500',
-        price: '72100',
+        quantity: candidate.best.volume.plus(5).toFixed(),
+        price: candidate.best.price.toFixed(),
       })) as { orderId: string };
+      const filled = candidate.best.volume.toFixed();
       expect(record(brokerage, orderId)).toMatchObject({
         status: 'PARTIAL_FILLED',
-        execution: { filledQuantity: '30' },
+        execution: { filledQuantity: filled },
       });
       await brokerage.cancelOrder(1, orderId, {});
       const closed = brokerage.listOrders(1, new URLSearchParams('status=CLOSED')) as { orders: Record[] };
       const listed = closed.orders.find((o) => o.orderId === orderId);
-      expect(listed).toMatchObject({ status: 'CANCELED', execution: { filledQuantity: '30' } });
+      expect(listed).toMatchObject({ status: 'CANCELED', execution: { filledQuantity: filled } });
       const open = brokerage.listOrders(1, new URLSearchParams('status=OPEN')) as { orders: Record[] };
       expect(open.orders).toEqual([]);
     });

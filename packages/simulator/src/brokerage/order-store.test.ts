@@ -1,8 +1,10 @@
 import { VirtualClock } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { SimApiError } from '../api-error.js';
+import { SimMarket } from '../market/sim-market.js';
 import { Brokerage } from './brokerage.js';
-import { KR_MORNING, MarketDouble } from './market-double.test-helper.js';
+
+const KR_MORNING = '2026-11-23T10:00:00+09:00';
 
 interface Page {
   orders: { orderId: string; status: string; orderedAt: string }[];
@@ -12,7 +14,7 @@ interface Page {
 
 async function withClosedOrders(count: number) {
   const clock = new VirtualClock(KR_MORNING);
-  const brokerage = new Brokerage({ market: new MarketDouble(clock), clock, seed: 7 });
+  const brokerage = new Brokerage({ market: new SimMarket({ seed: 7, clock }), clock, seed: 7 });
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const { orderId } = (await brokerage.createOrder(1, {

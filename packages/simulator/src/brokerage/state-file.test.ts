@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualClock } from '@hoga/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SimMarket } from '../market/sim-market.js';
 import { Brokerage } from './brokerage.js';
-import { KR_MORNING, MarketDouble } from './market-double.test-helper.js';
+
+const KR_MORNING = '2026-11-23T10:00:00+09:00';
 
 let dir: string;
 
@@ -18,8 +20,9 @@ afterEach(async () => {
 
 async function open(statePath: string, at = KR_MORNING) {
   const clock = new VirtualClock(at);
-  const brokerage = await Brokerage.open({ market: new MarketDouble(clock), clock, seed: 7, statePath });
-  return { clock, brokerage };
+  const market = new SimMarket({ seed: 7, clock });
+  const brokerage = await Brokerage.open({ market, clock, seed: 7, statePath });
+  return { clock, market, brokerage };
 }
 
 describe('Brokerage', () => {
@@ -38,7 +41,7 @@ describe('Brokerage', () => {
         side: 'BUY',
         orderType: 'LIMIT',
         quantity: '2',
-        price: '70000',
+        price: first.market.priceLimits('005930', first.clock.now())!.lower.toFixed(),
         clientOrderId: 'k-1',
       };
       const resting = await first.brokerage.createOrder(1, body);
@@ -46,7 +49,7 @@ describe('Brokerage', () => {
       expect((await stat(statePath)).mode & 0o777).toBe(0o600);
       expect(await readdir(join(dir, 'nested'))).toEqual(['sim-state.json']);
 
-      const second = await open(statePath, '2026-11-23T10:01:00+09:00');
+      const second = await open(statePath);
       const query = (q: string) => new URLSearchParams(q);
       expect(second.brokerage.orderDetail(1, filled.orderId)).toEqual(
         first.brokerage.orderDetail(1, filled.orderId),
