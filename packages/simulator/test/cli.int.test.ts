@@ -1,0 +1,164 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { outcome, TestClient } from './sim-client.js';
+
+const HOGA = fileURLToPath(new URL('../../cli/bin/hoga.js', import.meta.url));
+const SIMULATOR_INDEX = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+
+const children: ChildProcessWithoutNullStreams[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly url: string;
+  readonly output: () => string;
+  readonly exit: Promise<number | null>;
+}
+
+/** Starts `hoga sim` and waits for its `listening on` line. */
+function startCli(args: readonly string[]): Promise<Run> {
+  const child = spawn(process.execPath, [HOGA, 'sim', ...args], { stdio: 'pipe' });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line; stderr: ${stderr}`)), 20_000);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1], output: () => stdout, exit });
+      }
+    });
+    void exit.then((code) => reject(new Error(`exited with ${code} before listening; stderr: ${stderr}`)));
+  });
+}
+
+describe('hoga sim', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'prints one listening line, serves, and stops cleanly on %s',
+    async (signal) => {
+      const run = await startCli([
+        '--port',
+        '0',
+        '--seed',
+        '7',
+        '--start',
+        '2026-11-23T10:00:00+09:00',
+        '--control',
+      ]);
+      const client = new TestClient(run.url);
+      expect(outcome(await client.get('/api/v1/prices', { symbols: '005930' }))).toBe('200');
+      const counters = await client.control('GET', '/_sim/counters');
+      expect(counters.tokensIssued).toBe(1);
+      run.child.kill(signal);
+      expect(await run.exit).toBe(0);
+      expect(run.output()).toBe(`listening on ${run.url}\n`);
+    },
+  );
+
+  it('honours --client-id, --client-secret, --no-rate-limit, and has no control API without --control', async () => {
+    const run = await startCli([
+      '--port',
+      '0',
+      '--client-id',
+      'app',
+      '--client-secret',
+      'pw',
+      '--no-rate-limit',
+    ]);
+    const client = new TestClient(run.url, '1', 'app', 'pw');
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(outcome(await client.get('/api/v1/accounts')));
+    expect(answers).toEqual(['200', '200', '200']);
+    const control = await client.request('GET', '/_sim/counters', { auth: false, account: null });
+    expect(outcome(control)).toBe('404 edge-blocked');
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
+  it('keeps accounts and orders in the --state file across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoga-sim-'));
+    dirs.push(dir);
+    const args = [
+      '--port',
+      '0',
+      '--seed',
+      '7',
+      '--start',
+      '2026-11-23T10:00:00+09:00',
+      '--state',
+      join(dir, 'state.json'),
+    ];
+    const first = await startCli(args);
+    const client = new TestClient(first.url);
+    const limits = await client.get('/api/v1/price-limits', { symbol: '005930' });
+    const created = await client.post('/api/v1/orders', {
+      symbol: '005930',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity: '1',
+      price: limits.body.result.lowerLimitPrice,
+    });
+    expect(outcome(created)).toBe('200');
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+
+    const second = await startCli(args);
+    const again = new TestClient(second.url);
+    const detail = await again.get(`/api/v1/orders/${created.body.result.orderId}`);
+    expect(outcome(detail)).toBe('200');
+    second.child.kill('SIGTERM');
+    expect(await second.exit).toBe(0);
+  });
+
+  it('refuses a bad flag with a message naming it', async () => {
+    const child = spawn(process.execPath, [HOGA, 'sim', '--port', 'abc'], { stdio: 'pipe' });
+    children.push(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('--port');
+  });
+});
+
+describe('startSimulator', () => {
+  it('does not keep the process alive after close()', async () => {
+    const script = [
+      `const { startSimulator } = await import(${JSON.stringify(SIMULATOR_INDEX)});`,
+      'const sim = await startSimulator({ seed: 7, speed: 60, start: "2026-11-23T10:00:00+09:00" });',
+      'await fetch(sim.url + "/api/v1/prices?symbols=AAPL");',
+      'await sim.close();',
+      'console.log("closed");',
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: 'pipe',
+    });
+    children.push(child);
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const started = performance.now();
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toBe('closed\n');
+    expect(performance.now() - started).toBeLessThan(15_000);
+  });
+});
