@@ -8,17 +8,20 @@ import type { Clock } from '@hoga/core';
 import type { SchedulerLike } from 'rxjs';
 import type { z } from 'zod';
 import type { ConnectorConfig } from '../config.js';
-import { AuthenticationError, RateLimitError, ResponseShapeError } from '../errors.js';
+import { AuthenticationError, ConflictError, RateLimitError, ResponseShapeError } from '../errors.js';
 import { errorFromResponse } from '../http/error-from-response.js';
 import type { HttpResponse, HttpTransport } from '../http/http-transport.js';
 import type { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { innermostIssue } from '../schemas/primitives.js';
 import type { TokenManager } from '../token/token-manager.js';
-import { backoffDelay, isRetryable, type RetryMode, sleep } from './retry-policy.js';
+import { backoffDelay, isRetryable, RetryMode, sleep } from './retry-policy.js';
 
 /** 401 codes after which a fresh token may help. */
 const TOKEN_CODES = new Set(['token-revoked', 'expired-token', 'invalid-token']);
+
+/** How often a keyed create answered 409 `request-in-progress` is asked again at most. */
+const MAX_IN_PROGRESS_WAITS = 120;
 
 /** Query values; `undefined` entries are left out. */
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -108,6 +111,7 @@ export class RequestExecutor {
     const priority = options.priority ?? spec.priority;
     let retries = 0;
     let tokenRetries = 0;
+    let inProgressWaits = 0;
     for (;;) {
       await limiter.acquire(spec.group, priority, signal, spec.endpoint);
       let accessToken: string | null = null;
@@ -163,6 +167,23 @@ export class RequestExecutor {
         continue;
       }
       const inWindow = spec.retryUntilMs === undefined || clock.nowMs() < spec.retryUntilMs;
+      if (
+        spec.retry === RetryMode.KEYED_CREATE &&
+        failure instanceof ConflictError &&
+        failure.code === 'request-in-progress' &&
+        inWindow &&
+        inProgressWaits < MAX_IN_PROGRESS_WAITS
+      ) {
+        // The first request is still being processed: ask again later; this is no failure.
+        inProgressWaits++;
+        await sleep(
+          scheduler,
+          Math.min(config.backoffMaxMs, Math.max(config.backoffBaseMs, 250)),
+          signal,
+          spec.endpoint,
+        );
+        continue;
+      }
       if (retries < config.maxRetries && inWindow && isRetryable(spec.retry, failure)) {
         const delay = backoffDelay(retries, failure, {
           baseMs: config.backoffBaseMs,

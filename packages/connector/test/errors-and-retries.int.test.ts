@@ -1,0 +1,316 @@
+import { Decimal, newClientOrderId } from '@hoga/core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AuthenticationError,
+  BrokerClient,
+  BrokerOrderStatus,
+  BusinessRuleError,
+  ConflictError,
+  NetworkError,
+  NotFoundError,
+  RateLimitError,
+  RequestValidationError,
+  ResponseShapeError,
+  ServerError,
+} from '../src/index.js';
+import { type SimFixture, startFixture } from './simulator-fixture.js';
+
+let fx: SimFixture;
+
+beforeAll(async () => {
+  fx = await startFixture({ rateLimit: false });
+});
+afterEach(() => {
+  fx.sim.clearFaults();
+});
+afterAll(async () => {
+  await fx.close();
+});
+
+/** A second client on the same simulator with other settings. */
+function clientWith(config: Record<string, unknown>): BrokerClient {
+  return new BrokerClient({
+    clock: fx.clock,
+    config: {
+      baseUrl: fx.sim.url,
+      clientId: 'sim-client',
+      clientSecret: 'sim-secret',
+      accountSeq: 1,
+      backoffBaseMs: 20,
+      backoffMaxMs: 100,
+      ...config,
+    },
+  });
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: unknown) => error,
+  );
+}
+
+async function lowBid(symbol: string): Promise<Decimal> {
+  const book = await fx.client.getOrderbook(symbol);
+  return book.bids[book.bids.length - 1]!.price;
+}
+
+describe('error families', () => {
+  it.each([
+    {
+      family: 'authentication',
+      type: AuthenticationError,
+      status: 401,
+      code: 'invalid_client',
+      call: () => clientWith({ clientSecret: 'wrong' }).issueToken(),
+    },
+    {
+      family: 'validation',
+      type: RequestValidationError,
+      status: 400,
+      code: 'invalid-request',
+      call: () => fx.client.getBuyingPower('EUR' as 'KRW'),
+    },
+    {
+      family: 'not-found',
+      type: NotFoundError,
+      status: 404,
+      code: 'stock-not-found',
+      call: () => fx.client.getPriceLimits('NOPE99'),
+    },
+    {
+      family: 'business-rule',
+      type: BusinessRuleError,
+      status: 422,
+      code: 'insufficient-buying-power',
+      call: () =>
+        clientWith({ accountSeq: 2 }).createOrder({
+          symbol: '000660',
+          side: 'BUY',
+          orderType: 'MARKET',
+          quantity: new Decimal(100),
+        }),
+    },
+  ])('maps $status $code to the $family family', async ({ family, type, status, code, call }) => {
+    const error = await failureOf(call());
+    expect(error).toBeInstanceOf(type);
+    expect(error).toMatchObject({ family, status, code, retryable: false });
+  });
+
+  it('maps 409 already-canceled to ConflictError with the request id', async () => {
+    const created = await fx.client.createOrder({
+      symbol: '000660',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity: new Decimal(1),
+      price: await lowBid('000660'),
+    });
+    await fx.client.cancelOrder(created.orderId);
+    const error = await failureOf(fx.client.cancelOrder(created.orderId));
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as ConflictError).requestId).toMatch(/\S+/);
+  });
+});
+
+describe('RequestExecutor', () => {
+  describe('retries of reads', () => {
+    it.each(['internal-error', 'maintenance'] as const)(
+      'repeats a GET after 500 %s and succeeds',
+      async (kind) => {
+        const client = clientWith({});
+        fx.sim.injectFault({ kind, path: '/api/v1/prices', count: 2 });
+        const prices = await client.getPrices(['005930']);
+        expect(prices).toHaveLength(1);
+        expect(client.executor.stats.retries).toBe(2);
+        client.close();
+      },
+    );
+
+    it('gives up after maxRetries with a retryable ServerError', async () => {
+      const client = clientWith({ maxRetries: 1 });
+      fx.sim.injectFault({ kind: 'internal-error', path: '/api/v1/prices', count: 5 });
+      const error = await failureOf(client.getPrices(['005930']));
+      expect(error).toBeInstanceOf(ServerError);
+      expect(error).toMatchObject({ status: 500, code: 'internal-error', retryable: true });
+      client.close();
+    });
+
+    it('repeats a GET after a 429 burst, waiting Retry-After', async () => {
+      const client = clientWith({});
+      fx.sim.injectFault({ kind: 'rate-limit-burst', path: '/api/v1/orderbook', count: 1 });
+      const started = Date.now();
+      await client.getOrderbook('005930');
+      expect(client.executor.stats.rateLimited).toBe(1);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      client.close();
+    });
+
+    it('reports RateLimitError with retryAfterMs when no retry is left', async () => {
+      const client = clientWith({ maxRetries: 0 });
+      fx.sim.injectFault({ kind: 'rate-limit-burst', path: '/api/v1/orderbook', count: 1 });
+      const error = await failureOf(client.getOrderbook('005930'));
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect((error as RateLimitError).retryAfterMs).toBe(1000);
+      client.close();
+    });
+
+    it('times out a slow response and succeeds on the next attempt', async () => {
+      const client = clientWith({ requestTimeoutMs: 300 });
+      fx.sim.injectFault({ kind: 'delay', path: '/api/v1/trades', delayMs: 1500, count: 1 });
+      await client.getTrades('005930', { count: 5 });
+      expect(client.executor.stats.retries).toBe(1);
+      client.close();
+    });
+
+    it('raises NetworkError timeout when every attempt is too slow', async () => {
+      const client = clientWith({ requestTimeoutMs: 200, maxRetries: 1 });
+      fx.sim.injectFault({ kind: 'delay', path: '/api/v1/trades', delayMs: 1000, count: 2 });
+      const error = await failureOf(client.getTrades('005930'));
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error).toMatchObject({ failure: 'timeout', code: 'network-timeout', retryable: true });
+      client.close();
+    });
+
+    it('repeats a GET whose connection was dropped', async () => {
+      const client = clientWith({});
+      fx.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/holdings', count: 1 });
+      const holdings = await client.getHoldings();
+      expect(holdings.items.length).toBeGreaterThan(0);
+      expect(client.executor.stats.retries).toBe(1);
+      client.close();
+    });
+
+    it('aborts a call through its AbortSignal', async () => {
+      const client = clientWith({});
+      fx.sim.injectFault({ kind: 'delay', path: '/api/v1/trades', delayMs: 2000, count: 1 });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      const error = await failureOf(client.getTrades('005930', {}, { signal: controller.signal }));
+      expect(error).toMatchObject({ failure: 'aborted', retryable: false });
+      client.close();
+    });
+
+    it('turns a truncated body into ResponseShapeError naming the endpoint', async () => {
+      const client = clientWith({});
+      fx.sim.injectFault({ kind: 'malformed-body', path: '/api/v1/commissions', count: 1 });
+      const error = await failureOf(client.getCommissions());
+      expect(error).toBeInstanceOf(ResponseShapeError);
+      expect(error).toMatchObject({ endpoint: 'getCommissions', field: '(body)', code: 'response-shape' });
+      client.close();
+    });
+  });
+
+  describe('tokens', () => {
+    it('recovers from token-revoked by issuing a new token once', async () => {
+      const client = clientWith({});
+      await client.getAccounts();
+      const before = fx.sim.counters().tokensIssued;
+      fx.sim.revokeToken();
+      await client.getCommissions();
+      expect(client.executor.stats.tokenRefreshes).toBe(1);
+      expect(fx.sim.counters().tokensIssued).toBe(before + 1);
+      client.close();
+    });
+  });
+});
+
+describe('BrokerClient order safety', () => {
+  it('repeats a keyed create whose answer was lost and gets the same single order', async () => {
+    const client = clientWith({});
+    const clientOrderId = newClientOrderId('drop');
+    fx.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 1 });
+    const created = await client.createOrder({
+      symbol: '035420',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity: new Decimal(1),
+      price: await lowBid('035420'),
+      clientOrderId,
+    });
+    expect(created.orderId).toMatch(/\S+/);
+    expect(fx.sim.counters().ordersPerClientOrderId[clientOrderId]).toBe(1);
+    client.close();
+  });
+
+  it('waits out 409 request-in-progress for a slow keyed create', async () => {
+    const client = clientWith({ requestTimeoutMs: 300 });
+    const clientOrderId = newClientOrderId('slow');
+    fx.sim.injectFault({
+      kind: 'slow-order',
+      path: '/api/v1/orders',
+      method: 'POST',
+      delayMs: 900,
+      count: 1,
+    });
+    const created = await client.createOrder({
+      symbol: '035720',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity: new Decimal(1),
+      price: await lowBid('035720'),
+      clientOrderId,
+    });
+    expect(created.clientOrderId).toBe(clientOrderId);
+    expect(fx.sim.counters().ordersPerClientOrderId[clientOrderId]).toBe(1);
+    client.close();
+  });
+
+  it('never repeats an unkeyed create whose answer was lost', async () => {
+    const client = clientWith({});
+    const before = fx.sim.counters().ordersCreated;
+    fx.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 1 });
+    const error = await failureOf(
+      client.createOrder({
+        symbol: '035420',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        quantity: new Decimal(1),
+        price: await lowBid('035420'),
+      }),
+    );
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(fx.sim.counters().ordersCreated).toBe(before + 1);
+    client.close();
+  });
+
+  it('reads the order instead of repeating a cancel whose answer was lost', async () => {
+    const client = clientWith({});
+    const created = await client.createOrder({
+      symbol: '000660',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity: new Decimal(1),
+      price: await lowBid('000660'),
+    });
+    fx.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders/*/cancel', count: 1 });
+    const outcome = await client.cancelOrder(created.orderId);
+    expect(outcome.kind).toBe('resolved-by-state');
+    if (outcome.kind !== 'resolved-by-state') return;
+    expect(outcome.applied).toBe(true);
+    expect(outcome.order.status).toBe(BrokerOrderStatus.CANCELED);
+    client.close();
+  });
+
+  it('sends a modify again when the order shows no trace of the first one (500 before processing)', async () => {
+    const client = clientWith({});
+    const price = await lowBid('005930');
+    const created = await client.createOrder({
+      symbol: '005930',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity: new Decimal(2),
+      price,
+    });
+    fx.sim.injectFault({ kind: 'internal-error', path: '/api/v1/orders/*/modify', count: 1 });
+    const outcome = await client.modifyOrder(created.orderId, {
+      orderType: 'LIMIT',
+      price,
+      quantity: new Decimal(1),
+    });
+    expect(outcome.kind).toBe('acknowledged');
+    expect((await client.getOrder(created.orderId)).status).toBe(BrokerOrderStatus.REPLACED);
+    client.close();
+  });
+});
