@@ -206,25 +206,39 @@ export function encodeNewOrder(order: NewOrder): Record<string, string | number 
   };
 }
 
-/** Named parameters of the update statement (`set_*` flags mark the fields that change). */
+/** The optional columns of an update, in the order of {@link encodeUpdate}'s values. */
+const UPDATE_FIELDS = [
+  ['filledQuantity', 'filled_quantity'],
+  ['averageFillPrice', 'average_fill_price'],
+  ['rejectReason', 'reject_reason'],
+  ['price', 'price'],
+  ['quantity', 'quantity'],
+] as const;
+
+/**
+ * Encodes an update as a bit mask of the optional fields it sets and the positional values of
+ * `UPDATE orders SET state, updated_at, <fields of the mask> WHERE client_order_id`.
+ */
 export function encodeUpdate(
   clientOrderId: string,
   update: OrderUpdate,
-): Record<string, string | number | null> {
-  const flag = (v: unknown): number => (v === undefined ? 0 : 1);
-  return {
-    client_order_id: clientOrderId,
-    state: update.state,
-    updated_at: update.updatedAt,
-    set_filled: flag(update.filledQuantity),
-    filled_quantity: update.filledQuantity === undefined ? null : decimalToText(update.filledQuantity),
-    set_avg: flag(update.averageFillPrice),
-    average_fill_price: nullableDecimalToText(update.averageFillPrice),
-    set_reason: flag(update.rejectReason),
-    reject_reason: update.rejectReason ?? null,
-    set_price: flag(update.price),
-    price: nullableDecimalToText(update.price),
-    set_quantity: flag(update.quantity),
-    quantity: nullableDecimalToText(update.quantity),
-  };
+): { readonly mask: number; readonly values: (string | number | null)[] } {
+  const values: (string | number | null)[] = [update.state, update.updatedAt];
+  let mask = 0;
+  for (let i = 0; i < UPDATE_FIELDS.length; i++) {
+    const value = update[UPDATE_FIELDS[i]![0]];
+    if (value === undefined) continue;
+    mask |= 1 << i;
+    values.push(value === null ? null : typeof value === 'string' ? value : decimalToText(value));
+  }
+  values.push(clientOrderId);
+  return { mask, values };
+}
+
+/** The UPDATE statement for a mask of {@link encodeUpdate}. */
+export function updateSql(mask: number): string {
+  const sets = ['state = ?', 'updated_at = ?'];
+  for (let i = 0; i < UPDATE_FIELDS.length; i++)
+    if (mask & (1 << i)) sets.push(`${UPDATE_FIELDS[i]![1]} = ?`);
+  return `UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = ?`;
 }

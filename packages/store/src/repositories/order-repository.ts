@@ -29,6 +29,7 @@ import {
   type OrderRecord,
   type OrderRow,
   type OrderUpdate,
+  updateSql,
 } from './order-record.js';
 
 /** Filters of {@link OrderRepository.list}; all optional, combined with AND. */
@@ -52,7 +53,7 @@ const TERMINAL_SQL = [...TERMINAL_ORDER_STATES].map((s) => `'${s}'`).join(', ');
 /** Reads and writes `orders` and `order_broker_ids`. */
 export class OrderRepository {
   private readonly insert: Database.Statement;
-  private readonly update: Database.Statement;
+  private readonly updates: (Database.Statement | undefined)[] = [];
   private readonly byClientId: Database.Statement;
   private readonly byId: Database.Statement;
   private readonly byBrokerId: Database.Statement;
@@ -81,15 +82,6 @@ export class OrderRepository {
        VALUES (@client_order_id, @strategy_id, @mode, @symbol, @market, @currency, @side, @order_type,
          @time_in_force, @price, @quantity, @amount, @state, @created_at, @created_at)
        RETURNING ${ORDER_COLUMNS}`,
-    );
-    this.update = db.prepare(
-      `UPDATE orders SET state = @state, updated_at = @updated_at,
-         filled_quantity = CASE WHEN @set_filled THEN @filled_quantity ELSE filled_quantity END,
-         average_fill_price = CASE WHEN @set_avg THEN @average_fill_price ELSE average_fill_price END,
-         reject_reason = CASE WHEN @set_reason THEN @reject_reason ELSE reject_reason END,
-         price = CASE WHEN @set_price THEN @price ELSE price END,
-         quantity = CASE WHEN @set_quantity THEN @quantity ELSE quantity END
-       WHERE client_order_id = @client_order_id`,
     );
     this.byClientId = db.prepare(`SELECT ${ORDER_COLUMNS} FROM orders WHERE client_order_id = ?`);
     this.byId = db.prepare(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ?`);
@@ -277,7 +269,13 @@ export class OrderRepository {
   }
 
   private applyUpdate(clientOrderId: string, update: OrderUpdate): void {
-    const result = this.update.run(encodeUpdate(clientOrderId, update));
+    const { mask, values } = encodeUpdate(clientOrderId, update);
+    let statement = this.updates[mask];
+    if (statement === undefined) {
+      statement = this.db.prepare(updateSql(mask));
+      this.updates[mask] = statement;
+    }
+    const result = statement.run(values);
     if (result.changes === 0) throw notFound(clientOrderId);
   }
 
