@@ -15,7 +15,7 @@ import type { ServerCounters } from './counters.js';
 import { type ActiveFault, type FaultInjector, FaultKind } from './faults.js';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
 import { type ApiRoute, AuthMode, type RequestContext } from './request-context.js';
-import { addRateLimitHeaders, bearerChallenge, sendApiError, sendJsonText } from './respond.js';
+import { addRateLimitHeaders, bearerChallenge, resultText, sendApiError, sendJsonText } from './respond.js';
 import { Router } from './router.js';
 import { unknownPathError } from './routes.js';
 
@@ -243,7 +243,8 @@ export class SimHttpServer {
       res.destroy();
       return;
     }
-    const text = JSON.stringify(route.raw === true ? result : { result });
+    const text =
+      route.raw === true ? JSON.stringify(result) : resultText(result, route.immutableItems === true);
     if (has(fired, FaultKind.MALFORMED_BODY)) {
       sendJsonText(res, 200, text.slice(0, Math.max(1, Math.floor(text.length / 2))), r.headers);
       return;

@@ -48,6 +48,11 @@ export interface ApiRoute {
   readonly body: BodyKind;
   /** True for the token endpoint: the answer is sent as is, not wrapped in `{result}`. */
   readonly raw?: boolean;
+  /**
+   * True when the handler returns an array of objects that it caches and never
+   * mutates (prices): the server may reuse each item's serialized text.
+   */
+  readonly immutableItems?: boolean;
   /** Returns the `result` payload (or the raw answer), or throws `SimApiError`. */
   handle(context: RequestContext): unknown;
 }

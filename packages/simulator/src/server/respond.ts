@@ -44,3 +44,31 @@ export function bearerChallenge(code: string, message: string): string {
   const description = message.replace(/["\\]/g, '');
   return `Bearer realm="openapi", error="invalid_token", error_description="${description}"`;
 }
+
+const itemText = new WeakMap<object, string>();
+
+/**
+ * `{"result": ...}` as text. With `reuseItems`, each object of a top-level
+ * array is serialized once and its text reused while the backend hands out
+ * the same (unchanged, never mutated) object again: the prices endpoint
+ * returns cached per-symbol objects, so a 200-symbol answer is mostly joins.
+ */
+export function resultText(result: unknown, reuseItems: boolean): string {
+  if (!reuseItems || !Array.isArray(result)) return JSON.stringify({ result });
+  let text = '{"result":[';
+  for (let i = 0; i < result.length; i++) {
+    const item: unknown = result[i];
+    let part: string | undefined;
+    if (item !== null && typeof item === 'object') {
+      part = itemText.get(item);
+      if (part === undefined) {
+        part = JSON.stringify(item);
+        itemText.set(item, part);
+      }
+    } else {
+      part = JSON.stringify(item) ?? 'null';
+    }
+    text += i === 0 ? part : `,${part}`;
+  }
+  return `${text}]}`;
+}

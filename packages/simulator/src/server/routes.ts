@@ -57,6 +57,7 @@ export function apiRoutes({ market, brokerage, tokens }: RouteBackends): ApiRout
         auth: TOKEN,
         body: 'none',
         handle: (c) => call(c.query),
+        ...(pattern === '/api/v1/prices' ? { immutableItems: true } : {}),
       }),
     ),
     {
