@@ -1,6 +1,6 @@
 /**
  * Shares each rate-limit group's request budget fairly among all polling subscriptions: jobs of a
- * group take turns (round robin), dispatched at the group's rate, so 40 orderbook subscriptions on
+ * group take turns (the one polled longest ago goes next), dispatched at the group's rate, so 40 orderbook subscriptions on
  * a 10-per-second group are each refreshed about every 4 s. Jobs tied to a market are skipped
  * while that market is closed, unless asked otherwise. No timer and no request is left once the
  * last subscription of a group ends.
@@ -60,7 +60,6 @@ interface Job {
 
 interface GroupState {
   readonly jobs: Job[];
-  next: number;
   inFlight: number;
   /** Earliest time of the next dispatch (ideal slots, so timer lateness does not lower the rate). */
   nextSlot: number;
@@ -127,7 +126,6 @@ export class PollScheduler {
     if (g === undefined) {
       g = {
         jobs: [],
-        next: 0,
         inFlight: 0,
         nextSlot: Number.NEGATIVE_INFINITY,
         timer: null,
@@ -144,7 +142,6 @@ export class PollScheduler {
     const g = this.group(name);
     const at = g.jobs.indexOf(job);
     if (at !== -1) g.jobs.splice(at, 1);
-    if (at !== -1 && at < g.next) g.next--;
     if (job.running !== null) {
       const running = job.running;
       job.running = null;
@@ -208,13 +205,12 @@ export class PollScheduler {
     }
   }
 
+  /** The due job polled longest ago (fair by construction), or when the next one is due. */
   private pick(g: GroupState, now: number): { job: Job | null; nextDue: number } {
-    const n = g.jobs.length;
     let nextDue = Number.POSITIVE_INFINITY;
+    let best: Job | null = null;
     const recheck = this.options.closedRecheckMs ?? 30_000;
-    for (let i = 0; i < n; i++) {
-      const index = (g.next + i) % n;
-      const job = g.jobs[index]!;
+    for (const job of g.jobs) {
       if (job.running !== null) continue;
       const market = job.spec.market;
       if (
@@ -226,13 +222,10 @@ export class PollScheduler {
         continue;
       }
       const due = job.lastStart + (job.spec.minIntervalMs ?? 0);
-      if (due <= now) {
-        g.next = (index + 1) % n;
-        return { job, nextDue };
-      }
-      nextDue = Math.min(nextDue, due);
+      if (due > now) nextDue = Math.min(nextDue, due);
+      else if (best === null || job.lastStart < best.lastStart) best = job;
     }
-    return { job: null, nextDue };
+    return { job: best, nextDue };
   }
 
   private dispatch(name: RateLimitGroup, g: GroupState, job: Job, now: number): void {

@@ -1,0 +1,105 @@
+import { VirtualClock } from '@hoga/core';
+import { VirtualTimeScheduler } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { RateLimitGroup, RequestPriority } from './rate-limit-groups.js';
+import { RateLimiter } from './rate-limiter.js';
+
+/** A limiter on virtual time, and a way to move that time while letting promises settle. */
+function setup(at = '2026-11-23T10:00:00+09:00') {
+  const scheduler = new VirtualTimeScheduler(undefined, 0);
+  const clock = new VirtualClock(at);
+  const limiter = new RateLimiter({ clock, scheduler });
+  const advanceTo = async (ms: number) => {
+    for (let t = scheduler.frame; t <= ms; t += 5) {
+      scheduler.maxFrames = t;
+      scheduler.flush();
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+    }
+  };
+  const grants: { label: string; at: number }[] = [];
+  const take = (group: RateLimitGroup, label: string, priority: RequestPriority = RequestPriority.NORMAL) =>
+    limiter.acquire(group, priority).then(() => grants.push({ label, at: scheduler.now() }));
+  return { scheduler, clock, limiter, advanceTo, grants, take };
+}
+
+describe('RateLimiter', () => {
+  describe('.acquire', () => {
+    it('grants a burst of the limit, then one token per 1/limit s', async () => {
+      const { advanceTo, grants, take } = setup();
+      for (let i = 0; i < 15; i++) void take(RateLimitGroup.MARKET_DATA, `r${i}`);
+      await advanceTo(600);
+      expect(grants.slice(0, 10).every((g) => g.at === 0)).toBe(true);
+      expect(grants.slice(10).map((g) => g.at)).toEqual([100, 200, 300, 400, 500]);
+    });
+
+    it.each([
+      { group: RateLimitGroup.ORDER, at: '2026-11-23T09:05:00+09:00', expected: 3 },
+      { group: RateLimitGroup.ORDER, at: '2026-11-23T09:10:00+09:00', expected: 6 },
+      { group: RateLimitGroup.ORDER_INFO, at: '2026-11-23T09:00:00+09:00', expected: 3 },
+      { group: RateLimitGroup.MARKET_DATA, at: '2026-11-23T09:05:00+09:00', expected: 10 },
+      { group: RateLimitGroup.ACCOUNT, at: '2026-11-23T12:00:00+09:00', expected: 1 },
+    ])('limits $group to $expected/s at $at', async ({ group, at, expected }) => {
+      const { limiter, advanceTo, grants, take } = setup(at);
+      expect(limiter.limitOf(group)).toBe(expected);
+      for (let i = 0; i < expected + 2; i++) void take(group, `r${i}`);
+      await advanceTo(1000);
+      expect(grants.filter((g) => g.at === 0)).toHaveLength(expected);
+    });
+
+    it('serves cancels, then orders, then normal calls, then polls when queued', async () => {
+      const { advanceTo, grants, take } = setup();
+      for (let i = 0; i < 6; i++) void take(RateLimitGroup.ORDER, `fill${i}`);
+      void take(RateLimitGroup.ORDER, 'poll', RequestPriority.POLL);
+      void take(RateLimitGroup.ORDER, 'normal', RequestPriority.NORMAL);
+      void take(RateLimitGroup.ORDER, 'create', RequestPriority.ORDER);
+      void take(RateLimitGroup.ORDER, 'cancel', RequestPriority.CANCEL);
+      await advanceTo(1000);
+      expect(grants.slice(6).map((g) => g.label)).toEqual(['cancel', 'create', 'normal', 'poll']);
+    });
+
+    it('rejects a waiter whose signal aborts and serves the next one', async () => {
+      const { limiter, advanceTo, grants, take } = setup();
+      for (let i = 0; i < 10; i++) void take(RateLimitGroup.MARKET_DATA, `r${i}`);
+      const controller = new AbortController();
+      const aborted = limiter.acquire(RateLimitGroup.MARKET_DATA, RequestPriority.NORMAL, controller.signal);
+      void take(RateLimitGroup.MARKET_DATA, 'next');
+      controller.abort();
+      await expect(aborted).rejects.toMatchObject({ failure: 'aborted' });
+      await advanceTo(150);
+      expect(grants.at(-1)).toEqual({ label: 'next', at: 100 });
+    });
+  });
+
+  describe('.observe', () => {
+    it('adopts X-RateLimit-Limit and caps tokens by X-RateLimit-Remaining', async () => {
+      const { limiter, advanceTo, grants, take } = setup();
+      limiter.observe(RateLimitGroup.MARKET_DATA, { 'x-ratelimit-limit': '4', 'x-ratelimit-remaining': '1' });
+      expect(limiter.limitOf(RateLimitGroup.MARKET_DATA)).toBe(4);
+      for (let i = 0; i < 4; i++) void take(RateLimitGroup.MARKET_DATA, `r${i}`);
+      await advanceTo(1000);
+      expect(grants.map((g) => g.at)).toEqual([0, 0, 250, 500]);
+    });
+  });
+
+  describe('.penalize', () => {
+    it('holds the group for Retry-After after a 429', async () => {
+      const { limiter, advanceTo, grants, take } = setup();
+      limiter.penalize(RateLimitGroup.STOCK, 1000);
+      void take(RateLimitGroup.STOCK, 'after');
+      await advanceTo(1500);
+      expect(grants).toEqual([{ label: 'after', at: 1200 }]);
+    });
+  });
+
+  describe('.dispose', () => {
+    it('rejects waiters and leaves no timer', async () => {
+      const { limiter, scheduler } = setup();
+      for (let i = 0; i < 10; i++)
+        void limiter.acquire(RateLimitGroup.ACCOUNT, RequestPriority.NORMAL).catch(() => {});
+      const last = limiter.acquire(RateLimitGroup.ACCOUNT, RequestPriority.NORMAL);
+      limiter.dispose();
+      await expect(last).rejects.toMatchObject({ failure: 'aborted' });
+      expect(scheduler.actions).toHaveLength(0);
+    });
+  });
+});

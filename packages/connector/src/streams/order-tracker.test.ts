@@ -1,0 +1,141 @@
+import { Decimal, type OrderEvent, VirtualClock } from '@hoga/core';
+import { DateTime } from 'luxon';
+import { describe, expect, it } from 'vitest';
+import type { OrderRecord } from '../schemas/orders.js';
+import { OrderTracker } from './order-tracker.js';
+
+const d = (v: string | null) => (v === null ? null : new Decimal(v));
+
+/** An order report: status, quantity, filled quantity and filled amount. */
+function report(
+  orderId: string,
+  status: string,
+  quantity: string,
+  filled = '0',
+  amount: string | null = null,
+): OrderRecord {
+  const filledQty = new Decimal(filled);
+  return {
+    orderId,
+    symbol: '005930',
+    side: 'BUY',
+    orderType: 'LIMIT',
+    timeInForce: 'DAY',
+    status,
+    price: new Decimal(100),
+    quantity: new Decimal(quantity),
+    orderAmount: null,
+    currency: 'KRW',
+    orderedAt: DateTime.fromISO('2026-11-23T10:00:00+09:00', { setZone: true }),
+    canceledAt: null,
+    execution: {
+      filledQuantity: filledQty,
+      averageFilledPrice: amount === null || filledQty.isZero() ? null : new Decimal(amount).div(filledQty),
+      filledAmount: d(amount),
+      commission: amount === null ? null : new Decimal(amount).times('0.0001'),
+      tax: null,
+      filledAt: null,
+      settlementDate: null,
+    },
+    raw: {},
+  };
+}
+
+/** Compact view of events: type, and for fills quantity@price. */
+function summary(events: readonly OrderEvent[]): string[] {
+  return events.map((e) => {
+    if (e.type === 'OrderPartiallyFilled' || e.type === 'OrderFilled') {
+      return `${e.type} ${e.fill.quantity.toFixed()}@${e.fill.price.toFixed()} cum ${e.fill.cumulativeQuantity.toFixed()}`;
+    }
+    if (e.type === 'OrderModified') return `${e.type} ${e.previousBrokerOrderId}->${e.brokerOrderId}`;
+    return e.type;
+  });
+}
+
+describe('OrderTracker', () => {
+  describe('.observe', () => {
+    it.each([
+      {
+        label: 'accepted, then two fills with prices from the change of the filled amount',
+        reports: [
+          report('A', 'PENDING', '5'),
+          report('A', 'PARTIAL_FILLED', '5', '3', '300'),
+          report('A', 'FILLED', '5', '5', '505'),
+        ],
+        expected: [['OrderAccepted'], ['OrderPartiallyFilled 3@100 cum 3'], ['OrderFilled 2@102.5 cum 5']],
+      },
+      {
+        label: 'an order filled entirely between two polls',
+        reports: [report('A', 'FILLED', '5', '5', '500')],
+        expected: [['OrderAccepted', 'OrderFilled 5@100 cum 5']],
+      },
+      {
+        label: 'the same report twice emits nothing the second time',
+        reports: [
+          report('A', 'PARTIAL_FILLED', '5', '1', '100'),
+          report('A', 'PARTIAL_FILLED', '5', '1', '100'),
+        ],
+        expected: [['OrderAccepted', 'OrderPartiallyFilled 1@100 cum 1'], []],
+      },
+      {
+        label: 'a partial fill then a cancel keeping the filled part',
+        reports: [report('A', 'PENDING', '5'), report('A', 'CANCELED', '5', '2', '198')],
+        expected: [['OrderAccepted'], ['OrderPartiallyFilled 2@99 cum 2', 'OrderCanceled']],
+      },
+      {
+        label: 'a rejection',
+        reports: [report('A', 'PENDING', '5'), report('A', 'REJECTED', '5')],
+        expected: [['OrderAccepted'], ['OrderRejected']],
+      },
+    ])('$label', ({ reports, expected }) => {
+      const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
+      tracker.expectCreated('A', 'my-order-1');
+      const events = reports.map((r) => tracker.observe(r));
+      expect(events.map(summary)).toEqual(expected);
+      for (const e of events.flat()) expect(e.clientOrderId).toBe('my-order-1');
+    });
+
+    it('follows a modify: the original REPLACED, the replacement continuing the cumulative quantity', () => {
+      const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
+      tracker.expectCreated('A', 'chain');
+      tracker.observe(report('A', 'PARTIAL_FILLED', '5', '2', '200'));
+      tracker.expectLinked('B', 'A', 'replacement');
+      const replaced = tracker.observe(report('A', 'REPLACED', '5', '2', '200'));
+      const replacement = tracker.observe(report('B', 'FILLED', '3', '3', '330'));
+      expect(summary(replaced)).toEqual(['OrderModified A->B']);
+      expect(summary(replacement)).toEqual(['OrderFilled 3@110 cum 5']);
+      expect(replacement[0]!.clientOrderId).toBe('chain');
+    });
+
+    it('reports a cancel the broker rejected on the cancel order', () => {
+      const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
+      tracker.expectCreated('A', 'c1');
+      tracker.observe(report('A', 'PENDING', '5'));
+      tracker.expectLinked('X', 'A', 'cancel');
+      expect(summary(tracker.observe(report('X', 'CANCEL_REJECTED', '5')))).toEqual(['OrderCancelRejected']);
+    });
+  });
+
+  describe('.baseline', () => {
+    it('emits nothing for the past of orders open at start, then their later changes', () => {
+      const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
+      tracker.baseline(report('OLD', 'PARTIAL_FILLED', '4', '1', '100'));
+      expect(summary(tracker.observe(report('OLD', 'FILLED', '4', '4', '430')))).toEqual([
+        'OrderFilled 3@110 cum 4',
+      ]);
+    });
+  });
+
+  describe('.liveOrderIds', () => {
+    it('lists orders to read until they reach a final state, and prune forgets them', () => {
+      const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
+      tracker.expectCreated('A', null);
+      tracker.expectCreated('B', null);
+      expect(tracker.liveOrderIds()).toEqual(['A', 'B']);
+      tracker.observe(report('A', 'FILLED', '1', '1', '100'));
+      expect(tracker.liveOrderIds()).toEqual(['B']);
+      tracker.prune();
+      expect(tracker.has('A')).toBe(false);
+    });
+  });
+});
