@@ -103,7 +103,8 @@ describe('PollScheduler', () => {
         const stream = polls.poll$({
           group: RateLimitGroup.MARKET_DATA,
           key: 'k',
-          fetch: () => (n++ === 1 ? throwError(() => new Error('boom')) : cold('(a|)')),
+          fetch: (): ObservableInput<string> =>
+            n++ === 1 ? throwError(() => new Error('boom')) : cold<string>('(a|)'),
         });
         expectObservable(stream, '^ 250ms !').toBe('a 199ms a');
       });
