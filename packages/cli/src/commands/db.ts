@@ -1,4 +1,83 @@
-import type { Command } from 'commander';
+import { ORDER_STATES, type OrderState } from '@hoga/core';
+import { TRADING_MODES, type TradingMode } from '@hoga/store';
+import { type Command, InvalidArgumentError } from 'commander';
+import { dbFills, dbInfo, dbMigrate, dbOrders } from './db/db-actions.js';
+import { type DbCommandIo, processIo } from './db/db-io.js';
 
-/** Registers the `db` command family (filled in by its package's issue). */
-export function registerDbCommands(_program: Command): void {}
+const DB_HELP = 'database file (default: $HOGA_DB, else ./data/hoga.sqlite)';
+
+function states(value: string): OrderState[] {
+  const list = value.split(',').map((s) => s.trim().toUpperCase());
+  const unknown = list.filter((s) => !(ORDER_STATES as readonly string[]).includes(s));
+  if (unknown.length > 0) {
+    throw new InvalidArgumentError(
+      `--state: expected one or more of ${ORDER_STATES.join(', ')}, found ${unknown.join(', ')}`,
+    );
+  }
+  return list as OrderState[];
+}
+
+function mode(value: string): TradingMode {
+  if (!TRADING_MODES.has(value)) {
+    throw new InvalidArgumentError(
+      `--mode: expected one of ${[...TRADING_MODES].join(', ')}, found "${value}"`,
+    );
+  }
+  return value as TradingMode;
+}
+
+function limit(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new InvalidArgumentError(`--limit: expected a positive integer, found "${value}"`);
+  }
+  return Number(value);
+}
+
+function date(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    throw new InvalidArgumentError(`--date: expected a date like 2026-11-23, found "${value}"`);
+  }
+  return value;
+}
+
+/**
+ * Registers `hoga db info|migrate|orders|fills`: inspect, create or upgrade the store's SQLite file
+ * and list the orders and fills it holds.
+ *
+ * @param program - the `hoga` program
+ * @param io - where output goes (tests pass their own)
+ */
+export function registerDbCommands(program: Command, io: DbCommandIo = processIo): void {
+  const db = program.command('db').description('inspect and migrate the hoga database (SQLite)');
+  db.command('info')
+    .description('file, schema version, journal mode, tables with row counts, integrity check')
+    .option('--db <file>', DB_HELP)
+    .option('--json', 'print JSON')
+    .option('--no-integrity', 'skip PRAGMA integrity_check')
+    .action((flags) => dbInfo(flags, io));
+  db.command('migrate')
+    .description('create the database, or upgrade it to the latest schema in place')
+    .option('--db <file>', DB_HELP)
+    .option('--json', 'print JSON')
+    .action((flags) => dbMigrate(flags, io));
+  db.command('orders')
+    .description('list stored orders, oldest first')
+    .option('--db <file>', DB_HELP)
+    .option('--json', 'print JSON (decimals as strings, times in KST)')
+    .option('--state <states>', 'only these states (comma-separated)', states)
+    .option('--strategy <id>', 'only this strategy')
+    .option('--symbol <symbol>', 'only this symbol')
+    .option('--mode <mode>', 'only backtest, paper or live orders', mode)
+    .option('--date <yyyy-mm-dd>', 'only orders created on this KST date', date)
+    .option('--limit <n>', 'at most n orders', limit, 1_000)
+    .action((flags) => dbOrders(flags, io));
+  db.command('fills')
+    .description('list stored fills by time')
+    .option('--db <file>', DB_HELP)
+    .option('--json', 'print JSON (decimals as strings, times in KST)')
+    .option('--order <clientOrderId>', 'only fills of this order')
+    .option('--symbol <symbol>', 'only this symbol')
+    .option('--date <yyyy-mm-dd>', 'only fills on this KST date', date)
+    .option('--limit <n>', 'at most n fills', limit, 10_000)
+    .action((flags) => dbFills(flags, io));
+}

@@ -1,0 +1,295 @@
+/**
+ * What `hoga db info|migrate|orders|fills` do, as plain functions of their flags.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { type Decimal, formatDecimal, HogaError, KST_ZONE, parseDate, toKst } from '@hoga/core';
+import {
+  type FillRecord,
+  HogaDatabase,
+  type OrderQuery,
+  type OrderRecord,
+  resolveDatabasePath,
+  StoreError,
+  StoreErrorCode,
+} from '@hoga/store';
+import { DateTime } from 'luxon';
+import { type DbCommandIo, formatTable } from './db-io.js';
+
+/** Flags common to every `db` command. */
+export interface DbFlags {
+  /** Database file (else `HOGA_DB`, else `./data/hoga.sqlite`). */
+  readonly db?: string | undefined;
+  /** Print JSON instead of a table. */
+  readonly json?: boolean | undefined;
+}
+
+/** Flags of `db info`. */
+export interface DbInfoFlags extends DbFlags {
+  /** `false` skips `PRAGMA integrity_check` (slow on large files). */
+  readonly integrity?: boolean | undefined;
+}
+
+/** Flags of `db orders`. */
+export interface DbOrdersFlags extends DbFlags {
+  readonly state?: OrderQuery['state'];
+  readonly strategy?: string | undefined;
+  readonly symbol?: string | undefined;
+  readonly mode?: OrderQuery['mode'];
+  /** KST calendar date of creation, `YYYY-MM-DD`. */
+  readonly date?: string | undefined;
+  readonly limit?: number | undefined;
+}
+
+/** Flags of `db fills`. */
+export interface DbFillsFlags extends DbFlags {
+  readonly symbol?: string | undefined;
+  /** `clientOrderId` of the order. */
+  readonly order?: string | undefined;
+  /** KST calendar date of the fill, `YYYY-MM-DD`. */
+  readonly date?: string | undefined;
+  readonly limit?: number | undefined;
+}
+
+/** `db info`: file, schema version, journal mode, tables with row counts, integrity check. */
+export function dbInfo(flags: DbInfoFlags, io: DbCommandIo): void {
+  withExisting(flags, io, (db) => {
+    const info = db.info({ integrity: flags.integrity !== false });
+    if (flags.json === true) {
+      io.out(`${JSON.stringify(info, null, 2)}\n`);
+      return;
+    }
+    const width = Math.max(...info.tables.map((t) => t.name.length));
+    io.out(
+      [
+        `file            ${info.file}`,
+        `size            ${info.sizeBytes.toLocaleString('en-US')} bytes`,
+        `schema version  ${info.schemaVersion}${info.schemaVersion === info.latestSchemaVersion ? ' (latest)' : ` (latest ${info.latestSchemaVersion}: run hoga db migrate)`}`,
+        `journal mode    ${info.journalMode}`,
+        `integrity       ${info.integrity.length === 0 ? 'not checked' : info.integrity.join('; ')}`,
+        'tables',
+        ...info.tables.map(
+          (t) => `  ${t.name.padEnd(width)}  ${t.rows.toLocaleString('en-US').padStart(10)}`,
+        ),
+        '',
+      ].join('\n'),
+    );
+    if (info.integrity.length > 0 && info.integrity[0] !== 'ok') io.fail(1);
+  });
+}
+
+/** `db migrate`: creates the file when missing, else brings it to the latest schema. */
+export function dbMigrate(flags: DbFlags, io: DbCommandIo): void {
+  const file = resolveDatabasePath(flags.db);
+  guard(io, () => {
+    const db = HogaDatabase.open(file, { migrate: false });
+    try {
+      const { from, to } = db.migrate();
+      if (flags.json === true) io.out(`${JSON.stringify({ file, from, to })}\n`);
+      else
+        io.out(
+          from === to
+            ? `${file}: schema version ${to}, up to date\n`
+            : `${file}: schema version ${from} → ${to}\n`,
+        );
+    } finally {
+      db.close();
+    }
+  });
+}
+
+/** `db orders`: stored orders, oldest first. */
+export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
+  withExisting(flags, io, (db) => {
+    const orders = db.orders.list({
+      state: flags.state,
+      strategyId: flags.strategy,
+      symbol: flags.symbol,
+      mode: flags.mode,
+      ...kstDay(flags.date),
+      limit: flags.limit,
+    });
+    if (flags.json === true) {
+      const out = orders.map((o) => ({
+        ...orderJson(o),
+        brokerOrderIds: db.orders.brokerOrderIds(o.clientOrderId),
+      }));
+      io.out(`${JSON.stringify(out, null, 2)}\n`);
+      return;
+    }
+    io.out(
+      formatTable(
+        [
+          'created',
+          'clientOrderId',
+          'brokerOrderId',
+          'strategy',
+          'mode',
+          'symbol',
+          'side',
+          'type',
+          'price',
+          'qty',
+          'filled',
+          'avg',
+          'state',
+        ],
+        orders.map((o) => [
+          kst(o.createdAt),
+          o.clientOrderId,
+          o.brokerOrderId ?? '-',
+          o.strategyId ?? '-',
+          o.mode,
+          o.symbol,
+          o.side,
+          o.orderType,
+          dec(o.price),
+          o.quantity === null ? `${dec(o.amount)} ${o.currency}` : dec(o.quantity),
+          dec(o.filledQuantity),
+          dec(o.averageFillPrice),
+          o.state,
+        ]),
+      ),
+    );
+  });
+}
+
+/** `db fills`: stored fills, by time. */
+export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
+  withExisting(flags, io, (db) => {
+    let orderId: number | undefined;
+    if (flags.order !== undefined) {
+      const order = db.orders.get(flags.order);
+      if (order === null)
+        throw new StoreError(
+          StoreErrorCode.ORDER_NOT_FOUND,
+          `no stored order has clientOrderId ${flags.order}`,
+        );
+      orderId = order.id;
+    }
+    const fills = db.fills.list({ orderId, symbol: flags.symbol, ...kstDay(flags.date), limit: flags.limit });
+    const clientIds = new Map<number, string>();
+    const clientId = (id: number): string => {
+      let known = clientIds.get(id);
+      if (known === undefined) {
+        known = db.orders.getById(id)?.clientOrderId ?? `#${id}`;
+        clientIds.set(id, known);
+      }
+      return known;
+    };
+    if (flags.json === true) {
+      io.out(
+        `${JSON.stringify(
+          fills.map((f) => fillJson(f, clientId(f.orderId))),
+          null,
+          2,
+        )}\n`,
+      );
+      return;
+    }
+    io.out(
+      formatTable(
+        [
+          'filled',
+          'clientOrderId',
+          'brokerOrderId',
+          'symbol',
+          'side',
+          'qty',
+          'price',
+          'commission',
+          'cumulative',
+        ],
+        fills.map((f) => [
+          kst(f.filledAt),
+          clientId(f.orderId),
+          f.brokerOrderId ?? '-',
+          f.symbol,
+          f.side,
+          dec(f.quantity),
+          dec(f.price),
+          `${dec(f.commission)} ${f.commissionCurrency}`,
+          dec(f.cumulativeQuantity),
+        ]),
+      ),
+    );
+  });
+}
+
+/** Opens an existing file without migrating it, runs `fn`, closes it; errors become messages. */
+function withExisting(flags: DbFlags, io: DbCommandIo, fn: (db: HogaDatabase) => void): void {
+  const file = resolveDatabasePath(flags.db);
+  guard(io, () => {
+    if (file !== ':memory:' && !existsSync(file)) {
+      throw new StoreError(
+        StoreErrorCode.OPEN_FAILED,
+        `no database at ${file} (give --db or HOGA_DB, or create it with hoga db migrate)`,
+      );
+    }
+    const db = HogaDatabase.open(file, { migrate: false });
+    try {
+      fn(db);
+    } finally {
+      db.close();
+    }
+  });
+}
+
+function guard(io: DbCommandIo, fn: () => void): void {
+  try {
+    fn();
+  } catch (e) {
+    if (!(e instanceof HogaError)) throw e;
+    io.err(`hoga db: ${e.message}\n`);
+    io.fail(1);
+  }
+}
+
+function kstDay(date: string | undefined): { from?: number; to?: number } {
+  if (date === undefined) return {};
+  const start = DateTime.fromISO(parseDate(date, '--date'), { zone: KST_ZONE });
+  return { from: start.toMillis(), to: start.plus({ days: 1 }).toMillis() };
+}
+
+function kst(ms: number): string {
+  return toKst(DateTime.fromMillis(ms)).toFormat('yyyy-MM-dd HH:mm:ss');
+}
+
+function iso(ms: number): string {
+  return toKst(DateTime.fromMillis(ms)).toISO() ?? String(ms);
+}
+
+function dec(d: Decimal | null): string {
+  return d === null ? '-' : formatDecimal(d);
+}
+
+function decJson(d: Decimal | null): string | null {
+  return d === null ? null : formatDecimal(d);
+}
+
+function orderJson(o: OrderRecord): Record<string, unknown> {
+  return {
+    ...o,
+    price: decJson(o.price),
+    quantity: decJson(o.quantity),
+    amount: decJson(o.amount),
+    filledQuantity: decJson(o.filledQuantity),
+    averageFillPrice: decJson(o.averageFillPrice),
+    createdAt: iso(o.createdAt),
+    updatedAt: iso(o.updatedAt),
+  };
+}
+
+function fillJson(f: FillRecord, clientOrderId: string): Record<string, unknown> {
+  return {
+    ...f,
+    clientOrderId,
+    quantity: decJson(f.quantity),
+    price: decJson(f.price),
+    commission: decJson(f.commission),
+    tax: decJson(f.tax),
+    cumulativeQuantity: decJson(f.cumulativeQuantity),
+    filledAt: iso(f.filledAt),
+  };
+}

@@ -1,0 +1,43 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { LATEST_SCHEMA_VERSION } from '@hoga/store';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..', '..', '..', '..', '..');
+const MAIN = join(ROOT, 'packages', 'cli', 'src', 'main.ts');
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hoga-cli-db-int-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('hoga db', () => {
+  it('creates a database with `db migrate` and describes it with `db info --json`, taking the file from HOGA_DB', async () => {
+    const file = join(dir, 'data', 'hoga.sqlite');
+    const env = { ...process.env, HOGA_DB: file };
+    const migrate = await run(process.execPath, ['--import', 'tsx', MAIN, 'db', 'migrate'], {
+      cwd: ROOT,
+      env,
+    });
+    expect(migrate.stdout).toBe(`${file}: schema version 0 → ${LATEST_SCHEMA_VERSION}\n`);
+    const info = await run(
+      process.execPath,
+      ['--import', 'tsx', MAIN, 'db', 'info', '--json', '--db', file],
+      {
+        cwd: ROOT,
+      },
+    );
+    expect(JSON.parse(info.stdout)).toMatchObject({
+      file,
+      schemaVersion: LATEST_SCHEMA_VERSION,
+      journalMode: 'wal',
+      integrity: ['ok'],
+      tables: expect.arrayContaining([{ name: 'orders', rows: 0 }]),
+    });
+  }, 30_000);
+});

@@ -1,0 +1,234 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Decimal } from '@hoga/core';
+import { HogaDatabase, LATEST_SCHEMA_VERSION } from '@hoga/store';
+import { Command } from 'commander';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { registerDbCommands } from '../db.js';
+
+const T0 = Date.parse('2026-11-23T09:00:00+09:00');
+let dir: string;
+let file: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hoga-cli-db-'));
+  file = join(dir, 'hoga.sqlite');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `hoga db ...args` in-process; returns what it printed and the exit code it set. */
+async function hoga(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  const result = { out: '', err: '', code: 0 };
+  const program = new Command('hoga').exitOverride().configureOutput({ writeErr: () => undefined });
+  registerDbCommands(program, {
+    out: (t) => {
+      result.out += t;
+    },
+    err: (t) => {
+      result.err += t;
+    },
+    fail: (c) => {
+      result.code = c;
+    },
+  });
+  await program.parseAsync(['node', 'hoga', 'db', ...args]);
+  return result;
+}
+
+function seed(): void {
+  const db = HogaDatabase.open(file);
+  const base = {
+    strategyId: 'sma',
+    mode: 'live' as const,
+    market: 'KR' as const,
+    currency: 'KRW' as const,
+    side: 'BUY' as const,
+    orderType: 'LIMIT' as const,
+    timeInForce: 'DAY' as const,
+    amount: null,
+  };
+  const a = db.orders.recordIntent({
+    ...base,
+    clientOrderId: 'ord-a',
+    symbol: '005930',
+    price: new Decimal('72100'),
+    quantity: new Decimal('10'),
+    createdAt: T0,
+  });
+  db.orders.recordIntent({
+    ...base,
+    clientOrderId: 'ord-b',
+    symbol: '000660',
+    price: new Decimal('180500'),
+    quantity: new Decimal('1'),
+    createdAt: T0 + 86_400_000,
+  });
+  db.orders.linkBrokerOrderId('ord-a', 'B-1', 'create', T0);
+  db.orders.linkBrokerOrderId('ord-a', 'B-2', 'modify', T0 + 1);
+  db.orders.updateState('ord-a', { state: 'FILLED', updatedAt: T0 + 2, filledQuantity: new Decimal('10') });
+  db.fills.record({
+    orderId: a.id,
+    brokerOrderId: 'B-2',
+    symbol: '005930',
+    side: 'BUY',
+    quantity: new Decimal('10'),
+    price: new Decimal('72100'),
+    commission: new Decimal('108.15'),
+    commissionCurrency: 'KRW',
+    filledAt: T0 + 2,
+    cumulativeQuantity: new Decimal('10'),
+  });
+  db.close();
+}
+
+describe('registerDbCommands', () => {
+  describe('db info', () => {
+    it('prints file, version, journal mode, tables with row counts and integrity as JSON', async () => {
+      seed();
+      const { out, code } = await hoga('info', '--json', '--db', file);
+      expect(code).toBe(0);
+      const info = JSON.parse(out) as Record<string, unknown> & { tables: { name: string; rows: number }[] };
+      expect(info).toMatchObject({
+        file,
+        schemaVersion: LATEST_SCHEMA_VERSION,
+        journalMode: 'wal',
+        integrity: ['ok'],
+      });
+      expect(info.tables).toContainEqual({ name: 'orders', rows: 2 });
+      expect(info.tables).toContainEqual({ name: 'fills', rows: 1 });
+      expect(info.tables).toContainEqual({ name: 'order_broker_ids', rows: 2 });
+    });
+
+    it('prints a readable summary without --json', async () => {
+      seed();
+      const { out } = await hoga('info', '--db', file);
+      expect(out).toMatch(/schema version\s+\d+ \(latest\)/);
+      expect(out).toMatch(/journal mode\s+wal/);
+      expect(out).toMatch(/integrity\s+ok/);
+      expect(out).toMatch(/orders\s+2/);
+    });
+
+    it('takes the file from HOGA_DB when --db is absent', async () => {
+      seed();
+      const saved = process.env.HOGA_DB;
+      process.env.HOGA_DB = file;
+      try {
+        expect(JSON.parse((await hoga('info', '--json')).out)).toMatchObject({ file });
+      } finally {
+        if (saved === undefined) delete process.env.HOGA_DB;
+        else process.env.HOGA_DB = saved;
+      }
+    });
+
+    it.each([
+      ['a missing file', () => undefined, /no database at/],
+      ['a foreign file', () => writeFileSync(file, 'not a database at all'), /is not a hoga database/],
+    ])('exits 1 with a message naming the file for %s, creating nothing', async (_, make, message) => {
+      make();
+      const { out, err, code } = await hoga('info', '--db', file);
+      expect(code).toBe(1);
+      expect(out).toBe('');
+      expect(err).toMatch(message);
+      expect(err).toContain(file);
+      expect(existsSync(`${file}-wal`)).toBe(false);
+    });
+  });
+
+  describe('db migrate', () => {
+    it('creates a missing database at the latest version, then reports it up to date', async () => {
+      expect((await hoga('migrate', '--db', file)).out).toBe(
+        `${file}: schema version 0 → ${LATEST_SCHEMA_VERSION}\n`,
+      );
+      expect((await hoga('migrate', '--db', file)).out).toBe(
+        `${file}: schema version ${LATEST_SCHEMA_VERSION}, up to date\n`,
+      );
+    });
+  });
+
+  describe('db orders', () => {
+    it('lists orders as JSON with decimals as strings and the broker id lineage', async () => {
+      seed();
+      const orders = JSON.parse((await hoga('orders', '--json', '--db', file)).out) as Record<
+        string,
+        unknown
+      >[];
+      expect(orders.map((o) => o.clientOrderId)).toEqual(['ord-a', 'ord-b']);
+      expect(orders[0]).toMatchObject({
+        brokerOrderId: 'B-2',
+        price: '72100',
+        filledQuantity: '10',
+        state: 'FILLED',
+        createdAt: '2026-11-23T09:00:00.000+09:00',
+        brokerOrderIds: [
+          { brokerOrderId: 'B-1', kind: 'create' },
+          { brokerOrderId: 'B-2', kind: 'modify' },
+        ],
+      });
+    });
+
+    it.each([
+      [['--state', 'FILLED'], ['ord-a']],
+      [
+        ['--state', 'initialized,filled'],
+        ['ord-a', 'ord-b'],
+      ],
+      [['--symbol', '000660'], ['ord-b']],
+      [['--date', '2026-11-24'], ['ord-b']],
+      [['--strategy', 'other'], []],
+      [['--limit', '1'], ['ord-a']],
+    ])('filters with %j', async (filter, expected) => {
+      seed();
+      const orders = JSON.parse((await hoga('orders', '--json', '--db', file, ...filter)).out) as {
+        clientOrderId: string;
+      }[];
+      expect(orders.map((o) => o.clientOrderId)).toEqual(expected);
+    });
+
+    it('prints a table with one line per order', async () => {
+      seed();
+      const lines = (await hoga('orders', '--db', file)).out.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^created\s+clientOrderId\s+brokerOrderId/);
+      expect(lines[1]).toMatch(
+        /^2026-11-23 09:00:00\s+ord-a\s+B-2\s+sma\s+live\s+005930\s+BUY\s+LIMIT\s+72100\s+10\s+10\s+-\s+FILLED$/,
+      );
+      expect(lines).toHaveLength(3);
+    });
+
+    it('rejects an unknown state with the allowed values', async () => {
+      seed();
+      await expect(hoga('orders', '--db', file, '--state', 'DONE')).rejects.toThrow(
+        /--state: expected one or more of/,
+      );
+    });
+  });
+
+  describe('db fills', () => {
+    it('lists fills as JSON with their order and decimals as strings', async () => {
+      seed();
+      const fills = JSON.parse(
+        (await hoga('fills', '--json', '--db', file, '--order', 'ord-a')).out,
+      ) as unknown[];
+      expect(fills).toEqual([
+        expect.objectContaining({
+          clientOrderId: 'ord-a',
+          brokerOrderId: 'B-2',
+          quantity: '10',
+          price: '72100',
+          commission: '108.15',
+          commissionCurrency: 'KRW',
+          cumulativeQuantity: '10',
+          filledAt: '2026-11-23T09:00:00.002+09:00',
+        }),
+      ]);
+      expect(JSON.parse((await hoga('fills', '--json', '--db', file, '--symbol', '000660')).out)).toEqual([]);
+    });
+
+    it('exits 1 naming an unknown order', async () => {
+      seed();
+      const { err, code } = await hoga('fills', '--db', file, '--order', 'nope');
+      expect(code).toBe(1);
+      expect(err).toContain('nope');
+    });
+  });
+});

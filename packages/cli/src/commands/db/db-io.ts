@@ -1,0 +1,40 @@
+/**
+ * Output of the `hoga db` commands, injectable for tests.
+ *
+ * @module
+ */
+
+/** Where the `db` commands write, and how they report failure. */
+export interface DbCommandIo {
+  /** Writes one chunk of standard output. */
+  readonly out: (text: string) => void;
+  /** Writes one chunk of standard error. */
+  readonly err: (text: string) => void;
+  /** Sets the process exit code. */
+  readonly fail: (code: number) => void;
+}
+
+/** The process's own streams and exit code. */
+export const processIo: DbCommandIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  fail: (code) => {
+    process.exitCode = code;
+  },
+};
+
+/**
+ * Lays out rows as left-aligned columns separated by two spaces, with a header line.
+ *
+ * @param header - column titles
+ * @param rows - cells, as text
+ */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+}
