@@ -1,114 +1,105 @@
-import { Decimal, VirtualClock } from '@hoga/core';
+import { Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { SimApiError } from '../api-error.js';
-import { Brokerage } from './brokerage.js';
-import { KR_MORNING, MarketDouble, US_NIGHT } from './market-double.test-helper.js';
+import { failure, KR_MORNING, orderView, place, simSetup, US_NIGHT } from './sim-fixture.test-helper.js';
 
-function setup(at = KR_MORNING) {
-  const clock = new VirtualClock(at);
-  const market = new MarketDouble(clock);
-  const brokerage = new Brokerage({ market, clock, seed: 7 });
-  return { clock, market, brokerage };
-}
+const q = (text: string) => new URLSearchParams(text);
 
-async function failure(promise: Promise<unknown>): Promise<SimApiError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
+function krwPower(brokerage: ReturnType<typeof simSetup>['brokerage'], account = 1): Decimal {
+  return new Decimal(
+    (brokerage.buyingPower(account, q('currency=KRW')) as { cashBuyingPower: string }).cashBuyingPower,
   );
-  if (!(error instanceof SimApiError)) throw new Error(`expected a SimApiError, got ${String(error)}`);
-  return error;
 }
 
-interface Detail {
-  status: string;
-  quantity: string;
-  price: string | null;
-  execution: { filledQuantity: string; averageFilledPrice: string | null; commission: string | null };
+/** Prices of 005930 on the test day: its limits, and the reference price (on the grid, within limits). */
+function prices005930() {
+  const { market, clock } = simSetup();
+  const limits = market.priceLimits('005930', clock.now())!;
+  return {
+    lower: limits.lower.toFixed(),
+    upper: limits.upper.toFixed(),
+    belowLower: limits.lower.minus(50).toFixed(),
+    aboveUpper: limits.upper.plus(100).toFixed(),
+    reference: market.referencePrice('005930', clock.now()).toFixed(),
+  };
 }
-
-function detail(brokerage: Brokerage, orderId: string): Detail {
-  return brokerage.orderDetail(1, orderId) as Detail;
-}
+const P = prices005930();
 
 describe('Brokerage', () => {
   describe('.createOrder', () => {
-    it('fills a KR market buy at once by walking the book and books cash and holdings', async () => {
-      const { brokerage } = setup();
-      const before = brokerage.buyingPower(1, new URLSearchParams('currency=KRW')) as {
-        cashBuyingPower: string;
-      };
-      const result = (await brokerage.createOrder(1, {
-        symbol: '005930',
+    it('fills a market buy at once by walking the book and books cash, commission and holdings', async () => {
+      const { brokerage, market, clock } = simSetup();
+      const [first, second] = market.book('069500', clock.now()).asks;
+      const before = krwPower(brokerage);
+      const orderId = await place(brokerage, {
+        symbol: '069500',
         side: 'BUY',
         orderType: 'MARKET',
-        quantity: '150',
-      })) as { orderId: string; clientOrderId: string | null };
-      expect(result.clientOrderId).toBeNull();
-      expect(result.orderId).toMatch(/^[A-Za-z0-9_-]{64}$/);
-      const order = detail(brokerage, result.orderId);
-      expect(order.status).toBe('FILLED');
-      expect(order.execution.filledQuantity).toBe('150');
-      // 100 at the best ask (72100), 50 at the next level (72200)
-      expect(order.execution.averageFilledPrice).toBe(
-        new Decimal(72100 * 100 + 72200 * 50).div(150).toFixed(2),
-      );
-      const amount = 72100 * 100 + 72200 * 50;
-      const commission = Math.floor(72100 * 100 * 0.00015) + Math.floor(72200 * 50 * 0.00015);
-      expect(order.execution.commission).toBe(String(commission));
-      const after = brokerage.buyingPower(1, new URLSearchParams('currency=KRW')) as {
-        cashBuyingPower: string;
-      };
-      expect(new Decimal(before.cashBuyingPower).minus(after.cashBuyingPower).toFixed()).toBe(
-        String(amount + commission),
-      );
-      const sellable = brokerage.sellableQuantity(1, new URLSearchParams('symbol=005930')) as {
-        sellableQuantity: string;
-      };
-      expect(sellable.sellableQuantity).toBe('250');
+        quantity: first!.volume.plus(1).toFixed(),
+      });
+      const order = orderView(brokerage, orderId);
+      const amount = first!.price.times(first!.volume).plus(second!.price);
+      const commission = first!.price
+        .times(first!.volume)
+        .times('0.00015')
+        .floor()
+        .plus(second!.price.times('0.00015').floor());
+      expect(order).toMatchObject({
+        status: 'FILLED',
+        price: null,
+        execution: {
+          filledQuantity: first!.volume.plus(1).toFixed(),
+          filledAmount: amount.toFixed(),
+          commission: commission.toFixed(),
+          tax: '0',
+          averageFilledPrice: amount.dividedBy(first!.volume.plus(1)).toDecimalPlaces(2).toFixed(),
+          filledAt: '2026-11-23T10:00:00.000+09:00',
+          settlementDate: '2026-11-25',
+        },
+      });
+      expect(before.minus(krwPower(brokerage)).toFixed()).toBe(amount.plus(commission).toFixed());
+      expect(brokerage.sellableQuantity(1, q('symbol=069500'))).toEqual({
+        sellableQuantity: first!.volume.plus(1).toFixed(),
+      });
     });
 
     it('leaves a non-marketable limit resting and reserves its cash with commission', async () => {
-      const { brokerage } = setup();
-      const { orderId } = (await brokerage.createOrder(1, {
+      const { brokerage } = simSetup();
+      const orderId = await place(brokerage, {
         symbol: '005930',
         side: 'BUY',
         orderType: 'LIMIT',
         quantity: '10',
-        price: '70000',
-      })) as { orderId: string };
-      expect(detail(brokerage, orderId).status).toBe('PENDING');
-      const power = brokerage.buyingPower(1, new URLSearchParams('currency=KRW')) as {
-        cashBuyingPower: string;
-      };
-      expect(power.cashBuyingPower).toBe(
-        new Decimal(50_000_000).minus(new Decimal(700_000).times('1.00015')).toFixed(0),
-      );
+        price: P.lower,
+      });
+      expect(orderView(brokerage, orderId).status).toBe('PENDING');
+      const reserved = new Decimal(P.lower).times(10).times('1.00015').ceil();
+      expect(krwPower(brokerage).toFixed()).toBe(new Decimal(50_000_000).minus(reserved).toFixed());
     });
 
     it('rejects a buy beyond the cash buying power with 422 insufficient-buying-power', async () => {
-      const { brokerage } = setup();
+      const { brokerage } = simSetup();
       const error = await failure(
         brokerage.createOrder(2, {
           symbol: '005930',
           side: 'BUY',
           orderType: 'LIMIT',
-          quantity: '2',
-          price: '72000',
+          quantity: '3',
+          price: P.lower,
         }),
       );
       expect([error.status, error.code]).toEqual([422, 'insufficient-buying-power']);
+      expect(error.data).toMatchObject({ currency: 'KRW', cashBuyingPower: '100000' });
     });
 
     it('never converts currencies: a USD buy needs USD cash', async () => {
-      const { brokerage } = setup(US_NIGHT);
+      const { brokerage } = simSetup(US_NIGHT);
       const error = await failure(
         brokerage.createOrder(2, {
           symbol: 'AAPL',
           side: 'BUY',
           orderType: 'LIMIT',
           quantity: '1',
-          price: '180',
+          price: '100',
         }),
       );
       expect(error.code).toBe('insufficient-buying-power');
@@ -116,14 +107,14 @@ describe('Brokerage', () => {
     });
 
     it('rejects selling more than the sellable quantity with 422 insufficient-buying-power naming quantity', async () => {
-      const { brokerage } = setup();
+      const { brokerage } = simSetup();
       const error = await failure(
         brokerage.createOrder(1, {
           symbol: '005930',
           side: 'SELL',
           orderType: 'LIMIT',
           quantity: '101',
-          price: '80000',
+          price: P.upper,
         }),
       );
       expect([error.status, error.code, error.data?.field]).toEqual([
@@ -135,13 +126,13 @@ describe('Brokerage', () => {
     });
 
     it('rejects a KR order against an opposite-side open order even when prices do not overlap', async () => {
-      const { brokerage } = setup();
-      await brokerage.createOrder(1, {
+      const { brokerage } = simSetup();
+      await place(brokerage, {
         symbol: '005930',
         side: 'SELL',
         orderType: 'LIMIT',
         quantity: '1',
-        price: '90000',
+        price: P.upper,
       });
       const error = await failure(
         brokerage.createOrder(1, {
@@ -149,62 +140,75 @@ describe('Brokerage', () => {
           side: 'BUY',
           orderType: 'LIMIT',
           quantity: '1',
-          price: '60000',
+          price: P.lower,
         }),
       );
       expect([error.status, error.code]).toEqual([422, 'opposite-pending-order-exists']);
     });
 
     it('allows opposite sides on a US stock', async () => {
-      const { brokerage } = setup(US_NIGHT);
-      await brokerage.createOrder(1, {
+      const { brokerage } = simSetup(US_NIGHT);
+      await place(brokerage, {
         symbol: 'AAPL',
         side: 'SELL',
         orderType: 'LIMIT',
         quantity: '1',
-        price: '250',
+        price: '900',
       });
-      const result = await brokerage.createOrder(1, {
-        symbol: 'AAPL',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity: '1',
-        price: '100',
-      });
-      expect(result).toHaveProperty('orderId');
+      await expect(
+        place(brokerage, { symbol: 'AAPL', side: 'BUY', orderType: 'LIMIT', quantity: '1', price: '100' }),
+      ).resolves.toMatch(/^[A-Za-z0-9_-]{64}$/);
     });
 
     it.each([
       [
         'order-hours-closed',
+        'on a Sunday',
         '2026-11-22T10:00:00+09:00',
-        { symbol: '005930', quantity: '1', price: '72000' },
+        { symbol: '005930', price: P.reference },
       ],
       [
         'order-hours-closed',
-        '2026-11-23T21:00:00+09:00',
-        { symbol: '005930', quantity: '1', price: '72000' },
+        'after 20:00',
+        '2026-11-23T20:00:00+09:00',
+        { symbol: '005930', price: P.reference },
       ],
-      ['stock-restricted', KR_MORNING, { symbol: '000020', quantity: '1', price: '9000' }],
-      ['prerequisite-required', US_NIGHT, { symbol: 'SOXL', quantity: '1', price: '30' }],
+      ['stock-restricted', 'on a suspended stock', KR_MORNING, { symbol: '900110', price: '150' }],
+      ['prerequisite-required', 'on SOXL', US_NIGHT, { symbol: 'SOXL', price: '30' }],
       [
         'market-not-supported-for-stock',
+        'on a KRX-only ETF after hours',
         '2026-11-23T16:00:00+09:00',
-        { symbol: '069500', quantity: '1', price: '35000' },
+        { symbol: '069500', price: '35000' },
       ],
-      ['price-out-of-range', KR_MORNING, { symbol: '005930', quantity: '1', price: '94000' }],
-      ['price-out-of-range', KR_MORNING, { symbol: '005930', quantity: '1', price: '50000' }],
-      ['max-order-amount-exceeded', KR_MORNING, { symbol: '005930', quantity: '42000', price: '72000' }],
-    ])('answers 422 %s (%s)', async (code, at, body) => {
-      const { brokerage } = setup(at);
+      ['price-out-of-range', 'above the upper limit', KR_MORNING, { symbol: '005930', price: P.aboveUpper }],
+      ['price-out-of-range', 'below the lower limit', KR_MORNING, { symbol: '005930', price: P.belowLower }],
+      [
+        'max-order-amount-exceeded',
+        'at 3,000,000,000 KRW',
+        KR_MORNING,
+        {
+          symbol: '005930',
+          price: P.reference,
+          quantity: new Decimal(3e9).dividedBy(P.reference).ceil().toFixed(),
+        },
+      ],
+    ])('answers 422 %s %s', async (code, _label, at, body) => {
+      const { brokerage } = simSetup(at);
       const error = await failure(
-        brokerage.createOrder(1, { side: 'BUY', orderType: 'LIMIT', confirmHighValueOrder: true, ...body }),
+        brokerage.createOrder(1, {
+          side: 'BUY',
+          orderType: 'LIMIT',
+          quantity: '1',
+          confirmHighValueOrder: true,
+          ...body,
+        }),
       );
       expect([error.status, error.code]).toEqual([422, code]);
     });
 
     it('answers 422 order-type-not-allowed for a MARKET order outside the regular session', async () => {
-      const { brokerage } = setup('2026-11-23T16:00:00+09:00');
+      const { brokerage } = simSetup('2026-11-23T16:00:00+09:00');
       const error = await failure(
         brokerage.createOrder(1, { symbol: '005930', side: 'BUY', orderType: 'MARKET', quantity: '1' }),
       );
@@ -212,73 +216,91 @@ describe('Brokerage', () => {
     });
 
     it('answers 400 confirm-high-value-required at 100,000,000 KRW, USD converted at the display rate', async () => {
-      const { brokerage } = setup(US_NIGHT);
-      // 400 × 180 USD × 1400 = 100,800,000 KRW
-      const body = { symbol: 'AAPL', side: 'BUY', orderType: 'LIMIT', quantity: '400', price: '180' };
+      const { brokerage, market, clock } = simSetup(US_NIGHT);
+      const quantity = new Decimal(1e8).dividedBy(market.usdKrw(clock.now()).times(100)).ceil();
+      const body = {
+        symbol: 'AAPL',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        quantity: quantity.toFixed(),
+        price: '100',
+      };
       const error = await failure(brokerage.createOrder(1, body));
       expect([error.status, error.code, error.data?.field]).toEqual([
         400,
         'confirm-high-value-required',
         'confirmHighValueOrder',
       ]);
+      const below = await failure(
+        brokerage.createOrder(1, { ...body, quantity: quantity.minus(1).toFixed() }),
+      );
+      expect(below.code).toBe('insufficient-buying-power');
       const confirmed = await failure(brokerage.createOrder(1, { ...body, confirmHighValueOrder: true }));
       expect(confirmed.code).toBe('insufficient-buying-power');
     });
 
     it('accepts an amount order in the US regular session and fills a fractional quantity', async () => {
-      const { brokerage } = setup(US_NIGHT);
-      const { orderId } = (await brokerage.createOrder(1, {
+      const { brokerage } = simSetup(US_NIGHT);
+      const orderId = await place(brokerage, {
         symbol: 'AAPL',
         side: 'BUY',
         orderType: 'MARKET',
         orderAmount: '100.50',
-      })) as { orderId: string };
-      const order = brokerage.orderDetail(1, orderId) as Detail & { orderAmount: string };
-      expect(order.status).toBe('FILLED');
-      expect(order.orderAmount).toBe('100.5');
+      });
+      const order = orderView(brokerage, orderId);
+      expect(order).toMatchObject({ status: 'FILLED', orderAmount: '100.5', price: null });
       expect(new Decimal(order.execution.filledQuantity).decimalPlaces()).toBeLessThanOrEqual(6);
+      expect(new Decimal(order.execution.filledAmount!).minus('100.5').abs().lte('0.01')).toBe(true);
       expect(order.quantity).toBe(order.execution.filledQuantity);
     });
 
     it.each([
-      ['before the regular session', '2026-11-23T22:00:00+09:00'],
-      ['in its last hour', '2026-11-24T05:10:00+09:00'],
+      ['in the pre-market', '2026-11-23T22:00:00+09:00'],
+      ['in the last hour of the regular session', '2026-11-24T05:10:00+09:00'],
+      ['in the day market', KR_MORNING],
     ])('answers 422 amount-order-outside-regular-hours %s', async (_label, at) => {
-      const { brokerage } = setup(at);
-      const error = await failure(
-        brokerage.createOrder(1, { symbol: 'AAPL', side: 'BUY', orderType: 'MARKET', orderAmount: '100' }),
-      );
-      expect([error.status, error.code]).toEqual([422, 'amount-order-outside-regular-hours']);
+      const { brokerage } = simSetup(at);
+      for (const body of [
+        { symbol: 'AAPL', side: 'BUY', orderType: 'MARKET', orderAmount: '100' },
+        { symbol: 'NVDA', side: 'SELL', orderType: 'MARKET', quantity: '0.5' },
+      ]) {
+        const error = await failure(brokerage.createOrder(1, body));
+        expect([error.status, error.code]).toEqual([422, 'amount-order-outside-regular-hours']);
+      }
     });
 
     it('accepts a fractional US market sell inside the window and sells it', async () => {
-      const { brokerage } = setup(US_NIGHT);
-      const { orderId } = (await brokerage.createOrder(1, {
+      const { brokerage } = simSetup(US_NIGHT);
+      const orderId = await place(brokerage, {
         symbol: 'NVDA',
         side: 'SELL',
         orderType: 'MARKET',
         quantity: '0.5',
-      })) as { orderId: string };
-      expect(detail(brokerage, orderId).execution.filledQuantity).toBe('0.5');
-      expect(brokerage.sellableQuantity(1, new URLSearchParams('symbol=NVDA'))).toEqual({
-        sellableQuantity: '5',
       });
+      expect(orderView(brokerage, orderId)).toMatchObject({
+        status: 'FILLED',
+        execution: { filledQuantity: '0.5' },
+      });
+      expect(brokerage.sellableQuantity(1, q('symbol=NVDA'))).toEqual({ sellableQuantity: '5' });
     });
 
     it('creates an amount order under 1 USD and then rejects it', async () => {
-      const { brokerage } = setup(US_NIGHT);
-      const { orderId } = (await brokerage.createOrder(1, {
+      const { brokerage } = simSetup(US_NIGHT);
+      const orderId = await place(brokerage, {
         symbol: 'AAPL',
         side: 'BUY',
         orderType: 'MARKET',
         orderAmount: '0.5',
-      })) as { orderId: string };
-      expect(detail(brokerage, orderId).status).toBe('REJECTED');
+      });
+      expect(orderView(brokerage, orderId)).toMatchObject({
+        status: 'REJECTED',
+        execution: { filledQuantity: '0' },
+      });
     });
 
-    it('counts created orders per clientOrderId', async () => {
-      const { brokerage } = setup();
-      const body = { symbol: '005930', side: 'BUY', orderType: 'LIMIT', quantity: '1', price: '70000' };
+    it('counts created orders, and orders per clientOrderId', async () => {
+      const { brokerage } = simSetup();
+      const body = { symbol: '005930', side: 'BUY', orderType: 'LIMIT', quantity: '1', price: P.lower };
       await brokerage.createOrder(1, { ...body, clientOrderId: 'a-1' });
       await brokerage.createOrder(1, { ...body, clientOrderId: 'a-1' });
       await brokerage.createOrder(1, body);

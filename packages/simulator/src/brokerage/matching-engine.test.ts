@@ -1,179 +1,183 @@
-import { Decimal, VirtualClock } from '@hoga/core';
+import { Decimal, roundToTick } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { Brokerage } from './brokerage.js';
-import { KR_MORNING, MarketDouble, US_NIGHT } from './market-double.test-helper.js';
+import { coreInstrument } from './order-validation.js';
+import { KR_MORNING, orderView, place, simSetup, US_NIGHT } from './sim-fixture.test-helper.js';
 
-function setup(at = KR_MORNING) {
-  const clock = new VirtualClock(at);
-  const market = new MarketDouble(clock);
-  const brokerage = new Brokerage({ market, clock, seed: 7 });
-  return { clock, market, brokerage };
-}
-
-interface Record {
-  status: string;
-  quantity: string;
-  execution: {
-    filledQuantity: string;
-    averageFilledPrice: string | null;
-    filledAmount: string | null;
-    commission: string | null;
-    tax: string | null;
-    filledAt: string | null;
-    settlementDate: string | null;
-  };
-}
-
-async function create(brokerage: Brokerage, body: object): Promise<string> {
-  return ((await brokerage.createOrder(1, body)) as { orderId: string }).orderId;
-}
-
-function record(brokerage: Brokerage, orderId: string): Record {
-  return brokerage.orderDetail(1, orderId) as Record;
-}
+const q = (text: string) => new URLSearchParams(text);
 
 describe('MatchingEngine', () => {
   describe('.advance', () => {
-    it('fills a large market order partially over time as the book replenishes', async () => {
-      const { brokerage, market, clock } = setup();
-      market.levelVolume = new Decimal(5);
-      market.levels = 2;
-      const orderId = await create(brokerage, {
-        symbol: '005930',
+    it('fills a large limit order partly at once, and the rest over time as later books replenish', async () => {
+      // ZOM trades around 0.15 USD with a few thousand shares a level: 50,000 shares need many books
+      const { brokerage, market, clock } = simSetup(US_NIGHT);
+      const best = market.book('ZOM', clock.now()).asks[0]!;
+      const quantity = new Decimal(50_000);
+      expect(quantity.gt(best.volume.times(3))).toBe(true);
+      const orderId = await place(brokerage, {
+        symbol: 'ZOM',
         side: 'BUY',
-        orderType: 'MARKET',
-        quantity: '25',
+        orderType: 'LIMIT',
+        quantity: quantity.toFixed(),
+        price: best.price.toFixed(),
       });
-      expect(record(brokerage, orderId)).toMatchObject({
+      expect(orderView(brokerage, orderId)).toMatchObject({
         status: 'PARTIAL_FILLED',
-        execution: { filledQuantity: '10' },
+        execution: { filledQuantity: best.volume.toFixed(), averageFilledPrice: best.price.toFixed() },
       });
-      clock.advance(5_000);
-      brokerage.advanceTo(clock.now());
-      expect(record(brokerage, orderId).execution.filledQuantity).toBe('20');
-      clock.advance(5_000);
-      brokerage.advanceTo(clock.now());
-      const done = record(brokerage, orderId);
-      expect(done.status).toBe('FILLED');
-      expect(done.execution.filledQuantity).toBe('25');
-      expect(done.execution.filledAt).toBe('2026-11-23T10:00:10.000+09:00');
-      expect(done.execution.settlementDate).toBe('2026-11-25');
+      market.setPrice('ZOM', best.price);
+      const fills: Decimal[] = [best.volume];
+      for (let i = 0; i < 240 && orderView(brokerage, orderId).status !== 'FILLED'; i += 1) {
+        clock.advance(5_000);
+        brokerage.advanceTo(clock.now());
+        const filled = new Decimal(orderView(brokerage, orderId).execution.filledQuantity);
+        if (!filled.eq(fills.at(-1)!)) fills.push(filled);
+      }
+      const done = orderView(brokerage, orderId);
+      expect(fills.length).toBeGreaterThan(2);
+      expect(new Decimal(done.execution.filledQuantity).lte(quantity)).toBe(true);
+      expect(new Decimal(done.execution.averageFilledPrice!).lte(best.price)).toBe(true);
+      expect(done.status).toBe(fills.at(-1)!.eq(quantity) ? 'FILLED' : 'PARTIAL_FILLED');
     });
 
-    it('fills a resting buy limit at its price once the last price crosses it', async () => {
-      const { brokerage, market, clock } = setup();
-      const orderId = await create(brokerage, {
+    it('fills a resting buy limit at no more than its price once the last price crosses it', async () => {
+      const { brokerage, market, clock } = simSetup();
+      const instrument = coreInstrument(market.instrument('005930')!);
+      const limit = roundToTick(instrument, market.lastPrice('005930', clock.now()).times('0.98'), 'down');
+      const orderId = await place(brokerage, {
         symbol: '005930',
         side: 'BUY',
         orderType: 'LIMIT',
         quantity: '10',
-        price: '71000',
+        price: limit.toFixed(),
       });
       clock.advance(30_000);
       brokerage.advanceTo(clock.now());
-      expect(record(brokerage, orderId).status).toBe('PENDING');
-      market.setPrice('005930', '70900');
+      expect(orderView(brokerage, orderId).status).toBe('PENDING');
+      market.setPrice('005930', limit.minus(500));
       clock.advance(5_000);
       brokerage.advanceTo(clock.now());
-      const filled = record(brokerage, orderId);
+      const filled = orderView(brokerage, orderId);
       expect(filled.status).toBe('FILLED');
-      // the book around 70900 offers 71000 as the best ask: the walk fills at the limit
-      expect(filled.execution.averageFilledPrice).toBe('71000');
-      expect(filled.execution.filledAmount).toBe('710000');
-      expect(filled.execution.commission).toBe('106');
-      expect(filled.execution.tax).toBe('0');
+      expect(new Decimal(filled.execution.averageFilledPrice!).lte(limit)).toBe(true);
+      expect(filled.execution.commission).toBe(
+        new Decimal(filled.execution.filledAmount!).times('0.00015').floor().toFixed(),
+      );
     });
 
     it('charges commission and KR transaction tax on a sell and credits the rest', async () => {
-      const { brokerage } = setup();
-      const before = new Decimal(
-        (brokerage.buyingPower(1, new URLSearchParams('currency=KRW')) as { cashBuyingPower: string })
-          .cashBuyingPower,
-      );
-      const orderId = await create(brokerage, {
+      const { brokerage, market, clock } = simSetup();
+      const bid = market.book('005930', clock.now()).bids[0]!;
+      expect(bid.volume.gte(10)).toBe(true);
+      const cash = () =>
+        new Decimal(
+          (brokerage.buyingPower(1, q('currency=KRW')) as { cashBuyingPower: string }).cashBuyingPower,
+        );
+      const before = cash();
+      const orderId = await place(brokerage, {
         symbol: '005930',
         side: 'SELL',
         orderType: 'MARKET',
         quantity: '10',
       });
-      const sold = record(brokerage, orderId);
-      // best bid: 72000 − 7.2 rounded down to the 100-won grid = 71900
-      expect(sold.execution).toMatchObject({ filledAmount: '719000', commission: '107', tax: '1078' });
-      const after = new Decimal(
-        (brokerage.buyingPower(1, new URLSearchParams('currency=KRW')) as { cashBuyingPower: string })
-          .cashBuyingPower,
-      );
-      expect(after.minus(before).toFixed()).toBe(String(719000 - 107 - 1078));
+      const amount = bid.price.times(10);
+      const commission = amount.times('0.00015').floor();
+      const tax = amount.times('0.0015').floor();
+      expect(orderView(brokerage, orderId).execution).toMatchObject({
+        filledAmount: amount.toFixed(),
+        commission: commission.toFixed(),
+        tax: tax.toFixed(),
+      });
+      expect(cash().minus(before).toFixed()).toBe(amount.minus(commission).minus(tax).toFixed());
+      expect(brokerage.sellableQuantity(1, q('symbol=005930'))).toEqual({ sellableQuantity: '90' });
     });
 
-    it('fills a US CLS limit at the close price and settles T+1', async () => {
-      const { brokerage, market, clock } = setup(US_NIGHT);
-      const orderId = await create(brokerage, {
+    it('fills a US CLS limit at the closing price and cancels one whose limit the close misses', async () => {
+      const { brokerage, market, clock } = simSetup(US_NIGHT);
+      const last = market.lastPrice('AAPL', clock.now());
+      const generous = await place(brokerage, {
         symbol: 'AAPL',
         side: 'BUY',
         orderType: 'LIMIT',
         timeInForce: 'CLS',
         quantity: '2',
-        price: '185',
+        price: last.plus(100).toFixed(2),
       });
-      market.setPrice('AAPL', '184.5');
+      const stingy = await place(brokerage, {
+        symbol: 'AAPL',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        timeInForce: 'CLS',
+        quantity: '2',
+        price: last.minus(100).toFixed(2),
+      });
       clock.set('2026-11-24T05:59:00+09:00');
       brokerage.advanceTo(clock.now());
-      expect(record(brokerage, orderId).status).toBe('PENDING');
+      expect(orderView(brokerage, generous).status).toBe('PENDING');
+      const close = market.lastPrice('AAPL', clock.now().set({ minute: 59, second: 59, millisecond: 999 }));
       clock.set('2026-11-24T06:01:00+09:00');
       brokerage.advanceTo(clock.now());
-      expect(record(brokerage, orderId)).toMatchObject({
+      expect(orderView(brokerage, generous)).toMatchObject({
         status: 'FILLED',
         execution: {
-          averageFilledPrice: '184.5',
+          averageFilledPrice: close.toFixed(),
           filledAt: '2026-11-24T06:00:00.000+09:00',
           settlementDate: '2026-11-24',
         },
       });
+      expect(orderView(brokerage, stingy)).toMatchObject({
+        status: 'CANCELED',
+        canceledAt: '2026-11-24T06:00:00.000+09:00',
+      });
     });
 
     it('cancels a DAY order still open at the end of its trading day and releases its cash', async () => {
-      const { brokerage, clock } = setup();
-      const orderId = await create(brokerage, {
+      const { brokerage, market, clock } = simSetup();
+      const lower = market.priceLimits('005930', clock.now())!.lower;
+      const orderId = await place(brokerage, {
         symbol: '005930',
         side: 'BUY',
         orderType: 'LIMIT',
         quantity: '10',
-        price: '60000',
+        price: lower.toFixed(),
       });
       clock.set('2026-11-24T08:00:00+09:00');
       brokerage.advanceTo(clock.now());
-      expect(record(brokerage, orderId)).toMatchObject({ status: 'CANCELED' });
-      expect(brokerage.buyingPower(1, new URLSearchParams('currency=KRW'))).toMatchObject({
-        cashBuyingPower: '50000000',
+      expect(orderView(brokerage, orderId)).toMatchObject({
+        status: 'CANCELED',
+        canceledAt: '2026-11-23T20:00:00.000+09:00',
       });
+      expect(brokerage.buyingPower(1, q('currency=KRW'))).toMatchObject({ cashBuyingPower: '50000000' });
     });
 
-    it('does not trade a KR stock outside its sessions and resumes when the market opens', async () => {
-      const { brokerage, market, clock } = setup('2026-11-23T08:10:00+09:00');
-      const orderId = await create(brokerage, {
-        symbol: '005930',
+    it('does not trade while no session is open, then expires the order at the end of the US trading day', async () => {
+      // 07:00 KST = 17:00 New York (after-market); no US session from 18:00 to 20:00 New York
+      const { brokerage, market, clock } = simSetup('2026-11-24T07:00:00+09:00');
+      const last = market.lastPrice('AAPL', clock.now());
+      const orderId = await place(brokerage, {
+        symbol: 'AAPL',
         side: 'BUY',
         orderType: 'LIMIT',
-        quantity: '10',
-        price: '71000',
+        quantity: '1',
+        price: last.minus(20).toFixed(2),
       });
-      clock.set('2026-11-23T08:50:00+09:00');
+      clock.set('2026-11-24T08:30:00+09:00');
       brokerage.advanceTo(clock.now());
-      market.setPrice('005930', '70000');
-      clock.set('2026-11-23T08:59:00+09:00');
+      market.setPrice('AAPL', last.minus(40));
+      clock.set('2026-11-24T09:59:00+09:00');
       brokerage.advanceTo(clock.now());
-      expect(record(brokerage, orderId).status).toBe('PENDING');
-      clock.set('2026-11-23T09:00:05+09:00');
+      expect(orderView(brokerage, orderId).status).toBe('PENDING');
+      clock.set('2026-11-24T10:00:00+09:00');
       brokerage.advanceTo(clock.now());
-      expect(record(brokerage, orderId).status).toBe('FILLED');
+      expect(orderView(brokerage, orderId)).toMatchObject({
+        status: 'CANCELED',
+        canceledAt: '2026-11-24T10:00:00.000+09:00',
+      });
     });
 
     it('is deterministic: the same seed and the same requests give the same ids and fills', async () => {
       const run = async () => {
-        const { brokerage, clock, market } = setup();
-        market.levelVolume = new Decimal(7);
-        const id = await create(brokerage, {
+        const { brokerage, clock } = simSetup(KR_MORNING);
+        const id = await place(brokerage, {
           symbol: '005930',
           side: 'BUY',
           orderType: 'MARKET',
@@ -181,7 +185,7 @@ describe('MatchingEngine', () => {
         });
         clock.advance(60_000);
         brokerage.advanceTo(clock.now());
-        return [id, brokerage.orderDetail(1, id)];
+        return [id, brokerage.orderDetail(1, id), brokerage.holdings(1, q(''))];
       };
       expect(await run()).toEqual(await run());
     });
