@@ -12,7 +12,8 @@
  * - 403 `forbidden`: tokens carry no scopes (scopes are "not shown").
  * - 422 `investor-exchange-not-integrated`: the simulated investor is always
  *   set to integrated routing, the only mode the spec supports.
- * - 422 `cancel-restricted`: no simulated order is uncancellable while open.
+ * - 422 `cancel-restricted`: no simulated order is uncancellable while open
+ *   (`modify-restricted` is reached: an amount order cannot be modified).
  * - 429 `edge-rate-limit-exceeded`: the simulator has one layer of limits and
  *   answers `rate-limit-exceeded` (reached).
  */
@@ -601,6 +602,23 @@ describe('simulator conformance', () => {
             orderType: 'MARKET',
             orderAmount: '100',
           }),
+      ],
+      [
+        '422 modify-restricted',
+        'a modify of a partly filled amount order',
+        async ({ client }) => {
+          const res = await client.post('/api/v1/orders', {
+            symbol: 'ZOM',
+            side: 'BUY',
+            orderType: 'MARKET',
+            orderAmount: '5000',
+          });
+          expect(outcome(res)).toBe('200');
+          const id = res.body.result.orderId as string;
+          expect((await client.get(`/api/v1/orders/${id}`)).body.result.status).toBe('PARTIAL_FILLED');
+          return client.post(`/api/v1/orders/${id}/modify`, { orderType: 'LIMIT', price: '0.1' });
+        },
+        { start: US_OPEN },
       ],
       [
         '422 idempotency-key-conflict',
