@@ -60,6 +60,11 @@ export class SimMarket implements MarketModel {
   readonly clock: Clock;
   private readonly listings = new Map<string, Listing>();
   private readonly fx: FxProcess;
+  /** Resolved listings and the last answer per raw `symbols` value of `prices`. */
+  private readonly priceLists = new Map<
+    string,
+    { listings: readonly Listing[]; last: PriceJson[] | undefined }
+  >();
 
   /** @param options - seed and clock */
   constructor(options: SimMarketOptions) {
@@ -199,14 +204,29 @@ export class SimMarket implements MarketModel {
   /**
    * Payload of `GET /api/v1/prices`: one entry per requested symbol, in the requested order
    * (duplicates repeated); any unknown symbol makes the whole request 404 `stock-not-found`.
+   * While no price in the list has changed, the same array instance is returned again, so that
+   * the HTTP layer may cache its serialization per result object.
    */
   prices(query: URLSearchParams): unknown {
-    const symbols = requireSymbolList(query);
-    const ms = this.clock.nowMs();
-    const out: PriceJson[] = new Array(symbols.length);
-    for (let i = 0; i < symbols.length; i++) {
-      out[i] = this.priceJson(this.listing(symbols[i] as string), ms);
+    const raw = query.get('symbols') ?? '';
+    let cached = this.priceLists.get(raw);
+    if (cached === undefined) {
+      const listings = requireSymbolList(query).map((symbol) => this.listing(symbol));
+      if (this.priceLists.size >= 64) this.priceLists.clear();
+      cached = { listings, last: undefined };
+      this.priceLists.set(raw, cached);
     }
+    const ms = this.clock.nowMs();
+    const { listings, last } = cached;
+    const out: PriceJson[] = new Array(listings.length);
+    let same = last !== undefined;
+    for (let i = 0; i < listings.length; i++) {
+      const entry = this.priceJson(listings[i] as Listing, ms);
+      out[i] = entry;
+      if (same && last?.[i] !== entry) same = false;
+    }
+    if (same && last !== undefined) return last;
+    cached.last = out;
     return out;
   }
 
