@@ -71,7 +71,7 @@ export class OrderStore {
     orders: readonly SimOrder[] = [],
     sequence = 0,
   ) {
-    for (const order of orders) this.byId.set(order.orderId, order);
+    for (const order of [...orders].sort((a, b) => a.seq - b.seq)) this.byId.set(order.orderId, order);
     this.sequence = sequence;
   }
 
@@ -99,9 +99,9 @@ export class OrderStore {
     return order;
   }
 
-  /** Every order, oldest first. */
+  /** Every order, oldest first (insertion order is creation order). */
   all(): SimOrder[] {
-    return [...this.byId.values()].sort((a, b) => a.seq - b.seq);
+    return [...this.byId.values()];
   }
 
   /** Open orders (every account), oldest first: the matching order. */
