@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FileTokenCache } from './file-token-cache.js';
+
+const token = (accessToken: string) => ({ accessToken, tokenType: 'Bearer', issuedAt: 1, expiresAt: 2 });
+const tempFile = () => join(mkdtempSync(join(tmpdir(), 'hoga-token-')), 'nested', 'tokens.json');
+
+describe('FileTokenCache', () => {
+  describe('.write', () => {
+    it('stores tokens per key in a file of mode 0600', async () => {
+      const path = tempFile();
+      const cache = new FileTokenCache(path);
+      await cache.write('a|1', token('x'));
+      await cache.write('b|2', token('y'));
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(await cache.read('a|1')).toEqual(token('x'));
+      expect(await new FileTokenCache(path).read('b|2')).toEqual(token('y'));
+    });
+
+    it('keeps every write of concurrent writers (read-modify-write under a lock)', async () => {
+      const path = tempFile();
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) => new FileTokenCache(path).write(`k${i}`, token(`t${i}`))),
+      );
+      expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')))).toHaveLength(10);
+    });
+  });
+
+  describe('.read', () => {
+    it('answers null for a missing file or key', async () => {
+      const cache = new FileTokenCache(tempFile());
+      expect(await cache.read('none')).toBeNull();
+      await cache.write('k', token('t'));
+      await cache.delete('k');
+      expect(await cache.read('k')).toBeNull();
+    });
+  });
+
+  describe('.lock', () => {
+    it('lets one holder at a time hold a key', async () => {
+      const path = tempFile();
+      const order: string[] = [];
+      const hold = async (name: string) => {
+        const release = await new FileTokenCache(path).lock('key', 5_000);
+        order.push(`${name}+`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        order.push(`${name}-`);
+        await release();
+      };
+      await Promise.all([hold('a'), hold('b')]);
+      expect(
+        [order.slice(0, 2), order.slice(2)].map((pair) => pair[0]!.slice(0, 1) === pair[1]!.slice(0, 1)),
+      ).toEqual([true, true]);
+    });
+  });
+});

@@ -1,0 +1,86 @@
+import { type CachedToken, VirtualClock } from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import { MemoryTokenCache } from './memory-token-cache.js';
+import { TokenManager } from './token-manager.js';
+
+const HOUR = 3_600_000;
+
+/** A manager whose issuer hands out `t1`, `t2`, ... valid for one hour, counting issues. */
+function setup(cache = new MemoryTokenCache(), clock = new VirtualClock('2026-11-23T10:00:00+09:00')) {
+  let issued = 0;
+  const manager = new TokenManager({
+    key: 'http://broker|client',
+    cache,
+    clock,
+    renewBeforeMs: 5 * 60_000,
+    lockTtlMs: 10_000,
+    issue: async (): Promise<CachedToken> => {
+      issued++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return {
+        accessToken: `t${issued}`,
+        tokenType: 'Bearer',
+        issuedAt: clock.nowMs(),
+        expiresAt: clock.nowMs() + HOUR,
+      };
+    },
+  });
+  return { manager, cache, clock, issued: () => issued };
+}
+
+describe('TokenManager', () => {
+  describe('.token', () => {
+    it('issues once for many concurrent callers (single flight)', async () => {
+      const { manager, issued } = setup();
+      const tokens = await Promise.all(Array.from({ length: 20 }, () => manager.token()));
+      expect(new Set(tokens.map((t) => t.accessToken))).toEqual(new Set(['t1']));
+      expect(issued()).toBe(1);
+    });
+
+    it('renews before expiry, not after every call', async () => {
+      const { manager, clock, issued } = setup();
+      await manager.token();
+      clock.advance(HOUR - 6 * 60_000);
+      expect((await manager.token()).accessToken).toBe('t1');
+      clock.advance(2 * 60_000);
+      expect((await manager.token()).accessToken).toBe('t2');
+      expect(issued()).toBe(2);
+    });
+
+    it('adopts a valid token another process left in the shared cache', async () => {
+      const cache = new MemoryTokenCache();
+      const clock = new VirtualClock('2026-11-23T10:00:00+09:00');
+      await cache.write('http://broker|client', {
+        accessToken: 'shared',
+        tokenType: 'Bearer',
+        issuedAt: clock.nowMs(),
+        expiresAt: clock.nowMs() + HOUR,
+      });
+      const { manager, issued } = setup(cache, clock);
+      expect((await manager.token()).accessToken).toBe('shared');
+      expect(issued()).toBe(0);
+    });
+  });
+
+  describe('.rejected', () => {
+    it('re-reads the cache first when another manager already replaced the token', async () => {
+      const cache = new MemoryTokenCache();
+      const clock = new VirtualClock('2026-11-23T10:00:00+09:00');
+      const a = setup(cache, clock);
+      const b = setup(cache, clock);
+      const first = await a.manager.token();
+      expect((await b.manager.token()).accessToken).toBe(first.accessToken);
+      const renewed = await a.manager.rejected(first.accessToken);
+      const adopted = await b.manager.rejected(first.accessToken);
+      expect(adopted.accessToken).toBe(renewed.accessToken);
+      expect(a.issued() + b.issued()).toBe(2);
+    });
+
+    it('issues a new token when the cache holds the rejected one', async () => {
+      const { manager, issued } = setup();
+      const first = await manager.token();
+      expect((await manager.rejected(first.accessToken)).accessToken).not.toBe(first.accessToken);
+      expect(issued()).toBe(2);
+    });
+  });
+});
