@@ -20,10 +20,12 @@ export {
   type NewFill,
 } from './repositories/fill-repository.js';
 export {
+  type JournalableEvent,
   type JournalEntry,
   JournalRepository,
   type NewJournalEntry,
 } from './repositories/journal-repository.js';
+export { type IntentContext, orderFromIntent } from './repositories/order-from-intent.js';
 export {
   BrokerOrderIdKind,
   type BrokerOrderIdLink,

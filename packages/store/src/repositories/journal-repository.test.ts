@@ -56,6 +56,33 @@ describe('JournalRepository', () => {
     });
   });
 
+  describe('.appendEvent', () => {
+    it('journals a whole event under its type, times, order and strategy', () => {
+      const event = {
+        type: 'OrderPartiallyFilled',
+        eventId: 'e-1',
+        clientOrderId: 'lim-1',
+        strategyId: 'sma',
+        tsEvent: T0,
+        tsInit: T0 + 1,
+        fill: { quantity: new Decimal('3'), price: new Decimal('72100') },
+      };
+      const seq = db.journal.appendEvent(event, 'paper');
+      expect(db.journal.readFrom(seq)).toEqual([
+        {
+          seq,
+          type: 'OrderPartiallyFilled',
+          tsEvent: T0,
+          tsInit: T0 + 1,
+          mode: 'paper',
+          strategyId: 'sma',
+          clientOrderId: 'lim-1',
+          payload: { ...event, fill: { quantity: '3', price: '72100' } },
+        },
+      ]);
+    });
+  });
+
   describe('.appendMany', () => {
     it('writes all or none', () => {
       expect(() => db.journal.appendMany([entry(0), entry(1, { mode: 'bogus' as 'paper' })])).toThrow(

@@ -26,6 +26,15 @@ export interface NewJournalEntry {
   readonly payload: unknown;
 }
 
+/** Any engine event: a `type`, its two timestamps and, for order events, the order and strategy. */
+export interface JournalableEvent {
+  readonly type: string;
+  readonly tsEvent: number;
+  readonly tsInit: number;
+  readonly clientOrderId?: string | undefined;
+  readonly strategyId?: string | undefined;
+}
+
 /** An appended event, as read back. */
 export interface JournalEntry {
   /** Monotonic sequence number (1, 2, 3, …; never reused). */
@@ -90,6 +99,24 @@ export class JournalRepository {
    */
   append(entry: NewJournalEntry): number {
     return this.appendOne(entry);
+  }
+
+  /**
+   * Appends an engine event (e.g. core's `OrderEvent`) whole as the payload, taking type,
+   * timestamps, order and strategy from it.
+   *
+   * @returns its sequence number
+   */
+  appendEvent(event: JournalableEvent, mode: TradingMode): number {
+    return this.appendOne({
+      type: event.type,
+      tsEvent: event.tsEvent,
+      tsInit: event.tsInit,
+      mode,
+      strategyId: event.strategyId ?? null,
+      clientOrderId: event.clientOrderId ?? null,
+      payload: event,
+    });
   }
 
   /**
