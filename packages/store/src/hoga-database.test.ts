@@ -161,6 +161,33 @@ describe('HogaDatabase', () => {
       expect(sha256(file)).toBe(before);
     });
 
+    it('refuses a hoga file whose schema page is damaged with corrupt-database naming the file', () => {
+      const file = fileAtVersion(LATEST_SCHEMA_VERSION);
+      const bytes = readFileSync(file);
+      bytes.fill(0xa5, 100, 4096); // page 1 after the header: the root of sqlite_schema
+      writeFileSync(file, bytes);
+      const error = captureOpen(file);
+      expect(error).toBeInstanceOf(DatabaseFileError);
+      expect(error.code).toBe('corrupt-database');
+      expect(error.message).toContain(file);
+    });
+
+    it('opens :memory: migrated, for unit tests', () => {
+      const db = HogaDatabase.open(':memory:');
+      try {
+        expect(db.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+        db.orders.recordIntent(sampleOrder('m-1'));
+        expect(db.info()).toMatchObject({
+          file: ':memory:',
+          sizeBytes: 0,
+          journalMode: 'memory',
+          integrity: ['ok'],
+        });
+      } finally {
+        db.close();
+      }
+    });
+
     it('opens an older file without migrating when asked, and refuses repository use until migrated', () => {
       const file = fileAtVersion(1);
       const db = HogaDatabase.open(file, { migrate: false });
