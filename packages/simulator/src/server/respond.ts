@@ -11,10 +11,11 @@ export function sendJsonText(
   headers: OutgoingHttpHeaders,
 ): void {
   if (res.destroyed || res.headersSent) return;
+  const body = Buffer.from(text, 'utf8');
   headers['content-type'] = JSON_TYPE;
-  headers['content-length'] = Buffer.byteLength(text);
+  headers['content-length'] = body.length;
   res.writeHead(status, headers);
-  res.end(text);
+  res.end(body);
 }
 
 /** Sends `{"error": {requestId, code, message, data?}}`. */
