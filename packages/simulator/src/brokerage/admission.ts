@@ -46,6 +46,27 @@ export function checkStillOpen(order: SimOrder): void {
   }
 }
 
+/** Close orders (`CLS`) can no longer be modified or cancelled this long before the close. */
+export const CLOSE_ORDER_FREEZE_MS = 10 * 60 * 1000;
+
+/**
+ * 422 `modify-restricted` / `cancel-restricted` for an open order that may not
+ * be changed: an amount-based order cannot be modified; a `CLS` order can be
+ * neither modified nor cancelled in the last 10 minutes before the close.
+ */
+export function checkChangeable(order: SimOrder, action: 'modify' | 'cancel', nowMs: number): void {
+  const code = action === 'modify' ? 'modify-restricted' : 'cancel-restricted';
+  if (action === 'modify' && order.orderAmount !== null) {
+    throw businessRule(code, 'An amount-based order cannot be modified');
+  }
+  if (order.timeInForce === 'CLS' && nowMs >= order.expiresAtMs - CLOSE_ORDER_FREEZE_MS) {
+    throw businessRule(
+      code,
+      `A close order cannot be ${action === 'modify' ? 'modified' : 'cancelled'} in the last 10 minutes before the close`,
+    );
+  }
+}
+
 /** What admission needs to know about the account. */
 export interface AdmissionContext {
   readonly market: MarketModel;

@@ -185,6 +185,25 @@ describe('Brokerage', () => {
       expect(record(brokerage, original).status).toBe('REPLACED');
     });
 
+    it('refuses to change a CLS order in the last 10 minutes before the close (422 *-restricted)', async () => {
+      const { brokerage, clock } = setup(US_NIGHT);
+      const { orderId } = (await brokerage.createOrder(1, {
+        symbol: 'AAPL',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        timeInForce: 'CLS',
+        quantity: '1',
+        price: '100',
+      })) as { orderId: string };
+      clock.set('2026-11-24T05:50:00+09:00');
+      const modify = await failure(brokerage.modifyOrder(1, orderId, { orderType: 'LIMIT', price: '101' }));
+      expect([modify.status, modify.code]).toEqual([422, 'modify-restricted']);
+      const cancel = await failure(brokerage.cancelOrder(1, orderId, {}));
+      expect([cancel.status, cancel.code]).toEqual([422, 'cancel-restricted']);
+      clock.set('2026-11-24T05:49:59+09:00');
+      await expect(brokerage.cancelOrder(1, orderId, {})).resolves.toHaveProperty('orderId');
+    });
+
     it('answers 404 order-not-found for an unknown id or an order of another account', async () => {
       const { brokerage } = setup();
       const original = await restingBuy(brokerage);

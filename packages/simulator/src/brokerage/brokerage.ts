@@ -3,8 +3,14 @@ import { type Clock, Decimal } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import type { MarketModel, SimInstrument } from '../market/market-model.js';
 import { AccountRegistry, defaultAccounts } from './accounts.js';
-import { type AdmissionContext, checkAdmission, checkStillOpen, orderValueKrw } from './admission.js';
-import { businessRule, invalidRequest } from './brokerage-errors.js';
+import {
+  type AdmissionContext,
+  checkAdmission,
+  checkChangeable,
+  checkStillOpen,
+  orderValueKrw,
+} from './admission.js';
+import { invalidRequest } from './brokerage-errors.js';
 import { commissionsPayload } from './fees.js';
 import { holdingsPayload } from './holdings-view.js';
 import { type CreateResult, IdempotencyWindow } from './idempotency.js';
@@ -209,9 +215,7 @@ export class Brokerage {
       orderValueKrw(this.market, instrument, intent.price, quantity, null, now),
       intent.confirmHighValueOrder,
     );
-    if (original.orderAmount !== null) {
-      throw businessRule('modify-restricted', 'An amount-based order cannot be modified');
-    }
+    checkChangeable(original, 'modify', now.toMillis());
     const fields: NewOrderFields = {
       accountSeq,
       instrument,
@@ -254,6 +258,7 @@ export class Brokerage {
     const original = this.store.require(accountSeq, orderId);
     checkStillOpen(original);
     requireOrderSession(this.market, this.instrumentOf(original), this.clock.now());
+    checkChangeable(original, 'cancel', this.clock.nowMs());
     await this.holdWhileProcessing(original, SimOrderStatus.PENDING_CANCEL, options);
     const atMs = this.clock.nowMs();
     const record = buildCancelRecord(original, this.store.nextId(), atMs, this.hiddenUntil(atMs));
