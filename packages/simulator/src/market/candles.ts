@@ -11,6 +11,7 @@
  * @module
  */
 import { Decimal, formatDecimal } from '@hoga/core';
+import { daySchedule } from './day-schedule.js';
 import type { PriceProcess, TradeTick } from './price-process.js';
 import type { Quotes } from './quotes.js';
 import { dayNumber, kstMs, localDay, previousTradingDay, tradingDayOnOrAfter } from './trading-calendar.js';
@@ -183,8 +184,7 @@ export class CandleBuilder {
 
   private dailyCandle(dn: number, nowMs: number): RawCandle {
     const p = this.process;
-    const day = p.day(dn);
-    const s = day.schedule;
+    const s = daySchedule(p.spec, dn);
     const stampMs = kstMs(dn, 0);
     const open = p.auctionPrice(dn, 'open');
     const closeMs = s.startMs + s.closeIdx * MINUTE_MS;
@@ -205,7 +205,7 @@ export class CandleBuilder {
     low = Decimal.min(low, close);
     const windowEnd = s.startMs + s.minutes * MINUTE_MS;
     const share = nowMs >= windowEnd ? 1 : Math.max(0, (nowMs - s.startMs) / (windowEnd - s.startMs));
-    const volume = new Decimal(Math.floor(day.dailyVolume * share));
+    const volume = new Decimal(Math.floor(p.dailyVolume(dn) * share));
     return { stampMs, dn, open, high, low, close, volume };
   }
 

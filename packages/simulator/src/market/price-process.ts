@@ -67,6 +67,8 @@ export class PriceProcess {
   private readonly trades = new Map<string, readonly TradeTick[]>();
   private readonly limitsCache = new Map<number, DayLimits>();
   private readonly closes = new Map<number, number>();
+  private readonly ranges = new Map<number, { lo: number; hi: number }>();
+  private scratch = new Float64Array(0);
   private overrides: Override[] = [];
 
   /**
@@ -116,49 +118,97 @@ export class PriceProcess {
     return f;
   }
 
+  /** Log opening auction price (current basis, no overrides) of trading day `dn`. */
+  private logOpen(dn: number): number {
+    const close = this.logClose(dn);
+    if (this.frozenOn(dn)) return close;
+    const prevClose = this.logClose(previousTradingDay(this.spec.country, dn));
+    return (
+      prevClose + 0.3 * (close - prevClose) + this.spec.dailyVol * 0.25 * normal(this.key, Stream.GAP, dn)
+    );
+  }
+
+  /** Daily volume of trading day `dn` in raw shares. */
+  dailyVolume(dn: number): number {
+    if (this.frozenOn(dn)) return 0;
+    const ret = Math.abs(this.logClose(dn) - this.logClose(previousTradingDay(this.spec.country, dn)));
+    const z = normal(this.key, Stream.DAILY_VOLUME, dn);
+    return Math.floor((this.spec.avgDailyVolume * Math.exp(0.35 * z) * (1 + 10 * ret)) / this.factor(dn));
+  }
+
+  /**
+   * Fills the log path of day `dn` into `path` (length minutes + 1); with `regularOnly` just the
+   * regular session `openIdx..closeIdx` (the same values as in the full path).
+   */
+  private fillPath(dn: number, schedule: DaySchedule, path: Float64Array, regularOnly: boolean): void {
+    const close = this.logClose(dn);
+    if (this.frozenOn(dn)) {
+      path.fill(close);
+      return;
+    }
+    const open = this.logOpen(dn);
+    const regular = schedule.closeIdx - schedule.openIdx;
+    const perMinute = (this.spec.dailyVol * 0.7) / Math.sqrt(regular);
+    fillBridge(path, schedule.openIdx, regular, open, close, perMinute, this.key, dn * 4 + 1);
+    if (regularOnly) return;
+    const prevDn = previousTradingDay(this.spec.country, dn);
+    fillBridge(path, 0, schedule.openIdx, this.logAfter(prevDn), open, perMinute * 0.5, this.key, dn * 4);
+    const evening = schedule.minutes - schedule.closeIdx;
+    fillBridge(
+      path,
+      schedule.closeIdx,
+      evening,
+      close,
+      this.logAfter(dn),
+      perMinute * 0.5,
+      this.key,
+      dn * 4 + 2,
+    );
+  }
+
   /** The model of trading day `dn` (cached). */
   day(dn: number): DayModel {
     const cached = this.days.get(dn);
     if (cached !== undefined) return cached;
     const schedule = daySchedule(this.spec, dn);
-    const prevDn = previousTradingDay(this.spec.country, dn);
     const path = new Float64Array(schedule.minutes + 1);
-    const frozen = this.frozenOn(dn);
-    const close = this.logClose(dn);
-    if (frozen) {
-      path.fill(close);
-    } else {
-      const prevClose = this.logClose(prevDn);
-      const vol = this.spec.dailyVol;
-      const open = prevClose + 0.3 * (close - prevClose) + vol * 0.25 * normal(this.key, Stream.GAP, dn);
-      const regular = schedule.closeIdx - schedule.openIdx;
-      const perMinute = (vol * 0.7) / Math.sqrt(regular);
-      fillBridge(path, 0, schedule.openIdx, this.logAfter(prevDn), open, perMinute * 0.5, this.key, dn * 4);
-      fillBridge(path, schedule.openIdx, regular, open, close, perMinute, this.key, dn * 4 + 1);
-      fillBridge(
-        path,
-        schedule.closeIdx,
-        schedule.minutes - schedule.closeIdx,
-        close,
-        this.logAfter(dn),
-        perMinute * 0.5,
-        this.key,
-        dn * 4 + 2,
-      );
-    }
-    const ret = Math.abs(close - this.logClose(prevDn));
-    const volume = frozen
-      ? 0
-      : Math.floor(
-          (this.spec.avgDailyVolume *
-            Math.exp(0.35 * normal(this.key, Stream.DAILY_VOLUME, dn)) *
-            (1 + 10 * ret)) /
-            this.factor(dn),
-        );
-    const model: DayModel = { schedule, path, factor: this.factor(dn), prevDn, frozen, dailyVolume: volume };
+    this.fillPath(dn, schedule, path, false);
+    const model: DayModel = {
+      schedule,
+      path,
+      factor: this.factor(dn),
+      prevDn: previousTradingDay(this.spec.country, dn),
+      frozen: this.frozenOn(dn),
+      dailyVolume: this.dailyVolume(dn),
+    };
     if (this.days.size >= DAY_CACHE_LIMIT) this.days.delete(this.days.keys().next().value as number);
     this.days.set(dn, model);
     return model;
+  }
+
+  /** Log low and high of the regular session of day `dn` without overrides (cached, no day model). */
+  private regularRange(dn: number): { lo: number; hi: number } {
+    const cached = this.ranges.get(dn);
+    if (cached !== undefined) return cached;
+    const model = this.days.get(dn);
+    const schedule = model?.schedule ?? daySchedule(this.spec, dn);
+    let path = model?.path;
+    if (path === undefined) {
+      if (this.scratch.length < schedule.minutes + 1) this.scratch = new Float64Array(schedule.minutes + 1);
+      path = this.scratch;
+      this.fillPath(dn, schedule, path, true);
+    }
+    let hi = Number.NEGATIVE_INFINITY;
+    let lo = Number.POSITIVE_INFINITY;
+    for (let i = schedule.openIdx; i <= schedule.closeIdx; i++) {
+      const x = path[i] ?? 0;
+      if (x > hi) hi = x;
+      if (x < lo) lo = x;
+    }
+    const range = { lo, hi };
+    if (this.ranges.size >= 8 * DAY_CACHE_LIMIT) this.ranges.clear();
+    this.ranges.set(dn, range);
+    return range;
   }
 
   /** Sum of override offsets in force at `ms`. */
@@ -199,28 +249,20 @@ export class PriceProcess {
 
   /** Float range [low, high] of the effective path over minute boundaries `from..to` of day `dn`. */
   pathRange(dn: number, from: number, to: number): { low: number; high: number } {
-    const day = this.day(dn);
-    if (this.overrides.length > 0) {
-      let high = Number.NEGATIVE_INFINITY;
-      let low = Number.POSITIVE_INFINITY;
-      for (let i = from; i <= to; i++) {
-        const x = this.priceAt(dn, i);
-        if (x > high) high = x;
-        if (x < low) low = x;
-      }
-      return { low, high };
+    const factor = this.factor(dn);
+    const schedule = this.days.get(dn)?.schedule ?? daySchedule(this.spec, dn);
+    if (this.overrides.length === 0 && from === schedule.openIdx && to === schedule.closeIdx) {
+      const { lo, hi } = this.regularRange(dn);
+      return { low: this.clamp(dn, Math.exp(lo) * factor), high: this.clamp(dn, Math.exp(hi) * factor) };
     }
-    let hi = Number.NEGATIVE_INFINITY;
-    let lo = Number.POSITIVE_INFINITY;
+    let high = Number.NEGATIVE_INFINITY;
+    let low = Number.POSITIVE_INFINITY;
     for (let i = from; i <= to; i++) {
-      const x = day.path[i] ?? 0;
-      if (x > hi) hi = x;
-      if (x < lo) lo = x;
+      const x = this.priceAt(dn, i);
+      if (x > high) high = x;
+      if (x < low) low = x;
     }
-    return {
-      low: this.clamp(dn, Math.exp(lo) * day.factor),
-      high: this.clamp(dn, Math.exp(hi) * day.factor),
-    };
+    return { low, high };
   }
 
   /** Effective float price at minute boundary `i` of a day (overrides and KR limits applied). */
@@ -239,11 +281,11 @@ export class PriceProcess {
 
   /** Price of the opening (`'open'`) or closing (`'close'`) auction of day `dn`, on the tick grid. */
   auctionPrice(dn: number, which: 'open' | 'close'): Decimal {
-    const day = this.day(dn);
-    return this.toTick(
-      this.priceAt(dn, which === 'open' ? day.schedule.openIdx : day.schedule.closeIdx),
-      'down',
-    );
+    const schedule = this.days.get(dn)?.schedule ?? daySchedule(this.spec, dn);
+    const idx = which === 'open' ? schedule.openIdx : schedule.closeIdx;
+    const log = which === 'open' ? this.logOpen(dn) : this.logClose(dn);
+    const x = Math.exp(log + this.offsetAt(schedule.startMs + idx * MINUTE_MS)) * this.factor(dn);
+    return this.toTick(this.clamp(dn, x), 'down');
   }
 
   /** The trades of minute `i` of trading day `dn`, oldest first (cached). */
@@ -322,6 +364,13 @@ export class PriceProcess {
         volume: new Decimal(Math.max(1, Math.round(v))),
       });
     }
+  }
+
+  /** The latest control-API price jump at or before `ms`, as a trade, or undefined. */
+  lastOverride(ms: number): TradeTick | undefined {
+    let found: TradeTick | undefined;
+    for (const o of this.overrides) if (o.ms <= ms) found = o.trade;
+    return found;
   }
 
   /**

@@ -78,6 +78,8 @@ export class Quotes {
       const prev = this.process.day(day.prevDn).schedule;
       last = { price: this.process.limits(dn).ref, ms: prev.startMs + prev.closeIdx * MINUTE_MS };
     }
+    const jump = this.process.lastOverride(ms);
+    if (jump !== undefined && jump.ms > last.ms) last = { price: jump.price, ms: jump.ms };
     this.cache = { fromMs: ms, untilMs: until, last };
     return last;
   }

@@ -81,6 +81,31 @@ describe(SimMarket, () => {
       expect(a).not.toEqual(c);
     });
 
+    it('gives the same history whatever was evaluated before', () => {
+      const { m: walked, clock } = market('2026-11-20T09:00:00+09:00');
+      for (let i = 0; i < 24 * 4; i++) {
+        clock.advance(15 * 60_000);
+        walked.prices(q({ symbols: ALL.join(',') }));
+      }
+      const fresh = market(clock.now().toISO() ?? '').m;
+      const params = q({ symbol: 'TSLA', interval: '1m', count: '200' });
+      expect(walked.candles(params)).toEqual(fresh.candles(params));
+      expect(walked.prices(q({ symbols: ALL.join(',') }))).toEqual(
+        fresh.prices(q({ symbols: ALL.join(',') })),
+      );
+    });
+
+    it('matches the close of the newest minute candle', () => {
+      const { m, clock } = market();
+      for (let i = 0; i < 20; i++) {
+        clock.advance(7_919);
+        const [price]: Json = m.prices(q({ symbols: '000660' }));
+        const page: Json = m.candles(q({ symbol: '000660', interval: '1m', count: '5' }));
+        const traded = page.candles.find((c: Json) => c.volume !== '0');
+        expect(price.lastPrice).toBe(traded.closePrice);
+      }
+    });
+
     it('moves with the clock during the session', () => {
       const { m, clock } = market();
       const seen = new Set<string>();
@@ -139,6 +164,29 @@ describe(SimMarket, () => {
       const { m, clock } = market('2026-11-23T23:40:00+09:00');
       m.setPrice('AAPL', new Decimal('150.057'));
       expect(m.lastPrice('AAPL', clock.now()).toFixed()).toBe('150.05');
+    });
+
+    it('takes effect outside trading hours too', () => {
+      const { m, clock } = market('2026-11-23T21:00:00+09:00');
+      m.setPrice('035420', new Decimal(220_000));
+      expect(m.lastPrice('035420', clock.now()).toFixed()).toBe('220000');
+      clock.set('2026-11-24T10:00:00+09:00');
+      expect(Math.abs(m.lastPrice('035420', clock.now()).toNumber() / 220_000 - 1)).toBeLessThan(0.08);
+    });
+
+    it('leaves the candles before the jump unchanged', () => {
+      const { m } = market('2026-11-23T11:00:00+09:00');
+      const params = q({
+        symbol: '005930',
+        interval: '1m',
+        count: '30',
+        before: '2026-11-23T11:00:00+09:00',
+      });
+      const before: Json = m.candles(params);
+      m.setPrice('005930', new Decimal(60_000));
+      expect(m.candles(params)).toEqual(before);
+      const after: Json = m.candles(q({ symbol: '005930', interval: '1m', count: '1' }));
+      expect(after.candles[0].closePrice).toBe('60000');
     });
 
     it('rejects unknown symbols and non-positive prices', () => {
