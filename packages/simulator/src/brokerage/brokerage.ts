@@ -351,10 +351,10 @@ export class Brokerage {
     order.status = pending;
     try {
       await sleep(options.processingDelayMs);
+      this.advanceTo(this.clock.now());
     } finally {
       order.status = previous;
     }
-    this.advanceTo(this.clock.now());
     checkStillOpen(order);
   }
 
