@@ -1,7 +1,7 @@
 /**
  * Child process of `crash-recovery.int.test.ts`: writes numbered batches until killed. A batch is
- * one order intent, its fills and a run of journal entries, in one durable transaction; after each
- * commit the batch number is written to stdout (synchronously) — so every number printed is a
+ * an order intent committed durably (synchronous=FULL), then one normal transaction with its
+ * journal entries, its fills and its FILLED state; after each batch the batch number is written to stdout (synchronously) — so every number printed is a
  * committed batch — and `begin <n>` before it starts, so a kill inside a batch can be recognised.
  *
  * Usage: tsx batch-writer.ts <file> <journal entries per batch> <fills per batch>
@@ -17,27 +17,30 @@ if (file === undefined || journalText === undefined || fillsText === undefined) 
 const JOURNAL_PER_BATCH = Number(journalText);
 const FILLS_PER_BATCH = Number(fillsText);
 const db = HogaDatabase.open(file);
-let batch = (db.connection.prepare('SELECT count(*) FROM orders').pluck().get() as number) + 1;
+let batch =
+  (db.connection.prepare('SELECT coalesce(max(created_at), 0) FROM orders').pluck().get() as number) + 1;
 writeSync(1, 'ready\n');
 for (;;) {
   const n = batch;
   writeSync(1, `begin ${n}\n`);
-  db.durableTransaction(() => {
-    const order = db.orders.recordIntent({
-      clientOrderId: `batch-${n}`,
-      strategyId: 'crash',
-      mode: 'live',
-      symbol: '005930',
-      market: 'KR',
-      currency: 'KRW',
-      side: 'BUY',
-      orderType: 'LIMIT',
-      timeInForce: 'DAY',
-      price: new Decimal('72100'),
-      quantity: new Decimal(FILLS_PER_BATCH),
-      amount: null,
-      createdAt: n,
-    });
+  // the intent alone, durably (synchronous=FULL), as before an order request
+  const order = db.orders.recordIntent({
+    clientOrderId: `batch-${n}`,
+    strategyId: 'crash',
+    mode: 'live',
+    symbol: '005930',
+    market: 'KR',
+    currency: 'KRW',
+    side: 'BUY',
+    orderType: 'LIMIT',
+    timeInForce: 'DAY',
+    price: new Decimal('72100'),
+    quantity: new Decimal(FILLS_PER_BATCH),
+    amount: null,
+    createdAt: n,
+  });
+  // then its outcome in one normal (synchronous=NORMAL) transaction: journal, fills, state
+  db.transaction(() => {
     db.journal.appendMany(
       Array.from({ length: JOURNAL_PER_BATCH }, (_, i) => ({
         type: 'Tick',
@@ -62,6 +65,12 @@ for (;;) {
         cumulativeQuantity: new Decimal(i + 1),
       })),
     );
+    db.orders.updateState(`batch-${n}`, {
+      state: 'FILLED',
+      updatedAt: n,
+      filledQuantity: new Decimal(FILLS_PER_BATCH),
+      averageFillPrice: new Decimal('72100'),
+    });
   });
   writeSync(1, `${n}\n`);
   batch++;
