@@ -15,6 +15,7 @@ const SPAN = 2 ** DEPTH;
  * by midpoint displacement (W(0) = 0, unit variance per step).
  *
  * @param key - stream key (seed and symbol mixed)
+ * @param stream - stream tag (see `Stream`)
  * @param step - integer step in [0, 65536]
  */
 export function brownianAt(key: number, stream: number, step: number): number {

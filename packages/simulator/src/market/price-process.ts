@@ -9,8 +9,9 @@
  */
 import { Decimal, roundToTick, tickSize } from '@hoga/core';
 import { brownianAt, fillBridge } from './brownian.js';
-import { type DaySchedule, daySchedule, MinuteKind } from './day-schedule.js';
-import { hash32, hashString, normal, Stream, uniform } from './rng.js';
+import { type DaySchedule, daySchedule } from './day-schedule.js';
+import { hash32, hashString, normal, Stream } from './rng.js';
+import { synthesizeTrades } from './trade-tape.js';
 import { dayNumber, previousTradingDay } from './trading-calendar.js';
 import type { InstrumentSpec } from './universe.js';
 
@@ -293,77 +294,15 @@ export class PriceProcess {
     const cacheKey = `${dn}:${i}`;
     const cached = this.trades.get(cacheKey);
     if (cached !== undefined) return cached;
-    const result = this.generateTrades(dn, i);
+    const result = synthesizeTrades(this, dn, i);
     if (this.trades.size >= TRADE_CACHE_LIMIT) this.trades.delete(this.trades.keys().next().value as string);
     this.trades.set(cacheKey, result);
     return result;
   }
 
-  private generateTrades(dn: number, i: number): readonly TradeTick[] {
-    const day = this.day(dn);
-    const s = day.schedule;
-    const startMs = s.startMs + i * MINUTE_MS;
-    const out: TradeTick[] = [];
-    const avg = this.spec.avgDailyVolume / day.factor;
-    if (!day.frozen) {
-      if (i === s.openIdx || i === s.closeIdx) {
-        const which = i === s.openIdx ? 'open' : 'close';
-        const v = avg * 0.012 * Math.exp(0.4 * normal(this.key, Stream.TRADE_VOLUME, dn, i, -1));
-        out.push({
-          ms: startMs,
-          price: this.auctionPrice(dn, which),
-          volume: new Decimal(Math.max(1, Math.round(v))),
-        });
-      }
-      const kind = s.kinds[i] ?? MinuteKind.NONE;
-      if (kind === MinuteKind.SINGLE_PRICE) {
-        const v = avg * 0.0005 * Math.exp(0.5 * normal(this.key, Stream.TRADE_VOLUME, dn, i, -2));
-        const price = this.toTick(this.priceAt(dn, i), 'down');
-        out.push({ ms: startMs, price, volume: new Decimal(Math.max(1, Math.round(v))) });
-      } else if (kind === MinuteKind.REGULAR || kind === MinuteKind.EXTENDED) {
-        this.continuousTrades(dn, i, kind, startMs, avg, out);
-      }
-    }
-    for (const o of this.overrides) {
-      if (o.ms >= startMs && o.ms < startMs + MINUTE_MS) out.push(o.trade);
-    }
-    out.sort((a, b) => a.ms - b.ms);
-    return out;
-  }
-
-  private continuousTrades(
-    dn: number,
-    i: number,
-    kind: MinuteKind,
-    startMs: number,
-    avg: number,
-    out: TradeTick[],
-  ): void {
-    const regular = kind === MinuteKind.REGULAR;
-    const emptyChance = regular ? 0.06 : 0.3;
-    if (uniform(this.key, Stream.TRADE_COUNT, dn, i) < emptyChance) return;
-    const n = 1 + Math.floor(uniform(this.key, Stream.TRADE_COUNT, dn, i, 1) * (regular ? 6 : 2));
-    const offsets: number[] = [];
-    for (let j = 0; j < n; j++)
-      offsets.push(1 + Math.floor(uniform(this.key, Stream.TRADE_TIME, dn, i, j) * 59_998));
-    offsets.sort((a, b) => a - b);
-    const a = this.priceAt(dn, i);
-    const b = this.priceAt(dn, i + 1);
-    const lo = Math.min(a, b);
-    const hi = Math.max(a, b);
-    const perTrade = (avg / (390 * 3.5)) * (regular ? 1 : 0.15);
-    for (let j = 0; j < n; j++) {
-      const t = offsets[j] ?? 0;
-      const f = t / MINUTE_MS + 0.6 * (uniform(this.key, Stream.TRADE_PRICE, dn, i, j) - 0.5);
-      const x = lo === hi ? lo : Math.min(hi, Math.max(lo, a + (b - a) * f));
-      const up = uniform(this.key, Stream.TRADE_PRICE, dn, i, j + 100) < 0.5;
-      const v = perTrade * Math.exp(0.9 * normal(this.key, Stream.TRADE_VOLUME, dn, i, j) - 0.4);
-      out.push({
-        ms: startMs + t,
-        price: this.toTick(x, up ? 'up' : 'down'),
-        volume: new Decimal(Math.max(1, Math.round(v))),
-      });
-    }
+  /** The control-API price jumps in `[fromMs, toMs)`, as trades. */
+  jumpsIn(fromMs: number, toMs: number): TradeTick[] {
+    return this.overrides.filter((o) => o.ms >= fromMs && o.ms < toMs).map((o) => o.trade);
   }
 
   /** The latest control-API price jump at or before `ms`, as a trade, or undefined. */
