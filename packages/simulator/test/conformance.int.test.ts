@@ -12,8 +12,6 @@
  * - 403 `forbidden`: tokens carry no scopes (scopes are "not shown").
  * - 422 `investor-exchange-not-integrated`: the simulated investor is always
  *   set to integrated routing, the only mode the spec supports.
- * - 422 `cancel-restricted`: no simulated order is uncancellable while open
- *   (`modify-restricted` is reached: an amount order cannot be modified).
  * - 429 `edge-rate-limit-exceeded`: the simulator has one layer of limits and
  *   answers `rate-limit-exceeded` (reached).
  */
@@ -607,16 +605,39 @@ describe('simulator conformance', () => {
         '422 modify-restricted',
         'a modify of a partly filled amount order',
         async ({ client }) => {
+          const book = await client.get('/api/v1/orderbook', { symbol: 'ZOM' });
+          const visible = book.body.result.asks.reduce(
+            (sum: Decimal, l: Json) => sum.plus(new Decimal(l.price).times(l.volume)),
+            new Decimal(0),
+          );
           const res = await client.post('/api/v1/orders', {
             symbol: 'ZOM',
             side: 'BUY',
             orderType: 'MARKET',
-            orderAmount: '5000',
+            orderAmount: visible.plus(500).toFixed(2),
           });
           expect(outcome(res)).toBe('200');
           const id = res.body.result.orderId as string;
           expect((await client.get(`/api/v1/orders/${id}`)).body.result.status).toBe('PARTIAL_FILLED');
           return client.post(`/api/v1/orders/${id}/modify`, { orderType: 'LIMIT', price: '0.1' });
+        },
+        { start: US_OPEN },
+      ],
+      [
+        '422 cancel-restricted',
+        'a cancel of a CLS order in the last 10 minutes before the US close',
+        async ({ sim, client }) => {
+          const res = await client.post('/api/v1/orders', {
+            symbol: 'AAPL',
+            side: 'BUY',
+            orderType: 'LIMIT',
+            timeInForce: 'CLS',
+            quantity: '1',
+            price: '100',
+          });
+          expect(outcome(res)).toBe('200');
+          sim.setClock('2026-11-24T05:52:00+09:00');
+          return client.post(`/api/v1/orders/${res.body.result.orderId}/cancel`);
         },
         { start: US_OPEN },
       ],

@@ -185,26 +185,20 @@ export class SimHttpServer {
     } else if (form !== null) {
       clientId = form.get('client_id');
     }
-    const fired = authError === null ? faults.fire(r.method, r.path) : [];
-    counters.faultsFired += fired.length;
-
     const peak =
       limiter.limitOf(route.group, true) !== limiter.limitOf(route.group, false) && isPeakWindow(clock.now());
     const key = clientId ?? `addr:${req.socket.remoteAddress ?? 'unknown'}`;
-    const decision: RateLimitDecision = has(fired, FaultKind.RATE_LIMIT_BURST)
-      ? limiter.refuse(route.group, peak)
-      : limiter.take(key, route.group, peak);
+    const decision: RateLimitDecision = limiter.take(key, route.group, peak);
     addRateLimitHeaders(r.headers, decision);
-    if (!decision.allowed) {
-      counters.rateLimited++;
-      throw new SimApiError(
-        429,
-        'rate-limit-exceeded',
-        'Too many requests: the per-second rate limit was exceeded.',
-      );
-    }
+    if (!decision.allowed) throw this.rateLimited();
     if (authError !== null) throw authError;
 
+    const fired = faults.fire(r.method, r.path);
+    counters.faultsFired += fired.length;
+    if (has(fired, FaultKind.RATE_LIMIT_BURST)) {
+      addRateLimitHeaders(r.headers, limiter.refuse(route.group, peak));
+      throw this.rateLimited();
+    }
     const delay = has(fired, FaultKind.DELAY);
     if (delay !== undefined) await sleep(delay.delayMs ?? 1_000);
     if (has(fired, FaultKind.INTERNAL_ERROR)) {
@@ -252,6 +246,15 @@ export class SimHttpServer {
     sendJsonText(res, 200, text, r.headers);
   }
 
+  private rateLimited(): SimApiError {
+    this.options.counters.rateLimited++;
+    return new SimApiError(
+      429,
+      'rate-limit-exceeded',
+      'Too many requests: the per-second rate limit was exceeded.',
+    );
+  }
+
   private sendError(
     res: ServerResponse,
     route: ApiRoute,
@@ -261,6 +264,7 @@ export class SimHttpServer {
     method: string,
     path: string,
   ): void {
+    if (res.destroyed) return;
     if (error instanceof OAuthError) {
       if (error.status === 401) headers['www-authenticate'] = 'Basic realm="openapi"';
       const body = JSON.stringify({ error: error.error, error_description: error.description });
