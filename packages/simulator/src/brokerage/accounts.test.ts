@@ -44,7 +44,7 @@ describe('Brokerage', () => {
       expect(brokerage.sellableQuantity(1, new URLSearchParams('symbol=000660'))).toEqual({
         sellableQuantity: '15',
       });
-      expect(brokerage.sellableQuantity(1, new URLSearchParams('symbol=NVDA'))).toEqual({
+      expect(brokerage.sellableQuantity(1, new URLSearchParams('symbol=nvda'))).toEqual({
         sellableQuantity: '5.5',
       });
       expect(brokerage.sellableQuantity(1, new URLSearchParams('symbol=069500'))).toEqual({

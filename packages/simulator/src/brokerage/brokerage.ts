@@ -271,6 +271,13 @@ export class Brokerage {
   /** Payload of `GET /api/v1/orders`. */
   listOrders(accountSeq: number, query: URLSearchParams): unknown {
     this.advanceTo(this.clock.now());
+    const symbol = query.get('symbol');
+    const canonical = symbol === null ? undefined : this.market.instrument(symbol)?.symbol;
+    if (canonical !== undefined && canonical !== symbol) {
+      const normalized = new URLSearchParams(query);
+      normalized.set('symbol', canonical);
+      return this.store.list(accountSeq, normalized, this.clock.nowMs());
+    }
     return this.store.list(accountSeq, query, this.clock.nowMs());
   }
 

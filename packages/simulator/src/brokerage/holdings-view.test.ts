@@ -80,6 +80,14 @@ describe('holdingsPayload', () => {
     );
   });
 
+  it('matches the symbol filter the way the market does (case-insensitive for tickers)', () => {
+    const { brokerage } = simSetup();
+    const result = brokerage.holdings(1, new URLSearchParams('symbol=aapl')) as {
+      items: { symbol: string }[];
+    };
+    expect(result.items.map((i) => i.symbol)).toEqual(['AAPL']);
+  });
+
   it('answers empty sums for a symbol not held', () => {
     const { brokerage } = simSetup();
     expect(brokerage.holdings(1, new URLSearchParams('symbol=035420'))).toEqual({

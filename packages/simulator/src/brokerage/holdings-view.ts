@@ -49,8 +49,9 @@ export function holdingsPayload(
   query: URLSearchParams,
   now: DateTime,
 ): unknown {
-  const symbol = query.get('symbol');
-  if (symbol !== null && !SYMBOL_TEXT.test(symbol)) {
+  const requested = query.get('symbol');
+  const symbol = requested === null ? null : (market.instrument(requested)?.symbol ?? requested);
+  if (requested !== null && !SYMBOL_TEXT.test(requested)) {
     throw invalidRequest('symbol', 'symbol may hold only letters, digits, "." and "-"', {
       pattern: SYMBOL_TEXT.source,
     });

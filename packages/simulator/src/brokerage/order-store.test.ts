@@ -78,6 +78,14 @@ describe('OrderStore', () => {
       clock.set('2026-11-24T10:00:00+09:00');
       await brokerage.createOrder(1, { symbol: '000660', side: 'BUY', orderType: 'MARKET', quantity: '1' });
       expect(list(brokerage, 'status=CLOSED&symbol=000660').orders).toHaveLength(1);
+      await brokerage.createOrder(1, {
+        symbol: 'AAPL',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        quantity: '1',
+        price: '100',
+      });
+      expect(list(brokerage, 'status=OPEN&symbol=aapl').orders).toHaveLength(1);
       expect(list(brokerage, 'status=CLOSED&from=2026-11-24').orders).toHaveLength(1);
       expect(list(brokerage, 'status=CLOSED&to=2026-11-23').orders).toHaveLength(2);
       expect(list(brokerage, 'status=CLOSED&from=2026-11-23&to=2026-11-24').orders).toHaveLength(3);

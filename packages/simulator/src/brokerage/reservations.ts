@@ -77,6 +77,7 @@ export function sellableQuantityPayload(
       pattern: SYMBOL_TEXT.source,
     });
   }
-  if (!market.instrument(symbol)) throw stockNotFound(symbol);
-  return { sellableQuantity: sellableQuantity(ledger, orders, symbol).toFixed() };
+  const instrument = market.instrument(symbol);
+  if (!instrument) throw stockNotFound(symbol);
+  return { sellableQuantity: sellableQuantity(ledger, orders, instrument.symbol).toFixed() };
 }
