@@ -12,8 +12,6 @@
  * - 403 `forbidden`: tokens carry no scopes (scopes are "not shown").
  * - 422 `investor-exchange-not-integrated`: the simulated investor is always
  *   set to integrated routing, the only mode the spec supports.
- * - 429 `edge-rate-limit-exceeded`: the simulator has one layer of limits and
- *   answers `rate-limit-exceeded` (reached).
  */
 import { Decimal, roundToTick } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -685,6 +683,14 @@ describe('simulator conformance', () => {
           return res;
         },
         { rateLimit: true },
+      ],
+      [
+        '429 edge-rate-limit-exceeded',
+        'an injected edge rate-limit burst',
+        ({ sim, client }) => {
+          sim.injectFault({ kind: 'edge-rate-limit-burst', path: '/api/v1/trades' });
+          return client.get('/api/v1/trades', { symbol: '005930' });
+        },
       ],
       [
         '500 internal-error',

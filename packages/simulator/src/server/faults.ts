@@ -14,6 +14,8 @@ export const FaultKind = {
   MALFORMED_BODY: 'malformed-body',
   /** Answer 429 `rate-limit-exceeded` whatever the buckets say. */
   RATE_LIMIT_BURST: 'rate-limit-burst',
+  /** Answer 429 `edge-rate-limit-exceeded` (the edge's own limit) whatever the buckets say. */
+  EDGE_RATE_LIMIT_BURST: 'edge-rate-limit-burst',
   /** Keep an order create/modify/cancel in progress for `delayMs` (real time). */
   SLOW_ORDER: 'slow-order',
   /** Orders created in the next `durationMs` (simulated) stay out of the lists for `durationMs`. */

@@ -195,9 +195,12 @@ export class SimHttpServer {
 
     const fired = faults.fire(r.method, r.path);
     counters.faultsFired += fired.length;
-    if (has(fired, FaultKind.RATE_LIMIT_BURST)) {
+    const burst = has(fired, FaultKind.RATE_LIMIT_BURST) ?? has(fired, FaultKind.EDGE_RATE_LIMIT_BURST);
+    if (burst !== undefined) {
       addRateLimitHeaders(r.headers, limiter.refuse(route.group, peak));
-      throw this.rateLimited();
+      throw this.rateLimited(
+        burst.kind === FaultKind.EDGE_RATE_LIMIT_BURST ? 'edge-rate-limit-exceeded' : undefined,
+      );
     }
     const delay = has(fired, FaultKind.DELAY);
     if (delay !== undefined) await sleep(delay.delayMs ?? 1_000);
@@ -246,13 +249,9 @@ export class SimHttpServer {
     sendJsonText(res, 200, text, r.headers);
   }
 
-  private rateLimited(): SimApiError {
+  private rateLimited(code = 'rate-limit-exceeded'): SimApiError {
     this.options.counters.rateLimited++;
-    return new SimApiError(
-      429,
-      'rate-limit-exceeded',
-      'Too many requests: the per-second rate limit was exceeded.',
-    );
+    return new SimApiError(429, code, 'Too many requests: the per-second rate limit was exceeded.');
   }
 
   private sendError(
