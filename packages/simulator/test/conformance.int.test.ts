@@ -232,6 +232,7 @@ describe('simulator conformance', () => {
       expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 86400 });
       expect(res.headers.get('x-request-id')).toMatch(UUID);
       expect(res.headers.get('x-ratelimit-limit')).toBe('5');
+      expect(res.headers.get('cache-control')).toBe('no-store');
     });
   });
 

@@ -240,6 +240,7 @@ export class SimHttpServer {
       res.destroy();
       return;
     }
+    if (route.raw === true) r.headers['cache-control'] = 'no-store';
     const text =
       route.raw === true ? JSON.stringify(result) : resultText(result, route.immutableItems === true);
     if (has(fired, FaultKind.MALFORMED_BODY)) {
