@@ -17,8 +17,10 @@ import type { InstrumentSpec } from './universe.js';
 
 const MINUTE_MS = 60_000;
 const ANCHOR_DN = dayNumber('2026-11-20');
-const DAY_CACHE_LIMIT = 600;
-const TRADE_CACHE_LIMIT = 4096;
+const DAY_CACHE_LIMIT = 64;
+const TRADE_CACHE_LIMIT = 2048;
+/** Entries of the small per-day caches (closes, ranges, limits). */
+const SMALL_CACHE_LIMIT = 4096;
 
 /** One synthesized trade. */
 export interface TradeTick {
@@ -94,7 +96,7 @@ export class PriceProcess {
     if (value === undefined) {
       const w = brownianAt(this.key, Stream.DAILY, dn) - brownianAt(this.key, Stream.DAILY, ANCHOR_DN);
       value = this.logLevel + this.spec.dailyVol * w;
-      if (this.closes.size >= 4 * DAY_CACHE_LIMIT) this.closes.clear();
+      if (this.closes.size >= SMALL_CACHE_LIMIT) this.closes.clear();
       this.closes.set(dn, value);
     }
     return value;
@@ -207,7 +209,7 @@ export class PriceProcess {
       if (x < lo) lo = x;
     }
     const range = { lo, hi };
-    if (this.ranges.size >= 8 * DAY_CACHE_LIMIT) this.ranges.clear();
+    if (this.ranges.size >= SMALL_CACHE_LIMIT) this.ranges.clear();
     this.ranges.set(dn, range);
     return range;
   }
@@ -243,7 +245,7 @@ export class PriceProcess {
     } else {
       result = { ref, lower: null, upper: null, lowerF: 0, upperF: Number.POSITIVE_INFINITY };
     }
-    if (this.limitsCache.size >= DAY_CACHE_LIMIT) this.limitsCache.clear();
+    if (this.limitsCache.size >= SMALL_CACHE_LIMIT) this.limitsCache.clear();
     this.limitsCache.set(dn, result);
     return result;
   }
