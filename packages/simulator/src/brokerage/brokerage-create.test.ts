@@ -207,6 +207,18 @@ describe('Brokerage', () => {
       expect([error.status, error.code]).toEqual([422, code]);
     });
 
+    it.each([
+      ['005930', '2026-11-22T10:00:00+09:00', '2026-11-23T08:00:00.000+09:00'],
+      ['005930', '2026-11-23T20:00:00+09:00', '2026-11-24T08:00:00.000+09:00'],
+      ['AAPL', '2026-11-22T10:00:00+09:00', '2026-11-23T10:00:00.000+09:00'],
+    ])('tells when %s orders are accepted again after %s: %s', async (symbol, at, next) => {
+      const { brokerage } = simSetup(at);
+      const error = await failure(
+        brokerage.createOrder(1, { symbol, side: 'BUY', orderType: 'LIMIT', quantity: '1', price: '100' }),
+      );
+      expect([error.code, error.data?.retryAfterAt]).toEqual(['order-hours-closed', next]);
+    });
+
     it('answers 422 order-type-not-allowed for a MARKET order outside the regular session', async () => {
       const { brokerage } = simSetup('2026-11-23T16:00:00+09:00');
       const error = await failure(

@@ -1,5 +1,5 @@
 import { type Decimal, formatKst } from '@hoga/core';
-import type { DateTime } from 'luxon';
+import { DateTime } from 'luxon';
 import { SimApiError } from '../api-error.js';
 import type { MarketModel, OrderSession, SimInstrument } from '../market/market-model.js';
 import { businessRule } from './brokerage-errors.js';
@@ -50,7 +50,38 @@ export function checkMaxAmount(valueKrw: Decimal): void {
   }
 }
 
-/** 422 `order-hours-closed` when no order session of the country is open; returns the open session. */
+/** How far ahead `retryAfterAt` is looked for (a long holiday weekend fits). */
+const NEXT_OPEN_HORIZON_MS = 8 * 24 * 60 * 60 * 1000;
+/** Coarse scan step: every session lasts longer than this. */
+const COARSE_STEP_MS = 15 * 60 * 1000;
+const MINUTE_MS = 60 * 1000;
+
+/**
+ * The first whole minute from `now` at which orders of a country are accepted
+ * again (sessions start on whole minutes), or null beyond 8 days: a coarse
+ * scan every 15 minutes, then minute by minute back to the opening.
+ */
+export function nextOrderOpen(
+  market: MarketModel,
+  country: SimInstrument['country'],
+  now: DateTime,
+): DateTime | null {
+  const zone = now.zone;
+  const isOpen = (ms: number) => market.orderSession(country, DateTime.fromMillis(ms, { zone })) !== null;
+  const startMs = Math.ceil(now.toMillis() / MINUTE_MS) * MINUTE_MS;
+  for (let ms = startMs; ms - startMs <= NEXT_OPEN_HORIZON_MS; ms += COARSE_STEP_MS) {
+    if (!isOpen(ms)) continue;
+    let open = ms;
+    while (open - MINUTE_MS >= startMs && isOpen(open - MINUTE_MS)) open -= MINUTE_MS;
+    return DateTime.fromMillis(open, { zone });
+  }
+  return null;
+}
+
+/**
+ * 422 `order-hours-closed` when no order session of the country is open, with
+ * `data.retryAfterAt` (KST) when the next opening is known; returns the open session.
+ */
 export function requireOrderSession(
   market: MarketModel,
   instrument: SimInstrument,
@@ -58,9 +89,11 @@ export function requireOrderSession(
 ): OrderSession {
   const session = market.orderSession(instrument.country, now);
   if (session === null) {
+    const next = nextOrderOpen(market, instrument.country, now);
     throw businessRule(
       'order-hours-closed',
       `${instrument.country} orders are not accepted at ${formatKst(now)}`,
+      next === null ? undefined : { retryAfterAt: formatKst(next) },
     );
   }
   return session;
