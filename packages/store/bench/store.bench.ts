@@ -100,27 +100,35 @@ function seedOrders(db: HogaDatabase): void {
   });
 }
 
+/** One side of a comparison: `prepare` (untimed) builds the input of `n` rows, `run` (timed) writes it. */
+interface Side<T> {
+  readonly prepare: (db: HogaDatabase, n: number) => T;
+  readonly run: (db: HogaDatabase, input: T) => void;
+}
+
+/** Rows per second of one round on a fresh file, after a small warm-up on it. */
+function once<T>(n: number, side: Side<T>): number {
+  const db = HogaDatabase.open(join(dir, `bench-${files++}.sqlite`), { clock });
+  try {
+    side.run(db, side.prepare(db, Math.min(200, n)));
+    const input = side.prepare(db, n);
+    const start = performance.now();
+    side.run(db, input);
+    return n / ((performance.now() - start) / 1_000);
+  } finally {
+    db.close();
+  }
+}
+
 /**
- * Rows per second: best of {@link ROUNDS} fresh files. `prepare` (untimed) builds the input of
- * `n` rows on the file; `run` (timed) writes it.
+ * Best rows per second of the store and of raw SQLite over {@link ROUNDS} rounds, alternating the
+ * two so that a change in the machine's load hits both alike.
  */
-function rate<T>(
-  n: number,
-  prepare: (db: HogaDatabase, n: number) => T,
-  run: (db: HogaDatabase, input: T) => void,
-): number {
-  let best = 0;
+function compare<S, R>(n: number, store: Side<S>, raw: Side<R>): { store: number; raw: number } {
+  const best = { store: 0, raw: 0 };
   for (let r = 0; r < ROUNDS; r++) {
-    const db = HogaDatabase.open(join(dir, `bench-${files++}.sqlite`), { clock });
-    try {
-      run(db, prepare(db, Math.min(500, n))); // warm-up
-      const input = prepare(db, n);
-      const start = performance.now();
-      run(db, input);
-      best = Math.max(best, n / ((performance.now() - start) / 1_000));
-    } finally {
-      db.close();
-    }
+    best.store = Math.max(best.store, once(n, store));
+    best.raw = Math.max(best.raw, once(n, raw));
   }
   return best;
 }
@@ -133,98 +141,106 @@ interface Row {
 }
 const rows: Row[] = [];
 
-const oneFill = {
-  store: rate(
+rows.push({
+  name: 'fills, one per transaction',
+  aim: '≥ 20k/s',
+  ...compare(
     10_000,
-    (db, n) => fillsFor(db.orders.recordIntent(order()).id, n),
-    (db, fills) => {
-      for (const f of fills) db.fills.record(f);
+    {
+      prepare: (db, n) => fillsFor(db.orders.recordIntent(order()).id, n),
+      run: (db, fills) => {
+        for (const f of fills) db.fills.record(f);
+      },
+    },
+    {
+      prepare: (db, n) => rawFillRows(db.orders.recordIntent(order()).id, n),
+      run: (db, rowsIn) => {
+        const stmt = db.connection.prepare(RAW_FILL_SQL);
+        for (const row of rowsIn) stmt.run(...row);
+      },
     },
   ),
-  raw: rate(
-    10_000,
-    (db, n) => rawFillRows(db.orders.recordIntent(order()).id, n),
-    (db, rowsIn) => {
-      const stmt = db.connection.prepare(RAW_FILL_SQL);
-      for (const row of rowsIn) stmt.run(...row);
-    },
-  ),
-};
-rows.push({ name: 'fills, one per transaction', ...oneFill, aim: '≥ 20k/s' });
+});
 
-const batchedFill = {
-  store: rate(
+rows.push({
+  name: 'fills, batches of 1,000',
+  aim: '≥ 200k/s',
+  ...compare(
     50_000,
-    (db, n) => fillsFor(db.orders.recordIntent(order()).id, n),
-    (db, fills) => {
-      for (let i = 0; i < fills.length; i += 1_000) db.fills.recordMany(fills.slice(i, i + 1_000));
+    {
+      prepare: (db, n) => fillsFor(db.orders.recordIntent(order()).id, n),
+      run: (db, fills) => {
+        for (let i = 0; i < fills.length; i += 1_000) db.fills.recordMany(fills.slice(i, i + 1_000));
+      },
+    },
+    {
+      prepare: (db, n) => rawFillRows(db.orders.recordIntent(order()).id, n),
+      run: (db, rowsIn) => {
+        const stmt = db.connection.prepare(RAW_FILL_SQL);
+        const batch = db.connection.transaction((slice: unknown[][]) => {
+          for (const row of slice) stmt.run(...row);
+        });
+        for (let i = 0; i < rowsIn.length; i += 1_000) batch(rowsIn.slice(i, i + 1_000));
+      },
     },
   ),
-  raw: rate(
-    50_000,
-    (db, n) => rawFillRows(db.orders.recordIntent(order()).id, n),
-    (db, rowsIn) => {
-      const stmt = db.connection.prepare(RAW_FILL_SQL);
-      const batch = db.connection.transaction((slice: unknown[][]) => {
-        for (const row of slice) stmt.run(...row);
-      });
-      for (let i = 0; i < rowsIn.length; i += 1_000) batch(rowsIn.slice(i, i + 1_000));
-    },
-  ),
-};
-rows.push({ name: 'fills, batches of 1,000', ...batchedFill, aim: '≥ 200k/s' });
+});
 
-const updates = {
-  store: rate(
+rows.push({
+  name: 'order state updates, one per transaction',
+  aim: '',
+  ...compare(
     10_000,
-    (db, n) => {
-      if (db.orders.get('bench-0') === null) seedOrders(db);
-      return updatesFor(n);
+    {
+      prepare: (db, n) => {
+        if (db.orders.get('bench-0') === null) seedOrders(db);
+        return updatesFor(n);
+      },
+      run: (db, list) => {
+        for (const [id, update] of list) db.orders.updateState(id, update);
+      },
     },
-    (db, list) => {
-      for (const [id, update] of list) db.orders.updateState(id, update);
+    {
+      prepare: (db, n) => {
+        if (db.orders.get('bench-0') === null) seedOrders(db);
+        return Array.from({ length: n }, (_, i) => [
+          'PARTIALLY_FILLED',
+          i,
+          String(i),
+          '72100.5',
+          `bench-${i % ORDERS_FOR_UPDATES}`,
+        ]);
+      },
+      run: (db, list) => {
+        const stmt = db.connection.prepare(RAW_UPDATE_SQL);
+        for (const row of list) stmt.run(...row);
+      },
     },
   ),
-  raw: rate(
-    10_000,
-    (db, n) => {
-      if (db.orders.get('bench-0') === null) seedOrders(db);
-      return Array.from({ length: n }, (_, i) => [
-        'PARTIALLY_FILLED',
-        i,
-        String(i),
-        '72100.5',
-        `bench-${i % ORDERS_FOR_UPDATES}`,
-      ]);
-    },
-    (db, list) => {
-      const stmt = db.connection.prepare(RAW_UPDATE_SQL);
-      for (const row of list) stmt.run(...row);
-    },
-  ),
-};
-rows.push({ name: 'order state updates, one per transaction', ...updates, aim: '' });
+});
 
-const intents = {
-  store: rate(
-    200,
-    (_, n) => Array.from({ length: n }, order),
-    (db, list) => {
-      for (const o of list) db.orders.recordIntent(o);
+rows.push({
+  name: 'order intents (synchronous=FULL)',
+  aim: '',
+  ...compare(
+    500,
+    {
+      prepare: (_, n) => Array.from({ length: n }, order),
+      run: (db, list) => {
+        for (const o of list) db.orders.recordIntent(o);
+      },
+    },
+    {
+      prepare: (_, n) => Array.from({ length: n }, () => `raw-${serial++}`),
+      run: (db, ids) => {
+        db.connection.pragma('synchronous = FULL');
+        const stmt = db.connection.prepare(RAW_INTENT_SQL);
+        for (const id of ids) stmt.run(id, 0, 0);
+        db.connection.pragma('synchronous = NORMAL');
+      },
     },
   ),
-  raw: rate(
-    200,
-    (_, n) => Array.from({ length: n }, () => `raw-${serial++}`),
-    (db, ids) => {
-      db.connection.pragma('synchronous = FULL');
-      const stmt = db.connection.prepare(RAW_INTENT_SQL);
-      for (const id of ids) stmt.run(id, 0, 0);
-      db.connection.pragma('synchronous = NORMAL');
-    },
-  ),
-};
-rows.push({ name: 'order intents (synchronous=FULL)', ...intents, aim: '' });
+});
 
 const fmt = (x: number): string => `${Math.round(x).toLocaleString('en-US')}/s`;
 console.log(
