@@ -15,7 +15,7 @@ import type { ServerCounters } from './counters.js';
 import { type ActiveFault, type FaultInjector, FaultKind } from './faults.js';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
 import { type ApiRoute, AuthMode, type RequestContext } from './request-context.js';
-import { addRateLimitHeaders, bearerChallenge, resultText, sendApiError, sendJsonText } from './respond.js';
+import { addRateLimitHeaders, bearerChallenge, resultBody, sendApiError, sendJsonText } from './respond.js';
 import { Router } from './router.js';
 import { unknownPathError } from './routes.js';
 
@@ -43,6 +43,8 @@ export interface SimHttpServerOptions {
 }
 
 const MAX_BODY_BYTES = 1 << 20;
+/** Query strings at least this long are parsed once and reused. */
+const LONG_QUERY = 256;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
@@ -88,6 +90,7 @@ export class SimHttpServer {
   private readonly server: Server;
   private readonly router: Router<ApiRoute>;
   private readonly accountHeader: string;
+  private readonly longQueries = new Map<string, URLSearchParams>();
   private readonly onInternalError: (error: unknown, method: string, path: string) => void;
 
   constructor(private readonly options: SimHttpServerOptions) {
@@ -127,13 +130,28 @@ export class SimHttpServer {
     });
   }
 
+  /**
+   * Parses a query string; long ones (a 200-symbol list) are parsed once and
+   * the parsed object reused, since handlers only read their query.
+   */
+  private parseQuery(search: string): URLSearchParams {
+    if (search.length < LONG_QUERY) return new URLSearchParams(search);
+    let parsed = this.longQueries.get(search);
+    if (parsed === undefined) {
+      if (this.longQueries.size >= 64) this.longQueries.clear();
+      parsed = new URLSearchParams(search);
+      this.longQueries.set(search, parsed);
+    }
+    return parsed;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = randomUUID();
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    const query = q < 0 ? new URLSearchParams() : this.parseQuery(url.slice(q + 1));
     const headers: OutgoingHttpHeaders = { 'x-request-id': requestId };
 
     if (this.options.control !== undefined && path.startsWith('/_sim/')) {
@@ -241,13 +259,15 @@ export class SimHttpServer {
       return;
     }
     if (route.raw === true) r.headers['cache-control'] = 'no-store';
-    const text =
-      route.raw === true ? JSON.stringify(result) : resultText(result, route.immutableItems === true);
+    const body =
+      route.raw === true
+        ? Buffer.from(JSON.stringify(result), 'utf8')
+        : resultBody(result, route.immutableItems === true);
     if (has(fired, FaultKind.MALFORMED_BODY)) {
-      sendJsonText(res, 200, text.slice(0, Math.max(1, Math.floor(text.length / 2))), r.headers);
+      sendJsonText(res, 200, body.subarray(0, Math.max(1, Math.floor(body.length / 2))), r.headers);
       return;
     }
-    sendJsonText(res, 200, text, r.headers);
+    sendJsonText(res, 200, body, r.headers);
   }
 
   private rateLimited(code = 'rate-limit-exceeded'): SimApiError {

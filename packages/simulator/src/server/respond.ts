@@ -3,15 +3,15 @@ import type { RateLimitDecision } from './rate-limiter.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Sends a JSON text with status and headers (no-op when the socket is already gone). */
+/** Sends a JSON text (or its UTF-8 bytes) with status and headers (no-op when the socket is already gone). */
 export function sendJsonText(
   res: ServerResponse,
   status: number,
-  text: string,
+  text: string | Buffer,
   headers: OutgoingHttpHeaders,
 ): void {
   if (res.destroyed || res.headersSent) return;
-  const body = Buffer.from(text, 'utf8');
+  const body = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   headers['content-type'] = JSON_TYPE;
   headers['content-length'] = body.length;
   res.writeHead(status, headers);
@@ -47,13 +47,27 @@ export function bearerChallenge(code: string, message: string): string {
 }
 
 const itemText = new WeakMap<object, string>();
+const wholeBody = new WeakMap<object, Buffer>();
 
 /**
- * `{"result": ...}` as text. With `reuseItems`, each object of a top-level
- * array is serialized once and its text reused while the backend hands out
- * the same (unchanged, never mutated) object again: the prices endpoint
- * returns cached per-symbol objects, so a 200-symbol answer is mostly joins.
+ * `{"result": ...}` as UTF-8 bytes. With `reuse`, the backend promises that
+ * the objects it returns are cached and never mutated (the prices endpoint
+ * hands out the same array while no price changed, and the same per-symbol
+ * objects): the bytes of a whole array answer, and the text of each item, are
+ * then serialized once and reused for as long as the backend returns the same
+ * object.
  */
+export function resultBody(result: unknown, reuse: boolean): Buffer {
+  if (!reuse || !Array.isArray(result)) return Buffer.from(JSON.stringify({ result }), 'utf8');
+  let body = wholeBody.get(result);
+  if (body === undefined) {
+    body = Buffer.from(resultText(result, true), 'utf8');
+    wholeBody.set(result, body);
+  }
+  return body;
+}
+
+/** `{"result": ...}` as text, reusing the text of each array item when `reuseItems` (see {@link resultBody}). */
 export function resultText(result: unknown, reuseItems: boolean): string {
   if (!reuseItems || !Array.isArray(result)) return JSON.stringify({ result });
   let text = '{"result":[';
