@@ -14,6 +14,7 @@ import { invalidRequest } from './brokerage-errors.js';
 import { commissionsPayload } from './fees.js';
 import { holdingsPayload } from './holdings-view.js';
 import { type CreateResult, IdempotencyWindow } from './idempotency.js';
+import { MarketLook } from './market-look.js';
 import { MatchingEngine } from './matching-engine.js';
 import { buildCancelRecord, buildOrder, type NewOrderFields } from './order-factory.js';
 import { toOrderRecord } from './order-records.js';
@@ -235,7 +236,7 @@ export class Brokerage {
     const replacement = this.store.nextId();
     const order = buildOrder(this.market, fields, replacement, at, this.hiddenUntil(at.toMillis()));
     this.store.add(order);
-    this.engine.match(order, at.toMillis());
+    this.engine.match(order, new MarketLook(this.market, at.toMillis()));
     await this.save();
     return { orderId: order.orderId };
   }
@@ -374,7 +375,7 @@ export class Brokerage {
       order.status = SimOrderStatus.REJECTED;
       return order;
     }
-    this.engine.match(order, now.toMillis());
+    this.engine.match(order, new MarketLook(this.market, now.toMillis()));
     return order;
   }
 }

@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import type { BookLevel, MarketModel, SimInstrument } from '../market/market-model.js';
 import { COMMISSION_RATES, commissionFor, roundCash, sellTaxFor } from './fees.js';
 import type { Ledger } from './ledger.js';
+import { MarketLook } from './market-look.js';
 import { type SimOrder, SimOrderStatus } from './order-types.js';
 import { settlementDate } from './settlement.js';
 
@@ -12,9 +13,6 @@ export const MATCH_STEP_MS = 5_000;
 export const MAX_STEPS_PER_ADVANCE = 240;
 /** Smallest fractional share the broker trades. */
 const SHARE_UNIT = new Decimal('0.000001');
-
-/** Volume already taken from a book during one step, keyed by symbol, side and price. */
-type Consumption = Map<string, Decimal>;
 
 /** Whether the order takes part in matching (a pending modify or cancel freezes it). */
 function isWorking(order: SimOrder): boolean {
@@ -51,7 +49,7 @@ export class MatchingEngine {
 
   /** One look at the market at `atMs` for every working order, oldest first. */
   step(orders: readonly SimOrder[], atMs: number): void {
-    const consumed: Consumption = new Map();
+    let look: MarketLook | undefined;
     for (const order of orders) {
       if (!isWorking(order) || atMs <= order.orderedAtMs) continue;
       if (order.timeInForce === 'CLS') {
@@ -62,42 +60,40 @@ export class MatchingEngine {
         this.close(order, SimOrderStatus.CANCELED, order.expiresAtMs);
         continue;
       }
-      this.match(order, atMs, consumed);
+      look ??= new MarketLook(this.market, atMs);
+      this.match(order, look);
     }
   }
 
-  /** Tries to fill one order against the market at `atMs` (also used right after creation). */
-  match(order: SimOrder, atMs: number, consumed: Consumption = new Map()): void {
+  /** Tries to fill one order against one look at the market (also used right after creation). */
+  match(order: SimOrder, look: MarketLook): void {
     const instrument = this.market.instrument(order.symbol);
     if (!instrument || instrument.suspended || !isWorking(order) || order.timeInForce === 'CLS') return;
-    const at = DateTime.fromMillis(atMs, { zone: KST_ZONE });
-    const session = this.market.orderSession(order.country, at);
+    const session = look.session(order.country);
     if (session === null) return;
     if (session !== 'REGULAR' && (order.orderType === 'MARKET' || !tradesOutsideRegular(instrument))) return;
-    const book = this.market.book(order.symbol, at);
+    const book = look.book(order.symbol);
     const levels = order.side === 'BUY' ? book.asks : book.bids;
     let filled = false;
     for (const level of levels) {
       if (!isWorking(order)) break;
       if (order.price !== null && !isMarketable(order, order.price, level)) break;
       const key = `${order.symbol}|${order.side}|${level.price.toFixed()}`;
-      const available = level.volume.minus(consumed.get(key) ?? 0);
-      const quantity = this.fillable(order, level.price, available);
+      const quantity = this.fillable(order, level.price, look.left(key, level.volume));
       if (quantity.lte(0)) continue;
-      consumed.set(key, (consumed.get(key) ?? new Decimal(0)).plus(quantity));
-      this.fill(order, instrument, quantity, level.price, atMs);
+      look.take(key, quantity);
+      this.fill(order, instrument, quantity, level.price, look.atMs);
       filled = true;
     }
     if (filled || order.price === null || !isWorking(order)) return;
-    const last = this.market.lastPrice(order.symbol, at);
+    const last = look.last(order.symbol);
     const crossed = order.side === 'BUY' ? last.lte(order.price) : last.gte(order.price);
     if (!crossed) return;
     const key = `${order.symbol}|${order.side}|cross`;
-    const cap = (levels[0]?.volume ?? new Decimal(0)).minus(consumed.get(key) ?? 0);
-    const quantity = this.fillable(order, order.price, cap);
+    const quantity = this.fillable(order, order.price, look.left(key, levels[0]?.volume ?? new Decimal(0)));
     if (quantity.lte(0)) return;
-    consumed.set(key, (consumed.get(key) ?? new Decimal(0)).plus(quantity));
-    this.fill(order, instrument, quantity, order.price, atMs);
+    look.take(key, quantity);
+    this.fill(order, instrument, quantity, order.price, look.atMs);
   }
 
   /** Closes an order (cancel, expiry, replace), keeping what it filled. */

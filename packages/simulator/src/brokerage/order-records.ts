@@ -2,8 +2,18 @@ import { Decimal, formatKst, KST_ZONE } from '@hoga/core';
 import { DateTime } from 'luxon';
 import type { SimOrder } from './order-types.js';
 
+/** Formatted instants, by epoch ms: formatting a zoned date-time is slow and records are listed often. */
+const formatted = new Map<number, string>();
+const FORMAT_CACHE_LIMIT = 20_000;
+
 function kst(ms: number): string {
-  return formatKst(DateTime.fromMillis(ms, { zone: KST_ZONE }));
+  let text = formatted.get(ms);
+  if (text === undefined) {
+    if (formatted.size >= FORMAT_CACHE_LIMIT) formatted.clear();
+    text = formatKst(DateTime.fromMillis(ms, { zone: KST_ZONE }));
+    formatted.set(ms, text);
+  }
+  return text;
 }
 
 /** Decimal places of an average fill price: whole won plus two, or four for USD. */
