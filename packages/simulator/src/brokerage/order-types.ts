@@ -75,11 +75,6 @@ export interface SimOrder {
   readonly hiddenUntilMs: number;
 }
 
-/** Remaining quantity of a quantity-based order. */
-export function remainingQuantity(order: SimOrder): Decimal {
-  return order.quantity.minus(order.filledQuantity);
-}
-
 /** Whether the order still works (listed under OPEN). */
 export function isOpen(order: SimOrder): boolean {
   return OPEN_STATUSES.has(order.status);
