@@ -1,4 +1,4 @@
-import { ScaledClock } from '@hoga/core';
+import { parseDateTime, ScaledClock } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { Brokerage } from './brokerage/brokerage.js';
@@ -57,15 +57,16 @@ const optionsSchema = z.object({
 
 function startInstant(start: DateTime | string | undefined): DateTime {
   if (start === undefined) return DateTime.now();
-  const instant = typeof start === 'string' ? DateTime.fromISO(start, { setZone: true }) : start;
-  if (!instant.isValid) {
-    throw new SimulatorError(
-      'invalid-simulator-option',
-      `start: expected an ISO 8601 date-time with offset, found ${String(start)}`,
-      'start',
-    );
+  if (typeof start !== 'string') {
+    if (start.isValid) return start;
+    throw new SimulatorError('invalid-simulator-option', 'start: the DateTime is invalid', 'start');
   }
-  return instant;
+  try {
+    return parseDateTime(start, 'start');
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new SimulatorError('invalid-simulator-option', message, 'start', { cause: error });
+  }
 }
 
 function parseOptions(options: SimulatorOptions): z.output<typeof optionsSchema> {

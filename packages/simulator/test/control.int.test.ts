@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SimulatorHandle, SimulatorOptions } from '../src/index.js';
+import { SimulatorError, type SimulatorHandle, type SimulatorOptions } from '../src/index.js';
 import { type Json, KR_OPEN, outcome, startTestSimulator, TestClient } from './sim-client.js';
 
 const running: SimulatorHandle[] = [];
@@ -227,6 +227,24 @@ describe('control API', () => {
         ordersPerClientOrderId: {},
       });
       expect(sim.counters()).toEqual(counters);
+    });
+  });
+
+  describe('startSimulator options', () => {
+    it.each([
+      [{ start: '2026-11-23T10:00:00' }, 'start'],
+      [{ start: 'tomorrow' }, 'start'],
+      [{ port: 70_000 }, 'port'],
+      [{ speed: -1 }, 'speed'],
+      [{ tokenTtlSeconds: 0 }, 'tokenTtlSeconds'],
+      [{ accountHeader: 'X Service' }, 'accountHeader'],
+    ])('rejects %j with SimulatorError naming %s', async (options, field) => {
+      const error = await startTestSimulator(options).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(SimulatorError);
+      expect(error).toMatchObject({ code: 'invalid-simulator-option', field });
     });
   });
 

@@ -1,5 +1,5 @@
-import { type Decimal, parseDecimal, type ScaledClock } from '@hoga/core';
-import { DateTime } from 'luxon';
+import { type Decimal, parseDateTime, parseDecimal, type ScaledClock } from '@hoga/core';
+import type { DateTime } from 'luxon';
 import { SimApiError } from '../api-error.js';
 import type { TokenAuthority } from '../server/auth.js';
 import type { BrokerageEndpoints } from '../server/backends.js';
@@ -64,9 +64,13 @@ export class SimulatorControl {
 
   /** Jumps the simulated clock to `at` (backwards allowed; matching never rewinds) and returns the new time. */
   setClock(at: DateTime | string): DateTime {
-    const instant = typeof at === 'string' ? DateTime.fromISO(at, { setZone: true }) : at;
-    if (!instant.isValid)
-      throw invalid('at', `at: expected an ISO 8601 date-time with offset, found ${String(at)}`);
+    let instant: DateTime;
+    try {
+      instant = typeof at === 'string' ? parseDateTime(at, 'at') : at;
+    } catch (error) {
+      throw invalid('at', error instanceof Error ? error.message : String(error));
+    }
+    if (!instant.isValid) throw invalid('at', 'at: the DateTime is invalid');
     this.targets.clock.set(instant);
     return this.settle();
   }
