@@ -220,6 +220,46 @@ describe('Brokerage over HTTP', () => {
     expect(holdings.body.result.items[0].quantity).toBe('12');
   });
 
+  it('replays the committed order when a dropped answer is retried with the same clientOrderId', async () => {
+    sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 1 });
+    const body = {
+      symbol: 'AAPL',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity: '1',
+      price: '100',
+      clientOrderId: 'drop-1',
+    };
+    await expect(client.post('/api/v1/orders', body)).rejects.toThrow();
+    const retry = await client.post('/api/v1/orders', body);
+    expect(outcome(retry)).toBe('200');
+    expect(sim.counters()).toMatchObject({ ordersCreated: 1, ordersPerClientOrderId: { 'drop-1': 1 } });
+    const open = (await client.get('/api/v1/orders', { status: 'OPEN' })).body.result.orders;
+    expect(open.map((o: { orderId: string }) => o.orderId)).toEqual([retry.body.result.orderId]);
+  });
+
+  it('keeps orders created under hide-new-orders out of the lists for a while, but not out of detail', async () => {
+    sim.injectFault({
+      kind: 'hide-new-orders',
+      path: '/api/v1/orders',
+      method: 'POST',
+      count: 1,
+      durationMs: 30_000,
+    });
+    const orderId = await create({
+      symbol: 'AAPL',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity: '1',
+      price: '100',
+    });
+    expect((await client.get('/api/v1/orders', { status: 'OPEN' })).body.result.orders).toEqual([]);
+    expect((await detail(orderId)).status).toBe('PENDING');
+    sim.advanceClock(30_000);
+    const open = (await client.get('/api/v1/orders', { status: 'OPEN' })).body.result.orders;
+    expect(open.map((o: { orderId: string }) => o.orderId)).toEqual([orderId]);
+  });
+
   it('answers 422 order-hours-closed on a Sunday', async () => {
     sim.setClock('2026-11-22T11:00:00+09:00');
     const res = await client.post('/api/v1/orders', {
