@@ -8,7 +8,13 @@ import { BrokerClient, FileTokenCache } from '../src/index.js';
 
 const [baseUrl, cacheFile, startAt, calls, pauseMs] = process.argv.slice(2);
 const client = new BrokerClient({
-  config: { baseUrl: baseUrl ?? '', clientId: 'sim-client', clientSecret: 'sim-secret', accountSeq: 1, backoffBaseMs: 100 },
+  config: {
+    baseUrl: baseUrl ?? '',
+    clientId: 'sim-client',
+    clientSecret: 'sim-secret',
+    accountSeq: 1,
+    backoffBaseMs: 100,
+  },
   tokenCache: new FileTokenCache(cacheFile!),
 });
 await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(startAt) - Date.now())));

@@ -77,13 +77,21 @@ export interface ExecutorStats {
   requests: number;
   retries: number;
   rateLimited: number;
+  /** 429s per rate-limit group. */
+  rateLimitedByGroup: Partial<Record<RateLimitGroup, number>>;
   tokenRefreshes: number;
 }
 
 /** See the module description. */
 export class RequestExecutor {
   /** What happened so far. */
-  readonly stats: ExecutorStats = { requests: 0, retries: 0, rateLimited: 0, tokenRefreshes: 0 };
+  readonly stats: ExecutorStats = {
+    requests: 0,
+    retries: 0,
+    rateLimited: 0,
+    rateLimitedByGroup: {},
+    tokenRefreshes: 0,
+  };
 
   /** @param deps - transport, limiter, clock, scheduler, token manager */
   constructor(private readonly deps: RequestExecutorDeps) {}
@@ -152,6 +160,7 @@ export class RequestExecutor {
       }
       if (failure instanceof RateLimitError) {
         this.stats.rateLimited++;
+        this.stats.rateLimitedByGroup[spec.group] = (this.stats.rateLimitedByGroup[spec.group] ?? 0) + 1;
         limiter.penalize(spec.group, failure.retryAfterMs);
       }
       if (

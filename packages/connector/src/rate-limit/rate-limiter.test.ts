@@ -28,8 +28,15 @@ describe('RateLimiter', () => {
       const { advanceTo, grants, take } = setup();
       for (let i = 0; i < 15; i++) void take(RateLimitGroup.MARKET_DATA, `r${i}`);
       await advanceTo(600);
-      expect(grants.slice(0, 10).every((g) => g.at === 0)).toBe(true);
-      expect(grants.slice(10).map((g) => g.at)).toEqual([100, 200, 300, 400, 500]);
+      expect(grants.slice(0, 9).every((g) => g.at === 0)).toBe(true);
+      // The tenth waits for the safety margin (50 ms of refill) on top of the last whole token.
+      expect(grants[9]!.at).toBeGreaterThanOrEqual(50);
+      expect(grants[9]!.at).toBeLessThanOrEqual(54);
+      // Paced at the limit, a few ms behind the ideal slots (the safety margin against jitter).
+      grants.slice(10).forEach((g, i) => {
+        expect(g.at - (i + 1) * 100 - 50).toBeGreaterThanOrEqual(0);
+        expect(g.at - (i + 1) * 100 - 50).toBeLessThanOrEqual(4);
+      });
     });
 
     it.each([
@@ -43,7 +50,9 @@ describe('RateLimiter', () => {
       expect(limiter.limitOf(group)).toBe(expected);
       for (let i = 0; i < expected + 2; i++) void take(group, `r${i}`);
       await advanceTo(1000);
-      expect(grants.filter((g) => g.at === 0)).toHaveLength(expected);
+      // A burst of the limit: all but the last at once, the last after the 50 ms safety margin.
+      expect(grants.filter((g) => g.at === 0)).toHaveLength(Math.max(1, expected - 1));
+      expect(grants.filter((g) => g.at <= 60)).toHaveLength(expected);
     });
 
     it('serves cancels, then orders, then normal calls, then polls when queued', async () => {
@@ -54,7 +63,7 @@ describe('RateLimiter', () => {
       void take(RateLimitGroup.ORDER, 'create', RequestPriority.ORDER);
       void take(RateLimitGroup.ORDER, 'cancel', RequestPriority.CANCEL);
       await advanceTo(1000);
-      expect(grants.slice(6).map((g) => g.label)).toEqual(['cancel', 'create', 'normal', 'poll']);
+      expect(grants.slice(5).map((g) => g.label)).toEqual(['cancel', 'create', 'fill5', 'normal', 'poll']);
     });
 
     it('rejects a waiter whose signal aborts and serves the next one', async () => {
@@ -66,7 +75,9 @@ describe('RateLimiter', () => {
       controller.abort();
       await expect(aborted).rejects.toMatchObject({ failure: 'aborted' });
       await advanceTo(150);
-      expect(grants.at(-1)).toEqual({ label: 'next', at: 100 });
+      expect(grants.at(-1)?.label).toBe('next');
+      expect(grants.at(-1)!.at).toBeGreaterThanOrEqual(150);
+      expect(grants.at(-1)!.at).toBeLessThanOrEqual(154);
     });
   });
 
@@ -87,7 +98,10 @@ describe('RateLimiter', () => {
       limiter.penalize(RateLimitGroup.STOCK, 1000);
       void take(RateLimitGroup.STOCK, 'after');
       await advanceTo(1500);
-      expect(grants).toEqual([{ label: 'after', at: 1200 }]);
+      expect(grants.map((g) => g.label)).toEqual(['after']);
+      // One token at 5/s (200 ms) after the block, plus the 50 ms safety margin.
+      expect(grants[0]!.at).toBeGreaterThanOrEqual(1250);
+      expect(grants[0]!.at).toBeLessThanOrEqual(1254);
     });
   });
 

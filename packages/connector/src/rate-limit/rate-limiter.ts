@@ -15,6 +15,14 @@ import {
   type RequestPriority,
 } from './rate-limit-groups.js';
 
+/**
+ * The client keeps this much refill time behind the server: clocks are read in whole ms and
+ * requests reach the server with jitter (network, event-loop stalls). It delays only the first
+ * request after the bucket ran dry (and the last request of a full burst); the steady rate stays
+ * the full limit.
+ */
+const SAFETY_MS = 50;
+
 interface Waiter {
   readonly priority: number;
   readonly seq: number;
@@ -141,7 +149,7 @@ export class RateLimiter {
     if (headers['x-ratelimit-remaining'] !== undefined && Number.isFinite(remaining) && remaining >= 0) {
       // The header is the server's whole tokens (rounded down) after that request: the server has
       // fewer than remaining + 1. Later sends are already taken from the local bucket.
-      bucket.tokens = Math.min(bucket.tokens, remaining + 1);
+      bucket.tokens = Math.min(bucket.tokens, remaining + 1 + this.margin(group));
     }
     this.drain(group);
   }
@@ -186,6 +194,18 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * Burst capacity: the limit. (Not more: a bucket fuller than the server's would spend the safety
+   * margin on the first burst.)
+   */
+  private capacity(group: RateLimitGroup): number {
+    return this.limitOf(group);
+  }
+
+  private margin(group: RateLimitGroup): number {
+    return SAFETY_MS * this.ratePerMs(group);
+  }
+
   private inPeak(group: RateLimitGroup): boolean {
     return this.limits[group].peakPerSecond !== null && isPeakWindow(this.options.clock.now());
   }
@@ -198,7 +218,7 @@ export class RateLimiter {
     let bucket = this.buckets.get(group);
     if (bucket === undefined) {
       bucket = {
-        tokens: this.limitOf(group),
+        tokens: this.capacity(group),
         lastRefill: this.scheduler.now(),
         serverLimit: null,
         serverPeakLimit: null,
@@ -214,7 +234,7 @@ export class RateLimiter {
 
   private refill(group: RateLimitGroup, bucket: Bucket): void {
     const now = this.scheduler.now();
-    const capacity = this.limitOf(group);
+    const capacity = this.capacity(group);
     const from = Math.max(bucket.lastRefill, Math.min(now, bucket.blockedUntil));
     if (now > from) bucket.tokens = Math.min(capacity, bucket.tokens + (now - from) * this.ratePerMs(group));
     bucket.tokens = Math.min(bucket.tokens, capacity);
@@ -225,7 +245,9 @@ export class RateLimiter {
     const bucket = this.bucket(group);
     this.refill(group, bucket);
     const now = this.scheduler.now();
-    while (bucket.queue.length > 0 && now >= bucket.blockedUntil && bucket.tokens >= 1 - 1e-9) {
+    // A token must be whole plus the safety margin (see SAFETY_MS).
+    const needed = Math.min(1 + this.margin(group), this.capacity(group));
+    while (bucket.queue.length > 0 && now >= bucket.blockedUntil && bucket.tokens >= needed - 1e-9) {
       const waiter = bucket.queue.shift()!;
       bucket.tokens -= 1;
       bucket.sent++;
@@ -235,7 +257,7 @@ export class RateLimiter {
     bucket.timer?.unsubscribe();
     bucket.timer = null;
     if (bucket.queue.length === 0) return;
-    const untilToken = Math.max(0, (1 - bucket.tokens) / this.ratePerMs(group));
+    const untilToken = Math.max(0, (needed - bucket.tokens) / this.ratePerMs(group));
     const delay = Math.max(bucket.blockedUntil - now, untilToken, 1);
     bucket.timer = this.scheduler.schedule(() => {
       bucket.timer = null;

@@ -11,9 +11,13 @@ interface Entry {
   calendar: MarketCalendar | null;
   fetchedAtMs: number;
   loading: boolean;
+  failed: boolean;
 }
 
-/** Calendar-backed market hours; answers `undefined` until the first calendar arrived. */
+/**
+ * Calendar-backed market hours. Answers `undefined` while the first calendar is loading, and
+ * `true` (poll rather than starve) when no calendar could be read.
+ */
 export class MarketHours {
   private readonly entries = new Map<Market, Entry>();
 
@@ -32,17 +36,18 @@ export class MarketHours {
    * Whether `market` has any session (pre, regular, after, day market) open now.
    *
    * @param market - KR or US
-   * @returns undefined while the calendar is not known yet
+   * @returns undefined while the first calendar is loading
    */
   isOpen(market: Market): boolean | undefined {
     let entry = this.entries.get(market);
     if (entry === undefined) {
-      entry = { calendar: null, fetchedAtMs: Number.NEGATIVE_INFINITY, loading: false };
+      entry = { calendar: null, fetchedAtMs: Number.NEGATIVE_INFINITY, loading: false, failed: false };
       this.entries.set(market, entry);
     }
     const now = this.clock.nowMs();
     if (!entry.loading && now - entry.fetchedAtMs > this.refreshMs) this.load(market, entry);
-    return entry.calendar === null ? undefined : isMarketOpen(entry.calendar, this.clock.now());
+    if (entry.calendar === null) return entry.failed ? true : undefined;
+    return isMarketOpen(entry.calendar, this.clock.now());
   }
 
   /**
@@ -52,7 +57,7 @@ export class MarketHours {
    * @param calendar - the calendar
    */
   set(market: Market, calendar: MarketCalendar): void {
-    this.entries.set(market, { calendar, fetchedAtMs: this.clock.nowMs(), loading: false });
+    this.entries.set(market, { calendar, fetchedAtMs: this.clock.nowMs(), loading: false, failed: false });
   }
 
   private load(market: Market, entry: Entry): void {
@@ -67,11 +72,13 @@ export class MarketHours {
         entry.calendar = calendar;
         entry.fetchedAtMs = this.clock.nowMs();
         entry.loading = false;
+        entry.failed = false;
       },
       () => {
         // Try again after a minute; until then the last calendar (or "unknown") stands.
         entry.fetchedAtMs = this.clock.nowMs() - this.refreshMs + 60_000;
         entry.loading = false;
+        entry.failed = true;
       },
     );
   }

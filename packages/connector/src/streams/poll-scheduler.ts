@@ -18,6 +18,9 @@ import {
 } from 'rxjs';
 import type { RateLimitGroup } from '../rate-limit/rate-limit-groups.js';
 
+/** How soon a job whose market's hours are not known yet looks again. */
+const UNKNOWN_RECHECK_MS = 100;
+
 /** One polling job. */
 export interface PollJobSpec<T> {
   /** The group whose budget the job spends. */
@@ -38,7 +41,10 @@ export interface PollSchedulerOptions {
   readonly rateOf: (group: RateLimitGroup) => number;
   /** Timers and elapsed time; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
-  /** Whether a market is open now; `undefined` (unknown) counts as open. Default: always open. */
+  /**
+   * Whether a market is open now; `undefined` means not known yet (asked again after 100 ms).
+   * Default: always open.
+   */
   readonly isMarketOpen?: (market: Market) => boolean | undefined;
   /** Poll market-bound jobs while their market is closed (default false). */
   readonly pollClosedMarkets?: boolean;
@@ -213,13 +219,12 @@ export class PollScheduler {
     for (const job of g.jobs) {
       if (job.running !== null) continue;
       const market = job.spec.market;
-      if (
-        market !== undefined &&
-        !this.options.pollClosedMarkets &&
-        this.options.isMarketOpen?.(market) === false
-      ) {
-        nextDue = Math.min(nextDue, now + recheck);
-        continue;
+      if (market !== undefined && !this.options.pollClosedMarkets && this.options.isMarketOpen) {
+        const open = this.options.isMarketOpen(market);
+        if (open !== true) {
+          nextDue = Math.min(nextDue, now + (open === false ? recheck : UNKNOWN_RECHECK_MS));
+          continue;
+        }
       }
       const due = job.lastStart + (job.spec.minIntervalMs ?? 0);
       if (due > now) nextDue = Math.min(nextDue, due);
