@@ -127,6 +127,8 @@ export class BrokerApiError extends ConnectorError {
   readonly requestId: string | null;
   /** The envelope's `data` hint, or null. */
   readonly data: Readonly<Record<string, unknown>> | null;
+  /** The broker's own message, without the endpoint, status and request id around it. */
+  readonly brokerMessage: string;
 
   /**
    * @param family - error family
@@ -145,6 +147,7 @@ export class BrokerApiError extends ConnectorError {
     this.status = init.status;
     this.requestId = init.requestId;
     this.data = init.data ?? null;
+    this.brokerMessage = init.message;
   }
 }
 

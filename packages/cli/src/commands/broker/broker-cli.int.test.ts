@@ -1,0 +1,123 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { HogaDatabase, SqliteTokenCache } from '@hoga/store';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createProgram } from '../../program.js';
+
+let sim: SimulatorHandle;
+const dir = mkdtempSync(join(tmpdir(), 'hoga-cli-'));
+
+beforeAll(async () => {
+  sim = await startSimulator({ start: '2026-11-23T10:00:00.000+09:00', rateLimit: false });
+  vi.stubEnv('HOGA_TOKEN_FILE', join(dir, 'tokens.json'));
+  vi.stubEnv('HOGA_DB', '');
+});
+afterEach(() => {
+  process.exitCode = undefined;
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await sim.close();
+});
+
+/** Runs `hoga <args>` in-process; returns stdout, stderr and the exit code. */
+async function hoga(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
+    out.push(parts.join(' '));
+  });
+  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    err.push(String(chunk));
+    return true;
+  });
+  try {
+    await createProgram().parseAsync(['node', 'hoga', ...args]);
+  } finally {
+    log.mockRestore();
+    write.mockRestore();
+  }
+  const code = typeof process.exitCode === 'number' ? process.exitCode : 0;
+  process.exitCode = undefined;
+  return { out: out.join('\n'), err: err.join(''), code };
+}
+
+const connection = () => [
+  '--base-url',
+  sim.url,
+  '--client-id',
+  'sim-client',
+  '--client-secret',
+  'sim-secret',
+];
+
+describe('hoga broker commands', () => {
+  it('prints a table of quotes', async () => {
+    const { out, code } = await hoga('quote', '005930', 'AAPL', ...connection());
+    expect(code).toBe(0);
+    expect(out.split('\n')[0]).toMatch(/^symbol\s+last\s+currency\s+time$/);
+    expect(out).toMatch(/005930\s+\d+\s+KRW/);
+    expect(out).toMatch(/AAPL\s+[\d.]+\s+USD/);
+  });
+
+  it('prints JSON with decimals as strings under --json', async () => {
+    const { out, code } = await hoga('quote', '005930', '--json', ...connection());
+    expect(code).toBe(0);
+    const [price] = JSON.parse(out) as { symbol: string; lastPrice: string }[];
+    expect(price!.symbol).toBe('005930');
+    expect(price!.lastPrice).toMatch(/^\d+$/);
+  });
+
+  it.each([
+    { args: ['orderbook', '005930', '--depth', '3'], pattern: /ask\s+\d+\s+\d+[\s\S]*bid\s+\d+\s+\d+/ },
+    { args: ['candles', '005930', '--interval', '1d', '--count', '3'], pattern: /time\s+open\s+high/ },
+    { args: ['stock', '005930'], pattern: /005930\s+\S+\s+KOSPI/ },
+    { args: ['fx'], pattern: /USD\/KRW\s+[\d.]+/ },
+    { args: ['calendar', 'KR'], pattern: /today\s+2026-11-23/ },
+    { args: ['accounts'], pattern: /1\s+\d+\s+BROKERAGE/ },
+    { args: ['holdings'], pattern: /005930[\s\S]*market value/ },
+    { args: ['orders', '--status', 'CLOSED'], pattern: /CLOSED|order/ },
+    { args: ['buying-power', '--account', '1'], pattern: /KRW\s+\d+[\s\S]*USD/ },
+  ])('runs `hoga $args.0`', async ({ args, pattern }) => {
+    const { out, err, code } = await hoga(...args, ...connection());
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toMatch(pattern);
+  });
+
+  it('prints the error code, message and request id and exits 1', async () => {
+    const { err, code } = await hoga('orderbook', 'NOPE99', ...connection());
+    expect(code).toBe(1);
+    expect(err).toMatch(/^hoga: stock-not-found \(HTTP 404\) from getOrderbook: .+\nrequest id: \S+/);
+  });
+
+  it('prints the prettified configuration error, exits 2 and never shows the secret', async () => {
+    const { err, code } = await hoga(
+      'fx',
+      '--base-url',
+      'not-a-url',
+      '--client-id',
+      'x',
+      '--client-secret',
+      's3cr3t-value',
+    );
+    expect(code).toBe(2);
+    expect(err).toContain('baseUrl');
+    expect(err).not.toContain('s3cr3t-value');
+  });
+
+  it('shares the token through the store with --db', async () => {
+    const db = join(dir, 'hoga.sqlite');
+    const { code } = await hoga('accounts', '--db', db, ...connection());
+    expect(code).toBe(0);
+    const database = HogaDatabase.open(db);
+    try {
+      const token = await new SqliteTokenCache(database).read(`${sim.url}|sim-client`);
+      expect(token?.tokenType).toBe('Bearer');
+    } finally {
+      database.close();
+    }
+  });
+});
