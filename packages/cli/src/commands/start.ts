@@ -1,15 +1,21 @@
 import type { Command } from 'commander';
+import { reportError } from './broker/connection.js';
+import { runStartDemo } from './broker/start-demo.js';
 
-/** `hoga start`: the main job. Until the simulator and engine land it explains what hoga is. */
+/**
+ * `hoga start` (`pnpm start`): until the engine exists, a demo of the connector against the
+ * built-in simulator — account, holdings, live quotes and books, and one order filling.
+ */
 export function registerStartCommand(program: Command): void {
   program
     .command('start')
-    .description('run the main job against the built-in simulator')
-    .action(() => {
-      console.log(
-        'hoga: an event-driven trading engine for the Securities Brokerage Open API (KR and US stocks).',
-      );
-      console.log('Write a strategy once; run it as a backtest, on paper or live.');
-      console.log('Next: `pnpm test` runs the test suite; `pnpm hoga --help` lists the commands.');
+    .description('demo: the connector against the built-in simulator (account, quotes, one order filling)')
+    .option('--watch <seconds>', 'how long to watch quotes', (v) => Number(v), 15)
+    .action(async (flags: { watch: number }) => {
+      try {
+        await runStartDemo({ watchMs: Math.max(1, flags.watch) * 1000 });
+      } catch (error) {
+        reportError(error);
+      }
     });
 }

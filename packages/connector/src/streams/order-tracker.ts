@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { createHash } from 'node:crypto';
 import {
   brokerOrderId,
   type ClientOrderId,
@@ -36,9 +37,14 @@ interface Tracked {
 
 const ZERO = new Decimal(0);
 
-/** A client order id for an order placed elsewhere (app, another engine). */
+/**
+ * A stable client order id for an order placed elsewhere (app, another engine): `ext-` and 32 hex
+ * digits of the SHA-256 of the broker's id (broker ids can be long and share prefixes).
+ *
+ * @param orderId - the broker's order id
+ */
 export function externalClientOrderId(orderId: string): ClientOrderId {
-  return clientOrderId(`ext-${orderId.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 36));
+  return clientOrderId(`ext-${createHash('sha256').update(orderId).digest('hex').slice(0, 32)}`);
 }
 
 /** Keeps the last report of every live order and diffs new reports against it. */
