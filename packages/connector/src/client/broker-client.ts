@@ -66,6 +66,12 @@ import { type OrderCommandNotice, OrderOperations } from './order-operations.js'
 import { type CallOptions, type CallSpec, type Query, RequestExecutor } from './request-executor.js';
 import { RetryMode } from './retry-policy.js';
 
+const PricesSchema = z.array(PriceSchema);
+const TradesSchema = z.array(TradeSchema);
+const StocksSchema = z.array(StockInfoSchema);
+const WarningsSchema = z.array(StockWarningSchema);
+const AccountsSchema = z.array(AccountSchema);
+const CommissionsSchema = z.array(CommissionSchema);
 const TokenResponseSchema = z.object({
   access_token: z.string().min(1),
   token_type: z.string(),
@@ -282,7 +288,7 @@ export class BrokerClient {
       'getPrices',
       RateLimitGroup.MARKET_DATA,
       '/api/v1/prices',
-      z.array(PriceSchema),
+      PricesSchema,
       query,
       false,
       options,
@@ -300,7 +306,7 @@ export class BrokerClient {
       'getTrades',
       RateLimitGroup.MARKET_DATA,
       '/api/v1/trades',
-      z.array(TradeSchema),
+      TradesSchema,
       q,
       false,
       options,
@@ -350,15 +356,7 @@ export class BrokerClient {
   /** `GET /api/v1/stocks` (STOCK): reference data of 1 to 200 symbols. Cache it; it changes daily. */
   async getStocks(symbols: readonly string[], options?: CallOptions): Promise<readonly StockInfo[]> {
     const query = { symbols: joinSymbols(symbols) };
-    return this.get(
-      'getStocks',
-      RateLimitGroup.STOCK,
-      '/api/v1/stocks',
-      z.array(StockInfoSchema),
-      query,
-      false,
-      options,
-    );
+    return this.get('getStocks', RateLimitGroup.STOCK, '/api/v1/stocks', StocksSchema, query, false, options);
   }
 
   /** `GET /api/v1/stocks/{symbol}/warnings` (STOCK): active purchase warnings. */
@@ -368,7 +366,7 @@ export class BrokerClient {
       'getStockWarnings',
       RateLimitGroup.STOCK,
       path,
-      z.array(StockWarningSchema),
+      WarningsSchema,
       undefined,
       false,
       options,
@@ -434,7 +432,7 @@ export class BrokerClient {
       'getAccounts',
       RateLimitGroup.ACCOUNT,
       '/api/v1/accounts',
-      z.array(AccountSchema),
+      AccountsSchema,
       undefined,
       false,
       options,
@@ -558,7 +556,7 @@ export class BrokerClient {
       'getCommissions',
       RateLimitGroup.ORDER_INFO,
       path,
-      z.array(CommissionSchema),
+      CommissionsSchema,
       undefined,
       true,
       options,

@@ -55,6 +55,8 @@ export interface RateLimiterOptions {
   readonly limits?: Partial<Record<RateLimitGroup, GroupLimit>>;
   /** Fraction of each limit to use (default 1). */
   readonly utilization?: number;
+  /** Adopt the limits announced by `X-RateLimit-Limit` (default true). */
+  readonly followServerLimits?: boolean;
 }
 
 /** Per-group token buckets with priority queues. */
@@ -140,7 +142,8 @@ export class RateLimiter {
     const bucket = this.bucket(group);
     this.refill(group, bucket);
     const limit = Number(headers['x-ratelimit-limit']);
-    if (headers['x-ratelimit-limit'] !== undefined && Number.isFinite(limit) && limit > 0) {
+    const follow = this.options.followServerLimits ?? true;
+    if (follow && headers['x-ratelimit-limit'] !== undefined && Number.isFinite(limit) && limit > 0) {
       // A limit seen inside the peak window says nothing about the limit outside it.
       if (!this.inPeak(group)) bucket.serverLimit = limit;
       else bucket.serverPeakLimit = limit;

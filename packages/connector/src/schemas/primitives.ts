@@ -89,9 +89,21 @@ export function innermostIssue(issue: z.core.$ZodIssue): { message: string; path
   return best === null ? issue : { message: best.message, path: [...issue.path, ...best.path] };
 }
 
-/** The success envelope `{ "result": ... }`. */
-export function envelope<T extends z.ZodType>(result: T) {
-  return z.object({ result });
+const envelopes = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * The success envelope `{ "result": ... }`, built once per result schema (zod compiles each new
+ * schema, so building one per request would cost more than the parse).
+ *
+ * @param result - schema of the payload
+ */
+export function envelope<T extends z.ZodType>(result: T): z.ZodObject<{ result: T }> {
+  let schema = envelopes.get(result) as z.ZodObject<{ result: T }> | undefined;
+  if (schema === undefined) {
+    schema = z.object({ result });
+    envelopes.set(result, schema);
+  }
+  return schema;
 }
 
 /** A currency code: `KRW`, `USD`, or a value this version does not know. */
