@@ -13,7 +13,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import { join } from 'node:path';
 import { Decimal, ScaledClock } from '@hoga/core';
-import { mergeMap, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import { BrokerClient, BrokerStreams, RateLimiter, RateLimitGroup } from '../src/index.js';
 
 const START = '2026-11-23T10:00:00.000+09:00';
@@ -183,17 +183,15 @@ async function main(): Promise<void> {
   subs.push(streams.orderUpdates$().subscribe({ next: () => orderEvents++, error: onError }));
   // One marketable order a few seconds in, so the order stream has a fill to report.
   const fill = setTimeout(() => {
-    void broker
-      .getOrderbook('000660')
-      .then((b) =>
-        broker.createOrder({
-          symbol: '000660',
-          side: 'BUY',
-          orderType: 'LIMIT',
-          quantity: new Decimal(1),
-          price: b.asks[0]!.price,
-        }),
-      );
+    void broker.getOrderbook('000660').then((b) =>
+      broker.createOrder({
+        symbol: '000660',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        quantity: new Decimal(1),
+        price: b.asks[0]!.price,
+      }),
+    );
   }, 5_000);
   await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
   for (const s of subs) s.unsubscribe();
