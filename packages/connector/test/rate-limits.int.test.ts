@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrokerClient, RateLimitGroup } from '../src/index.js';
+import { type SimFixture, startFixture } from './simulator-fixture.js';
+
+let fx: SimFixture;
+
+beforeAll(async () => {
+  fx = await startFixture({ rateLimit: true, start: '2026-11-23T09:04:58.000+09:00' });
+});
+afterAll(async () => {
+  await fx.close();
+});
+
+function sibling(): BrokerClient {
+  return new BrokerClient({
+    clock: fx.clock,
+    config: {
+      baseUrl: fx.sim.url,
+      clientId: 'sim-client',
+      clientSecret: 'sim-secret',
+      accountSeq: 1,
+      backoffBaseMs: 100,
+      maxRetries: 10,
+    },
+  });
+}
+
+describe('rate limits against the simulator with its limits on', () => {
+  it('paces a burst of 25 reads to 10/s without a single 429', async () => {
+    const before = fx.sim.counters().rateLimited;
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 25 }, () => fx.client.getOrderbook('005930')));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    expect(fx.sim.counters().rateLimited - before).toBe(0);
+  });
+
+  it('uses the 3/s peak limit of ORDER_INFO between 09:00 and 09:10 KST', async () => {
+    expect(fx.client.limiter.limitOf(RateLimitGroup.ORDER_INFO)).toBe(3);
+    const before = fx.sim.counters().rateLimited;
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 8 }, () => fx.client.getBuyingPower('KRW')));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    expect(fx.sim.counters().rateLimited - before).toBe(0);
+  });
+
+  it('recovers from real 429s when two clients of one client id share the budget', async () => {
+    const [a, b] = [sibling(), sibling()];
+    const before = fx.sim.counters().rateLimited;
+    const calls = [a, b].flatMap((client) => Array.from({ length: 15 }, () => client.getPrices(['005930'])));
+    const results = await Promise.allSettled(calls);
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(fx.sim.counters().rateLimited - before).toBeGreaterThan(0);
+    expect(a.executor.stats.rateLimited + b.executor.stats.rateLimited).toBe(
+      fx.sim.counters().rateLimited - before,
+    );
+    a.close();
+    b.close();
+  });
+});
