@@ -12,66 +12,43 @@ import { ConnectorError, InvalidArgumentError } from '../errors.js';
 import { HttpTransport } from '../http/http-transport.js';
 import { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
-import {
-  type Account,
-  AccountSchema,
-  type BuyingPower,
-  BuyingPowerSchema,
-  type Commission,
-  CommissionSchema,
-  type Holdings,
-  HoldingsSchema,
-  type SellableQuantity,
-  SellableQuantitySchema,
-} from '../schemas/account.js';
-import {
-  type CandleInterval,
-  type CandlePage,
-  CandlePageSchema,
-  type Orderbook,
-  OrderbookSchema,
-  type Price,
-  type PriceLimit,
-  PriceLimitSchema,
-  PriceSchema,
-  type Trade,
-  TradeSchema,
+import type { Account, BuyingPower, Commission, Holdings, SellableQuantity } from '../schemas/account.js';
+import type {
+  CandleInterval,
+  CandlePage,
+  Orderbook,
+  Price,
+  PriceLimit,
+  Trade,
 } from '../schemas/market-data.js';
 import {
   type CreateOrderRequest,
   type CreateOrderResult,
   CreateOrderResultSchema,
   type OrderList,
-  OrderListSchema,
   type OrderRecord,
-  OrderRecordSchema,
 } from '../schemas/orders.js';
 import { envelope } from '../schemas/primitives.js';
-import {
-  type ExchangeRate,
-  ExchangeRateSchema,
-  type KrMarketCalendarResult,
-  KrMarketCalendarSchema,
-  type StockInfo,
-  StockInfoSchema,
-  type StockWarning,
-  StockWarningSchema,
-  type UsMarketCalendarResult,
-  UsMarketCalendarSchema,
+import type {
+  ExchangeRate,
+  KrMarketCalendarResult,
+  StockInfo,
+  StockWarning,
+  UsMarketCalendarResult,
 } from '../schemas/reference-data.js';
 import { MemoryTokenCache } from '../token/memory-token-cache.js';
 import { TokenManager } from '../token/token-manager.js';
 import { checkSymbol, createOrderBody, joinSymbols } from './order-bodies.js';
 import { type OrderCommandNotice, OrderOperations } from './order-operations.js';
+import {
+  READ_ENDPOINTS,
+  type ReadEndpoint,
+  type ReadEndpointName,
+  type ReadResult,
+} from './read-endpoints.js';
 import { type CallOptions, type CallSpec, type Query, RequestExecutor } from './request-executor.js';
 import { RetryMode } from './retry-policy.js';
 
-const PricesSchema = z.array(PriceSchema);
-const TradesSchema = z.array(TradeSchema);
-const StocksSchema = z.array(StockInfoSchema);
-const WarningsSchema = z.array(StockWarningSchema);
-const AccountsSchema = z.array(AccountSchema);
-const CommissionsSchema = z.array(CommissionSchema);
 const TokenResponseSchema = z.object({
   access_token: z.string().min(1),
   token_type: z.string(),
@@ -194,23 +171,21 @@ export class BrokerClient {
     );
   }
 
-  private async get<T>(
-    endpoint: string,
-    group: RateLimitGroup,
-    path: string,
-    result: z.ZodType<T, unknown>,
+  private async get<K extends ReadEndpointName>(
+    name: K,
     query: Query | undefined,
-    account: boolean,
-    options?: CallOptions,
-  ): Promise<T> {
+    options: CallOptions | undefined,
+    path: string = READ_ENDPOINTS[name].path,
+  ): Promise<ReadResult<K>> {
+    const endpoint = READ_ENDPOINTS[name] as ReadEndpoint<ReadResult<K>>;
     const body = await this.call(
       {
-        endpoint,
-        group,
+        endpoint: name,
+        group: endpoint.group,
         method: 'GET',
         path,
-        account,
-        schema: envelope(result),
+        account: endpoint.account,
+        schema: envelope(endpoint.result),
         ...(query ? { query } : {}),
       },
       options,
@@ -270,29 +245,13 @@ export class BrokerClient {
   /** `GET /api/v1/orderbook` (MARKET_DATA): asks lowest first, bids highest first. */
   async getOrderbook(symbol: string, options?: CallOptions): Promise<Orderbook> {
     const query = { symbol: checkSymbol(symbol) };
-    return this.get(
-      'getOrderbook',
-      RateLimitGroup.MARKET_DATA,
-      '/api/v1/orderbook',
-      OrderbookSchema,
-      query,
-      false,
-      options,
-    );
+    return this.get('getOrderbook', query, options);
   }
 
   /** `GET /api/v1/prices` (MARKET_DATA): last prices of 1 to 200 symbols. */
   async getPrices(symbols: readonly string[], options?: CallOptions): Promise<readonly Price[]> {
     const query = { symbols: joinSymbols(symbols) };
-    return this.get(
-      'getPrices',
-      RateLimitGroup.MARKET_DATA,
-      '/api/v1/prices',
-      PricesSchema,
-      query,
-      false,
-      options,
-    );
+    return this.get('getPrices', query, options);
   }
 
   /** `GET /api/v1/trades` (MARKET_DATA): today's most recent trades, newest first (count 1 to 50). */
@@ -302,29 +261,13 @@ export class BrokerClient {
     options?: CallOptions,
   ): Promise<readonly Trade[]> {
     const q = { symbol: checkSymbol(symbol), count: range('count', query.count, 1, 50) };
-    return this.get(
-      'getTrades',
-      RateLimitGroup.MARKET_DATA,
-      '/api/v1/trades',
-      TradesSchema,
-      q,
-      false,
-      options,
-    );
+    return this.get('getTrades', q, options);
   }
 
   /** `GET /api/v1/price-limits` (MARKET_DATA): daily limits, null for US stocks. */
   async getPriceLimits(symbol: string, options?: CallOptions): Promise<PriceLimit> {
     const query = { symbol: checkSymbol(symbol) };
-    return this.get(
-      'getPriceLimits',
-      RateLimitGroup.MARKET_DATA,
-      '/api/v1/price-limits',
-      PriceLimitSchema,
-      query,
-      false,
-      options,
-    );
+    return this.get('getPriceLimits', query, options);
   }
 
   /** `GET /api/v1/candles` (MARKET_DATA_CHART): one page, newest first. See `candlePages` for ranges. */
@@ -342,35 +285,19 @@ export class BrokerClient {
       before: query.before,
       adjusted: query.adjusted,
     };
-    return this.get(
-      'getCandles',
-      RateLimitGroup.MARKET_DATA_CHART,
-      '/api/v1/candles',
-      CandlePageSchema,
-      q,
-      false,
-      options,
-    );
+    return this.get('getCandles', q, options);
   }
 
   /** `GET /api/v1/stocks` (STOCK): reference data of 1 to 200 symbols. Cache it; it changes daily. */
   async getStocks(symbols: readonly string[], options?: CallOptions): Promise<readonly StockInfo[]> {
     const query = { symbols: joinSymbols(symbols) };
-    return this.get('getStocks', RateLimitGroup.STOCK, '/api/v1/stocks', StocksSchema, query, false, options);
+    return this.get('getStocks', query, options);
   }
 
   /** `GET /api/v1/stocks/{symbol}/warnings` (STOCK): active purchase warnings. */
   async getStockWarnings(symbol: string, options?: CallOptions): Promise<readonly StockWarning[]> {
     const path = `/api/v1/stocks/${encodeURIComponent(checkSymbol(symbol))}/warnings`;
-    return this.get(
-      'getStockWarnings',
-      RateLimitGroup.STOCK,
-      path,
-      WarningsSchema,
-      undefined,
-      false,
-      options,
-    );
+    return this.get('getStockWarnings', undefined, options, path);
   }
 
   /** `GET /api/v1/exchange-rate` (MARKET_INFO): the display rate valid now or at `dateTime`. */
@@ -387,70 +314,28 @@ export class BrokerClient {
       quoteCurrency: query.quoteCurrency ?? 'KRW',
       dateTime: query.dateTime,
     };
-    return this.get(
-      'getExchangeRate',
-      RateLimitGroup.MARKET_INFO,
-      '/api/v1/exchange-rate',
-      ExchangeRateSchema,
-      q,
-      false,
-      options,
-    );
+    return this.get('getExchangeRate', q, options);
   }
 
   /** `GET /api/v1/market-calendar/KR` (MARKET_INFO): previous, current and next business day. */
   async getKrMarketCalendar(date?: string, options?: CallOptions): Promise<KrMarketCalendarResult> {
-    const path = '/api/v1/market-calendar/KR';
-    return this.get(
-      'getKrMarketCalendar',
-      RateLimitGroup.MARKET_INFO,
-      path,
-      KrMarketCalendarSchema,
-      { date },
-      false,
-      options,
-    );
+    return this.get('getKrMarketCalendar', { date }, options);
   }
 
   /** `GET /api/v1/market-calendar/US` (MARKET_INFO): `date` is a US local date. */
   async getUsMarketCalendar(date?: string, options?: CallOptions): Promise<UsMarketCalendarResult> {
-    const path = '/api/v1/market-calendar/US';
-    return this.get(
-      'getUsMarketCalendar',
-      RateLimitGroup.MARKET_INFO,
-      path,
-      UsMarketCalendarSchema,
-      { date },
-      false,
-      options,
-    );
+    return this.get('getUsMarketCalendar', { date }, options);
   }
 
   /** `GET /api/v1/accounts` (ACCOUNT): the client's accounts in normal state. */
   async getAccounts(options?: CallOptions): Promise<readonly Account[]> {
-    return this.get(
-      'getAccounts',
-      RateLimitGroup.ACCOUNT,
-      '/api/v1/accounts',
-      AccountsSchema,
-      undefined,
-      false,
-      options,
-    );
+    return this.get('getAccounts', undefined, options);
   }
 
   /** `GET /api/v1/holdings` (ASSET): holdings and the combined summary. */
   async getHoldings(query: { readonly symbol?: string } = {}, options?: CallOptions): Promise<Holdings> {
     const q = { symbol: query.symbol === undefined ? undefined : checkSymbol(query.symbol) };
-    return this.get(
-      'getHoldings',
-      RateLimitGroup.ASSET,
-      '/api/v1/holdings',
-      HoldingsSchema,
-      q,
-      true,
-      options,
-    );
+    return this.get('getHoldings', q, options);
   }
 
   /**
@@ -494,73 +379,30 @@ export class BrokerClient {
   /** `GET /api/v1/orders` (ORDER_HISTORY): OPEN (all) or CLOSED (a page; see `closedOrders`). */
   async listOrders(query: OrderListQuery, options?: CallOptions): Promise<OrderList> {
     const q = { ...query, limit: range('limit', query.limit, 1, 100) };
-    return this.get(
-      'listOrders',
-      RateLimitGroup.ORDER_HISTORY,
-      '/api/v1/orders',
-      OrderListSchema,
-      q,
-      true,
-      options,
-    );
+    return this.get('listOrders', q, options);
   }
 
   /** `GET /api/v1/orders/{orderId}` (ORDER_HISTORY): an order in any state. */
   async getOrder(orderId: string, options?: CallOptions): Promise<OrderRecord> {
     if (orderId === '') throw new InvalidArgumentError('orderId', 'expected a non-empty order id');
     const path = `/api/v1/orders/${encodeURIComponent(orderId)}`;
-    return this.get(
-      'getOrder',
-      RateLimitGroup.ORDER_HISTORY,
-      path,
-      OrderRecordSchema,
-      undefined,
-      true,
-      options,
-    );
+    return this.get('getOrder', undefined, options, path);
   }
 
   /** `GET /api/v1/buying-power` (ORDER_INFO): cash buying power in `KRW` or `USD`. */
   async getBuyingPower(currency: 'KRW' | 'USD', options?: CallOptions): Promise<BuyingPower> {
-    const path = '/api/v1/buying-power';
-    return this.get(
-      'getBuyingPower',
-      RateLimitGroup.ORDER_INFO,
-      path,
-      BuyingPowerSchema,
-      { currency },
-      true,
-      options,
-    );
+    return this.get('getBuyingPower', { currency }, options);
   }
 
   /** `GET /api/v1/sellable-quantity` (ORDER_INFO). */
   async getSellableQuantity(symbol: string, options?: CallOptions): Promise<SellableQuantity> {
-    const path = '/api/v1/sellable-quantity';
     const query = { symbol: checkSymbol(symbol) };
-    return this.get(
-      'getSellableQuantity',
-      RateLimitGroup.ORDER_INFO,
-      path,
-      SellableQuantitySchema,
-      query,
-      true,
-      options,
-    );
+    return this.get('getSellableQuantity', query, options);
   }
 
   /** `GET /api/v1/commissions` (ORDER_INFO): rate per market, a decimal fraction of the amount. */
   async getCommissions(options?: CallOptions): Promise<readonly Commission[]> {
-    const path = '/api/v1/commissions';
-    return this.get(
-      'getCommissions',
-      RateLimitGroup.ORDER_INFO,
-      path,
-      CommissionsSchema,
-      undefined,
-      true,
-      options,
-    );
+    return this.get('getCommissions', undefined, options);
   }
 
   /** Stops timers and closes keep-alive sockets. */
