@@ -1,4 +1,4 @@
-import { Decimal, newClientOrderId } from '@hoga/core';
+import { createLogger, Decimal, newClientOrderId } from '@hoga/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
@@ -198,6 +198,39 @@ describe('RequestExecutor', () => {
       const error = await failureOf(client.getCommissions());
       expect(error).toBeInstanceOf(ResponseShapeError);
       expect(error).toMatchObject({ endpoint: 'getCommissions', field: '(body)', code: 'response-shape' });
+      client.close();
+    });
+  });
+
+  describe('logging', () => {
+    it('logs retries and token refreshes without any token or secret', async () => {
+      const lines: string[] = [];
+      const logger = createLogger({
+        level: 'debug',
+        destination: { write: (line: string) => lines.push(line) },
+      });
+      const client = new BrokerClient({
+        clock: fx.clock,
+        logger,
+        config: {
+          baseUrl: fx.sim.url,
+          clientId: 'sim-client',
+          clientSecret: 'sim-secret',
+          backoffBaseMs: 20,
+        },
+      });
+      await client.getCommissions();
+      const token = (await client.tokens.token()).accessToken;
+      fx.sim.injectFault({ kind: 'internal-error', path: '/api/v1/commissions', count: 1 });
+      fx.sim.revokeToken();
+      await client.getCommissions();
+      const text = lines.join('');
+      expect(text).toContain('"msg":"retrying"');
+      expect(text).toContain('"msg":"token refused; refreshing"');
+      expect(text).toContain('"component":"connector"');
+      expect(text).not.toContain(token);
+      expect(text).not.toContain((await client.tokens.token()).accessToken);
+      expect(text).not.toContain('sim-secret');
       client.close();
     });
   });

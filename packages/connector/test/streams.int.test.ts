@@ -180,6 +180,22 @@ describe('BrokerStreams', () => {
   });
 });
 
+describe('BrokerStreams.dispose', () => {
+  it('completes every stream and stops polling', async () => {
+    const own = new BrokerStreams(fx.client, { intervals: FAST });
+    let completed = 0;
+    own.orderbook$('005930').subscribe({ complete: () => completed++ });
+    own.prices$(['005930']).subscribe({ complete: () => completed++ });
+    await new Promise((r) => setTimeout(r, 300));
+    own.dispose();
+    expect(completed).toBe(2);
+    expect(own.polls.activity()).toEqual({ jobs: 0, timers: 0, inFlight: 0 });
+    let late = false;
+    own.orderbook$('005930').subscribe({ complete: () => (late = true) });
+    expect(late).toBe(true);
+  });
+});
+
 describe('BrokerStreams while the market is closed', () => {
   it('polls no KR market data on a Sunday unless asked', async () => {
     const closed = await startFixture({ start: '2026-11-22T12:00:00.000+09:00', rateLimit: true });

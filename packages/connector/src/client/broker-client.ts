@@ -4,7 +4,14 @@
  *
  * @module
  */
-import { type CachedToken, type Clock, LiveClock, type TokenCache, tokenCacheKey } from '@hoga/core';
+import {
+  type CachedToken,
+  type Clock,
+  LiveClock,
+  type Logger,
+  type TokenCache,
+  tokenCacheKey,
+} from '@hoga/core';
 import { asyncScheduler, type Observable, type SchedulerLike, Subject } from 'rxjs';
 import { z } from 'zod';
 import { type ConnectorConfig, type ConnectorConfigInput, parseConnectorConfig } from '../config.js';
@@ -67,6 +74,8 @@ export interface BrokerClientOptions {
   readonly tokenCache?: TokenCache;
   /** Rate limiter to share between clients of one broker client id; default a new one. */
   readonly limiter?: RateLimiter;
+  /** Logger for retries, 429s and token refreshes (a child `{component: 'connector'}` is used). */
+  readonly logger?: Logger;
 }
 
 /** Options of {@link BrokerClient.getCandles}. */
@@ -142,6 +151,7 @@ export class BrokerClient {
       clock: this.clock,
       scheduler: this.scheduler,
       accountSeq: (signal) => this.accountSeq(signal),
+      logger: options.logger?.child({ component: 'connector' }),
     });
     this.tokens = new TokenManager({
       key: tokenCacheKey(this.config.baseUrl, this.config.clientId),

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Clock } from '@hoga/core';
+import type { Clock, Logger } from '@hoga/core';
 import type { SchedulerLike } from 'rxjs';
 import type { z } from 'zod';
 import type { ConnectorConfig } from '../config.js';
@@ -70,6 +70,8 @@ export interface RequestExecutorDeps {
   tokens?: TokenManager;
   /** Resolves the account header value. */
   accountSeq?: (signal?: AbortSignal) => Promise<number>;
+  /** Receives retries, 429s and token refreshes (never a token or a secret). */
+  readonly logger?: Logger | undefined;
 }
 
 /** Counters of what the executor did (for figures and tests). */
@@ -172,6 +174,7 @@ export class RequestExecutor {
       ) {
         tokenRetries++;
         this.stats.tokenRefreshes++;
+        this.deps.logger?.info({ endpoint: spec.endpoint, code: failure.code }, 'token refused; refreshing');
         await this.deps.tokens!.rejected(accessToken, signal);
         continue;
       }
@@ -185,6 +188,10 @@ export class RequestExecutor {
       ) {
         // The first request is still being processed: ask again later; this is no failure.
         inProgressWaits++;
+        this.deps.logger?.debug(
+          { endpoint: spec.endpoint, requestId: failure.requestId },
+          'create still in progress',
+        );
         await sleep(
           scheduler,
           Math.min(config.backoffMaxMs, Math.max(config.backoffBaseMs, 250)),
@@ -200,6 +207,16 @@ export class RequestExecutor {
         });
         retries++;
         this.stats.retries++;
+        this.deps.logger?.warn(
+          {
+            endpoint: spec.endpoint,
+            code: (failure as { code?: unknown }).code,
+            requestId: (failure as { requestId?: unknown }).requestId ?? null,
+            attempt: retries,
+            delayMs: Math.round(delay),
+          },
+          'retrying',
+        );
         await sleep(scheduler, delay, signal, spec.endpoint);
         continue;
       }

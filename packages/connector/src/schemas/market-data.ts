@@ -5,15 +5,7 @@
  * @module
  */
 import { z } from 'zod';
-import {
-  currency,
-  dateTime,
-  decimal,
-  nullableDateTime,
-  nullableDecimal,
-  type WithRaw,
-  withRaw,
-} from './primitives.js';
+import { currency, dateTime, decimal, nullableDateTime, nullableDecimal, withRaw } from './primitives.js';
 
 const bookLevel = z.object({ price: decimal, volume: decimal });
 
@@ -88,5 +80,3 @@ export type CandlePage = z.output<typeof CandlePageSchema>;
 export const CandleInterval = { ONE_MINUTE: '1m', ONE_DAY: '1d' } as const;
 /** `1m` or `1d`. */
 export type CandleInterval = (typeof CandleInterval)[keyof typeof CandleInterval];
-
-export type { WithRaw };

@@ -10,6 +10,7 @@ import { type Market, marketOfSymbol, type OrderEvent } from '@hoga/core';
 import {
   defer,
   distinctUntilChanged,
+  EMPTY,
   filter,
   finalize,
   map,
@@ -17,8 +18,10 @@ import {
   mergeMap,
   type Observable,
   type SchedulerLike,
+  Subject,
   share,
   shareReplay,
+  takeUntil,
 } from 'rxjs';
 import type { BrokerClient } from '../client/broker-client.js';
 import { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
@@ -91,6 +94,8 @@ export class BrokerStreams {
   readonly polls: PollScheduler;
   private readonly intervals: StreamIntervals;
   private readonly cache = new Map<string, Observable<unknown>>();
+  private readonly stop$ = new Subject<void>();
+  private disposed = false;
 
   /**
    * @param client - the broker client
@@ -112,10 +117,24 @@ export class BrokerStreams {
     });
   }
 
+  /**
+   * Completes every stream of this instance (each subscriber gets `complete`), stopping all polls.
+   * Streams asked for afterwards complete at once.
+   */
+  dispose(): void {
+    this.disposed = true;
+    this.stop$.next();
+    this.stop$.complete();
+  }
+
   private shared<T>(key: string, build: () => Observable<T>, replay: boolean): Observable<T> {
+    if (this.disposed) return EMPTY;
     let stream = this.cache.get(key) as Observable<T> | undefined;
     if (stream === undefined) {
-      const source = build().pipe(finalize(() => this.cache.delete(key)));
+      const source = build().pipe(
+        takeUntil(this.stop$),
+        finalize(() => this.cache.delete(key)),
+      );
       stream = replay ? source.pipe(shareReplay({ bufferSize: 1, refCount: true })) : source.pipe(share());
       this.cache.set(key, stream);
     }

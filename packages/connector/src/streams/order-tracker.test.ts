@@ -126,6 +126,24 @@ describe('OrderTracker', () => {
     });
   });
 
+  describe('.changed', () => {
+    it.each([
+      { label: 'an unknown order', next: report('N', 'PENDING', '5'), expected: true },
+      { label: 'the same row', next: report('A', 'PENDING', '5'), expected: false },
+      {
+        label: 'a new filled quantity',
+        next: report('A', 'PARTIAL_FILLED', '5', '1', '100'),
+        expected: true,
+      },
+      { label: 'a new status', next: report('A', 'PENDING_CANCEL', '5'), expected: true },
+      { label: 'a new quantity', next: report('A', 'PENDING', '4'), expected: true },
+    ])('is $expected for $label', ({ next, expected }) => {
+      const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
+      tracker.observe(report('A', 'PENDING', '5'));
+      expect(tracker.changed(next)).toBe(expected);
+    });
+  });
+
   describe('.liveOrderIds', () => {
     it('lists orders to read until they reach a final state, and prune forgets them', () => {
       const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));

@@ -62,6 +62,23 @@ export class OrderTracker {
       .map(([id]) => id);
   }
 
+  /**
+   * Whether a list row shows something new about an order: unknown so far, or its status, filled
+   * quantity, price or quantity changed since the last report.
+   *
+   * @param row - a row of the OPEN list
+   */
+  changed(row: OrderRecord): boolean {
+    const last = this.orders.get(row.orderId)?.last;
+    if (last === undefined || last === null) return true;
+    return (
+      last.status !== row.status ||
+      !last.execution.filledQuantity.eq(row.execution.filledQuantity) ||
+      !last.quantity.eq(row.quantity) ||
+      (last.price === null ? row.price !== null : row.price === null || !last.price.eq(row.price))
+    );
+  }
+
   /** Whether an order id is tracked. */
   has(orderId: string): boolean {
     return this.orders.has(orderId);

@@ -1,7 +1,7 @@
 /**
- * `orderUpdates$`: polls the OPEN order list, reads the detail of every tracked order that left it
- * (filled, cancelled, rejected or replaced between two polls), and emits the differences as core
- * order events, each fill exactly once.
+ * `orderUpdates$`: polls the OPEN order list, reads the detail of every order whose row changed and
+ * of every tracked order that left the list (filled, cancelled, rejected or replaced between two
+ * polls), and emits the differences as core order events, each fill exactly once.
  *
  * @module
  */
@@ -46,10 +46,11 @@ export function orderUpdates(
       const open = await client.listOrders({ status: 'OPEN' }, options);
       const events: OrderEvent[] = [];
       const listed = new Set<string>();
-      for (const order of open.orders) {
-        listed.add(order.orderId);
-        if (!baselined && !tracker.has(order.orderId)) tracker.baseline(order);
-        else events.push(...tracker.observe(order));
+      for (const row of open.orders) {
+        listed.add(row.orderId);
+        if (!baselined && !tracker.has(row.orderId)) tracker.baseline(row);
+        else if (tracker.changed(row))
+          events.push(...tracker.observe(await client.getOrder(row.orderId, options)));
       }
       baselined = true;
       for (const orderId of tracker.liveOrderIds()) {
