@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..', '..', '..', '..', '..');
+
+let sim: SimulatorHandle;
+beforeAll(async () => {
+  sim = await startSimulator({ start: '2026-11-23T10:00:00.000+09:00' });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+describe('hoga broker commands with --db', () => {
+  it('two processes started together share one token through the SQLite cache', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'hoga-db-')), 'hoga.sqlite');
+    const env = {
+      ...process.env,
+      HOGA_BASE_URL: sim.url,
+      HOGA_CLIENT_ID: 'sim-client',
+      HOGA_CLIENT_SECRET: 'sim-secret',
+      HOGA_ACCOUNT_SEQ: '1',
+    };
+    const hoga = (...args: string[]) =>
+      run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', ...args, '--db', db], {
+        cwd: root,
+        env,
+        timeout: 60_000,
+      });
+    const [a, b] = await Promise.all([hoga('quote', '005930'), hoga('buying-power')]);
+    expect(a.stdout).toMatch(/005930\s+\d+\s+KRW/);
+    expect(b.stdout).toMatch(/KRW\s+\d+/);
+    expect(sim.counters().tokensIssued).toBe(1);
+    const c = await hoga('holdings');
+    expect(c.stdout).toContain('005930');
+    expect(sim.counters().tokensIssued).toBe(1);
+  });
+});
