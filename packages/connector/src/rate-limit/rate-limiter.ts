@@ -66,6 +66,8 @@ export class RateLimiter {
   private readonly limits: Readonly<Record<RateLimitGroup, GroupLimit>>;
   private readonly utilization: number;
   private seq = 0;
+  private peakSecond = Number.NaN;
+  private peak = false;
 
   /** @param options - clock, scheduler, limits */
   constructor(private readonly options: RateLimiterOptions) {
@@ -210,7 +212,14 @@ export class RateLimiter {
   }
 
   private inPeak(group: RateLimitGroup): boolean {
-    return this.limits[group].peakPerSecond !== null && isPeakWindow(this.options.clock.now());
+    if (this.limits[group].peakPerSecond === null) return false;
+    // Reading the clock as a KST DateTime is costly; the answer changes at most once a second.
+    const second = Math.floor(this.options.clock.nowMs() / 1000);
+    if (second !== this.peakSecond) {
+      this.peakSecond = second;
+      this.peak = isPeakWindow(this.options.clock.now());
+    }
+    return this.peak;
   }
 
   private ratePerMs(group: RateLimitGroup): number {

@@ -26,8 +26,23 @@ export const decimal: z.ZodType<Decimal, unknown> = z.unknown().transform(viaCor
 /** A nullable decimal string. */
 export const nullableDecimal = z.union([z.null(), decimal]);
 
+/** Recently parsed date-times (immutable, so shared): polls repeat the same stamps over and over. */
+const recentDateTimes = new Map<string, DateTime>();
+const RECENT_LIMIT = 4096;
+
+function parseDateTimeCached(value: unknown, field: string): DateTime {
+  if (typeof value === 'string') {
+    const hit = recentDateTimes.get(value);
+    if (hit !== undefined) return hit;
+  }
+  const parsed = parseDateTime(value, field);
+  if (recentDateTimes.size >= RECENT_LIMIT) recentDateTimes.clear();
+  recentDateTimes.set(value as string, parsed);
+  return parsed;
+}
+
 /** An ISO 8601 date-time with offset, as a luxon `DateTime` keeping that offset (e.g. +09:00). */
-export const dateTime: z.ZodType<DateTime, unknown> = z.unknown().transform(viaCore(parseDateTime));
+export const dateTime: z.ZodType<DateTime, unknown> = z.unknown().transform(viaCore(parseDateTimeCached));
 
 /** A nullable date-time. */
 export const nullableDateTime = z.union([z.null(), dateTime]);
