@@ -72,14 +72,18 @@ export function registerBrokerCommands(program: Command): void {
       .addOption(
         new Option('--interval <interval>', 'candle interval').choices(['1m', '1d']).makeOptionMandatory(),
       )
-      .option('--count <n>', 'number of candles', positiveInt('--count', 100_000), 20)
+      .option(
+        '--count <n>',
+        'number of candles (default 20, or all of the range with --from)',
+        positiveInt('--count', 100_000),
+      )
       .option('--from <iso>', 'oldest candle stamp to include (ISO 8601 with offset)')
       .option('--to <iso>', 'only candles stamped before this (ISO 8601 with offset)'),
   ).action(
     action((client, [symbol], flags) =>
       candlesView(client, symbol as string, {
         interval: flags.interval as '1m' | '1d',
-        count: flags.count as number,
+        ...(typeof flags.count === 'number' ? { count: flags.count } : {}),
         ...(typeof flags.from === 'string' ? { from: flags.from } : {}),
         ...(typeof flags.to === 'string' ? { to: flags.to } : {}),
       }),

@@ -34,10 +34,14 @@ export class HttpTransport {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
 
-  /** @param maxSockets - sockets per origin kept open (default 16) */
-  constructor(maxSockets = 16) {
-    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets });
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets });
+  /**
+   * @param maxSockets - sockets per origin kept open (default 16)
+   * @param idleSocketMs - an idle socket is closed after this long (default 4 s, below the common
+   *   5 s server keep-alive, so a request is never written to a socket the server is closing)
+   */
+  constructor(maxSockets = 16, idleSocketMs = 4_000) {
+    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets, timeout: idleSocketMs });
+    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets, timeout: idleSocketMs });
   }
 
   /**

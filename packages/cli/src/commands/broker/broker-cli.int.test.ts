@@ -87,6 +87,26 @@ describe('hoga broker commands', () => {
     expect(out).toMatch(pattern);
   });
 
+  it('reads every candle of a --from/--to range, oldest first', async () => {
+    const { out, code } = await hoga(
+      'candles',
+      '005930',
+      '--interval',
+      '1m',
+      '--json',
+      '--from',
+      '2026-11-23T09:30:00.000+09:00',
+      '--to',
+      '2026-11-23T10:00:00.000+09:00',
+      ...connection(),
+    );
+    expect(code).toBe(0);
+    const stamps = (JSON.parse(out) as { timestamp: string }[]).map((c) => c.timestamp);
+    expect(stamps).toHaveLength(30);
+    expect(stamps[0]).toBe('2026-11-23T09:30:00.000+09:00');
+    expect(stamps.at(-1)).toBe('2026-11-23T09:59:00.000+09:00');
+  });
+
   it('prints the error code, message and request id and exits 1', async () => {
     const { err, code } = await hoga('orderbook', 'NOPE99', ...connection());
     expect(code).toBe(1);

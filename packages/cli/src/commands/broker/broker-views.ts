@@ -57,13 +57,14 @@ export async function orderbookView(client: BrokerClient, symbol: string, depth:
 export async function candlesView(
   client: BrokerClient,
   symbol: string,
-  options: { interval: CandleInterval; count: number; from?: string; to?: string },
+  options: { interval: CandleInterval; count?: number; from?: string; to?: string },
 ): Promise<Render> {
   const candles: Candle[] = [];
+  const limit = options.count ?? (options.from === undefined ? 20 : undefined);
   const range = {
     interval: options.interval,
-    limit: options.count,
-    pageSize: Math.min(200, options.count),
+    ...(limit === undefined ? {} : { limit }),
+    pageSize: Math.min(200, limit ?? 200),
     ...(options.from === undefined ? {} : { from: options.from }),
     ...(options.to === undefined ? {} : { to: options.to }),
   };
