@@ -76,6 +76,19 @@ describe('TokenManager', () => {
       expect(a.issued() + b.issued()).toBe(2);
     });
 
+    it('does not hand back the refused token when a cache read was already running', async () => {
+      const cache = new MemoryTokenCache();
+      const clock = new VirtualClock('2026-11-23T10:00:00+09:00');
+      const a = setup(cache, clock);
+      const first = await a.manager.token();
+      const b = setup(cache, clock);
+      const reading = b.manager.token();
+      const afterRefusal = b.manager.rejected(first.accessToken);
+      expect((await reading).accessToken).toBe(first.accessToken);
+      expect((await afterRefusal).accessToken).not.toBe(first.accessToken);
+      expect(b.issued()).toBe(1);
+    });
+
     it('issues a new token when the cache holds the rejected one', async () => {
       const { manager, issued } = setup();
       const first = await manager.token();

@@ -79,6 +79,14 @@ export class TokenManager {
       this.pending = this.load(rejected).finally(() => {
         this.pending = null;
       });
+    } else if (rejected !== null) {
+      // A refresh is already under way; if it settles on the refused token, load again.
+      const running = this.pending;
+      this.pending = running
+        .then((token) => (token.accessToken === rejected ? this.load(rejected) : token))
+        .finally(() => {
+          this.pending = null;
+        });
     }
     const shared = this.pending;
     if (signal === undefined) return shared;
