@@ -4,8 +4,10 @@ import { MemoryTokenCache } from './memory-token-cache.js';
 import { TokenManager } from './token-manager.js';
 
 const HOUR = 3_600_000;
+/** Tokens issued by every fake issuer of this file, so that each token is unique. */
+let everIssued = 0;
 
-/** A manager whose issuer hands out `t1`, `t2`, ... valid for one hour, counting issues. */
+/** A manager whose issuer hands out unique tokens `t<n>` valid for one hour, counting its issues. */
 function setup(cache = new MemoryTokenCache(), clock = new VirtualClock('2026-11-23T10:00:00+09:00')) {
   let issued = 0;
   const manager = new TokenManager({
@@ -16,9 +18,11 @@ function setup(cache = new MemoryTokenCache(), clock = new VirtualClock('2026-11
     lockTtlMs: 10_000,
     issue: async (): Promise<CachedToken> => {
       issued++;
+      everIssued++;
+      const accessToken = `t${everIssued}`;
       await new Promise((resolve) => setTimeout(resolve, 5));
       return {
-        accessToken: `t${issued}`,
+        accessToken,
         tokenType: 'Bearer',
         issuedAt: clock.nowMs(),
         expiresAt: clock.nowMs() + HOUR,
@@ -33,17 +37,17 @@ describe('TokenManager', () => {
     it('issues once for many concurrent callers (single flight)', async () => {
       const { manager, issued } = setup();
       const tokens = await Promise.all(Array.from({ length: 20 }, () => manager.token()));
-      expect(new Set(tokens.map((t) => t.accessToken))).toEqual(new Set(['t1']));
+      expect(new Set(tokens.map((t) => t.accessToken)).size).toBe(1);
       expect(issued()).toBe(1);
     });
 
     it('renews before expiry, not after every call', async () => {
       const { manager, clock, issued } = setup();
-      await manager.token();
+      const first = await manager.token();
       clock.advance(HOUR - 6 * 60_000);
-      expect((await manager.token()).accessToken).toBe('t1');
+      expect((await manager.token()).accessToken).toBe(first.accessToken);
       clock.advance(2 * 60_000);
-      expect((await manager.token()).accessToken).toBe('t2');
+      expect((await manager.token()).accessToken).not.toBe(first.accessToken);
       expect(issued()).toBe(2);
     });
 
