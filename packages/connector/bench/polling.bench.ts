@@ -13,9 +13,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Decimal, ScaledClock } from '@hoga/core';
+import { Decimal, RateLimitGroup, ScaledClock } from '@hoga/core';
 import type { Subscription } from 'rxjs';
-import { BrokerClient, BrokerStreams, RateLimiter, RateLimitGroup } from '../src/index.js';
+import { BrokerClient, BrokerStreams, RateLimiter } from '../src/index.js';
 
 const START = '2026-11-23T10:00:00.000+09:00';
 const secondsArg = process.argv.indexOf('--seconds');

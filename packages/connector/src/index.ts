@@ -45,12 +45,7 @@ export {
 } from './errors.js';
 export { errorFromResponse, parseRetryAfter, requestIdOf } from './http/error-from-response.js';
 export { type HttpRequest, type HttpResponse, HttpTransport } from './http/http-transport.js';
-export {
-  DEFAULT_RATE_LIMITS,
-  type GroupLimit,
-  RateLimitGroup,
-  RequestPriority,
-} from './rate-limit/rate-limit-groups.js';
+export { RequestPriority } from './rate-limit/rate-limit-groups.js';
 export { RateLimiter, type RateLimiterOptions } from './rate-limit/rate-limiter.js';
 export type {
   Account,

@@ -1,5 +1,6 @@
+import { RateLimitGroup } from '@hoga/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrokerClient, RateLimitGroup } from '../src/index.js';
+import { BrokerClient } from '../src/index.js';
 import { type SimFixture, startFixture } from './simulator-fixture.js';
 
 let fx: SimFixture;

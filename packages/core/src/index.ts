@@ -6,6 +6,14 @@
  */
 
 export { type CachedToken, type TokenCache, tokenCacheKey } from './auth/token-cache.js';
+// Broker rules shared by the simulator and the connector
+export {
+  BrokerOrderStatus,
+  type KnownBrokerOrderStatus,
+  OPEN_BROKER_ORDER_STATUSES,
+  TERMINAL_BROKER_ORDER_STATUSES,
+} from './broker/broker-order-status.js';
+export { type GroupLimit, RATE_LIMITS, RateLimitGroup, rateLimitAt } from './broker/rate-limits.js';
 export { Decimal, formatDecimal, parseDecimal, parseNullableDecimal } from './decimal/decimal.js';
 export { Currency, CurrencyMismatchError, isCurrency, Money } from './decimal/money.js';
 export {

@@ -9,6 +9,7 @@ import {
   type Clock,
   LiveClock,
   type Logger,
+  RateLimitGroup,
   type TokenCache,
   tokenCacheKey,
 } from '@hoga/core';
@@ -17,7 +18,7 @@ import { z } from 'zod';
 import { type ConnectorConfig, type ConnectorConfigInput, parseConnectorConfig } from '../config.js';
 import { ConnectorError, InvalidArgumentError } from '../errors.js';
 import { HttpTransport } from '../http/http-transport.js';
-import { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
+import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { Account, BuyingPower, Commission, Holdings, SellableQuantity } from '../schemas/account.js';
 import type {

@@ -4,8 +4,9 @@
  *
  * @module
  */
+
+import { RateLimitGroup } from '@hoga/core';
 import { z } from 'zod';
-import { RateLimitGroup } from '../rate-limit/rate-limit-groups.js';
 import {
   AccountSchema,
   BuyingPowerSchema,

@@ -4,14 +4,14 @@
  *
  * @module
  */
-import type { Clock, Logger } from '@hoga/core';
+import type { Clock, Logger, RateLimitGroup } from '@hoga/core';
 import type { SchedulerLike } from 'rxjs';
 import type { z } from 'zod';
 import type { ConnectorConfig } from '../config.js';
 import { AuthenticationError, ConflictError, RateLimitError, ResponseShapeError } from '../errors.js';
 import { errorFromResponse } from '../http/error-from-response.js';
 import type { HttpResponse, HttpTransport } from '../http/http-transport.js';
-import type { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
+import type { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { innermostIssue } from '../schemas/primitives.js';
 import type { TokenManager } from '../token/token-manager.js';

@@ -1,7 +1,7 @@
-import { VirtualClock } from '@hoga/core';
+import { RateLimitGroup, VirtualClock } from '@hoga/core';
 import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { RateLimitGroup, RequestPriority } from './rate-limit-groups.js';
+import { RequestPriority } from './rate-limit-groups.js';
 import { RateLimiter } from './rate-limiter.js';
 
 /** A limiter on virtual time, and a way to move that time while letting promises settle. */

@@ -5,15 +5,10 @@
  *
  * @module
  */
-import { type Clock, isPeakWindow } from '@hoga/core';
+import { type Clock, type GroupLimit, isPeakWindow, RATE_LIMITS, type RateLimitGroup } from '@hoga/core';
 import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
 import { NetworkError, NetworkFailure } from '../errors.js';
-import {
-  DEFAULT_RATE_LIMITS,
-  type GroupLimit,
-  type RateLimitGroup,
-  type RequestPriority,
-} from './rate-limit-groups.js';
+import type { RequestPriority } from './rate-limit-groups.js';
 
 /**
  * The client keeps this much refill time behind the server: clocks are read in whole ms and
@@ -72,7 +67,7 @@ export class RateLimiter {
   /** @param options - clock, scheduler, limits */
   constructor(private readonly options: RateLimiterOptions) {
     this.scheduler = options.scheduler ?? asyncScheduler;
-    this.limits = { ...DEFAULT_RATE_LIMITS, ...options.limits };
+    this.limits = { ...RATE_LIMITS, ...options.limits };
     this.utilization = options.utilization ?? 1;
   }
 

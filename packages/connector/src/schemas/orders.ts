@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Decimal } from '@hoga/core';
+import type { BrokerOrderStatus, Decimal } from '@hoga/core';
 import { z } from 'zod';
 import {
   currency,
@@ -16,29 +16,8 @@ import {
   withRaw,
 } from './primitives.js';
 
-/** Order statuses of the broker's order record (OPEN group first, then CLOSED). */
-export const BrokerOrderStatus = {
-  PENDING: 'PENDING',
-  PENDING_CANCEL: 'PENDING_CANCEL',
-  PENDING_REPLACE: 'PENDING_REPLACE',
-  PARTIAL_FILLED: 'PARTIAL_FILLED',
-  FILLED: 'FILLED',
-  CANCELED: 'CANCELED',
-  REJECTED: 'REJECTED',
-  REPLACED: 'REPLACED',
-  CANCEL_REJECTED: 'CANCEL_REJECTED',
-  REPLACE_REJECTED: 'REPLACE_REJECTED',
-} as const;
-/** A broker order status; unknown values are kept as strings. */
-export type BrokerOrderStatus = (typeof BrokerOrderStatus)[keyof typeof BrokerOrderStatus] | (string & {});
-
-/** Statuses after which an order never changes again. */
-export const TERMINAL_ORDER_STATUSES: ReadonlySet<string> = new Set([
-  BrokerOrderStatus.FILLED,
-  BrokerOrderStatus.CANCELED,
-  BrokerOrderStatus.REJECTED,
-  BrokerOrderStatus.REPLACED,
-]);
+// The broker's order statuses are core's (shared with the simulator).
+export { BrokerOrderStatus, TERMINAL_BROKER_ORDER_STATUSES as TERMINAL_ORDER_STATUSES } from '@hoga/core';
 
 const execution = z.object({
   filledQuantity: decimal,

@@ -1,11 +1,11 @@
-import { Decimal } from '@hoga/core';
+import { Decimal, type KnownBrokerOrderStatus } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import type { MarketModel, SimInstrument } from '../market/market-model.js';
 import { businessRule, conflict } from './brokerage-errors.js';
 import type { Ledger } from './ledger.js';
 import { buildOrder, type NewOrderFields } from './order-factory.js';
 import { checkMaxAmount, checkOppositePending, checkOrderRules, type RuleSubject } from './order-rules.js';
-import type { SimOrder, SimOrderStatus } from './order-types.js';
+import type { SimOrder } from './order-types.js';
 import { cashBuyingPower, reservedCash, reservedShares, sellableQuantity } from './reservations.js';
 
 /** Order value in KRW (USD at the display rate); market orders are valued at the last price. */
@@ -22,7 +22,7 @@ export function orderValueKrw(
   return instrument.currency === 'USD' ? native.times(market.usdKrw(now)) : native;
 }
 
-const CONFLICTS: Partial<Record<SimOrderStatus, readonly [string, string]>> = {
+const CONFLICTS: Partial<Record<KnownBrokerOrderStatus, readonly [string, string]>> = {
   FILLED: ['already-filled', 'is already filled'],
   CANCELED: ['already-canceled', 'is already cancelled'],
   REPLACED: ['already-modified', 'was already modified'],

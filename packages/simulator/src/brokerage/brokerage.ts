@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Clock, Decimal } from '@hoga/core';
+import { BrokerOrderStatus, type Clock, Decimal, type KnownBrokerOrderStatus } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import type { MarketModel, SimInstrument } from '../market/market-model.js';
 import { AccountRegistry, defaultAccounts } from './accounts.js';
@@ -20,7 +20,7 @@ import { buildCancelRecord, buildOrder, type NewOrderFields } from './order-fact
 import { toOrderRecord } from './order-records.js';
 import { checkHighValue, requireOrderSession } from './order-rules.js';
 import { OrderStore } from './order-store.js';
-import { type SimOrder, SimOrderStatus } from './order-types.js';
+import type { SimOrder } from './order-types.js';
 import { parseCreateOrder, parseModifyOrder, parseModifyShape } from './order-validation.js';
 import { buyingPowerPayload, sellableQuantityPayload } from './reservations.js';
 import { type BrokerageState, readState, writeState } from './state-file.js';
@@ -230,9 +230,9 @@ export class Brokerage {
       expiresAtMs: original.expiresAtMs,
     };
     checkAdmission(this.admissionContext(accountSeq), fields, now, original);
-    await this.holdWhileProcessing(original, SimOrderStatus.PENDING_REPLACE, options);
+    await this.holdWhileProcessing(original, BrokerOrderStatus.PENDING_REPLACE, options);
     const at = this.clock.now();
-    this.engine.close(original, SimOrderStatus.REPLACED, at.toMillis());
+    this.engine.close(original, BrokerOrderStatus.REPLACED, at.toMillis());
     const replacement = this.store.nextId();
     const order = buildOrder(this.market, fields, replacement, at, this.hiddenUntil(at.toMillis()));
     this.store.add(order);
@@ -260,10 +260,10 @@ export class Brokerage {
     checkStillOpen(original);
     requireOrderSession(this.market, this.instrumentOf(original), this.clock.now());
     checkChangeable(original, 'cancel', this.clock.nowMs());
-    await this.holdWhileProcessing(original, SimOrderStatus.PENDING_CANCEL, options);
+    await this.holdWhileProcessing(original, BrokerOrderStatus.PENDING_CANCEL, options);
     const atMs = this.clock.nowMs();
     const record = buildCancelRecord(original, this.store.nextId(), atMs, this.hiddenUntil(atMs));
-    this.engine.close(original, SimOrderStatus.CANCELED, atMs);
+    this.engine.close(original, BrokerOrderStatus.CANCELED, atMs);
     this.store.add(record);
     await this.save();
     return { orderId: record.orderId };
@@ -351,7 +351,7 @@ export class Brokerage {
   /** Keeps a modify or cancel in progress (the order frozen, shown PENDING_*) for the fault's delay. */
   private async holdWhileProcessing(
     order: SimOrder,
-    pending: SimOrderStatus,
+    pending: KnownBrokerOrderStatus,
     options: OperationOptions,
   ): Promise<void> {
     if (options.processingDelayMs === undefined || options.processingDelayMs <= 0) return;
@@ -372,7 +372,7 @@ export class Brokerage {
     const order = buildOrder(this.market, fields, this.store.nextId(), now, this.hiddenUntil(now.toMillis()));
     this.store.add(order);
     if (order.orderAmount?.lt(MIN_ORDER_AMOUNT_USD)) {
-      order.status = SimOrderStatus.REJECTED;
+      order.status = BrokerOrderStatus.REJECTED;
       return order;
     }
     this.engine.match(order, new MarketLook(this.market, now.toMillis()));

@@ -1,10 +1,10 @@
-import { Decimal, KST_ZONE } from '@hoga/core';
+import { BrokerOrderStatus, Decimal, type KnownBrokerOrderStatus, KST_ZONE } from '@hoga/core';
 import { DateTime } from 'luxon';
 import type { BookLevel, MarketModel, SimInstrument } from '../market/market-model.js';
 import { COMMISSION_RATES, commissionFor, roundCash, sellTaxFor } from './fees.js';
 import type { Ledger } from './ledger.js';
 import { MarketLook } from './market-look.js';
-import { type SimOrder, SimOrderStatus } from './order-types.js';
+import type { SimOrder } from './order-types.js';
 import { settlementDate } from './settlement.js';
 
 /** Matching looks at the market at least this often (simulated ms) between two `advance` calls. */
@@ -16,7 +16,7 @@ const SHARE_UNIT = new Decimal('0.000001');
 
 /** Whether the order takes part in matching (a pending modify or cancel freezes it). */
 function isWorking(order: SimOrder): boolean {
-  return order.status === SimOrderStatus.PENDING || order.status === SimOrderStatus.PARTIAL_FILLED;
+  return order.status === BrokerOrderStatus.PENDING || order.status === BrokerOrderStatus.PARTIAL_FILLED;
 }
 
 function isAmountOrder(order: SimOrder): boolean {
@@ -57,7 +57,7 @@ export class MatchingEngine {
         continue;
       }
       if (atMs >= order.expiresAtMs) {
-        this.close(order, SimOrderStatus.CANCELED, order.expiresAtMs);
+        this.close(order, BrokerOrderStatus.CANCELED, order.expiresAtMs);
         continue;
       }
       look ??= new MarketLook(this.market, atMs);
@@ -97,9 +97,9 @@ export class MatchingEngine {
   }
 
   /** Closes an order (cancel, expiry, replace), keeping what it filled. */
-  close(order: SimOrder, status: SimOrderStatus, atMs: number): void {
+  close(order: SimOrder, status: KnownBrokerOrderStatus, atMs: number): void {
     order.status = status;
-    if (status === SimOrderStatus.CANCELED) order.canceledAtMs = atMs;
+    if (status === BrokerOrderStatus.CANCELED) order.canceledAtMs = atMs;
     if (order.filledQuantity.gt(0) && order.filledAtMs !== null) {
       order.settlementDate = settlementDate(order.country, order.filledAtMs);
     }
@@ -115,7 +115,7 @@ export class MatchingEngine {
       const quantity = this.fillable(order, closePrice, order.quantity);
       if (quantity.gt(0)) this.fill(order, instrument, quantity, closePrice, order.expiresAtMs);
     }
-    if (isWorking(order)) this.close(order, SimOrderStatus.CANCELED, order.expiresAtMs);
+    if (isWorking(order)) this.close(order, BrokerOrderStatus.CANCELED, order.expiresAtMs);
   }
 
   /** How much of the order can fill at `price` given `available` volume, cash and holdings. */
@@ -164,8 +164,8 @@ export class MatchingEngine {
     const complete = isAmountOrder(order)
       ? order.orderAmount!.minus(order.filledAmount).lt(price.times(SHARE_UNIT))
       : order.filledQuantity.gte(order.quantity);
-    if (complete) this.close(order, SimOrderStatus.FILLED, atMs);
-    else order.status = SimOrderStatus.PARTIAL_FILLED;
+    if (complete) this.close(order, BrokerOrderStatus.FILLED, atMs);
+    else order.status = BrokerOrderStatus.PARTIAL_FILLED;
   }
 }
 

@@ -1,13 +1,7 @@
-import { Decimal } from '@hoga/core';
+import { BrokerOrderStatus, Decimal } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import type { MarketModel, SimInstrument } from '../market/market-model.js';
-import {
-  type SimOrder,
-  SimOrderStatus,
-  type SimOrderType,
-  type SimSide,
-  type SimTimeInForce,
-} from './order-types.js';
+import type { SimOrder, SimOrderType, SimSide, SimTimeInForce } from './order-types.js';
 import { dayOrderExpiry } from './settlement.js';
 
 /** How far above the last price a US market buy reserves cash (the walk of the book may cost more than last). */
@@ -73,7 +67,7 @@ export function buildOrder(
     side: fields.side,
     orderType: fields.orderType,
     timeInForce: fields.timeInForce,
-    status: SimOrderStatus.PENDING,
+    status: BrokerOrderStatus.PENDING,
     price: fields.price,
     quantity: fields.quantity ?? zero,
     orderAmount: fields.orderAmount,
@@ -110,7 +104,7 @@ export function buildCancelRecord(
     ...original,
     orderId: ids.orderId,
     seq: ids.seq,
-    status: SimOrderStatus.CANCELED,
+    status: BrokerOrderStatus.CANCELED,
     quantity: remaining,
     orderAmount:
       original.orderAmount === null

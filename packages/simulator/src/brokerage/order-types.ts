@@ -1,29 +1,10 @@
-import type { Currency, Decimal, Market } from '@hoga/core';
-
-/** Order statuses the simulated broker shows on its order records (the reference's list). */
-export const SimOrderStatus = {
-  PENDING: 'PENDING',
-  PENDING_CANCEL: 'PENDING_CANCEL',
-  PENDING_REPLACE: 'PENDING_REPLACE',
-  PARTIAL_FILLED: 'PARTIAL_FILLED',
-  FILLED: 'FILLED',
-  CANCELED: 'CANCELED',
-  REJECTED: 'REJECTED',
-  REPLACED: 'REPLACED',
-  CANCEL_REJECTED: 'CANCEL_REJECTED',
-  REPLACE_REJECTED: 'REPLACE_REJECTED',
-} as const;
-
-/** One of {@link SimOrderStatus}. */
-export type SimOrderStatus = (typeof SimOrderStatus)[keyof typeof SimOrderStatus];
-
-/** Statuses listed under `status=OPEN`; every other status is listed under `CLOSED`. */
-export const OPEN_STATUSES: ReadonlySet<SimOrderStatus> = new Set<SimOrderStatus>([
-  SimOrderStatus.PENDING,
-  SimOrderStatus.PENDING_CANCEL,
-  SimOrderStatus.PENDING_REPLACE,
-  SimOrderStatus.PARTIAL_FILLED,
-]);
+import {
+  type Currency,
+  type Decimal,
+  type KnownBrokerOrderStatus,
+  type Market,
+  OPEN_BROKER_ORDER_STATUSES,
+} from '@hoga/core';
 
 /** Order side on the wire. */
 export type SimSide = 'BUY' | 'SELL';
@@ -47,7 +28,7 @@ export interface SimOrder {
   readonly side: SimSide;
   orderType: SimOrderType;
   readonly timeInForce: SimTimeInForce;
-  status: SimOrderStatus;
+  status: KnownBrokerOrderStatus;
   /** Limit price; null for market orders. */
   price: Decimal | null;
   /** Ordered quantity; for amount-based orders the filled quantity so far. */
@@ -77,5 +58,5 @@ export interface SimOrder {
 
 /** Whether the order still works (listed under OPEN). */
 export function isOpen(order: SimOrder): boolean {
-  return OPEN_STATUSES.has(order.status);
+  return OPEN_BROKER_ORDER_STATUSES.has(order.status);
 }

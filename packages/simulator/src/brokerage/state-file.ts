@@ -1,11 +1,11 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Decimal } from '@hoga/core';
+import { BrokerOrderStatus, Decimal, type KnownBrokerOrderStatus } from '@hoga/core';
 import { z } from 'zod';
 import type { SimAccount } from './accounts.js';
 import type { IdempotencyEntry } from './idempotency.js';
 import { type Holding, Ledger } from './ledger.js';
-import { type SimOrder, SimOrderStatus } from './order-types.js';
+import type { SimOrder } from './order-types.js';
 
 const STATE_VERSION = 1;
 
@@ -22,7 +22,7 @@ const orderSchema = z.object({
   side: z.enum(['BUY', 'SELL']),
   orderType: z.enum(['LIMIT', 'MARKET']),
   timeInForce: z.enum(['DAY', 'CLS']),
-  status: z.enum(Object.values(SimOrderStatus) as [SimOrderStatus, ...SimOrderStatus[]]),
+  status: z.enum(Object.values(BrokerOrderStatus) as [KnownBrokerOrderStatus, ...KnownBrokerOrderStatus[]]),
   price: nullableDecimal,
   quantity: decimal,
   orderAmount: nullableDecimal,

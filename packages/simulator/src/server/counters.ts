@@ -1,4 +1,4 @@
-import type { RateLimitGroup } from './rate-limiter.js';
+import type { RateLimitGroup } from '@hoga/core';
 
 /** Request counts the HTTP layer keeps (the control API adds the brokerage's). */
 export class ServerCounters {

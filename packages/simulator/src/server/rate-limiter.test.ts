@@ -1,5 +1,6 @@
+import { RATE_LIMITS, type RateLimitGroup } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { RATE_LIMITS, RateLimiter, type RateLimitGroup } from './rate-limiter.js';
+import { RateLimiter } from './rate-limiter.js';
 
 function fakeTime(): { now: () => number; advance: (ms: number) => void } {
   let ms = 1_000;

@@ -1,44 +1,9 @@
 /**
- * Rate-limit groups of the spec and the per-client token buckets behind them.
+ * The per-client token buckets behind the spec's rate-limit groups (the table itself is core's
+ * `RATE_LIMITS`).
  * @module
  */
-
-/** The spec's rate-limit groups. */
-export const RateLimitGroup = {
-  AUTH: 'AUTH',
-  ACCOUNT: 'ACCOUNT',
-  ASSET: 'ASSET',
-  STOCK: 'STOCK',
-  MARKET_INFO: 'MARKET_INFO',
-  MARKET_DATA: 'MARKET_DATA',
-  MARKET_DATA_CHART: 'MARKET_DATA_CHART',
-  ORDER: 'ORDER',
-  ORDER_HISTORY: 'ORDER_HISTORY',
-  ORDER_INFO: 'ORDER_INFO',
-} as const;
-/** One of the spec's rate-limit groups. */
-export type RateLimitGroup = (typeof RateLimitGroup)[keyof typeof RateLimitGroup];
-
-/** Requests per second of a group, normally and in the 09:00–09:10 KST peak window. */
-export interface GroupLimit {
-  readonly perSecond: number;
-  /** Limit inside the peak window, or null when the group has none. */
-  readonly peakPerSecond: number | null;
-}
-
-/** The spec's table of limits per group. */
-export const RATE_LIMITS: Readonly<Record<RateLimitGroup, GroupLimit>> = {
-  AUTH: { perSecond: 5, peakPerSecond: null },
-  ACCOUNT: { perSecond: 1, peakPerSecond: null },
-  ASSET: { perSecond: 5, peakPerSecond: null },
-  STOCK: { perSecond: 5, peakPerSecond: null },
-  MARKET_INFO: { perSecond: 3, peakPerSecond: null },
-  MARKET_DATA: { perSecond: 10, peakPerSecond: null },
-  MARKET_DATA_CHART: { perSecond: 5, peakPerSecond: null },
-  ORDER: { perSecond: 6, peakPerSecond: 3 },
-  ORDER_HISTORY: { perSecond: 5, peakPerSecond: null },
-  ORDER_INFO: { perSecond: 6, peakPerSecond: 3 },
-};
+import { type GroupLimit, RATE_LIMITS, type RateLimitGroup } from '@hoga/core';
 
 /** The outcome of one request against a bucket, with the values of the `X-RateLimit-*` headers. */
 export interface RateLimitDecision {

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { RateLimitGroup } from '@hoga/core';
 import type { OperationOptions } from './backends.js';
-import type { RateLimitGroup } from './rate-limiter.js';
 
 /** What a route needs before its handler runs. */
 export const AuthMode = {

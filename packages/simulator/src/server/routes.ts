@@ -1,7 +1,7 @@
+import { RateLimitGroup } from '@hoga/core';
 import { SimApiError } from '../api-error.js';
 import type { TokenAuthority } from './auth.js';
 import type { BrokerageEndpoints, MarketEndpoints } from './backends.js';
-import { RateLimitGroup } from './rate-limiter.js';
 import { type ApiRoute, AuthMode, type RequestContext } from './request-context.js';
 import { handleTokenRequest } from './token-endpoint.js';
 
