@@ -29,13 +29,7 @@ import type {
   PriceLimit,
   Trade,
 } from '../schemas/market-data.js';
-import {
-  type CreateOrderRequest,
-  type CreateOrderResult,
-  CreateOrderResultSchema,
-  type OrderList,
-  type OrderRecord,
-} from '../schemas/orders.js';
+import type { OrderList, OrderRecord } from '../schemas/orders.js';
 import { envelope } from '../schemas/primitives.js';
 import type {
   ExchangeRate,
@@ -46,7 +40,7 @@ import type {
 } from '../schemas/reference-data.js';
 import { MemoryTokenCache } from '../token/memory-token-cache.js';
 import { TokenManager } from '../token/token-manager.js';
-import { checkSymbol, createOrderBody, joinSymbols } from './order-bodies.js';
+import { checkSymbol, joinSymbols } from './order-bodies.js';
 import { type OrderCommandNotice, OrderOperations } from './order-operations.js';
 import {
   READ_ENDPOINTS,
@@ -354,27 +348,16 @@ export class BrokerClient {
    * transient failures and 409 `request-in-progress` inside the 10-minute window; without one
    * only a 429 is repeated.
    */
-  async createOrder(request: CreateOrderRequest, options?: CallOptions): Promise<CreateOrderResult> {
-    const json = createOrderBody(request);
-    const keyed = request.clientOrderId !== undefined;
-    const body = await this.call(
-      {
-        endpoint: 'createOrder',
-        group: RateLimitGroup.ORDER,
-        method: 'POST',
-        path: '/api/v1/orders',
-        json,
-        account: true,
-        schema: envelope(CreateOrderResultSchema),
-        priority: RequestPriority.ORDER,
-        retry: keyed ? RetryMode.KEYED_CREATE : RetryMode.UNSAFE,
-        ...(keyed ? { retryUntilMs: this.clock.nowMs() + this.config.clientOrderIdWindowMs - 30_000 } : {}),
-      },
-      options,
-    );
-    const clientOrderId = body.result.clientOrderId ?? request.clientOrderId ?? null;
-    this.commands.next({ type: 'created', orderId: body.result.orderId, clientOrderId, request });
-    return body.result;
+  createOrder(...args: Parameters<OrderOperations['create']>): ReturnType<OrderOperations['create']> {
+    return this.orders.create(...args);
+  }
+
+  /**
+   * Creates, modifies and cancels sent through this client and not answered yet, oldest first
+   * (the broker may already list the orders they made; `orderUpdates$` waits for them).
+   */
+  orderCommandsInFlight(): ReturnType<OrderOperations['commandsInFlight']> {
+    return this.orders.commandsInFlight();
   }
 
   /** `POST /api/v1/orders/{orderId}/modify` (ORDER); on an unclear failure the order is read first. */

@@ -1,7 +1,9 @@
 /**
- * Modify and cancel, which are never blindly repeated: after an unclear failure (no answer, or a
- * 5xx) the order is read first, and the request is sent again only if the order is still open and
- * shows no sign of the first request.
+ * Order commands. Create is repeated only with its `clientOrderId`; modify and cancel are never
+ * blindly repeated: after an unclear failure (no answer, or a 5xx) the order is read first, and the
+ * request is sent again only if the order is still open and shows no sign of the first request.
+ * Every command is listed while it is in flight: the broker may list the order it made before the
+ * answer arrives, and `orderUpdates$` must not mistake that order for one placed elsewhere.
  *
  * @module
  */
@@ -12,13 +14,15 @@ import { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups
 import {
   BrokerOrderStatus,
   type CreateOrderRequest,
+  type CreateOrderResult,
+  CreateOrderResultSchema,
   type ModifyOrderRequest,
   OrderOperationResultSchema,
   type OrderRecord,
   TERMINAL_ORDER_STATUSES,
 } from '../schemas/orders.js';
 import { envelope } from '../schemas/primitives.js';
-import { modifyOrderBody } from './order-bodies.js';
+import { createOrderBody, modifyOrderBody } from './order-bodies.js';
 import type { CallOptions, RequestExecutor } from './request-executor.js';
 import { RetryMode } from './retry-policy.js';
 
@@ -43,6 +47,23 @@ export type OrderOperationOutcome =
    */
   | { readonly kind: 'resolved-by-state'; readonly applied: boolean; readonly order: OrderRecord };
 
+/**
+ * An order command sent to the broker whose answer has not arrived yet. The order it makes (a new
+ * order, a replacement or a cancel order) may already be listed by the broker.
+ */
+export interface OrderCommandInFlight {
+  /** Grows with every command sent through one client: tells commands apart. */
+  readonly seq: number;
+  readonly type: 'create' | 'modify' | 'cancel';
+  /** The create's idempotency key; null for a create without one, and for modify and cancel. */
+  readonly clientOrderId: string | null;
+  /**
+   * Settles once the command ended, after its {@link OrderCommandNotice} went out: the id of the
+   * order it made, or null when it failed or was resolved by reading the order. Never rejects.
+   */
+  readonly orderId: Promise<string | null>;
+}
+
 type Operation = 'modify' | 'cancel';
 
 const APPLIED: Readonly<Record<Operation, ReadonlySet<string>>> = {
@@ -57,8 +78,11 @@ function unclear(error: unknown): boolean {
   );
 }
 
-/** Sends modify and cancel requests; see the module description. */
+/** Sends create, modify and cancel requests; see the module description. */
 export class OrderOperations {
+  private readonly inFlight = new Map<number, OrderCommandInFlight>();
+  private nextSeq = 1;
+
   /**
    * @param executor - request machinery
    * @param clock - domain clock
@@ -73,6 +97,50 @@ export class OrderOperations {
     private readonly readOrder: (orderId: string, options?: CallOptions) => Promise<OrderRecord>,
     private readonly notify: (notice: OrderCommandNotice) => void,
   ) {}
+
+  /** The commands sent and not answered yet, oldest first. */
+  commandsInFlight(): readonly OrderCommandInFlight[] {
+    return [...this.inFlight.values()];
+  }
+
+  /**
+   * Places an order. With a `clientOrderId` the same request is repeated on transient failures
+   * and 409 `request-in-progress` inside the 10-minute window; without one only a 429 is repeated.
+   *
+   * @param request - the order
+   * @param options - signal, timeout
+   */
+  async create(request: CreateOrderRequest, options?: CallOptions): Promise<CreateOrderResult> {
+    const json = createOrderBody(request);
+    const keyed = request.clientOrderId !== undefined;
+    const retryUntilMs = this.clock.nowMs() + this.config.clientOrderIdWindowMs - 30_000;
+    return this.tracked('create', request.clientOrderId ?? null, async (announce) => {
+      const body = await this.executor.execute(
+        {
+          endpoint: 'createOrder',
+          group: RateLimitGroup.ORDER,
+          method: 'POST',
+          path: '/api/v1/orders',
+          json,
+          auth: true,
+          account: true,
+          schema: envelope(CreateOrderResultSchema),
+          priority: RequestPriority.ORDER,
+          retry: keyed ? RetryMode.KEYED_CREATE : RetryMode.UNSAFE,
+          ...(keyed ? { retryUntilMs } : {}),
+        },
+        options,
+      );
+      const clientOrderId = body.result.clientOrderId ?? request.clientOrderId ?? null;
+      announce(body.result.orderId, {
+        type: 'created',
+        orderId: body.result.orderId,
+        clientOrderId,
+        request,
+      });
+      return body.result;
+    });
+  }
 
   /**
    * Changes price (and, for KR, quantity) of an open order.
@@ -99,11 +167,50 @@ export class OrderOperations {
     return this.run('cancel', orderId, {}, options);
   }
 
-  private async run(
+  /**
+   * Runs a command listed in {@link commandsInFlight} until it ends; `announce` sends its notice
+   * and names the order it made (the listing ends only after the notice went out).
+   */
+  private async tracked<T>(
+    type: OrderCommandInFlight['type'],
+    clientOrderId: string | null,
+    body: (announce: (orderId: string, notice: OrderCommandNotice) => void) => Promise<T>,
+  ): Promise<T> {
+    let settle: (orderId: string | null) => void = () => undefined;
+    const orderId = new Promise<string | null>((resolve) => {
+      settle = resolve;
+    });
+    const seq = this.nextSeq++;
+    this.inFlight.set(seq, { seq, type, clientOrderId, orderId });
+    let made: string | null = null;
+    try {
+      return await body((id, notice) => {
+        made = id;
+        this.notify(notice);
+      });
+    } finally {
+      this.inFlight.delete(seq);
+      settle(made);
+    }
+  }
+
+  private run(
     operation: Operation,
     orderId: string,
     json: Record<string, unknown>,
     options: CallOptions | undefined,
+  ): Promise<OrderOperationOutcome> {
+    return this.tracked(operation, null, (announce) =>
+      this.attempt(operation, orderId, json, options, announce),
+    );
+  }
+
+  private async attempt(
+    operation: Operation,
+    orderId: string,
+    json: Record<string, unknown>,
+    options: CallOptions | undefined,
+    announce: (orderId: string, notice: OrderCommandNotice) => void,
   ): Promise<OrderOperationOutcome> {
     const deadline = this.clock.nowMs() + this.config.clientOrderIdWindowMs;
     for (let attempt = 0; ; attempt++) {
@@ -124,7 +231,7 @@ export class OrderOperations {
           options,
         );
         const id = body.result.orderId;
-        this.notify({
+        announce(id, {
           type: operation === 'cancel' ? 'canceled' : 'modified',
           orderId: id,
           originalOrderId: orderId,

@@ -75,6 +75,11 @@ export interface BrokerStreamsOptions {
   readonly onError?: (error: unknown, key: string) => void;
   /** Polls of one group in flight at once (default 2). */
   readonly maxInFlight?: number;
+  /**
+   * Longest wait (ms) of `orderUpdates$` for the answer of a create, modify or cancel before an
+   * order it cannot attribute is taken for one placed elsewhere (default 10 s).
+   */
+  readonly orderHoldMs?: number;
 }
 
 /** New trades of one symbol since the previous poll. */
@@ -93,6 +98,8 @@ export class BrokerStreams {
   /** The scheduler sharing each group's budget (exposed for figures). */
   readonly polls: PollScheduler;
   private readonly intervals: StreamIntervals;
+  private readonly scheduler: SchedulerLike;
+  private readonly orderHoldMs: number | undefined;
   private readonly cache = new Map<string, Observable<unknown>>();
   private readonly stop$ = new Subject<void>();
   private disposed = false;
@@ -106,10 +113,12 @@ export class BrokerStreams {
     options: BrokerStreamsOptions = {},
   ) {
     this.intervals = { ...DEFAULT_STREAM_INTERVALS, ...options.intervals };
+    this.scheduler = options.scheduler ?? client.scheduler;
+    this.orderHoldMs = options.orderHoldMs;
     const hours = options.marketHours ?? new MarketHours(client, client.clock);
     this.polls = new PollScheduler({
       rateOf: (group) => client.limiter.limitOf(group) * client.config.rateLimitUtilization,
-      scheduler: options.scheduler ?? client.scheduler,
+      scheduler: this.scheduler,
       isMarketOpen: (market) => hours.isOpen(market),
       pollClosedMarkets: options.pollClosedMarkets ?? false,
       ...(options.onError ? { onError: options.onError } : {}),
@@ -312,7 +321,11 @@ export class BrokerStreams {
   orderUpdates$(): Observable<OrderEvent> {
     return this.shared(
       'orderUpdates',
-      () => orderUpdates(this.client, this.polls, this.intervals.orders),
+      () =>
+        orderUpdates(this.client, this.polls, this.intervals.orders, {
+          scheduler: this.scheduler,
+          ...(this.orderHoldMs === undefined ? {} : { holdMs: this.orderHoldMs }),
+        }),
       false,
     );
   }

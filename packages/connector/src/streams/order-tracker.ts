@@ -1,7 +1,10 @@
 /**
  * Turns successive reports of the broker's order records into core order events: the fill's own
  * quantity and price are derived from the change of cumulative quantity and amount (or average
- * price), so each fill is emitted exactly once.
+ * price), so each fill is emitted exactly once. An order the tracker does not know, seen while
+ * order commands of this client are in flight, is held back until they end (or a bounded wait
+ * runs out): it may be theirs, and its events must carry the caller's `clientOrderId` from the
+ * first one on.
  *
  * @module
  */
@@ -35,7 +38,30 @@ interface Tracked {
   last: OrderRecord | null;
 }
 
+/** An unknown order waiting for the commands that may have made it. */
+interface Held {
+  /** Sequence numbers of the commands in flight when the order was first seen. */
+  readonly waitFor: ReadonlySet<number>;
+  /** Scheduler time after which it is taken for an order placed elsewhere. */
+  readonly until: number;
+  /** Its first report, when it was listed by the first poll (it then becomes the baseline). */
+  readonly baseline: OrderRecord | null;
+}
+
 const ZERO = new Decimal(0);
+
+/** Default longest wait for the answer of an order command before an unknown order is released. */
+export const DEFAULT_ORDER_HOLD_MS = 10_000;
+
+/** Options of {@link OrderTracker}. */
+export interface OrderTrackerOptions {
+  /**
+   * Longest wait (scheduler ms) for commands in flight before an unknown order is taken for one
+   * placed elsewhere (default {@link DEFAULT_ORDER_HOLD_MS}); a command that never answers cannot
+   * hold an order's events longer.
+   */
+  readonly holdMs?: number;
+}
 
 /**
  * A stable client order id for an order placed elsewhere (app, another engine): `ext-` and 32 hex
@@ -51,9 +77,66 @@ export function externalClientOrderId(orderId: string): ClientOrderId {
 export class OrderTracker {
   private readonly orders = new Map<string, Tracked>();
   private readonly replacementOf = new Map<string, string>();
+  private readonly held = new Map<string, Held>();
+  private readonly holdMs: number;
 
-  /** @param clock - stamps `tsInit` (and `tsEvent` when the broker gives no time) */
-  constructor(private readonly clock: Clock) {}
+  /**
+   * @param clock - stamps `tsInit` (and `tsEvent` when the broker gives no time)
+   * @param options - how long unknown orders may be held
+   */
+  constructor(
+    private readonly clock: Clock,
+    options: OrderTrackerOptions = {},
+  ) {
+    this.holdMs = options.holdMs ?? DEFAULT_ORDER_HOLD_MS;
+  }
+
+  /** Ids of unknown orders held back (to be decided on each poll, listed or not). */
+  heldOrderIds(): string[] {
+    return [...this.held.keys()];
+  }
+
+  /**
+   * Decides whether the events of an order this tracker does not know must wait. While a create,
+   * modify or cancel sent through the client is in flight, the order may be the one it made,
+   * listed before the answer arrived: it is held until every command in flight when it was first
+   * seen has ended, or `holdMs` has passed. Its events then carry the `clientOrderId` the command's
+   * notice gave ({@link expectCreated}, {@link expectLinked}); if no notice claimed it, it is taken
+   * for an order placed elsewhere (`ext-…`), or for part of the baseline if the first poll listed
+   * it. Nothing is observed while it is held, so each fill is still emitted once.
+   *
+   * Once this answers false the order is tracked: diff it as usual.
+   *
+   * @param order - its row in the OPEN list, or its id when it is no longer listed
+   * @param inFlight - sequence numbers of the commands in flight now
+   * @param nowMs - scheduler time
+   * @param atStart - listed by the stream's first poll (orders open at start form the baseline)
+   */
+  holdUnknown(
+    order: OrderRecord | string,
+    inFlight: readonly number[],
+    nowMs: number,
+    atStart = false,
+  ): boolean {
+    const orderId = typeof order === 'string' ? order : order.orderId;
+    if (this.orders.has(orderId)) {
+      this.held.delete(orderId);
+      return false;
+    }
+    const held = this.held.get(orderId) ?? {
+      waitFor: new Set(inFlight),
+      until: nowMs + this.holdMs,
+      baseline: atStart && typeof order !== 'string' ? order : null,
+    };
+    if (nowMs < held.until && inFlight.some((seq) => held.waitFor.has(seq))) {
+      this.held.set(orderId, held);
+      return true;
+    }
+    this.held.delete(orderId);
+    if (held.baseline !== null) this.baseline(held.baseline);
+    else this.expectCreated(orderId, null);
+    return false;
+  }
 
   /** Ids of orders not yet in a final state (to be read when they leave the OPEN list). */
   liveOrderIds(): string[] {
@@ -85,12 +168,15 @@ export class OrderTracker {
   }
 
   /**
-   * Registers an order created through this client before the broker lists it.
+   * Registers an order created through this client (or, with a null id, one taken for placed
+   * elsewhere); its next report is diffed against nothing, so it starts with `OrderAccepted`.
+   * An order already tracked keeps its id: events never switch ids.
    *
    * @param orderId - broker order id
    * @param id - the client order id (null: one is derived from the order id)
    */
   expectCreated(orderId: string, id: string | null): void {
+    this.held.delete(orderId);
     if (this.orders.has(orderId)) return;
     this.orders.set(orderId, {
       clientOrderId: id === null ? externalClientOrderId(orderId) : clientOrderId(id),
@@ -111,6 +197,7 @@ export class OrderTracker {
   expectLinked(orderId: string, originalOrderId: string, role: 'replacement' | 'cancel'): void {
     const original = this.orders.get(originalOrderId);
     if (original === undefined || this.orders.has(orderId)) return;
+    this.held.delete(orderId);
     const filled = original.last?.execution.filledQuantity ?? ZERO;
     this.orders.set(orderId, {
       clientOrderId: original.clientOrderId,

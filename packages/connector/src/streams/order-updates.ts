@@ -1,35 +1,50 @@
 /**
  * `orderUpdates$`: polls the OPEN order list, reads the detail of every order whose row changed and
  * of every tracked order that left the list (filled, cancelled, rejected or replaced between two
- * polls), and emits the differences as core order events, each fill exactly once.
+ * polls), and emits the differences as core order events, each fill exactly once. An order it
+ * does not know, listed while a create, modify or cancel of this client is in flight, is held
+ * back until those end (at most `holdMs`), so an order listed before its create answered still
+ * carries the caller's `clientOrderId`.
  *
  * @module
  */
 import type { OrderEvent } from '@hoga/core';
-import { defer, mergeMap, Observable } from 'rxjs';
+import { asyncScheduler, defer, mergeMap, Observable, type SchedulerLike } from 'rxjs';
 import type { BrokerClient } from '../client/broker-client.js';
 import type { OrderCommandNotice } from '../client/order-operations.js';
 import { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
-import { OrderTracker } from './order-tracker.js';
+import { OrderTracker, type OrderTrackerOptions } from './order-tracker.js';
 import type { PollScheduler } from './poll-scheduler.js';
+
+/** Options of {@link orderUpdates}. */
+export interface OrderUpdatesOptions extends OrderTrackerOptions {
+  /** Measures how long unknown orders are held; default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
 
 /**
  * Builds the order event stream (cold: each subscription keeps its own tracker; share it).
  * Orders already open when it starts form a baseline: only their later changes are emitted.
  * Orders created, modified or cancelled through `client` are tracked from the broker's answer on,
- * so their events keep the caller's `clientOrderId`.
+ * so their events keep the caller's `clientOrderId`, even when the broker lists the order first.
  *
  * @param client - the broker client
  * @param polls - the poll scheduler (ORDER_HISTORY budget)
  * @param minIntervalMs - least time between two polls
+ * @param options - the longest hold of an unknown order, and the scheduler that times it
  */
 export function orderUpdates(
   client: BrokerClient,
   polls: PollScheduler,
   minIntervalMs: number,
+  options: OrderUpdatesOptions = {},
 ): Observable<OrderEvent> {
+  const scheduler = options.scheduler ?? asyncScheduler;
   return defer(() => {
-    const tracker = new OrderTracker(client.clock);
+    const tracker = new OrderTracker(
+      client.clock,
+      options.holdMs === undefined ? {} : { holdMs: options.holdMs },
+    );
     let baselined = false;
     const onNotice = (notice: OrderCommandNotice): void => {
       if (notice.type === 'created') tracker.expectCreated(notice.orderId, notice.clientOrderId);
@@ -41,21 +56,26 @@ export function orderUpdates(
         );
     };
     const notices = client.orderCommands$.subscribe(onNotice);
+    const inFlight = (): number[] => client.orderCommandsInFlight().map((c) => c.seq);
     const pollOnce = async (signal: AbortSignal): Promise<OrderEvent[]> => {
-      const options = { signal, priority: RequestPriority.POLL };
-      const open = await client.listOrders({ status: 'OPEN' }, options);
+      const call = { signal, priority: RequestPriority.POLL };
+      const open = await client.listOrders({ status: 'OPEN' }, call);
       const events: OrderEvent[] = [];
       const listed = new Set<string>();
       for (const row of open.orders) {
         listed.add(row.orderId);
-        if (!baselined && !tracker.has(row.orderId)) tracker.baseline(row);
-        else if (tracker.changed(row))
-          events.push(...tracker.observe(await client.getOrder(row.orderId, options)));
+        if (!tracker.has(row.orderId) && tracker.holdUnknown(row, inFlight(), scheduler.now(), !baselined))
+          continue;
+        if (tracker.changed(row)) events.push(...tracker.observe(await client.getOrder(row.orderId, call)));
       }
       baselined = true;
+      // Held orders that left the list are decided too; once released they are read below.
+      for (const orderId of tracker.heldOrderIds()) {
+        if (!listed.has(orderId)) tracker.holdUnknown(orderId, inFlight(), scheduler.now());
+      }
       for (const orderId of tracker.liveOrderIds()) {
         if (listed.has(orderId)) continue;
-        const detail = await client.getOrder(orderId, options);
+        const detail = await client.getOrder(orderId, call);
         events.push(...tracker.observe(detail));
       }
       tracker.prune();
