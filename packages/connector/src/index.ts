@@ -11,6 +11,7 @@ export {
   type CandleQuery,
   type OrderListQuery,
 } from './client/broker-client.js';
+export type { OrderCommandInFlight } from './client/order-operations.js';
 export {
   type OrderCommandNotice,
   type OrderOperationOutcome,
@@ -66,17 +67,15 @@ export {
   type PriceLimit,
   type Trade,
 } from './schemas/market-data.js';
-export {
-  type AmountOrderRequest,
-  BrokerOrderStatus,
-  type CreateOrderRequest,
-  type CreateOrderResult,
-  type ModifyOrderRequest,
-  type OrderList,
-  type OrderOperationResult,
-  type OrderRecord,
-  type QuantityOrderRequest,
-  TERMINAL_ORDER_STATUSES,
+export type {
+  AmountOrderRequest,
+  CreateOrderRequest,
+  CreateOrderResult,
+  ModifyOrderRequest,
+  OrderList,
+  OrderOperationResult,
+  OrderRecord,
+  QuantityOrderRequest,
 } from './schemas/orders.js';
 export type { WithRaw } from './schemas/primitives.js';
 export type {
@@ -96,8 +95,13 @@ export {
 } from './streams/broker-streams.js';
 export { CandleTracker, type CandleUpdate, isCandleInProgress } from './streams/candle-tracker.js';
 export { MarketHours } from './streams/market-hours.js';
-export { externalClientOrderId, OrderTracker } from './streams/order-tracker.js';
-export { orderUpdates } from './streams/order-updates.js';
+export {
+  DEFAULT_ORDER_HOLD_MS,
+  externalClientOrderId,
+  OrderTracker,
+  type OrderTrackerOptions,
+} from './streams/order-tracker.js';
+export { type OrderUpdatesOptions, orderUpdates } from './streams/order-updates.js';
 export { type PollJobSpec, PollScheduler, type PollSchedulerOptions } from './streams/poll-scheduler.js';
 export { diffTrades, type TradeDiff } from './streams/trade-dedup.js';
 export { FileTokenCache } from './token/file-token-cache.js';

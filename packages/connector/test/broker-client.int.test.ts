@@ -1,8 +1,7 @@
-import { Decimal, newClientOrderId } from '@hoga/core';
+import { BrokerOrderStatus, Decimal, newClientOrderId } from '@hoga/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BrokerClient,
-  BrokerOrderStatus,
   candlePages,
   closedOrders,
   InvalidArgumentError,

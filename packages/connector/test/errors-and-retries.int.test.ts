@@ -1,9 +1,8 @@
-import { createLogger, Decimal, newClientOrderId } from '@hoga/core';
+import { BrokerOrderStatus, createLogger, Decimal, newClientOrderId } from '@hoga/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BrokerClient,
-  BrokerOrderStatus,
   BusinessRuleError,
   ConflictError,
   NetworkError,

@@ -7,19 +7,17 @@
  *
  * @module
  */
-import type { Clock } from '@hoga/core';
+import { BrokerOrderStatus, type Clock, RateLimitGroup, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
 import type { ConnectorConfig } from '../config.js';
 import { NetworkError, NetworkFailure, ServerError } from '../errors.js';
-import { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
+import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import {
-  BrokerOrderStatus,
   type CreateOrderRequest,
   type CreateOrderResult,
   CreateOrderResultSchema,
   type ModifyOrderRequest,
   OrderOperationResultSchema,
   type OrderRecord,
-  TERMINAL_ORDER_STATUSES,
 } from '../schemas/orders.js';
 import { envelope } from '../schemas/primitives.js';
 import { createOrderBody, modifyOrderBody } from './order-bodies.js';
@@ -242,7 +240,7 @@ export class OrderOperations {
           throw error;
         const order = await this.readOrder(orderId, { ...options, priority: RequestPriority.ORDER });
         if (APPLIED[operation].has(order.status)) return { kind: 'resolved-by-state', applied: true, order };
-        if (TERMINAL_ORDER_STATUSES.has(order.status))
+        if (TERMINAL_BROKER_ORDER_STATUSES.has(order.status))
           return { kind: 'resolved-by-state', applied: false, order };
         // Still open with no trace of the request: it never reached the broker, so send it again.
       }

@@ -4,10 +4,6 @@
  * @module
  */
 
-// The groups and the spec's table of limits are core's (shared with the simulator); re-exported here
-// for the connector's modules that name a group next to a priority.
-export { type GroupLimit, RATE_LIMITS, RateLimitGroup } from '@hoga/core';
-
 /** Queue priorities inside a group: lower runs first. */
 export const RequestPriority = {
   /** Cancelling an order. */

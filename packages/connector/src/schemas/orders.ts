@@ -16,9 +16,6 @@ import {
   withRaw,
 } from './primitives.js';
 
-// The broker's order statuses are core's (shared with the simulator).
-export { BrokerOrderStatus, TERMINAL_BROKER_ORDER_STATUSES as TERMINAL_ORDER_STATUSES } from '@hoga/core';
-
 const execution = z.object({
   filledQuantity: decimal,
   averageFilledPrice: nullableDecimal,

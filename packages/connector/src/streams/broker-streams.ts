@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Market, marketOfSymbol, type OrderEvent } from '@hoga/core';
+import { type Market, marketOfSymbol, type OrderEvent, RateLimitGroup } from '@hoga/core';
 import {
   defer,
   distinctUntilChanged,
@@ -24,7 +24,7 @@ import {
   takeUntil,
 } from 'rxjs';
 import type { BrokerClient } from '../client/broker-client.js';
-import { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
+import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import type { CandleInterval, Orderbook, Price, Trade } from '../schemas/market-data.js';
 import type {
   ExchangeRate,

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  BrokerOrderStatus,
   brokerOrderId,
   type ClientOrderId,
   type Clock,
@@ -22,8 +23,9 @@ import {
   type OrderEvent,
   type OrderEventBase,
   type OrderSide,
+  TERMINAL_BROKER_ORDER_STATUSES,
 } from '@hoga/core';
-import { BrokerOrderStatus, type OrderRecord, TERMINAL_ORDER_STATUSES } from '../schemas/orders.js';
+import type { OrderRecord } from '../schemas/orders.js';
 
 /** How an order id relates to the order the user placed. */
 type Role = 'order' | 'replacement' | 'cancel';
@@ -141,7 +143,7 @@ export class OrderTracker {
   /** Ids of orders not yet in a final state (to be read when they leave the OPEN list). */
   liveOrderIds(): string[] {
     return [...this.orders.entries()]
-      .filter(([, t]) => t.last === null || !TERMINAL_ORDER_STATUSES.has(t.last.status))
+      .filter(([, t]) => t.last === null || !TERMINAL_BROKER_ORDER_STATUSES.has(t.last.status))
       .map(([id]) => id);
   }
 
@@ -314,7 +316,11 @@ export class OrderTracker {
   /** Forgets orders in a final state (after their events were emitted). */
   prune(): void {
     for (const [id, t] of this.orders) {
-      if (t.last !== null && TERMINAL_ORDER_STATUSES.has(t.last.status) && !this.replacementOf.has(id)) {
+      if (
+        t.last !== null &&
+        TERMINAL_BROKER_ORDER_STATUSES.has(t.last.status) &&
+        !this.replacementOf.has(id)
+      ) {
         this.orders.delete(id);
       }
     }

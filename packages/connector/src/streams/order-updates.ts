@@ -8,11 +8,11 @@
  *
  * @module
  */
-import type { OrderEvent } from '@hoga/core';
+import { type OrderEvent, RateLimitGroup } from '@hoga/core';
 import { asyncScheduler, defer, mergeMap, Observable, type SchedulerLike } from 'rxjs';
 import type { BrokerClient } from '../client/broker-client.js';
 import type { OrderCommandNotice } from '../client/order-operations.js';
-import { RateLimitGroup, RequestPriority } from '../rate-limit/rate-limit-groups.js';
+import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import { OrderTracker, type OrderTrackerOptions } from './order-tracker.js';
 import type { PollScheduler } from './poll-scheduler.js';
 

@@ -1,7 +1,7 @@
+import { RateLimitGroup } from '@hoga/core';
 import { type ObservableInput, of, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { RateLimitGroup } from '../rate-limit/rate-limit-groups.js';
 import { PollScheduler } from './poll-scheduler.js';
 
 function testScheduler(): TestScheduler {

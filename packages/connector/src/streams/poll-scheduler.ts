@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Market } from '@hoga/core';
+import type { Market, RateLimitGroup } from '@hoga/core';
 import {
   asyncScheduler,
   from,
@@ -16,7 +16,6 @@ import {
   type SchedulerLike,
   type Subscription,
 } from 'rxjs';
-import type { RateLimitGroup } from '../rate-limit/rate-limit-groups.js';
 
 /** How soon a job whose market's hours are not known yet looks again. */
 const UNKNOWN_RECHECK_MS = 100;
