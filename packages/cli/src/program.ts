@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerBrokerCommands } from './commands/broker.js';
 import { registerDbCommands } from './commands/db.js';
@@ -11,6 +12,7 @@ import { registerStartCommand } from './commands/start.js';
 export function createProgram(): Command {
   const program = new Command('hoga')
     .description('Event-driven algorithmic trading engine for the Securities Brokerage Open API')
+    .version(cliVersion())
     .showHelpAfterError()
     .enablePositionalOptions();
 
@@ -19,4 +21,12 @@ export function createProgram(): Command {
   registerBrokerCommands(program);
   registerDbCommands(program);
   return program;
+}
+
+/** The version of the `hoga` command: the CLI package's own version. */
+function cliVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return manifest.version;
 }
