@@ -1,0 +1,88 @@
+/**
+ * The simulated clock running on its own (`speed` > 0, no control-API clock
+ * moves): prices, trades, candles and fills follow it in real time.
+ */
+import { Decimal } from '@hoga/core';
+import { DateTime } from 'luxon';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SimulatorHandle } from '../src/index.js';
+import { type Json, KR_OPEN, outcome, startTestSimulator, TestClient, US_OPEN } from './sim-client.js';
+
+/** Simulated seconds per real second: 20 simulated minutes pass in one real second. */
+const SPEED = 1200;
+
+const running: SimulatorHandle[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+async function setup(start: string): Promise<TestClient> {
+  const sim = await startTestSimulator({ start, speed: SPEED });
+  running.push(sim);
+  const client = new TestClient(sim.url);
+  await client.login();
+  return client;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const minutesBetween = (from: string, to: string) =>
+  DateTime.fromISO(to).diff(DateTime.fromISO(from), 'minutes').minutes;
+
+/** What the market shows of 005930 now: the clock, the newest trade and the newest minute candle. */
+async function look(client: TestClient): Promise<{ now: string; trade: Json; candle: Json }> {
+  const clock = await client.control('GET', '/_sim/clock');
+  const trades = await client.get('/api/v1/trades', { symbol: '005930', count: '1' });
+  const candles = await client.get('/api/v1/candles', { symbol: '005930', interval: '1m', count: '1' });
+  return { now: clock.now, trade: trades.body.result[0], candle: candles.body.result.candles[0] };
+}
+
+describe('the running simulated clock', () => {
+  it('moves the clock, the trades and the minute candles together at the given speed', async () => {
+    const client = await setup(KR_OPEN);
+    const before = await look(client);
+    const realStart = performance.now();
+    await sleep(1_500);
+    const after = await look(client);
+    const realSeconds = (performance.now() - realStart) / 1000;
+    const clockMinutes = minutesBetween(before.now, after.now);
+    // At least the real time elapsed, scaled (the looks themselves add a little more).
+    expect(clockMinutes).toBeGreaterThanOrEqual((realSeconds * SPEED) / 60 - 1);
+    expect(clockMinutes).toBeLessThan(((realSeconds + 1) * SPEED) / 60);
+    // The newest minute candle is the one in progress at each look, so it moved with the clock.
+    expect(minutesBetween(before.candle.timestamp, after.candle.timestamp)).toBeGreaterThanOrEqual(
+      Math.floor(clockMinutes) - 1,
+    );
+    expect(DateTime.fromISO(after.candle.timestamp) > DateTime.fromISO(after.now)).toBe(true);
+    expect(minutesBetween(after.candle.timestamp, after.now)).toBeGreaterThan(-2);
+    // Trades keep coming during the session, never after the clock.
+    expect(DateTime.fromISO(after.trade.timestamp) > DateTime.fromISO(before.now)).toBe(true);
+    expect(DateTime.fromISO(after.trade.timestamp) <= DateTime.fromISO(after.now)).toBe(true);
+  });
+
+  it('fills the rest of a partly filled order as the clock runs, without any clock call', async () => {
+    const client = await setup(US_OPEN);
+    const book = await client.get('/api/v1/orderbook', { symbol: 'ZOM' });
+    const visible = book.body.result.asks.reduce(
+      (sum: Decimal, l: Json) => sum.plus(l.volume),
+      new Decimal(0),
+    );
+    const quantity = visible.plus(500);
+    const res = await client.post('/api/v1/orders', {
+      symbol: 'ZOM',
+      side: 'BUY',
+      orderType: 'MARKET',
+      quantity: quantity.toFixed(),
+    });
+    expect(outcome(res)).toBe('200');
+    const id = res.body.result.orderId as string;
+    let order: Json = (await client.get(`/api/v1/orders/${id}`)).body.result;
+    for (let i = 0; i < 30 && order.status !== 'FILLED'; i++) {
+      await sleep(100);
+      order = (await client.get(`/api/v1/orders/${id}`)).body.result;
+    }
+    expect(order.status).toBe('FILLED');
+    expect(order.execution.filledQuantity).toBe(quantity.toFixed());
+    // The book held only part of it at once: the last fill came later on the simulated clock.
+    expect(DateTime.fromISO(order.execution.filledAt) > DateTime.fromISO(order.orderedAt)).toBe(true);
+  });
+});
