@@ -57,16 +57,17 @@ export function orderUpdates(
     };
     const notices = client.orderCommands$.subscribe(onNotice);
     const inFlight = (): number[] => client.orderCommandsInFlight().map((c) => c.seq);
-    const pollOnce = async (signal: AbortSignal): Promise<OrderEvent[]> => {
+    // A generator, not a promise: the events of each order are emitted as soon as the tracker has
+    // taken its report in, so a later read of the same poll that fails cannot lose them.
+    async function* pollOnce(signal: AbortSignal): AsyncGenerator<OrderEvent[]> {
       const call = { signal, priority: RequestPriority.POLL };
       const open = await client.listOrders({ status: 'OPEN' }, call);
-      const events: OrderEvent[] = [];
       const listed = new Set<string>();
       for (const row of open.orders) {
         listed.add(row.orderId);
         if (!tracker.has(row.orderId) && tracker.holdUnknown(row, inFlight(), scheduler.now(), !baselined))
           continue;
-        if (tracker.changed(row)) events.push(...tracker.observe(await client.getOrder(row.orderId, call)));
+        if (tracker.changed(row)) yield tracker.observe(await client.getOrder(row.orderId, call));
       }
       baselined = true;
       // Held orders that left the list are decided too; once released they are read below.
@@ -75,12 +76,10 @@ export function orderUpdates(
       }
       for (const orderId of tracker.liveOrderIds()) {
         if (listed.has(orderId)) continue;
-        const detail = await client.getOrder(orderId, call);
-        events.push(...tracker.observe(detail));
+        yield tracker.observe(await client.getOrder(orderId, call));
       }
       tracker.prune();
-      return events;
-    };
+    }
     const stream = polls.poll$({
       group: RateLimitGroup.ORDER_HISTORY,
       key: 'orderUpdates',

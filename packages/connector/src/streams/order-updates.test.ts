@@ -1,0 +1,91 @@
+import { Decimal, type OrderEvent, RateLimitGroup, VirtualClock } from '@hoga/core';
+import { DateTime } from 'luxon';
+import { Subject } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { BrokerClient } from '../client/broker-client.js';
+import type { OrderRecord } from '../schemas/orders.js';
+import { orderUpdates } from './order-updates.js';
+import { PollScheduler } from './poll-scheduler.js';
+
+/** A KR buy order of 5 at 100, `filled` shares filled at 100. */
+function report(orderId: string, filled: string): OrderRecord {
+  const filledQuantity = new Decimal(filled);
+  return {
+    orderId,
+    symbol: '005930',
+    side: 'BUY',
+    orderType: 'LIMIT',
+    timeInForce: 'DAY',
+    status: filledQuantity.isZero() ? 'PENDING' : 'PARTIAL_FILLED',
+    price: new Decimal(100),
+    quantity: new Decimal(5),
+    orderAmount: null,
+    currency: 'KRW',
+    orderedAt: DateTime.fromISO('2026-11-23T10:00:00+09:00', { setZone: true }),
+    canceledAt: null,
+    execution: {
+      filledQuantity,
+      averageFilledPrice: filledQuantity.isZero() ? null : new Decimal(100),
+      filledAmount: filledQuantity.times(100),
+      commission: null,
+      tax: null,
+      filledAt: null,
+      settlementDate: null,
+    },
+    raw: {},
+  };
+}
+
+/**
+ * A broker client stand-in answering scripted polls: poll n lists `polls[n]` (the last one
+ * repeats), and a detail read answers that poll's row unless `fails(poll, orderId)`.
+ */
+function scriptedClient(
+  polls: readonly (readonly OrderRecord[])[],
+  fails: (poll: number, orderId: string) => boolean,
+) {
+  let poll = -1;
+  const rows = (): readonly OrderRecord[] => polls[Math.min(poll, polls.length - 1)]!;
+  const client = {
+    clock: new VirtualClock('2026-11-23T10:00:00+09:00'),
+    orderCommands$: new Subject(),
+    orderCommandsInFlight: () => [],
+    listOrders: async () => {
+      poll++;
+      return { orders: rows(), nextCursor: null, hasNext: false };
+    },
+    getOrder: async (orderId: string) => {
+      if (fails(poll, orderId)) throw new Error(`detail of ${orderId} lost`);
+      return rows().find((r) => r.orderId === orderId)!;
+    },
+  };
+  return { client: client as unknown as BrokerClient, polls: () => poll };
+}
+
+describe('orderUpdates', () => {
+  it('keeps the fills already read in a poll whose later detail read fails, each fill once', async () => {
+    const { client, polls: pollCount } = scriptedClient(
+      [
+        [report('A', '0'), report('B', '0')],
+        [report('A', '2'), report('B', '3')],
+      ],
+      (poll, orderId) => poll === 1 && orderId === 'B',
+    );
+    const errors: string[] = [];
+    const polls = new PollScheduler({
+      rateOf: () => 100,
+      onError: (error) => errors.push((error as Error).message),
+    });
+    const events: OrderEvent[] = [];
+    const sub = orderUpdates(client, polls, 0).subscribe((e) => events.push(e));
+    while (pollCount() < 4) await new Promise((r) => setTimeout(r, 10));
+    sub.unsubscribe();
+    const fills = events.map((e) =>
+      e.type === 'OrderPartiallyFilled' ? `${e.fill.brokerOrderId} ${e.fill.quantity.toFixed()}` : e.type,
+    );
+    expect(errors).toEqual(['detail of B lost']);
+    expect(fills).toEqual(['A 2', 'B 3']);
+    expect(polls.activity()).toEqual({ jobs: 0, timers: 0, inFlight: 0 });
+    expect(RateLimitGroup.ORDER_HISTORY in polls.dispatchedCounts()).toBe(true);
+  });
+});
