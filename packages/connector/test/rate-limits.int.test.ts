@@ -1,6 +1,6 @@
 import { RateLimitGroup } from '@hoga/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrokerClient } from '../src/index.js';
+import { BrokerClient, MemoryTokenCache } from '../src/index.js';
 import { type SimFixture, startFixture } from './simulator-fixture.js';
 
 let fx: SimFixture;
@@ -12,9 +12,13 @@ afterAll(async () => {
   await fx.close();
 });
 
+/** One token cache for the siblings: clients of one client id must share one token (spec). */
+const siblingTokens = new MemoryTokenCache();
+
 function sibling(): BrokerClient {
   return new BrokerClient({
     clock: fx.clock,
+    tokenCache: siblingTokens,
     config: {
       baseUrl: fx.sim.url,
       clientId: 'sim-client',
