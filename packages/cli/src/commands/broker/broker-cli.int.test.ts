@@ -79,12 +79,51 @@ describe('hoga broker commands', () => {
     { args: ['accounts'], pattern: /1\s+\d+\s+BROKERAGE/ },
     { args: ['holdings'], pattern: /005930[\s\S]*market value/ },
     { args: ['orders', '--status', 'CLOSED'], pattern: /CLOSED|order/ },
-    { args: ['buying-power', '--account', '1'], pattern: /KRW\s+\d+[\s\S]*USD/ },
+    { args: ['buying-power', '--account-seq', '1'], pattern: /KRW\s+\d+[\s\S]*USD/ },
   ])('runs `hoga $args.0`', async ({ args, pattern }) => {
     const { out, err, code } = await hoga(...args, ...connection());
     expect(err).toBe('');
     expect(code).toBe(0);
     expect(out).toMatch(pattern);
+    expect(out).not.toContain('sim-secret');
+  });
+
+  it('uses --account-seq, else $HOGA_ACCOUNT_SEQ, else the first account', async () => {
+    // Account 2 holds KRW 100,000 and USD 50; account 1 (the first) KRW 50,000,000.
+    const krw = async (...args: string[]) =>
+      (
+        JSON.parse((await hoga('buying-power', '--json', ...args, ...connection())).out) as {
+          currency: string;
+          cashBuyingPower: string;
+        }[]
+      ).find((b) => b.currency === 'KRW')!.cashBuyingPower;
+    expect(await krw()).toBe('50000000');
+    expect(await krw('--account-seq', '2')).toBe('100000');
+    vi.stubEnv('HOGA_ACCOUNT_SEQ', '2');
+    try {
+      expect(await krw()).toBe('100000');
+      expect(await krw('--account-seq', '1')).toBe('50000000');
+    } finally {
+      vi.stubEnv('HOGA_ACCOUNT_SEQ', '');
+    }
+  });
+
+  it('reports refused credentials with exit 1 and never shows the secret', async () => {
+    // A fresh token cache: the shared one holds a valid token and would never send the secret.
+    vi.stubEnv('HOGA_TOKEN_FILE', join(dir, 'refused-tokens.json'));
+    const { out, err, code } = await hoga(
+      'quote',
+      '005930',
+      '--base-url',
+      sim.url,
+      '--client-id',
+      'sim-client',
+      '--client-secret',
+      'wrong-s3cr3t',
+    ).finally(() => vi.stubEnv('HOGA_TOKEN_FILE', join(dir, 'tokens.json')));
+    expect(code).toBe(1);
+    expect(err).toMatch(/^hoga: invalid_client \(HTTP 401\)/);
+    expect(out + err).not.toContain('wrong-s3cr3t');
   });
 
   it('reads every candle of a --from/--to range, oldest first', async () => {

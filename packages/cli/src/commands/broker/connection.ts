@@ -17,13 +17,15 @@ import {
 } from '@hoga/connector';
 import { HogaError, type TokenCache } from '@hoga/core';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 
 /** Connection flags shared by every broker command. */
 export interface ConnectionFlags {
   readonly baseUrl?: string;
   readonly clientId?: string;
   readonly clientSecret?: string;
+  readonly accountSeq?: string;
+  /** Older spelling of `accountSeq` (`--account`), still accepted. */
   readonly account?: string;
   readonly db?: string;
   readonly json?: boolean;
@@ -40,9 +42,10 @@ export function withConnection(command: Command): Command {
     .option('--client-id <id>', 'OAuth client id (default $HOGA_CLIENT_ID)')
     .option('--client-secret <secret>', 'OAuth client secret (default $HOGA_CLIENT_SECRET)')
     .option(
-      '--account <seq>',
+      '--account-seq <seq>',
       'accountSeq for account-bound calls (default $HOGA_ACCOUNT_SEQ, else the first account)',
     )
+    .addOption(new Option('--account <seq>', 'older spelling of --account-seq').hideHelp())
     .option('--db <file>', 'share the token through this hoga database (default $HOGA_DB)')
     .option('--json', 'print JSON instead of a table', false);
 }
@@ -66,11 +69,12 @@ export interface Connection {
  * @throws ConnectorConfigError when the configuration is invalid
  */
 export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connection {
+  const accountSeq = flags.accountSeq ?? flags.account ?? env.HOGA_ACCOUNT_SEQ;
   const config = parseConnectorConfig({
     baseUrl: flags.baseUrl ?? env.HOGA_BASE_URL,
     clientId: flags.clientId ?? env.HOGA_CLIENT_ID,
     clientSecret: flags.clientSecret ?? env.HOGA_CLIENT_SECRET,
-    ...((flags.account ?? env.HOGA_ACCOUNT_SEQ) ? { accountSeq: flags.account ?? env.HOGA_ACCOUNT_SEQ } : {}),
+    ...(accountSeq ? { accountSeq } : {}),
   });
   let database: HogaDatabase | null = null;
   let tokenCache: TokenCache;
