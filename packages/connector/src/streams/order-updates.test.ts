@@ -7,8 +7,8 @@ import type { OrderRecord } from '../schemas/orders.js';
 import { orderUpdates } from './order-updates.js';
 import { PollScheduler } from './poll-scheduler.js';
 
-/** A KR buy order of 5 at 100, `filled` shares filled at 100. */
-function report(orderId: string, filled: string): OrderRecord {
+/** A KR buy order of 5 at 100, `filled` shares filled at 100 (status from the filled quantity). */
+function report(orderId: string, filled: string, status?: string): OrderRecord {
   const filledQuantity = new Decimal(filled);
   return {
     orderId,
@@ -16,7 +16,7 @@ function report(orderId: string, filled: string): OrderRecord {
     side: 'BUY',
     orderType: 'LIMIT',
     timeInForce: 'DAY',
-    status: filledQuantity.isZero() ? 'PENDING' : 'PARTIAL_FILLED',
+    status: status ?? (filledQuantity.isZero() ? 'PENDING' : 'PARTIAL_FILLED'),
     price: new Decimal(100),
     quantity: new Decimal(5),
     orderAmount: null,
@@ -38,11 +38,13 @@ function report(orderId: string, filled: string): OrderRecord {
 
 /**
  * A broker client stand-in answering scripted polls: poll n lists `polls[n]` (the last one
- * repeats), and a detail read answers that poll's row unless `fails(poll, orderId)`.
+ * repeats), and a detail read answers `details[orderId]` if given, else that poll's row, unless
+ * `fails(poll, orderId)`.
  */
 function scriptedClient(
   polls: readonly (readonly OrderRecord[])[],
   fails: (poll: number, orderId: string) => boolean,
+  details: Readonly<Record<string, OrderRecord>> = {},
 ) {
   let poll = -1;
   const rows = (): readonly OrderRecord[] => polls[Math.min(poll, polls.length - 1)]!;
@@ -56,13 +58,36 @@ function scriptedClient(
     },
     getOrder: async (orderId: string) => {
       if (fails(poll, orderId)) throw new Error(`detail of ${orderId} lost`);
-      return rows().find((r) => r.orderId === orderId)!;
+      return rows().find((r) => r.orderId === orderId) ?? details[orderId]!;
     },
   };
   return { client: client as unknown as BrokerClient, polls: () => poll };
 }
 
+/** Fills as `<order> <quantity>` and other events by type. */
+function summary(events: readonly OrderEvent[]): string[] {
+  return events.map((e) =>
+    e.type === 'OrderPartiallyFilled' || e.type === 'OrderFilled'
+      ? `${e.type} ${e.fill.brokerOrderId} ${e.fill.quantity.toFixed()}`
+      : e.type,
+  );
+}
+
 describe('orderUpdates', () => {
+  it('reads an order that left the OPEN list between two polls and emits its last fill once', async () => {
+    const { client, polls: pollCount } = scriptedClient(
+      [[report('A', '0')], [report('A', '2')], []],
+      () => false,
+      { A: report('A', '5', 'FILLED') },
+    );
+    const polls = new PollScheduler({ rateOf: () => 100 });
+    const events: OrderEvent[] = [];
+    const sub = orderUpdates(client, polls, 0).subscribe((e) => events.push(e));
+    while (pollCount() < 5) await new Promise((r) => setTimeout(r, 10));
+    sub.unsubscribe();
+    expect(summary(events)).toEqual(['OrderPartiallyFilled A 2', 'OrderFilled A 3']);
+  });
+
   it('keeps the fills already read in a poll whose later detail read fails, each fill once', async () => {
     const { client, polls: pollCount } = scriptedClient(
       [
