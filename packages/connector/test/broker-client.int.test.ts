@@ -314,3 +314,30 @@ describe('closedOrders', () => {
     expect(all.length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('BrokerClient with a configured account header', () => {
+  it('sends accountSeq under the configured name, which a broker expecting it accepts', async () => {
+    const header = 'X-Other-Account';
+    const other = await startFixture(
+      { rateLimit: false, accountHeader: header },
+      { config: { accountHeader: header, accountSeq: 2 } },
+    );
+    try {
+      expect((await other.client.getBuyingPower('KRW')).cashBuyingPower.toFixed()).toBe('100000');
+      const spec = await startFixture(
+        { rateLimit: false, accountHeader: header },
+        { config: { accountSeq: 2 } },
+      );
+      try {
+        await expect(spec.client.getBuyingPower('KRW')).rejects.toMatchObject({
+          status: 400,
+          code: 'account-header-required',
+        });
+      } finally {
+        await spec.close();
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
