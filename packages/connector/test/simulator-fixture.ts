@@ -24,7 +24,7 @@ export interface SimFixture {
  */
 export async function startFixture(
   sim: SimulatorOptions = {},
-  client: Partial<BrokerClientOptions> & { config?: Record<string, unknown> } = {},
+  client: Omit<Partial<BrokerClientOptions>, 'config'> & { config?: Record<string, unknown> } = {},
 ): Promise<SimFixture> {
   const options: SimulatorOptions = { start: KR_MORNING, speed: 1, control: true, ...sim };
   const handle = await startSimulator(options);
