@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it } from 'vitest';
-import { outcome, TestClient } from './sim-client.js';
+import { KR_OPEN, outcome, startTestSimulator, TestClient } from './sim-client.js';
 
 const HOGA = fileURLToPath(new URL('../../cli/bin/hoga.js', import.meta.url));
 const SIMULATOR_INDEX = fileURLToPath(new URL('../src/index.ts', import.meta.url));
@@ -86,6 +87,45 @@ describe('hoga sim', () => {
     expect(answers).toEqual(['200', '200', '200']);
     const control = await client.request('GET', '/_sim/counters', { auth: false, account: null });
     expect(outcome(control)).toBe('404 edge-blocked');
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
+  it('honours --start, --speed, --seed and --token-ttl', async () => {
+    const run = await startCli([
+      '--port',
+      '0',
+      '--seed',
+      '7',
+      '--start',
+      KR_OPEN,
+      '--speed',
+      '0',
+      '--token-ttl',
+      '60',
+      '--control',
+    ]);
+    const client = new TestClient(run.url);
+    const clock = await client.control('GET', '/_sim/clock');
+    expect(DateTime.fromISO(clock.now).toMillis()).toBe(DateTime.fromISO(KR_OPEN).toMillis());
+    expect(clock.speed).toBe(0);
+    const token = await client.tokenRequest({
+      grant_type: 'client_credentials',
+      client_id: 'sim-client',
+      client_secret: 'sim-secret',
+    });
+    expect(token.body.expires_in).toBe(60);
+    client.useToken(token.body.access_token);
+    const symbols = { symbols: '005930,000660,AAPL,TSLA' };
+    const fromCli = await client.get('/api/v1/prices', symbols);
+    // The same seed and start in-process give the same market.
+    const sim = await startTestSimulator({ seed: 7, start: KR_OPEN, speed: 0 });
+    try {
+      const fromCode = await new TestClient(sim.url).get('/api/v1/prices', symbols);
+      expect(fromCli.body.result).toEqual(fromCode.body.result);
+    } finally {
+      await sim.close();
+    }
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
   });
