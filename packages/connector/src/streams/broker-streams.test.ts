@@ -39,4 +39,23 @@ describe('BrokerStreams', () => {
       expect(firstRound.find((c) => c.length === 2)).toEqual(['AAPL', 'NVDA']);
     });
   });
+  it('aborts the calendar read of its market hours when the last subscription ends', async () => {
+    const signals: AbortSignal[] = [];
+    const client = {
+      ...(recordingClient([]) as unknown as Record<string, unknown>),
+      getKrMarketCalendar: (_date: undefined, options: { signal: AbortSignal }) => {
+        signals.push(options.signal);
+        return new Promise((_resolve, reject) =>
+          options.signal.addEventListener('abort', () => reject(new Error('aborted'))),
+        );
+      },
+    } as unknown as BrokerClient;
+    const streams = new BrokerStreams(client);
+    const sub = streams.orderbook$('005930').subscribe();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(signals.map((s) => s.aborted)).toEqual([false]);
+    sub.unsubscribe();
+    expect(signals.map((s) => s.aborted)).toEqual([true]);
+    expect(streams.polls.activity()).toEqual({ jobs: 0, timers: 0, inFlight: 0 });
+  });
 });

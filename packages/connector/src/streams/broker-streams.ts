@@ -69,8 +69,11 @@ export interface BrokerStreamsOptions {
   readonly intervals?: Partial<StreamIntervals>;
   /** Poll market data while its market is closed (default false). */
   readonly pollClosedMarkets?: boolean;
-  /** Market hours; default calendars read through the client. */
-  readonly marketHours?: { isOpen(market: Market): boolean | undefined };
+  /**
+   * Market hours; default calendars read through the client. `cancelLoads`, if given, is called
+   * when the last subscription ended, so no calendar read is left behind.
+   */
+  readonly marketHours?: { isOpen(market: Market): boolean | undefined; cancelLoads?(): void };
   /** Receives failed polls (the stream goes on). */
   readonly onError?: (error: unknown, key: string) => void;
   /** Polls of one group in flight at once (default 2). */
@@ -121,6 +124,7 @@ export class BrokerStreams {
       scheduler: this.scheduler,
       isMarketOpen: (market) => hours.isOpen(market),
       pollClosedMarkets: options.pollClosedMarkets ?? false,
+      onIdle: () => hours.cancelLoads?.(),
       ...(options.onError ? { onError: options.onError } : {}),
       ...(options.maxInFlight ? { maxInFlight: options.maxInFlight } : {}),
     });

@@ -12,6 +12,8 @@ interface Entry {
   fetchedAtMs: number;
   loading: boolean;
   failed: boolean;
+  /** Aborts the calendar read under way, if any. */
+  abort: AbortController | null;
 }
 
 /**
@@ -41,7 +43,13 @@ export class MarketHours {
   isOpen(market: Market): boolean | undefined {
     let entry = this.entries.get(market);
     if (entry === undefined) {
-      entry = { calendar: null, fetchedAtMs: Number.NEGATIVE_INFINITY, loading: false, failed: false };
+      entry = {
+        calendar: null,
+        fetchedAtMs: Number.NEGATIVE_INFINITY,
+        loading: false,
+        failed: false,
+        abort: null,
+      };
       this.entries.set(market, entry);
     }
     const now = this.clock.nowMs();
@@ -57,24 +65,49 @@ export class MarketHours {
    * @param calendar - the calendar
    */
   set(market: Market, calendar: MarketCalendar): void {
-    this.entries.set(market, { calendar, fetchedAtMs: this.clock.nowMs(), loading: false, failed: false });
+    this.entries.set(market, {
+      calendar,
+      fetchedAtMs: this.clock.nowMs(),
+      loading: false,
+      failed: false,
+      abort: null,
+    });
+  }
+
+  /**
+   * Aborts the calendar reads under way (nothing polls any more); the next question about a
+   * market whose read was aborted starts a new one.
+   */
+  cancelLoads(): void {
+    for (const entry of this.entries.values()) {
+      if (entry.abort === null) continue;
+      entry.abort.abort();
+      entry.abort = null;
+      entry.loading = false;
+    }
   }
 
   private load(market: Market, entry: Entry): void {
     entry.loading = true;
-    const options = { priority: RequestPriority.POLL };
+    const abort = new AbortController();
+    entry.abort = abort;
+    const options = { priority: RequestPriority.POLL, signal: abort.signal };
     const request =
       market === 'KR'
         ? this.client.getKrMarketCalendar(undefined, options)
         : this.client.getUsMarketCalendar(undefined, options);
     request.then(
       (calendar) => {
+        if (abort.signal.aborted) return;
+        entry.abort = null;
         entry.calendar = calendar;
         entry.fetchedAtMs = this.clock.nowMs();
         entry.loading = false;
         entry.failed = false;
       },
       () => {
+        if (abort.signal.aborted) return;
+        entry.abort = null;
         // Try again after a minute; until then the last calendar (or "unknown") stands.
         entry.fetchedAtMs = this.clock.nowMs() - this.refreshMs + 60_000;
         entry.loading = false;

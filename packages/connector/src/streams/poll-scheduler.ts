@@ -53,6 +53,8 @@ export interface PollSchedulerOptions {
   readonly maxInFlight?: number;
   /** Receives a failed poll; the job goes on with its next turn. */
   readonly onError?: (error: unknown, key: string) => void;
+  /** Called when the last job of every group has ended (to stop work polling depends on). */
+  readonly onIdle?: () => void;
 }
 
 interface Job {
@@ -157,6 +159,7 @@ export class PollScheduler {
     if (g.jobs.length === 0) {
       g.timer?.unsubscribe();
       g.timer = null;
+      if ([...this.groups.values()].every((other) => other.jobs.length === 0)) this.options.onIdle?.();
     }
   }
 
