@@ -289,6 +289,29 @@ describe('BrokerClient order safety', () => {
     client.close();
   });
 
+  it('stops repeating a keyed create 30 s before its clientOrderId window ends', async () => {
+    // A 30 s window leaves no time to repeat in: the first failure is final.
+    const client = clientWith({ clientOrderIdWindowMs: 30_000, maxRetries: 5 });
+    const clientOrderId = newClientOrderId('late');
+    const fired = fx.sim.counters().faultsFired;
+    fx.sim.injectFault({ kind: 'internal-error', path: '/api/v1/orders', method: 'POST', count: 2 });
+    const error = await failureOf(
+      client.createOrder({
+        symbol: '035420',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        quantity: new Decimal(1),
+        price: await lowBid('035420'),
+        clientOrderId,
+      }),
+    );
+    fx.sim.clearFaults();
+    expect(error).toMatchObject({ family: 'server', code: 'internal-error' });
+    expect(fx.sim.counters().faultsFired - fired).toBe(1);
+    expect(fx.sim.counters().ordersPerClientOrderId[clientOrderId]).toBeUndefined();
+    client.close();
+  });
+
   it('never repeats an unkeyed create whose answer was lost', async () => {
     const client = clientWith({});
     const before = fx.sim.counters().ordersCreated;
