@@ -74,6 +74,28 @@ function summary(events: readonly OrderEvent[]): string[] {
 }
 
 describe('orderUpdates', () => {
+  it('reads the other orders of a poll when one detail keeps failing, and reports that failure', async () => {
+    const { client, polls: pollCount } = scriptedClient(
+      [
+        [report('B', '0'), report('A', '0')],
+        [report('B', '1'), report('A', '2')],
+      ],
+      (_poll, orderId) => orderId === 'B',
+    );
+    const errors: string[] = [];
+    const polls = new PollScheduler({
+      rateOf: () => 100,
+      onError: (error) => errors.push((error as Error).message),
+    });
+    const events: OrderEvent[] = [];
+    const sub = orderUpdates(client, polls, 0).subscribe((e) => events.push(e));
+    while (pollCount() < 4) await new Promise((r) => setTimeout(r, 10));
+    sub.unsubscribe();
+    expect(summary(events)).toEqual(['OrderPartiallyFilled A 2']);
+    expect(errors.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(errors)).toEqual(new Set(['detail of B lost']));
+  });
+
   it('reads an order that left the OPEN list between two polls and emits its last fill once', async () => {
     const { client, polls: pollCount } = scriptedClient(
       [[report('A', '0')], [report('A', '2')], []],

@@ -58,16 +58,28 @@ export function orderUpdates(
     const notices = client.orderCommands$.subscribe(onNotice);
     const inFlight = (): number[] => client.orderCommandsInFlight().map((c) => c.seq);
     // A generator, not a promise: the events of each order are emitted as soon as the tracker has
-    // taken its report in, so a later read of the same poll that fails cannot lose them.
+    // taken its report in, so a later read of the same poll that fails cannot lose them. A failed
+    // read does not stop the poll either (an order whose detail keeps failing must not starve the
+    // orders after it); the first failure is reported once the poll has read every other order.
     async function* pollOnce(signal: AbortSignal): AsyncGenerator<OrderEvent[]> {
       const call = { signal, priority: RequestPriority.POLL };
+      let failure: { error: unknown } | null = null;
+      const read = async (orderId: string): Promise<OrderEvent[]> => {
+        try {
+          return tracker.observe(await client.getOrder(orderId, call));
+        } catch (error) {
+          if (signal.aborted) throw error;
+          failure ??= { error };
+          return [];
+        }
+      };
       const open = await client.listOrders({ status: 'OPEN' }, call);
       const listed = new Set<string>();
       for (const row of open.orders) {
         listed.add(row.orderId);
         if (!tracker.has(row.orderId) && tracker.holdUnknown(row, inFlight(), scheduler.now(), !baselined))
           continue;
-        if (tracker.changed(row)) yield tracker.observe(await client.getOrder(row.orderId, call));
+        if (tracker.changed(row)) yield await read(row.orderId);
       }
       baselined = true;
       // Held orders that left the list are decided too; once released they are read below.
@@ -76,9 +88,10 @@ export function orderUpdates(
       }
       for (const orderId of tracker.liveOrderIds()) {
         if (listed.has(orderId)) continue;
-        yield tracker.observe(await client.getOrder(orderId, call));
+        yield await read(orderId);
       }
       tracker.prune();
+      if (failure !== null) throw (failure as { error: unknown }).error;
     }
     const stream = polls.poll$({
       group: RateLimitGroup.ORDER_HISTORY,
