@@ -165,6 +165,28 @@ describe('hoga sim', () => {
     expect(await second.exit).toBe(0);
   });
 
+  it('shows the defaults of the issue in --help (127.0.0.1, port 18080, speed 1, sim-client, sim-secret, 86400 s)', async () => {
+    const child = spawn(process.execPath, [HOGA, 'sim', '--help'], { stdio: 'pipe' });
+    children.push(child);
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(0);
+    const defaults = Object.fromEntries(
+      [...stdout.matchAll(/^\s+(--[a-z-]+)\b.*\(default: ([^)]+)\)$/gm)].map((m) => [m[1], m[2]]),
+    );
+    expect(defaults).toMatchObject({
+      '--host': '"127.0.0.1"',
+      '--port': '18080',
+      '--speed': '1',
+      '--client-id': '"sim-client"',
+      '--client-secret': '"sim-secret"',
+      '--token-ttl': '86400',
+      '--control': 'false',
+    });
+  });
+
   it('refuses a bad flag with a message naming it', async () => {
     const child = spawn(process.execPath, [HOGA, 'sim', '--port', 'abc'], { stdio: 'pipe' });
     children.push(child);
