@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { reportError } from './broker/connection.js';
 import { runStartDemo } from './broker/start-demo.js';
 
@@ -10,12 +10,21 @@ export function registerStartCommand(program: Command): void {
   program
     .command('start')
     .description('demo: the connector against the built-in simulator (account, quotes, one order filling)')
-    .option('--watch <seconds>', 'how long to watch quotes', (v) => Number(v), 15)
+    .option('--watch <seconds>', 'how long to watch quotes', parseSeconds, 15)
     .action(async (flags: { watch: number }) => {
       try {
-        await runStartDemo({ watchMs: Math.max(1, flags.watch) * 1000 });
+        await runStartDemo({ watchMs: flags.watch * 1000 });
       } catch (error) {
         reportError(error);
       }
     });
+}
+
+/** Parses `--watch`: a number of seconds from 1 to 3600. */
+function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) {
+    throw new InvalidArgumentError(`expected seconds from 1 to 3600, found "${value}"`);
+  }
+  return seconds;
 }
