@@ -1,36 +1,12 @@
-import { Decimal, type OrderEvent, VirtualClock } from '@hoga/core';
-import { DateTime } from 'luxon';
+import { type OrderEvent, VirtualClock } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import type { OrderRecord } from '../schemas/orders.js';
+import { orderRecord } from './order-record.test-helper.js';
 import { externalClientOrderId, OrderTracker } from './order-tracker.js';
 
 /** A KR buy order of 5 at 100: status and filled quantity (each share at 100). */
 function report(orderId: string, status: string, filled = '0'): OrderRecord {
-  const filledQuantity = new Decimal(filled);
-  return {
-    orderId,
-    symbol: '005930',
-    side: 'BUY',
-    orderType: 'LIMIT',
-    timeInForce: 'DAY',
-    status,
-    price: new Decimal(100),
-    quantity: new Decimal(5),
-    orderAmount: null,
-    currency: 'KRW',
-    orderedAt: DateTime.fromISO('2026-11-23T10:00:00+09:00', { setZone: true }),
-    canceledAt: null,
-    execution: {
-      filledQuantity,
-      averageFilledPrice: filledQuantity.isZero() ? null : new Decimal(100),
-      filledAmount: filledQuantity.times(100),
-      commission: null,
-      tax: null,
-      filledAt: null,
-      settlementDate: null,
-    },
-    raw: {},
-  };
+  return orderRecord(orderId, { status, filled });
 }
 
 /** Type, client order id and, for fills, the fill's own quantity. */

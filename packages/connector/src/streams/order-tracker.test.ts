@@ -1,12 +1,10 @@
-import { Decimal, type OrderEvent, VirtualClock } from '@hoga/core';
-import { DateTime } from 'luxon';
+import { type OrderEvent, VirtualClock } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import type { OrderRecord } from '../schemas/orders.js';
+import { orderRecord } from './order-record.test-helper.js';
 import { OrderTracker } from './order-tracker.js';
 
-const d = (v: string | null) => (v === null ? null : new Decimal(v));
-
-/** An order report: status, quantity, filled quantity and filled amount. */
+/** An order report: status, quantity, filled quantity and filled amount (commission 0.01 %). */
 function report(
   orderId: string,
   status: string,
@@ -14,31 +12,7 @@ function report(
   filled = '0',
   amount: string | null = null,
 ): OrderRecord {
-  const filledQty = new Decimal(filled);
-  return {
-    orderId,
-    symbol: '005930',
-    side: 'BUY',
-    orderType: 'LIMIT',
-    timeInForce: 'DAY',
-    status,
-    price: new Decimal(100),
-    quantity: new Decimal(quantity),
-    orderAmount: null,
-    currency: 'KRW',
-    orderedAt: DateTime.fromISO('2026-11-23T10:00:00+09:00', { setZone: true }),
-    canceledAt: null,
-    execution: {
-      filledQuantity: filledQty,
-      averageFilledPrice: amount === null || filledQty.isZero() ? null : new Decimal(amount).div(filledQty),
-      filledAmount: d(amount),
-      commission: amount === null ? null : new Decimal(amount).times('0.0001'),
-      tax: null,
-      filledAt: null,
-      settlementDate: null,
-    },
-    raw: {},
-  };
+  return orderRecord(orderId, { status, quantity, filled, filledAmount: amount, commissionRate: '0.0001' });
 }
 
 /** Compact view of events: type, and for fills quantity@price. */

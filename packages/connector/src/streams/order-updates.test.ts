@@ -1,39 +1,18 @@
 import { Decimal, type OrderEvent, RateLimitGroup, VirtualClock } from '@hoga/core';
-import { DateTime } from 'luxon';
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { BrokerClient } from '../client/broker-client.js';
 import type { OrderRecord } from '../schemas/orders.js';
+import { orderRecord } from './order-record.test-helper.js';
 import { orderUpdates } from './order-updates.js';
 import { PollScheduler } from './poll-scheduler.js';
 
 /** A KR buy order of 5 at 100, `filled` shares filled at 100 (status from the filled quantity). */
 function report(orderId: string, filled: string, status?: string): OrderRecord {
-  const filledQuantity = new Decimal(filled);
-  return {
-    orderId,
-    symbol: '005930',
-    side: 'BUY',
-    orderType: 'LIMIT',
-    timeInForce: 'DAY',
-    status: status ?? (filledQuantity.isZero() ? 'PENDING' : 'PARTIAL_FILLED'),
-    price: new Decimal(100),
-    quantity: new Decimal(5),
-    orderAmount: null,
-    currency: 'KRW',
-    orderedAt: DateTime.fromISO('2026-11-23T10:00:00+09:00', { setZone: true }),
-    canceledAt: null,
-    execution: {
-      filledQuantity,
-      averageFilledPrice: filledQuantity.isZero() ? null : new Decimal(100),
-      filledAmount: filledQuantity.times(100),
-      commission: null,
-      tax: null,
-      filledAt: null,
-      settlementDate: null,
-    },
-    raw: {},
-  };
+  return orderRecord(orderId, {
+    filled,
+    status: status ?? (new Decimal(filled).isZero() ? 'PENDING' : 'PARTIAL_FILLED'),
+  });
 }
 
 /**
