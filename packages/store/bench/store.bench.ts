@@ -15,6 +15,7 @@ import { Decimal, VirtualClock } from '@hoga/core';
 import { HogaDatabase } from '../src/hoga-database.js';
 import type { NewFill } from '../src/repositories/fill-repository.js';
 import type { NewOrder, OrderUpdate } from '../src/repositories/order-record.js';
+import { sampleOrder } from '../test/support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hoga-bench-'));
 let files = 0;
@@ -24,21 +25,12 @@ const ROUNDS = 3;
 const ORDERS_FOR_UPDATES = 1_000;
 
 function order(): NewOrder {
-  return {
-    clientOrderId: `bench-${serial++}`,
+  return sampleOrder(`bench-${serial++}`, {
     strategyId: 'bench',
     mode: 'live',
-    symbol: '005930',
-    market: 'KR',
-    currency: 'KRW',
-    side: 'BUY',
-    orderType: 'LIMIT',
-    timeInForce: 'DAY',
-    price: new Decimal('72100'),
     quantity: new Decimal('1000000'),
-    amount: null,
     createdAt: clock.nowMs(),
-  };
+  });
 }
 
 const RAW_FILL_SQL = `INSERT OR IGNORE INTO fills (order_id, broker_order_id, symbol, side, quantity, price, commission,

@@ -9,6 +9,7 @@
 import { writeSync } from 'node:fs';
 import { Decimal } from '@hoga/core';
 import { HogaDatabase } from '../../src/hoga-database.js';
+import { sampleOrder } from '../support.js';
 
 const [file, journalText, fillsText] = process.argv.slice(2);
 if (file === undefined || journalText === undefined || fillsText === undefined) {
@@ -24,21 +25,14 @@ for (;;) {
   const n = batch;
   writeSync(1, `begin ${n}\n`);
   // the intent alone, durably (synchronous=FULL), as before an order request
-  const order = db.orders.recordIntent({
-    clientOrderId: `batch-${n}`,
-    strategyId: 'crash',
-    mode: 'live',
-    symbol: '005930',
-    market: 'KR',
-    currency: 'KRW',
-    side: 'BUY',
-    orderType: 'LIMIT',
-    timeInForce: 'DAY',
-    price: new Decimal('72100'),
-    quantity: new Decimal(FILLS_PER_BATCH),
-    amount: null,
-    createdAt: n,
-  });
+  const order = db.orders.recordIntent(
+    sampleOrder(`batch-${n}`, {
+      strategyId: 'crash',
+      mode: 'live',
+      quantity: new Decimal(FILLS_PER_BATCH),
+      createdAt: n,
+    }),
+  );
   // then its outcome in one normal (synchronous=NORMAL) transaction: journal, fills, state
   db.transaction(() => {
     db.journal.appendMany(

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Decimal } from '@hoga/core';
 import { HogaDatabase } from '../../src/hoga-database.js';
 import { SqliteTokenCache } from '../../src/token/sqlite-token-cache.js';
+import { sampleOrder } from '../support.js';
 import { bumpUnderLease, getOrIssueToken } from './token-dance.js';
 
 const [file, countText, tokenKey] = process.argv.slice(2);
@@ -21,21 +22,13 @@ const seenTokens = new Set<string>();
 const count = Number(countText);
 for (let k = 0; k < count; k++) {
   const clientOrderId = `w-${k}`;
-  db.orders.recordIntent({
-    clientOrderId,
-    strategyId: 'writer',
-    mode: 'paper',
-    symbol: '005930',
-    market: 'KR',
-    currency: 'KRW',
-    side: 'BUY',
-    orderType: 'LIMIT',
-    timeInForce: 'DAY',
-    price: new Decimal('72100'),
-    quantity: new Decimal(k + 1),
-    amount: null,
-    createdAt: db.clock.nowMs(),
-  });
+  db.orders.recordIntent(
+    sampleOrder(clientOrderId, {
+      strategyId: 'writer',
+      quantity: new Decimal(k + 1),
+      createdAt: db.clock.nowMs(),
+    }),
+  );
   db.orders.linkBrokerOrderId(clientOrderId, `B-${k}`, 'create', db.clock.nowMs());
   if (k % 5 === 0) {
     await bumpUnderLease(db, tokens, tokenKey);
