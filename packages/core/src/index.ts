@@ -6,6 +6,14 @@
  */
 
 export { type CachedToken, type TokenCache, tokenCacheKey } from './auth/token-cache.js';
+export {
+  BROKER_ERROR_CODES,
+  BROKER_ERRORS,
+  type BrokerErrorCode,
+  type BrokerErrorSpec,
+  brokerErrorStatus,
+  isBrokerErrorCode,
+} from './broker/broker-error-codes.js';
 // Broker rules shared by the simulator and the connector
 export {
   BrokerOrderStatus,
@@ -13,6 +21,31 @@ export {
   OPEN_BROKER_ORDER_STATUSES,
   TERMINAL_BROKER_ORDER_STATUSES,
 } from './broker/broker-order-status.js';
+export {
+  ACCEPTED,
+  type BrokerAcceptance,
+  type BrokerRefusal,
+  type BrokerVerdict,
+  firstRefusal,
+  invalidRequest,
+  refuse,
+} from './broker/broker-verdict.js';
+export {
+  AMOUNT_ORDER_CUTOFF_MS,
+  CLOSE_ORDER_FREEZE_MS,
+  HIGH_VALUE_ORDER_KRW,
+  KR_PRICE_LIMIT_RATE,
+  MAX_FRACTIONAL_DECIMALS,
+  MAX_ORDER_AMOUNT_DECIMALS,
+  MAX_ORDER_AMOUNT_KRW,
+} from './broker/order-limits.js';
+export {
+  checkOrderForm,
+  checkOrderShape,
+  checkPricePositive,
+  checkPricePresence,
+  type OrderShape,
+} from './broker/order-shape.js';
 export { type GroupLimit, RATE_LIMITS, RateLimitGroup, rateLimitAt } from './broker/rate-limits.js';
 export { Decimal, formatDecimal, parseDecimal, parseNullableDecimal } from './decimal/decimal.js';
 export { Currency, CurrencyMismatchError, isCurrency, Money } from './decimal/money.js';
@@ -27,7 +60,22 @@ export {
 export { type Instrument, instrumentOf, SecurityType } from './instruments/instrument.js';
 export { currencyOf, isMarket, Market, marketOfSymbol } from './instruments/market.js';
 export { isOnTick, roundToTick, tickSize } from './instruments/tick-size.js';
+export {
+  type KoreanMarketDetailFields,
+  PLAIN_TRADING_FLAGS,
+  StockWarningType,
+  type TradableInstrument,
+  type TradingFlags,
+  tradingFlagsOf,
+} from './instruments/trading-flags.js';
 export { type CreateLoggerOptions, createLogger, type Logger, REDACTED_PATHS } from './logging/logger.js';
+export { type Bar, BarInterval, isBarInterval } from './market-data/bar.js';
+export {
+  barCloseTime,
+  MINUTE_CANDLE_HISTORY_START,
+  regularCloseOfDailyStamp,
+} from './market-data/bar-time.js';
+export { TRADING_MODES, TradingMode } from './modes/trading-mode.js';
 export type { Fill } from './orders/fill.js';
 export {
   type Brand,
@@ -62,9 +110,7 @@ export { isOrderEvent } from './orders/order-events.js';
 export {
   type AmountOrderIntent,
   createOrderIntent,
-  HIGH_VALUE_ORDER_KRW,
   type LimitOrderIntent,
-  MAX_FRACTIONAL_DECIMALS,
   type MarketOrderIntent,
   type OrderIntent,
   type OrderIntentInput,

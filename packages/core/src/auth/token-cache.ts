@@ -16,6 +16,12 @@ export interface CachedToken {
   readonly expiresAt: number;
   /** Issue time, epoch ms. */
   readonly issuedAt: number;
+  /**
+   * A salted hash of the credentials that issued the token (never the secret itself): a caller
+   * whose credentials do not match it must prove them by issuing a token of its own. Absent in
+   * entries written before fingerprints existed, which therefore match no one.
+   */
+  readonly credentialFingerprint?: string | undefined;
 }
 
 /**

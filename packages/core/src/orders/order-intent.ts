@@ -3,12 +3,14 @@
  *
  * @module
  */
-import { Decimal } from '../decimal/decimal.js';
+import { checkOrderForm, checkOrderShape, type OrderShape } from '../broker/order-shape.js';
+import type { Decimal } from '../decimal/decimal.js';
 import { ValidationError } from '../errors.js';
 import type { Instrument } from '../instruments/instrument.js';
-import { Market } from '../instruments/market.js';
 import type { ClientOrderId, StrategyId } from './ids.js';
 import { OrderSide, OrderSizing, OrderType, TimeInForce } from './order-types.js';
+
+export { HIGH_VALUE_ORDER_KRW, MAX_FRACTIONAL_DECIMALS } from '../broker/order-limits.js';
 
 /** Fields every intent carries. */
 interface OrderIntentCommon {
@@ -69,52 +71,39 @@ export type OrderIntentInput =
     })
   | (Omit<AmountOrderIntent, 'confirmHighValue'> & { readonly confirmHighValue?: boolean });
 
-/**
- * Order value (in KRW; US orders converted) from which the broker requires `confirmHighValueOrder`:
- * 100 million KRW.
- */
-export const HIGH_VALUE_ORDER_KRW: Decimal = new Decimal('100000000');
-
-/** Most decimal places of a fractional US market-sell quantity. */
-export const MAX_FRACTIONAL_DECIMALS = 6;
-
 function fail(field: string, message: string): never {
   throw new ValidationError(field, `order intent: ${message}`, {}, 'invalid-order-intent');
 }
 
-function checkPositive(value: Decimal, field: string): void {
-  if (!value.isFinite() || !value.greaterThan(0))
-    fail(field, `expected ${field} > 0, found ${value.toFixed()}`);
+/** The wire shape of an intent, for the broker's shape rules. */
+function shapeOf(input: OrderIntentInput, raw: Readonly<Record<string, unknown>>): OrderShape {
+  const amount = input.sizing === OrderSizing.AMOUNT;
+  return {
+    side: input.side,
+    orderType: input.orderType,
+    timeInForce: (raw.timeInForce as TimeInForce | undefined) ?? null,
+    quantity: amount ? null : ((raw.quantity as Decimal | undefined) ?? null),
+    price: (raw.price as Decimal | undefined) ?? null,
+    orderAmount: amount ? ((raw.amount as Decimal | undefined) ?? null) : null,
+  };
 }
 
-function checkQuantity(input: LimitOrderIntent | MarketOrderIntent): void {
-  checkPositive(input.quantity, 'quantity');
-  if (input.quantity.isInteger()) return;
-  const fractionalAllowed =
-    input.instrument.market === Market.US &&
-    input.orderType === OrderType.MARKET &&
-    input.side === OrderSide.SELL;
-  if (!fractionalAllowed) {
-    fail(
-      'quantity',
-      `expected a whole quantity (fractions only for US MARKET SELL), found ${input.quantity.toFixed()}`,
-    );
-  }
-  if (input.quantity.decimalPlaces() > MAX_FRACTIONAL_DECIMALS) {
-    fail(
-      'quantity',
-      `expected at most ${MAX_FRACTIONAL_DECIMALS} decimals, found ${input.quantity.toFixed()}`,
-    );
-  }
+/** The intent's field for a wire field the broker's rules named. */
+function intentField(field: unknown, input: OrderIntentInput): string {
+  if (field === 'orderAmount') return input.orderType === OrderType.MARKET ? 'amount' : 'orderType';
+  if (field === 'quantity,orderAmount') return input.sizing === OrderSizing.AMOUNT ? 'amount' : 'quantity';
+  return String(field);
 }
 
 /**
  * Validates an intent's structure and fills defaults (`confirmHighValue: false`, `timeInForce: DAY`).
  *
- * Checked: positive quantity/price/amount; LIMIT has a price, MARKET none; whole quantities except
- * US MARKET SELL (≤ 6 decimals); amount orders only for US MARKET; `CLS` only for US LIMIT; `OPG`
- * never. Not checked (market-data or account dependent, left to risk checks): the tick grid,
- * price limits, buying power, the high-value threshold.
+ * Checked: the discriminants (`side`, `sizing`, `orderType`), then the broker's shape rules
+ * ({@link checkOrderForm}, {@link checkOrderShape}: positive quantity/price/amount; LIMIT has a
+ * price, MARKET none; whole quantities except US MARKET SELL (≤ 6 decimals); amount orders only
+ * for US MARKET (≤ 2 decimals); `CLS` only for US LIMIT; `OPG` never). Not checked (market-data or
+ * account dependent, left to the broker model's admission): the tick grid, price limits, hours,
+ * buying power, the high-value threshold.
  *
  * @param input - the requested order
  * @returns a frozen {@link OrderIntent}
@@ -126,33 +115,17 @@ export function createOrderIntent(input: OrderIntentInput): OrderIntent {
   if (input.side !== OrderSide.BUY && input.side !== OrderSide.SELL) {
     fail('side', `expected BUY or SELL, found ${String(raw.side)}`);
   }
-  if (input.sizing === OrderSizing.AMOUNT) {
-    if (input.orderType !== OrderType.MARKET)
-      fail('orderType', `amount orders must be MARKET, found ${String(raw.orderType)}`);
-    if (input.instrument.market !== Market.US) fail('amount', 'amount orders exist for US stocks only');
-    checkPositive(input.amount, 'amount');
-    return Object.freeze({ ...input, confirmHighValue });
-  }
-  if (input.sizing !== OrderSizing.QUANTITY)
+  if (input.sizing !== OrderSizing.AMOUNT && input.sizing !== OrderSizing.QUANTITY) {
     fail('sizing', `expected QUANTITY or AMOUNT, found ${String(raw.sizing)}`);
-  const timeInForce = input.timeInForce ?? TimeInForce.DAY;
-  if (input.orderType === OrderType.LIMIT) {
-    if (input.price === undefined || input.price === null) fail('price', 'LIMIT orders need a price');
-    checkPositive(input.price, 'price');
-    if (timeInForce === TimeInForce.OPG) fail('timeInForce', 'OPG cannot be chosen when creating an order');
-    if (timeInForce === TimeInForce.CLS && input.instrument.market !== Market.US) {
-      fail('timeInForce', 'CLS exists for US LIMIT orders only');
-    }
-    const intent: LimitOrderIntent = { ...input, confirmHighValue, timeInForce };
-    checkQuantity(intent);
-    return Object.freeze(intent);
   }
-  if (input.orderType !== OrderType.MARKET)
+  if (input.orderType !== OrderType.LIMIT && input.orderType !== OrderType.MARKET) {
     fail('orderType', `expected LIMIT or MARKET, found ${String(raw.orderType)}`);
-  if (raw.price !== undefined) fail('price', 'MARKET orders take no price');
-  if (timeInForce !== TimeInForce.DAY)
-    fail('timeInForce', `MARKET orders are DAY only, found ${String(timeInForce)}`);
-  const intent: MarketOrderIntent = { ...input, confirmHighValue, timeInForce };
-  checkQuantity(intent);
-  return Object.freeze(intent);
+  }
+  const shape = shapeOf(input, raw);
+  for (const verdict of [checkOrderForm(shape), checkOrderShape(shape, input.instrument.market)]) {
+    if (!verdict.accepted) fail(intentField(verdict.data?.field, input), verdict.message);
+  }
+  if (input.sizing === OrderSizing.AMOUNT) return Object.freeze({ ...input, confirmHighValue });
+  const timeInForce = input.timeInForce ?? TimeInForce.DAY;
+  return Object.freeze({ ...input, confirmHighValue, timeInForce } as LimitOrderIntent | MarketOrderIntent);
 }

@@ -1,0 +1,29 @@
+/**
+ * Cash precision per currency: KRW in whole won, USD in cents.
+ *
+ * @module
+ */
+import { type Currency, Decimal } from '@hoga/core';
+
+/** Decimal places of cash amounts per currency: KRW whole won, USD cents. */
+export const CASH_PLACES: Readonly<Record<Currency, number>> = { KRW: 0, USD: 2 };
+
+/** Decimal places of cash amounts in a currency: KRW whole won, USD cents. */
+export function cashPlaces(currency: Currency): number {
+  return CASH_PLACES[currency];
+}
+
+/** Rounds a cash amount to its currency's precision, half up (traded amounts, balances). */
+export function roundCash(currency: Currency, amount: Decimal): Decimal {
+  return amount.toDecimalPlaces(cashPlaces(currency), Decimal.ROUND_HALF_UP);
+}
+
+/** Rounds a cash amount up (away from zero) to its currency's precision (what an open buy holds back). */
+export function ceilCash(currency: Currency, amount: Decimal): Decimal {
+  return amount.toDecimalPlaces(cashPlaces(currency), Decimal.ROUND_UP);
+}
+
+/** Rounds a cash amount down (toward zero) to its currency's precision (buying power shown). */
+export function floorCash(currency: Currency, amount: Decimal): Decimal {
+  return amount.toDecimalPlaces(cashPlaces(currency), Decimal.ROUND_DOWN);
+}

@@ -1,0 +1,213 @@
+/**
+ * The bar fill model for backtests: how a working order fills against one completed bar.
+ *
+ * Rules, in the order they are applied:
+ * 1. **Only completed bars after acceptance.** A bar fills nothing when it closed at or before the
+ *    order was accepted (`bar.closeTime <= order.acceptedAt`): an order placed on a bar's close
+ *    never fills on that bar. A bar that has not closed yet at `nowMs` fills nothing either.
+ * 2. **Market orders** fill at the bar's open. The first bar after an order placed before the
+ *    session opens is the one holding the opening auction (KR: the 09:01 minute candle, whose open
+ *    is the auction price), so pre-open orders fill at the auction price.
+ * 3. **Limit orders** fill when the bar's range reaches the limit (a buy when `low <= limit`, a sell
+ *    when `high >= limit`; touching exactly is enough), at the limit, or at the open when the bar
+ *    gapped through it (a buy whose open is below its limit fills at the open, a better price).
+ * 4. **CLS** (US limit orders at the close) fill only on the bar holding the regular close (every
+ *    `1d` bar; the `1m` bar stamped 16:00 New York or the one stamped 16:01, which holds trades at
+ *    exactly 16:00, the closing cross, as KR's 15:31 candle holds its closing auction), at the bar's
+ *    close, when the close satisfies the limit.
+ * 5. **Volume cap.** At most `volumeFraction × bar.volume` shares fill on one bar (whole shares,
+ *    unless what remains is a fraction that fits); the rest stays working and carries to later bars.
+ *    A bar without volume fills nothing. The cap is per order: a caller with several orders of one
+ *    symbol shares the bar's volume between them itself.
+ * 6. **Amount orders** (US market buys sized in dollars) buy `remaining amount / fill price` shares,
+ *    truncated to the broker's fractional places, then capped as above.
+ * 7. **Ticks and price limits.** Fill prices lie on the tick grid of core's `tickSize` (a price off
+ *    the grid, as a synthetic bar may hold, rounds against the trader: buys up, sells down) and, when
+ *    a reference price is known for the bar (KR: the previous close), inside the KR daily price
+ *    limits (±30 % of the reference, on the grid, see {@link krPriceLimits}).
+ *
+ * Each call returns at most one slice (one price per bar); the time of a slice is the bar's
+ * `closeTime`, when a bar model can know of the fill. The model keeps no state and never changes the
+ * order: the caller applies the slice and calls again with the next bar for what remains.
+ *
+ * @module
+ */
+import {
+  type Bar,
+  BarInterval,
+  Decimal,
+  type Instrument,
+  instrumentOf,
+  isOnTick,
+  MAX_FRACTIONAL_DECIMALS,
+  Market,
+  OrderSide,
+  OrderType,
+  regularCloseOfDailyStamp,
+  roundToTick,
+  TimeInForce,
+  tickSize,
+} from '@hoga/core';
+import { krPriceLimits } from '../rules/price-limits.js';
+import type { FillableOrder, FillModel, FillSlice } from './fill-model.js';
+
+/** Default share of a bar's volume one order may take: 10 %. */
+export const DEFAULT_VOLUME_FRACTION = 0.1;
+
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+
+/** Options of {@link BarFillModel}. */
+export interface BarFillModelOptions {
+  /**
+   * Share of a bar's volume one order may fill on that bar (default {@link DEFAULT_VOLUME_FRACTION});
+   * `Infinity` disables the cap.
+   */
+  readonly volumeFraction?: number;
+  /** The instrument of a symbol, for its tick table (default core's `instrumentOf`, a stock). */
+  readonly instrument?: (symbol: string) => Instrument;
+  /**
+   * The reference price of the bar's trading day (KR: the previous regular close), or `undefined`
+   * when unknown; with it, KR fill prices stay inside the daily price limits.
+   */
+  readonly referencePrice?: (bar: Bar) => number | undefined;
+}
+
+export { krPriceLimits } from '../rules/price-limits.js';
+
+/**
+ * Fills backtest orders against bars (see the module documentation for the rules).
+ *
+ * @example
+ * ```ts
+ * const model = new BarFillModel({ volumeFraction: 0.05 });
+ * const slices = model.match(order, nextBar, clock.nowMs()); // [] or one slice
+ * ```
+ */
+export class BarFillModel implements FillModel<Bar> {
+  private readonly volumeFraction: number;
+  private readonly instrumentOf: (symbol: string) => Instrument;
+  private readonly referencePrice: ((bar: Bar) => number | undefined) | undefined;
+  private readonly instruments = new Map<string, Instrument>();
+
+  /** @param options - see {@link BarFillModelOptions} */
+  constructor(options: BarFillModelOptions = {}) {
+    const fraction = options.volumeFraction ?? DEFAULT_VOLUME_FRACTION;
+    if (!(fraction > 0)) {
+      throw new RangeError(`volumeFraction: expected a number > 0, found ${String(fraction)}`);
+    }
+    this.volumeFraction = fraction;
+    this.instrumentOf = options.instrument ?? ((symbol) => instrumentOf(symbol));
+    this.referencePrice = options.referencePrice;
+  }
+
+  /** @inheritdoc */
+  match(order: FillableOrder, bar: Bar, nowMs: number): readonly FillSlice[] {
+    if (bar.symbol !== order.symbol || bar.closeTime <= order.acceptedAt || bar.closeTime > nowMs) return [];
+    const price = this.fillPrice(order, bar);
+    if (price === null) return [];
+    const quantity = this.fillQuantity(order, bar, price);
+    if (quantity === null || quantity.lte(0)) return [];
+    return [{ quantity, price, time: bar.closeTime }];
+  }
+
+  /** The price `order` fills at on `bar`, or null when it does not fill there. */
+  private fillPrice(order: FillableOrder, bar: Bar): Decimal | null {
+    const buy = order.side === OrderSide.BUY;
+    let raw: number;
+    if (order.timeInForce === TimeInForce.CLS) {
+      if (!holdsRegularClose(order, bar)) return null;
+      raw = bar.close;
+      if (order.price !== null) {
+        const limit = order.price.toNumber();
+        if (buy ? raw > limit : raw < limit) return null;
+      }
+    } else if (order.orderType === OrderType.MARKET || order.price === null) {
+      raw = bar.open;
+    } else {
+      const limit = order.price.toNumber();
+      if (buy) {
+        if (bar.low > limit) return null;
+        if (bar.open <= limit) raw = bar.open;
+        else return this.bounded(order, bar, order.price, buy);
+      } else {
+        if (bar.high < limit) return null;
+        if (bar.open >= limit) raw = bar.open;
+        else return this.bounded(order, bar, order.price, buy);
+      }
+    }
+    return this.bounded(order, bar, new Decimal(raw), buy);
+  }
+
+  /** `price` on the tick grid (against the trader) and inside the day's price limits. */
+  private bounded(order: FillableOrder, bar: Bar, price: Decimal, buy: boolean): Decimal {
+    const instrument = this.instrument(order.symbol);
+    let p = onGrid(instrument, price) ? price : roundToTick(instrument, price, buy ? 'up' : 'down');
+    if (instrument.market === Market.KR && this.referencePrice !== undefined) {
+      const ref = this.referencePrice(bar);
+      if (ref !== undefined && ref > 0) {
+        const { lower, upper } = krPriceLimits(instrument, new Decimal(ref));
+        if (p.gt(upper)) p = upper;
+        if (p.lt(lower)) p = lower;
+      }
+    }
+    return p;
+  }
+
+  /** The quantity filled at `price` on `bar`, capped by the bar's volume; null when none. */
+  private fillQuantity(order: FillableOrder, bar: Bar, price: Decimal): Decimal | null {
+    let remaining: Decimal;
+    if (order.quantity !== null) {
+      remaining = order.quantity.minus(order.filledQuantity);
+    } else if (order.orderAmount !== null) {
+      const left = order.orderAmount.minus(order.filledAmount);
+      if (!left.isPositive() || left.isZero() || !price.isPositive() || price.isZero()) return null;
+      remaining = left.dividedBy(price).toDecimalPlaces(MAX_FRACTIONAL_DECIMALS, Decimal.ROUND_DOWN);
+    } else {
+      return null;
+    }
+    if (!remaining.isPositive() || remaining.isZero()) return null;
+    if (!Number.isFinite(this.volumeFraction)) return remaining;
+    const cap = Math.floor(bar.volume * this.volumeFraction * 1e6) / 1e6;
+    // Compared as numbers: a quantity has at most 6 decimals, the cap is floored to 6 as well.
+    if (remaining.toNumber() <= cap) return remaining;
+    const whole = Math.floor(cap);
+    return whole > 0 ? new Decimal(whole) : null;
+  }
+
+  private instrument(symbol: string): Instrument {
+    let instrument = this.instruments.get(symbol);
+    if (instrument === undefined) {
+      instrument = this.instrumentOf(symbol);
+      this.instruments.set(symbol, instrument);
+    }
+    return instrument;
+  }
+}
+
+/**
+ * Whether `price` is already on the tick grid, checked in numbers first (bar prices nearly always
+ * are), so that the common case costs no Decimal division.
+ */
+function onGrid(instrument: Instrument, price: Decimal): boolean {
+  const tick = tickSize(instrument, price).toNumber();
+  const p = price.toNumber();
+  // Whole-won prices and ticks (KR) are exact in numbers; anything else is confirmed in decimals.
+  if (tick >= 1 && Number.isSafeInteger(p)) return p % tick === 0;
+  const steps = p / tick;
+  return Math.abs(steps - Math.round(steps)) < 1e-9 && isOnTick(instrument, price);
+}
+
+/** Whether `bar` holds the regular close of its trading day (CLS orders fill only there). */
+function holdsRegularClose(order: FillableOrder, bar: Bar): boolean {
+  if (bar.interval === BarInterval.DAY) return true;
+  // A minute bar's trading date (KST midnight stamp); US minutes up to 16:00 New York fall on the
+  // KST date of the New York evening before, so try both candidate dates.
+  const market = order.currency === 'USD' ? Market.US : Market.KR;
+  const kstMidnight = Math.floor((bar.ts + 9 * 3_600_000) / DAY_MS) * DAY_MS - 9 * 3_600_000;
+  for (const stamp of [kstMidnight, kstMidnight - DAY_MS]) {
+    const close = regularCloseOfDailyStamp(market, stamp);
+    if (bar.ts === close || bar.ts === close + MINUTE_MS) return true;
+  }
+  return false;
+}

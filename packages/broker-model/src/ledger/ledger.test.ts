@@ -1,0 +1,229 @@
+import { Decimal } from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import { Ledger } from './ledger.js';
+import { LedgerError } from './ledger-error.js';
+
+const d = (text: string | number) => new Decimal(text);
+
+function account(): Ledger {
+  return new Ledger(
+    { KRW: d(50_000_000), USD: d('20000.00') },
+    new Map([
+      ['005930', { quantity: d(100), averagePrice: d(65000) }],
+      ['NVDA', { quantity: d('5.5'), averagePrice: d('120.25') }],
+    ]),
+  );
+}
+
+describe('Ledger', () => {
+  describe('.applyFill', () => {
+    it.each([
+      {
+        name: 'a KR buy pays amount plus commission and moves the average price',
+        fill: {
+          symbol: '005930',
+          currency: 'KRW',
+          side: 'BUY',
+          quantity: '100',
+          price: '70000',
+          commission: '1050',
+          tax: '0',
+        },
+        cash: ['KRW', '42998950'],
+        holding: ['005930', '200', '67500'],
+      },
+      {
+        name: 'a KR sell receives amount less commission and tax and keeps the average price',
+        fill: {
+          symbol: '005930',
+          currency: 'KRW',
+          side: 'SELL',
+          quantity: '10',
+          price: '71900',
+          commission: '107',
+          tax: '1078',
+        },
+        cash: ['KRW', '50717815'],
+        holding: ['005930', '90', '65000'],
+      },
+      {
+        name: 'a US buy rounds the amount to the cent (2.5 × 130.123 = 325.3075 → 325.31)',
+        fill: {
+          symbol: 'NVDA',
+          currency: 'USD',
+          side: 'BUY',
+          quantity: '2.5',
+          price: '130.123',
+          commission: '0.33',
+          tax: '0',
+        },
+        cash: ['USD', '19674.36'],
+        // (5.5 × 120.25 + 325.31) / 8 = 986.685 / 8 = 123.335625 → 123.3356
+        holding: ['NVDA', '8', '123.3356'],
+      },
+      {
+        name: 'a first buy opens a holding at the fill price',
+        fill: {
+          symbol: 'AAPL',
+          currency: 'USD',
+          side: 'BUY',
+          quantity: '3',
+          price: '150.25',
+          commission: '0.45',
+          tax: '0',
+        },
+        cash: ['USD', '19548.8'],
+        holding: ['AAPL', '3', '150.25'],
+      },
+    ] as const)('$name', ({ fill, cash, holding }) => {
+      const ledger = account();
+      ledger.applyFill({
+        symbol: fill.symbol,
+        currency: fill.currency,
+        side: fill.side,
+        quantity: d(fill.quantity),
+        price: d(fill.price),
+        commission: d(fill.commission),
+        tax: d(fill.tax),
+      });
+      expect(ledger.cash(cash[0]).toFixed()).toBe(cash[1]);
+      const h = ledger.holding(holding[0]);
+      expect([h?.quantity.toFixed(), h?.averagePrice.toFixed()]).toEqual([holding[1], holding[2]]);
+    });
+
+    it('drops a holding sold to zero, and fails fast (booking nothing) on a sell beyond it', () => {
+      const ledger = account();
+      ledger.applyFill({
+        symbol: 'NVDA',
+        currency: 'USD',
+        side: 'SELL',
+        quantity: d('5.5'),
+        price: d(130),
+        commission: d('0.72'),
+      });
+      expect(ledger.holding('NVDA')).toBeUndefined();
+      expect(ledger.cash('USD').toFixed()).toBe('20714.28');
+      expect(() =>
+        ledger.applyFill({
+          symbol: 'NVDA',
+          currency: 'USD',
+          side: 'SELL',
+          quantity: d(1),
+          price: d(130),
+          commission: d(0),
+        }),
+      ).toThrow(LedgerError);
+      expect(ledger.cash('USD').toFixed()).toBe('20714.28');
+    });
+
+    it('returns the entry it booked, with the rounded amount', () => {
+      const entry = account().applyFill({
+        symbol: 'AAPL',
+        currency: 'USD',
+        side: 'BUY',
+        quantity: d('0.333333'),
+        price: d('150.01'),
+        commission: d('0.05'),
+      });
+      // 0.333333 × 150.01 = 50.003283… → 50
+      expect([entry.amount.toFixed(), entry.tax.toFixed()]).toEqual(['50', '0']);
+    });
+
+    it('never changes a holding read earlier', () => {
+      const ledger = account();
+      const before = ledger.holding('005930')!;
+      ledger.applyFill({
+        symbol: '005930',
+        currency: 'KRW',
+        side: 'SELL',
+        quantity: d(10),
+        price: d(70000),
+        commission: d(0),
+      });
+      expect(before.quantity.toFixed()).toBe('100');
+      expect(ledger.quantity('005930').toFixed()).toBe('90');
+    });
+  });
+
+  describe('.reserve and .release', () => {
+    it('holds cash for open buys and shares for open sells, and gives them back on release', () => {
+      const ledger = account();
+      const buy = {
+        symbol: '000660',
+        currency: 'KRW',
+        side: 'BUY',
+        price: d(180000),
+        quantity: d(10),
+        orderAmount: null,
+        filledQuantity: d(0),
+        filledAmount: d(0),
+        reservePrice: d(180000),
+      } as const;
+      const sell = {
+        ...buy,
+        symbol: '005930',
+        side: 'SELL',
+        price: d(72000),
+        quantity: d(30),
+        reservePrice: d(72000),
+      } as const;
+      // 1,800,000 × 1.00015 = 1,800,270
+      expect(ledger.reserve('b1', buy).cash.toFixed()).toBe('1800270');
+      ledger.reserve('s1', sell);
+      expect(ledger.buyingPower('KRW').toFixed()).toBe('48199730');
+      expect(ledger.sellableQuantity('005930').toFixed()).toBe('70');
+      // after a partial fill of 4 the reservation is recomputed on the remainder
+      ledger.reserve('b1', { ...buy, filledQuantity: d(4), filledAmount: d(720000) });
+      expect(ledger.reservedCash('KRW').toFixed()).toBe('1080162');
+      ledger.release('b1');
+      ledger.release('s1');
+      ledger.release('never-reserved');
+      expect(ledger.buyingPower('KRW').toFixed()).toBe('50000000');
+      expect(ledger.sellableQuantity('005930').toFixed()).toBe('100');
+    });
+
+    it('never shows negative buying power', () => {
+      const ledger = new Ledger({ KRW: d(1000) });
+      ledger.reserve('b', {
+        symbol: '005930',
+        currency: 'KRW',
+        side: 'BUY',
+        price: d(70000),
+        quantity: d(1),
+        orderAmount: null,
+        filledQuantity: d(0),
+        filledAmount: d(0),
+        reservePrice: d(70000),
+      });
+      expect(ledger.buyingPower('KRW').toFixed()).toBe('0');
+      expect(ledger.buyingPower('USD').toFixed()).toBe('0');
+    });
+  });
+
+  describe('.snapshot and .fromSnapshot', () => {
+    it('round-trips cash and holdings as strings', () => {
+      const snapshot = account().snapshot();
+      expect(snapshot).toEqual({
+        cash: { KRW: '50000000', USD: '20000' },
+        holdings: {
+          '005930': { quantity: '100', averagePrice: '65000' },
+          NVDA: { quantity: '5.5', averagePrice: '120.25' },
+        },
+      });
+      expect(Ledger.fromSnapshot(snapshot).snapshot()).toEqual(snapshot);
+    });
+
+    it('refuses a snapshot with an unknown currency', () => {
+      expect(() => Ledger.fromSnapshot({ cash: { EUR: '1' }, holdings: {} })).toThrow(LedgerError);
+    });
+  });
+
+  describe('.adjustCash', () => {
+    it('adds or withdraws cash, rounded to the currency', () => {
+      const ledger = new Ledger();
+      ledger.adjustCash('USD', d('10.005'));
+      ledger.adjustCash('KRW', d(-500));
+      expect([ledger.cash('USD').toFixed(), ledger.cash('KRW').toFixed()]).toEqual(['10.01', '-500']);
+    });
+  });
+});

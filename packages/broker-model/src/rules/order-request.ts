@@ -1,0 +1,86 @@
+/**
+ * The 400 checks of a new order beyond its shape: the price grid (KR ticks, with the correct tick in
+ * `data`; US prices truncated to their grid), and the high-value confirmation.
+ *
+ * @module
+ */
+import {
+  ACCEPTED,
+  type BrokerVerdict,
+  checkOrderShape,
+  checkPricePositive,
+  type Decimal,
+  HIGH_VALUE_ORDER_KRW,
+  type Instrument,
+  invalidRequest,
+  isOnTick,
+  refuse,
+  roundToTick,
+  tickSize,
+} from '@hoga/core';
+import type { OrderRequest, RequestVerdict } from './rule-inputs.js';
+
+/**
+ * A limit price against the instrument's grid. KR prices off the tick grid are refused (400
+ * `invalid-request` with `tickSize`, `lowerTick`, `upperTick`, `nearestPrices`); US prices are
+ * truncated onto core's US grid ($0.01 from $1, $0.0001 below), refused only when nothing is left.
+ *
+ * @param instrument - the instrument (its market and security type pick the grid)
+ * @param price - the requested price
+ */
+export function checkLimitPrice(instrument: Instrument, price: Decimal): RequestVerdict {
+  const positive = checkPricePositive(price);
+  if (!positive.accepted) return positive;
+  if (instrument.market === 'US') {
+    const truncated = roundToTick(instrument, price, 'down');
+    if (truncated.lte(0)) {
+      return invalidRequest('price', 'price truncates to 0', { constraint: { exclusiveMin: 0 } });
+    }
+    return { accepted: true, price: truncated };
+  }
+  if (!price.isInteger() || !isOnTick(instrument, price)) {
+    const lower = roundToTick(instrument, price, 'down');
+    const upper = roundToTick(instrument, price, 'up');
+    return invalidRequest('price', `price ${price.toFixed()} is off the tick grid`, {
+      tickSize: tickSize(instrument, price).toFixed(),
+      lowerTick: lower.toFixed(),
+      upperTick: upper.toFixed(),
+      nearestPrices: [lower.toFixed(), upper.toFixed()],
+    });
+  }
+  return { accepted: true, price };
+}
+
+/**
+ * The instrument-dependent 400 checks of a new order: its shape (core's {@link checkOrderShape}),
+ * then its price grid. Answers the price the broker works with.
+ *
+ * @param instrument - the resolved instrument
+ * @param request - the request
+ */
+export function checkOrderRequest(instrument: Instrument, request: OrderRequest): RequestVerdict {
+  const shape = checkOrderShape(request, instrument.market);
+  if (!shape.accepted) return shape;
+  return request.price === null
+    ? { accepted: true, price: null }
+    : checkLimitPrice(instrument, request.price);
+}
+
+/**
+ * 400 `confirm-high-value-required` when the order is worth 100,000,000 KRW or more (USD at the
+ * display rate) and `confirmHighValueOrder` is not set (create and modify).
+ *
+ * @param valueKrw - the order's value in KRW (the economics' `orderValueKrw`)
+ * @param confirmed - `confirmHighValueOrder`
+ */
+export function checkHighValue(valueKrw: Decimal, confirmed: boolean): BrokerVerdict {
+  if (confirmed || valueKrw.lt(HIGH_VALUE_ORDER_KRW)) return ACCEPTED;
+  return refuse(
+    'confirm-high-value-required',
+    `An order worth ${valueKrw.toFixed(0)} KRW needs confirmHighValueOrder=true`,
+    {
+      field: 'confirmHighValueOrder',
+      limits: { threshold: HIGH_VALUE_ORDER_KRW.toFixed(), currency: 'KRW' },
+    },
+  );
+}

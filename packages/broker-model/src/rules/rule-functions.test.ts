@@ -1,0 +1,146 @@
+import { Decimal, PLAIN_TRADING_FLAGS, SessionName, type TradableInstrument } from '@hoga/core';
+import { DateTime } from 'luxon';
+import { describe, expect, it } from 'vitest';
+import { checkChangeable, checkStillOpen } from './change-rules.js';
+import { checkLimitPrice } from './order-request.js';
+import { krPriceLimits } from './price-limits.js';
+import type { MarketMoment } from './rule-inputs.js';
+import { checkNotSuspended, checkOrderHours, nextOrderOpen } from './session-rules.js';
+
+const KST = 'Asia/Seoul';
+const at = (iso: string) => DateTime.fromISO(iso, { zone: KST });
+const samsung: TradableInstrument = {
+  symbol: '005930',
+  market: 'KR',
+  currency: 'KRW',
+  securityType: 'STOCK',
+  flags: { ...PLAIN_TRADING_FLAGS, nxtSupported: true, nxtSuspended: false },
+};
+
+function moment(iso: string, session: SessionName | null, nextOpenAt: DateTime | null = null): MarketMoment {
+  return {
+    at: at(iso),
+    session,
+    nextOpenAt,
+    usRegularHours: null,
+    priceLimits: null,
+    lastPrice: new Decimal(65800),
+    usdKrw: new Decimal(1370),
+  };
+}
+
+describe('nextOrderOpen', () => {
+  // A calendar open 08:00–20:00 KST on weekdays.
+  const weekdays = (ms: number) => {
+    const t = DateTime.fromMillis(ms, { zone: KST });
+    return t.weekday <= 5 && t.hour >= 8 && t.hour < 20 ? SessionName.REGULAR_MARKET : null;
+  };
+
+  it.each([
+    ['2026-11-28T10:00:00', '2026-11-30T08:00:00'], // Saturday → Monday 08:00
+    ['2026-11-23T20:00:00', '2026-11-24T08:00:00'], // Monday evening → Tuesday
+    ['2026-11-23T07:59:30', '2026-11-23T08:00:00'], // the next whole minute
+    ['2026-11-23T10:00:00', '2026-11-23T10:00:00'], // already open
+  ])('from %s finds %s', (from, expected) => {
+    expect(nextOrderOpen(weekdays, at(from))?.toMillis()).toBe(at(expected).toMillis());
+  });
+
+  it('answers null when nothing opens within 8 days', () => {
+    expect(nextOrderOpen(() => null, at('2026-11-23T10:00:00'))).toBeNull();
+  });
+});
+
+describe('checkOrderHours', () => {
+  it('gives retryAfterAt in KST when the next opening is known', () => {
+    const verdict = checkOrderHours(samsung, moment('2026-11-28T10:00:00', null, at('2026-11-30T08:00:00')));
+    expect(verdict).toMatchObject({
+      accepted: false,
+      code: 'order-hours-closed',
+      status: 422,
+      data: { retryAfterAt: '2026-11-30T08:00:00.000+09:00' },
+    });
+  });
+});
+
+describe('checkNotSuspended', () => {
+  it.each([
+    [false, false, SessionName.REGULAR_MARKET, true],
+    [true, false, SessionName.REGULAR_MARKET, false],
+    [false, true, SessionName.REGULAR_MARKET, true], // the main exchange still takes it
+    [false, true, SessionName.PRE_MARKET, false], // an NXT-only session
+    [false, false, SessionName.AFTER_MARKET, true],
+  ] as const)('krx suspended %s, nxt suspended %s, in %s: accepted %s', (krx, nxt, session, accepted) => {
+    const instrument = { ...samsung, flags: { ...samsung.flags, krxSuspended: krx, nxtSuspended: nxt } };
+    expect(checkNotSuspended(instrument, moment('2026-11-23T10:00:00', session)).accepted).toBe(accepted);
+  });
+});
+
+describe('checkStillOpen', () => {
+  it.each([
+    ['PENDING', null],
+    ['PARTIAL_FILLED', null],
+    ['FILLED', 'already-filled'],
+    ['CANCELED', 'already-canceled'],
+    ['REPLACED', 'already-modified'],
+    ['REJECTED', 'already-rejected'],
+    ['CANCEL_REJECTED', 'already-rejected'],
+    ['REPLACE_REJECTED', 'already-rejected'],
+    ['PENDING_CANCEL', 'already-processing'],
+    ['PENDING_REPLACE', 'already-processing'],
+  ] as const)('answers %s with %s', (status, code) => {
+    const verdict = checkStillOpen({ orderId: 'o-1', status });
+    if (code === null) expect(verdict.accepted).toBe(true);
+    else expect(verdict).toMatchObject({ accepted: false, code, status: 409 });
+  });
+
+  it('tells a client to retry a processing order after a second', () => {
+    expect(checkStillOpen({ orderId: 'o-1', status: 'PENDING_CANCEL' })).toMatchObject({
+      data: { retryAfterSeconds: 1 },
+    });
+  });
+});
+
+describe('checkChangeable', () => {
+  const closeMs = at('2026-11-24T06:00:00').toMillis();
+  const cls = { orderAmount: null, timeInForce: 'CLS' as const, expiresAtMs: closeMs };
+
+  it.each([
+    ['modify', '2026-11-24T05:49:59', true],
+    ['modify', '2026-11-24T05:50:00', false],
+    ['cancel', '2026-11-24T05:49:59', true],
+    ['cancel', '2026-11-24T05:50:00', false],
+  ] as const)('a CLS %s at %s: accepted %s', (action, when, accepted) => {
+    expect(checkChangeable(cls, action, at(when).toMillis()).accepted).toBe(accepted);
+  });
+
+  it('refuses to modify an amount order, but lets it be cancelled', () => {
+    const amount = { orderAmount: new Decimal(100), timeInForce: 'DAY' as const, expiresAtMs: closeMs };
+    expect(checkChangeable(amount, 'modify', 0)).toMatchObject({ code: 'modify-restricted', status: 422 });
+    expect(checkChangeable(amount, 'cancel', 0).accepted).toBe(true);
+  });
+});
+
+describe('checkLimitPrice', () => {
+  it('puts the tick size and the nearest valid prices in data', () => {
+    expect(checkLimitPrice(samsung, new Decimal(72050))).toMatchObject({
+      accepted: false,
+      code: 'invalid-request',
+      data: { field: 'price', tickSize: '100', lowerTick: '72000', upperTick: '72100' },
+    });
+  });
+
+  it('refuses a US price that truncates to nothing', () => {
+    const apple = { ...samsung, symbol: 'AAPL', market: 'US' as const, currency: 'USD' as const };
+    expect(checkLimitPrice(apple, new Decimal('0.00001'))).toMatchObject({
+      accepted: false,
+      code: 'invalid-request',
+    });
+  });
+});
+
+describe('krPriceLimits', () => {
+  it('puts the limits ±30% of the reference, inward on the grid', () => {
+    const limits = krPriceLimits(samsung, new Decimal(65400));
+    expect([limits.lower.toFixed(), limits.upper.toFixed()]).toEqual(['45800', '85000']);
+  });
+});
