@@ -160,6 +160,33 @@ describe('control API', () => {
       expect(open.body.result.orders).toHaveLength(1);
     });
 
+    it('delay-after-commit: commits the order at once, answers only after delayMs', async () => {
+      const { sim, client } = await setup();
+      const price = await lowerLimit(client);
+      sim.injectFault({
+        kind: 'delay-after-commit',
+        path: '/api/v1/orders',
+        method: 'POST',
+        count: 1,
+        delayMs: 600,
+      });
+      const body = { symbol: '005930', side: 'BUY', orderType: 'LIMIT', quantity: '1', price };
+      const started = performance.now();
+      const pending = client.post('/api/v1/orders', body);
+      let seen: Json[] = [];
+      while (seen.length === 0 && performance.now() - started < 5_000) {
+        seen = (await client.get('/api/v1/orders', { status: 'OPEN' })).body.result.orders;
+      }
+      const seenAt = performance.now() - started;
+      const res = await pending;
+      const answeredAt = performance.now() - started;
+      expect(outcome(res)).toBe('200');
+      expect(seen.map((o: Json) => o.orderId)).toEqual([res.body.result.orderId]);
+      expect(answeredAt).toBeGreaterThanOrEqual(590);
+      expect(seenAt).toBeLessThan(answeredAt);
+      expect(sim.counters().ordersCreated).toBe(1);
+    });
+
     it('hide-new-orders: keeps new orders out of the lists for a while, but not out of the detail', async () => {
       const { sim, client } = await setup();
       const price = await lowerLimit(client);

@@ -62,6 +62,40 @@ describe('clientOrderId idempotency', () => {
     expect(sim.counters().ordersCreated).toBe(1);
   });
 
+  it('replays a resent create that spells out the defaults (timeInForce DAY, no high-value confirmation)', async () => {
+    const { sim, client, order } = await setup();
+    const first = await client.post('/api/v1/orders', order('idem-defaults'));
+    expect(outcome(first)).toBe('200');
+    const spelled = await client.post('/api/v1/orders', {
+      ...order('idem-defaults'),
+      timeInForce: 'DAY',
+      confirmHighValueOrder: false,
+    });
+    expect(outcome(spelled)).toBe('200');
+    expect(spelled.body.result).toEqual(first.body.result);
+    const other = await client.post('/api/v1/orders', {
+      ...order('idem-defaults'),
+      timeInForce: 'DAY',
+      quantity: '2',
+    });
+    expect(outcome(other)).toBe('422 idempotency-key-conflict');
+    expect(sim.counters()).toMatchObject({
+      ordersCreated: 1,
+      ordersPerClientOrderId: { 'idem-defaults': 1 },
+    });
+  });
+
+  it('replays a first create that spelled out the defaults when they are left out on resend', async () => {
+    const { sim, client, order } = await setup();
+    const spelled = { ...order('idem-defaults-2'), timeInForce: 'DAY', confirmHighValueOrder: false };
+    const first = await client.post('/api/v1/orders', spelled);
+    expect(outcome(first)).toBe('200');
+    const bare = await client.post('/api/v1/orders', order('idem-defaults-2'));
+    expect(outcome(bare)).toBe('200');
+    expect(bare.body.result).toEqual(first.body.result);
+    expect(sim.counters().ordersCreated).toBe(1);
+  });
+
   it('creates a new order with the same values after the 10-minute window', async () => {
     const { sim, client, order } = await setup();
     const first = await client.post('/api/v1/orders', order('idem-4'));

@@ -1,16 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  admitCancel,
+  admitModify,
+  checkHighValue,
+  checkStillOpen,
+  workingOrderValueKrw,
+} from '@hoga/broker-model';
 import { BrokerOrderStatus, type Clock, Decimal, type KnownBrokerOrderStatus } from '@hoga/core';
 import type { DateTime } from 'luxon';
-import type { MarketModel, SimInstrument } from '../market/market-model.js';
+import { type MarketModel, type SimInstrument, tradableInstrument } from '../market/market-model.js';
 import { AccountRegistry, defaultAccounts } from './accounts.js';
-import {
-  type AdmissionContext,
-  checkAdmission,
-  checkChangeable,
-  checkStillOpen,
-  orderValueKrw,
-} from './admission.js';
-import { invalidRequest } from './brokerage-errors.js';
+import { type AdmissionContext, accountView, checkAdmission, marketMoment } from './admission.js';
+import { invalidRequest, orThrow } from './brokerage-errors.js';
 import { commissionsPayload } from './fees.js';
 import { holdingsPayload } from './holdings-view.js';
 import { type CreateResult, IdempotencyWindow } from './idempotency.js';
@@ -18,10 +19,9 @@ import { MarketLook } from './market-look.js';
 import { MatchingEngine } from './matching-engine.js';
 import { buildCancelRecord, buildOrder, type NewOrderFields } from './order-factory.js';
 import { toOrderRecord } from './order-records.js';
-import { checkHighValue, requireOrderSession } from './order-rules.js';
 import { OrderStore } from './order-store.js';
 import type { SimOrder } from './order-types.js';
-import { parseCreateOrder, parseModifyOrder, parseModifyShape } from './order-validation.js';
+import { modifyRequestOf, parseCreateOrder, parseModifyShape } from './order-validation.js';
 import { buyingPowerPayload, sellableQuantityPayload } from './reservations.js';
 import { type BrokerageState, readState, writeState } from './state-file.js';
 
@@ -147,9 +147,12 @@ export class Brokerage {
     this.advanceTo(this.clock.now());
     const intent = parseCreateOrder(this.market, body);
     const now = this.clock.now();
-    checkHighValue(
-      orderValueKrw(this.market, intent.instrument, intent.price, intent.quantity, intent.orderAmount, now),
-      intent.confirmHighValueOrder,
+    const moment = marketMoment(this.market, intent.instrument, now);
+    orThrow(
+      checkHighValue(
+        workingOrderValueKrw(tradableInstrument(intent.instrument), intent, moment),
+        intent.confirmHighValueOrder,
+      ),
     );
     const clientOrderId = intent.clientOrderId;
     if (clientOrderId !== null) {
@@ -173,7 +176,7 @@ export class Brokerage {
         orderAmount: intent.orderAmount,
         originOrderId: null,
       };
-      const order = this.admit(fields, this.clock.now(), null);
+      const order = this.admit(fields, this.clock.now());
       this.ordersCreated += 1;
       const result: CreateResult = { orderId: order.orderId, clientOrderId };
       if (clientOrderId !== null) {
@@ -201,35 +204,31 @@ export class Brokerage {
     this.advanceTo(this.clock.now());
     const shape = parseModifyShape(body);
     const original = this.store.require(accountSeq, orderId);
-    checkStillOpen(original);
     const instrument = this.instrumentOf(original);
-    const intent = parseModifyOrder(shape, original, instrument);
-    const remaining = Decimal.max(0, original.quantity.minus(original.filledQuantity));
-    const quantity = intent.quantity ?? remaining;
-    if (intent.quantity?.gt(remaining)) {
-      throw invalidRequest('quantity', `quantity must not exceed the unfilled ${remaining.toFixed()}`, {
-        constraint: { min: 1, max: remaining.toFixed(), integerOnly: true },
-      });
-    }
+    const tradable = tradableInstrument(instrument);
     const now = this.clock.now();
-    checkHighValue(
-      orderValueKrw(this.market, instrument, intent.price, quantity, null, now),
-      intent.confirmHighValueOrder,
+    const open = this.store.openOf(accountSeq).filter((o) => o !== original);
+    const modify = orThrow(
+      admitModify({
+        instrument: tradable,
+        order: original,
+        request: modifyRequestOf(shape),
+        moment: marketMoment(this.market, instrument, now),
+        account: accountView(this.ledger(accountSeq), open, tradable),
+      }),
     );
-    checkChangeable(original, 'modify', now.toMillis());
     const fields: NewOrderFields = {
       accountSeq,
       instrument,
       side: original.side,
-      orderType: intent.orderType,
+      orderType: shape.orderType,
       timeInForce: original.timeInForce,
-      price: intent.price,
-      quantity,
+      price: modify.price,
+      quantity: modify.quantity,
       orderAmount: null,
       originOrderId: original.orderId,
       expiresAtMs: original.expiresAtMs,
     };
-    checkAdmission(this.admissionContext(accountSeq), fields, now, original);
     await this.holdWhileProcessing(original, BrokerOrderStatus.PENDING_REPLACE, options);
     const at = this.clock.now();
     this.engine.close(original, BrokerOrderStatus.REPLACED, at.toMillis());
@@ -257,9 +256,14 @@ export class Brokerage {
       throw invalidRequest('body', 'The cancel body must be an empty JSON object');
     }
     const original = this.store.require(accountSeq, orderId);
-    checkStillOpen(original);
-    requireOrderSession(this.market, this.instrumentOf(original), this.clock.now());
-    checkChangeable(original, 'cancel', this.clock.nowMs());
+    const instrument = this.instrumentOf(original);
+    orThrow(
+      admitCancel({
+        instrument: tradableInstrument(instrument),
+        order: original,
+        moment: marketMoment(this.market, instrument, this.clock.now()),
+      }),
+    );
     await this.holdWhileProcessing(original, BrokerOrderStatus.PENDING_CANCEL, options);
     const atMs = this.clock.nowMs();
     const record = buildCancelRecord(original, this.store.nextId(), atMs, this.hiddenUntil(atMs));
@@ -363,12 +367,19 @@ export class Brokerage {
     } finally {
       order.status = previous;
     }
-    checkStillOpen(order);
+    orThrow(checkStillOpen(order));
   }
 
   /** Checks and stores a new order, then matches it at once; amount orders under $1 end REJECTED. */
-  private admit(fields: NewOrderFields, now: DateTime, replacing: SimOrder | null): SimOrder {
-    checkAdmission(this.admissionContext(fields.accountSeq), fields, now, replacing);
+  private admit(fields: NewOrderFields, now: DateTime): SimOrder {
+    checkAdmission(
+      this.admissionContext(fields.accountSeq),
+      tradableInstrument(fields.instrument),
+      fields.accountSeq,
+      fields,
+      marketMoment(this.market, fields.instrument, now),
+      null,
+    );
     const order = buildOrder(this.market, fields, this.store.nextId(), now, this.hiddenUntil(now.toMillis()));
     this.store.add(order);
     if (order.orderAmount?.lt(MIN_ORDER_AMOUNT_USD)) {

@@ -1,12 +1,11 @@
+import { reportRate, valueHolding } from '@hoga/broker-model';
 import { type Currency, Decimal } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import type { MarketModel } from '../market/market-model.js';
 import { invalidRequest } from './brokerage-errors.js';
-import { commissionFor, roundCash, sellTaxFor } from './fees.js';
 import type { Ledger } from './ledger.js';
 
 const SYMBOL_TEXT = /^[A-Za-z0-9.-]+$/;
-const RATE_PLACES = 4;
 const ZERO = new Decimal(0);
 
 /** Per-currency sums: `krw` always, `usd` null when no USD item contributes. */
@@ -33,8 +32,7 @@ function inKrw(s: CurrencySums, usdKrw: Decimal): Decimal {
 }
 
 function rate(numerator: Decimal, denominator: Decimal): string {
-  if (denominator.isZero()) return '0';
-  return numerator.dividedBy(denominator).toDecimalPlaces(RATE_PLACES, Decimal.ROUND_HALF_UP).toFixed();
+  return reportRate(numerator, denominator).toFixed();
 }
 
 /**
@@ -70,19 +68,22 @@ export function holdingsPayload(
     if (!instrument) continue;
     const { currency, country } = instrument;
     const lastPrice = market.lastPrice(held, now);
-    const referencePrice = market.referencePrice(held, now);
-    const purchaseAmount = roundCash(currency, holding.quantity.times(holding.averagePrice));
-    const amount = roundCash(currency, holding.quantity.times(lastPrice));
-    const commission = commissionFor(country, amount);
-    const tax = country === 'KR' ? sellTaxFor(country, instrument.securityType, amount) : null;
-    const amountAfterCost = amount.minus(commission).minus(tax ?? ZERO);
-    const previous = roundCash(currency, holding.quantity.times(referencePrice));
-    const dailyAmount = amount.minus(previous);
+    const v = valueHolding({
+      market: country,
+      currency,
+      securityType: instrument.securityType,
+      quantity: holding.quantity,
+      averagePrice: holding.averagePrice,
+      lastPrice,
+      referencePrice: market.referencePrice(held, now),
+    });
+    const { purchaseAmount, amount, commission, tax, amountAfterCost, previousAmount: previous } = v;
+    const dailyAmount = v.dailyProfit;
     add(purchase, currency, purchaseAmount);
     add(value, currency, amount);
     add(valueAfterCost, currency, amountAfterCost);
-    add(profit, currency, amount.minus(purchaseAmount));
-    add(profitAfterCost, currency, amountAfterCost.minus(purchaseAmount));
+    add(profit, currency, v.profit);
+    add(profitAfterCost, currency, v.profitAfterCost);
     add(daily, currency, dailyAmount);
     add(previousValue, currency, previous);
     items.push({
@@ -99,10 +100,10 @@ export function holdingsPayload(
         amountAfterCost: amountAfterCost.toFixed(),
       },
       profitLoss: {
-        amount: amount.minus(purchaseAmount).toFixed(),
-        amountAfterCost: amountAfterCost.minus(purchaseAmount).toFixed(),
-        rate: rate(amount.minus(purchaseAmount), purchaseAmount),
-        rateAfterCost: rate(amountAfterCost.minus(purchaseAmount), purchaseAmount),
+        amount: v.profit.toFixed(),
+        amountAfterCost: v.profitAfterCost.toFixed(),
+        rate: rate(v.profit, purchaseAmount),
+        rateAfterCost: rate(v.profitAfterCost, purchaseAmount),
       },
       dailyProfitLoss: { amount: dailyAmount.toFixed(), rate: rate(dailyAmount, previous) },
       cost: { commission: commission.toFixed(), tax: tax === null ? null : tax.toFixed() },

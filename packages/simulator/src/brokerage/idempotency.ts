@@ -18,6 +18,43 @@ export interface IdempotencyEntry {
   result: CreateResult | null;
 }
 
+/**
+ * The defaults of an order-creation body: a request that spells one out is the same order as one
+ * that leaves it out.
+ */
+const CREATE_DEFAULTS: Readonly<Record<string, unknown>> = {
+  timeInForce: 'DAY',
+  confirmHighValueOrder: false,
+};
+
+/**
+ * The content of a create request as the window compares it: the canonical text of the request
+ * (`[[key, value], ...]` sorted by key, absent and null fields left out) with the defaults applied,
+ * so that `timeInForce: "DAY"` and `confirmHighValueOrder: false` equal their absence. A text of
+ * another shape is compared as it is.
+ *
+ * @param fingerprint - the canonical text of the request
+ */
+export function normalizedContent(fingerprint: string): string {
+  let pairs: unknown;
+  try {
+    pairs = JSON.parse(fingerprint);
+  } catch {
+    return fingerprint;
+  }
+  if (
+    !Array.isArray(pairs) ||
+    !pairs.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string')
+  ) {
+    return fingerprint;
+  }
+  const fields = new Map<string, unknown>(Object.entries(CREATE_DEFAULTS));
+  for (const [key, value] of pairs as [string, unknown][]) {
+    if (value !== null && value !== undefined) fields.set(key, value);
+  }
+  return JSON.stringify([...fields.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 /** What a lookup decided. */
 export type IdempotencyDecision =
   | { readonly kind: 'new' }
@@ -27,7 +64,8 @@ export type IdempotencyDecision =
  * The 10-minute `clientOrderId` window, per account: same id and same content
  * replays the first result; while the first is processing → 409
  * `request-in-progress`; other content → 422 `idempotency-key-conflict`; after
- * the window the id is free again.
+ * the window the id is free again. Content is compared with the defaults applied
+ * ({@link normalizedContent}).
  */
 export class IdempotencyWindow {
   private readonly entries = new Map<string, IdempotencyEntry>();
@@ -44,7 +82,7 @@ export class IdempotencyWindow {
   check(accountSeq: number, clientOrderId: string, fingerprint: string, nowMs: number): IdempotencyDecision {
     const entry = this.entries.get(IdempotencyWindow.key(accountSeq, clientOrderId));
     if (!entry || nowMs - entry.firstSeenMs >= IDEMPOTENCY_WINDOW_MS) return { kind: 'new' };
-    if (entry.fingerprint !== fingerprint) {
+    if (normalizedContent(entry.fingerprint) !== normalizedContent(fingerprint)) {
       throw businessRule(
         'idempotency-key-conflict',
         `clientOrderId ${JSON.stringify(clientOrderId)} was used for a different order within 10 minutes`,
@@ -62,7 +100,12 @@ export class IdempotencyWindow {
   /** Marks a request as processing (the first of its window). */
   begin(accountSeq: number, clientOrderId: string, fingerprint: string, nowMs: number): void {
     const key = IdempotencyWindow.key(accountSeq, clientOrderId);
-    this.entries.set(key, { key, fingerprint, firstSeenMs: nowMs, result: null });
+    this.entries.set(key, {
+      key,
+      fingerprint: normalizedContent(fingerprint),
+      firstSeenMs: nowMs,
+      result: null,
+    });
   }
 
   /** Records the result of a processed request. */

@@ -1,6 +1,6 @@
-import { type Decimal, KST_ZONE, type Market } from '@hoga/core';
+import { type Decimal, KST_ZONE, type Market, type SessionName } from '@hoga/core';
 import { DateTime } from 'luxon';
-import type { BookSnapshot, MarketModel, OrderSession } from '../market/market-model.js';
+import type { BookSnapshot, MarketModel } from '../market/market-model.js';
 
 /**
  * One look at the market at one instant, shared by every order matched at
@@ -11,7 +11,7 @@ import type { BookSnapshot, MarketModel, OrderSession } from '../market/market-m
 export class MarketLook {
   /** The instant, in KST. */
   readonly at: DateTime;
-  private readonly sessions = new Map<Market, OrderSession | null>();
+  private readonly sessions = new Map<Market, SessionName | null>();
   private readonly books = new Map<string, BookSnapshot>();
   private readonly lasts = new Map<string, Decimal>();
   private readonly taken = new Map<string, Decimal>();
@@ -25,7 +25,7 @@ export class MarketLook {
   }
 
   /** The order session of a country at this instant. */
-  session(country: Market): OrderSession | null {
+  session(country: Market): SessionName | null {
     if (!this.sessions.has(country)) this.sessions.set(country, this.market.orderSession(country, this.at));
     return this.sessions.get(country) ?? null;
   }

@@ -130,6 +130,21 @@ describe('MatchingEngine', () => {
       });
     });
 
+    it('settles a fill on the day before Thanksgiving on the Friday after it (holidays skipped)', async () => {
+      // Thursday 00:30 KST = Wednesday 2026-11-25 10:30 New York; T+1 would be Thanksgiving
+      const { brokerage } = simSetup('2026-11-26T00:30:00+09:00');
+      const orderId = await place(brokerage, {
+        symbol: 'AAPL',
+        side: 'BUY',
+        orderType: 'MARKET',
+        quantity: '1',
+      });
+      expect(orderView(brokerage, orderId)).toMatchObject({
+        status: 'FILLED',
+        execution: { settlementDate: '2026-11-27' },
+      });
+    });
+
     it('cancels a DAY order still open at the end of its trading day and releases its cash', async () => {
       const { brokerage, market, clock } = simSetup();
       const lower = market.priceLimits('005930', clock.now())!.lower;

@@ -1,18 +1,28 @@
+import {
+  BookFillModel,
+  type BookFillSlice,
+  type BookLevel,
+  type FillableOrder,
+  fillableQuantity,
+  isFillComplete,
+  isMarketable,
+  type OrderBook,
+  settlementDate,
+  tradeCharges,
+} from '@hoga/broker-model';
 import { BrokerOrderStatus, Decimal, type KnownBrokerOrderStatus, KST_ZONE } from '@hoga/core';
 import { DateTime } from 'luxon';
-import type { BookLevel, MarketModel, SimInstrument } from '../market/market-model.js';
-import { COMMISSION_RATES, commissionFor, roundCash, sellTaxFor } from './fees.js';
+import type { MarketModel, SimInstrument } from '../market/market-model.js';
 import type { Ledger } from './ledger.js';
 import { MarketLook } from './market-look.js';
 import type { SimOrder } from './order-types.js';
-import { settlementDate } from './settlement.js';
 
 /** Matching looks at the market at least this often (simulated ms) between two `advance` calls. */
 export const MATCH_STEP_MS = 5_000;
 /** At most this many looks per `advance` call: longer gaps are sampled more coarsely. */
 export const MAX_STEPS_PER_ADVANCE = 240;
-/** Smallest fractional share the broker trades. */
-const SHARE_UNIT = new Decimal('0.000001');
+/** The one book matcher (shared with paper trading). */
+const BOOK_MODEL = new BookFillModel();
 
 /** Whether the order takes part in matching (a pending modify or cancel freezes it). */
 function isWorking(order: SimOrder): boolean {
@@ -21,6 +31,27 @@ function isWorking(order: SimOrder): boolean {
 
 function isAmountOrder(order: SimOrder): boolean {
   return order.orderAmount !== null;
+}
+
+/** The order as the fill model sees it (an amount order's `quantity` is its filled quantity here). */
+function fillable(order: SimOrder): FillableOrder {
+  return {
+    symbol: order.symbol,
+    currency: order.currency,
+    side: order.side,
+    orderType: order.orderType,
+    timeInForce: order.timeInForce,
+    price: order.price,
+    quantity: isAmountOrder(order) ? null : order.quantity,
+    orderAmount: order.orderAmount,
+    filledQuantity: order.filledQuantity,
+    filledAmount: order.filledAmount,
+    acceptedAt: order.orderedAtMs,
+  };
+}
+
+function levelKey(order: SimOrder, price: Decimal): string {
+  return `${order.symbol}|${order.side}|${price.toFixed()}`;
 }
 
 /**
@@ -71,29 +102,53 @@ export class MatchingEngine {
     if (!instrument || instrument.suspended || !isWorking(order) || order.timeInForce === 'CLS') return;
     const session = look.session(order.country);
     if (session === null) return;
-    if (session !== 'REGULAR' && (order.orderType === 'MARKET' || !tradesOutsideRegular(instrument))) return;
+    if (session !== 'regularMarket' && (order.orderType === 'MARKET' || !tradesOutsideRegular(instrument)))
+      return;
     const book = look.book(order.symbol);
     const levels = order.side === 'BUY' ? book.asks : book.bids;
-    let filled = false;
+    // the levels the order can reach, net of what earlier orders took at this instant
+    const net: BookLevel[] = [];
     for (const level of levels) {
-      if (!isWorking(order)) break;
-      if (order.price !== null && !isMarketable(order, order.price, level)) break;
-      const key = `${order.symbol}|${order.side}|${level.price.toFixed()}`;
-      const quantity = this.fillable(order, level.price, look.left(key, level.volume));
-      if (quantity.lte(0)) continue;
-      look.take(key, quantity);
-      this.fill(order, instrument, quantity, level.price, look.atMs);
-      filled = true;
+      if (order.price !== null && !isMarketable(order.side, order.price, level.price)) break;
+      net.push({ price: level.price, volume: look.left(levelKey(order, level.price), level.volume) });
     }
-    if (filled || order.price === null || !isWorking(order)) return;
-    const last = look.last(order.symbol);
-    const crossed = order.side === 'BUY' ? last.lte(order.price) : last.gte(order.price);
-    if (!crossed) return;
-    const key = `${order.symbol}|${order.side}|cross`;
-    const quantity = this.fillable(order, order.price, look.left(key, levels[0]?.volume ?? new Decimal(0)));
-    if (quantity.lte(0)) return;
-    look.take(key, quantity);
-    this.fill(order, instrument, quantity, order.price, look.atMs);
+    // a resting limit the last price crossed may fill at its limit, from its own pool
+    const crossKey = `${order.symbol}|${order.side}|cross`;
+    let lastPrice: Decimal | null = null;
+    let crossVolume: Decimal | undefined;
+    if (order.price !== null) {
+      const last = look.last(order.symbol);
+      if (isMarketable(order.side, order.price, last)) {
+        lastPrice = last;
+        crossVolume = look.left(crossKey, levels[0]?.volume ?? new Decimal(0));
+      } else if (net.length === 0) {
+        return;
+      }
+    }
+    const view: OrderBook = {
+      asks: order.side === 'BUY' ? net : [],
+      bids: order.side === 'SELL' ? net : [],
+      lastPrice,
+    };
+    const ledger = this.ledgerOf(order.accountSeq);
+    const slices = BOOK_MODEL.match(fillable(order), view, look.atMs, {
+      cash: ledger.cash(order.currency),
+      shares: ledger.quantity(order.symbol),
+      ...(crossVolume === undefined ? {} : { crossVolume }),
+    });
+    for (const slice of slices) this.bookSlice(order, instrument, slice, look, crossKey);
+  }
+
+  /** Takes a slice from the look and books it on the order and the ledger. */
+  private bookSlice(
+    order: SimOrder,
+    instrument: SimInstrument,
+    slice: BookFillSlice,
+    look: MarketLook,
+    crossKey: string,
+  ): void {
+    look.take(slice.source === 'cross' ? crossKey : levelKey(order, slice.price), slice.quantity);
+    this.fill(order, instrument, slice.quantity, slice.price, slice.time);
   }
 
   /** Closes an order (cancel, expiry, replace), keeping what it filled. */
@@ -112,27 +167,16 @@ export class MatchingEngine {
     const limit = order.price ?? closePrice;
     const crosses = order.side === 'BUY' ? closePrice.lte(limit) : closePrice.gte(limit);
     if (instrument && crosses) {
-      const quantity = this.fillable(order, closePrice, order.quantity);
+      const ledger = this.ledgerOf(order.accountSeq);
+      const quantity = fillableQuantity(fillable(order), closePrice, order.quantity, {
+        filledQuantity: order.filledQuantity,
+        filledAmount: order.filledAmount,
+        cash: ledger.cash(order.currency),
+        shares: ledger.quantity(order.symbol),
+      });
       if (quantity.gt(0)) this.fill(order, instrument, quantity, closePrice, order.expiresAtMs);
     }
     if (isWorking(order)) this.close(order, BrokerOrderStatus.CANCELED, order.expiresAtMs);
-  }
-
-  /** How much of the order can fill at `price` given `available` volume, cash and holdings. */
-  private fillable(order: SimOrder, price: Decimal, available: Decimal): Decimal {
-    if (available.lte(0)) return new Decimal(0);
-    const fractional = isAmountOrder(order) || !order.quantity.isInteger();
-    const unit = (d: Decimal) =>
-      fractional ? d.toDecimalPlaces(6, Decimal.ROUND_DOWN) : d.toDecimalPlaces(0, Decimal.ROUND_DOWN);
-    let quantity = isAmountOrder(order)
-      ? unit(order.orderAmount!.minus(order.filledAmount).dividedBy(price))
-      : order.quantity.minus(order.filledQuantity);
-    quantity = Decimal.min(quantity, unit(available));
-    const ledger = this.ledgerOf(order.accountSeq);
-    if (order.side === 'SELL') return Decimal.min(quantity, ledger.quantity(order.symbol));
-    const perShare = price.times(COMMISSION_RATES[order.country].plus(1));
-    const affordable = unit(ledger.cash(order.currency).dividedBy(perShare));
-    return Decimal.max(0, Decimal.min(quantity, affordable));
   }
 
   private fill(
@@ -142,10 +186,14 @@ export class MatchingEngine {
     price: Decimal,
     atMs: number,
   ): void {
-    const amount = roundCash(order.currency, quantity.times(price));
-    const commission = commissionFor(order.country, amount);
-    const tax =
-      order.side === 'SELL' ? sellTaxFor(order.country, instrument.securityType, amount) : new Decimal(0);
+    const { amount, commission, tax } = tradeCharges({
+      market: order.country,
+      currency: order.currency,
+      securityType: instrument.securityType,
+      side: order.side,
+      quantity,
+      price,
+    });
     this.ledgerOf(order.accountSeq).apply({
       symbol: order.symbol,
       currency: order.currency,
@@ -161,17 +209,10 @@ export class MatchingEngine {
     order.tax = order.tax.plus(tax);
     order.filledAtMs = atMs;
     if (isAmountOrder(order)) order.quantity = order.filledQuantity;
-    const complete = isAmountOrder(order)
-      ? order.orderAmount!.minus(order.filledAmount).lt(price.times(SHARE_UNIT))
-      : order.filledQuantity.gte(order.quantity);
+    const complete = isFillComplete(order, order.filledQuantity, order.filledAmount, price);
     if (complete) this.close(order, BrokerOrderStatus.FILLED, atMs);
     else order.status = BrokerOrderStatus.PARTIAL_FILLED;
   }
-}
-
-/** Whether a limit order at `limit` trades against an opposite book level. */
-function isMarketable(order: SimOrder, limit: Decimal, level: BookLevel): boolean {
-  return order.side === 'BUY' ? level.price.lte(limit) : level.price.gte(limit);
 }
 
 /** KR stocks not on the alternative exchange trade in the regular session only. */

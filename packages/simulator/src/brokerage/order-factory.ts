@@ -1,11 +1,9 @@
+import { reservePrice } from '@hoga/broker-model';
 import { BrokerOrderStatus, Decimal } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import type { MarketModel, SimInstrument } from '../market/market-model.js';
 import type { SimOrder, SimOrderType, SimSide, SimTimeInForce } from './order-types.js';
 import { dayOrderExpiry } from './settlement.js';
-
-/** How far above the last price a US market buy reserves cash (the walk of the book may cost more than last). */
-const US_MARKET_BUY_BUFFER = new Decimal('1.05');
 
 /** The fields that define a new working order. */
 export interface NewOrderFields {
@@ -24,18 +22,17 @@ export interface NewOrderFields {
 }
 
 /**
- * The price a market or amount order reserves at: KR market buys at the
- * upper price limit (as KR brokers do), US market buys 5% above the last
- * price, sells and amount orders at the last price; limit orders at their
- * price.
+ * The price a market or amount order reserves at (the broker model's `reservePrice`): KR market
+ * buys at the upper price limit, US market buys 5% above the last price, sells and amount orders at
+ * the last price; limit orders at their price.
  */
 export function reservePriceOf(market: MarketModel, fields: NewOrderFields, now: DateTime): Decimal {
+  const symbol = fields.instrument.symbol;
   if (fields.price !== null) return fields.price;
-  const last = market.lastPrice(fields.instrument.symbol, now);
-  if (fields.side === 'SELL' || fields.orderAmount !== null) return last;
-  if (fields.instrument.country === 'KR')
-    return market.priceLimits(fields.instrument.symbol, now)?.upper ?? last;
-  return last.times(US_MARKET_BUY_BUFFER).toDecimalPlaces(2, Decimal.ROUND_UP);
+  return reservePrice({ market: fields.instrument.country }, fields, {
+    lastPrice: market.lastPrice(symbol, now),
+    priceLimits: market.priceLimits(symbol, now),
+  });
 }
 
 /** When an order still open at that time is cancelled: end of its trading day, or the close for CLS. */

@@ -1,4 +1,5 @@
-import { Decimal, formatKst, KST_ZONE } from '@hoga/core';
+import { averageFillPrice } from '@hoga/broker-model';
+import { formatKst, KST_ZONE } from '@hoga/core';
 import { DateTime } from 'luxon';
 import type { SimOrder } from './order-types.js';
 
@@ -16,11 +17,6 @@ function kst(ms: number): string {
   return text;
 }
 
-/** Decimal places of an average fill price: whole won plus two, or four for USD. */
-function averagePlaces(order: SimOrder): number {
-  return order.currency === 'KRW' ? 2 : 4;
-}
-
 /**
  * Renders an order as the wire's order record (the reference's `Order`): no
  * `clientOrderId`; fills aggregated into `execution` (average price, total
@@ -28,6 +24,7 @@ function averagePlaces(order: SimOrder): number {
  */
 export function toOrderRecord(order: SimOrder): unknown {
   const filled = order.filledQuantity.gt(0);
+  const average = averageFillPrice(order.currency, order.filledAmount, order.filledQuantity);
   return {
     orderId: order.orderId,
     symbol: order.symbol,
@@ -43,12 +40,7 @@ export function toOrderRecord(order: SimOrder): unknown {
     canceledAt: order.canceledAtMs === null ? null : kst(order.canceledAtMs),
     execution: {
       filledQuantity: order.filledQuantity.toFixed(),
-      averageFilledPrice: filled
-        ? order.filledAmount
-            .dividedBy(order.filledQuantity)
-            .toDecimalPlaces(averagePlaces(order), Decimal.ROUND_HALF_UP)
-            .toFixed()
-        : null,
+      averageFilledPrice: average === null ? null : average.toFixed(),
       filledAmount: filled ? order.filledAmount.toFixed() : null,
       commission: filled ? order.commission.toFixed() : null,
       tax: filled ? order.tax.toFixed() : null,

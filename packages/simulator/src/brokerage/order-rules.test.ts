@@ -1,14 +1,20 @@
+import { checkAmountOrderWindow } from '@hoga/broker-model';
 import { VirtualClock } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { SimApiError } from '../api-error.js';
 import { SimMarket } from '../market/sim-market.js';
-import { checkAmountOrderWindow } from './order-rules.js';
+import { orThrow } from './brokerage-errors.js';
+
+/** The broker model's window rule over the simulated calendar, thrown as the simulator's HTTP answer. */
+function checkWindow(market: SimMarket, field: string, at: DateTime): void {
+  orThrow(checkAmountOrderWindow(field, market.usRegularSession(at), at));
+}
 
 function windowAnswer(at: string): string {
   const market = new SimMarket({ seed: 7, clock: new VirtualClock(at) });
   try {
-    checkAmountOrderWindow(market, 'orderAmount', DateTime.fromISO(at, { setZone: true }));
+    checkWindow(market, 'orderAmount', DateTime.fromISO(at, { setZone: true }));
     return 'accepted';
   } catch (error) {
     if (error instanceof SimApiError) return `${error.status} ${error.code}`;
@@ -39,7 +45,7 @@ describe('checkAmountOrderWindow', () => {
     const market = new SimMarket({ seed: 7, clock: new VirtualClock(at) });
     let caught: unknown;
     try {
-      checkAmountOrderWindow(market, 'quantity', DateTime.fromISO(at, { setZone: true }));
+      checkWindow(market, 'quantity', DateTime.fromISO(at, { setZone: true }));
     } catch (error) {
       caught = error;
     }

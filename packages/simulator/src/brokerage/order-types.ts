@@ -4,14 +4,17 @@ import {
   type KnownBrokerOrderStatus,
   type Market,
   OPEN_BROKER_ORDER_STATUSES,
+  type OrderSide,
+  type OrderType,
+  type TimeInForce,
 } from '@hoga/core';
 
-/** Order side on the wire. */
-export type SimSide = 'BUY' | 'SELL';
-/** Order type on the wire. */
-export type SimOrderType = 'LIMIT' | 'MARKET';
-/** Time in force accepted on creation. */
-export type SimTimeInForce = 'DAY' | 'CLS';
+/** Order side on the wire (core's `OrderSide`). */
+export type SimSide = OrderSide;
+/** Order type on the wire (core's `OrderType`). */
+export type SimOrderType = OrderType;
+/** Time in force accepted on creation (core's `TimeInForce` without `OPG`). */
+export type SimTimeInForce = Exclude<TimeInForce, 'OPG'>;
 
 /**
  * The brokerage's own, mutable record of one order. Rendered to the wire by

@@ -1,14 +1,21 @@
-import { Decimal, type Instrument, isOnTick, roundToTick, tickSize } from '@hoga/core';
+import {
+  checkLimitPrice,
+  checkOrderRequest,
+  type ModifyRequest,
+  type OrderRequest,
+} from '@hoga/broker-model';
+import { checkOrderForm, Decimal } from '@hoga/core';
 import { z } from 'zod';
-import { SimApiError } from '../api-error.js';
-import type { MarketModel, SimInstrument } from '../market/market-model.js';
-import { invalidRequest, stockNotFound } from './brokerage-errors.js';
-import type { SimOrder, SimOrderType, SimSide, SimTimeInForce } from './order-types.js';
+import type { SimApiError } from '../api-error.js';
+import { coreInstrument, type MarketModel, type SimInstrument } from '../market/market-model.js';
+import { invalidRequest, orThrow, stockNotFound } from './brokerage-errors.js';
+import type { SimOrderType, SimSide, SimTimeInForce } from './order-types.js';
+
+export { coreInstrument } from '../market/market-model.js';
 
 const DECIMAL_TEXT = /^\d+(\.\d+)?$/;
 const SYMBOL_TEXT = /^[A-Za-z0-9.-]+$/;
 const CLIENT_ORDER_ID_TEXT = /^[A-Za-z0-9_-]+$/;
-const MAX_FRACTION_DIGITS = 6;
 
 const decimalText = z.string().max(30).regex(DECIMAL_TEXT).nullish();
 
@@ -45,17 +52,10 @@ export interface CreateOrderIntent {
   readonly orderAmount: Decimal | null;
   readonly clientOrderId: string | null;
   readonly confirmHighValueOrder: boolean;
+  /** The request as the broker model's rules read it. */
+  readonly request: OrderRequest;
   /** Canonical text of the request content, compared by the idempotency window. */
   readonly fingerprint: string;
-}
-
-/** A validated modify request against a known order. */
-export interface ModifyOrderIntent {
-  readonly orderType: SimOrderType;
-  readonly price: Decimal | null;
-  /** KR: the new order's quantity; US: null (the remaining quantity carries over). */
-  readonly quantity: Decimal | null;
-  readonly confirmHighValueOrder: boolean;
 }
 
 function zodFailure(error: z.ZodError): SimApiError {
@@ -70,48 +70,13 @@ function zodFailure(error: z.ZodError): SimApiError {
   return invalidRequest(field, `Invalid ${field}: ${issue.message}`, data);
 }
 
-function fractionDigits(value: Decimal): number {
-  return value.decimalPlaces();
-}
-
-/** The core view of a simulated instrument (for the tick grid). */
-export function coreInstrument(instrument: SimInstrument): Instrument {
-  return {
-    symbol: instrument.symbol,
-    market: instrument.country,
-    currency: instrument.currency,
-    securityType: instrument.securityType,
-  };
-}
-
 /**
- * Checks a limit price against the instrument's grid: KR prices off the tick
- * grid give 400 `invalid-request` with the tick size and the nearest valid
- * prices in `data`; US prices are truncated to 2 decimals from $1 and to 4
- * below.
+ * Checks a limit price against the instrument's grid (the broker model's `checkLimitPrice`): KR
+ * prices off the tick grid give 400 `invalid-request` with the tick size and the nearest valid
+ * prices in `data`; US prices are truncated to their grid.
  */
 export function checkPrice(instrument: SimInstrument, price: Decimal): Decimal {
-  if (price.lte(0))
-    throw invalidRequest('price', 'price must be greater than 0', { constraint: { exclusiveMin: 0 } });
-  if (instrument.country === 'US') {
-    const places = price.gte(1) ? 2 : 4;
-    const truncated = price.toDecimalPlaces(places, Decimal.ROUND_DOWN);
-    if (truncated.lte(0))
-      throw invalidRequest('price', 'price truncates to 0', { constraint: { exclusiveMin: 0 } });
-    return truncated;
-  }
-  const core = coreInstrument(instrument);
-  if (!price.isInteger() || !isOnTick(core, price)) {
-    const lower = roundToTick(core, price, 'down');
-    const upper = roundToTick(core, price, 'up');
-    throw invalidRequest('price', `price ${price.toFixed()} is off the tick grid`, {
-      tickSize: tickSize(core, price).toFixed(),
-      lowerTick: lower.toFixed(),
-      upperTick: upper.toFixed(),
-      nearestPrices: [lower.toFixed(), upper.toFixed()],
-    });
-  }
-  return price;
+  return orThrow(checkLimitPrice(coreInstrument(instrument), price)).price ?? price;
 }
 
 function canonical(body: Record<string, unknown>): string {
@@ -121,88 +86,41 @@ function canonical(body: Record<string, unknown>): string {
   return JSON.stringify(keys.map((k) => [k, body[k]]));
 }
 
-const US_MARKET_ONLY = { marketCountry: 'US', orderType: 'MARKET' } as const;
+const decimalOrNull = (text: string | null | undefined) => (text == null ? null : new Decimal(text));
 
 /**
- * Validates an order-creation body (400 `invalid-request` naming the field)
- * and resolves its symbol (404 `stock-not-found`).
+ * Validates an order-creation body (400 `invalid-request` naming the field) and resolves its
+ * symbol (404 `stock-not-found`): the wire schema, then the broker model's form rules (before the
+ * lookup), shape rules and price grid (after it).
  */
 export function parseCreateOrder(market: MarketModel, body: unknown): CreateOrderIntent {
   const parsed = createSchema.safeParse(body);
   if (!parsed.success) throw zodFailure(parsed.error);
   const b = parsed.data;
-  const hasQuantity = b.quantity != null;
-  const hasAmount = b.orderAmount != null;
-  if (hasQuantity === hasAmount) {
-    throw invalidRequest('quantity,orderAmount', 'Exactly one of quantity and orderAmount is required');
-  }
-  if (hasAmount && b.orderType !== 'MARKET') {
-    throw invalidRequest('orderAmount', 'orderAmount is only for US market orders', {
-      allowedConditions: US_MARKET_ONLY,
-    });
-  }
-  if (b.orderType === 'LIMIT' && b.price == null)
-    throw invalidRequest('price', 'A LIMIT order needs a price');
-  if (b.orderType === 'MARKET' && b.price != null)
-    throw invalidRequest('price', 'A MARKET order takes no price');
+  const request: OrderRequest = {
+    side: b.side,
+    orderType: b.orderType,
+    timeInForce: b.timeInForce ?? null,
+    quantity: decimalOrNull(b.quantity),
+    price: decimalOrNull(b.price),
+    orderAmount: decimalOrNull(b.orderAmount),
+    confirmHighValueOrder: b.confirmHighValueOrder ?? false,
+  };
+  orThrow(checkOrderForm(request));
   const instrument = market.instrument(b.symbol);
   if (!instrument) throw stockNotFound(b.symbol);
-  const timeInForce = b.timeInForce ?? 'DAY';
-  if (timeInForce === 'CLS' && (instrument.country !== 'US' || b.orderType !== 'LIMIT')) {
-    throw invalidRequest('timeInForce', 'CLS is only for US limit orders', {
-      allowedConditions: { marketCountry: 'US', orderType: 'LIMIT' },
-    });
-  }
-  let quantity: Decimal | null = null;
-  let orderAmount: Decimal | null = null;
-  if (hasAmount) {
-    if (instrument.country !== 'US') {
-      throw invalidRequest('orderAmount', 'orderAmount is only for US market orders', {
-        allowedConditions: US_MARKET_ONLY,
-      });
-    }
-    orderAmount = new Decimal(b.orderAmount as string);
-    if (orderAmount.lte(0) || fractionDigits(orderAmount) > 2) {
-      throw invalidRequest(
-        'orderAmount',
-        'orderAmount must be a positive USD amount with at most 2 decimals',
-        {
-          constraint: { exclusiveMin: 0, maxDecimals: 2 },
-        },
-      );
-    }
-  } else {
-    quantity = new Decimal(b.quantity as string);
-    if (quantity.lte(0)) {
-      throw invalidRequest('quantity', 'quantity must be greater than 0', {
-        constraint: { exclusiveMin: 0 },
-      });
-    }
-    if (!quantity.isInteger()) {
-      const fractionalAllowed = instrument.country === 'US' && b.orderType === 'MARKET' && b.side === 'SELL';
-      if (!fractionalAllowed) {
-        throw invalidRequest('quantity', 'A fractional quantity is only allowed for US market sells', {
-          allowedConditions: { marketCountry: 'US', orderType: 'MARKET', side: 'SELL' },
-        });
-      }
-      if (fractionDigits(quantity) > MAX_FRACTION_DIGITS) {
-        throw invalidRequest('quantity', 'A fractional quantity has at most 6 decimals', {
-          constraint: { maxDecimals: MAX_FRACTION_DIGITS },
-        });
-      }
-    }
-  }
-  const price = b.price == null ? null : checkPrice(instrument, new Decimal(b.price));
+  const { price } = orThrow(checkOrderRequest(coreInstrument(instrument), request));
   return {
     instrument,
     side: b.side,
     orderType: b.orderType,
-    timeInForce,
-    quantity,
+    timeInForce: b.timeInForce ?? 'DAY',
+    quantity: request.quantity,
     price,
-    orderAmount,
+    orderAmount: request.orderAmount,
     clientOrderId: b.clientOrderId ?? null,
-    confirmHighValueOrder: b.confirmHighValueOrder ?? false,
+    confirmHighValueOrder: request.confirmHighValueOrder,
+    request,
     fingerprint: canonical(b as Record<string, unknown>),
   };
 }
@@ -214,45 +132,12 @@ export function parseModifyShape(body: unknown): z.infer<typeof modifySchema> {
   return parsed.data;
 }
 
-/**
- * Validates a modify body against the order it modifies: LIMIT needs a price,
- * MARKET takes none; KR needs a positive integer quantity; US takes no quantity
- * (400 `us-modify-quantity-not-supported`).
- */
-export function parseModifyOrder(
-  shape: z.infer<typeof modifySchema>,
-  order: SimOrder,
-  instrument: SimInstrument,
-): ModifyOrderIntent {
-  if (shape.orderType === 'LIMIT' && shape.price == null)
-    throw invalidRequest('price', 'A LIMIT order needs a price');
-  if (shape.orderType === 'MARKET' && shape.price != null) {
-    throw invalidRequest('price', 'A MARKET order takes no price');
-  }
-  let quantity: Decimal | null = null;
-  if (order.country === 'US') {
-    if (shape.quantity != null) {
-      throw new SimApiError(
-        400,
-        'us-modify-quantity-not-supported',
-        'A US order modify changes the price only',
-        { field: 'quantity' },
-      );
-    }
-  } else {
-    const q = shape.quantity == null ? null : new Decimal(shape.quantity);
-    if (q === null || !q.isInteger() || q.lte(0)) {
-      throw invalidRequest('quantity', 'A KR modify needs a positive integer quantity', {
-        constraint: { min: 1, integerOnly: true },
-      });
-    }
-    quantity = q;
-  }
-  const price = shape.price == null ? null : checkPrice(instrument, new Decimal(shape.price));
+/** The modify request of a validated modify body (its rules are the broker model's `checkModify`). */
+export function modifyRequestOf(shape: z.infer<typeof modifySchema>): ModifyRequest {
   return {
     orderType: shape.orderType,
-    price,
-    quantity,
+    price: decimalOrNull(shape.price),
+    quantity: decimalOrNull(shape.quantity),
     confirmHighValueOrder: shape.confirmHighValueOrder ?? false,
   };
 }

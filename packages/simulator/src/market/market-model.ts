@@ -1,4 +1,13 @@
-import type { Clock, Currency, Decimal, Market } from '@hoga/core';
+import type { BookLevel } from '@hoga/broker-model';
+import type {
+  Clock,
+  Currency,
+  Decimal,
+  Instrument,
+  Market,
+  SessionName,
+  TradableInstrument,
+} from '@hoga/core';
 import type { DateTime } from 'luxon';
 
 /**
@@ -26,22 +35,47 @@ export interface SimInstrument {
   readonly suspended: boolean;
   /** Orders need a completed prerequisite (US leveraged/inverse ETFs): 422 `prerequisite-required`. */
   readonly prerequisiteRequired: boolean;
+  /** KR: trades after the close (KRX after-hours single price) even without NXT. */
+  readonly afterMarketEligible: boolean;
 }
 
-/** One price level of a book. */
-export interface BookLevel {
-  readonly price: Decimal;
-  readonly volume: Decimal;
+/** The core view of a simulated instrument (market, currency, security type: the tick grid). */
+export function coreInstrument(instrument: SimInstrument): Instrument {
+  return {
+    symbol: instrument.symbol,
+    market: instrument.country,
+    currency: instrument.currency,
+    securityType: instrument.securityType,
+  };
 }
+
+/**
+ * A simulated instrument as the broker model's rules see it: core's instrument with its trading
+ * flags (a suspended stock is suspended on both exchanges; NXT's flag is null when NXT does not
+ * trade it, as `koreanMarketDetail` shows).
+ */
+export function tradableInstrument(instrument: SimInstrument): TradableInstrument {
+  return {
+    ...coreInstrument(instrument),
+    flags: {
+      nxtSupported: instrument.nxtSupported,
+      krxSuspended: instrument.suspended,
+      nxtSuspended: instrument.nxtSupported ? instrument.suspended : null,
+      prerequisiteRequired: instrument.prerequisiteRequired,
+      afterMarketEligible: instrument.afterMarketEligible,
+      warnings: [],
+    },
+  };
+}
+
+/** One price level of a book: the broker model's (one home for the book's shape). */
+export type { BookLevel };
 
 /** A snapshot of a book: asks lowest first, bids highest first. */
 export interface BookSnapshot {
   readonly asks: readonly BookLevel[];
   readonly bids: readonly BookLevel[];
 }
-
-/** Which order session, if any, is open for a country at an instant. */
-export type OrderSession = 'PRE_MARKET' | 'REGULAR' | 'AFTER_MARKET' | 'DAY_MARKET';
 
 export interface MarketModel {
   /** The simulated clock everything moves with. */
@@ -58,8 +92,8 @@ export interface MarketModel {
   priceLimits(symbol: string, at: DateTime): { readonly upper: Decimal; readonly lower: Decimal } | null;
   /** Reference (previous close) price of the trading day containing `at`. */
   referencePrice(symbol: string, at: DateTime): Decimal;
-  /** The order session open for a country at `at`, or null when orders are not accepted. */
-  orderSession(country: Market, at: DateTime): OrderSession | null;
+  /** The order session open for a country at `at` (core's session names), or null when orders are not accepted. */
+  orderSession(country: Market, at: DateTime): SessionName | null;
   /** The US regular session containing `at`, or null. */
   usRegularSession(at: DateTime): { readonly start: DateTime; readonly end: DateTime } | null;
   /** KRW per 1 USD at `at`. */

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { krPriceLimits } from '@hoga/broker-model';
 import { Decimal, roundToTick, tickSize } from '@hoga/core';
 import { brownianAt, fillBridge } from './brownian.js';
 import { type DaySchedule, daySchedule } from './day-schedule.js';
@@ -239,8 +240,7 @@ export class PriceProcess {
     const ref = this.toTick(raw, 'down');
     let result: DayLimits;
     if (this.spec.country === 'KR') {
-      const upper = roundToTick(this.spec.instrument, ref.times('1.3'), 'down');
-      const lower = roundToTick(this.spec.instrument, ref.times('0.7'), 'up');
+      const { upper, lower } = krPriceLimits(this.spec.instrument, ref);
       result = { ref, lower, upper, lowerF: lower.toNumber(), upperF: upper.toNumber() };
     } else {
       result = { ref, lower: null, upper: null, lowerF: 0, upperF: Number.POSITIVE_INFINITY };

@@ -313,8 +313,8 @@ describe(SimMarket, () => {
   describe('.orderSession', () => {
     it('follows the calendar of each country', () => {
       const { m } = market();
-      expect(m.orderSession('KR', DateTime.fromISO(KR_OPEN))).toBe('REGULAR');
-      expect(m.orderSession('US', DateTime.fromISO(KR_OPEN))).toBe('DAY_MARKET');
+      expect(m.orderSession('KR', DateTime.fromISO(KR_OPEN))).toBe('regularMarket');
+      expect(m.orderSession('US', DateTime.fromISO(KR_OPEN))).toBe('dayMarket');
       expect(m.orderSession('KR', DateTime.fromISO('2026-11-22T10:00:00+09:00'))).toBeNull();
     });
   });
@@ -350,7 +350,7 @@ describe(SimMarket, () => {
         expect.objectContaining({ nxtSupported: false, nxtTradingSuspended: null }),
       );
       expect(result[1].securityType).toBe('ETF');
-      expect(result[2]).toEqual(expect.objectContaining({ leverageFactor: '3', market: 'NYSE ARCA' }));
+      expect(result[2]).toEqual(expect.objectContaining({ leverageFactor: '3', market: 'AMEX' }));
     });
 
     it('rejects more than 200 symbols with the constraint', () => {

@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { type Clock, Decimal, formatDecimal, type Market, roundToTick } from '@hoga/core';
+import { type Clock, Decimal, formatDecimal, type Market, roundToTick, type SessionName } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { SimApiError } from '../api-error.js';
 import { checkSupportedDate, krCalendar, usCalendar } from './calendar-payload.js';
 import { CandleBuilder, kstIso } from './candles.js';
 import { FX_HISTORY_START_MS, FxProcess } from './fx.js';
-import type { BookSnapshot, MarketModel, OrderSession, SimInstrument } from './market-model.js';
+import type { BookSnapshot, MarketModel, SimInstrument } from './market-model.js';
 import { PriceProcess } from './price-process.js';
 import {
   checkSymbol,
@@ -142,7 +142,7 @@ export class SimMarket implements MarketModel {
   }
 
   /** @inheritdoc */
-  orderSession(country: Market, at: DateTime): OrderSession | null {
+  orderSession(country: Market, at: DateTime): SessionName | null {
     return orderSessionAt(country, at.toMillis());
   }
 

@@ -5,6 +5,14 @@
  */
 import type { InstrumentSpec, WarningSpec } from './universe.js';
 
+/**
+ * The reference's enumeration of `StockInfo.market`; every listed instrument uses one of these
+ * (the connector still tolerates others).
+ */
+export const STOCK_MARKETS = ['KOSPI', 'KOSDAQ', 'NYSE', 'NASDAQ', 'AMEX', 'KR_ETC', 'US_ETC'] as const;
+/** One of {@link STOCK_MARKETS}. */
+export type StockMarket = (typeof STOCK_MARKETS)[number];
+
 /** `koreanMarketDetail` of a KR stock. */
 export interface KoreanMarketDetailJson {
   readonly liquidationTrading: boolean;
@@ -19,6 +27,7 @@ export interface StockInfoJson {
   readonly name: string;
   readonly englishName: string;
   readonly isinCode: string;
+  /** One of {@link STOCK_MARKETS}. */
   readonly market: string;
   readonly securityType: string;
   readonly isCommonShare: boolean;

@@ -72,25 +72,25 @@ describe('trading-calendar', () => {
   describe('.orderSessionAt', () => {
     it.each([
       ['KR', '2026-11-23T07:59:59+09:00', null],
-      ['KR', '2026-11-23T08:00:00+09:00', 'PRE_MARKET'],
-      ['KR', '2026-11-23T08:55:00+09:00', 'PRE_MARKET'],
-      ['KR', '2026-11-23T09:00:00+09:00', 'REGULAR'],
-      ['KR', '2026-11-23T15:29:59+09:00', 'REGULAR'],
-      ['KR', '2026-11-23T15:30:00+09:00', 'AFTER_MARKET'],
-      ['KR', '2026-11-23T19:59:59+09:00', 'AFTER_MARKET'],
+      ['KR', '2026-11-23T08:00:00+09:00', 'preMarket'],
+      ['KR', '2026-11-23T08:55:00+09:00', 'preMarket'],
+      ['KR', '2026-11-23T09:00:00+09:00', 'regularMarket'],
+      ['KR', '2026-11-23T15:29:59+09:00', 'regularMarket'],
+      ['KR', '2026-11-23T15:30:00+09:00', 'afterMarket'],
+      ['KR', '2026-11-23T19:59:59+09:00', 'afterMarket'],
       ['KR', '2026-11-23T20:00:00+09:00', null],
       ['KR', '2026-11-21T10:00:00+09:00', null], // Saturday
       ['KR', '2026-12-31T10:00:00+09:00', null], // year-end closing
-      ['US', '2026-11-23T10:00:00+09:00', 'DAY_MARKET'], // Sunday 20:00 New York
-      ['US', '2026-11-23T17:49:59+09:00', 'DAY_MARKET'], // 03:49:59 New York
+      ['US', '2026-11-23T10:00:00+09:00', 'dayMarket'], // Sunday 20:00 New York
+      ['US', '2026-11-23T17:49:59+09:00', 'dayMarket'], // 03:49:59 New York
       ['US', '2026-11-23T17:55:00+09:00', null], // 03:55 gap
-      ['US', '2026-11-23T18:00:00+09:00', 'PRE_MARKET'],
-      ['US', '2026-11-23T23:30:00+09:00', 'REGULAR'],
-      ['US', '2026-11-24T05:59:59+09:00', 'REGULAR'],
-      ['US', '2026-11-24T06:00:00+09:00', 'AFTER_MARKET'],
+      ['US', '2026-11-23T18:00:00+09:00', 'preMarket'],
+      ['US', '2026-11-23T23:30:00+09:00', 'regularMarket'],
+      ['US', '2026-11-24T05:59:59+09:00', 'regularMarket'],
+      ['US', '2026-11-24T06:00:00+09:00', 'afterMarket'],
       ['US', '2026-11-24T08:00:00+09:00', null], // 18:00 New York
       ['US', '2026-11-26T23:30:00+09:00', null], // Thanksgiving
-      ['US', '2026-07-01T22:30:00+09:00', 'REGULAR'], // EDT: 09:30 New York is 22:30 KST
+      ['US', '2026-07-01T22:30:00+09:00', 'regularMarket'], // EDT: 09:30 New York is 22:30 KST
     ] as const)('in %s at %s is %s', (country, at, expected) => {
       expect(orderSessionAt(country, ms(at))).toBe(expected);
     });

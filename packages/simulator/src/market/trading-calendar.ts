@@ -12,10 +12,9 @@
  *
  * @module
  */
-import { NEW_YORK_ZONE } from '@hoga/core';
+import { NEW_YORK_ZONE, SessionName } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { KRX_HOLIDAYS, NYSE_HOLIDAYS } from './holidays.js';
-import type { OrderSession } from './market-model.js';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -183,21 +182,21 @@ function within(span: SessionSpan, ms: number): boolean {
  * sessions; US in its day-market, pre-market, regular and after-market sessions. Null otherwise
  * (gaps between sessions, nights, weekends and holidays).
  */
-export function orderSessionAt(country: Country, ms: number): OrderSession | null {
+export function orderSessionAt(country: Country, ms: number): SessionName | null {
   const dn = localDay(country, ms);
   if (!isTradingDay(country, dn)) return null;
   if (country === 'KR') {
     const s = krSessions(dn);
-    if (within(s.preMarket, ms)) return 'PRE_MARKET';
-    if (within(s.regularMarket, ms)) return 'REGULAR';
-    if (within(s.afterMarket, ms)) return 'AFTER_MARKET';
+    if (within(s.preMarket, ms)) return SessionName.PRE_MARKET;
+    if (within(s.regularMarket, ms)) return SessionName.REGULAR_MARKET;
+    if (within(s.afterMarket, ms)) return SessionName.AFTER_MARKET;
     return null;
   }
   const s = usSessions(dn);
-  if (within(s.dayMarket, ms)) return 'DAY_MARKET';
-  if (within(s.preMarket, ms)) return 'PRE_MARKET';
-  if (within(s.regularMarket, ms)) return 'REGULAR';
-  if (within(s.afterMarket, ms)) return 'AFTER_MARKET';
+  if (within(s.dayMarket, ms)) return SessionName.DAY_MARKET;
+  if (within(s.preMarket, ms)) return SessionName.PRE_MARKET;
+  if (within(s.regularMarket, ms)) return SessionName.REGULAR_MARKET;
+  if (within(s.afterMarket, ms)) return SessionName.AFTER_MARKET;
   return null;
 }
 

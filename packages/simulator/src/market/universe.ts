@@ -6,6 +6,7 @@
  */
 import type { Instrument } from '@hoga/core';
 import type { SimInstrument } from './market-model.js';
+import type { StockMarket } from './stock-info.js';
 
 /** A stock split: trading days before `date` are quoted on the old share basis. */
 export interface SplitEvent {
@@ -44,8 +45,10 @@ export interface InstrumentSpec extends SimInstrument {
   readonly warnings: readonly WarningSpec[];
 }
 
-type SpecInput = Omit<InstrumentSpec, 'instrument' | 'currency' | 'country' | 'suspended'> & {
+type SpecInput = Omit<InstrumentSpec, 'instrument' | 'currency' | 'country' | 'suspended' | 'exchange'> & {
   readonly country: 'KR' | 'US';
+  /** The listing market, from the reference's enumeration only. */
+  readonly exchange: StockMarket;
 };
 
 function spec(input: SpecInput): InstrumentSpec {
@@ -301,7 +304,10 @@ export const UNIVERSE: readonly InstrumentSpec[] = [
     name: '디렉시온 데일리 반도체 불 3배 ETF',
     englishName: 'DIREXION DAILY SEMICONDUCTOR BULL 3X SHARES',
     isinCode: 'US25459W4583',
-    exchange: 'NYSE ARCA',
+    // Listed on NYSE Arca, which the reference's enumeration lacks. Korean brokers' US exchange
+    // codes are NYSE, NASDAQ and AMEX, and they file NYSE Arca listings (SPY, SOXL, most ETFs)
+    // under AMEX; US_ETC would hide that it trades on a national exchange.
+    exchange: 'AMEX',
     securityType: 'ETF',
     leverageFactor: '3',
     prerequisiteRequired: true,

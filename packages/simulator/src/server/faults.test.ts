@@ -48,6 +48,21 @@ describe('FaultInjector', () => {
       expect(() => faults.add({ kind: 'delay', path: '*', rate: 2 })).toThrow();
     });
 
+    it('accepts delay-after-commit with its delayMs', () => {
+      const faults = new FaultInjector(1);
+      faults.add({
+        kind: 'delay-after-commit',
+        path: '/api/v1/orders*',
+        method: 'post',
+        delayMs: 250,
+        count: 1,
+      });
+      expect(faults.fire('POST', '/api/v1/orders/1/modify').map((f) => [f.kind, f.delayMs])).toEqual([
+        ['delay-after-commit', 250],
+      ]);
+      expect(faults.list()).toEqual([]);
+    });
+
     it('gives each fault its own id and lists it', () => {
       const faults = new FaultInjector(1);
       const a = faults.add({ kind: 'maintenance', path: '/a' });

@@ -10,6 +10,12 @@ export const FaultKind = {
   DELAY: 'delay',
   /** Handle the request (commit it), then destroy the socket without answering. */
   DROP_AFTER_COMMIT: 'drop-after-commit',
+  /**
+   * Handle the request (commit it), then hold the answer back for `delayMs`
+   * (real time, default 1000) before sending it: a poll in between sees the
+   * committed state before the client reads the answer.
+   */
+  DELAY_AFTER_COMMIT: 'delay-after-commit',
   /** Handle the request, then answer 200 with a truncated, invalid JSON body. */
   MALFORMED_BODY: 'malformed-body',
   /** Answer 429 `rate-limit-exceeded` whatever the buckets say. */

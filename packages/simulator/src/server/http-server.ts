@@ -254,6 +254,8 @@ export class SimHttpServer {
       operation,
     };
     const result = await route.handle(context);
+    const lateAnswer = has(fired, FaultKind.DELAY_AFTER_COMMIT);
+    if (lateAnswer !== undefined) await sleep(lateAnswer.delayMs ?? 1_000);
     if (has(fired, FaultKind.DROP_AFTER_COMMIT)) {
       res.destroy();
       return;
