@@ -36,6 +36,11 @@ export const ConnectorConfigSchema = z.object({
   tokenRenewBeforeMs: positiveMs(300_000),
   /** A lease on the shared token cache is taken over after this long. */
   tokenLockTtlMs: positiveMs(15_000),
+  /**
+   * Retry a connection that was refused or whose host name is unknown (default true, for an engine
+   * that should ride out a broker restart; the CLI sets false so an unreachable broker fails at once).
+   */
+  retryUnreachable: z.boolean().default(true),
   /** Retries after the first attempt for retryable failures. */
   maxRetries: z.number().int().min(0).max(10).default(4),
   /** First back-off step (the spec recommends 1 s, 2 s, 4 s, ...). */

@@ -47,7 +47,7 @@ export {
 export { errorFromResponse, parseRetryAfter, requestIdOf } from './http/error-from-response.js';
 export { type HttpRequest, type HttpResponse, HttpTransport } from './http/http-transport.js';
 export { RequestPriority } from './rate-limit/rate-limit-groups.js';
-export { RateLimiter, type RateLimiterOptions } from './rate-limit/rate-limiter.js';
+export { RateLimiter, type RateLimiterOptions, type RatePermit } from './rate-limit/rate-limiter.js';
 export type {
   Account,
   BuyingPower,
@@ -57,6 +57,7 @@ export type {
   PerCurrencyAmount,
   SellableQuantity,
 } from './schemas/account.js';
+export { candleToBar } from './schemas/candle-bar.js';
 export {
   type BookLevel,
   type Candle,
@@ -96,6 +97,13 @@ export {
 export { CandleTracker, type CandleUpdate, isCandleInProgress } from './streams/candle-tracker.js';
 export { MarketHours } from './streams/market-hours.js';
 export {
+  type OrderListReader,
+  type OrderSnapshotPoll,
+  type OrderSnapshotQuery,
+  orderSnapshots$,
+  pollOrderSnapshots,
+} from './streams/order-snapshots.js';
+export {
   DEFAULT_ORDER_HOLD_MS,
   externalClientOrderId,
   OrderTracker,
@@ -104,6 +112,12 @@ export {
 export { type OrderUpdatesOptions, orderUpdates } from './streams/order-updates.js';
 export { type PollJobSpec, PollScheduler, type PollSchedulerOptions } from './streams/poll-scheduler.js';
 export { diffTrades, type TradeDiff } from './streams/trade-dedup.js';
+export {
+  credentialFingerprint,
+  fingerprintMatches,
+  type TokenCredentials,
+} from './token/credential-fingerprint.js';
 export { FileTokenCache } from './token/file-token-cache.js';
 export { MemoryTokenCache } from './token/memory-token-cache.js';
+export { MirroredTokenCache } from './token/mirrored-token-cache.js';
 export { type TokenIssuer, TokenManager, type TokenManagerOptions } from './token/token-manager.js';

@@ -35,6 +35,11 @@ export interface OpenDatabaseOptions {
   readonly busyTimeoutMs?: number | undefined;
   /** Source of the times the store stamps itself (default: the wall clock). */
   readonly clock?: Clock | undefined;
+  /**
+   * Open an existing file for reading only: nothing is created, migrated or written (for `hoga db
+   * info` and the other read commands; works on a file the user may not write).
+   */
+  readonly readonly?: boolean | undefined;
 }
 
 /** What `hoga db info` shows. */
@@ -94,19 +99,25 @@ export class HogaDatabase {
    */
   static open(file: string, options: OpenDatabaseOptions = {}): HogaDatabase {
     const memory = file === ':memory:';
-    if (!memory) prepareFile(file);
+    const readonly = options.readonly === true && !memory;
+    if (readonly) assertSqliteHeader(file);
+    else if (!memory) prepareFile(file);
     let connection: Database.Database;
     try {
-      connection = new Database(file, { timeout: options.busyTimeoutMs ?? 5_000 });
+      connection = new Database(file, {
+        timeout: options.busyTimeoutMs ?? 5_000,
+        ...(readonly ? { readonly: true, fileMustExist: true } : {}),
+      });
     } catch (e) {
       throw wrapSqliteError(e, file);
     }
     try {
       assertOurs(readIdentity(connection, file), file);
-      if (!memory) connection.pragma('journal_mode = WAL');
+      if (!memory && !readonly) connection.pragma('journal_mode = WAL');
       connection.pragma('synchronous = NORMAL');
       connection.pragma('foreign_keys = ON');
       const database = new HogaDatabase(connection, file, options.clock ?? new LiveClock());
+      if (readonly) return database;
       if (options.migrate ?? true) database.migrate();
       if (!memory) restrictMode(file);
       return database;

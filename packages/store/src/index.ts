@@ -9,10 +9,17 @@
 export { DATABASE_ENV_VAR, DEFAULT_DATABASE_PATH, resolveDatabasePath } from './database-path.js';
 export { type DatabaseInfo, HogaDatabase, type OpenDatabaseOptions } from './hoga-database.js';
 export {
+  type BarColumns,
+  barToCachedCandle,
+  CandleBarReader,
+  cachedCandleToBar,
+} from './repositories/candle-bars.js';
+export {
   type CachedCandle,
   CandleCache,
   type CandleSeriesKey,
 } from './repositories/candle-cache.js';
+export { derivedFillId, fillFromRecord, newFillFromFill } from './repositories/fill-convert.js';
 export {
   type FillQuery,
   type FillRecord,
@@ -41,6 +48,16 @@ export {
   type PositionSnapshot,
   type PositionSnapshotRecord,
 } from './repositories/position-repository.js';
+export {
+  type NewRun,
+  type RunEnd,
+  type RunEquityPoint,
+  type RunKind,
+  type RunRecord,
+  RunRepository,
+  type RunStatus,
+  type RunTrade,
+} from './repositories/run-repository.js';
 export { StrategyStateRepository } from './repositories/strategy-state-repository.js';
 export { mergeRanges, subtractRanges, type TimeRange } from './repositories/time-ranges.js';
 export { HOGA_APPLICATION_ID, LATEST_SCHEMA_VERSION } from './schema/migrations.js';

@@ -20,7 +20,7 @@ export async function bundleScript(script: string): Promise<string> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     external: ['better-sqlite3'],
     banner: {
       js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",

@@ -152,6 +152,7 @@ export class BrokerClient {
       key: tokenCacheKey(this.config.baseUrl, this.config.clientId),
       cache: options.tokenCache ?? new MemoryTokenCache(),
       issue: (signal) => this.issueToken({ signal }),
+      credentials: { clientId: this.config.clientId, clientSecret: this.config.clientSecret },
       clock: this.clock,
       renewBeforeMs: this.config.tokenRenewBeforeMs,
       lockTtlMs: this.config.tokenLockTtlMs,

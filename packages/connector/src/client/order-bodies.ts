@@ -3,12 +3,20 @@
  *
  * @module
  */
-import { formatDecimal } from '@hoga/core';
+import { type BrokerVerdict, checkPricePositive, checkPricePresence, formatDecimal } from '@hoga/core';
 import { InvalidArgumentError } from '../errors.js';
 import type { CreateOrderRequest, ModifyOrderRequest } from '../schemas/orders.js';
 
 const CLIENT_ORDER_ID = /^[A-Za-z0-9_-]{1,36}$/;
 const SYMBOL = /^[A-Za-z0-9.-]+$/;
+
+/** Throws a broker rule's refusal (core's shape rules) as an argument error naming its field. */
+function throwIfRefused(verdict: BrokerVerdict): void {
+  if (!verdict.accepted) {
+    const field = verdict.data?.field;
+    throw new InvalidArgumentError(typeof field === 'string' ? field : 'body', verdict.message);
+  }
+}
 
 /**
  * Checks a symbol against the broker's pattern.
@@ -66,12 +74,10 @@ export function createOrderBody(request: CreateOrderRequest): Record<string, unk
   } else {
     if (request.quantity.lte(0)) throw new InvalidArgumentError('quantity', 'expected a positive quantity');
     body.quantity = formatDecimal(request.quantity);
-    if (request.orderType === 'LIMIT') {
-      if (request.price === undefined) throw new InvalidArgumentError('price', 'a LIMIT order needs a price');
-      if (request.price.lte(0)) throw new InvalidArgumentError('price', 'expected a positive price');
+    throwIfRefused(checkPricePresence(request.orderType, request.price ?? null));
+    if (request.price !== undefined) {
+      throwIfRefused(checkPricePositive(request.price));
       body.price = formatDecimal(request.price);
-    } else if (request.price !== undefined) {
-      throw new InvalidArgumentError('price', 'a MARKET order takes no price');
     }
     if (request.timeInForce !== undefined) body.timeInForce = request.timeInForce;
   }
@@ -88,13 +94,8 @@ export function createOrderBody(request: CreateOrderRequest): Record<string, unk
  */
 export function modifyOrderBody(request: ModifyOrderRequest): Record<string, unknown> {
   const body: Record<string, unknown> = { orderType: request.orderType };
-  if (request.orderType === 'LIMIT') {
-    if (request.price === undefined)
-      throw new InvalidArgumentError('price', 'a LIMIT modification needs a price');
-    body.price = formatDecimal(request.price);
-  } else if (request.price !== undefined) {
-    throw new InvalidArgumentError('price', 'a MARKET modification takes no price');
-  }
+  throwIfRefused(checkPricePresence(request.orderType, request.price ?? null));
+  if (request.price !== undefined) body.price = formatDecimal(request.price);
   if (request.quantity !== undefined) {
     if (request.quantity.lte(0)) throw new InvalidArgumentError('quantity', 'expected a positive quantity');
     body.quantity = formatDecimal(request.quantity);

@@ -15,7 +15,7 @@ import type { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { innermostIssue } from '../schemas/primitives.js';
 import type { TokenManager } from '../token/token-manager.js';
-import { backoffDelay, isRetryable, RetryMode, sleep } from './retry-policy.js';
+import { backoffDelay, isRetryable, isUnreachable, RetryMode, sleep } from './retry-policy.js';
 
 /** 401 codes after which a fresh token may help. */
 const TOKEN_CODES = new Set(['token-revoked', 'expired-token', 'invalid-token']);
@@ -123,7 +123,18 @@ export class RequestExecutor {
     let tokenRetries = 0;
     let inProgressWaits = 0;
     for (;;) {
-      await limiter.acquire(spec.group, priority, signal, spec.endpoint);
+      // The slot's token is spent when the request leaves (depart), not when its turn comes.
+      const waitStart = clock.nowMs();
+      const permit = await limiter.reserve(spec.group, priority, signal, spec.endpoint);
+      const waitedMs = clock.nowMs() - waitStart;
+      if (waitedMs >= 250) {
+        this.deps.logger?.info(
+          { endpoint: spec.endpoint, group: spec.group, waitedMs },
+          'waited for the rate limit',
+        );
+      }
+      if (spec.form !== undefined)
+        this.deps.logger?.info({ endpoint: spec.endpoint }, 'requesting an access token');
       let accessToken: string | null = null;
       let failure: unknown;
       try {
@@ -145,6 +156,7 @@ export class RequestExecutor {
           body = JSON.stringify(spec.json);
         }
         this.stats.requests++;
+        permit.depart();
         const response = await this.deps.transport.send({
           endpoint: spec.endpoint,
           method: spec.method,
@@ -160,10 +172,11 @@ export class RequestExecutor {
       } catch (error) {
         failure = error;
       }
+      permit.release(); // never sent (no token, aborted): give the slot back; no-op once departed
       if (failure instanceof RateLimitError) {
         this.stats.rateLimited++;
         this.stats.rateLimitedByGroup[spec.group] = (this.stats.rateLimitedByGroup[spec.group] ?? 0) + 1;
-        limiter.penalize(spec.group, failure.retryAfterMs);
+        permit.refused(failure.retryAfterMs);
       }
       if (
         failure instanceof AuthenticationError &&
@@ -200,7 +213,8 @@ export class RequestExecutor {
         );
         continue;
       }
-      if (retries < config.maxRetries && inWindow && isRetryable(spec.retry, failure)) {
+      const unreachableStop = !config.retryUnreachable && isUnreachable(failure);
+      if (retries < config.maxRetries && inWindow && !unreachableStop && isRetryable(spec.retry, failure)) {
         const delay = backoffDelay(retries, failure, {
           baseMs: config.backoffBaseMs,
           maxMs: config.backoffMaxMs,
@@ -213,6 +227,7 @@ export class RequestExecutor {
             code: (failure as { code?: unknown }).code,
             requestId: (failure as { requestId?: unknown }).requestId ?? null,
             attempt: retries,
+            of: config.maxRetries + 1,
             delayMs: Math.round(delay),
           },
           'retrying',

@@ -27,11 +27,54 @@ export type RetryMode = (typeof RetryMode)[keyof typeof RetryMode];
 export function isRetryable(mode: RetryMode, error: unknown): boolean {
   if (error instanceof RateLimitError) return true;
   if (mode === RetryMode.UNSAFE) return false;
-  if (error instanceof NetworkError) return error.failure !== NetworkFailure.ABORTED;
+  if (error instanceof NetworkError) return error.failure !== NetworkFailure.ABORTED && !isTlsMismatch(error);
   if (error instanceof ServerError) return error.retryable;
   if (error instanceof ConflictError)
     return mode === RetryMode.KEYED_CREATE && error.code === 'request-in-progress';
   return false;
+}
+
+/** Socket error codes meaning nothing listens at the address, or the name does not resolve. */
+const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+function causeCode(error: unknown): string {
+  if (!(error instanceof NetworkError)) return '';
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+/**
+ * Whether a failure means the broker's address is unreachable: the connection was refused or the
+ * host name does not resolve.
+ *
+ * @param error - the failure
+ */
+export function isUnreachable(error: unknown): boolean {
+  return UNREACHABLE_CODES.has(causeCode(error));
+}
+
+/**
+ * Whether a failure is a TLS handshake that cannot succeed by repeating it: an `https://` address
+ * served by a plain HTTP server, or a certificate the client refuses.
+ *
+ * @param error - the failure
+ */
+export function isTlsMismatch(error: unknown): boolean {
+  const code = causeCode(error);
+  return (
+    code === 'EPROTO' ||
+    code.startsWith('ERR_SSL') ||
+    code.startsWith('ERR_TLS') ||
+    code.includes('CERT') ||
+    code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
+    code === 'SELF_SIGNED_CERT_IN_CHAIN'
+  );
 }
 
 /** Back-off settings. */

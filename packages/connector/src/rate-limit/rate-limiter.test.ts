@@ -81,6 +81,69 @@ describe('RateLimiter', () => {
     });
   });
 
+  describe('.reserve', () => {
+    it('spaces requests by the time they leave: a burst that leaves late delays the next one as much', async () => {
+      const { limiter, scheduler, advanceTo, grants, take } = setup();
+      const late = Array.from({ length: 9 }, () =>
+        limiter.reserve(RateLimitGroup.MARKET_DATA, RequestPriority.NORMAL),
+      );
+      for (let i = 0; i < 3; i++) void take(RateLimitGroup.MARKET_DATA, `r${i}`);
+      const held = await Promise.all(late);
+      // The nine leave 150 ms late (waiting for the access token): the server's bucket is full until then.
+      scheduler.schedule(() => {
+        for (const permit of held) permit.depart();
+      }, 150);
+      await advanceTo(100);
+      // Nothing more while they have not left (they may leave any moment).
+      expect(grants).toEqual([]);
+      await advanceTo(600);
+      // The tenth after 50 ms of refill from the departure, the next ones a token (100 ms) apart.
+      const sinceDeparture = grants.map((g) => g.at - 150);
+      expect(sinceDeparture).toHaveLength(3);
+      sinceDeparture.forEach((d, i) => {
+        expect(d - 50 - 100 * i).toBeGreaterThanOrEqual(0);
+        expect(d - 50 - 100 * i).toBeLessThanOrEqual(4);
+      });
+    });
+
+    it('gives the slot back when the request is released without leaving', async () => {
+      const { limiter, advanceTo, grants, take } = setup();
+      const first = await limiter.reserve(RateLimitGroup.ACCOUNT, RequestPriority.NORMAL);
+      void take(RateLimitGroup.ACCOUNT, 'next');
+      await advanceTo(100);
+      expect(grants).toEqual([]);
+      first.release();
+      first.depart(); // settled already: spends nothing
+      await advanceTo(110);
+      expect(grants.map((g) => g.label)).toEqual(['next']);
+      expect(grants[0]!.at).toBeLessThanOrEqual(100);
+      expect(limiter.grantedCounts().ACCOUNT).toBe(2);
+    });
+  });
+
+  describe('RatePermit.refused', () => {
+    it('doubles the safety margin after a 429 and lets it decay back over minutes', async () => {
+      const { limiter, scheduler, advanceTo, grants, take } = setup();
+      expect(limiter.safetyMarginMs(RateLimitGroup.STOCK)).toBe(50);
+      (await limiter.reserve(RateLimitGroup.STOCK, RequestPriority.NORMAL)).refused(1000);
+      expect(limiter.safetyMarginMs(RateLimitGroup.STOCK)).toBe(100);
+      void take(RateLimitGroup.STOCK, 'after');
+      await advanceTo(1500);
+      // One token at 5/s (200 ms) after the block, plus the doubled margin.
+      expect(grants[0]!.at).toBeGreaterThanOrEqual(1300);
+      expect(grants[0]!.at).toBeLessThanOrEqual(1304);
+      const seen: { at: number; margin: number }[] = [];
+      scheduler.schedule(() => {
+        seen.push({ at: scheduler.now(), margin: limiter.safetyMarginMs(RateLimitGroup.STOCK) });
+      }, 60_000);
+      await advanceTo(62_000);
+      // The extra 50 ms halves every minute since the 429 (at 0).
+      expect(seen[0]!.at).toBeGreaterThanOrEqual(60_000);
+      expect(seen[0]!.margin).toBeCloseTo(50 + 50 * 2 ** (-seen[0]!.at / 60_000), 6);
+      expect(seen[0]!.margin).toBeLessThan(75);
+    });
+  });
+
   describe('.observe', () => {
     it('adopts X-RateLimit-Limit and caps tokens by X-RateLimit-Remaining', async () => {
       const { limiter, advanceTo, grants, take } = setup();

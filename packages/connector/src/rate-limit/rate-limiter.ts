@@ -3,6 +3,12 @@
  * 09:00–09:10 KST peak window), corrected by the `X-RateLimit-*` headers and paused by 429s, and a
  * priority queue per group so that cancels and creates go ahead of polling.
  *
+ * The bucket models the server's: it spends a token when a request actually leaves
+ * ({@link RatePermit.depart}), not when its turn comes, since the server counts arrivals. A request
+ * granted but not gone yet (waiting for the access token, a busy event loop) holds its token as
+ * if it left at once, so nothing is granted on its account; when it leaves late the bucket has
+ * refilled that much less, as the server's has.
+ *
  * @module
  */
 import { type Clock, type GroupLimit, isPeakWindow, RATE_LIMITS, type RateLimitGroup } from '@hoga/core';
@@ -11,24 +17,52 @@ import { NetworkError, NetworkFailure } from '../errors.js';
 import type { RequestPriority } from './rate-limit-groups.js';
 
 /**
- * The client keeps this much refill time behind the server: clocks are read in whole ms and
- * requests reach the server with jitter (network, event-loop stalls). It delays only the first
- * request after the bucket ran dry (and the last request of a full burst); the steady rate stays
- * the full limit.
+ * The client keeps at least this much refill time behind the server: clocks are read in whole ms
+ * and requests reach the server with jitter (network, the server's own event loop). It delays only
+ * the first request after the bucket ran dry (and the last request of a full burst); the steady
+ * rate stays the full limit.
  */
 const SAFETY_MS = 50;
+/** The margin grown after 429s never exceeds this. */
+const MAX_SAFETY_MS = 800;
+/** The margin grown after a 429 halves back towards {@link SAFETY_MS} every this long. */
+const SAFETY_HALF_LIFE_MS = 60_000;
+
+/**
+ * A granted request slot. Call {@link RatePermit.depart} right before the request is written, or
+ * {@link RatePermit.release} when it will not be sent; until one of them the slot is held.
+ */
+export interface RatePermit {
+  /** The request leaves now: its token is spent at this instant. Later calls do nothing. */
+  depart(): void;
+  /** The request will not be sent (failed or aborted before leaving): the slot is given back. */
+  release(): void;
+  /**
+   * The server refused this request with a 429: the group waits `retryAfterMs` (or one token's
+   * time) and, since the bucket let it go, its safety margin grows (it shrinks back over minutes).
+   *
+   * @param retryAfterMs - the `Retry-After` wait, or null
+   */
+  refused(retryAfterMs: number | null): void;
+}
 
 interface Waiter {
   readonly priority: number;
   readonly seq: number;
-  readonly resolve: () => void;
+  readonly resolve: (permit: RatePermit) => void;
   readonly reject: (error: unknown) => void;
   readonly cleanup: () => void;
 }
 
 interface Bucket {
+  /** Tokens the server is thought to hold after every request that left, as of `lastRefill`. */
   tokens: number;
   lastRefill: number;
+  /** Granted, not yet left nor released: each holds a token. */
+  pending: number;
+  /** Margin above {@link SAFETY_MS} grown by 429s, as of `grownAt`. */
+  extraSafetyMs: number;
+  grownAt: number;
   /** Limit announced by `X-RateLimit-Limit` outside the peak window, if any. */
   serverLimit: number | null;
   /** Limit announced inside the peak window, if any. */
@@ -85,27 +119,45 @@ export class RateLimiter {
   }
 
   /**
-   * Waits for a token of `group`. Waiters of a lower `priority` number go first; equal priorities
-   * are served in arrival order.
+   * Waits for a token of `group` and spends it at once (the request leaves as soon as this
+   * resolves). A caller with work to do between its turn and sending uses {@link reserve}.
    *
    * @param group - rate-limit group
    * @param priority - queue priority
    * @param signal - aborts the wait (rejects with a `network-aborted` error)
    * @param endpoint - endpoint name for the abort error
    */
-  acquire(
+  async acquire(
     group: RateLimitGroup,
     priority: RequestPriority,
     signal?: AbortSignal,
     endpoint: string = group,
   ): Promise<void> {
+    (await this.reserve(group, priority, signal, endpoint)).depart();
+  }
+
+  /**
+   * Waits for a slot of `group`. Waiters of a lower `priority` number go first; equal priorities
+   * are served in arrival order. The slot's token is spent when the permit departs.
+   *
+   * @param group - rate-limit group
+   * @param priority - queue priority
+   * @param signal - aborts the wait (rejects with a `network-aborted` error)
+   * @param endpoint - endpoint name for the abort error
+   */
+  reserve(
+    group: RateLimitGroup,
+    priority: RequestPriority,
+    signal?: AbortSignal,
+    endpoint: string = group,
+  ): Promise<RatePermit> {
     if (signal?.aborted) {
       return Promise.reject(
         new NetworkError(endpoint, NetworkFailure.ABORTED, 'aborted while waiting for a rate-limit token'),
       );
     }
     const bucket = this.bucket(group);
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<RatePermit>((resolve, reject) => {
       const onAbort = (): void => {
         bucket.queue = bucket.queue.filter((w) => w !== waiter);
         reject(
@@ -163,11 +215,23 @@ export class RateLimiter {
   penalize(group: RateLimitGroup, retryAfterMs: number | null): void {
     const bucket = this.bucket(group);
     const now = this.scheduler.now();
+    this.refill(group, bucket);
     const wait = retryAfterMs ?? 1 / this.ratePerMs(group);
     bucket.tokens = 0;
     bucket.lastRefill = now;
     bucket.blockedUntil = Math.max(bucket.blockedUntil, now + wait);
     this.drain(group);
+  }
+
+  /**
+   * The refill time currently kept behind the server for a group, in ms: {@link SAFETY_MS}, plus
+   * what 429s added, halving every minute.
+   *
+   * @param group - rate-limit group
+   */
+  safetyMarginMs(group: RateLimitGroup): number {
+    const bucket = this.buckets.get(group);
+    return bucket === undefined ? SAFETY_MS : this.safetyMs(bucket);
   }
 
   /** Number of tokens granted per group since creation (for figures). */
@@ -202,8 +266,38 @@ export class RateLimiter {
     return this.limitOf(group);
   }
 
+  /** The safety margin in tokens. */
   private margin(group: RateLimitGroup): number {
-    return SAFETY_MS * this.ratePerMs(group);
+    return this.safetyMs(this.bucket(group)) * this.ratePerMs(group);
+  }
+
+  private safetyMs(bucket: Bucket): number {
+    const age = Math.max(0, this.scheduler.now() - bucket.grownAt);
+    return SAFETY_MS + bucket.extraSafetyMs * 2 ** (-age / SAFETY_HALF_LIFE_MS);
+  }
+
+  /** The permit handed to a granted waiter (see {@link RatePermit}). */
+  private permit(group: RateLimitGroup, bucket: Bucket): RatePermit {
+    let held = true;
+    const settle = (spend: boolean): void => {
+      if (!held) return;
+      held = false;
+      this.refill(group, bucket);
+      bucket.pending--;
+      if (spend) bucket.tokens -= 1;
+      this.drain(group);
+    };
+    return {
+      depart: () => settle(true),
+      release: () => settle(false),
+      refused: (retryAfterMs) => {
+        settle(true);
+        const doubled = Math.min(MAX_SAFETY_MS, 2 * this.safetyMs(bucket));
+        bucket.extraSafetyMs = doubled - SAFETY_MS;
+        bucket.grownAt = this.scheduler.now();
+        this.penalize(group, retryAfterMs);
+      },
+    };
   }
 
   private inPeak(group: RateLimitGroup): boolean {
@@ -227,6 +321,9 @@ export class RateLimiter {
       bucket = {
         tokens: this.capacity(group),
         lastRefill: this.scheduler.now(),
+        pending: 0,
+        extraSafetyMs: 0,
+        grownAt: this.scheduler.now(),
         serverLimit: null,
         serverPeakLimit: null,
         blockedUntil: 0,
@@ -252,20 +349,32 @@ export class RateLimiter {
     const bucket = this.bucket(group);
     this.refill(group, bucket);
     const now = this.scheduler.now();
-    // A token must be whole plus the safety margin (see SAFETY_MS).
-    const needed = Math.min(1 + this.margin(group), this.capacity(group));
-    while (bucket.queue.length > 0 && now >= bucket.blockedUntil && bucket.tokens >= needed - 1e-9) {
+    const capacity = this.capacity(group);
+    // A token must be whole plus the safety margin (see SAFETY_MS), over what granted requests
+    // that have not left yet will spend.
+    const needed = Math.min(1 + this.margin(group), capacity);
+    while (
+      bucket.queue.length > 0 &&
+      now >= bucket.blockedUntil &&
+      bucket.tokens - bucket.pending >= needed - 1e-9
+    ) {
       const waiter = bucket.queue.shift()!;
-      bucket.tokens -= 1;
+      bucket.pending++;
       bucket.sent++;
       waiter.cleanup();
-      waiter.resolve();
+      waiter.resolve(this.permit(group, bucket));
     }
     bucket.timer?.unsubscribe();
     bucket.timer = null;
     if (bucket.queue.length === 0) return;
-    const untilToken = Math.max(0, (needed - bucket.tokens) / this.ratePerMs(group));
-    const delay = Math.max(bucket.blockedUntil - now, untilToken, 1);
+    const blocked = Math.max(0, bucket.blockedUntil - now);
+    // Refill alone cannot free a token held by a request that has not left: its departure drains.
+    const byRefill = capacity - bucket.pending >= needed - 1e-9;
+    if (blocked === 0 && !byRefill) return;
+    const untilToken = byRefill
+      ? Math.max(0, (needed - (bucket.tokens - bucket.pending)) / this.ratePerMs(group))
+      : 0;
+    const delay = Math.max(blocked, untilToken, 1);
     bucket.timer = this.scheduler.schedule(() => {
       bucket.timer = null;
       this.drain(group);

@@ -20,7 +20,8 @@ function isCachedToken(value: unknown): value is CachedToken {
     typeof t.accessToken === 'string' &&
     typeof t.tokenType === 'string' &&
     typeof t.expiresAt === 'number' &&
-    typeof t.issuedAt === 'number'
+    typeof t.issuedAt === 'number' &&
+    (t.credentialFingerprint === undefined || typeof t.credentialFingerprint === 'string')
   );
 }
 

@@ -3,9 +3,19 @@
  * credentials, renewed before expiry, single-flight, and on `token-revoked` / `expired-token`
  * re-read from the shared cache before a new one is issued under the cache's cross-process lease.
  *
+ * A cached token is adopted only by a caller whose credentials match the entry's fingerprint
+ * (see {@link credentialFingerprint}); any other caller proves its credentials by issuing a token
+ * (a wrong secret fails there with `invalid_client`), which then replaces the cached one for every
+ * process.
+ *
  * @module
  */
 import type { CachedToken, Clock, TokenCache } from '@hoga/core';
+import {
+  credentialFingerprint,
+  fingerprintMatches,
+  type TokenCredentials,
+} from './credential-fingerprint.js';
 
 /** Issues a new token at the broker (the `POST /oauth2/token` call). */
 export type TokenIssuer = (signal?: AbortSignal) => Promise<CachedToken>;
@@ -16,6 +26,8 @@ export interface TokenManagerOptions {
   readonly key: string;
   readonly cache: TokenCache;
   readonly issue: TokenIssuer;
+  /** The credentials `issue` uses: cached tokens are adopted only when their fingerprint matches. */
+  readonly credentials: TokenCredentials;
   readonly clock: Clock;
   /** Renew this long before expiry. */
   readonly renewBeforeMs: number;
@@ -28,6 +40,8 @@ export class TokenManager {
   private current: CachedToken | null = null;
   private pending: Promise<CachedToken> | null = null;
   private issuedHere = 0;
+  /** Fingerprints already checked against our credentials (a new one per issued token). */
+  private readonly checked = new Map<string, boolean>();
 
   /** @param options - cache, issuer, clock and timings */
   constructor(private readonly options: TokenManagerOptions) {}
@@ -101,19 +115,41 @@ export class TokenManager {
   private async load(rejected: string | null): Promise<CachedToken> {
     const { cache, key } = this.options;
     const cached = await cache.read(key);
-    if (this.usable(cached, rejected)) return this.adopt(cached);
+    if (this.usable(cached, rejected) && (await this.ours(cached))) return this.adopt(cached);
     const release = await cache.lock(key, this.options.lockTtlMs);
     try {
       // Another process may have issued while we waited for the lease.
       const again = await cache.read(key);
-      if (this.usable(again, rejected)) return this.adopt(again);
-      const issued = await this.options.issue();
+      if (this.usable(again, rejected) && (await this.ours(again))) return this.adopt(again);
+      // Issuing proves the credentials (or throws invalid_client, leaving the cache alone).
+      const [issued, credentialFingerprintText] = await Promise.all([
+        this.options.issue(),
+        credentialFingerprint(this.options.credentials),
+      ]);
       this.issuedHere++;
-      await cache.write(key, issued);
-      return this.adopt(issued);
+      const stamped: CachedToken = { ...issued, credentialFingerprint: credentialFingerprintText };
+      this.remember(credentialFingerprintText, true);
+      await cache.write(key, stamped);
+      return this.adopt(stamped);
     } finally {
       await release();
     }
+  }
+
+  /** Whether the entry's fingerprint was made from our credentials. */
+  private async ours(token: CachedToken): Promise<boolean> {
+    const fingerprint = token.credentialFingerprint;
+    if (fingerprint === undefined) return false;
+    const known = this.checked.get(fingerprint);
+    if (known !== undefined) return known;
+    const matches = await fingerprintMatches(fingerprint, this.options.credentials);
+    this.remember(fingerprint, matches);
+    return matches;
+  }
+
+  private remember(fingerprint: string, matches: boolean): void {
+    if (this.checked.size >= 32) this.checked.clear();
+    this.checked.set(fingerprint, matches);
   }
 
   private adopt(token: CachedToken): CachedToken {

@@ -7,6 +7,9 @@
  *
  * @module
  */
+import { MIGRATION_004_ORDER_MANAGER_SQL } from './migration-004-order-manager.js';
+import { MIGRATION_005_RUNS_SQL } from './migration-005-runs.js';
+import { MIGRATION_006_TOKEN_FINGERPRINT_SQL } from './migration-006-token-fingerprint.js';
 
 /** One schema step. */
 export interface Migration {
@@ -184,6 +187,21 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (strategy_id, key)
       ) WITHOUT ROWID;
     `,
+  },
+  {
+    version: 4,
+    name: 'order manager: commands, broker executions, positions',
+    sql: MIGRATION_004_ORDER_MANAGER_SQL,
+  },
+  {
+    version: 5,
+    name: 'runs with their parameters, statistics, trades and equity curves',
+    sql: MIGRATION_005_RUNS_SQL,
+  },
+  {
+    version: 6,
+    name: 'token cache: fingerprint of the credentials that issued each token',
+    sql: MIGRATION_006_TOKEN_FINGERPRINT_SQL,
   },
 ];
 

@@ -19,7 +19,8 @@ export interface SqliteTokenCacheOptions {
 }
 
 /**
- * {@link TokenCache} on the `token_cache` and `token_leases` tables. Writes are single statements
+ * {@link TokenCache} on the `token_cache` and `token_leases` tables (the credential fingerprint of
+ * an entry in `credential_fingerprint`, migration 6). Writes are single statements
  * (atomic); the lease is a row with an owner and an expiry, taken inside `BEGIN IMMEDIATE` so two
  * processes never both take it. The database file is mode 0600 because it holds tokens.
  *
@@ -33,7 +34,7 @@ export interface SqliteTokenCacheOptions {
  */
 export class SqliteTokenCache implements TokenCache {
   private readonly selectToken: Database.Statement;
-  private readonly upsertToken: Database.Statement;
+  private readonly upsertToken: (key: string, token: CachedToken) => void;
   private readonly deleteToken: Database.Statement;
   private readonly selectLease: Database.Statement;
   private readonly upsertLease: Database.Statement;
@@ -52,14 +53,31 @@ export class SqliteTokenCache implements TokenCache {
     this.clock = database.clock;
     this.pollIntervalMs = options.pollIntervalMs ?? 20;
     this.lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
+    // A file opened without migrating (a broker command's `--db`) may predate migration 6: its
+    // entries then carry no fingerprint and so prove no one's credentials.
+    const fingerprinted = (
+      db.prepare("SELECT name FROM pragma_table_info('token_cache')").pluck().all() as string[]
+    ).includes('credential_fingerprint');
     this.selectToken = db.prepare(
-      'SELECT access_token, token_type, expires_at, issued_at FROM token_cache WHERE key = ?',
+      `SELECT access_token, token_type, expires_at, issued_at,
+         ${fingerprinted ? 'credential_fingerprint' : 'NULL AS credential_fingerprint'}
+       FROM token_cache WHERE key = ?`,
     );
-    this.upsertToken = db.prepare(
-      `INSERT INTO token_cache (key, access_token, token_type, expires_at, issued_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET access_token = excluded.access_token, token_type = excluded.token_type,
-         expires_at = excluded.expires_at, issued_at = excluded.issued_at`,
-    );
+    const upsert = fingerprinted
+      ? `INSERT INTO token_cache (key, access_token, token_type, expires_at, issued_at, credential_fingerprint)
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET access_token = excluded.access_token, token_type = excluded.token_type,
+           expires_at = excluded.expires_at, issued_at = excluded.issued_at,
+           credential_fingerprint = excluded.credential_fingerprint`
+      : `INSERT INTO token_cache (key, access_token, token_type, expires_at, issued_at)
+         VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET access_token = excluded.access_token, token_type = excluded.token_type,
+           expires_at = excluded.expires_at, issued_at = excluded.issued_at`;
+    const upsertStatement = db.prepare(upsert);
+    this.upsertToken = (key, token) => {
+      const values = [key, token.accessToken, token.tokenType, token.expiresAt, token.issuedAt];
+      upsertStatement.run(...values, ...(fingerprinted ? [token.credentialFingerprint ?? null] : []));
+    };
     this.deleteToken = db.prepare('DELETE FROM token_cache WHERE key = ?');
     this.selectLease = db.prepare('SELECT owner, expires_at FROM token_leases WHERE key = ?');
     this.upsertLease = db.prepare(
@@ -80,7 +98,13 @@ export class SqliteTokenCache implements TokenCache {
   /** @inheritdoc */
   async read(key: string): Promise<CachedToken | null> {
     const row = this.selectToken.get(key) as
-      | { access_token: string; token_type: string; expires_at: number; issued_at: number }
+      | {
+          access_token: string;
+          token_type: string;
+          expires_at: number;
+          issued_at: number;
+          credential_fingerprint: string | null;
+        }
       | undefined;
     if (row === undefined) return null;
     return {
@@ -88,12 +112,13 @@ export class SqliteTokenCache implements TokenCache {
       tokenType: row.token_type,
       expiresAt: row.expires_at,
       issuedAt: row.issued_at,
+      ...(row.credential_fingerprint === null ? {} : { credentialFingerprint: row.credential_fingerprint }),
     };
   }
 
   /** @inheritdoc */
   async write(key: string, token: CachedToken): Promise<void> {
-    this.upsertToken.run(key, token.accessToken, token.tokenType, token.expiresAt, token.issuedAt);
+    this.upsertToken(key, token);
   }
 
   /** @inheritdoc */

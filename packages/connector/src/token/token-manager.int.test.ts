@@ -1,5 +1,6 @@
 import { type CachedToken, VirtualClock } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
+import { credentialFingerprint, fingerprintMatches } from './credential-fingerprint.js';
 import { MemoryTokenCache } from './memory-token-cache.js';
 import { TokenManager } from './token-manager.js';
 
@@ -16,6 +17,7 @@ function setup(cache = new MemoryTokenCache(), clock = new VirtualClock('2026-11
     clock,
     renewBeforeMs: 5 * 60_000,
     lockTtlMs: 10_000,
+    credentials: { clientId: 'client', clientSecret: 'secret' },
     issue: async (): Promise<CachedToken> => {
       issued++;
       everIssued++;
@@ -59,10 +61,68 @@ describe('TokenManager', () => {
         tokenType: 'Bearer',
         issuedAt: clock.nowMs(),
         expiresAt: clock.nowMs() + HOUR,
+        // The other process had the same credentials.
+        credentialFingerprint: await credentialFingerprint({ clientId: 'client', clientSecret: 'secret' }),
       });
       const { manager, issued } = setup(cache, clock);
       expect((await manager.token()).accessToken).toBe('shared');
       expect(issued()).toBe(0);
+    });
+
+    it.each([
+      { entry: 'made from another secret', secret: 'another-secret' as string | null },
+      { entry: 'without a fingerprint', secret: null },
+    ])('issues its own token instead of adopting a cached one $entry', async ({ secret }) => {
+      const cache = new MemoryTokenCache();
+      const clock = new VirtualClock('2026-11-23T10:00:00+09:00');
+      await cache.write('http://broker|client', {
+        accessToken: 'not-proven',
+        tokenType: 'Bearer',
+        issuedAt: clock.nowMs(),
+        expiresAt: clock.nowMs() + HOUR,
+        ...(secret === null
+          ? {}
+          : {
+              credentialFingerprint: await credentialFingerprint({
+                clientId: 'client',
+                clientSecret: secret,
+              }),
+            }),
+      });
+      const { manager, issued } = setup(cache, clock);
+      const token = await manager.token();
+      expect(token.accessToken).not.toBe('not-proven');
+      expect(issued()).toBe(1);
+      // The issued token replaces the cached one, with a fingerprint of these credentials.
+      const cached = await cache.read('http://broker|client');
+      expect(cached?.accessToken).toBe(token.accessToken);
+      expect(
+        await fingerprintMatches(cached?.credentialFingerprint, {
+          clientId: 'client',
+          clientSecret: 'secret',
+        }),
+      ).toBe(true);
+      expect(cached?.credentialFingerprint).not.toContain('secret');
+    });
+
+    it('leaves the cache alone when the issue fails (wrong credentials)', async () => {
+      const cache = new MemoryTokenCache();
+      const clock = new VirtualClock('2026-11-23T10:00:00+09:00');
+      const right = setup(cache, clock);
+      const first = await right.manager.token();
+      const wrong = new TokenManager({
+        key: 'http://broker|client',
+        cache,
+        clock,
+        renewBeforeMs: 5 * 60_000,
+        lockTtlMs: 10_000,
+        credentials: { clientId: 'client', clientSecret: 'wrong' },
+        issue: async () => {
+          throw new Error('invalid_client');
+        },
+      });
+      await expect(wrong.token()).rejects.toThrow('invalid_client');
+      expect((await cache.read('http://broker|client'))?.accessToken).toBe(first.accessToken);
     });
   });
 

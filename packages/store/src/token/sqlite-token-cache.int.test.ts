@@ -33,6 +33,24 @@ describe('SqliteTokenCache', () => {
       expect(await cache.read(KEY)).toBeNull();
     });
 
+    it('keeps the credential fingerprint with the token, and none when the token has none', async () => {
+      const cache = new SqliteTokenCache(db);
+      await cache.write(KEY, { ...token, credentialFingerprint: 'scrypt$16384$8$1$c2FsdA$aGFzaA' });
+      expect(await cache.read(KEY)).toEqual({
+        ...token,
+        credentialFingerprint: 'scrypt$16384$8$1$c2FsdA$aGFzaA',
+      });
+      await cache.write(KEY, token);
+      expect(await cache.read(KEY)).toEqual(token);
+    });
+
+    it('works on a file from before migration 6 (opened unmigrated), where no entry has a fingerprint', async () => {
+      db.connection.exec('ALTER TABLE token_cache DROP COLUMN credential_fingerprint');
+      const cache = new SqliteTokenCache(db);
+      await cache.write(KEY, { ...token, credentialFingerprint: 'scrypt$16384$8$1$c2FsdA$aGFzaA' });
+      expect(await cache.read(KEY)).toEqual(token);
+    });
+
     it('sees a token written through another connection to the same file', async () => {
       const other = HogaDatabase.open(file);
       try {
@@ -46,7 +64,8 @@ describe('SqliteTokenCache', () => {
 
   describe('.lock', () => {
     it('makes a second holder wait until the first releases', async () => {
-      const other = HogaDatabase.open(file);
+      // Both connections read the same clock: a live clock would see the virtual-time lease as long expired.
+      const other = HogaDatabase.open(file, { clock: db.clock });
       try {
         const a = new SqliteTokenCache(db, { pollIntervalMs: 5 });
         const b = new SqliteTokenCache(other, { pollIntervalMs: 5 });

@@ -1,0 +1,160 @@
+import { Decimal } from '@hoga/core';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTemp } from '../../test/support.js';
+import type { HogaDatabase } from '../hoga-database.js';
+import { type NewRun, RunRepository, type RunTrade } from './run-repository.js';
+
+let db: HogaDatabase;
+let file: string;
+let cleanup: () => void;
+let runs: RunRepository;
+beforeEach(() => {
+  ({ db, file, cleanup } = openTemp());
+  runs = new RunRepository(db.connection);
+});
+afterEach(() => cleanup());
+
+const T = Date.parse('2026-11-23T09:00:00+09:00');
+const run = (runId: string, startedAt = T, kind: NewRun['kind'] = 'backtest'): NewRun => ({
+  runId,
+  kind,
+  strategyPath: 'strategies/sma-crossover.ts',
+  strategyName: 'sma-crossover',
+  params: {
+    config: { fast: 5, slow: 20, quantity: 10 },
+    symbols: ['005930', 'AAPL'],
+    cash: { KRW: new Decimal('1e8') },
+  },
+  startedAt,
+});
+const trades: RunTrade[] = [
+  {
+    time: T + 60_000,
+    strategyId: 'sma',
+    symbol: '005930',
+    side: 'BUY',
+    quantity: new Decimal(10),
+    price: new Decimal(72100),
+    currency: 'KRW',
+    commission: new Decimal('108.15'),
+    tax: new Decimal(0),
+  },
+  {
+    time: T + 120_000,
+    strategyId: 'sma',
+    symbol: 'AAPL',
+    side: 'SELL',
+    quantity: new Decimal('0.123456'),
+    price: new Decimal('190.01'),
+    currency: 'USD',
+    commission: new Decimal('0.01'),
+    tax: new Decimal('0.000001'),
+  },
+];
+
+describe('RunRepository', () => {
+  describe('.record', () => {
+    it('stores a run with its params, stats, trades and equity, read back exactly after reopening', () => {
+      const equity = [
+        { time: T, equity: 100_000_000 },
+        { time: T + 86_400_000, equity: 100_123_456.78 },
+      ];
+      runs.record(
+        run('r1'),
+        {
+          status: 'completed',
+          endedAt: T + 5_000,
+          stats: { totalReturn: 0.0012, commissions: { KRW: new Decimal('108.15') } },
+        },
+        trades,
+        equity,
+      );
+      db.close();
+      const raw = new Database(file);
+      const again = new RunRepository(raw);
+      try {
+        expect(again.get('r1')).toEqual({
+          runId: 'r1',
+          kind: 'backtest',
+          strategyPath: 'strategies/sma-crossover.ts',
+          strategyName: 'sma-crossover',
+          params: {
+            config: { fast: 5, slow: 20, quantity: 10 },
+            symbols: ['005930', 'AAPL'],
+            cash: { KRW: '100000000' },
+          },
+          status: 'completed',
+          startedAt: T,
+          endedAt: T + 5_000,
+          stats: { totalReturn: 0.0012, commissions: { KRW: '108.15' } },
+        });
+        expect(again.trades('r1')).toEqual(trades);
+        expect(again.equity('r1')).toEqual(equity);
+        const text = raw
+          .prepare("SELECT quantity, tax FROM run_trades WHERE run_id = 'r1' ORDER BY seq")
+          .raw()
+          .all();
+        expect(text).toEqual([
+          ['10', '0'],
+          ['0.123456', '0.000001'],
+        ]);
+      } finally {
+        raw.close();
+      }
+    });
+
+    it('stores nothing of a run when a part fails (one transaction)', () => {
+      const bad = { ...trades[1], side: 'HOLD' } as unknown as RunTrade;
+      expect(() =>
+        runs.record(
+          run('x'),
+          { status: 'completed', endedAt: T, stats: {} },
+          [trades[0] as RunTrade, bad],
+          [],
+        ),
+      ).toThrow();
+      expect(runs.get('x')).toBeUndefined();
+      expect(runs.trades('x')).toEqual([]);
+    });
+
+    it('refuses a run id that is already stored', () => {
+      runs.start(run('taken'));
+      expect(() => runs.start(run('taken'))).toThrow(/already stored/);
+    });
+  });
+
+  describe('.start / .appendTrades / .appendEquity / .finish', () => {
+    it('builds a run up piece by piece, appending after what is stored', () => {
+      runs.start(run('live-1', T, 'live'));
+      runs.appendTrades('live-1', trades.slice(0, 1));
+      runs.appendTrades('live-1', trades.slice(1));
+      runs.appendEquity('live-1', [{ time: T, equity: 1 }]);
+      runs.appendEquity('live-1', [{ time: T + 1, equity: 2 }]);
+      expect(runs.get('live-1')).toMatchObject({ status: 'running', endedAt: null, stats: null });
+      runs.finish('live-1', { status: 'stopped', endedAt: T + 10, stats: { trades: 2 } });
+      expect(runs.get('live-1')).toMatchObject({ status: 'stopped', endedAt: T + 10, stats: { trades: 2 } });
+      expect(runs.trades('live-1').map((t) => t.symbol)).toEqual(['005930', 'AAPL']);
+      expect(runs.equity('live-1').map((p) => p.equity)).toEqual([1, 2]);
+    });
+
+    it('refuses to finish an unknown run', () => {
+      expect(() => runs.finish('nope', { status: 'failed', endedAt: T, stats: null })).toThrow(/no run nope/);
+    });
+  });
+
+  describe('.list / .delete', () => {
+    it('lists the newest runs first, of one kind when asked, and deletes a run with its rows', () => {
+      runs.start(run('a', T));
+      runs.start(run('b', T + 1, 'paper'));
+      runs.start(run('c', T + 2));
+      runs.appendTrades('c', trades);
+      expect(runs.list().map((r) => r.runId)).toEqual(['c', 'b', 'a']);
+      expect(runs.list({ kind: 'backtest', limit: 1 }).map((r) => r.runId)).toEqual(['c']);
+      expect(runs.delete('c')).toBe(true);
+      expect(runs.get('c')).toBeUndefined();
+      expect(runs.trades('c')).toEqual([]);
+      expect(runs.delete('c')).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,274 @@
+/**
+ * Runs: one row per backtest, paper or live run (strategy, parameters, start and end, statistics),
+ * with the fills it made (decimals as TEXT) and its equity curve (a number per point: statistics).
+ *
+ * @module
+ */
+import type { Decimal } from '@hoga/core';
+import type Database from 'better-sqlite3';
+import { decimalToText, fromJsonText, textToDecimal, toJsonText } from '../codec.js';
+import { StoreError, StoreErrorCode } from '../store-error.js';
+
+/** How a run traded. */
+export type RunKind = 'backtest' | 'paper' | 'live';
+/** Where a run stands. */
+export type RunStatus = 'running' | 'completed' | 'failed' | 'stopped';
+
+/** A run as it starts. */
+export interface NewRun {
+  readonly runId: string;
+  readonly kind: RunKind;
+  /** The strategy file, when loaded from one. */
+  readonly strategyPath: string | null;
+  /** The strategy's name (or names, for several). */
+  readonly strategyName: string;
+  /** The run's parameters (config, symbols, interval, range, cash …), JSON-serialisable. */
+  readonly params: unknown;
+  readonly startedAt: number;
+}
+
+/** One fill of a run. */
+export interface RunTrade {
+  /** Epoch ms. */
+  readonly time: number;
+  readonly strategyId?: string | null;
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly quantity: Decimal;
+  readonly price: Decimal;
+  readonly currency: string;
+  readonly commission: Decimal;
+  readonly tax: Decimal;
+}
+
+/** One point of a run's equity curve. */
+export interface RunEquityPoint {
+  readonly time: number;
+  readonly equity: number;
+}
+
+/** A stored run. Decimals inside `params` and `stats` come back as strings. */
+export interface RunRecord extends NewRun {
+  readonly status: RunStatus;
+  readonly endedAt: number | null;
+  readonly stats: unknown;
+}
+
+/** How a run ended. */
+export interface RunEnd {
+  readonly status: Exclude<RunStatus, 'running'>;
+  readonly endedAt: number;
+  /** JSON-serialisable statistics (a `Decimal` is written as its plain string). */
+  readonly stats: unknown;
+}
+
+interface RunRow {
+  run_id: string;
+  kind: RunKind;
+  strategy_path: string | null;
+  strategy_name: string;
+  params: string;
+  status: RunStatus;
+  started_at: number;
+  ended_at: number | null;
+  stats: string | null;
+}
+
+interface TradeRow {
+  time: number;
+  strategy_id: string | null;
+  symbol: string;
+  side: 'BUY' | 'SELL';
+  quantity: string;
+  price: string;
+  currency: string;
+  commission: string;
+  tax: string;
+}
+
+/**
+ * Reads and writes `runs`, `run_trades` and `run_equity`.
+ *
+ * @example
+ * ```ts
+ * const runs = new RunRepository(db.connection);
+ * runs.record({ runId, kind: 'backtest', strategyPath: 'strategies/sma-crossover.ts', strategyName: 'sma',
+ *   params, startedAt }, { status: 'completed', endedAt, stats }, outcome.trades, outcome.equity);
+ * ```
+ */
+export class RunRepository {
+  private readonly insertRun: Database.Statement;
+  private readonly updateEnd: Database.Statement;
+  private readonly insertTrade: Database.Statement;
+  private readonly insertEquity: Database.Statement;
+  private readonly maxTradeSeq: Database.Statement;
+  private readonly maxEquitySeq: Database.Statement;
+  private readonly selectRun: Database.Statement;
+  private readonly selectRuns: Database.Statement;
+  private readonly selectRunsOfKind: Database.Statement;
+  private readonly selectTrades: Database.Statement;
+  private readonly selectEquity: Database.Statement;
+  private readonly deleteRun: Database.Statement;
+  private readonly tx: <T>(fn: () => T) => T;
+
+  /** @param db - an open, migrated connection */
+  constructor(private readonly db: Database.Database) {
+    this.insertRun = db.prepare(
+      `INSERT INTO runs (run_id, kind, strategy_path, strategy_name, params, status, started_at)
+       VALUES (?, ?, ?, ?, ?, 'running', ?)`,
+    );
+    this.updateEnd = db.prepare('UPDATE runs SET status = ?, ended_at = ?, stats = ? WHERE run_id = ?');
+    this.insertTrade = db.prepare(
+      `INSERT INTO run_trades (run_id, seq, time, strategy_id, symbol, side, quantity, price, currency, commission, tax)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertEquity = db.prepare('INSERT INTO run_equity (run_id, seq, time, equity) VALUES (?, ?, ?, ?)');
+    this.maxTradeSeq = db.prepare('SELECT coalesce(max(seq), -1) FROM run_trades WHERE run_id = ?').pluck();
+    this.maxEquitySeq = db.prepare('SELECT coalesce(max(seq), -1) FROM run_equity WHERE run_id = ?').pluck();
+    this.selectRun = db.prepare('SELECT * FROM runs WHERE run_id = ?');
+    this.selectRuns = db.prepare('SELECT * FROM runs ORDER BY started_at DESC, run_id LIMIT ?');
+    this.selectRunsOfKind = db.prepare(
+      'SELECT * FROM runs WHERE kind = ? ORDER BY started_at DESC, run_id LIMIT ?',
+    );
+    this.selectTrades = db.prepare(
+      `SELECT time, strategy_id, symbol, side, quantity, price, currency, commission, tax
+       FROM run_trades WHERE run_id = ? ORDER BY seq`,
+    );
+    this.selectEquity = db.prepare('SELECT time, equity FROM run_equity WHERE run_id = ? ORDER BY seq').raw();
+    this.deleteRun = db.prepare('DELETE FROM runs WHERE run_id = ?');
+    this.tx = <T>(fn: () => T): T => (db.inTransaction ? fn() : db.transaction(fn)());
+  }
+
+  /**
+   * Records a run as started (status `running`).
+   *
+   * @throws {@link StoreError} `invalid-argument` when the run id is taken
+   */
+  start(run: NewRun): void {
+    try {
+      this.insertRun.run(
+        run.runId,
+        run.kind,
+        run.strategyPath,
+        run.strategyName,
+        toJsonText(run.params),
+        run.startedAt,
+      );
+    } catch (e) {
+      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        throw new StoreError(StoreErrorCode.INVALID_ARGUMENT, `run ${run.runId} is already stored`, {
+          cause: e,
+        });
+      }
+      throw e;
+    }
+  }
+
+  /** Appends fills to a run's trades (after those already stored), in one transaction. */
+  appendTrades(runId: string, trades: readonly RunTrade[]): void {
+    this.tx(() => {
+      let seq = (this.maxTradeSeq.get(runId) as number) + 1;
+      for (const t of trades) {
+        this.insertTrade.run(
+          runId,
+          seq++,
+          t.time,
+          t.strategyId ?? null,
+          t.symbol,
+          t.side,
+          decimalToText(t.quantity),
+          decimalToText(t.price),
+          t.currency,
+          decimalToText(t.commission),
+          decimalToText(t.tax),
+        );
+      }
+    });
+  }
+
+  /** Appends points to a run's equity curve, in one transaction. */
+  appendEquity(runId: string, points: readonly RunEquityPoint[]): void {
+    this.tx(() => {
+      let seq = (this.maxEquitySeq.get(runId) as number) + 1;
+      for (const p of points) this.insertEquity.run(runId, seq++, p.time, p.equity);
+    });
+  }
+
+  /**
+   * Records how a run ended, with its statistics.
+   *
+   * @throws {@link StoreError} `invalid-argument` for an unknown run
+   */
+  finish(runId: string, end: RunEnd): void {
+    const changed = this.updateEnd.run(end.status, end.endedAt, toJsonText(end.stats), runId).changes;
+    if (changed === 0) throw new StoreError(StoreErrorCode.INVALID_ARGUMENT, `no run ${runId} is stored`);
+  }
+
+  /** A whole run at once (start, trades, equity, end) in one transaction: what a backtest stores. */
+  record(run: NewRun, end: RunEnd, trades: readonly RunTrade[], equity: readonly RunEquityPoint[]): void {
+    this.tx(() => {
+      this.start(run);
+      this.appendTrades(run.runId, trades);
+      this.appendEquity(run.runId, equity);
+      this.finish(run.runId, end);
+    });
+  }
+
+  /** A run, or undefined. */
+  get(runId: string): RunRecord | undefined {
+    const row = this.selectRun.get(runId) as RunRow | undefined;
+    return row === undefined ? undefined : toRecord(row);
+  }
+
+  /** The newest runs first (of one kind, when given). */
+  list(query: { readonly kind?: RunKind; readonly limit?: number } = {}): RunRecord[] {
+    const limit = query.limit ?? 100;
+    const rows = (
+      query.kind === undefined ? this.selectRuns.all(limit) : this.selectRunsOfKind.all(query.kind, limit)
+    ) as RunRow[];
+    return rows.map(toRecord);
+  }
+
+  /** A run's trades in the order they were stored. */
+  trades(runId: string): RunTrade[] {
+    return (this.selectTrades.all(runId) as TradeRow[]).map((r) => ({
+      time: r.time,
+      strategyId: r.strategy_id,
+      symbol: r.symbol,
+      side: r.side,
+      quantity: textToDecimal(r.quantity, 'run_trades.quantity'),
+      price: textToDecimal(r.price, 'run_trades.price'),
+      currency: r.currency,
+      commission: textToDecimal(r.commission, 'run_trades.commission'),
+      tax: textToDecimal(r.tax, 'run_trades.tax'),
+    }));
+  }
+
+  /** A run's equity curve. */
+  equity(runId: string): RunEquityPoint[] {
+    return (this.selectEquity.all(runId) as [number, number][]).map(([time, equity]) => ({ time, equity }));
+  }
+
+  /** Deletes a run with its trades and equity; returns whether it existed. */
+  delete(runId: string): boolean {
+    return this.tx(() => {
+      this.db.prepare('DELETE FROM run_trades WHERE run_id = ?').run(runId);
+      this.db.prepare('DELETE FROM run_equity WHERE run_id = ?').run(runId);
+      return this.deleteRun.run(runId).changes > 0;
+    });
+  }
+}
+
+function toRecord(r: RunRow): RunRecord {
+  return {
+    runId: r.run_id,
+    kind: r.kind,
+    strategyPath: r.strategy_path,
+    strategyName: r.strategy_name,
+    params: fromJsonText(r.params, 'runs.params'),
+    status: r.status,
+    startedAt: r.started_at,
+    endedAt: r.ended_at,
+    stats: r.stats === null ? null : fromJsonText(r.stats, 'runs.stats'),
+  };
+}
