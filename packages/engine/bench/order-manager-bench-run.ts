@@ -1,0 +1,119 @@
+/**
+ * The live runtime wired offline for the latency figure of `order-manager.bench.ts`: a strategy
+ * that buys on every bar, the pass-through risk gate, the live venue over the order manager, and a
+ * gateway stand-in that notes when `createOrder` is called. Bench code only.
+ */
+import 'reflect-metadata';
+import { Ledger } from '@hoga/broker-model';
+import { type Bar, createLogger, Decimal, VirtualClock } from '@hoga/core';
+import { HogaDatabase } from '@hoga/store';
+import { Container } from 'inversify';
+import { LiveVenue } from '../src/live/live-venue.js';
+import { OrderManager } from '../src/orders/order-manager.js';
+import type { OrderGateway } from '../src/orders/order-requests.js';
+import { AccountViewToken, LedgerAccountView } from '../src/portfolio/account-view.js';
+import { FixedFxRates, FxRates } from '../src/portfolio/fx-rates.js';
+import { MarkBook } from '../src/portfolio/mark-book.js';
+import { Portfolio, StrategyPortfolio } from '../src/portfolio/portfolio.js';
+import { PassThroughRiskGate, RiskGate } from '../src/risk/risk-gate.js';
+import { EngineRuntime } from '../src/runtime/engine-runtime.js';
+import { OrderIdFactory, RandomOrderIds } from '../src/runtime/order-ids.js';
+import { TimerQueue } from '../src/runtime/timer-queue.js';
+import { ClockToken, DatabaseToken, LoggerToken, RunSettings } from '../src/runtime/tokens.js';
+import { EventRecorder, JournalRecorder } from '../src/store/event-recorder.js';
+import { DatabaseStrategyStateStore, StrategyStateStore } from '../src/store/strategy-state-store.js';
+import { Strategy } from '../src/strategy/strategy.js';
+import { ExecutionVenue } from '../src/venue/execution-venue.js';
+
+class BuyEveryBar extends Strategy {
+  override onBar(bar: Bar): void {
+    this.ctx.buy(bar.symbol, 1);
+  }
+}
+
+/**
+ * Runs `orders` bars through the live runtime; returns each bar's time to the order request (ms).
+ *
+ * @param file - the SQLite file
+ * @param durability - how the command is written before it is sent
+ * @param orders - how many bars (one order each)
+ */
+export async function startLiveRunOffline(
+  file: string,
+  durability: 'full' | 'normal',
+  orders: number,
+): Promise<number[]> {
+  const clock = new VirtualClock('2026-11-23T10:00:00+09:00');
+  const db = HogaDatabase.open(file, { clock });
+  let sent = 0;
+  let n = 0;
+  const gateway: OrderGateway = {
+    createOrder: async () => {
+      sent = performance.now();
+      n++;
+      return { orderId: `o${n}`, clientOrderId: null, raw: {} } as never;
+    },
+    modifyOrder: async () => {
+      throw new Error('unused');
+    },
+    cancelOrder: async () => {
+      throw new Error('unused');
+    },
+    getOrder: async () => {
+      throw new Error('unused');
+    },
+    listOrders: async () => ({ orders: [], nextCursor: null, hasNext: false }),
+    getHoldings: async () => ({ items: [] }) as never,
+  };
+  const manager = new OrderManager(gateway, db, clock, { commandDurability: durability });
+  await manager.reconcile();
+  const venue = new LiveVenue(manager);
+  const c = new Container();
+  c.bind(RunSettings).toConstantValue({
+    runId: 'bench',
+    mode: 'live',
+    symbols: ['005930'],
+    interval: '1m',
+    cash: {},
+  });
+  c.bind(ClockToken).toConstantValue(clock);
+  c.bind(LoggerToken).toConstantValue(createLogger({ level: 'silent' }));
+  c.bind(DatabaseToken).toConstantValue(db);
+  c.bind(FxRates).toConstantValue(new FixedFxRates(1400));
+  c.bind(MarkBook).toConstantValue(new MarkBook());
+  c.bind(TimerQueue).toSelf().inSingletonScope();
+  c.bind(RiskGate).to(PassThroughRiskGate).inSingletonScope();
+  c.bind(Portfolio).to(StrategyPortfolio).inSingletonScope();
+  c.bind(OrderIdFactory).toConstantValue(new RandomOrderIds());
+  c.bind(ExecutionVenue).toConstantValue(venue);
+  c.bind(AccountViewToken).toConstantValue(new LedgerAccountView(new Ledger({ KRW: new Decimal(1e12) })));
+  c.bind(EventRecorder).toConstantValue(new JournalRecorder(db, 'live'));
+  c.bind(StrategyStateStore).toConstantValue(new DatabaseStrategyStateStore(db, ''));
+  c.bind(EngineRuntime).toSelf().inSingletonScope();
+  const runtime = c.get(EngineRuntime);
+  runtime.addStrategy({ strategyClass: BuyEveryBar as never });
+  const host = runtime.hosts[0];
+  if (host === undefined) throw new Error('no host');
+  const samples: number[] = [];
+  for (let i = 0; i < orders + 100; i++) {
+    const bar: Bar = {
+      symbol: '005930',
+      interval: '1m',
+      ts: i * 60_000,
+      closeTime: (i + 1) * 60_000,
+      open: 1,
+      high: 1,
+      low: 1,
+      close: 1,
+      volume: 1,
+    };
+    const before = n;
+    const t0 = performance.now();
+    runtime.call(host, 'onBar', bar);
+    await manager.idle();
+    if (n === before) throw new Error('no order request');
+    if (i >= 100) samples.push(sent - t0); // the first 100 warm the JIT up
+  }
+  db.close();
+  return samples;
+}

@@ -1,0 +1,134 @@
+/**
+ * Order-manager benchmark (no network: a gateway stand-in answers in-process).
+ *
+ * (a) Fill accounting: polls of 200 broker orders' reports of growing cumulative execution applied
+ *     through `OrderManager.applyRecords` (fill derived, stored in `fills`, positions, logical order
+ *     state; one transaction per poll) on a SQLite file, as fills/s, beside a baseline measured in
+ *     the same run: the same number of bare `INSERT`s into a table of the same shape, one
+ *     transaction per 200 rows.
+ * (b) Event → order request latency: a bar handed to a strategy that buys on every bar, through the
+ *     runtime, the risk gate and the live venue (command written to the store first) to the moment
+ *     the gateway's `createOrder` is called; p50 and p99, for each durability of the command write.
+ *
+ * Prints figures; asserts nothing. Run: `pnpm --filter @hoga/engine exec tsx bench/order-manager.bench.ts`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { OrderRecord } from '@hoga/connector';
+import { type Bar, createLogger, Decimal, VirtualClock } from '@hoga/core';
+import { HogaDatabase } from '@hoga/store';
+import { DateTime } from 'luxon';
+import { OrderManager } from '../src/orders/order-manager.js';
+import type { OrderGateway } from '../src/orders/order-requests.js';
+import { startLiveRunOffline } from './order-manager-bench-run.js';
+
+const FILLS = Number(process.env.HOGA_BENCH_FILLS ?? 20_000);
+const ORDERS = 200;
+const work = mkdtempSync(join(tmpdir(), 'hoga-om-bench-'));
+const clock = new VirtualClock('2026-11-23T10:00:00+09:00');
+const orderedAt = DateTime.fromISO('2026-11-23T10:00:00+09:00', { setZone: true });
+
+function report(orderId: string, filled: number, status: string): OrderRecord {
+  const q = new Decimal(filled);
+  return {
+    orderId,
+    symbol: '005930',
+    side: 'BUY',
+    orderType: 'LIMIT',
+    timeInForce: 'DAY',
+    status,
+    price: new Decimal(70000),
+    quantity: new Decimal(1_000_000),
+    orderAmount: null,
+    currency: 'KRW',
+    orderedAt,
+    canceledAt: null,
+    execution: {
+      filledQuantity: q,
+      averageFilledPrice: filled === 0 ? null : new Decimal(70000),
+      filledAmount: q.times(70000),
+      commission: q.times(10.5),
+      tax: new Decimal(0),
+      filledAt: orderedAt,
+      settlementDate: null,
+    },
+    raw: {},
+  } as OrderRecord;
+}
+
+const idle: OrderGateway = {
+  createOrder: async () => ({ orderId: 'x', clientOrderId: null, raw: {} }) as never,
+  modifyOrder: async () => {
+    throw new Error('unused');
+  },
+  cancelOrder: async () => {
+    throw new Error('unused');
+  },
+  getOrder: async () => {
+    throw new Error('unused');
+  },
+  listOrders: async () => ({ orders: [], nextCursor: null, hasNext: false }),
+  getHoldings: async () => ({ items: [] }) as never,
+};
+
+// (a) fill accounting
+{
+  const db = HogaDatabase.open(join(work, 'fills.sqlite'), { clock });
+  const manager = new OrderManager(idle, db, clock);
+  await manager.reconcile();
+  for (let i = 0; i < ORDERS; i++) manager.applyRecord(report(`b${i}`, 0, 'PENDING')); // adopted
+  const perOrder = Math.ceil(FILLS / ORDERS);
+  let fills = 0;
+  manager.events$.subscribe((e) => {
+    if (e.type === 'OrderPartiallyFilled' || e.type === 'OrderFilled') fills++;
+  });
+  const started = performance.now();
+  // one poll brings every order's newest report: one batch (one commit) per poll
+  for (let step = 1; step <= perOrder; step++)
+    manager.applyRecords(Array.from({ length: ORDERS }, (_, i) => report(`b${i}`, step, 'PARTIAL_FILLED')));
+  const ms = performance.now() - started;
+  // the same reports again: nothing counted twice
+  manager.applyRecords(Array.from({ length: ORDERS }, (_, i) => report(`b${i}`, perOrder, 'PARTIAL_FILLED')));
+  db.close();
+
+  const raw = HogaDatabase.open(join(work, 'raw.sqlite'), { clock }).connection;
+  raw.exec(
+    `CREATE TABLE f (order_id TEXT, cum TEXT, q TEXT, p TEXT, c TEXT, t TEXT, at INTEGER, PRIMARY KEY (order_id, cum))`,
+  );
+  const insert = raw.prepare('INSERT OR IGNORE INTO f VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const one = raw.transaction((id: string, n: number) =>
+    insert.run(id, String(n), '1', '70000', '10.5', '0', n),
+  );
+  const bareStart = performance.now();
+  for (let step = 1; step <= perOrder; step++) for (let i = 0; i < ORDERS; i++) one(`b${i}`, step);
+  const bareMs = performance.now() - bareStart;
+  raw.close();
+  const rate = (fills / ms) * 1000;
+  const bareRate = ((perOrder * ORDERS) / bareMs) * 1000;
+  console.log(`fill accounting: ${fills} fills from ${ORDERS} broker orders (repeated reports counted once)`);
+  console.log(
+    `  order manager  ${rate.toFixed(0).padStart(8)} fills/s  (${((ms / fills) * 1000).toFixed(1)} µs per fill)`,
+  );
+  console.log(
+    `  bare INSERT    ${bareRate.toFixed(0).padStart(8)} rows/s   (${((bareMs / (perOrder * ORDERS)) * 1000).toFixed(1)} µs per row)`,
+  );
+  console.log(
+    `  ratio          ${(rate / bareRate).toFixed(2)} of the bare insert rate; target 20000 fills/s: ${rate >= 20_000 ? 'met' : 'NOT met'}`,
+  );
+}
+
+// (b) event → order request latency
+for (const durability of process.env.HOGA_BENCH_NO_LATENCY ? [] : (['full', 'normal'] as const)) {
+  const samples = await startLiveRunOffline(join(work, `latency-${durability}.sqlite`), durability, 2_000);
+  samples.sort((a, b) => a - b);
+  const q = (p: number) =>
+    samples[Math.min(samples.length - 1, Math.floor(p * samples.length))] ?? Number.NaN;
+  console.log(
+    `event → order request (${durability} durability of the command write): p50 ${(q(0.5) * 1000).toFixed(0)} µs, p99 ${(q(0.99) * 1000).toFixed(0)} µs over ${samples.length} orders`,
+  );
+}
+void createLogger;
+void ({} as Bar);
+rmSync(work, { recursive: true, force: true });

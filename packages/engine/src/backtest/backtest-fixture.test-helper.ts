@@ -1,0 +1,69 @@
+/**
+ * Test helpers: bars from closes, and a backtest over in-memory bars with an in-memory store.
+ */
+import { type Bar, type BarInterval, createLogger, Decimal } from '@hoga/core';
+import { HogaDatabase } from '@hoga/store';
+import { BarFeed } from '../market-data/bar-feed.js';
+import { FixedFxRates } from '../portfolio/fx-rates.js';
+import type { StrategySpec } from '../runtime/engine-runtime.js';
+import { type BacktestOutcome, runBacktest } from './run-backtest.js';
+
+/** 09:01 KST on a Monday: the first 1m bar of a KR session. */
+export const T0 = Date.parse('2026-03-02T09:01:00+09:00');
+export const MINUTE = 60_000;
+
+/** One-minute bars of `symbol` from closes: open = previous close, one a minute from `start`. */
+export function minuteBars(symbol: string, closes: readonly number[], start = T0, volume = 1_000_000): Bar[] {
+  return closes.map((close, i) => {
+    const ts = start + i * MINUTE;
+    const open = i === 0 ? close : (closes[i - 1] as number);
+    const interval: BarInterval = '1m';
+    return {
+      symbol,
+      interval,
+      ts,
+      closeTime: ts,
+      open,
+      high: Math.max(open, close),
+      low: Math.min(open, close),
+      close,
+      volume,
+    };
+  });
+}
+
+/** What {@link backtestBars} returns. */
+export interface BarsBacktest {
+  readonly outcome: BacktestOutcome;
+  readonly db: HogaDatabase;
+}
+
+/**
+ * Runs strategies over in-memory 1m bars from `start` (earlier bars are warm-up) with an in-memory
+ * store, a silent logger and USD/KRW fixed at 1400.
+ */
+export async function backtestBars(
+  strategies: readonly StrategySpec[],
+  bars: readonly Bar[],
+  options: { readonly start?: number; readonly cash?: Record<string, Decimal> } = {},
+): Promise<BarsBacktest> {
+  const db = HogaDatabase.open(':memory:');
+  const symbols = [...new Set(bars.map((b) => b.symbol))].sort();
+  const start = options.start ?? T0;
+  const outcome = await runBacktest({
+    settings: {
+      runId: 'test-run',
+      mode: 'backtest',
+      symbols,
+      interval: '1m',
+      cash: options.cash ?? { KRW: new Decimal(100_000_000), USD: new Decimal(100_000) },
+    },
+    strategies,
+    startMs: start,
+    db,
+    logger: createLogger({ level: 'silent' }),
+    fx: new FixedFxRates(1400),
+    openStream: async () => BarFeed.fromBars(bars, start).stream(),
+  });
+  return { outcome, db };
+}

@@ -1,0 +1,101 @@
+/**
+ * The backtest mode as one container module: a virtual clock, the broker model's simulated venue
+ * over the bar fill model (with the account's ledger), the risk module's guards, journal
+ * recording, per-run strategy state. Paper and live bind the same tokens to other classes.
+ *
+ * @module
+ */
+import 'reflect-metadata';
+import { BarFillModel, Ledger } from '@hoga/broker-model';
+import { type Bar, type Logger, VirtualClock } from '@hoga/core';
+import type { HogaDatabase } from '@hoga/store';
+import { ContainerModule } from 'inversify';
+import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.js';
+import { FxRates } from '../portfolio/fx-rates.js';
+import { MarkBook } from '../portfolio/mark-book.js';
+import { Portfolio, StrategyPortfolio } from '../portfolio/portfolio.js';
+import { RiskGate } from '../risk/risk-gate.js';
+import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
+import { EngineRuntime } from '../runtime/engine-runtime.js';
+import { OrderIdFactory, SequentialOrderIds } from '../runtime/order-ids.js';
+import { TimerQueue } from '../runtime/timer-queue.js';
+import { ClockToken, DatabaseToken, LoggerToken, RunSettings } from '../runtime/tokens.js';
+import { EventRecorder } from '../store/event-recorder.js';
+import { OrderSummaryRecorder } from '../store/order-summary-recorder.js';
+import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
+import { ExecutionVenue } from '../venue/execution-venue.js';
+import { SimulatedVenue } from '../venue/simulated-venue.js';
+
+/** Token of the backtest's simulated venue (the same object as `ExecutionVenue`). */
+export const BacktestVenue = Symbol.for('hoga.engine.BacktestVenue');
+
+/** What the backtest module needs from its caller. */
+export interface BacktestBindings {
+  readonly settings: RunSettings;
+  readonly db: HogaDatabase;
+  readonly logger: Logger;
+  readonly fx: FxRates;
+  /** Share of a bar's volume one order may fill (the bar model's default when omitted). */
+  readonly volumeFraction?: number | undefined;
+  /** Start of the virtual clock, epoch ms. */
+  readonly start: number;
+  /** The risk configuration (JSON, `riskConfigSchema`); the defaults when absent. */
+  readonly risk?: unknown;
+}
+
+/**
+ * The backtest container module.
+ *
+ * @param b - run settings, store, logger, FX rates
+ */
+export function backtestModule(b: BacktestBindings): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(RunSettings).toConstantValue(b.settings);
+    bind(ClockToken).toConstantValue(new VirtualClock(b.start));
+    bind(LoggerToken).toConstantValue(b.logger);
+    bind(DatabaseToken).toConstantValue(b.db);
+    bind(FxRates).toConstantValue(b.fx);
+    bind(MarkBook).toSelf().inSingletonScope();
+    bind(TimerQueue).toSelf().inSingletonScope();
+    // The risk module's owner guards (limits, throttles, daily loss, trading states, kept in memory);
+    // the broker's rules are applied by the simulated venue's broker model.
+    bind(RiskGate)
+      .toDynamicValue(
+        (ctx) =>
+          createRiskGateBinding({
+            clock: ctx.get(ClockToken),
+            config: b.risk,
+            mode: 'backtest',
+            venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
+          }).gate,
+      )
+      .inSingletonScope();
+    bind(Portfolio).to(StrategyPortfolio).inSingletonScope();
+    bind(OrderIdFactory).toConstantValue(
+      new SequentialOrderIds(`bt${b.settings.runId.replaceAll('-', '').slice(0, 12)}`),
+    );
+    bind(BacktestVenue)
+      .toDynamicValue((ctx) => {
+        const marks = ctx.get(MarkBook);
+        return new SimulatedVenue<Bar>({
+          fillModel: new BarFillModel(
+            b.volumeFraction === undefined ? {} : { volumeFraction: b.volumeFraction },
+          ),
+          ledger: new Ledger(b.settings.cash),
+          clock: ctx.get(ClockToken),
+          lastPrice: (symbol) => marks.get(symbol),
+          idPrefix: 'bt',
+        });
+      })
+      .inSingletonScope();
+    bind(ExecutionVenue).toService(BacktestVenue);
+    bind(AccountViewToken)
+      .toDynamicValue((ctx) => new LedgerAccountView(ctx.get<SimulatedVenue<Bar>>(BacktestVenue).ledger))
+      .inSingletonScope();
+    bind(EventRecorder).toConstantValue(new OrderSummaryRecorder(b.db, 'backtest'));
+    bind(StrategyStateStore).toConstantValue(
+      new DatabaseStrategyStateStore(b.db, `backtest/${b.settings.runId}/`),
+    );
+    bind(EngineRuntime).toSelf().inSingletonScope();
+  });
+}

@@ -1,0 +1,234 @@
+import type { Bar } from '@hoga/core';
+import { Decimal } from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import { Strategy } from '../strategy/strategy.js';
+import { backtestBars, MINUTE, minuteBars, T0 } from './backtest-fixture.test-helper.js';
+
+class BuyFirstBar extends Strategy {
+  bought = false;
+  override onBar(bar: Bar): void {
+    if (!this.bought) {
+      this.bought = true;
+      this.ctx.buy(bar.symbol, 10);
+    }
+  }
+}
+
+describe('runBacktest', () => {
+  it('fills a market order placed in onBar at the next bar open, never on the bar that produced it', async () => {
+    const { outcome } = await backtestBars(
+      [{ strategyClass: BuyFirstBar }],
+      minuteBars('005930', [70000, 70100, 70200, 70300]),
+    );
+    expect(outcome.status).toBe('completed');
+    expect(outcome.trades).toHaveLength(1);
+    const [trade] = outcome.trades;
+    expect(trade?.time).toBe(T0 + MINUTE);
+    expect(trade?.price.toFixed()).toBe('70000');
+    expect(trade?.quantity.toFixed()).toBe('10');
+    // KR commission 0.015 % of 700,000, truncated to the won.
+    expect(trade?.commission.toFixed()).toBe('105');
+    expect(outcome.totals.KRW.cash.toFixed()).toBe(
+      new Decimal(100_000_000).minus(700_000).minus(105).toFixed(),
+    );
+  });
+
+  it('stops cleanly when a hook throws, naming the strategy and the hook; what was stored stays consistent', async () => {
+    class Throws extends Strategy {
+      n = 0;
+      stopped = false;
+      override onBar(bar: Bar): void {
+        if (++this.n === 1) this.ctx.buy(bar.symbol, 1);
+        if (this.n === 3) throw new Error('boom');
+      }
+      override onStop(): void {
+        this.stopped = true;
+      }
+    }
+    const { outcome, db } = await backtestBars(
+      [{ strategyClass: Throws }],
+      minuteBars('005930', [70000, 70100, 70200, 70300, 70400]),
+    );
+    expect(outcome.status).toBe('failed');
+    expect(outcome.failure?.message).toBe('strategy Throws threw in onBar: boom');
+    expect(outcome.failure?.hook).toBe('onBar');
+    expect(outcome.bars).toBe(3);
+    const journal = db.journal.readFrom(1);
+    expect(journal.map((e) => e.type)).toEqual(['OrderSummary']);
+    expect(journal[0]?.payload).toMatchObject({
+      symbol: '005930',
+      side: 'BUY',
+      quantity: '1',
+      last: 'OrderFilled',
+      events: [
+        ['OrderSubmitted', T0],
+        ['OrderAccepted', T0],
+        ['OrderFilled', T0 + MINUTE],
+      ],
+      fills: [[T0 + MINUTE, '1', '70000', '10', '0']],
+    });
+    expect(outcome.trades).toHaveLength(1);
+  });
+
+  it('calls onStop after a failure, and a failing onStart runs no bar', async () => {
+    const calls: string[] = [];
+    class FailsAtStart extends Strategy {
+      override onStart(): void {
+        throw new Error('no');
+      }
+      override onBar(): void {
+        calls.push('bar');
+      }
+      override onStop(): void {
+        calls.push('stop');
+      }
+    }
+    const { outcome } = await backtestBars(
+      [{ strategyClass: FailsAtStart }],
+      minuteBars('005930', [1, 2, 3]),
+    );
+    expect(outcome.failure?.message).toBe('strategy FailsAtStart threw in onStart: no');
+    expect(calls).toEqual(['stop']);
+  });
+
+  it('delivers order events after onBar returns (not inside it), then onFill after the portfolio has the fill', async () => {
+    const log: string[] = [];
+    class Traces extends Strategy {
+      n = 0;
+      override onBar(bar: Bar): void {
+        log.push(`bar ${++this.n}`);
+        if (this.n === 1) {
+          this.ctx.buy(bar.symbol, 2);
+          log.push('bought');
+        }
+      }
+      override onOrderEvent(event: { type: string }): void {
+        log.push(event.type);
+      }
+      override onFill(): void {
+        log.push(`fill position=${this.ctx.position('005930')?.quantity.toFixed()}`);
+      }
+    }
+    await backtestBars([{ strategyClass: Traces }], minuteBars('005930', [100, 101, 102]));
+    expect(log).toEqual([
+      'bar 1',
+      'bought',
+      'OrderSubmitted',
+      'OrderAccepted',
+      'OrderFilled',
+      'fill position=2',
+      'bar 2',
+      'bar 3',
+    ]);
+  });
+
+  it("keeps each strategy's positions its own when several run in one engine", async () => {
+    class BuyTwo extends Strategy {
+      done = false;
+      override onBar(bar: Bar): void {
+        if (!this.done) {
+          this.done = true;
+          this.ctx.buy(bar.symbol, 2);
+        }
+      }
+    }
+    const { outcome } = await backtestBars(
+      [
+        { strategyClass: BuyFirstBar, id: 'a' },
+        { strategyClass: BuyTwo, id: 'b' },
+      ],
+      minuteBars('005930', [100, 101, 102]),
+    );
+    const bySide = outcome.trades.map((t) => `${t.strategyId}:${t.quantity.toFixed()}`);
+    expect(bySide).toEqual(['a:10', 'b:2']);
+  });
+
+  it('delivers warm-up bars before the start with orders denied, and trades from the start on', async () => {
+    const seen: string[] = [];
+    class WarmsUp extends Strategy {
+      static readonly warmupBars = 2;
+      override onBar(bar: Bar): void {
+        seen.push(`${bar.close}:${this.ctx.isWarmingUp}`);
+        this.ctx.buy(bar.symbol, 1);
+      }
+      override onOrderEvent(event: { type: string; code?: string }): void {
+        if (event.type === 'OrderDenied') seen.push(`denied ${event.code}`);
+      }
+    }
+    const bars = minuteBars('005930', [10, 11, 12, 13]);
+    const { outcome } = await backtestBars([{ strategyClass: WarmsUp }], bars, { start: T0 + 2 * MINUTE });
+    expect(seen).toEqual(['10:true', 'denied warm-up', '11:true', 'denied warm-up', '12:false', '13:false']);
+    // The order of the bar closing at 12 fills on the next bar (open 12); the last one never fills.
+    expect(outcome.trades.map((t) => t.price.toFixed())).toEqual(['12']);
+    expect(outcome.bars).toBe(2);
+    expect(outcome.warmupBars).toBe(2);
+  });
+
+  it('fires timers in time order before the bar at or after their time', async () => {
+    const seen: string[] = [];
+    class Timed extends Strategy {
+      override onStart(): void {
+        this.ctx.setTimer('tick', { at: T0 + 30_000, every: MINUTE });
+      }
+      override onBar(bar: Bar): void {
+        seen.push(`bar ${bar.closeTime - T0}`);
+      }
+      override onTimer(timer: { name: string; tsEvent: number }): void {
+        seen.push(`${timer.name} ${timer.tsEvent - T0} at ${this.ctx.now() - T0}`);
+      }
+    }
+    await backtestBars([{ strategyClass: Timed }], minuteBars('005930', [1, 2, 3]));
+    expect(seen).toEqual(['bar 0', 'tick 30000 at 30000', 'bar 60000', 'tick 90000 at 90000', 'bar 120000']);
+  });
+});
+
+describe('runBacktest (US orders, state, account)', () => {
+  it('buys for a USD amount and sells the fractional position at market', async () => {
+    const seen: string[] = [];
+    class AmountTrader extends Strategy {
+      n = 0;
+      override onBar(bar: Bar): void {
+        this.n++;
+        if (this.n === 1) this.ctx.buyAmount(bar.symbol, 1000);
+        if (this.n === 3) {
+          const position = this.ctx.position(bar.symbol);
+          seen.push(`held ${position?.quantity.toFixed()}`);
+          if (position !== undefined) this.ctx.sell(bar.symbol, position.quantity);
+        }
+      }
+    }
+    const { outcome } = await backtestBars(
+      [{ strategyClass: AmountTrader }],
+      minuteBars('AAPL', [150, 160, 170, 180]),
+    );
+    // 1000 USD at the second bar's open (150): 6.666666 shares (6 decimals, rounded down).
+    expect(seen).toEqual(['held 6.666666']);
+    expect(outcome.trades.map((t) => [t.side, t.quantity.toFixed(), t.price.toFixed(), t.currency])).toEqual([
+      ['BUY', '6.666666', '150', 'USD'],
+      ['SELL', '6.666666', '170', 'USD'],
+    ]);
+  });
+
+  it("keeps state per run and shows the account read-only beside the strategy's own position", async () => {
+    const seen: unknown[] = [];
+    class Stateful extends Strategy {
+      override onStart(): void {
+        seen.push(this.ctx.state.get('count') ?? 'empty');
+      }
+      override onBar(bar: Bar): void {
+        this.ctx.state.set('count', (this.ctx.state.get<number>('count') ?? 0) + 1);
+        if (this.ctx.state.get('count') === 1) this.ctx.buy(bar.symbol, 2);
+      }
+      override onStop(): void {
+        seen.push(this.ctx.state.get('count'));
+        seen.push(this.ctx.account.holdings().map((h) => `${h.symbol}:${h.quantity.toFixed()}`));
+        seen.push(this.ctx.cash('KRW').toFixed(), this.ctx.mode, this.ctx.universe.symbols);
+      }
+    }
+    const { db } = await backtestBars([{ strategyClass: Stateful }], minuteBars('005930', [100, 100, 100]), {
+      cash: { KRW: new Decimal(1_000) },
+    });
+    expect(seen).toEqual(['empty', 3, ['005930:2'], '800', 'backtest', ['005930']]);
+    expect(db.strategyState.get('backtest/test-run/Stateful', 'count')).toBe(3);
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * One backtest run: a container with the backtest module, the strategies added (configs validated
+ * first), `onStart`, the bar loop, `onStop`, and the run's trades, equity curve and totals.
+ *
+ * @module
+ */
+import 'reflect-metadata';
+import type { Bar, Currency, Decimal, Logger, OrderSide, VirtualClock } from '@hoga/core';
+import type { HogaDatabase } from '@hoga/store';
+import { Container } from 'inversify';
+import type { StrategyHookError } from '../engine-error.js';
+import type { FxRates } from '../portfolio/fx-rates.js';
+import { MarkBook } from '../portfolio/mark-book.js';
+import { type EquityPoint, Portfolio } from '../portfolio/portfolio.js';
+import type { CurrencyTotals } from '../portfolio/strategy-book.js';
+import { EngineRuntime, type StrategySpec, type Subscription } from '../runtime/engine-runtime.js';
+import { ClockToken, type RunSettings } from '../runtime/tokens.js';
+import type { SimulatedVenue } from '../venue/simulated-venue.js';
+import { type BarStream, runBacktestLoop } from './backtest-loop.js';
+import { BacktestVenue, backtestModule } from './backtest-module.js';
+
+/** One fill of a backtest, as reported and stored. */
+export interface BacktestTrade {
+  /** Execution time, epoch ms. */
+  readonly time: number;
+  readonly strategyId: string;
+  readonly clientOrderId: string;
+  readonly symbol: string;
+  readonly side: OrderSide;
+  readonly quantity: Decimal;
+  readonly price: Decimal;
+  readonly currency: Currency;
+  readonly commission: Decimal;
+  readonly tax: Decimal;
+}
+
+/** What {@link runBacktest} needs. */
+export interface BacktestOptions {
+  readonly settings: RunSettings;
+  readonly strategies: readonly StrategySpec[];
+  /** The run's first instant (epoch ms): the clock's start and the equity curve's first point. */
+  readonly startMs: number;
+  /** A symbol's first candle stamp of the run (bars stamped earlier are warm-up); default `startMs`. */
+  readonly startTs?: ((symbol: string) => number) | undefined;
+  readonly db: HogaDatabase;
+  readonly logger: Logger;
+  readonly fx: FxRates;
+  /** Share of a bar's volume one order may fill (the bar model's default when omitted). */
+  readonly volumeFraction?: number | undefined;
+  /**
+   * Opens the bars once the strategies have started (so bars they subscribed to in `onStart` can
+   * be loaded too). Called with the extra subscriptions and the most warm-up bars any asked for.
+   */
+  openStream(extra: readonly Subscription[], warmupBars: number): Promise<BarStream>;
+}
+
+/** What a backtest produced. */
+export interface BacktestOutcome {
+  readonly runId: string;
+  /** `completed`, or `failed` when a strategy hook threw (see {@link BacktestOutcome.failure}). */
+  readonly status: 'completed' | 'failed';
+  readonly failure: StrategyHookError | null;
+  /** Bars delivered from the start (warm-up excluded). */
+  readonly bars: number;
+  readonly warmupBars: number;
+  /** Every fill, in the order they happened. */
+  readonly trades: readonly BacktestTrade[];
+  /** Total equity in KRW: the start, then one point per trading day. */
+  readonly equity: readonly EquityPoint[];
+  /** Per currency: cash, realized PnL (before charges), commissions and taxes of all strategies. */
+  readonly totals: Readonly<Record<Currency, CurrencyTotals>>;
+}
+
+/**
+ * Runs a backtest.
+ *
+ * @param options - settings, strategies, store, bars
+ * @throws {@link StrategyConfigError} before anything runs when a config is invalid
+ */
+export async function runBacktest(options: BacktestOptions): Promise<BacktestOutcome> {
+  const container = new Container();
+  container.load(
+    backtestModule({
+      settings: options.settings,
+      db: options.db,
+      logger: options.logger,
+      fx: options.fx,
+      volumeFraction: options.volumeFraction,
+      start: options.startMs,
+    }),
+  );
+  const runtime = container.get(EngineRuntime);
+  const clock = container.get<VirtualClock>(ClockToken);
+  const portfolio = container.get<Portfolio>(Portfolio);
+  const venue = container.get<SimulatedVenue<Bar>>(BacktestVenue);
+  const marks = container.get(MarkBook);
+  for (const spec of options.strategies) runtime.addStrategy(spec);
+
+  const trades: BacktestTrade[] = [];
+  runtime.onFillRouted((fill, event) => {
+    trades.push({
+      time: fill.tsEvent,
+      strategyId: event.strategyId ?? '',
+      clientOrderId: fill.clientOrderId,
+      symbol: fill.symbol,
+      side: fill.side,
+      quantity: fill.quantity,
+      price: fill.price,
+      currency: fill.commission.currency,
+      commission: fill.commission.amount,
+      tax: fill.tax?.amount ?? fill.commission.amount.minus(fill.commission.amount),
+    });
+  });
+
+  let bars = 0;
+  let warmupBars = 0;
+  try {
+    runtime.callAll('onStart');
+    await runtime.settle();
+    if (runtime.failure === null) {
+      const warmup = Math.max(0, ...runtime.hosts.map((h) => h.strategyClass.warmupBars ?? 0));
+      const stream = await options.openStream(runtime.subscriptions, warmup);
+      clock.set(options.startMs);
+      portfolio.recordEquity();
+      const counts = await runBacktestLoop(
+        { runtime, clock, venue, marks, portfolio },
+        stream,
+        options.startTs ?? (() => options.startMs),
+      );
+      bars = counts.bars;
+      warmupBars = counts.warmupBars;
+    }
+  } finally {
+    await runtime.stop();
+  }
+  return {
+    runId: options.settings.runId,
+    status: runtime.failure === null ? 'completed' : 'failed',
+    failure: runtime.failure,
+    bars,
+    warmupBars,
+    trades,
+    equity: portfolio.equityCurve(),
+    totals: {
+      KRW: sumTotals(portfolio, 'KRW'),
+      USD: sumTotals(portfolio, 'USD'),
+    },
+  };
+}
+
+function sumTotals(portfolio: Portfolio, currency: Currency): CurrencyTotals {
+  let total: CurrencyTotals | null = null;
+  for (const id of portfolio.strategies()) {
+    const t = portfolio.book(id).totals(currency);
+    total =
+      total === null
+        ? t
+        : {
+            cash: total.cash.plus(t.cash),
+            realizedPnl: total.realizedPnl.plus(t.realizedPnl),
+            commissions: total.commissions.plus(t.commissions),
+            taxes: total.taxes.plus(t.taxes),
+          };
+  }
+  if (total === null) throw new Error('runBacktest: no strategy');
+  return total;
+}

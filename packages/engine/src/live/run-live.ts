@@ -1,0 +1,316 @@
+/**
+ * Live and paper runs: the same runtime, portfolio and strategies as a backtest, fed by the
+ * connector's streams in (engine-clock) real time. Live sends orders to the broker through the
+ * order manager ({@link LiveVenue}); paper sends them to the broker model's simulated venue with
+ * the book fill model on the live order books, so no order request ever reaches the broker. Paper
+ * state (cash and holdings) is kept in the store and picked up by the next paper run.
+ *
+ * @module
+ */
+import 'reflect-metadata';
+import { BookFillModel, Ledger, type LedgerSnapshot, type OrderBook } from '@hoga/broker-model';
+import {
+  type BrokerClient,
+  BrokerStreams,
+  type CandleInterval,
+  candleToBar,
+  type StreamIntervals,
+} from '@hoga/connector';
+import { type Bar, type Clock, type Currency, Decimal, type Logger, type OrderEvent } from '@hoga/core';
+import type { HogaDatabase } from '@hoga/store';
+import { Container } from 'inversify';
+import { filter, type Subscription } from 'rxjs';
+import { OrderManager, type OrderManagerOptions } from '../orders/order-manager.js';
+import type { OrderManagerAlert } from '../orders/order-requests.js';
+import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.js';
+import { FxRates } from '../portfolio/fx-rates.js';
+import { MarkBook } from '../portfolio/mark-book.js';
+import { Portfolio, StrategyPortfolio } from '../portfolio/portfolio.js';
+import { RiskGate } from '../risk/risk-gate.js';
+import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
+import { EngineRuntime, type StrategySpec } from '../runtime/engine-runtime.js';
+import { OrderIdFactory, RandomOrderIds } from '../runtime/order-ids.js';
+import { TimerQueue } from '../runtime/timer-queue.js';
+import { ClockToken, DatabaseToken, LoggerToken, RunSettings } from '../runtime/tokens.js';
+import { EventRecorder, JournalRecorder } from '../store/event-recorder.js';
+import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
+import { ExecutionVenue } from '../venue/execution-venue.js';
+import { SimulatedVenue } from '../venue/simulated-venue.js';
+import { LiveVenue } from './live-venue.js';
+
+/** What a live or paper run needs. */
+export interface LiveRunOptions {
+  /** Mode `live` or `paper`, symbols, interval, paper cash. */
+  readonly settings: RunSettings;
+  readonly strategies: readonly StrategySpec[];
+  readonly client: BrokerClient;
+  readonly db: HogaDatabase;
+  /** The engine clock (follows the broker's; a scaled clock against a fast simulator). */
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly fx: FxRates;
+  /** Real ms between order polls (live; default 1000). */
+  readonly pollIntervalMs?: number;
+  /** Stream poll intervals (candles, books). */
+  readonly streamIntervals?: Partial<StreamIntervals>;
+  /** Paper: start from a copy of the real account's holdings and cash (default: `settings.cash`). */
+  readonly paperFromAccount?: boolean;
+  /** Order manager tunables (live). */
+  readonly orderManager?: OrderManagerOptions;
+  /** The risk configuration (JSON, `riskConfigSchema`); the defaults when absent. */
+  readonly risk?: unknown;
+  readonly onEvent?: (event: OrderEvent) => void;
+  readonly onAlert?: (alert: OrderManagerAlert) => void;
+  readonly onBar?: (bar: Bar) => void;
+  /** Failed polls and hooks. */
+  readonly onError?: (error: unknown, where: string) => void;
+}
+
+/** What the status line shows. */
+export interface LiveStatus {
+  readonly positions: ReadonlyMap<string, Decimal>;
+  readonly openOrders: number;
+  readonly fills: number;
+  readonly bars: number;
+  /** Realized PnL (before charges) and charges per currency, all strategies. */
+  readonly pnl: Readonly<Record<Currency, { realized: Decimal; charges: Decimal }>>;
+  /** Requests the client made so far and how many were rate-limited (429). */
+  readonly requests: number;
+  readonly rateLimited: number;
+  /** The risk module's trading states (`risk: all ACTIVE`, or each restricted scope with its reason). */
+  readonly risk?: string;
+}
+
+/** A running live or paper run. */
+export interface LiveRunHandle {
+  readonly runtime: EngineRuntime;
+  /** The order manager (live), or null (paper). */
+  readonly manager: OrderManager | null;
+  status(): LiveStatus;
+  /** Stops the strategies and streams, settles the venue, saves paper state. */
+  stop(): Promise<void>;
+}
+
+const PAPER_STATE_ID = 'paper/_account';
+
+function ledgerFrom(snapshot: LedgerSnapshot): Ledger {
+  const cash: Partial<Record<Currency, Decimal>> = {};
+  for (const [c, v] of Object.entries(snapshot.cash)) cash[c as Currency] = new Decimal(v);
+  const holdings = new Map(
+    Object.entries(snapshot.holdings).map(([s, h]) => [
+      s,
+      { quantity: new Decimal(h.quantity), averagePrice: new Decimal(h.averagePrice) },
+    ]),
+  );
+  return new Ledger(cash, holdings);
+}
+
+async function paperLedger(o: LiveRunOptions): Promise<Ledger> {
+  const saved = o.db.strategyState.get(PAPER_STATE_ID, 'ledger') as LedgerSnapshot | undefined;
+  if (saved !== undefined) return ledgerFrom(saved);
+  if (o.paperFromAccount !== true) return new Ledger(o.settings.cash);
+  const [holdings, krw, usd] = await Promise.all([
+    o.client.getHoldings(),
+    o.client.getBuyingPower('KRW'),
+    o.client.getBuyingPower('USD'),
+  ]);
+  return new Ledger(
+    { KRW: krw.cashBuyingPower, USD: usd.cashBuyingPower },
+    new Map(
+      holdings.items.map((i) => [i.symbol, { quantity: i.quantity, averagePrice: i.averagePurchasePrice }]),
+    ),
+  );
+}
+
+/**
+ * Starts a live or paper run: binds the mode's venue, starts the strategies, and feeds them the
+ * completed candles of the run's symbols (paper: and the order books to the fill model).
+ *
+ * @param o - settings, strategies, client, store, clock
+ */
+export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
+  const paper = o.settings.mode === 'paper';
+  const marks = new MarkBook();
+  let manager: OrderManager | null = null;
+  let venue: ExecutionVenue;
+  let liveVenue: LiveVenue | null = null;
+  let simVenue: SimulatedVenue<OrderBook> | null = null;
+  let ledger: Ledger;
+  /** Set once the risk gate exists: successful order polls keep its stale-data monitor fresh. */
+  let pollSucceeded: () => void = () => undefined;
+  if (paper) {
+    ledger = await paperLedger(o);
+    simVenue = new SimulatedVenue<OrderBook>({
+      fillModel: new BookFillModel(),
+      ledger,
+      clock: o.clock,
+      lastPrice: (symbol) => {
+        const v = marks.values[marks.slot(symbol)];
+        return v === undefined || Number.isNaN(v) ? undefined : v;
+      },
+      idPrefix: 'paper',
+    });
+    venue = simVenue;
+  } else {
+    manager = new OrderManager(o.client, o.db, o.clock, o.orderManager);
+    liveVenue = new LiveVenue(manager, {
+      ...(o.pollIntervalMs === undefined ? {} : { pollIntervalMs: o.pollIntervalMs }),
+      onPollError: (e) => o.onError?.(e, 'order-poll'),
+      onPollSuccess: () => pollSucceeded(),
+    });
+    if (o.onAlert !== undefined) manager.alerts$.subscribe(o.onAlert);
+    const holdings = await o.client.getHoldings();
+    ledger = new Ledger(
+      {},
+      new Map(
+        holdings.items.map((i) => [i.symbol, { quantity: i.quantity, averagePrice: i.averagePurchasePrice }]),
+      ),
+    );
+    venue = liveVenue;
+  }
+
+  const container = new Container();
+  container.bind(RunSettings).toConstantValue(o.settings);
+  container.bind(ClockToken).toConstantValue(o.clock);
+  container.bind(LoggerToken).toConstantValue(o.logger);
+  container.bind(DatabaseToken).toConstantValue(o.db);
+  container.bind(FxRates).toConstantValue(o.fx);
+  container.bind(MarkBook).toConstantValue(marks);
+  container.bind(TimerQueue).toSelf().inSingletonScope();
+  // The risk module: live judges the broker's rules against the broker's data; paper only the owner's guards.
+  const risk = createRiskGateBinding({
+    clock: o.clock,
+    config: o.risk,
+    db: o.db,
+    mode: o.settings.mode,
+    venue,
+    broker: paper ? undefined : o.client,
+    symbols: o.settings.symbols,
+    watchStaleness: !paper,
+  });
+  pollSucceeded = () => risk.module.staleness?.noteOrderPoll();
+  await risk.start();
+  container.bind(RiskGate).toConstantValue(risk.gate);
+  container.bind(Portfolio).to(StrategyPortfolio).inSingletonScope();
+  container.bind(OrderIdFactory).toConstantValue(new RandomOrderIds());
+  container.bind(ExecutionVenue).toConstantValue(venue);
+  container.bind(AccountViewToken).toConstantValue(new LedgerAccountView(ledger));
+  container.bind(EventRecorder).toConstantValue(new JournalRecorder(o.db, o.settings.mode));
+  container
+    .bind(StrategyStateStore)
+    .toConstantValue(new DatabaseStrategyStateStore(o.db, paper ? 'paper/' : ''));
+  container.bind(EngineRuntime).toSelf().inSingletonScope();
+  const runtime = container.get(EngineRuntime);
+  const portfolio = container.get<Portfolio>(Portfolio);
+  for (const spec of o.strategies) runtime.addStrategy(spec);
+
+  let fills = 0;
+  let bars = 0;
+  const subscriptions: Subscription[] = [];
+  subscriptions.push(
+    venue.events$.subscribe((event) => {
+      if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
+        fills++;
+        if (paper) o.db.strategyState.set(PAPER_STATE_ID, 'ledger', ledger.snapshot());
+      }
+      o.onEvent?.(event);
+    }),
+  );
+
+  // Reconcile once the runtime listens: what filled or closed while the engine was down reaches
+  // the portfolio and the strategies like any other event.
+  if (liveVenue !== null) await liveVenue.start();
+
+  runtime.callAll('onStart');
+  await runtime.settle();
+
+  const streams = new BrokerStreams(o.client, {
+    ...(o.streamIntervals === undefined ? {} : { intervals: o.streamIntervals }),
+    onError: (e, key) => o.onError?.(e, key),
+  });
+  const interval = o.settings.interval;
+  // Bars are handed over one at a time, in the order they complete.
+  let chain: Promise<void> = Promise.resolve();
+  const deliver = (bar: Bar): void => {
+    chain = chain.then(async () => {
+      marks.values[marks.slot(bar.symbol)] = bar.close;
+      bars++;
+      o.onBar?.(bar);
+      for (const host of runtime.hosts) {
+        if (typeof host.strategy.onBar !== 'function') continue;
+        runtime.call(host, 'onBar', bar);
+        if (runtime.busy) await runtime.settle();
+      }
+    });
+  };
+  for (const symbol of o.settings.symbols) {
+    subscriptions.push(
+      streams
+        .candles$(symbol, interval as CandleInterval)
+        .pipe(filter((u) => u.complete))
+        .subscribe((u) => deliver(candleToBar(u.candle, symbol, interval))),
+    );
+    if (simVenue !== null) {
+      const sim = simVenue;
+      subscriptions.push(
+        streams.orderbook$(symbol).subscribe((book) => {
+          if (sim.workingCount === 0) return;
+          const session = Math.floor((o.clock.nowMs() + 9 * 3_600_000) / 86_400_000);
+          sim.onMarket(symbol, { asks: book.asks, bids: book.bids }, session);
+        }),
+      );
+    }
+  }
+  // Timers run on the engine clock.
+  const timerTick = setInterval(() => {
+    const now = o.clock.nowMs();
+    for (let t = runtime.timers.takeDue(now); t !== undefined; t = runtime.timers.takeDue(now))
+      runtime.fireTimer(t.owner, t.name, t.due);
+  }, 100);
+
+  let stopped = false;
+  return {
+    runtime,
+    manager,
+    status(): LiveStatus {
+      const totals = (c: Currency) => {
+        let realized = new Decimal(0);
+        let charges = new Decimal(0);
+        for (const id of portfolio.strategies()) {
+          const t = portfolio.book(id).totals(c);
+          realized = realized.plus(t.realizedPnl);
+          charges = charges.plus(t.commissions).plus(t.taxes);
+        }
+        return { realized, charges };
+      };
+      const positions = new Map<string, Decimal>();
+      if (manager !== null) {
+        for (const [s, q] of manager.store.positions()) if (!q.isZero()) positions.set(s, q);
+      } else {
+        for (const [s, h] of ledger.holdings()) positions.set(s, h.quantity);
+      }
+      return {
+        positions,
+        openOrders: manager !== null ? manager.store.openExecutions().length : (simVenue?.workingCount ?? 0),
+        fills,
+        bars,
+        pnl: { KRW: totals('KRW'), USD: totals('USD') },
+        requests: o.client.executor.stats.requests,
+        rateLimited: o.client.executor.stats.rateLimited,
+        risk: risk.gate.gateway.statusLine(),
+      };
+    },
+    async stop(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timerTick);
+      streams.dispose();
+      await chain;
+      await runtime.stop(); // onStop, then the venue settles (live: last poll)
+      for (const s of subscriptions) s.unsubscribe();
+      risk.dispose();
+      if (paper) o.db.strategyState.set(PAPER_STATE_ID, 'ledger', ledger.snapshot());
+      if (manager !== null) manager.store.snapshotPositions(o.clock.nowMs());
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BrokerClient, candlePages, MemoryTokenCache } from '@hoga/connector';
+import { VirtualClock } from '@hoga/core';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { HogaDatabase } from '@hoga/store';
+import { DateTime } from 'luxon';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CandleDownloader, downloadTargets } from './candle-downloader.js';
+import type { DownloadProgress } from './download-progress.js';
+
+const NOW = '2026-11-25T12:00:00.000+09:00';
+let sim: SimulatorHandle;
+let dir: string;
+let clients: BrokerClient[] = [];
+const dbs: HogaDatabase[] = [];
+
+beforeAll(async () => {
+  // Rate limits on: the downloader must stay inside the chart group's budget on its own.
+  sim = await startSimulator({ port: 0, seed: 7, start: NOW, speed: 0, control: true });
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hoga-dl-'));
+});
+afterEach(() => {
+  for (const c of clients) c.close();
+  clients = [];
+  for (const d of dbs.splice(0)) d.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const clock = () => new VirtualClock(DateTime.fromISO(NOW).toMillis());
+function client(): BrokerClient {
+  const c = new BrokerClient({
+    clock: clock(),
+    tokenCache: new MemoryTokenCache(),
+    config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
+  });
+  clients.push(c);
+  return c;
+}
+function open(name: string): HogaDatabase {
+  const db = HogaDatabase.open(join(dir, name));
+  dbs.push(db);
+  return db;
+}
+function downloader(db: HogaDatabase, events: DownloadProgress[] = [], signal?: AbortSignal) {
+  return new CandleDownloader({
+    client: client(),
+    cache: db.candles,
+    clock: clock(),
+    onProgress: (e) => events.push(e),
+    ...(signal === undefined ? {} : { signal }),
+  });
+}
+const chartRequests = () => sim.counters().requestsByGroup.MARKET_DATA_CHART ?? 0;
+const key = { symbol: '005930', interval: '1m', adjusted: true } as const;
+const TWO_DAYS = downloadTargets(['005930'], '1m', '2026-11-23', '2026-11-24');
+const range = (TWO_DAYS[0] as (typeof TWO_DAYS)[number]).range;
+
+describe('CandleDownloader', () => {
+  describe('.ensure', () => {
+    it('downloads a missing range page by page within the rate budget, exactly the broker’s candles', async () => {
+      const db = open('a.sqlite');
+      const events: DownloadProgress[] = [];
+      const before = sim.counters().rateLimited ?? 0;
+      const summary = await downloader(db, events).ensure('1m', TWO_DAYS);
+      expect(sim.counters().rateLimited ?? 0).toBe(before); // no 429: the limiter kept the budget
+
+      const expected: number[] = [];
+      for await (const c of candlePages(client(), '005930', {
+        interval: '1m',
+        from: DateTime.fromMillis(range.start),
+        to: DateTime.fromMillis(range.end),
+      })) {
+        expected.unshift(c.timestamp.toMillis());
+      }
+      const stored = db.candles.get(key, range).map((c) => c.ts);
+      expect(stored).toEqual(expected);
+      expect(stored.length).toBeGreaterThan(600);
+      expect(db.candles.coverage(key)).toEqual([range]);
+      expect(summary.candles).toBe(stored.length);
+      expect(summary.pages).toBe(Math.ceil(stored.length / 200) + (stored.length % 200 === 0 ? 1 : 0));
+
+      const types = events.map((e) => e.type).filter((t) => t !== 'RateBudgetWaiting');
+      expect(types[0]).toBe('SymbolStarted');
+      expect(types.at(-1)).toBe('SymbolCompleted');
+      expect(types.filter((t) => t === 'PageStored')).toHaveLength(summary.pages);
+      const last = events.filter((e) => e.type === 'PageStored').at(-1);
+      expect(last).toMatchObject({ symbol: '005930', pages: summary.pages, candles: stored.length });
+    });
+
+    it('keeps what it stored when interrupted, and a rerun fetches only the gap', async () => {
+      const whole = open('whole.sqlite');
+      const full = await downloader(whole).ensure('1m', TWO_DAYS);
+
+      const db = open('resumed.sqlite');
+      const abort = new AbortController();
+      const events: DownloadProgress[] = [];
+      const interrupted = new CandleDownloader({
+        client: client(),
+        cache: db.candles,
+        clock: clock(),
+        signal: abort.signal,
+        onProgress: (e) => {
+          events.push(e);
+          if (e.type === 'PageStored' && e.pages === 2) abort.abort();
+        },
+      });
+      await expect(interrupted.ensure('1m', TWO_DAYS)).rejects.toThrow();
+      const partial = db.candles.coverage(key);
+      expect(partial).toHaveLength(1);
+      expect(partial[0]?.end).toBe(range.end);
+      expect(db.candles.get(key, range)).toHaveLength(400);
+
+      const requestsBefore = chartRequests();
+      const refusedBefore = sim.counters().rateLimited ?? 0;
+      const rerun = await downloader(db).ensure('1m', TWO_DAYS);
+      // Answered requests (a 429 from the simulator's bucket, drained by the runs before, is retried)
+      const refused = (sim.counters().rateLimited ?? 0) - refusedBefore;
+      expect(chartRequests() - requestsBefore - refused).toBe(full.pages - 2);
+      expect(rerun.pages).toBe(full.pages - 2);
+      expect(db.candles.coverage(key)).toEqual([range]);
+      expect(db.candles.get(key, range)).toEqual(whole.candles.get(key, range));
+    });
+
+    it('makes no request for a range already covered', async () => {
+      const db = open('c.sqlite');
+      await downloader(db).ensure('1m', TWO_DAYS);
+      const requestsBefore = chartRequests();
+      const events: DownloadProgress[] = [];
+      const again = await downloader(db, events).ensure('1m', TWO_DAYS);
+      expect(chartRequests()).toBe(requestsBefore);
+      expect(again).toEqual({ pages: 0, candles: 0, cachedSymbols: ['005930'] });
+      expect(events.at(-1)).toMatchObject({ type: 'SymbolCompleted', cached: true });
+    });
+
+    it('never stores the minute still forming: today’s range ends at the last complete minute', async () => {
+      const db = open('d.sqlite');
+      await downloader(db).ensure('1m', downloadTargets(['005930'], '1m', '2026-11-25', '2026-11-25'));
+      const now = DateTime.fromISO(NOW).toMillis();
+      const coverage = db.candles.coverage(key);
+      expect(coverage.at(-1)?.end).toBe(now + 1);
+      const stamps = db.candles.get(key, { start: 0, end: now + 86_400_000 }).map((c) => c.ts);
+      expect(Math.max(...stamps)).toBe(now);
+    });
+
+    it('downloads US daily candles by New York trading date (stamped KST midnight)', async () => {
+      const db = open('e.sqlite');
+      const targets = downloadTargets(['AAPL'], '1d', '2026-11-02', '2026-11-20');
+      await downloader(db).ensure('1d', targets);
+      const usKey = { symbol: 'AAPL', interval: '1d', adjusted: true };
+      const days = db.candles
+        .get(usKey, { start: 0, end: Number.MAX_SAFE_INTEGER })
+        .map((c) => DateTime.fromMillis(c.ts, { zone: 'Asia/Seoul' }).toFormat('yyyy-MM-dd HH:mm'));
+      expect(days[0]).toBe('2026-11-02 00:00');
+      expect(days.at(-1)).toBe('2026-11-20 00:00');
+      expect(days).toHaveLength(15); // the weekdays of 2026-11-02..20 (the NYSE trades on Veterans Day)
+    });
+  });
+});

@@ -1,0 +1,280 @@
+/**
+ * Fills the store's candle cache for symbols × interval × range, downloading only what the cache
+ * does not cover yet, page after page through the broker's candle pagination (`before` /
+ * `nextBefore`) inside the chart group's rate budget (the connector's limiter; requests at
+ * background priority so that a live engine's calls go first).
+ *
+ * Resumable: every page is stored with the range it proves covered (from its oldest candle up to
+ * where the previous page began) in one transaction, so an interrupted download (Ctrl-C, a network
+ * error) keeps what it fetched and a rerun asks only for the gap. Candles still forming (the current
+ * minute, today's daily candle before the close) are never stored.
+ *
+ * Progress goes to a callback as events (a CLI renders a bar on a TTY and plain lines otherwise, see
+ * `download-progress.ts`). Time comes from the injected clock (ETA); nothing reads the wall clock.
+ *
+ * @module
+ */
+
+import { type BrokerClient, type Candle, RequestPriority } from '@hoga/connector';
+import {
+  type BarInterval,
+  type Clock,
+  dailyCandleStamp,
+  type Market,
+  MINUTE_CANDLE_HISTORY_START,
+  marketOfSymbol,
+  RateLimitGroup,
+  regularCloseOfDailyStamp,
+} from '@hoga/core';
+import type { CachedCandle, CandleCache, TimeRange } from '@hoga/store';
+import { DateTime } from 'luxon';
+import type { DownloadProgress } from './download-progress.js';
+import { tradingDateRange } from './trading-dates.js';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** One series to make available. */
+export interface CandleDownloadTarget {
+  readonly symbol: string;
+  /** Candle stamps `start <= ts < end` (see `tradingDateRange`). */
+  readonly range: TimeRange;
+}
+
+/** Options of {@link CandleDownloader}. */
+export interface CandleDownloaderOptions {
+  readonly client: BrokerClient;
+  readonly cache: CandleCache;
+  /** Source of "now" (which candles are complete) and of elapsed time (ETA). */
+  readonly clock: Clock;
+  /** Candles per request, 1 to 200 (default 200). */
+  readonly pageSize?: number;
+  /** Corporate-action adjusted series (default true). */
+  readonly adjusted?: boolean;
+  /** Receives progress events. */
+  readonly onProgress?: (event: DownloadProgress) => void;
+  /** Stops the download between pages (what was stored stays). */
+  readonly signal?: AbortSignal;
+}
+
+/** What a download did. */
+export interface DownloadSummary {
+  /** Requests made. */
+  readonly pages: number;
+  /** Candles stored. */
+  readonly candles: number;
+  /** Symbols whose range was already covered. */
+  readonly cachedSymbols: readonly string[];
+}
+
+/**
+ * The targets of `--symbols`, `--interval`, `--from`, `--to` (dates as trading dates of each
+ * symbol's market), widened backwards to hold about `warmupBars` bars before the start. Symbols
+ * whose range is empty (before the minute history) are left out.
+ *
+ * @param symbols - the symbols
+ * @param interval - `1m` or `1d`
+ * @param from - `YYYY-MM-DD` or a date-time with offset
+ * @param to - `YYYY-MM-DD` or a date-time with offset (inclusive)
+ * @param warmupBars - bars wanted before `from` (estimated in calendar days, generously)
+ */
+export function downloadTargets(
+  symbols: readonly string[],
+  interval: BarInterval,
+  from: string,
+  to: string,
+  warmupBars = 0,
+): CandleDownloadTarget[] {
+  const targets: CandleDownloadTarget[] = [];
+  for (const symbol of symbols) {
+    const market = marketOfSymbol(symbol);
+    const range = tradingDateRange(market, interval, from, to);
+    if (range === null) continue;
+    const start = warmupBars > 0 ? range.start - warmupDays(interval, warmupBars) * DAY_MS : range.start;
+    targets.push({
+      symbol,
+      range: { start: Math.max(start, historyStart(market, interval)), end: range.end },
+    });
+  }
+  return targets;
+}
+
+/** Calendar days that hold `bars` bars with room for weekends and holidays. */
+function warmupDays(interval: BarInterval, bars: number): number {
+  return interval === '1d' ? Math.ceil((bars * 7) / 5) + 10 : Math.ceil(bars / 380) * 2 + 4;
+}
+
+function historyStart(market: Market, interval: BarInterval): number {
+  if (interval !== '1m') return Number.MIN_SAFE_INTEGER;
+  const date = MINUTE_CANDLE_HISTORY_START[market];
+  return tradingDateRange(market, interval, date, date)?.start ?? Number.MIN_SAFE_INTEGER;
+}
+
+/** Candle stamps before this are complete at `now` (the current minute or day is still forming). */
+export function completeBefore(market: Market, interval: BarInterval, now: number): number {
+  if (interval === '1m') return Math.floor(now / MINUTE_MS) * MINUTE_MS + 1;
+  const today = dailyCandleStamp(market, DateTime.fromMillis(now)).toMillis();
+  return now >= regularCloseOfDailyStamp(market, today) ? today + 1 : today;
+}
+
+/** Pages a gap should take (for the ETA): trading minutes or days in it over the page size. */
+function estimatePages(interval: BarInterval, market: Market, gap: TimeRange, pageSize: number): number {
+  const days = Math.max(1, ((gap.end - gap.start) / DAY_MS) * (5 / 7));
+  const perDay = interval === '1d' ? 1 : market === 'KR' ? 720 : 960;
+  return Math.max(1, Math.ceil((Math.min(days * perDay, (gap.end - gap.start) / MINUTE_MS) || 1) / pageSize));
+}
+
+/**
+ * Ensures the candle cache covers each target, downloading only the missing ranges.
+ *
+ * @example
+ * ```ts
+ * const downloader = new CandleDownloader({ client, cache: db.candles, clock: new LiveClock(),
+ *   onProgress: (e) => renderer.update(e) });
+ * await downloader.ensure('1m', downloadTargets(['005930', 'AAPL'], '1m', '2024-01-02', '2024-03-29'));
+ * ```
+ */
+export class CandleDownloader {
+  private readonly pageSize: number;
+  private readonly adjusted: boolean;
+
+  /** @param options - see {@link CandleDownloaderOptions} */
+  constructor(private readonly options: CandleDownloaderOptions) {
+    this.pageSize = options.pageSize ?? 200;
+    this.adjusted = options.adjusted ?? true;
+  }
+
+  /**
+   * Downloads what the cache lacks of each target, one symbol after another.
+   *
+   * @param interval - `1m` or `1d`
+   * @param targets - symbols and their candle-stamp ranges
+   * @throws the connector's error of a failed page (what was stored before it stays), or an abort
+   */
+  async ensure(interval: BarInterval, targets: readonly CandleDownloadTarget[]): Promise<DownloadSummary> {
+    const { cache, clock } = this.options;
+    const plans = targets.map((t) => {
+      const market = marketOfSymbol(t.symbol);
+      const end = Math.min(t.range.end, completeBefore(market, interval, clock.nowMs()));
+      const key = { symbol: t.symbol, interval, adjusted: this.adjusted };
+      const gaps = end > t.range.start ? cache.missing(key, { start: t.range.start, end }) : [];
+      const estimated = gaps.reduce((n, g) => n + estimatePages(interval, market, g, this.pageSize), 0);
+      return { target: t, key, gaps, estimated };
+    });
+    const progress = {
+      totalEstimated: plans.reduce((n, p) => n + p.estimated, 0),
+      totalPages: 0,
+      began: clock.nowMs(),
+    };
+    let candles = 0;
+    const cachedSymbols: string[] = [];
+    for (let i = 0; i < plans.length; i++) {
+      const plan = plans[i] as (typeof plans)[number];
+      const symbol = plan.target.symbol;
+      this.emit({
+        type: 'SymbolStarted',
+        symbol,
+        index: i,
+        symbols: plans.length,
+        missingRanges: plan.gaps.length,
+        estimatedPages: plan.estimated,
+        time: clock.nowMs(),
+      });
+      if (plan.gaps.length === 0) cachedSymbols.push(symbol);
+      let pages = 0;
+      let stored = 0;
+      for (const gap of plan.gaps) {
+        await this.fillGap(plan.key, gap, (pageCandles) => {
+          pages++;
+          stored += pageCandles;
+          progress.totalPages++;
+          const elapsed = clock.nowMs() - progress.began;
+          const remaining = Math.max(0, progress.totalEstimated - progress.totalPages);
+          this.emit({
+            type: 'PageStored',
+            symbol,
+            pages,
+            estimatedPages: Math.max(plan.estimated, pages),
+            candles: stored,
+            totalPages: progress.totalPages,
+            totalEstimatedPages: Math.max(progress.totalEstimated, progress.totalPages),
+            etaMs: progress.totalPages === 0 ? null : (elapsed / progress.totalPages) * remaining,
+            time: clock.nowMs(),
+          });
+        });
+      }
+      candles += stored;
+      this.emit({
+        type: 'SymbolCompleted',
+        symbol,
+        pages,
+        candles: stored,
+        cached: plan.gaps.length === 0,
+        time: clock.nowMs(),
+      });
+    }
+    return { pages: progress.totalPages, candles, cachedSymbols };
+  }
+
+  /**
+   * Downloads one missing range, newest page first, storing each page with the range it covers;
+   * when the broker has no older candles, the rest of the range is stored as covered (and empty).
+   */
+  private async fillGap(
+    key: { readonly symbol: string; readonly interval: BarInterval; readonly adjusted: boolean },
+    gap: TimeRange,
+    onPage: (candles: number) => void,
+  ): Promise<void> {
+    const { client, cache, signal } = this.options;
+    let upper = gap.end;
+    let before = DateTime.fromMillis(gap.end).setZone('Asia/Seoul').toISO() ?? '';
+    for (;;) {
+      signal?.throwIfAborted();
+      const request = client.getCandles(
+        key.symbol,
+        { interval: key.interval, count: this.pageSize, before, adjusted: key.adjusted },
+        { priority: RequestPriority.POLL, ...(signal === undefined ? {} : { signal }) },
+      );
+      await this.reportRateWait(key.symbol, client);
+      const page = await request;
+      const inGap: CachedCandle[] = [];
+      let oldest = Number.POSITIVE_INFINITY;
+      let reachedStart = false;
+      for (const c of page.candles) {
+        const ts = c.timestamp.toMillis();
+        if (ts < gap.start) {
+          reachedStart = true;
+          continue;
+        }
+        if (ts >= upper) continue;
+        inGap.push(toCached(c, ts));
+        if (ts < oldest) oldest = ts;
+      }
+      const last = reachedStart || page.nextBefore === null || page.candles.length === 0;
+      const coveredFrom = last ? gap.start : Math.min(oldest, upper);
+      if (coveredFrom < upper) cache.store(key, { start: coveredFrom, end: upper }, inGap);
+      onPage(inGap.length);
+      if (last) return;
+      upper = coveredFrom;
+      const raw = (page.raw as { nextBefore?: unknown }).nextBefore;
+      before = typeof raw === 'string' ? raw : (page.nextBefore?.toISO() ?? '');
+    }
+  }
+
+  /** Emits `RateBudgetWaiting` when the page request queues for a chart-group token. */
+  private async reportRateWait(symbol: string, client: BrokerClient): Promise<void> {
+    if (this.options.onProgress === undefined) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const queued = client.limiter.queueLength(RateLimitGroup.MARKET_DATA_CHART);
+    if (queued > 0)
+      this.emit({ type: 'RateBudgetWaiting', symbol, queued, time: this.options.clock.nowMs() });
+  }
+
+  private emit(event: DownloadProgress): void {
+    this.options.onProgress?.(event);
+  }
+}
+
+function toCached(c: Candle, ts: number): CachedCandle {
+  return { ts, open: c.openPrice, high: c.highPrice, low: c.lowPrice, close: c.closePrice, volume: c.volume };
+}

@@ -1,0 +1,98 @@
+/**
+ * Progress of a candle download as events, and the plain-text rendering of them (one line per
+ * symbol, for logs and pipes). A terminal progress bar is the CLI's to draw from the same events
+ * (the engine does not depend on a terminal library).
+ *
+ * @module
+ */
+
+/** A symbol's download begins (`missingRanges` 0: everything is cached already). */
+export interface SymbolStarted {
+  readonly type: 'SymbolStarted';
+  readonly symbol: string;
+  /** 0-based position among the run's symbols. */
+  readonly index: number;
+  readonly symbols: number;
+  readonly missingRanges: number;
+  readonly estimatedPages: number;
+  readonly time: number;
+}
+
+/** One page was downloaded and stored. */
+export interface PageStored {
+  readonly type: 'PageStored';
+  readonly symbol: string;
+  /** Pages of this symbol so far. */
+  readonly pages: number;
+  readonly estimatedPages: number;
+  /** Candles of this symbol stored so far. */
+  readonly candles: number;
+  /** Pages of the whole download so far, and the estimated total. */
+  readonly totalPages: number;
+  readonly totalEstimatedPages: number;
+  /** Estimated time left of the whole download, ms (null before the first page). */
+  readonly etaMs: number | null;
+  readonly time: number;
+}
+
+/** A page request is queued for a token of the chart group's rate budget. */
+export interface RateBudgetWaiting {
+  readonly type: 'RateBudgetWaiting';
+  readonly symbol: string;
+  /** Requests waiting in the group. */
+  readonly queued: number;
+  readonly time: number;
+}
+
+/** A symbol's range is now covered. */
+export interface SymbolCompleted {
+  readonly type: 'SymbolCompleted';
+  readonly symbol: string;
+  readonly pages: number;
+  readonly candles: number;
+  /** Nothing was missing. */
+  readonly cached: boolean;
+  readonly time: number;
+}
+
+/** Every progress event of a candle download. */
+export type DownloadProgress = SymbolStarted | PageStored | RateBudgetWaiting | SymbolCompleted;
+
+/** Formats a duration like `1m05s` or `12s`. */
+export function formatEta(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return '?';
+  const s = Math.max(0, Math.round(ms / 1000));
+  const m = Math.floor(s / 60);
+  return m > 0 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
+
+/**
+ * The plain line a non-terminal output shows for an event: one per symbol when it completes, none
+ * for the others.
+ *
+ * @param event - a progress event
+ * @param interval - shown beside the symbol
+ */
+export function progressLine(event: DownloadProgress, interval: string): string | null {
+  if (event.type !== 'SymbolCompleted') return null;
+  if (event.cached) return `${event.symbol} ${interval}: cached`;
+  const pages = `${event.pages} page${event.pages === 1 ? '' : 's'}`;
+  return `${event.symbol} ${interval}: downloaded ${event.candles} candles in ${pages}`;
+}
+
+/**
+ * Writes {@link progressLine}s to a text sink (stderr when the output is not a terminal).
+ *
+ * @param write - receives each line with its newline
+ * @param interval - shown beside each symbol
+ * @returns the progress callback for the downloader
+ */
+export function plainProgress(
+  write: (text: string) => void,
+  interval: string,
+): (event: DownloadProgress) => void {
+  return (event) => {
+    const line = progressLine(event, interval);
+    if (line !== null) write(`${line}\n`);
+  };
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { tradingDateRange } from './trading-dates.js';
+
+const ms = Date.parse;
+
+describe('tradingDateRange', () => {
+  it('takes KR dates as KST midnights, --to inclusive', () => {
+    expect(tradingDateRange('KR', '1m', '2026-11-23', '2026-11-24')).toEqual({
+      start: ms('2026-11-23T00:00:00+09:00'),
+      end: ms('2026-11-25T00:00:00+09:00'),
+    });
+  });
+
+  it('takes US daily dates as their stamps (KST midnight of the trading date)', () => {
+    expect(tradingDateRange('US', '1d', '2026-11-23', '2026-11-23')).toEqual({
+      start: ms('2026-11-23T00:00:00+09:00'),
+      end: ms('2026-11-24T00:00:00+09:00'),
+    });
+  });
+
+  it('takes US minute dates as New York trading days (20:00 the evening before, exclusive, to 20:00)', () => {
+    const r = tradingDateRange('US', '1m', '2026-11-23', '2026-11-23');
+    expect(r).toEqual({
+      start: ms('2026-11-22T20:00:00-05:00') + 1,
+      end: ms('2026-11-23T20:00:00-05:00') + 1,
+    });
+  });
+
+  it('clamps minute ranges to the minute history start and leaves daily ranges alone', () => {
+    expect(tradingDateRange('KR', '1m', '2020-01-01', '2022-11-23')?.start).toBe(
+      ms('2022-11-23T00:00:00+09:00'),
+    );
+    expect(tradingDateRange('US', '1m', '2020-01-01', '2021-12-01')?.start).toBe(
+      ms('2021-11-30T20:00:00-05:00') + 1,
+    );
+    expect(tradingDateRange('KR', '1d', '2020-01-02', '2020-01-02')?.start).toBe(
+      ms('2020-01-02T00:00:00+09:00'),
+    );
+    expect(tradingDateRange('KR', '1m', '2020-01-01', '2021-01-01')).toBeNull();
+  });
+
+  it('takes a date-time as the exact instant (inclusive --to)', () => {
+    expect(tradingDateRange('KR', '1m', '2026-11-23T09:30:00+09:00', '2026-11-23T10:00:00+09:00')).toEqual({
+      start: ms('2026-11-23T09:30:00+09:00'),
+      end: ms('2026-11-23T10:00:00+09:00') + 1,
+    });
+  });
+
+  it('refuses a malformed date, naming the flag', () => {
+    expect(() => tradingDateRange('KR', '1d', '2026-13-01', '2026-12-01')).toThrow(/from/);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Settling commands whose answer was lost (timeout, dropped connection, 5xx, cut body) or that a
+ * crash interrupted. A create inside its `clientOrderId` window is re-sent with the same key (the
+ * broker answers the first result); past it, and for modifies and cancels, which have no key, the
+ * outcome is looked for in the order history. Lists can lag behind writes, so checks repeat on
+ * every poll; only after `minChecks` checks and `unknownAfterMs` is a command declared unknown,
+ * reported, and never re-sent.
+ *
+ * @module
+ */
+
+import { NotFoundError, type OrderRecord, pollOrderSnapshots } from '@hoga/connector';
+import { TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
+import {
+  type CreateContent,
+  type ModifyContent,
+  outcomesOf,
+  type PendingCommand,
+  targetShowsApplied,
+  targetShowsProcessing,
+} from './history-match.js';
+import type { OrderManager } from './order-manager.js';
+import { CommandStatus, type StoredCommand } from './order-manager-store.js';
+
+const RECENT_LIMIT = 2_000;
+
+/** See the module description. */
+export class CommandResolver {
+  private readonly recent = new Map<string, OrderRecord>();
+  private readonly resolving = new Set<string>();
+
+  /** @param manager - the order manager it settles commands for */
+  constructor(private readonly manager: OrderManager) {}
+
+  /** Keeps unowned orders a poll saw (lists can show an order once and then lag). */
+  remember(records: Iterable<OrderRecord>): void {
+    for (const r of records) {
+      if (this.manager.store.execution(r.orderId) !== null) continue;
+      this.recent.delete(r.orderId);
+      this.recent.set(r.orderId, r);
+    }
+    while (this.recent.size > RECENT_LIMIT) {
+      const oldest = this.recent.keys().next().value as string;
+      this.recent.delete(oldest);
+    }
+  }
+
+  /** One check of an unsettled command (a no-op while another check of it runs). */
+  async resolve(command: StoredCommand): Promise<void> {
+    if (this.resolving.has(command.commandId)) return;
+    this.resolving.add(command.commandId);
+    try {
+      await this.check(command);
+    } finally {
+      this.resolving.delete(command.commandId);
+    }
+  }
+
+  private async check(command: StoredCommand): Promise<void> {
+    const m = this.manager;
+    const now = m.clock.nowMs();
+    const checks = command.checks + 1;
+    m.store.settleCommand(command.commandId, CommandStatus.AMBIGUOUS, now, { checks });
+    const current = { ...command, status: CommandStatus.AMBIGUOUS, checks };
+    if (command.kind === 'create') {
+      const windowEnd = command.sentAt + m.options.clientOrderIdWindowMs - m.options.windowMarginMs;
+      if (now < windowEnd) {
+        await m.sendCreate(current);
+        return;
+      }
+      const pending: PendingCommand = {
+        kind: 'create',
+        sentAt: command.sentAt,
+        content: command.content as unknown as CreateContent,
+      };
+      const matches = outcomesOf(pending, await this.candidates(command.sentAt), m.options.skewMs);
+      if (matches.length === 1) {
+        m.onCreated(current, (matches[0] as OrderRecord).orderId, matches[0] as OrderRecord);
+        return;
+      }
+      this.waitOrUnknown(current, `${matches.length} orders in the history match the create`);
+      return;
+    }
+    let target: OrderRecord;
+    try {
+      target = await m.gateway.getOrder(command.targetBrokerOrderId ?? '');
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        this.waitOrUnknown(current, 'the target order is not found');
+        return;
+      }
+      throw error;
+    }
+    m.applyRecord(target);
+    const kind = command.kind;
+    if (targetShowsApplied(kind, target)) {
+      const pending: PendingCommand =
+        kind === 'modify'
+          ? { kind, sentAt: command.sentAt, target, content: command.content as unknown as ModifyContent }
+          : { kind, sentAt: command.sentAt, target };
+      const matches = outcomesOf(pending, await this.candidates(command.sentAt), m.options.skewMs);
+      if (matches.length === 1) {
+        m.onChanged(current, (matches[0] as OrderRecord).orderId, matches[0] as OrderRecord);
+        return;
+      }
+      this.waitOrUnknown(current, `${matches.length} orders in the history match the ${kind}`);
+      return;
+    }
+    if (targetShowsProcessing(kind, target)) {
+      this.waitOrUnknown(current, `the order still shows ${target.status}`);
+      return;
+    }
+    if (TERMINAL_BROKER_ORDER_STATUSES.has(target.status)) {
+      m.rejectChange(
+        current,
+        'order-closed',
+        `the order is ${target.status}; the ${kind} did not take effect`,
+      );
+      return;
+    }
+    if (checks >= m.options.minChecks) {
+      m.rejectChange(current, 'not-applied', `the order is still ${target.status} and unchanged`);
+    }
+  }
+
+  private waitOrUnknown(command: StoredCommand, reason: string): void {
+    const m = this.manager;
+    const now = m.clock.nowMs();
+    if (command.checks < m.options.minChecks || now - command.sentAt < m.options.unknownAfterMs) return;
+    m.store.settleCommand(command.commandId, CommandStatus.UNKNOWN, now, { error: reason });
+    m.alert({
+      type: 'OrderOutcomeUnknown',
+      clientOrderId: command.clientOrderId,
+      commandId: command.commandId,
+      kind: command.kind,
+      reason,
+      tsEvent: now,
+    });
+  }
+
+  /** Unowned orders placed since `sentAt`: the lists now, plus those recent polls saw. */
+  private async candidates(sentAt: number): Promise<OrderRecord[]> {
+    const m = this.manager;
+    const snapshot = await pollOrderSnapshots(m.gateway, {
+      closedSinceMs: sentAt - m.options.skewMs,
+      maxClosedPages: 5,
+    });
+    const all = new Map<string, OrderRecord>(this.recent);
+    for (const r of snapshot.open) all.set(r.orderId, r);
+    for (const r of snapshot.closed) all.set(r.orderId, r);
+    return [...all.values()].filter((r) => m.store.execution(r.orderId) === null);
+  }
+}

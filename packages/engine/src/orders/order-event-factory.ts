@@ -1,0 +1,236 @@
+/**
+ * The order events of the live order manager, and the store states that go with them. One logical
+ * order (one `clientOrderId`) gets one event stream whatever broker ids it went through.
+ *
+ * @module
+ */
+
+import type { OrderRecord } from '@hoga/connector';
+import {
+  type BrokerOrderId,
+  type ClientOrderId,
+  type Clock,
+  Decimal,
+  type Fill,
+  isTerminalOrderState,
+  Money,
+  newEventId,
+  type OrderEvent,
+  type OrderIntent,
+  type StrategyId,
+} from '@hoga/core';
+import type { HogaDatabase } from '@hoga/store';
+import type { ModifyOrder } from '../commands/order-commands.js';
+import type { ModifyContent } from './history-match.js';
+import {
+  CommandStatus,
+  type CountedFill,
+  type OrderManagerStore,
+  type StoredExecution,
+} from './order-manager-store.js';
+
+/** Builds events; see the module description. */
+export class OrderEventFactory {
+  /**
+   * @param store - the manager's tables
+   * @param db - the store (logical orders)
+   * @param clock - stamps `tsInit`
+   */
+  constructor(
+    private readonly store: OrderManagerStore,
+    private readonly db: HogaDatabase,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Strategy of each logical order (it never changes). */
+  private readonly strategies = new Map<string, string | null>();
+
+  private strategyOf(clientOrderId: string): string | null {
+    let known = this.strategies.get(clientOrderId);
+    if (known === undefined) {
+      const order = this.db.orders.get(clientOrderId);
+      if (order === null) return null;
+      known = order.strategyId;
+      if (this.strategies.size > 10_000) this.strategies.clear();
+      this.strategies.set(clientOrderId, known);
+    }
+    return known;
+  }
+
+  private base(clientOrderId: string, tsEvent?: number) {
+    const now = this.clock.nowMs();
+    const strategy = this.strategyOf(clientOrderId);
+    return {
+      eventId: newEventId(),
+      clientOrderId: clientOrderId as ClientOrderId,
+      ...(strategy === null ? {} : { strategyId: strategy as StrategyId }),
+      tsEvent: tsEvent ?? now,
+      tsInit: now,
+    };
+  }
+
+  /** The logical order's current broker id. */
+  currentBrokerOrderId(clientOrderId: string): string | null {
+    return this.db.orders.get(clientOrderId)?.brokerOrderId ?? null;
+  }
+
+  submitted(intent: OrderIntent, at: number): OrderEvent {
+    return { ...this.base(intent.clientOrderId, at), type: 'OrderSubmitted', intent };
+  }
+
+  accepted(clientOrderId: string, brokerOrderId: string): OrderEvent {
+    return {
+      ...this.base(clientOrderId),
+      type: 'OrderAccepted',
+      brokerOrderId: brokerOrderId as BrokerOrderId,
+    };
+  }
+
+  rejected(clientOrderId: string, code: string, reason: string): OrderEvent {
+    return { ...this.base(clientOrderId), type: 'OrderRejected', code, reason };
+  }
+
+  denied(clientOrderId: string, strategyId: string, code: string, reason: string): OrderEvent {
+    return {
+      ...this.base(clientOrderId),
+      strategyId: strategyId as StrategyId,
+      type: 'OrderDenied',
+      code,
+      reason,
+    };
+  }
+
+  modifyRequested(clientOrderId: string, brokerOrderId: string, command: ModifyOrder): OrderEvent {
+    return {
+      ...this.base(clientOrderId),
+      type: 'OrderModifyRequested',
+      brokerOrderId: brokerOrderId as BrokerOrderId,
+      ...(command.price === undefined ? {} : { price: command.price }),
+      ...(command.quantity === undefined ? {} : { quantity: command.quantity }),
+    };
+  }
+
+  modified(
+    clientOrderId: string,
+    brokerOrderId: string,
+    previous: string | null,
+    content: ModifyContent,
+  ): OrderEvent {
+    return {
+      ...this.base(clientOrderId),
+      type: 'OrderModified',
+      brokerOrderId: brokerOrderId as BrokerOrderId,
+      ...(previous === null ? {} : { previousBrokerOrderId: previous as BrokerOrderId }),
+      ...(content.price === undefined ? {} : { price: new Decimal(content.price) }),
+      ...(content.quantity === undefined ? {} : { quantity: new Decimal(content.quantity) }),
+    };
+  }
+
+  modifyRejected(clientOrderId: string, code: string, reason: string): OrderEvent {
+    return { ...this.base(clientOrderId), type: 'OrderModifyRejected', code, reason };
+  }
+
+  cancelRequested(clientOrderId: string, brokerOrderId: string): OrderEvent {
+    return {
+      ...this.base(clientOrderId),
+      type: 'OrderCancelRequested',
+      brokerOrderId: brokerOrderId as BrokerOrderId,
+    };
+  }
+
+  cancelRejected(clientOrderId: string, code: string, reason: string): OrderEvent {
+    return { ...this.base(clientOrderId), type: 'OrderCancelRejected', code, reason };
+  }
+
+  private unsettled(clientOrderId: string): boolean {
+    return this.store
+      .commandsOf(clientOrderId)
+      .some((c) => c.status === CommandStatus.SENDING || c.status === CommandStatus.AMBIGUOUS);
+  }
+
+  private totals(clientOrderId: string): { quantity: Decimal; average: Decimal | null } {
+    let quantity = new Decimal(0);
+    let amount = new Decimal(0);
+    for (const e of this.store.executionsOf(clientOrderId)) {
+      quantity = quantity.plus(e.filledQuantity);
+      amount = amount.plus(e.filledAmount);
+    }
+    return { quantity, average: quantity.isZero() ? null : amount.div(quantity) };
+  }
+
+  /**
+   * The event of a counted fill: `OrderFilled` when it completes the logical order (its current
+   * broker order reports `FILLED` and no command of it is unsettled), else `OrderPartiallyFilled`.
+   */
+  fill(counted: CountedFill, owned: StoredExecution, record: OrderRecord, filledAt: number): OrderEvent {
+    const order = this.db.orders.get(owned.clientOrderId);
+    const currency = order?.currency ?? (record.currency === 'USD' ? 'USD' : 'KRW');
+    const fill: Fill = {
+      fillId: `${owned.brokerOrderId}:${counted.delta.after.filledQuantity.toString()}`,
+      clientOrderId: owned.clientOrderId as ClientOrderId,
+      brokerOrderId: owned.brokerOrderId as BrokerOrderId,
+      symbol: owned.symbol,
+      side: owned.side,
+      quantity: counted.delta.quantity,
+      price: counted.delta.price,
+      commission: Money.of(counted.delta.commission, currency),
+      tax: Money.of(counted.delta.tax, currency),
+      cumulativeQuantity: counted.logicalCumulative,
+      tsEvent: filledAt,
+    };
+    const completes =
+      record.status === 'FILLED' &&
+      this.currentBrokerOrderId(owned.clientOrderId) === owned.brokerOrderId &&
+      !this.unsettled(owned.clientOrderId);
+    const quantity = counted.logicalCumulative;
+    const average = quantity.isZero() ? null : counted.logicalAmount.div(quantity);
+    const now = this.clock.nowMs();
+    if (order !== null && !isTerminalOrderState(order.state)) {
+      const state = completes
+        ? 'FILLED'
+        : order.state === 'PENDING_MODIFY' || order.state === 'PENDING_CANCEL'
+          ? order.state
+          : 'PARTIALLY_FILLED';
+      this.store.setOrderState(owned.clientOrderId, state, now, quantity, average);
+    }
+    return {
+      ...this.base(owned.clientOrderId, filledAt),
+      type: completes ? 'OrderFilled' : 'OrderPartiallyFilled',
+      fill,
+    };
+  }
+
+  /**
+   * The end of a logical order, once every broker order of it is closed and no command of it is
+   * unsettled (null while it is still working, or when it already ended).
+   */
+  settle(clientOrderId: string): OrderEvent | null {
+    const executions = this.store.executionsOf(clientOrderId);
+    if (executions.length === 0 || executions.some((e) => !e.closed)) return null;
+    const order = this.db.orders.get(clientOrderId);
+    if (order === null || isTerminalOrderState(order.state)) return null;
+    const commands = this.store.commandsOf(clientOrderId);
+    if (commands.some((c) => c.status === CommandStatus.SENDING || c.status === CommandStatus.AMBIGUOUS))
+      return null;
+    const current = order.brokerOrderId === null ? null : this.store.execution(order.brokerOrderId);
+    if (current === null) return null;
+    const now = this.clock.nowMs();
+    const { quantity, average } = this.totals(clientOrderId);
+    if (current.status === 'FILLED') {
+      this.store.setOrderState(clientOrderId, 'FILLED', now, quantity, average);
+      return null;
+    }
+    if (current.status === 'REJECTED') {
+      this.store.setOrderState(clientOrderId, 'REJECTED', now, quantity, average);
+      return this.rejected(clientOrderId, 'broker-rejected', 'the broker rejected the order');
+    }
+    const byUs = commands.some((c) => c.kind === 'cancel' && c.status === CommandStatus.DONE);
+    this.store.setOrderState(clientOrderId, 'CANCELED', now, quantity, average);
+    return {
+      ...this.base(clientOrderId),
+      type: 'OrderCanceled',
+      brokerOrderId: current.brokerOrderId as BrokerOrderId,
+      reason: byUs ? 'user' : current.status === 'REPLACED' ? 'replaced-elsewhere' : 'broker',
+    };
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The order manager's tunables, its background-read priority, and how it classifies failed
+ * commands (ambiguous: the broker may have taken it; else a refusal).
+ *
+ * @module
+ */
+import {
+  BrokerApiError,
+  ConflictError,
+  NetworkError,
+  NetworkFailure,
+  RateLimitError,
+  RequestPriority,
+  ResponseShapeError,
+  ServerError,
+} from '@hoga/connector';
+
+/** Tunables of {@link OrderManager}. */
+export interface OrderManagerOptions {
+  /** The broker's `clientOrderId` window (default 10 minutes). */
+  readonly clientOrderIdWindowMs?: number;
+  /** Stop re-sending a create this long before its window ends (default 30 s). */
+  readonly windowMarginMs?: number;
+  /** An unsettled command is declared unknown after this long on the engine clock... (default 120 s) */
+  readonly unknownAfterMs?: number;
+  /** ...and at least this many checks (default 5). */
+  readonly minChecks?: number;
+  /** Closed pages read per poll (default 2). */
+  readonly maxClosedPages?: number;
+  /** Order details read per poll (default 3). */
+  readonly maxDetailReads?: number;
+  /** Tolerated difference between our clock and the broker's `orderedAt` (default 2 s). */
+  readonly skewMs?: number;
+  /**
+   * How a command is written before it is sent: `full` (default) fsyncs it (survives power loss);
+   * `normal` survives a process crash (WAL), not an OS crash or power loss.
+   */
+  readonly commandDurability?: 'full' | 'normal';
+}
+
+/** Background reads queue behind the strategy's own reads (the ORDER_HISTORY budget is shared). */
+export const POLL = { priority: RequestPriority.POLL } as const;
+
+/** Whether a failed command may have reached the broker (its outcome is then looked for). */
+export function ambiguous(error: unknown): boolean {
+  if (error instanceof NetworkError) return error.failure !== NetworkFailure.ABORTED;
+  if (error instanceof ConflictError) return error.code === 'request-in-progress';
+  return (
+    error instanceof ServerError || error instanceof ResponseShapeError || error instanceof RateLimitError
+  );
+}
+
+/** The broker's code of a failure, or the error's name. */
+export function codeOf(error: unknown): string {
+  return error instanceof BrokerApiError ? error.code : error instanceof Error ? error.name : 'error';
+}

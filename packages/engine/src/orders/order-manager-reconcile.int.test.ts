@@ -1,0 +1,162 @@
+/**
+ * Startup reconciliation, position checks and unknown outcomes of the order manager, over real
+ * HTTP against the simulator.
+ */
+import { Decimal } from '@hoga/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  allBrokerOrders,
+  brokerFillsByOrder,
+  cancelOf,
+  fillEvents,
+  type LiveFixture,
+  startLive,
+  storedFillsByBrokerOrder,
+  submitLimit,
+  total,
+} from './live-fixture.test-helper.js';
+
+const fixtures: LiveFixture[] = [];
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((f) => f.close()));
+});
+
+async function live(...args: Parameters<typeof startLive>): Promise<LiveFixture> {
+  const f = await startLive(...args);
+  fixtures.push(f);
+  return f;
+}
+
+async function upperLimit(f: LiveFixture, symbol: string): Promise<string> {
+  const l = await f.client.getPriceLimits(symbol);
+  if (l.upperLimitPrice === null) throw new Error('no limit');
+  return l.upperLimitPrice.toString();
+}
+
+describe('order manager reconciliation (real HTTP)', () => {
+  it('first run: copies the holdings and adopts open orders at their current execution (no fill counted twice)', async () => {
+    const f = await live();
+    const lower = (await f.client.getPriceLimits('005930')).lowerLimitPrice?.toString() ?? '0';
+    await f.client.createOrder({
+      symbol: '005930',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity: new Decimal(1),
+      price: new Decimal(lower),
+    });
+    const report = await f.manager.reconcile();
+    expect(report).toEqual({ firstRun: true, adopted: 1, mismatched: [] });
+    expect(f.manager.store.position('005930').toString()).toBe('100');
+    expect(f.manager.store.position('AAPL').toString()).toBe('10');
+    expect((await f.manager.reconcile()).firstRun).toBe(false);
+  });
+
+  it('a restart counts what filled and closed while the engine was down: own fills and orders from other channels', async () => {
+    const f = await live();
+    await f.manager.reconcile();
+    const upper = await upperLimit(f, '000660');
+    const own = submitLimit(
+      '000660',
+      'BUY',
+      '2',
+      (await f.client.getPriceLimits('000660')).lowerLimitPrice?.toString(),
+    );
+    await f.manager.execute(own);
+    f.db.close(); // the engine is down from here
+    await f.client.modifyOrder((await f.client.listOrders({ status: 'OPEN' })).orders[0]?.orderId ?? '', {
+      orderType: 'LIMIT',
+      price: new Decimal(upper),
+      quantity: new Decimal(2),
+    }); // modified from the broker's app: a replacement the engine never asked for
+    await f.client.createOrder({
+      symbol: '000660',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity: new Decimal(3),
+      price: new Decimal(upper),
+    });
+    f.sim.advanceClock(60_000);
+    const manager = f.restart();
+    const report = await manager.reconcile();
+    expect(report.mismatched).toEqual([]);
+    expect(manager.store.position('000660').toString()).toBe('25');
+    const broker = brokerFillsByOrder(await allBrokerOrders(f.client));
+    expect(total(storedFillsByBrokerOrder(f.db).values()).toString()).toBe(total(broker.values()).toString());
+    expect(total(fillEvents(f.events).map((x) => x.quantity)).toString()).toBe('5');
+  });
+
+  it('a position that still differs from the holdings is reported and its symbol not traded until it matches', async () => {
+    const f = await live();
+    await f.manager.reconcile();
+    f.manager.store.setPosition('005930', new Decimal(90), 0); // as if a fill had been lost by an older version
+    const manager = f.restart();
+    const report = await manager.reconcile();
+    expect(report.mismatched).toEqual(['005930']);
+    expect(
+      f.alerts
+        .filter((a) => a.type === 'PositionMismatch')
+        .map((a) => a.type === 'PositionMismatch' && [a.symbol, a.store, a.broker]),
+    ).toEqual([['005930', '90', '100']]);
+    const order = submitLimit('005930', 'BUY', '1', await upperLimit(f, '005930'));
+    await manager.execute(order);
+    expect(
+      f.events.filter((e) => e.type === 'OrderDenied').map((e) => e.type === 'OrderDenied' && e.code),
+    ).toEqual(['symbol-blocked']);
+    expect(f.sim.counters().ordersCreated).toBe(0);
+    manager.store.setPosition('005930', new Decimal(100), 0); // the operator resolved it
+    expect(await manager.checkPositions()).toEqual([]);
+    expect(f.alerts.some((a) => a.type === 'PositionResolved' && a.symbol === '005930')).toBe(true);
+    expect(manager.isBlocked('005930')).toBe(false);
+  });
+
+  it('an unsettled create past its key window that two orders match is declared unknown, reported, never re-sent', async () => {
+    // no connector-level repeats: the create's answer stays lost
+    const f = await live(
+      '2026-11-23T10:00:00+09:00',
+      { minChecks: 2, unknownAfterMs: 60_000 },
+      { maxRetries: 0 },
+    );
+    await f.manager.reconcile();
+    const lower = (await f.client.getPriceLimits('005930')).lowerLimitPrice?.toString() ?? '0';
+    f.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 1 });
+    const order = submitLimit('005930', 'BUY', '1', lower);
+    await f.manager.execute(order);
+    // an identical order from another channel, and the key window passes
+    await f.client.createOrder({
+      symbol: '005930',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity: new Decimal(1),
+      price: new Decimal(lower),
+    });
+    f.sim.advanceClock(11 * 60_000);
+    const created = f.sim.counters().ordersCreated;
+    for (let i = 0; i < 4; i++) await f.manager.pollOnce();
+    expect(f.sim.counters().ordersCreated).toBe(created);
+    const unknown = f.alerts.filter((a) => a.type === 'OrderOutcomeUnknown');
+    expect(unknown.map((a) => a.type === 'OrderOutcomeUnknown' && [a.clientOrderId, a.kind])).toEqual([
+      [order.intent.clientOrderId, 'create'],
+    ]);
+    expect(f.manager.store.unresolvedCommands()).toEqual([]);
+    // the two orders are now adopted as external: every broker order is accounted for
+    expect(f.alerts.filter((a) => a.type === 'ExternalOrderAdopted')).toHaveLength(2);
+  });
+
+  it('commands share the ORDER budget with cancels first: a cancel overtakes queued creates', async () => {
+    const f = await live(undefined, {}, {}, true); // the simulator's rate limits on (ORDER: 6/s)
+    await f.manager.reconcile();
+    const lower = (await f.client.getPriceLimits('005930')).lowerLimitPrice?.toString() ?? '0';
+    const first = submitLimit('005930', 'BUY', '1', lower);
+    await f.manager.execute(first);
+    const done: string[] = [];
+    const creates = Array.from({ length: 14 }, (_, i) => {
+      const o = submitLimit('005930', 'BUY', '1', lower);
+      return f.manager.execute(o).then(() => done.push(`create ${i}`));
+    });
+    const cancel = f.manager.execute(cancelOf(first)).then(() => done.push('cancel'));
+    await Promise.all([...creates, cancel]);
+    expect(f.sim.counters().rateLimited).toBe(0); // the client kept to the budget
+    expect(done.indexOf('cancel')).toBeLessThan(done.length - 5); // ahead of the queued creates
+    expect(f.events.filter((e) => e.type === 'OrderAccepted')).toHaveLength(15);
+  });
+});

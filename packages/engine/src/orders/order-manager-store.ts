@@ -1,0 +1,384 @@
+/**
+ * The order manager's persistence: commands written with their full content before they are sent,
+ * which broker order belongs to which logical order, the cumulative execution counted per broker
+ * order, and the positions those fills built. Order identity and fills are mirrored into the
+ * store's `orders`, `order_broker_ids` and `fills` (what `hoga db` shows); the manager's own tables
+ * (migration 4) are the source of truth after a restart.
+ *
+ * @module
+ */
+import { Currency, Decimal, formatDecimal, Market, type OrderState } from '@hoga/core';
+import type { HogaDatabase, NewOrder } from '@hoga/store';
+import type { CumulativeExecution, ExecutionDelta } from './execution-delta.js';
+import {
+  type CommandRow,
+  type CommandStatus,
+  type Connection,
+  type CountedFill,
+  command,
+  type ExecutionRow,
+  execution,
+  prepareStatements,
+  type StoredCommand,
+  type StoredExecution,
+} from './order-manager-rows.js';
+
+export {
+  CommandStatus,
+  type CountedFill,
+  type StoredCommand,
+  type StoredExecution,
+} from './order-manager-rows.js';
+
+/** Reads and writes the manager's tables; see the module description. */
+export class OrderManagerStore {
+  private readonly conn: Connection;
+  private readonly statements: ReturnType<typeof prepareStatements>;
+
+  /**
+   * @param db - an open, migrated database
+   * @param durability - `full`: commands and links are fsynced before they are acted on; `normal`:
+   *   they survive a process crash (WAL), not power loss
+   */
+  constructor(
+    private readonly db: HogaDatabase,
+    private readonly durability: 'full' | 'normal' = 'full',
+  ) {
+    this.conn = db.connection;
+    this.statements = prepareStatements(this.conn);
+  }
+
+  private durable<T>(fn: () => T): T {
+    if (this.durability === 'normal') return this.conn.transaction(fn).immediate();
+    this.conn.pragma('synchronous = FULL');
+    try {
+      return this.conn.transaction(fn).immediate();
+    } finally {
+      this.conn.pragma('synchronous = NORMAL');
+    }
+  }
+
+  /**
+   * Writes a create durably before it is sent: the logical order (state SUBMITTED) and the command
+   * with the request body.
+   */
+  recordCreate(commandId: string, order: NewOrder, content: Record<string, unknown>, at: number): void {
+    const text = (d: Decimal | null): string | null => (d === null ? null : formatDecimal(d));
+    // The logical order and the command in one transaction: one commit (one fsync) before sending.
+    this.durable(() => {
+      this.statements.insertIntent.run({
+        clientOrderId: order.clientOrderId,
+        strategyId: order.strategyId,
+        mode: order.mode,
+        symbol: order.symbol,
+        market: order.market,
+        currency: order.currency,
+        side: order.side,
+        orderType: order.orderType,
+        timeInForce: order.timeInForce,
+        price: text(order.price),
+        quantity: text(order.quantity),
+        amount: text(order.amount),
+        at: order.createdAt,
+      });
+      this.statements.insertCommand.run({
+        commandId,
+        clientOrderId: order.clientOrderId,
+        kind: 'create',
+        target: null,
+        symbol: order.symbol,
+        side: order.side,
+        content: JSON.stringify(content),
+        strategyId: order.strategyId,
+        at,
+      });
+    });
+  }
+
+  /** Records an order placed elsewhere (adopted as external) when it is not stored yet. */
+  recordExternal(order: NewOrder): void {
+    if (this.db.orders.get(order.clientOrderId) === null) this.db.orders.recordIntent(order);
+  }
+
+  /** Writes a modify or cancel durably before it is sent. */
+  recordChange(
+    commandId: string,
+    kind: 'modify' | 'cancel',
+    target: StoredExecution,
+    strategyId: string | null,
+    content: Record<string, unknown>,
+    at: number,
+  ): void {
+    this.durable(() =>
+      this.statements.insertCommand.run({
+        commandId,
+        clientOrderId: target.clientOrderId,
+        kind,
+        target: target.brokerOrderId,
+        symbol: target.symbol,
+        side: target.side,
+        content: JSON.stringify(content),
+        strategyId,
+        at,
+      }),
+    );
+  }
+
+  /** Runs `fn` in one (normal-durability) transaction. */
+  batch<T>(fn: () => T): T {
+    return this.conn.transaction(fn)();
+  }
+
+  /** Changes a command's status (and result or error). */
+  settleCommand(
+    commandId: string,
+    status: CommandStatus,
+    at: number,
+    extra: { readonly result?: string; readonly error?: string; readonly checks?: number } = {},
+  ): void {
+    const current = this.statements.commandChecks.get(commandId) as { checks: number } | undefined;
+    this.statements.updateCommand.run({
+      id: commandId,
+      status,
+      result: extra.result ?? null,
+      error: extra.error ?? null,
+      checks: extra.checks ?? current?.checks ?? 0,
+      at,
+    });
+  }
+
+  /** Commands still being sent or looked for, oldest first. */
+  unresolvedCommands(): StoredCommand[] {
+    return (this.statements.unresolved.all() as CommandRow[]).map(command);
+  }
+
+  /** Every command of a logical order, oldest first. */
+  commandsOf(clientOrderId: string): StoredCommand[] {
+    return (this.statements.commandsOf.all(clientOrderId) as CommandRow[]).map(command);
+  }
+
+  /** The broker order with this id, if the manager owns it. */
+  execution(brokerOrderId: string): StoredExecution | null {
+    const row = this.statements.execution.get(brokerOrderId) as ExecutionRow | undefined;
+    return row === undefined ? null : execution(row);
+  }
+
+  /** Owned broker orders not seen closed yet. */
+  openExecutions(): StoredExecution[] {
+    return (this.statements.openExecutions.all() as ExecutionRow[]).map(execution);
+  }
+
+  /** The broker orders of one logical order. */
+  executionsOf(clientOrderId: string): StoredExecution[] {
+    return (this.statements.executionsOf.all(clientOrderId) as ExecutionRow[]).map(execution);
+  }
+
+  /**
+   * Makes a broker order part of a logical order (durably), starting from `baseline` (zero for an
+   * order the manager made; the current totals for an order adopted at the first start, whose
+   * fills the holdings already contain).
+   */
+  link(
+    clientOrderId: string,
+    brokerOrderId: string,
+    kind: 'create' | 'modify' | 'cancel',
+    info: { readonly symbol: string; readonly side: 'BUY' | 'SELL'; readonly orderedAt: number | null },
+    at: number,
+    baseline: CumulativeExecution | null = null,
+  ): void {
+    // The broker order and the logical order's lineage in one transaction (one commit).
+    this.durable(() => {
+      this.statements.insertExecution.run({
+        id: brokerOrderId,
+        clientOrderId,
+        symbol: info.symbol,
+        side: info.side,
+        status: 'PENDING',
+        q: (baseline?.filledQuantity ?? 0).toString(),
+        a: (baseline?.filledAmount ?? 0).toString(),
+        c: (baseline?.commission ?? 0).toString(),
+        t: (baseline?.tax ?? 0).toString(),
+        orderedAt: info.orderedAt,
+        at,
+      });
+      const order = this.orderKey(clientOrderId);
+      if (order === null || this.statements.linkOwner.get(brokerOrderId) !== undefined) return;
+      const { n } = this.statements.nextOrdinal.get(order.id) as { n: number };
+      this.statements.insertLink.run(brokerOrderId, order.id, n, kind, at);
+      this.statements.setCurrentBrokerId.run(brokerOrderId, at, order.id);
+    });
+  }
+
+  /** Repairs lineage links a crash left out (the manager's table is written first). */
+  repairLinks(at: number): void {
+    for (const row of this.statements.unlinked.all() as {
+      broker_order_id: string;
+      client_order_id: string;
+    }[]) {
+      if (this.db.orders.get(row.client_order_id) !== null)
+        this.db.orders.linkBrokerOrderId(row.client_order_id, row.broker_order_id, 'create', at);
+    }
+  }
+
+  /**
+   * Counts a broker report: stores the new totals and status and, when quantity was added, the
+   * fill (store `fills`, positions) in one transaction. Returns the fill, or null.
+   */
+  applyReport(
+    owned: StoredExecution,
+    status: string,
+    closed: boolean,
+    delta: ExecutionDelta | null,
+    filledAt: number,
+    at: number,
+  ): CountedFill | null {
+    const body = (): CountedFill | null => {
+      const after = delta?.after ?? owned;
+      this.statements.updateExecution.run({
+        id: owned.brokerOrderId,
+        status,
+        closed: closed ? 1 : 0,
+        q: after.filledQuantity.toString(),
+        a: after.filledAmount.toString(),
+        c: after.commission.toString(),
+        t: after.tax.toString(),
+        at,
+      });
+      if (delta === null) return null;
+      let logical = new Decimal(0);
+      let amount = new Decimal(0);
+      for (const row of this.statements.sumFilled.all(owned.clientOrderId) as {
+        filled_quantity: string;
+        filled_amount: string;
+      }[]) {
+        logical = logical.plus(row.filled_quantity);
+        amount = amount.plus(row.filled_amount);
+      }
+      const order = this.orderKey(owned.clientOrderId);
+      if (order !== null) {
+        this.db.fills.record({
+          orderId: order.id,
+          brokerOrderId: owned.brokerOrderId,
+          symbol: owned.symbol,
+          side: owned.side,
+          quantity: delta.quantity,
+          price: delta.price,
+          commission: delta.commission,
+          commissionCurrency: order.currency,
+          tax: delta.tax,
+          filledAt,
+          cumulativeQuantity: logical,
+        });
+      }
+      const signed = owned.side === 'BUY' ? delta.quantity : delta.quantity.negated();
+      this.statements.setPosition.run(owned.symbol, this.position(owned.symbol).plus(signed).toString(), at);
+      return {
+        brokerOrderId: owned.brokerOrderId,
+        clientOrderId: owned.clientOrderId,
+        delta,
+        logicalCumulative: logical,
+        logicalAmount: amount,
+      };
+    };
+    // inside a poll's batch already: no savepoint per fill
+    return this.conn.inTransaction ? body() : this.conn.transaction(body)();
+  }
+
+  /** Row id and currency of each logical order (they never change). */
+  private readonly orderKeys = new Map<string, { readonly id: number; readonly currency: Currency }>();
+
+  private orderKey(clientOrderId: string): { readonly id: number; readonly currency: Currency } | null {
+    let key = this.orderKeys.get(clientOrderId);
+    if (key === undefined) {
+      const order = this.db.orders.get(clientOrderId);
+      if (order === null) return null;
+      key = { id: order.id, currency: order.currency };
+      if (this.orderKeys.size > 10_000) this.orderKeys.clear();
+      this.orderKeys.set(clientOrderId, key);
+    }
+    return key;
+  }
+
+  /** The logical order's state and fill totals in the store's `orders`. */
+  setOrderState(
+    clientOrderId: string,
+    state: OrderState,
+    at: number,
+    filled?: Decimal,
+    average?: Decimal | null,
+  ): void {
+    if (clientOrderId.startsWith('ext-') && this.db.orders.get(clientOrderId) === null) return;
+    this.db.orders.updateState(clientOrderId, {
+      state,
+      updatedAt: at,
+      ...(filled === undefined ? {} : { filledQuantity: filled }),
+      ...(average === undefined ? {} : { averageFillPrice: average }),
+    });
+  }
+
+  /** A symbol's position as the fills built it. */
+  position(symbol: string): Decimal {
+    const row = this.statements.position.get(symbol) as { quantity: string } | undefined;
+    return row === undefined ? new Decimal(0) : new Decimal(row.quantity);
+  }
+
+  /** Every position (zero ones included once they existed). */
+  positions(): Map<string, Decimal> {
+    const rows = this.statements.positions.all() as { symbol: string; quantity: string }[];
+    return new Map(rows.map((r) => [r.symbol, new Decimal(r.quantity)]));
+  }
+
+  /** Sets a position (the baseline copied from the holdings at the first start). */
+  setPosition(symbol: string, quantity: Decimal, at: number): void {
+    this.statements.setPosition.run(symbol, quantity.toString(), at);
+  }
+
+  /** Saves the positions as a store snapshot (what `hoga db positions` shows). */
+  snapshotPositions(at: number, prices: ReadonlyMap<string, Decimal> = new Map()): void {
+    const positions = [...this.positions()].map(([symbol, quantity]) => {
+      const market = /^[0-9]/.test(symbol) ? Market.KR : Market.US;
+      return {
+        symbol,
+        market,
+        currency: market === Market.KR ? Currency.KRW : Currency.USD,
+        quantity,
+        averagePrice: prices.get(symbol) ?? new Decimal(0),
+        realizedPnl: new Decimal(0),
+      };
+    });
+    this.db.positions.save({ ts: at, mode: 'live', strategyId: null, positions });
+  }
+
+  /** Bars a symbol from trading until its position matches the broker's holdings. */
+  block(symbol: string, reason: string, at: number): void {
+    this.statements.block.run(symbol, reason, at);
+    this.blockedCache = null;
+  }
+
+  /** Lifts a bar. */
+  unblock(symbol: string): void {
+    this.statements.unblock.run(symbol);
+    this.blockedCache = null;
+  }
+
+  private blockedCache: Map<string, string> | null = null;
+
+  /** The barred symbols and why (read once, then kept: only this class changes them). */
+  blocked(): ReadonlyMap<string, string> {
+    if (this.blockedCache === null) {
+      const rows = this.statements.blocked.all() as { symbol: string; reason: string }[];
+      this.blockedCache = new Map(rows.map((r) => [r.symbol, r.reason]));
+    }
+    return this.blockedCache;
+  }
+
+  /** A progress value. */
+  meta(key: string): string | null {
+    return (this.statements.getMeta.get(key) as { value: string } | undefined)?.value ?? null;
+  }
+
+  /** Sets a progress value. */
+  setMeta(key: string, value: string): void {
+    this.statements.setMeta.run(key, value);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * One order poll of the order manager: the open orders, the newest closed pages since the last
+ * poll (one store transaction for all their reports), the detail of owned open orders that neither
+ * list showed (a few per poll, in turn), then a check of every command whose answer was lost.
+ *
+ * @module
+ */
+import { NotFoundError, type OrderRecord, pollOrderSnapshots } from '@hoga/connector';
+import type { CommandResolver } from './command-resolver.js';
+import type { OrderManager } from './order-manager.js';
+import { POLL } from './order-manager-options.js';
+import { CommandStatus, type StoredExecution } from './order-manager-store.js';
+
+/** See the module description. */
+export class OrderPoller {
+  private detailCursor = 0;
+
+  /**
+   * @param m - the order manager
+   * @param resolver - settles commands whose answer was lost
+   */
+  constructor(
+    private readonly m: OrderManager,
+    private readonly resolver: CommandResolver,
+  ) {}
+
+  /** One poll (see {@link OrderManager.pollOnce}). */
+  async poll(maxClosedPages: number): Promise<void> {
+    const startedAt = this.m.clock.nowMs();
+    const since = Number(this.m.store.meta('last_poll_at') ?? startedAt) - this.m.options.skewMs;
+    const snapshot = await pollOrderSnapshots(this.m.gateway, { closedSinceMs: since, maxClosedPages }, POLL);
+    const seen = new Map<string, OrderRecord>();
+    for (const r of snapshot.open) seen.set(r.orderId, r);
+    for (const r of snapshot.closed) seen.set(r.orderId, r);
+    this.m.applyRecords(seen.values());
+    await this.readMissing(seen);
+    this.resolver.remember(seen.values());
+    // Commands being sent by this process wait for their answer; the rest (lost answers, and
+    // commands a crash interrupted) are looked for.
+    for (const stored of this.m.store.unresolvedCommands())
+      if (stored.status === CommandStatus.AMBIGUOUS) await this.resolver.resolve(stored);
+    if (snapshot.complete) this.m.store.setMeta('last_poll_at', String(startedAt));
+  }
+
+  /** Reads the detail of owned open orders that neither list showed (a few per poll). */
+  private async readMissing(seen: ReadonlyMap<string, OrderRecord>): Promise<void> {
+    const missing = this.m.store.openExecutions().filter((e) => !seen.has(e.brokerOrderId));
+    if (missing.length === 0) return;
+    const count = Math.min(missing.length, this.m.options.maxDetailReads);
+    for (let i = 0; i < count; i++) {
+      const execution = missing[(this.detailCursor + i) % missing.length] as StoredExecution;
+      try {
+        this.m.applyRecord(await this.m.gateway.getOrder(execution.brokerOrderId, POLL));
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+      }
+    }
+    this.detailCursor += count;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * USD/KRW rates for valuing USD cash and holdings in KRW. No currency is ever exchanged: the rate
+ * only values the portfolio.
+ *
+ * @module
+ */
+
+/** The USD/KRW rate valid at an instant. */
+export interface FxRates {
+  /** KRW per USD valid at `ms` (epoch ms). */
+  usdKrwAt(ms: number): number;
+}
+
+/** Injection token of {@link FxRates}. */
+export const FxRates = Symbol.for('hoga.engine.FxRates');
+
+/** One rate for the whole run (backtests: `--usd-krw`, or the rate fetched once). */
+export class FixedFxRates implements FxRates {
+  /** @param usdKrw - KRW per USD (> 0) */
+  constructor(private readonly usdKrw: number) {
+    if (!(usdKrw > 0) || !Number.isFinite(usdKrw)) {
+      throw new RangeError(`usdKrw: expected a positive rate, found ${String(usdKrw)}`);
+    }
+  }
+
+  /** @inheritdoc */
+  usdKrwAt(_ms: number): number {
+    return this.usdKrw;
+  }
+}
+
+/**
+ * A step function over dated rates: each rate is valid from its time until the next one (the
+ * exchange-rate endpoint's history, fetched once and cached). Before the first, the first applies.
+ */
+export class SteppedFxRates implements FxRates {
+  private readonly times: Float64Array;
+  private readonly rates: Float64Array;
+  private last = 0;
+
+  /** @param points - `[validFromMs, usdKrw]` pairs, any order (at least one) */
+  constructor(points: readonly (readonly [number, number])[]) {
+    if (points.length === 0) throw new RangeError('SteppedFxRates: expected at least one rate');
+    const sorted = [...points].sort((a, b) => a[0] - b[0]);
+    this.times = Float64Array.from(sorted.map((p) => p[0]));
+    this.rates = Float64Array.from(sorted.map((p) => p[1]));
+  }
+
+  /** @inheritdoc */
+  usdKrwAt(ms: number): number {
+    let i = this.last;
+    if ((this.times[i] ?? 0) > ms) i = 0;
+    while (i + 1 < this.times.length && (this.times[i + 1] ?? 0) <= ms) i++;
+    this.last = i;
+    return this.rates[i] ?? 0;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The portfolio: one {@link StrategyBook} per strategy, built from that strategy's own fills, the
+ * marks positions are valued at, and the equity curve in KRW (USD through the rate valid at each
+ * moment). The account's holdings are a separate, read-only view (the venue's ledger or the broker).
+ *
+ * @module
+ */
+import type { Clock, Currency, Decimal, OrderEvent } from '@hoga/core';
+import { inject } from 'inversify';
+import { ClockToken } from '../runtime/tokens.js';
+import { FxRates } from './fx-rates.js';
+import { MarkBook } from './mark-book.js';
+import { StrategyBook } from './strategy-book.js';
+
+/** One point of an equity curve. */
+export interface EquityPoint {
+  /** Epoch ms. */
+  readonly time: number;
+  /** Total value in KRW. */
+  readonly equity: number;
+}
+
+/** Token of {@link Portfolio}. */
+export const Portfolio = Symbol.for('hoga.engine.Portfolio');
+
+/** What the runtime and strategies read of the portfolio. */
+export interface Portfolio {
+  /** Opens the books of a strategy with its starting cash. */
+  open(strategyId: string, cash: Readonly<Partial<Record<Currency, Decimal>>>): StrategyBook;
+  /** The books of a strategy. */
+  book(strategyId: string): StrategyBook;
+  /** Every strategy's id, in the order opened. */
+  strategies(): readonly string[];
+  /** Applies an order event (fills move the owning strategy's books). */
+  onOrderEvent(event: OrderEvent): void;
+  /** Total value in KRW now: one strategy's, or all strategies' together. */
+  equityKrw(strategyId?: string): number;
+  /** Appends the current total equity to the curve at the clock's time. */
+  recordEquity(): void;
+  /** The equity curve of all strategies together. */
+  equityCurve(): readonly EquityPoint[];
+}
+
+/** The portfolio over per-strategy books (every mode). */
+export class StrategyPortfolio implements Portfolio {
+  private readonly books = new Map<string, StrategyBook>();
+  private readonly curve: EquityPoint[] = [];
+  private readonly markOf: (symbol: string) => number | undefined;
+
+  /**
+   * @param clock - the engine clock
+   * @param marks - last prices
+   * @param fx - USD/KRW rates
+   */
+  constructor(
+    @inject(ClockToken) private readonly clock: Clock,
+    @inject(MarkBook) private readonly marks: MarkBook,
+    @inject(FxRates) private readonly fx: FxRates,
+  ) {
+    this.markOf = (symbol) => this.marks.get(symbol);
+  }
+
+  /** @inheritdoc */
+  open(strategyId: string, cash: Readonly<Partial<Record<Currency, Decimal>>>): StrategyBook {
+    const book = new StrategyBook(cash);
+    this.books.set(strategyId, book);
+    return book;
+  }
+
+  /** @inheritdoc */
+  book(strategyId: string): StrategyBook {
+    const book = this.books.get(strategyId);
+    if (book === undefined) throw new Error(`portfolio: no books for strategy ${strategyId}`);
+    return book;
+  }
+
+  /** @inheritdoc */
+  strategies(): readonly string[] {
+    return [...this.books.keys()];
+  }
+
+  /** @inheritdoc */
+  onOrderEvent(event: OrderEvent): void {
+    if (event.type !== 'OrderFilled' && event.type !== 'OrderPartiallyFilled') return;
+    if (event.strategyId === undefined) return;
+    this.books.get(event.strategyId)?.apply(event.fill, event.fill.commission.currency);
+  }
+
+  /** @inheritdoc */
+  equityKrw(strategyId?: string): number {
+    const rate = this.fx.usdKrwAt(this.clock.nowMs());
+    if (strategyId !== undefined) return this.book(strategyId).equityKrw(this.markOf, rate);
+    let total = 0;
+    for (const book of this.books.values()) total += book.equityKrw(this.markOf, rate);
+    return total;
+  }
+
+  /** @inheritdoc */
+  recordEquity(): void {
+    const time = this.clock.nowMs();
+    const equity = this.equityKrw();
+    const last = this.curve[this.curve.length - 1];
+    if (last !== undefined && last.time === time) this.curve[this.curve.length - 1] = { time, equity };
+    else this.curve.push({ time, equity });
+  }
+
+  /** @inheritdoc */
+  equityCurve(): readonly EquityPoint[] {
+    return this.curve;
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The market as the broker's rules need it, read from the broker through the connector and cached:
+ * instruments with their trading flags (stock info and warnings), the KR and US calendars (the
+ * order session and the US regular hours), price limits, last prices and the USD/KRW rate.
+ *
+ * @module
+ */
+import type { MarketMoment } from '@hoga/broker-model';
+import {
+  type Clock,
+  Decimal,
+  instrumentOf,
+  KST_ZONE,
+  type MarketCalendar,
+  nextOpen,
+  SecurityType,
+  SessionName,
+  type StockWarningType,
+  sessionAt,
+  type TradableInstrument,
+  tradingFlagsOf,
+} from '@hoga/core';
+import type { DateTime } from 'luxon';
+import type { MarketRulesView } from './broker-rules-check.js';
+
+/** The market reads the view makes (the connector's `BrokerClient` has them). */
+export interface MarketInfoSource {
+  getStocks(symbols: readonly string[]): Promise<
+    readonly {
+      readonly symbol: string;
+      readonly securityType: string;
+      readonly leverageFactor: Decimal | null;
+      readonly koreanMarketDetail: {
+        readonly nxtSupported: boolean;
+        readonly krxTradingSuspended: boolean;
+        readonly nxtTradingSuspended: boolean | null;
+      } | null;
+    }[]
+  >;
+  getStockWarnings(symbol: string): Promise<readonly { readonly warningType: string }[]>;
+  getPrices(
+    symbols: readonly string[],
+  ): Promise<readonly { readonly symbol: string; readonly lastPrice: Decimal }[]>;
+  getPriceLimits(
+    symbol: string,
+  ): Promise<{ readonly upperLimitPrice: Decimal | null; readonly lowerLimitPrice: Decimal | null }>;
+  getExchangeRate(): Promise<{ readonly rate: Decimal }>;
+  getKrMarketCalendar(): Promise<unknown>;
+  getUsMarketCalendar(): Promise<unknown>;
+}
+
+/** How long each kind of data is kept before `prepare` re-reads it, ms. */
+export interface MarketViewAges {
+  readonly reference: number;
+  readonly calendar: number;
+  readonly quote: number;
+  readonly fx: number;
+}
+
+const DEFAULT_AGES: MarketViewAges = { reference: 600_000, calendar: 600_000, quote: 5_000, fx: 60_000 };
+
+interface Stamped<T> {
+  readonly value: T;
+  readonly atMs: number;
+}
+
+/**
+ * Whether orders in an instrument need a prerequisite the broker's data does not state: hoga treats
+ * a US product with a leverage factor other than 1 (leveraged or inverse ETFs) as needing it
+ * (docs/risk.md).
+ */
+export function needsPrerequisite(market: string, leverageFactor: Decimal | null): boolean {
+  return market === 'US' && leverageFactor !== null && !leverageFactor.eq(1);
+}
+
+/** The broker's market data, cached for the rules. */
+export class BrokerMarketView implements MarketRulesView {
+  private readonly instruments = new Map<string, Stamped<TradableInstrument>>();
+  private readonly limits = new Map<string, Stamped<{ upper: Decimal; lower: Decimal } | null>>();
+  private readonly prices = new Map<string, Stamped<Decimal>>();
+  private calendars: Stamped<{ KR: MarketCalendar; US: MarketCalendar }> | undefined;
+  private fx: Stamped<Decimal> | undefined;
+  private readonly ages: MarketViewAges;
+
+  /**
+   * @param source - the broker (a `BrokerClient`)
+   * @param clock - engine clock
+   * @param ages - how long data is kept (defaults: reference and calendars 10 min, quotes 5 s, FX 1 min)
+   */
+  constructor(
+    private readonly source: MarketInfoSource,
+    private readonly clock: Clock,
+    ages: Partial<MarketViewAges> = {},
+  ) {
+    this.ages = { ...DEFAULT_AGES, ...ages };
+  }
+
+  /** Reads what is missing or older than its age for `symbol` (everything with `force`). */
+  async prepare(symbol: string, force = false): Promise<void> {
+    const jobs: Promise<void>[] = [];
+    if (force || this.stale(this.instruments.get(symbol), this.ages.reference))
+      jobs.push(this.readInstrument(symbol));
+    if (force || this.stale(this.calendars, this.ages.calendar)) jobs.push(this.readCalendars());
+    if (force || this.stale(this.prices.get(symbol), this.ages.quote)) jobs.push(this.readQuote(symbol));
+    if (force || this.stale(this.fx, this.ages.fx)) jobs.push(this.readFx());
+    await Promise.all(jobs);
+  }
+
+  /** A price from a stream (saves a read). */
+  notePrice(symbol: string, price: Decimal): void {
+    this.prices.set(symbol, { value: price, atMs: this.clock.nowMs() });
+  }
+
+  /** The last price of a symbol, when known. */
+  lastPrice(symbol: string): Decimal | undefined {
+    return this.prices.get(symbol)?.value;
+  }
+
+  /** KRW per USD, when known. */
+  usdKrw(): Decimal | undefined {
+    return this.fx?.value;
+  }
+
+  /** @inheritdoc */
+  instrument(symbol: string): TradableInstrument | undefined {
+    return this.instruments.get(symbol)?.value;
+  }
+
+  /** @inheritdoc */
+  moment(instrument: TradableInstrument, at: DateTime): MarketMoment | undefined {
+    const calendars = this.calendars?.value;
+    const lastPrice = this.prices.get(instrument.symbol)?.value;
+    const usdKrw = this.fx?.value;
+    const limits = this.limits.get(instrument.symbol);
+    if (calendars === undefined || lastPrice === undefined || usdKrw === undefined || limits === undefined) {
+      return undefined;
+    }
+    const calendar = calendars[instrument.market];
+    const session = sessionAt(calendar, at)?.name ?? null;
+    const regular = sessionAt(calendars.US, at, [SessionName.REGULAR_MARKET]);
+    return {
+      at: at.setZone(KST_ZONE),
+      session,
+      nextOpenAt: session === null ? (nextOpen(calendar, at)?.at ?? null) : null,
+      usRegularHours:
+        regular === null ? null : { start: regular.session.startTime, end: regular.session.endTime },
+      priceLimits: limits.value,
+      lastPrice,
+      usdKrw,
+    };
+  }
+
+  private async readInstrument(symbol: string): Promise<void> {
+    const [stocks, warnings] = await Promise.all([
+      this.source.getStocks([symbol]),
+      this.source.getStockWarnings(symbol),
+    ]);
+    const info = stocks.find((s) => s.symbol === symbol);
+    if (info === undefined) return;
+    const securityType = (Object.values(SecurityType) as string[]).includes(info.securityType)
+      ? (info.securityType as SecurityType)
+      : SecurityType.STOCK;
+    const base = instrumentOf(symbol, securityType);
+    const flags = tradingFlagsOf(info.koreanMarketDetail, {
+      prerequisiteRequired: needsPrerequisite(base.market, info.leverageFactor),
+      warnings: warnings.map((w) => w.warningType as StockWarningType),
+    });
+    this.instruments.set(symbol, { value: { ...base, flags }, atMs: this.clock.nowMs() });
+  }
+
+  private async readCalendars(): Promise<void> {
+    const [kr, us] = await Promise.all([
+      this.source.getKrMarketCalendar(),
+      this.source.getUsMarketCalendar(),
+    ]);
+    this.calendars = {
+      value: { KR: kr as MarketCalendar, US: us as MarketCalendar },
+      atMs: this.clock.nowMs(),
+    };
+  }
+
+  private async readQuote(symbol: string): Promise<void> {
+    const [prices, limits] = await Promise.all([
+      this.source.getPrices([symbol]),
+      this.source.getPriceLimits(symbol),
+    ]);
+    const nowMs = this.clock.nowMs();
+    const price = prices.find((p) => p.symbol === symbol);
+    if (price !== undefined) this.prices.set(symbol, { value: price.lastPrice, atMs: nowMs });
+    const upper = limits.upperLimitPrice;
+    const lower = limits.lowerLimitPrice;
+    this.limits.set(symbol, {
+      value: upper === null || lower === null ? null : { upper, lower },
+      atMs: nowMs,
+    });
+  }
+
+  private async readFx(): Promise<void> {
+    const rate = await this.source.getExchangeRate();
+    this.fx = { value: new Decimal(rate.rate), atMs: this.clock.nowMs() };
+  }
+
+  private stale(entry: Stamped<unknown> | undefined, maxAgeMs: number): boolean {
+    return entry === undefined || this.clock.nowMs() - entry.atMs > maxAgeMs;
+  }
+}

@@ -1,0 +1,83 @@
+import { Decimal } from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import { changeSubject, createSubject, ctx, fixtureClock, openOrder } from '../risk-fixture.test-helper.js';
+import { TradingState } from '../risk-types.js';
+import { checkDailyLoss, checkTradingState, dailyLossBreaches, isReducing } from './state-guards.js';
+
+const held = [{ symbol: '005930', currency: 'KRW' as const, quantity: new Decimal(10) }];
+const states = (over: Partial<Record<'account' | 'strategy' | 'symbol', TradingState>>) => ({
+  account: TradingState.ACTIVE,
+  strategy: TradingState.ACTIVE,
+  symbol: TradingState.ACTIVE,
+  ...over,
+});
+
+describe('state guards', () => {
+  describe('checkTradingState', () => {
+    it('accepts everything when ACTIVE', () => {
+      expect(checkTradingState(ctx(fixtureClock()), createSubject()).accepted).toBe(true);
+    });
+    it('in REDUCING accepts a sell of held shares and denies a buy or an oversell', () => {
+      const c = ctx(fixtureClock(), { states: states({ strategy: 'REDUCING' }), positions: held });
+      expect(checkTradingState(c, createSubject({ side: 'SELL', quantity: '10' })).accepted).toBe(true);
+      expect(checkTradingState(c, createSubject({ side: 'BUY' }))).toMatchObject({
+        accepted: false,
+        code: 'risk-reducing',
+      });
+      expect(checkTradingState(c, createSubject({ side: 'SELL', quantity: '11' })).accepted).toBe(false);
+    });
+    it('in HALTED accepts only cancels, whichever scope is halted', () => {
+      for (const scope of ['account', 'strategy', 'symbol'] as const) {
+        const c = ctx(fixtureClock(), { states: states({ [scope]: 'HALTED' }), positions: held });
+        expect(checkTradingState(c, createSubject({ side: 'SELL' }))).toMatchObject({
+          accepted: false,
+          code: 'risk-halted',
+        });
+        expect(checkTradingState(c, changeSubject('cancel', openOrder())).accepted).toBe(true);
+      }
+    });
+  });
+
+  describe('isReducing', () => {
+    it('nets the strategy own open sells from what it holds', () => {
+      const c = ctx(fixtureClock(), {
+        positions: held,
+        openOrders: [openOrder({ side: 'SELL', remainingQuantity: new Decimal(6) })],
+      });
+      expect(isReducing(c, createSubject({ side: 'SELL', quantity: '4' }))).toBe(true);
+      expect(isReducing(c, createSubject({ side: 'SELL', quantity: '5' }))).toBe(false);
+    });
+  });
+
+  describe('checkDailyLoss', () => {
+    it('accepts while the loss is under the strategy limit (default 1,000,000 KRW)', () => {
+      const c = ctx(fixtureClock(), {
+        dailyPnlKrw: { strategy: new Decimal(-999_999), account: new Decimal(-999_999) },
+      });
+      expect(checkDailyLoss(c, createSubject()).accepted).toBe(true);
+      expect(dailyLossBreaches(c, 's1')).toEqual([]);
+    });
+    it('denies at the strategy limit until the next trading day (08:00 KST)', () => {
+      const c = ctx(fixtureClock(), {
+        dailyPnlKrw: { strategy: new Decimal(-1_000_000), account: new Decimal(-1_000_000) },
+      });
+      const v = checkDailyLoss(c, createSubject());
+      expect(v).toMatchObject({
+        accepted: false,
+        code: 'risk-daily-loss-strategy',
+        data: { freesAtMs: Date.parse('2026-11-24T08:00:00+09:00') },
+      });
+      expect(dailyLossBreaches(c, 's1')).toEqual([{ kind: 'strategy', strategyId: 's1' }]);
+      expect(checkDailyLoss(c, changeSubject('cancel', openOrder())).accepted).toBe(true);
+    });
+    it('denies at the account limit (default 3,000,000 KRW) first', () => {
+      const c = ctx(fixtureClock(), {
+        dailyPnlKrw: { strategy: new Decimal(0), account: new Decimal(-3_000_000) },
+      });
+      expect(checkDailyLoss(c, createSubject())).toMatchObject({
+        accepted: false,
+        code: 'risk-daily-loss-account',
+      });
+    });
+  });
+});

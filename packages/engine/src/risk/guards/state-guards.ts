@@ -1,0 +1,104 @@
+/**
+ * The trading state (ACTIVE, REDUCING, HALTED of the account, the strategy and the symbol) and the
+ * daily loss limits.
+ *
+ * @module
+ */
+import { Decimal } from '@hoga/core';
+import {
+  ACCEPTED,
+  deny,
+  type RiskContext,
+  type RiskGuard,
+  type RiskScope,
+  type RiskSubject,
+  stricterState,
+  TradingState,
+} from '../risk-types.js';
+import { isoKst, nextTradingDayStartMs } from '../valuation.js';
+
+const ZERO = new Decimal(0);
+
+/**
+ * Whether the subject only reduces a position: a cancel, or a sell of no more than the strategy
+ * holds net of its other open sells.
+ */
+export function isReducing(ctx: RiskContext, subject: RiskSubject): boolean {
+  if (subject.action === 'cancel') return true;
+  if (subject.side !== 'SELL') return false;
+  const held = ctx.positions.find((p) => p.symbol === subject.symbol)?.quantity ?? ZERO;
+  const otherSells = ctx.openOrders
+    .filter(
+      (o) =>
+        o.strategyId === subject.strategyId &&
+        o.symbol === subject.symbol &&
+        o.side === 'SELL' &&
+        o.clientOrderId !== subject.target?.clientOrderId,
+    )
+    .reduce((sum, o) => sum.plus(o.remainingQuantity ?? ZERO), ZERO);
+  const free = held.minus(otherSells);
+  if (subject.quantity === null) return free.gt(0);
+  return subject.quantity.lte(free);
+}
+
+/**
+ * `risk-halted` / `risk-reducing`: the strictest of the account's, the strategy's and the symbol's
+ * states. HALTED lets only cancels through; REDUCING only position-reducing orders.
+ */
+export const checkTradingState: RiskGuard = (ctx, subject) => {
+  const { account, strategy, symbol } = ctx.states;
+  const state = stricterState(stricterState(account, strategy), symbol);
+  if (state === TradingState.ACTIVE || subject.action === 'cancel') return ACCEPTED;
+  const scope =
+    account === state
+      ? 'the account'
+      : strategy === state
+        ? `strategy ${subject.strategyId}`
+        : subject.symbol;
+  const data = { states: { account, strategy, symbol } };
+  if (state === TradingState.HALTED) {
+    return deny('risk-halted', `Trading is halted for ${scope}: only cancels are accepted`, data);
+  }
+  if (isReducing(ctx, subject)) return ACCEPTED;
+  return deny('risk-reducing', `${scope} is REDUCING: only orders that reduce a position are accepted`, data);
+};
+
+/** The scopes whose daily PnL (KRW) is at or past their loss limit: the kill switch's triggers. */
+export function dailyLossBreaches(
+  ctx: Pick<RiskContext, 'dailyPnlKrw' | 'config' | 'limits'>,
+  strategyId: string,
+): RiskScope[] {
+  const breached: RiskScope[] = [];
+  if (ctx.dailyPnlKrw.account.lte(ctx.config.account.dailyLossLimitKrw.negated())) {
+    breached.push({ kind: 'account' });
+  }
+  if (ctx.dailyPnlKrw.strategy.lte(ctx.limits.dailyLossLimitKrw.negated())) {
+    breached.push({ kind: 'strategy', strategyId });
+  }
+  return breached;
+}
+
+/**
+ * `risk-daily-loss-account` / `risk-daily-loss-strategy`: today's loss reached the limit; new
+ * orders and modifies are denied until the next trading day (or `hoga risk reset`).
+ */
+export const checkDailyLoss: RiskGuard = (ctx, subject) => {
+  if (subject.action === 'cancel') return ACCEPTED;
+  const breaches = dailyLossBreaches(ctx, subject.strategyId);
+  if (breaches.length === 0) return ACCEPTED;
+  const account = breaches[0]!.kind === 'account';
+  const pnl = account ? ctx.dailyPnlKrw.account : ctx.dailyPnlKrw.strategy;
+  const limit = account ? ctx.config.account.dailyLossLimitKrw : ctx.limits.dailyLossLimitKrw;
+  const freesAtMs = nextTradingDayStartMs(ctx.nowMs, ctx.config.tradingDayStartHourKst);
+  return deny(
+    account ? 'risk-daily-loss-account' : 'risk-daily-loss-strategy',
+    `${account ? 'The account' : `Strategy ${subject.strategyId}`} lost ${pnl.negated().toFixed(0)} KRW today, at or over its limit of ${limit.toFixed()} KRW; frees at ${isoKst(freesAtMs)} or on hoga risk reset`,
+    {
+      cap: account ? 'account.dailyLossLimitKrw' : 'dailyLossLimitKrw',
+      limit: limit.toFixed(),
+      pnlKrw: pnl.toFixed(0),
+      freesAtMs,
+      freesAt: isoKst(freesAtMs),
+    },
+  );
+};

@@ -1,0 +1,106 @@
+/**
+ * The owner's limits per strategy: allowed symbols, maximum order value, maximum open orders, and
+ * maximum position value per symbol and in total (position plus open buys plus the order).
+ *
+ * @module
+ */
+import { Decimal } from '@hoga/core';
+import type { RiskVerdict } from '../risk-gate.js';
+import { ACCEPTED, deny, type RiskContext, type RiskGuard, type RiskSubject } from '../risk-types.js';
+import { openOrderValueKrw, positionValueKrw } from '../valuation.js';
+
+/** `risk-symbol-not-allowed`: a new order in a symbol outside the strategy's allowed list. */
+export const checkAllowedSymbol: RiskGuard = (ctx, subject) => {
+  const allowed = ctx.limits.allowedSymbols;
+  if (subject.action !== 'create' || allowed === null || allowed.includes(subject.symbol)) return ACCEPTED;
+  return deny(
+    'risk-symbol-not-allowed',
+    `Strategy ${subject.strategyId} may not trade ${subject.symbol} (allowed: ${allowed.join(', ') || 'none'})`,
+    { cap: 'allowedSymbols', allowedSymbols: allowed },
+  );
+};
+
+/** `risk-max-order-value`: a create or modify worth more than the strategy's maximum order value. */
+export const checkMaxOrderValue: RiskGuard = (ctx, subject) => {
+  if (subject.action === 'cancel' || subject.valueKrw.lte(ctx.limits.maxOrderValueKrw)) return ACCEPTED;
+  return deny(
+    'risk-max-order-value',
+    `The order is worth ${subject.valueKrw.toFixed(0)} KRW, over the strategy's maximum of ${ctx.limits.maxOrderValueKrw.toFixed()} KRW`,
+    {
+      cap: 'maxOrderValueKrw',
+      limit: ctx.limits.maxOrderValueKrw.toFixed(),
+      valueKrw: subject.valueKrw.toFixed(0),
+    },
+  );
+};
+
+/** `risk-max-open-orders`: a new order when the strategy already has its maximum of open orders. */
+export const checkMaxOpenOrders: RiskGuard = (ctx, subject) => {
+  if (subject.action !== 'create') return ACCEPTED;
+  const open = ctx.openOrders.filter((o) => o.strategyId === subject.strategyId).length;
+  if (open < ctx.limits.maxOpenOrders) return ACCEPTED;
+  return deny(
+    'risk-max-open-orders',
+    `Strategy ${subject.strategyId} has ${open} open orders, its maximum is ${ctx.limits.maxOpenOrders}`,
+    { cap: 'maxOpenOrders', limit: ctx.limits.maxOpenOrders, open },
+  );
+};
+
+/** KRW exposure of the strategy's buys: positions plus open buys (the target of a modify left out). */
+function exposureKrw(ctx: RiskContext, subject: RiskSubject, symbol: string | null): Decimal {
+  let total = new Decimal(0);
+  for (const p of ctx.positions) {
+    // a position with no known price adds nothing (and costs no arithmetic)
+    if ((symbol === null || p.symbol === symbol) && ctx.lastPrices.has(p.symbol)) {
+      total = total.plus(positionValueKrw(ctx, p));
+    }
+  }
+  for (const o of ctx.openOrders) {
+    if (o.strategyId !== subject.strategyId || o.side !== 'BUY') continue;
+    if (subject.target !== null && o.clientOrderId === subject.target.clientOrderId) continue;
+    if (symbol === null || o.symbol === symbol) total = total.plus(openOrderValueKrw(ctx, o));
+  }
+  return total;
+}
+
+/**
+ * `risk-max-position-value-symbol` / `risk-max-position-value-total`: a buy (create or modify)
+ * after which the strategy's position plus open buys would be worth more than its limit, in the
+ * symbol or in total. Sells always pass.
+ */
+export const checkPositionValue: RiskGuard = (ctx, subject): RiskVerdict => {
+  if (subject.action === 'cancel' || subject.side !== 'BUY') return ACCEPTED;
+  const symbolAfter = exposureKrw(ctx, subject, subject.symbol).plus(subject.valueKrw);
+  if (symbolAfter.gt(ctx.limits.maxPositionValuePerSymbolKrw)) {
+    return deny(
+      'risk-max-position-value-symbol',
+      `${subject.symbol} would be worth ${symbolAfter.toFixed(0)} KRW with open buys, over the strategy's maximum of ${ctx.limits.maxPositionValuePerSymbolKrw.toFixed()} KRW`,
+      {
+        cap: 'maxPositionValuePerSymbolKrw',
+        limit: ctx.limits.maxPositionValuePerSymbolKrw.toFixed(),
+        valueAfterKrw: symbolAfter.toFixed(0),
+      },
+    );
+  }
+  const totalAfter = exposureKrw(ctx, subject, null).plus(subject.valueKrw);
+  if (totalAfter.gt(ctx.limits.maxTotalPositionValueKrw)) {
+    return deny(
+      'risk-max-position-value-total',
+      `The strategy's positions would be worth ${totalAfter.toFixed(0)} KRW with open buys, over its maximum of ${ctx.limits.maxTotalPositionValueKrw.toFixed()} KRW`,
+      {
+        cap: 'maxTotalPositionValueKrw',
+        limit: ctx.limits.maxTotalPositionValueKrw.toFixed(),
+        valueAfterKrw: totalAfter.toFixed(0),
+      },
+    );
+  }
+  return ACCEPTED;
+};
+
+/** The strategy-limit guards, in the order they run. */
+export const STRATEGY_GUARDS: readonly RiskGuard[] = [
+  checkAllowedSymbol,
+  checkMaxOrderValue,
+  checkMaxOpenOrders,
+  checkPositionValue,
+];

@@ -1,0 +1,33 @@
+/**
+ * The wire fields of an order intent, read as they are (an intent built without
+ * `createOrderIntent`, e.g. by `hoga order`, may break the shape rules: the broker's rules in the
+ * risk module judge it, as the broker would).
+ *
+ * @module
+ */
+import type { Decimal, OrderIntent, TimeInForce } from '@hoga/core';
+
+/** The create request's sizing and price fields of an intent. */
+export interface IntentFields {
+  readonly quantity: Decimal | null;
+  readonly price: Decimal | null;
+  readonly orderAmount: Decimal | null;
+  /** Null means `DAY`. */
+  readonly timeInForce: TimeInForce | null;
+}
+
+/** Reads an intent's fields without assuming it passed the shape rules. */
+export function intentFields(intent: OrderIntent): IntentFields {
+  const raw = intent as unknown as {
+    quantity?: Decimal | null;
+    price?: Decimal | null;
+    amount?: Decimal | null;
+    timeInForce?: TimeInForce | null;
+  };
+  return {
+    quantity: raw.quantity ?? null,
+    price: raw.price ?? null,
+    orderAmount: raw.amount ?? null,
+    timeInForce: raw.timeInForce ?? null,
+  };
+}

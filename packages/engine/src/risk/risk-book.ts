@@ -1,0 +1,331 @@
+/**
+ * The risk module's own view of the account, built from the order events every order produces
+ * (strategies' and the `hoga order` command's alike) and the prices the engine sees: open orders
+ * (and the last status of closed ones), positions per strategy, and today's PnL in KRW.
+ *
+ * @module
+ */
+import {
+  type Currency,
+  Decimal,
+  type Fill,
+  type KnownBrokerOrderStatus,
+  type OrderEvent,
+  type OrderSide,
+  type OrderType,
+  type TimeInForce,
+} from '@hoga/core';
+import { intentFields } from './intent-fields.js';
+import type { OpenOrderView, PositionView } from './risk-types.js';
+import { toKrw, tradingDayOf } from './valuation.js';
+
+const ZERO = new Decimal(0);
+
+/** What the risk engine reads of the account (its own book, or an adapter over another one). */
+export interface RiskView {
+  /** Every open order of the account. */
+  openOrders(): readonly OpenOrderView[];
+  /** An order by its client id: open, or closed with its last status; undefined when unknown. */
+  order(clientOrderId: string): RiskOrder | undefined;
+  /** Positions of one strategy. */
+  positions(strategyId: string): readonly PositionView[];
+  /** Last prices by symbol. */
+  lastPrices(): ReadonlyMap<string, Decimal>;
+  /** KRW per USD. */
+  usdKrw(): Decimal;
+  /** Today's PnL in KRW (realised today + unrealised at the last prices) of a strategy, or the account (null). */
+  dailyPnlKrw(strategyId: string | null, nowMs: number): Decimal;
+}
+
+/** An order in the risk view, open or closed. */
+export interface RiskOrder extends OpenOrderView {
+  /** The broker status it is in, as far as hoga knows. */
+  readonly status: KnownBrokerOrderStatus;
+  readonly timeInForce: TimeInForce;
+  /** Ordered quantity (null for amount orders). */
+  readonly quantity: Decimal | null;
+  readonly filledQuantity: Decimal;
+}
+
+interface MutableOrder {
+  clientOrderId: string;
+  strategyId: string;
+  symbol: string;
+  market: OpenOrderView['market'];
+  currency: Currency;
+  side: OrderSide;
+  orderType: OrderType;
+  timeInForce: TimeInForce;
+  price: Decimal | null;
+  quantity: Decimal | null;
+  amount: Decimal | null;
+  filledQuantity: Decimal;
+  filledAmount: Decimal;
+  status: KnownBrokerOrderStatus;
+  /** The view of the order as it stands (dropped on every event of the order). */
+  view?: RiskOrder | undefined;
+}
+
+interface Holding {
+  quantity: Decimal;
+  averagePrice: Decimal;
+  currency: Currency;
+  /** The position as the checks see it while the quantity is positive, else null. */
+  view?: PositionView | null;
+}
+
+const CLOSED: ReadonlySet<KnownBrokerOrderStatus> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
+
+/** The risk module's book, fed with order events and prices. */
+export class RiskBook implements RiskView {
+  private readonly orders = new Map<string, MutableOrder>();
+  /** Ids of the orders still open (the checks walk these, not every order ever seen). */
+  private readonly open = new Set<string>();
+  private readonly holdings = new Map<string, Map<string, Holding>>();
+  /** Realised PnL (native currency, net of charges) per trading day, then per `strategy|currency`. */
+  private readonly realised = new Map<string, Map<string, Decimal>>();
+  private readonly prices = new Map<string, Decimal>();
+  private rate: Decimal;
+  /** PnL answers since the last change of the book (checks ask several times per order). */
+  private readonly pnlCache = new Map<string, Decimal>();
+  /** Position lists per strategy since the last change of the book. */
+  private readonly positionCache = new Map<string, readonly PositionView[]>();
+  /** The open orders' views since the last order event. */
+  private openCache: readonly OpenOrderView[] | null = null;
+
+  /**
+   * @param tradingDayStartHourKst - when a new trading day starts (realised PnL is kept per day)
+   * @param usdKrw - the initial KRW per USD
+   */
+  constructor(
+    private readonly tradingDayStartHourKst: number = 8,
+    usdKrw: Decimal = new Decimal(1400),
+  ) {
+    this.rate = usdKrw;
+  }
+
+  /** A price of a symbol. */
+  notePrice(symbol: string, price: Decimal): void {
+    // positions do not depend on prices: only the PnL answers go stale
+    this.pnlCache.clear();
+    this.prices.set(symbol, price);
+  }
+
+  /** The KRW per USD rate. */
+  setUsdKrw(rate: Decimal): void {
+    this.pnlCache.clear();
+    this.rate = rate;
+  }
+
+  /** Shares a strategy holds already (restored from the store or the broker's holdings). */
+  setHolding(
+    strategyId: string,
+    symbol: string,
+    currency: Currency,
+    quantity: Decimal,
+    averagePrice: Decimal,
+  ): void {
+    this.invalidate();
+    this.holdingsOf(strategyId).set(symbol, { quantity, averagePrice, currency });
+  }
+
+  /** Applies one order event. */
+  onEvent(event: OrderEvent): void {
+    this.openCache = null;
+    if (event.type === 'OrderSubmitted') {
+      const i = event.intent;
+      const fields = intentFields(i);
+      this.open.add(event.clientOrderId);
+      this.orders.set(event.clientOrderId, {
+        clientOrderId: event.clientOrderId,
+        strategyId: event.strategyId ?? i.strategyId ?? 'manual',
+        symbol: i.instrument.symbol,
+        market: i.instrument.market,
+        currency: i.instrument.currency,
+        side: i.side,
+        orderType: i.orderType,
+        timeInForce: fields.timeInForce ?? 'DAY',
+        price: fields.price,
+        quantity: fields.quantity,
+        amount: fields.orderAmount,
+        filledQuantity: ZERO,
+        filledAmount: ZERO,
+        status: 'PENDING',
+      });
+      return;
+    }
+    const order = this.orders.get(event.clientOrderId);
+    if (order === undefined) return;
+    order.view = undefined;
+    switch (event.type) {
+      case 'OrderDenied':
+      case 'OrderRejected':
+        order.status = 'REJECTED';
+        break;
+      case 'OrderCanceled':
+      case 'OrderExpired':
+        order.status = 'CANCELED';
+        break;
+      case 'OrderCancelRequested':
+        order.status = 'PENDING_CANCEL';
+        break;
+      case 'OrderModifyRequested':
+        order.status = 'PENDING_REPLACE';
+        break;
+      case 'OrderModified':
+        if (event.price !== undefined) order.price = event.price;
+        if (event.quantity !== undefined) order.quantity = event.quantity;
+        order.status = order.filledQuantity.gt(0) ? 'PARTIAL_FILLED' : 'PENDING';
+        break;
+      case 'OrderCancelRejected':
+      case 'OrderModifyRejected':
+      case 'OrderAccepted':
+        if (!CLOSED.has(order.status))
+          order.status = order.filledQuantity.gt(0) ? 'PARTIAL_FILLED' : 'PENDING';
+        break;
+      case 'OrderPartiallyFilled':
+      case 'OrderFilled':
+        this.applyFill(order, event.fill, event.type === 'OrderFilled');
+        break;
+    }
+    if (CLOSED.has(order.status)) this.open.delete(order.clientOrderId);
+  }
+
+  /** @inheritdoc */
+  openOrders(): readonly OpenOrderView[] {
+    if (this.openCache !== null) return this.openCache;
+    const out: OpenOrderView[] = [];
+    for (const id of this.open) {
+      const o = this.orders.get(id);
+      if (o !== undefined) out.push(cachedView(o));
+    }
+    this.openCache = out;
+    return out;
+  }
+
+  /** @inheritdoc */
+  order(clientOrderId: string): RiskOrder | undefined {
+    const o = this.orders.get(clientOrderId);
+    return o === undefined ? undefined : cachedView(o);
+  }
+
+  /** @inheritdoc */
+  positions(strategyId: string): readonly PositionView[] {
+    const cached = this.positionCache.get(strategyId);
+    if (cached !== undefined) return cached;
+    const out: PositionView[] = [];
+    for (const [symbol, h] of this.holdings.get(strategyId) ?? []) {
+      if (h.view === undefined) h.view = positionView(symbol, h);
+      if (h.view !== null) out.push(h.view);
+    }
+    this.positionCache.set(strategyId, out);
+    return out;
+  }
+
+  /** @inheritdoc */
+  lastPrices(): ReadonlyMap<string, Decimal> {
+    return this.prices;
+  }
+
+  /** @inheritdoc */
+  usdKrw(): Decimal {
+    return this.rate;
+  }
+
+  /** @inheritdoc */
+  dailyPnlKrw(strategyId: string | null, nowMs: number): Decimal {
+    const day = tradingDayOf(nowMs, this.tradingDayStartHourKst);
+    const cacheKey = `${day}|${strategyId ?? ''}`;
+    const cached = this.pnlCache.get(cacheKey);
+    if (cached !== undefined) return cached;
+    let total = ZERO;
+    for (const [key, amount] of this.realised.get(day) ?? []) {
+      const [s, currency] = key.split('|') as [string, Currency];
+      if (strategyId === null || s === strategyId) total = total.plus(toKrw(amount, currency, this.rate));
+    }
+    // only symbols with a price can carry unrealised PnL: walk those, not every holding
+    for (const [symbol, mark] of this.prices) {
+      for (const [s, bySymbol] of this.holdings) {
+        if (strategyId !== null && s !== strategyId) continue;
+        const h = bySymbol.get(symbol);
+        if (h === undefined || h.quantity.isZero()) continue;
+        total = total.plus(toKrw(mark.minus(h.averagePrice).times(h.quantity), h.currency, this.rate));
+      }
+    }
+    this.pnlCache.set(cacheKey, total);
+    return total;
+  }
+
+  private applyFill(order: MutableOrder, fill: Fill, complete: boolean): void {
+    this.invalidate();
+    order.filledQuantity = order.filledQuantity.plus(fill.quantity);
+    order.filledAmount = order.filledAmount.plus(fill.quantity.times(fill.price));
+    order.status = complete ? 'FILLED' : 'PARTIAL_FILLED';
+    const holdings = this.holdingsOf(order.strategyId);
+    const h = holdings.get(fill.symbol) ?? { quantity: ZERO, averagePrice: ZERO, currency: order.currency };
+    const charges = fill.commission.amount.plus(fill.tax?.amount ?? ZERO);
+    let realised = charges.negated();
+    if (fill.side === 'BUY') {
+      const cost = h.averagePrice.times(h.quantity).plus(fill.price.times(fill.quantity));
+      h.quantity = h.quantity.plus(fill.quantity);
+      h.averagePrice = h.quantity.isZero() ? ZERO : cost.dividedBy(h.quantity);
+    } else {
+      const sold = Decimal.min(fill.quantity, h.quantity);
+      realised = realised.plus(fill.price.minus(h.averagePrice).times(sold));
+      h.quantity = Decimal.max(ZERO, h.quantity.minus(fill.quantity));
+    }
+    h.view = positionView(fill.symbol, h);
+    holdings.set(fill.symbol, h);
+    const day = tradingDayOf(fill.tsEvent, this.tradingDayStartHourKst);
+    let byKey = this.realised.get(day);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.realised.set(day, byKey);
+    }
+    const key = `${order.strategyId}|${order.currency}`;
+    byKey.set(key, (byKey.get(key) ?? ZERO).plus(realised));
+  }
+
+  private invalidate(): void {
+    this.pnlCache.clear();
+    this.positionCache.clear();
+  }
+
+  private holdingsOf(strategyId: string): Map<string, Holding> {
+    let bySymbol = this.holdings.get(strategyId);
+    if (bySymbol === undefined) {
+      bySymbol = new Map();
+      this.holdings.set(strategyId, bySymbol);
+    }
+    return bySymbol;
+  }
+}
+
+function cachedView(o: MutableOrder): RiskOrder {
+  if (o.view === undefined) o.view = view(o);
+  return o.view;
+}
+
+function positionView(symbol: string, h: Holding): PositionView | null {
+  return h.quantity.gt(0) ? { symbol, currency: h.currency, quantity: h.quantity } : null;
+}
+
+function view(o: MutableOrder): RiskOrder {
+  const remaining = o.quantity === null ? null : Decimal.max(ZERO, o.quantity.minus(o.filledQuantity));
+  return {
+    clientOrderId: o.clientOrderId,
+    strategyId: o.strategyId,
+    symbol: o.symbol,
+    market: o.market,
+    currency: o.currency,
+    side: o.side,
+    orderType: o.orderType,
+    timeInForce: o.timeInForce,
+    price: o.price,
+    quantity: o.quantity,
+    remainingQuantity: remaining,
+    amount: o.amount === null ? null : Decimal.max(ZERO, o.amount.minus(o.filledAmount)),
+    filledQuantity: o.filledQuantity,
+    status: o.status,
+  };
+}

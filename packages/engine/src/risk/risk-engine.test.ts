@@ -1,0 +1,269 @@
+import {
+  clientOrderId,
+  createOrderIntent,
+  Decimal,
+  type Fill,
+  instrumentOf,
+  Money,
+  type OrderEvent,
+  strategyId,
+  VirtualClock,
+} from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import type { CancelOrder, OrderCommand } from '../commands/order-commands.js';
+import { RiskBook } from './risk-book.js';
+import { parseRiskConfig } from './risk-config.js';
+import { RiskEngine } from './risk-engine.js';
+import { T0 } from './risk-fixture.test-helper.js';
+import { TradingStateGateway } from './trading-state-gateway.js';
+import { MemoryTradingStatePersistence } from './trading-state-persistence.js';
+
+let seq = 0;
+function buy(
+  symbol: string,
+  quantity: string,
+  price: string,
+  strategy = 's1',
+  side: 'BUY' | 'SELL' = 'BUY',
+): OrderCommand {
+  seq += 1;
+  return {
+    type: 'SubmitOrder',
+    commandId: `c${seq}`,
+    strategyId: strategyId(strategy),
+    tsInit: T0,
+    intent: createOrderIntent({
+      clientOrderId: clientOrderId(`o${seq}`),
+      strategyId: strategyId(strategy),
+      instrument: instrumentOf(symbol),
+      side,
+      sizing: 'QUANTITY',
+      orderType: 'LIMIT',
+      quantity: new Decimal(quantity),
+      price: new Decimal(price),
+    }),
+  };
+}
+
+function setup(rawConfig: unknown = {}) {
+  const clock = new VirtualClock(T0);
+  const store = new MemoryTradingStatePersistence();
+  const gateway = new TradingStateGateway(clock, store);
+  const book = new RiskBook();
+  const cancels: CancelOrder[] = [];
+  const engine = new RiskEngine({
+    clock,
+    config: parseRiskConfig(rawConfig),
+    gateway,
+    view: book,
+    cancel: (c) => {
+      cancels.push(c);
+    },
+  });
+  /** Submits through the gate and, when accepted, records the order as the venue would. */
+  const submit = (command: OrderCommand) => {
+    const verdict = engine.check(command);
+    if (verdict.accepted && command.type === 'SubmitOrder') {
+      engine.onEvent({
+        type: 'OrderSubmitted',
+        eventId: `e-${command.commandId}`,
+        clientOrderId: command.intent.clientOrderId,
+        strategyId: command.strategyId,
+        tsEvent: clock.nowMs(),
+        tsInit: clock.nowMs(),
+        intent: command.intent,
+      });
+    }
+    return verdict;
+  };
+  const fill = (command: OrderCommand, price: string): void => {
+    if (command.type !== 'SubmitOrder' || command.intent.sizing !== 'QUANTITY') throw new Error('fixture');
+    const i = command.intent;
+    const f: Fill = {
+      fillId: `f-${i.clientOrderId}`,
+      clientOrderId: i.clientOrderId,
+      brokerOrderId: 'b' as Fill['brokerOrderId'],
+      symbol: i.instrument.symbol,
+      side: i.side,
+      quantity: i.quantity,
+      price: new Decimal(price),
+      commission: Money.of(new Decimal(0), i.instrument.currency),
+      cumulativeQuantity: i.quantity,
+      tsEvent: clock.nowMs(),
+    };
+    const event: OrderEvent = {
+      type: 'OrderFilled',
+      eventId: `fill-${i.clientOrderId}`,
+      clientOrderId: i.clientOrderId,
+      strategyId: command.strategyId,
+      tsEvent: clock.nowMs(),
+      tsInit: clock.nowMs(),
+      fill: f,
+    };
+    engine.onEvent(event);
+  };
+  return { clock, store, gateway, book, engine, cancels, submit, fill };
+}
+
+describe(RiskEngine, () => {
+  describe('.check', () => {
+    it('accepts everything when switched off', () => {
+      const { engine } = setup({ enabled: false, defaults: { maxOrderValueKrw: '1' } });
+      expect(engine.check(buy('005930', '10', '70000')).accepted).toBe(true);
+    });
+
+    it('throttles the 31st order action on a symbol within a minute and frees it after', () => {
+      const { submit, clock } = setup();
+      for (let i = 0; i < 30; i++) {
+        expect(submit(buy('005930', '1', '70000', `s${i}`)).accepted).toBe(true);
+        clock.advance(100);
+      }
+      expect(submit(buy('005930', '1', '70000', 'sX'))).toMatchObject({
+        accepted: false,
+        code: 'risk-throttle-symbol',
+      });
+      expect(submit(buy('000660', '1', '100000', 'sX')).accepted).toBe(true);
+      clock.advance(60_000);
+      expect(submit(buy('005930', '1', '70000', 'sX')).accepted).toBe(true);
+    });
+
+    it('leaves the throttles out when told (backtests: no broker connection to protect)', () => {
+      const clock = new VirtualClock(T0);
+      const engine = new RiskEngine({
+        clock,
+        config: parseRiskConfig({ defaults: { maxOpenOrders: 100 } }),
+        gateway: new TradingStateGateway(clock, new MemoryTradingStatePersistence()),
+        view: new RiskBook(),
+        throttles: false,
+      });
+      const verdicts = Array.from({ length: 40 }, () => engine.check(buy('005930', '1', '70000')).accepted);
+      expect(verdicts.every(Boolean)).toBe(true);
+    });
+
+    it('denies a modify or cancel of an unknown order with the broker code order-not-found', () => {
+      const { engine } = setup();
+      const cancel: OrderCommand = {
+        type: 'CancelOrder',
+        commandId: 'x',
+        strategyId: strategyId('s1'),
+        tsInit: T0,
+        clientOrderId: clientOrderId('nope'),
+      };
+      expect(engine.check(cancel)).toMatchObject({ accepted: false, code: 'order-not-found' });
+    });
+
+    it('gives an OrderDenied event with the code and reason', () => {
+      const { engine } = setup({ defaults: { maxOrderValueKrw: '100' } });
+      const command = buy('005930', '1', '70000');
+      const verdict = engine.check(command);
+      expect(engine.deniedEvent(command, verdict)).toMatchObject({
+        type: 'OrderDenied',
+        strategyId: 's1',
+        code: 'risk-max-order-value',
+        tsEvent: T0,
+      });
+    });
+  });
+
+  describe('.reconciliationMismatch', () => {
+    it('halts the symbol: new orders in it are denied, other symbols and cancels go on', () => {
+      const { engine, submit, gateway, store } = setup();
+      const resting = buy('005930', '1', '60000');
+      expect(submit(resting).accepted).toBe(true);
+      engine.reconciliationMismatch('005930', 'broker holds 100, hoga 90');
+      expect(gateway.entry({ kind: 'symbol', symbol: '005930' })).toMatchObject({
+        state: 'HALTED',
+        source: 'reconciliation',
+      });
+      expect(submit(buy('005930', '1', '60000'))).toMatchObject({ accepted: false, code: 'risk-halted' });
+      expect(submit(buy('000660', '1', '100000')).accepted).toBe(true);
+      const cancel: OrderCommand = {
+        type: 'CancelOrder',
+        commandId: 'cx',
+        strategyId: strategyId('s1'),
+        tsInit: T0,
+        clientOrderId: resting.type === 'SubmitOrder' ? resting.intent.clientOrderId : clientOrderId('x'),
+      };
+      expect(engine.check(cancel).accepted).toBe(true);
+      expect(store.journalled.at(-1)).toMatchObject({
+        scope: 'symbol:005930',
+        reason: 'broker holds 100, hoga 90',
+      });
+    });
+  });
+
+  describe('kill switch', () => {
+    it('halts a strategy that loses past its daily limit, cancels its open orders and denies new ones', () => {
+      const { submit, fill, engine, book, gateway, cancels, store } = setup({
+        strategies: { s1: { dailyLossLimitKrw: '500000' } },
+      });
+      const entry = buy('005930', '100', '70000');
+      expect(submit(entry).accepted).toBe(true);
+      fill(entry, '70000');
+      const resting = buy('005930', '10', '60000');
+      expect(submit(resting).accepted).toBe(true);
+      const other = buy('000660', '1', '100000', 's2');
+      expect(submit(other).accepted).toBe(true);
+      book.notePrice('005930', new Decimal(65100)); // -490,000
+      engine.evaluate();
+      expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('ACTIVE');
+      book.notePrice('005930', new Decimal(65000)); // -500,000
+      engine.evaluate();
+      expect(gateway.entry({ kind: 'strategy', strategyId: 's1' })).toMatchObject({
+        state: 'HALTED',
+        source: 'daily-loss',
+        untilMs: Date.parse('2026-11-24T08:00:00+09:00'),
+      });
+      expect(cancels.map((c) => c.clientOrderId)).toEqual([
+        resting.type === 'SubmitOrder' ? resting.intent.clientOrderId : '',
+      ]);
+      expect(submit(buy('005930', '1', '65000'))).toMatchObject({
+        accepted: false,
+        code: 'risk-daily-loss-strategy',
+      });
+      expect(submit(buy('000660', '1', '100000', 's2')).accepted).toBe(true);
+      expect(store.journalled.at(-1)).toMatchObject({
+        scope: 'strategy:s1',
+        to: 'HALTED',
+        source: 'daily-loss',
+      });
+    });
+
+    it('lets the strategy trade again after a manual reset, counting the limit from the trip', () => {
+      const { submit, fill, engine, book, gateway } = setup({
+        strategies: { s1: { dailyLossLimitKrw: '500000' } },
+      });
+      const entry = buy('005930', '100', '70000');
+      submit(entry);
+      fill(entry, '70000');
+      book.notePrice('005930', new Decimal(65000));
+      engine.evaluate();
+      expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('HALTED');
+      gateway.reset('hoga risk reset');
+      expect(submit(buy('005930', '1', '65000')).accepted).toBe(true);
+      book.notePrice('005930', new Decimal(60000)); // another -500,000 from the trip
+      engine.evaluate();
+      expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('HALTED');
+    });
+
+    it('halts the account past the account limit and cancels every open order', () => {
+      const { submit, fill, engine, book, gateway, cancels } = setup({
+        account: { dailyLossLimitKrw: '300000' },
+        defaults: { dailyLossLimitKrw: '1000000' },
+      });
+      const a = buy('005930', '100', '70000', 's1');
+      submit(a);
+      fill(a, '70000');
+      submit(buy('000660', '1', '100000', 's2'));
+      book.notePrice('005930', new Decimal(67000));
+      engine.evaluate();
+      expect(gateway.state({ kind: 'account' })).toBe('HALTED');
+      expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('ACTIVE');
+      expect(cancels).toHaveLength(1);
+      expect(submit(buy('000660', '1', '100000', 's2'))).toMatchObject({
+        accepted: false,
+        code: 'risk-daily-loss-account',
+      });
+    });
+  });
+});

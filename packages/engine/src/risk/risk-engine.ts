@@ -1,0 +1,395 @@
+/**
+ * The risk module: the gate every order command passes in every mode. It resolves the command
+ * against the engine's view, trips the daily-loss kill switch, runs the trading-state and daily-loss
+ * guards, the broker's own rules (so the broker never has to refuse), then the owner's limits and
+ * the abuse throttles; a command it lets through is recorded in the sliding windows and its
+ * reservation taken from the cached buying power.
+ *
+ * @module
+ */
+import { orderValueKrw } from '@hoga/broker-model';
+import {
+  type Clock,
+  Decimal,
+  newEventId,
+  type OrderDenied,
+  type OrderEvent,
+  strategyId as toStrategyId,
+} from '@hoga/core';
+import type { CancelOrder, OrderCommand } from '../commands/order-commands.js';
+import type { AccountInfoProvider } from './account-info-provider.js';
+import type { BrokerMarketView } from './broker-market-view.js';
+import { checkBrokerRules, type FundsView, type MarketRulesView, reservingOf } from './broker-rules-check.js';
+import { checkDailyLoss, checkTradingState, dailyLossBreaches } from './guards/state-guards.js';
+import { STRATEGY_GUARDS } from './guards/strategy-guards.js';
+import { isReplace, THROTTLE_GUARDS } from './guards/throttle-guards.js';
+import { intentFields } from './intent-fields.js';
+import type { RiskView } from './risk-book.js';
+import { limitsFor, type RiskConfig } from './risk-config.js';
+import type { RiskGate, RiskVerdict } from './risk-gate.js';
+import {
+  ACCEPTED,
+  deny,
+  firstDenial,
+  loopKeyOf,
+  type OrderActionRecord,
+  type RiskContext,
+  type RiskScope,
+  type RiskSubject,
+  scopeKey,
+  TradingState,
+} from './risk-types.js';
+import type { StaleDataMonitor } from './stale-data-monitor.js';
+import type { TradingStateGateway } from './trading-state-gateway.js';
+import { TradingStateSource } from './trading-state-persistence.js';
+import { nextTradingDayStartMs, tradingDayOf } from './valuation.js';
+
+const ZERO = new Decimal(0);
+
+/** What the risk engine works with. */
+export interface RiskEngineOptions {
+  readonly clock: Clock;
+  readonly config: RiskConfig;
+  readonly gateway: TradingStateGateway;
+  /** Open orders, positions, PnL (the risk book fed with order events, or an adapter). */
+  readonly view: RiskView;
+  /** The market for the broker's rules; without it the broker's rules are not run (the venue judges). */
+  readonly market?:
+    | (MarketRulesView & Partial<Pick<BrokerMarketView, 'prepare' | 'lastPrice' | 'usdKrw'>>)
+    | undefined;
+  /** Buying power and sellable quantity for the broker's rules. */
+  readonly funds?: (FundsView & Partial<Pick<AccountInfoProvider, 'refresh' | 'reserve'>>) | undefined;
+  /** Sends the kill switch's cancels (the venue's `execute`, or the order manager's). */
+  readonly cancel?: ((command: CancelOrder) => void | Promise<void>) | undefined;
+  /** Moves scopes to REDUCING on stale data, evaluated before every check. */
+  readonly staleness?: StaleDataMonitor | undefined;
+  /**
+   * Apply the abuse throttles (default true). They protect the connection to the broker; a
+   * backtest, which has none, leaves them out.
+   */
+  readonly throttles?: boolean;
+}
+
+/** The risk module's gate. */
+export class RiskEngine implements RiskGate {
+  private actions: OrderActionRecord[] = [];
+  /** Per scope key: the trading day and PnL at which its kill switch tripped (the limit counts again from there after a reset). */
+  private readonly tripped = new Map<string, { readonly day: string; readonly pnlKrw: Decimal }>();
+  private readonly strategies = new Set<string>();
+  private cancelSeq = 0;
+
+  /** @param options - see {@link RiskEngineOptions} */
+  constructor(private readonly options: RiskEngineOptions) {}
+
+  /** Limits per strategy, resolved from the configuration on first use. */
+  private readonly limitCache = new Map<string, ReturnType<typeof limitsFor>>();
+
+  /** The trading-state gateway. */
+  get gateway(): TradingStateGateway {
+    return this.options.gateway;
+  }
+
+  /** @inheritdoc */
+  async prepare(command: OrderCommand): Promise<void> {
+    if (!this.options.config.enabled) return;
+    const target =
+      command.type === 'SubmitOrder' ? undefined : this.options.view.order(command.clientOrderId);
+    const symbol = command.type === 'SubmitOrder' ? command.intent.instrument.symbol : target?.symbol;
+    const currency = command.type === 'SubmitOrder' ? command.intent.instrument.currency : target?.currency;
+    if (symbol === undefined || currency === undefined) return;
+    const sell = command.type === 'SubmitOrder' ? command.intent.side === 'SELL' : target?.side === 'SELL';
+    await Promise.all([
+      this.options.market?.prepare?.(symbol),
+      command.type === 'CancelOrder'
+        ? undefined
+        : this.options.funds?.refresh?.(currency, sell ? symbol : null),
+    ]);
+  }
+
+  /** @inheritdoc */
+  check(command: OrderCommand): RiskVerdict {
+    const { config } = this.options;
+    if (!config.enabled) return ACCEPTED;
+    this.options.gateway.sync();
+    this.options.staleness?.evaluate();
+    this.strategies.add(command.strategyId);
+    const subject = this.resolve(command);
+    if (!('action' in subject)) return subject;
+    this.tripKillSwitches(subject.strategyId);
+    const ctx = this.context(subject);
+    const verdict = this.judge(ctx, subject);
+    if (verdict.accepted) this.admit(ctx, subject);
+    return verdict;
+  }
+
+  /** The `OrderDenied` event of a denied command (the strategy receives it; the store keeps it). */
+  deniedEvent(command: OrderCommand, verdict: RiskVerdict): OrderDenied {
+    const clientOrderId =
+      command.type === 'SubmitOrder' ? command.intent.clientOrderId : command.clientOrderId;
+    const nowMs = this.options.clock.nowMs();
+    return {
+      type: 'OrderDenied',
+      eventId: newEventId(),
+      clientOrderId,
+      strategyId: command.strategyId,
+      tsEvent: nowMs,
+      tsInit: nowMs,
+      ...(verdict.accepted ? {} : { code: verdict.code }),
+      reason: verdict.accepted ? 'accepted' : verdict.reason,
+    };
+  }
+
+  /** Feeds an order event to the view (if it is the risk book) and re-evaluates the daily loss limits. */
+  onEvent(event: OrderEvent): void {
+    const view = this.options.view as RiskView & { onEvent?: (e: OrderEvent) => void };
+    view.onEvent?.(event);
+    if (event.strategyId !== undefined) this.strategies.add(event.strategyId);
+    if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
+      this.tripKillSwitches(event.strategyId ?? null);
+    }
+  }
+
+  /** Re-evaluates the daily loss limits of every strategy seen (call after prices move). */
+  evaluate(): void {
+    this.options.gateway.sync();
+    for (const s of [...this.strategies]) this.tripKillSwitches(s);
+  }
+
+  /** A reconciliation mismatch on a symbol: the symbol is HALTED until an operator resets it. */
+  reconciliationMismatch(symbol: string, reason: string): void {
+    this.options.gateway.set(
+      { kind: 'symbol', symbol },
+      TradingState.HALTED,
+      TradingStateSource.RECONCILIATION,
+      reason,
+    );
+  }
+
+  private judge(ctx: RiskContext, subject: RiskSubject): RiskVerdict {
+    const first = firstDenial([checkDailyLoss, checkTradingState], ctx, subject);
+    if (!first.accepted) return first;
+    const { market, funds } = this.options;
+    if (market !== undefined && funds !== undefined) {
+      const rules = checkBrokerRules(subject, {
+        market,
+        funds,
+        openOrders: ctx.openOrders,
+        target: this.options.view.order(subject.clientOrderId),
+        at: this.options.clock.now(),
+      });
+      if (!rules.accepted) return rules;
+    }
+    const owner = firstDenial(STRATEGY_GUARDS, ctx, subject);
+    if (!owner.accepted || this.options.throttles === false) return owner;
+    return firstDenial(THROTTLE_GUARDS, ctx, subject);
+  }
+
+  private admit(ctx: RiskContext, subject: RiskSubject): void {
+    this.actions.push({
+      tsMs: ctx.nowMs,
+      strategyId: subject.strategyId,
+      symbol: subject.symbol,
+      action: subject.action,
+      loopKey: loopKeyOf(subject.strategyId, subject.symbol, subject.side),
+      replace: isReplace(ctx, subject),
+    });
+    const keepMs = Math.max(ctx.config.throttle.windowMs, ctx.config.throttle.loopWindowMs);
+    if (this.actions.length > 0 && this.actions[0]!.tsMs <= ctx.nowMs - keepMs) {
+      this.actions = this.actions.filter((a) => a.tsMs > ctx.nowMs - keepMs);
+    }
+    if (subject.action === 'create' && this.options.funds?.reserve !== undefined) {
+      this.options.funds.reserve(
+        reservingOf(
+          {
+            ...subject,
+            timeInForce: 'DAY',
+            quantity: subject.quantity,
+            remainingQuantity: subject.quantity,
+            filledQuantity: ZERO,
+            status: 'PENDING',
+          },
+          subject.price ?? ctx.lastPrices.get(subject.symbol) ?? ZERO,
+        ),
+      );
+    }
+  }
+
+  private resolve(command: OrderCommand): RiskSubject | RiskVerdict {
+    const view = this.options.view;
+    if (command.type === 'SubmitOrder') {
+      const i = command.intent;
+      const { price, quantity, orderAmount: amount } = intentFields(i);
+      return {
+        command,
+        action: 'create',
+        strategyId: command.strategyId,
+        clientOrderId: i.clientOrderId,
+        symbol: i.instrument.symbol,
+        market: i.instrument.market,
+        currency: i.instrument.currency,
+        side: i.side,
+        orderType: i.orderType,
+        price,
+        quantity,
+        amount,
+        valueKrw: this.valueKrw(i.instrument.symbol, i.instrument.currency, price, quantity, amount),
+        target: null,
+      };
+    }
+    const target = view.order(command.clientOrderId);
+    if (target === undefined) {
+      return deny('order-not-found', `No order ${command.clientOrderId} is known`, { status: 404 });
+    }
+    const modify = command.type === 'ModifyOrder';
+    const price = modify ? (command.price ?? null) : target.price;
+    const quantity = modify ? (command.quantity ?? target.remainingQuantity) : target.remainingQuantity;
+    return {
+      command,
+      action: modify ? 'modify' : 'cancel',
+      strategyId: command.strategyId,
+      clientOrderId: target.clientOrderId,
+      symbol: target.symbol,
+      market: target.market,
+      currency: target.currency,
+      side: target.side,
+      orderType: modify ? command.orderType : target.orderType,
+      price,
+      quantity,
+      amount: target.amount,
+      valueKrw: modify ? this.valueKrw(target.symbol, target.currency, price, quantity, target.amount) : ZERO,
+      target,
+    };
+  }
+
+  private valueKrw(
+    symbol: string,
+    currency: RiskSubject['currency'],
+    price: Decimal | null,
+    quantity: Decimal | null,
+    amount: Decimal | null,
+  ): Decimal {
+    return orderValueKrw({
+      currency,
+      price,
+      quantity,
+      orderAmount: amount,
+      lastPrice: this.lastPrice(symbol) ?? ZERO,
+      usdKrw: this.usdKrw(),
+    });
+  }
+
+  private lastPrice(symbol: string): Decimal | undefined {
+    return this.options.view.lastPrices().get(symbol) ?? this.options.market?.lastPrice?.(symbol);
+  }
+
+  private usdKrw(): Decimal {
+    return this.options.market?.usdKrw?.() ?? this.options.view.usdKrw();
+  }
+
+  private context(subject: { strategyId: string; symbol: string }): RiskContext {
+    const { clock, config, view, gateway } = this.options;
+    const nowMs = clock.nowMs();
+    // the book's map as is (read-only); a copy only when the subject's price comes from elsewhere
+    let prices: ReadonlyMap<string, Decimal> = view.lastPrices();
+    if (!prices.has(subject.symbol)) {
+      const own = this.lastPrice(subject.symbol);
+      if (own !== undefined) prices = new Map(prices).set(subject.symbol, own);
+    }
+    return {
+      nowMs,
+      config,
+      limits: this.limits(subject.strategyId),
+      states: gateway.effective(subject.strategyId, subject.symbol),
+      positions: view.positions(subject.strategyId),
+      openOrders: view.openOrders(),
+      usdKrw: this.usdKrw(),
+      lastPrices: prices,
+      actions: this.actions,
+      dailyPnlKrw: {
+        strategy: this.effectivePnl({ kind: 'strategy', strategyId: subject.strategyId }, nowMs),
+        account: this.effectivePnl({ kind: 'account' }, nowMs),
+      },
+    };
+  }
+
+  /** A strategy's limits (the configuration does not change during a run: resolved once per strategy). */
+  private limits(strategyId: string): ReturnType<typeof limitsFor> {
+    let limits = this.limitCache.get(strategyId);
+    if (limits === undefined) {
+      limits = limitsFor(this.options.config, strategyId);
+      this.limitCache.set(strategyId, limits);
+    }
+    return limits;
+  }
+
+  /** Today's PnL of a scope, counted from the loss its kill switch last tripped at once it was reset. */
+  private effectivePnl(scope: RiskScope, nowMs: number): Decimal {
+    const pnl = this.options.view.dailyPnlKrw(scope.kind === 'strategy' ? scope.strategyId : null, nowMs);
+    const trip = this.tripped.get(scopeKey(scope));
+    const day = tradingDayOf(nowMs, this.options.config.tradingDayStartHourKst);
+    if (trip === undefined || trip.day !== day) return pnl;
+    if (this.options.gateway.state(scope) !== TradingState.ACTIVE) return pnl;
+    return pnl.minus(trip.pnlKrw);
+  }
+
+  private tripKillSwitches(strategyId: string | null): void {
+    const { clock, config, gateway, view } = this.options;
+    if (!config.enabled) return;
+    const nowMs = clock.nowMs();
+    const sid = strategyId ?? 'manual';
+    const ctx = {
+      config,
+      limits: this.limits(sid),
+      dailyPnlKrw: {
+        strategy: this.effectivePnl({ kind: 'strategy', strategyId: sid }, nowMs),
+        account: this.effectivePnl({ kind: 'account' }, nowMs),
+      },
+    };
+    const breaches = dailyLossBreaches(ctx, sid).filter((s) => strategyId !== null || s.kind === 'account');
+    for (const scope of breaches) {
+      const pnl = scope.kind === 'account' ? ctx.dailyPnlKrw.account : ctx.dailyPnlKrw.strategy;
+      const key = scopeKey(scope);
+      const untilMs = nextTradingDayStartMs(nowMs, config.tradingDayStartHourKst);
+      const limit =
+        scope.kind === 'account' ? config.account.dailyLossLimitKrw : ctx.limits.dailyLossLimitKrw;
+      const changed = gateway.set(
+        scope,
+        TradingState.HALTED,
+        TradingStateSource.DAILY_LOSS,
+        `daily loss ${pnl.negated().toFixed(0)} KRW reached the limit of ${limit.toFixed()} KRW`,
+        untilMs,
+      );
+      if (!changed) continue;
+      const raw = view.dailyPnlKrw(scope.kind === 'strategy' ? scope.strategyId : null, nowMs);
+      this.tripped.set(key, { day: tradingDayOf(nowMs, config.tradingDayStartHourKst), pnlKrw: raw });
+      this.cancelOpenOrders(scope);
+    }
+  }
+
+  private cancelOpenOrders(scope: RiskScope): void {
+    const send = this.options.cancel;
+    if (send === undefined) return;
+    const nowMs = this.options.clock.nowMs();
+    for (const order of this.options.view.openOrders()) {
+      if (scope.kind === 'strategy' && order.strategyId !== scope.strategyId) continue;
+      if (scope.kind === 'symbol' && order.symbol !== scope.symbol) continue;
+      this.cancelSeq += 1;
+      const command: CancelOrder = {
+        type: 'CancelOrder',
+        commandId: `kill-switch-${nowMs}-${this.cancelSeq}`,
+        strategyId: toStrategyId(order.strategyId),
+        tsInit: nowMs,
+        clientOrderId: order.clientOrderId as CancelOrder['clientOrderId'],
+      };
+      this.actions.push({
+        tsMs: nowMs,
+        strategyId: order.strategyId,
+        symbol: order.symbol,
+        action: 'cancel',
+        loopKey: loopKeyOf(order.strategyId, order.symbol, order.side),
+        replace: false,
+      });
+      void Promise.resolve(send(command)).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The risk module as the engine's `RiskGate` in a mode's container: fed by the venue's order
+ * events, cancelling through the venue when a kill switch trips, and (live, paper) judging the
+ * broker's rules against the broker's data, kept fresh in the background because the runtime checks
+ * synchronously. Bind it with `container.bind(RiskGate).toConstantValue(binding.gate)` after
+ * `await binding.start()`.
+ *
+ * @module
+ */
+import type { Clock, TradingMode } from '@hoga/core';
+import type { HogaDatabase } from '@hoga/store';
+import { type SchedulerLike, type Subscription, timer } from 'rxjs';
+import type { ExecutionVenue } from '../venue/execution-venue.js';
+import type { AccountInfoSource } from './account-info-provider.js';
+import type { MarketInfoSource } from './broker-market-view.js';
+import { createRiskModule, type RiskModule } from './risk-module.js';
+
+/** What {@link createRiskGateBinding} needs. */
+export interface RiskGateBindingOptions {
+  readonly clock: Clock;
+  /** The risk configuration (raw JSON or parsed); defaults when absent. */
+  readonly config?: unknown;
+  /** The store: trading states survive restarts and `hoga risk reset` reaches the run. */
+  readonly db?: HogaDatabase | undefined;
+  readonly mode: TradingMode;
+  /** Where the runtime sends accepted commands; its events feed the risk book. */
+  readonly venue: ExecutionVenue;
+  /** The broker (a `BrokerClient`): its rules are judged against its data (live, paper). */
+  readonly broker?: (MarketInfoSource & AccountInfoSource) | undefined;
+  /** Symbols whose market data and sellable quantity are kept fresh. */
+  readonly symbols?: readonly string[];
+  /** How often the broker data is refreshed, ms (default: the configured account-info age). */
+  readonly refreshIntervalMs?: number;
+  /** Watch order-history polls and prices for staleness (feed polls with `module.staleness.noteOrderPoll()`). */
+  readonly watchStaleness?: boolean;
+  /** Scheduler of the refresh timer (tests pass a virtual one). */
+  readonly scheduler?: SchedulerLike;
+}
+
+/** The gate and what keeps it fed. */
+export interface RiskGateBinding {
+  /** The risk engine: bind it to the `RiskGate` token. */
+  readonly gate: RiskModule['engine'];
+  readonly module: RiskModule;
+  /** Reads the broker data once and starts the background refresh (resolves after the first read). */
+  start(): Promise<void>;
+  /** Reads the broker data for every symbol now and re-evaluates the daily loss limits. */
+  refresh(): Promise<void>;
+  /** Stops the refresh and the event feed. */
+  dispose(): void;
+}
+
+/** Builds the risk gate of a mode. */
+export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGateBinding {
+  const module = createRiskModule({
+    clock: options.clock,
+    config: options.config,
+    db: options.db,
+    mode: options.mode,
+    broker: options.broker,
+    sink: options.venue,
+    watchStaleness: options.watchStaleness === true,
+    // the abuse throttles protect the connection to the broker: a backtest has none
+    throttles: options.mode !== 'backtest',
+  });
+  const symbols = options.symbols ?? [];
+  let refreshing: Subscription | undefined;
+  const refresh = async (): Promise<void> => {
+    const { market, funds, book, engine, staleness } = module;
+    await Promise.all(
+      symbols.map(async (symbol) => {
+        await market?.prepare(symbol);
+        const price = market?.lastPrice(symbol);
+        if (price !== undefined) {
+          book.notePrice(symbol, price);
+          staleness?.notePrice(symbol);
+        }
+        const instrument = market?.instrument(symbol);
+        if (instrument !== undefined) await funds?.refresh(instrument.currency, symbol);
+      }),
+    );
+    const fx = market?.usdKrw();
+    if (fx !== undefined) book.setUsdKrw(fx);
+    staleness?.evaluate();
+    engine.evaluate();
+  };
+  return {
+    gate: module.engine,
+    module,
+    async start() {
+      if (options.broker === undefined) return;
+      await refresh();
+      const every = options.refreshIntervalMs ?? Math.max(1_000, module.config.accountInfoMaxAgeMs);
+      refreshing = timer(every, every, options.scheduler).subscribe(() => {
+        refresh().catch(() => undefined);
+      });
+    },
+    refresh,
+    dispose() {
+      refreshing?.unsubscribe();
+      module.sender.dispose();
+    },
+  };
+}

@@ -1,0 +1,208 @@
+/**
+ * The owner's guards against the simulator over HTTP, with the risk module in front of the live
+ * order manager: a tight loop of orders is throttled by hoga before the broker's rate limit or its
+ * abuse rule, and a strategy that loses past its daily limit is halted and its open orders
+ * cancelled at the broker.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrokerClient } from '@hoga/connector';
+import {
+  type ClientOrderId,
+  createOrderIntent,
+  Decimal,
+  instrumentOf,
+  newClientOrderId,
+  type OrderEvent,
+  strategyId,
+} from '@hoga/core';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { HogaDatabase } from '@hoga/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SubmitOrder } from '../commands/order-commands.js';
+import { simClient, simClock } from '../orders/live-fixture.test-helper.js';
+import { OrderManager } from '../orders/order-manager.js';
+import { createRiskModule, type RiskModule } from './risk-module.js';
+
+interface Rig {
+  readonly sim: SimulatorHandle;
+  readonly client: BrokerClient;
+  readonly db: HogaDatabase;
+  readonly manager: OrderManager;
+  readonly risk: RiskModule;
+  readonly events: OrderEvent[];
+}
+
+const rigs: { rig: Rig; dir: string }[] = [];
+afterEach(async () => {
+  for (const { rig, dir } of rigs.splice(0)) {
+    rig.risk.sender.dispose();
+    rig.client.close();
+    rig.db.close();
+    await rig.sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The simulator (rate limits on, clock frozen at Monday 10:00 KST), a store, the order manager and the risk module. */
+async function rig(config: unknown): Promise<Rig> {
+  const sim = await startSimulator({
+    port: 0,
+    seed: 7,
+    start: '2026-11-23T10:00:00+09:00',
+    speed: 0,
+    control: true,
+  });
+  const clock = simClock(sim);
+  const client = simClient(sim, clock);
+  const dir = mkdtempSync(join(tmpdir(), 'hoga-risk-'));
+  const db = HogaDatabase.open(join(dir, 'hoga.sqlite'), { clock });
+  const manager = new OrderManager(client, db, clock);
+  const risk = createRiskModule({ clock, config, db, mode: 'live', broker: client, sink: manager });
+  const events: OrderEvent[] = [];
+  risk.sender.events$.subscribe((e) => events.push(e));
+  const r = { sim, client, db, manager, risk, events };
+  rigs.push({ rig: r, dir });
+  return r;
+}
+
+function limitBuy(strategy: string, symbol: string, quantity: string, price: string): SubmitOrder {
+  const id = strategyId(strategy);
+  return {
+    type: 'SubmitOrder',
+    commandId: newClientOrderId('cmd'),
+    strategyId: id,
+    tsInit: 0,
+    intent: createOrderIntent({
+      clientOrderId: newClientOrderId('rk'),
+      strategyId: id,
+      instrument: instrumentOf(symbol),
+      side: 'BUY',
+      sizing: 'QUANTITY',
+      orderType: 'LIMIT',
+      quantity: new Decimal(quantity),
+      price: new Decimal(price),
+    }),
+  };
+}
+
+function marketBuy(strategy: string, symbol: string, quantity: string): SubmitOrder {
+  const id = strategyId(strategy);
+  return {
+    type: 'SubmitOrder',
+    commandId: newClientOrderId('cmd'),
+    strategyId: id,
+    tsInit: 0,
+    intent: createOrderIntent({
+      clientOrderId: newClientOrderId('rk'),
+      strategyId: id,
+      instrument: instrumentOf(symbol),
+      side: 'BUY',
+      sizing: 'QUANTITY',
+      orderType: 'MARKET',
+      quantity: new Decimal(quantity),
+    }),
+  };
+}
+
+describe('risk module against the simulator', () => {
+  it('throttles a tight loop of orders at 30 actions a minute per symbol, before any 429 or abuse', async () => {
+    const r = await rig({ defaults: { maxOpenOrders: 100 } });
+    const verdicts: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      // far below the market: nothing fills, every order stays open
+      const verdict = await r.risk.sender.send(limitBuy('looper', '005930', '1', String(50_000 + i * 100)));
+      verdicts.push(verdict.accepted ? 'accepted' : verdict.code);
+    }
+    expect(verdicts.filter((v) => v === 'accepted')).toHaveLength(30);
+    expect(verdicts.slice(30).every((v) => v === 'risk-throttle-symbol')).toBe(true);
+    const denial = r.events.find((e) => e.type === 'OrderDenied');
+    expect(denial).toMatchObject({ code: 'risk-throttle-symbol', strategyId: 'looper' });
+    expect(denial?.type === 'OrderDenied' ? denial.reason : '').toMatch(
+      /30 order actions per 60 s reached; frees at 2026-11-23T10:01:00/,
+    );
+    const counters = r.sim.counters();
+    expect(counters.ordersCreated).toBe(30);
+    expect(counters.rateLimited).toBe(0);
+    // denied orders are stored with their denial, nothing was sent for them
+    const stored = r.db.orders.list({}).filter((o) => o.state === 'DENIED');
+    expect(stored).toHaveLength(30);
+    expect(stored[0]?.rejectReason).toMatch(/^risk-throttle-symbol: /);
+    // a minute later the window has room again
+    r.sim.advanceClock(60_000);
+    expect((await r.risk.sender.send(limitBuy('looper', '005930', '1', '50000'))).accepted).toBe(true);
+  }, 60_000);
+
+  it('stops the 11th modify of the same order within a minute (cancel/replace loop guard)', async () => {
+    const r = await rig({});
+    const order = limitBuy('fidget', '005930', '1', '50000');
+    expect((await r.risk.sender.send(order)).accepted).toBe(true);
+    const verdicts: string[] = [];
+    for (let i = 1; i <= 11; i++) {
+      const verdict = await r.risk.sender.send({
+        type: 'ModifyOrder',
+        commandId: newClientOrderId('cmd'),
+        strategyId: strategyId('fidget'),
+        tsInit: 0,
+        clientOrderId: order.intent.clientOrderId,
+        orderType: 'LIMIT',
+        price: new Decimal(50_000 + i * 100),
+        quantity: new Decimal(1),
+        confirmHighValue: false,
+      });
+      verdicts.push(verdict.accepted ? 'accepted' : verdict.code);
+      await r.manager.idle();
+    }
+    expect(verdicts.slice(0, 10).every((v) => v === 'accepted')).toBe(true);
+    expect(verdicts[10]).toBe('risk-cancel-replace-loop');
+    expect(r.sim.counters().rateLimited).toBe(0);
+  }, 60_000);
+
+  it('halts a strategy that loses past its daily limit and cancels its open orders at the broker', async () => {
+    const r = await rig({ strategies: { loser: { dailyLossLimitKrw: '300000' } } });
+    const entry = marketBuy('loser', '005930', '100');
+    expect((await r.risk.sender.send(entry)).accepted).toBe(true);
+    for (let i = 0; i < 20 && !r.events.some((e) => e.type === 'OrderFilled'); i++) {
+      r.sim.advanceClock(1_000);
+      await r.manager.pollOnce();
+    }
+    const fill = r.events.find((e) => e.type === 'OrderFilled');
+    expect(fill).toBeDefined();
+    const fillPrice = fill?.type === 'OrderFilled' ? fill.fill.price : new Decimal(0);
+    const resting = limitBuy('loser', '005930', '1', fillPrice.minus(10_000).toFixed());
+    expect((await r.risk.sender.send(resting)).accepted).toBe(true);
+    const bystander = limitBuy('other', '000660', '1', '150000');
+    expect((await r.risk.sender.send(bystander)).accepted).toBe(true);
+
+    // the price falls 4,000 won: 100 shares lose 400,000 KRW, past the 300,000 limit
+    r.sim.setPrice('005930', fillPrice.minus(4_000).toFixed());
+    const [price] = await r.client.getPrices(['005930']);
+    r.risk.book.notePrice('005930', price!.lastPrice);
+    r.risk.engine.evaluate();
+
+    expect(r.risk.gateway.entry({ kind: 'strategy', strategyId: 'loser' })).toMatchObject({
+      state: 'HALTED',
+      source: 'daily-loss',
+      untilMs: Date.parse('2026-11-24T08:00:00+09:00'),
+    });
+    await r.manager.idle();
+    await r.manager.pollOnce();
+    const open = await r.client.listOrders({ status: 'OPEN' });
+    const restingId = r.db.orders.get(resting.intent.clientOrderId as ClientOrderId)?.brokerOrderId;
+    expect(open.orders.map((o) => o.symbol)).toEqual(['000660']);
+    expect(restingId).toBeDefined();
+    const denied = await r.risk.sender.send(limitBuy('loser', '005930', '1', '60000'));
+    expect(denied).toMatchObject({ accepted: false, code: 'risk-daily-loss-strategy' });
+    expect((await r.risk.sender.send(limitBuy('other', '000660', '1', '150000'))).accepted).toBe(true);
+    const journal = r.db.journal.readFrom(1).filter((e) => e.type === 'TradingStateChanged');
+    expect(journal.at(-1)).toMatchObject({
+      strategyId: 'loser',
+      payload: { to: 'HALTED', source: 'daily-loss' },
+    });
+
+    // hoga risk reset lets it trade again
+    r.risk.gateway.reset('hoga risk reset');
+    expect((await r.risk.sender.send(limitBuy('loser', '005930', '1', '60000'))).accepted).toBe(true);
+  }, 60_000);
+});

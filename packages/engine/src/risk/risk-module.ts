@@ -1,0 +1,195 @@
+/**
+ * The risk module assembled: gateway, book, market and funds views, the risk engine, and a sender
+ * that puts every command through the engine before a venue (the live order manager, a simulated
+ * venue). A denial is an `OrderDenied` event (stored with the order and in the journal) and nothing
+ * is sent; a modify or cancel denial is the matching `…Rejected` event with the same code.
+ *
+ * @module
+ */
+import { type Clock, newEventId, type OrderEvent, type TradingMode } from '@hoga/core';
+import { type HogaDatabase, orderFromIntent } from '@hoga/store';
+import { merge, type Observable, Subject, type Subscription } from 'rxjs';
+import type { OrderCommand } from '../commands/order-commands.js';
+import { AccountInfoProvider, type AccountInfoSource } from './account-info-provider.js';
+import { BrokerMarketView, type MarketInfoSource } from './broker-market-view.js';
+import { RiskBook } from './risk-book.js';
+import { parseRiskConfig, type RiskConfig } from './risk-config.js';
+import { RiskEngine } from './risk-engine.js';
+import type { RiskVerdict } from './risk-gate.js';
+import { StaleDataMonitor } from './stale-data-monitor.js';
+import { TradingStateGateway } from './trading-state-gateway.js';
+import {
+  MemoryTradingStatePersistence,
+  StoreTradingStatePersistence,
+  type TradingStatePersistence,
+} from './trading-state-persistence.js';
+
+/** Where commands go once accepted (the order manager, a venue). */
+export interface OrderSink {
+  execute(command: OrderCommand): Promise<void>;
+  readonly events$: Observable<OrderEvent>;
+}
+
+/** What {@link createRiskModule} builds the module from. */
+export interface RiskModuleOptions {
+  readonly clock: Clock;
+  /** The risk configuration (raw, parsed here), or a parsed one. */
+  readonly config?: unknown;
+  /** The store: trading states survive restarts, changes and denials are journalled. */
+  readonly db?: HogaDatabase | undefined;
+  readonly mode: TradingMode;
+  /** The broker (a `BrokerClient`): the broker's rules run against its data when given. */
+  readonly broker?: (MarketInfoSource & AccountInfoSource) | undefined;
+  /** Where accepted commands go. */
+  readonly sink: OrderSink;
+  /** Watch order-history polls and prices for staleness (live). */
+  readonly watchStaleness?: boolean;
+  /** Apply the abuse throttles (default true; backtests leave them out). */
+  readonly throttles?: boolean;
+}
+
+/** The assembled module. */
+export interface RiskModule {
+  readonly config: RiskConfig;
+  readonly gateway: TradingStateGateway;
+  readonly book: RiskBook;
+  readonly engine: RiskEngine;
+  readonly market: BrokerMarketView | undefined;
+  readonly funds: AccountInfoProvider | undefined;
+  readonly staleness: StaleDataMonitor | undefined;
+  readonly sender: RiskedOrderSender;
+}
+
+/** Builds the risk module around a sink. */
+export function createRiskModule(options: RiskModuleOptions): RiskModule {
+  const config = isParsed(options.config) ? options.config : parseRiskConfig(options.config ?? {});
+  const persistence: TradingStatePersistence =
+    options.db === undefined
+      ? new MemoryTradingStatePersistence()
+      : new StoreTradingStatePersistence(options.db, options.mode);
+  const gateway = new TradingStateGateway(options.clock, persistence);
+  const book = new RiskBook(config.tradingDayStartHourKst);
+  const market =
+    options.broker === undefined ? undefined : new BrokerMarketView(options.broker, options.clock);
+  const funds =
+    options.broker === undefined
+      ? undefined
+      : new AccountInfoProvider(options.broker, options.clock, config.accountInfoMaxAgeMs);
+  const staleness =
+    options.watchStaleness === true ? new StaleDataMonitor(options.clock, config, gateway) : undefined;
+  const engine = new RiskEngine({
+    clock: options.clock,
+    config,
+    gateway,
+    view: book,
+    market,
+    funds,
+    staleness,
+    throttles: options.throttles !== false,
+    cancel: (command) => options.sink.execute(command),
+  });
+  const sender = new RiskedOrderSender(engine, options.sink, options.clock, options.db, options.mode);
+  return { config, gateway, book, engine, market, funds, staleness, sender };
+}
+
+function isParsed(config: unknown): config is RiskConfig {
+  return (
+    typeof config === 'object' &&
+    config !== null &&
+    'throttle' in config &&
+    'account' in config &&
+    'enabled' in config
+  );
+}
+
+/** Sends commands through the risk engine to a sink; feeds the sink's events back to the engine. */
+export class RiskedOrderSender {
+  private readonly denials = new Subject<OrderEvent>();
+  private readonly subscription: Subscription;
+  /** The sink's events and the denials, as they happen. */
+  readonly events$: Observable<OrderEvent>;
+
+  /**
+   * @param engine - the risk engine
+   * @param sink - where accepted commands go
+   * @param clock - engine clock
+   * @param db - the store (denials are stored with the order and journalled)
+   * @param mode - the session's mode
+   */
+  constructor(
+    readonly engine: RiskEngine,
+    private readonly sink: OrderSink,
+    private readonly clock: Clock,
+    private readonly db: HogaDatabase | undefined,
+    private readonly mode: TradingMode,
+  ) {
+    this.subscription = sink.events$.subscribe((event) => engine.onEvent(event));
+    this.events$ = merge(sink.events$, this.denials.asObservable());
+  }
+
+  /**
+   * Checks a command (refreshing the view first) and, when accepted, hands it to the sink.
+   *
+   * @param checkOnly - judge only: nothing is sent or recorded (`hoga order --check`)
+   * @returns the verdict
+   */
+  async send(command: OrderCommand, checkOnly = false): Promise<RiskVerdict> {
+    await this.engine.prepare(command);
+    const verdict = this.engine.check(command);
+    if (checkOnly) return verdict;
+    if (!verdict.accepted) {
+      this.deny(command, verdict);
+      return verdict;
+    }
+    await this.sink.execute(command);
+    return verdict;
+  }
+
+  /** Stops feeding events to the engine. */
+  dispose(): void {
+    this.subscription.unsubscribe();
+    this.denials.complete();
+  }
+
+  private deny(command: OrderCommand, verdict: Extract<RiskVerdict, { accepted: false }>): void {
+    const nowMs = this.clock.nowMs();
+    let event: OrderEvent;
+    if (command.type === 'SubmitOrder') {
+      event = this.engine.deniedEvent(command, verdict);
+      this.db?.orders.recordIntent(
+        {
+          ...orderFromIntent(command.intent, { mode: this.mode, state: 'DENIED', createdAt: nowMs }),
+          strategyId: command.strategyId,
+        },
+        {
+          type: event.type,
+          tsEvent: event.tsEvent,
+          tsInit: event.tsInit,
+          mode: this.mode,
+          strategyId: command.strategyId,
+          clientOrderId: event.clientOrderId,
+          payload: event,
+        },
+      );
+      this.db?.orders.updateState(event.clientOrderId, {
+        state: 'DENIED',
+        updatedAt: nowMs,
+        rejectReason: `${verdict.code}: ${verdict.reason}`,
+      });
+    } else {
+      event = {
+        type: command.type === 'CancelOrder' ? 'OrderCancelRejected' : 'OrderModifyRejected',
+        eventId: newEventId(),
+        clientOrderId: command.clientOrderId,
+        strategyId: command.strategyId,
+        tsEvent: nowMs,
+        tsInit: nowMs,
+        code: verdict.code,
+        reason: verdict.reason,
+      };
+      this.db?.journal.appendEvent(event, this.mode);
+    }
+    this.engine.onEvent(event);
+    this.denials.next(event);
+  }
+}

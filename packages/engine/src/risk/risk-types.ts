@@ -1,0 +1,173 @@
+/**
+ * The risk module's vocabulary: trading states and scopes, the engine's view a guard reads
+ * ({@link RiskContext}), the command resolved against that view ({@link RiskSubject}), and the
+ * verdict helpers. Guards are pure functions `(context, subject) → verdict`.
+ *
+ * @module
+ */
+import type { Currency, Decimal, Market, OrderSide, OrderType, StrategyId } from '@hoga/core';
+import type { OrderCommand } from '../commands/order-commands.js';
+import type { RiskConfig, StrategyLimits } from './risk-config.js';
+import type { RiskVerdict } from './risk-gate.js';
+
+/** How much a scope may trade. */
+export const TradingState = {
+  /** Everything the other checks allow. */
+  ACTIVE: 'ACTIVE',
+  /** Only orders that reduce a position (sells of held shares) and cancels. */
+  REDUCING: 'REDUCING',
+  /** Cancels only. */
+  HALTED: 'HALTED',
+} as const;
+/** A trading state. */
+export type TradingState = (typeof TradingState)[keyof typeof TradingState];
+
+const SEVERITY: Readonly<Record<TradingState, number>> = { ACTIVE: 0, REDUCING: 1, HALTED: 2 };
+
+/** The stricter of two states. */
+export function stricterState(a: TradingState, b: TradingState): TradingState {
+  return SEVERITY[a] >= SEVERITY[b] ? a : b;
+}
+
+/** What a trading state applies to: the whole account, one strategy, or one symbol. */
+export type RiskScope =
+  | { readonly kind: 'account' }
+  | { readonly kind: 'strategy'; readonly strategyId: string }
+  | { readonly kind: 'symbol'; readonly symbol: string };
+
+/** A stable text key of a scope (`account`, `strategy:<id>`, `symbol:<code>`). */
+export function scopeKey(scope: RiskScope): string {
+  switch (scope.kind) {
+    case 'account':
+      return 'account';
+    case 'strategy':
+      return `strategy:${scope.strategyId}`;
+    case 'symbol':
+      return `symbol:${scope.symbol}`;
+  }
+}
+
+/** The scope a key names (inverse of {@link scopeKey}). */
+export function scopeOfKey(key: string): RiskScope {
+  if (key === 'account') return { kind: 'account' };
+  if (key.startsWith('strategy:')) return { kind: 'strategy', strategyId: key.slice('strategy:'.length) };
+  if (key.startsWith('symbol:')) return { kind: 'symbol', symbol: key.slice('symbol:'.length) };
+  throw new Error(`risk scope key: expected account, strategy:<id> or symbol:<code>, found ${key}`);
+}
+
+/** An open order as the risk module sees it. */
+export interface OpenOrderView {
+  readonly clientOrderId: string;
+  readonly strategyId: string;
+  readonly symbol: string;
+  readonly market: Market;
+  readonly currency: Currency;
+  readonly side: OrderSide;
+  readonly orderType: OrderType;
+  /** Limit price, or null (market order). */
+  readonly price: Decimal | null;
+  /** Quantity still working (null for an amount order). */
+  readonly remainingQuantity: Decimal | null;
+  /** Ordered amount of an amount order (its currency), else null. */
+  readonly amount: Decimal | null;
+}
+
+/** A held position of one strategy (long only: cash accounts hold no shorts). */
+export interface PositionView {
+  readonly symbol: string;
+  readonly currency: Currency;
+  /** Shares held (≥ 0). */
+  readonly quantity: Decimal;
+}
+
+/** One order action (create, modify, cancel) the risk module let through, for the sliding windows. */
+export interface OrderActionRecord {
+  readonly tsMs: number;
+  readonly strategyId: string;
+  readonly symbol: string;
+  readonly action: 'create' | 'modify' | 'cancel';
+  /** The cancel/replace loop key (`strategy|symbol|side`). */
+  readonly loopKey: string;
+  /** True for a modify, or a create that re-places an order cancelled on the same key shortly before. */
+  readonly replace: boolean;
+}
+
+/** The engine's view a guard reads: pure data, taken when the command is checked. */
+export interface RiskContext {
+  /** Engine clock, epoch ms. */
+  readonly nowMs: number;
+  /** The whole risk configuration. */
+  readonly config: RiskConfig;
+  /** The limits of the command's strategy (its own, or the defaults). */
+  readonly limits: StrategyLimits;
+  /** Trading state of the account, the strategy and the symbol (each ACTIVE when unset). */
+  readonly states: {
+    readonly account: TradingState;
+    readonly strategy: TradingState;
+    readonly symbol: TradingState;
+  };
+  /** Positions of the command's strategy. */
+  readonly positions: readonly PositionView[];
+  /** Every open order of the account (guards filter by strategy or symbol as they need). */
+  readonly openOrders: readonly OpenOrderView[];
+  /** KRW per USD (display rate). */
+  readonly usdKrw: Decimal;
+  /** Last prices by symbol (native currency). */
+  readonly lastPrices: ReadonlyMap<string, Decimal>;
+  /** Order actions let through recently (at least the longest window), oldest first. */
+  readonly actions: readonly OrderActionRecord[];
+  /** Today's PnL in KRW (realised + unrealised), of the strategy and of the account. */
+  readonly dailyPnlKrw: { readonly strategy: Decimal; readonly account: Decimal };
+}
+
+/** A command resolved against the view: what it would put on the market. */
+export interface RiskSubject {
+  readonly command: OrderCommand;
+  readonly action: 'create' | 'modify' | 'cancel';
+  readonly strategyId: StrategyId;
+  readonly clientOrderId: string;
+  readonly symbol: string;
+  readonly market: Market;
+  readonly currency: Currency;
+  readonly side: OrderSide;
+  readonly orderType: OrderType;
+  /** Limit price after the command (null for market orders). */
+  readonly price: Decimal | null;
+  /** Quantity after the command (null for amount orders). */
+  readonly quantity: Decimal | null;
+  /** Amount of an amount order. */
+  readonly amount: Decimal | null;
+  /** The command's order value in KRW (a market order at the last price); 0 for a cancel. */
+  readonly valueKrw: Decimal;
+  /** The order being modified or cancelled, when there is one. */
+  readonly target: OpenOrderView | null;
+}
+
+/** A guard: a pure check of a subject against the view. */
+export type RiskGuard = (ctx: RiskContext, subject: RiskSubject) => RiskVerdict;
+
+/** The accepted verdict. */
+export const ACCEPTED: RiskVerdict = Object.freeze({ accepted: true });
+
+/** A denial verdict. */
+export function deny(code: string, reason: string, data?: Readonly<Record<string, unknown>>): RiskVerdict {
+  return data === undefined ? { accepted: false, code, reason } : { accepted: false, code, reason, data };
+}
+
+/** Runs guards in order; the first denial wins. */
+export function firstDenial(
+  guards: readonly RiskGuard[],
+  ctx: RiskContext,
+  subject: RiskSubject,
+): RiskVerdict {
+  for (const guard of guards) {
+    const verdict = guard(ctx, subject);
+    if (!verdict.accepted) return verdict;
+  }
+  return ACCEPTED;
+}
+
+/** The cancel/replace loop key of an order. */
+export function loopKeyOf(strategyId: string, symbol: string, side: string): string {
+  return `${strategyId}|${symbol}|${side}`;
+}

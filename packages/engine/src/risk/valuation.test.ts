@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { nextTradingDayStartMs, tradingDayOf, tradingDayStartMs } from './valuation.js';
+
+describe('trading day', () => {
+  it.each([
+    ['2026-11-23T10:00:00+09:00', '2026-11-23T08:00:00+09:00', '2026-11-23'],
+    ['2026-11-23T08:00:00+09:00', '2026-11-23T08:00:00+09:00', '2026-11-23'],
+    ['2026-11-23T07:59:59.999+09:00', '2026-11-22T08:00:00+09:00', '2026-11-22'],
+    ['2026-11-24T05:30:00+09:00', '2026-11-23T08:00:00+09:00', '2026-11-23'],
+    ['2026-12-31T23:00:00+09:00', '2026-12-31T08:00:00+09:00', '2026-12-31'],
+  ])('at %s starts at %s (%s), with the day starting 08:00 KST', (at, start, day) => {
+    expect(tradingDayStartMs(Date.parse(at), 8)).toBe(Date.parse(start));
+    expect(tradingDayOf(Date.parse(at), 8)).toBe(day);
+    expect(nextTradingDayStartMs(Date.parse(at), 8)).toBe(Date.parse(start) + 86_400_000);
+  });
+  it('starts at midnight KST with hour 0', () => {
+    expect(tradingDayStartMs(Date.parse('2026-11-23T00:30:00+09:00'), 0)).toBe(
+      Date.parse('2026-11-23T00:00:00+09:00'),
+    );
+  });
+});

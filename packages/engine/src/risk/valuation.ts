@@ -1,0 +1,61 @@
+/**
+ * KRW values the guards compare: orders, positions and the trading day the daily limits use.
+ *
+ * @module
+ */
+import { type Currency, Decimal, KST_ZONE } from '@hoga/core';
+import { DateTime } from 'luxon';
+import type { OpenOrderView, PositionView, RiskContext } from './risk-types.js';
+
+const ZERO = new Decimal(0);
+
+/** An amount in KRW: USD through the context's display rate. */
+export function toKrw(amount: Decimal, currency: Currency, usdKrw: Decimal): Decimal {
+  return currency === 'USD' ? amount.times(usdKrw) : amount;
+}
+
+/** KRW value of what is still working of an open order (a market order at the last price, 0 if unknown). */
+export function openOrderValueKrw(ctx: RiskContext, order: OpenOrderView): Decimal {
+  if (order.amount !== null) return toKrw(order.amount, order.currency, ctx.usdKrw);
+  const price = order.price ?? ctx.lastPrices.get(order.symbol) ?? ZERO;
+  return toKrw((order.remainingQuantity ?? ZERO).times(price), order.currency, ctx.usdKrw);
+}
+
+/** KRW value of a position at the last price (0 when no price is known). */
+export function positionValueKrw(ctx: RiskContext, position: PositionView): Decimal {
+  const price = ctx.lastPrices.get(position.symbol) ?? ZERO;
+  return toKrw(position.quantity.times(price), position.currency, ctx.usdKrw);
+}
+
+/** KST is UTC+9 all year (no daylight saving since 1988): day boundaries are plain arithmetic. */
+const KST_OFFSET_MS = 9 * 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** Start (epoch ms) of the trading day that contains `nowMs`: today's `startHourKst` in KST, or yesterday's. */
+export function tradingDayStartMs(nowMs: number, startHourKst: number): number {
+  const shift = KST_OFFSET_MS - startHourKst * 3_600_000;
+  return Math.floor((nowMs + shift) / DAY_MS) * DAY_MS - shift;
+}
+
+/** Start (epoch ms) of the next trading day after `nowMs`. */
+export function nextTradingDayStartMs(nowMs: number, startHourKst: number): number {
+  return tradingDayStartMs(nowMs, startHourKst) + DAY_MS;
+}
+
+/** The trading day containing `nowMs`, as its KST date `YYYY-MM-DD` (the day it started). */
+export function tradingDayOf(nowMs: number, startHourKst: number): string {
+  const start = tradingDayStartMs(nowMs, startHourKst);
+  if (start !== lastDay.start) {
+    lastDay.start = start;
+    lastDay.text = new Date(start + KST_OFFSET_MS).toISOString().slice(0, 10);
+  }
+  return lastDay.text;
+}
+
+/** The last day named (checks ask for the same day many times in a row). */
+const lastDay = { start: Number.NaN, text: '' };
+
+/** ISO text (KST) of an epoch ms, for denial data. */
+export function isoKst(ms: number): string {
+  return DateTime.fromMillis(ms, { zone: KST_ZONE }).toISO() ?? String(ms);
+}

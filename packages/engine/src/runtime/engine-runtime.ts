@@ -1,0 +1,430 @@
+/**
+ * The engine's centre in every mode: it hosts the strategies, sends their order commands through
+ * the risk gate to the venue, and routes every order event to the strategy's order view, the
+ * portfolio, the store and then the strategy's hooks. What differs between modes is only what the
+ * container binds behind its tokens; the mode's driver (the backtest loop, a live feed) delivers
+ * market data and fires timers.
+ *
+ * @module
+ */
+import {
+  type BarInterval,
+  type ClientOrderId,
+  type Clock,
+  createOrderIntent,
+  Decimal,
+  type Fill,
+  type Logger,
+  type OrderEvent,
+  type StrategyId,
+  strategyId as toStrategyId,
+} from '@hoga/core';
+import { inject } from 'inversify';
+import type { OrderCommand } from '../commands/order-commands.js';
+import { EngineError, EngineErrorCode, StrategyHookError } from '../engine-error.js';
+import { AccountViewToken } from '../portfolio/account-view.js';
+import { Portfolio } from '../portfolio/portfolio.js';
+import { RiskGate } from '../risk/risk-gate.js';
+import { EventRecorder } from '../store/event-recorder.js';
+import { StrategyStateStore } from '../store/strategy-state-store.js';
+import type { StrategyClass, StrategyHook } from '../strategy/strategy.js';
+import { parseStrategyConfig } from '../strategy/strategy-config.js';
+import type {
+  AccountView,
+  DecimalInput,
+  OrderRequest,
+  TimerSpec,
+  Universe,
+} from '../strategy/strategy-context.js';
+import { ExecutionVenue } from '../venue/execution-venue.js';
+import { intentInput } from './intent-input.js';
+import { OrderIdFactory } from './order-ids.js';
+import type { HostServices } from './strategy-host.js';
+import { StrategyHost } from './strategy-host.js';
+import { TimerQueue } from './timer-queue.js';
+import { ClockToken, LoggerToken, RunSettings } from './tokens.js';
+
+/** A data subscription a strategy made beyond the universe's bars. */
+export interface Subscription {
+  readonly strategyId: string;
+  readonly kind: 'bars' | 'prices' | 'orderbook' | 'trades';
+  readonly symbol: string;
+  readonly interval?: BarInterval | undefined;
+}
+
+/** How a strategy is added to a run. */
+export interface StrategySpec {
+  readonly strategyClass: StrategyClass;
+  /** The raw config (validated against the class's `configSchema`). */
+  readonly config?: unknown;
+  /** Instance id (default: the class name). */
+  readonly id?: string;
+  /** Starting cash of this strategy (default: the run's cash). */
+  readonly cash?: RunSettings['cash'];
+}
+
+/** Hosts strategies and routes commands and events. */
+export class EngineRuntime implements HostServices {
+  /** The strategies, in the order added. */
+  readonly hosts: StrategyHost[] = [];
+  /** The first hook failure; the run stops once set. */
+  failure: StrategyHookError | null = null;
+  /** Nesting depth of hook calls: events are queued while a hook runs and routed after it. */
+  inHook = 0;
+  /** Extra data subscriptions made by strategies. */
+  readonly subscriptions: Subscription[] = [];
+  readonly mode: RunSettings['mode'];
+  readonly universe: Universe;
+  private readonly queue: OrderEvent[] = [];
+  private queueHead = 0;
+  private draining = false;
+  private pending: Promise<void> | null = null;
+  private readonly fillListeners: ((fill: Fill, event: OrderEvent) => void)[] = [];
+  private readonly log: Logger;
+  private warnedNoTicks = false;
+  private commands = 0;
+
+  constructor(
+    @inject(ClockToken) readonly clock: Clock,
+    @inject(RunSettings) private readonly settings: RunSettings,
+    @inject(RiskGate) private readonly risk: RiskGate,
+    @inject(ExecutionVenue) private readonly venue: ExecutionVenue,
+    @inject(Portfolio) readonly portfolio: Portfolio,
+    @inject(EventRecorder) private readonly recorder: EventRecorder,
+    @inject(StrategyStateStore) private readonly states: StrategyStateStore,
+    @inject(AccountViewToken) readonly account: AccountView,
+    @inject(TimerQueue) readonly timers: TimerQueue,
+    @inject(OrderIdFactory) private readonly ids: OrderIdFactory,
+    @inject(LoggerToken) logger: Logger,
+  ) {
+    this.mode = settings.mode;
+    this.universe = { symbols: settings.symbols, interval: settings.interval };
+    this.log = logger.child({ component: 'engine' });
+    venue.events$.subscribe((event) => this.enqueue(event));
+  }
+
+  /**
+   * Adds a strategy: validates its config, opens its books and constructs it.
+   *
+   * @throws {@link StrategyConfigError} when the config fails the class's schema
+   * @throws {@link StrategyHookError} (hook `constructor`) when its constructor throws
+   */
+  addStrategy(spec: StrategySpec): StrategyHost {
+    const cls = spec.strategyClass;
+    const id = toStrategyId(spec.id ?? cls.name);
+    if (this.hosts.some((h) => h.strategyId === id)) {
+      throw new EngineError(EngineErrorCode.INVALID_RUN_OPTIONS, `two strategies share the id ${id}`);
+    }
+    const config = parseStrategyConfig(cls.name, cls.configSchema, spec.config ?? {});
+    const log = this.log.child({ component: 'strategy', strategyId: id });
+    const book = this.portfolio.open(id, spec.cash ?? this.settings.cash);
+    const host = new StrategyHost(id, cls, this, log, this.states.forStrategy(id), book);
+    try {
+      host.strategy = new cls(host, config as never);
+    } catch (error) {
+      throw new StrategyHookError(id, 'constructor', error);
+    }
+    this.hosts.push(host);
+    return host;
+  }
+
+  /** Registers a callback for every fill routed (after the portfolio and the store saw it). */
+  onFillRouted(listener: (fill: Fill, event: OrderEvent) => void): void {
+    this.fillListeners.push(listener);
+  }
+
+  /**
+   * Calls a hook of one strategy. A throw (or a rejected promise) records the failure; nothing is
+   * called after a failure except `onStop`.
+   */
+  call(host: StrategyHost, hook: StrategyHook, argument?: unknown): void {
+    if (this.failure !== null && hook !== 'onStop') return;
+    const fn = host.strategy[hook] as ((arg?: unknown) => unknown) | undefined;
+    if (fn === undefined) return;
+    this.inHook++;
+    try {
+      const result = fn.call(host.strategy, argument);
+      if (result !== undefined && typeof (result as Promise<void>).then === 'function') {
+        this.await(
+          (result as Promise<void>).then(undefined, (error: unknown) => this.fail(host, hook, error)),
+        );
+      }
+    } catch (error) {
+      this.fail(host, hook, error);
+    } finally {
+      this.inHook--;
+    }
+    if (this.inHook === 0) this.drain();
+  }
+
+  /** Calls a hook on every strategy, in order. */
+  callAll(hook: StrategyHook, argument?: unknown): void {
+    for (const host of this.hosts) this.call(host, hook, argument);
+  }
+
+  /** Resolves once every promise a hook returned has settled (the backtest awaits it per step). */
+  async settle(): Promise<void> {
+    while (this.pending !== null) {
+      const p = this.pending;
+      await p;
+      if (this.pending === p) this.pending = null;
+    }
+    this.drain();
+  }
+
+  /** Whether an async hook is still running. */
+  get busy(): boolean {
+    return this.pending !== null;
+  }
+
+  /** Records a hook failure (the first one wins) and logs it. */
+  fail(host: StrategyHost, hook: string, error: unknown): void {
+    const failure = new StrategyHookError(host.strategyId, hook, error);
+    if (this.failure === null) this.failure = failure;
+    // The caller reports the failure once; the stack is for --verbose.
+    host.log.debug({ err: error, hook }, failure.message);
+  }
+
+  /** Routes queued order events (unless a hook is running or routing is already under way). */
+  drain(): void {
+    if (this.draining || this.inHook > 0) return;
+    this.draining = true;
+    try {
+      while (this.queueHead < this.queue.length) {
+        const event = this.queue[this.queueHead++] as OrderEvent;
+        this.route(event);
+      }
+      this.queue.length = 0;
+      this.queueHead = 0;
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** Fires one due timer on its strategy. */
+  fireTimer(owner: string, name: string, due: number): void {
+    const host = this.hosts.find((h) => h.strategyId === owner);
+    if (host !== undefined)
+      this.call(host, 'onTimer', { type: 'TimerFired', name, tsEvent: due, tsInit: this.clock.nowMs() });
+  }
+
+  /** Ends the run: `onStop` on every strategy, pending events routed, the store flushed. */
+  async stop(): Promise<void> {
+    await this.settle();
+    this.callAll('onStop');
+    await this.settle();
+    this.drain();
+    this.recorder.flush();
+    await this.venue.dispose();
+  }
+
+  // ---- HostServices -------------------------------------------------------------------------
+
+  /** @inheritdoc */
+  submit(host: StrategyHost, request: OrderRequest): ClientOrderId {
+    const clientOrderId = this.ids.next(host.strategyId);
+    const intent = createOrderIntent(intentInput(host.strategyId, clientOrderId, request));
+    const now = this.clock.nowMs();
+    host.track({
+      clientOrderId,
+      symbol: intent.instrument.symbol,
+      side: intent.side,
+      orderType: intent.orderType,
+      price: intent.sizing === 'QUANTITY' && intent.orderType === 'LIMIT' ? intent.price : null,
+      quantity: intent.sizing === 'QUANTITY' ? intent.quantity : null,
+      amount: intent.sizing === 'AMOUNT' ? intent.amount : null,
+      state: 'INITIALIZED',
+      filledQuantity: new Decimal(0),
+      averageFillPrice: null,
+    });
+    const command: OrderCommand = {
+      type: 'SubmitOrder',
+      commandId: `${clientOrderId}:submit`,
+      strategyId: host.strategyId,
+      tsInit: now,
+      intent,
+    };
+    if (host.isWarmingUp) {
+      this.deny(command, host.strategyId, clientOrderId, 'warm-up', 'orders are not placed during warm-up');
+      return clientOrderId;
+    }
+    this.send(command, clientOrderId);
+    return clientOrderId;
+  }
+
+  /** @inheritdoc */
+  modify(
+    host: StrategyHost,
+    id: ClientOrderId,
+    change: { price?: DecimalInput; quantity?: DecimalInput },
+  ): void {
+    this.requireOwn(host, id);
+    const order = host.order(id);
+    this.send(
+      {
+        type: 'ModifyOrder',
+        commandId: `${id}:modify:${++this.commands}`,
+        strategyId: host.strategyId,
+        tsInit: this.clock.nowMs(),
+        clientOrderId: id,
+        orderType: order?.orderType ?? 'LIMIT',
+        ...(change.price === undefined ? {} : { price: new Decimal(change.price) }),
+        ...(change.quantity === undefined ? {} : { quantity: new Decimal(change.quantity) }),
+        confirmHighValue: false,
+      },
+      id,
+    );
+  }
+
+  /** @inheritdoc */
+  cancel(host: StrategyHost, id: ClientOrderId): void {
+    this.requireOwn(host, id);
+    this.send(
+      {
+        type: 'CancelOrder',
+        commandId: `${id}:cancel:${++this.commands}`,
+        strategyId: host.strategyId,
+        tsInit: this.clock.nowMs(),
+        clientOrderId: id,
+      },
+      id,
+    );
+  }
+
+  /** @inheritdoc */
+  setTimer(host: StrategyHost, name: string, spec: TimerSpec): void {
+    const every = spec.every;
+    if (every !== undefined && !(every > 0)) {
+      throw new EngineError(
+        EngineErrorCode.INVALID_REQUEST,
+        `timer ${name}: expected every > 0 ms, found ${every}`,
+      );
+    }
+    const due = spec.at ?? this.clock.nowMs() + (every ?? 0);
+    this.timers.set(host.strategyId, name, due, every);
+  }
+
+  /** @inheritdoc */
+  cancelTimer(host: StrategyHost, name: string): boolean {
+    return this.timers.cancel(host.strategyId, name);
+  }
+
+  /** @inheritdoc */
+  subscribe(host: StrategyHost, kind: Subscription['kind'], symbol: string, interval?: BarInterval): void {
+    const exists = this.subscriptions.some(
+      (s) =>
+        s.strategyId === host.strategyId && s.kind === kind && s.symbol === symbol && s.interval === interval,
+    );
+    if (!exists) this.subscriptions.push({ strategyId: host.strategyId, kind, symbol, interval });
+    if (kind !== 'bars' && this.mode === 'backtest' && !this.warnedNoTicks) {
+      this.warnedNoTicks = true;
+      this.log.warn(
+        { kind, symbol },
+        'a bar backtest delivers bars only: price, order book and trade hooks are not called',
+      );
+    }
+  }
+
+  // ---- routing ------------------------------------------------------------------------------
+
+  private send(command: OrderCommand, clientOrderId: ClientOrderId): void {
+    if (this.risk.prepare !== undefined) {
+      // A gate that refreshes its view first (live, paper): check once it has.
+      this.await(
+        this.risk.prepare(command).then(
+          () => this.checkAndExecute(command, clientOrderId),
+          (error: unknown) => {
+            const reason = `the risk gate could not refresh its view: ${error instanceof Error ? error.message : String(error)}`;
+            this.deny(command, command.strategyId, clientOrderId, 'risk-unavailable', reason);
+          },
+        ),
+      );
+      return;
+    }
+    this.checkAndExecute(command, clientOrderId);
+  }
+
+  private checkAndExecute(command: OrderCommand, clientOrderId: ClientOrderId): void {
+    const verdict = this.risk.check(command);
+    if (!verdict.accepted) {
+      this.deny(command, command.strategyId, clientOrderId, verdict.code, verdict.reason);
+      return;
+    }
+    this.venue.execute(command).catch((error: unknown) => {
+      this.log.error({ err: error, clientOrderId }, 'the venue failed to take a command');
+      const host = this.hosts.find((h) => h.strategyId === command.strategyId);
+      if (host !== undefined) this.fail(host, 'venue', error);
+    });
+  }
+
+  private deny(
+    command: OrderCommand,
+    strategyId: StrategyId,
+    id: ClientOrderId,
+    code: string,
+    reason: string,
+  ): void {
+    if (command.type !== 'SubmitOrder') {
+      const type = command.type === 'CancelOrder' ? 'OrderCancelRejected' : 'OrderModifyRejected';
+      this.enqueue({
+        type,
+        eventId: `${command.commandId}:denied`,
+        clientOrderId: id,
+        strategyId,
+        tsEvent: command.tsInit,
+        tsInit: command.tsInit,
+        code,
+        reason,
+      });
+      return;
+    }
+    this.enqueue({
+      type: 'OrderDenied',
+      eventId: `${command.commandId}:denied`,
+      clientOrderId: id,
+      strategyId,
+      tsEvent: command.tsInit,
+      tsInit: command.tsInit,
+      code,
+      reason,
+    });
+  }
+
+  private enqueue(event: OrderEvent): void {
+    this.queue.push(event);
+    if (this.inHook === 0) this.drain();
+  }
+
+  private route(event: OrderEvent): void {
+    const host = event.strategyId === undefined ? undefined : this.hostOf(event.strategyId);
+    host?.apply(event);
+    this.portfolio.onOrderEvent(event);
+    this.recorder.record(event);
+    const fill =
+      event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled' ? event.fill : undefined;
+    if (fill !== undefined) for (const listener of this.fillListeners) listener(fill, event);
+    if (host === undefined) return;
+    this.call(host, 'onOrderEvent', event);
+    if (fill !== undefined) this.call(host, 'onFill', fill);
+  }
+
+  private hostOf(id: string): StrategyHost | undefined {
+    const hosts = this.hosts;
+    for (let i = 0; i < hosts.length; i++) if (hosts[i]?.strategyId === id) return hosts[i];
+    return undefined;
+  }
+
+  private requireOwn(host: StrategyHost, id: ClientOrderId): void {
+    if (!host.owns(id)) {
+      throw new EngineError(
+        EngineErrorCode.INVALID_REQUEST,
+        `order ${id} is not an order of strategy ${host.strategyId}`,
+      );
+    }
+  }
+
+  private await(promise: Promise<void>): void {
+    const previous = this.pending;
+    this.pending = previous === null ? promise : previous.then(() => promise);
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * One running strategy: its instance, its context, its orders and subscriptions. The host is the
+ * strategy's side of the runtime: it turns context calls into order commands and keeps the
+ * strategy's view of its orders up to date from order events.
+ *
+ * @module
+ */
+import {
+  type BarInterval,
+  type ClientOrderId,
+  type Clock,
+  Decimal,
+  type Logger,
+  type OrderEvent,
+  type OrderState,
+  type StrategyId,
+  transitionOrder,
+} from '@hoga/core';
+import type { TradingMode } from '@hoga/store';
+import type { StrategyBook } from '../portfolio/strategy-book.js';
+import type { Strategy, StrategyClass } from '../strategy/strategy.js';
+import type {
+  AccountView,
+  DecimalInput,
+  OrderRequest,
+  OrderView,
+  PositionView,
+  StrategyContext,
+  StrategyState,
+  TimerSpec,
+  Universe,
+} from '../strategy/strategy-context.js';
+
+/** What a host needs from the runtime. */
+export interface HostServices {
+  readonly mode: TradingMode;
+  readonly universe: Universe;
+  readonly clock: Clock;
+  readonly account: AccountView;
+  submit(host: StrategyHost, request: OrderRequest): ClientOrderId;
+  modify(
+    host: StrategyHost,
+    id: ClientOrderId,
+    change: { price?: DecimalInput; quantity?: DecimalInput },
+  ): void;
+  cancel(host: StrategyHost, id: ClientOrderId): void;
+  setTimer(host: StrategyHost, name: string, spec: TimerSpec): void;
+  cancelTimer(host: StrategyHost, name: string): boolean;
+  subscribe(
+    host: StrategyHost,
+    kind: 'bars' | 'prices' | 'orderbook' | 'trades',
+    symbol: string,
+    interval?: BarInterval,
+  ): void;
+}
+
+type MutableOrderView = { -readonly [K in keyof OrderView]: OrderView[K] };
+
+const OPEN: ReadonlySet<OrderState> = new Set([
+  'INITIALIZED',
+  'SUBMITTED',
+  'ACCEPTED',
+  'PARTIALLY_FILLED',
+  'PENDING_CANCEL',
+  'PENDING_MODIFY',
+]);
+
+/** How many closed orders a strategy can still look up with `ctx.order(id)`. */
+const KEPT_CLOSED_ORDERS = 1_000;
+
+/** A strategy instance with its context. */
+export class StrategyHost implements StrategyContext {
+  /** The strategy (set once constructed). */
+  strategy!: Strategy<unknown>;
+  /** Whether warm-up bars are being delivered. */
+  isWarmingUp = false;
+  private readonly orders = new Map<string, MutableOrderView>();
+  private readonly filledAmount = new Map<string, Decimal>();
+  private readonly closed: string[] = [];
+  /** The orders still open (a strategy asks for them on every decision). */
+  private readonly open = new Map<string, MutableOrderView>();
+
+  /**
+   * @param strategyId - the instance's id
+   * @param strategyClass - its class
+   * @param services - the runtime
+   * @param log - a child logger `{component: 'strategy', strategyId}`
+   * @param state - persistent state
+   * @param book - the strategy's books
+   */
+  constructor(
+    readonly strategyId: StrategyId,
+    readonly strategyClass: StrategyClass,
+    private readonly services: HostServices,
+    readonly log: Logger,
+    readonly state: StrategyState,
+    readonly book: StrategyBook,
+  ) {}
+
+  get mode(): TradingMode {
+    return this.services.mode;
+  }
+
+  get universe(): Universe {
+    return this.services.universe;
+  }
+
+  get clock(): Clock {
+    return this.services.clock;
+  }
+
+  get account(): AccountView {
+    return this.services.account;
+  }
+
+  now(): number {
+    return this.services.clock.nowMs();
+  }
+
+  subscribeBars(symbol: string, interval?: BarInterval): void {
+    this.services.subscribe(this, 'bars', symbol, interval);
+  }
+
+  subscribePrices(symbol: string): void {
+    this.services.subscribe(this, 'prices', symbol);
+  }
+
+  subscribeOrderbook(symbol: string): void {
+    this.services.subscribe(this, 'orderbook', symbol);
+  }
+
+  subscribeTrades(symbol: string): void {
+    this.services.subscribe(this, 'trades', symbol);
+  }
+
+  buy(symbol: string, quantity: DecimalInput, price?: DecimalInput): ClientOrderId {
+    return this.services.submit(this, { symbol, side: 'BUY', quantity, price });
+  }
+
+  sell(symbol: string, quantity: DecimalInput, price?: DecimalInput): ClientOrderId {
+    return this.services.submit(this, { symbol, side: 'SELL', quantity, price });
+  }
+
+  buyAmount(symbol: string, amount: DecimalInput): ClientOrderId {
+    return this.services.submit(this, { symbol, side: 'BUY', amount });
+  }
+
+  submit(request: OrderRequest): ClientOrderId {
+    return this.services.submit(this, request);
+  }
+
+  modify(clientOrderId: ClientOrderId, change: { price?: DecimalInput; quantity?: DecimalInput }): void {
+    this.services.modify(this, clientOrderId, change);
+  }
+
+  cancel(clientOrderId: ClientOrderId): void {
+    this.services.cancel(this, clientOrderId);
+  }
+
+  position(symbol: string): PositionView | undefined {
+    return this.book.position(symbol);
+  }
+
+  positions(): readonly PositionView[] {
+    return this.book.positions();
+  }
+
+  cash(currency: 'KRW' | 'USD'): Decimal {
+    return this.book.cash(currency);
+  }
+
+  openOrders(symbol?: string): readonly OrderView[] {
+    const out: OrderView[] = [];
+    for (const o of this.open.values()) {
+      if (symbol === undefined || o.symbol === symbol) out.push({ ...o });
+    }
+    return out;
+  }
+
+  order(clientOrderId: ClientOrderId): OrderView | undefined {
+    const o = this.orders.get(clientOrderId);
+    return o === undefined ? undefined : { ...o };
+  }
+
+  setTimer(name: string, spec: TimerSpec): void {
+    this.services.setTimer(this, name, spec);
+  }
+
+  cancelTimer(name: string): boolean {
+    return this.services.cancelTimer(this, name);
+  }
+
+  /** Registers a new order of this strategy (state `INITIALIZED`). */
+  track(view: OrderView): void {
+    const order = { ...view };
+    this.orders.set(view.clientOrderId, order);
+    this.open.set(view.clientOrderId, order);
+  }
+
+  /** Whether `clientOrderId` is one of this strategy's orders. */
+  owns(clientOrderId: string): boolean {
+    return this.orders.has(clientOrderId);
+  }
+
+  /** Moves this strategy's view of an order by one of its events. */
+  apply(event: OrderEvent): void {
+    const o = this.orders.get(event.clientOrderId);
+    if (o === undefined) return;
+    const hasFills = !o.filledQuantity.isZero();
+    try {
+      o.state = transitionOrder(o.state, event.type, { hasFills });
+    } catch {
+      this.log.warn({ state: o.state, event: event.type }, 'order event does not apply to the order state');
+    }
+    if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
+      const f = event.fill;
+      const previous = this.filledAmount.get(o.clientOrderId);
+      const value = f.quantity.times(f.price);
+      if (previous === undefined && f.cumulativeQuantity.eq(f.quantity)) {
+        // The first fill: its price is the average (no division on the common, one-fill path).
+        o.averageFillPrice = f.price;
+        this.filledAmount.set(o.clientOrderId, value);
+      } else {
+        const amount = (previous ?? new Decimal(0)).plus(value);
+        this.filledAmount.set(o.clientOrderId, amount);
+        o.averageFillPrice = amount.dividedBy(f.cumulativeQuantity);
+      }
+      o.filledQuantity = f.cumulativeQuantity;
+    } else if (event.type === 'OrderModified') {
+      if (event.price !== undefined) o.price = event.price;
+      if (event.quantity !== undefined) o.quantity = event.quantity;
+    }
+    if (!OPEN.has(o.state)) {
+      this.open.delete(o.clientOrderId);
+      this.filledAmount.delete(o.clientOrderId);
+      this.closed.push(o.clientOrderId);
+      if (this.closed.length > KEPT_CLOSED_ORDERS) this.orders.delete(this.closed.shift() ?? '');
+    }
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Injection tokens for what the engine binds but does not define (core's clock and logger, the
+ * store's database) and for a run's settings. The engine's own interfaces carry a same-named
+ * `Symbol` token beside them (`ExecutionVenue`, `RiskGate`, `Portfolio`, …).
+ *
+ * @module
+ */
+import type { BarInterval, Currency, Decimal } from '@hoga/core';
+import type { TradingMode } from '@hoga/store';
+
+/** Token of core's `Clock`: the only time source of a run. */
+export const ClockToken = Symbol.for('hoga.engine.Clock');
+/** Token of the run's root pino `Logger` (components take children). */
+export const LoggerToken = Symbol.for('hoga.engine.Logger');
+/** Token of the store's `HogaDatabase`. */
+export const DatabaseToken = Symbol.for('hoga.engine.Database');
+
+/** What a run is: its mode, id, universe and the account's starting cash. */
+export interface RunSettings {
+  /** Unique id of this run (backtests: the stored run's id). */
+  readonly runId: string;
+  readonly mode: TradingMode;
+  /** The command line's `--symbols`. */
+  readonly symbols: readonly string[];
+  /** The command line's `--interval`. */
+  readonly interval: BarInterval;
+  /** Starting cash of the account, per currency (backtest and paper). */
+  readonly cash: Readonly<Partial<Record<Currency, Decimal>>>;
+}
+
+/** Token of {@link RunSettings}. */
+export const RunSettings = Symbol.for('hoga.engine.RunSettings');

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { parseStrategyConfig, StrategyConfigError } from './strategy-config.js';
+
+const Schema = z
+  .strictObject({
+    fast: z.number().int().positive().default(5),
+    slow: z.number().int().positive().default(20),
+    mode: z.enum(['long', 'short']).default('long'),
+    nested: z.object({ limit: z.number().max(10) }).optional(),
+  })
+  .refine((c) => c.fast < c.slow, { message: 'less than slow', path: ['fast'] });
+
+function issues(raw: unknown) {
+  try {
+    parseStrategyConfig('Demo', Schema, raw);
+  } catch (error) {
+    if (error instanceof StrategyConfigError) return error.issues.map((i) => [i.field, i.value, i.expected]);
+    throw error;
+  }
+  return [];
+}
+
+describe('parseStrategyConfig', () => {
+  it('applies the defaults of the schema', () => {
+    expect(parseStrategyConfig('Demo', Schema, {})).toEqual({ fast: 5, slow: 20, mode: 'long' });
+    expect(parseStrategyConfig('Demo', Schema, { fast: 3 })).toEqual({ fast: 3, slow: 20, mode: 'long' });
+  });
+
+  it('takes any config for a strategy without a schema', () => {
+    expect(parseStrategyConfig('Demo', undefined, undefined)).toEqual({});
+  });
+
+  it.each([
+    [{ fast: 'five' }, [['fast', 'five', 'number']]],
+    [
+      { slow: 0 },
+      [
+        ['slow', 0, 'number to be >0'],
+        ['fast', undefined, 'less than slow'],
+      ],
+    ],
+    [{ fast: 1.5 }, [['fast', 1.5, 'int']]],
+    [{ mode: 'sideways' }, [['mode', 'sideways', 'one of "long"|"short"']]],
+    [{ nested: { limit: 11 } }, [['nested.limit', 11, 'number to be <=10']]],
+    [{ fsat: 5 }, [['fsat', 5, 'no such field (a typo?)']]],
+    [{ fast: 30 }, [['fast', 30, 'less than slow']]],
+  ])('names the field, the value and what was expected for %j', (raw, expected) => {
+    expect(issues(raw)).toEqual(expected);
+  });
+
+  it('says it all in the message, one line per field', () => {
+    expect(() => parseStrategyConfig('Demo', Schema, { fast: 'x', slow: -1 })).toThrow(
+      'invalid config for strategy Demo:\n  fast: found "x", expected number\n  slow: found -1, expected number to be >0',
+    );
+  });
+});

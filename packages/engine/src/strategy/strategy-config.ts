@@ -1,0 +1,101 @@
+/**
+ * Validation of a strategy's config against its zod schema, with a message that names the field,
+ * the value found and what was expected.
+ *
+ * @module
+ */
+import type { ZodError, ZodType } from 'zod';
+import { EngineError, EngineErrorCode } from '../engine-error.js';
+
+/** One failed field of a strategy config. */
+export interface ConfigIssue {
+  /** Dotted path of the field (`fast`, `symbols.0`), or `(config)` for the whole object. */
+  readonly field: string;
+  /** The value found there (`undefined` when missing). */
+  readonly value: unknown;
+  /** What was expected, from the schema's message. */
+  readonly expected: string;
+}
+
+/** A strategy config failed its schema (code `invalid-strategy-config`; the CLI exits 2). */
+export class StrategyConfigError extends EngineError {
+  /**
+   * @param strategy - the strategy class's name
+   * @param issues - each failed field
+   */
+  constructor(
+    readonly strategy: string,
+    readonly issues: readonly ConfigIssue[],
+  ) {
+    const lines = issues.map((i) => `  ${i.field}: found ${describe(i.value)}, expected ${i.expected}`);
+    super(
+      EngineErrorCode.INVALID_STRATEGY_CONFIG,
+      `invalid config for strategy ${strategy}:\n${lines.join('\n')}`,
+      { details: { strategy, issues } },
+    );
+    this.name = 'StrategyConfigError';
+  }
+}
+
+/**
+ * Parses `raw` with `schema` (defaults applied).
+ *
+ * @param strategy - the strategy's name, for the message
+ * @param schema - the class's `configSchema`, or undefined for a strategy without config
+ * @param raw - the config as given (`{}` when none)
+ * @throws {@link StrategyConfigError} naming each field, its value and what was expected
+ */
+export function parseStrategyConfig<C>(strategy: string, schema: ZodType<C> | undefined, raw: unknown): C {
+  if (schema === undefined) return (raw ?? {}) as C;
+  const result = schema.safeParse(raw ?? {});
+  if (result.success) return result.data;
+  throw new StrategyConfigError(strategy, issuesOf(result.error, raw));
+}
+
+function issuesOf(error: ZodError, raw: unknown): ConfigIssue[] {
+  return error.issues.flatMap((issue): ConfigIssue[] => {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        field: [...path, key].join('.'),
+        value: valueAt(raw, [...issue.path, key]),
+        expected: 'no such field (a typo?)',
+      }));
+    }
+    return [
+      {
+        field: path.length === 0 ? '(config)' : path.join('.'),
+        value: valueAt(raw, issue.path),
+        expected: expectation(issue.message),
+      },
+    ];
+  });
+}
+
+/**
+ * What the schema expected, from zod's message: `Invalid input: expected number, received string`
+ * becomes `number`, `Too small: expected number to be >0` becomes `number to be >0`; a custom
+ * message (a refinement's) stays as written.
+ */
+function expectation(message: string): string {
+  const m = /^[A-Z][A-Za-z ]*: expected (.*?)(?:, received .*)?$/.exec(message);
+  return m?.[1] ?? message;
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = raw;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * The context a strategy speaks to the engine through: data subscriptions, orders, its own
+ * positions and cash, the clock, timers, a logger and persistent state. The same interface is
+ * bound to different machinery in backtest, paper and live; a strategy never sees which.
+ *
+ * @module
+ */
+import type {
+  BarInterval,
+  ClientOrderId,
+  Clock,
+  Currency,
+  Decimal,
+  Logger,
+  OrderSide,
+  OrderState,
+  OrderType,
+  StrategyId,
+} from '@hoga/core';
+import type { TradingMode } from '@hoga/store';
+
+/** A number, a decimal string or a `Decimal`: how a strategy may give a price or a quantity. */
+export type DecimalInput = Decimal | number | string;
+
+/** The run's universe: the command line's `--symbols` and `--interval`. */
+export interface Universe {
+  readonly symbols: readonly string[];
+  readonly interval: BarInterval;
+}
+
+/** An order a strategy asks for (see {@link StrategyContext.submit}). */
+export type OrderRequest =
+  | {
+      readonly symbol: string;
+      readonly side: OrderSide;
+      /** Shares; whole except US market sells (up to 6 decimals). */
+      readonly quantity: DecimalInput;
+      /** A limit price makes a LIMIT order; without one the order is MARKET. */
+      readonly price?: DecimalInput | undefined;
+      /** `CLS` for a US limit order at the close; `DAY` otherwise (default). */
+      readonly timeInForce?: 'DAY' | 'CLS' | undefined;
+    }
+  | {
+      readonly symbol: string;
+      readonly side: 'BUY';
+      /** US market buys only: the USD amount to spend. */
+      readonly amount: DecimalInput;
+    };
+
+/** A strategy's view of one of its orders. */
+export interface OrderView {
+  readonly clientOrderId: ClientOrderId;
+  readonly symbol: string;
+  readonly side: OrderSide;
+  readonly orderType: OrderType;
+  /** Limit price, or null. */
+  readonly price: Decimal | null;
+  /** Ordered quantity, or null for an amount order. */
+  readonly quantity: Decimal | null;
+  /** Ordered amount (amount orders), or null. */
+  readonly amount: Decimal | null;
+  readonly state: OrderState;
+  readonly filledQuantity: Decimal;
+  /** Average fill price, null before the first fill. */
+  readonly averageFillPrice: Decimal | null;
+}
+
+/** A strategy's position in one symbol, built from its own fills only. */
+export interface PositionView {
+  readonly symbol: string;
+  readonly currency: Currency;
+  /** Shares held (never negative: the broker has no short selling). */
+  readonly quantity: Decimal;
+  /** Average purchase price, rounded as the broker rounds its holdings. */
+  readonly averagePrice: Decimal;
+  /** Realized PnL of this symbol so far (after commissions and taxes), in its currency. */
+  readonly realizedPnl: Decimal;
+}
+
+/** One holding of the whole account (read-only; shares bought elsewhere included). */
+export interface AccountHolding {
+  readonly symbol: string;
+  readonly quantity: Decimal;
+  readonly averagePrice: Decimal;
+}
+
+/** The account as the broker (or the simulated venue) keeps it: read-only. */
+export interface AccountView {
+  /** Cash of the whole account in a currency. */
+  cash(currency: Currency): Decimal;
+  /** Every holding of the account. */
+  holdings(): readonly AccountHolding[];
+}
+
+/** Persistent key-value state of one strategy (JSON values; decimals come back as strings). */
+export interface StrategyState {
+  get<T = unknown>(key: string): T | undefined;
+  set(key: string, value: unknown): void;
+  delete(key: string): boolean;
+}
+
+/** When a timer fires: once at an instant, or every `every` ms from `at` (default: now + every). */
+export interface TimerSpec {
+  /** First firing, epoch ms (engine clock). */
+  readonly at?: number | undefined;
+  /** Repeat period in ms. */
+  readonly every?: number | undefined;
+}
+
+/** The context handed to a strategy (as `this.ctx`). */
+export interface StrategyContext {
+  /** This strategy instance's id. */
+  readonly strategyId: StrategyId;
+  /** `backtest`, `paper` or `live`. A strategy has no reason to ask. */
+  readonly mode: TradingMode;
+  /** The run's symbols and bar interval, traded by default. */
+  readonly universe: Universe;
+  /** The engine's clock: the only time a strategy should read. */
+  readonly clock: Clock;
+  /** A pino child logger with `{component: 'strategy', strategyId}`. */
+  readonly log: Logger;
+  /** Persistent state, kept by the store. */
+  readonly state: StrategyState;
+  /** The account's holdings and cash (not this strategy's): read-only. */
+  readonly account: AccountView;
+  /** True while warm-up bars (before the run's start) are delivered: orders are denied then. */
+  readonly isWarmingUp: boolean;
+
+  /** Current time, epoch ms (`clock.nowMs()`). */
+  now(): number;
+
+  /** Bars of a symbol outside the universe (the universe's bars arrive without asking). */
+  subscribeBars(symbol: string, interval?: BarInterval): void;
+  /** Price updates of a symbol (paper and live; a bar backtest has none). */
+  subscribePrices(symbol: string): void;
+  /** Order book snapshots of a symbol (paper and live). */
+  subscribeOrderbook(symbol: string): void;
+  /** Market trades of a symbol (paper and live). */
+  subscribeTrades(symbol: string): void;
+
+  /** Buys `quantity` shares: at market, or as a limit order when `price` is given. */
+  buy(symbol: string, quantity: DecimalInput, price?: DecimalInput): ClientOrderId;
+  /** Sells `quantity` shares (fractional only for US market sells). */
+  sell(symbol: string, quantity: DecimalInput, price?: DecimalInput): ClientOrderId;
+  /** US only: a market buy for `amount` USD. */
+  buyAmount(symbol: string, amount: DecimalInput): ClientOrderId;
+  /** Any order: see {@link OrderRequest}. Returns the order's id at once; outcomes arrive as events. */
+  submit(request: OrderRequest): ClientOrderId;
+  /** Changes a working order's price (and, KR only, quantity). */
+  modify(
+    clientOrderId: ClientOrderId,
+    change: { readonly price?: DecimalInput; readonly quantity?: DecimalInput },
+  ): void;
+  /** Cancels a working order. */
+  cancel(clientOrderId: ClientOrderId): void;
+
+  /** This strategy's position in `symbol`, or undefined when flat. */
+  position(symbol: string): PositionView | undefined;
+  /** Every open position of this strategy. */
+  positions(): readonly PositionView[];
+  /** This strategy's cash in a currency (its allocation plus its own fills). */
+  cash(currency: Currency): Decimal;
+  /** This strategy's working orders (of one symbol when given). */
+  openOrders(symbol?: string): readonly OrderView[];
+  /** One of this strategy's orders by id. */
+  order(clientOrderId: ClientOrderId): OrderView | undefined;
+
+  /** Sets (or replaces) a named timer; `onTimer` receives it. */
+  setTimer(name: string, spec: TimerSpec): void;
+  /** Cancels a named timer; returns whether it existed. */
+  cancelTimer(name: string): boolean;
+}

@@ -1,0 +1,48 @@
+/**
+ * Loads a strategy class from a `.ts` file by path, with no build step (the process runs under
+ * tsx, which compiles the file on import).
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { EngineError, EngineErrorCode } from '../engine-error.js';
+import { isStrategyClass, type StrategyClass } from './strategy.js';
+
+/**
+ * Imports `file` and returns its strategy class: the default export when it is one, else the only
+ * exported strategy class.
+ *
+ * @param file - path of the strategy's `.ts` file (relative to the working directory)
+ * @throws {@link EngineError} `strategy-load-failed` when the file is missing, fails to import, or
+ *   exports no (or more than one, without a default) strategy class
+ */
+export async function loadStrategyClass(file: string): Promise<StrategyClass> {
+  const path = resolve(file);
+  if (!existsSync(path)) {
+    throw new EngineError(EngineErrorCode.STRATEGY_LOAD_FAILED, `strategy file ${file} does not exist`);
+  }
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (cause) {
+    const what = cause instanceof Error ? cause.message : String(cause);
+    throw new EngineError(
+      EngineErrorCode.STRATEGY_LOAD_FAILED,
+      `strategy file ${file} failed to load: ${what}`,
+      {
+        cause,
+      },
+    );
+  }
+  if (isStrategyClass(module.default)) return module.default;
+  const classes = Object.values(module).filter(isStrategyClass);
+  if (classes.length === 1 && classes[0] !== undefined) return classes[0];
+  throw new EngineError(
+    EngineErrorCode.STRATEGY_LOAD_FAILED,
+    classes.length === 0
+      ? `strategy file ${file} exports no class extending Strategy (from @hoga/engine)`
+      : `strategy file ${file} exports ${classes.length} strategy classes; make the one to run the default export`,
+  );
+}

@@ -1,0 +1,139 @@
+import { BarFillModel, Ledger } from '@hoga/broker-model';
+import {
+  type Bar,
+  type ClientOrderId,
+  createOrderIntent,
+  Decimal,
+  instrumentOf,
+  type OrderEvent,
+  type StrategyId,
+  VirtualClock,
+} from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import type { OrderCommand } from '../commands/order-commands.js';
+import { SimulatedVenue } from './simulated-venue.js';
+
+const T0 = Date.parse('2026-03-02T09:01:00+09:00');
+const S = 's' as StrategyId;
+
+function bar(minute: number, open: number, close = open, volume = 1_000_000): Bar {
+  const ts = T0 + minute * 60_000;
+  return {
+    symbol: '005930',
+    interval: '1m',
+    ts,
+    closeTime: ts,
+    open,
+    high: Math.max(open, close),
+    low: Math.min(open, close),
+    close,
+    volume,
+  };
+}
+
+function setup(
+  cash = 10_000_000,
+  holdings = new Map<string, { quantity: Decimal; averagePrice: Decimal }>(),
+) {
+  const clock = new VirtualClock(T0);
+  const events: OrderEvent[] = [];
+  const venue = new SimulatedVenue<Bar>({
+    fillModel: new BarFillModel(),
+    ledger: new Ledger({ KRW: new Decimal(cash) }, holdings),
+    clock,
+    lastPrice: () => 70_000,
+  });
+  venue.events$.subscribe((e) => events.push(e));
+  const at = (b: Bar) => {
+    clock.set(b.closeTime);
+    venue.onMarket(b.symbol, b, Math.floor((b.ts + 9 * 3_600_000) / 86_400_000));
+  };
+  return { clock, venue, events, at };
+}
+
+let n = 0;
+function submit(side: 'BUY' | 'SELL', quantity: number, price?: number): OrderCommand {
+  const clientOrderId = `o-${++n}` as ClientOrderId;
+  const base = {
+    clientOrderId,
+    strategyId: S,
+    instrument: instrumentOf('005930'),
+    side,
+    sizing: 'QUANTITY' as const,
+    quantity: new Decimal(quantity),
+  };
+  const intent =
+    price === undefined
+      ? createOrderIntent({ ...base, orderType: 'MARKET' })
+      : createOrderIntent({ ...base, orderType: 'LIMIT', price: new Decimal(price) });
+  return { type: 'SubmitOrder', commandId: `c-${n}`, strategyId: S, tsInit: T0, intent };
+}
+
+describe('SimulatedVenue', () => {
+  it("accepts an order, fills it on a later bar with the broker's commission and books it on the ledger", async () => {
+    const { venue, events, at } = setup();
+    await venue.execute(submit('BUY', 10));
+    at(bar(0, 70_000));
+    expect(events.map((e) => e.type)).toEqual(['OrderSubmitted', 'OrderAccepted']);
+    at(bar(1, 70_100));
+    const filled = events[2];
+    expect(filled?.type).toBe('OrderFilled');
+    if (filled?.type !== 'OrderFilled') return;
+    expect(filled.fill.price.toFixed()).toBe('70100');
+    expect(filled.fill.commission.amount.toFixed()).toBe('105'); // 701,000 × 0.015 %, truncated
+    expect(venue.ledger.cash('KRW').toFixed()).toBe(String(10_000_000 - 701_000 - 105));
+    expect(venue.ledger.holding('005930')?.quantity.toFixed()).toBe('10');
+    expect(venue.workingCount).toBe(0);
+  });
+
+  it('charges the KR sell tax on a sell', async () => {
+    const holdings = new Map([['005930', { quantity: new Decimal(10), averagePrice: new Decimal(60_000) }]]);
+    const { venue, events, at } = setup(0, holdings);
+    await venue.execute(submit('SELL', 10));
+    at(bar(1, 70_000));
+    const filled = events.find((e) => e.type === 'OrderFilled');
+    if (filled?.type !== 'OrderFilled') throw new Error('not filled');
+    expect(filled.fill.tax?.amount.toFixed()).toBe('1050'); // 700,000 × 0.15 %
+    expect(venue.ledger.cash('KRW').toFixed()).toBe(String(700_000 - 105 - 1050));
+  });
+
+  it('rejects a buy beyond buying power and a sell beyond the holding', async () => {
+    const { venue, events } = setup(100_000);
+    await venue.execute(submit('BUY', 10));
+    await venue.execute(submit('SELL', 1));
+    expect(
+      events.filter((e) => e.type === 'OrderRejected').map((e) => (e as { code?: string }).code),
+    ).toEqual(['insufficient-buying-power', 'insufficient-buying-power']);
+  });
+
+  it('expires a DAY limit that did not fill in its session, and cancels on request', async () => {
+    const { venue, events, at } = setup();
+    await venue.execute(submit('BUY', 1, 60_000));
+    at(bar(1, 70_000));
+    at({ ...bar(1, 70_000), ts: T0 + 86_400_000, closeTime: T0 + 86_400_000 });
+    expect(events.at(-1)?.type).toBe('OrderExpired');
+    const limit = submit('BUY', 1, 60_000);
+    await venue.execute(limit);
+    await venue.execute({
+      type: 'CancelOrder',
+      commandId: 'x',
+      strategyId: S,
+      tsInit: T0,
+      clientOrderId: limit.type === 'SubmitOrder' ? limit.intent.clientOrderId : ('' as ClientOrderId),
+    });
+    expect(events.at(-1)?.type).toBe('OrderCanceled');
+    expect(venue.workingCount).toBe(0);
+  });
+
+  it('fills what the volume cap allows and keeps the rest working', async () => {
+    const { venue, events, at } = setup();
+    await venue.execute(submit('BUY', 10));
+    at(bar(1, 70_000, 70_000, 40)); // 10 % of 40 = 4 shares
+    at(bar(2, 70_000, 70_000, 1_000));
+    const fills = events.filter((e) => e.type === 'OrderPartiallyFilled' || e.type === 'OrderFilled');
+    expect(fills.map((e) => [e.type, 'fill' in e ? e.fill.quantity.toFixed() : ''])).toEqual([
+      ['OrderPartiallyFilled', '4'],
+      ['OrderFilled', '6'],
+    ]);
+  });
+});

@@ -1,0 +1,356 @@
+/**
+ * The broker model's simulated venue: takes order commands, keeps working orders, and fills them
+ * against market views through a {@link FillModel} (bars in backtests, order books in paper),
+ * booking every fill on a {@link Ledger} with the broker's fees, tax and rounding. Events are
+ * emitted synchronously, in the order they happen, with deterministic ids.
+ *
+ * @module
+ */
+import { type FillModel, type Ledger, reservedCash, tradeCharges } from '@hoga/broker-model';
+import {
+  type BrokerOrderId,
+  type Clock,
+  Decimal,
+  type Fill,
+  Money,
+  type OrderEvent,
+  OrderSide,
+  OrderType,
+  TimeInForce,
+} from '@hoga/core';
+import { type Observable, Subject } from 'rxjs';
+import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
+import type { ExecutionVenue } from './execution-venue.js';
+import type { SimulatedOrder } from './simulated-order.js';
+
+const ZERO = new Decimal(0);
+const CODE_BUYING_POWER = 'insufficient-buying-power';
+/** What `execute` resolves with: the venue's work is done synchronously. */
+const DONE: Promise<void> = Promise.resolve();
+
+/** Options of {@link SimulatedVenue}. */
+export interface SimulatedVenueOptions<M> {
+  /** How orders fill against a market view. */
+  readonly fillModel: FillModel<M>;
+  /** The account's books (starting cash and holdings). */
+  readonly ledger: Ledger;
+  /** The engine clock (acceptance and event times). */
+  readonly clock: Clock;
+  /** The last known price of a symbol (market buys reserve cash at it), or undefined. */
+  readonly lastPrice: (symbol: string) => number | undefined;
+  /** Prefix of broker order ids and event ids (default `sim`). */
+  readonly idPrefix?: string;
+}
+
+/**
+ * A venue over the broker model, generic over the market view `M` its fill model matches against.
+ *
+ * @typeParam M - the market view (`Bar` for backtests, an order book for paper trading)
+ */
+export class SimulatedVenue<M> implements ExecutionVenue {
+  private readonly subject = new Subject<OrderEvent>();
+  private readonly orders = new Map<string, SimulatedOrder>();
+  private readonly working = new Map<string, SimulatedOrder[]>();
+  private readonly prefix: string;
+  private sequence = 0;
+  private eventSequence = 0;
+  /** Number of working orders (a cheap test for the hot loop). */
+  workingCount = 0;
+
+  /** Every order event, synchronously as it happens. */
+  readonly events$: Observable<OrderEvent> = this.subject.asObservable();
+
+  /** @param options - fill model, ledger, clock, price source */
+  constructor(private readonly options: SimulatedVenueOptions<M>) {
+    this.prefix = options.idPrefix ?? 'sim';
+  }
+
+  /** The account's books. */
+  get ledger(): Ledger {
+    return this.options.ledger;
+  }
+
+  /** @inheritdoc */
+  execute(command: OrderCommand): Promise<void> {
+    switch (command.type) {
+      case 'SubmitOrder':
+        this.submit(command);
+        break;
+      case 'ModifyOrder':
+        this.modify(command);
+        break;
+      case 'CancelOrder':
+        this.cancel(command);
+        break;
+      default:
+        throw new Error(`unknown command ${String((command satisfies never as { type: string }).type)}`);
+    }
+    return DONE;
+  }
+
+  /** Whether `symbol` has working orders. */
+  hasWorking(symbol: string): boolean {
+    return (this.working.get(symbol)?.length ?? 0) > 0;
+  }
+
+  /**
+   * Matches the working orders of `symbol` against a market view. A DAY order ends (expires) when a
+   * view of a later session arrives than the first one it was matched against.
+   *
+   * @param symbol - the view's symbol
+   * @param view - a bar or a book
+   * @param sessionKey - identifies the trading session of the view (e.g. the trading date)
+   */
+  onMarket(symbol: string, view: M, sessionKey: number): void {
+    const list = this.working.get(symbol);
+    if (list === undefined || list.length === 0) return;
+    const now = this.options.clock.nowMs();
+    for (const order of [...list]) {
+      if (order.sessionKey === undefined) order.sessionKey = sessionKey;
+      else if (order.sessionKey !== sessionKey) {
+        this.close(order, 'EXPIRED');
+        this.emit({ type: 'OrderExpired', ...this.base(order, now) });
+        continue;
+      }
+      for (const slice of this.options.fillModel.match(order, view, now)) {
+        if (!this.fill(order, slice.quantity, slice.price, slice.time)) break;
+      }
+    }
+  }
+
+  /** @inheritdoc */
+  dispose(): Promise<void> {
+    this.subject.complete();
+    return Promise.resolve();
+  }
+
+  private submit(command: SubmitOrder): void {
+    const intent = command.intent;
+    const now = this.options.clock.nowMs();
+    const instrument = intent.instrument;
+    const isAmount = intent.sizing === 'AMOUNT';
+    const limit = intent.sizing === 'QUANTITY' && intent.orderType === OrderType.LIMIT ? intent.price : null;
+    const last = this.options.lastPrice(instrument.symbol);
+    const reservePrice = limit ?? (last === undefined ? ZERO : new Decimal(last));
+    const order: SimulatedOrder = {
+      clientOrderId: intent.clientOrderId,
+      brokerOrderId: this.nextBrokerId(),
+      strategyId: intent.strategyId,
+      instrument,
+      symbol: instrument.symbol,
+      currency: instrument.currency,
+      side: intent.side,
+      orderType: intent.orderType,
+      timeInForce: intent.sizing === 'AMOUNT' ? TimeInForce.DAY : intent.timeInForce,
+      price: limit,
+      quantity: isAmount ? null : intent.quantity,
+      orderAmount: isAmount ? intent.amount : null,
+      filledQuantity: ZERO,
+      filledAmount: ZERO,
+      acceptedAt: now,
+      reservePrice,
+      state: 'SUBMITTED',
+      sessionKey: undefined,
+      fills: 0,
+    };
+    this.orders.set(order.clientOrderId, order);
+    this.emit({ type: 'OrderSubmitted', ...this.base(order, now), intent });
+    const refusal = this.admission(order);
+    if (refusal !== null) {
+      order.state = 'REJECTED';
+      this.emit({
+        type: 'OrderRejected',
+        ...this.base(order, now),
+        code: CODE_BUYING_POWER,
+        reason: refusal,
+      });
+      return;
+    }
+    this.options.ledger.reserve(order.clientOrderId, order);
+    order.state = 'ACCEPTED';
+    let list = this.working.get(order.symbol);
+    if (list === undefined) {
+      list = [];
+      this.working.set(order.symbol, list);
+    }
+    list.push(order);
+    this.workingCount++;
+    this.emit({ type: 'OrderAccepted', ...this.base(order, now), brokerOrderId: order.brokerOrderId });
+  }
+
+  /** Null when the account can take the order, else why not (the broker's buying-power check). */
+  private admission(order: SimulatedOrder): string | null {
+    const ledger = this.options.ledger;
+    if (order.side === OrderSide.SELL) {
+      const sellable = ledger.sellableQuantity(order.symbol);
+      const wanted = order.quantity ?? ZERO;
+      return wanted.gt(sellable) ? `only ${sellable.toFixed()} ${order.symbol} can be sold` : null;
+    }
+    const needed = reservedCash(order);
+    const power = ledger.buyingPower(order.currency);
+    return needed.gt(power)
+      ? `buying power ${power.toFixed()} ${order.currency} is below the ${needed.toFixed()} this order needs`
+      : null;
+  }
+
+  private modify(command: ModifyOrder): void {
+    const order = this.orders.get(command.clientOrderId);
+    const now = this.options.clock.nowMs();
+    if (order === undefined || !isWorking(order)) {
+      this.emit({
+        type: 'OrderModifyRejected',
+        eventId: this.nextEventId(),
+        clientOrderId: command.clientOrderId,
+        strategyId: command.strategyId,
+        tsEvent: now,
+        tsInit: now,
+        code: order === undefined ? 'order-not-found' : 'already-filled',
+        reason: `order ${command.clientOrderId} is not working`,
+      });
+      return;
+    }
+    const previous = order.brokerOrderId;
+    if (command.price !== undefined) order.price = command.price;
+    if (command.quantity !== undefined) order.quantity = command.quantity;
+    order.brokerOrderId = this.nextBrokerId();
+    this.options.ledger.reserve(order.clientOrderId, order);
+    this.emit({
+      type: 'OrderModified',
+      ...this.base(order, now),
+      brokerOrderId: order.brokerOrderId,
+      previousBrokerOrderId: previous,
+      ...(command.price === undefined ? {} : { price: command.price }),
+      ...(command.quantity === undefined ? {} : { quantity: command.quantity }),
+    });
+  }
+
+  private cancel(command: CancelOrder): void {
+    const order = this.orders.get(command.clientOrderId);
+    const now = this.options.clock.nowMs();
+    if (order === undefined || !isWorking(order)) {
+      this.emit({
+        type: 'OrderCancelRejected',
+        eventId: this.nextEventId(),
+        clientOrderId: command.clientOrderId,
+        strategyId: command.strategyId,
+        tsEvent: now,
+        tsInit: now,
+        code: order === undefined ? 'order-not-found' : 'already-filled',
+        reason: `order ${command.clientOrderId} is not working`,
+      });
+      return;
+    }
+    this.close(order, 'CANCELED');
+    this.emit({
+      type: 'OrderCanceled',
+      ...this.base(order, now),
+      brokerOrderId: order.brokerOrderId,
+      reason: 'user',
+    });
+  }
+
+  /** Books one slice; false when the order stopped (cash ran out). */
+  private fill(order: SimulatedOrder, quantity: Decimal, price: Decimal, time: number): boolean {
+    const ledger = this.options.ledger;
+    const charges = tradeCharges({
+      market: order.instrument.market,
+      currency: order.currency,
+      securityType: order.instrument.securityType,
+      side: order.side,
+      quantity,
+      price,
+    });
+    const now = this.options.clock.nowMs();
+    if (order.side === OrderSide.BUY) {
+      const cost = charges.amount.plus(charges.commission);
+      ledger.release(order.clientOrderId);
+      if (cost.gt(ledger.buyingPower(order.currency))) {
+        this.close(order, 'CANCELED');
+        this.emit({
+          type: 'OrderCanceled',
+          ...this.base(order, now),
+          brokerOrderId: order.brokerOrderId,
+          reason: CODE_BUYING_POWER,
+        });
+        return false;
+      }
+    }
+    ledger.apply({
+      symbol: order.symbol,
+      currency: order.currency,
+      side: order.side,
+      quantity,
+      amount: charges.amount,
+      commission: charges.commission,
+      tax: charges.tax,
+    });
+    order.filledQuantity = order.filledQuantity.plus(quantity);
+    order.filledAmount = order.filledAmount.plus(charges.amount);
+    order.fills++;
+    const done =
+      order.quantity !== null
+        ? order.filledQuantity.gte(order.quantity)
+        : (order.orderAmount ?? ZERO).minus(order.filledAmount).lt(price.times('0.000001'));
+    const fill: Fill = {
+      fillId: `${order.clientOrderId}-${order.fills}`,
+      clientOrderId: order.clientOrderId,
+      brokerOrderId: order.brokerOrderId,
+      symbol: order.symbol,
+      side: order.side,
+      quantity,
+      price,
+      commission: Money.of(charges.commission, order.currency),
+      ...(order.side === OrderSide.SELL ? { tax: Money.of(charges.tax, order.currency) } : {}),
+      cumulativeQuantity: order.filledQuantity,
+      tsEvent: time,
+    };
+    if (done) {
+      this.close(order, 'FILLED');
+      this.emit({ type: 'OrderFilled', ...this.base(order, now, time), fill });
+      return false;
+    }
+    order.state = 'PARTIALLY_FILLED';
+    ledger.reserve(order.clientOrderId, order);
+    this.emit({ type: 'OrderPartiallyFilled', ...this.base(order, now, time), fill });
+    return true;
+  }
+
+  private close(order: SimulatedOrder, state: 'FILLED' | 'CANCELED' | 'EXPIRED'): void {
+    order.state = state;
+    this.options.ledger.release(order.clientOrderId);
+    const list = this.working.get(order.symbol);
+    const at = list?.indexOf(order) ?? -1;
+    if (list !== undefined && at >= 0) {
+      list.splice(at, 1);
+      this.workingCount--;
+    }
+  }
+
+  private base(order: SimulatedOrder, now: number, tsEvent = now) {
+    return {
+      eventId: this.nextEventId(),
+      clientOrderId: order.clientOrderId,
+      ...(order.strategyId === undefined ? {} : { strategyId: order.strategyId }),
+      tsEvent,
+      tsInit: now,
+    };
+  }
+
+  private emit(event: OrderEvent): void {
+    this.subject.next(event);
+  }
+
+  private nextBrokerId(): BrokerOrderId {
+    this.sequence++;
+    return `${this.prefix}-${this.sequence}` as BrokerOrderId;
+  }
+
+  private nextEventId(): string {
+    this.eventSequence++;
+    return `${this.prefix}-e${this.eventSequence}`;
+  }
+}
+
+function isWorking(order: SimulatedOrder): boolean {
+  return order.state === 'ACCEPTED' || order.state === 'PARTIALLY_FILLED';
+}
