@@ -1,4 +1,4 @@
-/** Entry point of the `hoga` command (run through tsx; see bin/hoga.js). */
-import { createProgram } from './program.js';
+/** Entry point of the `hoga` command (see bin/hoga.js). */
+import { runCli } from './run-cli.js';
 
-await createProgram().parseAsync(process.argv);
+process.exitCode = await runCli(process.argv);

@@ -1,26 +1,98 @@
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { registerBacktestCommand } from './commands/backtest.js';
 import { registerBrokerCommands } from './commands/broker.js';
+import { registerDataCommands } from './commands/data.js';
 import { registerDbCommands } from './commands/db.js';
+import { registerInitCommand } from './commands/init.js';
+import { registerOrderCommand } from './commands/order.js';
+import { registerRiskCommand } from './commands/risk.js';
+import { registerRunCommand } from './commands/run.js';
 import { registerSimCommands } from './commands/sim.js';
 import { registerStartCommand } from './commands/start.js';
+import { cliRuntime } from './runtime/cli-runtime.js';
 
 /**
- * Builds the `hoga` command. Each command family lives in its own module under
- * `commands/` and registers itself on the program.
+ * Builds the `hoga` command. Each command family lives in its own module under `commands/` and
+ * registers itself on the program with one `register<Name>Command(program)` line below; modules
+ * import heavy packages lazily inside their action handlers so `hoga --version` stays fast.
+ * After registration every command gets the common flags (`--profile`, `-v/--verbose`,
+ * `--log-file`) and short usage errors (`see hoga <cmd> --help`, exit 2).
  */
 export function createProgram(): Command {
   const program = new Command('hoga')
     .description('Event-driven algorithmic trading engine for the Securities Brokerage Open API')
-    .version(cliVersion())
-    .showHelpAfterError()
+    .version(cliVersion(), '-V, --version', 'print the version')
     .enablePositionalOptions();
 
+  registerInitCommand(program);
   registerStartCommand(program);
+  registerRunCommand(program);
   registerSimCommands(program);
   registerBrokerCommands(program);
   registerDbCommands(program);
+  registerOrderCommand(program);
+  registerRiskCommand(program);
+  registerBacktestCommand(program);
+  registerDataCommands(program);
+
+  finishCommands(program);
+  program.hook('preAction', async (_program, action) => {
+    const flags = action.opts<{ profile?: string; verbose?: boolean; logFile?: string }>();
+    cliRuntime.verbose = flags.verbose === true;
+    cliRuntime.logFile = flags.logFile;
+    const { applyProfile } = await import('./config/profile.js');
+    applyProfile(flags.profile, process.cwd(), process.env);
+  });
   return program;
+}
+
+/** The command's name as typed: `quote`, `db info`. */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c !== null && c.parent !== null; c = c.parent)
+    names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * Adds the common flags to every command that runs something, and makes usage errors short: the
+ * one problem and `see hoga <cmd> --help` on stderr, exit 2 (the caller catches the
+ * `CommanderError` that `exitOverride` throws).
+ */
+function finishCommands(command: Command): void {
+  const path = commandPath(command);
+  command.exitOverride();
+  command.configureOutput({
+    outputError: (text, write) => {
+      const problem = text.replace(/^error: /, '').trimEnd();
+      write(
+        `hoga${path === '' ? '' : ` ${path}`}: ${problem}\nsee hoga${path === '' ? '' : ` ${path}`} --help\n`,
+      );
+    },
+  });
+  const has = (flag: string) => command.options.some((o) => o.long === flag);
+  if (command.commands.length === 0 && command.parent !== null) {
+    if (!has('--profile')) {
+      command.addOption(
+        new Option(
+          '--profile <name>',
+          "profile of hoga.config.json to use (default $HOGA_PROFILE, else the file's default)",
+        ),
+      );
+    }
+    if (!has('--verbose')) {
+      command.addOption(
+        new Option('-v, --verbose', 'show retries, rate-limit waits and token refreshes on stderr'),
+      );
+    }
+    if (!has('--log-file')) {
+      command.addOption(
+        new Option('--log-file <file>', 'append every log record to this file as JSON lines'),
+      );
+    }
+  }
+  for (const sub of command.commands) finishCommands(sub);
 }
 
 /** The version of the `hoga` command: the CLI package's own version. */

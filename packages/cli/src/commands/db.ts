@@ -80,4 +80,10 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .option('--date <yyyy-mm-dd>', 'only fills on this KST date', date)
     .option('--limit <n>', 'at most n fills', limit, 10_000)
     .action((flags) => dbFills(flags, io));
+  db.command('positions')
+    .description("the engine's positions (live: the order manager's; paper: the paper account's)")
+    .option('--db <file>', DB_HELP)
+    .option('--json', 'print JSON')
+    .option('--mode <mode>', 'live (default) or paper')
+    .action(async (flags) => (await import('./db/db-positions.js')).dbPositions(flags, io));
 }

@@ -1,4 +1,4 @@
-import { SimulatorError, type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import type { SimulatorHandle } from '@hoga/simulator';
 import { type Command, InvalidArgumentError } from 'commander';
 
 /** Flags of `hoga sim` as commander parses them. */
@@ -81,6 +81,7 @@ export function registerSimCommands(program: Command): void {
 }
 
 async function start(flags: SimFlags): Promise<SimulatorHandle> {
+  const { SimulatorError, startSimulator } = await import('@hoga/simulator');
   try {
     return await startSimulator({
       host: flags.host,
@@ -104,6 +105,12 @@ async function start(flags: SimFlags): Promise<SimulatorHandle> {
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
       process.stderr.write(`hoga sim: cannot listen on ${flags.host}:${flags.port}: ${String(code)}\n`);
       process.exit(1);
+    }
+    if (error instanceof SyntaxError && flags.state !== undefined) {
+      process.stderr.write(
+        `hoga sim: the state file ${flags.state} is not valid JSON (${error.message}); fix it, move it away, or start without --state\n`,
+      );
+      process.exit(2);
     }
     throw error;
   }

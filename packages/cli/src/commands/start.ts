@@ -3,17 +3,25 @@ import { reportError } from './broker/connection.js';
 import { runStartDemo } from './broker/start-demo.js';
 
 /**
- * `hoga start` (`pnpm start`): until the engine exists, a demo of the connector against the
- * built-in simulator — account, holdings, live quotes and books, and one order filling.
+ * `hoga start` (`pnpm start`): the reference strategy trading live against the built-in simulator
+ * for about a minute (orders, fills, PnL). `--connector` runs the older connector-only demo
+ * (account, holdings, live quotes and books, and one order filling).
  */
 export function registerStartCommand(program: Command): void {
   program
     .command('start')
-    .description('demo: the connector against the built-in simulator (account, quotes, one order filling)')
-    .option('--watch <seconds>', 'how long to watch quotes', parseSeconds, 15)
-    .action(async (flags: { watch: number }) => {
+    .description('demo: the SMA crossover trading live against the built-in simulator for about a minute')
+    .option('--seconds <seconds>', 'how long to trade (real seconds)', parseSeconds, 60)
+    .option('--connector', 'the connector-only demo instead (account, quotes, one order filling)', false)
+    .option('--watch <seconds>', 'with --connector: how long to watch quotes', parseSeconds, 15)
+    .action(async (flags: { watch: number; seconds: number; connector: boolean }) => {
       try {
-        await runStartDemo({ watchMs: flags.watch * 1000 });
+        if (flags.connector) {
+          await runStartDemo({ watchMs: flags.watch * 1000 });
+          return;
+        }
+        const { runEngineDemo } = await import('./broker/start-demo-engine.js');
+        await runEngineDemo({ durationMs: flags.seconds * 1000 });
       } catch (error) {
         reportError(error);
       }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase, SqliteTokenCache } from '@hoga/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createProgram } from '../../program.js';
+import { hoga as runHoga } from '../../hoga-process.test-helper.js';
 
 let sim: SimulatorHandle;
 const dir = mkdtempSync(join(tmpdir(), 'hoga-cli-'));
@@ -22,26 +22,16 @@ afterAll(async () => {
   await sim.close();
 });
 
-/** Runs `hoga <args>` in-process; returns stdout, stderr and the exit code. */
+/** Runs the real `hoga` as a child process with this file's token file and account settings. */
 async function hoga(...args: string[]): Promise<{ out: string; err: string; code: number }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
-    out.push(parts.join(' '));
+  const run = await runHoga(args, {
+    env: {
+      HOGA_TOKEN_FILE: process.env.HOGA_TOKEN_FILE,
+      HOGA_ACCOUNT_SEQ: process.env.HOGA_ACCOUNT_SEQ,
+      HOGA_DB: '',
+    },
   });
-  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    err.push(String(chunk));
-    return true;
-  });
-  try {
-    await createProgram().parseAsync(['node', 'hoga', ...args]);
-  } finally {
-    log.mockRestore();
-    write.mockRestore();
-  }
-  const code = typeof process.exitCode === 'number' ? process.exitCode : 0;
-  process.exitCode = undefined;
-  return { out: out.join('\n'), err: err.join(''), code };
+  return { out: run.out.replace(/\n$/, ''), err: run.err, code: run.code ?? -1 };
 }
 
 const connection = () => [
@@ -58,8 +48,8 @@ describe('hoga broker commands', () => {
     const { out, code } = await hoga('quote', '005930', 'AAPL', ...connection());
     expect(code).toBe(0);
     expect(out.split('\n')[0]).toMatch(/^symbol\s+last\s+currency\s+time$/);
-    expect(out).toMatch(/005930\s+\d+\s+KRW/);
-    expect(out).toMatch(/AAPL\s+[\d.]+\s+USD/);
+    expect(out).toMatch(/005930\s+[\d,]+\s+KRW/);
+    expect(out).toMatch(/AAPL\s+\$[\d,.]+\s+USD/);
   });
 
   it('prints JSON with decimals as strings under --json', async () => {
@@ -71,15 +61,18 @@ describe('hoga broker commands', () => {
   });
 
   it.each([
-    { args: ['orderbook', '005930', '--depth', '3'], pattern: /ask\s+\d+\s+\d+[\s\S]*bid\s+\d+\s+\d+/ },
+    {
+      args: ['orderbook', '005930', '--depth', '3'],
+      pattern: /ask\s+[\d,]+\s+[\d,]+[\s\S]*bid\s+[\d,]+\s+[\d,]+/,
+    },
     { args: ['candles', '005930', '--interval', '1d', '--count', '3'], pattern: /time\s+open\s+high/ },
     { args: ['stock', '005930'], pattern: /005930\s+\S+\s+KOSPI/ },
-    { args: ['fx'], pattern: /USD\/KRW\s+[\d.]+/ },
+    { args: ['fx'], pattern: /USD\/KRW\s+[\d,.]+/ },
     { args: ['calendar', 'KR'], pattern: /today\s+2026-11-23/ },
     { args: ['accounts'], pattern: /1\s+\d+\s+BROKERAGE/ },
     { args: ['holdings'], pattern: /005930[\s\S]*market value/ },
     { args: ['orders', '--status', 'CLOSED'], pattern: /CLOSED|order/ },
-    { args: ['buying-power', '--account-seq', '1'], pattern: /KRW\s+\d+[\s\S]*USD/ },
+    { args: ['buying-power', '--account-seq', '1'], pattern: /KRW\s+[\d,]+[\s\S]*USD/ },
   ])('runs `hoga $args.0`', async ({ args, pattern }) => {
     const { out, err, code } = await hoga(...args, ...connection());
     expect(err).toBe('');
@@ -169,7 +162,12 @@ describe('hoga broker commands', () => {
 
   it('shares the token through the store with --db', async () => {
     const db = join(dir, 'hoga.sqlite');
-    const { code } = await hoga('accounts', '--db', db, ...connection());
+    HogaDatabase.open(db).close(); // broker commands never create a database (issue 13 item 10)
+    // A fresh token file: a token already cached there would be used without writing the database.
+    vi.stubEnv('HOGA_TOKEN_FILE', join(dir, 'db-tokens.json'));
+    const { code } = await hoga('accounts', '--db', db, ...connection()).finally(() =>
+      vi.stubEnv('HOGA_TOKEN_FILE', join(dir, 'tokens.json')),
+    );
     expect(code).toBe(0);
     const database = HogaDatabase.open(db);
     try {

@@ -1,23 +1,22 @@
 /**
  * How the broker commands connect: flags, else `HOGA_*` environment variables, validated by the
- * connector's zod schema; the token is shared through the store's SQLite cache (`--db`/`HOGA_DB`)
- * or a private file cache, so a command never revokes the token of a running engine.
+ * connector's zod schema; the token is shared through the user's token file, and with `--db`/`HOGA_DB`
+ * through the store's SQLite cache as well (both at once), so a command with or without the database
+ * never revokes the token of another hoga process on the same client id.
  *
  * @module
  */
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import {
-  BrokerApiError,
-  BrokerClient,
-  ConnectorConfigError,
-  ConnectorError,
-  FileTokenCache,
-  parseConnectorConfig,
-} from '@hoga/connector';
-import { HogaError, type TokenCache } from '@hoga/core';
+import { BrokerClient, FileTokenCache, MirroredTokenCache, parseConnectorConfig } from '@hoga/connector';
+import type { TokenCache } from '@hoga/core';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { createCliLogger } from '../../runtime/cli-logger.js';
+import { cliRuntime } from '../../runtime/cli-runtime.js';
+import { describeError } from '../../runtime/describe-error.js';
+import { CliError, ExitCode } from '../../runtime/exit-codes.js';
 
 /** Connection flags shared by every broker command. */
 export interface ConnectionFlags {
@@ -29,6 +28,21 @@ export interface ConnectionFlags {
   readonly account?: string;
   readonly db?: string;
   readonly json?: boolean;
+  /** `--csv`: comma-separated values instead of a table. */
+  readonly csv?: boolean;
+  /** `--timeout`: overall deadline of the command in seconds (default 30). */
+  readonly timeout?: number;
+}
+
+/** Default of `--timeout` in seconds. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 86_400) {
+    throw new InvalidArgumentError(`--timeout: expected seconds from 0.1 to 86400, found "${value}"`);
+  }
+  return n;
 }
 
 /**
@@ -46,11 +60,18 @@ export function withConnection(command: Command): Command {
       'accountSeq for account-bound calls (default $HOGA_ACCOUNT_SEQ, else the first account)',
     )
     .addOption(new Option('--account <seq>', 'older spelling of --account-seq').hideHelp())
-    .option('--db <file>', 'share the token through this hoga database (default $HOGA_DB)')
-    .option('--json', 'print JSON instead of a table', false);
+    .option('--db <file>', 'also share the token through this existing hoga database (default $HOGA_DB)')
+    .option(
+      '--timeout <seconds>',
+      'give up when the broker has not answered by then',
+      seconds,
+      DEFAULT_TIMEOUT_SECONDS,
+    )
+    .option('--json', 'print JSON instead of a table', false)
+    .option('--csv', 'print CSV instead of a table', false);
 }
 
-/** The default token cache file when no database is given (`HOGA_TOKEN_FILE` overrides it). */
+/** The user's token cache file, used by every command (`HOGA_TOKEN_FILE` overrides it). */
 export function defaultTokenFile(env: NodeJS.ProcessEnv = process.env): string {
   return env.HOGA_TOKEN_FILE ?? join(homedir(), '.hoga', 'tokens.json');
 }
@@ -70,21 +91,45 @@ export interface Connection {
  */
 export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connection {
   const accountSeq = flags.accountSeq ?? flags.account ?? env.HOGA_ACCOUNT_SEQ;
-  const config = parseConnectorConfig({
+  const timeoutMs = Math.round((flags.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
+  const settings = {
     baseUrl: flags.baseUrl ?? env.HOGA_BASE_URL,
     clientId: flags.clientId ?? env.HOGA_CLIENT_ID,
     clientSecret: flags.clientSecret ?? env.HOGA_CLIENT_SECRET,
+  };
+  const missing = (
+    [
+      ['HOGA_BASE_URL', '--base-url', settings.baseUrl],
+      ['HOGA_CLIENT_ID', '--client-id', settings.clientId],
+      ['HOGA_CLIENT_SECRET', '--client-secret', settings.clientSecret],
+    ] as const
+  ).filter(([, , value]) => (value ?? '') === '');
+  if (missing.length > 0) {
+    throw new CliError(
+      `${missing.map(([name]) => name).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set: set ${missing.length === 1 ? 'it' : 'them'} in the environment or a .env file, give ${missing.map(([, flag]) => flag).join(', ')}, or use a profile (hoga init, then --profile sim)`,
+      ExitCode.USAGE,
+    );
+  }
+  const config = parseConnectorConfig({
+    ...settings,
     ...(accountSeq ? { accountSeq } : {}),
+    requestTimeoutMs: Math.max(1, Math.min(10_000, timeoutMs)),
+    retryUnreachable: false,
   });
   let database: HogaDatabase | null = null;
   let tokenCache: TokenCache;
-  if (flags.db !== undefined || (env.HOGA_DB ?? '') !== '') {
-    database = HogaDatabase.open(resolveDatabasePath(flags.db, env));
-    tokenCache = new SqliteTokenCache(database);
+  const dbFile = databaseToShare(flags, env);
+  if (dbFile !== undefined) {
+    database = HogaDatabase.open(dbFile, { migrate: false });
+    // The file first: every hoga process takes its lock, with or without a database.
+    tokenCache = new MirroredTokenCache([
+      new FileTokenCache(defaultTokenFile(env)),
+      new SqliteTokenCache(database),
+    ]);
   } else {
     tokenCache = new FileTokenCache(defaultTokenFile(env));
   }
-  const client = new BrokerClient({ config, tokenCache });
+  const client = new BrokerClient({ config, tokenCache, logger: createCliLogger() });
   return {
     client,
     close() {
@@ -95,49 +140,86 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
 }
 
 /**
- * Runs a command body with a connection and turns failures into readable output and an exit
- * code: 2 for bad configuration, 1 for everything else. Secrets never reach the output.
+ * The database a broker command shares its token through: `--db` must name an existing file (a
+ * broker command never creates one: `hoga db migrate` does); `HOGA_DB` is used when its file exists.
+ */
+function databaseToShare(flags: ConnectionFlags, env: NodeJS.ProcessEnv): string | undefined {
+  if (flags.db !== undefined) {
+    const file = resolveDatabasePath(flags.db, env);
+    if (file !== ':memory:' && !existsSync(file)) {
+      throw new CliError(
+        `no database at ${file}: create it with hoga db migrate --db ${flags.db}, or leave out --db`,
+        ExitCode.USAGE,
+      );
+    }
+    return file;
+  }
+  if ((env.HOGA_DB ?? '') === '') return undefined;
+  const file = resolveDatabasePath(undefined, env);
+  return file === ':memory:' || existsSync(file) ? file : undefined;
+}
+
+/**
+ * Runs a command body with a connection under the `--timeout` deadline, and turns failures into one
+ * or two sentences and an exit code (see {@link ExitCode}). Secrets never reach the output.
  *
  * @param flags - the command's flags
- * @param body - what to do with the client; returns the text to print
+ * @param body - what to do with the client; returns the text to print (or nothing when it wrote
+ *   its output itself)
  */
 export async function runWithClient(
   flags: ConnectionFlags,
-  body: (client: BrokerClient) => Promise<string>,
+  body: (client: BrokerClient, touch: () => void) => Promise<string | undefined>,
 ): Promise<void> {
   let connection: Connection | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  const seconds = flags.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+  const baseUrl = flags.baseUrl ?? process.env.HOGA_BASE_URL;
   try {
     connection = connect(flags);
-    const output = await body(connection.client);
-    console.log(output);
+    const client = connection.client;
+    let expire: () => void = () => undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      expire = () =>
+        reject(
+          new CliError(
+            `${baseUrl === undefined ? 'the broker' : `the broker at ${baseUrl}`} did not answer within ${seconds} s (--timeout ${seconds}); check the address or give a longer --timeout`,
+            ExitCode.FAILURE,
+          ),
+        );
+    });
+    // The deadline runs from the start, and again from each sign of progress of a long read.
+    const touch = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(expire, seconds * 1000);
+    };
+    touch();
+    const output = await Promise.race([body(client, touch), deadline]);
+    if (output !== undefined) console.log(output);
   } catch (error) {
-    reportError(error);
+    reportError(error, baseUrl === undefined ? {} : { baseUrl });
+    if (error instanceof CliError && /did not answer within/.test(error.message)) {
+      connection?.close();
+      process.exit(process.exitCode);
+    }
   } finally {
+    clearTimeout(timer);
     connection?.close();
   }
 }
 
 /**
- * Prints an error as `hoga: <code>: <message> (request <id>)` and sets the exit code.
+ * Prints an error as one or two sentences on stderr (`hoga: …`) and sets the exit code.
  *
  * @param error - what went wrong
+ * @param context - the broker address, for network failures
  */
-export function reportError(error: unknown): void {
-  if (error instanceof ConnectorConfigError) {
-    process.stderr.write(`hoga: invalid connection settings\n${error.pretty}\n`);
-    process.exitCode = 2;
-    return;
+export function reportError(error: unknown, context: { readonly baseUrl?: string } = {}): void {
+  const report = describeError(error, context);
+  const [first, ...rest] = report.lines;
+  process.stderr.write(`hoga: ${first}\n${rest.map((line) => `${line}\n`).join('')}`);
+  if (cliRuntime.verbose && error instanceof Error && error.stack !== undefined) {
+    process.stderr.write(`${error.stack}\n`);
   }
-  if (error instanceof BrokerApiError) {
-    const status = error.status === 0 ? '' : ` (HTTP ${error.status})`;
-    const id = error.requestId === null ? '' : `\nrequest id: ${error.requestId}`;
-    process.stderr.write(
-      `hoga: ${error.code}${status} from ${error.endpoint}: ${error.brokerMessage}${id}\n`,
-    );
-  } else if (error instanceof ConnectorError || error instanceof HogaError) {
-    process.stderr.write(`hoga: ${error.code}: ${error.message}\n`);
-  } else {
-    process.stderr.write(`hoga: ${error instanceof Error ? error.message : String(error)}\n`);
-  }
-  process.exitCode = 1;
+  process.exitCode = report.exitCode;
 }

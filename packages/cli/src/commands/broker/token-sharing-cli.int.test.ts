@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { HogaDatabase } from '@hoga/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -20,6 +21,8 @@ afterAll(async () => {
 describe('hoga broker commands with --db', () => {
   it('two processes started together share one token through the SQLite cache', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'hoga-db-')), 'hoga.sqlite');
+    // Broker commands never create a database (issue 13 item 10): it exists first.
+    HogaDatabase.open(db).close();
     const env = {
       ...process.env,
       HOGA_BASE_URL: sim.url,
@@ -34,8 +37,8 @@ describe('hoga broker commands with --db', () => {
         timeout: 60_000,
       });
     const [a, b] = await Promise.all([hoga('quote', '005930'), hoga('buying-power')]);
-    expect(a.stdout).toMatch(/005930\s+\d+\s+KRW/);
-    expect(b.stdout).toMatch(/KRW\s+\d+/);
+    expect(a.stdout).toMatch(/005930\s+[\d,]+\s+KRW/);
+    expect(b.stdout).toMatch(/KRW\s+[\d,]+/);
     expect(sim.counters().tokensIssued).toBe(1);
     const c = await hoga('holdings');
     expect(c.stdout).toContain('005930');

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { type Decimal, formatDecimal, HogaError, KST_ZONE, parseDate, toKst } from '@hoga/core';
 import {
   type FillRecord,
@@ -15,7 +15,9 @@ import {
   StoreErrorCode,
 } from '@hoga/store';
 import { DateTime } from 'luxon';
+import { CliError, ExitCode } from '../../runtime/exit-codes.js';
 import { type DbCommandIo, formatTable } from './db-io.js';
+import { openForReading } from './open-for-reading.js';
 
 /** Flags common to every `db` command. */
 export interface DbFlags {
@@ -55,12 +57,17 @@ export interface DbFillsFlags extends DbFlags {
 /** `db info`: file, schema version, journal mode, tables with row counts, integrity check. */
 export function dbInfo(flags: DbInfoFlags, io: DbCommandIo): void {
   withExisting(flags, io, (db) => {
-    const info = db.info({ integrity: flags.integrity !== false });
+    // The file the user named (a read-only snapshot may be read from a private copy).
+    const file = resolveDatabasePath(flags.db);
+    const info = {
+      ...db.info({ integrity: flags.integrity !== false }),
+      ...(file === ':memory:' ? {} : { file, sizeBytes: statSync(file).size }),
+    };
     if (flags.json === true) {
       io.out(`${JSON.stringify(info, null, 2)}\n`);
       return;
     }
-    const width = Math.max(...info.tables.map((t) => t.name.length));
+    const width = info.tables.reduce((w, t) => Math.max(w, t.name.length), 0);
     io.out(
       [
         `file            ${info.file}`,
@@ -83,6 +90,12 @@ export function dbInfo(flags: DbInfoFlags, io: DbCommandIo): void {
 export function dbMigrate(flags: DbFlags, io: DbCommandIo): void {
   const file = resolveDatabasePath(flags.db);
   guard(io, () => {
+    if (file !== ':memory:' && existsSync(file) && statSync(file).isDirectory()) {
+      throw new CliError(
+        `${file} is a directory: give --db the path of a database file, e.g. ${file}/hoga.sqlite`,
+        ExitCode.USAGE,
+      );
+    }
     const db = HogaDatabase.open(file, { migrate: false });
     try {
       const { from, to } = db.migrate();
@@ -181,7 +194,10 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
     if (flags.json === true) {
       io.out(
         `${JSON.stringify(
-          fills.map((f) => fillJson(f, clientId(f.orderId))),
+          fills.map((f) => ({
+            ...fillJson(f, clientId(f.orderId)),
+            strategyId: db.orders.getById(f.orderId)?.strategyId ?? null,
+          })),
           null,
           2,
         )}\n`,
@@ -217,21 +233,27 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
   });
 }
 
-/** Opens an existing file without migrating it, runs `fn`, closes it; errors become messages. */
+/**
+ * Opens an existing file read-only (nothing is created or written, so a file the user may not
+ * write can be inspected), runs `fn`, closes it; errors become messages.
+ */
 function withExisting(flags: DbFlags, io: DbCommandIo, fn: (db: HogaDatabase) => void): void {
   const file = resolveDatabasePath(flags.db);
   guard(io, () => {
     if (file !== ':memory:' && !existsSync(file)) {
-      throw new StoreError(
-        StoreErrorCode.OPEN_FAILED,
-        `no database at ${file} (give --db or HOGA_DB, or create it with hoga db migrate)`,
+      throw new CliError(
+        `no database at ${file}: give --db or HOGA_DB, or create it with hoga db migrate`,
+        ExitCode.USAGE,
       );
     }
-    const db = HogaDatabase.open(file, { migrate: false });
+    if (file !== ':memory:' && statSync(file).isDirectory()) {
+      throw new CliError(`${file} is a directory: give --db the path of a database file`, ExitCode.USAGE);
+    }
+    const reading = openForReading(file);
     try {
-      fn(db);
+      fn(reading.db);
     } finally {
-      db.close();
+      reading.close();
     }
   });
 }
@@ -240,6 +262,11 @@ function guard(io: DbCommandIo, fn: () => void): void {
   try {
     fn();
   } catch (e) {
+    if (e instanceof CliError) {
+      io.err(`hoga db: ${e.message}\n`);
+      io.fail(e.exitCode);
+      return;
+    }
     if (!(e instanceof HogaError)) throw e;
     io.err(`hoga db: ${e.message}\n`);
     io.fail(1);

@@ -122,17 +122,21 @@ describe('registerDbCommands', () => {
     });
 
     it.each([
-      ['a missing file', () => undefined, /no database at/],
-      ['a foreign file', () => writeFileSync(file, 'not a database at all'), /is not a hoga database/],
-    ])('exits 1 with a message naming the file for %s, creating nothing', async (_, make, message) => {
-      make();
-      const { out, err, code } = await hoga('info', '--db', file);
-      expect(code).toBe(1);
-      expect(out).toBe('');
-      expect(err).toMatch(message);
-      expect(err).toContain(file);
-      expect(existsSync(`${file}-wal`)).toBe(false);
-    });
+      // A missing file is bad configuration (exit 2, issue 13 item 7); a foreign file a failure.
+      ['a missing file', () => undefined, /no database at/, 2],
+      ['a foreign file', () => writeFileSync(file, 'not a database at all'), /is not a hoga database/, 1],
+    ])(
+      'exits 1 or 2 with a message naming the file for %s, creating nothing',
+      async (_, make, message, exit) => {
+        make();
+        const { out, err, code } = await hoga('info', '--db', file);
+        expect(code).toBe(exit);
+        expect(out).toBe('');
+        expect(err).toMatch(message);
+        expect(err).toContain(file);
+        expect(existsSync(`${file}-wal`)).toBe(false);
+      },
+    );
   });
 
   describe('db migrate', () => {

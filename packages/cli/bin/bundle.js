@@ -1,0 +1,65 @@
+// Builds the `hoga` bundle: every TypeScript source of the CLI and the packages it imports in one
+// ES module (esbuild), with the npm dependencies that must stay separate (native addons, worker
+// threads) imported by absolute path. bin/hoga.js calls it when the bundle is missing or older
+// than a source file; `pnpm hoga:build` calls it directly.
+
+import { renameSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The CLI package directory. */
+export const CLI_DIR = join(here, '..');
+/** Where the bundle goes. */
+export const BUNDLE = join(CLI_DIR, 'dist', 'hoga.mjs');
+
+/** Packages loaded from node_modules at run time rather than bundled. */
+const EXTERNAL = new Set(['better-sqlite3', 'pino', 'pino-pretty', 'thread-stream', 'esbuild', 'tsx']);
+
+/**
+ * Builds dist/hoga.mjs (written beside, then renamed, so a running hoga never reads half a file).
+ *
+ * @returns the bundle's path
+ */
+export async function bundle() {
+  // esbuild comes with tsx (a dependency of the CLI), so no second copy is needed.
+  const fromCli = createRequire(join(CLI_DIR, 'package.json'));
+  const { build } = createRequire(fromCli.resolve('tsx/package.json'))('esbuild');
+  const temporary = `${BUNDLE}.${process.pid}.tmp`;
+  await build({
+    entryPoints: [join(CLI_DIR, 'src', 'main.ts')],
+    outfile: temporary,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    tsconfig: join(CLI_DIR, 'tsconfig.json'),
+    logLevel: 'error',
+    define: { 'import.meta.HOGA_BUNDLED': 'true' },
+    banner: {
+      js: "import { createRequire as __hogaRequire } from 'node:module'; const require = __hogaRequire(import.meta.url);",
+    },
+    plugins: [
+      {
+        name: 'external-by-path',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) => {
+            const name = args.path.startsWith('@')
+              ? args.path.split('/').slice(0, 2).join('/')
+              : args.path.split('/')[0];
+            if (!EXTERNAL.has(name)) return undefined;
+            const from = createRequire(join(args.resolveDir, 'noop.js'));
+            return { path: from.resolve(args.path), external: true };
+          });
+        },
+      },
+    ],
+  });
+  renameSync(temporary, BUNDLE);
+  return BUNDLE;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(await bundle());
+}

@@ -1,0 +1,199 @@
+/**
+ * What a backtest reads before it runs and writes after: the USD/KRW rates, the report of symbols
+ * without bars, and the run's record in the store.
+ *
+ * @module
+ */
+import { BrokerApiError, type BrokerClient } from '@hoga/connector';
+import { formatKst, KST_ZONE, LiveClock, type Logger, Market } from '@hoga/core';
+import type { BacktestOutcome, BarFeed, DownloadProgress, FxRates, PerformanceStats } from '@hoga/engine';
+import { type HogaDatabase, RunRepository } from '@hoga/store';
+import { DateTime } from 'luxon';
+import { CliError, ExitCode } from '../runtime/exit-codes.js';
+import type { BacktestRequest, SymbolRange } from './backtest-options.js';
+
+type Engine = typeof import('@hoga/engine');
+
+/** At most this many rates are fetched for a run (one per month from the start). */
+const MAX_RATE_SAMPLES = 12;
+
+/**
+ * The USD/KRW rates of the run: `--usd-krw` when given; else the exchange-rate endpoint's rate at
+ * the start, and when the universe holds US symbols, at the start of each following month (at most
+ * {@link MAX_RATE_SAMPLES}), as a step function.
+ */
+export async function fxRates(
+  engine: Engine,
+  client: BrokerClient,
+  request: BacktestRequest,
+  logger: Logger,
+): Promise<FxRates> {
+  if (request.usdKrw !== undefined) return new engine.FixedFxRates(request.usdKrw);
+  const start = DateTime.fromMillis(request.startMs, { zone: KST_ZONE });
+  const times = [request.startMs];
+  const hasUs = request.ranges.some((r) => r?.market === Market.US);
+  const end = Math.max(...request.ranges.map((r) => r?.toTs ?? 0));
+  for (let m = 1; hasUs && times.length < MAX_RATE_SAMPLES; m++) {
+    const t = start.startOf('month').plus({ months: m }).toMillis();
+    if (t >= end) break;
+    times.push(t);
+  }
+  const points: [number, number][] = [];
+  for (const t of times) {
+    try {
+      const rate = await client.getExchangeRate({ dateTime: formatKst(DateTime.fromMillis(t)) });
+      points.push([t, rate.rate.toNumber()]);
+    } catch (error) {
+      if (!(error instanceof BrokerApiError && error.code === 'exchange-rate-not-found')) throw error;
+      logger.warn({ at: formatKst(DateTime.fromMillis(t)) }, 'no USD/KRW rate for this time');
+    }
+  }
+  if (points.length === 0) {
+    throw new CliError(
+      'the broker has no USD/KRW rate for the backtest range; give one with --usd-krw (e.g. --usd-krw 1350)',
+      ExitCode.USAGE,
+    );
+  }
+  return new engine.SteppedFxRates(points);
+}
+
+/**
+ * Warns (on stderr) about each symbol without bars in the range; fails when no symbol has any.
+ *
+ * @throws {@link CliError} (exit 1) when the range holds no bar at all
+ */
+export function reportEmpty(feed: BarFeed, request: BacktestRequest, present: readonly SymbolRange[]): void {
+  const empty = request.symbols.filter((symbol) => {
+    const series = feed.series.find((s) => s.symbol === symbol);
+    const range = present.find((r) => r.symbol === symbol);
+    if (series === undefined || range === undefined) return true;
+    const ts = series.columns.ts;
+    return ts.length === 0 || (ts[ts.length - 1] as number) < range.fromTs;
+  });
+  if (empty.length === request.symbols.length) {
+    throw new CliError(
+      `no ${request.interval} bars for ${request.symbols.join(',')} from ${request.from} to ${request.to}: ` +
+        'check the dates (trading days, not in the future) and the symbols',
+      ExitCode.FAILURE,
+    );
+  }
+  for (const symbol of empty) {
+    process.stderr.write(
+      `hoga: no ${request.interval} bars for ${symbol} from ${request.from} to ${request.to}\n`,
+    );
+  }
+}
+
+/** Stores the run with its parameters, statistics, trades and equity curve. */
+export function storeRun(
+  db: HogaDatabase,
+  run: {
+    readonly outcome: BacktestOutcome;
+    readonly stats: PerformanceStats;
+    readonly strategyName: string;
+    readonly strategyPath: string;
+    readonly params: unknown;
+    readonly startedAt: number;
+    readonly endedAt: number;
+  },
+): void {
+  const { outcome } = run;
+  new RunRepository(db.connection).record(
+    {
+      runId: outcome.runId,
+      kind: 'backtest',
+      strategyPath: run.strategyPath,
+      strategyName: run.strategyName,
+      params: run.params,
+      startedAt: run.startedAt,
+    },
+    {
+      status: outcome.status,
+      endedAt: run.endedAt,
+      stats: {
+        ...run.stats,
+        bars: outcome.bars,
+        failure: outcome.failure === null ? null : outcome.failure.message,
+      },
+    },
+    outcome.trades,
+    outcome.equity,
+  );
+}
+
+/**
+ * Makes the candle cache cover the run (and the warm-up before it), downloading what is missing:
+ * a progress bar on a terminal, one plain line per symbol otherwise (both on stderr).
+ *
+ * @throws {@link CliError} (exit 2) naming a symbol the broker does not know
+ */
+export async function downloadCandles(
+  engine: Engine,
+  client: BrokerClient,
+  db: HogaDatabase,
+  request: BacktestRequest,
+  warmupBars: number,
+): Promise<void> {
+  const targets = engine.downloadTargets(
+    request.symbols,
+    request.interval,
+    request.from,
+    request.to,
+    warmupBars,
+  );
+  let current = '';
+  const render = process.stderr.isTTY === true ? await progressBar(engine, request.interval) : null;
+  const plain = engine.plainProgress((text) => process.stderr.write(`hoga: ${text}`), request.interval);
+  const downloader = new engine.CandleDownloader({
+    client,
+    cache: db.candles,
+    clock: new LiveClock(),
+    onProgress: (event) => {
+      if (event.type === 'SymbolStarted') current = event.symbol;
+      if (render === null) plain(event);
+      else render.update(event);
+    },
+  });
+  try {
+    await downloader.ensure(request.interval, targets);
+  } catch (error) {
+    if (error instanceof BrokerApiError && error.code === 'stock-not-found') {
+      throw new CliError(
+        `unknown symbol ${current}: the broker has no stock with that code (${error.code}); check --symbols`,
+        ExitCode.USAGE,
+        { cause: error },
+      );
+    }
+    throw error;
+  } finally {
+    render?.stop();
+  }
+}
+
+/** A cli-progress bar over the download's pages (a terminal only). */
+async function progressBar(engine: Engine, interval: string) {
+  const { SingleBar, Presets } = (await import('cli-progress')).default;
+  const bar = new SingleBar(
+    {
+      format: `candles ${interval} [{bar}] {value}/{total} pages  {symbol}  eta {eta_text}`,
+      stream: process.stderr,
+      hideCursor: true,
+    },
+    Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update(event: DownloadProgress): void {
+      if (event.type !== 'PageStored') return;
+      if (!started) {
+        bar.start(event.totalEstimatedPages, 0, { symbol: event.symbol, eta_text: '?' });
+        started = true;
+      }
+      bar.setTotal(event.totalEstimatedPages);
+      bar.update(event.totalPages, { symbol: event.symbol, eta_text: engine.formatEta(event.etaMs) });
+    },
+    stop(): void {
+      if (started) bar.stop();
+    },
+  };
+}

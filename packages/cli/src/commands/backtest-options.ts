@@ -1,0 +1,197 @@
+/**
+ * The flags of `hoga backtest`, checked once: symbols, interval, the inclusive date range, the
+ * starting cash, the strategy config file. Every problem is a usage error (exit 2) naming the flag
+ * and the value.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import {
+  type BarInterval,
+  Currency,
+  Decimal,
+  isBarInterval,
+  KST_ZONE,
+  type Market,
+  marketOfSymbol,
+  ValidationError,
+} from '@hoga/core';
+import { tradingDateRange } from '@hoga/engine';
+import { DateTime } from 'luxon';
+import { usageError } from '../runtime/exit-codes.js';
+
+/** The flags as commander gives them. */
+export interface BacktestFlags {
+  readonly symbols?: string;
+  readonly interval?: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly config?: string;
+  readonly cash?: string;
+  readonly usdKrw?: string;
+  readonly volumeFraction?: string;
+  readonly id?: string;
+  readonly json?: boolean;
+}
+
+/** A symbol's part of the run: its candle stamps `[fromTs, toTs)` and when its run starts. */
+export interface SymbolRange {
+  readonly symbol: string;
+  readonly market: Market;
+  /** First candle stamp of the run (inclusive). */
+  readonly fromTs: number;
+  /** Candle stamps before this (exclusive). */
+  readonly toTs: number;
+}
+
+/** The checked request. */
+export interface BacktestRequest {
+  readonly strategyFile: string;
+  readonly symbols: readonly string[];
+  readonly interval: BarInterval;
+  /** `--from` and `--to` as given. */
+  readonly from: string;
+  readonly to: string;
+  /** Per symbol (same order as `symbols`); null when the range holds no possible candle. */
+  readonly ranges: readonly (SymbolRange | null)[];
+  /** The run's first instant: the earliest of the symbols' starts (NaN when no range is possible). */
+  readonly startMs: number;
+  readonly cash: Readonly<Record<Currency, Decimal>>;
+  /** The parsed `--config` JSON (`{}` without the flag). */
+  readonly config: unknown;
+  readonly configFile: string | undefined;
+  /** Fixed USD/KRW valuation rate, when given. */
+  readonly usdKrw: number | undefined;
+  readonly volumeFraction: number | undefined;
+  readonly strategyId: string | undefined;
+  readonly json: boolean;
+}
+
+const SYMBOL = /^[A-Za-z0-9.-]{1,20}$/;
+const DEFAULT_CASH = { KRW: new Decimal(100_000_000), USD: new Decimal(100_000) } as const;
+
+/**
+ * Checks the flags.
+ *
+ * @param strategyFile - the positional argument
+ * @param flags - commander's options
+ * @throws {@link CliError} (exit 2) naming the flag and the value
+ */
+export function parseBacktestFlags(strategyFile: string, flags: BacktestFlags): BacktestRequest {
+  const symbols = parseSymbols(flags.symbols);
+  const interval = flags.interval ?? '';
+  if (!isBarInterval(interval)) throw usage(`--interval: expected 1m or 1d, found "${interval}"`);
+  const from = required(flags.from, '--from');
+  const to = required(flags.to, '--to');
+  checkOrder(from, to);
+  const ranges = symbols.map((symbol) => symbolRange(symbol, interval, from, to));
+  const present = ranges.filter((r): r is SymbolRange => r !== null);
+  const startMs = present.length === 0 ? Number.NaN : Math.min(...present.map((r) => r.fromTs));
+  const configFile = flags.config;
+  return {
+    strategyFile,
+    symbols,
+    interval,
+    from,
+    to,
+    ranges,
+    startMs,
+    cash: parseCash(flags.cash),
+    config: configFile === undefined ? {} : readConfig(configFile),
+    configFile,
+    usdKrw: flags.usdKrw === undefined ? undefined : positive(flags.usdKrw, '--usd-krw'),
+    volumeFraction:
+      flags.volumeFraction === undefined ? undefined : positive(flags.volumeFraction, '--volume-fraction'),
+    strategyId: flags.id,
+    json: flags.json === true,
+  };
+}
+
+function usage(message: string) {
+  return usageError(message, 'backtest');
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === '') throw usage(`${flag} is required (a date like 2024-01-31)`);
+  return value.trim();
+}
+
+function parseSymbols(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '')
+    throw usage('--symbols is required, e.g. --symbols 005930,AAPL');
+  const symbols = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const s of symbols) {
+    if (!SYMBOL.test(s)) throw usage(`--symbols: "${s}" is not a symbol (letters, digits, "." and "-")`);
+  }
+  const unique = [...new Set(symbols)];
+  if (unique.length === 0) throw usage('--symbols is empty');
+  return unique;
+}
+
+/**
+ * The candle stamps of one symbol from `--from` to `--to`, both inclusive (the engine's
+ * `tradingDateRange`: a date is a trading date of the symbol's market; a date-time an instant).
+ * Null when the range holds no possible candle (before the minute history starts).
+ */
+function symbolRange(symbol: string, interval: BarInterval, from: string, to: string): SymbolRange | null {
+  const market = marketOfSymbol(symbol);
+  let range: { start: number; end: number } | null;
+  try {
+    range = tradingDateRange(market, interval, from, to);
+  } catch (error) {
+    throw usage(`--${error instanceof ValidationError ? error.message : String(error)}`);
+  }
+  return range === null ? null : { symbol, market, fromTs: range.start, toTs: range.end };
+}
+
+/** `--to` must not be before `--from` (compared as instants, dates at KST midnight). */
+function checkOrder(from: string, to: string): void {
+  const at = (v: string) =>
+    v.includes('T') ? DateTime.fromISO(v, { setZone: true }) : DateTime.fromISO(v, { zone: KST_ZONE });
+  const a = at(from);
+  const b = at(to);
+  if (!a.isValid)
+    throw usage(`--from: expected a date like 2024-01-31 or a date-time with offset, found "${from}"`);
+  if (!b.isValid)
+    throw usage(`--to: expected a date like 2024-01-31 or a date-time with offset, found "${to}"`);
+  if (b < a) throw usage(`--to (${to}) is before --from (${from})`);
+}
+
+function parseCash(raw: string | undefined): Record<Currency, Decimal> {
+  if (raw === undefined) return { ...DEFAULT_CASH };
+  const cash: Record<Currency, Decimal> = { KRW: new Decimal(0), USD: new Decimal(0) };
+  for (const part of raw.split(',')) {
+    const [currency = '', amount = ''] = part.split('=').map((s) => s.trim());
+    if (currency !== Currency.KRW && currency !== Currency.USD) {
+      throw usage(`--cash: expected KRW=<amount>,USD=<amount>, found "${part}"`);
+    }
+    if (!/^\d+(\.\d+)?$/.test(amount))
+      throw usage(`--cash: ${currency} amount "${amount}" is not a non-negative number`);
+    cash[currency] = new Decimal(amount);
+  }
+  return cash;
+}
+
+function positive(raw: string, flag: string): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw usage(`${flag}: expected a positive number, found "${raw}"`);
+  return value;
+}
+
+function readConfig(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw usage(`--config: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw usage(`--config: ${file} is not JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * What `hoga backtest` prints: a short report for people, or with `--json` one JSON document
+ * (`{runId, stats, trades, equity}`) with every decimal as a string and times as ISO 8601 (KST).
+ *
+ * @module
+ */
+import { type Decimal, formatKst } from '@hoga/core';
+import type { BacktestOutcome, PerformanceStats } from '@hoga/engine';
+import { DateTime } from 'luxon';
+
+/** The `--json` document. */
+export interface BacktestJson {
+  readonly runId: string;
+  readonly stats: Record<string, unknown>;
+  readonly trades: readonly {
+    time: string;
+    symbol: string;
+    side: string;
+    quantity: string;
+    price: string;
+    commission: string;
+    tax: string;
+  }[];
+  readonly equity: readonly { time: string; equity: string }[];
+}
+
+function iso(ms: number): string {
+  return formatKst(DateTime.fromMillis(ms));
+}
+
+function ratio(value: number | null): string | null {
+  return value === null || !Number.isFinite(value) ? null : String(value);
+}
+
+function perCurrency(values: Readonly<Record<string, Decimal>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [currency, amount] of Object.entries(values).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    out[currency] = amount.toFixed();
+  }
+  return out;
+}
+
+/**
+ * The JSON document of a run.
+ *
+ * @param outcome - the run
+ * @param stats - its statistics
+ */
+export function backtestJson(outcome: BacktestOutcome, stats: PerformanceStats): BacktestJson {
+  return {
+    runId: outcome.runId,
+    stats: {
+      totalReturn: ratio(stats.totalReturn),
+      cagr: ratio(stats.cagr),
+      maxDrawdown: ratio(stats.maxDrawdown),
+      sharpe: ratio(stats.sharpe),
+      trades: stats.trades,
+      roundTrips: stats.roundTrips,
+      wins: stats.wins,
+      winRate: ratio(stats.winRate),
+      commissions: perCurrency(stats.commissions),
+      taxes: perCurrency(stats.taxes),
+      startEquity: equityText(stats.startEquity),
+      endEquity: equityText(stats.endEquity),
+      bars: outcome.bars,
+    },
+    trades: outcome.trades.map((t) => ({
+      time: iso(t.time),
+      symbol: t.symbol,
+      side: t.side,
+      quantity: t.quantity.toFixed(),
+      price: t.price.toFixed(),
+      commission: t.commission.toFixed(),
+      tax: t.tax.toFixed(),
+    })),
+    equity: outcome.equity.map((p) => ({ time: iso(p.time), equity: equityText(p.equity) })),
+  };
+}
+
+/** Equity in KRW to the won (the curve is computed in numbers; USD enters through the rate). */
+function equityText(value: number): string {
+  return Math.round(value).toFixed(0);
+}
+
+function percent(value: number | null): string {
+  return value === null || !Number.isFinite(value) ? 'n/a' : `${(value * 100).toFixed(2)} %`;
+}
+
+function money(values: Readonly<Record<string, Decimal>>): string {
+  const parts = Object.entries(values)
+    .filter(([, v]) => !v.isZero())
+    .map(([c, v]) => `${v.toFixed()} ${c}`);
+  return parts.length === 0 ? '0' : parts.join(', ');
+}
+
+/**
+ * The report for people.
+ *
+ * @param outcome - the run
+ * @param stats - its statistics
+ * @param title - strategy, symbols, interval and range
+ */
+export function backtestText(outcome: BacktestOutcome, stats: PerformanceStats, title: string): string {
+  const rows: [string, string][] = [
+    ['run', outcome.runId],
+    ['bars', String(outcome.bars)],
+    ['start equity', `${equityText(stats.startEquity)} KRW`],
+    ['end equity', `${equityText(stats.endEquity)} KRW`],
+    ['total return', percent(stats.totalReturn)],
+    ['CAGR', percent(stats.cagr)],
+    ['max drawdown', percent(stats.maxDrawdown)],
+    ['Sharpe ratio', stats.sharpe === null ? 'n/a' : stats.sharpe.toFixed(2)],
+    ['trades (fills)', String(stats.trades)],
+    ['round trips', String(stats.roundTrips)],
+    ['win rate', percent(stats.winRate)],
+    ['commissions', money(stats.commissions)],
+    ['taxes', money(stats.taxes)],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return [title, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)].join('\n');
+}

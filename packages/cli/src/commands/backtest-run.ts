@@ -1,0 +1,196 @@
+/**
+ * The body of `hoga backtest`: load the strategy and check its config (before any network), open
+ * the store, make sure the candle cache covers the range (downloading what is missing through the
+ * connector, from the configured broker or an embedded simulator), run the engine over the bars,
+ * store the run and print it.
+ *
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { BrokerClient } from '@hoga/connector';
+import type { EngineError, StrategyClass } from '@hoga/engine';
+import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import { createCliLogger } from '../runtime/cli-runtime.js';
+import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
+import { downloadCandles, fxRates, reportEmpty, storeRun } from './backtest-inputs.js';
+import {
+  type BacktestFlags,
+  type BacktestRequest,
+  parseBacktestFlags,
+  type SymbolRange,
+} from './backtest-options.js';
+import { backtestJson, backtestText } from './backtest-report.js';
+import { type ConnectionFlags, connect } from './broker/connection.js';
+
+/** Database of the embedded simulator's candles and runs (kept apart from a real broker's cache). */
+export const SIMULATOR_DATABASE_PATH = './data/hoga-sim.sqlite';
+
+/** A broker to download from: the configured one, or an embedded simulator. */
+interface MarketSource {
+  readonly client: BrokerClient;
+  /** Where it is, for messages. */
+  readonly label: string;
+  readonly simulated: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs `hoga backtest`.
+ *
+ * @param file - the strategy's `.ts` file
+ * @param flags - backtest and connection flags
+ */
+export async function runBacktestCommand(
+  file: string,
+  flags: BacktestFlags & ConnectionFlags,
+): Promise<void> {
+  const request = parseBacktestFlags(file, flags);
+  const engine = await import('@hoga/engine');
+  const strategyClass = await loadStrategy(engine, file);
+  checkConfig(engine, strategyClass, request);
+  const logger = await createCliLogger();
+  const simulated = !connectionConfigured(flags);
+  const db = HogaDatabase.open(
+    simulated && flags.db === undefined && (process.env.HOGA_DB ?? '') === ''
+      ? resolveDatabasePath(SIMULATOR_DATABASE_PATH)
+      : resolveDatabasePath(flags.db),
+  );
+  let source: MarketSource | null = null;
+  try {
+    source = simulated ? await embeddedSimulator() : configuredBroker(flags);
+    const present = request.ranges.filter((r): r is SymbolRange => r !== null);
+    const warmupBars = strategyClass.warmupBars ?? 0;
+    await downloadCandles(engine, source.client, db, request, warmupBars);
+    const fx = await fxRates(engine, source.client, request, logger);
+    const feed = engine.BarFeed.fromStore(new (await import('@hoga/store')).CandleBarReader(db.connection), {
+      symbols: present.map((r) => r.symbol),
+      interval: request.interval,
+      fromTs: (symbol: string) => rangeOf(present, symbol).fromTs,
+      toTs: (symbol: string) => rangeOf(present, symbol).toTs,
+      warmupBars,
+    });
+    reportEmpty(feed, request, present);
+    const runId = randomUUID();
+    const startedAt = Date.now();
+    const outcome = await engine.runBacktest({
+      settings: {
+        runId,
+        mode: 'backtest',
+        symbols: request.symbols,
+        interval: request.interval,
+        cash: request.cash,
+      },
+      strategies: [
+        {
+          strategyClass,
+          config: request.config,
+          ...(request.strategyId === undefined ? {} : { id: request.strategyId }),
+        },
+      ],
+      startMs: request.startMs,
+      startTs: (symbol: string) => rangeOf(present, symbol).fromTs,
+      db,
+      logger,
+      fx,
+      volumeFraction: request.volumeFraction,
+      openStream: async () => feed.stream(),
+    });
+    const stats = engine.performanceStats(outcome.equity, outcome.trades);
+    storeRun(db, {
+      outcome,
+      stats,
+      strategyName: strategyClass.name,
+      strategyPath: file,
+      startedAt,
+      endedAt: Date.now(),
+      params: {
+        config: request.config,
+        symbols: request.symbols,
+        interval: request.interval,
+        from: request.from,
+        to: request.to,
+        cash: Object.fromEntries(Object.entries(request.cash).map(([c, v]) => [c, v.toFixed()])),
+      },
+    });
+    if (outcome.failure !== null) {
+      throw new CliError(
+        `${outcome.failure.message}; the run stopped after ${outcome.bars} bars and is stored as ${outcome.runId} (failed)`,
+        ExitCode.FAILURE,
+        { cause: outcome.failure },
+      );
+    }
+    const title = `${strategyClass.name} on ${request.symbols.join(',')} ${request.interval}, ${request.from} to ${request.to}`;
+    process.stdout.write(
+      `${request.json ? JSON.stringify(backtestJson(outcome, stats)) : backtestText(outcome, stats, title)}\n`,
+    );
+  } finally {
+    db.close();
+    await source?.close();
+  }
+}
+
+type Engine = typeof import('@hoga/engine');
+
+async function loadStrategy(engine: Engine, file: string): Promise<StrategyClass> {
+  try {
+    return await engine.loadStrategyClass(file);
+  } catch (error) {
+    if (error instanceof engine.EngineError) throw usageError((error as EngineError).message, 'backtest');
+    throw error;
+  }
+}
+
+/** Validates the config before anything else runs: a bad one exits 2 naming field, value, expectation. */
+function checkConfig(engine: Engine, strategyClass: StrategyClass, request: BacktestRequest): void {
+  try {
+    engine.parseStrategyConfig(strategyClass.name, strategyClass.configSchema, request.config);
+  } catch (error) {
+    if (error instanceof engine.StrategyConfigError) {
+      const where = request.configFile === undefined ? '' : ` (from ${request.configFile})`;
+      throw new CliError(`${error.message.replace(/:\n/, `${where}:\n`)}`, ExitCode.USAGE, { cause: error });
+    }
+    throw error;
+  }
+}
+
+function rangeOf(ranges: readonly SymbolRange[], symbol: string): SymbolRange {
+  const range = ranges.find((r) => r.symbol === symbol);
+  if (range === undefined) throw new Error(`no range for ${symbol}`);
+  return range;
+}
+
+function connectionConfigured(flags: ConnectionFlags): boolean {
+  return (flags.baseUrl ?? process.env.HOGA_BASE_URL ?? '') !== '';
+}
+
+function configuredBroker(flags: ConnectionFlags): MarketSource {
+  const connection = connect(flags);
+  return {
+    client: connection.client,
+    label: flags.baseUrl ?? process.env.HOGA_BASE_URL ?? '',
+    simulated: false,
+    close: async () => connection.close(),
+  };
+}
+
+/** With no broker configured: a simulator in this process (as `hoga start` does), on a free port. */
+async function embeddedSimulator(): Promise<MarketSource> {
+  const [{ startSimulator }, { BrokerClient, MemoryTokenCache }] = await Promise.all([
+    import('@hoga/simulator'),
+    import('@hoga/connector'),
+  ]);
+  const sim = await startSimulator({ port: 0 });
+  const client = new BrokerClient({
+    config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
+    tokenCache: new MemoryTokenCache(),
+  });
+  return {
+    client,
+    label: `embedded simulator ${sim.url}`,
+    simulated: true,
+    close: async () => {
+      client.close();
+      await sim.close();
+    },
+  };
+}

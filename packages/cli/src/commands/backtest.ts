@@ -1,0 +1,34 @@
+/**
+ * `hoga backtest <strategy.ts>`: runs a strategy class over cached (or downloaded) bars and prints
+ * total return, CAGR, maximum drawdown, Sharpe ratio, trades, win rate, commissions and taxes.
+ *
+ * @module
+ */
+import type { Command } from 'commander';
+import { withConnection } from './broker/connection.js';
+
+/**
+ * Registers `hoga backtest`.
+ *
+ * @param program - the root command
+ */
+export function registerBacktestCommand(program: Command): void {
+  withConnection(
+    program
+      .command('backtest')
+      .description('run a strategy over historical bars (downloaded once into the candle cache)')
+      .argument('<strategy>', 'the strategy .ts file (a class extending Strategy from @hoga/engine)')
+      .option('--symbols <list>', "comma-separated symbols, e.g. 005930,AAPL (the run's universe)")
+      .option('--interval <interval>', 'bar interval: 1m or 1d')
+      .option('--from <date>', 'first trading date, inclusive (YYYY-MM-DD, or a date-time with offset)')
+      .option('--to <date>', 'last trading date, inclusive (YYYY-MM-DD, or a date-time with offset)')
+      .option('--config <file>', "strategy config as JSON (validated by the strategy's schema)")
+      .option('--cash <amounts>', 'starting cash (default KRW=100000000,USD=100000)')
+      .option('--usd-krw <rate>', "value USD at this fixed KRW rate (default: the broker's rate history)")
+      .option('--volume-fraction <f>', "share of a bar's volume one order may fill (default 0.1)")
+      .option('--id <strategyId>', "the strategy instance's id (default: its class name)"),
+  ).action(async (strategy: string, flags: Record<string, unknown>) => {
+    const { runBacktestCommand } = await import('./backtest-run.js');
+    await runBacktestCommand(strategy, flags);
+  });
+}

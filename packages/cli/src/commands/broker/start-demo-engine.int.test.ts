@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { runEngineDemo } from './start-demo-engine.js';
+
+describe('runEngineDemo (pnpm start)', () => {
+  it('trades the SMA crossover live against the simulator: orders, fills, status lines and a summary', async () => {
+    const lines: string[] = [];
+    const fills = await runEngineDemo({ durationMs: 40_000, speed: 30, print: (line) => lines.push(line) });
+    const text = lines.join('\n');
+    expect(lines[0]).toMatch(
+      /^hoga start: SMA crossover \(1m bars, fast 3, slow 8\) live on 005930, 000660, 035420/,
+    );
+    expect(text).toMatch(/ order {2}(BUY|SELL) 10 \d{6} MARKET/);
+    expect(text).toMatch(/ accepted .* as broker order /);
+    expect(text).toMatch(/ fill {3}(BUY|SELL) 10 \d{6} @ [\d,]+ KRW \(commission [\d,]+/);
+    expect(text).toMatch(/ status {2}positions: .* \| open orders \d+ \| fills \d+/);
+    expect(fills).toBeGreaterThan(0);
+    expect(text).toMatch(new RegExp(`^summary: \\d+ orders, ${fills} fills, \\d+ bars$`, 'm'));
+    expect(text).toMatch(/^ {2}KRW: realized -?[\d.]+, charges [\d.]+, net -?[\d.]+$/m);
+    expect(lines.at(-1)).toBe('done: closing the connector and the simulator.');
+  }, 120_000);
+});

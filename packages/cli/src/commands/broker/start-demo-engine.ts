@@ -1,0 +1,104 @@
+/**
+ * `pnpm start`: the reference strategy (SMA crossover on 1m bars, fast 3, slow 8) trading live
+ * against the in-process simulator at a raised speed for about a minute, printing orders, fills,
+ * status lines and a PnL summary. The simulated clock is moved to 10:00 KST of the next KR trading
+ * day first, so it trades whatever the day of the week.
+ *
+ * @module
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { BrokerClient, MemoryTokenCache } from '@hoga/connector';
+import { Decimal, ScaledClock } from '@hoga/core';
+import { loadStrategyClass } from '@hoga/engine';
+import { startSimulator } from '@hoga/simulator';
+import { HogaDatabase } from '@hoga/store';
+import { startSession } from '../run-session.js';
+
+/** Options of {@link runEngineDemo}. */
+export interface EngineDemoOptions {
+  /** Real ms to trade (default 60 s). */
+  readonly durationMs?: number;
+  /** Simulated seconds per real second (default 30). */
+  readonly speed?: number;
+  /** The strategy file (default `strategies/sma-crossover.ts` of the repository). */
+  readonly strategyFile?: string;
+  readonly print?: (line: string) => void;
+}
+
+const SYMBOLS = ['005930', '000660', '035420'];
+
+/**
+ * Runs the demo; resolves once everything is closed. Returns the number of fills.
+ *
+ * @param options - duration, speed, output
+ */
+export async function runEngineDemo(options: EngineDemoOptions = {}): Promise<number> {
+  const print = options.print ?? ((line: string) => console.log(line));
+  const speed = options.speed ?? 30;
+  const durationMs = options.durationMs ?? 60_000;
+  const file =
+    options.strategyFile ?? resolve(import.meta.dirname, '../../../../../strategies/sma-crossover.ts');
+  const strategyClass = await loadStrategyClass(file);
+  const sim = await startSimulator({ port: 0, speed: 0, rateLimit: true });
+  const dir = mkdtempSync(join(tmpdir(), 'hoga-start-'));
+  let client: BrokerClient | null = null;
+  let db: HogaDatabase | null = null;
+  try {
+    const probe = new BrokerClient({
+      config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
+      tokenCache: new MemoryTokenCache(),
+    });
+    const calendar = await probe.getKrMarketCalendar();
+    probe.close();
+    sim.setClock(`${calendar.nextBusinessDay.date}T10:00:00.000+09:00`);
+    sim.setSpeed(speed);
+    const clock = new ScaledClock({ start: sim.now(), speed });
+    client = new BrokerClient({
+      config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
+      clock,
+      tokenCache: new MemoryTokenCache(),
+    });
+    db = HogaDatabase.open(join(dir, 'hoga.sqlite'), { clock });
+    print(
+      `hoga start: SMA crossover (1m bars, fast 3, slow 8) live on ${SYMBOLS.join(', ')} against the simulator at ${sim.url},` +
+        ` clock ${clock.now().toFormat('yyyy-MM-dd HH:mm')} KST ×${speed}, for ${Math.round(durationMs / 1000)} s`,
+    );
+    const session = await startSession({
+      mode: 'live',
+      strategyClass,
+      config: { fast: 3, slow: 8, quantity: 10 },
+      symbols: SYMBOLS,
+      interval: '1m',
+      client,
+      db,
+      clock,
+      cash: { KRW: new Decimal(0), USD: new Decimal(0) },
+      statusEveryMs: 10_000,
+      pollIntervalMs: 500,
+      candlePollMs: 1_000,
+      print,
+    });
+    await new Promise((r) => setTimeout(r, durationMs));
+    print('stopping: strategies stopped, open orders kept, store flushed');
+    const status = await session.stop();
+    const orders = db.orders.list({ mode: 'live' }).filter((o) => !o.clientOrderId.startsWith('ext-'));
+    print(`summary: ${orders.length} orders, ${status.fills} fills, ${status.bars} bars`);
+    for (const c of ['KRW', 'USD'] as const) {
+      const p = status.pnl[c];
+      if (!p.realized.isZero() || !p.charges.isZero())
+        print(
+          `  ${c}: realized ${p.realized.toFixed(2)}, charges ${p.charges.toFixed(2)}, net ${p.realized.minus(p.charges).toFixed(2)}`,
+        );
+    }
+    for (const [symbol, q] of status.positions) print(`  position ${symbol} ${q.toString()}`);
+    print('done: closing the connector and the simulator.');
+    return status.fills;
+  } finally {
+    client?.close();
+    db?.close();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

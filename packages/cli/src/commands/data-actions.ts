@@ -1,0 +1,278 @@
+/**
+ * What `hoga data download|list|export` do.
+ *
+ * @module
+ */
+import { createWriteStream, existsSync, statSync, writeFileSync } from 'node:fs';
+import { formatDecimal, KST_ZONE, LiveClock } from '@hoga/core';
+import {
+  CandleDownloader,
+  type DownloadProgress,
+  downloadTargets,
+  formatEta,
+  progressLine,
+} from '@hoga/engine';
+import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import { DateTime } from 'luxon';
+import { emit, formatOf } from '../output/emit.js';
+import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
+import { type ConnectionFlags, runWithClient } from './broker/connection.js';
+import { openForReading, type ReadingDatabase } from './db/open-for-reading.js';
+
+/** Flags of `data download`. */
+export interface DownloadFlags extends ConnectionFlags {
+  readonly symbols: string[];
+  readonly interval: '1m' | '1d';
+  readonly from: string;
+  readonly to: string;
+}
+
+function targets(
+  symbols: readonly string[],
+  interval: '1m' | '1d',
+  from: string,
+  to: string,
+  command: string,
+) {
+  try {
+    return downloadTargets(symbols, interval, from, to);
+  } catch (error) {
+    throw usageError(`--from/--to: ${(error as Error).message}`, command);
+  }
+}
+
+/**
+ * `data download`: fills the cache of the database (created when missing: this command is asked to
+ * store data) with what it lacks; Ctrl-C stops between pages and keeps what was stored.
+ */
+export async function dataDownload(flags: DownloadFlags): Promise<void> {
+  const file = resolveDatabasePath(flags.db);
+  if (file !== ':memory:' && existsSync(file) && statSync(file).isDirectory()) {
+    throw usageError(`${file} is a directory: give --db the path of a database file`, 'data download');
+  }
+  const wanted = targets(flags.symbols, flags.interval, flags.from, flags.to, 'data download');
+  if (wanted.length === 0) {
+    throw usageError(
+      `nothing to download between ${flags.from} and ${flags.to} (before the broker's history?)`,
+      'data download',
+    );
+  }
+  const db = HogaDatabase.open(file);
+  const abort = new AbortController();
+  const onSigint = (): void => abort.abort();
+  process.once('SIGINT', onSigint);
+  const tty = process.stderr.isTTY === true;
+  let interrupted = false;
+  try {
+    // The whole download may take long: --timeout bounds each request, not the download.
+    await runWithClient({ ...flags, timeout: 86_400 }, async (client) => {
+      const downloader = new CandleDownloader({
+        client,
+        cache: db.candles,
+        clock: new LiveClock(),
+        signal: abort.signal,
+        onProgress: (event) => showProgress(event, flags.interval, tty),
+      });
+      try {
+        const summary = await downloader.ensure(flags.interval, wanted);
+        if (tty) process.stderr.write('\r\x1b[K');
+        console.log(
+          `downloaded ${summary.candles.toLocaleString('en-US')} candles in ${summary.pages} pages into ${file}` +
+            (summary.cachedSymbols.length > 0
+              ? ` (already cached: ${summary.cachedSymbols.join(', ')})`
+              : ''),
+        );
+      } catch (error) {
+        if (!abort.signal.aborted) throw error;
+        interrupted = true;
+        if (tty) process.stderr.write('\r\x1b[K');
+        process.stderr.write(
+          `hoga: interrupted; what was downloaded is kept in ${file}: run the same command again to fetch the rest\n`,
+        );
+      }
+      return undefined;
+    });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    db.close();
+  }
+  if (interrupted) process.exitCode = ExitCode.INTERRUPTED;
+}
+
+function showProgress(event: DownloadProgress, interval: string, tty: boolean): void {
+  if (!tty) {
+    const line = progressLine(event, interval);
+    if (line !== null) process.stderr.write(`${line}\n`);
+    return;
+  }
+  if (event.type === 'PageStored') {
+    const total = Math.max(event.totalEstimatedPages, event.totalPages);
+    const done = total === 0 ? 1 : event.totalPages / total;
+    const bar = '#'.repeat(Math.round(done * 20)).padEnd(20, '.');
+    process.stderr.write(
+      `\r\x1b[K${event.symbol} [${bar}] page ${event.totalPages}/~${total}, ${event.candles.toLocaleString('en-US')} candles, ETA ${formatEta(event.etaMs)}`,
+    );
+  } else if (event.type === 'RateBudgetWaiting') {
+    process.stderr.write(`\r\x1b[K${event.symbol}: waiting for the rate budget (${event.queued} queued)`);
+  } else {
+    const line = progressLine(event, interval);
+    if (line !== null) process.stderr.write(`\r\x1b[K${line}\n`);
+  }
+}
+
+function openExisting(db: string | undefined, command: string): ReadingDatabase {
+  const file = resolveDatabasePath(db);
+  if (file !== ':memory:' && !existsSync(file)) {
+    throw new CliError(
+      `no database at ${file}: give --db or HOGA_DB, or fill one with hoga data download`,
+      ExitCode.USAGE,
+      { helpFor: command },
+    );
+  }
+  if (file !== ':memory:' && statSync(file).isDirectory()) {
+    throw usageError(`${file} is a directory: give --db the path of a database file`, command);
+  }
+  return openForReading(file);
+}
+
+interface SeriesRow {
+  symbol: string;
+  interval: string;
+  adjusted: number;
+  ranges: number;
+  start: number;
+  end: number;
+  candles: number;
+}
+
+const kst = (ms: number) => DateTime.fromMillis(ms, { zone: KST_ZONE }).toFormat('yyyy-MM-dd HH:mm ZZ');
+
+/** `data list`: the cached series and their covered ranges. */
+export async function dataList(flags: { db?: string; json?: boolean; csv?: boolean }): Promise<void> {
+  const reading = openExisting(flags.db, 'data list');
+  const db = reading.db;
+  try {
+    const rows = db.connection
+      .prepare(
+        `SELECT r.symbol, r.interval, r.adjusted, COUNT(*) AS ranges, MIN(r.start_ts) AS start, MAX(r.end_ts) AS end,
+           (SELECT COUNT(*) FROM candles c WHERE c.symbol = r.symbol AND c.interval = r.interval AND c.adjusted = r.adjusted) AS candles
+         FROM candle_ranges r GROUP BY r.symbol, r.interval, r.adjusted ORDER BY r.symbol, r.interval`,
+      )
+      .all() as SeriesRow[];
+    await emit(
+      {
+        headers: ['symbol', 'interval', 'adjusted', 'ranges', 'from', 'until', 'candles'],
+        records: rows,
+        row: (r) => [
+          r.symbol,
+          r.interval,
+          r.adjusted === 1 ? 'yes' : 'no',
+          r.ranges,
+          kst(r.start),
+          kst(r.end),
+          r.candles,
+        ],
+        json: (r) => ({ ...r, adjusted: r.adjusted === 1, start: kst(r.start), end: kst(r.end) }),
+        empty: 'the candle cache is empty (fill it with hoga data download)',
+      },
+      formatOf(flags),
+    );
+  } finally {
+    reading.close();
+  }
+}
+
+/** Columns of `data export`, in both formats. */
+const EXPORT_COLUMNS = ['symbol', 'interval', 'time', 'open', 'high', 'low', 'close', 'volume'] as const;
+
+/**
+ * `data export`: cached candles as CSV or Parquet, oldest first per symbol. Both formats carry the
+ * same columns and the same text: `time` is the ISO date-time in KST, prices and volume are the exact
+ * decimals as stored (Parquet: UTF8 strings, never a lossy DOUBLE). Parquet is binary, so it needs
+ * `--out`.
+ */
+export async function dataExport(flags: {
+  db?: string;
+  symbols?: string[];
+  interval: '1m' | '1d';
+  from?: string;
+  to?: string;
+  format: 'csv' | 'parquet';
+  out?: string;
+}): Promise<void> {
+  if (flags.format === 'parquet' && flags.out === undefined) {
+    throw usageError('parquet is binary: give --out <file>', 'data export');
+  }
+  const reading = openExisting(flags.db, 'data export');
+  const db = reading.db;
+  try {
+    const symbols =
+      flags.symbols ??
+      (db.connection
+        .prepare('SELECT DISTINCT symbol FROM candle_ranges WHERE interval = ? ORDER BY symbol')
+        .pluck()
+        .all(flags.interval) as string[]);
+    const columns: string[][] = EXPORT_COLUMNS.map(() => []);
+    const out =
+      flags.format === 'csv'
+        ? flags.out === undefined
+          ? process.stdout
+          : createWriteStream(flags.out)
+        : undefined;
+    out?.write(`${EXPORT_COLUMNS.join(',')}\n`);
+    let rows = 0;
+    for (const symbol of symbols) {
+      const range =
+        flags.from === undefined && flags.to === undefined
+          ? { start: Number.MIN_SAFE_INTEGER, end: Number.MAX_SAFE_INTEGER }
+          : (targets(
+              [symbol],
+              flags.interval,
+              flags.from ?? '1990-01-01',
+              flags.to ?? '2999-12-31',
+              'data export',
+            )[0]?.range ?? {
+              start: 0,
+              end: 0,
+            });
+      for (const c of db.candles.get({ symbol, interval: flags.interval, adjusted: true }, range)) {
+        const ts = DateTime.fromMillis(c.ts, { zone: KST_ZONE }).toISO() ?? String(c.ts);
+        const row = [
+          symbol,
+          flags.interval,
+          ts,
+          formatDecimal(c.open),
+          formatDecimal(c.high),
+          formatDecimal(c.low),
+          formatDecimal(c.close),
+          formatDecimal(c.volume),
+        ];
+        if (out !== undefined) out.write(`${row.join(',')}\n`);
+        else for (const [i, value] of row.entries()) columns[i]?.push(value);
+        rows++;
+      }
+    }
+    if (flags.out === undefined) return;
+    if (out === undefined) {
+      const { parquetWriteBuffer } = await import('hyparquet-writer');
+      const buffer = parquetWriteBuffer({
+        columnData: EXPORT_COLUMNS.map((name, i) => ({
+          name,
+          data: columns[i] ?? [],
+          type: 'STRING' as const,
+          nullable: false,
+        })),
+        createdBy: 'hoga data export',
+      });
+      writeFileSync(flags.out, new Uint8Array(buffer));
+    } else {
+      await new Promise<void>((resolve, reject) => {
+        out.once('error', reject);
+        (out as NodeJS.WritableStream).end(() => resolve());
+      });
+    }
+    process.stderr.write(`wrote ${rows.toLocaleString('en-US')} candles to ${flags.out}\n`);
+  } finally {
+    reading.close();
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * `hoga data download|list|export`: fill the store's candle cache from the broker (the engine's
+ * `CandleDownloader`, the same one backtests use), show what it holds, and write it out as CSV.
+ *
+ * @module
+ */
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { withConnection } from './broker/connection.js';
+
+const DB_HELP = 'database file (default: $HOGA_DB, else ./data/hoga.sqlite)';
+
+function symbolList(value: string): string[] {
+  const list = value
+    .split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter((s) => s !== '');
+  if (list.length === 0)
+    throw new InvalidArgumentError(`--symbols: expected symbols like 005930,AAPL, found "${value}"`);
+  return list;
+}
+
+const interval = () =>
+  new Option('--interval <interval>', 'candle interval, 1m or 1d (required)')
+    .choices(['1m', '1d'])
+    .makeOptionMandatory();
+
+/** Registers `hoga data`. */
+export function registerDataCommands(program: Command): void {
+  const data = program
+    .command('data')
+    .description('download, list and export cached candles (the backtest data)');
+  withConnection(
+    data
+      .command('download')
+      .description('fill the candle cache; a rerun (after Ctrl-C too) fetches only what is missing')
+      .requiredOption('--symbols <list>', 'comma-separated symbols, e.g. 005930,AAPL (required)', symbolList)
+      .addOption(interval())
+      .requiredOption('--from <date>', 'first trading date (2026-11-02) or date-time with offset (required)')
+      .requiredOption('--to <date>', 'last trading date, included (required)'),
+  ).action(async (flags) => {
+    const { dataDownload } = await import('./data-actions.js');
+    await dataDownload(flags);
+  });
+  data
+    .command('list')
+    .description('what the candle cache holds: series, covered ranges, candles')
+    .option('--db <file>', DB_HELP)
+    .option('--json', 'print JSON', false)
+    .option('--csv', 'print CSV', false)
+    .action(async (flags) => {
+      const { dataList } = await import('./data-actions.js');
+      await dataList(flags);
+    });
+  data
+    .command('export')
+    .description(
+      'write cached candles as CSV or Parquet (symbol, interval, time, open, high, low, close, volume)',
+    )
+    .option('--db <file>', DB_HELP)
+    .option('--symbols <list>', 'only these symbols (default: every cached one)', symbolList)
+    .addOption(interval())
+    .option('--from <date>', 'first trading date or date-time with offset')
+    .option('--to <date>', 'last trading date (included) or date-time with offset')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'output format; parquet needs --out and stores every column as UTF8 text like the CSV (prices and volume exact)',
+      )
+        .choices(['csv', 'parquet'])
+        .default('csv'),
+    )
+    .option('--out <file>', 'write to this file instead of stdout')
+    .action(async (flags) => {
+      const { dataExport } = await import('./data-actions.js');
+      await dataExport(flags);
+    });
+}

@@ -1,0 +1,96 @@
+/**
+ * `hoga db positions`: the positions the engine holds. Live: the order manager's positions (built
+ * from the broker's holdings at the first start and every fill since); paper: the paper account's
+ * ledger. Symbols barred from trading until their position matches the broker are marked.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import { type DbCommandIo, formatTable } from './db-io.js';
+
+/** Flags of `db positions`. */
+export interface DbPositionsFlags {
+  readonly db?: string;
+  readonly json?: boolean;
+  readonly mode?: string;
+}
+
+interface PositionRow {
+  readonly symbol: string;
+  readonly quantity: string;
+  readonly averagePrice: string | null;
+  readonly blocked: string | null;
+}
+
+function hasTable(db: HogaDatabase, name: string): boolean {
+  return (
+    db.connection.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !==
+    undefined
+  );
+}
+
+function livePositions(db: HogaDatabase): PositionRow[] {
+  if (!hasTable(db, 'om_positions')) return [];
+  const blocked = new Map(
+    (
+      db.connection.prepare('SELECT symbol, reason FROM om_blocked_symbols').all() as {
+        symbol: string;
+        reason: string;
+      }[]
+    ).map((r) => [r.symbol, r.reason]),
+  );
+  const rows = db.connection.prepare('SELECT symbol, quantity FROM om_positions ORDER BY symbol').all() as {
+    symbol: string;
+    quantity: string;
+  }[];
+  return rows
+    .filter((r) => Number(r.quantity) !== 0 || blocked.has(r.symbol))
+    .map((r) => ({
+      symbol: r.symbol,
+      quantity: r.quantity,
+      averagePrice: null,
+      blocked: blocked.get(r.symbol) ?? null,
+    }));
+}
+
+function paperPositions(db: HogaDatabase): PositionRow[] {
+  const ledger = db.strategyState.get('paper/_account', 'ledger') as
+    | { holdings: Record<string, { quantity: string; averagePrice: string }> }
+    | undefined;
+  if (ledger === undefined) return [];
+  return Object.entries(ledger.holdings)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([symbol, h]) => ({ symbol, quantity: h.quantity, averagePrice: h.averagePrice, blocked: null }));
+}
+
+/**
+ * Prints the positions.
+ *
+ * @param flags - `--db`, `--json`, `--mode live|paper` (default live)
+ * @param io - output
+ */
+export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
+  const file = resolveDatabasePath(flags.db);
+  if (file !== ':memory:' && !existsSync(file)) {
+    io.err(`hoga: no database at ${file} (give --db or HOGA_DB)\n`);
+    io.fail(1);
+    return;
+  }
+  const db = HogaDatabase.open(file, { migrate: false });
+  try {
+    const rows = flags.mode === 'paper' ? paperPositions(db) : livePositions(db);
+    if (flags.json === true) {
+      io.out(`${JSON.stringify(rows, null, 2)}\n`);
+      return;
+    }
+    io.out(
+      formatTable(
+        ['symbol', 'quantity', 'avg price', 'blocked'],
+        rows.map((r) => [r.symbol, r.quantity, r.averagePrice ?? '', r.blocked ?? '']),
+      ),
+    );
+  } finally {
+    db.close();
+  }
+}

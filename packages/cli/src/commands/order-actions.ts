@@ -1,0 +1,315 @@
+/**
+ * What `hoga order` does: builds the order command, puts it through the risk module (the broker's
+ * rules against hoga's view, read from the broker just before; the owner's limits; the trading
+ * states kept in the store) and, unless `--check`, hands it to the live order manager, which writes
+ * it to the store before sending it.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import type { BrokerClient, OrderRecord } from '@hoga/connector';
+import {
+  type ClientOrderId,
+  type Clock,
+  Decimal,
+  instrumentOf,
+  LiveClock,
+  Money,
+  newClientOrderId,
+  newEventId,
+  type OrderEvent,
+  type OrderIntent,
+  ScaledClock,
+  type StrategyId,
+  strategyId as toStrategyId,
+  VirtualClock,
+} from '@hoga/core';
+import {
+  createRiskModule,
+  type OrderCommand,
+  OrderManager,
+  parseRiskConfig,
+  type RiskConfig,
+  type RiskModule,
+  type RiskVerdict,
+} from '@hoga/engine';
+import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import { DateTime } from 'luxon';
+import { ZodError, z } from 'zod';
+import { connect, reportError } from './broker/connection.js';
+import type { OrderFlags } from './order.js';
+
+/** What was asked on the command line. */
+export type OrderSpec =
+  | {
+      readonly kind: 'buy' | 'sell';
+      readonly symbol: string;
+      readonly quantity?: string;
+      readonly flags: OrderFlags;
+    }
+  | { readonly kind: 'modify' | 'cancel'; readonly target: string; readonly flags: OrderFlags };
+
+/** A usage problem: printed, exit 2. */
+class OrderUsageError extends Error {}
+
+/** Reads the risk configuration: `--risk-config`, else `$HOGA_RISK_CONFIG`, else the defaults. */
+export function loadRiskConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): RiskConfig {
+  const path = file ?? (env.HOGA_RISK_CONFIG || undefined);
+  if (path === undefined) return parseRiskConfig({});
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new OrderUsageError(`cannot read the risk configuration ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return parseRiskConfig(raw);
+  } catch (error) {
+    if (error instanceof ZodError)
+      throw new OrderUsageError(`risk configuration ${path}:\n${z.prettifyError(error)}`);
+    throw error;
+  }
+}
+
+/** Builds the intent of a buy or sell as asked (the risk module's broker rules judge its shape). */
+export function buildIntent(
+  spec: Extract<OrderSpec, { kind: 'buy' | 'sell' }>,
+  strategy: StrategyId,
+): OrderIntent {
+  const { flags } = spec;
+  const market = flags.market === true;
+  if (flags.limit !== undefined && market)
+    throw new OrderUsageError('choose one of --limit PRICE and --market');
+  if (flags.amount !== undefined && (flags.limit !== undefined || spec.quantity !== undefined)) {
+    throw new OrderUsageError(
+      '--amount is a US market order for a dollar amount: give no quantity and no --limit',
+    );
+  }
+  if (flags.amount === undefined && spec.quantity === undefined) {
+    throw new OrderUsageError('give a quantity, or --amount USD for a US amount order');
+  }
+  if (flags.amount === undefined && flags.limit === undefined && !market) {
+    throw new OrderUsageError('give --limit PRICE for a limit order or --market for a market order');
+  }
+  const raw: Record<string, unknown> = {
+    clientOrderId: newClientOrderId('cli'),
+    strategyId: strategy,
+    instrument: instrumentOf(spec.symbol.toUpperCase()),
+    side: spec.kind === 'buy' ? 'BUY' : 'SELL',
+    sizing: flags.amount === undefined ? 'QUANTITY' : 'AMOUNT',
+    orderType: flags.limit === undefined ? 'MARKET' : 'LIMIT',
+    confirmHighValue: flags.confirmHighValue === true,
+  };
+  if (flags.amount !== undefined) raw.amount = new Decimal(flags.amount);
+  if (spec.quantity !== undefined) raw.quantity = new Decimal(spec.quantity);
+  if (flags.limit !== undefined) raw.price = new Decimal(flags.limit);
+  if (flags.amount === undefined) raw.timeInForce = 'DAY';
+  return Object.freeze(raw) as unknown as OrderIntent;
+}
+
+/** Feeds the engine's view for a CLI process: the account's open orders, a target's last state, holdings. */
+async function seedView(
+  risk: RiskModule,
+  client: BrokerClient,
+  db: HogaDatabase,
+  strategy: StrategyId,
+  target: { clientOrderId: string; brokerOrderId: string | null } | null,
+): Promise<void> {
+  const now = Date.now();
+  const feed = (record: OrderRecord, terminal: boolean) => {
+    const own = db.orders.findByBrokerOrderId(record.orderId) ?? null;
+    const clientOrderId = (own?.clientOrderId ?? `broker-${record.orderId}`) as ClientOrderId;
+    const owner = (own?.strategyId ?? 'manual') as StrategyId;
+    const intent = Object.freeze({
+      clientOrderId,
+      strategyId: owner,
+      instrument: instrumentOf(record.symbol),
+      side: record.side,
+      sizing: record.orderAmount === null ? 'QUANTITY' : 'AMOUNT',
+      orderType: record.orderType,
+      ...(record.orderAmount === null ? { quantity: record.quantity } : { amount: record.orderAmount }),
+      ...(record.price === null ? {} : { price: record.price }),
+      timeInForce: record.timeInForce,
+      confirmHighValue: true,
+    }) as unknown as OrderIntent;
+    const base = { clientOrderId, strategyId: owner, tsEvent: now, tsInit: now };
+    const events: OrderEvent[] = [{ ...base, eventId: newEventId(), type: 'OrderSubmitted', intent }];
+    if (terminal) {
+      if (record.status === 'FILLED') {
+        events.push({
+          ...base,
+          eventId: newEventId(),
+          type: 'OrderFilled',
+          fill: {
+            fillId: newEventId(),
+            clientOrderId,
+            brokerOrderId: record.orderId as never,
+            symbol: record.symbol,
+            side: record.side === 'SELL' ? 'SELL' : 'BUY',
+            quantity: record.execution.filledQuantity,
+            price: record.execution.averageFilledPrice ?? record.price ?? new Decimal(0),
+            commission: Money.of(new Decimal(0), record.currency === 'USD' ? 'USD' : 'KRW'),
+            cumulativeQuantity: record.execution.filledQuantity,
+            tsEvent: now,
+          },
+        });
+      } else if (record.status === 'CANCELED') {
+        events.push({ ...base, eventId: newEventId(), type: 'OrderCanceled' });
+      } else if (record.status === 'REJECTED') {
+        events.push({ ...base, eventId: newEventId(), type: 'OrderRejected', reason: 'rejected' });
+      }
+    }
+    for (const e of events) risk.engine.onEvent(e);
+  };
+  const open = await client.listOrders({ status: 'OPEN' });
+  for (const record of open.orders) feed(record, false);
+  if (target?.brokerOrderId != null && !open.orders.some((o) => o.orderId === target.brokerOrderId)) {
+    feed(await client.getOrder(target.brokerOrderId), true);
+  }
+  const holdings = await client.getHoldings();
+  for (const item of holdings.items) {
+    risk.book.setHolding(
+      strategy,
+      item.symbol,
+      item.currency === 'USD' ? 'USD' : 'KRW',
+      item.quantity,
+      item.averagePurchasePrice,
+    );
+  }
+}
+
+function resolveTarget(
+  db: HogaDatabase,
+  target: string,
+): { clientOrderId: string; brokerOrderId: string | null } {
+  const own = db.orders.get(target) ?? db.orders.findByBrokerOrderId(target);
+  if (own === null) {
+    throw new Error(
+      `order ${target} is not in hoga's store (${db.file}); only orders placed through hoga can be modified or cancelled here`,
+    );
+  }
+  return { clientOrderId: own.clientOrderId, brokerOrderId: own.brokerOrderId };
+}
+
+/** The engine clock: `--at` (checks only), the simulator's (`--sim-clock`), else the machine's. */
+async function engineClock(flags: OrderFlags): Promise<Clock> {
+  if (flags.at !== undefined) {
+    if (flags.check !== true)
+      throw new OrderUsageError('--at judges an order at another instant: use it with --check');
+    const at = DateTime.fromISO(flags.at, { setZone: true });
+    if (!at.isValid)
+      throw new OrderUsageError(
+        `--at: expected an ISO 8601 time like 2026-11-23T10:00:00+09:00, found "${flags.at}"`,
+      );
+    return new VirtualClock(at.toMillis());
+  }
+  if (flags.simClock === true) {
+    const base = flags.baseUrl ?? process.env.HOGA_BASE_URL;
+    if (base === undefined)
+      throw new OrderUsageError('--sim-clock needs the simulator address (--base-url or $HOGA_BASE_URL)');
+    const answer = await fetch(new URL('/_sim/clock', base));
+    if (!answer.ok)
+      throw new Error(
+        `--sim-clock: GET /_sim/clock answered ${answer.status}; start the simulator with --control`,
+      );
+    const body = (await answer.json()) as { now: string; speed: number };
+    return new ScaledClock({ start: body.now, speed: body.speed });
+  }
+  return new LiveClock();
+}
+
+function describeVerdict(verdict: RiskVerdict): string {
+  return verdict.accepted ? 'accepted' : `denied: ${verdict.code}: ${verdict.reason}`;
+}
+
+/** Runs one `hoga order` command and sets the exit code (0 accepted, 1 failed or refused, 2 usage, 3 denied). */
+export async function runOrderCommand(spec: OrderSpec): Promise<void> {
+  const flags = spec.flags;
+  let db: HogaDatabase | undefined;
+  let close: (() => void) | undefined;
+  let risk: RiskModule | undefined;
+  try {
+    const config = loadRiskConfig(flags.riskConfig);
+    const strategy = toStrategyId(flags.strategy ?? 'manual');
+    const clock = await engineClock(flags);
+    const intent = spec.kind === 'buy' || spec.kind === 'sell' ? buildIntent(spec, strategy) : null;
+    if (spec.kind === 'modify' && flags.limit === undefined && flags.market !== true) {
+      throw new OrderUsageError('give --limit PRICE (or --market) for the modified order');
+    }
+    db = HogaDatabase.open(resolveDatabasePath(flags.db));
+    const connection = connect({ ...flags, db: db.file });
+    close = () => connection.close();
+    const client = connection.client;
+    const manager = new OrderManager(client, db, clock);
+    risk = createRiskModule({ clock, config, db, mode: 'live', broker: client, sink: manager });
+    const target = spec.kind === 'modify' || spec.kind === 'cancel' ? resolveTarget(db, spec.target) : null;
+    await seedView(risk, client, db, strategy, target);
+    const base = { commandId: newEventId(), strategyId: strategy, tsInit: clock.nowMs() };
+    let command: OrderCommand;
+    if (intent !== null) command = { ...base, type: 'SubmitOrder', intent };
+    else if (spec.kind === 'cancel')
+      command = { ...base, type: 'CancelOrder', clientOrderId: target!.clientOrderId as ClientOrderId };
+    else {
+      command = {
+        ...base,
+        type: 'ModifyOrder',
+        clientOrderId: target!.clientOrderId as ClientOrderId,
+        orderType: flags.market === true ? 'MARKET' : 'LIMIT',
+        ...(flags.limit === undefined ? {} : { price: new Decimal(flags.limit) }),
+        ...(flags.quantity === undefined ? {} : { quantity: new Decimal(flags.quantity) }),
+        confirmHighValue: flags.confirmHighValue === true,
+      };
+    }
+    const clientOrderId =
+      command.type === 'SubmitOrder' ? command.intent.clientOrderId : command.clientOrderId;
+    const events: OrderEvent[] = [];
+    const subscription = risk.sender.events$.subscribe((e) => {
+      if (e.clientOrderId === clientOrderId) events.push(e);
+    });
+    const verdict = await risk.sender.send(command, flags.check === true);
+    subscription.unsubscribe();
+    const data = verdict.accepted
+      ? {}
+      : { code: verdict.code, message: verdict.reason, data: verdict.data ?? null };
+    if (flags.check === true || !verdict.accepted) {
+      const out = { verdict: verdict.accepted ? 'accepted' : 'denied', clientOrderId, sent: false, ...data };
+      console.log(flags.json === true ? JSON.stringify(out) : describeVerdict(verdict));
+      process.exitCode = verdict.accepted ? 0 : 3;
+      return;
+    }
+    const refused = events.find(
+      (e) =>
+        e.type === 'OrderRejected' || e.type === 'OrderModifyRejected' || e.type === 'OrderCancelRejected',
+    );
+    const brokerOrderId = db.orders.get(clientOrderId)?.brokerOrderId ?? null;
+    const outcome = refused === undefined ? 'sent' : 'refused';
+    const out = {
+      verdict: 'accepted',
+      sent: true,
+      outcome,
+      clientOrderId,
+      brokerOrderId,
+      events: events.map((e) => e.type),
+      ...(refused !== undefined && 'code' in refused ? { code: refused.code, message: refused.reason } : {}),
+    };
+    if (flags.json === true) console.log(JSON.stringify(out));
+    else if (refused !== undefined && 'reason' in refused)
+      console.log(`refused by the broker: ${refused.code ?? ''}: ${refused.reason}`);
+    else
+      console.log(
+        `sent: ${clientOrderId}${brokerOrderId === null ? '' : ` (broker order ${brokerOrderId})`}: ${out.events.join(', ')}`,
+      );
+    process.exitCode = refused === undefined ? 0 : 1;
+  } catch (error) {
+    if (error instanceof OrderUsageError) {
+      process.stderr.write(`hoga: ${error.message}\n`);
+      process.exitCode = 2;
+    } else {
+      reportError(error);
+    }
+  } finally {
+    risk?.sender.dispose();
+    close?.();
+    db?.close();
+  }
+}

@@ -1,0 +1,222 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { HogaDatabase } from '@hoga/store';
+import { Command } from 'commander';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { registerOrderCommand } from './order.js';
+import { registerRiskCommand } from './risk.js';
+
+let sim: SimulatorHandle;
+const dir = mkdtempSync(join(tmpdir(), 'hoga-order-cli-'));
+const dbFile = join(dir, 'hoga.sqlite');
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    start: '2026-11-23T10:00:00.000+09:00',
+    speed: 0,
+    rateLimit: false,
+    control: true,
+  });
+  vi.stubEnv('HOGA_TOKEN_FILE', join(dir, 'tokens.json'));
+  vi.stubEnv('HOGA_DB', '');
+  vi.stubEnv('HOGA_RISK_CONFIG', '');
+});
+afterEach(() => {
+  process.exitCode = undefined;
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await sim.close();
+});
+
+/** Runs `hoga <args>` in-process with the order and risk commands; returns output and exit code. */
+async function hoga(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
+    out.push(parts.join(' '));
+  });
+  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    err.push(String(chunk));
+    return true;
+  });
+  const program = new Command('hoga').exitOverride().enablePositionalOptions();
+  registerOrderCommand(program);
+  registerRiskCommand(program);
+  try {
+    await program.parseAsync(['node', 'hoga', ...args]);
+  } finally {
+    log.mockRestore();
+    write.mockRestore();
+  }
+  const code = typeof process.exitCode === 'number' ? process.exitCode : 0;
+  process.exitCode = undefined;
+  return { out: out.join('\n'), err: err.join(''), code };
+}
+
+const connection = () => [
+  '--base-url',
+  sim.url,
+  '--client-id',
+  'sim-client',
+  '--client-secret',
+  'sim-secret',
+  '--db',
+  dbFile,
+  '--sim-clock',
+];
+
+async function openOrders(): Promise<number> {
+  return sim.counters().requestsByGroup.ORDER ?? 0;
+}
+
+describe('hoga order', () => {
+  it('--check prints accepted, exits 0 and sends nothing', async () => {
+    const before = await openOrders();
+    const { out, code } = await hoga(
+      'order',
+      'buy',
+      '005930',
+      '10',
+      '--limit',
+      '65000',
+      '--check',
+      ...connection(),
+    );
+    expect(out).toBe('accepted');
+    expect(code).toBe(0);
+    expect(await openOrders()).toBe(before);
+  });
+
+  it('--check prints the broker code of a denial and exits 3 (price limits, high value, buying power)', async () => {
+    const high = await hoga(
+      'order',
+      'buy',
+      '005930',
+      '1',
+      '--limit',
+      '99000',
+      '--check',
+      '--json',
+      ...connection(),
+    );
+    expect(high.code).toBe(3);
+    expect(JSON.parse(high.out)).toMatchObject({
+      verdict: 'denied',
+      code: 'price-out-of-range',
+      sent: false,
+    });
+    const big = await hoga('order', 'buy', '005930', '2000', '--limit', '60000', '--check', ...connection());
+    expect(big.code).toBe(3);
+    expect(big.out).toMatch(/^denied: confirm-high-value-required: /);
+    const confirmed = await hoga(
+      'order',
+      'buy',
+      '005930',
+      '2000',
+      '--limit',
+      '60000',
+      '--confirm-high-value',
+      '--check',
+      ...connection(),
+    );
+    expect(confirmed.out).toMatch(/^denied: insufficient-buying-power: /);
+  });
+
+  it('sends an accepted order through the order manager, stores it, modifies and cancels it', async () => {
+    const placed = await hoga('order', 'buy', '005930', '1', '--limit', '60000', '--json', ...connection());
+    expect(placed.code).toBe(0);
+    const answer = JSON.parse(placed.out) as { clientOrderId: string; brokerOrderId: string; sent: boolean };
+    expect(answer.sent).toBe(true);
+    expect(answer.brokerOrderId).toMatch(/.+/);
+    const db = HogaDatabase.open(dbFile);
+    expect(db.orders.get(answer.clientOrderId)).toMatchObject({ symbol: '005930', side: 'BUY' });
+    db.close();
+    // a KR sell while that buy is open: the broker's opposite-side rule, locally
+    const opposite = await hoga(
+      'order',
+      'sell',
+      '005930',
+      '1',
+      '--limit',
+      '70000',
+      '--check',
+      ...connection(),
+    );
+    expect(opposite.out).toMatch(/^denied: opposite-pending-order-exists/);
+    const modify = await hoga(
+      'order',
+      'modify',
+      answer.clientOrderId,
+      '--limit',
+      '60100',
+      '--quantity',
+      '1',
+      '--json',
+      ...connection(),
+    );
+    expect(modify.code).toBe(0);
+    expect(JSON.parse(modify.out)).toMatchObject({
+      sent: true,
+      outcome: 'sent',
+      clientOrderId: answer.clientOrderId,
+    });
+    const offGrid = await hoga(
+      'order',
+      'modify',
+      answer.clientOrderId,
+      '--limit',
+      '60050',
+      '--quantity',
+      '1',
+      '--check',
+      ...connection(),
+    );
+    expect(offGrid.code).toBe(3);
+    expect(offGrid.out).toMatch(/^denied: invalid-request: /);
+    const cancel = await hoga('order', 'cancel', answer.clientOrderId, '--json', ...connection());
+    expect(cancel.code).toBe(0);
+    expect(JSON.parse(cancel.out)).toMatchObject({ sent: true, clientOrderId: answer.clientOrderId });
+  });
+
+  it('denies a new order while the account is HALTED by hand, and accepts again after hoga risk reset', async () => {
+    const set = await hoga('risk', 'set', 'HALTED', '--account', '--reason', 'test', '--db', dbFile);
+    expect(set.out).toBe('risk: account HALTED (manual: test)');
+    const denied = await hoga('order', 'buy', '005930', '1', '--limit', '60000', '--check', ...connection());
+    expect(denied.code).toBe(3);
+    expect(denied.out).toMatch(/^denied: risk-halted: /);
+    const reset = await hoga('risk', 'reset', '--db', dbFile);
+    expect(reset.out).toContain('risk: all ACTIVE');
+    const again = await hoga('order', 'buy', '005930', '1', '--limit', '60000', '--check', ...connection());
+    expect(again.code).toBe(0);
+    const db = HogaDatabase.open(dbFile);
+    const changes = db.journal.readFrom(1).filter((e) => e.type === 'TradingStateChanged');
+    expect(changes.map((e) => (e.payload as { to: string }).to)).toEqual(['HALTED', 'ACTIVE']);
+    db.close();
+  });
+
+  it('--at judges the order at another instant (Saturday: order-hours-closed)', async () => {
+    const { out, code } = await hoga(
+      'order',
+      'buy',
+      '005930',
+      '1',
+      '--limit',
+      '60000',
+      '--check',
+      '--at',
+      '2026-11-28T10:00:00+09:00',
+      ...connection(),
+    );
+    expect(code).toBe(3);
+    expect(out).toMatch(/^denied: order-hours-closed: /);
+  });
+
+  it('exits 2 on a usage error', async () => {
+    const { code, err } = await hoga('order', 'buy', '005930', '10', ...connection());
+    expect(code).toBe(2);
+    expect(err).toMatch(/--limit PRICE/);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * `hoga order buy|sell <symbol> [quantity] [--limit PRICE | --market] [--amount USD]
+ * [--confirm-high-value] [--check] [--json]` and `hoga order modify|cancel <order>`: a manual order
+ * through the same risk module and order manager as a strategy's. `--check` prints the verdict and
+ * sends nothing; exit 0 when accepted, 3 when denied (1 when the broker refuses what was sent).
+ *
+ * @module
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+import { withConnection } from './broker/connection.js';
+
+/** Flags of the order commands. */
+export interface OrderFlags {
+  readonly limit?: string;
+  readonly market?: boolean;
+  readonly amount?: string;
+  readonly quantity?: string;
+  readonly confirmHighValue?: boolean;
+  readonly check?: boolean;
+  readonly json?: boolean;
+  readonly riskConfig?: string;
+  readonly strategy?: string;
+  readonly at?: string;
+  readonly simClock?: boolean;
+  readonly baseUrl?: string;
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly accountSeq?: string;
+  readonly account?: string;
+  readonly db?: string;
+}
+
+function decimalText(name: string): (value: string) => string {
+  return (value) => {
+    if (!/^\d+(\.\d+)?$/.test(value))
+      throw new InvalidArgumentError(`${name}: expected a positive decimal, found "${value}"`);
+    return value;
+  };
+}
+
+function common(command: Command): Command {
+  return withConnection(command)
+    .option(
+      '--confirm-high-value',
+      'confirm an order of 100,000,000 KRW or more (confirmHighValueOrder)',
+      false,
+    )
+    .option('--check', 'print the risk verdict and send nothing (exit 0 accepted, 3 denied)', false)
+    .option('--risk-config <file>', 'risk configuration (JSON; default $HOGA_RISK_CONFIG, else the defaults)')
+    .option('--strategy <id>', 'the strategy the order counts against', 'manual')
+    .option('--at <time>', 'with --check: judge the order at this instant (ISO 8601) instead of now')
+    .option(
+      '--sim-clock',
+      "follow the simulator's clock (GET /_sim/clock; the simulator runs with --control)",
+      false,
+    );
+}
+
+/**
+ * Registers `hoga order`.
+ *
+ * @param program - the `hoga` program
+ */
+export function registerOrderCommand(program: Command): void {
+  const order = program
+    .command('order')
+    .description('place, check, modify or cancel an order through the risk module');
+  for (const side of ['buy', 'sell'] as const) {
+    common(
+      order
+        .command(side)
+        .description(
+          `${side} a stock: a limit order with --limit, a market order with --market, a US amount order with --amount`,
+        )
+        .argument('<symbol>', 'stock symbol, e.g. 005930 or AAPL')
+        .argument(
+          '[quantity]',
+          'number of shares (fractions only for US market sells)',
+          decimalText('quantity'),
+        )
+        .option('--limit <price>', 'limit price', decimalText('--limit'))
+        .option('--market', 'market order', false)
+        .option(
+          '--amount <usd>',
+          'US market order for this many dollars (orderAmount)',
+          decimalText('--amount'),
+        ),
+    ).action(async (symbol: string, quantity: string | undefined, flags: OrderFlags) => {
+      const { runOrderCommand } = await import('./order-actions.js');
+      await runOrderCommand({ kind: side, symbol, ...(quantity === undefined ? {} : { quantity }), flags });
+    });
+  }
+  common(
+    order
+      .command('modify')
+      .description('change the price (and, KR, the quantity) of a working order')
+      .argument('<order>', "the order: hoga's clientOrderId, or the broker's orderId")
+      .option('--limit <price>', 'new limit price', decimalText('--limit'))
+      .option('--market', 'turn it into a market order', false)
+      .option('--quantity <n>', 'new total quantity (KR only)', decimalText('--quantity')),
+  ).action(async (target: string, flags: OrderFlags) => {
+    const { runOrderCommand } = await import('./order-actions.js');
+    await runOrderCommand({ kind: 'modify', target, flags });
+  });
+  common(
+    order
+      .command('cancel')
+      .description('cancel a working order')
+      .argument('<order>', "the order: hoga's clientOrderId, or the broker's orderId"),
+  ).action(async (target: string, flags: OrderFlags) => {
+    const { runOrderCommand } = await import('./order-actions.js');
+    await runOrderCommand({ kind: 'cancel', target, flags });
+  });
+}

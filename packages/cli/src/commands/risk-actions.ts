@@ -1,0 +1,81 @@
+/**
+ * What `hoga risk` does, on the store's trading states (owner `__risk__` in `strategy_state`, and
+ * the journal). A running engine reads them again before every order.
+ *
+ * @module
+ */
+import { LiveClock } from '@hoga/core';
+import {
+  type RiskScope,
+  StoreTradingStatePersistence,
+  type TradingState,
+  TradingStateGateway,
+  TradingStateSource,
+} from '@hoga/engine';
+import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import type { RiskFlags } from './risk.js';
+
+function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) => T): T | undefined {
+  let db: HogaDatabase | undefined;
+  try {
+    db = HogaDatabase.open(resolveDatabasePath(flags.db));
+    return body(new TradingStateGateway(new LiveClock(), new StoreTradingStatePersistence(db, 'live')));
+  } catch (error) {
+    process.stderr.write(`hoga: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+    return undefined;
+  } finally {
+    db?.close();
+  }
+}
+
+/** The scopes named by the flags (none: all). */
+export function scopesOf(flags: RiskFlags): RiskScope[] {
+  const scopes: RiskScope[] = [];
+  if (flags.account === true) scopes.push({ kind: 'account' });
+  if (flags.strategy !== undefined) scopes.push({ kind: 'strategy', strategyId: flags.strategy });
+  if (flags.symbol !== undefined) scopes.push({ kind: 'symbol', symbol: flags.symbol.toUpperCase() });
+  return scopes;
+}
+
+function print(flags: RiskFlags, gateway: TradingStateGateway, extra: Record<string, unknown> = {}): void {
+  if (flags.json === true) {
+    const states = Object.fromEntries(gateway.snapshot());
+    console.log(JSON.stringify({ ...extra, states }));
+  } else {
+    console.log(gateway.statusLine());
+  }
+}
+
+/** `hoga risk status`. */
+export function riskStatus(flags: RiskFlags): void {
+  withGateway(flags, (gateway) => print(flags, gateway));
+}
+
+/** `hoga risk reset`: the named scopes (or all) back to ACTIVE. */
+export function riskReset(flags: RiskFlags): void {
+  withGateway(flags, (gateway) => {
+    const scopes = scopesOf(flags);
+    const done = gateway.reset(flags.reason ?? 'hoga risk reset', scopes.length === 0 ? undefined : scopes);
+    if (flags.json !== true) {
+      console.log(
+        done.length === 0 ? 'nothing to reset' : `reset: ${done.map((s) => JSON.stringify(s)).join(', ')}`,
+      );
+    }
+    print(flags, gateway, { reset: done });
+  });
+}
+
+/** `hoga risk set <state>`: one named scope. */
+export function riskSet(to: TradingState, flags: RiskFlags): void {
+  const scopes = scopesOf(flags);
+  if (scopes.length !== 1) {
+    process.stderr.write('hoga: name exactly one scope: --account, --strategy <id> or --symbol <symbol>\n');
+    process.exitCode = 2;
+    return;
+  }
+  withGateway(flags, (gateway) => {
+    gateway.set(scopes[0]!, to, TradingStateSource.MANUAL, flags.reason ?? 'set by hand');
+    print(flags, gateway);
+  });
+}

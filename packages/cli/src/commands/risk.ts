@@ -1,0 +1,69 @@
+/**
+ * `hoga risk status|reset|set`: the trading states (ACTIVE, REDUCING, HALTED) of the account, the
+ * strategies and the symbols, kept in the store; `reset` lifts kill switches and every other
+ * restriction by hand; `set` restricts a scope by hand. Every change is journalled with its reason.
+ *
+ * @module
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+
+/** Flags of the risk commands. */
+export interface RiskFlags {
+  readonly db?: string;
+  readonly json?: boolean;
+  readonly account?: boolean;
+  readonly strategy?: string;
+  readonly symbol?: string;
+  readonly reason?: string;
+}
+
+function state(value: string): 'ACTIVE' | 'REDUCING' | 'HALTED' {
+  const upper = value.toUpperCase();
+  if (upper !== 'ACTIVE' && upper !== 'REDUCING' && upper !== 'HALTED') {
+    throw new InvalidArgumentError(`expected ACTIVE, REDUCING or HALTED, found "${value}"`);
+  }
+  return upper;
+}
+
+function scoped(command: Command): Command {
+  return command
+    .option('--db <file>', 'database file (default: $HOGA_DB, else ./data/hoga.sqlite)')
+    .option('--account', 'the whole account')
+    .option('--strategy <id>', 'one strategy')
+    .option('--symbol <symbol>', 'one symbol')
+    .option('--json', 'print JSON', false);
+}
+
+/**
+ * Registers `hoga risk`.
+ *
+ * @param program - the `hoga` program
+ */
+export function registerRiskCommand(program: Command): void {
+  const risk = program.command('risk').description('trading states and kill switches of the risk module');
+  scoped(risk.command('status').description('the restricted scopes, with their reasons')).action(
+    async (flags: RiskFlags) => {
+      const { riskStatus } = await import('./risk-actions.js');
+      riskStatus(flags);
+    },
+  );
+  scoped(
+    risk
+      .command('reset')
+      .description('lift kill switches and restrictions by hand: every scope, or the ones named')
+      .option('--reason <text>', 'why (journalled)', 'hoga risk reset'),
+  ).action(async (flags: RiskFlags) => {
+    const { riskReset } = await import('./risk-actions.js');
+    riskReset(flags);
+  });
+  scoped(
+    risk
+      .command('set')
+      .description('set the trading state of a scope by hand')
+      .argument('<state>', 'ACTIVE, REDUCING or HALTED', state)
+      .option('--reason <text>', 'why (journalled)', 'set by hand'),
+  ).action(async (to: 'ACTIVE' | 'REDUCING' | 'HALTED', flags: RiskFlags) => {
+    const { riskSet } = await import('./risk-actions.js');
+    riskSet(to, flags);
+  });
+}

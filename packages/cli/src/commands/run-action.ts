@@ -1,0 +1,101 @@
+/**
+ * What `hoga run` does: connect (`HOGA_*`), open the store (`HOGA_DB`, default
+ * `./data/hoga.sqlite`), follow the simulator's clock when the broker is the simulator (its control
+ * API answers `/_sim/clock`), run the session until SIGINT or SIGTERM, stop gracefully, exit 0.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { BrokerClient } from '@hoga/connector';
+import { type Clock, clientOrderId, Decimal, LiveClock, ScaledClock, strategyId } from '@hoga/core';
+import { loadStrategyClass } from '@hoga/engine';
+import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
+import { connect, reportError } from './broker/connection.js';
+import type { RunFlags } from './run.js';
+import { startSession } from './run-session.js';
+
+/** The simulator's clock, when the base URL is a simulator with its control API on. */
+async function brokerClock(baseUrl: string): Promise<Clock> {
+  try {
+    const res = await fetch(new URL('/_sim/clock', baseUrl), { signal: AbortSignal.timeout(2_000) });
+    if (res.ok) {
+      const body = (await res.json()) as { now: string; speed: number };
+      return new ScaledClock({ start: body.now, speed: body.speed });
+    }
+  } catch {
+    // not the simulator: the wall clock
+  }
+  return new LiveClock();
+}
+
+/**
+ * Runs the command.
+ *
+ * @param file - the strategy file
+ * @param flags - the flags
+ */
+export async function runCommand(file: string, flags: RunFlags): Promise<void> {
+  let db: HogaDatabase | null = null;
+  let close: (() => void) | null = null;
+  try {
+    const strategyClass = await loadStrategyClass(file);
+    const config =
+      flags.config === undefined ? {} : (JSON.parse(readFileSync(flags.config, 'utf8')) as unknown);
+    const probe = connect(flags);
+    const brokerConfig = probe.client.config;
+    probe.close();
+    const clock = await brokerClock(brokerConfig.baseUrl);
+    db = HogaDatabase.open(resolveDatabasePath(flags.db), { clock });
+    // The engine's client runs on the engine clock and shares its token through the store, so
+    // other hoga processes on the same database never revoke it.
+    const client = new BrokerClient({ config: brokerConfig, clock, tokenCache: new SqliteTokenCache(db) });
+    close = () => client.close();
+    const print = (line: string) => console.log(line);
+    print(`hoga run: ${file} ${flags.mode} on ${flags.symbols} (${flags.interval}), store ${db.file}`);
+    const session = await startSession({
+      mode: flags.mode,
+      strategyClass,
+      config,
+      symbols: flags.symbols
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+      interval: flags.interval,
+      client,
+      db,
+      clock,
+      cash: { KRW: new Decimal(flags.cashKrw), USD: new Decimal(flags.cashUsd) },
+      paperFromAccount: flags.paperFromAccount,
+      statusEveryMs: flags.statusEvery * 1000,
+      pollIntervalMs: flags.pollMs,
+      print,
+    });
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    print('stopping: strategies stopped, store flushed');
+    if (flags.cancelOnStop && session.run.manager !== null) {
+      const manager = session.run.manager;
+      for (const order of db.orders.list({ mode: 'live' })) {
+        if (order.clientOrderId.startsWith('ext-') || order.strategyId === null) continue;
+        if (!['ACCEPTED', 'PARTIALLY_FILLED', 'SUBMITTED'].includes(order.state)) continue;
+        await manager.execute({
+          type: 'CancelOrder',
+          commandId: `stop-${order.clientOrderId}`,
+          strategyId: strategyId(order.strategyId),
+          tsInit: clock.nowMs(),
+          clientOrderId: clientOrderId(order.clientOrderId),
+        });
+      }
+    }
+    await session.stop();
+    process.exitCode = 0;
+  } catch (error) {
+    reportError(error);
+  } finally {
+    close?.();
+    db?.close();
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * One live or paper session as the CLI runs it (`hoga run`, `pnpm start`): the engine's live run,
+ * a printed line per order event, a status line at a steady interval, and a summary at the end.
+ *
+ * @module
+ */
+
+import type { BrokerClient } from '@hoga/connector';
+import { type BarInterval, type Clock, createLogger, type Decimal, type OrderEvent } from '@hoga/core';
+import {
+  FixedFxRates,
+  type LiveRunHandle,
+  type LiveStatus,
+  type OrderManagerAlert,
+  type StrategyClass,
+  startLiveRun,
+} from '@hoga/engine';
+import type { HogaDatabase } from '@hoga/store';
+
+/** What a session needs. */
+export interface SessionOptions {
+  readonly mode: 'live' | 'paper';
+  readonly strategyClass: StrategyClass;
+  readonly config: unknown;
+  readonly symbols: readonly string[];
+  readonly interval: BarInterval;
+  readonly client: BrokerClient;
+  readonly db: HogaDatabase;
+  readonly clock: Clock;
+  /** Paper starting cash (KRW, USD). */
+  readonly cash: { readonly KRW: Decimal; readonly USD: Decimal };
+  readonly paperFromAccount?: boolean;
+  /** Real ms between two status lines. */
+  readonly statusEveryMs: number;
+  /** Real ms between two order polls (live). */
+  readonly pollIntervalMs?: number;
+  /** Real ms between two candle polls. */
+  readonly candlePollMs?: number;
+  readonly print: (line: string) => void;
+}
+
+function fmt(d: Decimal): string {
+  return d.toNumber().toLocaleString('en-US', { maximumFractionDigits: 4 });
+}
+
+/** One line per order event worth showing. */
+export function describeEvent(e: OrderEvent, at: string): string | null {
+  const id = e.clientOrderId;
+  switch (e.type) {
+    case 'OrderSubmitted': {
+      const i = e.intent;
+      const size = i.sizing === 'AMOUNT' ? `${fmt(i.amount)} ${i.instrument.currency}` : fmt(i.quantity);
+      const price = i.sizing === 'QUANTITY' && i.orderType === 'LIMIT' ? ` @ ${fmt(i.price)}` : '';
+      return `${at} order  ${i.side} ${size} ${i.instrument.symbol} ${i.orderType}${price}  (${id})`;
+    }
+    case 'OrderAccepted':
+      return `${at} accepted ${id} as broker order ${e.brokerOrderId}`;
+    case 'OrderPartiallyFilled':
+    case 'OrderFilled': {
+      const f = e.fill;
+      return (
+        `${at} fill   ${f.side} ${fmt(f.quantity)} ${f.symbol} @ ${fmt(f.price)} ${f.commission.currency}` +
+        ` (commission ${fmt(f.commission.amount)}${f.tax && !f.tax.amount.isZero() ? `, tax ${fmt(f.tax.amount)}` : ''})` +
+        `${e.type === 'OrderFilled' ? ' — filled' : ''}`
+      );
+    }
+    case 'OrderRejected':
+    case 'OrderDenied':
+      return `${at} ${e.type === 'OrderDenied' ? 'denied' : 'rejected'} ${id}: ${e.code ?? ''} ${e.reason}`;
+    case 'OrderCanceled':
+      return `${at} canceled ${id}`;
+    default:
+      return null;
+  }
+}
+
+/** The status line. */
+export function statusLine(s: LiveStatus, at: string): string {
+  const positions = [...s.positions].map(([sym, q]) => `${sym} ${fmt(q)}`).join(', ') || 'none';
+  const pnl = (['KRW', 'USD'] as const)
+    .filter((c) => !s.pnl[c].realized.isZero() || !s.pnl[c].charges.isZero())
+    .map((c) => `${c} realized ${fmt(s.pnl[c].realized)} charges ${fmt(s.pnl[c].charges)}`)
+    .join('; ');
+  return (
+    `${at} status  positions: ${positions} | open orders ${s.openOrders} | fills ${s.fills} | bars ${s.bars}` +
+    ` | PnL ${pnl || '0'} | requests ${s.requests} (429: ${s.rateLimited})` +
+    (s.risk === undefined ? '' : ` | ${s.risk}`)
+  );
+}
+
+/** A running session. */
+export interface Session {
+  readonly run: LiveRunHandle;
+  /** Stops and prints the summary. */
+  stop(): Promise<LiveStatus>;
+}
+
+/**
+ * Starts a session.
+ *
+ * @param o - mode, strategy, connection, store, clock, output
+ */
+export async function startSession(o: SessionOptions): Promise<Session> {
+  const at = () => o.clock.now().toFormat('HH:mm:ss');
+  const logger = createLogger({ level: 'silent' });
+  let usdKrw = 1400;
+  try {
+    const rate = await o.client.getExchangeRate();
+    usdKrw = rate.rate.toNumber();
+  } catch {
+    // a display rate only values USD positions in KRW totals
+  }
+  const run = await startLiveRun({
+    settings: {
+      runId: `${o.mode}-${o.clock.nowMs()}`,
+      mode: o.mode,
+      symbols: o.symbols,
+      interval: o.interval,
+      cash: { KRW: o.cash.KRW, USD: o.cash.USD },
+    },
+    strategies: [{ strategyClass: o.strategyClass, config: o.config }],
+    client: o.client,
+    db: o.db,
+    clock: o.clock,
+    logger,
+    fx: new FixedFxRates(usdKrw),
+    ...(o.pollIntervalMs === undefined ? {} : { pollIntervalMs: o.pollIntervalMs }),
+    ...(o.candlePollMs === undefined ? {} : { streamIntervals: { candles1m: o.candlePollMs } }),
+    ...(o.paperFromAccount === true ? { paperFromAccount: true } : {}),
+    onEvent: (e) => {
+      if (e.clientOrderId.startsWith('ext-') && e.type !== 'OrderFilled' && e.type !== 'OrderPartiallyFilled')
+        return;
+      const line = describeEvent(e, at());
+      if (line !== null) o.print(line);
+    },
+    onAlert: (a: OrderManagerAlert) => {
+      if (a.type === 'ExternalOrderAdopted') return;
+      o.print(`${at()} ALERT ${a.type} ${JSON.stringify({ ...a, type: undefined })}`);
+    },
+    onError: (e, where) =>
+      o.print(`${at()} warning: ${where}: ${e instanceof Error ? e.message : String(e)}`),
+  });
+  const timer = setInterval(() => o.print(statusLine(run.status(), at())), o.statusEveryMs);
+  return {
+    run,
+    async stop(): Promise<LiveStatus> {
+      clearInterval(timer);
+      await run.stop();
+      const s = run.status();
+      o.print(statusLine(s, at()));
+      return s;
+    },
+  };
+}

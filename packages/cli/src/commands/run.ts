@@ -1,0 +1,69 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import { withConnection } from './broker/connection.js';
+
+/** Flags of `hoga run`. */
+export interface RunFlags {
+  readonly mode: 'live' | 'paper';
+  readonly symbols: string;
+  readonly interval: '1m' | '1d';
+  readonly config?: string;
+  readonly statusEvery: number;
+  readonly pollMs: number;
+  readonly cashKrw: string;
+  readonly cashUsd: string;
+  readonly paperFromAccount: boolean;
+  readonly cancelOnStop: boolean;
+  readonly baseUrl?: string;
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly accountSeq?: string;
+  readonly db?: string;
+}
+
+function oneOf<T extends string>(values: readonly T[]): (value: string) => T {
+  return (value) => {
+    if ((values as readonly string[]).includes(value)) return value as T;
+    throw new InvalidArgumentError(`expected one of ${values.join(', ')}, found "${value}"`);
+  };
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 1 || n > 3600)
+    throw new InvalidArgumentError(`expected 1 to 3600, found "${value}"`);
+  return n;
+}
+
+/**
+ * Registers `hoga run <strategy.ts> --mode live|paper`: runs a strategy against the broker (live)
+ * or on live data with simulated fills (paper) until SIGINT or SIGTERM.
+ *
+ * @param program - the `hoga` program
+ */
+export function registerRunCommand(program: Command): void {
+  withConnection(
+    program
+      .command('run')
+      .description(
+        'run a strategy live (orders to the broker) or paper (live data, simulated fills) until stopped',
+      )
+      .argument('<strategy>', 'the strategy file (.ts)')
+      .requiredOption('--mode <mode>', 'live or paper', oneOf(['live', 'paper'] as const))
+      .option('--symbols <list>', 'comma-separated symbols', '005930')
+      .option('--interval <interval>', '1m or 1d bars', oneOf(['1m', '1d'] as const), '1m')
+      .option('--config <file>', 'strategy config (JSON)')
+      .option('--status-every <seconds>', 'seconds between status lines', seconds, 10)
+      .option('--poll-ms <ms>', 'real ms between order polls (live)', (v) => Number(v), 1000)
+      .option('--cash-krw <amount>', 'paper starting cash in KRW', '10000000')
+      .option('--cash-usd <amount>', 'paper starting cash in USD', '10000')
+      .option(
+        '--paper-from-account',
+        "paper: start from a copy of the real account's cash and holdings",
+        false,
+      )
+      .option('--cancel-on-stop', 'live: cancel the open orders of the run on stop', false),
+  ).action(async (strategy: string, flags: RunFlags) => {
+    const { runCommand } = await import('./run-action.js');
+    await runCommand(strategy, flags);
+  });
+}

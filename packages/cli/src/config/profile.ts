@@ -1,0 +1,163 @@
+/**
+ * Profiles: `hoga.config.json` (JSON with `//` comment lines, written by `hoga init`) holds named
+ * profiles; a `.env` file beside it (or in the working directory) holds secrets. Choosing a profile
+ * fills the `HOGA_*` variables that are not already set: the environment always wins.
+ *
+ * @module
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CliError, ExitCode } from '../runtime/exit-codes.js';
+
+/** The config file's name. */
+export const CONFIG_FILE = 'hoga.config.json';
+
+/** One profile as the file holds it. */
+export interface Profile {
+  readonly baseUrl?: string;
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly accountSeq?: string | number;
+  readonly db?: string;
+  readonly tokenFile?: string;
+}
+
+/** The environment variable each profile key fills. */
+export const PROFILE_ENV: Readonly<Record<keyof Profile, string>> = {
+  baseUrl: 'HOGA_BASE_URL',
+  clientId: 'HOGA_CLIENT_ID',
+  clientSecret: 'HOGA_CLIENT_SECRET',
+  accountSeq: 'HOGA_ACCOUNT_SEQ',
+  db: 'HOGA_DB',
+  tokenFile: 'HOGA_TOKEN_FILE',
+};
+
+/** Keys holding paths, resolved against the config file's directory. */
+const PATH_KEYS = new Set<keyof Profile>(['db', 'tokenFile']);
+
+/**
+ * Finds the config file: `HOGA_CONFIG`, else `hoga.config.json` in the working directory or the
+ * nearest parent.
+ *
+ * @param cwd - where to start
+ * @param env - the environment
+ */
+export function findConfigFile(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+  if ((env.HOGA_CONFIG ?? '') !== '') return resolve(cwd, env.HOGA_CONFIG!);
+  let dir = resolve(cwd);
+  for (;;) {
+    const candidate = join(dir, CONFIG_FILE);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * Parses a `.env` file: `NAME=value` lines, `#` comments, optional quotes.
+ *
+ * @param text - the file's text
+ */
+export function parseDotEnv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (match === null) continue;
+    let value = match[2]!.trim();
+    if (/^(["']).*\1$/.test(value)) value = value.slice(1, -1);
+    else value = value.replace(/\s+#.*$/, '');
+    out[match[1]!] = value;
+  }
+  return out;
+}
+
+/**
+ * Parses the config file's text (JSON with whole-line `//` comments).
+ *
+ * @param text - the text
+ * @param file - its path, for messages
+ */
+export function parseConfig(
+  text: string,
+  file: string,
+): { defaultProfile?: string; profiles: Record<string, Profile> } {
+  const json = text
+    .split(/\r?\n/)
+    .filter((line) => !line.trim().startsWith('//'))
+    .join('\n');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch (error) {
+    throw new CliError(
+      `${file} is not valid JSON (${(error as Error).message}); fix it or write a new one with hoga init --force`,
+      ExitCode.USAGE,
+    );
+  }
+  const profiles = (parsed as { profiles?: unknown }).profiles;
+  if (typeof profiles !== 'object' || profiles === null) {
+    throw new CliError(
+      `${file} has no "profiles" object; write a new one with hoga init --force`,
+      ExitCode.USAGE,
+    );
+  }
+  const defaultProfile = (parsed as { defaultProfile?: unknown }).defaultProfile;
+  return {
+    profiles: profiles as Record<string, Profile>,
+    ...(typeof defaultProfile === 'string' ? { defaultProfile } : {}),
+  };
+}
+
+/**
+ * Loads `.env` and the chosen profile into `env`, never overriding a variable that is set.
+ *
+ * @param profileName - `--profile`, else `HOGA_PROFILE`, else the file's `defaultProfile`
+ * @param cwd - the working directory
+ * @param env - the environment to fill (process.env)
+ * @returns the profile used and the config file, if any
+ * @throws CliError (exit 2) when a profile is asked for and cannot be found
+ */
+export function applyProfile(
+  profileName: string | undefined,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): { profile?: string; file?: string } {
+  const file = findConfigFile(cwd, env);
+  const envFiles = [join(cwd, '.env')];
+  if (file !== undefined) envFiles.unshift(join(dirname(file), '.env'));
+  for (const envFile of new Set(envFiles)) {
+    if (!existsSync(envFile)) continue;
+    for (const [name, value] of Object.entries(parseDotEnv(readFileSync(envFile, 'utf8')))) {
+      if (env[name] === undefined) env[name] = value;
+    }
+  }
+  const asked = profileName ?? (env.HOGA_PROFILE || undefined);
+  if (file === undefined || !existsSync(file)) {
+    if (asked !== undefined) {
+      throw new CliError(
+        `profile "${asked}" asked for, but there is no ${CONFIG_FILE} here or above (create one with hoga init)`,
+        ExitCode.USAGE,
+      );
+    }
+    return {};
+  }
+  const config = parseConfig(readFileSync(file, 'utf8'), file);
+  const name = asked ?? config.defaultProfile;
+  if (name === undefined) return { file };
+  const profile = config.profiles[name];
+  if (profile === undefined) {
+    throw new CliError(
+      `${file} has no profile "${name}" (it has ${Object.keys(config.profiles).join(', ') || 'none'})`,
+      ExitCode.USAGE,
+    );
+  }
+  for (const [key, variable] of Object.entries(PROFILE_ENV) as [keyof Profile, string][]) {
+    const value = profile[key];
+    if (value === undefined || value === null || (env[variable] ?? '') !== '') continue;
+    env[variable] = PATH_KEYS.has(key) ? resolve(dirname(file), String(value)) : String(value);
+  }
+  return { profile: name, file };
+}

@@ -1,0 +1,109 @@
+/**
+ * Runs the real `hoga` (bin/hoga.js) as a child process, the way a user does, with a clean
+ * environment: no inherited `HOGA_*`, `HOME` in a temporary directory (so the token cache never
+ * touches the real one), no colour unless asked.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The `hoga` executable. */
+export const HOGA_BIN = join(import.meta.dirname, '..', 'bin', 'hoga.js');
+
+/** The repository root. */
+export const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
+
+/** What a run printed and how it ended. */
+export interface HogaRun {
+  readonly out: string;
+  readonly err: string;
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** Options of {@link hoga}. */
+export interface HogaOptions {
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+  /** Run as this uid/gid (root only: to test files the user may not write). */
+  readonly uid?: number;
+  readonly gid?: number;
+  /** The Node binary (default this process's). */
+  readonly node?: string;
+  /** Kill after this many ms (default 60 s). */
+  readonly killAfterMs?: number;
+  /** Called with the child once it runs (to send signals, close pipes). */
+  readonly onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+}
+
+/**
+ * A copy of this Node binary that any user may run (the original may sit under /root), for tests
+ * that run hoga as another user. Made once per machine and reused.
+ */
+export function nodeForAnyUser(): string {
+  const dir = join(tmpdir(), 'hoga-node-any-user');
+  const target = join(dir, 'node');
+  if (existsSync(target) && statSync(target).size === statSync(process.execPath).size) return target;
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  const partial = `${target}.${process.pid}`;
+  copyFileSync(process.execPath, partial);
+  renameSync(partial, target);
+  return target;
+}
+
+/** A fresh HOME for one test file. */
+export function tempHome(): string {
+  return mkdtempSync(join(tmpdir(), 'hoga-home-'));
+}
+
+/**
+ * Runs `hoga <args>`.
+ *
+ * @param args - arguments
+ * @param options - environment, directory, user
+ */
+export function hoga(args: readonly string[], options: HogaOptions = {}): Promise<HogaRun> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith('HOGA_') && !name.startsWith('npm_') && name !== 'INIT_CWD') {
+      env[name] = value;
+    }
+  }
+  env.NO_COLOR = '1';
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  env.HOME ??= tempHome();
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.node ?? process.execPath, [HOGA_BIN, ...args], {
+      cwd: options.cwd ?? tmpdir(),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdout.on('error', () => {});
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({
+        out: Buffer.concat(out).toString('utf8'),
+        err: Buffer.concat(err).toString('utf8'),
+        code,
+        signal,
+      });
+    });
+    options.onSpawn?.(child);
+  });
+}
+
+/** The connection flags of a simulator. */
+export function simFlags(url: string): string[] {
+  return ['--base-url', url, '--client-id', 'sim-client', '--client-secret', 'sim-secret'];
+}

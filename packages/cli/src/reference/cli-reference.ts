@@ -1,0 +1,87 @@
+/**
+ * docs/cli.md: the CLI reference, generated from the program's own `--help` texts and the exit-code
+ * table (`pnpm docs:cli` writes it; a test checks that it is current).
+ *
+ * @module
+ */
+import type { Command } from 'commander';
+import { commandPath, createProgram } from '../program.js';
+import { EXIT_CODE_TABLE } from '../runtime/exit-codes.js';
+
+/** The exit-code table in Markdown (the README shows the same table). */
+export function exitCodeMarkdown(): string {
+  return [
+    '| code | meaning |',
+    '| ---: | --- |',
+    ...EXIT_CODE_TABLE.map(([code, meaning]) => `| ${code} | ${meaning} |`),
+  ].join('\n');
+}
+
+function walk(command: Command, out: Command[]): void {
+  out.push(command);
+  for (const sub of command.commands) walk(sub, out);
+}
+
+const INTRO = `# hoga CLI reference
+
+Generated from \`hoga <command> --help\` by \`pnpm docs:cli\` (packages/cli/src/reference/cli-reference.ts);
+a test fails when this file is out of date. Install the command with \`npm i -g .\` or
+\`pnpm link --global\` at the repository root, or run it as \`pnpm -w hoga …\` from anywhere in the
+repository. Relative paths are always the caller's.
+
+## Exit codes
+
+EXIT_CODES
+
+## Configuration
+
+Connection settings come from flags, else environment variables, else the profile chosen with
+\`--profile\` (or \`HOGA_PROFILE\`, or the config file's \`defaultProfile\`) in \`hoga.config.json\`,
+found in the working directory or a parent (or named by \`HOGA_CONFIG\`). A \`.env\` file beside the
+config file or in the working directory is loaded; it never overrides a variable that is set.
+\`hoga init\` writes a commented config with the profiles \`sim\` (the built-in simulator) and
+\`live\` (the real broker), a \`.env\` template and \`.gitignore\` entries.
+
+| variable | flag | meaning |
+| --- | --- | --- |
+| \`HOGA_BASE_URL\` | \`--base-url\` | the broker's address |
+| \`HOGA_CLIENT_ID\` | \`--client-id\` | OAuth client id |
+| \`HOGA_CLIENT_SECRET\` | \`--client-secret\` | OAuth client secret (never printed or logged) |
+| \`HOGA_ACCOUNT_SEQ\` | \`--account-seq\` | account for account-bound calls (default: the first) |
+| \`HOGA_DB\` | \`--db\` | the database file (default \`./data/hoga.sqlite\`) |
+| \`HOGA_TOKEN_FILE\` | | the token cache file (default \`~/.hoga/tokens.json\`) |
+| \`HOGA_PROFILE\` | \`--profile\` | profile of \`hoga.config.json\` |
+| \`HOGA_CONFIG\` | | the config file (default: \`hoga.config.json\` here or above) |
+| \`NO_COLOR\` | | no colour even on a terminal |
+
+## Where hoga writes
+
+| what | where | when |
+| --- | --- | --- |
+| access token cache | \`HOGA_TOKEN_FILE\`, else \`~/.hoga/tokens.json\` (mode 0600) | every broker command: one token is shared by every hoga process on the client id, so a command never revokes a running engine's token |
+| database | \`--db\`, else \`HOGA_DB\`, else \`./data/hoga.sqlite\` | created only by \`hoga db migrate\`, \`hoga data download\` and the engine (\`hoga run\`, \`hoga backtest\`); read commands open it read-only; broker commands with \`--db\` use an existing file only |
+| logs | \`--log-file <file>\` (JSON lines, appended) | only when asked; secrets are redacted |
+| config | \`hoga.config.json\`, \`.env\`, \`.gitignore\` | only \`hoga init\` |
+| bundle | \`packages/cli/dist/hoga.mjs\` | the \`hoga\` command rebuilds it when a source file is newer (git ignores it) |
+
+## Output
+
+Tables group numbers (\`66,800\`) and show money in its currency's decimals (\`$1,234.56\`); gains
+are green and losses red on a terminal only (\`NO_COLOR\` turns colour off). Tabular commands take
+\`--json\` or \`--csv\`. A closed pipe (\`hoga candles … | head\`) ends quietly with exit 0.
+
+## Commands
+`;
+
+/** The whole of docs/cli.md. */
+export function renderCliReference(): string {
+  const commands: Command[] = [];
+  walk(createProgram(), commands);
+  const sections = commands.map((command) => {
+    command.configureHelp({ helpWidth: 100 });
+    const path = commandPath(command);
+    const title = path === '' ? '`hoga`' : `\`hoga ${path}\``;
+    return `### ${title}\n\n\`\`\`text\n${command.helpInformation().trimEnd()}\n\`\`\`\n`;
+  });
+  return `${INTRO.replace('EXIT_CODES', exitCodeMarkdown())}\n${sections.join('\n')}`;
+}

@@ -1,0 +1,50 @@
+/**
+ * Runs the program once and turns every failure into a short message and an exit code from the
+ * one table in {@link ExitCode}. A closed stdout (`hoga candles … | head`) ends quietly with 0.
+ *
+ * @module
+ */
+import { CommanderError } from 'commander';
+import { createProgram } from './program.js';
+import { cliRuntime } from './runtime/cli-runtime.js';
+import { ExitCode } from './runtime/exit-codes.js';
+
+/**
+ * Parses `argv` and runs the command.
+ *
+ * @param argv - `process.argv`
+ * @returns the exit code
+ */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(ExitCode.OK);
+    throw error;
+  });
+  try {
+    await createProgram().parseAsync([...argv]);
+    return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.OK;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+    }
+    return reportFailure(error);
+  }
+}
+
+/**
+ * Prints a failure on stderr as `hoga: <sentence>` (with the stack under `--verbose`).
+ *
+ * @param error - what was thrown
+ * @param context - the broker address, for network failures
+ * @returns the exit code
+ */
+export async function reportFailure(error: unknown, context: { baseUrl?: string } = {}): Promise<number> {
+  const { describeError } = await import('./runtime/describe-error.js');
+  const report = describeError(error, context);
+  const [first, ...rest] = report.lines;
+  process.stderr.write(`hoga: ${first}\n${rest.map((line) => `${line}\n`).join('')}`);
+  if (cliRuntime.verbose && error instanceof Error && error.stack !== undefined) {
+    process.stderr.write(`${error.stack}\n`);
+  }
+  return report.exitCode;
+}

@@ -1,0 +1,131 @@
+/**
+ * Turns any failure into one or two sentences and an exit code. No stack traces unless `--verbose`.
+ *
+ * @module
+ */
+import { BrokerApiError, ConnectorConfigError, NetworkError } from '@hoga/connector';
+import { HogaError } from '@hoga/core';
+import { CliError, ExitCode } from './exit-codes.js';
+
+/** What the user is told. */
+export interface ErrorReport {
+  readonly lines: readonly string[];
+  readonly exitCode: ExitCode;
+}
+
+/** Environment variable of each connector setting. */
+const ENV_OF: Readonly<Record<string, string>> = {
+  baseUrl: 'HOGA_BASE_URL',
+  clientId: 'HOGA_CLIENT_ID',
+  clientSecret: 'HOGA_CLIENT_SECRET',
+  accountSeq: 'HOGA_ACCOUNT_SEQ',
+};
+
+/** Flag of each connector setting. */
+const FLAG_OF: Readonly<Record<string, string>> = {
+  baseUrl: '--base-url',
+  clientId: '--client-id',
+  clientSecret: '--client-secret',
+  accountSeq: '--account-seq',
+};
+
+/**
+ * Describes a failure.
+ *
+ * @param error - what was thrown
+ * @param context - the broker address, for network failures
+ */
+export function describeError(error: unknown, context: { readonly baseUrl?: string } = {}): ErrorReport {
+  if (error instanceof CliError) {
+    const hint = error.options.helpFor === undefined ? [] : [`see hoga ${error.options.helpFor} --help`];
+    return { lines: [error.message, ...hint], exitCode: error.exitCode };
+  }
+  if (error instanceof ConnectorConfigError) return configReport(error);
+  if (error instanceof NetworkError) return { lines: [networkSentence(error, context.baseUrl)], exitCode: 1 };
+  if (error instanceof BrokerApiError) {
+    const status = error.status === 0 ? '' : ` (HTTP ${error.status})`;
+    const id = error.requestId === null ? [] : [`request id: ${error.requestId}`];
+    return {
+      lines: [`${error.code}${status} from ${error.endpoint}: ${error.brokerMessage}`, ...id],
+      exitCode: ExitCode.FAILURE,
+    };
+  }
+  const fs = fileReport(error);
+  if (fs !== null) return fs;
+  if (error instanceof HogaError) {
+    return { lines: [`${error.code}: ${error.message}`], exitCode: ExitCode.FAILURE };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    lines: [`unexpected error: ${message}`, 'run again with --verbose to see where it happened'],
+    exitCode: ExitCode.FAILURE,
+  };
+}
+
+function configReport(error: ConnectorConfigError): ErrorReport {
+  const lines = error.issues.map((issue) => {
+    const [field = '', ...rest] = issue.split(': ');
+    const env = ENV_OF[field];
+    const flag = FLAG_OF[field];
+    const message = rest.join(': ');
+    if (env === undefined || flag === undefined) return `invalid setting ${issue}`;
+    if (/received undefined|required/i.test(message)) {
+      return `${env} is not set: set it in the environment or a .env file, give ${flag}, or use --profile (see hoga init)`;
+    }
+    return `${field} is invalid (${env} or ${flag}): ${message}`;
+  });
+  return { lines, exitCode: ExitCode.USAGE };
+}
+
+/** Socket error codes that mean the address is wrong or nothing listens there. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function networkSentence(error: NetworkError, baseUrl: string | undefined): string {
+  const where = baseUrl === undefined ? 'the broker' : `the broker at ${baseUrl}`;
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  if (UNREACHABLE.has(code)) {
+    return `${where} is not reachable (${code}): check the address (HOGA_BASE_URL or --base-url) and that the broker is running`;
+  }
+  if (
+    code.startsWith('ERR_SSL') ||
+    code === 'EPROTO' ||
+    /ssl|tls|certificate/i.test(String(cause?.message ?? ''))
+  ) {
+    return `${where} did not speak TLS (${code || 'TLS error'}): for a plain HTTP server such as the simulator use an http:// address`;
+  }
+  if (error.code === 'network-timeout') {
+    return `${where} did not answer ${error.endpoint} in time: ${error.brokerMessage} (raise --timeout, or check the broker)`;
+  }
+  if (error.code === 'network-aborted') {
+    return `${where} did not answer in time (${error.brokerMessage}); give a longer --timeout to wait longer`;
+  }
+  return `${where} failed: ${error.brokerMessage} (${error.endpoint})`;
+}
+
+const FS_WORDS: Readonly<Record<string, string>> = {
+  EISDIR: 'is a directory, not a file',
+  ENOTDIR: 'is not in a directory (a part of the path is a file)',
+  EACCES: 'cannot be accessed: permission denied (check the file and its directory)',
+  EPERM: 'cannot be changed: operation not permitted',
+  EROFS: 'is on a read-only file system',
+  ENOENT: 'does not exist',
+  ENOSPC: 'cannot be written: the disk is full',
+};
+
+function fileReport(error: unknown): ErrorReport | null {
+  const e = error as { code?: unknown; path?: unknown; cause?: unknown } | null;
+  if (e === null || typeof e !== 'object') return null;
+  const inner = e.cause as { code?: unknown; path?: unknown } | undefined;
+  const code =
+    typeof e.code === 'string' && FS_WORDS[e.code]
+      ? e.code
+      : typeof inner?.code === 'string'
+        ? inner.code
+        : '';
+  const path = typeof e.path === 'string' ? e.path : typeof inner?.path === 'string' ? inner.path : undefined;
+  const words = FS_WORDS[code];
+  if (words === undefined || path === undefined) return null;
+  const usage = code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENOENT';
+  return { lines: [`${path} ${words}`], exitCode: usage ? ExitCode.USAGE : ExitCode.FAILURE };
+}

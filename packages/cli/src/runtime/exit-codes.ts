@@ -1,0 +1,60 @@
+/**
+ * The exit codes of `hoga`: one table, printed in the README and docs/cli.md.
+ *
+ * @module
+ */
+import { HogaError } from '@hoga/core';
+
+/** Every exit code `hoga` uses. */
+export const ExitCode = {
+  /** The command did what was asked. */
+  OK: 0,
+  /** The command ran and failed: the broker refused or was unreachable, a file could not be read. */
+  FAILURE: 1,
+  /** Bad usage or configuration: an unknown flag, a bad value, a missing variable or file. */
+  USAGE: 2,
+  /** The risk checks denied an order. */
+  DENIED: 3,
+  /** Stopped by Ctrl-C (what a download stored stays; rerun to resume). */
+  INTERRUPTED: 130,
+} as const;
+/** One of {@link ExitCode}. */
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The exit-code table as the README and docs/cli.md show it (generated from here). */
+export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
+  [ExitCode.OK, 'success'],
+  [ExitCode.FAILURE, 'the command failed: broker error or unreachable, timeout, unreadable file'],
+  [ExitCode.USAGE, 'bad usage or configuration: unknown flag, bad value, missing variable or file'],
+  [ExitCode.DENIED, 'an order was denied by the risk checks'],
+  [ExitCode.INTERRUPTED, 'interrupted by Ctrl-C (a download keeps what it stored; run it again to resume)'],
+];
+
+/**
+ * Base class of every error the CLI raises itself: one or two sentences for the user, an exit code,
+ * and optionally the command whose `--help` to point at.
+ */
+export class CliError extends HogaError {
+  /**
+   * @param message - what is wrong and what to do, naming the file or value
+   * @param exitCode - see {@link ExitCode}
+   * @param options - the command for a `see hoga <cmd> --help` hint, and the cause
+   */
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = ExitCode.FAILURE,
+    readonly options: { readonly helpFor?: string; readonly cause?: unknown } = {},
+  ) {
+    super('cli-error', message, options.cause === undefined ? {} : { cause: options.cause });
+  }
+}
+
+/**
+ * A bad flag or argument (exit 2).
+ *
+ * @param message - the one problem
+ * @param command - the command (`quote`, `db info`) whose help to point at
+ */
+export function usageError(message: string, command?: string): CliError {
+  return new CliError(message, ExitCode.USAGE, command === undefined ? {} : { helpFor: command });
+}
