@@ -1,16 +1,33 @@
 import { defineConfig } from 'vitest/config';
 
+/** Every test file of the workspace; `*.int.test.ts` are the integration tests. */
+const ALL = [
+  'packages/*/src/**/*.test.ts',
+  'packages/*/test/**/*.test.ts',
+  'strategies/**/*.test.ts',
+  'examples/**/*.test.ts',
+  'scripts/**/*.test.ts',
+];
+const INT = ['**/*.int.test.ts'];
+
+/**
+ * Two projects: `unit` is pure logic with fake clocks (no sockets, files, child processes or real
+ * sleeps) and is the fast loop (`pnpm test:unit`); `int` talks HTTP to the simulator, opens SQLite
+ * files and starts child processes. `pnpm test` runs both.
+ */
 export default defineConfig({
   test: {
-    include: [
-      'packages/*/src/**/*.test.ts',
-      'packages/*/test/**/*.test.ts',
-      'strategies/**/*.test.ts',
-      'examples/**/*.test.ts',
-      'scripts/**/*.test.ts',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ALL, exclude: [...INT, '**/node_modules/**'], pool: 'threads' },
+      },
+      {
+        extends: true,
+        test: { name: 'int', include: INT, exclude: ['**/node_modules/**'], pool: 'forks' },
+      },
     ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks',
   },
 });

@@ -1,5 +1,6 @@
 /**
- * The packages' dependencies point one way: core ← connector, store, simulator ← engine ← cli.
+ * The packages' dependencies point one way: core ← broker-model, connector, store ← simulator
+ * (core, broker-model) and engine ← cli.
  * This test reads every package's manifest and every import in its sources and fails on an
  * import across the grain (the simulator reaching for the connector, core for anything, …).
  */
@@ -12,11 +13,12 @@ const root = join(import.meta.dirname, '..');
 /** What each package's runtime code may import of the others. */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   core: [],
+  'broker-model': ['core'],
   connector: ['core'],
   store: ['core'],
-  simulator: ['core'],
-  engine: ['core', 'connector', 'store'],
-  cli: ['core', 'connector', 'store', 'simulator', 'engine'],
+  simulator: ['core', 'broker-model'],
+  engine: ['core', 'broker-model', 'connector', 'store'],
+  cli: ['core', 'broker-model', 'connector', 'store', 'simulator', 'engine'],
 };
 
 /** What a package's tests and benchmarks may import besides: the simulator is everyone's broker. */

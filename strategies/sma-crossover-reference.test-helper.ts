@@ -1,0 +1,65 @@
+/**
+ * An independent computation of the SMA crossover's trades, for tests: straight from the
+ * definition (averages recomputed from the closes array at each bar), and the bar fill model's rule
+ * for market orders (the next bar's open, at that bar's close time).
+ */
+import type { Bar } from '@hoga/core';
+
+/** An expected fill. */
+export interface ExpectedTrade {
+  readonly time: number;
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly quantity: number;
+  /** The next bar's open. */
+  readonly price: number;
+}
+
+function mean(values: readonly number[], end: number, n: number): number {
+  let sum = 0;
+  for (let k = end - n + 1; k <= end; k++) sum += values[k] as number;
+  return sum / n;
+}
+
+/**
+ * The trades the SMA crossover makes on `bars` (any symbols; each symbol's bars in time order),
+ * sorted by time then symbol.
+ */
+export function expectedSmaTrades(
+  bars: readonly Bar[],
+  config: { readonly fast: number; readonly slow: number; readonly quantity: number },
+): ExpectedTrade[] {
+  const bySymbol = new Map<string, Bar[]>();
+  for (const b of bars) {
+    const list = bySymbol.get(b.symbol) ?? [];
+    list.push(b);
+    bySymbol.set(b.symbol, list);
+  }
+  const trades: ExpectedTrade[] = [];
+  for (const [symbol, list] of bySymbol) {
+    const closes = list.map((b) => b.close);
+    let held = 0;
+    for (let i = config.slow; i < list.length; i++) {
+      const f = mean(closes, i, config.fast);
+      const s = mean(closes, i, config.slow);
+      const pf = mean(closes, i - 1, config.fast);
+      const ps = mean(closes, i - 1, config.slow);
+      const next = list[i + 1];
+      if (next === undefined) break;
+      if (held === 0 && pf <= ps && f > s) {
+        trades.push({
+          time: next.closeTime,
+          symbol,
+          side: 'BUY',
+          quantity: config.quantity,
+          price: next.open,
+        });
+        held = config.quantity;
+      } else if (held > 0 && pf >= ps && f < s) {
+        trades.push({ time: next.closeTime, symbol, side: 'SELL', quantity: held, price: next.open });
+        held = 0;
+      }
+    }
+  }
+  return trades.sort((a, b) => a.time - b.time || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+}

@@ -1,0 +1,64 @@
+import { type Bar, Decimal } from '@hoga/core';
+import { StrategyConfigError } from '@hoga/engine';
+import { describe, expect, it } from 'vitest';
+import { backtestBars, minuteBars } from '../packages/engine/src/backtest/backtest-fixture.test-helper.js';
+import SmaCrossover from './sma-crossover.js';
+import { expectedSmaTrades } from './sma-crossover-reference.test-helper.js';
+
+/** A seeded random walk on the tick grid (`tick`), starting at `start`. */
+function walk(n: number, start: number, tick: number, seed: number): number[] {
+  let x = seed;
+  const out: number[] = [];
+  let p = start;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    p = Math.max(tick * 10, p + Math.round(((x / 2147483648) * 2 - 1) * 8) * tick);
+    out.push(Number(p.toFixed(2)));
+  }
+  return out;
+}
+
+describe('SmaCrossover', () => {
+  it('trades exactly the crossovers of an independent computation (time, side, quantity, next open)', async () => {
+    const bars: Bar[] = [
+      ...minuteBars('005930', walk(600, 70_000, 100, 7)),
+      ...minuteBars('000660', walk(600, 150_000, 100, 11)),
+    ];
+    const { outcome } = await backtestBars([{ strategyClass: SmaCrossover }], bars);
+    const expected = expectedSmaTrades(bars, { fast: 5, slow: 20, quantity: 10 });
+    expect(expected.length).toBeGreaterThan(20);
+    expect(
+      outcome.trades.map((t) => ({
+        time: t.time,
+        symbol: t.symbol,
+        side: t.side,
+        quantity: t.quantity.toNumber(),
+        price: t.price.toNumber(),
+      })),
+    ).toEqual(expected);
+  });
+
+  it('uses the config it is given', async () => {
+    const bars = minuteBars('005930', walk(300, 70_000, 100, 3));
+    const config = { fast: 3, slow: 8, quantity: 4 };
+    const { outcome } = await backtestBars([{ strategyClass: SmaCrossover, config }], bars);
+    expect(outcome.trades.map((t) => [t.time, t.side, t.quantity.toFixed(), t.price.toFixed()])).toEqual(
+      expectedSmaTrades(bars, config).map((t) => [
+        t.time,
+        t.side,
+        String(t.quantity),
+        new Decimal(t.price).toFixed(),
+      ]),
+    );
+  });
+
+  it.each([
+    [{ fast: 'five' }, 'fast', '"five"'],
+    [{ slow: 0 }, 'slow', '0'],
+    [{ fast: 30, slow: 20 }, 'fast', '30'],
+  ])('refuses the config %j naming the field and the value', async (config, field, value) => {
+    const run = backtestBars([{ strategyClass: SmaCrossover, config }], minuteBars('005930', [1, 2]));
+    await expect(run).rejects.toBeInstanceOf(StrategyConfigError);
+    await expect(run).rejects.toThrow(new RegExp(`\\n  ${field}: found ${value}, expected `));
+  });
+});
