@@ -32,7 +32,7 @@ import { generateUniverse, symbolOf, weekdays } from './bench-data.js';
 
 const MINUTE_SYMBOLS = Number(process.env.HOGA_BENCH_SYMBOLS ?? 100);
 const MINUTE_DAYS = Number(process.env.HOGA_BENCH_DAYS ?? 250);
-const DAILY_SYMBOLS = 200;
+const DAILY_SYMBOLS = Number(process.env.HOGA_BENCH_DAILY_SYMBOLS ?? 200);
 const DAILY_DAYS = 20 * 261;
 const FAST = 5;
 const SLOW = 20;
@@ -306,7 +306,7 @@ const memoryRate = (memory.outcome.bars / memory.ms) * 1000;
 const memoryDigest = tradeDigest(memory.outcome);
 console.log(
   `engine (memory): ${fmt(memory.outcome.bars)} bars, ${fmt(memory.outcome.trades.length)} fills ` +
-    `(bare loop: ${fmt(bare.orders)} orders) in ${fmt(memory.ms)} ms`,
+    `(bare loop: ${fmt(bare.orders)} orders) in ${fmt(memory.ms)} ms, trade digest ${memoryDigest}`,
 );
 memory = null;
 row(
@@ -373,7 +373,7 @@ const dailyRun = await engineRun(
 );
 console.log(
   `engine (daily): ${fmt(dailyRun.outcome.bars)} bars, ${fmt(dailyRun.outcome.trades.length)} fills ` +
-    `(bare loop: ${fmt(dailyBare.orders)} orders) in ${fmt(dailyRun.ms)} ms`,
+    `(bare loop: ${fmt(dailyBare.orders)} orders) in ${fmt(dailyRun.ms)} ms, trade digest ${tradeDigest(dailyRun.outcome)}`,
 );
 row(
   'daily 200 × 20 y, ms after start-up',

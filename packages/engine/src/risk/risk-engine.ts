@@ -89,21 +89,26 @@ export class RiskEngine implements RiskGate {
     return this.options.gateway;
   }
 
-  /** @inheritdoc */
-  async prepare(command: OrderCommand): Promise<void> {
-    if (!this.options.config.enabled) return;
+  /**
+   * Refreshes the market data and the account data the broker's rules read for `command`.
+   *
+   * @returns a promise to await before {@link RiskEngine.check}, or `undefined` (synchronously)
+   *   when there is nothing to refresh: no broker behind the gate (a backtest), the gate disabled,
+   *   or an unknown order
+   */
+  prepare(command: OrderCommand): Promise<void> | undefined {
+    const { market, funds, config } = this.options;
+    if (!config.enabled || (market?.prepare === undefined && funds?.refresh === undefined)) return undefined;
     const target =
       command.type === 'SubmitOrder' ? undefined : this.options.view.order(command.clientOrderId);
     const symbol = command.type === 'SubmitOrder' ? command.intent.instrument.symbol : target?.symbol;
     const currency = command.type === 'SubmitOrder' ? command.intent.instrument.currency : target?.currency;
-    if (symbol === undefined || currency === undefined) return;
+    if (symbol === undefined || currency === undefined) return undefined;
     const sell = command.type === 'SubmitOrder' ? command.intent.side === 'SELL' : target?.side === 'SELL';
-    await Promise.all([
-      this.options.market?.prepare?.(symbol),
-      command.type === 'CancelOrder'
-        ? undefined
-        : this.options.funds?.refresh?.(currency, sell ? symbol : null),
-    ]);
+    return Promise.all([
+      market?.prepare?.(symbol),
+      command.type === 'CancelOrder' ? undefined : funds?.refresh?.(currency, sell ? symbol : null),
+    ]).then(() => undefined);
   }
 
   /** @inheritdoc */

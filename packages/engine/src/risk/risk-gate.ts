@@ -30,9 +30,11 @@ export interface RiskGate {
    * Brings the view `check` reads up to date for `command` (buying power and sellable quantity
    * re-read from the broker when older than the configured age, market data for its symbol). Call
    * it, and await it, before {@link RiskGate.check} where the mode can wait (live, paper, the CLI);
-   * a gate that needs nothing leaves it out.
+   * a gate that needs nothing leaves it out. It returns `undefined` when there is nothing to
+   * refresh for this command (a gate without a broker, e.g. a backtest's): the caller may then
+   * check at once, synchronously, with no promise made.
    */
-  prepare?(command: OrderCommand): Promise<void>;
+  prepare?(command: OrderCommand): Promise<void> | undefined;
 }
 
 /** The placeholder gate: accepts everything. Replaced by the risk module in every mode. */

@@ -328,10 +328,17 @@ export class EngineRuntime implements HostServices {
   // ---- routing ------------------------------------------------------------------------------
 
   private send(command: OrderCommand, clientOrderId: ClientOrderId): void {
-    if (this.risk.prepare !== undefined) {
-      // A gate that refreshes its view first (live, paper): check once it has.
+    // A gate that refreshes its view first (live, paper) hands back a promise: check once it has.
+    // A gate with nothing to refresh (a backtest's) answers `undefined`: check now, synchronously.
+    let preparing: Promise<void> | undefined;
+    try {
+      preparing = this.risk.prepare?.(command);
+    } catch (error) {
+      preparing = Promise.reject(error);
+    }
+    if (preparing !== undefined) {
       this.await(
-        this.risk.prepare(command).then(
+        preparing.then(
           () => this.checkAndExecute(command, clientOrderId),
           (error: unknown) => {
             const reason = `the risk gate could not refresh its view: ${error instanceof Error ? error.message : String(error)}`;
