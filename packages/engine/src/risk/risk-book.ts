@@ -72,6 +72,15 @@ interface Holding {
   currency: Currency;
   /** The position as the checks see it while the quantity is positive, else null. */
   view?: PositionView | null;
+  /** Place of the holding in its strategy's map (the order the position lists keep). */
+  rank?: number;
+}
+
+/** Realised PnL of one strategy in one currency on one trading day. */
+interface RealisedEntry {
+  readonly strategyId: string;
+  readonly currency: Currency;
+  amount: Decimal;
 }
 
 const CLOSED: ReadonlySet<KnownBrokerOrderStatus> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
@@ -82,13 +91,22 @@ export class RiskBook implements RiskView {
   /** Ids of the orders still open (the checks walk these, not every order ever seen). */
   private readonly open = new Set<string>();
   private readonly holdings = new Map<string, Map<string, Holding>>();
-  /** Realised PnL (native currency, net of charges) per trading day, then per `strategy|currency`. */
-  private readonly realised = new Map<string, Map<string, Decimal>>();
+  /**
+   * Realised PnL (native currency, net of charges) per trading day, then per `strategy|currency`
+   * (the entries also in a list, in the order first booked: the order the sums are taken in).
+   */
+  private readonly realised = new Map<
+    string,
+    { readonly byKey: Map<string, RealisedEntry>; readonly list: RealisedEntry[] }
+  >();
   private readonly prices = new Map<string, Decimal>();
   private rate: Decimal;
   /** PnL answers since the last change of the book (checks ask several times per order). */
   private readonly pnlCache = new Map<string, Decimal>();
-  /** Position lists per strategy since the last change of the book. */
+  /**
+   * Position lists per strategy (positive holdings in the order the holdings were first booked),
+   * kept up to date fill by fill; a list handed out is never changed afterwards (a fill makes a new one).
+   */
   private readonly positionCache = new Map<string, readonly PositionView[]>();
   /** The open orders' views since the last order event. */
   private openCache: readonly OpenOrderView[] | null = null;
@@ -126,7 +144,10 @@ export class RiskBook implements RiskView {
     averagePrice: Decimal,
   ): void {
     this.invalidate();
-    this.holdingsOf(strategyId).set(symbol, { quantity, averagePrice, currency });
+    this.positionCache.delete(strategyId);
+    const holdings = this.holdingsOf(strategyId);
+    const rank = holdings.get(symbol)?.rank ?? holdings.size;
+    holdings.set(symbol, { quantity, averagePrice, currency, rank });
   }
 
   /** Applies one order event. */
@@ -239,9 +260,13 @@ export class RiskBook implements RiskView {
     const cached = this.pnlCache.get(cacheKey);
     if (cached !== undefined) return cached;
     let total = ZERO;
-    for (const [key, amount] of this.realised.get(day) ?? []) {
-      const [s, currency] = key.split('|') as [string, Currency];
-      if (strategyId === null || s === strategyId) total = total.plus(toKrw(amount, currency, this.rate));
+    const today = this.realised.get(day);
+    if (today !== undefined) {
+      for (const e of today.list) {
+        if (strategyId === null || e.strategyId === strategyId) {
+          total = total.plus(toKrw(e.amount, e.currency, this.rate));
+        }
+      }
     }
     // only symbols with a price can carry unrealised PnL: walk those, not every holding
     for (const [symbol, mark] of this.prices) {
@@ -257,12 +282,17 @@ export class RiskBook implements RiskView {
   }
 
   private applyFill(order: MutableOrder, fill: Fill, complete: boolean): void {
-    this.invalidate();
+    this.pnlCache.clear();
     order.filledQuantity = order.filledQuantity.plus(fill.quantity);
     order.filledAmount = order.filledAmount.plus(fill.quantity.times(fill.price));
     order.status = complete ? 'FILLED' : 'PARTIAL_FILLED';
     const holdings = this.holdingsOf(order.strategyId);
-    const h = holdings.get(fill.symbol) ?? { quantity: ZERO, averagePrice: ZERO, currency: order.currency };
+    const h = holdings.get(fill.symbol) ?? {
+      quantity: ZERO,
+      averagePrice: ZERO,
+      currency: order.currency,
+      rank: holdings.size,
+    };
     const charges = fill.commission.amount.plus(fill.tax?.amount ?? ZERO);
     let realised = charges.negated();
     if (fill.side === 'BUY') {
@@ -274,16 +304,62 @@ export class RiskBook implements RiskView {
       realised = realised.plus(fill.price.minus(h.averagePrice).times(sold));
       h.quantity = Decimal.max(ZERO, h.quantity.minus(fill.quantity));
     }
+    const before = h.view ?? null;
     h.view = positionView(fill.symbol, h);
     holdings.set(fill.symbol, h);
+    this.updatePositions(order.strategyId, before, h);
     const day = tradingDayOf(fill.tsEvent, this.tradingDayStartHourKst);
-    let byKey = this.realised.get(day);
-    if (byKey === undefined) {
-      byKey = new Map();
-      this.realised.set(day, byKey);
+    let today = this.realised.get(day);
+    if (today === undefined) {
+      today = { byKey: new Map(), list: [] };
+      this.realised.set(day, today);
     }
     const key = `${order.strategyId}|${order.currency}`;
-    byKey.set(key, (byKey.get(key) ?? ZERO).plus(realised));
+    const entry = today.byKey.get(key);
+    if (entry === undefined) {
+      const added: RealisedEntry = {
+        strategyId: order.strategyId,
+        currency: order.currency,
+        amount: realised,
+      };
+      today.byKey.set(key, added);
+      today.list.push(added);
+    } else entry.amount = entry.amount.plus(realised);
+  }
+
+  /**
+   * Puts a holding's new view in its strategy's cached position list (a new list; the old one may
+   * be held by a check's context): the previous view out, the new one in at the holding's rank.
+   */
+  private updatePositions(strategyId: string, before: PositionView | null, h: Holding): void {
+    const cached = this.positionCache.get(strategyId);
+    if (cached === undefined) return;
+    const after = h.view ?? null;
+    if (before === null && after === null) return;
+    const list = cached.slice();
+    if (before !== null) {
+      const at = list.indexOf(before);
+      if (at >= 0) list.splice(at, 1);
+      else {
+        this.positionCache.delete(strategyId);
+        return;
+      }
+    }
+    if (after !== null) {
+      const holdings = this.holdingsOf(strategyId);
+      const rank = h.rank ?? Number.MAX_SAFE_INTEGER;
+      // the list is in rank order: the first place whose holding ranks after this one
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const other = holdings.get((list[mid] as PositionView).symbol)?.rank ?? Number.MAX_SAFE_INTEGER;
+        if (other > rank) hi = mid;
+        else lo = mid + 1;
+      }
+      list.splice(lo, 0, after);
+    }
+    this.positionCache.set(strategyId, list);
   }
 
   private invalidate(): void {

@@ -69,13 +69,25 @@ export function dailyLossBreaches(
   strategyId: string,
 ): RiskScope[] {
   const breached: RiskScope[] = [];
-  if (ctx.dailyPnlKrw.account.lte(ctx.config.account.dailyLossLimitKrw.negated())) {
+  if (ctx.dailyPnlKrw.account.lte(negatedOf(ctx.config.account.dailyLossLimitKrw))) {
     breached.push({ kind: 'account' });
   }
-  if (ctx.dailyPnlKrw.strategy.lte(ctx.limits.dailyLossLimitKrw.negated())) {
+  if (ctx.dailyPnlKrw.strategy.lte(negatedOf(ctx.limits.dailyLossLimitKrw))) {
     breached.push({ kind: 'strategy', strategyId });
   }
   return breached;
+}
+
+/** Negated limits, per limit (the limits do not change during a run; checked on every order and fill). */
+const negatedLimits = new WeakMap<Decimal, Decimal>();
+
+function negatedOf(limit: Decimal): Decimal {
+  let negated = negatedLimits.get(limit);
+  if (negated === undefined) {
+    negated = limit.negated();
+    negatedLimits.set(limit, negated);
+  }
+  return negated;
 }
 
 /**

@@ -9,6 +9,8 @@ import type { RiskVerdict } from '../risk-gate.js';
 import { ACCEPTED, deny, type RiskContext, type RiskGuard, type RiskSubject } from '../risk-types.js';
 import { openOrderValueKrw, positionValueKrw } from '../valuation.js';
 
+const ZERO = new Decimal(0);
+
 /** `risk-symbol-not-allowed`: a new order in a symbol outside the strategy's allowed list. */
 export const checkAllowedSymbol: RiskGuard = (ctx, subject) => {
   const allowed = ctx.limits.allowedSymbols;
@@ -48,11 +50,14 @@ export const checkMaxOpenOrders: RiskGuard = (ctx, subject) => {
 
 /** KRW exposure of the strategy's buys: positions plus open buys (the target of a modify left out). */
 function exposureKrw(ctx: RiskContext, subject: RiskSubject, symbol: string | null): Decimal {
-  let total = new Decimal(0);
-  for (const p of ctx.positions) {
-    // a position with no known price adds nothing (and costs no arithmetic)
-    if ((symbol === null || p.symbol === symbol) && ctx.lastPrices.has(p.symbol)) {
-      total = total.plus(positionValueKrw(ctx, p));
+  let total = ZERO;
+  // without prices (a backtest's risk book is fed none) no position counts: skip the walk
+  if (ctx.lastPrices.size > 0) {
+    for (const p of ctx.positions) {
+      // a position with no known price adds nothing (and costs no arithmetic)
+      if ((symbol === null || p.symbol === symbol) && ctx.lastPrices.has(p.symbol)) {
+        total = total.plus(positionValueKrw(ctx, p));
+      }
     }
   }
   for (const o of ctx.openOrders) {
