@@ -191,6 +191,19 @@ describe('RequestExecutor', () => {
       client.close();
     });
 
+    it('aborts a call waiting for its access token with the same typed error', async () => {
+      // Seen on a loaded CI machine: the abort came while the token was being issued, and the raw
+      // DOMException AbortError escaped instead of the NetworkError every other abort gives.
+      const client = clientWith({});
+      fx.sim.injectFault({ kind: 'delay', path: '/oauth2/token', delayMs: 2000, count: 1 });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      const error = await failureOf(client.getTrades('005930', {}, { signal: controller.signal }));
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error).toMatchObject({ failure: 'aborted', retryable: false, endpoint: 'getTrades' });
+      client.close();
+    });
+
     it('turns a truncated body into ResponseShapeError naming the endpoint', async () => {
       const client = clientWith({});
       fx.sim.injectFault({ kind: 'malformed-body', path: '/api/v1/commissions', count: 1 });

@@ -8,7 +8,15 @@ import type { Clock, Logger, RateLimitGroup } from '@hoga/core';
 import type { SchedulerLike } from 'rxjs';
 import type { z } from 'zod';
 import type { ConnectorConfig } from '../config.js';
-import { AuthenticationError, ConflictError, RateLimitError, ResponseShapeError } from '../errors.js';
+import {
+  AuthenticationError,
+  BrokerApiError,
+  ConflictError,
+  NetworkError,
+  NetworkFailure,
+  RateLimitError,
+  ResponseShapeError,
+} from '../errors.js';
 import { errorFromResponse } from '../http/error-from-response.js';
 import type { HttpResponse, HttpTransport } from '../http/http-transport.js';
 import type { RequestPriority } from '../rate-limit/rate-limit-groups.js';
@@ -170,7 +178,17 @@ export class RequestExecutor {
         if (response.status >= 200 && response.status < 300) return this.parse(spec, response);
         failure = errorFromResponse(spec.endpoint, response, clock.nowMs());
       } catch (error) {
-        failure = error;
+        // An abort while the token or the account was awaited rejects with the signal's reason (a
+        // DOMException): give the caller the same typed error as an abort anywhere else.
+        failure =
+          signal?.aborted === true && !(error instanceof BrokerApiError)
+            ? new NetworkError(
+                spec.endpoint,
+                NetworkFailure.ABORTED,
+                'aborted before sending (waiting for the access token or the account)',
+                error,
+              )
+            : error;
       }
       permit.release(); // never sent (no token, aborted): give the slot back; no-op once departed
       if (failure instanceof RateLimitError) {
