@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { Decimal, formatDecimal } from '@hoga/core';
+import { Decimal, formatDecimal, MINUTE_CANDLE_HISTORY_START } from '@hoga/core';
 import { daySchedule } from './day-schedule.js';
 import type { PriceProcess, TradeTick } from './price-process.js';
 import type { Quotes } from './quotes.js';
@@ -18,7 +18,11 @@ import { dayNumber, kstMs, localDay, previousTradingDay, tradingDayOnOrAfter } f
 
 const MINUTE_MS = 60_000;
 const KST_OFFSET_MS = 9 * 3_600_000;
-const MINUTE_HISTORY_START = { KR: dayNumber('2022-11-23'), US: dayNumber('2021-12-01') } as const;
+/** The spec's first dates of 1m history (core's one constant), as day numbers. */
+const MINUTE_HISTORY_START = {
+  KR: dayNumber(MINUTE_CANDLE_HISTORY_START.KR),
+  US: dayNumber(MINUTE_CANDLE_HISTORY_START.US),
+} as const;
 const DAILY_HISTORY_START = dayNumber('2015-01-01');
 /** Candles older than this are always adjusted ("very old history", rule 10). */
 const ALWAYS_ADJUSTED_BEFORE = dayNumber('2020-01-01');
