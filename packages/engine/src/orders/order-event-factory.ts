@@ -71,7 +71,7 @@ export class OrderEventFactory {
 
   /** The logical order's current broker id. */
   currentBrokerOrderId(clientOrderId: string): string | null {
-    return this.db.orders.get(clientOrderId)?.brokerOrderId ?? null;
+    return this.store.orderHead(clientOrderId)?.brokerOrderId ?? null;
   }
 
   submitted(intent: OrderIntent, at: number): OrderEvent {
@@ -142,12 +142,6 @@ export class OrderEventFactory {
     return { ...this.base(clientOrderId), type: 'OrderCancelRejected', code, reason };
   }
 
-  private unsettled(clientOrderId: string): boolean {
-    return this.store
-      .commandsOf(clientOrderId)
-      .some((c) => c.status === CommandStatus.SENDING || c.status === CommandStatus.AMBIGUOUS);
-  }
-
   private totals(clientOrderId: string): { quantity: Decimal; average: Decimal | null } {
     let quantity = new Decimal(0);
     let amount = new Decimal(0);
@@ -163,7 +157,7 @@ export class OrderEventFactory {
    * broker order reports `FILLED` and no command of it is unsettled), else `OrderPartiallyFilled`.
    */
   fill(counted: CountedFill, owned: StoredExecution, record: OrderRecord, filledAt: number): OrderEvent {
-    const order = this.db.orders.get(owned.clientOrderId);
+    const order = this.store.orderHead(owned.clientOrderId);
     const currency = order?.currency ?? (record.currency === 'USD' ? 'USD' : 'KRW');
     const fill: Fill = {
       fillId: `${owned.brokerOrderId}:${counted.delta.after.filledQuantity.toString()}`,
@@ -180,8 +174,8 @@ export class OrderEventFactory {
     };
     const completes =
       record.status === 'FILLED' &&
-      this.currentBrokerOrderId(owned.clientOrderId) === owned.brokerOrderId &&
-      !this.unsettled(owned.clientOrderId);
+      order?.brokerOrderId === owned.brokerOrderId &&
+      !this.store.hasUnsettled(owned.clientOrderId);
     const quantity = counted.logicalCumulative;
     const average = quantity.isZero() ? null : counted.logicalAmount.div(quantity);
     const now = this.clock.nowMs();
@@ -191,7 +185,7 @@ export class OrderEventFactory {
         : order.state === 'PENDING_MODIFY' || order.state === 'PENDING_CANCEL'
           ? order.state
           : 'PARTIALLY_FILLED';
-      this.store.setOrderState(owned.clientOrderId, state, now, quantity, average);
+      this.store.setOrderState(owned.clientOrderId, state, now, quantity, average, order.state);
     }
     return {
       ...this.base(owned.clientOrderId, filledAt),

@@ -17,6 +17,12 @@ export interface Statement {
   all(...params: unknown[]): unknown[];
 }
 
+/** A transaction built once (better-sqlite3): call it, or run it with `BEGIN IMMEDIATE`. */
+export interface Transaction<F extends (...args: never[]) => unknown> {
+  (...args: Parameters<F>): ReturnType<F>;
+  immediate(...args: Parameters<F>): ReturnType<F>;
+}
+
 /** Where a command stands. */
 export const CommandStatus = {
   /** Written, being sent (after a crash: outcome unknown until checked). */
@@ -166,8 +172,25 @@ export function prepareStatements(conn: Connection) {
     unresolved: p(
       `SELECT * FROM order_commands WHERE status IN ('sending', 'ambiguous') ORDER BY created_at`,
     ),
+    createsWithoutOrder:
+      p(`SELECT c.* FROM order_commands c LEFT JOIN orders o ON o.client_order_id = c.client_order_id
+        WHERE c.kind = 'create' AND o.id IS NULL ORDER BY c.created_at`),
+    unsettledOf: p(
+      `SELECT 1 FROM order_commands WHERE client_order_id = ? AND status IN ('sending', 'ambiguous') LIMIT 1`,
+    ),
+    orderHead: p('SELECT id, currency, state, broker_order_id FROM orders WHERE client_order_id = ?'),
+    setState: p('UPDATE orders SET state = ?, updated_at = ? WHERE client_order_id = ?'),
+    setFilled: p(
+      'UPDATE orders SET updated_at = ?, filled_quantity = ?, average_fill_price = ? WHERE client_order_id = ?',
+    ),
+    setStateFilled: p(
+      'UPDATE orders SET state = ?, updated_at = ?, filled_quantity = ?, average_fill_price = ? WHERE client_order_id = ?',
+    ),
     commandsOf: p('SELECT * FROM order_commands WHERE client_order_id = ? ORDER BY created_at'),
     execution: p('SELECT * FROM broker_executions WHERE broker_order_id = ?'),
+    executionsIn: p(
+      'SELECT * FROM broker_executions WHERE broker_order_id IN (SELECT value FROM json_each(?))',
+    ),
     openExecutions: p('SELECT * FROM broker_executions WHERE closed = 0'),
     executionsOf: p('SELECT * FROM broker_executions WHERE client_order_id = ?'),
     insertExecution:
@@ -176,6 +199,9 @@ export function prepareStatements(conn: Connection) {
         VALUES (@id, @clientOrderId, @symbol, @side, @status, 0, @q, @a, @c, @t, @orderedAt, @at)`),
     updateExecution: p(`UPDATE broker_executions SET status = @status, closed = @closed, filled_quantity = @q,
         filled_amount = @a, commission = @c, tax = @t, updated_at = @at WHERE broker_order_id = @id`),
+    updateTotals:
+      p(`UPDATE broker_executions SET filled_quantity = ?, filled_amount = ?, commission = ?, tax = ?,
+        updated_at = ? WHERE broker_order_id = ?`),
     sumFilled: p('SELECT filled_quantity, filled_amount FROM broker_executions WHERE client_order_id = ?'),
     position: p('SELECT quantity FROM om_positions WHERE symbol = ?'),
     positions: p('SELECT symbol, quantity FROM om_positions ORDER BY symbol'),

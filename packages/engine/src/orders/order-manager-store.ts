@@ -10,6 +10,7 @@
 import { Currency, Decimal, formatDecimal, Market, type OrderState } from '@hoga/core';
 import type { HogaDatabase, NewOrder } from '@hoga/store';
 import type { CumulativeExecution, ExecutionDelta } from './execution-delta.js';
+import type { CreateContent } from './history-match.js';
 import {
   type CommandRow,
   type CommandStatus,
@@ -19,8 +20,10 @@ import {
   type ExecutionRow,
   execution,
   prepareStatements,
+  type Statement,
   type StoredCommand,
   type StoredExecution,
+  type Transaction,
 } from './order-manager-rows.js';
 
 export {
@@ -29,6 +32,14 @@ export {
   type StoredCommand,
   type StoredExecution,
 } from './order-manager-rows.js';
+
+/** What the fill path reads of a logical order. */
+export interface OrderHead {
+  readonly id: number;
+  readonly currency: Currency;
+  readonly state: OrderState;
+  readonly brokerOrderId: string | null;
+}
 
 /** Reads and writes the manager's tables; see the module description. */
 export class OrderManagerStore {
@@ -42,57 +53,117 @@ export class OrderManagerStore {
    */
   constructor(
     private readonly db: HogaDatabase,
-    private readonly durability: 'full' | 'normal' = 'full',
+    private readonly durability: 'full' | 'normal' = 'normal',
   ) {
     this.conn = db.connection;
     this.statements = prepareStatements(this.conn);
+    this.setFull = this.conn.prepare('PRAGMA synchronous = FULL') as unknown as Statement;
+    this.setNormal = this.conn.prepare('PRAGMA synchronous = NORMAL') as unknown as Statement;
+    this.runTx = this.conn.transaction((fn: () => unknown) => fn());
   }
 
-  private durable<T>(fn: () => T): T {
-    if (this.durability === 'normal') return this.conn.transaction(fn).immediate();
-    this.conn.pragma('synchronous = FULL');
+  private readonly setFull: Statement;
+  private readonly setNormal: Statement;
+  /** Runs a function in a transaction (a savepoint when nested). */
+  private readonly runTx: Transaction<(fn: () => unknown) => unknown>;
+
+  /**
+   * Writes a command row: one INSERT, its own commit (no BEGIN / COMMIT statements around it),
+   * fsynced with `full` durability; inside a caller's transaction it joins it, as a nested one would.
+   */
+  private writeCommand(row: Record<string, unknown>): void {
+    if (this.durability === 'normal' || this.conn.inTransaction) {
+      this.statements.insertCommand.run(row);
+      return;
+    }
+    this.setFull.run();
     try {
-      return this.conn.transaction(fn).immediate();
+      this.statements.insertCommand.run(row);
     } finally {
-      this.conn.pragma('synchronous = NORMAL');
+      this.setNormal.run();
+    }
+  }
+
+  private durable<A extends unknown[], T>(tx: Transaction<(...args: A) => T>, ...args: A): T {
+    if (this.durability === 'normal') return tx.immediate(...args);
+    this.setFull.run();
+    try {
+      return tx.immediate(...args);
+    } finally {
+      this.setNormal.run();
     }
   }
 
   /**
-   * Writes a create durably before it is sent: the logical order (state SUBMITTED) and the command
-   * with the request body.
+   * Writes a create before it is sent: the command with its full request body, one small commit
+   * (fsynced with `full` durability). The logical order's row follows right after the send
+   * ({@link OrderManagerStore.recordIntent}); after a crash in between, {@link
+   * OrderManagerStore.repairIntents} rebuilds it from the command.
+   *
+   * @param content - the request body, already serialised (JSON)
    */
-  recordCreate(commandId: string, order: NewOrder, content: Record<string, unknown>, at: number): void {
-    const text = (d: Decimal | null): string | null => (d === null ? null : formatDecimal(d));
-    // The logical order and the command in one transaction: one commit (one fsync) before sending.
-    this.durable(() => {
-      this.statements.insertIntent.run({
-        clientOrderId: order.clientOrderId,
-        strategyId: order.strategyId,
-        mode: order.mode,
-        symbol: order.symbol,
-        market: order.market,
-        currency: order.currency,
-        side: order.side,
-        orderType: order.orderType,
-        timeInForce: order.timeInForce,
-        price: text(order.price),
-        quantity: text(order.quantity),
-        amount: text(order.amount),
-        at: order.createdAt,
-      });
-      this.statements.insertCommand.run({
-        commandId,
-        clientOrderId: order.clientOrderId,
-        kind: 'create',
-        target: null,
-        symbol: order.symbol,
-        side: order.side,
-        content: JSON.stringify(content),
-        strategyId: order.strategyId,
-        at,
-      });
+  recordCreate(
+    commandId: string,
+    clientOrderId: string,
+    info: { readonly symbol: string; readonly side: 'BUY' | 'SELL'; readonly strategyId: string | null },
+    content: string,
+    at: number,
+  ): void {
+    this.writeCommand({
+      commandId,
+      clientOrderId,
+      kind: 'create',
+      target: null,
+      symbol: info.symbol,
+      side: info.side,
+      content,
+      strategyId: info.strategyId,
+      at,
     });
+  }
+
+  /** Stores a logical order of the manager's (state SUBMITTED) unless it is stored already. */
+  recordIntent(order: NewOrder): void {
+    const text = (d: Decimal | null): string | null => (d === null ? null : formatDecimal(d));
+    this.statements.insertIntent.run({
+      clientOrderId: order.clientOrderId,
+      strategyId: order.strategyId,
+      mode: order.mode,
+      symbol: order.symbol,
+      market: order.market,
+      currency: order.currency,
+      side: order.side,
+      orderType: order.orderType,
+      timeInForce: order.timeInForce,
+      price: text(order.price),
+      quantity: text(order.quantity),
+      amount: text(order.amount),
+      at: order.createdAt,
+    });
+  }
+
+  /** Rebuilds the logical orders of creates a crash interrupted between the command and its row. */
+  repairIntents(): void {
+    for (const row of this.statements.createsWithoutOrder.all() as CommandRow[]) {
+      const content = JSON.parse(row.content) as CreateContent;
+      const market = /^[0-9]/.test(content.symbol) ? Market.KR : Market.US;
+      const decimal = (v: string | undefined): Decimal | null => (v === undefined ? null : new Decimal(v));
+      this.recordIntent({
+        clientOrderId: row.client_order_id,
+        strategyId: row.strategy_id,
+        mode: 'live',
+        symbol: content.symbol,
+        market,
+        currency: market === Market.KR ? Currency.KRW : Currency.USD,
+        side: content.side,
+        orderType: content.orderType,
+        timeInForce: content.timeInForce ?? 'DAY',
+        price: decimal(content.price),
+        quantity: decimal(content.quantity),
+        amount: decimal(content.orderAmount),
+        createdAt: row.created_at,
+      });
+    }
   }
 
   /** Records an order placed elsewhere (adopted as external) when it is not stored yet. */
@@ -109,25 +180,39 @@ export class OrderManagerStore {
     content: Record<string, unknown>,
     at: number,
   ): void {
-    this.durable(() =>
-      this.statements.insertCommand.run({
-        commandId,
-        clientOrderId: target.clientOrderId,
-        kind,
-        target: target.brokerOrderId,
-        symbol: target.symbol,
-        side: target.side,
-        content: JSON.stringify(content),
-        strategyId,
-        at,
-      }),
-    );
+    this.writeCommand({
+      commandId,
+      clientOrderId: target.clientOrderId,
+      kind,
+      target: target.brokerOrderId,
+      symbol: target.symbol,
+      side: target.side,
+      content: JSON.stringify(content),
+      strategyId,
+      at,
+    });
   }
 
   /** Runs `fn` in one (normal-durability) transaction. */
   batch<T>(fn: () => T): T {
-    return this.conn.transaction(fn)();
+    if (this.pendingPositions !== null) return this.runTx(fn) as T;
+    // The positions the batch's fills change are written once each, at its end.
+    const pending = new Map<string, { quantity: Decimal; at: number }>();
+    this.pendingPositions = pending;
+    try {
+      return this.runTx(() => {
+        const result = fn();
+        for (const [symbol, p] of pending)
+          this.statements.setPosition.run(symbol, p.quantity.toString(), p.at);
+        return result;
+      }) as T;
+    } finally {
+      this.pendingPositions = null;
+    }
   }
+
+  /** Positions changed by the running batch, not written yet. */
+  private pendingPositions: Map<string, { quantity: Decimal; at: number }> | null = null;
 
   /** Changes a command's status (and result or error). */
   settleCommand(
@@ -163,6 +248,15 @@ export class OrderManagerStore {
     return row === undefined ? null : execution(row);
   }
 
+  /** The owned broker orders among these ids, by id (one read for a poll's reports). */
+  executionsById(brokerOrderIds: readonly string[]): Map<string, StoredExecution> {
+    const found = new Map<string, StoredExecution>();
+    if (brokerOrderIds.length === 0) return found;
+    const rows = this.statements.executionsIn.all(JSON.stringify(brokerOrderIds)) as ExecutionRow[];
+    for (const row of rows) found.set(row.broker_order_id, execution(row));
+    return found;
+  }
+
   /** Owned broker orders not seen closed yet. */
   openExecutions(): StoredExecution[] {
     return (this.statements.openExecutions.all() as ExecutionRow[]).map(execution);
@@ -187,7 +281,7 @@ export class OrderManagerStore {
     baseline: CumulativeExecution | null = null,
   ): void {
     // The broker order and the logical order's lineage in one transaction (one commit).
-    this.durable(() => {
+    this.durable(this.runTx, () => {
       this.statements.insertExecution.run({
         id: brokerOrderId,
         clientOrderId,
@@ -234,16 +328,27 @@ export class OrderManagerStore {
   ): CountedFill | null {
     const body = (): CountedFill | null => {
       const after = delta?.after ?? owned;
-      this.statements.updateExecution.run({
-        id: owned.brokerOrderId,
-        status,
-        closed: closed ? 1 : 0,
-        q: after.filledQuantity.toString(),
-        a: after.filledAmount.toString(),
-        c: after.commission.toString(),
-        t: after.tax.toString(),
-        at,
-      });
+      // Status and `closed` rarely change; leaving them out then spares the index on `closed`.
+      if (status === owned.status && closed === owned.closed)
+        this.statements.updateTotals.run(
+          after.filledQuantity.toString(),
+          after.filledAmount.toString(),
+          after.commission.toString(),
+          after.tax.toString(),
+          at,
+          owned.brokerOrderId,
+        );
+      else
+        this.statements.updateExecution.run({
+          id: owned.brokerOrderId,
+          status,
+          closed: closed ? 1 : 0,
+          q: after.filledQuantity.toString(),
+          a: after.filledAmount.toString(),
+          c: after.commission.toString(),
+          t: after.tax.toString(),
+          at,
+        });
       if (delta === null) return null;
       let logical = new Decimal(0);
       let amount = new Decimal(0);
@@ -271,7 +376,9 @@ export class OrderManagerStore {
         });
       }
       const signed = owned.side === 'BUY' ? delta.quantity : delta.quantity.negated();
-      this.statements.setPosition.run(owned.symbol, this.position(owned.symbol).plus(signed).toString(), at);
+      const position = this.position(owned.symbol).plus(signed);
+      if (this.pendingPositions !== null) this.pendingPositions.set(owned.symbol, { quantity: position, at });
+      else this.statements.setPosition.run(owned.symbol, position.toString(), at);
       return {
         brokerOrderId: owned.brokerOrderId,
         clientOrderId: owned.clientOrderId,
@@ -281,7 +388,7 @@ export class OrderManagerStore {
       };
     };
     // inside a poll's batch already: no savepoint per fill
-    return this.conn.inTransaction ? body() : this.conn.transaction(body)();
+    return this.conn.inTransaction ? body() : (this.runTx(body) as CountedFill | null);
   }
 
   /** Row id and currency of each logical order (they never change). */
@@ -306,18 +413,40 @@ export class OrderManagerStore {
     at: number,
     filled?: Decimal,
     average?: Decimal | null,
+    from?: OrderState,
   ): void {
-    if (clientOrderId.startsWith('ext-') && this.db.orders.get(clientOrderId) === null) return;
-    this.db.orders.updateState(clientOrderId, {
-      state,
-      updatedAt: at,
-      ...(filled === undefined ? {} : { filledQuantity: filled }),
-      ...(average === undefined ? {} : { averageFillPrice: average }),
-    });
+    const averageText = average === undefined || average === null ? null : formatDecimal(average);
+    const changed = (
+      filled === undefined
+        ? this.statements.setState.run(state, at, clientOrderId)
+        : state === from // the state column (indexed) is left alone when it stays
+          ? this.statements.setFilled.run(at, formatDecimal(filled), averageText, clientOrderId)
+          : this.statements.setStateFilled.run(state, at, formatDecimal(filled), averageText, clientOrderId)
+    ) as { changes: number };
+    // An adopted order may have no row; an own order without one is a defect: the store says so.
+    if (changed.changes === 0 && !clientOrderId.startsWith('ext-'))
+      this.db.orders.updateState(clientOrderId, { state, updatedAt: at });
+  }
+
+  /** The logical order's row id, currency, state and current broker id (a narrow read), or null. */
+  orderHead(clientOrderId: string): OrderHead | null {
+    const row = this.statements.orderHead.get(clientOrderId) as
+      | { id: number; currency: Currency; state: OrderState; broker_order_id: string | null }
+      | undefined;
+    return row === undefined
+      ? null
+      : { id: row.id, currency: row.currency, state: row.state, brokerOrderId: row.broker_order_id };
+  }
+
+  /** Whether a command of the logical order is still being sent or looked for. */
+  hasUnsettled(clientOrderId: string): boolean {
+    return this.statements.unsettledOf.get(clientOrderId) !== undefined;
   }
 
   /** A symbol's position as the fills built it. */
   position(symbol: string): Decimal {
+    const pending = this.pendingPositions?.get(symbol);
+    if (pending !== undefined) return pending.quantity;
     const row = this.statements.position.get(symbol) as { quantity: string } | undefined;
     return row === undefined ? new Decimal(0) : new Decimal(row.quantity);
   }
@@ -325,11 +454,14 @@ export class OrderManagerStore {
   /** Every position (zero ones included once they existed). */
   positions(): Map<string, Decimal> {
     const rows = this.statements.positions.all() as { symbol: string; quantity: string }[];
-    return new Map(rows.map((r) => [r.symbol, new Decimal(r.quantity)]));
+    const all = new Map(rows.map((r) => [r.symbol, new Decimal(r.quantity)]));
+    for (const [symbol, p] of this.pendingPositions ?? []) all.set(symbol, p.quantity);
+    return all;
   }
 
   /** Sets a position (the baseline copied from the holdings at the first start). */
   setPosition(symbol: string, quantity: Decimal, at: number): void {
+    this.pendingPositions?.delete(symbol);
     this.statements.setPosition.run(symbol, quantity.toString(), at);
   }
 

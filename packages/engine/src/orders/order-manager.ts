@@ -15,12 +15,11 @@
  */
 
 import type { OrderRecord } from '@hoga/connector';
-import { type Clock, type OrderEvent, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
+import type { Clock, OrderEvent } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { type Observable, Subject } from 'rxjs';
 import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
 import { CommandResolver } from './command-resolver.js';
-import { cumulativeOf, executionDelta } from './execution-delta.js';
 import type { CreateContent, ModifyContent } from './history-match.js';
 import { DEFAULT_SEND_SKEW_MS } from './history-match.js';
 import { OrderEventFactory } from './order-event-factory.js';
@@ -32,10 +31,11 @@ import {
   type StoredExecution,
 } from './order-manager-store.js';
 import { OrderPoller } from './order-poll.js';
+import { OrderReports } from './order-reports.js';
 import {
   createContent,
   createRequest,
-  externalOrderOf,
+  createRequestOf,
   modifyContent,
   modifyRequest,
   newOrderOf,
@@ -54,6 +54,7 @@ export class OrderManager {
   private readonly events = new Subject<OrderEvent>();
   private readonly alerts = new Subject<OrderManagerAlert>();
   private readonly factory: OrderEventFactory;
+  private readonly reports: OrderReports;
   private readonly resolver: CommandResolver;
   private readonly poller: OrderPoller;
   private readonly pending = new Set<Promise<unknown>>();
@@ -87,10 +88,11 @@ export class OrderManager {
       maxClosedPages: options.maxClosedPages ?? 2,
       maxDetailReads: options.maxDetailReads ?? 3,
       skewMs: options.skewMs ?? DEFAULT_SEND_SKEW_MS,
-      commandDurability: options.commandDurability ?? 'full',
+      commandDurability: options.commandDurability ?? 'normal',
     };
     this.store = new OrderManagerStore(db, this.options.commandDurability);
     this.factory = new OrderEventFactory(this.store, db, clock);
+    this.reports = new OrderReports(this.store, this.factory, clock, this.options.skewMs, this);
     this.resolver = new CommandResolver(this);
     this.poller = new OrderPoller(this, this.resolver);
   }
@@ -103,32 +105,18 @@ export class OrderManager {
   }
 
   /**
-   * Counts many broker reports in one store transaction (one commit per poll, not per fill); the
-   * orders placed elsewhere among them are adopted first (their rows are written durably), and the
-   * events go out after the commit, so a strategy reacting to them never writes inside it. Reports an
-   * unsettled command may own are deferred. Returns how many were counted.
+   * Counts many broker reports in one store transaction (see {@link OrderReports.applyRecords});
+   * the events go out after the commit. Returns how many were counted.
    */
   applyRecords(records: Iterable<OrderRecord>, unresolved = this.store.unresolvedCommands()): number {
-    const counted: [OrderRecord, StoredExecution][] = [];
-    for (const record of records) {
-      let owned = this.store.execution(record.orderId);
-      if (owned === null) {
-        if (unresolved.some((c) => this.mayOwn(c, record))) continue;
-        owned = this.adopt(record, false);
-      }
-      counted.push([record, owned]);
-    }
-    const held: OrderEvent[] = [];
-    this.held = held;
-    try {
-      this.store.batch(() => {
-        for (const [record, owned] of counted) this.count(record, owned);
-      });
-    } finally {
-      this.held = null;
-    }
-    for (const event of held) this.events.next(event);
-    return counted.length;
+    return this.reports.applyRecords(records, unresolved, () => {
+      const held: OrderEvent[] = [];
+      this.held = held;
+      return () => {
+        this.held = null;
+        for (const event of held) this.events.next(event);
+      };
+    });
   }
 
   /** Emits an alert. @internal */
@@ -173,8 +161,15 @@ export class OrderManager {
       return;
     }
     const content = createContent(intent);
-    const order = newOrderOf(intent, now);
-    this.store.recordCreate(command.commandId, order, { ...content }, now);
+    const strategyId = intent.strategyId ?? null;
+    // Written before it is sent: the command with its full body, one small commit.
+    this.store.recordCreate(
+      command.commandId,
+      intent.clientOrderId,
+      { symbol, side: intent.side, strategyId },
+      JSON.stringify(content),
+      now,
+    );
     const stored: StoredCommand = {
       commandId: command.commandId,
       clientOrderId: intent.clientOrderId,
@@ -182,8 +177,8 @@ export class OrderManager {
       targetBrokerOrderId: null,
       symbol,
       side: intent.side,
-      content: { ...content },
-      strategyId: order.strategyId,
+      content: content as unknown as Record<string, unknown>,
+      strategyId,
       status: CommandStatus.SENDING,
       resultBrokerOrderId: null,
       error: null,
@@ -191,14 +186,23 @@ export class OrderManager {
       createdAt: now,
       sentAt: now,
     };
-    // The request leaves first; the strategy hears of it (OrderSubmitted) while it is on its way.
-    await this.sendCreate(stored, () => this.emit(this.factory.submitted(intent, now)));
+    // The request leaves first (built from the intent's own decimals, equal to the stored body);
+    // then the logical order's row, and the strategy hears of it (OrderSubmitted) while it is on
+    // its way.
+    await this.sendCreate(stored, createRequestOf(intent), () => {
+      this.store.recordIntent(newOrderOf(intent, now));
+      this.emit(this.factory.submitted(intent, now));
+    });
   }
 
   /** Sends (or re-sends, same key) a stored create. @internal */
-  async sendCreate(stored: StoredCommand, sent?: () => void): Promise<void> {
+  async sendCreate(
+    stored: StoredCommand,
+    request = createRequest(stored.content as unknown as CreateContent),
+    sent?: () => void,
+  ): Promise<void> {
     try {
-      const answer = this.gateway.createOrder(createRequest(stored.content as unknown as CreateContent));
+      const answer = this.gateway.createOrder(request);
       sent?.();
       const result = await answer;
       this.onCreated(stored, result.orderId, null);
@@ -375,70 +379,16 @@ export class OrderManager {
    * @internal
    */
   applyRecord(record: OrderRecord, unresolved?: readonly StoredCommand[]): boolean {
-    let owned = this.store.execution(record.orderId);
-    if (owned === null) {
-      const open = unresolved ?? this.store.unresolvedCommands();
-      if (open.some((c) => this.mayOwn(c, record))) return false;
-      owned = this.adopt(record, false);
-    }
-    this.count(record, owned);
-    return true;
-  }
-
-  /** Counts one report of an owned broker order (see {@link OrderManager.applyRecord}). */
-  private count(record: OrderRecord, owned: StoredExecution): void {
-    const now = this.clock.nowMs();
-    const closed = TERMINAL_BROKER_ORDER_STATUSES.has(record.status);
-    const delta = executionDelta(owned, cumulativeOf(record.execution));
-    if (delta === null && owned.status === record.status && owned.closed === closed) return;
-    const filledAt = record.execution.filledAt?.toMillis() ?? now;
-    const fill = this.store.applyReport(owned, record.status, closed, delta, filledAt, now);
-    if (fill !== null) this.emit(this.factory.fill(fill, owned, record, filledAt));
-    // A logical order ends only once all its broker orders are closed: an open report cannot end it.
-    if (closed) this.settleLogical(owned.clientOrderId);
-  }
-
-  /** Whether an unsettled command could have made this (unowned) order. */
-  private mayOwn(command: StoredCommand, record: OrderRecord): boolean {
-    return (
-      command.symbol === record.symbol &&
-      command.side === record.side &&
-      record.orderedAt.toMillis() >= command.sentAt - this.options.skewMs
-    );
+    return this.reports.applyRecord(record, unresolved);
   }
 
   /** Adopts an order placed elsewhere as an external logical order. @internal */
   adopt(record: OrderRecord, baseline: boolean): StoredExecution {
-    const now = this.clock.nowMs();
-    const clientOrderId = `ext-${record.orderId}`;
-    if (this.store.execution(record.orderId) === null) {
-      this.store.recordExternal(externalOrderOf(record, clientOrderId, now));
-      this.store.link(
-        clientOrderId,
-        record.orderId,
-        'create',
-        {
-          symbol: record.symbol,
-          side: record.side === 'SELL' ? 'SELL' : 'BUY',
-          orderedAt: record.orderedAt.toMillis(),
-        },
-        now,
-        baseline ? cumulativeOf(record.execution) : null,
-      );
-      this.alert({
-        type: 'ExternalOrderAdopted',
-        clientOrderId,
-        brokerOrderId: record.orderId,
-        tsEvent: now,
-      });
-    }
-    return this.store.execution(record.orderId) as StoredExecution;
+    return this.reports.adopt(record, baseline);
   }
 
-  /** Emits the end of a logical order once every broker order and command of it is settled. */
   private settleLogical(clientOrderId: string): void {
-    const event = this.factory.settle(clientOrderId);
-    this.emit(event);
+    this.reports.settleLogical(clientOrderId);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { createOrderIntent, Decimal, instrumentOf, newClientOrderId } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { createContent, createRequest, modifyRequest } from './order-requests.js';
+import { createContent, createRequest, createRequestOf, modifyRequest } from './order-requests.js';
 
 describe('order request content', () => {
   it('stores a limit intent as plain strings and rebuilds the same request from them', () => {
@@ -46,6 +46,42 @@ describe('order request content', () => {
     const request = createRequest(createContent(intent));
     expect(request).toMatchObject({ orderType: 'MARKET', orderAmount: new Decimal('1500.5') });
     expect('quantity' in request).toBe(false);
+  });
+
+  it('sends the same request from the intent as a re-send rebuilds from the stored body', () => {
+    const intents = [
+      createOrderIntent({
+        clientOrderId: newClientOrderId('t'),
+        instrument: instrumentOf('ZOM'),
+        side: 'SELL',
+        sizing: 'QUANTITY',
+        orderType: 'LIMIT',
+        quantity: new Decimal(3),
+        price: new Decimal('12.25'),
+        timeInForce: 'CLS',
+      }),
+      createOrderIntent({
+        clientOrderId: newClientOrderId('t'),
+        instrument: instrumentOf('005930'),
+        side: 'BUY',
+        sizing: 'QUANTITY',
+        orderType: 'MARKET',
+        quantity: new Decimal(7),
+        confirmHighValue: true,
+      }),
+      createOrderIntent({
+        clientOrderId: newClientOrderId('t'),
+        instrument: instrumentOf('ZOM'),
+        side: 'BUY',
+        sizing: 'AMOUNT',
+        orderType: 'MARKET',
+        amount: new Decimal('1500.5'),
+      }),
+    ];
+    for (const intent of intents)
+      expect(createRequestOf(intent)).toEqual(
+        createRequest(JSON.parse(JSON.stringify(createContent(intent)))),
+      );
   });
 
   it('rebuilds a modify with only what was asked', () => {

@@ -100,6 +100,28 @@ export function createRequest(content: CreateContent): CreateOrderRequest {
   };
 }
 
+/**
+ * The request of an intent, built from its own decimals (no parsing on the way to the send); equal
+ * to `createRequest(createContent(intent))`, the request a re-send rebuilds from the stored body.
+ */
+export function createRequestOf(intent: OrderIntent): CreateOrderRequest {
+  const common = {
+    symbol: intent.instrument.symbol,
+    side: intent.side,
+    clientOrderId: intent.clientOrderId as string,
+    ...(intent.confirmHighValue ? { confirmHighValueOrder: true } : {}),
+  };
+  if (intent.sizing === 'AMOUNT') return { ...common, orderType: 'MARKET', orderAmount: intent.amount };
+  if (intent.orderType === 'MARKET') return { ...common, orderType: 'MARKET', quantity: intent.quantity };
+  return {
+    ...common,
+    orderType: 'LIMIT',
+    quantity: intent.quantity,
+    price: intent.price,
+    ...(intent.timeInForce === 'CLS' ? { timeInForce: 'CLS' as const } : {}),
+  };
+}
+
 /** The modify content of a command. */
 export function modifyContent(command: ModifyOrder): ModifyContent {
   return {

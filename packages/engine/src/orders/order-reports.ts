@@ -1,0 +1,153 @@
+/**
+ * The report side of the order manager: broker order reports (from polls, details, lost answers)
+ * turned into counted fills, status changes and the end of logical orders. Each broker order's
+ * cumulative execution is counted once in the store; orders placed elsewhere are adopted as
+ * external logical orders; a report an unsettled command may own is deferred.
+ *
+ * @module
+ */
+
+import type { OrderRecord } from '@hoga/connector';
+import { type Clock, type OrderEvent, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
+import { cumulativeOf, executionDelta } from './execution-delta.js';
+import type { OrderEventFactory } from './order-event-factory.js';
+import type { OrderManagerStore, StoredCommand, StoredExecution } from './order-manager-store.js';
+import { externalOrderOf, type OrderManagerAlert } from './order-requests.js';
+
+/** Where the reports' events and alerts go. */
+export interface ReportSink {
+  emit(event: OrderEvent | null): void;
+  alert(alert: OrderManagerAlert): void;
+}
+
+/** See the module description. */
+export class OrderReports {
+  /**
+   * @param store - the manager's tables
+   * @param factory - builds the events
+   * @param clock - the engine clock
+   * @param skewMs - tolerated difference between our clock and the broker's `orderedAt`
+   * @param sink - the manager's event and alert streams
+   */
+  constructor(
+    private readonly store: OrderManagerStore,
+    private readonly factory: OrderEventFactory,
+    private readonly clock: Clock,
+    private readonly skewMs: number,
+    private readonly sink: ReportSink,
+  ) {}
+
+  /**
+   * Counts many broker reports in one store transaction (one commit per poll, not per fill); the
+   * orders placed elsewhere among them are adopted first (their rows are written durably), and the
+   * events go out after the commit (`flush`), so a strategy reacting to them never writes inside
+   * it. Reports an unsettled command may own are deferred. Returns how many were counted.
+   *
+   * @param records - the reports
+   * @param unresolved - the unsettled commands
+   * @param hold - starts holding events back; returns a function that releases them
+   */
+  applyRecords(
+    records: Iterable<OrderRecord>,
+    unresolved: readonly StoredCommand[],
+    hold: () => () => void,
+  ): number {
+    const counted: [OrderRecord, StoredExecution][] = [];
+    const all = [...records];
+    const known = this.store.executionsById(all.map((r) => r.orderId)); // one read for the poll
+    for (const record of all) {
+      let owned = known.get(record.orderId) ?? null;
+      if (owned === null) {
+        if (unresolved.some((c) => this.mayOwn(c, record))) continue;
+        owned = this.adopt(record, false);
+        known.set(record.orderId, owned);
+      }
+      counted.push([record, owned]);
+    }
+    const release = hold();
+    try {
+      this.store.batch(() => {
+        const done = new Set<string>();
+        for (const [record, owned] of counted) {
+          // The same order twice in one batch: the second report counts from what the first stored.
+          const current = done.has(record.orderId) ? this.store.execution(record.orderId) : owned;
+          done.add(record.orderId);
+          if (current !== null) this.count(record, current);
+        }
+      });
+    } finally {
+      release();
+    }
+    return counted.length;
+  }
+
+  /**
+   * Counts one broker report of an owned order (or adopts an order placed elsewhere), and settles
+   * the logical order. Returns false when the report was deferred (an unsettled command may own it).
+   */
+  applyRecord(record: OrderRecord, unresolved?: readonly StoredCommand[]): boolean {
+    let owned = this.store.execution(record.orderId);
+    if (owned === null) {
+      const open = unresolved ?? this.store.unresolvedCommands();
+      if (open.some((c) => this.mayOwn(c, record))) return false;
+      owned = this.adopt(record, false);
+    }
+    this.count(record, owned);
+    return true;
+  }
+
+  /** Counts one report of an owned broker order (see {@link OrderReports.applyRecord}). */
+  private count(record: OrderRecord, owned: StoredExecution): void {
+    const now = this.clock.nowMs();
+    const closed = TERMINAL_BROKER_ORDER_STATUSES.has(record.status);
+    const delta = executionDelta(owned, cumulativeOf(record.execution));
+    if (delta === null && owned.status === record.status && owned.closed === closed) return;
+    const filledAt = record.execution.filledAt?.toMillis() ?? now;
+    const fill = this.store.applyReport(owned, record.status, closed, delta, filledAt, now);
+    if (fill !== null) this.sink.emit(this.factory.fill(fill, owned, record, filledAt));
+    // A logical order ends only once all its broker orders are closed: an open report cannot end it.
+    if (closed) this.settleLogical(owned.clientOrderId);
+  }
+
+  /** Whether an unsettled command could have made this (unowned) order. */
+  private mayOwn(command: StoredCommand, record: OrderRecord): boolean {
+    return (
+      command.symbol === record.symbol &&
+      command.side === record.side &&
+      record.orderedAt.toMillis() >= command.sentAt - this.skewMs
+    );
+  }
+
+  /** Adopts an order placed elsewhere as an external logical order. */
+  adopt(record: OrderRecord, baseline: boolean): StoredExecution {
+    const now = this.clock.nowMs();
+    const clientOrderId = `ext-${record.orderId}`;
+    if (this.store.execution(record.orderId) === null) {
+      this.store.recordExternal(externalOrderOf(record, clientOrderId, now));
+      this.store.link(
+        clientOrderId,
+        record.orderId,
+        'create',
+        {
+          symbol: record.symbol,
+          side: record.side === 'SELL' ? 'SELL' : 'BUY',
+          orderedAt: record.orderedAt.toMillis(),
+        },
+        now,
+        baseline ? cumulativeOf(record.execution) : null,
+      );
+      this.sink.alert({
+        type: 'ExternalOrderAdopted',
+        clientOrderId,
+        brokerOrderId: record.orderId,
+        tsEvent: now,
+      });
+    }
+    return this.store.execution(record.orderId) as StoredExecution;
+  }
+
+  /** Emits the end of a logical order once every broker order and command of it is settled. */
+  settleLogical(clientOrderId: string): void {
+    this.sink.emit(this.factory.settle(clientOrderId));
+  }
+}
