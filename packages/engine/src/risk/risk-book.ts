@@ -284,7 +284,8 @@ export class RiskBook implements RiskView {
   private applyFill(order: MutableOrder, fill: Fill, complete: boolean): void {
     this.pnlCache.clear();
     order.filledQuantity = order.filledQuantity.plus(fill.quantity);
-    order.filledAmount = order.filledAmount.plus(fill.quantity.times(fill.price));
+    // the filled amount is read for amount orders only (their remaining amount)
+    if (order.amount !== null) order.filledAmount = order.filledAmount.plus(fill.quantity.times(fill.price));
     order.status = complete ? 'FILLED' : 'PARTIAL_FILLED';
     const holdings = this.holdingsOf(order.strategyId);
     const h = holdings.get(fill.symbol) ?? {
@@ -293,12 +294,19 @@ export class RiskBook implements RiskView {
       currency: order.currency,
       rank: holdings.size,
     };
-    const charges = fill.commission.amount.plus(fill.tax?.amount ?? ZERO);
+    const charges =
+      fill.tax === undefined ? fill.commission.amount : fill.commission.amount.plus(fill.tax.amount);
     let realised = charges.negated();
     if (fill.side === 'BUY') {
-      const cost = h.averagePrice.times(h.quantity).plus(fill.price.times(fill.quantity));
-      h.quantity = h.quantity.plus(fill.quantity);
-      h.averagePrice = h.quantity.isZero() ? ZERO : cost.dividedBy(h.quantity);
+      if (h.quantity.isZero() && exactProduct(fill.price, fill.quantity) && !fill.quantity.isZero()) {
+        // flat before: (0 + price × quantity) / quantity is the price itself when the product is exact
+        h.quantity = fill.quantity;
+        h.averagePrice = fill.price;
+      } else {
+        const cost = h.averagePrice.times(h.quantity).plus(fill.price.times(fill.quantity));
+        h.quantity = h.quantity.plus(fill.quantity);
+        h.averagePrice = h.quantity.isZero() ? ZERO : cost.dividedBy(h.quantity);
+      }
     } else {
       const sold = Decimal.min(fill.quantity, h.quantity);
       realised = realised.plus(fill.price.minus(h.averagePrice).times(sold));
@@ -375,6 +383,11 @@ export class RiskBook implements RiskView {
     }
     return bySymbol;
   }
+}
+
+/** Whether `a × b` is exact at the configured precision (no digit of the product is rounded away). */
+function exactProduct(a: Decimal, b: Decimal): boolean {
+  return a.sd() + b.sd() <= Decimal.precision;
 }
 
 function cachedView(o: MutableOrder): RiskOrder {

@@ -330,6 +330,7 @@ export class RiskEngine implements RiskGate {
   /** Today's PnL of a scope, counted from the loss its kill switch last tripped at once it was reset. */
   private effectivePnl(scope: RiskScope, nowMs: number): Decimal {
     const pnl = this.options.view.dailyPnlKrw(scope.kind === 'strategy' ? scope.strategyId : null, nowMs);
+    if (this.tripped.size === 0) return pnl;
     const trip = this.tripped.get(scopeKey(scope));
     const day = tradingDayOf(nowMs, this.options.config.tradingDayStartHourKst);
     if (trip === undefined || trip.day !== day) return pnl;

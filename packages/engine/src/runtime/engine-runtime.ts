@@ -187,7 +187,7 @@ export class EngineRuntime implements HostServices {
 
   /** Routes queued order events (unless a hook is running or routing is already under way). */
   drain(): void {
-    if (this.draining || this.inHook > 0) return;
+    if (this.queueHead >= this.queue.length || this.draining || this.inHook > 0) return;
     this.draining = true;
     try {
       while (this.queueHead < this.queue.length) {

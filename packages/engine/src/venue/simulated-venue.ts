@@ -105,16 +105,22 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const list = this.working.get(symbol);
     if (list === undefined || list.length === 0) return;
     const now = this.options.clock.nowMs();
-    for (const order of [...list]) {
-      if (order.sessionKey === undefined) order.sessionKey = sessionKey;
-      else if (order.sessionKey !== sessionKey) {
-        this.close(order, 'EXPIRED');
-        this.emit({ type: 'OrderExpired', ...this.base(order, now) });
-        continue;
-      }
-      for (const slice of this.options.fillModel.match(order, view, now)) {
-        if (!this.fill(order, slice.quantity, slice.price, slice.time)) break;
-      }
+    // a fill or an expiry takes the order out of `list`: walk a copy (none needed for one order)
+    if (list.length === 1) this.match(list[0] as SimulatedOrder, view, sessionKey, now);
+    else for (const order of list.slice()) this.match(order, view, sessionKey, now);
+  }
+
+  private match(order: SimulatedOrder, view: M, sessionKey: number, now: number): void {
+    if (order.sessionKey === undefined) order.sessionKey = sessionKey;
+    else if (order.sessionKey !== sessionKey) {
+      this.close(order, 'EXPIRED');
+      this.emit({ type: 'OrderExpired', ...this.base(order, now) });
+      return;
+    }
+    const slices = this.options.fillModel.match(order, view, now);
+    for (let i = 0; i < slices.length; i++) {
+      const slice = slices[i] as (typeof slices)[number];
+      if (!this.fill(order, slice.quantity, slice.price, slice.time)) break;
     }
   }
 
