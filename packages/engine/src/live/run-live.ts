@@ -59,9 +59,12 @@ export interface LiveRunOptions {
   readonly orderManager?: OrderManagerOptions;
   /** The risk configuration (JSON, `riskConfigSchema`); the defaults when absent. */
   readonly risk?: unknown;
+  /** Each order event as the strategies receive it: the venue's, and the risk gate's denials. */
   readonly onEvent?: (event: OrderEvent) => void;
   readonly onAlert?: (alert: OrderManagerAlert) => void;
   readonly onBar?: (bar: Bar) => void;
+  /** Paper: each order book handed to the simulated venue, before its working orders match against it. */
+  readonly onBook?: (symbol: string, book: OrderBook) => void;
   /** Failed polls and hooks. */
   readonly onError?: (error: unknown, where: string) => void;
 }
@@ -195,7 +198,17 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   container.bind(OrderIdFactory).toConstantValue(new RandomOrderIds());
   container.bind(ExecutionVenue).toConstantValue(venue);
   container.bind(AccountViewToken).toConstantValue(new LedgerAccountView(ledger));
-  container.bind(EventRecorder).toConstantValue(new JournalRecorder(o.db, o.settings.mode));
+  // Every event the runtime routes to the strategies (the venue's, and the risk gate's denials,
+  // which never reach the venue) is journalled and handed to `onEvent`.
+  const journal = new JournalRecorder(o.db, o.settings.mode);
+  const recorder: EventRecorder = {
+    record(event) {
+      journal.record(event);
+      o.onEvent?.(event);
+    },
+    flush: () => journal.flush(),
+  };
+  container.bind(EventRecorder).toConstantValue(recorder);
   container
     .bind(StrategyStateStore)
     .toConstantValue(new DatabaseStrategyStateStore(o.db, paper ? 'paper/' : ''));
@@ -213,7 +226,6 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
         fills++;
         if (paper) o.db.strategyState.set(PAPER_STATE_ID, 'ledger', ledger.snapshot());
       }
-      o.onEvent?.(event);
     }),
   );
 
@@ -256,7 +268,9 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
         streams.orderbook$(symbol).subscribe((book) => {
           if (sim.workingCount === 0) return;
           const session = Math.floor((o.clock.nowMs() + 9 * 3_600_000) / 86_400_000);
-          sim.onMarket(symbol, { asks: book.asks, bids: book.bids }, session);
+          const view: OrderBook = { asks: book.asks, bids: book.bids };
+          o.onBook?.(symbol, view);
+          sim.onMarket(symbol, view, session);
         }),
       );
     }
