@@ -145,7 +145,7 @@ export class BarFillModel implements FillModel<Bar> {
     let p = onGrid(instrument, price) ? price : roundToTick(instrument, price, buy ? 'up' : 'down');
     if (instrument.market === Market.KR && this.referencePrice !== undefined) {
       const ref = this.referencePrice(bar);
-      if (ref !== undefined && ref > 0) {
+      if (ref !== undefined && ref > 0 && !clearlyInsideLimits(p.toNumber(), ref)) {
         const { lower, upper } = krPriceLimits(instrument, new Decimal(ref));
         if (p.gt(upper)) p = upper;
         if (p.lt(lower)) p = lower;
@@ -183,6 +183,16 @@ export class BarFillModel implements FillModel<Bar> {
     }
     return instrument;
   }
+}
+
+/**
+ * Whether a KR price is inside the daily limits of `ref` by a margin no tick can close, judged in
+ * numbers (the common case: no Decimal limits computed). The limits are `ref × 1.3` rounded down
+ * and `ref × 0.7` rounded up to the tick; from a reference of 10,000 KRW up, a tick is at most
+ * 0.5 % of the price (ETFs: less), so 2 % inside both bounds is inside the rounded limits.
+ */
+function clearlyInsideLimits(price: number, ref: number): boolean {
+  return ref >= 10_000 && price <= ref * 1.3 * 0.98 && price >= ref * 0.7 * 1.02;
 }
 
 /**

@@ -8,6 +8,7 @@
  * @module
  */
 import { type Bar, Market, marketOfSymbol, type VirtualClock } from '@hoga/core';
+import type { ReferencePrices } from '../market-data/reference-prices.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
@@ -29,6 +30,8 @@ export interface BacktestLoopParts {
   readonly venue: SimulatedVenue<Bar>;
   readonly marks: MarkBook;
   readonly portfolio: Portfolio;
+  /** Previous closes for the bar fill model's KR price limits (every bar is observed, warm-up too). */
+  readonly references?: ReferencePrices | undefined;
 }
 
 /** Counts of a finished loop. */
@@ -66,7 +69,7 @@ export async function runBacktestLoop(
   stream: BarStream,
   startTs: (symbol: string) => number,
 ): Promise<LoopCounts> {
-  const { runtime, clock, venue, marks, portfolio } = parts;
+  const { runtime, clock, venue, marks, portfolio, references } = parts;
   const routes = new Map<string, SymbolRoute>();
   const timers = runtime.timers;
   let bars = 0;
@@ -81,6 +84,9 @@ export async function runBacktestLoop(
       route = routeOf(runtime, marks, bar, startTs(bar.symbol));
       routes.set(bar.symbol, route);
     }
+    // observed before matching (warm-up bars too): `of(bar)` answers the last close of an earlier
+    // day whether or not the bar itself was observed
+    references?.observe(bar);
     const warm = bar.ts < route.startTs;
     if (warm) {
       if (route.warmupHosts.length === 0) continue;

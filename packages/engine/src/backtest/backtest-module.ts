@@ -1,6 +1,7 @@
 /**
  * The backtest mode as one container module: a virtual clock, the broker model's simulated venue
- * over the bar fill model (with the account's ledger), the risk module's guards, journal
+ * over the bar fill model (with the account's ledger; KR fills inside the daily price limits of
+ * the previous close, see {@link ReferencePrices}), the risk module's guards, journal
  * recording, per-run strategy state. Paper and live bind the same tokens to other classes.
  *
  * @module
@@ -10,6 +11,7 @@ import { BarFillModel, Ledger } from '@hoga/broker-model';
 import { type Bar, type Logger, VirtualClock } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { ContainerModule } from 'inversify';
+import { ReferencePrices } from '../market-data/reference-prices.js';
 import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.js';
 import { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
@@ -56,6 +58,9 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     bind(DatabaseToken).toConstantValue(b.db);
     bind(FxRates).toConstantValue(b.fx);
     bind(MarkBook).toSelf().inSingletonScope();
+    // the previous regular close of each symbol (fed by the bar loop): KR fills stay inside the
+    // daily price limits
+    bind(ReferencePrices).toConstantValue(new ReferencePrices());
     bind(TimerQueue).toSelf().inSingletonScope();
     // The risk module's owner guards (limits, throttles, daily loss, trading states, kept in memory);
     // the broker's rules are applied by the simulated venue's broker model.
@@ -77,10 +82,12 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     bind(BacktestVenue)
       .toDynamicValue((ctx) => {
         const marks = ctx.get(MarkBook);
+        const references = ctx.get(ReferencePrices);
         return new SimulatedVenue<Bar>({
-          fillModel: new BarFillModel(
-            b.volumeFraction === undefined ? {} : { volumeFraction: b.volumeFraction },
-          ),
+          fillModel: new BarFillModel({
+            ...(b.volumeFraction === undefined ? {} : { volumeFraction: b.volumeFraction }),
+            referencePrice: (bar) => references.of(bar),
+          }),
           ledger: new Ledger(b.settings.cash),
           clock: ctx.get(ClockToken),
           lastPrice: (symbol) => marks.get(symbol),

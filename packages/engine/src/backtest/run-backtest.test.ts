@@ -33,6 +33,40 @@ describe('runBacktest', () => {
     );
   });
 
+  it('keeps KR fills inside the daily price limits of the previous close (a gap through +30 % fills at the upper limit)', async () => {
+    class BuyThirdBar extends Strategy {
+      n = 0;
+      override onBar(bar: Bar): void {
+        if (++this.n === 3) this.ctx.buy(bar.symbol, 10);
+      }
+    }
+    const day = 86_400_000;
+    const monday = minuteBars('005930', [10_000, 10_000, 10_000]);
+    // Tuesday opens at 14,000: +40 % over Monday's close, past the +30 % limit (13,000)
+    const tuesday = minuteBars('005930', [14_000, 14_100], T0 + day).map((b, i) =>
+      i === 0 ? { ...b, open: 14_000, high: 14_000, low: 14_000 } : b,
+    );
+    const { outcome } = await backtestBars([{ strategyClass: BuyThirdBar }], [...monday, ...tuesday]);
+    expect(outcome.status).toBe('completed');
+    expect(outcome.trades.map((t) => [t.time, t.price.toFixed(), t.quantity.toFixed()])).toEqual([
+      [T0 + day, '13000', '10'],
+    ]);
+  });
+
+  it('fills a gap at the open when no previous close is known (no reference, no limit)', async () => {
+    class BuyFirstBarOnly extends Strategy {
+      n = 0;
+      override onBar(bar: Bar): void {
+        if (++this.n === 1) this.ctx.buy(bar.symbol, 10);
+      }
+    }
+    const bars = minuteBars('005930', [10_000, 14_000]).map((b, i) =>
+      i === 1 ? { ...b, open: 14_000, low: 14_000 } : b,
+    );
+    const { outcome } = await backtestBars([{ strategyClass: BuyFirstBarOnly }], bars);
+    expect(outcome.trades.map((t) => t.price.toFixed())).toEqual(['14000']);
+  });
+
   it('stops cleanly when a hook throws, naming the strategy and the hook; what was stored stays consistent', async () => {
     class Throws extends Strategy {
       n = 0;

@@ -9,6 +9,7 @@ import type { Bar, Currency, Decimal, Logger, OrderSide, VirtualClock } from '@h
 import type { HogaDatabase } from '@hoga/store';
 import { Container } from 'inversify';
 import type { StrategyHookError } from '../engine-error.js';
+import { ReferencePrices } from '../market-data/reference-prices.js';
 import type { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import { type EquityPoint, Portfolio } from '../portfolio/portfolio.js';
@@ -94,6 +95,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestOut
   const portfolio = container.get<Portfolio>(Portfolio);
   const venue = container.get<SimulatedVenue<Bar>>(BacktestVenue);
   const marks = container.get(MarkBook);
+  const references = container.get(ReferencePrices);
   for (const spec of options.strategies) runtime.addStrategy(spec);
 
   const trades: BacktestTrade[] = [];
@@ -123,7 +125,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestOut
       clock.set(options.startMs);
       portfolio.recordEquity();
       const counts = await runBacktestLoop(
-        { runtime, clock, venue, marks, portfolio },
+        { runtime, clock, venue, marks, portfolio, references },
         stream,
         options.startTs ?? (() => options.startMs),
       );
