@@ -186,6 +186,7 @@ export function prepareStatements(conn: Connection) {
     setStateFilled: p(
       'UPDATE orders SET state = ?, updated_at = ?, filled_quantity = ?, average_fill_price = ? WHERE client_order_id = ?',
     ),
+    commandById: p('SELECT * FROM order_commands WHERE command_id = ?'),
     commandsOf: p('SELECT * FROM order_commands WHERE client_order_id = ? ORDER BY created_at'),
     execution: p('SELECT * FROM broker_executions WHERE broker_order_id = ?'),
     executionsIn: p(

@@ -14,17 +14,16 @@ import type { CreateContent } from './history-match.js';
 import {
   type CommandRow,
   type CommandStatus,
-  type Connection,
   type CountedFill,
   command,
   type ExecutionRow,
   execution,
-  prepareStatements,
   type Statement,
   type StoredCommand,
   type StoredExecution,
   type Transaction,
 } from './order-manager-rows.js';
+import { OrderManagerTables } from './order-manager-tables.js';
 
 export {
   CommandStatus,
@@ -42,30 +41,23 @@ export interface OrderHead {
 }
 
 /** Reads and writes the manager's tables; see the module description. */
-export class OrderManagerStore {
-  private readonly conn: Connection;
-  private readonly statements: ReturnType<typeof prepareStatements>;
-
+export class OrderManagerStore extends OrderManagerTables {
   /**
    * @param db - an open, migrated database
    * @param durability - `full`: commands and links are fsynced before they are acted on; `normal`:
    *   they survive a process crash (WAL), not power loss
    */
   constructor(
-    private readonly db: HogaDatabase,
+    db: HogaDatabase,
     private readonly durability: 'full' | 'normal' = 'normal',
   ) {
-    this.conn = db.connection;
-    this.statements = prepareStatements(this.conn);
+    super(db);
     this.setFull = this.conn.prepare('PRAGMA synchronous = FULL') as unknown as Statement;
     this.setNormal = this.conn.prepare('PRAGMA synchronous = NORMAL') as unknown as Statement;
-    this.runTx = this.conn.transaction((fn: () => unknown) => fn());
   }
 
   private readonly setFull: Statement;
   private readonly setNormal: Statement;
-  /** Runs a function in a transaction (a savepoint when nested). */
-  private readonly runTx: Transaction<(fn: () => unknown) => unknown>;
 
   /**
    * Writes a command row: one INSERT, its own commit (no BEGIN / COMMIT statements around it),
@@ -193,27 +185,6 @@ export class OrderManagerStore {
     });
   }
 
-  /** Runs `fn` in one (normal-durability) transaction. */
-  batch<T>(fn: () => T): T {
-    if (this.pendingPositions !== null) return this.runTx(fn) as T;
-    // The positions the batch's fills change are written once each, at its end.
-    const pending = new Map<string, { quantity: Decimal; at: number }>();
-    this.pendingPositions = pending;
-    try {
-      return this.runTx(() => {
-        const result = fn();
-        for (const [symbol, p] of pending)
-          this.statements.setPosition.run(symbol, p.quantity.toString(), p.at);
-        return result;
-      }) as T;
-    } finally {
-      this.pendingPositions = null;
-    }
-  }
-
-  /** Positions changed by the running batch, not written yet. */
-  private pendingPositions: Map<string, { quantity: Decimal; at: number }> | null = null;
-
   /** Changes a command's status (and result or error). */
   settleCommand(
     commandId: string,
@@ -235,6 +206,12 @@ export class OrderManagerStore {
   /** Commands still being sent or looked for, oldest first. */
   unresolvedCommands(): StoredCommand[] {
     return (this.statements.unresolved.all() as CommandRow[]).map(command);
+  }
+
+  /** The command with this id, or null. */
+  command(commandId: string): StoredCommand | null {
+    const row = this.statements.commandById.get(commandId) as CommandRow | undefined;
+    return row === undefined ? null : command(row);
   }
 
   /** Every command of a logical order, oldest first. */
@@ -376,9 +353,7 @@ export class OrderManagerStore {
         });
       }
       const signed = owned.side === 'BUY' ? delta.quantity : delta.quantity.negated();
-      const position = this.position(owned.symbol).plus(signed);
-      if (this.pendingPositions !== null) this.pendingPositions.set(owned.symbol, { quantity: position, at });
-      else this.statements.setPosition.run(owned.symbol, position.toString(), at);
+      this.addToPosition(owned.symbol, signed, at);
       return {
         brokerOrderId: owned.brokerOrderId,
         clientOrderId: owned.clientOrderId,
@@ -441,76 +416,5 @@ export class OrderManagerStore {
   /** Whether a command of the logical order is still being sent or looked for. */
   hasUnsettled(clientOrderId: string): boolean {
     return this.statements.unsettledOf.get(clientOrderId) !== undefined;
-  }
-
-  /** A symbol's position as the fills built it. */
-  position(symbol: string): Decimal {
-    const pending = this.pendingPositions?.get(symbol);
-    if (pending !== undefined) return pending.quantity;
-    const row = this.statements.position.get(symbol) as { quantity: string } | undefined;
-    return row === undefined ? new Decimal(0) : new Decimal(row.quantity);
-  }
-
-  /** Every position (zero ones included once they existed). */
-  positions(): Map<string, Decimal> {
-    const rows = this.statements.positions.all() as { symbol: string; quantity: string }[];
-    const all = new Map(rows.map((r) => [r.symbol, new Decimal(r.quantity)]));
-    for (const [symbol, p] of this.pendingPositions ?? []) all.set(symbol, p.quantity);
-    return all;
-  }
-
-  /** Sets a position (the baseline copied from the holdings at the first start). */
-  setPosition(symbol: string, quantity: Decimal, at: number): void {
-    this.pendingPositions?.delete(symbol);
-    this.statements.setPosition.run(symbol, quantity.toString(), at);
-  }
-
-  /** Saves the positions as a store snapshot (what `hoga db positions` shows). */
-  snapshotPositions(at: number, prices: ReadonlyMap<string, Decimal> = new Map()): void {
-    const positions = [...this.positions()].map(([symbol, quantity]) => {
-      const market = /^[0-9]/.test(symbol) ? Market.KR : Market.US;
-      return {
-        symbol,
-        market,
-        currency: market === Market.KR ? Currency.KRW : Currency.USD,
-        quantity,
-        averagePrice: prices.get(symbol) ?? new Decimal(0),
-        realizedPnl: new Decimal(0),
-      };
-    });
-    this.db.positions.save({ ts: at, mode: 'live', strategyId: null, positions });
-  }
-
-  /** Bars a symbol from trading until its position matches the broker's holdings. */
-  block(symbol: string, reason: string, at: number): void {
-    this.statements.block.run(symbol, reason, at);
-    this.blockedCache = null;
-  }
-
-  /** Lifts a bar. */
-  unblock(symbol: string): void {
-    this.statements.unblock.run(symbol);
-    this.blockedCache = null;
-  }
-
-  private blockedCache: Map<string, string> | null = null;
-
-  /** The barred symbols and why (read once, then kept: only this class changes them). */
-  blocked(): ReadonlyMap<string, string> {
-    if (this.blockedCache === null) {
-      const rows = this.statements.blocked.all() as { symbol: string; reason: string }[];
-      this.blockedCache = new Map(rows.map((r) => [r.symbol, r.reason]));
-    }
-    return this.blockedCache;
-  }
-
-  /** A progress value. */
-  meta(key: string): string | null {
-    return (this.statements.getMeta.get(key) as { value: string } | undefined)?.value ?? null;
-  }
-
-  /** Sets a progress value. */
-  setMeta(key: string, value: string): void {
-    this.statements.setMeta.run(key, value);
   }
 }

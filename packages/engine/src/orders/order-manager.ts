@@ -20,28 +20,14 @@ import type { HogaDatabase } from '@hoga/store';
 import { type Observable, Subject } from 'rxjs';
 import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
 import { CommandResolver } from './command-resolver.js';
-import type { CreateContent, ModifyContent } from './history-match.js';
 import { DEFAULT_SEND_SKEW_MS } from './history-match.js';
 import { OrderEventFactory } from './order-event-factory.js';
-import { ambiguous, codeOf, type OrderManagerOptions } from './order-manager-options.js';
-import {
-  CommandStatus,
-  OrderManagerStore,
-  type StoredCommand,
-  type StoredExecution,
-} from './order-manager-store.js';
+import type { OrderManagerOptions } from './order-manager-options.js';
+import { OrderManagerStore, type StoredCommand, type StoredExecution } from './order-manager-store.js';
 import { OrderPoller } from './order-poll.js';
 import { OrderReports } from './order-reports.js';
-import {
-  createContent,
-  createRequest,
-  createRequestOf,
-  modifyContent,
-  modifyRequest,
-  newOrderOf,
-  type OrderGateway,
-  type OrderManagerAlert,
-} from './order-requests.js';
+import type { OrderGateway, OrderManagerAlert } from './order-requests.js';
+import { CommandSender } from './order-sending.js';
 import type { ReconcileReport } from './reconciliation.js';
 import { comparePositions, reconcileWithBroker } from './reconciliation.js';
 
@@ -56,6 +42,7 @@ export class OrderManager {
   private readonly factory: OrderEventFactory;
   private readonly reports: OrderReports;
   private readonly resolver: CommandResolver;
+  private readonly sender: CommandSender;
   private readonly poller: OrderPoller;
   private readonly pending = new Set<Promise<unknown>>();
   private polling: Promise<void> | null = null;
@@ -94,6 +81,7 @@ export class OrderManager {
     this.factory = new OrderEventFactory(this.store, db, clock);
     this.reports = new OrderReports(this.store, this.factory, clock, this.options.skewMs, this);
     this.resolver = new CommandResolver(this);
+    this.sender = new CommandSender(this, this.factory, this.reports, this.resolver);
     this.poller = new OrderPoller(this, this.resolver);
   }
 
@@ -145,226 +133,41 @@ export class OrderManager {
     return this.store.blocked().has(symbol);
   }
 
-  private async submit(command: SubmitOrder): Promise<void> {
-    const intent = command.intent;
-    const now = this.clock.nowMs();
-    const symbol = intent.instrument.symbol;
-    if (this.isBlocked(symbol)) {
-      this.emit(
-        this.factory.denied(
-          intent.clientOrderId,
-          command.strategyId,
-          'symbol-blocked',
-          `${symbol} is blocked`,
-        ),
-      );
-      return;
-    }
-    const content = createContent(intent);
-    const strategyId = intent.strategyId ?? null;
-    // Written before it is sent: the command with its full body, one small commit.
-    this.store.recordCreate(
-      command.commandId,
-      intent.clientOrderId,
-      { symbol, side: intent.side, strategyId },
-      JSON.stringify(content),
-      now,
-    );
-    const stored: StoredCommand = {
-      commandId: command.commandId,
-      clientOrderId: intent.clientOrderId,
-      kind: 'create',
-      targetBrokerOrderId: null,
-      symbol,
-      side: intent.side,
-      content: content as unknown as Record<string, unknown>,
-      strategyId,
-      status: CommandStatus.SENDING,
-      resultBrokerOrderId: null,
-      error: null,
-      checks: 0,
-      createdAt: now,
-      sentAt: now,
-    };
-    // The request leaves first (built from the intent's own decimals, equal to the stored body);
-    // then the logical order's row, and the strategy hears of it (OrderSubmitted) while it is on
-    // its way.
-    await this.sendCreate(stored, createRequestOf(intent), () => {
-      this.store.recordIntent(newOrderOf(intent, now));
-      this.emit(this.factory.submitted(intent, now));
-    });
+  private submit(command: SubmitOrder): Promise<void> {
+    return this.sender.submit(command);
+  }
+
+  private modify(command: ModifyOrder): Promise<void> {
+    return this.sender.modify(command);
+  }
+
+  private cancel(command: CancelOrder): Promise<void> {
+    return this.sender.cancel(command);
   }
 
   /** Sends (or re-sends, same key) a stored create. @internal */
-  async sendCreate(
-    stored: StoredCommand,
-    request = createRequest(stored.content as unknown as CreateContent),
-    sent?: () => void,
-  ): Promise<void> {
-    try {
-      const answer = this.gateway.createOrder(request);
-      sent?.();
-      const result = await answer;
-      this.onCreated(stored, result.orderId, null);
-    } catch (error) {
-      this.onCommandError(stored, error);
-    }
+  sendCreate(stored: StoredCommand): Promise<void> {
+    return this.sender.sendCreate(stored);
   }
 
   /** A create's order is known: link it, settle the command, report it. @internal */
   onCreated(stored: StoredCommand, brokerOrderId: string, record: OrderRecord | null): void {
-    const now = this.clock.nowMs();
-    if (this.settled(stored.commandId)) return;
-    if (this.store.execution(brokerOrderId) === null) {
-      this.store.link(
-        stored.clientOrderId,
-        brokerOrderId,
-        'create',
-        { symbol: stored.symbol, side: stored.side, orderedAt: record?.orderedAt.toMillis() ?? null },
-        now,
-      );
-    }
-    this.store.settleCommand(stored.commandId, CommandStatus.DONE, now, { result: brokerOrderId });
-    this.store.setOrderState(stored.clientOrderId, 'ACCEPTED', now);
-    this.emit(this.factory.accepted(stored.clientOrderId, brokerOrderId));
-    if (record !== null) this.applyRecord(record);
-  }
-
-  private async modify(command: ModifyOrder): Promise<void> {
-    const target = this.currentExecution(command.clientOrderId);
-    if (target === null || target.closed) {
-      this.emit(
-        this.factory.modifyRejected(
-          command.clientOrderId,
-          'order-not-open',
-          'no open broker order to modify',
-        ),
-      );
-      return;
-    }
-    const content = modifyContent(command);
-    const now = this.clock.nowMs();
-    this.store.recordChange(command.commandId, 'modify', target, command.strategyId, { ...content }, now);
-    this.store.setOrderState(command.clientOrderId, 'PENDING_MODIFY', now);
-    this.emit(this.factory.modifyRequested(command.clientOrderId, target.brokerOrderId, command));
-    await this.sendChange(this.requireCommand(command.commandId));
-  }
-
-  private async cancel(command: CancelOrder): Promise<void> {
-    const target = this.currentExecution(command.clientOrderId);
-    if (target === null || target.closed) {
-      this.emit(
-        this.factory.cancelRejected(
-          command.clientOrderId,
-          'order-not-open',
-          'no open broker order to cancel',
-        ),
-      );
-      return;
-    }
-    const now = this.clock.nowMs();
-    this.store.recordChange(command.commandId, 'cancel', target, command.strategyId, {}, now);
-    this.store.setOrderState(command.clientOrderId, 'PENDING_CANCEL', now);
-    this.emit(this.factory.cancelRequested(command.clientOrderId, target.brokerOrderId));
-    await this.sendChange(this.requireCommand(command.commandId));
-  }
-
-  private async sendChange(stored: StoredCommand): Promise<void> {
-    const target = stored.targetBrokerOrderId ?? '';
-    try {
-      const outcome =
-        stored.kind === 'modify'
-          ? await this.gateway.modifyOrder(target, modifyRequest(stored.content as unknown as ModifyContent))
-          : await this.gateway.cancelOrder(target);
-      if (outcome.kind === 'acknowledged') {
-        this.onChanged(stored, outcome.orderId, null);
-        return;
-      }
-      // The answer was lost; the connector read the order instead. Its state tells whether the
-      // change happened, never which new order it made: that is looked for in the history.
-      this.applyRecord(outcome.order);
-      if (outcome.applied) {
-        this.store.settleCommand(stored.commandId, CommandStatus.AMBIGUOUS, this.clock.nowMs(), {
-          error: 'answer lost; order shows the change',
-        });
-        await this.resolver.resolve(this.requireCommand(stored.commandId));
-      } else {
-        this.rejectChange(stored, 'order-closed', `the order was already ${outcome.order.status}`);
-      }
-    } catch (error) {
-      this.onCommandError(stored, error);
-    }
+    this.sender.onCreated(stored, brokerOrderId, record);
   }
 
   /** A modify or cancel made `brokerOrderId`: link it, settle, report. @internal */
   onChanged(stored: StoredCommand, brokerOrderId: string, record: OrderRecord | null): void {
-    const now = this.clock.nowMs();
-    if (this.settled(stored.commandId)) return;
-    const kind = stored.kind === 'cancel' ? 'cancel' : 'modify';
-    if (this.store.execution(brokerOrderId) === null) {
-      this.store.link(
-        stored.clientOrderId,
-        brokerOrderId,
-        kind,
-        { symbol: stored.symbol, side: stored.side, orderedAt: record?.orderedAt.toMillis() ?? null },
-        now,
-      );
-    }
-    this.store.settleCommand(stored.commandId, CommandStatus.DONE, now, { result: brokerOrderId });
-    if (kind === 'modify') {
-      this.store.setOrderState(stored.clientOrderId, 'ACCEPTED', now);
-      this.emit(
-        this.factory.modified(
-          stored.clientOrderId,
-          brokerOrderId,
-          stored.targetBrokerOrderId,
-          stored.content as unknown as ModifyContent,
-        ),
-      );
-    }
-    if (record !== null) this.applyRecord(record);
-    this.settleLogical(stored.clientOrderId);
+    this.sender.onChanged(stored, brokerOrderId, record);
   }
 
   /** A modify or cancel did not take effect. @internal */
   rejectChange(stored: StoredCommand, code: string, reason: string): void {
-    const now = this.clock.nowMs();
-    this.store.settleCommand(stored.commandId, CommandStatus.REJECTED, now, { error: `${code}: ${reason}` });
-    this.store.setOrderState(stored.clientOrderId, 'ACCEPTED', now);
-    this.emit(
-      stored.kind === 'modify'
-        ? this.factory.modifyRejected(stored.clientOrderId, code, reason)
-        : this.factory.cancelRejected(stored.clientOrderId, code, reason),
-    );
-    this.settleLogical(stored.clientOrderId);
+    this.sender.rejectChange(stored, code, reason);
   }
 
-  private onCommandError(stored: StoredCommand, error: unknown): void {
-    const now = this.clock.nowMs();
-    if (ambiguous(error)) {
-      this.store.settleCommand(stored.commandId, CommandStatus.AMBIGUOUS, now, { error: codeOf(error) });
-      return;
-    }
-    const reason = error instanceof Error ? error.message : String(error);
-    if (stored.kind === 'create') {
-      this.store.settleCommand(stored.commandId, CommandStatus.REJECTED, now, { error: codeOf(error) });
-      this.store.setOrderState(stored.clientOrderId, 'REJECTED', now);
-      this.emit(this.factory.rejected(stored.clientOrderId, codeOf(error), reason));
-    } else {
-      this.rejectChange(stored, codeOf(error), reason);
-    }
-  }
-
-  /** Whether a command was already settled (done, rejected or unknown). */
-  private settled(commandId: string): boolean {
-    return !this.store.unresolvedCommands().some((c) => c.commandId === commandId);
-  }
-
-  /** The stored command with this id. @internal */
+  /** The stored command with this id, still unsettled. @internal */
   requireCommand(commandId: string): StoredCommand {
-    const found = this.store.unresolvedCommands().find((c) => c.commandId === commandId);
-    if (found !== undefined) return found;
-    throw new Error(`command ${commandId} is not pending`);
+    return this.sender.requireCommand(commandId);
   }
 
   /** The logical order's current broker order. */
@@ -385,10 +188,6 @@ export class OrderManager {
   /** Adopts an order placed elsewhere as an external logical order. @internal */
   adopt(record: OrderRecord, baseline: boolean): StoredExecution {
     return this.reports.adopt(record, baseline);
-  }
-
-  private settleLogical(clientOrderId: string): void {
-    this.reports.settleLogical(clientOrderId);
   }
 
   /**

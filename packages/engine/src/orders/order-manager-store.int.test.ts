@@ -1,0 +1,121 @@
+/**
+ * The order manager's store on a real SQLite file: a create's command is written before the send
+ * and its logical order right after; a crash in between leaves only the command, from which startup
+ * rebuilds the logical order as the send would have stored it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createOrderIntent,
+  Decimal,
+  instrumentOf,
+  newClientOrderId,
+  type OrderIntent,
+  strategyId,
+  VirtualClock,
+} from '@hoga/core';
+import { HogaDatabase, type NewOrder } from '@hoga/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OrderManagerStore } from './order-manager-store.js';
+import { createContent, newOrderOf } from './order-requests.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function open(): HogaDatabase {
+  const dir = mkdtempSync(join(tmpdir(), 'hoga-om-store-'));
+  dirs.push(dir);
+  return HogaDatabase.open(join(dir, 'store.sqlite'), {
+    clock: new VirtualClock('2026-11-23T10:00:00+09:00'),
+  });
+}
+
+function written(store: OrderManagerStore, intent: OrderIntent, at: number): void {
+  store.recordCreate(
+    `${intent.clientOrderId}:submit`,
+    intent.clientOrderId,
+    { symbol: intent.instrument.symbol, side: intent.side, strategyId: intent.strategyId ?? null },
+    JSON.stringify(createContent(intent)),
+    at,
+  );
+}
+
+/** The stored fields of a logical order, decimals as text. */
+function shape(o: Omit<NewOrder, 'state'> & { readonly state: string }) {
+  const text = (d: Decimal | null): string | null => (d === null ? null : d.toString());
+  return {
+    clientOrderId: o.clientOrderId,
+    strategyId: o.strategyId,
+    mode: o.mode,
+    symbol: o.symbol,
+    market: o.market,
+    currency: o.currency,
+    side: o.side,
+    orderType: o.orderType,
+    timeInForce: o.timeInForce,
+    price: text(o.price),
+    quantity: text(o.quantity),
+    amount: text(o.amount),
+    state: o.state,
+    createdAt: o.createdAt,
+  };
+}
+
+describe('OrderManagerStore', () => {
+  describe('.repairIntents', () => {
+    it('rebuilds the logical order of a create whose process died between the command and the row', () => {
+      const intents = [
+        createOrderIntent({
+          clientOrderId: newClientOrderId('s1'),
+          strategyId: strategyId('s1'),
+          instrument: instrumentOf('ZOM'),
+          side: 'SELL',
+          sizing: 'QUANTITY',
+          orderType: 'LIMIT',
+          quantity: new Decimal(3),
+          price: new Decimal('12.25'),
+          timeInForce: 'CLS',
+        }),
+        createOrderIntent({
+          clientOrderId: newClientOrderId('s1'),
+          strategyId: strategyId('s1'),
+          instrument: instrumentOf('ZOM'),
+          side: 'BUY',
+          sizing: 'AMOUNT',
+          orderType: 'MARKET',
+          amount: new Decimal('1500.5'),
+        }),
+        createOrderIntent({
+          clientOrderId: newClientOrderId('s2'),
+          instrument: instrumentOf('005930'),
+          side: 'BUY',
+          sizing: 'QUANTITY',
+          orderType: 'MARKET',
+          quantity: new Decimal(7),
+        }),
+      ];
+      const db = open();
+      const store = new OrderManagerStore(db);
+      for (const [i, intent] of intents.entries()) written(store, intent, 1_000 + i);
+      // the first one was sent and its row written; the others were cut short by the crash
+      store.recordIntent(newOrderOf(intents[0] as OrderIntent, 1_000));
+      expect(db.orders.get(intents[1]?.clientOrderId ?? '')).toBeNull();
+
+      store.repairIntents();
+
+      // the row is what the send would have stored (the command itself is settled by reconciliation)
+      for (const [i, intent] of intents.entries()) {
+        const row = db.orders.get(intent.clientOrderId);
+        if (row === null) throw new Error(`no row for ${intent.clientOrderId}`);
+        expect(shape({ ...row, state: row.state })).toEqual(
+          shape({ ...newOrderOf(intent, 1_000 + i), state: 'SUBMITTED' }),
+        );
+      }
+      expect(db.orders.list({}).length).toBe(3);
+      db.close();
+    });
+  });
+});
