@@ -2,7 +2,8 @@
  * Live and paper runs: the same runtime, portfolio and strategies as a backtest, fed by the
  * connector's streams in (engine-clock) real time. Live sends orders to the broker through the
  * order manager ({@link LiveVenue}); paper sends them to the broker model's simulated venue with
- * the book fill model on the live order books, so no order request ever reaches the broker. Paper
+ * the book fill model on the live order books, so no order request ever reaches the broker; both
+ * put every command through the broker's rules first (paper: funds from its own ledger). Paper
  * state (cash and holdings) is kept in the store and picked up by the next paper run.
  *
  * @module
@@ -37,6 +38,7 @@ import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strateg
 import { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { LiveVenue } from './live-venue.js';
+import { paperBrokerView } from './paper-broker-view.js';
 
 /** What a live or paper run needs. */
 export interface LiveRunOptions {
@@ -180,14 +182,15 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   container.bind(FxRates).toConstantValue(o.fx);
   container.bind(MarkBook).toConstantValue(marks);
   container.bind(TimerQueue).toSelf().inSingletonScope();
-  // The risk module: live judges the broker's rules against the broker's data; paper only the owner's guards.
+  // The risk module judges the broker's rules against the broker's market data and, for funds,
+  // the broker's account (live) or the paper ledger (paper), so paper refuses what live would.
   const risk = createRiskGateBinding({
     clock: o.clock,
     config: o.risk,
     db: o.db,
     mode: o.settings.mode,
     venue,
-    broker: paper ? undefined : o.client,
+    broker: paper ? paperBrokerView(o.client, ledger) : o.client,
     symbols: o.settings.symbols,
     watchStaleness: !paper,
   });

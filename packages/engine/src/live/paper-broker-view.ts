@@ -1,0 +1,36 @@
+/**
+ * What paper's risk gate judges the broker's rules against: the broker's market data (instrument
+ * flags, calendars, price limits, last prices, the exchange rate: reads only, never an order
+ * request) and the paper account's own books for buying power and sellable quantity. With it, paper
+ * refuses what the broker would (order hours, suspension, tick grid, price limits, the high-value
+ * confirmation, the opposite side, funds) with the broker's codes.
+ *
+ * @module
+ */
+import type { Ledger } from '@hoga/broker-model';
+import type { AccountInfoSource } from '../risk/account-info-provider.js';
+import type { MarketInfoSource } from '../risk/broker-market-view.js';
+
+/**
+ * The broker's market reads and the paper ledger's funds, as the risk gate's broker.
+ *
+ * @param market - the broker (a `BrokerClient`): market data only
+ * @param ledger - the paper account's books (its buying power and sellable quantity are net of the
+ *   paper venue's open orders, as the broker's are of the real account's)
+ */
+export function paperBrokerView(
+  market: MarketInfoSource,
+  ledger: Ledger,
+): MarketInfoSource & AccountInfoSource {
+  return {
+    getStocks: (symbols) => market.getStocks(symbols),
+    getStockWarnings: (symbol) => market.getStockWarnings(symbol),
+    getPrices: (symbols) => market.getPrices(symbols),
+    getPriceLimits: (symbol) => market.getPriceLimits(symbol),
+    getExchangeRate: () => market.getExchangeRate(),
+    getKrMarketCalendar: () => market.getKrMarketCalendar(),
+    getUsMarketCalendar: () => market.getUsMarketCalendar(),
+    getBuyingPower: (currency) => Promise.resolve({ cashBuyingPower: ledger.buyingPower(currency) }),
+    getSellableQuantity: (symbol) => Promise.resolve({ sellableQuantity: ledger.sellableQuantity(symbol) }),
+  };
+}
