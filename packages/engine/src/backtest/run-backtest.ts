@@ -5,7 +5,7 @@
  * @module
  */
 import 'reflect-metadata';
-import type { Bar, Currency, Decimal, Logger, OrderSide, VirtualClock } from '@hoga/core';
+import { type Bar, type Currency, Decimal, type Logger, type OrderSide, type VirtualClock } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { Container } from 'inversify';
 import type { StrategyHookError } from '../engine-error.js';
@@ -19,6 +19,8 @@ import { ClockToken, type RunSettings } from '../runtime/tokens.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
 import { type BarStream, runBacktestLoop } from './backtest-loop.js';
 import { BacktestVenue, backtestModule } from './backtest-module.js';
+
+const ZERO = new Decimal(0);
 
 /** One fill of a backtest, as reported and stored. */
 export interface BacktestTrade {
@@ -110,7 +112,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestOut
       price: fill.price,
       currency: fill.commission.currency,
       commission: fill.commission.amount,
-      tax: fill.tax?.amount ?? fill.commission.amount.minus(fill.commission.amount),
+      tax: fill.tax?.amount ?? ZERO,
     });
   });
 

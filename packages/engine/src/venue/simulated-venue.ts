@@ -49,7 +49,10 @@ export interface SimulatedVenueOptions<M> {
  */
 export class SimulatedVenue<M> implements ExecutionVenue {
   private readonly subject = new Subject<OrderEvent>();
+  /** Orders not yet closed by a fill, a cancel or an expiry (closed ones keep only their id). */
   private readonly orders = new Map<string, SimulatedOrder>();
+  /** Ids of the orders closed by a fill, a cancel or an expiry (a modify or cancel of one is refused as `already-filled`). */
+  private readonly closed = new Set<string>();
   private readonly working = new Map<string, SimulatedOrder[]>();
   private readonly prefix: string;
   private sequence = 0;
@@ -202,6 +205,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   private modify(command: ModifyOrder): void {
     const order = this.orders.get(command.clientOrderId);
     const now = this.options.clock.nowMs();
+    const known = order !== undefined || this.closed.has(command.clientOrderId);
     if (order === undefined || !isWorking(order)) {
       this.emit({
         type: 'OrderModifyRejected',
@@ -210,7 +214,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
         strategyId: command.strategyId,
         tsEvent: now,
         tsInit: now,
-        code: order === undefined ? 'order-not-found' : 'already-filled',
+        code: known ? 'already-filled' : 'order-not-found',
         reason: `order ${command.clientOrderId} is not working`,
       });
       return;
@@ -233,6 +237,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   private cancel(command: CancelOrder): void {
     const order = this.orders.get(command.clientOrderId);
     const now = this.options.clock.nowMs();
+    const known = order !== undefined || this.closed.has(command.clientOrderId);
     if (order === undefined || !isWorking(order)) {
       this.emit({
         type: 'OrderCancelRejected',
@@ -241,7 +246,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
         strategyId: command.strategyId,
         tsEvent: now,
         tsInit: now,
-        code: order === undefined ? 'order-not-found' : 'already-filled',
+        code: known ? 'already-filled' : 'order-not-found',
         reason: `order ${command.clientOrderId} is not working`,
       });
       return;
@@ -324,6 +329,9 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   private close(order: SimulatedOrder, state: 'FILLED' | 'CANCELED' | 'EXPIRED'): void {
     order.state = state;
     this.options.ledger.release(order.clientOrderId);
+    // a long backtest closes hundreds of thousands of orders: keep their ids, not the orders
+    this.orders.delete(order.clientOrderId);
+    this.closed.add(order.clientOrderId);
     const list = this.working.get(order.symbol);
     const at = list?.indexOf(order) ?? -1;
     if (list !== undefined && at >= 0) {
