@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { averagePurchasePrice, roundCash } from '@hoga/broker-model';
+import { AVERAGE_PURCHASE_PRICE_PLACES, averagePurchasePrice, roundCash } from '@hoga/broker-model';
 import { type Currency, Decimal, type Fill } from '@hoga/core';
 import type { PositionView } from '../strategy/strategy-context.js';
 
@@ -51,7 +51,8 @@ export class StrategyBook {
 
   /** Books one of the strategy's fills. */
   apply(fill: Fill, currency: Currency): void {
-    const amount = roundCash(currency, fill.quantity.times(fill.price));
+    const product = fill.quantity.times(fill.price);
+    const amount = roundCash(currency, product);
     const commission = fill.commission.amount;
     const tax = fill.tax?.amount ?? ZERO;
     const cash = this.cash(currency);
@@ -69,12 +70,10 @@ export class StrategyBook {
         };
         this.positionsBySymbol.set(fill.symbol, position);
       }
-      position.averagePrice = averagePurchasePrice(
-        position.quantity,
-        position.averagePrice,
-        fill.quantity,
-        amount,
-      );
+      position.averagePrice =
+        position.quantity.isZero() && exactAverage(fill, product, amount)
+          ? fill.price
+          : averagePurchasePrice(position.quantity, position.averagePrice, fill.quantity, amount);
       position.quantity = position.quantity.plus(fill.quantity);
     } else {
       this.cashByCurrency.set(currency, roundCash(currency, cash.plus(amount).minus(commission).minus(tax)));
@@ -166,4 +165,19 @@ function view(p: PositionState): PositionView {
     averagePrice: p.averagePrice,
     realizedPnl: p.realizedPnl,
   };
+}
+
+/**
+ * Whether a buy into a flat position averages at exactly its fill price: `amount / quantity`
+ * rounded to the average's places is the price itself when the amount is the exact product
+ * (no cash rounding, no digit lost to the precision) and the price has no more places than the
+ * average keeps. Spares the division on the common path.
+ */
+function exactAverage(fill: Fill, product: Decimal, amount: Decimal): boolean {
+  return (
+    !fill.quantity.isZero() &&
+    fill.price.decimalPlaces() <= AVERAGE_PURCHASE_PRICE_PLACES &&
+    fill.quantity.sd() + fill.price.sd() <= Decimal.precision &&
+    amount.eq(product)
+  );
 }
