@@ -167,6 +167,14 @@ export function prepareStatements(conn: Connection) {
         symbol, side, content, strategy_id, status, created_at, sent_at, updated_at)
         VALUES (@commandId, @clientOrderId, @kind, @target, @symbol, @side, @content, @strategyId, 'sending',
         @at, @at, @at)`),
+    insertCommandIfNew:
+      p(`INSERT OR IGNORE INTO order_commands (command_id, client_order_id, kind, target_broker_order_id,
+        symbol, side, content, strategy_id, status, created_at, sent_at, updated_at)
+        VALUES (@commandId, @clientOrderId, @kind, @target, @symbol, @side, @content, @strategyId, 'sending',
+        @at, @at, @at)`),
+    appendLog: p('INSERT INTO om_command_log (row) VALUES (?)'),
+    deleteLog: p('DELETE FROM om_command_log WHERE seq = ?'),
+    logEntries: p('SELECT seq, row FROM om_command_log ORDER BY seq'),
     updateCommand: p(`UPDATE order_commands SET status = @status, result_broker_order_id = coalesce(@result,
         result_broker_order_id), error = coalesce(@error, error), checks = @checks, updated_at = @at WHERE command_id = @id`),
     unresolved: p(

@@ -1,7 +1,7 @@
 /**
- * The order manager's store on a real SQLite file: a create's command is written before the send
- * and its logical order right after; a crash in between leaves only the command, from which startup
- * rebuilds the logical order as the send would have stored it.
+ * The order manager's store on a real SQLite file: a create is written to the command log before
+ * the send, and its command row and logical order right after; a crash in between leaves only the
+ * log entry, from which startup builds both rows as the send would have stored them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import {
 } from '@hoga/core';
 import { HogaDatabase, type NewOrder } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OrderManagerStore } from './order-manager-store.js';
+import { CommandStatus, type LoggedCreate, OrderManagerStore } from './order-manager-store.js';
 import { createContent, newOrderOf } from './order-requests.js';
 
 const dirs: string[] = [];
@@ -33,8 +33,8 @@ function open(): HogaDatabase {
   });
 }
 
-function written(store: OrderManagerStore, intent: OrderIntent, at: number): void {
-  store.recordCreate(
+function written(store: OrderManagerStore, intent: OrderIntent, at: number): LoggedCreate {
+  return store.recordCreate(
     `${intent.clientOrderId}:submit`,
     intent.clientOrderId,
     { symbol: intent.instrument.symbol, side: intent.side, strategyId: intent.strategyId ?? null },
@@ -65,8 +65,8 @@ function shape(o: Omit<NewOrder, 'state'> & { readonly state: string }) {
 }
 
 describe('OrderManagerStore', () => {
-  describe('.repairIntents', () => {
-    it('rebuilds the logical order of a create whose process died between the command and the row', () => {
+  describe('.repairInterrupted', () => {
+    it('builds the command and the logical order of a create whose process died after the log entry', () => {
       const intents = [
         createOrderIntent({
           clientOrderId: newClientOrderId('s1'),
@@ -99,13 +99,28 @@ describe('OrderManagerStore', () => {
       ];
       const db = open();
       const store = new OrderManagerStore(db);
-      for (const [i, intent] of intents.entries()) written(store, intent, 1_000 + i);
-      // the first one was sent and its row written; the others were cut short by the crash
-      store.recordIntent(newOrderOf(intents[0] as OrderIntent, 1_000));
+      const logged = intents.map((intent, i) => written(store, intent, 1_000 + i));
+      // the first one was sent and its rows written; the others were cut short by the crash
+      store.recordSent(logged[0] as LoggedCreate, newOrderOf(intents[0] as OrderIntent, 1_000));
       expect(db.orders.get(intents[1]?.clientOrderId ?? '')).toBeNull();
+      expect(store.unresolvedCommands().map((c) => c.clientOrderId)).toEqual([intents[0]?.clientOrderId]);
 
-      store.repairIntents();
+      const restarted = new OrderManagerStore(db);
+      restarted.repairInterrupted();
 
+      // every command is there, still `sending` (reconciliation settles it), with the body sent
+      expect(
+        restarted.unresolvedCommands().map((c) => [c.clientOrderId, c.status, c.content, c.createdAt]),
+      ).toEqual(
+        intents.map((intent, i) => [
+          intent.clientOrderId,
+          CommandStatus.SENDING,
+          JSON.parse(JSON.stringify(createContent(intent))),
+          1_000 + i,
+        ]),
+      );
+      restarted.repairInterrupted(); // nothing left to do: nothing doubled
+      expect(restarted.unresolvedCommands()).toHaveLength(3);
       // the row is what the send would have stored (the command itself is settled by reconciliation)
       for (const [i, intent] of intents.entries()) {
         const row = db.orders.get(intent.clientOrderId);

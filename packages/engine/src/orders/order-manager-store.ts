@@ -32,6 +32,25 @@ export {
   type StoredExecution,
 } from './order-manager-rows.js';
 
+/** A command's `order_commands` row as statement parameters (and as its command-log entry). */
+export interface CommandParams {
+  readonly commandId: string;
+  readonly clientOrderId: string;
+  readonly kind: 'create' | 'modify' | 'cancel';
+  readonly target: string | null;
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly content: string;
+  readonly strategyId: string | null;
+  readonly at: number;
+}
+
+/** A create in the command log whose rows are written after its send. */
+export interface LoggedCreate {
+  readonly seq: number;
+  readonly row: CommandParams;
+}
+
 /** What the fill path reads of a logical order. */
 export interface OrderHead {
   readonly id: number;
@@ -60,17 +79,14 @@ export class OrderManagerStore extends OrderManagerTables {
   private readonly setNormal: Statement;
 
   /**
-   * Writes a command row: one INSERT, its own commit (no BEGIN / COMMIT statements around it),
-   * fsynced with `full` durability; inside a caller's transaction it joins it, as a nested one would.
+   * Runs one write statement as its own commit (no BEGIN / COMMIT statements around it), fsynced
+   * with `full` durability; inside a caller's transaction it joins it, as a nested one would.
    */
-  private writeCommand(row: Record<string, unknown>): void {
-    if (this.durability === 'normal' || this.conn.inTransaction) {
-      this.statements.insertCommand.run(row);
-      return;
-    }
+  private durableRun(statement: Statement, ...params: unknown[]): unknown {
+    if (this.durability === 'normal' || this.conn.inTransaction) return statement.run(...params);
     this.setFull.run();
     try {
-      this.statements.insertCommand.run(row);
+      return statement.run(...params);
     } finally {
       this.setNormal.run();
     }
@@ -87,10 +103,11 @@ export class OrderManagerStore extends OrderManagerTables {
   }
 
   /**
-   * Writes a create before it is sent: the command with its full request body, one small commit
-   * (fsynced with `full` durability). The logical order's row follows right after the send
-   * ({@link OrderManagerStore.recordIntent}); after a crash in between, {@link
-   * OrderManagerStore.repairIntents} rebuilds it from the command.
+   * Writes a create before it is sent: the command with its full request body as one entry of the
+   * command log (a single-B-tree append: one small commit, fsynced with `full` durability). The
+   * command's row and the logical order's follow right after the send
+   * ({@link OrderManagerStore.recordSent}); after a crash in between,
+   * {@link OrderManagerStore.repairInterrupted} builds them from the log.
    *
    * @param content - the request body, already serialised (JSON)
    */
@@ -100,8 +117,8 @@ export class OrderManagerStore extends OrderManagerTables {
     info: { readonly symbol: string; readonly side: 'BUY' | 'SELL'; readonly strategyId: string | null },
     content: string,
     at: number,
-  ): void {
-    this.writeCommand({
+  ): LoggedCreate {
+    const row: CommandParams = {
       commandId,
       clientOrderId,
       kind: 'create',
@@ -111,6 +128,36 @@ export class OrderManagerStore extends OrderManagerTables {
       content,
       strategyId: info.strategyId,
       at,
+    };
+    const { lastInsertRowid } = this.durableRun(this.statements.appendLog, JSON.stringify(row)) as {
+      lastInsertRowid: number | bigint;
+    };
+    return { seq: Number(lastInsertRowid), row };
+  }
+
+  /**
+   * After a create's request left: its command row (state `sending`) and its logical order (state
+   * SUBMITTED), and its log entry removed, in one transaction.
+   */
+  recordSent(logged: LoggedCreate, order: NewOrder): void {
+    this.runTx(() => {
+      this.statements.insertCommandIfNew.run(logged.row);
+      this.recordIntent(order);
+      this.statements.deleteLog.run(logged.seq);
+    });
+  }
+
+  /**
+   * At startup: the creates a crash left in the command log (their request may have left) become
+   * command rows (`sending`, settled by reconciliation), and creates without a logical order get it.
+   */
+  repairInterrupted(): void {
+    this.runTx(() => {
+      for (const entry of this.statements.logEntries.all() as { seq: number; row: string }[]) {
+        this.statements.insertCommandIfNew.run(JSON.parse(entry.row) as CommandParams);
+        this.statements.deleteLog.run(entry.seq);
+      }
+      this.repairIntents();
     });
   }
 
@@ -135,7 +182,7 @@ export class OrderManagerStore extends OrderManagerTables {
   }
 
   /** Rebuilds the logical orders of creates a crash interrupted between the command and its row. */
-  repairIntents(): void {
+  private repairIntents(): void {
     for (const row of this.statements.createsWithoutOrder.all() as CommandRow[]) {
       const content = JSON.parse(row.content) as CreateContent;
       const market = /^[0-9]/.test(content.symbol) ? Market.KR : Market.US;
@@ -172,7 +219,7 @@ export class OrderManagerStore extends OrderManagerTables {
     content: Record<string, unknown>,
     at: number,
   ): void {
-    this.writeCommand({
+    this.durableRun(this.statements.insertCommand, {
       commandId,
       clientOrderId: target.clientOrderId,
       kind,

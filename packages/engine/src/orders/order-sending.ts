@@ -23,6 +23,7 @@ import {
   modifyContent,
   modifyRequest,
   newOrderOf,
+  type OrderGateway,
 } from './order-requests.js';
 
 /** See the module description. */
@@ -58,7 +59,7 @@ export class CommandSender {
     const content = createContent(intent);
     const strategyId = intent.strategyId ?? null;
     // Written before it is sent: the command with its full body, one small commit.
-    this.m.store.recordCreate(
+    const logged = this.m.store.recordCreate(
       command.commandId,
       intent.clientOrderId,
       { symbol, side: intent.side, strategyId },
@@ -82,10 +83,10 @@ export class CommandSender {
       sentAt: now,
     };
     // The request leaves first (built from the intent's own decimals, equal to the stored body);
-    // then the logical order's row, and the strategy hears of it (OrderSubmitted) while it is on
-    // its way.
+    // then the command's and the logical order's rows, and the strategy hears of it
+    // (OrderSubmitted) while it is on its way.
     await this.sendCreate(stored, createRequestOf(intent), () => {
-      this.m.store.recordIntent(newOrderOf(intent, now));
+      this.m.store.recordSent(logged, newOrderOf(intent, now));
       this.m.emit(this.factory.submitted(intent, now));
     });
   }
@@ -97,7 +98,12 @@ export class CommandSender {
     sent?: () => void,
   ): Promise<void> {
     try {
-      const answer = this.m.gateway.createOrder(request);
+      let answer: ReturnType<OrderGateway['createOrder']>;
+      try {
+        answer = this.m.gateway.createOrder(request);
+      } catch (error) {
+        answer = Promise.reject(error); // what was sent (or not) is settled below all the same
+      }
       sent?.();
       const result = await answer;
       this.onCreated(stored, result.orderId, null);

@@ -26,7 +26,7 @@ export interface ReconcileReport {
  */
 export async function reconcileWithBroker(m: OrderManager): Promise<ReconcileReport> {
   const now = m.clock.nowMs();
-  m.store.repairIntents();
+  m.store.repairInterrupted();
   m.store.repairLinks(now);
   for (const c of m.store.unresolvedCommands())
     if (c.status === CommandStatus.SENDING)

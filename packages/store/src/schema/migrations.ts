@@ -10,6 +10,7 @@
 import { MIGRATION_004_ORDER_MANAGER_SQL } from './migration-004-order-manager.js';
 import { MIGRATION_005_RUNS_SQL } from './migration-005-runs.js';
 import { MIGRATION_006_TOKEN_FINGERPRINT_SQL } from './migration-006-token-fingerprint.js';
+import { MIGRATION_007_COMMAND_LOG_SQL } from './migration-007-command-log.js';
 
 /** One schema step. */
 export interface Migration {
@@ -202,6 +203,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 6,
     name: 'token cache: fingerprint of the credentials that issued each token',
     sql: MIGRATION_006_TOKEN_FINGERPRINT_SQL,
+  },
+  {
+    version: 7,
+    name: 'order manager: command log written before a create is sent',
+    sql: MIGRATION_007_COMMAND_LOG_SQL,
   },
 ];
 
