@@ -83,13 +83,12 @@ async function paperOutcomes(
   });
   await handle.stop();
   return ids.map((id) => {
-    const end = events.find(
-      (e) =>
-        e.clientOrderId === id &&
-        (e.type === 'OrderDenied' || e.type === 'OrderRejected' || e.type === 'OrderAccepted'),
-    );
-    if (end === undefined) return 'no outcome';
-    return end.type === 'OrderAccepted' ? 'accepted' : (end.code ?? 'no code');
+    for (const e of events) {
+      if (e.clientOrderId !== id) continue;
+      if (e.type === 'OrderAccepted') return 'accepted';
+      if (e.type === 'OrderDenied' || e.type === 'OrderRejected') return e.code ?? 'no code';
+    }
+    return 'no outcome';
   });
 }
 

@@ -8,11 +8,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrokerClient } from '@hoga/connector';
+import type { LedgerSnapshot } from '@hoga/broker-model';
 import { type Bar, createLogger, Decimal, type OrderEvent, ScaledClock } from '@hoga/core';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FixedFxRates } from '../portfolio/fx-rates.js';
+import type { StrategySpec } from '../runtime/engine-runtime.js';
 import { Strategy } from '../strategy/strategy.js';
 import { type LiveRunHandle, startLiveRun } from './run-live.js';
 
@@ -22,6 +24,26 @@ class BuyOnce extends Strategy {
     if (this.bought || bar.symbol !== '005930') return;
     this.bought = true;
     this.ctx.buy(bar.symbol, 2);
+  }
+}
+
+/** Places one limit buy of 2 005930 well below the market, on the first bar; it rests. */
+class RestBelow extends Strategy {
+  private placed = false;
+  override onBar(bar: Bar): void {
+    if (this.placed || bar.symbol !== '005930') return;
+    this.placed = true;
+    this.ctx.buy(bar.symbol, 2, Math.floor((bar.close * 0.97) / 100) * 100);
+  }
+}
+
+/** Places nothing; records the open orders it finds in `onStart`. */
+class Watch extends Strategy {
+  static found: string[] = [];
+  override onStart(): void {
+    Watch.found = this.ctx
+      .openOrders()
+      .map((o) => `${o.clientOrderId} ${o.side} ${o.quantity?.toFixed()} @ ${o.price?.toFixed()} ${o.state}`);
   }
 }
 
@@ -52,6 +74,7 @@ async function setup(): Promise<{
 async function run(
   mode: 'live' | 'paper',
   s: { client: BrokerClient; clock: ScaledClock; db: HogaDatabase },
+  strategy: StrategySpec = { strategyClass: BuyOnce },
 ): Promise<{ handle: LiveRunHandle; events: OrderEvent[] }> {
   const events: OrderEvent[] = [];
   const handle = await startLiveRun({
@@ -62,7 +85,7 @@ async function run(
       interval: '1m',
       cash: { KRW: new Decimal(1_000_000) },
     },
-    strategies: [{ strategyClass: BuyOnce }],
+    strategies: [strategy],
     client: s.client,
     db: s.db,
     clock: s.clock,
@@ -111,6 +134,42 @@ describe('startLiveRun', () => {
     } finally {
       await second.handle.stop();
     }
+    expect(s.sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
+  }, 90_000);
+
+  it('paper: a resting order survives a restart, rests again with its reservation, and fills in the next run', async () => {
+    const s = await setup();
+    const first = await run('paper', s, { strategyClass: RestBelow });
+    await until(() => first.events.some((e) => e.type === 'OrderAccepted'));
+    await first.handle.stop();
+    const submitted = first.events.find((e) => e.type === 'OrderSubmitted');
+    if (submitted?.type !== 'OrderSubmitted' || submitted.intent.sizing !== 'QUANTITY')
+      throw new Error('no order');
+    const limit = submitted.intent.orderType === 'LIMIT' ? submitted.intent.price : new Decimal(0);
+    expect(first.handle.status().openOrders).toBe(1);
+
+    // the next run: the same strategy id, a strategy that places nothing
+    const second = await run('paper', s, { strategyClass: Watch, id: 'RestBelow' });
+    try {
+      expect(Watch.found).toEqual([`${submitted.clientOrderId} BUY 2 @ ${limit.toFixed()} ACCEPTED`]);
+      expect(second.handle.status().openOrders).toBe(1);
+      // the market falls through the limit: the restored order fills on the book
+      s.sim.setPrice('005930', limit.minus(1_000));
+      await until(() => second.events.some((e) => e.type === 'OrderFilled'));
+    } finally {
+      await second.handle.stop();
+    }
+    const fill = second.events.find((e) => e.type === 'OrderFilled');
+    if (fill?.type !== 'OrderFilled') throw new Error('no fill');
+    expect(fill.clientOrderId).toBe(submitted.clientOrderId);
+    expect(fill.strategyId).toBe('RestBelow');
+    expect(fill.fill.quantity.toFixed()).toBe('2');
+    expect(fill.fill.price.lte(limit)).toBe(true);
+    const ledger = s.db.strategyState.get('paper/_account', 'ledger') as LedgerSnapshot;
+    expect(ledger.holdings['005930']?.quantity).toBe('2');
+    const cost = fill.fill.quantity.times(fill.fill.price).plus(fill.fill.commission.amount);
+    expect(ledger.cash.KRW).toBe(new Decimal(1_000_000).minus(cost).toFixed());
+    expect(s.db.strategyState.get('paper/_account', 'orders')).toEqual([]);
     expect(s.sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
   }, 90_000);
 });

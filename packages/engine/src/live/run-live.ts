@@ -39,6 +39,7 @@ import { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { LiveVenue } from './live-venue.js';
 import { paperBrokerView } from './paper-broker-view.js';
+import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 
 /** What a live or paper run needs. */
 export interface LiveRunOptions {
@@ -125,6 +126,47 @@ async function paperLedger(o: LiveRunOptions): Promise<Ledger> {
       holdings.items.map((i) => [i.symbol, { quantity: i.quantity, averagePrice: i.averagePurchasePrice }]),
     ),
   );
+}
+
+/**
+ * Puts the paper orders saved by the last run back on the venue: the unfilled part of each order of
+ * the current session, under its `clientOrderId`, tracked by its strategy again (the strategy's
+ * `openOrders()` shows it in `onStart`). Orders of an earlier session have ended (DAY).
+ */
+async function restorePaperOrders(
+  o: LiveRunOptions,
+  venue: ExecutionVenue,
+  runtime: EngineRuntime,
+): Promise<void> {
+  const now = o.clock.nowMs();
+  const { restored, ended } = restorablePaperOrders(
+    o.db.strategyState.get(PAPER_STATE_ID, 'orders'),
+    paperSession(now),
+  );
+  if (ended.length > 0) o.logger.info({ orders: ended }, 'paper orders of an earlier session ended');
+  for (const { strategyId, intent } of restored) {
+    const host = runtime.hosts.find((h) => h.strategyId === strategyId);
+    host?.track({
+      clientOrderId: intent.clientOrderId,
+      symbol: intent.instrument.symbol,
+      side: intent.side,
+      orderType: intent.orderType,
+      price: intent.sizing === 'QUANTITY' && intent.orderType === 'LIMIT' ? intent.price : null,
+      quantity: intent.sizing === 'QUANTITY' ? intent.quantity : null,
+      amount: intent.sizing === 'AMOUNT' ? intent.amount : null,
+      state: 'INITIALIZED',
+      filledQuantity: new Decimal(0),
+      averageFillPrice: null,
+    });
+    await venue.execute({
+      type: 'SubmitOrder',
+      commandId: `${intent.clientOrderId}:restore`,
+      strategyId,
+      tsInit: now,
+      intent,
+    });
+  }
+  if (restored.length > 0) await runtime.settle();
 }
 
 /**
@@ -223,18 +265,27 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   let fills = 0;
   let bars = 0;
   const subscriptions: Subscription[] = [];
+  const paperOrders = new PaperOrders();
+  /** Paper: the ledger and the open orders (which hold its reservations) saved together. */
+  const savePaper = (): void => {
+    o.db.transaction(() => {
+      o.db.strategyState.set(PAPER_STATE_ID, 'ledger', ledger.snapshot());
+      o.db.strategyState.set(PAPER_STATE_ID, 'orders', paperOrders.snapshot());
+    });
+  };
   subscriptions.push(
     venue.events$.subscribe((event) => {
-      if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
-        fills++;
-        if (paper) o.db.strategyState.set(PAPER_STATE_ID, 'ledger', ledger.snapshot());
-      }
+      const filled = event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled';
+      if (filled) fills++;
+      if (paper && (paperOrders.onEvent(event) || filled)) savePaper();
     }),
   );
 
   // Reconcile once the runtime listens: what filled or closed while the engine was down reaches
   // the portfolio and the strategies like any other event.
   if (liveVenue !== null) await liveVenue.start();
+  // Paper: the open orders of the last run go back on the venue (their unfilled part).
+  if (paper) await restorePaperOrders(o, venue, runtime);
 
   runtime.callAll('onStart');
   await runtime.settle();
@@ -270,7 +321,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       subscriptions.push(
         streams.orderbook$(symbol).subscribe((book) => {
           if (sim.workingCount === 0) return;
-          const session = Math.floor((o.clock.nowMs() + 9 * 3_600_000) / 86_400_000);
+          const session = paperSession(o.clock.nowMs());
           const view: OrderBook = { asks: book.asks, bids: book.bids };
           o.onBook?.(symbol, view);
           sim.onMarket(symbol, view, session);
@@ -326,7 +377,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       await runtime.stop(); // onStop, then the venue settles (live: last poll)
       for (const s of subscriptions) s.unsubscribe();
       risk.dispose();
-      if (paper) o.db.strategyState.set(PAPER_STATE_ID, 'ledger', ledger.snapshot());
+      if (paper) savePaper();
       if (manager !== null) manager.store.snapshotPositions(o.clock.nowMs());
     },
   };

@@ -1,0 +1,148 @@
+/**
+ * The paper account's open orders, kept beside its ledger so that a restart puts them back on the
+ * simulated venue. The ledger is saved without reservations (they belong to the open orders); the
+ * orders are saved with what is left of them, and on restart their unfilled part is submitted
+ * again under the same `clientOrderId` (the venue reserves cash or shares for it anew). A DAY order
+ * saved in an earlier session than the restart's has ended: it is not put back.
+ *
+ * @module
+ */
+import {
+  type ClientOrderId,
+  Decimal,
+  type OrderEvent,
+  type OrderIntent,
+  OrderSizing,
+  OrderType,
+  type StrategyId,
+} from '@hoga/core';
+
+/** One open order as saved in the store (JSON). */
+export interface SavedPaperOrder {
+  /** The intent as first submitted (decimals as text), its price and quantity as last modified. */
+  readonly intent: Readonly<Record<string, unknown>>;
+  readonly filledQuantity: string;
+  /** Amount filled so far (amount orders), in the order's currency. */
+  readonly filledAmount: string;
+  /** Session key (KST trading day number) of the order's acceptance. */
+  readonly session: number;
+}
+
+interface OpenOrder {
+  intent: OrderIntent;
+  filledQuantity: Decimal;
+  filledAmount: Decimal;
+  session: number;
+}
+
+/** The session key paper uses for DAY orders: the KST calendar day of an instant. */
+export function paperSession(ms: number): number {
+  return Math.floor((ms + 9 * 3_600_000) / 86_400_000);
+}
+
+const ENDED = new Set<OrderEvent['type']>(['OrderFilled', 'OrderCanceled', 'OrderExpired', 'OrderRejected']);
+
+/** Follows the paper venue's events and keeps its open orders. */
+export class PaperOrders {
+  private readonly open = new Map<string, OpenOrder>();
+
+  /**
+   * Applies one venue event.
+   *
+   * @returns whether the open orders changed (to be saved)
+   */
+  onEvent(event: OrderEvent): boolean {
+    const id = event.clientOrderId as string;
+    if (event.type === 'OrderAccepted') {
+      return false;
+    }
+    if (event.type === 'OrderSubmitted') {
+      this.open.set(id, {
+        intent: event.intent,
+        filledQuantity: new Decimal(0),
+        filledAmount: new Decimal(0),
+        session: paperSession(event.tsEvent),
+      });
+      return true;
+    }
+    const order = this.open.get(id);
+    if (order === undefined) return false;
+    if (ENDED.has(event.type)) {
+      this.open.delete(id);
+      return true;
+    }
+    if (event.type === 'OrderPartiallyFilled') {
+      order.filledQuantity = event.fill.cumulativeQuantity;
+      order.filledAmount = order.filledAmount.plus(event.fill.quantity.times(event.fill.price));
+      return true;
+    }
+    if (event.type === 'OrderModified') {
+      order.intent = {
+        ...order.intent,
+        ...(event.price === undefined ? {} : { price: event.price }),
+        ...(event.quantity === undefined ? {} : { quantity: event.quantity }),
+      } as OrderIntent;
+      return true;
+    }
+    return false;
+  }
+
+  /** The open orders, to save. */
+  snapshot(): SavedPaperOrder[] {
+    return [...this.open.values()].map((o) => ({
+      intent: JSON.parse(JSON.stringify(o.intent)) as Record<string, unknown>,
+      filledQuantity: o.filledQuantity.toFixed(),
+      filledAmount: o.filledAmount.toFixed(),
+      session: o.session,
+    }));
+  }
+}
+
+/** A saved order's unfilled part, ready to submit again. */
+export interface RestoredPaperOrder {
+  readonly strategyId: StrategyId;
+  /** The intent of what is left (same `clientOrderId`). */
+  readonly intent: OrderIntent;
+}
+
+/**
+ * The saved orders still alive in `session`, each as the intent of its unfilled part. Orders of an
+ * earlier session (DAY orders end with their session) and fully filled ones are left out.
+ *
+ * @param saved - what {@link PaperOrders.snapshot} saved (or undefined)
+ * @param session - the session key now ({@link paperSession})
+ */
+export function restorablePaperOrders(
+  saved: unknown,
+  session: number,
+): {
+  readonly restored: readonly RestoredPaperOrder[];
+  readonly ended: readonly string[];
+} {
+  const restored: RestoredPaperOrder[] = [];
+  const ended: string[] = [];
+  if (!Array.isArray(saved)) return { restored, ended };
+  for (const s of saved as SavedPaperOrder[]) {
+    const raw = s.intent;
+    const id = String(raw.clientOrderId);
+    if (s.session !== session) {
+      ended.push(id);
+      continue;
+    }
+    const amount = raw.sizing === OrderSizing.AMOUNT;
+    const left = amount
+      ? new Decimal(String(raw.amount)).minus(s.filledAmount)
+      : new Decimal(String(raw.quantity)).minus(s.filledQuantity);
+    if (left.lte(0)) continue;
+    const intent = Object.freeze({
+      ...raw,
+      clientOrderId: id as ClientOrderId,
+      ...(amount ? { amount: left } : { quantity: left }),
+      ...(raw.orderType === OrderType.LIMIT && raw.price != null
+        ? { price: new Decimal(String(raw.price)) }
+        : {}),
+    }) as unknown as OrderIntent;
+    restored.push({ strategyId: String(raw.strategyId ?? 'manual') as StrategyId, intent });
+  }
+  return { restored, ended };
+}
