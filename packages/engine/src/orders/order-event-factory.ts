@@ -157,7 +157,7 @@ export class OrderEventFactory {
    * broker order reports `FILLED` and no command of it is unsettled), else `OrderPartiallyFilled`.
    */
   fill(counted: CountedFill, owned: StoredExecution, record: OrderRecord, filledAt: number): OrderEvent {
-    const order = this.store.orderHead(owned.clientOrderId);
+    const order = counted.order;
     const currency = order?.currency ?? (record.currency === 'USD' ? 'USD' : 'KRW');
     const fill: Fill = {
       fillId: `${owned.brokerOrderId}:${counted.delta.after.filledQuantity.toString()}`,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Decimal } from '@hoga/core';
+import { type Currency, Decimal, type OrderState } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import type { CumulativeExecution, ExecutionDelta } from './execution-delta.js';
 
@@ -136,6 +136,14 @@ export function execution(row: ExecutionRow): StoredExecution {
   };
 }
 
+/** What the fill path reads of a logical order. */
+export interface OrderHead {
+  readonly id: number;
+  readonly currency: Currency;
+  readonly state: OrderState;
+  readonly brokerOrderId: string | null;
+}
+
 /** A fill as counted: the delta plus what identifies it. */
 export interface CountedFill {
   readonly brokerOrderId: string;
@@ -145,6 +153,8 @@ export interface CountedFill {
   readonly logicalCumulative: Decimal;
   /** The logical order's total filled amount after this fill. */
   readonly logicalAmount: Decimal;
+  /** The logical order's row as it was when the fill was counted (null for an adopted one without). */
+  readonly order: OrderHead | null;
 }
 
 /** Prepares every statement the store runs. */

@@ -18,6 +18,7 @@ import {
   command,
   type ExecutionRow,
   execution,
+  type OrderHead,
   type Statement,
   type StoredCommand,
   type StoredExecution,
@@ -28,6 +29,7 @@ import { OrderManagerTables } from './order-manager-tables.js';
 export {
   CommandStatus,
   type CountedFill,
+  type OrderHead,
   type StoredCommand,
   type StoredExecution,
 } from './order-manager-rows.js';
@@ -49,14 +51,6 @@ export interface CommandParams {
 export interface LoggedCreate {
   readonly seq: number;
   readonly row: CommandParams;
-}
-
-/** What the fill path reads of a logical order. */
-export interface OrderHead {
-  readonly id: number;
-  readonly currency: Currency;
-  readonly state: OrderState;
-  readonly brokerOrderId: string | null;
 }
 
 /** Reads and writes the manager's tables; see the module description. */
@@ -374,6 +368,8 @@ export class OrderManagerStore extends OrderManagerTables {
           at,
         });
       if (delta === null) return null;
+      // The logical order's totals over its broker orders, and its row (two reads: SQLite's join
+      // of the two took five times as long).
       let logical = new Decimal(0);
       let amount = new Decimal(0);
       for (const row of this.statements.sumFilled.all(owned.clientOrderId) as {
@@ -383,7 +379,7 @@ export class OrderManagerStore extends OrderManagerTables {
         logical = logical.plus(row.filled_quantity);
         amount = amount.plus(row.filled_amount);
       }
-      const order = this.orderKey(owned.clientOrderId);
+      const order = this.orderHead(owned.clientOrderId);
       if (order !== null) {
         this.db.fills.record({
           orderId: order.id,
@@ -407,6 +403,7 @@ export class OrderManagerStore extends OrderManagerTables {
         delta,
         logicalCumulative: logical,
         logicalAmount: amount,
+        order,
       };
     };
     // inside a poll's batch already: no savepoint per fill
