@@ -7,8 +7,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BrokerClient } from '@hoga/connector';
 import type { LedgerSnapshot } from '@hoga/broker-model';
+import { BrokerClient } from '@hoga/connector';
 import { type Bar, createLogger, Decimal, type OrderEvent, ScaledClock } from '@hoga/core';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';

@@ -300,6 +300,10 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   const deliver = (bar: Bar): void => {
     chain = chain.then(async () => {
       marks.values[marks.slot(bar.symbol)] = bar.close;
+      // A completed candle is market data as of its close: the stale-price watch counts from
+      // there (the background price reads run on a real-time timer, which against a fast
+      // simulator spans more engine time than the staleness limit).
+      risk.module.staleness?.notePrice(bar.symbol, bar.closeTime);
       bars++;
       o.onBar?.(bar);
       for (const host of runtime.hosts) {

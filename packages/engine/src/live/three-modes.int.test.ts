@@ -257,6 +257,11 @@ describe('the SMA crossover in backtest, paper and live against the simulator', 
     await Promise.all([live.handle.stop(), paper.handle.stop()]);
     expect(live.rec.fills.length).toBeGreaterThan(0);
     expect(paper.rec.fills.length).toBeGreaterThan(0);
+    // nothing refused: market orders within cash, data kept fresh by the bars at ×60
+    const refused = (m: Mode) =>
+      m.rec.events.filter((e) => e.type === 'OrderDenied' || e.type === 'OrderRejected');
+    expect(refused(live)).toEqual([]);
+    expect(refused(paper)).toEqual([]);
   }, 90_000);
 
   for (const mode of ['live', 'paper'] as const) {
