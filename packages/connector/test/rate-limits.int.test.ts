@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimitGroup } from '@hoga/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,59 @@ describe('rate limits against the simulator with its limits on', () => {
     }
     expect(rateLimited).toEqual(Array.from({ length: ROUNDS }, () => 0));
   }, 60_000);
+
+  it('paces by when answers come back: a burst that reaches the server late gets no 429', async () => {
+    // A real TCP proxy in front of the simulator holds the first ten requests back 200 ms after
+    // they left the client (a busy machine or network); the server counts them on arrival. A
+    // limiter that counted them when they left let the eleventh go 150 ms later, into an empty bucket.
+    const target = new URL(fx.sim.url);
+    let toHold = 0;
+    const sockets = new Set<Socket>();
+    const proxy: Server = createServer((client) => {
+      const upstream = createConnection({ host: target.hostname, port: Number(target.port) });
+      sockets.add(client);
+      sockets.add(upstream);
+      client.on('data', (chunk) => {
+        const hold = toHold > 0 && /^(GET|POST) /.test(chunk.toString('latin1', 0, 5));
+        if (hold) toHold--;
+        if (hold) setTimeout(() => upstream.write(chunk), 200);
+        else upstream.write(chunk);
+      });
+      upstream.pipe(client);
+      const close = (): void => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('error', close).on('close', close);
+      upstream.on('error', close).on('close', close);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const address = proxy.address();
+    if (address === null || typeof address === 'string') throw new Error('no proxy address');
+    const client = new BrokerClient({
+      clock: fx.clock,
+      tokenCache: new MemoryTokenCache(),
+      config: {
+        baseUrl: `http://127.0.0.1:${address.port}`,
+        clientId: 'sim-client',
+        clientSecret: 'sim-secret',
+        accountSeq: 1,
+        maxRetries: 0,
+      },
+    });
+    try {
+      await client.getOrderbook('005930'); // the token issued, the connection made
+      await sleep(1_200);
+      const before = fx.sim.counters().rateLimited;
+      toHold = 10;
+      await Promise.all(Array.from({ length: 15 }, () => client.getOrderbook('005930')));
+      expect(fx.sim.counters().rateLimited - before).toBe(0);
+    } finally {
+      client.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
 
   it('uses the 3/s peak limit of ORDER_INFO between 09:00 and 09:10 KST', async () => {
     expect(fx.client.limiter.limitOf(RateLimitGroup.ORDER_INFO)).toBe(3);

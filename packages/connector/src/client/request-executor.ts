@@ -190,7 +190,9 @@ export class RequestExecutor {
               )
             : error;
       }
-      permit.release(); // never sent (no token, aborted): give the slot back; no-op once departed
+      // Sent: the token is spent now, when the answer (or the failure) came back; never sent (no
+      // token, aborted): the slot is given back.
+      permit.release();
       if (failure instanceof RateLimitError) {
         this.stats.rateLimited++;
         this.stats.rateLimitedByGroup[spec.group] = (this.stats.rateLimitedByGroup[spec.group] ?? 0) + 1;

@@ -82,28 +82,48 @@ describe('RateLimiter', () => {
   });
 
   describe('.reserve', () => {
-    it('spaces requests by the time they leave: a burst that leaves late delays the next one as much', async () => {
+    it('spaces requests by the time their answers come: a burst that leaves late delays the next one as much', async () => {
       const { limiter, scheduler, advanceTo, grants, take } = setup();
       const late = Array.from({ length: 9 }, () =>
         limiter.reserve(RateLimitGroup.MARKET_DATA, RequestPriority.NORMAL),
       );
       for (let i = 0; i < 3; i++) void take(RateLimitGroup.MARKET_DATA, `r${i}`);
       const held = await Promise.all(late);
-      // The nine leave 150 ms late (waiting for the access token): the server's bucket is full until then.
+      // The nine leave 150 ms late (waiting for the access token) and are answered 30 ms later:
+      // the server counted them somewhere in between, at 180 ms at the latest.
       scheduler.schedule(() => {
         for (const permit of held) permit.depart();
       }, 150);
-      await advanceTo(100);
-      // Nothing more while they have not left (they may leave any moment).
+      scheduler.schedule(() => {
+        for (const permit of held) permit.answered();
+      }, 180);
+      await advanceTo(170);
+      // Nothing more while they may still be on their way.
       expect(grants).toEqual([]);
-      await advanceTo(600);
-      // The tenth after 50 ms of refill from the departure, the next ones a token (100 ms) apart.
-      const sinceDeparture = grants.map((g) => g.at - 150);
-      expect(sinceDeparture).toHaveLength(3);
-      sinceDeparture.forEach((d, i) => {
+      await advanceTo(700);
+      // The tenth after 50 ms of refill from the answers, the next ones a token (100 ms) apart.
+      const sinceAnswer = grants.map((g) => g.at - 180);
+      expect(sinceAnswer).toHaveLength(3);
+      sinceAnswer.forEach((d, i) => {
         expect(d - 50 - 100 * i).toBeGreaterThanOrEqual(0);
         expect(d - 50 - 100 * i).toBeLessThanOrEqual(4);
       });
+    });
+
+    it('takes a request unanswered for a second to have arrived, so hung requests do not block the group', async () => {
+      const { limiter, advanceTo, grants, take } = setup();
+      const held = await Promise.all(
+        Array.from({ length: 9 }, () => limiter.reserve(RateLimitGroup.MARKET_DATA, RequestPriority.NORMAL)),
+      );
+      for (const permit of held) permit.depart();
+      void take(RateLimitGroup.MARKET_DATA, 'next');
+      await advanceTo(900);
+      expect(grants).toEqual([]);
+      await advanceTo(1_200);
+      // The nine spent at 1,000 ms (never answered): one token left, plus 50 ms for the margin.
+      expect(grants.map((g) => g.label)).toEqual(['next']);
+      expect(grants[0]!.at).toBeGreaterThanOrEqual(1_050);
+      expect(grants[0]!.at).toBeLessThanOrEqual(1_054);
     });
 
     it('gives the slot back when the request is released without leaving', async () => {

@@ -3,11 +3,13 @@
  * 09:00–09:10 KST peak window), corrected by the `X-RateLimit-*` headers and paused by 429s, and a
  * priority queue per group so that cancels and creates go ahead of polling.
  *
- * The bucket models the server's: it spends a token when a request actually leaves
- * ({@link RatePermit.depart}), not when its turn comes, since the server counts arrivals. A request
- * granted but not gone yet (waiting for the access token, a busy event loop) holds its token as
- * if it left at once, so nothing is granted on its account; when it leaves late the bucket has
- * refilled that much less, as the server's has.
+ * The bucket models the server's, which counts a request when it arrives: somewhere between the
+ * moment it left and the moment its answer came back. A granted request holds its token from its
+ * turn until its answer ({@link RatePermit.answered}), so nothing is granted on its account while
+ * it may still be on its way, and its token is spent at the answer: the latest instant the server
+ * can have counted it, which leaves the bucket (capped like the server's) with the fewest tokens
+ * any arrival time could give. A burst that reaches the server late, behind a busy event loop or
+ * network, so never makes the next request leave into an empty bucket.
  *
  * @module
  */
@@ -23,19 +25,28 @@ import type { RequestPriority } from './rate-limit-groups.js';
  * rate stays the full limit.
  */
 const SAFETY_MS = 50;
+/** A request that left this long ago without an answer is taken to have reached the server. */
+const MAX_IN_FLIGHT_MS = 1_000;
 /** The margin grown after 429s never exceeds this. */
 const MAX_SAFETY_MS = 800;
 /** The margin grown after a 429 halves back towards {@link SAFETY_MS} every this long. */
 const SAFETY_HALF_LIFE_MS = 60_000;
 
 /**
- * A granted request slot. Call {@link RatePermit.depart} right before the request is written, or
- * {@link RatePermit.release} when it will not be sent; until one of them the slot is held.
+ * A granted request slot. Call {@link RatePermit.depart} right before the request is written and
+ * {@link RatePermit.answered} when its answer (or its failure) comes back, or
+ * {@link RatePermit.release} when it will not be sent; the slot is held until `answered` or
+ * `release`.
  */
 export interface RatePermit {
-  /** The request leaves now: its token is spent at this instant. Later calls do nothing. */
+  /** The request leaves now (the slot stays held until its answer). */
   depart(): void;
-  /** The request will not be sent (failed or aborted before leaving): the slot is given back. */
+  /** The answer (or a failure after leaving) came back: the token is spent at this instant. */
+  answered(): void;
+  /**
+   * The request will not be sent (failed or aborted before leaving): the slot is given back. After
+   * {@link RatePermit.depart} it counts as {@link RatePermit.answered}. Later calls do nothing.
+   */
   release(): void;
   /**
    * The server refused this request with a 429: the group waits `retryAfterMs` (or one token's
@@ -58,7 +69,7 @@ interface Bucket {
   /** Tokens the server is thought to hold after every request that left, as of `lastRefill`. */
   tokens: number;
   lastRefill: number;
-  /** Granted, not yet left nor released: each holds a token. */
+  /** Granted, not yet answered nor released: each holds a token. */
   pending: number;
   /** Margin above {@link SAFETY_MS} grown by 429s, as of `grownAt`. */
   extraSafetyMs: number;
@@ -120,7 +131,8 @@ export class RateLimiter {
 
   /**
    * Waits for a token of `group` and spends it at once (the request leaves as soon as this
-   * resolves). A caller with work to do between its turn and sending uses {@link reserve}.
+   * resolves). A caller with work to do between its turn and sending, or that can tell when the
+   * answer came, uses {@link reserve}.
    *
    * @param group - rate-limit group
    * @param priority - queue priority
@@ -133,7 +145,7 @@ export class RateLimiter {
     signal?: AbortSignal,
     endpoint: string = group,
   ): Promise<void> {
-    (await this.reserve(group, priority, signal, endpoint)).depart();
+    (await this.reserve(group, priority, signal, endpoint)).answered();
   }
 
   /**
@@ -279,17 +291,27 @@ export class RateLimiter {
   /** The permit handed to a granted waiter (see {@link RatePermit}). */
   private permit(group: RateLimitGroup, bucket: Bucket): RatePermit {
     let held = true;
+    let departed = false;
+    let arrivalTimer: Subscription | null = null;
     const settle = (spend: boolean): void => {
       if (!held) return;
       held = false;
+      arrivalTimer?.unsubscribe();
       this.refill(group, bucket);
       bucket.pending--;
       if (spend) bucket.tokens -= 1;
       this.drain(group);
     };
     return {
-      depart: () => settle(true),
-      release: () => settle(false),
+      depart: () => {
+        if (!held || departed) return;
+        departed = true;
+        // A request not answered within MAX_IN_FLIGHT_MS has reached the server by then (a slow
+        // handler, a long read): its token is spent, so that hung requests do not block the group.
+        arrivalTimer = this.scheduler.schedule(() => settle(true), MAX_IN_FLIGHT_MS);
+      },
+      answered: () => settle(true),
+      release: () => settle(departed),
       refused: (retryAfterMs) => {
         settle(true);
         const doubled = Math.min(MAX_SAFETY_MS, 2 * this.safetyMs(bucket));
