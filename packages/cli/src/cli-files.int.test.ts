@@ -113,4 +113,15 @@ describe('the hoga command (item 8)', () => {
     expect(stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
     expect(stderr).toBe('');
   });
+
+  it('installs as a global command with pnpm (pnpm add -g .) that works from any directory', async () => {
+    // pnpm 10+ has no `link --global`; `add -g` of a directory links it. Its bin directory must be
+    // on PATH, as `pnpm setup` arranges on a user's machine.
+    const home = mkdtempSync(join(tmpdir(), 'hoga-pnpm-home-'));
+    const env = { ...process.env, PNPM_HOME: home, PATH: `${join(home, 'bin')}:${process.env.PATH}` };
+    await exec('pnpm', ['add', '-g', '.'], { cwd: REPO_ROOT, env });
+    const { stdout, stderr } = await exec('hoga', ['--version'], { cwd: tmpdir(), env });
+    expect(stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(stderr).toBe('');
+  });
 });

@@ -26,7 +26,7 @@ const INTRO = `# hoga CLI reference
 
 Generated from \`hoga <command> --help\` by \`pnpm docs:cli\` (packages/cli/src/reference/cli-reference.ts);
 a test fails when this file is out of date. Install the command with \`npm i -g .\` or
-\`pnpm link --global\` at the repository root, or run it as \`pnpm -w hoga …\` from anywhere in the
+\`pnpm add -g .\` at the repository root, or run it as \`pnpm -w hoga …\` from anywhere in the
 repository. Relative paths are always the caller's.
 
 ## Exit codes
