@@ -149,7 +149,7 @@ for (const durability of durabilities) {
   const q = (p: number) =>
     samples[Math.min(samples.length - 1, Math.floor(p * samples.length))] ?? Number.NaN;
   console.log(
-    `event → order request (${durability} durability of the command write): p50 ${(q(0.5) * 1000).toFixed(0)} µs, p99 ${(q(0.99) * 1000).toFixed(0)} µs over ${samples.length} orders`,
+    `event → order request (${durability} durability of the command write): p50 ${(q(0.5) * 1000).toFixed(0)} µs, p90 ${(q(0.9) * 1000).toFixed(0)} µs, p99 ${(q(0.99) * 1000).toFixed(0)} µs, max ${(q(1) * 1000).toFixed(0)} µs over ${samples.length} orders`,
   );
 }
 void createLogger;

@@ -86,6 +86,15 @@ export class OrderManagerStore extends OrderManagerTables {
     }
   }
 
+  /**
+   * Runs several writes as one commit with `normal` durability; with `full` they run as they are
+   * (a durable write commits on its own: SQLite cannot change `synchronous` inside a transaction).
+   */
+  together(fn: () => void): void {
+    if (this.durability === 'normal') this.runTx(fn);
+    else fn();
+  }
+
   private durable<A extends unknown[], T>(tx: Transaction<(...args: A) => T>, ...args: A): T {
     if (this.durability === 'normal') return tx.immediate(...args);
     this.setFull.run();

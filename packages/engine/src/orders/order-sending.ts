@@ -116,17 +116,19 @@ export class CommandSender {
   onCreated(stored: StoredCommand, brokerOrderId: string, record: OrderRecord | null): void {
     const now = this.m.clock.nowMs();
     if (this.settled(stored.commandId)) return;
-    if (this.m.store.execution(brokerOrderId) === null) {
-      this.m.store.link(
-        stored.clientOrderId,
-        brokerOrderId,
-        'create',
-        { symbol: stored.symbol, side: stored.side, orderedAt: record?.orderedAt.toMillis() ?? null },
-        now,
-      );
-    }
-    this.m.store.settleCommand(stored.commandId, CommandStatus.DONE, now, { result: brokerOrderId });
-    this.m.store.setOrderState(stored.clientOrderId, 'ACCEPTED', now);
+    this.m.store.together(() => {
+      if (this.m.store.execution(brokerOrderId) === null) {
+        this.m.store.link(
+          stored.clientOrderId,
+          brokerOrderId,
+          'create',
+          { symbol: stored.symbol, side: stored.side, orderedAt: record?.orderedAt.toMillis() ?? null },
+          now,
+        );
+      }
+      this.m.store.settleCommand(stored.commandId, CommandStatus.DONE, now, { result: brokerOrderId });
+      this.m.store.setOrderState(stored.clientOrderId, 'ACCEPTED', now);
+    });
     this.m.emit(this.factory.accepted(stored.clientOrderId, brokerOrderId));
     if (record !== null) this.m.applyRecord(record);
   }
