@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { BrokerClient } from '@hoga/connector';
-import { type Clock, clientOrderId, Decimal, LiveClock, ScaledClock, strategyId } from '@hoga/core';
+import { type Clock, Decimal, LiveClock, ScaledClock } from '@hoga/core';
 import { loadStrategyClass } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
 import { connect, reportError } from './broker/connection.js';
@@ -76,19 +76,9 @@ export async function runCommand(file: string, flags: RunFlags): Promise<void> {
       process.once('SIGTERM', stop);
     });
     print('stopping: strategies stopped, store flushed');
-    if (flags.cancelOnStop && session.run.manager !== null) {
-      const manager = session.run.manager;
-      for (const order of db.orders.list({ mode: 'live' })) {
-        if (order.clientOrderId.startsWith('ext-') || order.strategyId === null) continue;
-        if (!['ACCEPTED', 'PARTIALLY_FILLED', 'SUBMITTED'].includes(order.state)) continue;
-        await manager.execute({
-          type: 'CancelOrder',
-          commandId: `stop-${order.clientOrderId}`,
-          strategyId: strategyId(order.strategyId),
-          tsInit: clock.nowMs(),
-          clientOrderId: clientOrderId(order.clientOrderId),
-        });
-      }
+    if (flags.cancelOnStop) {
+      const n = await session.run.cancelOpenOrders();
+      print(`cancel on stop: ${n} open order${n === 1 ? '' : 's'} cancelled`);
     }
     await session.stop();
     process.exitCode = 0;

@@ -9,13 +9,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { LedgerSnapshot } from '@hoga/broker-model';
+import { BrokerClient } from '@hoga/connector';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../../../..');
 const cli = join(import.meta.dirname, 'run-cli.test-helper.ts');
 const strategy = join(root, 'strategies/sma-crossover.ts');
+const restsBelow = join(root, 'packages/cli/test/fixtures/rests-below-market.ts');
 
 const sims: SimulatorHandle[] = [];
 afterEach(async () => {
@@ -130,7 +134,6 @@ describe('hoga run', () => {
       quantity: string;
     }[];
     // the broker's holdings, read over the API
-    const { BrokerClient } = await import('@hoga/connector');
     const client = new BrokerClient({
       config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
     });
@@ -167,5 +170,97 @@ describe('hoga run', () => {
       quantity: string;
     }[];
     expect(positions.length).toBeGreaterThan(0);
+  }, 150_000);
+
+  const REST_ARGS = ['--symbols', '005930', '--interval', '1m', '--status-every', '2', '--poll-ms', '300'];
+
+  function brokerOf(sim: SimulatorHandle): BrokerClient {
+    return new BrokerClient({
+      config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
+    });
+  }
+
+  function readStore<T>(file: string, read: (db: HogaDatabase) => T): T {
+    const db = HogaDatabase.open(file);
+    try {
+      return read(db);
+    } finally {
+      db.close();
+    }
+  }
+
+  it("live --cancel-on-stop: the run's resting orders are cancelled at the broker on SIGTERM; without the flag they stay open", async () => {
+    const { sim, db } = await setup();
+    const args = ['run', restsBelow, '--mode', 'live', ...REST_ARGS];
+    const first = start(args, env(sim, db));
+    expect(await until(first, / accepted /, 60_000)).toBe(true);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const client = brokerOf(sim);
+    try {
+      const kept = (await client.listOrders({ status: 'OPEN' })).orders;
+      expect(kept.map((o) => [o.symbol, o.side, o.orderType, o.quantity.toFixed()])).toEqual([
+        ['005930', 'BUY', 'LIMIT', '1'],
+      ]);
+
+      // the next run places one more, and cancels both on stop
+      const second = start([...args, '--cancel-on-stop'], env(sim, db));
+      expect(await until(second, / accepted /, 60_000)).toBe(true);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+      expect(second.out.join('')).toContain('cancel on stop: 2 open orders cancelled');
+      expect((await client.listOrders({ status: 'OPEN' })).orders).toEqual([]);
+      expect((await client.getOrder(kept[0]?.orderId ?? '')).status).toBe('CANCELED');
+      const states = readStore(db, (d) =>
+        d.orders
+          .list({ mode: 'live' })
+          .map((o) => o.state)
+          .sort(),
+      );
+      expect(states).toEqual(['CANCELED', 'CANCELED']);
+    } finally {
+      client.close();
+    }
+  }, 150_000);
+
+  it("paper --paper-from-account starts from the broker's cash and holdings; --cancel-on-stop cancels the restored and the new order", async () => {
+    const { sim, db } = await setup();
+    const args = ['run', restsBelow, '--mode', 'paper', ...REST_ARGS];
+    const first = start([...args, '--paper-from-account'], env(sim, db));
+    expect(await until(first, / accepted /, 60_000)).toBe(true);
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+
+    const client = brokerOf(sim);
+    try {
+      const [holdings, krw, usd] = await Promise.all([
+        client.getHoldings(),
+        client.getBuyingPower('KRW'),
+        client.getBuyingPower('USD'),
+      ]);
+      const ledger = readStore(db, (d) => d.strategyState.get('paper/_account', 'ledger') as LedgerSnapshot);
+      // a resting order holds a reservation, not cash: the saved ledger is the account's copy
+      expect(ledger.cash).toEqual({ KRW: krw.cashBuyingPower.toFixed(), USD: usd.cashBuyingPower.toFixed() });
+      expect(Object.entries(ledger.holdings).map(([s, h]) => [s, h.quantity, h.averagePrice])).toEqual(
+        holdings.items.map((i) => [i.symbol, i.quantity.toFixed(), i.averagePurchasePrice.toFixed()]),
+      );
+      expect(holdings.items.length).toBeGreaterThan(0);
+    } finally {
+      client.close();
+    }
+    expect(readStore(db, (d) => d.strategyState.get('paper/_account', 'orders'))).toHaveLength(1);
+
+    // the next run restores the resting order, places one more, and cancels both on stop
+    const second = start([...args, '--cancel-on-stop'], env(sim, db));
+    expect(await until(second, / accepted [\s\S]* accepted /, 60_000)).toBe(true);
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+    expect(second.out.join('')).toContain('cancel on stop: 2 open orders cancelled');
+    expect(readStore(db, (d) => d.strategyState.get('paper/_account', 'orders'))).toEqual([]);
+    const canceled = readStore(db, (d) =>
+      d.journal.readFrom(1, 10_000).filter((e) => e.mode === 'paper' && e.type === 'OrderCanceled'),
+    );
+    expect(canceled).toHaveLength(2);
+    expect(sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
   }, 150_000);
 });

@@ -61,7 +61,7 @@ export function registerRunCommand(program: Command): void {
         "paper: start from a copy of the real account's cash and holdings",
         false,
       )
-      .option('--cancel-on-stop', 'live: cancel the open orders of the run on stop', false),
+      .option('--cancel-on-stop', "cancel the run's open orders on stop (live and paper)", false),
   ).action(async (strategy: string, flags: RunFlags) => {
     const { runCommand } = await import('./run-action.js');
     await runCommand(strategy, flags);

@@ -87,6 +87,14 @@ export class PaperOrders {
     return false;
   }
 
+  /** The open orders: id and strategy. */
+  openOrders(): { readonly clientOrderId: ClientOrderId; readonly strategyId: StrategyId }[] {
+    return [...this.open.values()].map((o) => ({
+      clientOrderId: o.intent.clientOrderId,
+      strategyId: o.intent.strategyId ?? ('manual' as StrategyId),
+    }));
+  }
+
   /** The open orders, to save. */
   snapshot(): SavedPaperOrder[] {
     return [...this.open.values()].map((o) => ({

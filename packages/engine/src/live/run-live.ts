@@ -17,7 +17,16 @@ import {
   candleToBar,
   type StreamIntervals,
 } from '@hoga/connector';
-import { type Bar, type Clock, type Currency, Decimal, type Logger, type OrderEvent } from '@hoga/core';
+import {
+  type Bar,
+  type ClientOrderId,
+  type Clock,
+  type Currency,
+  Decimal,
+  type Logger,
+  type OrderEvent,
+  type StrategyId,
+} from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { Container } from 'inversify';
 import { filter, type Subscription } from 'rxjs';
@@ -93,11 +102,19 @@ export interface LiveRunHandle {
   /** The order manager (live), or null (paper). */
   readonly manager: OrderManager | null;
   status(): LiveStatus;
+  /**
+   * Cancels the open orders of the run's strategies (`--cancel-on-stop`): live, every open order of
+   * the store's own (not external) orders through the order manager; paper, every open order of
+   * the paper venue. Call before {@link LiveRunHandle.stop}; resolves once the cancels were handed over.
+   */
+  cancelOpenOrders(): Promise<number>;
   /** Stops the strategies and streams, settles the venue, saves paper state. */
   stop(): Promise<void>;
 }
 
 const PAPER_STATE_ID = 'paper/_account';
+/** Store states of an order that may still be working at the broker. */
+const OPEN_STATES = new Set(['SUBMITTED', 'ACCEPTED', 'PARTIALLY_FILLED']);
 
 function ledgerFrom(snapshot: LedgerSnapshot): Ledger {
   const cash: Partial<Record<Currency, Decimal>> = {};
@@ -371,6 +388,29 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
         rateLimited: o.client.executor.stats.rateLimited,
         risk: risk.gate.gateway.statusLine(),
       };
+    },
+    async cancelOpenOrders(): Promise<number> {
+      const open: { clientOrderId: string; strategyId: string }[] = [];
+      if (manager !== null) {
+        for (const order of o.db.orders.list({ mode: 'live' })) {
+          if (order.clientOrderId.startsWith('ext-') || order.strategyId === null) continue;
+          if (!OPEN_STATES.has(order.state)) continue;
+          open.push({ clientOrderId: order.clientOrderId, strategyId: order.strategyId });
+        }
+      } else {
+        open.push(...paperOrders.openOrders());
+      }
+      for (const { clientOrderId, strategyId } of open) {
+        await venue.execute({
+          type: 'CancelOrder',
+          commandId: `stop-${clientOrderId}`,
+          strategyId: strategyId as StrategyId,
+          tsInit: o.clock.nowMs(),
+          clientOrderId: clientOrderId as ClientOrderId,
+        });
+      }
+      await runtime.settle();
+      return open.length;
     },
     async stop(): Promise<void> {
       if (stopped) return;
