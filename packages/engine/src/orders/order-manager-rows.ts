@@ -204,6 +204,7 @@ export function prepareStatements(conn: Connection) {
     setStateFilled: p(
       'UPDATE orders SET state = ?, updated_at = ?, filled_quantity = ?, average_fill_price = ? WHERE client_order_id = ?',
     ),
+    commandExists: p('SELECT 1 FROM order_commands WHERE command_id = ?'),
     commandById: p('SELECT * FROM order_commands WHERE command_id = ?'),
     commandsOf: p('SELECT * FROM order_commands WHERE client_order_id = ? ORDER BY created_at'),
     execution: p('SELECT * FROM broker_executions WHERE broker_order_id = ?'),

@@ -121,6 +121,10 @@ describe('OrderManagerStore', () => {
       );
       restarted.repairInterrupted(); // nothing left to do: nothing doubled
       expect(restarted.unresolvedCommands()).toHaveLength(3);
+      // a command id is written once: the same create again is refused before any send
+      expect(() => written(restarted, intents[0] as OrderIntent, 2_000)).toThrow(/already stored/);
+      restarted.repairInterrupted();
+      expect(restarted.unresolvedCommands()).toHaveLength(3);
       // the row is what the send would have stored (the command itself is settled by reconciliation)
       for (const [i, intent] of intents.entries()) {
         const row = db.orders.get(intent.clientOrderId);

@@ -121,6 +121,9 @@ export class OrderManagerStore extends OrderManagerTables {
     content: string,
     at: number,
   ): LoggedCreate {
+    // A command id is written once: a second create under it is refused before anything is sent.
+    if (this.statements.commandExists.get(commandId) !== undefined)
+      throw new Error(`command ${commandId} is already stored; it is not sent again`);
     const row: CommandParams = {
       commandId,
       clientOrderId,
