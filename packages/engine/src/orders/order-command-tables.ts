@@ -1,0 +1,260 @@
+/**
+ * The command side of the order manager's persistence: a create appended to the command log before
+ * its send and its rows written after it, modifies and cancels written before theirs, the commands'
+ * settlement, and the repair of what a crash interrupted; with the durability (`normal` or `full`)
+ * every write before a send commits at.
+ *
+ * @module
+ */
+import { Currency, Decimal, formatDecimal, Market } from '@hoga/core';
+import type { HogaDatabase, NewOrder } from '@hoga/store';
+import type { CreateContent } from './history-match.js';
+import {
+  type CommandRow,
+  type CommandStatus,
+  command,
+  type Statement,
+  type StoredCommand,
+  type StoredExecution,
+  type Transaction,
+} from './order-manager-rows.js';
+import { OrderManagerTables } from './order-manager-tables.js';
+
+/** A command's `order_commands` row as statement parameters (and as its command-log entry). */
+export interface CommandParams {
+  readonly commandId: string;
+  readonly clientOrderId: string;
+  readonly kind: 'create' | 'modify' | 'cancel';
+  readonly target: string | null;
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly content: string;
+  readonly strategyId: string | null;
+  readonly at: number;
+}
+
+/** A create in the command log whose rows are written after its send. */
+export interface LoggedCreate {
+  readonly seq: number;
+  readonly row: CommandParams;
+}
+
+/** See the module description. */
+export class OrderCommandTables extends OrderManagerTables {
+  /**
+   * @param db - an open, migrated database
+   * @param durability - `full`: commands and links are fsynced before they are acted on; `normal`:
+   *   they survive a process crash (WAL), not power loss
+   */
+  constructor(
+    db: HogaDatabase,
+    private readonly durability: 'full' | 'normal' = 'normal',
+  ) {
+    super(db);
+    this.setFull = this.conn.prepare('PRAGMA synchronous = FULL') as unknown as Statement;
+    this.setNormal = this.conn.prepare('PRAGMA synchronous = NORMAL') as unknown as Statement;
+  }
+
+  private readonly setFull: Statement;
+  private readonly setNormal: Statement;
+
+  /**
+   * Runs one write statement as its own commit (no BEGIN / COMMIT statements around it), fsynced
+   * with `full` durability; inside a caller's transaction it joins it, as a nested one would.
+   */
+  private durableRun(statement: Statement, ...params: unknown[]): unknown {
+    if (this.durability === 'normal' || this.conn.inTransaction) return statement.run(...params);
+    this.setFull.run();
+    try {
+      return statement.run(...params);
+    } finally {
+      this.setNormal.run();
+    }
+  }
+
+  /**
+   * Runs several writes as one commit with `normal` durability; with `full` they run as they are
+   * (a durable write commits on its own: SQLite cannot change `synchronous` inside a transaction).
+   */
+  together(fn: () => void): void {
+    if (this.durability === 'normal') this.runTx(fn);
+    else fn();
+  }
+
+  protected durable<A extends unknown[], T>(tx: Transaction<(...args: A) => T>, ...args: A): T {
+    if (this.durability === 'normal') return tx.immediate(...args);
+    this.setFull.run();
+    try {
+      return tx.immediate(...args);
+    } finally {
+      this.setNormal.run();
+    }
+  }
+
+  /**
+   * Writes a create before it is sent: the command with its full request body as one entry of the
+   * command log (a single-B-tree append: one small commit, fsynced with `full` durability). The
+   * command's row and the logical order's follow right after the send
+   * ({@link OrderManagerStore.recordSent}); after a crash in between,
+   * {@link OrderManagerStore.repairInterrupted} builds them from the log.
+   *
+   * @param content - the request body, already serialised (JSON)
+   */
+  recordCreate(
+    commandId: string,
+    clientOrderId: string,
+    info: { readonly symbol: string; readonly side: 'BUY' | 'SELL'; readonly strategyId: string | null },
+    content: string,
+    at: number,
+  ): LoggedCreate {
+    // A command id is written once: a second create under it is refused before anything is sent.
+    if (this.statements.commandExists.get(commandId) !== undefined)
+      throw new Error(`command ${commandId} is already stored; it is not sent again`);
+    const row: CommandParams = {
+      commandId,
+      clientOrderId,
+      kind: 'create',
+      target: null,
+      symbol: info.symbol,
+      side: info.side,
+      content,
+      strategyId: info.strategyId,
+      at,
+    };
+    const { lastInsertRowid } = this.durableRun(this.statements.appendLog, JSON.stringify(row)) as {
+      lastInsertRowid: number | bigint;
+    };
+    return { seq: Number(lastInsertRowid), row };
+  }
+
+  /**
+   * After a create's request left: its command row (state `sending`) and its logical order (state
+   * SUBMITTED), and its log entry removed, in one transaction.
+   */
+  recordSent(logged: LoggedCreate, order: NewOrder): void {
+    this.runTx(() => {
+      this.statements.insertCommandIfNew.run(logged.row);
+      this.recordIntent(order);
+      this.statements.deleteLog.run(logged.seq);
+    });
+  }
+
+  /**
+   * At startup: the creates a crash left in the command log (their request may have left) become
+   * command rows (`sending`, settled by reconciliation), and creates without a logical order get it.
+   */
+  repairInterrupted(): void {
+    this.runTx(() => {
+      for (const entry of this.statements.logEntries.all() as { seq: number; row: string }[]) {
+        this.statements.insertCommandIfNew.run(JSON.parse(entry.row) as CommandParams);
+        this.statements.deleteLog.run(entry.seq);
+      }
+      this.repairIntents();
+    });
+  }
+
+  /** Stores a logical order of the manager's (state SUBMITTED) unless it is stored already. */
+  recordIntent(order: NewOrder): void {
+    const text = (d: Decimal | null): string | null => (d === null ? null : formatDecimal(d));
+    this.statements.insertIntent.run({
+      clientOrderId: order.clientOrderId,
+      strategyId: order.strategyId,
+      mode: order.mode,
+      symbol: order.symbol,
+      market: order.market,
+      currency: order.currency,
+      side: order.side,
+      orderType: order.orderType,
+      timeInForce: order.timeInForce,
+      price: text(order.price),
+      quantity: text(order.quantity),
+      amount: text(order.amount),
+      at: order.createdAt,
+    });
+  }
+
+  /** Rebuilds the logical orders of creates a crash interrupted between the command and its row. */
+  private repairIntents(): void {
+    for (const row of this.statements.createsWithoutOrder.all() as CommandRow[]) {
+      const content = JSON.parse(row.content) as CreateContent;
+      const market = /^[0-9]/.test(content.symbol) ? Market.KR : Market.US;
+      const decimal = (v: string | undefined): Decimal | null => (v === undefined ? null : new Decimal(v));
+      this.recordIntent({
+        clientOrderId: row.client_order_id,
+        strategyId: row.strategy_id,
+        mode: 'live',
+        symbol: content.symbol,
+        market,
+        currency: market === Market.KR ? Currency.KRW : Currency.USD,
+        side: content.side,
+        orderType: content.orderType,
+        timeInForce: content.timeInForce ?? 'DAY',
+        price: decimal(content.price),
+        quantity: decimal(content.quantity),
+        amount: decimal(content.orderAmount),
+        createdAt: row.created_at,
+      });
+    }
+  }
+
+  /** Writes a modify or cancel durably before it is sent. */
+  recordChange(
+    commandId: string,
+    kind: 'modify' | 'cancel',
+    target: StoredExecution,
+    strategyId: string | null,
+    content: Record<string, unknown>,
+    at: number,
+  ): void {
+    this.durableRun(this.statements.insertCommand, {
+      commandId,
+      clientOrderId: target.clientOrderId,
+      kind,
+      target: target.brokerOrderId,
+      symbol: target.symbol,
+      side: target.side,
+      content: JSON.stringify(content),
+      strategyId,
+      at,
+    });
+  }
+
+  /** Changes a command's status (and result or error). */
+  settleCommand(
+    commandId: string,
+    status: CommandStatus,
+    at: number,
+    extra: { readonly result?: string; readonly error?: string; readonly checks?: number } = {},
+  ): void {
+    const current = this.statements.commandChecks.get(commandId) as { checks: number } | undefined;
+    this.statements.updateCommand.run({
+      id: commandId,
+      status,
+      result: extra.result ?? null,
+      error: extra.error ?? null,
+      checks: extra.checks ?? current?.checks ?? 0,
+      at,
+    });
+  }
+
+  /** Commands still being sent or looked for, oldest first. */
+  unresolvedCommands(): StoredCommand[] {
+    return (this.statements.unresolved.all() as CommandRow[]).map(command);
+  }
+
+  /** The command with this id, or null. */
+  command(commandId: string): StoredCommand | null {
+    const row = this.statements.commandById.get(commandId) as CommandRow | undefined;
+    return row === undefined ? null : command(row);
+  }
+
+  /** Every command of a logical order, oldest first. */
+  commandsOf(clientOrderId: string): StoredCommand[] {
+    return (this.statements.commandsOf.all(clientOrderId) as CommandRow[]).map(command);
+  }
+
+  /** Whether a command of the logical order is still being sent or looked for. */
+  hasUnsettled(clientOrderId: string): boolean {
+    return this.statements.unsettledOf.get(clientOrderId) !== undefined;
+  }
+}
