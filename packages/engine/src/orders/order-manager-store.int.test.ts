@@ -66,75 +66,78 @@ function shape(o: Omit<NewOrder, 'state'> & { readonly state: string }) {
 
 describe('OrderManagerStore', () => {
   describe('.repairInterrupted', () => {
-    it('builds the command and the logical order of a create whose process died after the log entry', () => {
-      const intents = [
-        createOrderIntent({
-          clientOrderId: newClientOrderId('s1'),
-          strategyId: strategyId('s1'),
-          instrument: instrumentOf('ZOM'),
-          side: 'SELL',
-          sizing: 'QUANTITY',
-          orderType: 'LIMIT',
-          quantity: new Decimal(3),
-          price: new Decimal('12.25'),
-          timeInForce: 'CLS',
-        }),
-        createOrderIntent({
-          clientOrderId: newClientOrderId('s1'),
-          strategyId: strategyId('s1'),
-          instrument: instrumentOf('ZOM'),
-          side: 'BUY',
-          sizing: 'AMOUNT',
-          orderType: 'MARKET',
-          amount: new Decimal('1500.5'),
-        }),
-        createOrderIntent({
-          clientOrderId: newClientOrderId('s2'),
-          instrument: instrumentOf('005930'),
-          side: 'BUY',
-          sizing: 'QUANTITY',
-          orderType: 'MARKET',
-          quantity: new Decimal(7),
-        }),
-      ];
-      const db = open();
-      const store = new OrderManagerStore(db);
-      const logged = intents.map((intent, i) => written(store, intent, 1_000 + i));
-      // the first one was sent and its rows written; the others were cut short by the crash
-      store.recordSent(logged[0] as LoggedCreate, newOrderOf(intents[0] as OrderIntent, 1_000));
-      expect(db.orders.get(intents[1]?.clientOrderId ?? '')).toBeNull();
-      expect(store.unresolvedCommands().map((c) => c.clientOrderId)).toEqual([intents[0]?.clientOrderId]);
+    it.each(['normal', 'full'] as const)(
+      'builds the command and the logical order of a create whose process died after the log entry (%s durability)',
+      (durability) => {
+        const intents = [
+          createOrderIntent({
+            clientOrderId: newClientOrderId('s1'),
+            strategyId: strategyId('s1'),
+            instrument: instrumentOf('ZOM'),
+            side: 'SELL',
+            sizing: 'QUANTITY',
+            orderType: 'LIMIT',
+            quantity: new Decimal(3),
+            price: new Decimal('12.25'),
+            timeInForce: 'CLS',
+          }),
+          createOrderIntent({
+            clientOrderId: newClientOrderId('s1'),
+            strategyId: strategyId('s1'),
+            instrument: instrumentOf('ZOM'),
+            side: 'BUY',
+            sizing: 'AMOUNT',
+            orderType: 'MARKET',
+            amount: new Decimal('1500.5'),
+          }),
+          createOrderIntent({
+            clientOrderId: newClientOrderId('s2'),
+            instrument: instrumentOf('005930'),
+            side: 'BUY',
+            sizing: 'QUANTITY',
+            orderType: 'MARKET',
+            quantity: new Decimal(7),
+          }),
+        ];
+        const db = open();
+        const store = new OrderManagerStore(db, durability);
+        const logged = intents.map((intent, i) => written(store, intent, 1_000 + i));
+        // the first one was sent and its rows written; the others were cut short by the crash
+        store.recordSent(logged[0] as LoggedCreate, newOrderOf(intents[0] as OrderIntent, 1_000));
+        expect(db.orders.get(intents[1]?.clientOrderId ?? '')).toBeNull();
+        expect(store.unresolvedCommands().map((c) => c.clientOrderId)).toEqual([intents[0]?.clientOrderId]);
 
-      const restarted = new OrderManagerStore(db);
-      restarted.repairInterrupted();
+        const restarted = new OrderManagerStore(db, durability);
+        restarted.repairInterrupted();
 
-      // every command is there, still `sending` (reconciliation settles it), with the body sent
-      expect(
-        restarted.unresolvedCommands().map((c) => [c.clientOrderId, c.status, c.content, c.createdAt]),
-      ).toEqual(
-        intents.map((intent, i) => [
-          intent.clientOrderId,
-          CommandStatus.SENDING,
-          JSON.parse(JSON.stringify(createContent(intent))),
-          1_000 + i,
-        ]),
-      );
-      restarted.repairInterrupted(); // nothing left to do: nothing doubled
-      expect(restarted.unresolvedCommands()).toHaveLength(3);
-      // a command id is written once: the same create again is refused before any send
-      expect(() => written(restarted, intents[0] as OrderIntent, 2_000)).toThrow(/already stored/);
-      restarted.repairInterrupted();
-      expect(restarted.unresolvedCommands()).toHaveLength(3);
-      // the row is what the send would have stored (the command itself is settled by reconciliation)
-      for (const [i, intent] of intents.entries()) {
-        const row = db.orders.get(intent.clientOrderId);
-        if (row === null) throw new Error(`no row for ${intent.clientOrderId}`);
-        expect(shape({ ...row, state: row.state })).toEqual(
-          shape({ ...newOrderOf(intent, 1_000 + i), state: 'SUBMITTED' }),
+        // every command is there, still `sending` (reconciliation settles it), with the body sent
+        expect(
+          restarted.unresolvedCommands().map((c) => [c.clientOrderId, c.status, c.content, c.createdAt]),
+        ).toEqual(
+          intents.map((intent, i) => [
+            intent.clientOrderId,
+            CommandStatus.SENDING,
+            JSON.parse(JSON.stringify(createContent(intent))),
+            1_000 + i,
+          ]),
         );
-      }
-      expect(db.orders.list({}).length).toBe(3);
-      db.close();
-    });
+        restarted.repairInterrupted(); // nothing left to do: nothing doubled
+        expect(restarted.unresolvedCommands()).toHaveLength(3);
+        // a command id is written once: the same create again is refused before any send
+        expect(() => written(restarted, intents[0] as OrderIntent, 2_000)).toThrow(/already stored/);
+        restarted.repairInterrupted();
+        expect(restarted.unresolvedCommands()).toHaveLength(3);
+        // the row is what the send would have stored (the command itself is settled by reconciliation)
+        for (const [i, intent] of intents.entries()) {
+          const row = db.orders.get(intent.clientOrderId);
+          if (row === null) throw new Error(`no row for ${intent.clientOrderId}`);
+          expect(shape({ ...row, state: row.state })).toEqual(
+            shape({ ...newOrderOf(intent, 1_000 + i), state: 'SUBMITTED' }),
+          );
+        }
+        expect(db.orders.list({}).length).toBe(3);
+        db.close();
+      },
+    );
   });
 });
