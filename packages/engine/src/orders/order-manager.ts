@@ -76,7 +76,9 @@ export class OrderManager {
       maxDetailReads: options.maxDetailReads ?? 3,
       skewMs: options.skewMs ?? DEFAULT_SEND_SKEW_MS,
       commandDurability: options.commandDurability ?? 'normal',
+      checkpointEveryMs: options.checkpointEveryMs ?? 1_000,
     };
+    if (this.options.checkpointEveryMs > 0) db.deferCheckpoints(this.options.checkpointEveryMs);
     this.store = new OrderManagerStore(db, this.options.commandDurability);
     this.factory = new OrderEventFactory(this.store, db, clock);
     this.reports = new OrderReports(this.store, this.factory, clock, this.options.skewMs, this);

@@ -1,0 +1,70 @@
+/**
+ * `HogaDatabase.deferCheckpoints` on a real file: commits stop paying for WAL checkpoints (the
+ * WAL grows past SQLite's 1,000-page automatic checkpoint), and the timer's passive checkpoints
+ * bring it back into the database between writes.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HogaDatabase, StoreError } from '../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'hoga-checkpoints-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const PAGE = 4096;
+/** 3,000 small commits: each appends at least one page to the WAL. */
+function writeMany(db: HogaDatabase): void {
+  const c = db.connection;
+  c.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  const insert = c.prepare('INSERT INTO t (body) VALUES (?)');
+  for (let i = 0; i < 3_000; i++) insert.run('x'.repeat(200));
+}
+const walBytes = (file: string) => statSync(`${file}-wal`).size;
+
+describe('deferred WAL checkpoints', () => {
+  it('by default, a commit checkpoints once the WAL passes 1,000 pages', () => {
+    const file = join(dir, 'default.sqlite');
+    const db = HogaDatabase.open(file);
+    writeMany(db);
+    expect(walBytes(file)).toBeLessThan(1_100 * (PAGE + 24));
+    db.close();
+  });
+
+  it('deferred, commits only append; a checkpoint copies every frame back', () => {
+    const file = join(dir, 'deferred.sqlite');
+    const db = HogaDatabase.open(file);
+    db.deferCheckpoints(60_000);
+    writeMany(db);
+    expect(walBytes(file)).toBeGreaterThan(2_000 * PAGE);
+    const done = db.checkpoint();
+    expect(done.walFrames).toBeGreaterThan(2_000);
+    expect(done.checkpointed).toBe(done.walFrames);
+    db.close();
+    const again = HogaDatabase.open(file);
+    expect(again.connection.prepare('SELECT count(*) FROM t').pluck().get()).toBe(3_000);
+    again.close();
+  });
+
+  it('runs the checkpoints on its timer, between writes', async () => {
+    const file = join(dir, 'timer.sqlite');
+    const db = HogaDatabase.open(file);
+    db.deferCheckpoints(20);
+    writeMany(db);
+    const before = db.checkpointStats.count;
+    await sleep(150);
+    expect(db.checkpointStats.count).toBeGreaterThan(before);
+    // Everything is in the database: a checkpoint now finds nothing left to copy.
+    const now = db.checkpoint();
+    expect(now.checkpointed).toBe(now.walFrames);
+    db.close();
+  });
+
+  it('refuses an interval that is not a positive number of ms', () => {
+    const db = HogaDatabase.open(join(dir, 'bad.sqlite'));
+    expect(() => db.deferCheckpoints(0)).toThrow(StoreError);
+    expect(() => db.deferCheckpoints(Number.NaN)).toThrow(/expected a positive number of ms, found NaN/);
+    db.close();
+  });
+});
