@@ -13,8 +13,14 @@
  * ratio. Synthetic bars, generated deterministically (see `bench-data.ts`); the candle cache is
  * built once in the temp directory and reused by later runs. Prints figures; asserts nothing.
  *
+ * The memory and daily runs print a digest of their trades (time, symbol, side, quantity, price):
+ * a speed change must leave it as it was. KR fills are kept inside the daily ±30 % price limits of
+ * the previous close; the synthetic minute walk drifts further than that within some days, and
+ * those fills sit at the limit.
+ *
  * Run: `pnpm --filter @hoga/engine bench` (or `pnpm bench` for every package).
- * Smaller: `HOGA_BENCH_SYMBOLS=10 HOGA_BENCH_DAYS=20 pnpm --filter @hoga/engine bench`.
+ * Smaller: `HOGA_BENCH_SYMBOLS=10 HOGA_BENCH_DAYS=20 pnpm --filter @hoga/engine bench`
+ * (`HOGA_BENCH_DAILY_SYMBOLS` shrinks the daily run, e.g. for a profile).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
