@@ -1,11 +1,14 @@
 /**
- * Paper engine memory: the SMA crossover (1m bars, fast 3, slow 8) trading paper on every symbol of
- * the simulator's universe for an hour of simulated time (the simulator, in its own process, at
- * ×60: one real minute), with the engine's RSS sampled every 5 real seconds. Prints the samples,
- * the peak and the drift from the first sample after start-up to the last; asserts nothing.
+ * Paper engine memory: the SMA crossover (1m bars, fast 3, slow 8) trading paper on the simulator's
+ * six KR stocks (or `HOGA_BENCH_SYMBOLS` symbols: the six and generated KR stocks, which the
+ * simulator then lists) for an hour of simulated time (the simulator, in its own process, at ×60:
+ * one real minute), with the engine's RSS sampled every 5 real seconds. Prints the samples, the
+ * peak and the drift from the first sample after start-up to the last; asserts nothing.
  *
  * Run: `pnpm --filter @hoga/engine exec tsx bench/paper-rss.bench.ts` (`HOGA_BENCH_SECONDS` to change the length;
- * `node --expose-gc --import tsx bench/paper-rss.bench.ts` samples after a full collection).
+ * `HOGA_BENCH_SYMBOLS=200` for 200 symbols; `node --expose-gc --import tsx bench/paper-rss.bench.ts`
+ * samples after a full collection). The client keeps the broker's rate limits (candles 5/s, order
+ * books and prices 10/s), so with many symbols each is polled less often.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,12 +23,15 @@ import { loadStrategyClass } from '../src/strategy/strategy-loader.js';
 
 const SECONDS = Number(process.env.HOGA_BENCH_SECONDS ?? 60);
 const SPEED = 60;
-const SYMBOLS = ['005930', '000660', '035420', '069500', '035720', '247540'];
+const FIXED = ['005930', '000660', '035420', '069500', '035720', '247540'];
+const COUNT = Number(process.env.HOGA_BENCH_SYMBOLS ?? FIXED.length);
+const EXTRA = Math.max(0, COUNT - FIXED.length);
+const SYMBOLS = [...FIXED.slice(0, COUNT), ...Array.from({ length: EXTRA }, (_, i) => String(400_001 + i))];
 const work = mkdtempSync(join(tmpdir(), 'hoga-paper-rss-'));
 const root = resolve(import.meta.dirname, '../../..');
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', join(import.meta.dirname, 'sim-process.ts'), String(SPEED)],
+  ['--import', 'tsx', join(import.meta.dirname, 'sim-process.ts'), String(SPEED), String(EXTRA)],
   {
     cwd: join(root, 'packages/engine'),
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -44,6 +50,7 @@ const db = HogaDatabase.open(join(work, 'hoga.sqlite'), { clock });
 const strategyClass = await loadStrategyClass(resolve(root, 'strategies/sma-crossover.ts'));
 const mbNow = () => process.memoryUsage().rss / 1024 / 1024;
 const loaded = mbNow(); // modules loaded, nothing running yet
+const startedReal = performance.now();
 let fills = 0;
 const run = await startLiveRun({
   settings: {
@@ -65,6 +72,9 @@ const run = await startLiveRun({
   },
 });
 const mb = mbNow;
+console.log(
+  `${SYMBOLS.length} symbols: the run started after ${((performance.now() - startedReal) / 1000).toFixed(1)} s real (the risk gate reads each symbol's market data first); RSS ${mb().toFixed(0)} MB`,
+);
 const samples: number[] = [];
 const started = clock.now();
 for (let t = 0; t < SECONDS; t += 5) {
@@ -72,6 +82,7 @@ for (let t = 0; t < SECONDS; t += 5) {
   // With --expose-gc, collect first: the samples then show what stays, not what awaits collection.
   (globalThis as { gc?: () => void }).gc?.();
   samples.push(mb());
+  console.log(`  ${t + 5} s: ${samples.at(-1)?.toFixed(0)} MB, ${run.status().bars} bars, ${run.status().requests} requests`);
 }
 await run.stop();
 const status = run.status();

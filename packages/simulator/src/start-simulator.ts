@@ -32,6 +32,8 @@ export interface SimulatorOptions {
   readonly control?: boolean;
   /** Name of the account header; default `X-Service-Account`. */
   readonly accountHeader?: string;
+  /** Generated KR stocks (`400001`, …) listed besides the fixed universe, for benchmarks; default 0. */
+  readonly extraSymbols?: number;
   /** Real milliseconds between two background matching runs; default 100. */
   readonly matchIntervalMs?: number;
   /** Receives unexpected errors (answered 500); default writes them to stderr. */
@@ -53,6 +55,7 @@ const optionsSchema = z.object({
     .regex(/^[A-Za-z0-9-]+$/)
     .default('X-Service-Account'),
   matchIntervalMs: z.number().int().positive().default(100),
+  extraSymbols: z.number().int().min(0).max(10_000).default(0),
 });
 
 function startInstant(start: DateTime | string | undefined): DateTime {
@@ -98,7 +101,7 @@ function parseOptions(options: SimulatorOptions): z.output<typeof optionsSchema>
 export async function startSimulator(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
   const config = parseOptions(options);
   const clock = new ScaledClock({ start: startInstant(options.start), speed: config.speed });
-  const market = new SimMarket({ seed: config.seed, clock });
+  const market = new SimMarket({ seed: config.seed, clock, extraSymbols: config.extraSymbols });
   const brokerage = await Brokerage.open({
     market,
     clock,

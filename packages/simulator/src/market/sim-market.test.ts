@@ -30,6 +30,19 @@ const ALL = UNIVERSE.map((s) => s.symbol);
 
 describe(SimMarket, () => {
   describe('.instruments', () => {
+    it('lists generated KR stocks after the fixed universe when asked for extra symbols, each quoted on its tick grid', () => {
+      const clock = new VirtualClock(KR_OPEN);
+      const m = new SimMarket({ seed: 7, clock, extraSymbols: 3 });
+      const list = m.instruments();
+      expect(list.map((i) => i.symbol)).toEqual([...ALL, '400001', '400002', '400003']);
+      for (const symbol of ['400001', '400002', '400003']) {
+        const price = m.lastPrice(symbol, DateTime.fromISO(KR_OPEN));
+        expect(price.gt(0)).toBe(true);
+        expect(isOnTick({ symbol, market: 'KR', currency: 'KRW', securityType: 'STOCK' }, price)).toBe(true);
+      }
+      expect(market().m.instruments()).toHaveLength(ALL.length);
+    });
+
     it('lists at least six KR and six US instruments with the required members', () => {
       const list = market().m.instruments();
       expect(list.filter((i) => i.country === 'KR').length).toBeGreaterThanOrEqual(6);

@@ -26,7 +26,7 @@ import {
 import { type LastTrade, Quotes } from './quotes.js';
 import { activeWarnings, stockInfo } from './stock-info.js';
 import { isoDate, kstDay, orderSessionAt, usRegularSessionAt, usTradingDay } from './trading-calendar.js';
-import { type InstrumentSpec, UNIVERSE } from './universe.js';
+import { generatedStocks, type InstrumentSpec, UNIVERSE } from './universe.js';
 
 /** Options of {@link SimMarket}. */
 export interface SimMarketOptions {
@@ -34,6 +34,8 @@ export interface SimMarketOptions {
   readonly seed: number;
   /** The simulated clock. */
   readonly clock: Clock;
+  /** Generated KR stocks listed besides the fixed universe (benchmarks; default 0). */
+  readonly extraSymbols?: number;
 }
 
 interface Listing {
@@ -59,6 +61,7 @@ export class SimMarket implements MarketModel {
   /** @inheritdoc */
   readonly clock: Clock;
   private readonly listings = new Map<string, Listing>();
+  private readonly universe: readonly InstrumentSpec[];
   private readonly fx: FxProcess;
   /** Resolved listings and the last answer per raw `symbols` value of `prices`. */
   private readonly priceLists = new Map<
@@ -70,7 +73,8 @@ export class SimMarket implements MarketModel {
   constructor(options: SimMarketOptions) {
     this.clock = options.clock;
     this.fx = new FxProcess(options.seed);
-    for (const spec of UNIVERSE) {
+    this.universe = [...UNIVERSE, ...generatedStocks(options.extraSymbols ?? 0)];
+    for (const spec of this.universe) {
       const process = new PriceProcess(spec, options.seed);
       const quotes = new Quotes(process);
       this.listings.set(spec.symbol, {
@@ -104,7 +108,7 @@ export class SimMarket implements MarketModel {
 
   /** @inheritdoc */
   instruments(): readonly SimInstrument[] {
-    return UNIVERSE;
+    return this.universe;
   }
 
   /** @inheritdoc */

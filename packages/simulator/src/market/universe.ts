@@ -334,3 +334,39 @@ export const UNIVERSE: readonly InstrumentSpec[] = [
     splits: [],
   }),
 ];
+
+/**
+ * `count` generated KR stocks (KOSDAQ, symbols `400001`, `400002`, …, no warnings, no splits), for
+ * benchmarks that need a wider universe than the listing above (e.g. a paper engine watching 200
+ * symbols). Deterministic: the same count gives the same instruments; prices come from the seed's
+ * processes like any other listing.
+ */
+export function generatedStocks(count: number): InstrumentSpec[] {
+  const out: InstrumentSpec[] = [];
+  for (let i = 1; i <= count; i++) {
+    const symbol = String(400_000 + i);
+    out.push(
+      spec({
+        ...KR,
+        symbol,
+        name: `생성종목${i}`,
+        englishName: `GENERATED ${i}`,
+        isinCode: `KR7${symbol}000`,
+        exchange: 'KOSDAQ',
+        securityType: 'STOCK',
+        nxtSupported: false,
+        afterMarketEligible: false,
+        suspendedSince: null,
+        listDate: '2015-01-02',
+        sharesOutstanding: '50000000',
+        // 5,000 to 94,900 won, spread over the tick bands
+        basePrice: 5_000 + ((i * 7_919) % 900) * 100,
+        dailyVol: 0.02,
+        avgDailyVolume: 500_000,
+        splits: [],
+        warnings: [],
+      }),
+    );
+  }
+  return out;
+}
