@@ -78,6 +78,7 @@ export class BrokerMarketView implements MarketRulesView {
   private readonly instruments = new Map<string, Stamped<TradableInstrument>>();
   private readonly limits = new Map<string, Stamped<{ upper: Decimal; lower: Decimal } | null>>();
   private readonly prices = new Map<string, Stamped<Decimal>>();
+  private readonly inFlight = new Map<string, Promise<void>>();
   private calendars: Stamped<{ KR: MarketCalendar; US: MarketCalendar }> | undefined;
   private fx: Stamped<Decimal> | undefined;
   private readonly ages: MarketViewAges;
@@ -99,11 +100,22 @@ export class BrokerMarketView implements MarketRulesView {
   async prepare(symbol: string, force = false): Promise<void> {
     const jobs: Promise<void>[] = [];
     if (force || this.stale(this.instruments.get(symbol), this.ages.reference))
-      jobs.push(this.readInstrument(symbol));
-    if (force || this.stale(this.calendars, this.ages.calendar)) jobs.push(this.readCalendars());
-    if (force || this.stale(this.prices.get(symbol), this.ages.quote)) jobs.push(this.readQuote(symbol));
-    if (force || this.stale(this.fx, this.ages.fx)) jobs.push(this.readFx());
+      jobs.push(this.once(`instrument:${symbol}`, () => this.readInstrument(symbol)));
+    if (force || this.stale(this.calendars, this.ages.calendar))
+      jobs.push(this.once('calendars', () => this.readCalendars()));
+    if (force || this.stale(this.prices.get(symbol), this.ages.quote))
+      jobs.push(this.once(`quote:${symbol}`, () => this.readQuote(symbol)));
+    if (force || this.stale(this.fx, this.ages.fx)) jobs.push(this.once('fx', () => this.readFx()));
     await Promise.all(jobs);
+  }
+
+  /** One read per key at a time: concurrent `prepare`s (one per symbol) share the calendars and fx reads. */
+  private once(key: string, read: () => Promise<void>): Promise<void> {
+    const running = this.inFlight.get(key);
+    if (running !== undefined) return running;
+    const job = read().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, job);
+    return job;
   }
 
   /** A price from a stream (saves a read). */

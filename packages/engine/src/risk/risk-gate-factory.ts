@@ -91,8 +91,16 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
       if (options.broker === undefined) return;
       await refresh();
       const every = options.refreshIntervalMs ?? Math.max(1_000, module.config.accountInfoMaxAgeMs);
+      // a refresh still reading (many symbols under the rate limits) is not started again
+      let running = false;
       refreshing = timer(every, every, options.scheduler).subscribe(() => {
-        refresh().catch(() => undefined);
+        if (running) return;
+        running = true;
+        refresh()
+          .catch(() => undefined)
+          .finally(() => {
+            running = false;
+          });
       });
     },
     refresh,
