@@ -82,9 +82,13 @@ for (let t = 0; t < SECONDS; t += 5) {
   // With --expose-gc, collect first: the samples then show what stays, not what awaits collection.
   (globalThis as { gc?: () => void }).gc?.();
   samples.push(mb());
-  console.log(`  ${t + 5} s: ${samples.at(-1)?.toFixed(0)} MB, ${run.status().bars} bars, ${run.status().requests} requests`);
+  console.log(
+    `  ${t + 5} s: ${samples.at(-1)?.toFixed(0)} MB, ${run.status().bars} bars, ${run.status().requests} requests`,
+  );
 }
+const stopping = performance.now();
 await run.stop();
+const stopSeconds = (performance.now() - stopping) / 1000;
 const status = run.status();
 client.close();
 db.close();
@@ -98,4 +102,5 @@ console.log(`  RSS samples (MB, every 5 s): ${samples.map((s) => s.toFixed(0)).j
 console.log(
   `  before the run (modules loaded) ${loaded.toFixed(0)} MB; peak ${Math.max(...samples).toFixed(0)} MB, drift ${(((last - first) / first) * 100).toFixed(1)} % (first to last); target ≤ 150 MB, < 10 %`,
 );
+console.log(`  stopped in ${stopSeconds.toFixed(1)} s real`);
 rmSync(work, { recursive: true, force: true });
