@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import type { BrokerClient, OrderRecord } from '@hoga/connector';
 import {
   type ClientOrderId,
@@ -28,14 +27,12 @@ import {
   createRiskModule,
   type OrderCommand,
   OrderManager,
-  parseRiskConfig,
-  type RiskConfig,
   type RiskModule,
   type RiskVerdict,
 } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { DateTime } from 'luxon';
-import { ZodError, z } from 'zod';
+import { loadRiskConfig } from '../config/risk-config-file.js';
 import { connect, reportError } from './broker/connection.js';
 import type { OrderFlags } from './order.js';
 
@@ -51,25 +48,6 @@ export type OrderSpec =
 
 /** A usage problem: printed, exit 2. */
 class OrderUsageError extends Error {}
-
-/** Reads the risk configuration: `--risk-config`, else `$HOGA_RISK_CONFIG`, else the defaults. */
-export function loadRiskConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): RiskConfig {
-  const path = file ?? (env.HOGA_RISK_CONFIG || undefined);
-  if (path === undefined) return parseRiskConfig({});
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new OrderUsageError(`cannot read the risk configuration ${path}: ${(error as Error).message}`);
-  }
-  try {
-    return parseRiskConfig(raw);
-  } catch (error) {
-    if (error instanceof ZodError)
-      throw new OrderUsageError(`risk configuration ${path}:\n${z.prettifyError(error)}`);
-    throw error;
-  }
-}
 
 /** Builds the intent of a buy or sell as asked (the risk module's broker rules judge its shape). */
 export function buildIntent(

@@ -10,6 +10,7 @@ import { BrokerClient } from '@hoga/connector';
 import { type Clock, Decimal, LiveClock, ScaledClock } from '@hoga/core';
 import { loadStrategyClass } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
+import { loadRiskConfig } from '../config/risk-config-file.js';
 import { connect, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
 import { startSession } from './run-session.js';
@@ -38,6 +39,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<void> {
   let db: HogaDatabase | null = null;
   let close: (() => void) | null = null;
   try {
+    const risk = loadRiskConfig(flags.riskConfig);
     const strategyClass = await loadStrategyClass(file);
     const config =
       flags.config === undefined ? {} : (JSON.parse(readFileSync(flags.config, 'utf8')) as unknown);
@@ -66,6 +68,7 @@ export async function runCommand(file: string, flags: RunFlags): Promise<void> {
       clock,
       cash: { KRW: new Decimal(flags.cashKrw), USD: new Decimal(flags.cashUsd) },
       paperFromAccount: flags.paperFromAccount,
+      risk,
       statusEveryMs: flags.statusEvery * 1000,
       pollIntervalMs: flags.pollMs,
       print,

@@ -12,6 +12,7 @@ import {
   type LiveRunHandle,
   type LiveStatus,
   type OrderManagerAlert,
+  type RiskConfig,
   type StrategyClass,
   startLiveRun,
 } from '@hoga/engine';
@@ -30,6 +31,8 @@ export interface SessionOptions {
   /** Paper starting cash (KRW, USD). */
   readonly cash: { readonly KRW: Decimal; readonly USD: Decimal };
   readonly paperFromAccount?: boolean;
+  /** The risk configuration (`--risk-config`, `$HOGA_RISK_CONFIG`); the defaults when absent. */
+  readonly risk?: RiskConfig;
   /** Real ms between two status lines. */
   readonly statusEveryMs: number;
   /** Real ms between two order polls (live). */
@@ -127,6 +130,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     ...(o.pollIntervalMs === undefined ? {} : { pollIntervalMs: o.pollIntervalMs }),
     ...(o.candlePollMs === undefined ? {} : { streamIntervals: { candles1m: o.candlePollMs } }),
     ...(o.paperFromAccount === true ? { paperFromAccount: true } : {}),
+    ...(o.risk === undefined ? {} : { risk: o.risk }),
     onEvent: (e) => {
       if (e.clientOrderId.startsWith('ext-') && e.type !== 'OrderFilled' && e.type !== 'OrderPartiallyFilled')
         return;

@@ -263,4 +263,39 @@ describe('hoga run', () => {
     expect(canceled).toHaveLength(2);
     expect(sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
   }, 150_000);
+  it('--risk-config: the run judges orders by the given risk configuration, and a bad one exits 2 naming the field', async () => {
+    const { sim, db } = await setup();
+    const dir = mkdtempSync(join(tmpdir(), 'hoga-run-risk-'));
+    const allowOnly = join(dir, 'risk.json');
+    writeFileSync(allowOnly, JSON.stringify({ defaults: { allowedSymbols: ['000660'] } }));
+    const r = start(
+      ['run', restsBelow, '--mode', 'live', '--risk-config', allowOnly, ...REST_ARGS],
+      env(sim, db),
+    );
+    expect(await until(r, / denied /, 60_000)).toBe(true);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+    expect(r.out.join('')).toMatch(/denied \S+: risk-symbol-not-allowed /);
+    const client = brokerOf(sim);
+    try {
+      expect((await client.listOrders({ status: 'OPEN' })).orders).toEqual([]);
+      expect(sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
+    } finally {
+      client.close();
+    }
+
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ defaults: { maxOpenOrders: 'many' } }));
+    const failed = await run(
+      process.execPath,
+      ['--import', 'tsx', cli, 'run', restsBelow, '--mode', 'live', '--risk-config', bad, ...REST_ARGS],
+      { cwd: root, env: env(sim, db) },
+    ).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr).toContain(`risk configuration ${bad}`);
+    expect(failed?.stderr).toContain('maxOpenOrders');
+  }, 120_000);
 });

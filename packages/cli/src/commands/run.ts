@@ -13,6 +13,7 @@ export interface RunFlags {
   readonly cashUsd: string;
   readonly paperFromAccount: boolean;
   readonly cancelOnStop: boolean;
+  readonly riskConfig?: string;
   readonly baseUrl?: string;
   readonly clientId?: string;
   readonly clientSecret?: string;
@@ -61,7 +62,11 @@ export function registerRunCommand(program: Command): void {
         "paper: start from a copy of the real account's cash and holdings",
         false,
       )
-      .option('--cancel-on-stop', "cancel the run's open orders on stop (live and paper)", false),
+      .option('--cancel-on-stop', "cancel the run's open orders on stop (live and paper)", false)
+      .option(
+        '--risk-config <file>',
+        'risk configuration (JSON; default $HOGA_RISK_CONFIG, else the defaults)',
+      ),
   ).action(async (strategy: string, flags: RunFlags) => {
     const { runCommand } = await import('./run-action.js');
     await runCommand(strategy, flags);

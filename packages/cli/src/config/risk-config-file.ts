@@ -1,0 +1,35 @@
+/**
+ * The risk configuration of `hoga order` and `hoga run`: `--risk-config <file>`, else
+ * `$HOGA_RISK_CONFIG`, else the defaults; a file that cannot be read or does not match
+ * `riskConfigSchema` is a usage error (exit 2) naming the file and the field.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { parseRiskConfig, type RiskConfig } from '@hoga/engine';
+import { ZodError, z } from 'zod';
+import { usageError } from '../runtime/exit-codes.js';
+
+/**
+ * Reads the risk configuration.
+ *
+ * @param file - the `--risk-config` flag, if given
+ * @param env - the environment (for `HOGA_RISK_CONFIG`)
+ * @throws a usage error (exit 2) naming the file and what is wrong in it
+ */
+export function loadRiskConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): RiskConfig {
+  const path = file ?? (env.HOGA_RISK_CONFIG || undefined);
+  if (path === undefined) return parseRiskConfig({});
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw usageError(`cannot read the risk configuration ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return parseRiskConfig(raw);
+  } catch (error) {
+    if (error instanceof ZodError) throw usageError(`risk configuration ${path}:\n${z.prettifyError(error)}`);
+    throw error;
+  }
+}
