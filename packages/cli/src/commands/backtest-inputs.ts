@@ -1,11 +1,20 @@
 /**
- * What a backtest reads before it runs and writes after: the USD/KRW rates, the report of symbols
- * without bars, and the run's record in the store.
+ * What a backtest reads before it runs and writes after: the USD/KRW rates, the instruments' real
+ * security types, the report of symbols without bars, and the run's record in the store.
  *
  * @module
  */
 import { BrokerApiError, type BrokerClient } from '@hoga/connector';
-import { formatKst, KST_ZONE, LiveClock, type Logger, Market } from '@hoga/core';
+import {
+  formatKst,
+  type Instrument,
+  instrumentOf,
+  KST_ZONE,
+  LiveClock,
+  type Logger,
+  Market,
+  SecurityType,
+} from '@hoga/core';
 import type { BacktestOutcome, BarFeed, DownloadProgress, FxRates, PerformanceStats } from '@hoga/engine';
 import { type HogaDatabase, RunRepository } from '@hoga/store';
 import { DateTime } from 'luxon';
@@ -16,6 +25,41 @@ type Engine = typeof import('@hoga/engine');
 
 /** At most this many rates are fetched for a run (one per month from the start). */
 const MAX_RATE_SAMPLES = 12;
+/** Symbols per stock-info request (the endpoint takes 1 to 200). */
+const STOCKS_PER_REQUEST = 200;
+
+/**
+ * The instruments of the run's symbols with the security type the broker's stock info gives (a KR
+ * ETF/ETN has 5-won ticks and no sell tax), read once before the run so the bar loop only looks
+ * them up. When the broker cannot say (the request fails, or a symbol is missing from the answer),
+ * the symbol is taken for a stock, as before, and a warning on stderr names it.
+ */
+export async function instrumentsOf(
+  client: BrokerClient,
+  symbols: readonly string[],
+): Promise<ReadonlyMap<string, Instrument>> {
+  const known = new Set<string>(Object.values(SecurityType));
+  const instruments = new Map<string, Instrument>();
+  let failure: string | null = null;
+  for (let i = 0; i < symbols.length && failure === null; i += STOCKS_PER_REQUEST) {
+    try {
+      for (const info of await client.getStocks(symbols.slice(i, i + STOCKS_PER_REQUEST))) {
+        const type = known.has(info.securityType) ? info.securityType : SecurityType.STOCK;
+        instruments.set(info.symbol, instrumentOf(info.symbol, type));
+      }
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const unknown = symbols.filter((s) => !instruments.has(s));
+  if (unknown.length > 0) {
+    const why = failure === null ? 'the broker has no stock info for them' : `stock info failed: ${failure}`;
+    process.stderr.write(
+      `hoga: instrument type unknown for ${unknown.join(',')} (${why}); backtesting them as stocks (stock ticks and sell tax)\n`,
+    );
+  }
+  return instruments;
+}
 
 /**
  * The USD/KRW rates of the run: `--usd-krw` when given; else the exchange-rate endpoint's rate at

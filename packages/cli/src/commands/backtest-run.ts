@@ -12,7 +12,7 @@ import type { EngineError, StrategyClass } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { createCliLogger } from '../runtime/cli-runtime.js';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
-import { downloadCandles, fxRates, reportEmpty, storeRun } from './backtest-inputs.js';
+import { downloadCandles, fxRates, instrumentsOf, reportEmpty, storeRun } from './backtest-inputs.js';
 import {
   type BacktestFlags,
   type BacktestRequest,
@@ -62,6 +62,10 @@ export async function runBacktestCommand(
     const warmupBars = strategyClass.warmupBars ?? 0;
     await downloadCandles(engine, source.client, db, request, warmupBars);
     const fx = await fxRates(engine, source.client, request, logger);
+    const instruments = await instrumentsOf(
+      source.client,
+      present.map((r) => r.symbol),
+    );
     const feed = engine.BarFeed.fromStore(new (await import('@hoga/store')).CandleBarReader(db.connection), {
       symbols: present.map((r) => r.symbol),
       interval: request.interval,
@@ -93,6 +97,7 @@ export async function runBacktestCommand(
       logger,
       fx,
       volumeFraction: request.volumeFraction,
+      instruments,
       openStream: async () => feed.stream(),
     });
     const stats = engine.performanceStats(outcome.equity, outcome.trades);

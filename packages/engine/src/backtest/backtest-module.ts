@@ -8,7 +8,7 @@
  */
 import 'reflect-metadata';
 import { BarFillModel, Ledger } from '@hoga/broker-model';
-import { type Bar, type Logger, VirtualClock } from '@hoga/core';
+import { type Bar, type Instrument, instrumentOf, type Logger, VirtualClock } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { ContainerModule } from 'inversify';
 import { ReferencePrices } from '../market-data/reference-prices.js';
@@ -43,6 +43,11 @@ export interface BacktestBindings {
   readonly start: number;
   /** The risk configuration (JSON, `riskConfigSchema`); the defaults when absent. */
   readonly risk?: unknown;
+  /**
+   * The instruments of the run's symbols with their real security type (ETF/ETN have their own KR
+   * tick size and no sell tax); a symbol missing here is taken for a stock (core's `instrumentOf`).
+   */
+  readonly instruments?: ReadonlyMap<string, Instrument> | undefined;
 }
 
 /**
@@ -83,11 +88,15 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
       .toDynamicValue((ctx) => {
         const marks = ctx.get(MarkBook);
         const references = ctx.get(ReferencePrices);
+        const known = b.instruments;
         return new SimulatedVenue<Bar>({
           fillModel: new BarFillModel({
             ...(b.volumeFraction === undefined ? {} : { volumeFraction: b.volumeFraction }),
             referencePrice: (bar) => references.of(bar),
+            // the bar model caches what this returns per symbol: the hot path stays number-only
+            instrument: (symbol) => known?.get(symbol) ?? instrumentOf(symbol),
           }),
+          instrument: known === undefined ? undefined : (symbol) => known.get(symbol),
           ledger: new Ledger(b.settings.cash),
           clock: ctx.get(ClockToken),
           lastPrice: (symbol) => marks.get(symbol),

@@ -5,7 +5,15 @@
  * @module
  */
 import 'reflect-metadata';
-import { type Bar, type Currency, Decimal, type Logger, type OrderSide, type VirtualClock } from '@hoga/core';
+import {
+  type Bar,
+  type Currency,
+  Decimal,
+  type Instrument,
+  type Logger,
+  type OrderSide,
+  type VirtualClock,
+} from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { Container } from 'inversify';
 import type { StrategyHookError } from '../engine-error.js';
@@ -51,6 +59,11 @@ export interface BacktestOptions {
   /** Share of a bar's volume one order may fill (the bar model's default when omitted). */
   readonly volumeFraction?: number | undefined;
   /**
+   * The instruments of the symbols with their real security type (KR ETF/ETN: 5-won ticks, no sell
+   * tax); a symbol missing here is taken for a stock.
+   */
+  readonly instruments?: ReadonlyMap<string, Instrument> | undefined;
+  /**
    * Opens the bars once the strategies have started (so bars they subscribed to in `onStart` can
    * be loaded too). Called with the extra subscriptions and the most warm-up bars any asked for.
    */
@@ -90,6 +103,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestOut
       fx: options.fx,
       volumeFraction: options.volumeFraction,
       start: options.startMs,
+      instruments: options.instruments,
     }),
   );
   const runtime = container.get(EngineRuntime);

@@ -12,6 +12,7 @@ import {
   type Clock,
   Decimal,
   type Fill,
+  type Instrument,
   Money,
   type OrderEvent,
   OrderSide,
@@ -40,6 +41,11 @@ export interface SimulatedVenueOptions<M> {
   readonly lastPrice: (symbol: string) => number | undefined;
   /** Prefix of broker order ids and event ids (default `sim`). */
   readonly idPrefix?: string;
+  /**
+   * The venue's own instrument of a symbol (its real security type: ETF/ETN ticks and taxes), or
+   * undefined to keep the intent's; default: the intent's.
+   */
+  readonly instrument?: ((symbol: string) => Instrument | undefined) | undefined;
 }
 
 /**
@@ -136,7 +142,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   private submit(command: SubmitOrder): void {
     const intent = command.intent;
     const now = this.options.clock.nowMs();
-    const instrument = intent.instrument;
+    const instrument = this.options.instrument?.(intent.instrument.symbol) ?? intent.instrument;
     const isAmount = intent.sizing === 'AMOUNT';
     const limit = intent.sizing === 'QUANTITY' && intent.orderType === OrderType.LIMIT ? intent.price : null;
     const last = this.options.lastPrice(instrument.symbol);
