@@ -24,8 +24,11 @@ import {
   type Currency,
   Decimal,
   type Logger,
+  ORDER_STATES,
   type OrderEvent,
+  type OrderState,
   type StrategyId,
+  TERMINAL_ORDER_STATES,
 } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { Container } from 'inversify';
@@ -40,6 +43,7 @@ import { RiskGate } from '../risk/risk-gate.js';
 import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
 import { EngineRuntime, type StrategySpec } from '../runtime/engine-runtime.js';
 import { OrderIdFactory, RandomOrderIds } from '../runtime/order-ids.js';
+import { trackedOrderOf } from '../runtime/strategy-host.js';
 import { TimerQueue } from '../runtime/timer-queue.js';
 import { ClockToken, DatabaseToken, LoggerToken, RunSettings } from '../runtime/tokens.js';
 import { EventRecorder, JournalRecorder } from '../store/event-recorder.js';
@@ -115,6 +119,8 @@ export interface LiveRunHandle {
 const PAPER_STATE_ID = 'paper/_account';
 /** Store states of an order that may still be working at the broker. */
 const OPEN_STATES = new Set(['SUBMITTED', 'ACCEPTED', 'PARTIALLY_FILLED']);
+/** Store states of an order that has not ended (a strategy still sees it among its open orders). */
+const OPEN_ORDER_STATES: readonly OrderState[] = ORDER_STATES.filter((s) => !TERMINAL_ORDER_STATES.has(s));
 
 function ledgerFrom(snapshot: LedgerSnapshot): Ledger {
   const cash: Partial<Record<Currency, Decimal>> = {};
@@ -163,18 +169,7 @@ async function restorePaperOrders(
   if (ended.length > 0) o.logger.info({ orders: ended }, 'paper orders of an earlier session ended');
   for (const { strategyId, intent } of restored) {
     const host = runtime.hosts.find((h) => h.strategyId === strategyId);
-    host?.track({
-      clientOrderId: intent.clientOrderId,
-      symbol: intent.instrument.symbol,
-      side: intent.side,
-      orderType: intent.orderType,
-      price: intent.sizing === 'QUANTITY' && intent.orderType === 'LIMIT' ? intent.price : null,
-      quantity: intent.sizing === 'QUANTITY' ? intent.quantity : null,
-      amount: intent.sizing === 'AMOUNT' ? intent.amount : null,
-      state: 'INITIALIZED',
-      filledQuantity: new Decimal(0),
-      averageFillPrice: null,
-    });
+    host?.track(trackedOrderOf(intent));
     await venue.execute({
       type: 'SubmitOrder',
       commandId: `${intent.clientOrderId}:restore`,
@@ -184,6 +179,32 @@ async function restorePaperOrders(
     });
   }
   if (restored.length > 0) await runtime.settle();
+}
+
+/**
+ * Live: each strategy tracks again its own orders of earlier runs that the store (reconciled with
+ * the broker) still has open, with their fills so far: the strategy's `openOrders()` shows them in
+ * `onStart`, and their later fills, cancels and modifies move its view of them.
+ */
+function retrackLiveOrders(o: LiveRunOptions, runtime: EngineRuntime): void {
+  for (const host of runtime.hosts) {
+    const orders = o.db.orders.list({ mode: 'live', strategyId: host.strategyId, state: OPEN_ORDER_STATES });
+    for (const order of orders) {
+      if (host.owns(order.clientOrderId)) continue;
+      host.track({
+        clientOrderId: order.clientOrderId,
+        symbol: order.symbol,
+        side: order.side,
+        orderType: order.orderType,
+        price: order.price,
+        quantity: order.quantity,
+        amount: order.amount,
+        state: order.state,
+        filledQuantity: order.filledQuantity,
+        averageFillPrice: order.averageFillPrice,
+      });
+    }
+  }
 }
 
 /**
@@ -300,7 +321,10 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
 
   // Reconcile once the runtime listens: what filled or closed while the engine was down reaches
   // the portfolio and the strategies like any other event.
-  if (liveVenue !== null) await liveVenue.start();
+  if (liveVenue !== null) {
+    await liveVenue.start();
+    retrackLiveOrders(o, runtime);
+  }
   // Paper: the open orders of the last run go back on the venue (their unfilled part).
   if (paper) await restorePaperOrders(o, venue, runtime);
 

@@ -40,7 +40,7 @@ import { ExecutionVenue } from '../venue/execution-venue.js';
 import { intentInput } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
 import type { HostServices } from './strategy-host.js';
-import { StrategyHost } from './strategy-host.js';
+import { StrategyHost, trackedOrderOf } from './strategy-host.js';
 import { TimerQueue } from './timer-queue.js';
 import { ClockToken, LoggerToken, RunSettings } from './tokens.js';
 
@@ -225,18 +225,7 @@ export class EngineRuntime implements HostServices {
     const clientOrderId = this.ids.next(host.strategyId);
     const intent = createOrderIntent(intentInput(host.strategyId, clientOrderId, request));
     const now = this.clock.nowMs();
-    host.track({
-      clientOrderId,
-      symbol: intent.instrument.symbol,
-      side: intent.side,
-      orderType: intent.orderType,
-      price: intent.sizing === 'QUANTITY' && intent.orderType === 'LIMIT' ? intent.price : null,
-      quantity: intent.sizing === 'QUANTITY' ? intent.quantity : null,
-      amount: intent.sizing === 'AMOUNT' ? intent.amount : null,
-      state: 'INITIALIZED',
-      filledQuantity: new Decimal(0),
-      averageFillPrice: null,
-    });
+    host.track(trackedOrderOf(intent));
     const command: OrderCommand = {
       type: 'SubmitOrder',
       commandId: `${clientOrderId}:submit`,

@@ -12,6 +12,7 @@ import {
   Decimal,
   type Logger,
   type OrderEvent,
+  type OrderIntent,
   type OrderState,
   type StrategyId,
   transitionOrder,
@@ -64,6 +65,22 @@ const OPEN: ReadonlySet<OrderState> = new Set([
   'PENDING_CANCEL',
   'PENDING_MODIFY',
 ]);
+
+/** A strategy's view of a new order of `intent` (state `INITIALIZED`, nothing filled). */
+export function trackedOrderOf(intent: OrderIntent): OrderView {
+  return {
+    clientOrderId: intent.clientOrderId,
+    symbol: intent.instrument.symbol,
+    side: intent.side,
+    orderType: intent.orderType,
+    price: intent.sizing === 'QUANTITY' && intent.orderType === 'LIMIT' ? intent.price : null,
+    quantity: intent.sizing === 'QUANTITY' ? intent.quantity : null,
+    amount: intent.sizing === 'AMOUNT' ? intent.amount : null,
+    state: 'INITIALIZED',
+    filledQuantity: new Decimal(0),
+    averageFillPrice: null,
+  };
+}
 
 /** How many closed orders a strategy can still look up with `ctx.order(id)`. */
 const KEPT_CLOSED_ORDERS = 1_000;
@@ -190,11 +207,16 @@ export class StrategyHost implements StrategyContext {
     return this.services.cancelTimer(this, name);
   }
 
-  /** Registers a new order of this strategy (state `INITIALIZED`). */
+  /**
+   * Registers an order of this strategy: a new one (state `INITIALIZED`), or one of an earlier run
+   * still open, with its state and fills so far (its next fills average on from them).
+   */
   track(view: OrderView): void {
     const order = { ...view };
     this.orders.set(view.clientOrderId, order);
     this.open.set(view.clientOrderId, order);
+    if (!view.filledQuantity.isZero() && view.averageFillPrice !== null)
+      this.filledAmount.set(view.clientOrderId, view.filledQuantity.times(view.averageFillPrice));
   }
 
   /** Whether `clientOrderId` is one of this strategy's orders. */
