@@ -6,6 +6,7 @@
  * @module
  */
 import type { MarketMoment } from '@hoga/broker-model';
+import { RequestPriority } from '@hoga/connector';
 import {
   type Clock,
   Decimal,
@@ -23,9 +24,26 @@ import {
 import type { DateTime } from 'luxon';
 import type { MarketRulesView } from './broker-rules-check.js';
 
+/**
+ * Most symbols one `GET /api/v1/prices` call takes (spec: `symbols` is a list of 1 to 200); a
+ * refresh of more symbols is read in chunks of this size.
+ */
+export const MAX_SYMBOLS_PER_PRICES_CALL = 200;
+
+/** How a read is queued at the broker's rate limits (the connector's `CallOptions`). */
+export interface ReadOptions {
+  /** Aborts the read, its wait for a rate-limit token included. */
+  readonly signal?: AbortSignal | undefined;
+  /** Queue priority inside the rate-limit group (`RequestPriority`). */
+  readonly priority?: RequestPriority | undefined;
+}
+
 /** The market reads the view makes (the connector's `BrokerClient` has them). */
 export interface MarketInfoSource {
-  getStocks(symbols: readonly string[]): Promise<
+  getStocks(
+    symbols: readonly string[],
+    options?: ReadOptions,
+  ): Promise<
     readonly {
       readonly symbol: string;
       readonly securityType: string;
@@ -37,12 +55,17 @@ export interface MarketInfoSource {
       } | null;
     }[]
   >;
-  getStockWarnings(symbol: string): Promise<readonly { readonly warningType: string }[]>;
+  getStockWarnings(
+    symbol: string,
+    options?: ReadOptions,
+  ): Promise<readonly { readonly warningType: string }[]>;
   getPrices(
     symbols: readonly string[],
+    options?: ReadOptions,
   ): Promise<readonly { readonly symbol: string; readonly lastPrice: Decimal }[]>;
   getPriceLimits(
     symbol: string,
+    options?: ReadOptions,
   ): Promise<{ readonly upperLimitPrice: Decimal | null; readonly lowerLimitPrice: Decimal | null }>;
   getExchangeRate(): Promise<{ readonly rate: Decimal }>;
   getKrMarketCalendar(): Promise<unknown>;
@@ -51,6 +74,7 @@ export interface MarketInfoSource {
 
 /** How long each kind of data is kept before `prepare` re-reads it, ms. */
 export interface MarketViewAges {
+  /** Instruments, and the daily price limits. */
   readonly reference: number;
   readonly calendar: number;
   readonly quote: number;
@@ -96,17 +120,52 @@ export class BrokerMarketView implements MarketRulesView {
     this.ages = { ...DEFAULT_AGES, ...ages };
   }
 
-  /** Reads what is missing or older than its age for `symbol` (everything with `force`). */
-  async prepare(symbol: string, force = false): Promise<void> {
+  /**
+   * Reads what is missing or older than its age for `symbol` (everything with `force`).
+   *
+   * @param options - how the instrument and quote reads are queued (the background refresh passes
+   *   the `POLL` priority and its stop signal); an order's read (no options) never joins a
+   *   background read of the same data, so it is not queued behind it
+   */
+  async prepare(symbol: string, force = false, options: ReadOptions = {}): Promise<void> {
     const jobs: Promise<void>[] = [];
+    const tag = options.priority === undefined ? '' : `@${options.priority}`;
     if (force || this.stale(this.instruments.get(symbol), this.ages.reference))
-      jobs.push(this.once(`instrument:${symbol}`, () => this.readInstrument(symbol)));
+      jobs.push(this.once(`instrument:${symbol}${tag}`, () => this.readInstrument(symbol, options)));
     if (force || this.stale(this.calendars, this.ages.calendar))
       jobs.push(this.once('calendars', () => this.readCalendars()));
     if (force || this.stale(this.prices.get(symbol), this.ages.quote))
-      jobs.push(this.once(`quote:${symbol}`, () => this.readQuote(symbol)));
+      jobs.push(this.once(`quote:${symbol}${tag}`, () => this.readPrice(symbol, options)));
+    if (force || this.stale(this.limits.get(symbol), this.ages.reference))
+      jobs.push(this.once(`limits:${symbol}${tag}`, () => this.readLimits(symbol, options)));
     if (force || this.stale(this.fx, this.ages.fx)) jobs.push(this.once('fx', () => this.readFx()));
     await Promise.all(jobs);
+  }
+
+  /**
+   * The background refresh of the quotes of many symbols: their last prices in one request per
+   * {@link MAX_SYMBOLS_PER_PRICES_CALL} symbols, and the price limits missing or older than the
+   * reference age (one request per symbol). Every read is queued at the `POLL` priority, so an
+   * order's own read ({@link BrokerMarketView.prepare}) goes ahead of it at the rate limits, and
+   * does not wait for it (its reads are its own).
+   *
+   * @param signal - aborts the reads not yet answered (a run stopping)
+   */
+  async refreshQuotes(symbols: readonly string[], signal?: AbortSignal): Promise<void> {
+    const options: ReadOptions = { priority: RequestPriority.POLL, signal };
+    const chunks: string[][] = [];
+    for (let i = 0; i < symbols.length; i += MAX_SYMBOLS_PER_PRICES_CALL) {
+      chunks.push(symbols.slice(i, i + MAX_SYMBOLS_PER_PRICES_CALL));
+    }
+    const limits = symbols.filter((s) => this.stale(this.limits.get(s), this.ages.reference));
+    await Promise.all([
+      ...chunks.map(async (chunk) => {
+        const prices = await this.source.getPrices(chunk, options);
+        const nowMs = this.clock.nowMs();
+        for (const p of prices) this.prices.set(p.symbol, { value: p.lastPrice, atMs: nowMs });
+      }),
+      ...limits.map((symbol) => this.readLimits(symbol, options)),
+    ]);
   }
 
   /** One read per key at a time: concurrent `prepare`s (one per symbol) share the calendars and fx reads. */
@@ -162,10 +221,10 @@ export class BrokerMarketView implements MarketRulesView {
     };
   }
 
-  private async readInstrument(symbol: string): Promise<void> {
+  private async readInstrument(symbol: string, options: ReadOptions): Promise<void> {
     const [stocks, warnings] = await Promise.all([
-      this.source.getStocks([symbol]),
-      this.source.getStockWarnings(symbol),
+      this.source.getStocks([symbol], options),
+      this.source.getStockWarnings(symbol, options),
     ]);
     const info = stocks.find((s) => s.symbol === symbol);
     if (info === undefined) return;
@@ -191,14 +250,15 @@ export class BrokerMarketView implements MarketRulesView {
     };
   }
 
-  private async readQuote(symbol: string): Promise<void> {
-    const [prices, limits] = await Promise.all([
-      this.source.getPrices([symbol]),
-      this.source.getPriceLimits(symbol),
-    ]);
-    const nowMs = this.clock.nowMs();
+  private async readPrice(symbol: string, options: ReadOptions): Promise<void> {
+    const prices = await this.source.getPrices([symbol], options);
     const price = prices.find((p) => p.symbol === symbol);
-    if (price !== undefined) this.prices.set(symbol, { value: price.lastPrice, atMs: nowMs });
+    if (price !== undefined) this.prices.set(symbol, { value: price.lastPrice, atMs: this.clock.nowMs() });
+  }
+
+  private async readLimits(symbol: string, options?: ReadOptions): Promise<void> {
+    const limits = await this.source.getPriceLimits(symbol, options);
+    const nowMs = this.clock.nowMs();
     const upper = limits.upperLimitPrice;
     const lower = limits.lowerLimitPrice;
     this.limits.set(symbol, {
