@@ -9,12 +9,16 @@
 import type { ReservingOrder } from '@hoga/broker-model';
 import { reservedCash, reservedShares } from '@hoga/broker-model';
 import type { Clock, Currency, Decimal } from '@hoga/core';
+import type { ReadOptions } from './broker-market-view.js';
 import type { FundsView } from './broker-rules-check.js';
 
 /** The two ORDER_INFO reads (the connector's `BrokerClient` has them, rate-limited in its ORDER_INFO bucket). */
 export interface AccountInfoSource {
-  getBuyingPower(currency: 'KRW' | 'USD'): Promise<{ readonly cashBuyingPower: Decimal }>;
-  getSellableQuantity(symbol: string): Promise<{ readonly sellableQuantity: Decimal }>;
+  getBuyingPower(
+    currency: 'KRW' | 'USD',
+    options?: ReadOptions,
+  ): Promise<{ readonly cashBuyingPower: Decimal }>;
+  getSellableQuantity(symbol: string, options?: ReadOptions): Promise<{ readonly sellableQuantity: Decimal }>;
 }
 
 interface Stamped {
@@ -41,13 +45,24 @@ export class AccountInfoProvider implements FundsView {
     private readonly maxAgeMs: number,
   ) {}
 
-  /** Re-reads the buying power of `currency` and, for a sell, the sellable quantity of `symbol`, when stale. */
-  async refresh(currency: Currency, symbol: string | null, force = false): Promise<void> {
+  /**
+   * Re-reads the buying power of `currency` and, for a sell, the sellable quantity of `symbol`, when stale.
+   *
+   * @param options - how the reads are queued (the background refresh passes the `POLL` priority
+   *   and its stop signal); an order's read (no options) never joins a background read
+   */
+  async refresh(
+    currency: Currency,
+    symbol: string | null,
+    force = false,
+    options: ReadOptions = {},
+  ): Promise<void> {
     const jobs: Promise<void>[] = [];
+    const tag = options.priority === undefined ? '' : `@${options.priority}`;
     if (force || this.stale(this.cash.get(currency))) {
       jobs.push(
-        this.once(`cash:${currency}`, async () => {
-          const answer = await this.source.getBuyingPower(currency);
+        this.once(`cash:${currency}${tag}`, async () => {
+          const answer = await this.source.getBuyingPower(currency, options);
           this.reads += 1;
           this.cash.set(currency, { value: answer.cashBuyingPower, atMs: this.clock.nowMs() });
         }),
@@ -55,8 +70,8 @@ export class AccountInfoProvider implements FundsView {
     }
     if (symbol !== null && (force || this.stale(this.shares.get(symbol)))) {
       jobs.push(
-        this.once(`shares:${symbol}`, async () => {
-          const answer = await this.source.getSellableQuantity(symbol);
+        this.once(`shares:${symbol}${tag}`, async () => {
+          const answer = await this.source.getSellableQuantity(symbol, options);
           this.reads += 1;
           this.shares.set(symbol, { value: answer.sellableQuantity, atMs: this.clock.nowMs() });
         }),

@@ -7,12 +7,13 @@
  *
  * @module
  */
+import { RequestPriority } from '@hoga/connector';
 import type { Clock, TradingMode } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { type SchedulerLike, type Subscription, timer } from 'rxjs';
 import type { ExecutionVenue } from '../venue/execution-venue.js';
 import type { AccountInfoSource } from './account-info-provider.js';
-import type { MarketInfoSource } from './broker-market-view.js';
+import type { MarketInfoSource, ReadOptions } from './broker-market-view.js';
 import { createRiskModule, type RiskModule } from './risk-module.js';
 
 /** What {@link createRiskGateBinding} needs. */
@@ -46,7 +47,7 @@ export interface RiskGateBinding {
   start(): Promise<void>;
   /** Reads the broker data for every symbol now and re-evaluates the daily loss limits. */
   refresh(): Promise<void>;
-  /** Stops the refresh and the event feed. */
+  /** Stops the refresh (its reads not yet answered are aborted) and the event feed. */
   dispose(): void;
 }
 
@@ -65,20 +66,36 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
   });
   const symbols = options.symbols ?? [];
   let refreshing: Subscription | undefined;
-  const refresh = async (): Promise<void> => {
-    const { market, funds, book, engine, staleness } = module;
+  const stopped = new AbortController();
+  // the background reads queue behind an order's own reads at the rate limits, and stop with the binding
+  const background: ReadOptions = { priority: RequestPriority.POLL, signal: stopped.signal };
+  const read = async (): Promise<void> => {
+    const { market, funds } = module;
+    // the last prices in one request per 200 symbols (each symbol's own read cost one per symbol)
+    await market?.refreshQuotes(symbols, stopped.signal);
     await Promise.all(
       symbols.map(async (symbol) => {
-        await market?.prepare(symbol);
-        const price = market?.lastPrice(symbol);
-        if (price !== undefined) {
-          book.notePrice(symbol, price);
-          staleness?.notePrice(symbol);
-        }
+        await market?.prepare(symbol, false, background);
         const instrument = market?.instrument(symbol);
-        if (instrument !== undefined) await funds?.refresh(instrument.currency, symbol);
+        if (instrument !== undefined) await funds?.refresh(instrument.currency, symbol, false, background);
       }),
     );
+  };
+  const refresh = async (): Promise<void> => {
+    const { market, book, engine, staleness } = module;
+    try {
+      await read();
+    } catch (error) {
+      if (stopped.signal.aborted) return;
+      throw error;
+    }
+    for (const symbol of symbols) {
+      const price = market?.lastPrice(symbol);
+      if (price !== undefined) {
+        book.notePrice(symbol, price);
+        staleness?.notePrice(symbol);
+      }
+    }
     const fx = market?.usdKrw();
     if (fx !== undefined) book.setUsdKrw(fx);
     staleness?.evaluate();
@@ -106,6 +123,7 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
     refresh,
     dispose() {
       refreshing?.unsubscribe();
+      stopped.abort();
       module.sender.dispose();
     },
   };
