@@ -1,0 +1,83 @@
+/**
+ * The strategy's view of an order tracked again with fills of an earlier run: its next fills
+ * average on from them, and the order leaves the open orders once filled.
+ */
+import {
+  brokerOrderId,
+  clientOrderId,
+  createLogger,
+  Decimal,
+  type Fill,
+  Money,
+  type OrderEvent,
+  strategyId,
+  VirtualClock,
+} from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import { StrategyBook } from '../portfolio/strategy-book.js';
+import type { StrategyClass } from '../strategy/strategy.js';
+import type { HostServices } from './strategy-host.js';
+import { StrategyHost } from './strategy-host.js';
+
+const id = clientOrderId('restart-1');
+
+function host(): StrategyHost {
+  const values = new Map<string, unknown>();
+  const state = {
+    get: <T>(key: string) => values.get(key) as T | undefined,
+    set: (key: string, value: unknown) => void values.set(key, value),
+    delete: (key: string) => values.delete(key),
+  };
+  // track and apply use none of the runtime's services
+  const services = { mode: 'live', clock: new VirtualClock(0) } as unknown as HostServices;
+  return new StrategyHost(
+    strategyId('S'),
+    class {} as unknown as StrategyClass,
+    services,
+    createLogger({ level: 'silent' }),
+    state,
+    new StrategyBook({ KRW: new Decimal(1_000_000) }),
+  );
+}
+
+function filled(quantity: number, price: number, cumulative: number): OrderEvent {
+  const fill: Fill = {
+    fillId: `f-${cumulative}`,
+    clientOrderId: id,
+    brokerOrderId: brokerOrderId('b-1'),
+    symbol: '005930',
+    side: 'BUY',
+    quantity: new Decimal(quantity),
+    price: new Decimal(price),
+    commission: Money.zero('KRW'),
+    cumulativeQuantity: new Decimal(cumulative),
+    tsEvent: 0,
+  };
+  return { type: 'OrderFilled', eventId: `e-${cumulative}`, clientOrderId: id, tsEvent: 0, tsInit: 0, fill };
+}
+
+describe('StrategyHost.track', () => {
+  it('an order tracked again with fills so far averages its next fill on from them', () => {
+    const h = host();
+    h.track({
+      clientOrderId: id,
+      symbol: '005930',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      price: new Decimal(70_000),
+      quantity: new Decimal(4),
+      amount: null,
+      state: 'PARTIALLY_FILLED',
+      filledQuantity: new Decimal(1),
+      averageFillPrice: new Decimal(60_000),
+    });
+    expect(h.openOrders().map((o) => [o.clientOrderId, o.state])).toEqual([[id, 'PARTIALLY_FILLED']]);
+    h.apply(filled(3, 64_000, 4));
+    const order = h.order(id);
+    expect(order?.state).toBe('FILLED');
+    expect(order?.filledQuantity.toFixed()).toBe('4');
+    // (1 × 60,000 + 3 × 64,000) / 4
+    expect(order?.averageFillPrice?.toFixed()).toBe('63000');
+    expect(h.openOrders()).toEqual([]);
+  });
+});
