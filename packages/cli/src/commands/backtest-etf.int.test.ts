@@ -71,7 +71,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function backtest(): Promise<{ run: JsonRun; stderr: string }> {
+async function backtest(
+  baseUrl = sim.url,
+  extra: readonly string[] = [],
+): Promise<{ run: JsonRun; stderr: string }> {
   const { stdout, stderr } = await exec(
     process.execPath,
     [
@@ -89,8 +92,9 @@ async function backtest(): Promise<{ run: JsonRun; stderr: string }> {
       '--to',
       TO,
       '--json',
+      ...extra,
       '--base-url',
-      sim.url,
+      baseUrl,
       '--client-id',
       'sim-client',
       '--client-secret',
@@ -133,5 +137,16 @@ describe('hoga backtest of a KR ETF', () => {
     expect(first.stderr).not.toContain('instrument type');
     const second = await backtest();
     expect(second.run.trades).toEqual(first.run.trades);
+  }, 120_000);
+
+  it('backtests from the cache alone (no broker) as a stock, with a warning naming the symbol', async () => {
+    // the first test filled the cache; nothing listens on port 9 of 127.0.0.1
+    const offline = await backtest('http://127.0.0.1:9', ['--usd-krw', '1350']);
+    expect(offline.stderr).toContain(
+      `instrument type unknown for ${ETF} (stock info failed: issueToken: network-connection`,
+    );
+    const prices = offline.run.trades.map((t) => Number(t.price));
+    expect(prices.length).toBeGreaterThan(5);
+    expect(prices.filter((p) => p % 50 !== 0)).toEqual([]);
   }, 120_000);
 });
