@@ -175,6 +175,7 @@ export class RequestExecutor {
           signal,
         });
         limiter.observe(spec.group, response.headers);
+        permit.answered(); // the server has counted it by now: the token is spent at this instant
         if (response.status >= 200 && response.status < 300) return this.parse(spec, response);
         failure = errorFromResponse(spec.endpoint, response, clock.nowMs());
       } catch (error) {
