@@ -208,23 +208,32 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       : null;
   }
 
-  private modify(command: ModifyOrder): void {
+  /** The working order a modify or cancel addresses, or undefined after emitting its rejection. */
+  private workingOrRejected(
+    command: ModifyOrder | CancelOrder,
+    type: 'OrderModifyRejected' | 'OrderCancelRejected',
+  ): SimulatedOrder | undefined {
     const order = this.orders.get(command.clientOrderId);
+    if (order !== undefined && isWorking(order)) return order;
     const now = this.options.clock.nowMs();
     const known = order !== undefined || this.closed.has(command.clientOrderId);
-    if (order === undefined || !isWorking(order)) {
-      this.emit({
-        type: 'OrderModifyRejected',
-        eventId: this.nextEventId(),
-        clientOrderId: command.clientOrderId,
-        strategyId: command.strategyId,
-        tsEvent: now,
-        tsInit: now,
-        code: known ? 'already-filled' : 'order-not-found',
-        reason: `order ${command.clientOrderId} is not working`,
-      });
-      return;
-    }
+    this.emit({
+      type,
+      eventId: this.nextEventId(),
+      clientOrderId: command.clientOrderId,
+      strategyId: command.strategyId,
+      tsEvent: now,
+      tsInit: now,
+      code: known ? 'already-filled' : 'order-not-found',
+      reason: `order ${command.clientOrderId} is not working`,
+    });
+    return undefined;
+  }
+
+  private modify(command: ModifyOrder): void {
+    const order = this.workingOrRejected(command, 'OrderModifyRejected');
+    if (order === undefined) return;
+    const now = this.options.clock.nowMs();
     const previous = order.brokerOrderId;
     if (command.price !== undefined) order.price = command.price;
     if (command.quantity !== undefined) order.quantity = command.quantity;
@@ -241,22 +250,9 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   }
 
   private cancel(command: CancelOrder): void {
-    const order = this.orders.get(command.clientOrderId);
+    const order = this.workingOrRejected(command, 'OrderCancelRejected');
+    if (order === undefined) return;
     const now = this.options.clock.nowMs();
-    const known = order !== undefined || this.closed.has(command.clientOrderId);
-    if (order === undefined || !isWorking(order)) {
-      this.emit({
-        type: 'OrderCancelRejected',
-        eventId: this.nextEventId(),
-        clientOrderId: command.clientOrderId,
-        strategyId: command.strategyId,
-        tsEvent: now,
-        tsInit: now,
-        code: known ? 'already-filled' : 'order-not-found',
-        reason: `order ${command.clientOrderId} is not working`,
-      });
-      return;
-    }
     this.close(order, 'CANCELED');
     this.emit({
       type: 'OrderCanceled',
