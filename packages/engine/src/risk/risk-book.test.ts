@@ -1,0 +1,176 @@
+import {
+  clientOrderId,
+  createOrderIntent,
+  Decimal,
+  type Fill,
+  instrumentOf,
+  Money,
+  type OrderEvent,
+  type OrderSide,
+  strategyId,
+} from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import { RiskBook } from './risk-book.js';
+import { T0 } from './risk-fixture.test-helper.js';
+
+const DAY_MS = 86_400_000;
+let seq = 0;
+
+/** Submits a limit order to the book and returns a function that fills (part of) it. */
+function order(
+  book: RiskBook,
+  o: { symbol: string; side: OrderSide; quantity: string; price: string; strategy?: string; atMs?: number },
+) {
+  seq += 1;
+  const id = clientOrderId(`b${seq}`);
+  const sid = strategyId(o.strategy ?? 's1');
+  const atMs = o.atMs ?? T0;
+  const instrument = instrumentOf(o.symbol);
+  const intent = createOrderIntent({
+    clientOrderId: id,
+    strategyId: sid,
+    instrument,
+    side: o.side,
+    sizing: 'QUANTITY',
+    orderType: 'LIMIT',
+    quantity: new Decimal(o.quantity),
+    price: new Decimal(o.price),
+  });
+  const base = { clientOrderId: id, strategyId: sid, tsEvent: atMs, tsInit: atMs };
+  book.onEvent({ type: 'OrderSubmitted', eventId: `s-${id}`, ...base, intent });
+  let filled = new Decimal(0);
+  return {
+    id,
+    fill(quantity: string, price: string, charges: { commission?: string; tax?: string } = {}): void {
+      filled = filled.plus(quantity);
+      const fill: Fill = {
+        fillId: `f-${id}-${filled}`,
+        clientOrderId: id,
+        brokerOrderId: 'x' as Fill['brokerOrderId'],
+        symbol: o.symbol,
+        side: o.side,
+        quantity: new Decimal(quantity),
+        price: new Decimal(price),
+        commission: Money.of(new Decimal(charges.commission ?? '0'), instrument.currency),
+        ...(charges.tax === undefined
+          ? {}
+          : { tax: Money.of(new Decimal(charges.tax), instrument.currency) }),
+        cumulativeQuantity: filled,
+        tsEvent: atMs,
+      };
+      const complete = filled.eq(o.quantity);
+      const event: OrderEvent = complete
+        ? { type: 'OrderFilled', eventId: `f-${id}-${filled}`, ...base, fill }
+        : { type: 'OrderPartiallyFilled', eventId: `f-${id}-${filled}`, ...base, fill };
+      book.onEvent(event);
+    },
+    cancel(): void {
+      book.onEvent({ type: 'OrderCanceled', eventId: `c-${id}`, ...base });
+    },
+  };
+}
+
+const quantities = (book: RiskBook, s = 's1') =>
+  book.positions(s).map((p) => `${p.symbol} ${p.quantity.toFixed()}`);
+
+describe(RiskBook, () => {
+  describe('.positions', () => {
+    it('lists the held symbols in the order first booked; a sold-out one leaves and comes back at its place', () => {
+      const book = new RiskBook();
+      order(book, { symbol: '005930', side: 'BUY', quantity: '10', price: '70000' }).fill('10', '70000');
+      expect(quantities(book)).toEqual(['005930 10']);
+      order(book, { symbol: '000660', side: 'BUY', quantity: '5', price: '100000' }).fill('5', '100000');
+      order(book, { symbol: '035420', side: 'BUY', quantity: '1', price: '200000' }).fill('1', '200000');
+      const before = book.positions('s1');
+      order(book, { symbol: '005930', side: 'SELL', quantity: '10', price: '71000' }).fill('10', '71000');
+      expect(quantities(book)).toEqual(['000660 5', '035420 1']);
+      // a list handed out stays as it was
+      expect(before.map((p) => p.symbol)).toEqual(['005930', '000660', '035420']);
+      order(book, { symbol: '005930', side: 'BUY', quantity: '3', price: '69000' }).fill('3', '69000');
+      expect(quantities(book)).toEqual(['005930 3', '000660 5', '035420 1']);
+      order(book, { symbol: '000660', side: 'SELL', quantity: '2', price: '100000' }).fill('2', '100000');
+      expect(quantities(book)).toEqual(['005930 3', '000660 3', '035420 1']);
+      expect(quantities(book, 's2')).toEqual([]);
+    });
+
+    it('keeps restored holdings and those of each strategy apart', () => {
+      const book = new RiskBook();
+      book.setHolding('s2', '000660', 'KRW', new Decimal(7), new Decimal(90000));
+      order(book, { symbol: '005930', side: 'BUY', quantity: '10', price: '70000', strategy: 's2' }).fill(
+        '10',
+        '70000',
+      );
+      order(book, { symbol: '005930', side: 'BUY', quantity: '1', price: '70000' }).fill('1', '70000');
+      expect(quantities(book, 's2')).toEqual(['000660 7', '005930 10']);
+      expect(quantities(book)).toEqual(['005930 1']);
+    });
+  });
+
+  describe('.openOrders and .order', () => {
+    it('drops an order once filled or cancelled and keeps its last status', () => {
+      const book = new RiskBook();
+      const a = order(book, { symbol: '005930', side: 'BUY', quantity: '10', price: '70000' });
+      const b = order(book, { symbol: '000660', side: 'BUY', quantity: '5', price: '100000' });
+      a.fill('4', '70000');
+      expect(book.openOrders().map((o) => [o.clientOrderId, o.remainingQuantity?.toFixed()])).toEqual([
+        [a.id, '6'],
+        [b.id, '5'],
+      ]);
+      const held = book.openOrders();
+      a.fill('6', '70000');
+      b.cancel();
+      expect(book.openOrders()).toEqual([]);
+      expect(held).toHaveLength(2);
+      expect(book.order(a.id)).toMatchObject({ status: 'FILLED', filledQuantity: new Decimal(10) });
+      expect(book.order(b.id)?.status).toBe('CANCELED');
+      expect(book.order('nope')).toBeUndefined();
+    });
+  });
+
+  describe('.dailyPnlKrw', () => {
+    it('is realised today net of charges plus unrealised at the last prices, per strategy and for the account', () => {
+      const book = new RiskBook();
+      order(book, { symbol: '005930', side: 'BUY', quantity: '10', price: '70000' }).fill('10', '70000', {
+        commission: '100',
+      });
+      expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe('-100');
+      book.notePrice('005930', new Decimal(71000));
+      expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe('9900');
+      // a partial sell: realised (71500 − 70000) × 4 − 50 − 30, the rest marked at 71000
+      const sell = order(book, { symbol: '005930', side: 'SELL', quantity: '6', price: '71500' });
+      sell.fill('4', '71500', { commission: '50', tax: '30' });
+      expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe(String(-100 + 6000 - 80 + 6 * 1000));
+      order(book, { symbol: 'AAPL', side: 'BUY', quantity: '2', price: '200', strategy: 's2' }).fill(
+        '2',
+        '200',
+        {
+          commission: '0.5',
+        },
+      );
+      expect(book.dailyPnlKrw('s2', T0).toFixed()).toBe('-700');
+      book.notePrice('AAPL', new Decimal('201.25'));
+      expect(book.dailyPnlKrw('s2', T0).toFixed()).toBe(String(-700 + 2.5 * 1400));
+      book.setUsdKrw(new Decimal(1300));
+      expect(book.dailyPnlKrw('s2', T0).toFixed()).toBe(String(-650 + 2.5 * 1300));
+      expect(book.dailyPnlKrw(null, T0).toFixed()).toBe(String(-100 + 6000 - 80 + 6000 - 650 + 2.5 * 1300));
+      expect(book.dailyPnlKrw('s3', T0).toFixed()).toBe('0');
+    });
+
+    it('starts the realised part from zero on a new trading day; the unrealised part stays', () => {
+      const book = new RiskBook();
+      order(book, { symbol: '005930', side: 'BUY', quantity: '10', price: '70000' }).fill('10', '70000', {
+        commission: '100',
+      });
+      book.notePrice('005930', new Decimal(70500));
+      expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe('4900');
+      expect(book.dailyPnlKrw('s1', T0 + DAY_MS).toFixed()).toBe('5000');
+      order(book, { symbol: '005930', side: 'SELL', quantity: '5', price: '71000', atMs: T0 + DAY_MS }).fill(
+        '5',
+        '71000',
+        { tax: '200' },
+      );
+      expect(book.dailyPnlKrw('s1', T0 + DAY_MS).toFixed()).toBe(String(5000 - 200 + 5 * 500));
+      expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe(String(-100 + 5 * 500));
+    });
+  });
+});
