@@ -4,6 +4,7 @@
 // failed build) runs the sources through tsx instead. Relative paths are the caller's: run through
 // `pnpm hoga` the command moves back to the directory pnpm was started in.
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -47,7 +48,13 @@ async function runSources() {
   await import(pathToFileURL(join(cliDir, 'src', 'main.ts')).href);
 }
 
-if (process.env.HOGA_NO_BUNDLE === '1') {
+// The bundle loads a strategy's .ts file with Node's own type stripping and module hooks
+// (packages/engine/src/strategy/strategy-imports.ts): Node 22.18+ / 23.6+. On an older Node,
+// the sources run through tsx.
+const nodeCanRunBundle =
+  Boolean(process.features.typescript) && typeof nodeModule.registerHooks === 'function';
+
+if (process.env.HOGA_NO_BUNDLE === '1' || !nodeCanRunBundle) {
   await runSources();
 } else {
   let ready = existsSync(bundlePath) && statSync(bundlePath).mtimeMs >= newestSource();

@@ -1,6 +1,7 @@
 /**
- * Loads a strategy class from a `.ts` file by path, with no build step (the process runs under
- * tsx, which compiles the file on import).
+ * Loads a strategy class from a `.ts` file by path, with no build step: under tsx (the sources)
+ * tsx compiles it; in the bundled `hoga` command Node strips its types and the hooks of
+ * `strategy-imports.ts` give it the process's own `@hoga/engine` and `@hoga/core`.
  *
  * @module
  */
@@ -9,6 +10,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
 import { isStrategyClass, type StrategyClass } from './strategy.js';
+import { installStrategyImportHooks } from './strategy-imports.js';
 
 /**
  * Imports `file` and returns its strategy class: the default export when it is one, else the only
@@ -23,6 +25,7 @@ export async function loadStrategyClass(file: string): Promise<StrategyClass> {
   if (!existsSync(path)) {
     throw new EngineError(EngineErrorCode.STRATEGY_LOAD_FAILED, `strategy file ${file} does not exist`);
   }
+  installStrategyImportHooks();
   let module: Record<string, unknown>;
   try {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;

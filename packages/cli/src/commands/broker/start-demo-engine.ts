@@ -6,15 +6,29 @@
  *
  * @module
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { BrokerClient, MemoryTokenCache } from '@hoga/connector';
 import { Decimal, ScaledClock } from '@hoga/core';
 import { loadStrategyClass } from '@hoga/engine';
 import { startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { startSession } from '../run-session.js';
+
+const REFERENCE_STRATEGY = join('strategies', 'sma-crossover.ts');
+
+/**
+ * The repository's reference strategy, found from this module's directory upwards (it is
+ * `src/commands/broker` run from the sources and `dist` in the bundle).
+ */
+function referenceStrategyFile(): string {
+  for (let dir = import.meta.dirname; ; dir = dirname(dir)) {
+    const file = join(dir, REFERENCE_STRATEGY);
+    if (existsSync(file)) return file;
+    if (dirname(dir) === dir) return resolve(REFERENCE_STRATEGY);
+  }
+}
 
 /** Options of {@link runEngineDemo}. */
 export interface EngineDemoOptions {
@@ -38,8 +52,7 @@ export async function runEngineDemo(options: EngineDemoOptions = {}): Promise<nu
   const print = options.print ?? ((line: string) => console.log(line));
   const speed = options.speed ?? 30;
   const durationMs = options.durationMs ?? 60_000;
-  const file =
-    options.strategyFile ?? resolve(import.meta.dirname, '../../../../../strategies/sma-crossover.ts');
+  const file = options.strategyFile ?? referenceStrategyFile();
   const strategyClass = await loadStrategyClass(file);
   const sim = await startSimulator({ port: 0, speed: 0, rateLimit: true });
   const dir = mkdtempSync(join(tmpdir(), 'hoga-start-'));

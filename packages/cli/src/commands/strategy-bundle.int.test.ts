@@ -1,0 +1,89 @@
+/**
+ * The `hoga` command as users run it (bin/hoga.js, which runs the bundled dist/hoga.mjs): it loads
+ * a strategy's `.ts` file with no build step, from the repository or from a directory of the
+ * user's own, and `hoga start` (what `pnpm start` runs) finds the reference strategy. The other CLI
+ * tests of strategies run the sources through tsx; these go through the bundle.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hoga, simFlags } from '../hoga-process.test-helper.js';
+
+let sim: SimulatorHandle;
+let dir: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0 });
+  dir = mkdtempSync(join(tmpdir(), 'hoga-strategy-bundle-'));
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A strategy of the user's own, outside the repository, importing a sibling file by its `.js` name. */
+function writeUserStrategy(): string {
+  writeFileSync(
+    join(dir, 'sizing.ts'),
+    'export function lot(quantity: number): number {\n  return Math.max(1, Math.floor(quantity));\n}\n',
+  );
+  const file = join(dir, 'buy-once.ts');
+  writeFileSync(
+    file,
+    `import type { Bar } from '@hoga/core';
+import { Strategy, z } from '@hoga/engine';
+import { lot } from './sizing.js';
+
+const Config = z.strictObject({ quantity: z.number().positive().default(3) });
+
+export default class BuyOnce extends Strategy<z.infer<typeof Config>> {
+  static readonly configSchema = Config;
+  private bought = false;
+
+  override onBar(bar: Bar): void {
+    if (this.bought) return;
+    this.bought = true;
+    this.ctx.buy(bar.symbol, lot(this.config.quantity));
+  }
+}
+`,
+  );
+  return file;
+}
+
+describe('the bundled hoga command', () => {
+  it('backtests a strategy file of the user’s own, outside the repository', async () => {
+    const run = await hoga(
+      [
+        'backtest',
+        writeUserStrategy(),
+        '--symbols',
+        '005930',
+        '--interval',
+        '1d',
+        '--from',
+        '2025-03-03',
+        '--to',
+        '2025-03-31',
+        '--json',
+        ...simFlags(sim.url),
+        '--db',
+        join(dir, 'hoga.sqlite'),
+      ],
+      { cwd: dir },
+    );
+    expect(run.code, run.err).toBe(0);
+    const result = JSON.parse(run.out) as { trades: { symbol: string; side: string; quantity: string }[] };
+    expect(result.trades).toHaveLength(1);
+    expect(result.trades[0]).toMatchObject({ symbol: '005930', side: 'BUY', quantity: '3' });
+  }, 120_000);
+
+  it('runs `hoga start` (pnpm start) with the repository’s reference strategy and exits 0', async () => {
+    const run = await hoga(['start', '--seconds', '4'], { cwd: dir, killAfterMs: 90_000 });
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/hoga start: SMA crossover/);
+    expect(run.out).toMatch(/^summary: \d+ orders, \d+ fills, \d+ bars$/m);
+  }, 120_000);
+});
