@@ -247,8 +247,42 @@ export class HogaDatabase {
     }
     this.stopCheckpoints();
     this.connection.pragma('wal_autocheckpoint = 0');
-    this.checkpointTimer = setInterval(() => this.checkpoint(), intervalMs);
+    this.checkpointTimer = setInterval(() => this.deferredCheckpoint(), intervalMs);
     this.checkpointTimer.unref();
+  }
+
+  /** `total_changes()` after the last deferred checkpoint (null: none yet). */
+  private changesAfterCheckpoint: number | null = null;
+  private checkpointStatements:
+    | { readonly changes: Database.Statement; readonly restart: Database.Statement }
+    | undefined;
+
+  /**
+   * The timer's checkpoint. Once SQLite has copied every WAL frame back, the next commit reuses the
+   * WAL from its start, and with `synchronous=NORMAL` SQLite fsyncs the WAL header when it does (a
+   * few hundred µs on a disk): that fell on the first write after each checkpoint, often an order's
+   * write-before-send. So the WAL is started over here, between events, by rewriting page 1 with
+   * nothing changed in it (the restart, its header fsync and one frame), and the next commit appends. With
+   * nothing written since the last one, a tick does nothing: an idle database is not written to,
+   * and the frame left in the WAL keeps the next commit from restarting it.
+   */
+  private deferredCheckpoint(): void {
+    const c = this.connection;
+    if (!c.open || c.inTransaction) return;
+    this.checkpointStatements ??= {
+      changes: c.prepare('SELECT total_changes()').pluck(),
+      // The file's own application id written again: page 1 is rewritten (an unchanged row is not).
+      restart: c.prepare(`PRAGMA application_id = ${Number(c.pragma('application_id', { simple: true }))}`),
+    };
+    const { changes, restart } = this.checkpointStatements;
+    if (changes.get() === this.changesAfterCheckpoint) return;
+    const t0 = performance.now();
+    const done = this.passiveCheckpoint();
+    const complete = done.walFrames > 0 && done.checkpointed === done.walFrames;
+    if (complete) restart.run();
+    // A checkpoint a reader held back is tried again at the next tick.
+    this.changesAfterCheckpoint = complete ? (changes.get() as number) : null;
+    this.countCheckpoint(performance.now() - t0);
   }
 
   /**
@@ -260,18 +294,26 @@ export class HogaDatabase {
   checkpoint(): { readonly walFrames: number; readonly checkpointed: number } {
     if (!this.connection.open || this.file === ':memory:') return { walFrames: 0, checkpointed: 0 };
     const t0 = performance.now();
+    const done = this.passiveCheckpoint();
+    this.countCheckpoint(performance.now() - t0);
+    return done;
+  }
+
+  private passiveCheckpoint(): { readonly walFrames: number; readonly checkpointed: number } {
     const row = this.connection.pragma('wal_checkpoint(PASSIVE)') as {
       busy: number;
       log: number;
       checkpointed: number;
     }[];
-    const ms = performance.now() - t0;
+    return { walFrames: row[0]?.log ?? 0, checkpointed: row[0]?.checkpointed ?? 0 };
+  }
+
+  private countCheckpoint(ms: number): void {
     this.checkpoints = {
       count: this.checkpoints.count + 1,
       totalMs: this.checkpoints.totalMs + ms,
       maxMs: Math.max(this.checkpoints.maxMs, ms),
     };
-    return { walFrames: row[0]?.log ?? 0, checkpointed: row[0]?.checkpointed ?? 0 };
   }
 
   /** Checkpoints run through {@link checkpoint} (the deferred ones included) and their time, for figures. */
