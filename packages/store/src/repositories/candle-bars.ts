@@ -6,6 +6,7 @@
  */
 import { type Bar, type BarInterval, barCloseTime, Decimal, type Market, marketOfSymbol } from '@hoga/core';
 import type Database from 'better-sqlite3';
+import { type BlockColumns, blockSpan, blockStartOf, decodeBlock, encodeBlock } from './candle-blocks.js';
 import type { CachedCandle, CandleSeriesKey } from './candle-cache.js';
 import type { TimeRange } from './time-ranges.js';
 
@@ -71,6 +72,12 @@ export interface BarColumns {
  * Reads cached candles as columns of numbers, without a `Decimal` or an object per candle: the
  * backtest's path from the cache (see the engine's bar feed).
  *
+ * It reads `candle_blocks` (migration 8): a week of minute candles in one row. A block it finds
+ * missing (never built, or dropped by a trigger because a candle in it changed) it builds from
+ * `candles` and stores in the read's transaction, so the first read of a series is slower than
+ * the next ones; on a read-only connection, or when another connection holds the write lock, it
+ * reads the candles without storing blocks.
+ *
  * @example
  * ```ts
  * const reader = new CandleBarReader(db.connection);
@@ -81,9 +88,12 @@ export class CandleBarReader {
   private readonly count: Database.Statement;
   private readonly rows: Database.Statement;
   private readonly nthBefore: Database.Statement;
+  /** Null on a file not migrated to version 8 yet (opened with `migrate: false`). */
+  private readonly blockTable: BlockStatements | null;
+  private readonly readTx: (key: CandleSeriesKey, range: TimeRange, market: Market) => BarColumns;
 
   /** @param db - an open, migrated connection */
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.count = db
       .prepare(
         'SELECT count(*) FROM candles WHERE symbol = ? AND interval = ? AND adjusted = ? AND ts >= ? AND ts < ?',
@@ -103,6 +113,10 @@ export class CandleBarReader {
          ORDER BY ts DESC LIMIT 1 OFFSET ?`,
       )
       .pluck();
+    this.blockTable = hasBlockTable(db) ? prepareBlockStatements(db) : null;
+    this.readTx = db.transaction((key: CandleSeriesKey, range: TimeRange, market: Market) =>
+      this.readInTransaction(key, range, market),
+    );
   }
 
   /**
@@ -130,53 +144,225 @@ export class CandleBarReader {
    * @param market - the symbol's market, for daily close times (default: inferred)
    */
   read(key: CandleSeriesKey, range: TimeRange, market: Market = marketOfSymbol(key.symbol)): BarColumns {
+    if (!(range.end > range.start)) return allocate(0, key.interval !== '1d');
+    return this.readTx(key, range, market);
+  }
+
+  /** {@link read} inside one transaction: blocks and the candles they are built from agree. */
+  private readInTransaction(key: CandleSeriesKey, range: TimeRange, market: Market): BarColumns {
     const k = [key.symbol, key.interval, key.adjusted ? 1 : 0] as const;
-    const daily = key.interval === '1d';
-    const n = this.count.get(...k, range.start, range.end) as number;
-    let cols = allocate(n, !daily);
-    let i = 0;
-    // In chunks with all() (about twice as fast as iterate() across better-sqlite3's row boundary):
-    // each chunk's row arrays die young, which keeps the collector cheap in a large heap.
-    for (let from = range.start; ; ) {
-      const rows = this.rows.all(...k, from, range.end) as [number, number, number, number, number, number][];
-      if (i + rows.length > cols.length) cols = grow(cols, i + rows.length, !daily);
+    const span = blockSpan(key.interval);
+    const pieces: BlockColumns[] = [];
+    const built: BuiltBlock[] = [];
+    const invalid: number[] = [];
+    let covered = blockStartOf(range.start, span);
+    const blockRows = (this.blockTable?.select.all(...k, covered, range.end) ?? []) as BlockRow[];
+    for (const [start, end, count, data] of blockRows) {
+      const block = start >= covered && end === start + span ? decodeBlock(data, start, count) : null;
+      if (block === null) {
+        invalid.push(start);
+        continue;
+      }
+      if (start > covered) this.build(k, covered, start, span, pieces, built);
+      pieces.push(block);
+      covered = end;
+    }
+    if (covered < range.end)
+      this.build(k, covered, blockStartOf(range.end - 1, span) + span, span, pieces, built);
+    if ((built.length > 0 || invalid.length > 0) && this.blockTable !== null && !this.db.readonly) {
+      this.store(this.blockTable, k, built, invalid);
+    }
+    return assemble(pieces, range, key.interval === '1d', market);
+  }
+
+  /** Reads the candles of `[from, to)` (block-aligned) into one piece and one new block per block. */
+  private build(
+    k: readonly [string, string, number],
+    from: number,
+    to: number,
+    span: number,
+    pieces: BlockColumns[],
+    built: BuiltBlock[],
+  ): void {
+    const acc = new BlockAccumulator();
+    let blockStart = Number.NaN;
+    const flush = () => {
+      if (acc.length === 0) return;
+      const columns = acc.take();
+      pieces.push({ count: (columns[0] as Float64Array).length, tsBase: 0, columns });
+      built.push({ start: blockStart, end: blockStart + span, columns });
+    };
+    for (let at = from; ; ) {
+      const rows = this.rows.all(...k, at, to) as Row[];
       for (const row of rows) {
         const ts = row[0];
-        cols.ts[i] = ts;
-        if (daily) cols.closeTime[i] = barCloseTime(market, '1d', ts);
-        // SQLite (3.54, bundled by better-sqlite3) converts the decimal text to the correctly rounded
-        // double, as Number() would (the test checks awkward values); in SQL it is a third faster.
-        cols.open[i] = row[1];
-        cols.high[i] = row[2];
-        cols.low[i] = row[3];
-        cols.close[i] = row[4];
-        cols.volume[i] = row[5];
-        i++;
+        if (!(ts < blockStart + span)) {
+          flush();
+          blockStart = blockStartOf(ts, span);
+        }
+        acc.push(row);
       }
       if (rows.length < READ_CHUNK) break;
-      from = (rows[rows.length - 1] as [number, number, number, number, number, number])[0] + 1;
+      at = (rows[rows.length - 1] as Row)[0] + 1;
     }
-    if (i < cols.length) cols = grow(cols, i, !daily);
-    return cols;
+    flush();
   }
+
+  /** Stores the blocks built by a read and drops unreadable ones; skipped when the file is busy. */
+  private store(
+    table: BlockStatements,
+    k: readonly [string, string, number],
+    built: readonly BuiltBlock[],
+    invalid: readonly number[],
+  ): void {
+    try {
+      for (const start of invalid) table.drop.run(...k, start);
+      for (const b of built) {
+        if (!Number.isSafeInteger(b.end)) continue;
+        const count = (b.columns[0] as Float64Array).length;
+        table.put.run(...k, b.start, b.end, count, encodeBlock(b.start, b.columns));
+      }
+    } catch (e) {
+      // Another connection writes (or has written since this read began): the blocks stay
+      // unbuilt and a later read builds them. The candles read are still this read's answer.
+      const code = (e as { code?: unknown }).code;
+      if (
+        typeof code === 'string' &&
+        (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_READONLY'))
+      ) {
+        return;
+      }
+      throw e;
+    }
+  }
+}
+
+/** Statements on `candle_blocks`. */
+interface BlockStatements {
+  readonly select: Database.Statement;
+  readonly put: Database.Statement;
+  readonly drop: Database.Statement;
+}
+
+/** A row of `candle_blocks`: `start_ts`, `end_ts`, `count`, `data`. */
+type BlockRow = [number, number, number, Uint8Array];
+
+function hasBlockTable(db: Database.Database): boolean {
+  return (
+    db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'candle_blocks'").get() !==
+    undefined
+  );
+}
+
+function prepareBlockStatements(db: Database.Database): BlockStatements {
+  return {
+    select: db
+      .prepare(
+        `SELECT start_ts, end_ts, count, data FROM candle_blocks
+         WHERE symbol = ? AND interval = ? AND adjusted = ? AND start_ts >= ? AND start_ts < ? ORDER BY start_ts`,
+      )
+      .raw(),
+    put: db.prepare(
+      `INSERT OR REPLACE INTO candle_blocks (symbol, interval, adjusted, start_ts, end_ts, count, data)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    drop: db.prepare(
+      'DELETE FROM candle_blocks WHERE symbol = ? AND interval = ? AND adjusted = ? AND start_ts = ?',
+    ),
+  };
+}
+
+/** A row of the candle query: `ts`, then the five numbers. */
+type Row = [number, number, number, number, number, number];
+
+/** A block built by a read, to store. */
+interface BuiltBlock {
+  readonly start: number;
+  readonly end: number;
+  /** `ts`, `open`, `high`, `low`, `close`, `volume`. */
+  readonly columns: readonly Float64Array[];
+}
+
+/** Rows of one block gathered as columns. */
+class BlockAccumulator {
+  length = 0;
+  private cols: Float64Array[] = fresh(256);
+
+  push(row: Row): void {
+    if (this.length === (this.cols[0] as Float64Array).length) {
+      const bigger = fresh(this.length * 2);
+      for (let c = 0; c < 6; c++) (bigger[c] as Float64Array).set(this.cols[c] as Float64Array);
+      this.cols = bigger;
+    }
+    for (let c = 0; c < 6; c++) (this.cols[c] as Float64Array)[this.length] = row[c] as number;
+    this.length++;
+  }
+
+  /** The gathered columns, trimmed (the accumulator starts over). */
+  take(): Float64Array[] {
+    const out = this.cols.map((c) => c.slice(0, this.length));
+    this.length = 0;
+    return out;
+  }
+}
+
+function fresh(n: number): Float64Array[] {
+  return Array.from({ length: 6 }, () => new Float64Array(n));
+}
+
+/** First index of `a` whose value plus `base` is at least `x` (`a` ascending). */
+function lowerBound(a: Float64Array | Int32Array, x: number, base: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((a[mid] as number) + base < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The candles of `pieces` (consecutive, oldest first) stamped within `range`, as one series. */
+function assemble(
+  pieces: readonly BlockColumns[],
+  range: TimeRange,
+  daily: boolean,
+  market: Market,
+): BarColumns {
+  const bounds: number[] = [];
+  let n = 0;
+  for (const p of pieces) {
+    const ts = p.columns[0] as Float64Array | Int32Array;
+    const lo = lowerBound(ts, range.start, p.tsBase);
+    const hi = lowerBound(ts, range.end, p.tsBase);
+    bounds.push(lo, hi);
+    n += hi - lo;
+  }
+  const cols = allocate(n, !daily);
+  const out = [cols.ts, cols.open, cols.high, cols.low, cols.close, cols.volume];
+  let i = 0;
+  for (let p = 0; p < pieces.length; p++) {
+    const piece = pieces[p] as BlockColumns;
+    const lo = bounds[2 * p] as number;
+    const hi = bounds[2 * p + 1] as number;
+    if (hi === lo) continue;
+    const ts = piece.columns[0] as Float64Array | Int32Array;
+    if (piece.tsBase === 0) {
+      cols.ts.set(ts.subarray(lo, hi), i);
+    } else {
+      for (let j = lo, o = i; j < hi; j++, o++) cols.ts[o] = (ts[j] as number) + piece.tsBase;
+    }
+    // Float64Array.set converts an Int32Array's values exactly (every int32 is a double).
+    for (let c = 1; c < 6; c++)
+      (out[c] as Float64Array).set((piece.columns[c] as Float64Array | Int32Array).subarray(lo, hi), i);
+    i += hi - lo;
+  }
+  if (daily) for (let j = 0; j < n; j++) cols.closeTime[j] = barCloseTime(market, '1d', cols.ts[j] as number);
+  return cols;
 }
 
 /** Rows per query of {@link CandleBarReader.read}. */
 const READ_CHUNK = 4096;
-
-/** The first `n` bars of `c` (or `c` padded with room to `n`) in new columns. */
-function grow(c: BarColumns, n: number, closeIsStamp: boolean): BarColumns {
-  const m = Math.min(n, c.length);
-  const out = allocate(n, closeIsStamp);
-  out.ts.set(c.ts.subarray(0, m));
-  if (!closeIsStamp) out.closeTime.set(c.closeTime.subarray(0, m));
-  out.open.set(c.open.subarray(0, m));
-  out.high.set(c.high.subarray(0, m));
-  out.low.set(c.low.subarray(0, m));
-  out.close.set(c.close.subarray(0, m));
-  out.volume.set(c.volume.subarray(0, m));
-  return out;
-}
 
 /** Columns for `n` bars; a minute series shares one array for `ts` and `closeTime` (equal there). */
 function allocate(n: number, closeIsStamp: boolean): BarColumns {

@@ -11,6 +11,7 @@ import { MIGRATION_004_ORDER_MANAGER_SQL } from './migration-004-order-manager.j
 import { MIGRATION_005_RUNS_SQL } from './migration-005-runs.js';
 import { MIGRATION_006_TOKEN_FINGERPRINT_SQL } from './migration-006-token-fingerprint.js';
 import { MIGRATION_007_COMMAND_LOG_SQL } from './migration-007-command-log.js';
+import { MIGRATION_008_CANDLE_BLOCKS_SQL } from './migration-008-candle-blocks.js';
 
 /** One schema step. */
 export interface Migration {
@@ -208,6 +209,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 7,
     name: 'order manager: command log written before a create is sent',
     sql: MIGRATION_007_COMMAND_LOG_SQL,
+  },
+  {
+    version: 8,
+    name: 'candle cache: columnar blocks for the backtest read path, dropped by triggers on change',
+    sql: MIGRATION_008_CANDLE_BLOCKS_SQL,
   },
 ];
 
