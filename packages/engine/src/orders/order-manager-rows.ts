@@ -222,7 +222,6 @@ export function prepareStatements(conn: Connection) {
     updateTotals:
       p(`UPDATE broker_executions SET filled_quantity = ?, filled_amount = ?, commission = ?, tax = ?,
         updated_at = ? WHERE broker_order_id = ?`),
-    sumFilled: p('SELECT filled_quantity, filled_amount FROM broker_executions WHERE client_order_id = ?'),
     position: p('SELECT quantity FROM om_positions WHERE symbol = ?'),
     positions: p('SELECT symbol, quantity FROM om_positions ORDER BY symbol'),
     setPosition: p(`INSERT INTO om_positions (symbol, quantity, updated_at) VALUES (?, ?, ?)

@@ -13,15 +13,32 @@ import { type Connection, prepareStatements, type Transaction } from './order-ma
 export class OrderManagerTables {
   protected readonly conn: Connection;
   protected readonly statements: ReturnType<typeof prepareStatements>;
-  /** Runs a function in a transaction (a savepoint when nested). */
+  /**
+   * Runs a function in a transaction (a savepoint when nested). When it fails (rolled back), what
+   * the subclass keeps in memory of the tables is dropped ({@link OrderManagerTables.forget}).
+   */
   protected readonly runTx: Transaction<(fn: () => unknown) => unknown>;
 
   /** @param db - an open, migrated database */
   constructor(protected readonly db: HogaDatabase) {
     this.conn = db.connection;
     this.statements = prepareStatements(this.conn);
-    this.runTx = this.conn.transaction((fn: () => unknown) => fn());
+    const tx = this.conn.transaction((fn: () => unknown) => fn());
+    const guard = <T>(run: () => T): T => {
+      try {
+        return run();
+      } catch (error) {
+        this.forget();
+        throw error;
+      }
+    };
+    const runTx = (fn: () => unknown): unknown => guard(() => tx(fn));
+    runTx.immediate = (fn: () => unknown): unknown => guard(() => tx.immediate(fn));
+    this.runTx = runTx;
   }
+
+  /** Drops what is kept in memory of the tables (a transaction that wrote it was rolled back). */
+  protected forget(): void {}
 
   /** Runs `fn` in one (normal-durability) transaction. */
   batch<T>(fn: () => T): T {
