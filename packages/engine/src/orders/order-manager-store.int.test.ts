@@ -1,7 +1,8 @@
 /**
  * The order manager's store on a real SQLite file: a create is written to the command log before
  * the send, and its command row and logical order right after; a crash in between leaves only the
- * log entry, from which startup builds both rows as the send would have stored them.
+ * log entry, from which startup builds both rows as the send would have stored them. A fill
+ * counted in a transaction that is rolled back is counted again by the next report.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import {
 } from '@hoga/core';
 import { HogaDatabase, type NewOrder } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type CumulativeExecution, executionDelta } from './execution-delta.js';
 import { CommandStatus, type LoggedCreate, OrderManagerStore } from './order-manager-store.js';
 import { createContent, newOrderOf } from './order-requests.js';
 
@@ -139,5 +141,50 @@ describe('OrderManagerStore', () => {
         db.close();
       },
     );
+  });
+
+  describe('.applyReport', () => {
+    it('counts a fill again when the transaction that counted it was rolled back', () => {
+      const intent = createOrderIntent({
+        clientOrderId: newClientOrderId('s1'),
+        strategyId: strategyId('s1'),
+        instrument: instrumentOf('005930'),
+        side: 'BUY',
+        sizing: 'QUANTITY',
+        orderType: 'LIMIT',
+        quantity: new Decimal(10),
+        price: new Decimal(70_000),
+      });
+      const db = open();
+      const store = new OrderManagerStore(db);
+      store.recordIntent(newOrderOf(intent, 1_000));
+      const info = { symbol: '005930', side: 'BUY', orderedAt: 1_000 } as const;
+      store.link(intent.clientOrderId, 'B1', 'create', info, 1_000);
+      const reported = (q: number): CumulativeExecution => ({
+        filledQuantity: new Decimal(q),
+        filledAmount: new Decimal(q * 70_000),
+        commission: new Decimal(0),
+        tax: new Decimal(0),
+      });
+      const count = (q: number) => {
+        const owned = store.execution('B1');
+        if (owned === null) throw new Error('B1 is not stored');
+        const delta = executionDelta(owned, reported(q));
+        return store.batch(() => store.applyReport(owned, 'PARTIAL_FILLED', false, delta, 2_000, 2_000));
+      };
+      expect(count(3)?.delta.quantity.toString()).toBe('3');
+      // the fill of the next report cannot be stored: its batch is rolled back
+      db.connection.exec(`CREATE TRIGGER refuse BEFORE INSERT ON fills WHEN NEW.cumulative_quantity = '7'
+        BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+      expect(() => count(7)).toThrow(/disk full/);
+      db.connection.exec('DROP TRIGGER refuse');
+      // 3 are counted, as the table says; the same report again brings the fill of 4
+      expect(store.execution('B1')?.filledQuantity.toString()).toBe('3');
+      const again = count(7);
+      expect([again?.delta.quantity.toString(), again?.logicalCumulative.toString()]).toEqual(['4', '7']);
+      expect(db.fills.list({}).map((f) => f.quantity.toString())).toEqual(['3', '4']);
+      expect(store.position('005930').toString()).toBe('7');
+      db.close();
+    });
   });
 });
