@@ -85,8 +85,15 @@ export function executionDelta(
     quantity,
     amount,
     price: amount.div(quantity),
-    commission: Decimal.max(0, reported.commission.minus(counted.commission)),
-    tax: Decimal.max(0, reported.tax.minus(counted.tax)),
+    commission: notNegative(reported.commission.minus(counted.commission)),
+    tax: notNegative(reported.tax.minus(counted.tax)),
     after: reported,
   };
+}
+
+const ZERO = new Decimal(0);
+
+/** `max(0, d)` without building a `Decimal` for the 0 each time. */
+function notNegative(d: Decimal): Decimal {
+  return d.isNegative() ? ZERO : d;
 }

@@ -177,80 +177,91 @@ export class OrderManagerStore extends OrderCommandTables {
     filledAt: number,
     at: number,
   ): CountedFill | null {
-    const body = (): CountedFill | null => {
-      const after = delta?.after ?? owned;
-      // Status and `closed` rarely change; leaving them out then spares the index on `closed`.
-      if (status === owned.status && closed === owned.closed)
-        this.statements.updateTotals.run(
-          after.filledQuantity.toString(),
-          after.filledAmount.toString(),
-          after.commission.toString(),
-          after.tax.toString(),
-          at,
-          owned.brokerOrderId,
-        );
-      else
-        this.statements.updateExecution.run({
-          id: owned.brokerOrderId,
-          status,
-          closed: closed ? 1 : 0,
-          q: after.filledQuantity.toString(),
-          a: after.filledAmount.toString(),
-          c: after.commission.toString(),
-          t: after.tax.toString(),
-          at,
-        });
-      const updated = this.keep({
-        ...owned,
-        status,
-        closed,
-        filledQuantity: after.filledQuantity,
-        filledAmount: after.filledAmount,
-        commission: after.commission,
-        tax: after.tax,
-      });
-      if (delta === null) return null;
-      // The logical order's totals over its broker orders (most have one: this one).
-      const all = this.executionsOf(owned.clientOrderId);
-      let logical = updated.filledQuantity;
-      let amount = updated.filledAmount;
-      if (all.length !== 1 || all[0] !== updated) {
-        logical = new Decimal(0);
-        amount = new Decimal(0);
-        for (const e of all) {
-          logical = logical.plus(e.filledQuantity);
-          amount = amount.plus(e.filledAmount);
-        }
-      }
-      const order = this.orderHead(owned.clientOrderId);
-      if (order !== null) {
-        this.db.fills.record({
-          orderId: order.id,
-          brokerOrderId: owned.brokerOrderId,
-          symbol: owned.symbol,
-          side: owned.side,
-          quantity: delta.quantity,
-          price: delta.price,
-          commission: delta.commission,
-          commissionCurrency: order.currency,
-          tax: delta.tax,
-          filledAt,
-          cumulativeQuantity: logical,
-        });
-      }
-      const signed = owned.side === 'BUY' ? delta.quantity : delta.quantity.negated();
-      this.addToPosition(owned.symbol, signed, at);
-      return {
-        brokerOrderId: owned.brokerOrderId,
-        clientOrderId: owned.clientOrderId,
-        delta,
-        logicalCumulative: logical,
-        logicalAmount: amount,
-        order,
-      };
-    };
     // inside a poll's batch already: no savepoint per fill
-    return this.conn.inTransaction ? body() : (this.runTx(body) as CountedFill | null);
+    if (this.conn.inTransaction) return this.countReport(owned, status, closed, delta, filledAt, at);
+    return this.runTx(() =>
+      this.countReport(owned, status, closed, delta, filledAt, at),
+    ) as CountedFill | null;
+  }
+
+  private countReport(
+    owned: StoredExecution,
+    status: string,
+    closed: boolean,
+    delta: ExecutionDelta | null,
+    filledAt: number,
+    at: number,
+  ): CountedFill | null {
+    const after = delta?.after ?? owned;
+    // Status and `closed` rarely change; leaving them out then spares the index on `closed`.
+    if (status === owned.status && closed === owned.closed)
+      this.statements.updateTotals.run(
+        after.filledQuantity.toString(),
+        after.filledAmount.toString(),
+        after.commission.toString(),
+        after.tax.toString(),
+        at,
+        owned.brokerOrderId,
+      );
+    else
+      this.statements.updateExecution.run({
+        id: owned.brokerOrderId,
+        status,
+        closed: closed ? 1 : 0,
+        q: after.filledQuantity.toString(),
+        a: after.filledAmount.toString(),
+        c: after.commission.toString(),
+        t: after.tax.toString(),
+        at,
+      });
+    const updated = this.keep({
+      ...owned,
+      status,
+      closed,
+      filledQuantity: after.filledQuantity,
+      filledAmount: after.filledAmount,
+      commission: after.commission,
+      tax: after.tax,
+    });
+    if (delta === null) return null;
+    // The logical order's totals over its broker orders (most have one: this one).
+    const all = this.executionsOf(owned.clientOrderId);
+    let logical = updated.filledQuantity;
+    let amount = updated.filledAmount;
+    if (all.length !== 1 || all[0] !== updated) {
+      logical = new Decimal(0);
+      amount = new Decimal(0);
+      for (const e of all) {
+        logical = logical.plus(e.filledQuantity);
+        amount = amount.plus(e.filledAmount);
+      }
+    }
+    const order = this.orderHead(owned.clientOrderId);
+    if (order !== null) {
+      this.db.fills.record({
+        orderId: order.id,
+        brokerOrderId: owned.brokerOrderId,
+        symbol: owned.symbol,
+        side: owned.side,
+        quantity: delta.quantity,
+        price: delta.price,
+        commission: delta.commission,
+        commissionCurrency: order.currency,
+        tax: delta.tax,
+        filledAt,
+        cumulativeQuantity: logical,
+      });
+    }
+    const signed = owned.side === 'BUY' ? delta.quantity : delta.quantity.negated();
+    this.addToPosition(owned.symbol, signed, at);
+    return {
+      brokerOrderId: owned.brokerOrderId,
+      clientOrderId: owned.clientOrderId,
+      delta,
+      logicalCumulative: logical,
+      logicalAmount: amount,
+      order,
+    };
   }
 
   /** Row id and currency of each logical order (they never change). */
