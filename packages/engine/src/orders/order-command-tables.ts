@@ -107,9 +107,6 @@ export class OrderCommandTables extends OrderManagerTables {
     content: string,
     at: number,
   ): LoggedCreate {
-    // A command id is written once: a second create under it is refused before anything is sent.
-    if (this.statements.commandExists.get(commandId) !== undefined)
-      throw new Error(`command ${commandId} is already stored; it is not sent again`);
     const row: CommandParams = {
       commandId,
       clientOrderId,
@@ -121,9 +118,13 @@ export class OrderCommandTables extends OrderManagerTables {
       strategyId: info.strategyId,
       at,
     };
-    const { lastInsertRowid } = this.durableRun(this.statements.appendLog, JSON.stringify(row)) as {
-      lastInsertRowid: number | bigint;
-    };
+    const { changes, lastInsertRowid } = this.durableRun(
+      this.statements.appendLogIfNew,
+      JSON.stringify(row),
+      commandId,
+    ) as { changes: number; lastInsertRowid: number | bigint };
+    // A command id is written once: a second create under it is refused before anything is sent.
+    if (changes === 0) throw new Error(`command ${commandId} is already stored; it is not sent again`);
     return { seq: Number(lastInsertRowid), row };
   }
 

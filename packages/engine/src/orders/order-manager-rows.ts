@@ -182,7 +182,10 @@ export function prepareStatements(conn: Connection) {
         symbol, side, content, strategy_id, status, created_at, sent_at, updated_at)
         VALUES (@commandId, @clientOrderId, @kind, @target, @symbol, @side, @content, @strategyId, 'sending',
         @at, @at, @at)`),
-    appendLog: p('INSERT INTO om_command_log (row) VALUES (?)'),
+    // The append and the check that the command id is new, in one statement (one lock, one commit).
+    appendLogIfNew: p(
+      'INSERT INTO om_command_log (row) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM order_commands WHERE command_id = ?)',
+    ),
     deleteLog: p('DELETE FROM om_command_log WHERE seq = ?'),
     logEntries: p('SELECT seq, row FROM om_command_log ORDER BY seq'),
     updateCommand: p(`UPDATE order_commands SET status = @status, result_broker_order_id = coalesce(@result,
@@ -204,7 +207,6 @@ export function prepareStatements(conn: Connection) {
     setStateFilled: p(
       'UPDATE orders SET state = ?, updated_at = ?, filled_quantity = ?, average_fill_price = ? WHERE client_order_id = ?',
     ),
-    commandExists: p('SELECT 1 FROM order_commands WHERE command_id = ?'),
     commandById: p('SELECT * FROM order_commands WHERE command_id = ?'),
     commandsOf: p('SELECT * FROM order_commands WHERE client_order_id = ? ORDER BY created_at'),
     execution: p('SELECT * FROM broker_executions WHERE broker_order_id = ?'),
