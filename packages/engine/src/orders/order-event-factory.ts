@@ -51,10 +51,14 @@ export class OrderEventFactory {
       const order = this.db.orders.get(clientOrderId);
       if (order === null) return null;
       known = order.strategyId;
-      if (this.strategies.size > 10_000) this.strategies.clear();
-      this.strategies.set(clientOrderId, known);
+      this.remember(clientOrderId, known);
     }
     return known;
+  }
+
+  private remember(clientOrderId: string, strategy: string | null): void {
+    if (this.strategies.size > 10_000) this.strategies.clear();
+    this.strategies.set(clientOrderId, strategy);
   }
 
   private base(clientOrderId: string, tsEvent?: number) {
@@ -75,6 +79,8 @@ export class OrderEventFactory {
   }
 
   submitted(intent: OrderIntent, at: number): OrderEvent {
+    // The intent names its strategy: its later events need not read the order row for it.
+    this.remember(intent.clientOrderId, intent.strategyId ?? null);
     return { ...this.base(intent.clientOrderId, at), type: 'OrderSubmitted', intent };
   }
 
