@@ -4,6 +4,7 @@
  * gateway stand-in that notes when `createOrder` is called. Bench code only.
  */
 import 'reflect-metadata';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { Ledger } from '@hoga/broker-model';
 import { type Bar, createLogger, Decimal, VirtualClock } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
@@ -31,8 +32,31 @@ class BuyEveryBar extends Strategy {
   }
 }
 
+/** One order's time from its bar to its request, and what happened meanwhile. */
+export interface LatencySample {
+  /** ms from handing the bar to the runtime to the gateway's `createOrder` call. */
+  readonly ms: number;
+  /** Whether it was the first order after a WAL checkpoint (the checkpoint ran before its bar). */
+  readonly afterCheckpoint: boolean;
+  /** Whether a garbage collection ran between its bar and its request. */
+  readonly gc: boolean;
+}
+
+/** What {@link startLiveRunOffline} measured. */
+export interface LatencyRun {
+  /** The orders after the warm-up ones. */
+  readonly samples: LatencySample[];
+  /** The first {@link WARM_UP} orders (the JIT compiles the path while they run). */
+  readonly warmUp: LatencySample[];
+  readonly checkpoints: { readonly count: number; readonly totalMs: number; readonly maxMs: number };
+}
+
+/** Orders run first and reported apart: the JIT compiles the path while they run. */
+export const WARM_UP = 100;
+
 /**
- * Runs `orders` bars through the live runtime; returns each bar's time to the order request (ms).
+ * Runs `WARM_UP + orders` bars through the live runtime; returns each bar's time to the order
+ * request.
  *
  * @param file - the SQLite file
  * @param durability - how the command is written before it is sent
@@ -42,10 +66,7 @@ export async function startLiveRunOffline(
   file: string,
   durability: 'full' | 'normal',
   orders: number,
-): Promise<{
-  readonly samples: number[];
-  readonly checkpoints: { readonly count: number; readonly totalMs: number; readonly maxMs: number };
-}> {
+): Promise<LatencyRun> {
   const clock = new VirtualClock('2026-11-23T10:00:00+09:00');
   const db = HogaDatabase.open(file, { clock });
   let sent = 0;
@@ -102,8 +123,14 @@ export async function startLiveRunOffline(
   runtime.addStrategy({ strategyClass: BuyEveryBar as never });
   const host = runtime.hosts[0];
   if (host === undefined) throw new Error('no host');
-  const samples: number[] = [];
-  for (let i = 0; i < orders + 100; i++) {
+  const timed: { t0: number; sent: number; afterCheckpoint: boolean }[] = [];
+  const gcs: { start: number; end: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcs.push({ start: e.startTime, end: e.startTime + e.duration });
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  let checkpointsSeen = db.checkpointStats.count;
+  for (let i = 0; i < orders + WARM_UP; i++) {
     const bar: Bar = {
       symbol: '005930',
       interval: '1m',
@@ -122,12 +149,23 @@ export async function startLiveRunOffline(
     runtime.call(host, 'onBar', bar);
     await manager.idle();
     if (n === before) throw new Error('no order request');
-    if (i >= 100) samples.push(sent - t0); // the first 100 warm the JIT up
+    const count = db.checkpointStats.count;
+    timed.push({ t0, sent, afterCheckpoint: count !== checkpointsSeen });
+    checkpointsSeen = count;
   }
+  await new Promise<void>((resolve) => setImmediate(resolve)); // the last GC entries
+  observer.disconnect();
+  const all = timed.map(
+    (t): LatencySample => ({
+      ms: t.sent - t.t0,
+      afterCheckpoint: t.afterCheckpoint,
+      gc: gcs.some((g) => g.start < t.sent && g.end > t.t0),
+    }),
+  );
   const checkpoints = db.checkpointStats;
   db.close();
-  return { samples, checkpoints };
+  return { samples: all.slice(WARM_UP), warmUp: all.slice(0, WARM_UP), checkpoints };
 }
 
 /** Checkpoint interval of the latency run (`HOGA_BENCH_CHECKPOINT_MS`; 0: SQLite's automatic checkpoints). */
-const CHECKPOINT_EVERY_MS = Number(process.env.HOGA_BENCH_CHECKPOINT_MS ?? 50);
+export const CHECKPOINT_EVERY_MS = Number(process.env.HOGA_BENCH_CHECKPOINT_MS ?? 50);
