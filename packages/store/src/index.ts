@@ -13,6 +13,7 @@ export {
   barToCachedCandle,
   CandleBarReader,
   cachedCandleToBar,
+  type SeriesRead,
 } from './repositories/candle-bars.js';
 export {
   type CachedCandle,

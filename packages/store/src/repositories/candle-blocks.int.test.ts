@@ -239,9 +239,9 @@ describe('CandleBarReader blocks (candle_blocks)', () => {
       const reader = new CandleBarReader(db.connection);
       const range = { start: MONDAY, end: MONDAY + 5 * DAY };
       reader.read(key, range);
-      db.connection.prepare("UPDATE candle_blocks SET data = x'00'").run();
+      db.connection.prepare("UPDATE candle_blocks SET data = 'AAAA'").run();
       expect(rowsOf(reader.read(key, range))).toEqual(expected(db.connection, key, range));
-      expect(db.connection.prepare('SELECT length(data) > 1 FROM candle_blocks').pluck().get()).toBe(1);
+      expect(db.connection.prepare('SELECT length(data) > 4 FROM candle_blocks').pluck().get()).toBe(1);
     });
 
     it('reads over a read-only connection without storing blocks', () => {
@@ -327,6 +327,42 @@ describe('CandleBarReader blocks (candle_blocks)', () => {
       expect(first.length).toBe(8 * 30);
       expect(blockCount()).toBe(2);
       expect(rowsOf(reader.read(key, range))).toEqual(first);
+    });
+
+    it('reads several series at once (readMany) as it reads each alone', () => {
+      store(minuteCandles(9, 40));
+      store(
+        minuteCandles(4, 7).map(([ts, ...t]): TextCandle => [ts + 3 * MIN, ...t]),
+        { ...key, symbol: '000660' },
+      );
+      const daily = { symbol: 'AAPL', interval: '1d', adjusted: true };
+      store(
+        [[Date.parse('2026-11-23T00:00:00+09:00'), '192.33', '193.1', '188.07', '192.33', '51234567']],
+        daily,
+      );
+      const reads = [
+        { key, range: { start: MONDAY + 2 * DAY, end: MONDAY + 10 * DAY } },
+        { key: { ...key, symbol: '000660' }, range: { start: 0, end: Number.MAX_SAFE_INTEGER } },
+        { key: { ...key, symbol: '035720' }, range: { start: 0, end: Number.MAX_SAFE_INTEGER } },
+        { key, range: { start: MONDAY, end: MONDAY } },
+        { key: daily, range: { start: 0, end: Number.MAX_SAFE_INTEGER }, market: 'US' as const },
+      ];
+      const reader = new CandleBarReader(db.connection);
+      for (let pass = 0; pass < 2; pass++) {
+        const many = reader.readMany(reads);
+        expect(many.map((c) => c.length)).toEqual([
+          expected(db.connection, key, reads[0]?.range as TimeRange).length,
+          28,
+          0,
+          0,
+          1,
+        ]);
+        reads.forEach((r, i) => {
+          const alone = reader.read(r.key, r.range, r.market);
+          expect(rowsOf(many[i] as BarColumns)).toEqual(rowsOf(alone));
+          expect(Array.from(many[i]?.closeTime ?? [])).toEqual(Array.from(alone.closeTime));
+        });
+      }
     });
 
     it('reads a file not migrated to version 8 (opened without migrating) from its candles', () => {

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_FORMAT, blockSpan, blockStartOf, decodeBlock, encodeBlock } from './candle-blocks.js';
+import {
+  BLOCK_FORMAT,
+  blockSpan,
+  blockStartOf,
+  DecodeArena,
+  decodeBlock,
+  encodeBlock,
+} from './candle-blocks.js';
 
 const WEEK = 7 * 86_400_000;
 
 /** The values of a decoded column as doubles. */
-function valuesOf(data: Buffer, start: number, count: number, column: number): number[] {
-  const block = decodeBlock(data, start, count);
+function valuesOf(data: string, start: number, count: number, column: number): number[] {
+  const block = decodeBlock(data, start, count, new DecodeArena());
   if (block === null) throw new Error('expected a readable block');
   const base = column === 0 ? block.tsBase : 0;
   return Array.from(block.columns[column] as Float64Array | Int32Array, (v) => (base === 0 ? v : v + base));
@@ -33,8 +40,9 @@ describe('encodeBlock / decodeBlock', () => {
     const doubles = Float64Array.of(-0, 0.1, 2_147_483_648);
     const columns = [ts, ints, doubles, ints, Float64Array.of(1e300, 5e-324, Number.MIN_VALUE), ints];
     const data = encodeBlock(start, columns);
-    expect([...data.subarray(0, 8)]).toEqual([BLOCK_FORMAT, 1, 1, 0, 1, 0, 1, 0]);
-    expect(data.length).toBe(8 + 4 * 16 + 2 * 24);
+    const bytes = Buffer.from(data, 'base64');
+    expect([...bytes.subarray(0, 8)]).toEqual([BLOCK_FORMAT, 1, 1, 0, 1, 0, 1, 0]);
+    expect(bytes.length).toBe(8 + 4 * 16 + 2 * 24);
     columns.forEach((c, k) => {
       const back = valuesOf(data, start, 3, k);
       back.forEach((v, i) => {
@@ -44,28 +52,39 @@ describe('encodeBlock / decodeBlock', () => {
   });
 
   it('keeps stamps as doubles when their offsets from the start do not fit 32 bits', () => {
-    const start = 0;
     const ts = Float64Array.of(0, 448 * 86_400_000 - 1);
-    const data = encodeBlock(start, [ts, ts, ts, ts, ts, ts]);
-    expect(data[1]).toBe(0);
-    expect(valuesOf(data, start, 2, 0)).toEqual([...ts]);
+    const data = encodeBlock(0, [ts, ts, ts, ts, ts, ts]);
+    expect(Buffer.from(data, 'base64')[1]).toBe(0);
+    expect(valuesOf(data, 0, 2, 0)).toEqual([...ts]);
   });
 
-  it('reads a block from a buffer that is not 8-byte aligned', () => {
-    const col = Float64Array.of(0.5, 1.5);
-    const data = encodeBlock(0, [Float64Array.of(0, 1), col, col, col, col, col]);
-    const shifted = new Uint8Array(data.length + 1).subarray(1);
-    shifted.set(data);
-    expect(Array.from(decodeBlock(shifted, 0, 2)?.columns[1] ?? [])).toEqual([0.5, 1.5]);
+  it('decodes several blocks into one arena side by side, each view intact', () => {
+    const arena = new DecodeArena();
+    const blocks = [1, 2, 3].map((b) => {
+      const col = Float64Array.from({ length: 1000 + b }, (_, i) => b * 1e6 + i + 0.5);
+      const ts = Float64Array.from(col, (_, i) => i);
+      return { col, data: encodeBlock(0, [ts, col, col, col, col, col]) };
+    });
+    const views = blocks.map((b) => decodeBlock(b.data, 0, b.col.length, arena));
+    views.forEach((v, i) => {
+      expect(Array.from(v?.columns[4] ?? [])).toEqual(Array.from(blocks[i]?.col ?? []));
+    });
   });
 
   it.each([
     ['another format', (d: Buffer) => d.fill(2, 0, 1), 2],
     ['an unknown column encoding', (d: Buffer) => d.fill(7, 3, 4), 2],
     ['another count', (d: Buffer) => d, 3],
-  ])('refuses a blob of %s', (_, change, count) => {
+    ['a few bytes', (d: Buffer) => d.subarray(0, 5), 2],
+  ])('refuses a value of %s', (_, change, count) => {
     const col = Float64Array.of(0.5, 1.5);
-    const data = change(encodeBlock(0, [Float64Array.of(0, 1), col, col, col, col, col]));
-    expect(decodeBlock(data, 0, count)).toBeNull();
+    const bytes = Buffer.from(encodeBlock(0, [Float64Array.of(0, 1), col, col, col, col, col]), 'base64');
+    expect(decodeBlock(change(bytes).toString('base64'), 0, count, new DecodeArena())).toBeNull();
+  });
+
+  it('refuses a value that is not text (a BLOB)', () => {
+    const col = Float64Array.of(0.5, 1.5);
+    const bytes = Buffer.from(encodeBlock(0, [Float64Array.of(0, 1), col, col, col, col, col]), 'base64');
+    expect(decodeBlock(bytes, 0, 2, new DecodeArena())).toBeNull();
   });
 });

@@ -1,14 +1,18 @@
 /**
  * The layout of `candle_blocks` (migration 8): a series' cached candles in fixed, aligned spans of
- * time, each packed into one BLOB of six columns (`ts`, `open`, `high`, `low`, `close`, `volume`).
+ * time, each packed into one value of six columns (`ts`, `open`, `high`, `low`, `close`, `volume`).
  *
  * A column is stored as 64-bit floats, or as 32-bit integers when every value of the block fits
  * exactly (`ts` as its offset from the block's start): a KR price or a volume usually does, which
  * halves what a read copies. Either way a value reads back as the same double, bit for bit.
  *
- * Blob layout (little-endian): byte 0 is the format ({@link BLOCK_FORMAT}), bytes 1-6 the encoding
- * of each column (`0`: float64, `1`: int32), byte 7 zero; then the columns in order, each padded to
- * a multiple of 8 bytes.
+ * Layout of the bytes (little-endian): byte 0 is the format ({@link BLOCK_FORMAT}), bytes 1-6 the
+ * encoding of each column (`0`: float64, `1`: int32), byte 7 zero; then the columns in order, each
+ * padded to a multiple of 8 bytes. The bytes are stored as base64 TEXT, not as a BLOB: a BLOB
+ * reaches JavaScript as a new `Buffer` outside V8's heap, and V8 runs a full collection each time
+ * such memory grows by 64 MB, about a second each in the large heap of a running backtest (a year
+ * of 100 symbols is 235 MB of blocks). A string is collected young, and decodes into a reused
+ * {@link DecodeArena} at several GB/s.
  *
  * @module
  */
@@ -68,7 +72,7 @@ function columnBytes(encoding: number, count: number): number {
  * @param start - the block's start (the base of the `ts` offsets)
  * @param columns - the candles of the block, oldest first
  */
-export function encodeBlock(start: number, columns: readonly Float64Array[]): Buffer {
+export function encodeBlock(start: number, columns: readonly Float64Array[]): string {
   const count = (columns[0] as Float64Array).length;
   const encodings = columns.map((c, k) => (fitsInt32(c, k === 0 ? start : 0) ? I32 : F64));
   let bytes = HEADER_BYTES;
@@ -90,34 +94,70 @@ export function encodeBlock(start: number, columns: readonly Float64Array[]): Bu
     }
     offset += columnBytes(e, count);
   }
-  return Buffer.from(buf);
+  return Buffer.from(buf).toString('base64');
 }
 
 /**
- * Views the columns of a block blob written by {@link encodeBlock}; null when the blob is not of
- * this format or not `count` candles long (the reader then rebuilds the block from `candles`).
+ * Memory that decoded blocks are views into, reused from one series to the next: a view is valid
+ * until {@link DecodeArena.reset}.
  */
-export function decodeBlock(data: Uint8Array, start: number, count: number): BlockColumns | null {
-  if (data.length < HEADER_BYTES || data[0] !== BLOCK_FORMAT) return null;
+export class DecodeArena {
+  private buffer = Buffer.allocUnsafeSlow(0);
+  private offset = 0;
+
+  /** Lets the next blocks reuse the memory (views handed out before become invalid). */
+  reset(): void {
+    this.offset = 0;
+  }
+
+  /** `bytes` bytes, 8-byte aligned: a buffer and the offset where they start. */
+  take(bytes: number): [Buffer, number] {
+    const need = (bytes + 7) & ~7;
+    if (this.offset + need > this.buffer.length) {
+      // Views into the old buffer stay valid: it lives on as long as they do.
+      this.buffer = Buffer.allocUnsafeSlow(Math.max(need, this.buffer.length * 2, 1 << 20));
+      this.offset = 0;
+    }
+    const at = this.offset;
+    this.offset += need;
+    return [this.buffer, at];
+  }
+}
+
+/**
+ * Decodes a block written by {@link encodeBlock} into `arena` and views its columns; null when the
+ * value is not a block of this format `count` candles long (the reader then rebuilds the block from
+ * `candles`).
+ */
+export function decodeBlock(
+  data: unknown,
+  start: number,
+  count: number,
+  arena: DecodeArena,
+): BlockColumns | null {
+  if (typeof data !== 'string') return null;
+  const length = Buffer.byteLength(data, 'base64');
+  if (length < HEADER_BYTES) return null;
+  const [buffer, at] = arena.take(length);
+  if (buffer.write(data, at, 'base64') !== length || buffer[at] !== BLOCK_FORMAT) return null;
   let bytes = HEADER_BYTES;
   for (let k = 0; k < COLUMNS; k++) {
-    const e = data[1 + k];
+    const e = buffer[at + 1 + k];
     if (e !== F64 && e !== I32) return null;
     bytes += columnBytes(e, count);
   }
-  if (bytes !== data.length) return null;
-  // Typed-array views need their element alignment; a blob inside a shared pool may lack it.
-  const aligned = data.byteOffset % 8 === 0 ? data : new Uint8Array(data);
+  if (bytes !== length) return null;
   const columns: (Float64Array | Int32Array)[] = [];
-  let offset = HEADER_BYTES;
+  let offset = buffer.byteOffset + at + HEADER_BYTES;
   for (let k = 0; k < COLUMNS; k++) {
-    const e = aligned[1 + k] as number;
-    const at = aligned.byteOffset + offset;
+    const e = buffer[at + 1 + k] as number;
     columns.push(
-      e === F64 ? new Float64Array(aligned.buffer, at, count) : new Int32Array(aligned.buffer, at, count),
+      e === F64
+        ? new Float64Array(buffer.buffer, offset, count)
+        : new Int32Array(buffer.buffer, offset, count),
     );
     offset += columnBytes(e, count);
   }
-  const tsBase = aligned[1] === I32 ? start : 0;
+  const tsBase = buffer[at + 1] === I32 ? start : 0;
   return { count, tsBase, columns };
 }

@@ -1,11 +1,11 @@
 /**
  * Migration 8: the candle cache as columnar blocks, for the backtest's read path. A block holds
- * every cached candle of one series stamped in `[start_ts, end_ts)` as packed numbers (see the
- * store's `candle-blocks` module for the layout and the spans): one row read instead of one per
- * candle. Blocks are derived data, built by the reader from `candles` when it finds none; the
- * triggers below delete the block covering any candle inserted, replaced, updated or deleted (in
- * the same statement, so in the writer's transaction), whichever code writes it, so a block never
- * outlives a change to its candles. Blocks of a series never overlap.
+ * every cached candle of one series stamped in `[start_ts, end_ts)` as packed numbers in base64
+ * (see the store's `candle-blocks` module for the layout, the spans and why TEXT): one row read
+ * instead of one per candle. Blocks are derived data, built by the reader from `candles` when it
+ * finds none; the triggers below delete the block covering any candle inserted, replaced, updated
+ * or deleted (in the same statement, so in the writer's transaction), whichever code writes it, so
+ * a block never outlives a change to its candles. Blocks of a series never overlap.
  *
  * @module
  */
@@ -29,7 +29,7 @@ export const MIGRATION_008_CANDLE_BLOCKS_SQL = `
     start_ts INTEGER NOT NULL,
     end_ts   INTEGER NOT NULL CHECK (end_ts > start_ts),
     count    INTEGER NOT NULL CHECK (count > 0),
-    data     BLOB NOT NULL,
+    data     TEXT NOT NULL,
     UNIQUE (symbol, interval, adjusted, start_ts)
   );
 
