@@ -279,10 +279,29 @@ export class HogaDatabase {
     const t0 = performance.now();
     const done = this.passiveCheckpoint();
     const complete = done.walFrames > 0 && done.checkpointed === done.walFrames;
-    if (complete) restart.run();
-    // A checkpoint a reader held back is tried again at the next tick.
-    this.changesAfterCheckpoint = complete ? (changes.get() as number) : null;
+    // A checkpoint a reader held back, or a restart another writer's lock held back, is tried again
+    // at the next tick.
+    this.changesAfterCheckpoint = complete && this.restartWal(restart) ? (changes.get() as number) : null;
     this.countCheckpoint(performance.now() - t0);
+  }
+
+  /**
+   * Runs the write that starts the WAL over unless another connection holds the write lock: a timer
+   * tick never waits for one (the busy timeout is 0 for it). Returns whether it ran.
+   */
+  private restartWal(restart: Database.Statement): boolean {
+    const c = this.connection;
+    const timeout = c.pragma('busy_timeout', { simple: true }) as number;
+    c.pragma('busy_timeout = 0');
+    try {
+      restart.run();
+      return true;
+    } catch (e) {
+      if (String((e as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return false;
+      throw e;
+    } finally {
+      c.pragma(`busy_timeout = ${timeout}`);
+    }
   }
 
   /**

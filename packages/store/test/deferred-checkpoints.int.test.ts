@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HogaDatabase, StoreError } from '../src/index.js';
 
@@ -76,6 +77,25 @@ describe('deferred WAL checkpoints', () => {
     await sleep(100);
     expect(db.checkpointStats.count).toBe(ticks);
     expect(db.connection.prepare('SELECT count(*) FROM t').pluck().get()).toBe(3_000);
+    db.close();
+  });
+
+  it('never waits for another connection holding the write lock; starts the WAL over once it is free', async () => {
+    const file = join(dir, 'locked.sqlite');
+    // A tick that waited for the lock would wait up to a minute: the test would time out.
+    const db = HogaDatabase.open(file, { busyTimeoutMs: 60_000 });
+    writeMany(db);
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE'); // the write lock, taken before the first tick
+    db.deferCheckpoints(20);
+    await sleep(150);
+    expect(db.checkpointStats.count).toBeGreaterThan(0);
+    other.exec('COMMIT');
+    other.close();
+    await sleep(150);
+    const left = db.connection.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+    expect(left[0]?.log).toBe(1);
+    expect(db.connection.pragma('busy_timeout', { simple: true })).toBe(60_000);
     db.close();
   });
 
