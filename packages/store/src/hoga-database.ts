@@ -231,8 +231,10 @@ export class HogaDatabase {
    * automatic checkpoint runs inside the commit that crosses 1,000 WAL pages, so one write in a
    * few hundred (an order's write-before-send among them) pays for copying the WAL back into the
    * database. With this, commits only append to the WAL, and a passive checkpoint runs every
-   * `intervalMs` when the event loop is free (between events, never inside a synchronous write).
-   * The WAL then holds at most one interval's writes; other connections keep their own setting.
+   * `intervalMs` when the event loop is free (between events, never inside a synchronous write),
+   * followed by the WAL's restart (whose header SQLite fsyncs) so the next commit does not pay for
+   * it; a tick with nothing written since the last one does nothing. The WAL then holds at most one
+   * interval's writes; other connections keep their own setting.
    * `close()` stops the timer. Calling it again changes the interval.
    *
    * @param intervalMs - time between checkpoints (default 1,000 ms)
