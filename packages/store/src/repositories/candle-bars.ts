@@ -82,8 +82,8 @@ export interface BarColumns {
  * It reads `candle_blocks` (migration 8): a week of minute candles in one row. A block it finds
  * missing (never built, or dropped by a trigger because a candle in it changed) it builds from
  * `candles` and stores in the read's transaction, so the first read of a series is slower than
- * the next ones; on a read-only connection, or when another connection holds the write lock, it
- * reads the candles without storing blocks.
+ * the next ones; on a read-only connection, a file not migrated, or when another connection holds
+ * the write lock, it reads the candles without storing blocks.
  *
  * @example
  * ```ts
@@ -177,7 +177,7 @@ export class CandleBarReader {
     }
     const slabs = new Slabs(estimate);
     return reads.map((r) => {
-      // One series at a time: its block blobs die young, before the next series is read.
+      // One series at a time: its blocks are decoded into the arena, copied out, then overwritten.
       const g = r.range.end > r.range.start ? this.gatherTx(r.key, r.range) : NOTHING;
       const daily = r.key.interval === '1d';
       const cols = carve(slabs, g.n, !daily);
