@@ -252,31 +252,40 @@ export class CandleBarReader {
     flush();
   }
 
-  /** Stores the blocks built by a read and drops unreadable ones; skipped when the file is busy. */
+  /**
+   * Stores the blocks built by a read and drops unreadable ones. Never waits for another
+   * connection's write lock (busy timeout 0 for these writes, restored after): when the file is
+   * busy, the blocks stay unbuilt and a later read builds them.
+   */
   private store(
     table: BlockStatements,
     k: readonly [string, string, number],
     built: readonly BuiltBlock[],
     invalid: readonly number[],
   ): void {
+    const rows = built
+      .filter((b) => Number.isSafeInteger(b.end))
+      .map(
+        (b) =>
+          [b.start, b.end, (b.columns[0] as Float64Array).length, encodeBlock(b.start, b.columns)] as const,
+      );
+    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
     try {
       for (const start of invalid) table.drop.run(...k, start);
-      for (const b of built) {
-        if (!Number.isSafeInteger(b.end)) continue;
-        const count = (b.columns[0] as Float64Array).length;
-        table.put.run(...k, b.start, b.end, count, encodeBlock(b.start, b.columns));
-      }
+      for (const row of rows) table.put.run(...k, ...row);
     } catch (e) {
-      // Another connection writes (or has written since this read began): the blocks stay
-      // unbuilt and a later read builds them. The candles read are still this read's answer.
+      // Another connection writes, or has written since this read began: the candles read are
+      // still this read's answer (its snapshot), but no block may be stored from them.
       const code = (e as { code?: unknown }).code;
       if (
-        typeof code === 'string' &&
-        (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_READONLY'))
+        typeof code !== 'string' ||
+        !(code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_READONLY'))
       ) {
-        return;
+        throw e;
       }
-      throw e;
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
     }
   }
 }

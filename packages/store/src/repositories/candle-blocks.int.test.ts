@@ -258,16 +258,17 @@ describe('CandleBarReader blocks (candle_blocks)', () => {
       }
     });
 
-    it('reads without storing blocks while another connection holds the write lock, and stores them after', () => {
+    it('reads without waiting for another connection’s write lock or storing blocks, and stores them after', () => {
       store(minuteCandles(3, 20));
       const other = new Database(file);
-      const busy = HogaDatabase.open(file, { busyTimeoutMs: 1 });
+      const busy = HogaDatabase.open(file, { busyTimeoutMs: 60_000 });
       try {
         other.exec('BEGIN IMMEDIATE');
         const reader = new CandleBarReader(busy.connection);
         const range = { start: MONDAY, end: MONDAY + 5 * DAY };
         expect(rowsOf(reader.read(key, range))).toEqual(expected(db.connection, key, range));
         expect(busy.connection.inTransaction).toBe(false);
+        expect(busy.connection.pragma('busy_timeout', { simple: true })).toBe(60_000);
         other.exec('COMMIT');
         expect(blockCount()).toBe(0);
         expect(rowsOf(reader.read(key, range))).toEqual(expected(db.connection, key, range));
