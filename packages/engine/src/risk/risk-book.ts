@@ -17,7 +17,7 @@ import {
 } from '@hoga/core';
 import { intentFields } from './intent-fields.js';
 import type { OpenOrderView, PositionView } from './risk-types.js';
-import { toKrw, tradingDayOf } from './valuation.js';
+import { toKrw, tradingDayStartMs } from './valuation.js';
 
 const ZERO = new Decimal(0);
 
@@ -35,6 +35,12 @@ export interface RiskView {
   usdKrw(): Decimal;
   /** Today's PnL in KRW (realised today + unrealised at the last prices) of a strategy, or the account (null). */
   dailyPnlKrw(strategyId: string | null, nowMs: number): Decimal;
+  /**
+   * A number that changes whenever an answer of {@link RiskView.dailyPnlKrw} may change for the
+   * same trading day (a fill, a price, the rate, a restored holding). Without it the risk engine
+   * evaluates the daily loss limits on every check.
+   */
+  revision?(): number;
 }
 
 /** An order in the risk view, open or closed. */
@@ -70,8 +76,8 @@ interface Holding {
   quantity: Decimal;
   averagePrice: Decimal;
   currency: Currency;
-  /** The position as the checks see it while the quantity is positive, else null. */
-  view?: PositionView | null;
+  /** The position as the checks see it while the quantity is positive, else null (undefined: not built yet). */
+  view?: PositionView | null | undefined;
   /** Place of the holding in its strategy's map (the order the position lists keep). */
   rank?: number;
 }
@@ -83,6 +89,13 @@ interface RealisedEntry {
   amount: Decimal;
 }
 
+/** A daily PnL answer, good while the book's revision and the trading day are the same. */
+interface PnlAnswer {
+  revision: number;
+  dayStartMs: number;
+  value: Decimal;
+}
+
 const CLOSED: ReadonlySet<KnownBrokerOrderStatus> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
 
 /** The risk module's book, fed with order events and prices. */
@@ -92,20 +105,24 @@ export class RiskBook implements RiskView {
   private readonly open = new Set<string>();
   private readonly holdings = new Map<string, Map<string, Holding>>();
   /**
-   * Realised PnL (native currency, net of charges) per trading day, then per `strategy|currency`
-   * (the entries also in a list, in the order first booked: the order the sums are taken in).
+   * Realised PnL (native currency, net of charges) per trading day (by its start, epoch ms), then
+   * per `strategy|currency` (the entries also in a list, in the order first booked: the order the
+   * sums are taken in).
    */
   private readonly realised = new Map<
-    string,
+    number,
     { readonly byKey: Map<string, RealisedEntry>; readonly list: RealisedEntry[] }
   >();
   private readonly prices = new Map<string, Decimal>();
   private rate: Decimal;
-  /** PnL answers since the last change of the book (checks ask several times per order). */
-  private readonly pnlCache = new Map<string, Decimal>();
+  /** Bumped by every change the PnL answers depend on (fills, prices, the rate, holdings). */
+  private changes = 0;
+  /** The last PnL answer per strategy (null: the account); checks and fills ask several times per change. */
+  private readonly pnlCache = new Map<string | null, PnlAnswer>();
   /**
    * Position lists per strategy (positive holdings in the order the holdings were first booked),
-   * kept up to date fill by fill; a list handed out is never changed afterwards (a fill makes a new one).
+   * built when asked and dropped when a fill or a restored holding changes the strategy's; a list
+   * handed out is never changed afterwards.
    */
   private readonly positionCache = new Map<string, readonly PositionView[]>();
   /** The open orders' views since the last order event. */
@@ -125,14 +142,19 @@ export class RiskBook implements RiskView {
   /** A price of a symbol. */
   notePrice(symbol: string, price: Decimal): void {
     // positions do not depend on prices: only the PnL answers go stale
-    this.pnlCache.clear();
+    this.changes += 1;
     this.prices.set(symbol, price);
   }
 
   /** The KRW per USD rate. */
   setUsdKrw(rate: Decimal): void {
-    this.pnlCache.clear();
+    this.changes += 1;
     this.rate = rate;
+  }
+
+  /** @inheritdoc */
+  revision(): number {
+    return this.changes;
   }
 
   /** Shares a strategy holds already (restored from the store or the broker's holdings). */
@@ -143,7 +165,7 @@ export class RiskBook implements RiskView {
     quantity: Decimal,
     averagePrice: Decimal,
   ): void {
-    this.invalidate();
+    this.changes += 1;
     this.positionCache.delete(strategyId);
     const holdings = this.holdingsOf(strategyId);
     const rank = holdings.get(symbol)?.rank ?? holdings.size;
@@ -255,10 +277,11 @@ export class RiskBook implements RiskView {
 
   /** @inheritdoc */
   dailyPnlKrw(strategyId: string | null, nowMs: number): Decimal {
-    const day = tradingDayOf(nowMs, this.tradingDayStartHourKst);
-    const cacheKey = `${day}|${strategyId ?? ''}`;
-    const cached = this.pnlCache.get(cacheKey);
-    if (cached !== undefined) return cached;
+    const day = tradingDayStartMs(nowMs, this.tradingDayStartHourKst);
+    const cached = this.pnlCache.get(strategyId);
+    if (cached !== undefined && cached.revision === this.changes && cached.dayStartMs === day) {
+      return cached.value;
+    }
     let total = ZERO;
     const today = this.realised.get(day);
     if (today !== undefined) {
@@ -277,23 +300,31 @@ export class RiskBook implements RiskView {
         total = total.plus(toKrw(mark.minus(h.averagePrice).times(h.quantity), h.currency, this.rate));
       }
     }
-    this.pnlCache.set(cacheKey, total);
+    if (cached === undefined) {
+      this.pnlCache.set(strategyId, { revision: this.changes, dayStartMs: day, value: total });
+    } else {
+      cached.revision = this.changes;
+      cached.dayStartMs = day;
+      cached.value = total;
+    }
     return total;
   }
 
   private applyFill(order: MutableOrder, fill: Fill, complete: boolean): void {
-    this.pnlCache.clear();
-    order.filledQuantity = order.filledQuantity.plus(fill.quantity);
+    this.changes += 1;
+    // the first fill's quantity is the filled quantity (0 + q is q)
+    order.filledQuantity = order.filledQuantity.isZero()
+      ? fill.quantity
+      : order.filledQuantity.plus(fill.quantity);
     // the filled amount is read for amount orders only (their remaining amount)
     if (order.amount !== null) order.filledAmount = order.filledAmount.plus(fill.quantity.times(fill.price));
     order.status = complete ? 'FILLED' : 'PARTIAL_FILLED';
     const holdings = this.holdingsOf(order.strategyId);
-    const h = holdings.get(fill.symbol) ?? {
-      quantity: ZERO,
-      averagePrice: ZERO,
-      currency: order.currency,
-      rank: holdings.size,
-    };
+    let h = holdings.get(fill.symbol);
+    if (h === undefined) {
+      h = { quantity: ZERO, averagePrice: ZERO, currency: order.currency, rank: holdings.size };
+      holdings.set(fill.symbol, h);
+    }
     const charges =
       fill.tax === undefined ? fill.commission.amount : fill.commission.amount.plus(fill.tax.amount);
     let realised = charges.negated();
@@ -308,15 +339,16 @@ export class RiskBook implements RiskView {
         h.averagePrice = h.quantity.isZero() ? ZERO : cost.dividedBy(h.quantity);
       }
     } else {
-      const sold = Decimal.min(fill.quantity, h.quantity);
+      // min(fill, held) and max(0, held − fill), without the copies Decimal.min and Decimal.max make
+      const sold = fill.quantity.lte(h.quantity) ? fill.quantity : h.quantity;
       realised = realised.plus(fill.price.minus(h.averagePrice).times(sold));
-      h.quantity = Decimal.max(ZERO, h.quantity.minus(fill.quantity));
+      const left = h.quantity.minus(fill.quantity);
+      h.quantity = left.isNeg() ? ZERO : left;
     }
-    const before = h.view ?? null;
-    h.view = positionView(fill.symbol, h);
-    holdings.set(fill.symbol, h);
-    this.updatePositions(order.strategyId, before, h);
-    const day = tradingDayOf(fill.tsEvent, this.tradingDayStartHourKst);
+    // the position view and the strategy's list are rebuilt when next asked for
+    h.view = undefined;
+    this.positionCache.delete(order.strategyId);
+    const day = tradingDayStartMs(fill.tsEvent, this.tradingDayStartHourKst);
     let today = this.realised.get(day);
     if (today === undefined) {
       today = { byKey: new Map(), list: [] };
@@ -333,46 +365,6 @@ export class RiskBook implements RiskView {
       today.byKey.set(key, added);
       today.list.push(added);
     } else entry.amount = entry.amount.plus(realised);
-  }
-
-  /**
-   * Puts a holding's new view in its strategy's cached position list (a new list; the old one may
-   * be held by a check's context): the previous view out, the new one in at the holding's rank.
-   */
-  private updatePositions(strategyId: string, before: PositionView | null, h: Holding): void {
-    const cached = this.positionCache.get(strategyId);
-    if (cached === undefined) return;
-    const after = h.view ?? null;
-    if (before === null && after === null) return;
-    const list = cached.slice();
-    if (before !== null) {
-      const at = list.indexOf(before);
-      if (at >= 0) list.splice(at, 1);
-      else {
-        this.positionCache.delete(strategyId);
-        return;
-      }
-    }
-    if (after !== null) {
-      const holdings = this.holdingsOf(strategyId);
-      const rank = h.rank ?? Number.MAX_SAFE_INTEGER;
-      // the list is in rank order: the first place whose holding ranks after this one
-      let lo = 0;
-      let hi = list.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const other = holdings.get((list[mid] as PositionView).symbol)?.rank ?? Number.MAX_SAFE_INTEGER;
-        if (other > rank) hi = mid;
-        else lo = mid + 1;
-      }
-      list.splice(lo, 0, after);
-    }
-    this.positionCache.set(strategyId, list);
-  }
-
-  private invalidate(): void {
-    this.pnlCache.clear();
-    this.positionCache.clear();
   }
 
   private holdingsOf(strategyId: string): Map<string, Holding> {

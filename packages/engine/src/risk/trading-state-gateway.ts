@@ -22,9 +22,18 @@ export interface EffectiveStates {
   readonly symbol: TradingState;
 }
 
+/** Every scope ACTIVE (the answer while no state is kept). */
+const ALL_ACTIVE: EffectiveStates = Object.freeze({
+  account: TradingState.ACTIVE,
+  strategy: TradingState.ACTIVE,
+  symbol: TradingState.ACTIVE,
+});
+
 /** Holds and changes the trading states. */
 export class TradingStateGateway {
   private entries: Map<string, TradingStateEntry>;
+  /** The persistence's revision the entries were read at (undefined: read again on every sync). */
+  private loaded: number | undefined;
   private readonly changes = new Subject<TradingStateChanged>();
   /** Every change, as it happens. */
   readonly changes$: Observable<TradingStateChanged> = this.changes.asObservable();
@@ -37,11 +46,18 @@ export class TradingStateGateway {
     private readonly clock: Clock,
     private readonly persistence: TradingStatePersistence,
   ) {
+    this.loaded = persistence.revision?.();
     this.entries = persistence.load();
   }
 
-  /** Re-reads the kept states (another process, e.g. `hoga risk reset`, may have changed them). */
+  /**
+   * Re-reads the kept states (another process, e.g. `hoga risk reset`, may have changed them); a
+   * persistence with a revision is read again only when it changed.
+   */
   sync(): void {
+    const revision = this.persistence.revision?.();
+    if (revision !== undefined && revision === this.loaded) return;
+    this.loaded = revision;
     this.entries = this.persistence.load();
   }
 
@@ -69,6 +85,8 @@ export class TradingStateGateway {
 
   /** The account's, the strategy's and the symbol's states. */
   effective(strategyId: string, symbol: string): EffectiveStates {
+    // nothing kept: everything ACTIVE (and no kill switch to lapse)
+    if (this.entries.size === 0) return ALL_ACTIVE;
     return {
       account: this.state({ kind: 'account' }),
       strategy: this.state({ kind: 'strategy', strategyId }),

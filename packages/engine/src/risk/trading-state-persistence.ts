@@ -61,11 +61,17 @@ export interface TradingStatePersistence {
   save(scopeKey: string, entry: TradingStateEntry | null): void;
   /** Appends a change to the journal. */
   journal(event: TradingStateChanged): void;
+  /**
+   * A number that changes whenever the kept states change (each save). Storage that another process
+   * may change leaves it out, and is read again on every sync.
+   */
+  revision?(): number;
 }
 
 /** In-memory storage (backtests, unit tests); the journal is an array. */
 export class MemoryTradingStatePersistence implements TradingStatePersistence {
   private readonly entries = new Map<string, TradingStateEntry>();
+  private saves = 0;
   /** Every journalled change, oldest first. */
   readonly journalled: TradingStateChanged[] = [];
 
@@ -73,8 +79,13 @@ export class MemoryTradingStatePersistence implements TradingStatePersistence {
     return new Map(this.entries);
   }
   save(scopeKey: string, entry: TradingStateEntry | null): void {
+    this.saves += 1;
     if (entry === null) this.entries.delete(scopeKey);
     else this.entries.set(scopeKey, entry);
+  }
+  /** Only this process writes memory: the count of saves tells a sync whether to read again. */
+  revision(): number {
+    return this.saves;
   }
   journal(event: TradingStateChanged): void {
     this.journalled.push(event);
