@@ -20,6 +20,7 @@ import type { CancelOrder, OrderCommand } from '../commands/order-commands.js';
 import type { AccountInfoProvider } from './account-info-provider.js';
 import type { BrokerMarketView } from './broker-market-view.js';
 import { checkBrokerRules, type FundsView, type MarketRulesView, reservingOf } from './broker-rules-check.js';
+import { CheckContext, type DailyPnlSource } from './check-context.js';
 import { checkDailyLoss, checkTradingState, dailyLossBreaches } from './guards/state-guards.js';
 import { STRATEGY_GUARDS } from './guards/strategy-guards.js';
 import { isReplace, THROTTLE_GUARDS } from './guards/throttle-guards.js';
@@ -34,6 +35,7 @@ import {
   loopKeyOf,
   type OrderActionRecord,
   type RiskContext,
+  type RiskGuard,
   type RiskScope,
   type RiskSubject,
   scopeKey,
@@ -42,9 +44,14 @@ import {
 import type { StaleDataMonitor } from './stale-data-monitor.js';
 import type { TradingStateGateway } from './trading-state-gateway.js';
 import { TradingStateSource } from './trading-state-persistence.js';
-import { nextTradingDayStartMs, tradingDayOf } from './valuation.js';
+import { nextTradingDayStartMs, tradingDayOf, tradingDayStartMs } from './valuation.js';
 
 const ZERO = new Decimal(0);
+
+/** The guards that run first: the daily loss limits, then the trading states. */
+const STATE_GUARDS: readonly RiskGuard[] = [checkDailyLoss, checkTradingState];
+/** The trading states alone (the daily loss limits were found clear for this very check). */
+const TRADING_STATE_GUARD: readonly RiskGuard[] = [checkTradingState];
 
 /** What the risk engine works with. */
 export interface RiskEngineOptions {
@@ -76,6 +83,11 @@ export class RiskEngine implements RiskGate {
   /** Per scope key: the trading day and PnL at which its kill switch tripped (the limit counts again from there after a reset). */
   private readonly tripped = new Map<string, { readonly day: string; readonly pnlKrw: Decimal }>();
   private readonly strategies = new Set<string>();
+  /**
+   * Per strategy (null: manual orders), the view's PnL revision and the trading day at which its
+   * daily loss limits and the account's were last found clear.
+   */
+  private readonly clearAt = new Map<string | null, { revision: number; dayStartMs: number }>();
   private cancelSeq = 0;
 
   /** @param options - see {@link RiskEngineOptions} */
@@ -120,9 +132,10 @@ export class RiskEngine implements RiskGate {
     this.strategies.add(command.strategyId);
     const subject = this.resolve(command);
     if (!('action' in subject)) return subject;
-    this.tripKillSwitches(subject.strategyId);
-    const ctx = this.context(subject);
-    const verdict = this.judge(ctx, subject);
+    const nowMs = this.options.clock.nowMs();
+    const clear = this.tripKillSwitches(subject.strategyId, nowMs);
+    const ctx = this.context(subject, nowMs);
+    const verdict = this.judge(ctx, subject, clear);
     if (verdict.accepted) this.admit(ctx, subject);
     return verdict;
   }
@@ -170,8 +183,13 @@ export class RiskEngine implements RiskGate {
     );
   }
 
-  private judge(ctx: RiskContext, subject: RiskSubject): RiskVerdict {
-    const first = firstDenial([checkDailyLoss, checkTradingState], ctx, subject);
+  /**
+   * @param clear - the kill switch's evaluation just found the subject's strategy and the account
+   *   clear of their daily loss limits (with no trip to count from): the daily-loss guard, which
+   *   compares the same PnL with the same limits, would accept
+   */
+  private judge(ctx: RiskContext, subject: RiskSubject, clear: boolean): RiskVerdict {
+    const first = firstDenial(clear ? TRADING_STATE_GUARD : STATE_GUARDS, ctx, subject);
     if (!first.accepted) return first;
     const { market, funds } = this.options;
     if (market !== undefined && funds !== undefined) {
@@ -190,17 +208,20 @@ export class RiskEngine implements RiskGate {
   }
 
   private admit(ctx: RiskContext, subject: RiskSubject): void {
-    this.actions.push({
-      tsMs: ctx.nowMs,
-      strategyId: subject.strategyId,
-      symbol: subject.symbol,
-      action: subject.action,
-      loopKey: loopKeyOf(subject.strategyId, subject.symbol, subject.side),
-      replace: isReplace(ctx, subject),
-    });
-    const keepMs = Math.max(ctx.config.throttle.windowMs, ctx.config.throttle.loopWindowMs);
-    if (this.actions.length > 0 && this.actions[0]!.tsMs <= ctx.nowMs - keepMs) {
-      this.actions = this.actions.filter((a) => a.tsMs > ctx.nowMs - keepMs);
+    // the sliding windows are read by the throttles alone: without them nothing is recorded
+    if (this.options.throttles !== false) {
+      this.actions.push({
+        tsMs: ctx.nowMs,
+        strategyId: subject.strategyId,
+        symbol: subject.symbol,
+        action: subject.action,
+        loopKey: loopKeyOf(subject.strategyId, subject.symbol, subject.side),
+        replace: isReplace(ctx, subject),
+      });
+      const keepMs = Math.max(ctx.config.throttle.windowMs, ctx.config.throttle.loopWindowMs);
+      if (this.actions.length > 0 && this.actions[0]!.tsMs <= ctx.nowMs - keepMs) {
+        this.actions = this.actions.filter((a) => a.tsMs > ctx.nowMs - keepMs);
+      }
     }
     if (subject.action === 'create' && this.options.funds?.reserve !== undefined) {
       this.options.funds.reserve(
@@ -291,31 +312,33 @@ export class RiskEngine implements RiskGate {
     return this.options.market?.usdKrw?.() ?? this.options.view.usdKrw();
   }
 
-  private context(subject: { strategyId: string; symbol: string }): RiskContext {
-    const { clock, config, view, gateway } = this.options;
-    const nowMs = clock.nowMs();
+  private context(subject: { strategyId: string; symbol: string }, nowMs: number): RiskContext {
+    const { config, view, gateway } = this.options;
     // the book's map as is (read-only); a copy only when the subject's price comes from elsewhere
     let prices: ReadonlyMap<string, Decimal> = view.lastPrices();
     if (!prices.has(subject.symbol)) {
       const own = this.lastPrice(subject.symbol);
       if (own !== undefined) prices = new Map(prices).set(subject.symbol, own);
     }
-    return {
+    return new CheckContext(
+      view,
+      this.dailyPnlOf,
+      subject.strategyId,
       nowMs,
       config,
-      limits: this.limits(subject.strategyId),
-      states: gateway.effective(subject.strategyId, subject.symbol),
-      positions: view.positions(subject.strategyId),
-      openOrders: view.openOrders(),
-      usdKrw: this.usdKrw(),
-      lastPrices: prices,
-      actions: this.actions,
-      dailyPnlKrw: {
-        strategy: this.effectivePnl({ kind: 'strategy', strategyId: subject.strategyId }, nowMs),
-        account: this.effectivePnl({ kind: 'account' }, nowMs),
-      },
-    };
+      this.limits(subject.strategyId),
+      gateway.effective(subject.strategyId, subject.symbol),
+      this.usdKrw(),
+      prices,
+      this.actions,
+    );
   }
+
+  /** Today's PnL of a strategy and of the account, as the daily-loss guard compares them. */
+  private readonly dailyPnlOf: DailyPnlSource = (strategyId, nowMs) => ({
+    strategy: this.effectivePnl({ kind: 'strategy', strategyId }, nowMs),
+    account: this.effectivePnl({ kind: 'account' }, nowMs),
+  });
 
   /** A strategy's limits (the configuration does not change during a run: resolved once per strategy). */
   private limits(strategyId: string): ReturnType<typeof limitsFor> {
@@ -338,20 +361,39 @@ export class RiskEngine implements RiskGate {
     return pnl.minus(trip.pnlKrw);
   }
 
-  private tripKillSwitches(strategyId: string | null): void {
-    const { clock, config, gateway, view } = this.options;
-    if (!config.enabled) return;
-    const nowMs = clock.nowMs();
+  /**
+   * Trips the kill switch of each scope (the strategy, the account; the account only when
+   * `strategyId` is null) whose PnL reached its daily loss limit.
+   *
+   * @returns whether the strategy and the account were found clear with no trip to count from (the
+   *   daily-loss guard would accept a new order of the strategy now)
+   */
+  private tripKillSwitches(strategyId: string | null, nowMs: number = this.options.clock.nowMs()): boolean {
+    const { config, gateway, view } = this.options;
+    if (!config.enabled) return false;
+    // Clear before at the same revision of the view's PnL on the same trading day, with no trip to
+    // count from: the same PnL against the same limits is clear again (nothing to evaluate).
+    const revision = view.revision?.();
+    const dayStartMs = tradingDayStartMs(nowMs, config.tradingDayStartHourKst);
+    const last = revision === undefined || this.tripped.size > 0 ? undefined : this.clearAt.get(strategyId);
+    if (last !== undefined && last.revision === revision && last.dayStartMs === dayStartMs) return true;
     const sid = strategyId ?? 'manual';
     const ctx = {
       config,
       limits: this.limits(sid),
-      dailyPnlKrw: {
-        strategy: this.effectivePnl({ kind: 'strategy', strategyId: sid }, nowMs),
-        account: this.effectivePnl({ kind: 'account' }, nowMs),
-      },
+      dailyPnlKrw: this.dailyPnlOf(sid, nowMs),
     };
-    const breaches = dailyLossBreaches(ctx, sid).filter((s) => strategyId !== null || s.kind === 'account');
+    const all = dailyLossBreaches(ctx, sid);
+    if (all.length === 0) {
+      if (revision === undefined || this.tripped.size > 0) return false;
+      if (last === undefined) this.clearAt.set(strategyId, { revision, dayStartMs });
+      else {
+        last.revision = revision;
+        last.dayStartMs = dayStartMs;
+      }
+      return true;
+    }
+    const breaches = strategyId === null ? all.filter((s) => s.kind === 'account') : all;
     for (const scope of breaches) {
       const pnl = scope.kind === 'account' ? ctx.dailyPnlKrw.account : ctx.dailyPnlKrw.strategy;
       const key = scopeKey(scope);
@@ -370,6 +412,7 @@ export class RiskEngine implements RiskGate {
       this.tripped.set(key, { day: tradingDayOf(nowMs, config.tradingDayStartHourKst), pnlKrw: raw });
       this.cancelOpenOrders(scope);
     }
+    return false;
   }
 
   private cancelOpenOrders(scope: RiskScope): void {
@@ -387,14 +430,16 @@ export class RiskEngine implements RiskGate {
         tsInit: nowMs,
         clientOrderId: order.clientOrderId as CancelOrder['clientOrderId'],
       };
-      this.actions.push({
-        tsMs: nowMs,
-        strategyId: order.strategyId,
-        symbol: order.symbol,
-        action: 'cancel',
-        loopKey: loopKeyOf(order.strategyId, order.symbol, order.side),
-        replace: false,
-      });
+      if (this.options.throttles !== false) {
+        this.actions.push({
+          tsMs: nowMs,
+          strategyId: order.strategyId,
+          symbol: order.symbol,
+          action: 'cancel',
+          loopKey: loopKeyOf(order.strategyId, order.symbol, order.side),
+          replace: false,
+        });
+      }
       void Promise.resolve(send(command)).catch(() => undefined);
     }
   }

@@ -39,7 +39,8 @@ export const checkMaxOrderValue: RiskGuard = (ctx, subject) => {
 /** `risk-max-open-orders`: a new order when the strategy already has its maximum of open orders. */
 export const checkMaxOpenOrders: RiskGuard = (ctx, subject) => {
   if (subject.action !== 'create') return ACCEPTED;
-  const open = ctx.openOrders.filter((o) => o.strategyId === subject.strategyId).length;
+  let open = 0;
+  for (const o of ctx.openOrders) if (o.strategyId === subject.strategyId) open += 1;
   if (open < ctx.limits.maxOpenOrders) return ACCEPTED;
   return deny(
     'risk-max-open-orders',
@@ -48,24 +49,40 @@ export const checkMaxOpenOrders: RiskGuard = (ctx, subject) => {
   );
 };
 
-/** KRW exposure of the strategy's buys: positions plus open buys (the target of a modify left out). */
-function exposureKrw(ctx: RiskContext, subject: RiskSubject, symbol: string | null): Decimal {
-  let total = ZERO;
+/** KRW exposure of the strategy's buys, in the subject's symbol and in total. */
+interface Exposure {
+  readonly symbolKrw: Decimal;
+  readonly totalKrw: Decimal;
+}
+
+/**
+ * KRW exposure of the strategy's buys: positions plus open buys (the target of a modify left out),
+ * in the subject's symbol and in total, in one walk (each sum taken in the order of the positions,
+ * then of the open orders).
+ */
+function exposureKrw(ctx: RiskContext, subject: RiskSubject): Exposure {
+  let symbolKrw = ZERO;
+  let totalKrw = ZERO;
   // without prices (a backtest's risk book is fed none) no position counts: skip the walk
   if (ctx.lastPrices.size > 0) {
     for (const p of ctx.positions) {
       // a position with no known price adds nothing (and costs no arithmetic)
-      if ((symbol === null || p.symbol === symbol) && ctx.lastPrices.has(p.symbol)) {
-        total = total.plus(positionValueKrw(ctx, p));
-      }
+      if (!ctx.lastPrices.has(p.symbol)) continue;
+      const value = positionValueKrw(ctx, p);
+      totalKrw = totalKrw.plus(value);
+      if (p.symbol === subject.symbol) symbolKrw = symbolKrw.plus(value);
     }
   }
   for (const o of ctx.openOrders) {
     if (o.strategyId !== subject.strategyId || o.side !== 'BUY') continue;
     if (subject.target !== null && o.clientOrderId === subject.target.clientOrderId) continue;
-    if (symbol === null || o.symbol === symbol) total = total.plus(openOrderValueKrw(ctx, o));
+    // a quantity order at no known price (a market order before any price) is worth 0: adds nothing
+    if (o.amount === null && o.price === null && !ctx.lastPrices.has(o.symbol)) continue;
+    const value = openOrderValueKrw(ctx, o);
+    totalKrw = totalKrw.plus(value);
+    if (o.symbol === subject.symbol) symbolKrw = symbolKrw.plus(value);
   }
-  return total;
+  return { symbolKrw, totalKrw };
 }
 
 /**
@@ -75,7 +92,8 @@ function exposureKrw(ctx: RiskContext, subject: RiskSubject, symbol: string | nu
  */
 export const checkPositionValue: RiskGuard = (ctx, subject): RiskVerdict => {
   if (subject.action === 'cancel' || subject.side !== 'BUY') return ACCEPTED;
-  const symbolAfter = exposureKrw(ctx, subject, subject.symbol).plus(subject.valueKrw);
+  const exposure = exposureKrw(ctx, subject);
+  const symbolAfter = exposure.symbolKrw.plus(subject.valueKrw);
   if (symbolAfter.gt(ctx.limits.maxPositionValuePerSymbolKrw)) {
     return deny(
       'risk-max-position-value-symbol',
@@ -87,7 +105,7 @@ export const checkPositionValue: RiskGuard = (ctx, subject): RiskVerdict => {
       },
     );
   }
-  const totalAfter = exposureKrw(ctx, subject, null).plus(subject.valueKrw);
+  const totalAfter = exposure.totalKrw.plus(subject.valueKrw);
   if (totalAfter.gt(ctx.limits.maxTotalPositionValueKrw)) {
     return deny(
       'risk-max-position-value-total',

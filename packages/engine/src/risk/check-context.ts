@@ -1,0 +1,58 @@
+/**
+ * The context of one check as the risk engine builds it: the parts every check reads taken at
+ * once, the positions, the open orders and the daily PnL read from the view when a guard first asks
+ * (most checks need one of them or none: a sell asks no exposure, a buy with no prices known asks
+ * no position).
+ *
+ * @module
+ */
+import type { Decimal } from '@hoga/core';
+import type { RiskView } from './risk-book.js';
+import type { RiskConfig, StrategyLimits } from './risk-config.js';
+import type { OpenOrderView, OrderActionRecord, PositionView, RiskContext } from './risk-types.js';
+
+/** Today's PnL of a strategy and of the account, as the daily-loss guard compares them. */
+export type DailyPnlSource = (strategyId: string, nowMs: number) => RiskContext['dailyPnlKrw'];
+
+/** A {@link RiskContext} whose view-derived parts are read on first use, then kept for the check. */
+export class CheckContext implements RiskContext {
+  private positionsRead: readonly PositionView[] | undefined;
+  private openOrdersRead: readonly OpenOrderView[] | undefined;
+  private pnlRead: RiskContext['dailyPnlKrw'] | undefined;
+
+  /**
+   * @param view - where positions and open orders are read
+   * @param pnlOf - where the daily PnL is read
+   * @param strategyId - the strategy of the command checked
+   */
+  constructor(
+    private readonly view: RiskView,
+    private readonly pnlOf: DailyPnlSource,
+    private readonly strategyId: string,
+    readonly nowMs: number,
+    readonly config: RiskConfig,
+    readonly limits: StrategyLimits,
+    readonly states: RiskContext['states'],
+    readonly usdKrw: Decimal,
+    readonly lastPrices: ReadonlyMap<string, Decimal>,
+    readonly actions: readonly OrderActionRecord[],
+  ) {}
+
+  /** @inheritdoc */
+  get positions(): readonly PositionView[] {
+    if (this.positionsRead === undefined) this.positionsRead = this.view.positions(this.strategyId);
+    return this.positionsRead;
+  }
+
+  /** @inheritdoc */
+  get openOrders(): readonly OpenOrderView[] {
+    if (this.openOrdersRead === undefined) this.openOrdersRead = this.view.openOrders();
+    return this.openOrdersRead;
+  }
+
+  /** @inheritdoc */
+  get dailyPnlKrw(): RiskContext['dailyPnlKrw'] {
+    if (this.pnlRead === undefined) this.pnlRead = this.pnlOf(this.strategyId, this.nowMs);
+    return this.pnlRead;
+  }
+}
