@@ -199,8 +199,9 @@ export class CandleBarReader {
     let covered = blockStartOf(range.start, span);
     const blockRows = (this.blockTable?.select.all(...k, covered, range.end) ?? []) as BlockRow[];
     for (const [start, end, count, data] of blockRows) {
-      const block =
-        start >= covered && end === start + span ? decodeBlock(data, start, count, this.arena) : null;
+      // A block of another span (or overlapping one read) is dropped and its candles read again.
+      const fits = start >= covered && end === start + span && blockStartOf(start, span) === start;
+      const block = fits ? decodeBlock(data, start, count, this.arena) : null;
       if (block === null) {
         invalid.push(start);
         continue;

@@ -244,6 +244,17 @@ describe('CandleBarReader blocks (candle_blocks)', () => {
       expect(db.connection.prepare('SELECT length(data) > 4 FROM candle_blocks').pluck().get()).toBe(1);
     });
 
+    it('drops a block of another span and reads its candles again', () => {
+      store(minuteCandles(3, 20));
+      const reader = new CandleBarReader(db.connection);
+      const range = { start: MONDAY, end: MONDAY + 5 * DAY };
+      reader.read(key, range);
+      db.connection.prepare('UPDATE candle_blocks SET start_ts = start_ts + 1, end_ts = end_ts + 1').run();
+      expect(rowsOf(reader.read(key, range))).toEqual(expected(db.connection, key, range));
+      const starts = db.connection.prepare('SELECT start_ts FROM candle_blocks').pluck().all() as number[];
+      expect(starts.map((t) => t % blockSpan('1m'))).toEqual([0]);
+    });
+
     it('reads over a read-only connection without storing blocks', () => {
       store(minuteCandles(3, 20));
       const ro = HogaDatabase.open(file, { readonly: true });
