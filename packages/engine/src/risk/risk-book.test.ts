@@ -171,6 +171,16 @@ describe(RiskBook, () => {
       );
       expect(book.dailyPnlKrw('s1', T0 + DAY_MS).toFixed()).toBe(String(5000 - 200 + 5 * 500));
       expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe(String(-100 + 5 * 500));
+      // a late fill stamped the day before is booked on that day
+      order(book, { symbol: '005930', side: 'SELL', quantity: '1', price: '70100', atMs: T0 }).fill(
+        '1',
+        '70100',
+        {
+          commission: '10',
+        },
+      );
+      expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe(String(-100 + 100 - 10 + 4 * 500));
+      expect(book.dailyPnlKrw('s1', T0 + DAY_MS).toFixed()).toBe(String(5000 - 200 + 4 * 500));
     });
   });
 });

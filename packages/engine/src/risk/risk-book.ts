@@ -89,6 +89,19 @@ interface RealisedEntry {
   amount: Decimal;
 }
 
+/**
+ * Where the fills of one strategy in one currency are booked: the strategy's holdings, and its
+ * realised entry of the trading day it last filled on (found once a day, not on every fill).
+ */
+interface FillSlot {
+  readonly strategyId: string;
+  readonly currency: Currency;
+  readonly holdings: Map<string, Holding>;
+  /** Start of the trading day of `entry` (NaN before the first fill). */
+  dayStartMs: number;
+  entry: RealisedEntry | undefined;
+}
+
 /** A daily PnL answer, good while the book's revision and the trading day are the same. */
 interface PnlAnswer {
   revision: number;
@@ -115,6 +128,9 @@ export class RiskBook implements RiskView {
   >();
   private readonly prices = new Map<string, Decimal>();
   private rate: Decimal;
+  /** Fill slots by `strategy|currency`, and the last one used (fills come in runs of one strategy). */
+  private readonly slots = new Map<string, FillSlot>();
+  private lastSlot: FillSlot | undefined;
   /** Bumped by every change the PnL answers depend on (fills, prices, the rate, holdings). */
   private changes = 0;
   /** The last PnL answer per strategy (null: the account); checks and fills ask several times per change. */
@@ -174,8 +190,8 @@ export class RiskBook implements RiskView {
 
   /** Applies one order event. */
   onEvent(event: OrderEvent): void {
-    this.openCache = null;
     if (event.type === 'OrderSubmitted') {
+      this.openCache = null;
       const i = event.intent;
       const fields = intentFields(i);
       this.open.add(event.clientOrderId);
@@ -199,7 +215,8 @@ export class RiskBook implements RiskView {
     }
     const order = this.orders.get(event.clientOrderId);
     if (order === undefined) return;
-    order.view = undefined;
+    const before = order.status;
+    let changed = true;
     switch (event.type) {
       case 'OrderDenied':
       case 'OrderRejected':
@@ -218,18 +235,25 @@ export class RiskBook implements RiskView {
       case 'OrderModified':
         if (event.price !== undefined) order.price = event.price;
         if (event.quantity !== undefined) order.quantity = event.quantity;
-        order.status = order.filledQuantity.gt(0) ? 'PARTIAL_FILLED' : 'PENDING';
+        order.status = isPositive(order.filledQuantity) ? 'PARTIAL_FILLED' : 'PENDING';
         break;
       case 'OrderCancelRejected':
       case 'OrderModifyRejected':
       case 'OrderAccepted':
         if (!CLOSED.has(order.status))
-          order.status = order.filledQuantity.gt(0) ? 'PARTIAL_FILLED' : 'PENDING';
+          order.status = isPositive(order.filledQuantity) ? 'PARTIAL_FILLED' : 'PENDING';
+        // only the status can have changed (an accept of a pending order changes nothing)
+        changed = order.status !== before;
         break;
       case 'OrderPartiallyFilled':
       case 'OrderFilled':
         this.applyFill(order, event.fill, event.type === 'OrderFilled');
         break;
+    }
+    if (changed) {
+      // the order's view and the open orders' list are rebuilt when next asked for
+      order.view = undefined;
+      this.openCache = null;
     }
     if (CLOSED.has(order.status)) this.open.delete(order.clientOrderId);
   }
@@ -282,12 +306,14 @@ export class RiskBook implements RiskView {
     if (cached !== undefined && cached.revision === this.changes && cached.dayStartMs === day) {
       return cached.value;
     }
-    let total = ZERO;
+    // 0 + x is x: the first term is taken as it is, the others added in order
+    let total: Decimal | null = null;
     const today = this.realised.get(day);
     if (today !== undefined) {
       for (const e of today.list) {
         if (strategyId === null || e.strategyId === strategyId) {
-          total = total.plus(toKrw(e.amount, e.currency, this.rate));
+          const krw = toKrw(e.amount, e.currency, this.rate);
+          total = total === null ? krw : total.plus(krw);
         }
       }
     }
@@ -297,17 +323,19 @@ export class RiskBook implements RiskView {
         if (strategyId !== null && s !== strategyId) continue;
         const h = bySymbol.get(symbol);
         if (h === undefined || h.quantity.isZero()) continue;
-        total = total.plus(toKrw(mark.minus(h.averagePrice).times(h.quantity), h.currency, this.rate));
+        const krw = toKrw(mark.minus(h.averagePrice).times(h.quantity), h.currency, this.rate);
+        total = total === null ? krw : total.plus(krw);
       }
     }
+    const value = total ?? ZERO;
     if (cached === undefined) {
-      this.pnlCache.set(strategyId, { revision: this.changes, dayStartMs: day, value: total });
+      this.pnlCache.set(strategyId, { revision: this.changes, dayStartMs: day, value });
     } else {
       cached.revision = this.changes;
       cached.dayStartMs = day;
-      cached.value = total;
+      cached.value = value;
     }
-    return total;
+    return value;
   }
 
   private applyFill(order: MutableOrder, fill: Fill, complete: boolean): void {
@@ -319,7 +347,8 @@ export class RiskBook implements RiskView {
     // the filled amount is read for amount orders only (their remaining amount)
     if (order.amount !== null) order.filledAmount = order.filledAmount.plus(fill.quantity.times(fill.price));
     order.status = complete ? 'FILLED' : 'PARTIAL_FILLED';
-    const holdings = this.holdingsOf(order.strategyId);
+    const slot = this.slotOf(order.strategyId, order.currency);
+    const holdings = slot.holdings;
     let h = holdings.get(fill.symbol);
     if (h === undefined) {
       h = { quantity: ZERO, averagePrice: ZERO, currency: order.currency, rank: holdings.size };
@@ -327,7 +356,8 @@ export class RiskBook implements RiskView {
     }
     const charges =
       fill.tax === undefined ? fill.commission.amount : fill.commission.amount.plus(fill.tax.amount);
-    let realised = charges.negated();
+    // realised: −charges on a buy; (price − average) × sold − charges on a sell
+    let realised: Decimal | null = null;
     if (fill.side === 'BUY') {
       if (h.quantity.isZero() && exactProduct(fill.price, fill.quantity) && !fill.quantity.isZero()) {
         // flat before: (0 + price × quantity) / quantity is the price itself when the product is exact
@@ -341,30 +371,62 @@ export class RiskBook implements RiskView {
     } else {
       // min(fill, held) and max(0, held − fill), without the copies Decimal.min and Decimal.max make
       const sold = fill.quantity.lte(h.quantity) ? fill.quantity : h.quantity;
-      realised = realised.plus(fill.price.minus(h.averagePrice).times(sold));
-      const left = h.quantity.minus(fill.quantity);
-      h.quantity = left.isNeg() ? ZERO : left;
+      realised = fill.price.minus(h.averagePrice).times(sold).minus(charges);
+      h.quantity = nonNegative(h.quantity.minus(fill.quantity));
     }
     // the position view and the strategy's list are rebuilt when next asked for
     h.view = undefined;
     this.positionCache.delete(order.strategyId);
     const day = tradingDayStartMs(fill.tsEvent, this.tradingDayStartHourKst);
+    const entry = slot.dayStartMs === day ? slot.entry : this.realisedEntry(slot, day);
+    if (entry === undefined) {
+      const added: RealisedEntry = {
+        strategyId: order.strategyId,
+        currency: order.currency,
+        amount: realised ?? charges.negated(),
+      };
+      // realisedEntry made the day's table
+      const today = this.realised.get(day)!;
+      today.list.push(added);
+      today.byKey.set(`${order.strategyId}|${order.currency}`, added);
+      slot.entry = added;
+    } else if (realised === null) entry.amount = entry.amount.minus(charges);
+    else entry.amount = entry.amount.plus(realised);
+  }
+
+  /** The fill slot of a strategy's fills in a currency. */
+  private slotOf(strategyId: string, currency: Currency): FillSlot {
+    const last = this.lastSlot;
+    if (last !== undefined && last.strategyId === strategyId && last.currency === currency) return last;
+    const key = `${strategyId}|${currency}`;
+    let slot = this.slots.get(key);
+    if (slot === undefined) {
+      slot = {
+        strategyId,
+        currency,
+        holdings: this.holdingsOf(strategyId),
+        dayStartMs: Number.NaN,
+        entry: undefined,
+      };
+      this.slots.set(key, slot);
+    }
+    this.lastSlot = slot;
+    return slot;
+  }
+
+  /**
+   * Points a slot at a trading day: the day's table made if new, the slot's entry of the day if
+   * booked already (undefined: the slot's first fill of the day adds it).
+   */
+  private realisedEntry(slot: FillSlot, day: number): RealisedEntry | undefined {
     let today = this.realised.get(day);
     if (today === undefined) {
       today = { byKey: new Map(), list: [] };
       this.realised.set(day, today);
     }
-    const key = `${order.strategyId}|${order.currency}`;
-    const entry = today.byKey.get(key);
-    if (entry === undefined) {
-      const added: RealisedEntry = {
-        strategyId: order.strategyId,
-        currency: order.currency,
-        amount: realised,
-      };
-      today.byKey.set(key, added);
-      today.list.push(added);
-    } else entry.amount = entry.amount.plus(realised);
+    slot.dayStartMs = day;
+    slot.entry = today.byKey.get(`${slot.strategyId}|${slot.currency}`);
+    return slot.entry;
   }
 
   private holdingsOf(strategyId: string): Map<string, Holding> {
@@ -388,11 +450,25 @@ function cachedView(o: MutableOrder): RiskOrder {
 }
 
 function positionView(symbol: string, h: Holding): PositionView | null {
-  return h.quantity.gt(0) ? { symbol, currency: h.currency, quantity: h.quantity } : null;
+  return isPositive(h.quantity) ? { symbol, currency: h.currency, quantity: h.quantity } : null;
+}
+
+/** x, or 0 when x is negative: `Decimal.max(0, x)` without its copies. */
+function nonNegative(x: Decimal): Decimal {
+  return x.isNeg() ? ZERO : x;
+}
+
+/** x > 0, without the Decimal `gt(0)` makes of its 0. */
+function isPositive(x: Decimal): boolean {
+  return !x.isNeg() && !x.isZero() && !x.isNaN();
+}
+
+/** max(0, total − done); total itself (never below 0) while nothing is done. */
+function left(total: Decimal, done: Decimal): Decimal {
+  return nonNegative(done.isZero() ? total : total.minus(done));
 }
 
 function view(o: MutableOrder): RiskOrder {
-  const remaining = o.quantity === null ? null : Decimal.max(ZERO, o.quantity.minus(o.filledQuantity));
   return {
     clientOrderId: o.clientOrderId,
     strategyId: o.strategyId,
@@ -404,8 +480,8 @@ function view(o: MutableOrder): RiskOrder {
     timeInForce: o.timeInForce,
     price: o.price,
     quantity: o.quantity,
-    remainingQuantity: remaining,
-    amount: o.amount === null ? null : Decimal.max(ZERO, o.amount.minus(o.filledAmount)),
+    remainingQuantity: o.quantity === null ? null : left(o.quantity, o.filledQuantity),
+    amount: o.amount === null ? null : left(o.amount, o.filledAmount),
     filledQuantity: o.filledQuantity,
     status: o.status,
   };
