@@ -294,12 +294,18 @@ export class RiskEngine implements RiskGate {
     quantity: Decimal | null,
     amount: Decimal | null,
   ): Decimal {
+    const lastPrice = this.lastPrice(symbol);
+    // a market order by a finite quantity before any price is worth quantity × 0 (a backtest's book
+    // has no prices)
+    if (amount === null && price === null && lastPrice === undefined && (quantity?.isFinite() ?? true)) {
+      return ZERO;
+    }
     return orderValueKrw({
       currency,
       price,
       quantity,
       orderAmount: amount,
-      lastPrice: this.lastPrice(symbol) ?? ZERO,
+      lastPrice: lastPrice ?? ZERO,
       usdKrw: this.usdKrw(),
     });
   }

@@ -85,6 +85,11 @@ function exposureKrw(ctx: RiskContext, subject: RiskSubject): Exposure {
   return { symbolKrw, totalKrw };
 }
 
+/** exposure + value (0 + value is the value: nothing held or working yet costs no addition). */
+function plusValue(exposure: Decimal, value: Decimal): Decimal {
+  return exposure.isZero() ? value : exposure.plus(value);
+}
+
 /**
  * `risk-max-position-value-symbol` / `risk-max-position-value-total`: a buy (create or modify)
  * after which the strategy's position plus open buys would be worth more than its limit, in the
@@ -93,7 +98,7 @@ function exposureKrw(ctx: RiskContext, subject: RiskSubject): Exposure {
 export const checkPositionValue: RiskGuard = (ctx, subject): RiskVerdict => {
   if (subject.action === 'cancel' || subject.side !== 'BUY') return ACCEPTED;
   const exposure = exposureKrw(ctx, subject);
-  const symbolAfter = exposure.symbolKrw.plus(subject.valueKrw);
+  const symbolAfter = plusValue(exposure.symbolKrw, subject.valueKrw);
   if (symbolAfter.gt(ctx.limits.maxPositionValuePerSymbolKrw)) {
     return deny(
       'risk-max-position-value-symbol',
@@ -105,7 +110,7 @@ export const checkPositionValue: RiskGuard = (ctx, subject): RiskVerdict => {
       },
     );
   }
-  const totalAfter = exposure.totalKrw.plus(subject.valueKrw);
+  const totalAfter = plusValue(exposure.totalKrw, subject.valueKrw);
   if (totalAfter.gt(ctx.limits.maxTotalPositionValueKrw)) {
     return deny(
       'risk-max-position-value-total',
