@@ -115,7 +115,7 @@ const CLOSED: ReadonlySet<KnownBrokerOrderStatus> = new Set(['FILLED', 'CANCELED
 export class RiskBook implements RiskView {
   private readonly orders = new Map<string, MutableOrder>();
   /** Ids of the orders still open (the checks walk these, not every order ever seen). */
-  private readonly open = new Set<string>();
+  private readonly open = new Map<string, MutableOrder>();
   private readonly holdings = new Map<string, Map<string, Holding>>();
   /**
    * Realised PnL (native currency, net of charges) per trading day (by its start, epoch ms), then
@@ -194,8 +194,7 @@ export class RiskBook implements RiskView {
       this.openCache = null;
       const i = event.intent;
       const fields = intentFields(i);
-      this.open.add(event.clientOrderId);
-      this.orders.set(event.clientOrderId, {
+      const order: MutableOrder = {
         clientOrderId: event.clientOrderId,
         strategyId: event.strategyId ?? i.strategyId ?? 'manual',
         symbol: i.instrument.symbol,
@@ -210,7 +209,10 @@ export class RiskBook implements RiskView {
         filledQuantity: ZERO,
         filledAmount: ZERO,
         status: 'PENDING',
-      });
+        view: undefined,
+      };
+      this.orders.set(event.clientOrderId, order);
+      this.open.set(event.clientOrderId, order);
       return;
     }
     const order = this.orders.get(event.clientOrderId);
@@ -262,10 +264,7 @@ export class RiskBook implements RiskView {
   openOrders(): readonly OpenOrderView[] {
     if (this.openCache !== null) return this.openCache;
     const out: OpenOrderView[] = [];
-    for (const id of this.open) {
-      const o = this.orders.get(id);
-      if (o !== undefined) out.push(cachedView(o));
-    }
+    for (const o of this.open.values()) out.push(cachedView(o));
     this.openCache = out;
     return out;
   }

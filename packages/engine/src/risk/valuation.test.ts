@@ -1,5 +1,6 @@
+import { Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { nextTradingDayStartMs, tradingDayOf, tradingDayStartMs } from './valuation.js';
+import { exceeds, nextTradingDayStartMs, tradingDayOf, tradingDayStartMs, within } from './valuation.js';
 
 describe('trading day', () => {
   it.each([
@@ -17,5 +18,16 @@ describe('trading day', () => {
     expect(tradingDayStartMs(Date.parse('2026-11-23T00:30:00+09:00'), 0)).toBe(
       Date.parse('2026-11-23T00:00:00+09:00'),
     );
+  });
+});
+
+describe('exceeds and within', () => {
+  const values = ['0', '-0', '1', '-1', '1e12', 'NaN', 'Infinity'];
+  const limits = ['0', '-0', '1', '-1', '5000000', 'NaN'];
+  it.each(values.flatMap((v) => limits.map((l) => [v, l])))('%s against %s answer as gt and lte', (v, l) => {
+    const value = new Decimal(v);
+    const limit = new Decimal(l);
+    expect(exceeds(value, limit)).toBe(value.gt(limit));
+    expect(within(value, limit)).toBe(value.lte(limit));
   });
 });

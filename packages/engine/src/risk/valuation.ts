@@ -14,6 +14,24 @@ export function toKrw(amount: Decimal, currency: Currency, usdKrw: Decimal): Dec
   return currency === 'USD' ? amount.times(usdKrw) : amount;
 }
 
+/**
+ * `value > limit`, without the copy of the limit a Decimal comparison makes when the value is 0 and
+ * the limit is not negative (a backtest's orders at no known price are all worth 0).
+ */
+export function exceeds(value: Decimal, limit: Decimal): boolean {
+  return value.isZero() && notNegative(limit) ? false : value.gt(limit);
+}
+
+/** `value ≤ limit`, with the same shortcut as {@link exceeds} (a NaN value is never within a limit). */
+export function within(value: Decimal, limit: Decimal): boolean {
+  return value.isZero() && notNegative(limit) ? true : value.lte(limit);
+}
+
+/** x ≥ 0 (NaN is not), without a Decimal of 0 to compare with. */
+function notNegative(x: Decimal): boolean {
+  return !x.isNeg() && !x.isNaN();
+}
+
 /** KRW value of what is still working of an open order (a market order at the last price, 0 if unknown). */
 export function openOrderValueKrw(ctx: RiskContext, order: OpenOrderView): Decimal {
   if (order.amount !== null) return toKrw(order.amount, order.currency, ctx.usdKrw);

@@ -7,7 +7,7 @@
 import { Decimal } from '@hoga/core';
 import type { RiskVerdict } from '../risk-gate.js';
 import { ACCEPTED, deny, type RiskContext, type RiskGuard, type RiskSubject } from '../risk-types.js';
-import { openOrderValueKrw, positionValueKrw } from '../valuation.js';
+import { exceeds, openOrderValueKrw, positionValueKrw, within } from '../valuation.js';
 
 const ZERO = new Decimal(0);
 
@@ -24,7 +24,7 @@ export const checkAllowedSymbol: RiskGuard = (ctx, subject) => {
 
 /** `risk-max-order-value`: a create or modify worth more than the strategy's maximum order value. */
 export const checkMaxOrderValue: RiskGuard = (ctx, subject) => {
-  if (subject.action === 'cancel' || subject.valueKrw.lte(ctx.limits.maxOrderValueKrw)) return ACCEPTED;
+  if (subject.action === 'cancel' || within(subject.valueKrw, ctx.limits.maxOrderValueKrw)) return ACCEPTED;
   return deny(
     'risk-max-order-value',
     `The order is worth ${subject.valueKrw.toFixed(0)} KRW, over the strategy's maximum of ${ctx.limits.maxOrderValueKrw.toFixed()} KRW`,
@@ -99,7 +99,7 @@ export const checkPositionValue: RiskGuard = (ctx, subject): RiskVerdict => {
   if (subject.action === 'cancel' || subject.side !== 'BUY') return ACCEPTED;
   const exposure = exposureKrw(ctx, subject);
   const symbolAfter = plusValue(exposure.symbolKrw, subject.valueKrw);
-  if (symbolAfter.gt(ctx.limits.maxPositionValuePerSymbolKrw)) {
+  if (exceeds(symbolAfter, ctx.limits.maxPositionValuePerSymbolKrw)) {
     return deny(
       'risk-max-position-value-symbol',
       `${subject.symbol} would be worth ${symbolAfter.toFixed(0)} KRW with open buys, over the strategy's maximum of ${ctx.limits.maxPositionValuePerSymbolKrw.toFixed()} KRW`,
@@ -111,7 +111,7 @@ export const checkPositionValue: RiskGuard = (ctx, subject): RiskVerdict => {
     );
   }
   const totalAfter = plusValue(exposure.totalKrw, subject.valueKrw);
-  if (totalAfter.gt(ctx.limits.maxTotalPositionValueKrw)) {
+  if (exceeds(totalAfter, ctx.limits.maxTotalPositionValueKrw)) {
     return deny(
       'risk-max-position-value-total',
       `The strategy's positions would be worth ${totalAfter.toFixed(0)} KRW with open buys, over its maximum of ${ctx.limits.maxTotalPositionValueKrw.toFixed()} KRW`,
