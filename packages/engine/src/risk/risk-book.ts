@@ -215,7 +215,8 @@ export class RiskBook implements RiskView {
       this.open.set(event.clientOrderId, order);
       return;
     }
-    const order = this.orders.get(event.clientOrderId);
+    // most events are of open orders: the small map of those first
+    const order = this.open.get(event.clientOrderId) ?? this.orders.get(event.clientOrderId);
     if (order === undefined) return;
     const before = order.status;
     let changed = true;
@@ -316,14 +317,17 @@ export class RiskBook implements RiskView {
         }
       }
     }
-    // only symbols with a price can carry unrealised PnL: walk those, not every holding
-    for (const [symbol, mark] of this.prices) {
-      for (const [s, bySymbol] of this.holdings) {
-        if (strategyId !== null && s !== strategyId) continue;
-        const h = bySymbol.get(symbol);
-        if (h === undefined || h.quantity.isZero()) continue;
-        const krw = toKrw(mark.minus(h.averagePrice).times(h.quantity), h.currency, this.rate);
-        total = total === null ? krw : total.plus(krw);
+    // only symbols with a price can carry unrealised PnL: walk those, not every holding (a
+    // backtest's book has no prices: no walk at all)
+    if (this.prices.size > 0) {
+      for (const [symbol, mark] of this.prices) {
+        for (const [s, bySymbol] of this.holdings) {
+          if (strategyId !== null && s !== strategyId) continue;
+          const h = bySymbol.get(symbol);
+          if (h === undefined || h.quantity.isZero()) continue;
+          const krw = toKrw(mark.minus(h.averagePrice).times(h.quantity), h.currency, this.rate);
+          total = total === null ? krw : total.plus(krw);
+        }
       }
     }
     const value = total ?? ZERO;
