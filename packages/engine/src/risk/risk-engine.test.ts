@@ -229,6 +229,48 @@ describe(RiskEngine, () => {
       });
     });
 
+    it('trips at the next check when a price moves the PnL past the limit between checks (no evaluate)', () => {
+      const { submit, fill, book, gateway } = setup({ strategies: { s1: { dailyLossLimitKrw: '500000' } } });
+      const entry = buy('005930', '100', '70000');
+      expect(submit(entry).accepted).toBe(true);
+      fill(entry, '70000');
+      // found clear at this fill and at this check: the next checks have nothing new to evaluate
+      expect(submit(buy('000660', '1', '100000')).accepted).toBe(true);
+      book.notePrice('005930', new Decimal(64900)); // -510,000
+      expect(submit(buy('000660', '1', '100000'))).toMatchObject({
+        accepted: false,
+        code: 'risk-daily-loss-strategy',
+      });
+      expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('HALTED');
+    });
+
+    it('trips and denies on every check when the view carries no revision', () => {
+      const clock = new VirtualClock(T0);
+      const book = new RiskBook();
+      const view = {
+        openOrders: () => book.openOrders(),
+        order: (id: string) => book.order(id),
+        positions: (s: string) => book.positions(s),
+        lastPrices: () => book.lastPrices(),
+        usdKrw: () => book.usdKrw(),
+        dailyPnlKrw: () => new Decimal(-600_000),
+      };
+      const gateway = new TradingStateGateway(clock, new MemoryTradingStatePersistence());
+      const engine = new RiskEngine({
+        clock,
+        config: parseRiskConfig({ strategies: { s1: { dailyLossLimitKrw: '500000' } } }),
+        gateway,
+        view,
+      });
+      for (let i = 0; i < 2; i++) {
+        expect(engine.check(buy('005930', '1', '70000'))).toMatchObject({
+          accepted: false,
+          code: 'risk-daily-loss-strategy',
+        });
+      }
+      expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('HALTED');
+    });
+
     it('lets the strategy trade again after a manual reset, counting the limit from the trip', () => {
       const { submit, fill, engine, book, gateway } = setup({
         strategies: { s1: { dailyLossLimitKrw: '500000' } },
