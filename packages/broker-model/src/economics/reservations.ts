@@ -45,7 +45,19 @@ export function reservedCash(order: ReservingOrder): Decimal {
     order.orderAmount !== null
       ? Decimal.max(0, order.orderAmount.minus(order.filledAmount))
       : (order.quantity ?? ZERO).minus(order.filledQuantity).times(order.price ?? order.reservePrice);
-  return ceilCash(order.currency, gross.times(commissionRateFor(order.currency).plus(1)));
+  return ceilCash(order.currency, gross.times(withCommission(order.currency)));
+}
+
+const WITH_COMMISSION: Partial<Record<Currency, Decimal>> = {};
+
+/** 1 + the commission rate of a currency's market (computed once per currency). */
+function withCommission(currency: Currency): Decimal {
+  let factor = WITH_COMMISSION[currency];
+  if (factor === undefined) {
+    factor = commissionRateFor(currency).plus(1);
+    WITH_COMMISSION[currency] = factor;
+  }
+  return factor;
 }
 
 /**

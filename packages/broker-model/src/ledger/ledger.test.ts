@@ -1,4 +1,5 @@
 import { Decimal } from '@hoga/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Ledger } from './ledger.js';
 import { LedgerError } from './ledger-error.js';
@@ -197,6 +198,51 @@ describe('Ledger', () => {
       });
       expect(ledger.buyingPower('KRW').toFixed()).toBe('0');
       expect(ledger.buyingPower('USD').toFixed()).toBe('0');
+    });
+
+    it('keeps its running totals equal to the sum of the open reservations, whatever the order of reserves, re-reserves and releases', () => {
+      const order = fc.record({
+        id: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+        symbol: fc.constantFrom('005930', '000660', 'AAPL'),
+        side: fc.constantFrom('BUY' as const, 'SELL' as const),
+        quantity: fc.integer({ min: 1, max: 500 }),
+        filled: fc.integer({ min: 0, max: 500 }),
+        price: fc.integer({ min: 1, max: 300_000 }),
+        release: fc.boolean(),
+      });
+      fc.assert(
+        fc.property(fc.array(order, { maxLength: 40 }), (steps) => {
+          const ledger = new Ledger({ KRW: d(1e12), USD: d(1e9) });
+          for (const s of steps) {
+            if (s.release) {
+              ledger.release(s.id);
+              continue;
+            }
+            const us = s.symbol === 'AAPL';
+            ledger.reserve(s.id, {
+              symbol: s.symbol,
+              currency: us ? 'USD' : 'KRW',
+              side: s.side,
+              price: us ? d(s.price).dividedBy(100) : d(s.price),
+              quantity: d(s.quantity),
+              orderAmount: null,
+              filledQuantity: d(Math.min(s.filled, s.quantity)),
+              filledAmount: d(0),
+              reservePrice: d(s.price),
+            });
+          }
+          const ids = ['a', 'b', 'c', 'd', 'e'];
+          const open = ids.map((id) => ledger.reservation(id)).filter((r) => r !== undefined);
+          for (const currency of ['KRW', 'USD'] as const) {
+            const sum = open.filter((r) => r.currency === currency).reduce((t, r) => t.plus(r.cash), d(0));
+            expect(ledger.reservedCash(currency).toFixed()).toBe(sum.toFixed());
+          }
+          for (const symbol of ['005930', '000660', 'AAPL']) {
+            const sum = open.filter((r) => r.symbol === symbol).reduce((t, r) => t.plus(r.shares), d(0));
+            expect(ledger.reservedShares(symbol).toFixed()).toBe(sum.toFixed());
+          }
+        }),
+      );
     });
   });
 

@@ -77,6 +77,10 @@ export class Ledger {
   private readonly cashByCurrency = new Map<Currency, Decimal>();
   private readonly positions = new Map<string, Holding>();
   private readonly reservations = new Map<string, Reservation>();
+  /** Σ of the reservations' cash per currency, kept as they change (exact: Decimal sums). */
+  private readonly reservedCashTotals = new Map<Currency, Decimal>();
+  /** Σ of the reservations' shares per symbol, kept as they change. */
+  private readonly reservedShareTotals = new Map<string, Decimal>();
 
   /**
    * @param cash - starting cash per currency (missing currencies hold 0)
@@ -196,13 +200,40 @@ export class Ledger {
       cash: reservedCash(order),
       shares: reservedShares(order),
     };
+    this.release(orderId);
     this.reservations.set(orderId, reservation);
+    this.count(reservation, 1);
     return reservation;
   }
 
   /** Drops what an order held back (it closed); no-op when nothing was reserved under `orderId`. */
   release(orderId: string): void {
+    const reservation = this.reservations.get(orderId);
+    if (reservation === undefined) return;
     this.reservations.delete(orderId);
+    this.count(reservation, -1);
+  }
+
+  /** Adds a reservation to (1) or takes it from (−1) the running totals; a total back at 0 is dropped. */
+  private count(r: Reservation, sign: 1 | -1): void {
+    if (!r.cash.isZero()) {
+      const total = this.reservedCashTotals.get(r.currency);
+      const next =
+        total === undefined ? r.cash.times(sign) : sign === 1 ? total.plus(r.cash) : total.minus(r.cash);
+      if (next.isZero()) this.reservedCashTotals.delete(r.currency);
+      else this.reservedCashTotals.set(r.currency, next);
+    }
+    if (!r.shares.isZero()) {
+      const total = this.reservedShareTotals.get(r.symbol);
+      const next =
+        total === undefined
+          ? r.shares.times(sign)
+          : sign === 1
+            ? total.plus(r.shares)
+            : total.minus(r.shares);
+      if (next.isZero()) this.reservedShareTotals.delete(r.symbol);
+      else this.reservedShareTotals.set(r.symbol, next);
+    }
   }
 
   /** The reservation recorded under `orderId`, if any. */
@@ -212,26 +243,29 @@ export class Ledger {
 
   /** Cash the open orders hold back in a currency. */
   reservedCash(currency: Currency): Decimal {
-    let sum = ZERO;
-    for (const r of this.reservations.values()) if (r.currency === currency) sum = sum.plus(r.cash);
-    return sum;
+    return this.reservedCashTotals.get(currency) ?? ZERO;
   }
 
   /** Shares of a symbol the open orders hold back. */
   reservedShares(symbol: string): Decimal {
-    let sum = ZERO;
-    for (const r of this.reservations.values()) if (r.symbol === symbol) sum = sum.plus(r.shares);
-    return sum;
+    return this.reservedShareTotals.get(symbol) ?? ZERO;
   }
 
   /** Cash buying power: cash minus reservations, never below 0, rounded down to the currency. */
   buyingPower(currency: Currency): Decimal {
-    return floorCash(currency, Decimal.max(0, this.cash(currency).minus(this.reservedCash(currency))));
+    const cash = this.cash(currency);
+    const reserved = this.reservedCashTotals.get(currency);
+    const free = reserved === undefined ? cash : cash.minus(reserved);
+    return free.isNegative() ? ZERO : floorCash(currency, free);
   }
 
   /** Sellable quantity: the holding minus the shares reserved by open sells, never below 0. */
   sellableQuantity(symbol: string): Decimal {
-    return Decimal.max(0, this.quantity(symbol).minus(this.reservedShares(symbol)));
+    const held = this.quantity(symbol);
+    const reserved = this.reservedShareTotals.get(symbol);
+    if (reserved === undefined) return held;
+    const free = held.minus(reserved);
+    return free.isNegative() ? ZERO : free;
   }
 
   /** A plain copy of the cash and holdings (reservations belong to the open orders, not the books). */
