@@ -23,10 +23,11 @@ export function paperBrokerView(
   ledger: Ledger,
 ): MarketInfoSource & AccountInfoSource {
   return {
-    getStocks: (symbols) => market.getStocks(symbols),
-    getStockWarnings: (symbol) => market.getStockWarnings(symbol),
-    getPrices: (symbols) => market.getPrices(symbols),
-    getPriceLimits: (symbol) => market.getPriceLimits(symbol),
+    // the read options carry the background refresh's POLL priority and stop signal
+    getStocks: (symbols, options) => market.getStocks(symbols, options),
+    getStockWarnings: (symbol, options) => market.getStockWarnings(symbol, options),
+    getPrices: (symbols, options) => market.getPrices(symbols, options),
+    getPriceLimits: (symbol, options) => market.getPriceLimits(symbol, options),
     getExchangeRate: () => market.getExchangeRate(),
     getKrMarketCalendar: () => market.getKrMarketCalendar(),
     getUsMarketCalendar: () => market.getUsMarketCalendar(),
