@@ -39,6 +39,8 @@ import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.j
 import { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import { Portfolio, StrategyPortfolio } from '../portfolio/portfolio.js';
+import type { AccountInfoSource } from '../risk/account-info-provider.js';
+import type { MarketInfoSource, ReadOptions } from '../risk/broker-market-view.js';
 import { RiskGate } from '../risk/risk-gate.js';
 import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
 import { EngineRuntime, type StrategySpec } from '../runtime/engine-runtime.js';
@@ -112,7 +114,11 @@ export interface LiveRunHandle {
    * the paper venue. Call before {@link LiveRunHandle.stop}; resolves once the cancels were handed over.
    */
   cancelOpenOrders(): Promise<number>;
-  /** Stops the strategies and streams, settles the venue, saves paper state. */
+  /**
+   * Stops the strategies and streams (the bars not yet handed over are dropped, the risk gate's
+   * background reads still queued are aborted; the bar being handled finishes), settles the venue,
+   * saves paper state.
+   */
   stop(): Promise<void>;
 }
 
@@ -208,6 +214,30 @@ function retrackLiveOrders(o: LiveRunOptions, runtime: EngineRuntime): void {
 }
 
 /**
+ * The risk gate's broker with its background reads (those queued with a signal: the refresh's)
+ * aborted by `halt` too, so a stopping run leaves none waiting for a rate-limit token. An order's
+ * own reads (no options) pass as they are.
+ */
+function haltable(
+  broker: MarketInfoSource & AccountInfoSource,
+  halt: AbortSignal,
+): MarketInfoSource & AccountInfoSource {
+  const opts = (options: ReadOptions | undefined): ReadOptions | undefined =>
+    options?.signal === undefined ? options : { ...options, signal: AbortSignal.any([options.signal, halt]) };
+  return {
+    getStocks: (symbols, options) => broker.getStocks(symbols, opts(options)),
+    getStockWarnings: (symbol, options) => broker.getStockWarnings(symbol, opts(options)),
+    getPrices: (symbols, options) => broker.getPrices(symbols, opts(options)),
+    getPriceLimits: (symbol, options) => broker.getPriceLimits(symbol, opts(options)),
+    getExchangeRate: () => broker.getExchangeRate(),
+    getKrMarketCalendar: () => broker.getKrMarketCalendar(),
+    getUsMarketCalendar: () => broker.getUsMarketCalendar(),
+    getBuyingPower: (currency, options) => broker.getBuyingPower(currency, opts(options)),
+    getSellableQuantity: (symbol, options) => broker.getSellableQuantity(symbol, opts(options)),
+  };
+}
+
+/**
  * Starts a live or paper run: binds the mode's venue, starts the strategies, and feeds them the
  * completed candles of the run's symbols (paper: and the order books to the fill model).
  *
@@ -254,6 +284,8 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     venue = liveVenue;
   }
 
+  /** Aborted when the run stops: the risk gate's background reads still queued end at once. */
+  const halt = new AbortController();
   const container = new Container();
   container.bind(RunSettings).toConstantValue(o.settings);
   container.bind(ClockToken).toConstantValue(o.clock);
@@ -270,7 +302,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     db: o.db,
     mode: o.settings.mode,
     venue,
-    broker: paper ? paperBrokerView(o.client, ledger) : o.client,
+    broker: haltable(paper ? paperBrokerView(o.client, ledger) : o.client, halt.signal),
     symbols: o.settings.symbols,
     watchStaleness: !paper,
   });
@@ -336,10 +368,13 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     onError: (e, key) => o.onError?.(e, key),
   });
   const interval = o.settings.interval;
-  // Bars are handed over one at a time, in the order they complete.
+  // Bars are handed over one at a time, in the order they complete; once the run stops, the bars
+  // still queued are dropped (only the one being handled finishes).
   let chain: Promise<void> = Promise.resolve();
+  let stopped = false;
   const deliver = (bar: Bar): void => {
     chain = chain.then(async () => {
+      if (stopped) return;
       marks.values[marks.slot(bar.symbol)] = bar.close;
       // A completed candle is market data as of its close: the stale-price watch counts from
       // there (the background price reads run on a real-time timer, which against a fast
@@ -381,7 +416,6 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       runtime.fireTimer(t.owner, t.name, t.due);
   }, 100);
 
-  let stopped = false;
   return {
     runtime,
     manager,
@@ -439,6 +473,8 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     async stop(): Promise<void> {
       if (stopped) return;
       stopped = true;
+      // the background reads queued at the rate limits end now; what is in flight is answered
+      halt.abort();
       clearInterval(timerTick);
       streams.dispose();
       await chain;

@@ -1,0 +1,147 @@
+/**
+ * A paper run of many symbols against the simulator over real HTTP (its rate limits enforced, its
+ * clock running ×60): the risk gate's background reads of every symbol's market data keep the
+ * STOCK and MARKET_DATA groups' queues long. An order's own reads (placed on a bar) must go ahead
+ * of them, and `stop()` must abort the queued background reads and not deliver the bars still
+ * queued, so it ends after what is in flight. Measured in requests granted by the client's rate
+ * limiter, not in time.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BrokerClient } from '@hoga/connector';
+import { type Bar, createLogger, Decimal, RateLimitGroup, ScaledClock } from '@hoga/core';
+import { startSimulator } from '@hoga/simulator';
+import { HogaDatabase } from '@hoga/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FixedFxRates } from '../portfolio/fx-rates.js';
+import { Strategy } from '../strategy/strategy.js';
+import { startLiveRun } from './run-live.js';
+
+const SPEED = 60;
+const EXTRA = 44;
+const SYMBOLS = [
+  '005930',
+  '000660',
+  '035420',
+  '069500',
+  '035720',
+  '247540',
+  ...Array.from({ length: EXTRA }, (_, i) => String(400_001 + i)),
+];
+/** The groups of the risk gate's market reads (stock info and warnings; prices and price limits). */
+const GROUPS = [RateLimitGroup.STOCK, RateLimitGroup.MARKET_DATA] as const;
+/**
+ * Requests of those groups granted between an order's bar and its first event: its own reads
+ * (instrument and warnings, price, price limits) and what was already in flight or granted in the
+ * same instants, never the queue of background reads.
+ */
+const ORDER_BOUND = 20;
+/** Requests of any group granted while `stop()` runs: what was in flight and the bar being handled. */
+const STOP_BOUND = 12;
+
+let client: BrokerClient;
+const granted = (): number => {
+  const counts = client.limiter.grantedCounts();
+  return GROUPS.reduce((sum, g) => sum + (counts[g] ?? 0), 0);
+};
+const queued = (): number => GROUPS.reduce((sum, g) => sum + client.limiter.queueLength(g), 0);
+const allGranted = (): number =>
+  Object.values(client.limiter.grantedCounts()).reduce((sum, n) => sum + (n ?? 0), 0);
+
+interface Placed {
+  readonly grantedAt: number;
+  readonly queuedAt: number;
+}
+const placed = new Map<string, Placed>();
+/** Per answered order: requests granted while it waited, and the background queue it found. */
+const answered: { granted: number; queued: number }[] = [];
+
+/** A limit buy of one share 10% below the close on every bar (it rests, or the risk gate denies it). */
+class BuyEveryBar extends Strategy {
+  override onBar(bar: Bar): void {
+    const at = { grantedAt: granted(), queuedAt: queued() };
+    const id = this.ctx.buy(bar.symbol, 1, Math.floor((bar.close * 0.9) / 100) * 100);
+    placed.set(id, at);
+  }
+}
+
+const closers: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('a paper run of many symbols under the rate limits', () => {
+  it("answers an order's reads ahead of the background reads, and stops after what is in flight", async () => {
+    const sim = await startSimulator({
+      port: 0,
+      seed: 7,
+      start: '2026-11-23T10:00:00+09:00',
+      speed: SPEED,
+      rateLimit: true,
+      extraSymbols: EXTRA,
+    });
+    closers.push(() => sim.close());
+    const clock = new ScaledClock({ start: sim.now(), speed: SPEED });
+    client = new BrokerClient({
+      clock,
+      config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
+    });
+    closers.push(() => client.close());
+    const db = HogaDatabase.open(join(mkdtempSync(join(tmpdir(), 'hoga-stop-')), 'hoga.sqlite'), { clock });
+    closers.push(() => db.close());
+
+    const handle = await startLiveRun({
+      settings: {
+        runId: 't-stop',
+        mode: 'paper',
+        symbols: SYMBOLS,
+        interval: '1m',
+        cash: { KRW: new Decimal(1_000_000_000) },
+      },
+      strategies: [{ strategyClass: BuyEveryBar }],
+      client,
+      db,
+      clock,
+      logger: createLogger({ level: 'silent' }),
+      fx: new FixedFxRates(1400),
+      // the background refresh every second: its reads are nearly always queued
+      risk: { accountInfoMaxAgeMs: 1_000 },
+      streamIntervals: { candles1m: 300, orderbook: 200 },
+      onEvent: (e) => {
+        const at = placed.get(e.clientOrderId);
+        if (at === undefined) return;
+        placed.delete(e.clientOrderId);
+        answered.push({ granted: granted() - at.grantedAt, queued: at.queuedAt });
+      },
+    });
+    let stopped = false;
+    closers.push(async () => {
+      if (!stopped) await handle.stop();
+    });
+
+    // orders placed while many background reads were queued, and more bars waiting behind them
+    await until(() => answered.filter((a) => a.queued >= ORDER_BOUND).length >= 5, 90_000);
+    const contended = answered.filter((a) => a.queued >= ORDER_BOUND);
+    expect(contended.length).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...answered.map((a) => a.granted))).toBeLessThanOrEqual(ORDER_BOUND);
+
+    expect(queued()).toBeGreaterThan(0);
+    const before = allGranted();
+    const barsBefore = handle.status().bars;
+    await handle.stop();
+    stopped = true;
+    expect(allGranted() - before).toBeLessThanOrEqual(STOP_BOUND);
+    // no background read is left waiting for a token, and at most the bar in hand was delivered
+    expect(queued()).toBe(0);
+    expect(handle.status().bars - barsBefore).toBeLessThanOrEqual(1);
+  }, 150_000);
+});
