@@ -88,6 +88,15 @@ interface Stamped<T> {
   readonly atMs: number;
 }
 
+/** `symbols` in lists of at most {@link MAX_SYMBOLS_PER_PRICES_CALL} (one `prices` or `stocks` request each). */
+function chunked(symbols: readonly string[]): string[][] {
+  const chunks: string[][] = [];
+  for (let i = 0; i < symbols.length; i += MAX_SYMBOLS_PER_PRICES_CALL) {
+    chunks.push(symbols.slice(i, i + MAX_SYMBOLS_PER_PRICES_CALL));
+  }
+  return chunks;
+}
+
 /**
  * Whether orders in an instrument need a prerequisite the broker's data does not state: hoga treats
  * a US product with a leverage factor other than 1 (leveraged or inverse ETFs) as needing it
@@ -143,29 +152,32 @@ export class BrokerMarketView implements MarketRulesView {
   }
 
   /**
-   * The background refresh of the quotes of many symbols: their last prices in one request per
-   * {@link MAX_SYMBOLS_PER_PRICES_CALL} symbols, and the price limits missing or older than the
-   * reference age (one request per symbol). Every read is queued at the `POLL` priority, so an
-   * order's own read ({@link BrokerMarketView.prepare}) goes ahead of it at the rate limits, and
-   * does not wait for it (its reads are its own).
+   * The background refresh of the quotes of many symbols: the instruments missing or older than
+   * the reference age (their stock info in one request per {@link MAX_SYMBOLS_PER_PRICES_CALL}
+   * symbols, their warnings one request per symbol), the price limits missing or older than the
+   * reference age (one request per symbol), and then their last prices in one request per
+   * {@link MAX_SYMBOLS_PER_PRICES_CALL} symbols (last, so that a `prepare` of each symbol right
+   * after finds them fresh even when the engine clock runs faster than real time). Every read is
+   * queued at the `POLL` priority, so an order's own read ({@link BrokerMarketView.prepare}) goes
+   * ahead of it at the rate limits, and does not wait for it (its reads are its own).
    *
    * @param signal - aborts the reads not yet answered (a run stopping)
    */
   async refreshQuotes(symbols: readonly string[], signal?: AbortSignal): Promise<void> {
     const options: ReadOptions = { priority: RequestPriority.POLL, signal };
-    const chunks: string[][] = [];
-    for (let i = 0; i < symbols.length; i += MAX_SYMBOLS_PER_PRICES_CALL) {
-      chunks.push(symbols.slice(i, i + MAX_SYMBOLS_PER_PRICES_CALL));
-    }
     const limits = symbols.filter((s) => this.stale(this.limits.get(s), this.ages.reference));
+    const instruments = symbols.filter((s) => this.stale(this.instruments.get(s), this.ages.reference));
     await Promise.all([
-      ...chunks.map(async (chunk) => {
+      ...chunked(instruments).map((chunk) => this.readInstruments(chunk, options)),
+      ...limits.map((symbol) => this.readLimits(symbol, options)),
+    ]);
+    await Promise.all(
+      chunked(symbols).map(async (chunk) => {
         const prices = await this.source.getPrices(chunk, options);
         const nowMs = this.clock.nowMs();
         for (const p of prices) this.prices.set(p.symbol, { value: p.lastPrice, atMs: nowMs });
       }),
-      ...limits.map((symbol) => this.readLimits(symbol, options)),
-    ]);
+    );
   }
 
   /** One read per key at a time: concurrent `prepare`s (one per symbol) share the calendars and fx reads. */
@@ -227,7 +239,26 @@ export class BrokerMarketView implements MarketRulesView {
       this.source.getStockWarnings(symbol, options),
     ]);
     const info = stocks.find((s) => s.symbol === symbol);
-    if (info === undefined) return;
+    if (info !== undefined) this.setInstrument(symbol, info, warnings);
+  }
+
+  /** The instruments of many symbols: their stock info in one request, their warnings one each. */
+  private async readInstruments(symbols: readonly string[], options: ReadOptions): Promise<void> {
+    const [stocks, warnings] = await Promise.all([
+      this.source.getStocks(symbols, options),
+      Promise.all(symbols.map((symbol) => this.source.getStockWarnings(symbol, options))),
+    ]);
+    symbols.forEach((symbol, i) => {
+      const info = stocks.find((s) => s.symbol === symbol);
+      if (info !== undefined) this.setInstrument(symbol, info, warnings[i] ?? []);
+    });
+  }
+
+  private setInstrument(
+    symbol: string,
+    info: Awaited<ReturnType<MarketInfoSource['getStocks']>>[number],
+    warnings: readonly { readonly warningType: string }[],
+  ): void {
     const securityType = (Object.values(SecurityType) as string[]).includes(info.securityType)
       ? (info.securityType as SecurityType)
       : SecurityType.STOCK;
