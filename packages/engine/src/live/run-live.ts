@@ -52,6 +52,7 @@ import { EventRecorder, JournalRecorder } from '../store/event-recorder.js';
 import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
 import { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
+import { withLinkedSignal } from './linked-signal.js';
 import { LiveVenue } from './live-venue.js';
 import { paperBrokerView } from './paper-broker-view.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
@@ -222,18 +223,26 @@ function haltable(
   broker: MarketInfoSource & AccountInfoSource,
   halt: AbortSignal,
 ): MarketInfoSource & AccountInfoSource {
-  const opts = (options: ReadOptions | undefined): ReadOptions | undefined =>
-    options?.signal === undefined ? options : { ...options, signal: AbortSignal.any([options.signal, halt]) };
+  // Not AbortSignal.any(): it keeps every composite reachable from the long-lived `halt` on Node 22
+  // (see linked-signal.ts); these links are undone when each read settles.
+  const read = <T>(
+    options: ReadOptions | undefined,
+    call: (options: ReadOptions | undefined) => Promise<T>,
+  ) => {
+    const own = options?.signal;
+    if (own === undefined) return call(options);
+    return withLinkedSignal([own, halt], (signal) => call({ ...options, signal }));
+  };
   return {
-    getStocks: (symbols, options) => broker.getStocks(symbols, opts(options)),
-    getStockWarnings: (symbol, options) => broker.getStockWarnings(symbol, opts(options)),
-    getPrices: (symbols, options) => broker.getPrices(symbols, opts(options)),
-    getPriceLimits: (symbol, options) => broker.getPriceLimits(symbol, opts(options)),
+    getStocks: (symbols, options) => read(options, (o) => broker.getStocks(symbols, o)),
+    getStockWarnings: (symbol, options) => read(options, (o) => broker.getStockWarnings(symbol, o)),
+    getPrices: (symbols, options) => read(options, (o) => broker.getPrices(symbols, o)),
+    getPriceLimits: (symbol, options) => read(options, (o) => broker.getPriceLimits(symbol, o)),
     getExchangeRate: () => broker.getExchangeRate(),
     getKrMarketCalendar: () => broker.getKrMarketCalendar(),
     getUsMarketCalendar: () => broker.getUsMarketCalendar(),
-    getBuyingPower: (currency, options) => broker.getBuyingPower(currency, opts(options)),
-    getSellableQuantity: (symbol, options) => broker.getSellableQuantity(symbol, opts(options)),
+    getBuyingPower: (currency, options) => read(options, (o) => broker.getBuyingPower(currency, o)),
+    getSellableQuantity: (symbol, options) => read(options, (o) => broker.getSellableQuantity(symbol, o)),
   };
 }
 
