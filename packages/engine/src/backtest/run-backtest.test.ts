@@ -177,6 +177,24 @@ describe('runBacktest', () => {
     expect(bySide).toEqual(['a:10', 'b:2']);
   });
 
+  it("shares the run's cash between its strategies: the equity curve starts at the account's cash, counted once", async () => {
+    const bars = minuteBars('005930', [100, 101, 102]);
+    const cash = { KRW: new Decimal(10_000_001), USD: new Decimal(0) };
+    const one = await backtestBars([{ strategyClass: BuyFirstBar, id: 'a' }], bars, { cash });
+    const two = await backtestBars(
+      [
+        { strategyClass: BuyFirstBar, id: 'a' },
+        { strategyClass: BuyFirstBar, id: 'b' },
+      ],
+      bars,
+      { cash },
+    );
+    expect(one.outcome.equity[0]?.equity).toBe(10_000_001);
+    // two strategies of 5,000,000 won each (the odd won stays the account's, in no strategy's books)
+    expect(two.outcome.equity[0]?.equity).toBe(10_000_000);
+    expect(two.outcome.trades.map((t) => t.strategyId)).toEqual(['a', 'b']);
+  });
+
   it('delivers warm-up bars before the start with orders denied, and trades from the start on', async () => {
     const seen: string[] = [];
     class WarmsUp extends Strategy {

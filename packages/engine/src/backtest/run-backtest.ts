@@ -22,6 +22,7 @@ import type { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import { type EquityPoint, Portfolio } from '../portfolio/portfolio.js';
 import type { CurrencyTotals } from '../portfolio/strategy-book.js';
+import { allocateCash } from '../runtime/cash-allocation.js';
 import { EngineRuntime, type StrategySpec, type Subscription } from '../runtime/engine-runtime.js';
 import { ClockToken, type RunSettings } from '../runtime/tokens.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
@@ -112,7 +113,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestOut
   const venue = container.get<SimulatedVenue<Bar>>(BacktestVenue);
   const marks = container.get(MarkBook);
   const references = container.get(ReferencePrices);
-  for (const spec of options.strategies) runtime.addStrategy(spec);
+  for (const spec of allocateCash(options.settings.cash, options.strategies)) runtime.addStrategy(spec);
 
   const trades: BacktestTrade[] = [];
   runtime.onFillRouted((fill, event) => {

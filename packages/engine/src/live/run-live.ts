@@ -43,6 +43,7 @@ import type { AccountInfoSource } from '../risk/account-info-provider.js';
 import type { MarketInfoSource, ReadOptions } from '../risk/broker-market-view.js';
 import { RiskGate } from '../risk/risk-gate.js';
 import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
+import { allocateCash } from '../runtime/cash-allocation.js';
 import { EngineRuntime, type StrategySpec } from '../runtime/engine-runtime.js';
 import { OrderIdFactory, RandomOrderIds } from '../runtime/order-ids.js';
 import { trackedOrderOf } from '../runtime/strategy-host.js';
@@ -339,7 +340,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   container.bind(EngineRuntime).toSelf().inSingletonScope();
   const runtime = container.get(EngineRuntime);
   const portfolio = container.get<Portfolio>(Portfolio);
-  for (const spec of o.strategies) runtime.addStrategy(spec);
+  for (const spec of allocateCash(o.settings.cash, o.strategies)) runtime.addStrategy(spec);
 
   let fills = 0;
   let bars = 0;
