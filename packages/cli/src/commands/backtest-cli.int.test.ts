@@ -1,50 +1,17 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { type Bar, barCloseTime, marketOfSymbol } from '@hoga/core';
-import { tradingDateRange } from '@hoga/engine';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
+import type { BacktestJson } from './backtest-report.js';
+import { cachedDailyBars, hogaBacktest as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
 
-const exec = promisify(execFile);
-const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
-const HOGA = join(import.meta.dirname, 'backtest-cli.test-helper.ts');
-const SMA = join(ROOT, 'strategies', 'sma-crossover.ts');
 const THROWS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'throws-in-on-bar.ts');
 const SYMBOLS = ['005930', 'AAPL'];
 const FROM = '2025-01-01';
 const TO = '2025-12-31';
-
-/** The environment without any HOGA_* setting (so only the flags count). */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('HOGA_')) env[k] = v;
-  return env;
-}
-
-interface Result {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-async function hoga(args: readonly string[]): Promise<Result> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', HOGA, 'backtest', ...args], {
-      cwd: ROOT,
-      env: cleanEnv(),
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
 
 let sim: SimulatorHandle;
 let dir: string;
@@ -71,43 +38,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The cached daily candles of a symbol in the run's range, as bars. */
-function cachedBars(file: string, symbol: string): Bar[] {
-  const database = HogaDatabase.open(file);
-  try {
-    const range = tradingDateRange(marketOfSymbol(symbol), '1d', FROM, TO);
-    if (range === null) return [];
-    return database.candles.get({ symbol, interval: '1d', adjusted: true }, range).map((c) => ({
-      symbol,
-      interval: '1d',
-      ts: c.ts,
-      closeTime: barCloseTime(marketOfSymbol(symbol), '1d', c.ts),
-      open: c.open.toNumber(),
-      high: c.high.toNumber(),
-      low: c.low.toNumber(),
-      close: c.close.toNumber(),
-      volume: c.volume.toNumber(),
-    }));
-  } finally {
-    database.close();
-  }
-}
-
-interface JsonRun {
-  readonly runId: string;
-  readonly stats: Record<string, unknown>;
-  readonly trades: readonly {
-    time: string;
-    symbol: string;
-    side: string;
-    quantity: string;
-    price: string;
-    commission: string;
-    tax: string;
-  }[];
-  readonly equity: readonly { time: string; equity: string }[];
-}
-
 describe('hoga backtest', () => {
   const args = () => [
     SMA,
@@ -127,8 +57,8 @@ describe('hoga backtest', () => {
     const result = await hoga(args());
     expect(result.stderr).toContain('005930 1d: downloaded');
     expect(result.code).toBe(0);
-    const run = JSON.parse(result.stdout) as JsonRun;
-    const bars = SYMBOLS.flatMap((s) => cachedBars(db, s));
+    const run = JSON.parse(result.stdout) as BacktestJson;
+    const bars = SYMBOLS.flatMap((s) => cachedDailyBars(db, s, FROM, TO));
     expect(bars.length).toBeGreaterThan(400);
     const expected = expectedSmaTrades(bars, { fast: 5, slow: 20, quantity: 10 });
     expect(expected.length).toBeGreaterThan(5);
@@ -176,8 +106,8 @@ describe('hoga backtest', () => {
   }, 120_000);
 
   it('gives the same stats, trades and equity curve to the last digit when run twice', async () => {
-    const first = JSON.parse((await hoga(args())).stdout) as JsonRun;
-    const second = JSON.parse((await hoga(args())).stdout) as JsonRun;
+    const first = JSON.parse((await hoga(args())).stdout) as BacktestJson;
+    const second = JSON.parse((await hoga(args())).stdout) as BacktestJson;
     expect(second.runId).not.toBe(first.runId);
     expect({ ...second, runId: '' }).toEqual({ ...first, runId: '' });
   }, 120_000);

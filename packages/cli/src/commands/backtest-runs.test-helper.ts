@@ -1,0 +1,79 @@
+/**
+ * What the `hoga backtest` integration tests share: the command run from the sources in a child
+ * process (`backtest-cli.test-helper.ts`) with no `HOGA_*` setting, and the cached daily candles a
+ * run read, as bars, for the independent reference computation.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type Bar, barCloseTime, marketOfSymbol } from '@hoga/core';
+import { tradingDateRange } from '@hoga/engine';
+import { HogaDatabase } from '@hoga/store';
+
+const exec = promisify(execFile);
+
+/** The repository root. */
+export const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
+/** The reference strategy. */
+export const SMA = join(ROOT, 'strategies', 'sma-crossover.ts');
+const HOGA = join(import.meta.dirname, 'backtest-cli.test-helper.ts');
+
+/** How a `hoga backtest` run ended. */
+export interface BacktestRunResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The environment without any HOGA_* setting (so only the flags count). */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('HOGA_')) env[k] = v;
+  return env;
+}
+
+/**
+ * Runs `hoga backtest <args>` from the repository root; resolves with the exit code too when it fails.
+ *
+ * @param args - the arguments after `backtest`
+ */
+export async function hogaBacktest(args: readonly string[]): Promise<BacktestRunResult> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', HOGA, 'backtest', ...args], {
+      cwd: ROOT,
+      env: cleanEnv(),
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+/**
+ * The cached daily candles of a symbol between two trading dates (inclusive), as bars.
+ *
+ * @param file - the run's database
+ */
+export function cachedDailyBars(file: string, symbol: string, from: string, to: string): Bar[] {
+  const market = marketOfSymbol(symbol);
+  const database = HogaDatabase.open(file);
+  try {
+    const range = tradingDateRange(market, '1d', from, to);
+    if (range === null) return [];
+    return database.candles.get({ symbol, interval: '1d', adjusted: true }, range).map((c) => ({
+      symbol,
+      interval: '1d',
+      ts: c.ts,
+      closeTime: barCloseTime(market, '1d', c.ts),
+      open: c.open.toNumber(),
+      high: c.high.toNumber(),
+      low: c.low.toNumber(),
+      close: c.close.toNumber(),
+      volume: c.volume.toNumber(),
+    }));
+  } finally {
+    database.close();
+  }
+}
