@@ -78,7 +78,7 @@ export class HogaDatabase {
   /** Runs the two kinds of transactions. */
   private readonly tx: TransactionRunner;
   private checkpointTimer: NodeJS.Timeout | undefined;
-  private checkpoints = { count: 0, totalMs: 0, maxMs: 0 };
+  private checkpoints = { count: 0, totalMs: 0, maxMs: 0, failures: 0 };
   private repositories: Repositories | undefined;
 
   private constructor(
@@ -237,9 +237,17 @@ export class HogaDatabase {
    * interval's writes; other connections keep their own setting.
    * `close()` stops the timer. Calling it again changes the interval.
    *
+   * A checkpoint that fails (a full disk, an I/O error) never escapes the timer: the commits
+   * already in the WAL are safe there, the failure is counted in {@link checkpointStats} and
+   * handed to `onError`, and the next tick tries again.
+   *
    * @param intervalMs - time between checkpoints (default 1,000 ms)
+   * @param options - `onError`: told of each failed checkpoint (the caller logs it)
    */
-  deferCheckpoints(intervalMs = 1_000): void {
+  deferCheckpoints(
+    intervalMs = 1_000,
+    options: { readonly onError?: ((error: unknown) => void) | undefined } = {},
+  ): void {
     if (this.file === ':memory:') return;
     if (!Number.isFinite(intervalMs) || intervalMs <= 0) {
       throw new StoreError(
@@ -249,7 +257,20 @@ export class HogaDatabase {
     }
     this.stopCheckpoints();
     this.connection.pragma('wal_autocheckpoint = 0');
-    this.checkpointTimer = setInterval(() => this.deferredCheckpoint(), intervalMs);
+    const onError = options.onError;
+    this.checkpointTimer = setInterval(() => {
+      try {
+        this.deferredCheckpoint();
+      } catch (error) {
+        this.changesAfterCheckpoint = null;
+        this.checkpoints = { ...this.checkpoints, failures: this.checkpoints.failures + 1 };
+        try {
+          onError?.(error);
+        } catch {
+          // a listener's own failure must not end the process either
+        }
+      }
+    }, intervalMs);
     this.checkpointTimer.unref();
   }
 
@@ -331,14 +352,23 @@ export class HogaDatabase {
 
   private countCheckpoint(ms: number): void {
     this.checkpoints = {
+      ...this.checkpoints,
       count: this.checkpoints.count + 1,
       totalMs: this.checkpoints.totalMs + ms,
       maxMs: Math.max(this.checkpoints.maxMs, ms),
     };
   }
 
-  /** Checkpoints run through {@link checkpoint} (the deferred ones included) and their time, for figures. */
-  get checkpointStats(): { readonly count: number; readonly totalMs: number; readonly maxMs: number } {
+  /**
+   * Checkpoints run through {@link checkpoint} (the deferred ones included) and their time, for
+   * figures; `failures`: deferred checkpoints that failed (see {@link deferCheckpoints}).
+   */
+  get checkpointStats(): {
+    readonly count: number;
+    readonly totalMs: number;
+    readonly maxMs: number;
+    readonly failures: number;
+  } {
     return this.checkpoints;
   }
 

@@ -3,6 +3,7 @@
  * WAL grows past SQLite's 1,000-page automatic checkpoint), and the timer's passive checkpoints
  * bring it back into the database between writes, starting the WAL over there too.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HogaDatabase, StoreError } from '../src/index.js';
+import { bundleScript, collectLines, exited } from './spawn-child.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hoga-checkpoints-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -97,6 +99,44 @@ describe('deferred WAL checkpoints', () => {
     expect(left[0]?.log).toBe(1);
     expect(db.connection.pragma('busy_timeout', { simple: true })).toBe(60_000);
     db.close();
+  });
+
+  it('a checkpoint that fails with a write error is reported and retried, and the process lives on', async () => {
+    // A file-size limit the WAL fits in but the database cannot grow to: the timer's checkpoint
+    // fails with SQLITE_FULL/IOERR, not SQLITE_BUSY. Such an error used to escape the timer's
+    // callback as an uncaught exception and end the engine's process.
+    const file = join(dir, 'full.sqlite');
+    HogaDatabase.open(file).close();
+    const pages = 256;
+    const limitKb = Math.ceil((pages * (PAGE + 24) + 96 * 1024) / 1024);
+    expect(statSync(file).size + pages * PAGE).toBeGreaterThan(limitKb * 1024);
+    const bundle = await bundleScript(join(import.meta.dirname, 'processes', 'checkpoint-full.ts'));
+    const child = spawn(
+      'bash',
+      ['-c', `ulimit -f ${limitKb} && exec "$0" "$@"`, process.execPath, bundle, file, String(pages)],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const out = collectLines(child);
+    const code = await exited(child);
+    expect(out.stderr()).not.toMatch(/Uncaught|SqliteError/);
+    expect(code).toBe(0);
+    const report = JSON.parse(out.lines[0] ?? '{}') as {
+      alive: boolean;
+      rows: number;
+      failures: number;
+      codes: string[];
+      stats: { failures: number };
+    };
+    expect(report.alive).toBe(true);
+    expect(report.stats.failures).toBe(report.failures);
+    expect(report.rows).toBe(pages + 1);
+    // tried again at each tick, each failure reported
+    expect(report.failures).toBeGreaterThan(1);
+    expect(report.codes.every((c) => /^SQLITE_(FULL|IOERR)/.test(c))).toBe(true);
+    // nothing was lost: without the limit, every row is there
+    const again = HogaDatabase.open(file);
+    expect(again.connection.prepare('SELECT count(*) FROM filler').pluck().get()).toBe(pages + 1);
+    again.close();
   });
 
   it('refuses an interval that is not a positive number of ms', () => {

@@ -277,7 +277,10 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     });
     venue = simVenue;
   } else {
-    manager = new OrderManager(o.client, o.db, o.clock, o.orderManager);
+    manager = new OrderManager(o.client, o.db, o.clock, {
+      ...o.orderManager,
+      onCheckpointError: (e) => o.onError?.(e, 'store-checkpoint'),
+    });
     liveVenue = new LiveVenue(manager, {
       ...(o.pollIntervalMs === undefined ? {} : { pollIntervalMs: o.pollIntervalMs }),
       onPollError: (e) => o.onError?.(e, 'order-poll'),

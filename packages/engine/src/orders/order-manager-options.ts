@@ -43,6 +43,11 @@ export interface OrderManagerOptions {
    * paid for it: the p99 of event → request). Default 1,000; 0 keeps SQLite's automatic ones.
    */
   readonly checkpointEveryMs?: number;
+  /**
+   * Told of each timed WAL checkpoint that failed (a full disk, an I/O error): the commits stay
+   * in the WAL and the next tick tries again; the run goes on. Default: nothing.
+   */
+  readonly onCheckpointError?: ((error: unknown) => void) | undefined;
 }
 
 /** Background reads queue behind the strategy's own reads (the ORDER_HISTORY budget is shared). */

@@ -48,7 +48,7 @@ export class OrderManager {
   private polling: Promise<void> | null = null;
   /** Events held back while a batch of reports is being written. */
   private held: OrderEvent[] | null = null;
-  readonly options: Required<OrderManagerOptions>;
+  readonly options: Required<Omit<OrderManagerOptions, 'onCheckpointError'>>;
 
   /** Every order event, own and adopted orders, in the order they happened. */
   readonly events$: Observable<OrderEvent> = this.events.asObservable();
@@ -78,7 +78,9 @@ export class OrderManager {
       commandDurability: options.commandDurability ?? 'normal',
       checkpointEveryMs: options.checkpointEveryMs ?? 1_000,
     };
-    if (this.options.checkpointEveryMs > 0) db.deferCheckpoints(this.options.checkpointEveryMs);
+    if (this.options.checkpointEveryMs > 0) {
+      db.deferCheckpoints(this.options.checkpointEveryMs, { onError: options.onCheckpointError });
+    }
     this.store = new OrderManagerStore(db, this.options.commandDurability);
     this.factory = new OrderEventFactory(this.store, db, clock);
     this.reports = new OrderReports(this.store, this.factory, clock, this.options.skewMs, this);
