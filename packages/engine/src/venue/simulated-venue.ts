@@ -17,6 +17,7 @@ import {
   type OrderEvent,
   OrderSide,
   OrderType,
+  type StrategyId,
   TimeInForce,
 } from '@hoga/core';
 import { type Observable, Subject } from 'rxjs';
@@ -169,7 +170,19 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       fills: 0,
     };
     this.orders.set(order.clientOrderId, order);
-    this.emit({ type: 'OrderSubmitted', ...this.base(order, now), intent });
+    this.emit(
+      ofStrategy(
+        {
+          type: 'OrderSubmitted',
+          eventId: this.nextEventId(),
+          clientOrderId: order.clientOrderId,
+          tsEvent: now,
+          tsInit: now,
+          intent,
+        },
+        order,
+      ),
+    );
     const refusal = this.admission(order);
     if (refusal !== null) {
       order.state = 'REJECTED';
@@ -190,7 +203,19 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     }
     list.push(order);
     this.workingCount++;
-    this.emit({ type: 'OrderAccepted', ...this.base(order, now), brokerOrderId: order.brokerOrderId });
+    this.emit(
+      ofStrategy(
+        {
+          type: 'OrderAccepted',
+          eventId: this.nextEventId(),
+          clientOrderId: order.clientOrderId,
+          tsEvent: now,
+          tsInit: now,
+          brokerOrderId: order.brokerOrderId,
+        },
+        order,
+      ),
+    );
   }
 
   /** Null when the account can take the order, else why not (the broker's buying-power check). */
@@ -313,19 +338,29 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       quantity,
       price,
       commission: Money.of(charges.commission, order.currency),
-      ...(order.side === OrderSide.SELL ? { tax: Money.of(charges.tax, order.currency) } : {}),
       cumulativeQuantity: order.filledQuantity,
       tsEvent: time,
     };
-    if (done) {
-      this.close(order, 'FILLED');
-      this.emit({ type: 'OrderFilled', ...this.base(order, now, time), fill });
-      return false;
+    if (order.side === OrderSide.SELL) (fill as { tax?: Money }).tax = Money.of(charges.tax, order.currency);
+    if (done) this.close(order, 'FILLED');
+    else {
+      order.state = 'PARTIALLY_FILLED';
+      ledger.reserve(order.clientOrderId, order);
     }
-    order.state = 'PARTIALLY_FILLED';
-    ledger.reserve(order.clientOrderId, order);
-    this.emit({ type: 'OrderPartiallyFilled', ...this.base(order, now, time), fill });
-    return true;
+    this.emit(
+      ofStrategy(
+        {
+          type: done ? 'OrderFilled' : 'OrderPartiallyFilled',
+          eventId: this.nextEventId(),
+          clientOrderId: order.clientOrderId,
+          tsEvent: time,
+          tsInit: now,
+          fill,
+        },
+        order,
+      ),
+    );
+    return !done;
   }
 
   private close(order: SimulatedOrder, state: 'FILLED' | 'CANCELED' | 'EXPIRED'): void {
@@ -365,6 +400,16 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     this.eventSequence++;
     return `${this.prefix}-e${this.eventSequence}`;
   }
+}
+
+/**
+ * `event` with the order's strategy id when it has one. The hot events are built as literals of
+ * one shape each and the id added after (a spread in the middle of a literal copies through a
+ * slow path on every event).
+ */
+function ofStrategy<E extends OrderEvent>(event: E, order: SimulatedOrder): E {
+  if (order.strategyId !== undefined) (event as { strategyId?: StrategyId }).strategyId = order.strategyId;
+  return event;
 }
 
 function isWorking(order: SimulatedOrder): boolean {
