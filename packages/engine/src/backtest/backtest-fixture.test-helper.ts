@@ -1,7 +1,7 @@
 /**
  * Test helpers: bars from closes, and a backtest over in-memory bars with an in-memory store.
  */
-import { type Bar, type BarInterval, createLogger, Decimal } from '@hoga/core';
+import { type Bar, type BarInterval, createLogger, Decimal, type Instrument } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import { BarFeed } from '../market-data/bar-feed.js';
 import { FixedFxRates } from '../portfolio/fx-rates.js';
@@ -45,7 +45,12 @@ export interface BarsBacktest {
 export async function backtestBars(
   strategies: readonly StrategySpec[],
   bars: readonly Bar[],
-  options: { readonly start?: number; readonly cash?: Record<string, Decimal> } = {},
+  options: {
+    readonly start?: number;
+    readonly cash?: Record<string, Decimal>;
+    /** The symbols' instruments as the broker lists them (default: every symbol a stock). */
+    readonly instruments?: ReadonlyMap<string, Instrument>;
+  } = {},
 ): Promise<BarsBacktest> {
   const db = HogaDatabase.open(':memory:');
   const symbols = [...new Set(bars.map((b) => b.symbol))].sort();
@@ -63,6 +68,7 @@ export async function backtestBars(
     db,
     logger: createLogger({ level: 'silent' }),
     fx: new FixedFxRates(1400),
+    instruments: options.instruments,
     openStream: async () => BarFeed.fromBars(bars, start).stream(),
   });
   return { outcome, db };

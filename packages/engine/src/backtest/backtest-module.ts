@@ -21,7 +21,7 @@ import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
 import { EngineRuntime } from '../runtime/engine-runtime.js';
 import { OrderIdFactory, SequentialOrderIds } from '../runtime/order-ids.js';
 import { TimerQueue } from '../runtime/timer-queue.js';
-import { ClockToken, DatabaseToken, LoggerToken, RunSettings } from '../runtime/tokens.js';
+import { ClockToken, DatabaseToken, InstrumentsToken, LoggerToken, RunSettings } from '../runtime/tokens.js';
 import { EventRecorder } from '../store/event-recorder.js';
 import { OrderSummaryRecorder } from '../store/order-summary-recorder.js';
 import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
@@ -105,6 +105,9 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
       })
       .inSingletonScope();
     bind(ExecutionVenue).toService(BacktestVenue);
+    // the intents name the instruments' real types too (the venue already fills and charges by them)
+    const known = b.instruments;
+    if (known !== undefined) bind(InstrumentsToken).toConstantValue((symbol: string) => known.get(symbol));
     bind(AccountViewToken)
       .toDynamicValue((ctx) => new LedgerAccountView(ctx.get<SimulatedVenue<Bar>>(BacktestVenue).ledger))
       .inSingletonScope();

@@ -1,5 +1,5 @@
-import type { Bar } from '@hoga/core';
-import { Decimal } from '@hoga/core';
+import type { Bar, OrderEvent } from '@hoga/core';
+import { Decimal, instrumentOf, SecurityType } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
 import { backtestBars, MINUTE, minuteBars, T0 } from './backtest-fixture.test-helper.js';
@@ -235,6 +235,24 @@ describe('runBacktest', () => {
 });
 
 describe('runBacktest (US orders, state, account)', () => {
+  it("names the instrument's real security type in the order's intent (a KR ETF is not a stock)", async () => {
+    const types: string[] = [];
+    class WatchesIntents extends BuyFirstBar {
+      override onOrderEvent(event: OrderEvent): void {
+        if (event.type === 'OrderSubmitted') types.push(event.intent.instrument.securityType);
+      }
+    }
+    const bars = minuteBars('069500', [24_545, 24_550, 24_560]);
+    const etf = await backtestBars([{ strategyClass: WatchesIntents }], bars, {
+      instruments: new Map([['069500', instrumentOf('069500', SecurityType.ETF)]]),
+    });
+    // unknown to the run: taken for a stock
+    await backtestBars([{ strategyClass: WatchesIntents }], bars);
+    expect(types).toEqual(['ETF', 'STOCK']);
+    // the ETF's 5-won grid: the fill at the next open (24,545) is on it, no rounding to the stock grid
+    expect(etf.outcome.trades.map((t) => t.price.toFixed())).toEqual(['24545']);
+  });
+
   it('buys for a USD amount and sells the fractional position at market', async () => {
     const seen: string[] = [];
     class AmountTrader extends Strategy {

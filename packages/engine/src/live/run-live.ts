@@ -23,6 +23,8 @@ import {
   type Clock,
   type Currency,
   Decimal,
+  type Instrument,
+  instrumentOf,
   type Logger,
   ORDER_STATES,
   type OrderEvent,
@@ -48,7 +50,7 @@ import { EngineRuntime, type StrategySpec } from '../runtime/engine-runtime.js';
 import { OrderIdFactory, RandomOrderIds } from '../runtime/order-ids.js';
 import { trackedOrderOf } from '../runtime/strategy-host.js';
 import { TimerQueue } from '../runtime/timer-queue.js';
-import { ClockToken, DatabaseToken, LoggerToken, RunSettings } from '../runtime/tokens.js';
+import { ClockToken, DatabaseToken, InstrumentsToken, LoggerToken, RunSettings } from '../runtime/tokens.js';
 import { EventRecorder, JournalRecorder } from '../store/event-recorder.js';
 import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
 import { ExecutionVenue } from '../venue/execution-venue.js';
@@ -322,6 +324,18 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   pollSucceeded = () => risk.module.staleness?.noteOrderPoll();
   await risk.start();
   container.bind(RiskGate).toConstantValue(risk.gate);
+  // the intents name the instruments as the broker lists them (the risk gate read their stock info)
+  const listed = new Map<string, Instrument>();
+  container.bind(InstrumentsToken).toConstantValue((symbol: string) => {
+    const type = risk.module.market?.instrument(symbol)?.securityType;
+    if (type === undefined) return undefined;
+    let instrument = listed.get(symbol);
+    if (instrument?.securityType !== type) {
+      instrument = instrumentOf(symbol, type);
+      listed.set(symbol, instrument);
+    }
+    return instrument;
+  });
   container.bind(Portfolio).to(StrategyPortfolio).inSingletonScope();
   container.bind(OrderIdFactory).toConstantValue(new RandomOrderIds());
   container.bind(ExecutionVenue).toConstantValue(venue);

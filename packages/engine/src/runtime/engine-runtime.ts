@@ -19,7 +19,7 @@ import {
   type StrategyId,
   strategyId as toStrategyId,
 } from '@hoga/core';
-import { inject } from 'inversify';
+import { inject, optional } from 'inversify';
 import type { OrderCommand } from '../commands/order-commands.js';
 import { EngineError, EngineErrorCode, StrategyHookError } from '../engine-error.js';
 import { AccountViewToken } from '../portfolio/account-view.js';
@@ -42,7 +42,7 @@ import { OrderIdFactory } from './order-ids.js';
 import type { HostServices } from './strategy-host.js';
 import { StrategyHost, trackedOrderOf } from './strategy-host.js';
 import { TimerQueue } from './timer-queue.js';
-import { ClockToken, LoggerToken, RunSettings } from './tokens.js';
+import { ClockToken, type InstrumentLookup, InstrumentsToken, LoggerToken, RunSettings } from './tokens.js';
 
 /** A data subscription a strategy made beyond the universe's bars. */
 export interface Subscription {
@@ -96,6 +96,7 @@ export class EngineRuntime implements HostServices {
     @inject(TimerQueue) readonly timers: TimerQueue,
     @inject(OrderIdFactory) private readonly ids: OrderIdFactory,
     @inject(LoggerToken) logger: Logger,
+    @inject(InstrumentsToken) @optional() private readonly instruments?: InstrumentLookup,
   ) {
     this.mode = settings.mode;
     this.universe = { symbols: settings.symbols, interval: settings.interval };
@@ -223,7 +224,9 @@ export class EngineRuntime implements HostServices {
   /** @inheritdoc */
   submit(host: StrategyHost, request: OrderRequest): ClientOrderId {
     const clientOrderId = this.ids.next(host.strategyId);
-    const intent = createOrderIntent(intentInput(host.strategyId, clientOrderId, request));
+    const intent = createOrderIntent(
+      intentInput(host.strategyId, clientOrderId, request, this.instruments?.(request.symbol)),
+    );
     const now = this.clock.nowMs();
     host.track(trackedOrderOf(intent));
     const command: OrderCommand = {

@@ -13,25 +13,31 @@ import {
 } from '@hoga/core';
 import type { OrderRequest } from '../strategy/strategy-context.js';
 
-const instruments = new Map<string, Instrument>();
+const stocks = new Map<string, Instrument>();
 
-/** The instrument of a symbol (built once per symbol). */
-function instrumentFor(symbol: string): Instrument {
-  let instrument = instruments.get(symbol);
+/** A symbol taken for a stock (built once per symbol). */
+function stockOf(symbol: string): Instrument {
+  let instrument = stocks.get(symbol);
   if (instrument === undefined) {
     instrument = instrumentOf(symbol);
-    instruments.set(symbol, instrument);
+    stocks.set(symbol, instrument);
   }
   return instrument;
 }
 
-/** The intent input of `request` (market without a price, limit with one, amount for US buys). */
+/**
+ * The intent input of `request` (market without a price, limit with one, amount for US buys).
+ *
+ * @param known - the run's instrument of a symbol (its real security type), undefined when unknown:
+ *   the symbol is then taken for a stock
+ */
 export function intentInput(
   strategyId: StrategyId,
   clientOrderId: ClientOrderId,
   request: OrderRequest,
+  known?: Instrument | undefined,
 ): OrderIntentInput {
-  const instrument = instrumentFor(request.symbol);
+  const instrument = known ?? stockOf(request.symbol);
   if ('amount' in request) {
     return {
       clientOrderId,

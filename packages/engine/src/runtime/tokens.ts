@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { BarInterval, Currency, Decimal } from '@hoga/core';
+import type { BarInterval, Currency, Decimal, Instrument } from '@hoga/core';
 import type { TradingMode } from '@hoga/store';
 
 /** Token of core's `Clock`: the only time source of a run. */
@@ -30,3 +30,13 @@ export interface RunSettings {
 
 /** Token of {@link RunSettings}. */
 export const RunSettings = Symbol.for('hoga.engine.RunSettings');
+
+/**
+ * The instrument of a symbol as the broker lists it (its real security type: a KR ETF or ETN has
+ * its own tick table and no sell tax), or undefined when the run does not know it; the runtime then
+ * takes the symbol for a stock (core's `instrumentOf`).
+ */
+export type InstrumentLookup = (symbol: string) => Instrument | undefined;
+
+/** Token of the run's {@link InstrumentLookup} (optional: unbound, every symbol is a stock). */
+export const InstrumentsToken = Symbol.for('hoga.engine.Instruments');
