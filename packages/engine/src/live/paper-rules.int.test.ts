@@ -5,17 +5,17 @@
  * price above the daily upper limit, a sell of shares not held, an order while the market is
  * closed (a Sunday); an order the broker accepts is accepted by paper too.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { BrokerApiError, BrokerClient } from '@hoga/connector';
-import { createLogger, Decimal, type OrderEvent, ScaledClock } from '@hoga/core';
-import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
-import { HogaDatabase } from '@hoga/store';
+import { BrokerApiError, type BrokerClient } from '@hoga/connector';
+import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FixedFxRates } from '../portfolio/fx-rates.js';
 import { Strategy } from '../strategy/strategy.js';
-import { startLiveRun } from './run-live.js';
+import {
+  Closers,
+  openTempDb,
+  type SimulatedBroker,
+  startSimulatedBroker,
+  startTestRun,
+} from './live-run.test-helper.js';
 
 interface Order {
   readonly symbol: string;
@@ -24,34 +24,16 @@ interface Order {
   readonly price: Decimal;
 }
 
-const closers: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
+const closers = new Closers();
+afterEach(() => closers.closeAll());
 
-async function simulatorAt(
-  start: string,
-): Promise<{ sim: SimulatorHandle; client: BrokerClient; clock: ScaledClock }> {
-  const sim = await startSimulator({ port: 0, seed: 7, start, speed: 1 });
-  closers.push(() => sim.close());
-  const clock = new ScaledClock({ start: sim.now(), speed: 1 });
-  const client = new BrokerClient({
-    clock,
-    config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
-  });
-  closers.push(() => client.close());
-  return { sim, client, clock };
+function simulatorAt(start: string): Promise<SimulatedBroker> {
+  return startSimulatedBroker(closers, { start, speed: 1 });
 }
 
 /** Places `orders` in a paper run (in `onStart`); answers each order's outcome: its code, or `accepted`. */
-async function paperOutcomes(
-  s: { sim: SimulatorHandle; client: BrokerClient; clock: ScaledClock },
-  orders: readonly Order[],
-): Promise<string[]> {
-  const db = HogaDatabase.open(join(mkdtempSync(join(tmpdir(), 'hoga-paper-rules-')), 'hoga.sqlite'), {
-    clock: s.clock,
-  });
-  closers.push(() => db.close());
+async function paperOutcomes(s: SimulatedBroker, orders: readonly Order[]): Promise<string[]> {
+  const db = openTempDb(closers, 'hoga-paper-rules-', s.clock);
   const ids: string[] = [];
   class PlaceOrders extends Strategy {
     override onStart(): void {
@@ -64,23 +46,16 @@ async function paperOutcomes(
       }
     }
   }
-  const events: OrderEvent[] = [];
-  const handle = await startLiveRun({
-    settings: {
+  const { handle, events } = await startTestRun(
+    { client: s.client, clock: s.clock, db },
+    {
       runId: 'paper-rules',
       mode: 'paper',
       symbols: [...new Set(orders.map((o) => o.symbol))],
-      interval: '1m',
-      cash: { KRW: new Decimal(10_000_000) },
+      cashKrw: new Decimal(10_000_000),
+      strategies: [{ strategyClass: PlaceOrders }],
     },
-    strategies: [{ strategyClass: PlaceOrders }],
-    client: s.client,
-    db,
-    clock: s.clock,
-    logger: createLogger({ level: 'silent' }),
-    fx: new FixedFxRates(1400),
-    onEvent: (e) => events.push(e),
-  });
+  );
   await handle.stop();
   return ids.map((id) => {
     for (const e of events) {

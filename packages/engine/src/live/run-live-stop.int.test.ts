@@ -6,17 +6,11 @@
  * queued, so it ends after what is in flight. Measured in requests granted by the client's rate
  * limiter, not in time.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { BrokerClient } from '@hoga/connector';
-import { type Bar, createLogger, Decimal, RateLimitGroup, ScaledClock } from '@hoga/core';
-import { startSimulator } from '@hoga/simulator';
-import { HogaDatabase } from '@hoga/store';
+import type { BrokerClient } from '@hoga/connector';
+import { type Bar, Decimal, RateLimitGroup } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FixedFxRates } from '../portfolio/fx-rates.js';
 import { Strategy } from '../strategy/strategy.js';
-import { startLiveRun } from './run-live.js';
+import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
 
 const SPEED = 60;
 const EXTRA = 44;
@@ -66,65 +60,42 @@ class BuyEveryBar extends Strategy {
   }
 }
 
-const closers: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const end = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const closers = new Closers();
+afterEach(() => closers.closeAll());
 
 describe('a paper run of many symbols under the rate limits', () => {
   it("answers an order's reads ahead of the background reads, and stops after what is in flight", async () => {
-    const sim = await startSimulator({
-      port: 0,
-      seed: 7,
-      start: '2026-11-23T10:00:00+09:00',
+    const broker = await startSimulatedBroker(closers, {
       speed: SPEED,
       rateLimit: true,
       extraSymbols: EXTRA,
     });
-    closers.push(() => sim.close());
-    const clock = new ScaledClock({ start: sim.now(), speed: SPEED });
-    client = new BrokerClient({
-      clock,
-      config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
-    });
-    closers.push(() => client.close());
-    const db = HogaDatabase.open(join(mkdtempSync(join(tmpdir(), 'hoga-stop-')), 'hoga.sqlite'), { clock });
-    closers.push(() => db.close());
+    client = broker.client;
+    const db = openTempDb(closers, 'hoga-stop-', broker.clock);
 
-    const handle = await startLiveRun({
-      settings: {
+    const { handle } = await startTestRun(
+      { client, clock: broker.clock, db },
+      {
         runId: 't-stop',
         mode: 'paper',
         symbols: SYMBOLS,
-        interval: '1m',
-        cash: { KRW: new Decimal(1_000_000_000) },
+        cashKrw: new Decimal(1_000_000_000),
+        strategies: [{ strategyClass: BuyEveryBar }],
       },
-      strategies: [{ strategyClass: BuyEveryBar }],
-      client,
-      db,
-      clock,
-      logger: createLogger({ level: 'silent' }),
-      fx: new FixedFxRates(1400),
-      // the background refresh every second: its reads are nearly always queued
-      risk: { accountInfoMaxAgeMs: 1_000 },
-      streamIntervals: { candles1m: 300, orderbook: 200 },
-      onEvent: (e) => {
-        const at = placed.get(e.clientOrderId);
-        if (at === undefined) return;
-        placed.delete(e.clientOrderId);
-        answered.push({ granted: granted() - at.grantedAt, queued: at.queuedAt });
+      {
+        // the background refresh every second: its reads are nearly always queued
+        risk: { accountInfoMaxAgeMs: 1_000 },
+        streamIntervals: { candles1m: 300, orderbook: 200 },
+        onEvent: (e) => {
+          const at = placed.get(e.clientOrderId);
+          if (at === undefined) return;
+          placed.delete(e.clientOrderId);
+          answered.push({ granted: granted() - at.grantedAt, queued: at.queuedAt });
+        },
       },
-    });
+    );
     let stopped = false;
-    closers.push(async () => {
+    closers.add(async () => {
       if (!stopped) await handle.stop();
     });
 

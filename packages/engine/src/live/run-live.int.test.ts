@@ -4,19 +4,23 @@
  * (live) or the simulated venue on live books (paper, no order request reaching the broker), and
  * paper state survives into the next paper run.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LedgerSnapshot } from '@hoga/broker-model';
-import { BrokerClient } from '@hoga/connector';
-import { type Bar, createLogger, Decimal, type OrderEvent, ScaledClock } from '@hoga/core';
-import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
-import { HogaDatabase } from '@hoga/store';
+import { type Bar, Decimal } from '@hoga/core';
+import type { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FixedFxRates } from '../portfolio/fx-rates.js';
 import type { StrategySpec } from '../runtime/engine-runtime.js';
 import { Strategy } from '../strategy/strategy.js';
-import { type LiveRunHandle, startLiveRun } from './run-live.js';
+import {
+  Closers,
+  openTempDb,
+  RestBelow,
+  type SimulatedBroker,
+  type StartedRun,
+  startRunOf005930,
+  startSimulatedBroker,
+  until,
+  Watch,
+} from './live-run.test-helper.js';
 
 class BuyOnce extends Strategy {
   private bought = false;
@@ -27,83 +31,20 @@ class BuyOnce extends Strategy {
   }
 }
 
-/** Places one limit buy of 2 005930 well below the market, on the first bar; it rests. */
-class RestBelow extends Strategy {
-  private placed = false;
-  override onBar(bar: Bar): void {
-    if (this.placed || bar.symbol !== '005930') return;
-    this.placed = true;
-    this.ctx.buy(bar.symbol, 2, Math.floor((bar.close * 0.97) / 100) * 100);
-  }
+const closers = new Closers();
+afterEach(() => closers.closeAll());
+
+async function setup(): Promise<SimulatedBroker & { db: HogaDatabase }> {
+  const broker = await startSimulatedBroker(closers, { speed: 30 });
+  return { ...broker, db: openTempDb(closers, 'hoga-live-', broker.clock) };
 }
 
-/** Places nothing; records the open orders it finds in `onStart`. */
-class Watch extends Strategy {
-  static found: string[] = [];
-  override onStart(): void {
-    Watch.found = this.ctx
-      .openOrders()
-      .map((o) => `${o.clientOrderId} ${o.side} ${o.quantity?.toFixed()} @ ${o.price?.toFixed()} ${o.state}`);
-  }
-}
-
-const closers: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-async function setup(): Promise<{
-  sim: SimulatorHandle;
-  client: BrokerClient;
-  clock: ScaledClock;
-  db: HogaDatabase;
-}> {
-  const sim = await startSimulator({ port: 0, seed: 7, start: '2026-11-23T10:00:00+09:00', speed: 30 });
-  closers.push(() => sim.close());
-  const clock = new ScaledClock({ start: sim.now(), speed: 30 });
-  const client = new BrokerClient({
-    clock,
-    config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
-  });
-  closers.push(() => client.close());
-  const db = HogaDatabase.open(join(mkdtempSync(join(tmpdir(), 'hoga-live-')), 'hoga.sqlite'), { clock });
-  closers.push(() => db.close());
-  return { sim, client, clock, db };
-}
-
-async function run(
+function run(
   mode: 'live' | 'paper',
-  s: { client: BrokerClient; clock: ScaledClock; db: HogaDatabase },
+  s: SimulatedBroker & { db: HogaDatabase },
   strategy: StrategySpec = { strategyClass: BuyOnce },
-): Promise<{ handle: LiveRunHandle; events: OrderEvent[] }> {
-  const events: OrderEvent[] = [];
-  const handle = await startLiveRun({
-    settings: {
-      runId: `t-${mode}`,
-      mode,
-      symbols: ['005930'],
-      interval: '1m',
-      cash: { KRW: new Decimal(1_000_000) },
-    },
-    strategies: [strategy],
-    client: s.client,
-    db: s.db,
-    clock: s.clock,
-    logger: createLogger({ level: 'silent' }),
-    fx: new FixedFxRates(1400),
-    pollIntervalMs: 200,
-    streamIntervals: { candles1m: 300, orderbook: 200 },
-    onEvent: (e) => events.push(e),
-  });
-  return { handle, events };
-}
-
-async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const end = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+): Promise<StartedRun> {
+  return startRunOf005930(s, mode, strategy);
 }
 
 describe('startLiveRun', () => {

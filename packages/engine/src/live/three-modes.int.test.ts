@@ -12,21 +12,26 @@
  * - backtest: over simulator A's candles of the live window, the trades are exactly those of the
  *   independent computation (`expectedSmaTrades`: next bar's open, at its close time).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LedgerSnapshot, OrderBook } from '@hoga/broker-model';
-import { BrokerClient, candleToBar } from '@hoga/connector';
-import { type Bar, createLogger, Decimal, type Fill, type OrderEvent, ScaledClock } from '@hoga/core';
-import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
-import { HogaDatabase } from '@hoga/store';
+import { type BrokerClient, candleToBar } from '@hoga/connector';
+import { type Bar, createLogger, Decimal, type Fill, type OrderEvent, type ScaledClock } from '@hoga/core';
+import type { SimulatorHandle } from '@hoga/simulator';
+import type { HogaDatabase } from '@hoga/store';
 import { afterAll, describe, expect, it } from 'vitest';
 import SmaCrossover from '../../../../strategies/sma-crossover.js';
 import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
 import { runBacktest } from '../backtest/run-backtest.js';
 import { FixedFxRates } from '../portfolio/fx-rates.js';
 import type { StrategyContext } from '../strategy/strategy-context.js';
-import { type LiveRunHandle, startLiveRun } from './run-live.js';
+import {
+  Closers,
+  KR_OPEN,
+  openTempDb,
+  startSimulatedBroker,
+  startTestRun,
+  waitUntil,
+} from './live-run.test-helper.js';
+import type { LiveRunHandle } from './run-live.js';
 
 /**
  * KR stocks without warnings (account 1 holds 100 005930 from the start: not the strategy's).
@@ -36,13 +41,10 @@ import { type LiveRunHandle, startLiveRun } from './run-live.js';
 const SYMBOLS = ['005930', '035420', '035720'] as const;
 const CONFIG = { fast: 2, slow: 4, quantity: 3 } as const;
 const SPEED = 60;
-const START = '2026-11-23T10:00:00+09:00';
 const PAPER_CASH = new Decimal(10_000_000);
 
-const closers: (() => Promise<void> | void)[] = [];
-afterAll(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
+const closers = new Closers();
+afterAll(() => closers.closeAll());
 
 /** One order the strategy placed, with the bar it placed it on and what it saw then. */
 interface Decision {
@@ -174,51 +176,38 @@ interface Mode {
 }
 
 async function startMode(mode: 'live' | 'paper'): Promise<Mode> {
-  const sim = await startSimulator({ port: 0, seed: 7, start: START, speed: SPEED });
-  closers.push(() => sim.close());
-  const clock = new ScaledClock({ start: sim.now(), speed: SPEED });
-  const client = new BrokerClient({
-    clock,
-    config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
-  });
-  closers.push(() => client.close());
-  const db = HogaDatabase.open(join(mkdtempSync(join(tmpdir(), `hoga-3m-${mode}-`)), 'hoga.sqlite'), {
-    clock,
-  });
-  closers.push(() => db.close());
+  const { sim, clock, client } = await startSimulatedBroker(closers, { start: KR_OPEN, speed: SPEED });
+  const db = openTempDb(closers, `hoga-3m-${mode}-`, clock);
   const rec: Recording = { seen: new Map(), decisions: [], placed: [], events: [], fills: [] };
   const books = new Map<string, OrderBook>();
   const offBook: string[] = [];
-  const handle = await startLiveRun({
-    settings: {
+  const { handle } = await startTestRun(
+    { client, clock, db },
+    {
       runId: `three-modes-${mode}`,
       mode,
       symbols: SYMBOLS,
-      interval: '1m',
-      cash: { KRW: PAPER_CASH },
+      cashKrw: PAPER_CASH,
+      strategies: [{ strategyClass: observed(rec), config: CONFIG }],
     },
-    strategies: [{ strategyClass: observed(rec), config: CONFIG }],
-    client,
-    db,
-    clock,
-    logger: createLogger({ level: 'silent' }),
-    fx: new FixedFxRates(1400),
-    pollIntervalMs: 200,
-    streamIntervals: { candles1m: 600, orderbook: 400 },
-    onBook: (symbol, book) => books.set(symbol, book),
-    onEvent: (e) => {
-      rec.events.push(e);
-      if (e.type !== 'OrderFilled' && e.type !== 'OrderPartiallyFilled') return;
-      rec.fills.push(e.fill);
-      if (mode !== 'paper') return;
-      const book = books.get(e.fill.symbol);
-      const levels = e.fill.side === 'BUY' ? book?.asks : book?.bids;
-      const level = levels?.find((l) => l.price.eq(e.fill.price));
-      if (level === undefined || e.fill.quantity.gt(level.volume)) {
-        offBook.push(`${e.fill.side} ${e.fill.quantity} ${e.fill.symbol} @ ${e.fill.price}`);
-      }
+    {
+      pollIntervalMs: 200,
+      streamIntervals: { candles1m: 600, orderbook: 400 },
+      onBook: (symbol, book) => books.set(symbol, book),
+      onEvent: (e) => {
+        rec.events.push(e);
+        if (e.type !== 'OrderFilled' && e.type !== 'OrderPartiallyFilled') return;
+        rec.fills.push(e.fill);
+        if (mode !== 'paper') return;
+        const book = books.get(e.fill.symbol);
+        const levels = e.fill.side === 'BUY' ? book?.asks : book?.bids;
+        const level = levels?.find((l) => l.price.eq(e.fill.price));
+        if (level === undefined || e.fill.quantity.gt(level.volume)) {
+          offBook.push(`${e.fill.side} ${e.fill.quantity} ${e.fill.symbol} @ ${e.fill.price}`);
+        }
+      },
     },
-  });
+  );
   return { sim, client, clock, db, rec, books, offBook, handle };
 }
 
@@ -228,11 +217,6 @@ const ENDS = new Set(['OrderFilled', 'OrderCanceled', 'OrderRejected', 'OrderDen
 function inFlight(rec: Recording): string[] {
   const ended = new Set(rec.events.filter((e) => ENDS.has(e.type)).map((e) => e.clientOrderId as string));
   return rec.placed.filter((id) => !ended.has(id));
-}
-
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const end = performance.now() + timeoutMs;
-  while (!check() && performance.now() < end) await new Promise((r) => setTimeout(r, 100));
 }
 
 const sum = (values: readonly Decimal[]) => values.reduce((a, b) => a.plus(b), new Decimal(0));
@@ -253,7 +237,8 @@ describe('the SMA crossover in backtest, paper and live against the simulator', 
       m.rec.fills.length >= 4 &&
       m.rec.decisions.some((d) => d.side === 'SELL') &&
       inFlight(m.rec).length === 0;
-    await until(() => enough(live) && enough(paper), 45_000);
+    // at most 45 s: what follows checks what the runs did by then
+    await waitUntil(() => enough(live) && enough(paper), 45_000);
     await Promise.all([live.handle.stop(), paper.handle.stop()]);
     expect(live.rec.fills.length).toBeGreaterThan(0);
     expect(paper.rec.fills.length).toBeGreaterThan(0);
@@ -359,8 +344,7 @@ describe('the SMA crossover in backtest, paper and live against the simulator', 
     bars.sort((a, b) => a.closeTime - b.closeTime || a.symbol.localeCompare(b.symbol));
     const expected = expectedSmaTrades(bars, CONFIG);
     expect(expected.length).toBeGreaterThan(0);
-    const db = HogaDatabase.open(join(mkdtempSync(join(tmpdir(), 'hoga-3m-backtest-')), 'hoga.sqlite'));
-    closers.push(() => db.close());
+    const db = openTempDb(closers, 'hoga-3m-backtest-');
     const startMs = (bars[0] as Bar).ts;
     const outcome = await runBacktest({
       settings: {
