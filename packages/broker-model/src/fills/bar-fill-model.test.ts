@@ -25,8 +25,14 @@ interface OrderSpec {
   amount?: string;
   filledQuantity?: string;
   filledAmount?: string;
-  acceptedAt: number;
+  /** Default {@link AT_0901} for a KR symbol, {@link US_1000} for AAPL. */
+  acceptedAt?: number;
 }
+const AT_0901 = kst('2026-11-23T09:01:00');
+/** 10:00 New York on 2026-11-23 (EST). */
+const US_1000 = Date.parse('2026-11-23T10:00:00-05:00');
+/** Before the KR open of 2026-11-23 (its opening auction). */
+const AT_0845 = kst('2026-11-23T08:45:00');
 const order = (o: OrderSpec): FillableOrder => {
   const symbol = o.symbol ?? '005930';
   return {
@@ -40,10 +46,30 @@ const order = (o: OrderSpec): FillableOrder => {
     orderAmount: o.amount === undefined ? null : new Decimal(o.amount),
     filledQuantity: new Decimal(o.filledQuantity ?? '0'),
     filledAmount: new Decimal(o.filledAmount ?? '0'),
-    acceptedAt: o.acceptedAt,
+    acceptedAt: o.acceptedAt ?? (symbol === 'AAPL' ? US_1000 : AT_0901),
   };
 };
-const AT_0901 = kst('2026-11-23T09:01:00');
+type More = Omit<OrderSpec, 'side' | 'type' | 'price' | 'quantity'>;
+/** A market order of `quantity` (005930, accepted at 09:01 KST, unless `more` says otherwise). */
+const market = (side: 'BUY' | 'SELL', quantity: string, more: More = {}): FillableOrder =>
+  order({ side, type: 'MARKET', quantity, ...more });
+/** A limit order of `quantity` at `price` (005930, accepted at 09:01 KST, unless `more` says otherwise). */
+const limit = (side: 'BUY' | 'SELL', price: string, quantity: string, more: More = {}): FillableOrder =>
+  order({ side, type: 'LIMIT', price, quantity, ...more });
+/** An AAPL limit order at the close (CLS), accepted at 10:00 New York unless `acceptedAt` says otherwise. */
+const cls = (side: 'BUY' | 'SELL', price: string, quantity: string, acceptedAt = US_1000): FillableOrder =>
+  limit(side, price, quantity, { symbol: 'AAPL', tif: 'CLS', acceptedAt });
+/** An AAPL market buy of `amount` dollars, accepted at 10:00 New York. */
+const amountBuy = (amount: string, more: More = {}): FillableOrder =>
+  order({ symbol: 'AAPL', side: 'BUY', type: 'MARKET', amount, ...more });
+
+/** The 09:02 KST bar the most rows fill on: open 72,100, volume 5,000. */
+const BAR_0902 = kr('09:02', 72100, 72400, 71900, 72300, 5000);
+/** The 09:01 KST candle holding the opening auction: open 71,000. */
+const AUCTION = kr('09:01', 71000, 71500, 70500, 71200, 80_000);
+/** The AAPL bar of 10:01 New York (EST), o/h/l/c/v. */
+const us1001 = (o: number, h: number, l: number, c: number, v: number): Bar =>
+  us('2026-11-23T10:01:00-05:00', o, h, l, c, v);
 const uncapped = new BarFillModel({ volumeFraction: Number.POSITIVE_INFINITY });
 
 interface Row {
@@ -59,97 +85,97 @@ const rows: Row[] = [
   // market orders
   {
     name: 'market buy fills at the next bar open',
-    order: order({ side: 'BUY', type: 'MARKET', quantity: '10', acceptedAt: AT_0901 }),
-    bar: kr('09:02', 72100, 72400, 71900, 72300, 5000),
+    order: market('BUY', '10'),
+    bar: BAR_0902,
     expected: ['10', '72100'],
   },
   {
     name: 'market sell fills at the next bar open',
-    order: order({ side: 'SELL', type: 'MARKET', quantity: '10', acceptedAt: AT_0901 }),
-    bar: kr('09:02', 72100, 72400, 71900, 72300, 5000),
+    order: market('SELL', '10'),
+    bar: BAR_0902,
     expected: ['10', '72100'],
   },
   {
     name: 'no fill on the bar that closed when the order was accepted',
-    order: order({ side: 'BUY', type: 'MARKET', quantity: '10', acceptedAt: AT_0901 }),
+    order: market('BUY', '10'),
     bar: kr('09:01', 72100, 72400, 71900, 72300, 5000),
     expected: null,
   },
   {
     name: 'no fill on a bar that closed before the order was accepted',
-    order: order({ side: 'BUY', type: 'MARKET', quantity: '10', acceptedAt: AT_0901 + 30_000 }),
+    order: market('BUY', '10', { acceptedAt: AT_0901 + 30_000 }),
     bar: kr('09:01', 72100, 72400, 71900, 72300, 5000),
     expected: null,
   },
   // limits
   {
     name: 'limit buy: the bar gaps down through the limit, fills at the open',
-    order: order({ side: 'BUY', type: 'LIMIT', price: '72000', quantity: '10', acceptedAt: AT_0901 }),
+    order: limit('BUY', '72000', '10'),
     bar: kr('09:02', 71500, 71800, 71000, 71700, 5000),
     expected: ['10', '71500'],
   },
   {
     name: 'limit buy: the low touches the limit exactly, fills at the limit',
-    order: order({ side: 'BUY', type: 'LIMIT', price: '72000', quantity: '10', acceptedAt: AT_0901 }),
+    order: limit('BUY', '72000', '10'),
     bar: kr('09:02', 72300, 72400, 72000, 72200, 5000),
     expected: ['10', '72000'],
   },
   {
     name: 'limit buy: the low stays one tick above the limit, no fill',
-    order: order({ side: 'BUY', type: 'LIMIT', price: '72000', quantity: '10', acceptedAt: AT_0901 }),
+    order: limit('BUY', '72000', '10'),
     bar: kr('09:02', 72300, 72400, 72100, 72200, 5000),
     expected: null,
   },
   {
     name: 'limit sell: the bar gaps up through the limit, fills at the open',
-    order: order({ side: 'SELL', type: 'LIMIT', price: '72000', quantity: '10', acceptedAt: AT_0901 }),
+    order: limit('SELL', '72000', '10'),
     bar: kr('09:02', 72500, 72600, 72400, 72500, 5000),
     expected: ['10', '72500'],
   },
   {
     name: 'limit sell: the high touches the limit exactly, fills at the limit',
-    order: order({ side: 'SELL', type: 'LIMIT', price: '72000', quantity: '10', acceptedAt: AT_0901 }),
+    order: limit('SELL', '72000', '10'),
     bar: kr('09:02', 71800, 72000, 71700, 71900, 5000),
     expected: ['10', '72000'],
   },
   {
     name: 'limit sell: the high stays below the limit, no fill',
-    order: order({ side: 'SELL', type: 'LIMIT', price: '72000', quantity: '10', acceptedAt: AT_0901 }),
+    order: limit('SELL', '72000', '10'),
     bar: kr('09:02', 71800, 71900, 71700, 71900, 5000),
     expected: null,
   },
   // volume caps (default 10 % of the bar's volume)
   {
     name: 'volume cap: 10 % of 300 shares fills 30 of 100',
-    order: order({ side: 'BUY', type: 'MARKET', quantity: '100', acceptedAt: AT_0901 }),
+    order: market('BUY', '100'),
     bar: kr('09:02', 72100, 72400, 71900, 72300, 300),
     model: new BarFillModel(),
     expected: ['30', '72100'],
   },
   {
     name: 'volume cap: the remaining 70 fill on a later bar with room for 100',
-    order: order({ side: 'BUY', type: 'MARKET', quantity: '100', filledQuantity: '30', acceptedAt: AT_0901 }),
+    order: market('BUY', '100', { filledQuantity: '30' }),
     bar: kr('09:03', 72200, 72400, 71900, 72300, 1000),
     model: new BarFillModel(),
     expected: ['70', '72200'],
   },
   {
     name: 'volume cap: a fraction of 0.25 of 45 shares rounds down to 11 whole shares',
-    order: order({ side: 'SELL', type: 'LIMIT', price: '72000', quantity: '50', acceptedAt: AT_0901 }),
+    order: limit('SELL', '72000', '50'),
     bar: kr('09:02', 72100, 72400, 71900, 72300, 45),
     model: new BarFillModel({ volumeFraction: 0.25 }),
     expected: ['11', '72100'],
   },
   {
     name: 'volume cap: a KR minute without trades (volume 0) fills nothing',
-    order: order({ side: 'BUY', type: 'MARKET', quantity: '10', acceptedAt: AT_0901 }),
+    order: market('BUY', '10'),
     bar: kr('09:02', 72100, 72100, 72100, 72100, 0),
     model: new BarFillModel(),
     expected: null,
   },
   {
     name: 'volume cap: a cap below one share fills nothing',
-    order: order({ side: 'BUY', type: 'MARKET', quantity: '10', acceptedAt: AT_0901 }),
+    order: market('BUY', '10'),
     bar: kr('09:02', 72100, 72100, 72100, 72100, 9),
     model: new BarFillModel(),
     expected: null,
@@ -157,25 +183,25 @@ const rows: Row[] = [
   // KR ticks and price limits
   {
     name: 'KR tick: an off-grid open (72,123) rounds up for a buy (tick 100)',
-    order: order({ side: 'BUY', type: 'MARKET', quantity: '1', acceptedAt: AT_0901 }),
+    order: market('BUY', '1'),
     bar: kr('09:02', 72123, 72400, 71900, 72300, 5000),
     expected: ['1', '72200'],
   },
   {
     name: 'KR tick: an off-grid open (72,123) rounds down for a sell (tick 100)',
-    order: order({ side: 'SELL', type: 'MARKET', quantity: '1', acceptedAt: AT_0901 }),
+    order: market('SELL', '1'),
     bar: kr('09:02', 72123, 72400, 71900, 72300, 5000),
     expected: ['1', '72100'],
   },
   {
     name: 'KR tick: 4,997 rounds up to 5,000 for a buy (tick 5 below 5,000)',
-    order: order({ side: 'BUY', type: 'MARKET', quantity: '1', acceptedAt: AT_0901 }),
+    order: market('BUY', '1'),
     bar: kr('09:02', 4997, 5100, 4900, 5000, 5000),
     expected: ['1', '5000'],
   },
   {
     name: 'KR tick: an ETF uses the flat 5-won grid (72,123 → 72,120 for a sell)',
-    order: order({ symbol: '069500', side: 'SELL', type: 'MARKET', quantity: '1', acceptedAt: AT_0901 }),
+    order: market('SELL', '1', { symbol: '069500' }),
     bar: kr('09:02', 72123, 72400, 71900, 72300, 5000, '069500'),
     model: new BarFillModel({
       volumeFraction: Number.POSITIVE_INFINITY,
@@ -185,14 +211,14 @@ const rows: Row[] = [
   },
   {
     name: 'KR price limits: a synthetic open above +30 % of the reference fills at the upper limit',
-    order: order({ side: 'BUY', type: 'MARKET', quantity: '1', acceptedAt: AT_0901 }),
+    order: market('BUY', '1'),
     bar: kr('09:02', 13500, 13500, 12900, 13000, 5000),
     model: new BarFillModel({ volumeFraction: Number.POSITIVE_INFINITY, referencePrice: () => 10_000 }),
     expected: ['1', '13000'],
   },
   {
     name: 'KR price limits: a synthetic open below −30 % fills at the lower limit',
-    order: order({ side: 'SELL', type: 'MARKET', quantity: '1', acceptedAt: AT_0901 }),
+    order: market('SELL', '1'),
     bar: kr('09:02', 6500, 7100, 6500, 7000, 5000),
     model: new BarFillModel({ volumeFraction: Number.POSITIVE_INFINITY, referencePrice: () => 10_000 }),
     expected: ['1', '7000'],
@@ -200,170 +226,89 @@ const rows: Row[] = [
   // the 09:01 candle holds the opening auction
   {
     name: 'opening auction: a market buy placed before the open fills at the 09:01 open (auction price)',
-    order: order({ side: 'BUY', type: 'MARKET', quantity: '10', acceptedAt: kst('2026-11-23T08:45:00') }),
-    bar: kr('09:01', 71000, 71500, 70500, 71200, 80_000),
+    order: market('BUY', '10', { acceptedAt: AT_0845 }),
+    bar: AUCTION,
     expected: ['10', '71000'],
   },
   {
     name: 'opening auction: an order placed at the previous close fills on the 09:01 candle too',
-    order: order({ side: 'SELL', type: 'MARKET', quantity: '10', acceptedAt: kst('2026-11-20T15:31:00') }),
-    bar: kr('09:01', 71000, 71500, 70500, 71200, 80_000),
+    order: market('SELL', '10', { acceptedAt: kst('2026-11-20T15:31:00') }),
+    bar: AUCTION,
     expected: ['10', '71000'],
   },
   {
     name: 'opening auction: a limit buy above the auction price fills at the auction price',
-    order: order({
-      side: 'BUY',
-      type: 'LIMIT',
-      price: '71200',
-      quantity: '10',
-      acceptedAt: kst('2026-11-23T08:45:00'),
-    }),
-    bar: kr('09:01', 71000, 71500, 70500, 71200, 80_000),
+    order: limit('BUY', '71200', '10', { acceptedAt: AT_0845 }),
+    bar: AUCTION,
     expected: ['10', '71000'],
   },
   {
     name: 'opening auction: a limit buy below the auction price fills at its limit when the minute reaches it',
-    order: order({
-      side: 'BUY',
-      type: 'LIMIT',
-      price: '70800',
-      quantity: '10',
-      acceptedAt: kst('2026-11-23T08:45:00'),
-    }),
-    bar: kr('09:01', 71000, 71500, 70500, 71200, 80_000),
+    order: limit('BUY', '70800', '10', { acceptedAt: AT_0845 }),
+    bar: AUCTION,
     expected: ['10', '70800'],
   },
   // CLS (US limit at the close)
   {
     name: 'CLS: fills at the close of the 16:00 New York minute bar',
-    order: order({
-      symbol: 'AAPL',
-      side: 'BUY',
-      type: 'LIMIT',
-      tif: 'CLS',
-      price: '190',
-      quantity: '3',
-      acceptedAt: Date.parse('2026-11-23T10:00:00-05:00'),
-    }),
+    order: cls('BUY', '190', '3'),
     bar: us('2026-11-23T16:00:00-05:00', 189.9, 190.2, 189.4, 189.5, 20_000),
     expected: ['3', '189.5'],
   },
   {
     name: 'CLS: a minute bar before the close fills nothing',
-    order: order({
-      symbol: 'AAPL',
-      side: 'BUY',
-      type: 'LIMIT',
-      tif: 'CLS',
-      price: '190',
-      quantity: '3',
-      acceptedAt: Date.parse('2026-11-23T10:00:00-05:00'),
-    }),
+    order: cls('BUY', '190', '3'),
     bar: us('2026-11-23T15:59:00-05:00', 189.9, 190.2, 189.4, 189.5, 20_000),
     expected: null,
   },
   {
     name: 'CLS: a close above a buy limit fills nothing',
-    order: order({
-      symbol: 'AAPL',
-      side: 'BUY',
-      type: 'LIMIT',
-      tif: 'CLS',
-      price: '190',
-      quantity: '3',
-      acceptedAt: Date.parse('2026-11-23T10:00:00-05:00'),
-    }),
+    order: cls('BUY', '190', '3'),
     bar: us('2026-11-23T16:00:00-05:00', 189.9, 190.4, 189.4, 190.01, 20_000),
     expected: null,
   },
   {
     name: 'CLS: the 16:00 close in summer time (EDT)',
-    order: order({
-      symbol: 'AAPL',
-      side: 'SELL',
-      type: 'LIMIT',
-      tif: 'CLS',
-      price: '180',
-      quantity: '2',
-      acceptedAt: Date.parse('2026-07-01T10:00:00-04:00'),
-    }),
+    order: cls('SELL', '180', '2', Date.parse('2026-07-01T10:00:00-04:00')),
     bar: us('2026-07-01T16:00:00-04:00', 181, 181.5, 180.5, 181.25, 20_000),
     expected: ['2', '181.25'],
   },
   // US amounts and ticks
   {
     name: 'amount order: $1,000 at an open of $250 buys 4 shares',
-    order: order({
-      symbol: 'AAPL',
-      side: 'BUY',
-      type: 'MARKET',
-      amount: '1000',
-      acceptedAt: Date.parse('2026-11-23T10:00:00-05:00'),
-    }),
-    bar: us('2026-11-23T10:01:00-05:00', 250, 251, 249, 250.5, 10_000),
+    order: amountBuy('1000'),
+    bar: us1001(250, 251, 249, 250.5, 10_000),
     expected: ['4', '250'],
   },
   {
     name: 'amount order: $1,000 at $300 buys 3.333333 shares (6 places, truncated)',
-    order: order({
-      symbol: 'AAPL',
-      side: 'BUY',
-      type: 'MARKET',
-      amount: '1000',
-      acceptedAt: Date.parse('2026-11-23T10:00:00-05:00'),
-    }),
-    bar: us('2026-11-23T10:01:00-05:00', 300, 301, 299, 300.5, 10_000),
+    order: amountBuy('1000'),
+    bar: us1001(300, 301, 299, 300.5, 10_000),
     expected: ['3.333333', '300'],
   },
   {
     name: 'amount order: what is left of the amount ($500 of $1,000) buys 2 shares at $250',
-    order: order({
-      symbol: 'AAPL',
-      side: 'BUY',
-      type: 'MARKET',
-      amount: '1000',
-      filledAmount: '500',
-      acceptedAt: Date.parse('2026-11-23T10:00:00-05:00'),
-    }),
-    bar: us('2026-11-23T10:01:00-05:00', 250, 251, 249, 250.5, 10_000),
+    order: amountBuy('1000', { filledAmount: '500' }),
+    bar: us1001(250, 251, 249, 250.5, 10_000),
     expected: ['2', '250'],
   },
   {
     name: 'amount order: capped to 2 whole shares by 10 % of a 25-share bar',
-    order: order({
-      symbol: 'AAPL',
-      side: 'BUY',
-      type: 'MARKET',
-      amount: '1000',
-      acceptedAt: Date.parse('2026-11-23T10:00:00-05:00'),
-    }),
-    bar: us('2026-11-23T10:01:00-05:00', 250, 251, 249, 250.5, 25),
+    order: amountBuy('1000'),
+    bar: us1001(250, 251, 249, 250.5, 25),
     model: new BarFillModel(),
     expected: ['2', '250'],
   },
   {
     name: 'US tick: a sub-dollar open of 0.12345 rounds up to 0.1235 for a buy',
-    order: order({
-      symbol: 'AAPL',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '100',
-      acceptedAt: Date.parse('2026-11-23T10:00:00-05:00'),
-    }),
-    bar: us('2026-11-23T10:01:00-05:00', 0.12345, 0.13, 0.12, 0.125, 100_000),
+    order: market('BUY', '100', { symbol: 'AAPL' }),
+    bar: us1001(0.12345, 0.13, 0.12, 0.125, 100_000),
     expected: ['100', '0.1235'],
   },
   {
     name: 'US fractional market sell of 0.5 share fills whole at the open',
-    order: order({
-      symbol: 'AAPL',
-      side: 'SELL',
-      type: 'MARKET',
-      quantity: '0.5',
-      acceptedAt: Date.parse('2026-11-23T10:00:00-05:00'),
-    }),
-    bar: us('2026-11-23T10:01:00-05:00', 250.07, 251, 249, 250.5, 10),
+    order: market('SELL', '0.5', { symbol: 'AAPL' }),
+    bar: us1001(250.07, 251, 249, 250.5, 10),
     model: new BarFillModel(),
     expected: ['0.5', '250.07'],
   },
@@ -382,14 +327,14 @@ describe('BarFillModel', () => {
     });
 
     it('fills nothing from a bar that has not closed yet at the given time', () => {
-      const bar = kr('09:02', 72100, 72400, 71900, 72300, 5000);
-      const o = order({ side: 'BUY', type: 'MARKET', quantity: '10', acceptedAt: AT_0901 });
+      const bar = BAR_0902;
+      const o = market('BUY', '10');
       expect(uncapped.match(o, bar, bar.closeTime - 1)).toEqual([]);
       expect(uncapped.match(o, bar, bar.closeTime)).toHaveLength(1);
     });
 
     it('fills nothing from another symbol’s bar', () => {
-      const o = order({ side: 'BUY', type: 'MARKET', quantity: '10', acceptedAt: AT_0901 });
+      const o = market('BUY', '10');
       const bar = kr('09:02', 72100, 72400, 71900, 72300, 5000, '000660');
       expect(uncapped.match(o, bar, bar.closeTime)).toEqual([]);
     });
@@ -408,19 +353,11 @@ describe('BarFillModel', () => {
         volume: 50_000_000,
       };
       const acceptedAt = Date.parse('2026-11-20T16:00:00-05:00');
-      const market = order({ symbol: 'AAPL', side: 'BUY', type: 'MARKET', quantity: '5', acceptedAt });
-      const cls = order({
-        symbol: 'AAPL',
-        side: 'SELL',
-        type: 'LIMIT',
-        tif: 'CLS',
-        price: '192',
-        quantity: '5',
-        acceptedAt,
-      });
+      const buy = market('BUY', '5', { symbol: 'AAPL', acceptedAt });
+      const sellAtClose = cls('SELL', '192', '5', acceptedAt);
       const model = new BarFillModel();
-      expect(model.match(market, bar, bar.closeTime).map((s) => s.price.toFixed())).toEqual(['190']);
-      expect(model.match(cls, bar, bar.closeTime).map((s) => s.price.toFixed())).toEqual(['192.5']);
+      expect(model.match(buy, bar, bar.closeTime).map((s) => s.price.toFixed())).toEqual(['190']);
+      expect(model.match(sellAtClose, bar, bar.closeTime).map((s) => s.price.toFixed())).toEqual(['192.5']);
     });
 
     it('carries what remains over consecutive bars until the order is filled', () => {
@@ -433,13 +370,7 @@ describe('BarFillModel', () => {
         kr('09:04', 72300, 72300, 72200, 72300, 2000),
       ];
       for (const bar of bars) {
-        const o = order({
-          side: 'BUY',
-          type: 'MARKET',
-          quantity: '100',
-          filledQuantity: filled.toFixed(),
-          acceptedAt: AT_0901,
-        });
+        const o = market('BUY', '100', { filledQuantity: filled.toFixed() });
         for (const s of model.match(o, bar, bar.closeTime)) {
           filled = filled.plus(s.quantity);
           fills.push(`${s.quantity.toFixed()}@${s.price.toFixed()}`);
