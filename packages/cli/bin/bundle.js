@@ -3,7 +3,7 @@
 // threads) imported by absolute path. bin/hoga.js calls it when the bundle is missing or older
 // than a source file; `pnpm hoga:build` calls it directly.
 
-import { renameSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,8 +56,26 @@ export async function bundle() {
       },
     ],
   });
+  asciiOnly(temporary);
   renameSync(temporary, BUNDLE);
   return BUNDLE;
+}
+
+/**
+ * Escapes the few non-ASCII characters esbuild leaves in the bundle (all in comments: `–`, `±`, the
+ * luxon examples; strings and identifiers are escaped by esbuild already). One such character makes
+ * V8 hold the whole 3 MB source, which it keeps for as long as the process runs, as a two-byte string
+ * (6.4 MB instead of 3.2 MB).
+ *
+ * @param {string} file - the built bundle, rewritten in place
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  if (!/[\u0080-\uffff]/.test(text)) return;
+  writeFileSync(
+    file,
+    text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -3,6 +3,7 @@
 // sources (bin/bundle.js), rebuilding it first when a source file is newer; HOGA_NO_BUNDLE=1 (or a
 // failed build) runs the sources through tsx instead. Relative paths are the caller's: run through
 // `pnpm hoga` the command moves back to the directory pnpm was started in.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
@@ -48,6 +49,65 @@ async function runSources() {
   await import(pathToFileURL(join(cliDir, 'src', 'main.ts')).href);
 }
 
+/** What the child of {@link stripTypesOutOfProcess} runs: Node's own stripping, stdin to stdout. */
+const STRIP_CHILD = `
+const { stripTypeScriptTypes } = require('node:module');
+let out;
+try {
+  const code = stripTypeScriptTypes(require('node:fs').readFileSync(0, 'utf8'), { mode: 'strip', sourceUrl: process.argv[1] });
+  out = { code };
+} catch (e) {
+  out = { error: { name: String(e?.name ?? 'Error'), code: e?.code, message: String(e?.message ?? e) } };
+}
+process.stdout.write(JSON.stringify(out));
+`;
+
+/**
+ * A strategy's `.ts` module has its types stripped by Node (the same strip-only mode and output as
+ * Node's own loader) in a short-lived child process rather than in this one: Node's stripper is a
+ * WebAssembly build of swc that, once loaded, stays for the life of the process (about 11 MB of
+ * anonymous memory and 8 MB of the Node binary's pages; `hoga run` runs for hours). Costs one child
+ * process per strategy file at start-up (about 0.1 s). Falls back to Node's in-process stripping
+ * when the child cannot run; files under node_modules are left to Node (which refuses them).
+ */
+function stripTypesOutOfProcess() {
+  if (typeof nodeModule.registerHooks !== 'function' || typeof nodeModule.stripTypeScriptTypes !== 'function')
+    return;
+  const { NODE_OPTIONS: _ignored, ...childEnv } = process.env;
+  nodeModule.registerHooks({
+    load(url, context, next) {
+      const loaded = next(url, context);
+      if (loaded.format !== 'module-typescript' || loaded.source == null || url.includes('/node_modules/')) {
+        return loaded;
+      }
+      const source =
+        typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source).toString('utf8');
+      const child = spawnSync(process.execPath, ['--no-warnings', '-e', STRIP_CHILD, url], {
+        input: source,
+        encoding: 'utf8',
+        env: childEnv,
+        maxBuffer: 64 * 1024 * 1024 + source.length * 2,
+      });
+      let answer;
+      try {
+        answer = child.status === 0 ? JSON.parse(child.stdout) : undefined;
+      } catch {
+        answer = undefined;
+      }
+      if (answer?.error !== undefined) {
+        const error =
+          answer.error.name === 'SyntaxError'
+            ? new SyntaxError(answer.error.message)
+            : new Error(answer.error.message);
+        if (answer.error.code !== undefined) error.code = answer.error.code;
+        throw error;
+      }
+      if (typeof answer?.code !== 'string') return loaded;
+      return { format: 'module', source: answer.code, shortCircuit: true };
+    },
+  });
+}
+
 // The bundle loads a strategy's .ts file with Node's own type stripping and module hooks
 // (packages/engine/src/strategy/strategy-imports.ts): Node 22.18+ / 23.6+. On an older Node,
 // the sources run through tsx.
@@ -67,6 +127,8 @@ if (process.env.HOGA_NO_BUNDLE === '1' || !nodeCanRunBundle) {
       ready = false;
     }
   }
-  if (ready) await import(pathToFileURL(bundlePath).href);
-  else await runSources();
+  if (ready) {
+    stripTypesOutOfProcess();
+    await import(pathToFileURL(bundlePath).href);
+  } else await runSources();
 }
