@@ -35,6 +35,8 @@ import { type BacktestOutcome, runBacktest } from '../src/backtest/run-backtest.
 import { BarFeed, type BarSeries, type PhasedBarStream } from '../src/market-data/bar-feed.js';
 import { FixedFxRates } from '../src/portfolio/fx-rates.js';
 import { performanceStats } from '../src/stats/performance-stats.js';
+import type { Strategy, StrategyClass } from '../src/strategy/strategy.js';
+import type { StrategyContext } from '../src/strategy/strategy-context.js';
 import { loadStrategyClass } from '../src/strategy/strategy-loader.js';
 import { generateUniverse, symbolOf, weekdays } from './bench-data.js';
 
@@ -48,6 +50,23 @@ const QUANTITY = 10;
 
 const strategyFile = resolve(import.meta.dirname, '../../../strategies/sma-crossover.ts');
 const strategyClass = await loadStrategyClass(strategyFile);
+
+/**
+ * The reference strategy with its orders taken away: the same class computing the same signals,
+ * its context answering "flat, nothing open" and placing nothing. The engine run with it is the
+ * engine's cost per bar; the reference run's extra time over it is the cost of its orders.
+ */
+const signalsOnlyClass = class SignalsOnly extends (strategyClass as unknown as typeof Strategy) {
+  constructor(ctx: StrategyContext, config: never) {
+    const noOrders: StrategyContext = Object.create(ctx, {
+      openOrders: { value: () => [] },
+      position: { value: () => undefined },
+      buy: { value: () => '' },
+      sell: { value: () => '' },
+    });
+    super(noOrders, config);
+  }
+} as unknown as StrategyClass;
 const logger = createLogger({ level: 'silent' });
 const work = mkdtempSync(join(tmpdir(), 'hoga-engine-bench-'));
 
@@ -120,6 +139,7 @@ async function engineRun(
   startMs: number,
   openStream: () => Promise<PhasedBarStream>,
   dbFile: string,
+  cls: StrategyClass = strategyClass,
 ): Promise<EngineResult> {
   const db = HogaDatabase.open(dbFile);
   try {
@@ -133,7 +153,7 @@ async function engineRun(
         interval,
         cash: { KRW: new Decimal('1e12'), USD: new Decimal(0) },
       },
-      strategies: [{ strategyClass, config: { fast: FAST, slow: SLOW, quantity: QUANTITY } }],
+      strategies: [{ strategyClass: cls, config: { fast: FAST, slow: SLOW, quantity: QUANTITY } }],
       startMs,
       db,
       logger,
@@ -146,7 +166,7 @@ async function engineRun(
         runId,
         kind: 'backtest',
         strategyPath: strategyFile,
-        strategyName: strategyClass.name,
+        strategyName: cls.name,
         params: { symbols: symbols.length, interval },
         startedAt: 0,
       },
@@ -241,12 +261,26 @@ interface DailyResult {
   readonly bareOrders: number;
   readonly bareMs: number;
   readonly digest: string;
+  /** The same run with the strategy's orders taken away (after the reference run, in the same process). */
+  readonly signalsOnlyMs: number;
+}
+
+/** The engine's cost per bar (its run without orders) and per order (the rest), as a line. */
+function costSplit(name: string, bars: number, fills: number, ms: number, signalsOnlyMs: number): string {
+  const perBarUs = (signalsOnlyMs * 1000) / bars;
+  const perOrderUs = ((ms - signalsOnlyMs) * 1000) / Math.max(fills, 1);
+  return (
+    `  ${name}, signals only (the strategy's orders taken away, run after it): ${fmt(signalsOnlyMs)} ms, ` +
+    `${perBarUs.toFixed(2)} µs per bar (${fmt(bars / (signalsOnlyMs / 1000))} bars/s); ` +
+    `the reference's orders: ${perOrderUs.toFixed(0)} µs per order and its fill`
+  );
 }
 
 function describeDaily(r: DailyResult): string {
   return (
     `engine (daily, child): ${fmt(r.bars)} bars, ${fmt(r.fills)} fills (bare loop: ${fmt(r.bareOrders)} orders) ` +
-    `in ${fmt(r.ms)} ms (CPU ${fmt(r.cpuMs)} ms), trade digest ${r.digest}`
+    `in ${fmt(r.ms)} ms (CPU ${fmt(r.cpuMs)} ms), trade digest ${r.digest}\n` +
+    costSplit('daily', r.bars, r.fills, r.ms, r.signalsOnlyMs)
   );
 }
 
@@ -265,6 +299,15 @@ if (process.env.HOGA_BENCH_PART === 'daily') {
     join(work, 'daily.sqlite'),
   );
   const cpu = process.cpuUsage(cpu0);
+  const quiet = await engineRun(
+    'daily-signals',
+    daily.map((s) => s.symbol),
+    '1d',
+    dailyStart,
+    async () => BarFeed.fromSeries(daily, dailyStart).stream(),
+    join(work, 'daily-signals.sqlite'),
+    signalsOnlyClass,
+  );
   const result: DailyResult = {
     bars: run.outcome.bars,
     fills: run.outcome.trades.length,
@@ -273,6 +316,7 @@ if (process.env.HOGA_BENCH_PART === 'daily') {
     bareOrders: dailyBare.orders,
     bareMs: dailyBare.ms,
     digest: tradeDigest(run.outcome),
+    signalsOnlyMs: quiet.ms,
   };
   // alone (HOGA_BENCH_PART=daily from the command line), a readable line too
   if (process.stdout.isTTY) console.log(describeDaily(result));
@@ -361,12 +405,27 @@ let memory: EngineResult | null = await engineRun(
   join(work, 'memory.sqlite'),
 );
 const memoryRate = (memory.outcome.bars / memory.ms) * 1000;
+const memoryMs = memory.ms;
 const memoryDigest = tradeDigest(memory.outcome);
 console.log(
   `engine (memory): ${fmt(memory.outcome.bars)} bars, ${fmt(memory.outcome.trades.length)} fills ` +
     `(bare loop: ${fmt(bare.orders)} orders) in ${fmt(memory.ms)} ms, trade digest ${memoryDigest}`,
 );
 memory = null;
+{
+  const quiet = await engineRun(
+    'memory-signals',
+    symbols,
+    '1m',
+    startMs,
+    async () => BarFeed.fromSeries(minute ?? [], startMs).stream(),
+    join(work, 'memory-signals.sqlite'),
+    signalsOnlyClass,
+  );
+  console.log(
+    costSplit('1m in memory', quiet.outcome.bars, Number(memoryDigest.split(':')[0]), memoryMs, quiet.ms),
+  );
+}
 row(
   '1m bars/s, in memory (100 × 1 y)',
   fmt(memoryRate),
