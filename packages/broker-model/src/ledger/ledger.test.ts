@@ -1,10 +1,49 @@
-import { Decimal } from '@hoga/core';
+import { Decimal, instrumentOf } from '@hoga/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Ledger } from './ledger.js';
+import type { ReservingOrder } from '../economics/reservations.js';
+import { Ledger, type LedgerFill } from './ledger.js';
 import { LedgerError } from './ledger-error.js';
 
 const d = (text: string | number) => new Decimal(text);
+type Side = 'BUY' | 'SELL';
+type Num = string | number;
+
+/** What a fill and an order share: `side quantity symbol @ price`, in the symbol's currency. */
+const trade = (side: Side, symbol: string, quantity: Num, price: Num) => ({
+  symbol,
+  currency: instrumentOf(symbol).currency,
+  side,
+  quantity: d(quantity),
+  price: d(price),
+});
+
+/** A fill of `quantity` `symbol` at `price` with its commission and, when given, tax. */
+function fill(side: Side, symbol: string, quantity: Num, price: Num, commission: Num, tax?: Num): LedgerFill {
+  return {
+    ...trade(side, symbol, quantity, price),
+    commission: d(commission),
+    ...(tax === undefined ? {} : { tax: d(tax) }),
+  };
+}
+
+/** An open limit order of `quantity` `symbol` at `price`, nothing filled, reserving at its limit; `more` overrides. */
+function limitOrder(
+  side: Side,
+  symbol: string,
+  quantity: Num,
+  price: Num,
+  more: Partial<ReservingOrder> = {},
+): ReservingOrder {
+  return {
+    ...trade(side, symbol, quantity, price),
+    orderAmount: null,
+    filledQuantity: d(0),
+    filledAmount: d(0),
+    reservePrice: d(price),
+    ...more,
+  };
+}
 
 function account(): Ledger {
   return new Ledger(
@@ -21,72 +60,32 @@ describe('Ledger', () => {
     it.each([
       {
         name: 'a KR buy pays amount plus commission and moves the average price',
-        fill: {
-          symbol: '005930',
-          currency: 'KRW',
-          side: 'BUY',
-          quantity: '100',
-          price: '70000',
-          commission: '1050',
-          tax: '0',
-        },
+        fill: fill('BUY', '005930', '100', '70000', '1050', '0'),
         cash: ['KRW', '42998950'],
         holding: ['005930', '200', '67500'],
       },
       {
         name: 'a KR sell receives amount less commission and tax and keeps the average price',
-        fill: {
-          symbol: '005930',
-          currency: 'KRW',
-          side: 'SELL',
-          quantity: '10',
-          price: '71900',
-          commission: '107',
-          tax: '1078',
-        },
+        fill: fill('SELL', '005930', '10', '71900', '107', '1078'),
         cash: ['KRW', '50717815'],
         holding: ['005930', '90', '65000'],
       },
       {
         name: 'a US buy rounds the amount to the cent (2.5 × 130.123 = 325.3075 → 325.31)',
-        fill: {
-          symbol: 'NVDA',
-          currency: 'USD',
-          side: 'BUY',
-          quantity: '2.5',
-          price: '130.123',
-          commission: '0.33',
-          tax: '0',
-        },
+        fill: fill('BUY', 'NVDA', '2.5', '130.123', '0.33', '0'),
         cash: ['USD', '19674.36'],
         // (5.5 × 120.25 + 325.31) / 8 = 986.685 / 8 = 123.335625 → 123.3356
         holding: ['NVDA', '8', '123.3356'],
       },
       {
         name: 'a first buy opens a holding at the fill price',
-        fill: {
-          symbol: 'AAPL',
-          currency: 'USD',
-          side: 'BUY',
-          quantity: '3',
-          price: '150.25',
-          commission: '0.45',
-          tax: '0',
-        },
+        fill: fill('BUY', 'AAPL', '3', '150.25', '0.45', '0'),
         cash: ['USD', '19548.8'],
         holding: ['AAPL', '3', '150.25'],
       },
     ] as const)('$name', ({ fill, cash, holding }) => {
       const ledger = account();
-      ledger.applyFill({
-        symbol: fill.symbol,
-        currency: fill.currency,
-        side: fill.side,
-        quantity: d(fill.quantity),
-        price: d(fill.price),
-        commission: d(fill.commission),
-        tax: d(fill.tax),
-      });
+      ledger.applyFill(fill);
       expect(ledger.cash(cash[0]).toFixed()).toBe(cash[1]);
       const h = ledger.holding(holding[0]);
       expect([h?.quantity.toFixed(), h?.averagePrice.toFixed()]).toEqual([holding[1], holding[2]]);
@@ -94,38 +93,15 @@ describe('Ledger', () => {
 
     it('drops a holding sold to zero, and fails fast (booking nothing) on a sell beyond it', () => {
       const ledger = account();
-      ledger.applyFill({
-        symbol: 'NVDA',
-        currency: 'USD',
-        side: 'SELL',
-        quantity: d('5.5'),
-        price: d(130),
-        commission: d('0.72'),
-      });
+      ledger.applyFill(fill('SELL', 'NVDA', '5.5', 130, '0.72'));
       expect(ledger.holding('NVDA')).toBeUndefined();
       expect(ledger.cash('USD').toFixed()).toBe('20714.28');
-      expect(() =>
-        ledger.applyFill({
-          symbol: 'NVDA',
-          currency: 'USD',
-          side: 'SELL',
-          quantity: d(1),
-          price: d(130),
-          commission: d(0),
-        }),
-      ).toThrow(LedgerError);
+      expect(() => ledger.applyFill(fill('SELL', 'NVDA', 1, 130, 0))).toThrow(LedgerError);
       expect(ledger.cash('USD').toFixed()).toBe('20714.28');
     });
 
     it('returns the entry it booked, with the rounded amount', () => {
-      const entry = account().applyFill({
-        symbol: 'AAPL',
-        currency: 'USD',
-        side: 'BUY',
-        quantity: d('0.333333'),
-        price: d('150.01'),
-        commission: d('0.05'),
-      });
+      const entry = account().applyFill(fill('BUY', 'AAPL', '0.333333', '150.01', '0.05'));
       // 0.333333 × 150.01 = 50.003283… → 50
       expect([entry.amount.toFixed(), entry.tax.toFixed()]).toEqual(['50', '0']);
     });
@@ -133,14 +109,7 @@ describe('Ledger', () => {
     it('never changes a holding read earlier', () => {
       const ledger = account();
       const before = ledger.holding('005930')!;
-      ledger.applyFill({
-        symbol: '005930',
-        currency: 'KRW',
-        side: 'SELL',
-        quantity: d(10),
-        price: d(70000),
-        commission: d(0),
-      });
+      ledger.applyFill(fill('SELL', '005930', 10, 70000, 0));
       expect(before.quantity.toFixed()).toBe('100');
       expect(ledger.quantity('005930').toFixed()).toBe('90');
     });
@@ -149,25 +118,8 @@ describe('Ledger', () => {
   describe('.reserve and .release', () => {
     it('holds cash for open buys and shares for open sells, and gives them back on release', () => {
       const ledger = account();
-      const buy = {
-        symbol: '000660',
-        currency: 'KRW',
-        side: 'BUY',
-        price: d(180000),
-        quantity: d(10),
-        orderAmount: null,
-        filledQuantity: d(0),
-        filledAmount: d(0),
-        reservePrice: d(180000),
-      } as const;
-      const sell = {
-        ...buy,
-        symbol: '005930',
-        side: 'SELL',
-        price: d(72000),
-        quantity: d(30),
-        reservePrice: d(72000),
-      } as const;
+      const buy = limitOrder('BUY', '000660', 10, 180000);
+      const sell = limitOrder('SELL', '005930', 30, 72000);
       // 1,800,000 × 1.00015 = 1,800,270
       expect(ledger.reserve('b1', buy).cash.toFixed()).toBe('1800270');
       ledger.reserve('s1', sell);
@@ -185,17 +137,7 @@ describe('Ledger', () => {
 
     it('never shows negative buying power', () => {
       const ledger = new Ledger({ KRW: d(1000) });
-      ledger.reserve('b', {
-        symbol: '005930',
-        currency: 'KRW',
-        side: 'BUY',
-        price: d(70000),
-        quantity: d(1),
-        orderAmount: null,
-        filledQuantity: d(0),
-        filledAmount: d(0),
-        reservePrice: d(70000),
-      });
+      ledger.reserve('b', limitOrder('BUY', '005930', 1, 70000));
       expect(ledger.buyingPower('KRW').toFixed()).toBe('0');
       expect(ledger.buyingPower('USD').toFixed()).toBe('0');
     });
@@ -219,17 +161,13 @@ describe('Ledger', () => {
               continue;
             }
             const us = s.symbol === 'AAPL';
-            ledger.reserve(s.id, {
-              symbol: s.symbol,
-              currency: us ? 'USD' : 'KRW',
-              side: s.side,
-              price: us ? d(s.price).dividedBy(100) : d(s.price),
-              quantity: d(s.quantity),
-              orderAmount: null,
-              filledQuantity: d(Math.min(s.filled, s.quantity)),
-              filledAmount: d(0),
-              reservePrice: d(s.price),
-            });
+            ledger.reserve(
+              s.id,
+              limitOrder(s.side, s.symbol, s.quantity, us ? d(s.price).dividedBy(100).toFixed() : s.price, {
+                filledQuantity: d(Math.min(s.filled, s.quantity)),
+                reservePrice: d(s.price),
+              }),
+            );
           }
           const ids = ['a', 'b', 'c', 'd', 'e'];
           const open = ids.map((id) => ledger.reservation(id)).filter((r) => r !== undefined);
