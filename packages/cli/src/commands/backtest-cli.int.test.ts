@@ -38,20 +38,47 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('hoga backtest', () => {
-  const args = () => [
-    SMA,
+/**
+ * The arguments of a daily backtest of `strategy` (default the SMA crossover) over `symbols`
+ * (default 005930) from `from` to `to` (default 2025), with `extra` flags, on the simulator and
+ * the test's database.
+ */
+function backtestArgs(
+  o: {
+    strategy?: string;
+    symbols?: readonly string[];
+    from?: string;
+    to?: string;
+    extra?: readonly string[];
+  } = {},
+): string[] {
+  return [
+    o.strategy ?? SMA,
     '--symbols',
-    SYMBOLS.join(','),
+    (o.symbols ?? ['005930']).join(','),
     '--interval',
     '1d',
     '--from',
-    FROM,
+    o.from ?? FROM,
     '--to',
-    TO,
-    '--json',
+    o.to ?? TO,
+    ...(o.extra ?? []),
     ...connection,
   ];
+}
+
+/** Opens the test's database for `read`, and closes it. */
+function readStore<T>(read: (database: HogaDatabase, runs: RunRepository) => T): T {
+  const database = HogaDatabase.open(db);
+  try {
+    return read(database, new RunRepository(database.connection));
+  } finally {
+    database.close();
+  }
+}
+
+describe('hoga backtest', () => {
+  const args = () => backtestArgs({ symbols: SYMBOLS, extra: ['--json'] });
 
   it("trades the SMA crossovers of the simulator's candles, as an independent computation finds them, and stores the run", async () => {
     const result = await hoga(args());
@@ -90,9 +117,7 @@ describe('hoga backtest', () => {
     ).toBe(true);
     expect(run.trades.every((t) => Number(t.commission) > 0)).toBe(true);
 
-    const database = HogaDatabase.open(db);
-    try {
-      const stored = new RunRepository(database.connection);
+    readStore((_, stored) => {
       expect(stored.get(run.runId)).toMatchObject({
         status: 'completed',
         kind: 'backtest',
@@ -100,9 +125,7 @@ describe('hoga backtest', () => {
       });
       expect(stored.trades(run.runId)).toHaveLength(run.trades.length);
       expect(stored.equity(run.runId)).toHaveLength(run.equity.length);
-    } finally {
-      database.close();
-    }
+    });
   }, 120_000);
 
   it('gives the same stats, trades and equity curve to the last digit when run twice', async () => {
@@ -115,20 +138,7 @@ describe('hoga backtest', () => {
   it('stops with exit code 2 on a bad config, naming the field, the value and what was expected', async () => {
     const config = join(dir, 'bad.json');
     writeFileSync(config, JSON.stringify({ fast: 'five', quantity: -1 }));
-    const result = await hoga([
-      SMA,
-      '--symbols',
-      '005930',
-      '--interval',
-      '1d',
-      '--from',
-      FROM,
-      '--to',
-      TO,
-      '--config',
-      config,
-      ...connection,
-    ]);
+    const result = await hoga(backtestArgs({ extra: ['--config', config] }));
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`invalid config for strategy SmaCrossover (from ${config})`);
@@ -137,24 +147,11 @@ describe('hoga backtest', () => {
   }, 60_000);
 
   it('stops cleanly when a strategy throws in a hook: says which strategy and hook, and stores a consistent failed run', async () => {
-    const result = await hoga([
-      THROWS,
-      '--symbols',
-      '005930',
-      '--interval',
-      '1d',
-      '--from',
-      FROM,
-      '--to',
-      TO,
-      ...connection,
-    ]);
+    const result = await hoga(backtestArgs({ strategy: THROWS }));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('strategy ThrowsInOnBar threw in onBar: cannot handle the bar of 005930');
     const runId = /stored as ([0-9a-f-]{36})/.exec(result.stderr)?.[1] ?? '';
-    const database = HogaDatabase.open(db);
-    try {
-      const stored = new RunRepository(database.connection);
+    readStore((database, stored) => {
       expect(stored.get(runId)).toMatchObject({ status: 'failed' });
       expect(stored.trades(runId).map((t) => [t.side, t.quantity.toFixed()])).toEqual([['BUY', '3']]);
       const orders = database.journal
@@ -164,42 +161,27 @@ describe('hoga backtest', () => {
       const last = orders[orders.length - 1];
       expect(last?.events.map(([type]) => type)).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderFilled']);
       expect(last?.fills).toHaveLength(1);
-    } finally {
-      database.close();
-    }
+    });
   }, 60_000);
 
-  it('refuses an unknown symbol with exit code 2 naming it', async () => {
-    const result = await hoga([
-      SMA,
-      '--symbols',
-      '999999',
-      '--interval',
-      '1d',
-      '--from',
-      FROM,
-      '--to',
-      TO,
-      ...connection,
-    ]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('unknown symbol 999999');
-  }, 60_000);
-
-  it('fails with a clear message when the range holds no bars (a weekend)', async () => {
-    const result = await hoga([
-      SMA,
-      '--symbols',
-      '005930',
-      '--interval',
-      '1d',
-      '--from',
-      '2025-01-04',
-      '--to',
-      '2025-01-05',
-      ...connection,
-    ]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('no 1d bars for 005930 from 2025-01-04 to 2025-01-05');
-  }, 60_000);
+  for (const c of [
+    {
+      name: 'refuses an unknown symbol with exit code 2 naming it',
+      run: { symbols: ['999999'] },
+      code: 2,
+      message: 'unknown symbol 999999',
+    },
+    {
+      name: 'fails with a clear message when the range holds no bars (a weekend)',
+      run: { from: '2025-01-04', to: '2025-01-05' },
+      code: 1,
+      message: 'no 1d bars for 005930 from 2025-01-04 to 2025-01-05',
+    },
+  ]) {
+    it(c.name, async () => {
+      const result = await hoga(backtestArgs(c.run));
+      expect(result.code).toBe(c.code);
+      expect(result.stderr).toContain(c.message);
+    }, 60_000);
+  }
 });
