@@ -10,226 +10,87 @@ const us: Instrument = { symbol: 'AAPL', market: 'US', currency: 'USD', security
 const id = clientOrderId('test-1');
 const d = (v: string) => new Decimal(v);
 
+/**
+ * A quantity order of `quantity`, with a `price` when one is given, and `more` fields. Not type
+ * checked: the rows of the refusals pass what the type forbids (an unknown side or order type).
+ */
+const byQuantity = (
+  instrument: Instrument,
+  side: string,
+  orderType: string,
+  quantity: string,
+  price?: string,
+  more: Record<string, unknown> = {},
+): OrderIntentInput =>
+  ({
+    clientOrderId: id,
+    instrument,
+    side,
+    sizing: 'QUANTITY',
+    orderType,
+    quantity: d(quantity),
+    ...(price === undefined ? {} : { price: d(price) }),
+    ...more,
+  }) as OrderIntentInput;
+
+/** An amount order of `amount` (not type checked, as {@link byQuantity}). */
+const byAmount = (
+  instrument: Instrument,
+  side: string,
+  orderType: string,
+  amount: string,
+): OrderIntentInput =>
+  ({
+    clientOrderId: id,
+    instrument,
+    side,
+    sizing: 'AMOUNT',
+    orderType,
+    amount: d(amount),
+  }) as OrderIntentInput;
+
 describe('createOrderIntent', () => {
   it('fills DAY and confirmHighValue=false when omitted', () => {
-    const intent = createOrderIntent({
-      clientOrderId: id,
-      instrument: kr,
-      side: 'BUY',
-      sizing: 'QUANTITY',
-      orderType: 'LIMIT',
-      quantity: d('10'),
-      price: d('72100'),
-    });
+    const intent = createOrderIntent(byQuantity(kr, 'BUY', 'LIMIT', '10', '72100'));
     expect(intent).toMatchObject({ timeInForce: 'DAY', confirmHighValue: false, orderType: 'LIMIT' });
     expect(Object.isFrozen(intent)).toBe(true);
   });
 
   it.each<[string, OrderIntentInput]>([
-    [
-      'a US LIMIT at the close',
-      {
-        clientOrderId: id,
-        instrument: us,
-        side: 'SELL',
-        sizing: 'QUANTITY',
-        orderType: 'LIMIT',
-        quantity: d('1'),
-        price: d('189.51'),
-        timeInForce: 'CLS',
-      },
-    ],
-    [
-      'a KR MARKET',
-      {
-        clientOrderId: id,
-        instrument: kr,
-        side: 'SELL',
-        sizing: 'QUANTITY',
-        orderType: 'MARKET',
-        quantity: d('3'),
-      },
-    ],
-    [
-      'a US fractional MARKET SELL with 6 decimals',
-      {
-        clientOrderId: id,
-        instrument: us,
-        side: 'SELL',
-        sizing: 'QUANTITY',
-        orderType: 'MARKET',
-        quantity: d('0.123456'),
-      },
-    ],
-    [
-      'a US amount order',
-      {
-        clientOrderId: id,
-        instrument: us,
-        side: 'BUY',
-        sizing: 'AMOUNT',
-        orderType: 'MARKET',
-        amount: d('100.50'),
-      },
-    ],
+    ['a US LIMIT at the close', byQuantity(us, 'SELL', 'LIMIT', '1', '189.51', { timeInForce: 'CLS' })],
+    ['a KR MARKET', byQuantity(kr, 'SELL', 'MARKET', '3')],
+    ['a US fractional MARKET SELL with 6 decimals', byQuantity(us, 'SELL', 'MARKET', '0.123456')],
+    ['a US amount order', byAmount(us, 'BUY', 'MARKET', '100.50')],
     [
       'a high-value KR order with confirmation',
-      {
-        clientOrderId: id,
-        instrument: kr,
-        side: 'BUY',
-        sizing: 'QUANTITY',
-        orderType: 'LIMIT',
-        quantity: d('2000'),
-        price: d('72100'),
-        confirmHighValue: true,
-      },
+      byQuantity(kr, 'BUY', 'LIMIT', '2000', '72100', { confirmHighValue: true }),
     ],
   ])('accepts %s', (_label, input) => {
     expect(createOrderIntent(input).clientOrderId).toBe(id);
   });
 
-  it.each<[string, unknown, string]>([
-    [
-      'a LIMIT without price',
-      { instrument: kr, side: 'BUY', sizing: 'QUANTITY', orderType: 'LIMIT', quantity: d('1') },
-      'price',
-    ],
-    [
-      'a MARKET with price',
-      {
-        instrument: kr,
-        side: 'BUY',
-        sizing: 'QUANTITY',
-        orderType: 'MARKET',
-        quantity: d('1'),
-        price: d('1'),
-      },
-      'price',
-    ],
-    [
-      'a zero quantity',
-      {
-        instrument: kr,
-        side: 'BUY',
-        sizing: 'QUANTITY',
-        orderType: 'LIMIT',
-        quantity: d('0'),
-        price: d('1'),
-      },
-      'quantity',
-    ],
-    [
-      'a negative price',
-      {
-        instrument: kr,
-        side: 'BUY',
-        sizing: 'QUANTITY',
-        orderType: 'LIMIT',
-        quantity: d('1'),
-        price: d('-1'),
-      },
-      'price',
-    ],
-    [
-      'a KR fractional quantity',
-      { instrument: kr, side: 'SELL', sizing: 'QUANTITY', orderType: 'MARKET', quantity: d('0.5') },
-      'quantity',
-    ],
-    [
-      'a US fractional BUY',
-      { instrument: us, side: 'BUY', sizing: 'QUANTITY', orderType: 'MARKET', quantity: d('0.5') },
-      'quantity',
-    ],
-    [
-      'a US fractional LIMIT',
-      {
-        instrument: us,
-        side: 'SELL',
-        sizing: 'QUANTITY',
-        orderType: 'LIMIT',
-        quantity: d('0.5'),
-        price: d('10'),
-      },
-      'quantity',
-    ],
-    [
-      '7 fractional decimals',
-      { instrument: us, side: 'SELL', sizing: 'QUANTITY', orderType: 'MARKET', quantity: d('0.1234567') },
-      'quantity',
-    ],
-    [
-      'a KR amount order',
-      { instrument: kr, side: 'BUY', sizing: 'AMOUNT', orderType: 'MARKET', amount: d('10000') },
-      'amount',
-    ],
-    [
-      'an amount LIMIT',
-      { instrument: us, side: 'BUY', sizing: 'AMOUNT', orderType: 'LIMIT', amount: d('100') },
-      'orderType',
-    ],
-    [
-      'a zero amount',
-      { instrument: us, side: 'BUY', sizing: 'AMOUNT', orderType: 'MARKET', amount: d('0') },
-      'amount',
-    ],
-    [
-      'a KR CLS',
-      {
-        instrument: kr,
-        side: 'BUY',
-        sizing: 'QUANTITY',
-        orderType: 'LIMIT',
-        quantity: d('1'),
-        price: d('100'),
-        timeInForce: 'CLS',
-      },
-      'timeInForce',
-    ],
-    [
-      'an OPG',
-      {
-        instrument: us,
-        side: 'BUY',
-        sizing: 'QUANTITY',
-        orderType: 'LIMIT',
-        quantity: d('1'),
-        price: d('100'),
-        timeInForce: 'OPG',
-      },
-      'timeInForce',
-    ],
-    [
-      'a MARKET CLS',
-      {
-        instrument: us,
-        side: 'BUY',
-        sizing: 'QUANTITY',
-        orderType: 'MARKET',
-        quantity: d('1'),
-        timeInForce: 'CLS',
-      },
-      'timeInForce',
-    ],
-    [
-      'an unknown side',
-      { instrument: kr, side: 'HOLD', sizing: 'QUANTITY', orderType: 'MARKET', quantity: d('1') },
-      'side',
-    ],
-    [
-      'an unknown order type',
-      { instrument: kr, side: 'BUY', sizing: 'QUANTITY', orderType: 'STOP', quantity: d('1') },
-      'orderType',
-    ],
-    [
-      'an unknown sizing',
-      { instrument: kr, side: 'BUY', sizing: 'NOTIONAL', orderType: 'MARKET', quantity: d('1') },
-      'sizing',
-    ],
+  it.each<[string, OrderIntentInput, string]>([
+    ['a LIMIT without price', byQuantity(kr, 'BUY', 'LIMIT', '1'), 'price'],
+    ['a MARKET with price', byQuantity(kr, 'BUY', 'MARKET', '1', '1'), 'price'],
+    ['a zero quantity', byQuantity(kr, 'BUY', 'LIMIT', '0', '1'), 'quantity'],
+    ['a negative price', byQuantity(kr, 'BUY', 'LIMIT', '1', '-1'), 'price'],
+    ['a KR fractional quantity', byQuantity(kr, 'SELL', 'MARKET', '0.5'), 'quantity'],
+    ['a US fractional BUY', byQuantity(us, 'BUY', 'MARKET', '0.5'), 'quantity'],
+    ['a US fractional LIMIT', byQuantity(us, 'SELL', 'LIMIT', '0.5', '10'), 'quantity'],
+    ['7 fractional decimals', byQuantity(us, 'SELL', 'MARKET', '0.1234567'), 'quantity'],
+    ['a KR amount order', byAmount(kr, 'BUY', 'MARKET', '10000'), 'amount'],
+    ['an amount LIMIT', byAmount(us, 'BUY', 'LIMIT', '100'), 'orderType'],
+    ['a zero amount', byAmount(us, 'BUY', 'MARKET', '0'), 'amount'],
+    ['a KR CLS', byQuantity(kr, 'BUY', 'LIMIT', '1', '100', { timeInForce: 'CLS' }), 'timeInForce'],
+    ['an OPG', byQuantity(us, 'BUY', 'LIMIT', '1', '100', { timeInForce: 'OPG' }), 'timeInForce'],
+    ['a MARKET CLS', byQuantity(us, 'BUY', 'MARKET', '1', undefined, { timeInForce: 'CLS' }), 'timeInForce'],
+    ['an unknown side', byQuantity(kr, 'HOLD', 'MARKET', '1'), 'side'],
+    ['an unknown order type', byQuantity(kr, 'BUY', 'STOP', '1'), 'orderType'],
+    ['an unknown sizing', byQuantity(kr, 'BUY', 'MARKET', '1', undefined, { sizing: 'NOTIONAL' }), 'sizing'],
   ])('throws a ValidationError naming the field when given %s', (_label, input, field) => {
     let caught: unknown;
     try {
-      createOrderIntent({ clientOrderId: id, ...(input as object) } as OrderIntentInput);
+      createOrderIntent(input);
     } catch (e) {
       caught = e;
     }
