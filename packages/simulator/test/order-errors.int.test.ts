@@ -12,6 +12,7 @@ import {
   restingBuy,
   useSimulators,
 } from './conformance-kit.js';
+import { krLimit, krLowerLimitBuyWorth } from './kr-orders.test-helper.js';
 import { type Json, outcome, TestClient, US_OPEN } from './sim-client.js';
 
 const withSim = useSimulators();
@@ -29,14 +30,7 @@ const cases: readonly ErrorCase[] = [
         delayMs: 400,
         count: 1,
       });
-      const body = {
-        symbol: '005930',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity: '1',
-        price: lower.toFixed(),
-        clientOrderId: 'dup-1',
-      };
+      const body = krLimit('BUY', '1', lower, { clientOrderId: 'dup-1' });
       const first = client.post('/api/v1/orders', body);
       await new Promise((r) => setTimeout(r, 100));
       const second = await client.post('/api/v1/orders', body);
@@ -112,13 +106,7 @@ const cases: readonly ErrorCase[] = [
     async ({ sim }) => {
       const client = new TestClient(sim.url, '2');
       const { lower } = await limits(client, '005930');
-      return client.post('/api/v1/orders', {
-        symbol: '005930',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity: '10',
-        price: lower.toFixed(),
-      });
+      return client.post('/api/v1/orders', krLimit('BUY', '10', lower));
     },
   ],
   [
@@ -140,13 +128,7 @@ const cases: readonly ErrorCase[] = [
         securityType: 'STOCK',
       } as const;
       const price = roundToTick(instrument, upper.times(1.05), 'up');
-      return client.post('/api/v1/orders', {
-        symbol: '005930',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity: '1',
-        price: price.toFixed(),
-      });
+      return client.post('/api/v1/orders', krLimit('BUY', '1', price));
     },
   ],
   [
@@ -155,13 +137,7 @@ const cases: readonly ErrorCase[] = [
     async ({ client }) => {
       await restingBuy(client);
       const { upper } = await limits(client, '005930');
-      return client.post('/api/v1/orders', {
-        symbol: '005930',
-        side: 'SELL',
-        orderType: 'LIMIT',
-        quantity: '1',
-        price: upper.toFixed(),
-      });
+      return client.post('/api/v1/orders', krLimit('SELL', '1', upper));
     },
   ],
   [
@@ -246,14 +222,7 @@ const cases: readonly ErrorCase[] = [
     'the same clientOrderId with other content',
     async ({ client }) => {
       const { lower } = await limits(client, '005930');
-      const body = {
-        symbol: '005930',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity: '1',
-        price: lower.toFixed(),
-        clientOrderId: 'k-1',
-      };
+      const body = krLimit('BUY', '1', lower, { clientOrderId: 'k-1' });
       expect(outcome(await client.post('/api/v1/orders', body))).toBe('200');
       return client.post('/api/v1/orders', { ...body, quantity: '2' });
     },
@@ -261,18 +230,7 @@ const cases: readonly ErrorCase[] = [
   [
     '422 max-order-amount-exceeded',
     'a confirmed order of 3,000,000,000 KRW (reference)',
-    async ({ client }) => {
-      const { lower } = await limits(client, '005930');
-      const quantity = new Decimal(3_000_000_000).div(lower).ceil().toFixed();
-      return client.post('/api/v1/orders', {
-        symbol: '005930',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity,
-        price: lower.toFixed(),
-        confirmHighValueOrder: true,
-      });
-    },
+    ({ client }) => krLowerLimitBuyWorth(client, 3_000_000_000, { confirmHighValueOrder: true }),
   ],
   [
     '429 rate-limit-exceeded',

@@ -3,9 +3,9 @@
  * the token endpoint's OAuth errors (see `conformance.int.test.ts` for the
  * codes no simulator can produce).
  */
-import { Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { type ErrorCase, itAnswersErrors, limits, useSimulators } from './conformance-kit.js';
+import { krLimit, krLowerLimitBuyWorth } from './kr-orders.test-helper.js';
 import { outcome, US_OPEN } from './sim-client.js';
 
 const withSim = useSimulators();
@@ -37,13 +37,7 @@ const cases: readonly ErrorCase[] = [
     'a KR price off the tick grid',
     async ({ client }) => {
       const { lower } = await limits(client, '005930');
-      const res = await client.post('/api/v1/orders', {
-        symbol: '005930',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity: '1',
-        price: lower.plus(1).toFixed(),
-      });
+      const res = await client.post('/api/v1/orders', krLimit('BUY', '1', lower.plus(1)));
       expect(res.body.error.data.field).toBe('price');
       return res;
     },
@@ -56,17 +50,7 @@ const cases: readonly ErrorCase[] = [
   [
     '400 confirm-high-value-required',
     'an order of 100,000,000 KRW without the flag',
-    async ({ client }) => {
-      const { lower } = await limits(client, '005930');
-      const quantity = new Decimal(100_000_000).div(lower).ceil().toFixed();
-      return client.post('/api/v1/orders', {
-        symbol: '005930',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity,
-        price: lower.toFixed(),
-      });
-    },
+    ({ client }) => krLowerLimitBuyWorth(client, 100_000_000),
   ],
   [
     '400 account-header-required',
