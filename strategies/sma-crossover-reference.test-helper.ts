@@ -3,7 +3,7 @@
  * definition (averages recomputed from the closes array at each bar), and the bar fill model's rule
  * for market orders (the next bar's open, at that bar's close time).
  */
-import type { Bar } from '@hoga/core';
+import type { Bar, Decimal } from '@hoga/core';
 
 /** An expected fill. */
 export interface ExpectedTrade {
@@ -62,4 +62,23 @@ export function expectedSmaTrades(
     }
   }
   return trades.sort((a, b) => a.time - b.time || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+}
+
+/** A run's trades as {@link ExpectedTrade}s (quantities and prices as numbers), to compare with {@link expectedSmaTrades}. */
+export function asExpectedTrades(
+  trades: readonly {
+    readonly time: number;
+    readonly symbol: string;
+    readonly side: 'BUY' | 'SELL';
+    readonly quantity: Decimal;
+    readonly price: Decimal;
+  }[],
+): ExpectedTrade[] {
+  return trades.map((t) => ({
+    time: t.time,
+    symbol: t.symbol,
+    side: t.side,
+    quantity: t.quantity.toNumber(),
+    price: t.price.toNumber(),
+  }));
 }

@@ -3,7 +3,7 @@ import { StrategyConfigError } from '@hoga/engine';
 import { describe, expect, it } from 'vitest';
 import { backtestBars, minuteBars } from '../packages/engine/src/backtest/backtest-fixture.test-helper.js';
 import SmaCrossover from './sma-crossover.js';
-import { expectedSmaTrades } from './sma-crossover-reference.test-helper.js';
+import { asExpectedTrades, expectedSmaTrades } from './sma-crossover-reference.test-helper.js';
 
 /** A seeded random walk on the tick grid (`tick`), starting at `start`. */
 function walk(n: number, start: number, tick: number, seed: number): number[] {
@@ -27,15 +27,7 @@ describe('SmaCrossover', () => {
     const { outcome } = await backtestBars([{ strategyClass: SmaCrossover }], bars);
     const expected = expectedSmaTrades(bars, { fast: 5, slow: 20, quantity: 10 });
     expect(expected.length).toBeGreaterThan(20);
-    expect(
-      outcome.trades.map((t) => ({
-        time: t.time,
-        symbol: t.symbol,
-        side: t.side,
-        quantity: t.quantity.toNumber(),
-        price: t.price.toNumber(),
-      })),
-    ).toEqual(expected);
+    expect(asExpectedTrades(outcome.trades)).toEqual(expected);
   });
 
   it('uses the config it is given', async () => {

@@ -19,7 +19,10 @@ import type { SimulatorHandle } from '@hoga/simulator';
 import type { HogaDatabase } from '@hoga/store';
 import { afterAll, describe, expect, it } from 'vitest';
 import SmaCrossover from '../../../../strategies/sma-crossover.js';
-import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
+import {
+  asExpectedTrades,
+  expectedSmaTrades,
+} from '../../../../strategies/sma-crossover-reference.test-helper.js';
 import { runBacktest } from '../backtest/run-backtest.js';
 import { FixedFxRates } from '../portfolio/fx-rates.js';
 import type { StrategyContext } from '../strategy/strategy-context.js';
@@ -373,14 +376,6 @@ describe('the SMA crossover in backtest, paper and live against the simulator', 
       },
     });
     expect(outcome.status).toBe('completed');
-    expect(
-      outcome.trades.map((t) => ({
-        time: t.time,
-        symbol: t.symbol,
-        side: t.side,
-        quantity: t.quantity.toNumber(),
-        price: t.price.toNumber(),
-      })),
-    ).toEqual(expected);
+    expect(asExpectedTrades(outcome.trades)).toEqual(expected);
   });
 });
