@@ -18,7 +18,7 @@ import {
   type OrderEvent,
   strategyId,
 } from '@hoga/core';
-import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { type SimulatorHandle, type SimulatorOptions, startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import type { CancelOrder, ModifyOrder, SubmitOrder } from '../commands/order-commands.js';
 import { OrderManager, type OrderManagerOptions } from './order-manager.js';
@@ -53,6 +53,27 @@ export function simClient(
   });
 }
 
+/** A frozen simulator, a clock reading it and a client for it. */
+export interface FrozenSimulator {
+  readonly sim: SimulatorHandle;
+  readonly clock: Clock;
+  readonly client: BrokerClient;
+}
+
+/**
+ * Starts the simulator with its clock frozen (speed 0, moved by the test) at {@link KR_OPEN}, seed 7
+ * and the control API on, unless `options` say otherwise (whether its rate limits are on, it must
+ * say); a clock reading it and a client (with `clientConfig`).
+ */
+export async function startFrozenSimulator(
+  options: SimulatorOptions & { readonly rateLimit: boolean },
+  clientConfig: Record<string, unknown> = {},
+): Promise<FrozenSimulator> {
+  const sim = await startSimulator({ port: 0, seed: 7, start: KR_OPEN, speed: 0, control: true, ...options });
+  const clock = simClock(sim);
+  return { sim, clock, client: simClient(sim, clock, clientConfig) };
+}
+
 /** A running manager against a running simulator, with what it reported. */
 export interface LiveFixture {
   readonly sim: SimulatorHandle;
@@ -75,9 +96,7 @@ export async function startLive(
   clientConfig: Record<string, unknown> = {},
   rateLimit = false,
 ): Promise<LiveFixture> {
-  const sim = await startSimulator({ port: 0, seed: 7, start, speed: 0, control: true, rateLimit });
-  const clock = simClock(sim);
-  const client = simClient(sim, clock, clientConfig);
+  const { sim, clock, client } = await startFrozenSimulator({ start, rateLimit }, clientConfig);
   const dbFile = join(mkdtempSync(join(tmpdir(), 'hoga-om-')), 'hoga.sqlite');
   const events: OrderEvent[] = [];
   const alerts: OrderManagerAlert[] = [];
@@ -112,19 +131,50 @@ export async function startLive(
   return fixture;
 }
 
+/**
+ * {@link startLive} for the tests of a file: each fixture it starts is closed after its test. Call
+ * at the top level of the file with vitest's `afterEach` (handed in: this file does not import
+ * vitest, as the kill worker imports it in a child process).
+ */
+export function useLiveFixtures(
+  afterEach: (close: () => Promise<void>) => void,
+): (...args: Parameters<typeof startLive>) => Promise<LiveFixture> {
+  const fixtures: LiveFixture[] = [];
+  afterEach(async () => {
+    await Promise.all(fixtures.splice(0).map((f) => f.close()));
+  });
+  return async (...args) => {
+    const f = await startLive(...args);
+    fixtures.push(f);
+    return f;
+  };
+}
+
+/** The daily price limits of `symbol` at the broker now; throws when it has none. */
+export async function priceLimits(
+  client: BrokerClient,
+  symbol: string,
+): Promise<{ lower: string; upper: string }> {
+  const l = await client.getPriceLimits(symbol);
+  if (l.lowerLimitPrice === null || l.upperLimitPrice === null)
+    throw new Error(`no price limits for ${symbol}`);
+  return { lower: l.lowerLimitPrice.toString(), upper: l.upperLimitPrice.toString() };
+}
+
 let commandSeq = 0;
 const run = newEventId().slice(0, 8);
 
-/** A submit command of a limit (or, without price, market) quantity order. */
+/** A submit command of a limit (or, without price, market) quantity order of `strategy` (default `test`). */
 export function submitLimit(
   symbol: string,
   side: 'BUY' | 'SELL',
   quantity: string,
   price?: string,
+  strategy = 'test',
 ): SubmitOrder {
   const common = {
     clientOrderId: newClientOrderId('t'),
-    strategyId: strategyId('test'),
+    strategyId: strategyId(strategy),
     instrument: instrumentOf(symbol),
     side,
     sizing: 'QUANTITY' as const,
@@ -137,7 +187,7 @@ export function submitLimit(
   return {
     type: 'SubmitOrder',
     commandId: `c${run}-${++commandSeq}`,
-    strategyId: strategyId('test'),
+    strategyId: strategyId(strategy),
     tsInit: 0,
     intent,
   };
@@ -163,12 +213,12 @@ export function submitAmount(symbol: string, side: 'BUY' | 'SELL', amount: strin
   };
 }
 
-/** A modify command (new limit price, and quantity for KR). */
+/** A modify command of the order's strategy (new limit price, and quantity for KR). */
 export function modifyTo(order: SubmitOrder, price: string, quantity?: string): ModifyOrder {
   return {
     type: 'ModifyOrder',
     commandId: `c${run}-${++commandSeq}`,
-    strategyId: strategyId('test'),
+    strategyId: order.strategyId,
     tsInit: 0,
     clientOrderId: clientOrderId(order.intent.clientOrderId),
     orderType: 'LIMIT',
@@ -178,12 +228,12 @@ export function modifyTo(order: SubmitOrder, price: string, quantity?: string): 
   };
 }
 
-/** A cancel command. */
+/** A cancel command of the order's strategy. */
 export function cancelOf(order: SubmitOrder): CancelOrder {
   return {
     type: 'CancelOrder',
     commandId: `c${run}-${++commandSeq}`,
-    strategyId: strategyId('test'),
+    strategyId: order.strategyId,
     tsInit: 0,
     clientOrderId: clientOrderId(order.intent.clientOrderId),
   };

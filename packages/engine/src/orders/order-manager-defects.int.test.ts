@@ -14,31 +14,18 @@ import {
   fillEvents,
   type LiveFixture,
   modifyTo,
-  startLive,
+  priceLimits,
   storedFillsByBrokerOrder,
   submitAmount,
   submitLimit,
   total,
   US_OPEN,
+  useLiveFixtures,
 } from './live-fixture.test-helper.js';
 
-const fixtures: LiveFixture[] = [];
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.close()));
-});
+const live = useLiveFixtures(afterEach);
 
-async function live(...args: Parameters<typeof startLive>): Promise<LiveFixture> {
-  const f = await startLive(...args);
-  fixtures.push(f);
-  return f;
-}
-
-async function limits(f: LiveFixture, symbol: string): Promise<{ lower: string; upper: string }> {
-  const l = await f.client.getPriceLimits(symbol);
-  if (l.lowerLimitPrice === null || l.upperLimitPrice === null)
-    throw new Error(`no price limits for ${symbol}`);
-  return { lower: l.lowerLimitPrice.toString(), upper: l.upperLimitPrice.toString() };
-}
+const limits = (f: LiveFixture, symbol: string) => priceLimits(f.client, symbol);
 
 /** The store's fills per broker order equal the broker's executions, and nothing was adopted. */
 async function expectAccountsAgree(f: LiveFixture): Promise<void> {

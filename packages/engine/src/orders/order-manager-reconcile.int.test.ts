@@ -10,28 +10,16 @@ import {
   cancelOf,
   fillEvents,
   type LiveFixture,
-  startLive,
+  priceLimits,
   storedFillsByBrokerOrder,
   submitLimit,
   total,
+  useLiveFixtures,
 } from './live-fixture.test-helper.js';
 
-const fixtures: LiveFixture[] = [];
-afterEach(async () => {
-  await Promise.all(fixtures.splice(0).map((f) => f.close()));
-});
+const live = useLiveFixtures(afterEach);
 
-async function live(...args: Parameters<typeof startLive>): Promise<LiveFixture> {
-  const f = await startLive(...args);
-  fixtures.push(f);
-  return f;
-}
-
-async function upperLimit(f: LiveFixture, symbol: string): Promise<string> {
-  const l = await f.client.getPriceLimits(symbol);
-  if (l.upperLimitPrice === null) throw new Error('no limit');
-  return l.upperLimitPrice.toString();
-}
+const upperLimit = async (f: LiveFixture, symbol: string) => (await priceLimits(f.client, symbol)).upper;
 
 describe('order manager reconciliation (real HTTP)', () => {
   it('first run: copies the holdings and adopts open orders at their current execution (no fill counted twice)', async () => {

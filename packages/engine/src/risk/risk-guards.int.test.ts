@@ -8,20 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrokerClient } from '@hoga/connector';
-import {
-  type ClientOrderId,
-  createOrderIntent,
-  Decimal,
-  instrumentOf,
-  newClientOrderId,
-  type OrderEvent,
-  strategyId,
-} from '@hoga/core';
-import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { type ClientOrderId, Decimal, type OrderEvent } from '@hoga/core';
+import type { SimulatorHandle } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SubmitOrder } from '../commands/order-commands.js';
-import { simClient, simClock } from '../orders/live-fixture.test-helper.js';
+import { modifyTo, startFrozenSimulator, submitLimit } from '../orders/live-fixture.test-helper.js';
 import { OrderManager } from '../orders/order-manager.js';
 import { createRiskModule, type RiskModule } from './risk-module.js';
 
@@ -47,15 +39,7 @@ afterEach(async () => {
 
 /** The simulator (rate limits on, clock frozen at Monday 10:00 KST), a store, the order manager and the risk module. */
 async function rig(config: unknown): Promise<Rig> {
-  const sim = await startSimulator({
-    port: 0,
-    seed: 7,
-    start: '2026-11-23T10:00:00+09:00',
-    speed: 0,
-    control: true,
-  });
-  const clock = simClock(sim);
-  const client = simClient(sim, clock);
+  const { sim, clock, client } = await startFrozenSimulator({ rateLimit: true });
   const dir = mkdtempSync(join(tmpdir(), 'hoga-risk-'));
   const db = HogaDatabase.open(join(dir, 'hoga.sqlite'), { clock });
   const manager = new OrderManager(client, db, clock);
@@ -67,44 +51,11 @@ async function rig(config: unknown): Promise<Rig> {
   return r;
 }
 
-function limitBuy(strategy: string, symbol: string, quantity: string, price: string): SubmitOrder {
-  const id = strategyId(strategy);
-  return {
-    type: 'SubmitOrder',
-    commandId: newClientOrderId('cmd'),
-    strategyId: id,
-    tsInit: 0,
-    intent: createOrderIntent({
-      clientOrderId: newClientOrderId('rk'),
-      strategyId: id,
-      instrument: instrumentOf(symbol),
-      side: 'BUY',
-      sizing: 'QUANTITY',
-      orderType: 'LIMIT',
-      quantity: new Decimal(quantity),
-      price: new Decimal(price),
-    }),
-  };
-}
+const limitBuy = (strategy: string, symbol: string, quantity: string, price: string): SubmitOrder =>
+  submitLimit(symbol, 'BUY', quantity, price, strategy);
 
-function marketBuy(strategy: string, symbol: string, quantity: string): SubmitOrder {
-  const id = strategyId(strategy);
-  return {
-    type: 'SubmitOrder',
-    commandId: newClientOrderId('cmd'),
-    strategyId: id,
-    tsInit: 0,
-    intent: createOrderIntent({
-      clientOrderId: newClientOrderId('rk'),
-      strategyId: id,
-      instrument: instrumentOf(symbol),
-      side: 'BUY',
-      sizing: 'QUANTITY',
-      orderType: 'MARKET',
-      quantity: new Decimal(quantity),
-    }),
-  };
-}
+const marketBuy = (strategy: string, symbol: string, quantity: string): SubmitOrder =>
+  submitLimit(symbol, 'BUY', quantity, undefined, strategy);
 
 describe('risk module against the simulator', () => {
   it('throttles a tight loop of orders at 30 actions a minute per symbol, before any 429 or abuse', async () => {
@@ -140,17 +91,7 @@ describe('risk module against the simulator', () => {
     expect((await r.risk.sender.send(order)).accepted).toBe(true);
     const verdicts: string[] = [];
     for (let i = 1; i <= 11; i++) {
-      const verdict = await r.risk.sender.send({
-        type: 'ModifyOrder',
-        commandId: newClientOrderId('cmd'),
-        strategyId: strategyId('fidget'),
-        tsInit: 0,
-        clientOrderId: order.intent.clientOrderId,
-        orderType: 'LIMIT',
-        price: new Decimal(50_000 + i * 100),
-        quantity: new Decimal(1),
-        confirmHighValue: false,
-      });
+      const verdict = await r.risk.sender.send(modifyTo(order, String(50_000 + i * 100), '1'));
       verdicts.push(verdict.accepted ? 'accepted' : verdict.code);
       await r.manager.idle();
     }

@@ -7,11 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, type OrderEvent } from '@hoga/core';
-import { startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { describe, expect, it } from 'vitest';
 import { startLiveRun } from '../live/run-live.js';
-import { simClient, simClock } from '../orders/live-fixture.test-helper.js';
+import { startFrozenSimulator } from '../orders/live-fixture.test-helper.js';
 import { FixedFxRates } from '../portfolio/fx-rates.js';
 import { Strategy } from '../strategy/strategy.js';
 
@@ -28,15 +27,7 @@ class Looper extends Strategy {
 
 describe('risk module in a live run', () => {
   it('throttles a strategy placing orders in a tight loop before the broker limits it', async () => {
-    const sim = await startSimulator({
-      port: 0,
-      seed: 7,
-      start: '2026-11-23T10:00:00+09:00',
-      speed: 0,
-      control: true,
-    });
-    const clock = simClock(sim);
-    const client = simClient(sim, clock);
+    const { sim, clock, client } = await startFrozenSimulator({ rateLimit: true });
     const dir = mkdtempSync(join(tmpdir(), 'hoga-risk-live-'));
     const db = HogaDatabase.open(join(dir, 'hoga.sqlite'), { clock });
     try {
