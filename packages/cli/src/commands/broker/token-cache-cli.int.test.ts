@@ -1,31 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
-import { HogaDatabase } from '@hoga/store';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSimulatorAndFolder } from './token-cache.test-helper.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..', '..', '..', '..');
 
-let sim: SimulatorHandle;
-let dir: string;
-beforeEach(async () => {
-  sim = await startSimulator({ start: '2026-11-23T10:00:00.000+09:00' });
-  dir = mkdtempSync(join(tmpdir(), 'hoga-token-cli-'));
-});
-
-/** A migrated database file in the test's directory (a broker command never creates one). */
-function database(name = 'hoga.sqlite'): string {
-  const file = join(dir, name);
-  HogaDatabase.open(file).close();
-  return file;
-}
-afterEach(async () => {
-  await sim.close();
-});
+const t = useSimulatorAndFolder('hoga-token-cli-');
 
 /** Runs `hoga <args>` as its own process with the user's token file in `dir`; never throws. */
 async function hoga(
@@ -41,11 +23,11 @@ async function hoga(
         timeout: 60_000,
         env: {
           ...process.env,
-          HOGA_BASE_URL: sim.url,
+          HOGA_BASE_URL: t.sim.url,
           HOGA_CLIENT_ID: 'sim-client',
           HOGA_CLIENT_SECRET: 'sim-secret',
           HOGA_ACCOUNT_SEQ: '1',
-          HOGA_TOKEN_FILE: join(dir, 'tokens.json'),
+          HOGA_TOKEN_FILE: join(t.dir, 'tokens.json'),
           HOGA_DB: '',
           ...env,
         },
@@ -63,7 +45,7 @@ describe('hoga broker commands on one client id', () => {
     { cache: 'the token file', db: [] as string[] },
     { cache: 'the database', db: ['--db'] as string[] },
   ])('refuse a wrong client secret with invalid_client after a good command ($cache)', async ({ db }) => {
-    const dbArgs = db.length === 0 ? [] : ['--db', database()];
+    const dbArgs = db.length === 0 ? [] : ['--db', t.database()];
     const good = await hoga(['quote', '005930', ...dbArgs]);
     expect(good.code, good.err).toBe(0);
     const wrong = await hoga(['quote', '005930', ...dbArgs], { HOGA_CLIENT_SECRET: 'wrong' });
@@ -73,15 +55,15 @@ describe('hoga broker commands on one client id', () => {
     expect(wrong.out + wrong.err).not.toContain('wrong');
     // The refused command replaced nothing: the next good command still uses the first token.
     expect((await hoga(['quote', '005930', ...dbArgs])).code).toBe(0);
-    expect(sim.counters().tokensIssued).toBe(1);
+    expect(t.sim.counters().tokensIssued).toBe(1);
   });
 
   it('share one token between a command with --db and one without', async () => {
-    const db = database();
+    const db = t.database();
     const [a, b] = await Promise.all([hoga(['quote', '005930']), hoga(['buying-power', '--db', db])]);
     expect(a.code, a.err).toBe(0);
     expect(b.code, b.err).toBe(0);
-    expect(sim.counters().tokensIssued).toBe(1);
+    expect(t.sim.counters().tokensIssued).toBe(1);
     for (const args of [
       ['holdings', '--db', db],
       ['quote', 'AAPL'],
@@ -91,6 +73,6 @@ describe('hoga broker commands on one client id', () => {
       const result = await hoga(args);
       expect(result.code, result.err).toBe(0);
     }
-    expect(sim.counters().tokensIssued).toBe(1);
+    expect(t.sim.counters().tokensIssued).toBe(1);
   });
 });
