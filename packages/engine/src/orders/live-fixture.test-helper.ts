@@ -161,6 +161,22 @@ export async function priceLimits(
   return { lower: l.lowerLimitPrice.toString(), upper: l.upperLimitPrice.toString() };
 }
 
+/** A limit buy placed straight at the broker, as from another channel (the broker's app): not through the manager. */
+export async function externalLimitBuy(
+  client: BrokerClient,
+  symbol: string,
+  quantity: number,
+  price: string,
+): Promise<void> {
+  await client.createOrder({
+    symbol,
+    side: 'BUY',
+    orderType: 'LIMIT',
+    quantity: new Decimal(quantity),
+    price: new Decimal(price),
+  });
+}
+
 let commandSeq = 0;
 const run = newEventId().slice(0, 8);
 

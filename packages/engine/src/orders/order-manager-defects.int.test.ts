@@ -5,12 +5,12 @@
  * the same scenario.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   allBrokerOrders,
   brokerFillsByOrder,
   cancelOf,
+  externalLimitBuy,
   fillEvents,
   type LiveFixture,
   modifyTo,
@@ -232,13 +232,7 @@ describe('order manager against the issue-11 defects (real HTTP)', () => {
     await f.manager.reconcile();
     const before = f.manager.store.position('005930');
     const { upper } = await limits(f, '005930');
-    await f.client.createOrder({
-      symbol: '005930',
-      side: 'BUY',
-      orderType: 'LIMIT',
-      quantity: new Decimal(4),
-      price: new Decimal(upper),
-    });
+    await externalLimitBuy(f.client, '005930', 4, upper);
     await f.manager.pollOnce();
     expect(f.alerts.filter((a) => a.type === 'ExternalOrderAdopted')).toHaveLength(1);
     expect(total(fillEvents(f.events).map((x) => x.quantity)).toString()).toBe('4');

@@ -8,6 +8,7 @@ import {
   allBrokerOrders,
   brokerFillsByOrder,
   cancelOf,
+  externalLimitBuy,
   fillEvents,
   type LiveFixture,
   priceLimits,
@@ -24,14 +25,8 @@ const upperLimit = async (f: LiveFixture, symbol: string) => (await priceLimits(
 describe('order manager reconciliation (real HTTP)', () => {
   it('first run: copies the holdings and adopts open orders at their current execution (no fill counted twice)', async () => {
     const f = await live();
-    const lower = (await f.client.getPriceLimits('005930')).lowerLimitPrice?.toString() ?? '0';
-    await f.client.createOrder({
-      symbol: '005930',
-      side: 'BUY',
-      orderType: 'LIMIT',
-      quantity: new Decimal(1),
-      price: new Decimal(lower),
-    });
+    const { lower } = await priceLimits(f.client, '005930');
+    await externalLimitBuy(f.client, '005930', 1, lower);
     const report = await f.manager.reconcile();
     expect(report).toEqual({ firstRun: true, adopted: 1, mismatched: [] });
     expect(f.manager.store.position('005930').toString()).toBe('100');
@@ -43,12 +38,7 @@ describe('order manager reconciliation (real HTTP)', () => {
     const f = await live();
     await f.manager.reconcile();
     const upper = await upperLimit(f, '000660');
-    const own = submitLimit(
-      '000660',
-      'BUY',
-      '2',
-      (await f.client.getPriceLimits('000660')).lowerLimitPrice?.toString(),
-    );
+    const own = submitLimit('000660', 'BUY', '2', (await priceLimits(f.client, '000660')).lower);
     await f.manager.execute(own);
     f.db.close(); // the engine is down from here
     await f.client.modifyOrder((await f.client.listOrders({ status: 'OPEN' })).orders[0]?.orderId ?? '', {
@@ -56,13 +46,7 @@ describe('order manager reconciliation (real HTTP)', () => {
       price: new Decimal(upper),
       quantity: new Decimal(2),
     }); // modified from the broker's app: a replacement the engine never asked for
-    await f.client.createOrder({
-      symbol: '000660',
-      side: 'BUY',
-      orderType: 'LIMIT',
-      quantity: new Decimal(3),
-      price: new Decimal(upper),
-    });
+    await externalLimitBuy(f.client, '000660', 3, upper);
     f.sim.advanceClock(60_000);
     const manager = f.restart();
     const report = await manager.reconcile();
@@ -105,18 +89,12 @@ describe('order manager reconciliation (real HTTP)', () => {
       { maxRetries: 0 },
     );
     await f.manager.reconcile();
-    const lower = (await f.client.getPriceLimits('005930')).lowerLimitPrice?.toString() ?? '0';
+    const { lower } = await priceLimits(f.client, '005930');
     f.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 1 });
     const order = submitLimit('005930', 'BUY', '1', lower);
     await f.manager.execute(order);
     // an identical order from another channel, and the key window passes
-    await f.client.createOrder({
-      symbol: '005930',
-      side: 'BUY',
-      orderType: 'LIMIT',
-      quantity: new Decimal(1),
-      price: new Decimal(lower),
-    });
+    await externalLimitBuy(f.client, '005930', 1, lower);
     f.sim.advanceClock(11 * 60_000);
     const created = f.sim.counters().ordersCreated;
     for (let i = 0; i < 4; i++) await f.manager.pollOnce();
@@ -133,7 +111,7 @@ describe('order manager reconciliation (real HTTP)', () => {
   it('commands share the ORDER budget with cancels first: a cancel overtakes queued creates', async () => {
     const f = await live(undefined, {}, {}, true); // the simulator's rate limits on (ORDER: 6/s)
     await f.manager.reconcile();
-    const lower = (await f.client.getPriceLimits('005930')).lowerLimitPrice?.toString() ?? '0';
+    const { lower } = await priceLimits(f.client, '005930');
     const first = submitLimit('005930', 'BUY', '1', lower);
     await f.manager.execute(first);
     const done: string[] = [];
