@@ -51,9 +51,39 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
+/** The failure of a `getTrades` call aborted through its signal 100 ms in, while `path` answers 2 s late. */
+async function abortedGetTrades(path: string): Promise<unknown> {
+  const client = clientWith({});
+  fx.sim.injectFault({ kind: 'delay', path, delayMs: 2000, count: 1 });
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 100);
+  try {
+    return await failureOf(client.getTrades('005930', {}, { signal: controller.signal }));
+  } finally {
+    client.close();
+  }
+}
+
 async function lowBid(symbol: string): Promise<Decimal> {
   const book = await fx.client.getOrderbook(symbol);
   return book.bids[book.bids.length - 1]!.price;
+}
+
+/** Places through `client` a limit buy of one `symbol` at its lowest bid (it rests), keyed by `clientOrderId` when given. */
+async function lowBidBuy(
+  client: BrokerClient,
+  symbol: string,
+  clientOrderId?: string,
+): ReturnType<BrokerClient['createOrder']> {
+  const price = await lowBid(symbol);
+  return client.createOrder({
+    symbol,
+    side: 'BUY',
+    orderType: 'LIMIT',
+    quantity: new Decimal(1),
+    price,
+    ...(clientOrderId === undefined ? {} : { clientOrderId }),
+  });
 }
 
 describe('error families', () => {
@@ -99,13 +129,7 @@ describe('error families', () => {
   });
 
   it('maps 409 already-canceled to ConflictError with the request id', async () => {
-    const created = await fx.client.createOrder({
-      symbol: '000660',
-      side: 'BUY',
-      orderType: 'LIMIT',
-      quantity: new Decimal(1),
-      price: await lowBid('000660'),
-    });
+    const created = await lowBidBuy(fx.client, '000660');
     await fx.client.cancelOrder(created.orderId);
     const error = await failureOf(fx.client.cancelOrder(created.orderId));
     expect(error).toBeInstanceOf(ConflictError);
@@ -182,26 +206,16 @@ describe('RequestExecutor', () => {
     });
 
     it('aborts a call through its AbortSignal', async () => {
-      const client = clientWith({});
-      fx.sim.injectFault({ kind: 'delay', path: '/api/v1/trades', delayMs: 2000, count: 1 });
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 100);
-      const error = await failureOf(client.getTrades('005930', {}, { signal: controller.signal }));
+      const error = await abortedGetTrades('/api/v1/trades');
       expect(error).toMatchObject({ failure: 'aborted', retryable: false });
-      client.close();
     });
 
     it('aborts a call waiting for its access token with the same typed error', async () => {
       // Seen on a loaded CI machine: the abort came while the token was being issued, and the raw
       // DOMException AbortError escaped instead of the NetworkError every other abort gives.
-      const client = clientWith({});
-      fx.sim.injectFault({ kind: 'delay', path: '/oauth2/token', delayMs: 2000, count: 1 });
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 100);
-      const error = await failureOf(client.getTrades('005930', {}, { signal: controller.signal }));
+      const error = await abortedGetTrades('/oauth2/token');
       expect(error).toBeInstanceOf(NetworkError);
       expect(error).toMatchObject({ failure: 'aborted', retryable: false, endpoint: 'getTrades' });
-      client.close();
     });
 
     it('turns a truncated body into ResponseShapeError naming the endpoint', async () => {
@@ -266,14 +280,7 @@ describe('BrokerClient order safety', () => {
     const client = clientWith({});
     const clientOrderId = newClientOrderId('drop');
     fx.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 1 });
-    const created = await client.createOrder({
-      symbol: '035420',
-      side: 'BUY',
-      orderType: 'LIMIT',
-      quantity: new Decimal(1),
-      price: await lowBid('035420'),
-      clientOrderId,
-    });
+    const created = await lowBidBuy(client, '035420', clientOrderId);
     expect(created.orderId).toMatch(/\S+/);
     expect(fx.sim.counters().ordersPerClientOrderId[clientOrderId]).toBe(1);
     client.close();
@@ -289,14 +296,7 @@ describe('BrokerClient order safety', () => {
       delayMs: 900,
       count: 1,
     });
-    const created = await client.createOrder({
-      symbol: '035720',
-      side: 'BUY',
-      orderType: 'LIMIT',
-      quantity: new Decimal(1),
-      price: await lowBid('035720'),
-      clientOrderId,
-    });
+    const created = await lowBidBuy(client, '035720', clientOrderId);
     expect(created.clientOrderId).toBe(clientOrderId);
     expect(fx.sim.counters().ordersPerClientOrderId[clientOrderId]).toBe(1);
     client.close();
@@ -308,16 +308,7 @@ describe('BrokerClient order safety', () => {
     const clientOrderId = newClientOrderId('late');
     const fired = fx.sim.counters().faultsFired;
     fx.sim.injectFault({ kind: 'internal-error', path: '/api/v1/orders', method: 'POST', count: 2 });
-    const error = await failureOf(
-      client.createOrder({
-        symbol: '035420',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity: new Decimal(1),
-        price: await lowBid('035420'),
-        clientOrderId,
-      }),
-    );
+    const error = await failureOf(lowBidBuy(client, '035420', clientOrderId));
     fx.sim.clearFaults();
     expect(error).toMatchObject({ family: 'server', code: 'internal-error' });
     expect(fx.sim.counters().faultsFired - fired).toBe(1);
@@ -329,15 +320,7 @@ describe('BrokerClient order safety', () => {
     const client = clientWith({});
     const before = fx.sim.counters().ordersCreated;
     fx.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 1 });
-    const error = await failureOf(
-      client.createOrder({
-        symbol: '035420',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity: new Decimal(1),
-        price: await lowBid('035420'),
-      }),
-    );
+    const error = await failureOf(lowBidBuy(client, '035420'));
     expect(error).toBeInstanceOf(NetworkError);
     expect(fx.sim.counters().ordersCreated).toBe(before + 1);
     client.close();
@@ -345,13 +328,7 @@ describe('BrokerClient order safety', () => {
 
   it('reads the order instead of repeating a cancel whose answer was lost', async () => {
     const client = clientWith({});
-    const created = await client.createOrder({
-      symbol: '000660',
-      side: 'BUY',
-      orderType: 'LIMIT',
-      quantity: new Decimal(1),
-      price: await lowBid('000660'),
-    });
+    const created = await lowBidBuy(client, '000660');
     fx.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders/*/cancel', count: 1 });
     const outcome = await client.cancelOrder(created.orderId);
     expect(outcome.kind).toBe('resolved-by-state');
