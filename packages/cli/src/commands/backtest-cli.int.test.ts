@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
 import { cachedDailyBars, hogaBacktest as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
+import { simConnection } from './cli-simulator.test-helper.js';
 
 const THROWS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'throws-in-on-bar.ts');
 const SYMBOLS = ['005930', 'AAPL'];
@@ -22,16 +23,7 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0 });
   dir = mkdtempSync(join(tmpdir(), 'hoga-backtest-int-'));
   db = join(dir, 'hoga.sqlite');
-  connection = [
-    '--base-url',
-    sim.url,
-    '--client-id',
-    'sim-client',
-    '--client-secret',
-    'sim-secret',
-    '--db',
-    db,
-  ];
+  connection = simConnection(sim.url, '--db', db);
 });
 afterAll(async () => {
   await sim.close();

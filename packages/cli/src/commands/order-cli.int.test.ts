@@ -1,35 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { Command } from 'commander';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { simConnection, useCliSimulator } from './cli-simulator.test-helper.js';
 import { registerOrderCommand } from './order.js';
 import { registerRiskCommand } from './risk.js';
 
-let sim: SimulatorHandle;
-const dir = mkdtempSync(join(tmpdir(), 'hoga-order-cli-'));
-const dbFile = join(dir, 'hoga.sqlite');
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    start: '2026-11-23T10:00:00.000+09:00',
-    speed: 0,
-    rateLimit: false,
-    control: true,
-  });
-  vi.stubEnv('HOGA_TOKEN_FILE', join(dir, 'tokens.json'));
-  vi.stubEnv('HOGA_DB', '');
-  vi.stubEnv('HOGA_RISK_CONFIG', '');
-});
-afterEach(() => {
-  process.exitCode = undefined;
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await sim.close();
-});
+const t = useCliSimulator('hoga-order-cli-', { speed: 0, control: true }, ['HOGA_RISK_CONFIG']);
+const dbFile = join(t.dir, 'hoga.sqlite');
 
 /** Runs `hoga <args>` in-process with the order and risk commands; returns output and exit code. */
 async function hoga(...args: string[]): Promise<{ out: string; err: string; code: number }> {
@@ -56,20 +34,10 @@ async function hoga(...args: string[]): Promise<{ out: string; err: string; code
   return { out: out.join('\n'), err: err.join(''), code };
 }
 
-const connection = () => [
-  '--base-url',
-  sim.url,
-  '--client-id',
-  'sim-client',
-  '--client-secret',
-  'sim-secret',
-  '--db',
-  dbFile,
-  '--sim-clock',
-];
+const connection = () => simConnection(t.sim.url, '--db', dbFile, '--sim-clock');
 
 async function openOrders(): Promise<number> {
-  return sim.counters().requestsByGroup.ORDER ?? 0;
+  return t.sim.counters().requestsByGroup.ORDER ?? 0;
 }
 
 describe('hoga order', () => {

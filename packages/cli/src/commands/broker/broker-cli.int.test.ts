@@ -1,26 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase, SqliteTokenCache } from '@hoga/store';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hoga as runHoga } from '../../hoga-process.test-helper.js';
+import { simConnection, useCliSimulator } from '../cli-simulator.test-helper.js';
 
-let sim: SimulatorHandle;
-const dir = mkdtempSync(join(tmpdir(), 'hoga-cli-'));
-
-beforeAll(async () => {
-  sim = await startSimulator({ start: '2026-11-23T10:00:00.000+09:00', rateLimit: false });
-  vi.stubEnv('HOGA_TOKEN_FILE', join(dir, 'tokens.json'));
-  vi.stubEnv('HOGA_DB', '');
-});
-afterEach(() => {
-  process.exitCode = undefined;
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await sim.close();
-});
+const t = useCliSimulator('hoga-cli-');
+const { dir } = t;
 
 /** Runs the real `hoga` as a child process with this file's token file and account settings. */
 async function hoga(...args: string[]): Promise<{ out: string; err: string; code: number }> {
@@ -34,14 +19,7 @@ async function hoga(...args: string[]): Promise<{ out: string; err: string; code
   return { out: run.out.replace(/\n$/, ''), err: run.err, code: run.code ?? -1 };
 }
 
-const connection = () => [
-  '--base-url',
-  sim.url,
-  '--client-id',
-  'sim-client',
-  '--client-secret',
-  'sim-secret',
-];
+const connection = () => simConnection(t.sim.url);
 
 describe('hoga broker commands', () => {
   it('prints a table of quotes', async () => {
@@ -108,7 +86,7 @@ describe('hoga broker commands', () => {
       'quote',
       '005930',
       '--base-url',
-      sim.url,
+      t.sim.url,
       '--client-id',
       'sim-client',
       '--client-secret',
@@ -171,7 +149,7 @@ describe('hoga broker commands', () => {
     expect(code).toBe(0);
     const database = HogaDatabase.open(db);
     try {
-      const token = await new SqliteTokenCache(database).read(`${sim.url}|sim-client`);
+      const token = await new SqliteTokenCache(database).read(`${t.sim.url}|sim-client`);
       expect(token?.tokenType).toBe('Bearer');
     } finally {
       database.close();
