@@ -52,6 +52,28 @@ function summary(events: readonly OrderEvent[]): string[] {
   );
 }
 
+/** A poll scheduler at 100 requests a second, recording each failure's message in `errors` when given. */
+function pollsAt100(errors?: string[]): PollScheduler {
+  return new PollScheduler({
+    rateOf: () => 100,
+    ...(errors === undefined ? {} : { onError: (error: unknown) => errors.push((error as Error).message) }),
+  });
+}
+
+/** The events `orderUpdates` emits over `polls` until the client has been polled `count` times. */
+async function eventsUntilPoll(
+  client: BrokerClient,
+  polls: PollScheduler,
+  pollCount: () => number,
+  count: number,
+): Promise<OrderEvent[]> {
+  const events: OrderEvent[] = [];
+  const sub = orderUpdates(client, polls, 0).subscribe((e) => events.push(e));
+  while (pollCount() < count) await new Promise((r) => setTimeout(r, 10));
+  sub.unsubscribe();
+  return events;
+}
+
 describe('orderUpdates', () => {
   it('reads the other orders of a poll when one detail keeps failing, and reports that failure', async () => {
     const { client, polls: pollCount } = scriptedClient(
@@ -62,14 +84,8 @@ describe('orderUpdates', () => {
       (_poll, orderId) => orderId === 'B',
     );
     const errors: string[] = [];
-    const polls = new PollScheduler({
-      rateOf: () => 100,
-      onError: (error) => errors.push((error as Error).message),
-    });
-    const events: OrderEvent[] = [];
-    const sub = orderUpdates(client, polls, 0).subscribe((e) => events.push(e));
-    while (pollCount() < 4) await new Promise((r) => setTimeout(r, 10));
-    sub.unsubscribe();
+    const polls = pollsAt100(errors);
+    const events = await eventsUntilPoll(client, polls, pollCount, 4);
     expect(summary(events)).toEqual(['OrderPartiallyFilled A 2']);
     expect(errors.length).toBeGreaterThanOrEqual(2);
     expect(new Set(errors)).toEqual(new Set(['detail of B lost']));
@@ -81,11 +97,7 @@ describe('orderUpdates', () => {
       () => false,
       { A: report('A', '5', 'FILLED') },
     );
-    const polls = new PollScheduler({ rateOf: () => 100 });
-    const events: OrderEvent[] = [];
-    const sub = orderUpdates(client, polls, 0).subscribe((e) => events.push(e));
-    while (pollCount() < 5) await new Promise((r) => setTimeout(r, 10));
-    sub.unsubscribe();
+    const events = await eventsUntilPoll(client, pollsAt100(), pollCount, 5);
     expect(summary(events)).toEqual(['OrderPartiallyFilled A 2', 'OrderFilled A 3']);
   });
 
@@ -98,14 +110,8 @@ describe('orderUpdates', () => {
       (poll, orderId) => poll === 1 && orderId === 'B',
     );
     const errors: string[] = [];
-    const polls = new PollScheduler({
-      rateOf: () => 100,
-      onError: (error) => errors.push((error as Error).message),
-    });
-    const events: OrderEvent[] = [];
-    const sub = orderUpdates(client, polls, 0).subscribe((e) => events.push(e));
-    while (pollCount() < 4) await new Promise((r) => setTimeout(r, 10));
-    sub.unsubscribe();
+    const polls = pollsAt100(errors);
+    const events = await eventsUntilPoll(client, polls, pollCount, 4);
     const fills = events.map((e) =>
       e.type === 'OrderPartiallyFilled' ? `${e.fill.brokerOrderId} ${e.fill.quantity.toFixed()}` : e.type,
     );
