@@ -5,9 +5,9 @@ import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
+import { simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
 import { cachedDailyBars, hogaBacktest as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
-import { simConnection } from './cli-simulator.test-helper.js';
 
 const THROWS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'throws-in-on-bar.ts');
 const SYMBOLS = ['005930', 'AAPL'];
@@ -23,7 +23,7 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0 });
   dir = mkdtempSync(join(tmpdir(), 'hoga-backtest-int-'));
   db = join(dir, 'hoga.sqlite');
-  connection = simConnection(sim.url, '--db', db);
+  connection = [...simFlags(sim.url), '--db', db];
 });
 afterAll(async () => {
   await sim.close();

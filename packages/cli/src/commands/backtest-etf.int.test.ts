@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
+import { simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
 import { cachedDailyBars, hogaBacktest, SMA } from './backtest-runs.test-helper.js';
-import { simConnection } from './cli-simulator.test-helper.js';
 
 /** KODEX 200: an ETF (5-won ticks) trading around 35,000 won, where a stock's tick is 50 won. */
 const ETF = '069500';
@@ -41,7 +41,9 @@ async function backtest(
     TO,
     '--json',
     ...extra,
-    ...simConnection(baseUrl, '--db', join(dir, 'hoga.sqlite')),
+    ...simFlags(baseUrl),
+    '--db',
+    join(dir, 'hoga.sqlite'),
   ]);
   if (result.code !== 0) throw new Error(`hoga backtest exited ${result.code}: ${result.stderr}`);
   return { run: JSON.parse(result.stdout) as BacktestJson, stderr: result.stderr };

@@ -1,18 +1,13 @@
 /**
- * What the command-line integration tests share: the flags that connect a command to the
- * simulator, and the simulator a file's tests run against with the environment they need. Test
- * code only.
+ * The simulator a command-line integration test file runs against, with the environment its
+ * commands need (the connection flags are `simFlags` of `hoga-process.test-helper.ts`). Test code
+ * only.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, type SimulatorOptions, startSimulator } from '@hoga/simulator';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
-
-/** The flags that connect a command to the simulator at `baseUrl` with its client id and secret, then `extra`. */
-export function simConnection(baseUrl: string, ...extra: string[]): string[] {
-  return ['--base-url', baseUrl, '--client-id', 'sim-client', '--client-secret', 'sim-secret', ...extra];
-}
 
 /** The simulator of a file's tests and the temporary folder holding their token file. */
 export interface CliSimulator {

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { HogaDatabase } from '@hoga/store';
 import { Command } from 'commander';
 import { describe, expect, it, vi } from 'vitest';
-import { simConnection, useCliSimulator } from './cli-simulator.test-helper.js';
+import { simFlags } from '../hoga-process.test-helper.js';
+import { useCliSimulator } from './cli-simulator.test-helper.js';
 import { registerOrderCommand } from './order.js';
 import { registerRiskCommand } from './risk.js';
 
@@ -34,7 +35,7 @@ async function hoga(...args: string[]): Promise<{ out: string; err: string; code
   return { out: out.join('\n'), err: err.join(''), code };
 }
 
-const connection = () => simConnection(t.sim.url, '--db', dbFile, '--sim-clock');
+const connection = () => [...simFlags(t.sim.url), '--db', dbFile, '--sim-clock'];
 
 async function openOrders(): Promise<number> {
   return t.sim.counters().requestsByGroup.ORDER ?? 0;

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { HogaDatabase, SqliteTokenCache } from '@hoga/store';
 import { describe, expect, it, vi } from 'vitest';
-import { hoga as runHoga } from '../../hoga-process.test-helper.js';
-import { simConnection, useCliSimulator } from '../cli-simulator.test-helper.js';
+import { hoga as runHoga, simFlags } from '../../hoga-process.test-helper.js';
+import { useCliSimulator } from '../cli-simulator.test-helper.js';
 
 const t = useCliSimulator('hoga-cli-');
 const { dir } = t;
@@ -19,7 +19,7 @@ async function hoga(...args: string[]): Promise<{ out: string; err: string; code
   return { out: run.out.replace(/\n$/, ''), err: run.err, code: run.code ?? -1 };
 }
 
-const connection = () => simConnection(t.sim.url);
+const connection = () => simFlags(t.sim.url);
 
 describe('hoga broker commands', () => {
   it('prints a table of quotes', async () => {
