@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { limits, useSimulators } from './conformance-kit.js';
+import { krLimit } from './kr-orders.test-helper.js';
 import { KR_OPEN, outcome, TestClient } from './sim-client.js';
 
 /** Sunday 2026-11-22 10:00 KST: no market takes orders. */
@@ -14,9 +15,7 @@ const SUNDAY = '2026-11-22T10:00:00+09:00';
 
 const withSim = useSimulators();
 
-function krLimitBuy(price: string, quantity: string, extra: Record<string, unknown> = {}) {
-  return { symbol: '005930', side: 'BUY', orderType: 'LIMIT', price, quantity, ...extra };
-}
+const krLimitBuy = (price: string, quantity: string) => krLimit('BUY', quantity, price);
 
 describe('order creation check order', () => {
   describe('request validation (400) before business rules (422)', () => {

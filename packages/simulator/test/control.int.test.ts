@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimulatorError, type SimulatorHandle, type SimulatorOptions } from '../src/index.js';
+import { krLimit } from './kr-orders.test-helper.js';
 import { type Json, KR_OPEN, outcome, startTestSimulator, TestClient } from './sim-client.js';
 
 const running: SimulatorHandle[] = [];
@@ -137,13 +138,7 @@ describe('control API', () => {
       const { sim, client } = await setup();
       const price = await lowerLimit(client);
       sim.injectFault({ kind: 'malformed-body', path: '/api/v1/orders', method: 'POST', count: 1 });
-      const res = await client.post('/api/v1/orders', {
-        symbol: '005930',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity: '1',
-        price,
-      });
+      const res = await client.post('/api/v1/orders', krLimit('BUY', '1', price));
       expect(res.status).toBe(200);
       expect(res.body).toBeUndefined();
       expect(res.text.startsWith('{"result":')).toBe(true);
@@ -154,7 +149,7 @@ describe('control API', () => {
       const { sim, client } = await setup();
       const price = await lowerLimit(client);
       sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 1 });
-      const body = { symbol: '005930', side: 'BUY', orderType: 'LIMIT', quantity: '1', price };
+      const body = krLimit('BUY', '1', price);
       await expect(client.post('/api/v1/orders', body)).rejects.toThrow();
       const open = await client.get('/api/v1/orders', { status: 'OPEN' });
       expect(open.body.result.orders).toHaveLength(1);
@@ -170,7 +165,7 @@ describe('control API', () => {
         count: 1,
         delayMs: 600,
       });
-      const body = { symbol: '005930', side: 'BUY', orderType: 'LIMIT', quantity: '1', price };
+      const body = krLimit('BUY', '1', price);
       const started = performance.now();
       const pending = client.post('/api/v1/orders', body);
       let seen: Json[] = [];
@@ -197,13 +192,7 @@ describe('control API', () => {
         durationMs: 30_000,
         count: 1,
       });
-      const res = await client.post('/api/v1/orders', {
-        symbol: '005930',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity: '1',
-        price,
-      });
+      const res = await client.post('/api/v1/orders', krLimit('BUY', '1', price));
       const id = res.body.result.orderId as string;
       expect((await client.get('/api/v1/orders', { status: 'OPEN' })).body.result.orders).toEqual([]);
       expect(outcome(await client.get(`/api/v1/orders/${id}`))).toBe('200');

@@ -1,6 +1,7 @@
 import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimulatorHandle } from '../src/index.js';
+import { krLimit } from './kr-orders.test-helper.js';
 import { type Json, outcome, startTestSimulator, TestClient } from './sim-client.js';
 
 const running: SimulatorHandle[] = [];
@@ -14,14 +15,8 @@ async function setup(): Promise<{ sim: SimulatorHandle; client: TestClient; orde
   const client = new TestClient(sim.url);
   const res = await client.get('/api/v1/price-limits', { symbol: '005930' });
   const lower = new Decimal(res.body.result.lowerLimitPrice).toFixed();
-  const order = (clientOrderId?: string): Json => ({
-    symbol: '005930',
-    side: 'BUY',
-    orderType: 'LIMIT',
-    quantity: '1',
-    price: lower,
-    ...(clientOrderId === undefined ? {} : { clientOrderId }),
-  });
+  const order = (clientOrderId?: string): Json =>
+    krLimit('BUY', '1', lower, clientOrderId === undefined ? {} : { clientOrderId });
   return { sim, client, order };
 }
 
