@@ -1,29 +1,21 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HogaDatabase } from '../src/hoga-database.js';
-import { bundleScript, collectLines, exited, spawnNode } from './spawn-child.js';
-import { tempDir } from './support.js';
+import { useChildScript } from './child-script.test-helper.js';
+import { collectLines, exited, spawnNode } from './spawn-child.js';
 
 const WRITER = join(import.meta.dirname, 'processes', 'batch-writer.ts');
 const JOURNAL_PER_BATCH = 300;
 const FILLS_PER_BATCH = 30;
 const KILLS = 20;
 
-const { dir, cleanup } = tempDir('hoga-crash-');
-let writer: string;
-beforeAll(async () => {
-  writer = await bundleScript(WRITER);
-});
-afterAll(() => {
-  cleanup();
-  rmSync(writer, { force: true });
-});
+const script = useChildScript(WRITER, 'hoga-crash-');
+const { dir } = script;
 
 /** Starts the writer, lets it commit at least one batch, kills it at a random moment. */
 async function runAndKill(file: string): Promise<{ committed: number[]; midBatch: boolean }> {
-  const child = spawnNode(writer, [file, String(JOURNAL_PER_BATCH), String(FILLS_PER_BATCH)]);
+  const child = spawnNode(script.bundle, [file, String(JOURNAL_PER_BATCH), String(FILLS_PER_BATCH)]);
   const out = collectLines(child);
   const exit = exited(child);
   const deadline = Date.now() + 15_000;

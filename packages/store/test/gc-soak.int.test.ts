@@ -1,25 +1,17 @@
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleScript, collectLines, exited } from './spawn-child.js';
-import { tempDir } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { useChildScript } from './child-script.test-helper.js';
+import { collectLines, exited } from './spawn-child.js';
 
 const SOAK = join(import.meta.dirname, 'processes', 'gc-soak.ts');
-const { dir, cleanup } = tempDir('hoga-gc-soak-');
-let bundle: string;
-beforeAll(async () => {
-  bundle = await bundleScript(SOAK);
-});
-afterAll(() => {
-  cleanup();
-  rmSync(bundle, { force: true });
-});
+const script = useChildScript(SOAK, 'hoga-gc-soak-');
+const { dir } = script;
 
 describe('better-sqlite3 under forced garbage collection', () => {
   it('finalizes thousands of collected statements without aborting the process', async () => {
     // The full two-minute soak is `pnpm --filter @hoga/store soak`; the suite runs ten seconds of it.
-    const child = spawn(process.execPath, ['--expose-gc', bundle, join(dir, 'soak.sqlite'), '10'], {
+    const child = spawn(process.execPath, ['--expose-gc', script.bundle, join(dir, 'soak.sqlite'), '10'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const out = collectLines(child);

@@ -1,26 +1,18 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HogaDatabase } from '../src/hoga-database.js';
 import { SqliteTokenCache } from '../src/token/sqlite-token-cache.js';
+import { useChildScript } from './child-script.test-helper.js';
 import { bumpUnderLease, getOrIssueToken } from './processes/token-dance.js';
-import { bundleScript, collectLines, exited, spawnNode } from './spawn-child.js';
-import { tempDir } from './support.js';
+import { collectLines, exited, spawnNode } from './spawn-child.js';
 
 const WRITER = join(import.meta.dirname, 'processes', 'order-writer.ts');
 const ORDERS = 300;
 const KEY = 'http://127.0.0.1:18080|sim-client';
 
-const { dir, cleanup } = tempDir('hoga-two-');
-let writer: string;
-beforeAll(async () => {
-  writer = await bundleScript(WRITER);
-});
-afterAll(() => {
-  cleanup();
-  rmSync(writer, { force: true });
-});
+const script = useChildScript(WRITER, 'hoga-two-');
+const { dir } = script;
 
 describe('HogaDatabase', () => {
   describe('with two processes on one file', () => {
@@ -29,7 +21,7 @@ describe('HogaDatabase', () => {
       const db = HogaDatabase.open(file);
       const tokens = new SqliteTokenCache(db, { pollIntervalMs: 2 });
       try {
-        const child = spawnNode(writer, [file, String(ORDERS), KEY]);
+        const child = spawnNode(script.bundle, [file, String(ORDERS), KEY]);
         const out = collectLines(child);
         const exit = exited(child);
         const counts: number[] = [];
