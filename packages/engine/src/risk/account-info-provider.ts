@@ -98,7 +98,17 @@ export class AccountInfoProvider implements FundsView {
     if (shares !== undefined) shares.value = shares.value.minus(reservedShares(order));
   }
 
-  /** Forgets every figure (after fills or cancels, the next order re-reads). */
+  /**
+   * Forgets the buying power of `currency` and the sellable quantity of `symbol`: an order of them
+   * filled (a buy's shares and a sell's cash are the broker's now, not yet in the cached figures) or
+   * ended without filling (what it held back is free again). The next order re-reads them.
+   */
+  forget(currency: Currency, symbol: string): void {
+    this.cash.delete(currency);
+    this.shares.delete(symbol);
+  }
+
+  /** Forgets every figure (the next order re-reads). */
   invalidate(): void {
     this.cash.clear();
     this.shares.clear();

@@ -65,7 +65,9 @@ export interface RiskEngineOptions {
     | (MarketRulesView & Partial<Pick<BrokerMarketView, 'prepare' | 'lastPrice' | 'usdKrw'>>)
     | undefined;
   /** Buying power and sellable quantity for the broker's rules. */
-  readonly funds?: (FundsView & Partial<Pick<AccountInfoProvider, 'refresh' | 'reserve'>>) | undefined;
+  readonly funds?:
+    | (FundsView & Partial<Pick<AccountInfoProvider, 'refresh' | 'reserve' | 'forget'>>)
+    | undefined;
   /** Sends the kill switch's cancels (the venue's `execute`, or the order manager's). */
   readonly cancel?: ((command: CancelOrder) => void | Promise<void>) | undefined;
   /** Moves scopes to REDUCING on stale data, evaluated before every check. */
@@ -76,6 +78,15 @@ export interface RiskEngineOptions {
    */
   readonly throttles?: boolean;
 }
+
+/** Events after which the broker's buying power or sellable quantity differ from the cached ones. */
+const FUNDS_CHANGING: ReadonlySet<string> = new Set([
+  'OrderFilled',
+  'OrderPartiallyFilled',
+  'OrderCanceled',
+  'OrderExpired',
+  'OrderRejected',
+]);
 
 /** The risk module's gate. */
 export class RiskEngine implements RiskGate {
@@ -162,6 +173,12 @@ export class RiskEngine implements RiskGate {
     const view = this.options.view as RiskView & { onEvent?: (e: OrderEvent) => void };
     view.onEvent?.(event);
     if (event.strategyId !== undefined) this.strategies.add(event.strategyId);
+    if (FUNDS_CHANGING.has(event.type)) {
+      // The cached buying power and sellable quantity no longer hold: re-read before the next order
+      // (a sell right after its buy filled was refused as `only 0 can be sold` until they aged out).
+      const order = view.order(event.clientOrderId);
+      if (order !== undefined) this.options.funds?.forget?.(order.currency, order.symbol);
+    }
     if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
       this.tripKillSwitches(event.strategyId ?? null);
     }
