@@ -4,22 +4,17 @@
  */
 import { Decimal } from '@hoga/core';
 import { DateTime } from 'luxon';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SimulatorHandle } from '../src/index.js';
-import { type Json, KR_OPEN, outcome, startTestSimulator, TestClient, US_OPEN } from './sim-client.js';
+import { describe, expect, it } from 'vitest';
+import { useSimulators } from './conformance-kit.js';
+import { type Json, KR_OPEN, outcome, type TestClient, US_OPEN } from './sim-client.js';
 
 /** Simulated seconds per real second: 20 simulated minutes pass in one real second. */
 const SPEED = 1200;
 
-const running: SimulatorHandle[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.close()));
-});
+const startSim = useSimulators();
 
 async function setup(start: string): Promise<TestClient> {
-  const sim = await startTestSimulator({ start, speed: SPEED });
-  running.push(sim);
-  const client = new TestClient(sim.url);
+  const { client } = await startSim({ start, speed: SPEED });
   await client.login();
   return client;
 }

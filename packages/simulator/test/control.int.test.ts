@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { SimulatorError, type SimulatorHandle, type SimulatorOptions } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { SimulatorError } from '../src/index.js';
+import { useSimulators } from './conformance-kit.js';
 import { krLimit } from './kr-orders.test-helper.js';
-import { type Json, KR_OPEN, outcome, startTestSimulator, TestClient } from './sim-client.js';
+import { type Json, KR_OPEN, outcome, startTestSimulator, type TestClient } from './sim-client.js';
 
-const running: SimulatorHandle[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.close()));
-});
-
-async function setup(options: SimulatorOptions = {}): Promise<{ sim: SimulatorHandle; client: TestClient }> {
-  const sim = await startTestSimulator(options);
-  running.push(sim);
-  return { sim, client: new TestClient(sim.url) };
-}
+const setup = useSimulators();
 
 async function lowerLimit(client: TestClient): Promise<string> {
   const res = await client.get('/api/v1/price-limits', { symbol: '005930' });

@@ -1,18 +1,14 @@
 import { Decimal } from '@hoga/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SimulatorHandle } from '../src/index.js';
+import { useSimulators } from './conformance-kit.js';
 import { krLimit } from './kr-orders.test-helper.js';
-import { type Json, outcome, startTestSimulator, TestClient } from './sim-client.js';
+import { type Json, outcome, type TestClient } from './sim-client.js';
 
-const running: SimulatorHandle[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.close()));
-});
+const startSim = useSimulators();
 
 async function setup(): Promise<{ sim: SimulatorHandle; client: TestClient; order: (id?: string) => Json }> {
-  const sim = await startTestSimulator();
-  running.push(sim);
-  const client = new TestClient(sim.url);
+  const { sim, client } = await startSim();
   const res = await client.get('/api/v1/price-limits', { symbol: '005930' });
   const lower = new Decimal(res.body.result.lowerLimitPrice).toFixed();
   const order = (clientOrderId?: string): Json =>

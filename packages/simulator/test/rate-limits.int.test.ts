@@ -1,20 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SimulatorHandle, SimulatorOptions } from '../src/index.js';
-import { KR_OPEN, outcome, type SimResponse, startTestSimulator, TestClient } from './sim-client.js';
+import { describe, expect, it } from 'vitest';
+import type { SimulatorOptions } from '../src/index.js';
+import { type Ctx, useSimulators } from './conformance-kit.js';
+import { KR_OPEN, outcome, type SimResponse, type TestClient } from './sim-client.js';
 
-const running: SimulatorHandle[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.close()));
-});
+const startSim = useSimulators();
 
-async function withSim(
-  options: SimulatorOptions = {},
-): Promise<{ sim: SimulatorHandle; client: TestClient }> {
-  const sim = await startTestSimulator({ rateLimit: true, ...options });
-  running.push(sim);
-  const client = new TestClient(sim.url);
-  await client.login();
-  return { sim, client };
+/** A simulator with its rate limits on (unless `options` say otherwise) and a logged-in client. */
+async function withSim(options: SimulatorOptions = {}): Promise<Ctx> {
+  const ctx = await startSim({ rateLimit: true, ...options });
+  await ctx.client.login();
+  return ctx;
 }
 
 function limitHeaders(res: SimResponse): [string | null, string | null, string | null, string | null] {
