@@ -29,7 +29,7 @@ export const NO_EXECUTION: CumulativeExecution = {
 export interface ExecutionDelta {
   readonly quantity: Decimal;
   readonly amount: Decimal;
-  /** `amount / quantity`. */
+  /** `amount / quantity` (see {@link fillPrice}). */
   readonly price: Decimal;
   readonly commission: Decimal;
   readonly tax: Decimal;
@@ -84,7 +84,7 @@ export function executionDelta(
   return {
     quantity,
     amount,
-    price: amount.div(quantity),
+    price: fillPrice(amount, quantity),
     commission: notNegative(reported.commission.minus(counted.commission)),
     tax: notNegative(reported.tax.minus(counted.tax)),
     after: reported,
@@ -92,6 +92,25 @@ export function executionDelta(
 }
 
 const ZERO = new Decimal(0);
+
+/**
+ * A fill's price: `amount / quantity`. The broker rounds an amount to the cent (KRW: the won), so
+ * the quotient of an amount order's fill or a fractional quantity often does not end (500.00 USD
+ * for 2.20274 shares is 226.990021518654039968…); the price is then the quotient with the fewest
+ * decimal places (2, 4, … 20) whose product with the quantity, rounded to the cent, is the amount
+ * again (226.99), so books that recompute the amount as quantity × price find the broker's. An
+ * exact quotient of at most 20 places is kept as it is.
+ */
+export function fillPrice(amount: Decimal, quantity: Decimal): Decimal {
+  const exact = amount.div(quantity);
+  if (exact.decimalPlaces() <= 2) return exact;
+  const places = Math.max(2, amount.decimalPlaces());
+  for (let dp = 2; dp <= 20; dp += 2) {
+    const price = exact.toDecimalPlaces(dp, Decimal.ROUND_HALF_UP);
+    if (price.times(quantity).toDecimalPlaces(places, Decimal.ROUND_HALF_UP).eq(amount)) return price;
+  }
+  return exact;
+}
 
 /** `max(0, d)` without building a `Decimal` for the 0 each time. */
 function notNegative(d: Decimal): Decimal {
