@@ -52,6 +52,8 @@ describe('paper mode and instrument types', () => {
     expect(submitted.map((i) => `${i.symbol} ${i.securityType}`)).toEqual(['069500 ETF', '069500 ETF']);
     const sell = EtfRoundTrip.fills.find((f) => f.side === 'SELL');
     expect(sell?.tax?.amount.toFixed()).toBe('0');
+    // a buy's fill states its tax (0) as a live fill does, rather than leaving it out
+    expect(EtfRoundTrip.fills.find((f) => f.side === 'BUY')?.tax?.amount.toFixed()).toBe('0');
     // the fills are on the ETF's 5-won grid (a stock of this price would trade on a 50-won one)
     for (const f of EtfRoundTrip.fills) expect(f.price.mod(5).isZero()).toBe(true);
     expect(s.sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);

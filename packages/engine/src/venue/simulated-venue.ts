@@ -338,10 +338,11 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       quantity,
       price,
       commission: Money.of(charges.commission, order.currency),
+      // always stated, 0 on a buy, as the live order manager's fills state it
+      tax: Money.of(charges.tax, order.currency),
       cumulativeQuantity: order.filledQuantity,
       tsEvent: time,
     };
-    if (order.side === OrderSide.SELL) (fill as { tax?: Money }).tax = Money.of(charges.tax, order.currency);
     if (done) this.close(order, 'FILLED');
     else {
       order.state = 'PARTIALLY_FILLED';
