@@ -13,6 +13,46 @@ const cliDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const packagesDir = join(cliDir, '..');
 const bundlePath = join(cliDir, 'dist', 'hoga.mjs');
 
+/**
+ * Node and glibc settings for `hoga run`, a paper or live run that lasts hours, measured by
+ * packages/engine/bench/paper-rss.bench.ts (docs/order-manager.md, "Figures"):
+ * - `--max-semi-space-size=8`: V8's young generation stays at the 2 × 8 MB it has after start-up
+ *   instead of doubling to 2 × 16 MB a few minutes into the run (12–13 MB more RSS, no live data);
+ * - `--heap-growing-percent=50`: after a full collection the old generation may grow to 1.5 × what
+ *   survived before the next one (V8 otherwise picks 1.1–4 × from its own speeds): a run promotes
+ *   short-lived objects (reads waiting on the rate limits, bars) steadily, and they piled up as
+ *   garbage (old space 10 → 36 MB used in the bench's simulated hour, while heap snapshots taken
+ *   after a full collection grew about 3 MB in 100 s);
+ * - `MALLOC_ARENA_MAX=2`: glibc's malloc keeps two arenas instead of one per thread that ever
+ *   allocated (V8's and libuv's worker threads: 8 arenas, 1.5–3 MB each).
+ * Applied by re-executing the command once in the same process (`process.execve`: the same pid,
+ * so signals and a supervisor see one process; Node 22.15+ / 23.11+; without it the run goes on
+ * untuned). Flags the user set (`NODE_OPTIONS`, node's own arguments) and `MALLOC_ARENA_MAX` are
+ * kept; `HOGA_RUN_TUNED=1` skips the re-execution.
+ */
+const RUN_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
+const RUN_MALLOC_ARENA_MAX = '2';
+
+function tuneLongRun() {
+  if (process.argv[2] !== 'run' || process.env.HOGA_RUN_TUNED === '1') return;
+  if (typeof process.execve !== 'function') return;
+  const given = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
+  const flags = RUN_NODE_FLAGS.filter((flag) => !given.includes(flag.split('=')[0]));
+  const env = { ...process.env, HOGA_RUN_TUNED: '1' };
+  env.MALLOC_ARENA_MAX ??= RUN_MALLOC_ARENA_MAX;
+  try {
+    process.execve(
+      process.execPath,
+      [process.execPath, ...process.execArgv, ...flags, ...process.argv.slice(1)],
+      env,
+    );
+  } catch {
+    // run untuned
+  }
+}
+
+tuneLongRun();
+
 if (process.env.npm_lifecycle_event === 'hoga' && process.env.INIT_CWD) {
   try {
     process.chdir(process.env.INIT_CWD);
