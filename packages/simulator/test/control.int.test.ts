@@ -19,6 +19,20 @@ describe('control API', () => {
       expect(outcome(res)).toBe('404 edge-blocked');
     });
 
+    it('answer GET /_sim/clock without control: true (read-only: engines follow the simulated clock), nothing else', async () => {
+      const { client } = await setup({ control: false, start: KR_OPEN, speed: 30 });
+      const res = await client.request('GET', '/_sim/clock', { auth: false, account: null });
+      expect(res.status).toBe(200);
+      expect(res.body.speed).toBe(30);
+      expect(String(res.body.now).startsWith('2026-11-23T10:00')).toBe(true);
+      const set = await client.request('POST', '/_sim/clock', {
+        auth: false,
+        account: null,
+        body: { advanceMs: 60_000 },
+      });
+      expect(outcome(set)).toBe('404 edge-blocked');
+    });
+
     it('answer 404 edge-blocked for an unknown control path', async () => {
       const { client } = await setup();
       const res = await client.request('GET', '/_sim/nothing', { auth: false, account: null });

@@ -188,7 +188,7 @@ async function engineClock(flags: OrderFlags): Promise<Clock> {
     const answer = await fetch(new URL('/_sim/clock', base));
     if (!answer.ok)
       throw new Error(
-        `--sim-clock: GET /_sim/clock answered ${answer.status}; start the simulator with --control`,
+        `--sim-clock: GET /_sim/clock answered ${answer.status}: is ${base} the simulator (hoga sim)?`,
       );
     const body = (await answer.json()) as { now: string; speed: number };
     return new ScaledClock({ start: body.now, speed: body.speed });

@@ -1,7 +1,7 @@
 /**
  * What `hoga run` does: connect (`HOGA_*`), open the store (`HOGA_DB`, default
- * `./data/hoga.sqlite`), follow the simulator's clock when the broker is the simulator (its control
- * API answers `/_sim/clock`), run the session until SIGINT or SIGTERM, stop gracefully, exit 0.
+ * `./data/hoga.sqlite`), follow the simulator's clock when the broker is the simulator (it answers
+ * `GET /_sim/clock`), run the session until SIGINT or SIGTERM, stop gracefully, exit 0.
  *
  * @module
  */
@@ -15,7 +15,7 @@ import { connect, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
 import { startSession } from './run-session.js';
 
-/** The simulator's clock, when the base URL is a simulator with its control API on. */
+/** The simulator's clock, when the base URL is the simulator. */
 async function brokerClock(baseUrl: string): Promise<Clock> {
   try {
     const res = await fetch(new URL('/_sim/clock', baseUrl), { signal: AbortSignal.timeout(2_000) });

@@ -60,13 +60,13 @@ async function until(r: Running, pattern: RegExp, timeoutMs: number): Promise<bo
   return false;
 }
 
-async function setup(): Promise<{ sim: SimulatorHandle; db: string; config: string }> {
+async function setup(control = true): Promise<{ sim: SimulatorHandle; db: string; config: string }> {
   const sim = await startSimulator({
     port: 0,
     seed: 7,
     start: '2026-11-23T10:00:00+09:00',
     speed: 30,
-    control: true,
+    control,
   });
   sims.push(sim);
   const dir = mkdtempSync(join(tmpdir(), 'hoga-run-'));
@@ -146,6 +146,23 @@ describe('hoga run', () => {
       client.close();
     }
   }, 150_000);
+
+  it("follows the clock of a simulator started without its control API (hoga sim's default)", async () => {
+    const { sim, db, config } = await setup(false);
+    const r = start(['run', strategy, '--mode', 'paper', '--config', config, ...ARGS], env(sim, db));
+    expect(await until(r, /status[^\n]*\n[^\n]*status/, 30_000)).toBe(true);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+    // status lines stamped in the simulator's time (from 10:00 KST at ×30), not the wall clock's
+    const stamps = [...r.out.join('').matchAll(/(\d\d):(\d\d):(\d\d) status/g)].map(
+      (m) => Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]),
+    );
+    expect(stamps.length).toBeGreaterThanOrEqual(2);
+    expect(stamps[0]).toBeGreaterThanOrEqual(10 * 3600);
+    expect(stamps[0]).toBeLessThan(11 * 3600);
+    // two status lines 2 real seconds apart are a minute of simulated time apart
+    expect((stamps[1] as number) - (stamps[0] as number)).toBeGreaterThanOrEqual(40);
+  }, 60_000);
 
   it('paper: trades on live data with zero order requests reaching the broker', async () => {
     const { sim, db, config } = await setup();

@@ -28,7 +28,8 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 }
 
 /**
- * The `/_sim/*` HTTP routes of the control API (served only with `control: true`).
+ * The `/_sim/*` HTTP routes of the control API (served only with `control: true`; `GET /_sim/clock`,
+ * read-only, is answered without it too, so that an engine can follow the simulated clock).
  * Answers are plain JSON (no `{result}` envelope); errors use the `{error}` envelope.
  *
  * | Method | Path | Body | Answer |

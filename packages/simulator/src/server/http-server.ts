@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Clock, isPeakWindow } from '@hoga/core';
+import { type Clock, formatKst, isPeakWindow } from '@hoga/core';
 import { SimApiError } from '../api-error.js';
 import { OAuthError, type TokenAuthority } from './auth.js';
 import type { BrokerageEndpoints, OperationOptions } from './backends.js';
@@ -156,6 +156,12 @@ export class SimHttpServer {
 
     if (this.options.control !== undefined && path.startsWith('/_sim/')) {
       await this.handleControl(req, res, method, path, query, requestId, headers);
+      return;
+    }
+    if (method === 'GET' && path === '/_sim/clock') {
+      // Read-only, served with or without the control API: an engine against this simulator
+      // (`hoga run`) reads the simulated time and speed here and follows them.
+      sendJsonText(res, 200, JSON.stringify(this.simClock()), headers);
       return;
     }
     const { counters } = this.options;
@@ -308,6 +314,12 @@ export class SimHttpServer {
       requestId,
       headers,
     );
+  }
+
+  /** The simulated time (KST) and speed, as the control API's `GET /_sim/clock` answers them. */
+  private simClock(): { now: string; speed: number } {
+    const clock = this.options.clock as Clock & { getSpeed?: () => number };
+    return { now: formatKst(clock.now()), speed: clock.getSpeed?.() ?? 1 };
   }
 
   private async handleControl(
