@@ -8,7 +8,9 @@
  * (`HOGA_BENCH_SECONDS`, default 60 real seconds). Prints the samples, the peak, the drift from the
  * first sample to the last, and what the RSS is made of (file-backed pages, mostly the Node binary
  * itself, and anonymous memory, the heap among it); the baseline, measured in the same run, is an
- * idle Node process doing nothing. Asserts nothing. Linux only (/proc).
+ * idle Node process doing nothing. The engine runs with what bin/hoga.js gives `hoga run` (its
+ * V8 flags and `MALLOC_ARENA_MAX`, applied by re-executing in the same process; `HOGA_RUN_TUNED=1`
+ * in the environment measures a run without them). Asserts nothing. Linux only (/proc).
  *
  * Run: `pnpm --filter @hoga/engine exec tsx bench/paper-rss.bench.ts`; `HOGA_BENCH_SYMBOLS=200`
  * for 200 symbols. The client keeps the broker's rate limits (candles 5/s, order books and prices
