@@ -187,6 +187,34 @@ describe('hoga run', () => {
       quantity: string;
     }[];
     expect(positions.length).toBeGreaterThan(0);
+    // what the paper run did is listed by hoga db fills and orders (it was in the journal only)
+    const dbJson = async (...args: string[]) =>
+      JSON.parse(
+        (
+          await run(process.execPath, ['--import', 'tsx', cli, 'db', ...args, '--json'], {
+            cwd: root,
+            env: env(sim, db),
+          })
+        ).stdout,
+      ) as Record<string, string | null>[];
+    const fills = await dbJson('fills');
+    expect(fills.length).toBeGreaterThan(0);
+    const net = new Map<string, number>();
+    for (const f of fills) {
+      expect(f.strategyId).toBe('SmaCrossover');
+      expect(f.brokerOrderId).toMatch(/^paper-/);
+      const q = Number(f.quantity) * (f.side === 'BUY' ? 1 : -1);
+      net.set(f.symbol as string, (net.get(f.symbol as string) ?? 0) + q);
+    }
+    // the paper account's positions are the fills' net
+    expect(positions.map((p) => [p.symbol, Number(p.quantity)]).sort()).toEqual(
+      [...net].filter(([, q]) => q !== 0).sort(),
+    );
+    const orders = await dbJson('orders', '--mode', 'paper');
+    expect(orders.length).toBeGreaterThanOrEqual(new Set(fills.map((f) => f.clientOrderId)).size);
+    expect(orders.filter((o) => o.state === 'FILLED').length).toBe(
+      new Set(fills.map((f) => f.clientOrderId)).size,
+    );
   }, 150_000);
 
   const REST_ARGS = ['--symbols', '005930', '--interval', '1m', '--status-every', '2', '--poll-ms', '300'];

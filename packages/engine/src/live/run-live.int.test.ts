@@ -111,6 +111,17 @@ describe('startLiveRun', () => {
     const cost = fill.fill.quantity.times(fill.fill.price).plus(fill.fill.commission.amount);
     expect(ledger.cash.KRW).toBe(new Decimal(1_000_000).minus(cost).toFixed());
     expect(s.db.strategyState.get('paper/_account', 'orders')).toEqual([]);
+    // the store lists the order once (hoga db orders / fills), filled in the second run: one fill
+    // under the second run's paper broker id, the two runs' ids both linked to it
+    const row = s.db.orders.get(submitted.clientOrderId);
+    expect([row?.mode, row?.state, row?.filledQuantity.toFixed()]).toEqual(['paper', 'FILLED', '2']);
+    const stored = s.db.fills.byOrder(row?.id ?? -1);
+    expect(
+      stored.map((f) => [f.quantity.toFixed(), f.cumulativeQuantity.toFixed(), f.brokerOrderId]),
+    ).toEqual([['2', '2', fill.fill.brokerOrderId]]);
+    const lineage = s.db.orders.brokerOrderIds(submitted.clientOrderId);
+    expect(lineage.map((l) => l.kind)).toEqual(['create', 'create']);
+    expect(new Set(lineage.map((l) => l.brokerOrderId)).size).toBe(2);
     expect(s.sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
   }, 90_000);
 });

@@ -58,6 +58,7 @@ import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { withLinkedSignal } from './linked-signal.js';
 import { LiveVenue } from './live-venue.js';
 import { paperBrokerView } from './paper-broker-view.js';
+import { PaperOrderTables } from './paper-order-tables.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 
 /** What a live or paper run needs. */
@@ -275,7 +276,9 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
         const v = marks.values[marks.slot(symbol)];
         return v === undefined || Number.isNaN(v) ? undefined : v;
       },
-      idPrefix: 'paper',
+      // broker order ids unique across paper runs (each run's venue counts from 1; the store links
+      // an id to one order only): the run's start on the engine clock, base 36
+      idPrefix: `paper-${o.clock.nowMs().toString(36)}`,
     });
     venue = simVenue;
   } else {
@@ -363,6 +366,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   let bars = 0;
   const subscriptions: Subscription[] = [];
   const paperOrders = new PaperOrders();
+  const paperTables = paper ? new PaperOrderTables(o.db) : null;
   /** Paper: the ledger and the open orders (which hold its reservations) saved together. */
   const savePaper = (): void => {
     o.db.transaction(() => {
@@ -375,6 +379,14 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       const filled = event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled';
       if (filled) fills++;
       if (paper && (paperOrders.onEvent(event) || filled)) savePaper();
+      if (paperTables !== null) {
+        try {
+          paperTables.apply(event);
+        } catch (error) {
+          // the paper ledger and orders are saved above: the listing tables must not stop the run
+          o.onError?.(error, 'paper-orders-table');
+        }
+      }
     }),
   );
 
