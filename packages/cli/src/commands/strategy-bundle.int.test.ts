@@ -80,6 +80,54 @@ describe('the bundled hoga command', () => {
     expect(result.trades[0]).toMatchObject({ symbol: '005930', side: 'BUY', quantity: '3' });
   }, 120_000);
 
+  it('lets a strategy outside the repository import the libraries hoga ships (trading-signals, decimal.js, luxon)', async () => {
+    // a user's directory has no node_modules: these resolve to hoga's own copies
+    const file = join(dir, 'rsi-once.ts');
+    writeFileSync(
+      file,
+      `import type { Bar } from '@hoga/core';
+import { Strategy } from '@hoga/engine';
+import { Decimal } from 'decimal.js';
+import { DateTime } from 'luxon';
+import { RSI } from 'trading-signals';
+
+export default class RsiOnce extends Strategy {
+  private readonly rsi = new RSI(3);
+  private bought = false;
+
+  override onBar(bar: Bar): void {
+    this.rsi.add(bar.close);
+    if (this.bought || !this.rsi.isStable || !DateTime.fromMillis(bar.ts).isValid) return;
+    this.bought = true;
+    this.ctx.buy(bar.symbol, new Decimal(2));
+  }
+}
+`,
+    );
+    const run = await hoga(
+      [
+        'backtest',
+        file,
+        '--symbols',
+        '005930',
+        '--interval',
+        '1d',
+        '--from',
+        '2025-03-03',
+        '--to',
+        '2025-03-31',
+        '--json',
+        ...simFlags(sim.url),
+        '--db',
+        join(dir, 'hoga.sqlite'),
+      ],
+      { cwd: dir },
+    );
+    expect(run.code, run.err).toBe(0);
+    const result = JSON.parse(run.out) as { trades: { symbol: string; side: string; quantity: string }[] };
+    expect(result.trades.map((t) => [t.side, t.quantity])).toEqual([['BUY', '2']]);
+  }, 120_000);
+
   it('runs `hoga start` (pnpm start) with the repository’s reference strategy and exits 0', async () => {
     const run = await hoga(['start', '--seconds', '4'], { cwd: dir, killAfterMs: 90_000 });
     expect(run.code, run.err).toBe(0);

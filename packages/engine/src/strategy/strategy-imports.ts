@@ -7,12 +7,21 @@
  * that re-exports this process's objects, and let a `.ts` file import a sibling `.ts` file by its
  * `.js` name, as TypeScript writes it. Node strips the strategy's types itself.
  *
+ * The libraries hoga ships for strategies (`trading-signals` for indicators, `decimal.js`, `luxon`,
+ * `zod`) resolve to this process's copies when the strategy's own directory has none: a strategy in
+ * a directory of the user's own, without a `node_modules`, can import them; one whose project
+ * installs them gets its own.
+ *
  * Run from the sources (tsx, tests) the mapping changes nothing: the objects are the same ones.
  *
  * @module
  */
 import * as nodeModule from 'node:module';
 import * as core from '@hoga/core';
+import * as decimalJs from 'decimal.js';
+import * as luxon from 'luxon';
+import * as tradingSignals from 'trading-signals';
+import * as zod from 'zod';
 import * as engine from '../index.js';
 
 const SCHEME = 'hoga-api:';
@@ -60,14 +69,22 @@ export function installStrategyImportHooks(): boolean {
   const api: Readonly<Record<string, Namespace>> = {
     '@hoga/core': core as Namespace,
     '@hoga/engine': engine as Namespace,
+    // shipped libraries: only when the strategy's own resolution finds none (see `resolve`)
+    'trading-signals': tradingSignals as Namespace,
+    'decimal.js': decimalJs as Namespace,
+    luxon: luxon as Namespace,
+    zod: zod as Namespace,
   };
   (globalThis as Record<symbol, unknown>)[Symbol.for(GLOBAL_KEY)] = api;
   register({
     resolve(specifier, context, next) {
-      if (Object.hasOwn(api, specifier)) return { url: `${SCHEME}${specifier}`, shortCircuit: true };
+      if (Object.hasOwn(api, specifier) && specifier.startsWith('@hoga/')) {
+        return { url: `${SCHEME}${specifier}`, shortCircuit: true };
+      }
       try {
         return next(specifier, context);
       } catch (error) {
+        if (Object.hasOwn(api, specifier)) return { url: `${SCHEME}${specifier}`, shortCircuit: true };
         const relative = specifier.startsWith('./') || specifier.startsWith('../');
         if (relative && specifier.endsWith('.js') && context.parentURL?.endsWith('.ts') === true) {
           return next(`${specifier.slice(0, -3)}.ts`, context);
