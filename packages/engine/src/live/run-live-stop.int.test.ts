@@ -3,8 +3,10 @@
  * clock running ×60): the risk gate's background reads of every symbol's market data keep the
  * STOCK and MARKET_DATA groups' queues long. An order's own reads (placed on a bar) must go ahead
  * of them, and `stop()` must abort the queued background reads and not deliver the bars still
- * queued, so it ends after what is in flight. Measured in requests granted by the client's rate
- * limiter, not in time.
+ * queued, so it ends after what is in flight. And the order books polled are those of the symbols
+ * with working orders only, so a market order fills after a few market-data requests, not after
+ * a round of every symbol's book. Measured in requests granted by the client's rate limiter, not
+ * in time.
  */
 import type { BrokerClient } from '@hoga/connector';
 import { type Bar, Decimal, RateLimitGroup } from '@hoga/core';
@@ -115,4 +117,48 @@ describe('a paper run of many symbols under the rate limits', () => {
     expect(queued()).toBe(0);
     expect(handle.status().bars - barsBefore).toBeLessThanOrEqual(1);
   }, 150_000);
+
+  it('polls the order book of a symbol with a working order only: a market buy among 50 symbols fills after a few requests', async () => {
+    const broker = await startSimulatedBroker(closers, {
+      speed: SPEED,
+      rateLimit: true,
+      extraSymbols: EXTRA,
+    });
+    client = broker.client;
+    const db = openTempDb(closers, 'hoga-books-', broker.clock);
+    const LAST = SYMBOLS[SYMBOLS.length - 1] as string;
+    const marketData = () => client.limiter.grantedCounts()[RateLimitGroup.MARKET_DATA] ?? 0;
+    let atOrder = -1;
+    class BuyOnStart extends Strategy {
+      override onStart(): void {
+        atOrder = marketData();
+        this.ctx.buy(LAST, 1);
+      }
+    }
+    const booked = new Set<string>();
+    let atFill = -1;
+    const { handle } = await startTestRun(
+      { client, clock: broker.clock, db },
+      {
+        runId: 't-books',
+        mode: 'paper',
+        symbols: SYMBOLS,
+        cashKrw: new Decimal(1_000_000_000),
+        strategies: [{ strategyClass: BuyOnStart }],
+      },
+      {
+        streamIntervals: { candles1m: 300, orderbook: 200 },
+        onBook: (symbol) => booked.add(symbol),
+        onEvent: (e) => {
+          if (e.type === 'OrderFilled') atFill = marketData();
+        },
+      },
+    );
+    closers.add(() => handle.stop());
+    await until(() => atFill >= 0, 60_000);
+    // the order's own reads (its price, its price limits) and a book or two of its symbol, not a
+    // round of 50 books (before: every symbol's book polled from the start, the last one's last)
+    expect(atFill - atOrder).toBeLessThanOrEqual(8);
+    expect([...booked]).toEqual([LAST]);
+  }, 90_000);
 });

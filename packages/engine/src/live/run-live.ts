@@ -34,7 +34,7 @@ import {
 } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { Container } from 'inversify';
-import { filter, type Subscription } from 'rxjs';
+import { filter, Subscription } from 'rxjs';
 import { OrderManager, type OrderManagerOptions } from '../orders/order-manager.js';
 import type { OrderManagerAlert } from '../orders/order-requests.js';
 import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.js';
@@ -374,11 +374,47 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       o.db.strategyState.set(PAPER_STATE_ID, 'orders', paperOrders.snapshot());
     });
   };
+  /**
+   * Paper: the order books polled are those of the symbols with working orders, each from its
+   * first working order to its last (any symbol, in the universe or not). Polling every symbol's
+   * book all the time shared the market-data budget among all of them: with 200 symbols a book
+   * came every few real minutes, and market orders waited that long for a fill.
+   */
+  const books = new Map<string, Subscription>();
+  let booksReady = false; // once the streams exist (below); the orders restored before then wait
+  const watchBooks = (): void => {
+    if (simVenue === null || !booksReady) return;
+    const sim = simVenue;
+    for (const [symbol, sub] of books) {
+      if (sim.hasWorking(symbol)) continue;
+      sub.unsubscribe();
+      books.delete(symbol);
+    }
+    for (const symbol of sim.workingSymbols()) {
+      if (books.has(symbol)) continue;
+      books.set(
+        symbol,
+        streams.orderbook$(symbol).subscribe((book) => {
+          if (!sim.hasWorking(symbol)) return;
+          const view: OrderBook = { asks: book.asks, bids: book.bids };
+          o.onBook?.(symbol, view);
+          sim.onMarket(symbol, view, paperSession(o.clock.nowMs()));
+        }),
+      );
+    }
+  };
+  subscriptions.push(
+    new Subscription(() => {
+      for (const sub of books.values()) sub.unsubscribe();
+      books.clear();
+    }),
+  );
   subscriptions.push(
     venue.events$.subscribe((event) => {
       const filled = event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled';
       if (filled) fills++;
       if (paper && (paperOrders.onEvent(event) || filled)) savePaper();
+      if (paper) watchBooks();
       if (paperTables !== null) {
         try {
           paperTables.apply(event);
@@ -435,19 +471,9 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
         .pipe(filter((u) => u.complete))
         .subscribe((u) => deliver(candleToBar(u.candle, symbol, interval))),
     );
-    if (simVenue !== null) {
-      const sim = simVenue;
-      subscriptions.push(
-        streams.orderbook$(symbol).subscribe((book) => {
-          if (sim.workingCount === 0) return;
-          const session = paperSession(o.clock.nowMs());
-          const view: OrderBook = { asks: book.asks, bids: book.bids };
-          o.onBook?.(symbol, view);
-          sim.onMarket(symbol, view, session);
-        }),
-      );
-    }
   }
+  booksReady = true;
+  watchBooks();
   // Timers run on the engine clock.
   const timerTick = setInterval(() => {
     const now = o.clock.nowMs();

@@ -103,6 +103,13 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     return (this.working.get(symbol)?.length ?? 0) > 0;
   }
 
+  /** The symbols with working orders (the market views the venue needs). */
+  workingSymbols(): string[] {
+    const out: string[] = [];
+    for (const [symbol, list] of this.working) if (list.length > 0) out.push(symbol);
+    return out;
+  }
+
   /**
    * Matches the working orders of `symbol` against a market view. A DAY order ends (expires) when a
    * view of a later session arrives than the first one it was matched against.
