@@ -48,6 +48,29 @@ describe('broker market view with many symbols', () => {
     }
   }, 60_000);
 
+  it('reads the daily price limits once a KST day: not again after the reference age, again the next day', async () => {
+    const { sim, clock, client, symbols: all, marketData, close } = await fixture();
+    const symbols = all.slice(0, 10); // ten: their instruments are read again too (warnings, one a symbol)
+    try {
+      const view = new BrokerMarketView(client, clock);
+      const prices = 1;
+      await view.refreshQuotes(symbols);
+      // eleven minutes later (the reference age is ten): the instruments are read again, the
+      // limits not (before: one price-limits request a symbol more, every ten minutes of engine time)
+      sim.advanceClock(11 * 60_000);
+      let before = marketData();
+      await view.refreshQuotes(symbols);
+      expect(marketData() - before).toBe(prices);
+      // the next KST day: each symbol's limits once more
+      sim.advanceClock(24 * 3_600_000);
+      before = marketData();
+      await view.refreshQuotes(symbols);
+      expect(marketData() - before).toBe(prices + symbols.length);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
   it("puts an order's own read ahead of the background refresh, and a stop ends the refresh", async () => {
     const { symbols, clock, client, marketData, close } = await fixture();
     try {

@@ -74,7 +74,7 @@ export interface MarketInfoSource {
 
 /** How long each kind of data is kept before `prepare` re-reads it, ms. */
 export interface MarketViewAges {
-  /** Instruments, and the daily price limits. */
+  /** Instruments (the daily price limits are read once per KST day). */
   readonly reference: number;
   readonly calendar: number;
   readonly quote: number;
@@ -82,6 +82,11 @@ export interface MarketViewAges {
 }
 
 const DEFAULT_AGES: MarketViewAges = { reference: 600_000, calendar: 600_000, quote: 5_000, fx: 60_000 };
+
+/** The KST calendar day of an instant (a day number). */
+function kstDay(ms: number): number {
+  return Math.floor((ms + 9 * 3_600_000) / 86_400_000);
+}
 
 interface Stamped<T> {
   readonly value: T;
@@ -145,7 +150,7 @@ export class BrokerMarketView implements MarketRulesView {
       jobs.push(this.once('calendars', () => this.readCalendars()));
     if (force || this.stale(this.prices.get(symbol), this.ages.quote))
       jobs.push(this.once(`quote:${symbol}${tag}`, () => this.readPrice(symbol, options)));
-    if (force || this.stale(this.limits.get(symbol), this.ages.reference))
+    if (force || this.staleLimits(this.limits.get(symbol)))
       jobs.push(this.once(`limits:${symbol}${tag}`, () => this.readLimits(symbol, options)));
     if (force || this.stale(this.fx, this.ages.fx)) jobs.push(this.once('fx', () => this.readFx()));
     await Promise.all(jobs);
@@ -165,7 +170,7 @@ export class BrokerMarketView implements MarketRulesView {
    */
   async refreshQuotes(symbols: readonly string[], signal?: AbortSignal): Promise<void> {
     const options: ReadOptions = { priority: RequestPriority.POLL, signal };
-    const limits = symbols.filter((s) => this.stale(this.limits.get(s), this.ages.reference));
+    const limits = symbols.filter((s) => this.staleLimits(this.limits.get(s)));
     const instruments = symbols.filter((s) => this.stale(this.instruments.get(s), this.ages.reference));
     await Promise.all([
       ...chunked(instruments).map((chunk) => this.readInstruments(chunk, options)),
@@ -305,5 +310,14 @@ export class BrokerMarketView implements MarketRulesView {
 
   private stale(entry: Stamped<unknown> | undefined, maxAgeMs: number): boolean {
     return entry === undefined || this.clock.nowMs() - entry.atMs > maxAgeMs;
+  }
+
+  /**
+   * Daily price limits hold for the day they were read on (KST date): they are read again on the
+   * next day, not every reference age (with 200 symbols, 200 market-data requests every ten
+   * minutes of engine time, which at a simulator's ×60 kept the group's budget busy).
+   */
+  private staleLimits(entry: Stamped<unknown> | undefined): boolean {
+    return entry === undefined || kstDay(entry.atMs) !== kstDay(this.clock.nowMs());
   }
 }
