@@ -53,31 +53,38 @@ export default class BuyOnce extends Strategy<z.infer<typeof Config>> {
   return file;
 }
 
+/** `hoga backtest <file> --json` on 005930's daily bars of March 2025, from the user's directory. */
+async function backtestMarch(file: string) {
+  const run = await hoga(
+    [
+      'backtest',
+      file,
+      '--symbols',
+      '005930',
+      '--interval',
+      '1d',
+      '--from',
+      '2025-03-03',
+      '--to',
+      '2025-03-31',
+      '--json',
+      ...simFlags(sim.url),
+      '--db',
+      join(dir, 'hoga.sqlite'),
+    ],
+    { cwd: dir },
+  );
+  const trades = () =>
+    (JSON.parse(run.out) as { trades: { symbol: string; side: string; quantity: string }[] }).trades;
+  return { run, trades };
+}
+
 describe('the bundled hoga command', () => {
   it('backtests a strategy file of the user’s own, outside the repository', async () => {
-    const run = await hoga(
-      [
-        'backtest',
-        writeUserStrategy(),
-        '--symbols',
-        '005930',
-        '--interval',
-        '1d',
-        '--from',
-        '2025-03-03',
-        '--to',
-        '2025-03-31',
-        '--json',
-        ...simFlags(sim.url),
-        '--db',
-        join(dir, 'hoga.sqlite'),
-      ],
-      { cwd: dir },
-    );
+    const { run, trades } = await backtestMarch(writeUserStrategy());
     expect(run.code, run.err).toBe(0);
-    const result = JSON.parse(run.out) as { trades: { symbol: string; side: string; quantity: string }[] };
-    expect(result.trades).toHaveLength(1);
-    expect(result.trades[0]).toMatchObject({ symbol: '005930', side: 'BUY', quantity: '3' });
+    expect(trades()).toHaveLength(1);
+    expect(trades()[0]).toMatchObject({ symbol: '005930', side: 'BUY', quantity: '3' });
   }, 120_000);
 
   it('lets a strategy outside the repository import the libraries hoga ships (trading-signals, decimal.js, luxon)', async () => {
@@ -104,28 +111,9 @@ export default class RsiOnce extends Strategy {
 }
 `,
     );
-    const run = await hoga(
-      [
-        'backtest',
-        file,
-        '--symbols',
-        '005930',
-        '--interval',
-        '1d',
-        '--from',
-        '2025-03-03',
-        '--to',
-        '2025-03-31',
-        '--json',
-        ...simFlags(sim.url),
-        '--db',
-        join(dir, 'hoga.sqlite'),
-      ],
-      { cwd: dir },
-    );
+    const { run, trades } = await backtestMarch(file);
     expect(run.code, run.err).toBe(0);
-    const result = JSON.parse(run.out) as { trades: { symbol: string; side: string; quantity: string }[] };
-    expect(result.trades.map((t) => [t.side, t.quantity])).toEqual([['BUY', '2']]);
+    expect(trades().map((t) => [t.side, t.quantity])).toEqual([['BUY', '2']]);
   }, 120_000);
 
   it('runs `hoga start` (pnpm start) with the repository’s reference strategy and exits 0', async () => {
