@@ -65,15 +65,16 @@ class BuyEveryBar extends Strategy {
 const closers = new Closers();
 afterEach(() => closers.closeAll());
 
+/** The simulator at ×60 with its rate limits and the extra symbols, its client as `client`, a store. */
+async function rateLimitedBroker(prefix: string) {
+  const broker = await startSimulatedBroker(closers, { speed: SPEED, rateLimit: true, extraSymbols: EXTRA });
+  client = broker.client;
+  return { broker, db: openTempDb(closers, prefix, broker.clock) };
+}
+
 describe('a paper run of many symbols under the rate limits', () => {
   it("answers an order's reads ahead of the background reads, and stops after what is in flight", async () => {
-    const broker = await startSimulatedBroker(closers, {
-      speed: SPEED,
-      rateLimit: true,
-      extraSymbols: EXTRA,
-    });
-    client = broker.client;
-    const db = openTempDb(closers, 'hoga-stop-', broker.clock);
+    const { broker, db } = await rateLimitedBroker('hoga-stop-');
 
     const { handle } = await startTestRun(
       { client, clock: broker.clock, db },
@@ -119,13 +120,7 @@ describe('a paper run of many symbols under the rate limits', () => {
   }, 150_000);
 
   it('polls the order book of a symbol with a working order only: a market buy among 50 symbols fills after a few requests', async () => {
-    const broker = await startSimulatedBroker(closers, {
-      speed: SPEED,
-      rateLimit: true,
-      extraSymbols: EXTRA,
-    });
-    client = broker.client;
-    const db = openTempDb(closers, 'hoga-books-', broker.clock);
+    const { broker, db } = await rateLimitedBroker('hoga-books-');
     const LAST = SYMBOLS[SYMBOLS.length - 1] as string;
     const marketData = () => client.limiter.grantedCounts()[RateLimitGroup.MARKET_DATA] ?? 0;
     let atOrder = -1;
