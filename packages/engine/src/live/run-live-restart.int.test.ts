@@ -1,13 +1,18 @@
 /**
  * A live run restarted on the same store: the strategy's resting broker order of the first run is
  * tracked again by its strategy in the second (`openOrders()` shows it in `onStart`), and its fill
- * in the second run reaches the strategy's order view, its `onFill` and its position.
+ * in the second run reaches the strategy's order view, its `onFill` and its position. And, live and
+ * paper, a strategy's own position and cash carry into the next run: its books are built from its
+ * stored fills.
  */
+import type { Bar } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StrategySpec } from '../runtime/engine-runtime.js';
+import { Strategy } from '../strategy/strategy.js';
 import {
   Closers,
+  openTempDb,
   RestBelow,
   type StartedRun,
   startRunOf005930,
@@ -62,4 +67,40 @@ describe('startLiveRun after a restart', () => {
     expect(ctx.order(submitted.clientOrderId)?.filledQuantity.toFixed()).toBe('2');
     expect(ctx.position('005930')?.quantity.toFixed()).toBe('2');
   }, 120_000);
+
+  /** Notes its own position and KRW cash in `onStart`, then buys one 005930 at market once. */
+  class BuyOneEachRun extends Strategy {
+    static seen: string[] = [];
+    private bought = false;
+    override onStart(): void {
+      BuyOneEachRun.seen.push(
+        `${this.ctx.position('005930')?.quantity.toFixed() ?? 0} ${this.ctx.cash('KRW').toFixed()}`,
+      );
+    }
+    override onBar(bar: Bar): void {
+      if (this.bought || bar.symbol !== '005930') return;
+      this.bought = true;
+      this.ctx.buy('005930', 1);
+    }
+  }
+
+  for (const mode of ['live', 'paper'] as const) {
+    it(`${mode}: the strategy's own position and cash carry into the next run (its stored fills)`, async () => {
+      const { clock, client } = await startSimulatedBroker(closers, { speed: 30 });
+      const db = openTempDb(closers, `hoga-${mode}-books-`, clock);
+      BuyOneEachRun.seen = [];
+      const costs: string[] = [];
+      for (let n = 0; n < 2; n++) {
+        const run = await startRunOf005930({ client, clock, db }, mode, { strategyClass: BuyOneEachRun });
+        await until(() => run.events.some((e) => e.type === 'OrderFilled'));
+        await run.handle.stop();
+        const fill = run.events.find((e) => e.type === 'OrderFilled');
+        if (fill?.type !== 'OrderFilled') throw new Error('no fill');
+        costs.push(fill.fill.price.plus(fill.fill.commission.amount).toFixed());
+      }
+      // the second run starts holding the first run's share, with its cost out of its cash (before:
+      // flat, with all of its 1,000,000 KRW)
+      expect(BuyOneEachRun.seen).toEqual(['0 1000000', `1 ${1_000_000 - Number(costs[0])}`]);
+    }, 90_000);
+  }
 });

@@ -60,6 +60,7 @@ import { LiveVenue } from './live-venue.js';
 import { paperBrokerView } from './paper-broker-view.js';
 import { PaperOrderTables } from './paper-order-tables.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
+import { bookStoredFills } from './stored-fills.js';
 
 /** What a live or paper run needs. */
 export interface LiveRunOptions {
@@ -360,7 +361,11 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   container.bind(EngineRuntime).toSelf().inSingletonScope();
   const runtime = container.get(EngineRuntime);
   const portfolio = container.get<Portfolio>(Portfolio);
-  for (const spec of allocateCash(o.settings.cash, o.strategies)) runtime.addStrategy(spec);
+  for (const spec of allocateCash(o.settings.cash, o.strategies)) {
+    const host = runtime.addStrategy(spec);
+    // its books as its stored fills left them (earlier runs of this strategy id, this mode)
+    bookStoredFills(o.db, o.settings.mode, host.strategyId, portfolio.book(host.strategyId));
+  }
 
   let fills = 0;
   let bars = 0;

@@ -1,0 +1,68 @@
+/**
+ * A strategy's books across restarts: its positions, cash, realized PnL and charges are built from
+ * its own fills, and those are in the store (`fills` joined to their `orders`, mode `live` or
+ * `paper`). A live or paper run opens each strategy's book from its cash allocation and books the
+ * strategy's stored fills into it, in the order they were stored, before the strategy starts; the
+ * fills of this run (reconciliation's included) follow as events. Without it, a restarted strategy
+ * saw itself flat with all its cash: the next cross bought again.
+ *
+ * @module
+ */
+import { type BrokerOrderId, type ClientOrderId, type Currency, Decimal, type Fill, Money } from '@hoga/core';
+import type { HogaDatabase, TradingMode } from '@hoga/store';
+import type { StrategyBook } from '../portfolio/strategy-book.js';
+
+interface StoredFillRow {
+  readonly id: number;
+  readonly client_order_id: string;
+  readonly broker_order_id: string | null;
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly quantity: string;
+  readonly price: string;
+  readonly commission: string;
+  readonly commission_currency: Currency;
+  readonly tax: string | null;
+  readonly filled_at: number;
+  readonly cumulative_quantity: string;
+}
+
+/**
+ * Books the stored fills of one strategy (in `mode`) into its book.
+ *
+ * @returns how many fills were booked
+ */
+export function bookStoredFills(
+  db: HogaDatabase,
+  mode: TradingMode,
+  strategyId: string,
+  book: StrategyBook,
+): number {
+  const rows = db.connection
+    .prepare(
+      `SELECT f.id, o.client_order_id, f.broker_order_id, f.symbol, f.side, f.quantity, f.price,
+              f.commission, f.commission_currency, f.tax, f.filled_at, f.cumulative_quantity
+       FROM fills f JOIN orders o ON o.id = f.order_id
+       WHERE o.mode = ? AND o.strategy_id = ?
+       ORDER BY f.id`,
+    )
+    .all(mode, strategyId) as StoredFillRow[];
+  for (const r of rows) {
+    const currency = r.commission_currency;
+    const fill: Fill = {
+      fillId: `stored-${r.id}`,
+      clientOrderId: r.client_order_id as ClientOrderId,
+      brokerOrderId: (r.broker_order_id ?? '') as BrokerOrderId,
+      symbol: r.symbol,
+      side: r.side,
+      quantity: new Decimal(r.quantity),
+      price: new Decimal(r.price),
+      commission: Money.of(new Decimal(r.commission), currency),
+      tax: Money.of(new Decimal(r.tax ?? 0), currency),
+      cumulativeQuantity: new Decimal(r.cumulative_quantity),
+      tsEvent: r.filled_at,
+    };
+    book.apply(fill, currency);
+  }
+  return rows.length;
+}
