@@ -9,7 +9,7 @@
  * @module
  */
 import 'reflect-metadata';
-import { BookFillModel, Ledger, type LedgerSnapshot, type OrderBook } from '@hoga/broker-model';
+import { Ledger, type OrderBook } from '@hoga/broker-model';
 import {
   type BrokerClient,
   BrokerStreams,
@@ -34,7 +34,7 @@ import {
 } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { Container } from 'inversify';
-import { filter, Subscription } from 'rxjs';
+import { filter, type Subscription } from 'rxjs';
 import { OrderManager, type OrderManagerOptions } from '../orders/order-manager.js';
 import type { OrderManagerAlert } from '../orders/order-requests.js';
 import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.js';
@@ -48,18 +48,15 @@ import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
 import { allocateCash } from '../runtime/cash-allocation.js';
 import { EngineRuntime, type StrategySpec } from '../runtime/engine-runtime.js';
 import { OrderIdFactory, RandomOrderIds } from '../runtime/order-ids.js';
-import { trackedOrderOf } from '../runtime/strategy-host.js';
 import { TimerQueue } from '../runtime/timer-queue.js';
 import { ClockToken, DatabaseToken, InstrumentsToken, LoggerToken, RunSettings } from '../runtime/tokens.js';
 import { EventRecorder, JournalRecorder } from '../store/event-recorder.js';
 import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
 import { ExecutionVenue } from '../venue/execution-venue.js';
-import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { withLinkedSignal } from './linked-signal.js';
 import { LiveVenue } from './live-venue.js';
+import { PaperAccount } from './paper-account.js';
 import { paperBrokerView } from './paper-broker-view.js';
-import { PaperOrderTables } from './paper-order-tables.js';
-import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import { bookStoredFills } from './stored-fills.js';
 
 /** What a live or paper run needs. */
@@ -128,70 +125,10 @@ export interface LiveRunHandle {
   stop(): Promise<void>;
 }
 
-const PAPER_STATE_ID = 'paper/_account';
 /** Store states of an order that may still be working at the broker. */
 const OPEN_STATES = new Set(['SUBMITTED', 'ACCEPTED', 'PARTIALLY_FILLED']);
 /** Store states of an order that has not ended (a strategy still sees it among its open orders). */
 const OPEN_ORDER_STATES: readonly OrderState[] = ORDER_STATES.filter((s) => !TERMINAL_ORDER_STATES.has(s));
-
-function ledgerFrom(snapshot: LedgerSnapshot): Ledger {
-  const cash: Partial<Record<Currency, Decimal>> = {};
-  for (const [c, v] of Object.entries(snapshot.cash)) cash[c as Currency] = new Decimal(v);
-  const holdings = new Map(
-    Object.entries(snapshot.holdings).map(([s, h]) => [
-      s,
-      { quantity: new Decimal(h.quantity), averagePrice: new Decimal(h.averagePrice) },
-    ]),
-  );
-  return new Ledger(cash, holdings);
-}
-
-async function paperLedger(o: LiveRunOptions): Promise<Ledger> {
-  const saved = o.db.strategyState.get(PAPER_STATE_ID, 'ledger') as LedgerSnapshot | undefined;
-  if (saved !== undefined) return ledgerFrom(saved);
-  if (o.paperFromAccount !== true) return new Ledger(o.settings.cash);
-  const [holdings, krw, usd] = await Promise.all([
-    o.client.getHoldings(),
-    o.client.getBuyingPower('KRW'),
-    o.client.getBuyingPower('USD'),
-  ]);
-  return new Ledger(
-    { KRW: krw.cashBuyingPower, USD: usd.cashBuyingPower },
-    new Map(
-      holdings.items.map((i) => [i.symbol, { quantity: i.quantity, averagePrice: i.averagePurchasePrice }]),
-    ),
-  );
-}
-
-/**
- * Puts the paper orders saved by the last run back on the venue: the unfilled part of each order of
- * the current session, under its `clientOrderId`, tracked by its strategy again (the strategy's
- * `openOrders()` shows it in `onStart`). Orders of an earlier session have ended (DAY).
- */
-async function restorePaperOrders(
-  o: LiveRunOptions,
-  venue: ExecutionVenue,
-  runtime: EngineRuntime,
-): Promise<void> {
-  const now = o.clock.nowMs();
-  const { restored, ended } = restorablePaperOrders(
-    o.db.strategyState.get(PAPER_STATE_ID, 'orders'),
-    paperSession(now),
-  );
-  if (ended.length > 0) o.logger.info({ orders: ended }, 'paper orders of an earlier session ended');
-  for (const { strategyId, intent } of restored) {
-    const host = runtime.hosts.find((h) => h.strategyId === strategyId);
-    host?.track(trackedOrderOf(intent));
-    await venue.execute({
-      type: 'SubmitOrder',
-      commandId: `${intent.clientOrderId}:restore`,
-      strategyId,
-      tsInit: now,
-      intent,
-    });
-  }
-  if (restored.length > 0) await runtime.settle();
-}
 
 /**
  * Live: each strategy tracks again its own orders of earlier runs that the store (reconciled with
@@ -263,25 +200,14 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   let manager: OrderManager | null = null;
   let venue: ExecutionVenue;
   let liveVenue: LiveVenue | null = null;
-  let simVenue: SimulatedVenue<OrderBook> | null = null;
+  let paperAccount: PaperAccount | null = null;
   let ledger: Ledger;
   /** Set once the risk gate exists: successful order polls keep its stale-data monitor fresh. */
   let pollSucceeded: () => void = () => undefined;
   if (paper) {
-    ledger = await paperLedger(o);
-    simVenue = new SimulatedVenue<OrderBook>({
-      fillModel: new BookFillModel(),
-      ledger,
-      clock: o.clock,
-      lastPrice: (symbol) => {
-        const v = marks.values[marks.slot(symbol)];
-        return v === undefined || Number.isNaN(v) ? undefined : v;
-      },
-      // broker order ids unique across paper runs (each run's venue counts from 1; the store links
-      // an id to one order only): the run's start on the engine clock, base 36
-      idPrefix: `paper-${o.clock.nowMs().toString(36)}`,
-    });
-    venue = simVenue;
+    paperAccount = await PaperAccount.open(o, marks);
+    ledger = paperAccount.ledger;
+    venue = paperAccount.venue;
   } else {
     manager = new OrderManager(o.client, o.db, o.clock, {
       ...o.orderManager,
@@ -370,64 +296,10 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   let fills = 0;
   let bars = 0;
   const subscriptions: Subscription[] = [];
-  const paperOrders = new PaperOrders();
-  const paperTables = paper ? new PaperOrderTables(o.db) : null;
-  /** Paper: the ledger and the open orders (which hold its reservations) saved together. */
-  const savePaper = (): void => {
-    o.db.transaction(() => {
-      o.db.strategyState.set(PAPER_STATE_ID, 'ledger', ledger.snapshot());
-      o.db.strategyState.set(PAPER_STATE_ID, 'orders', paperOrders.snapshot());
-    });
-  };
-  /**
-   * Paper: the order books polled are those of the symbols with working orders, each from its
-   * first working order to its last (any symbol, in the universe or not). Polling every symbol's
-   * book all the time shared the market-data budget among all of them: with 200 symbols a book
-   * came every few real minutes, and market orders waited that long for a fill.
-   */
-  const books = new Map<string, Subscription>();
-  let booksReady = false; // once the streams exist (below); the orders restored before then wait
-  const watchBooks = (): void => {
-    if (simVenue === null || !booksReady) return;
-    const sim = simVenue;
-    for (const [symbol, sub] of books) {
-      if (sim.hasWorking(symbol)) continue;
-      sub.unsubscribe();
-      books.delete(symbol);
-    }
-    for (const symbol of sim.workingSymbols()) {
-      if (books.has(symbol)) continue;
-      books.set(
-        symbol,
-        streams.orderbook$(symbol).subscribe((book) => {
-          if (!sim.hasWorking(symbol)) return;
-          const view: OrderBook = { asks: book.asks, bids: book.bids };
-          o.onBook?.(symbol, view);
-          sim.onMarket(symbol, view, paperSession(o.clock.nowMs()));
-        }),
-      );
-    }
-  };
-  subscriptions.push(
-    new Subscription(() => {
-      for (const sub of books.values()) sub.unsubscribe();
-      books.clear();
-    }),
-  );
   subscriptions.push(
     venue.events$.subscribe((event) => {
-      const filled = event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled';
-      if (filled) fills++;
-      if (paper && (paperOrders.onEvent(event) || filled)) savePaper();
-      if (paper) watchBooks();
-      if (paperTables !== null) {
-        try {
-          paperTables.apply(event);
-        } catch (error) {
-          // the paper ledger and orders are saved above: the listing tables must not stop the run
-          o.onError?.(error, 'paper-orders-table');
-        }
-      }
+      if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') fills++;
+      paperAccount?.onEvent(event);
     }),
   );
 
@@ -438,7 +310,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     retrackLiveOrders(o, runtime);
   }
   // Paper: the open orders of the last run go back on the venue (their unfilled part).
-  if (paper) await restorePaperOrders(o, venue, runtime);
+  await paperAccount?.restoreOrders(runtime);
 
   runtime.callAll('onStart');
   await runtime.settle();
@@ -477,8 +349,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
         .subscribe((u) => deliver(candleToBar(u.candle, symbol, interval))),
     );
   }
-  booksReady = true;
-  watchBooks();
+  paperAccount?.attach(streams);
   // Timers run on the engine clock.
   const timerTick = setInterval(() => {
     const now = o.clock.nowMs();
@@ -508,7 +379,8 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       }
       return {
         positions,
-        openOrders: manager !== null ? manager.store.openExecutions().length : (simVenue?.workingCount ?? 0),
+        openOrders:
+          manager !== null ? manager.store.openExecutions().length : (paperAccount?.venue.workingCount ?? 0),
         fills,
         bars,
         pnl: { KRW: totals('KRW'), USD: totals('USD') },
@@ -525,8 +397,8 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
           if (!OPEN_STATES.has(order.state)) continue;
           open.push({ clientOrderId: order.clientOrderId, strategyId: order.strategyId });
         }
-      } else {
-        open.push(...paperOrders.openOrders());
+      } else if (paperAccount !== null) {
+        open.push(...paperAccount.openOrders());
       }
       for (const { clientOrderId, strategyId } of open) {
         await venue.execute({
@@ -551,7 +423,8 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       await runtime.stop(); // onStop, then the venue settles (live: last poll)
       for (const s of subscriptions) s.unsubscribe();
       risk.dispose();
-      if (paper) savePaper();
+      paperAccount?.detach();
+      paperAccount?.save();
       if (manager !== null) manager.store.snapshotPositions(o.clock.nowMs());
     },
   };

@@ -6,6 +6,7 @@
  * @module
  */
 import { existsSync } from 'node:fs';
+import { PAPER_STATE_ID } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { type DbCommandIo, formatTable } from './db-io.js';
 
@@ -55,7 +56,7 @@ function livePositions(db: HogaDatabase): PositionRow[] {
 }
 
 function paperPositions(db: HogaDatabase): PositionRow[] {
-  const ledger = db.strategyState.get('paper/_account', 'ledger') as
+  const ledger = db.strategyState.get(PAPER_STATE_ID, 'ledger') as
     | { holdings: Record<string, { quantity: string; averagePrice: string }> }
     | undefined;
   if (ledger === undefined) return [];

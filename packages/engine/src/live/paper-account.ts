@@ -1,0 +1,174 @@
+/**
+ * A paper run's account: the broker model's simulated venue over the book fill model with the
+ * paper ledger, kept in the store across runs. It
+ * - opens the ledger saved by the last paper run (or the configured cash, or a copy of the real
+ *   account's cash and holdings) and saves it with the open orders (which hold its reservations)
+ *   in one transaction after each change;
+ * - puts the last run's open orders of the current session back on the venue;
+ * - lists its orders and fills in the store's `orders` and `fills` tables ({@link PaperOrderTables});
+ * - polls the order books of the symbols with working orders only, each from its first working
+ *   order to its last (any symbol, in the universe or not). Polling every symbol's book all run
+ *   long shared the market-data budget among all of them: with 200 symbols a book came every few
+ *   real minutes, and market orders waited that long for a fill.
+ *
+ * @module
+ */
+import { BookFillModel, Ledger, type LedgerSnapshot, type OrderBook } from '@hoga/broker-model';
+import type { BrokerStreams } from '@hoga/connector';
+import type { OrderEvent } from '@hoga/core';
+import type { Subscription } from 'rxjs';
+import type { MarkBook } from '../portfolio/mark-book.js';
+import type { EngineRuntime } from '../runtime/engine-runtime.js';
+import { trackedOrderOf } from '../runtime/strategy-host.js';
+import { SimulatedVenue } from '../venue/simulated-venue.js';
+import { PaperOrderTables } from './paper-order-tables.js';
+import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
+import type { LiveRunOptions } from './run-live.js';
+
+/** Where the paper account is kept (`strategy_state` owner; `hoga db positions --mode paper` reads it). */
+export const PAPER_STATE_ID = 'paper/_account';
+
+/** What the paper account needs of the run's options. */
+type PaperOptions = Pick<
+  LiveRunOptions,
+  'db' | 'client' | 'clock' | 'logger' | 'settings' | 'paperFromAccount' | 'onBook' | 'onError'
+>;
+
+/** See the module documentation. */
+export class PaperAccount {
+  readonly venue: SimulatedVenue<OrderBook>;
+  private readonly orders = new PaperOrders();
+  private readonly tables: PaperOrderTables;
+  private readonly books = new Map<string, Subscription>();
+  /** The run's market-data streams, once they exist (orders restored before then wait for them). */
+  private streams: BrokerStreams | null = null;
+
+  private constructor(
+    private readonly o: PaperOptions,
+    readonly ledger: Ledger,
+    marks: MarkBook,
+  ) {
+    this.tables = new PaperOrderTables(o.db);
+    this.venue = new SimulatedVenue<OrderBook>({
+      fillModel: new BookFillModel(),
+      ledger,
+      clock: o.clock,
+      lastPrice: (symbol) => {
+        const v = marks.values[marks.slot(symbol)];
+        return v === undefined || Number.isNaN(v) ? undefined : v;
+      },
+      // broker order ids unique across paper runs (each run's venue counts from 1; the store links
+      // an id to one order only): the run's start on the engine clock, base 36
+      idPrefix: `paper-${o.clock.nowMs().toString(36)}`,
+    });
+  }
+
+  /**
+   * Opens the account: the ledger the last paper run saved, else the configured cash, else (with
+   * `paperFromAccount`) the real account's cash and holdings.
+   */
+  static async open(o: PaperOptions, marks: MarkBook): Promise<PaperAccount> {
+    const saved = o.db.strategyState.get(PAPER_STATE_ID, 'ledger') as LedgerSnapshot | undefined;
+    if (saved !== undefined) return new PaperAccount(o, Ledger.fromSnapshot(saved), marks);
+    if (o.paperFromAccount !== true) return new PaperAccount(o, new Ledger(o.settings.cash), marks);
+    const [holdings, krw, usd] = await Promise.all([
+      o.client.getHoldings(),
+      o.client.getBuyingPower('KRW'),
+      o.client.getBuyingPower('USD'),
+    ]);
+    const ledger = new Ledger(
+      { KRW: krw.cashBuyingPower, USD: usd.cashBuyingPower },
+      new Map(
+        holdings.items.map((i) => [i.symbol, { quantity: i.quantity, averagePrice: i.averagePurchasePrice }]),
+      ),
+    );
+    return new PaperAccount(o, ledger, marks);
+  }
+
+  /** Follows one event of the venue: saves what changed, lists it, polls the books needed. */
+  onEvent(event: OrderEvent): void {
+    const filled = event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled';
+    if (this.orders.onEvent(event) || filled) this.save();
+    this.watchBooks();
+    try {
+      this.tables.apply(event);
+    } catch (error) {
+      // the ledger and orders are saved above: the listing tables must not stop the run
+      this.o.onError?.(error, 'paper-orders-table');
+    }
+  }
+
+  /** The open orders with their strategies (to cancel them on stop). */
+  openOrders(): { clientOrderId: string; strategyId: string }[] {
+    return this.orders.openOrders();
+  }
+
+  /**
+   * Puts the orders saved by the last run back on the venue: the unfilled part of each order of the
+   * current session, under its `clientOrderId`, tracked by its strategy again (the strategy's
+   * `openOrders()` shows it in `onStart`). Orders of an earlier session have ended (DAY).
+   */
+  async restoreOrders(runtime: EngineRuntime): Promise<void> {
+    const now = this.o.clock.nowMs();
+    const { restored, ended } = restorablePaperOrders(
+      this.o.db.strategyState.get(PAPER_STATE_ID, 'orders'),
+      paperSession(now),
+    );
+    if (ended.length > 0) this.o.logger.info({ orders: ended }, 'paper orders of an earlier session ended');
+    for (const { strategyId, intent } of restored) {
+      runtime.hosts.find((h) => h.strategyId === strategyId)?.track(trackedOrderOf(intent));
+      await this.venue.execute({
+        type: 'SubmitOrder',
+        commandId: `${intent.clientOrderId}:restore`,
+        strategyId,
+        tsInit: now,
+        intent,
+      });
+    }
+    if (restored.length > 0) await runtime.settle();
+  }
+
+  /** Starts polling the books of the symbols with working orders, from the run's streams. */
+  attach(streams: BrokerStreams): void {
+    this.streams = streams;
+    this.watchBooks();
+  }
+
+  /** The ledger and the open orders, saved together. */
+  save(): void {
+    this.o.db.transaction(() => {
+      this.o.db.strategyState.set(PAPER_STATE_ID, 'ledger', this.ledger.snapshot());
+      this.o.db.strategyState.set(PAPER_STATE_ID, 'orders', this.orders.snapshot());
+    });
+  }
+
+  /** Stops polling books. */
+  detach(): void {
+    for (const sub of this.books.values()) sub.unsubscribe();
+    this.books.clear();
+    this.streams = null;
+  }
+
+  private watchBooks(): void {
+    const streams = this.streams;
+    if (streams === null) return;
+    const venue = this.venue;
+    for (const [symbol, sub] of this.books) {
+      if (venue.hasWorking(symbol)) continue;
+      sub.unsubscribe();
+      this.books.delete(symbol);
+    }
+    for (const symbol of venue.workingSymbols()) {
+      if (this.books.has(symbol)) continue;
+      this.books.set(
+        symbol,
+        streams.orderbook$(symbol).subscribe((book) => {
+          if (!venue.hasWorking(symbol)) return;
+          const view: OrderBook = { asks: book.asks, bids: book.bids };
+          this.o.onBook?.(symbol, view);
+          venue.onMarket(symbol, view, paperSession(this.o.clock.nowMs()));
+        }),
+      );
+    }
+  }
+}
