@@ -1,31 +1,4 @@
-/**
- * Engine benchmark: the reference SMA crossover (`strategies/sma-crossover.ts`, fast 5, slow 20,
- * quantity 10) driven by the real backtest runtime, with its order events journalled and the run
- * (trades, equity curve, statistics) stored in a SQLite file:
- *
- * (a) 100 symbols × one year of 1m bars in memory (≈ 10 M bars),
- * (b) the same bars read from the store's candle cache (the read is part of the timed run; in a child
- *     process, as a `hoga backtest` reading the cache would be, so (a)'s heap does not weigh on it),
- * (c) 200 symbols × 20 years of daily bars, the time of the run after start-up (in a child process,
- *     as `hoga backtest --interval 1d` would run; its CPU time is printed too). `HOGA_BENCH_PART=daily`
- *     runs (c) alone.
- *
- * (a) and (b) are printed as bars/s beside a bare loop computing the same signals (the same windowed
- * averages and the same flat/long decisions) over the same columns in the same run, and their
- * ratio. Synthetic bars, generated deterministically (see `bench-data.ts`); the candle cache is
- * built once in the temp directory and reused by later runs. Prints figures; asserts nothing.
- *
- * The memory and daily runs print a digest of their trades (time, symbol, side, quantity, price):
- * a speed change must leave it as it was. KR fills are kept inside the daily ±30 % price limits of
- * the previous close; the synthetic minute walk drifts further than that within some days, and
- * those fills sit at the limit.
- *
- * Run: `pnpm --filter @hoga/engine bench` (or `pnpm bench` for every package).
- * Smaller: `HOGA_BENCH_SYMBOLS=10 HOGA_BENCH_DAYS=20 pnpm --filter @hoga/engine bench`
- * (`HOGA_BENCH_DAILY_SYMBOLS` shrinks the daily run, e.g. for a profile).
- */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -38,15 +11,22 @@ import { performanceStats } from '../src/stats/performance-stats.js';
 import type { Strategy, StrategyClass } from '../src/strategy/strategy.js';
 import type { StrategyContext } from '../src/strategy/strategy-context.js';
 import { loadStrategyClass } from '../src/strategy/strategy-loader.js';
+import {
+  bareLoop,
+  buildCandleCache,
+  cacheIsCurrent,
+  FAST,
+  QUANTITY,
+  runPart,
+  SLOW,
+  tradeDigest,
+} from './backtest-bench-parts.js';
 import { generateUniverse, symbolOf, weekdays } from './bench-data.js';
 
 const MINUTE_SYMBOLS = Number(process.env.HOGA_BENCH_SYMBOLS ?? 100);
 const MINUTE_DAYS = Number(process.env.HOGA_BENCH_DAYS ?? 250);
 const DAILY_SYMBOLS = Number(process.env.HOGA_BENCH_DAILY_SYMBOLS ?? 200);
 const DAILY_DAYS = 20 * 261;
-const FAST = 5;
-const SLOW = 20;
-const QUANTITY = 10;
 
 const strategyFile = resolve(import.meta.dirname, '../../../strategies/sma-crossover.ts');
 const strategyClass = await loadStrategyClass(strategyFile);
@@ -69,62 +49,6 @@ const signalsOnlyClass = class SignalsOnly extends (strategyClass as unknown as 
 } as unknown as StrategyClass;
 const logger = createLogger({ level: 'silent' });
 const work = mkdtempSync(join(tmpdir(), 'hoga-engine-bench-'));
-
-/** What the bare loop found: signals acted on (orders a flat/long book would send). */
-interface BareResult {
-  readonly bars: number;
-  readonly orders: number;
-  readonly ms: number;
-}
-
-/**
- * The bare loop: per series, the strategy's arithmetic (a ring of the last `slow` closes, the fast
- * and slow windowed means summed oldest first, crossings against the previous bar's means) and its
- * decisions (buy when flat, sell when long; the engine fills an order on the next bar before that
- * bar reaches the strategy, so the position is known at every signal).
- */
-function bareLoop(series: readonly BarSeries[]): BareResult {
-  const t0 = performance.now();
-  let bars = 0;
-  let orders = 0;
-  const ring = new Float64Array(SLOW);
-  for (const s of series) {
-    const close = s.columns.close;
-    const n = s.columns.length;
-    let seen = 0;
-    let prevFast = Number.NaN;
-    let prevSlow = Number.NaN;
-    let long = false;
-    for (let i = 0; i < n; i++) {
-      bars++;
-      ring[seen % SLOW] = close[i] as number;
-      seen++;
-      if (seen < SLOW) continue;
-      let f = 0;
-      for (let k = seen - FAST; k < seen; k++) f += ring[k % SLOW] as number;
-      f /= FAST;
-      let sl = 0;
-      for (let k = seen - SLOW; k < seen; k++) sl += ring[k % SLOW] as number;
-      sl /= SLOW;
-      const pf = prevFast;
-      const ps = prevSlow;
-      prevFast = f;
-      prevSlow = sl;
-      if (seen < SLOW + 1) continue;
-      const up = pf <= ps && f > sl;
-      const down = pf >= ps && f < sl;
-      if (!up && !down) continue;
-      if (up && !long) {
-        long = true;
-        orders++;
-      } else if (down && long) {
-        long = false;
-        orders++;
-      }
-    }
-  }
-  return { bars, orders, ms: performance.now() - t0 };
-}
 
 interface EngineResult {
   readonly outcome: BacktestOutcome;
@@ -177,59 +101,6 @@ async function engineRun(
     const ms = performance.now() - t0;
     if (outcome.failure !== null) throw outcome.failure;
     return { outcome, ms };
-  } finally {
-    db.close();
-  }
-}
-
-/** Writes the series into a candle cache file once (raw rows, as the downloader would store them). */
-function buildCandleCache(file: string, series: readonly BarSeries[], interval: BarInterval): void {
-  const db = HogaDatabase.open(file);
-  try {
-    const c = db.connection;
-    const insert = c.prepare(
-      `INSERT OR REPLACE INTO candles (symbol, interval, adjusted, ts, open, high, low, close, volume)
-       VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)`,
-    );
-    const range = c.prepare(
-      'INSERT OR REPLACE INTO candle_ranges (symbol, interval, adjusted, start_ts, end_ts) VALUES (?, ?, 1, ?, ?)',
-    );
-    for (const s of series) {
-      const k = s.columns;
-      c.transaction(() => {
-        for (let i = 0; i < k.length; i++) {
-          insert.run(
-            s.symbol,
-            interval,
-            k.ts[i],
-            String(k.open[i]),
-            String(k.high[i]),
-            String(k.low[i]),
-            String(k.close[i]),
-            String(k.volume[i]),
-          );
-        }
-        range.run(s.symbol, interval, k.ts[0], (k.ts[k.length - 1] as number) + 1);
-      })();
-    }
-    c.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('bench-candles', ?)").run(cacheTag(series));
-  } finally {
-    db.close();
-  }
-}
-
-function cacheTag(series: readonly BarSeries[]): string {
-  const n = series.reduce((a, s) => a + s.columns.length, 0);
-  const last = series.at(-1)?.columns;
-  return `v1:${series.length}:${n}:${last?.close[last.length - 1]}`;
-}
-
-function cacheIsCurrent(file: string, series: readonly BarSeries[]): boolean {
-  if (!existsSync(file)) return false;
-  const db = HogaDatabase.open(file);
-  try {
-    const row = db.connection.prepare("SELECT value FROM meta WHERE key = 'bench-candles'").pluck().get();
-    return row === cacheTag(series);
   } finally {
     db.close();
   }
@@ -386,16 +257,6 @@ const bareRate = (bare.bars / bare.ms) * 1000;
   );
 }
 
-/** A digest of a run's trades (so the in-memory run's trades need not stay in the heap). */
-function tradeDigest(outcome: BacktestOutcome): string {
-  let h = 0;
-  for (const t of outcome.trades) {
-    const text = `${t.time}|${t.symbol}|${t.side}|${t.quantity.toFixed()}|${t.price.toFixed()}`;
-    for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
-  }
-  return `${outcome.trades.length}:${h >>> 0}`;
-}
-
 let memory: EngineResult | null = await engineRun(
   'memory',
   symbols,
@@ -459,16 +320,7 @@ if (!cacheIsCurrent(cacheFile, minute)) {
 // (b) measures a process holding only what it read (as `hoga backtest` does).
 minute = null;
 // (b) runs in a child process, as `hoga backtest` would: a fresh process reading the cache.
-const child = spawnSync(process.execPath, [...process.execArgv, import.meta.filename], {
-  env: { ...process.env, HOGA_BENCH_PART: 'cache', HOGA_BENCH_CACHE: cacheFile },
-  encoding: 'utf8',
-  maxBuffer: 1 << 24,
-});
-const resultLine = child.stdout.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
-if (child.status !== 0 || resultLine === undefined) {
-  throw new Error(`the cache run failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
-}
-const cached = JSON.parse(resultLine.slice('BENCH_RESULT '.length)) as CacheResult;
+const cached = runPart<CacheResult>(import.meta.filename, 'cache', { HOGA_BENCH_CACHE: cacheFile });
 console.log(
   `candle cache read alone (child, after its run): ${fmt(cached.readBars)} bars in ${fmt(cached.readMs)} ms ` +
     `(${fmt((cached.readBars / cached.readMs) * 1000)} bars/s)`,
@@ -489,16 +341,7 @@ row(
 
 // (c): daily bars, 200 × 20 years, in a child process of its own (as `hoga backtest --interval 1d`
 // would run): the minute runs' heap does not weigh on it.
-const dailyChild = spawnSync(process.execPath, [...process.execArgv, import.meta.filename], {
-  env: { ...process.env, HOGA_BENCH_PART: 'daily' },
-  encoding: 'utf8',
-  maxBuffer: 1 << 24,
-});
-const dailyLine = dailyChild.stdout.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
-if (dailyChild.status !== 0 || dailyLine === undefined) {
-  throw new Error(`the daily run failed (exit ${dailyChild.status}): ${dailyChild.stderr.slice(-2000)}`);
-}
-const dailyRun = JSON.parse(dailyLine.slice('BENCH_RESULT '.length)) as DailyResult;
+const dailyRun = runPart<DailyResult>(import.meta.filename, 'daily');
 console.log(describeDaily(dailyRun));
 row(
   'daily 200 × 20 y, ms after start-up',
