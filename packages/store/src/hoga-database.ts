@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Clock, LiveClock } from '@hoga/core';
 import Database from 'better-sqlite3';
+import { CommandJournal } from './command-journal.js';
 import { CandleCache } from './repositories/candle-cache.js';
 import { FillRepository } from './repositories/fill-repository.js';
 import { JournalRepository } from './repositories/journal-repository.js';
@@ -80,6 +81,7 @@ export class HogaDatabase {
   private checkpointTimer: NodeJS.Timeout | undefined;
   private checkpoints = { count: 0, totalMs: 0, maxMs: 0, failures: 0 };
   private repositories: Repositories | undefined;
+  private journalFile: CommandJournal | null | undefined;
 
   private constructor(
     /** The raw better-sqlite3 connection (for tools and benchmarks; prefer the repositories). */
@@ -173,6 +175,18 @@ export class HogaDatabase {
   /** Key-value state per strategy. */
   get strategyState(): StrategyStateRepository {
     return this.repos().strategyState;
+  }
+
+  /**
+   * The file beside the database (`<file>-commands`) where the order manager writes a command
+   * before its send (see {@link CommandJournal}); null for `:memory:` (the caller keeps to a
+   * table). Opened at the first call, closed with the database.
+   */
+  commandJournal(): CommandJournal | null {
+    if (this.journalFile === undefined) {
+      this.journalFile = this.file === ':memory:' ? null : new CommandJournal(`${this.file}-commands`);
+    }
+    return this.journalFile;
   }
 
   /**
@@ -375,6 +389,8 @@ export class HogaDatabase {
   /** Closes the connection (checkpointing the WAL). Further use throws. */
   close(): void {
     this.stopCheckpoints();
+    this.journalFile?.close();
+    this.journalFile = undefined;
     if (this.connection.open) this.connection.close();
   }
 

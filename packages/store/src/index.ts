@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 
+export { CommandJournal } from './command-journal.js';
 export { DATABASE_ENV_VAR, DEFAULT_DATABASE_PATH, resolveDatabasePath } from './database-path.js';
 export { type DatabaseInfo, HogaDatabase, type OpenDatabaseOptions } from './hoga-database.js';
 export {

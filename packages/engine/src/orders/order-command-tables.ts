@@ -7,7 +7,7 @@
  * @module
  */
 import { Currency, Decimal, formatDecimal, Market } from '@hoga/core';
-import type { HogaDatabase, NewOrder } from '@hoga/store';
+import type { CommandJournal, HogaDatabase, NewOrder } from '@hoga/store';
 import type { CreateContent } from './history-match.js';
 import {
   type CommandRow,
@@ -35,6 +35,7 @@ export interface CommandParams {
 
 /** A create in the command log whose rows are written after its send. */
 export interface LoggedCreate {
+  /** Its entry in the `om_command_log` table, or -1 for a line of the command journal file. */
   readonly seq: number;
   readonly row: CommandParams;
 }
@@ -51,12 +52,15 @@ export class OrderCommandTables extends OrderManagerTables {
     private readonly durability: 'full' | 'normal' = 'normal',
   ) {
     super(db);
+    this.journal = db.commandJournal();
     this.setFull = this.conn.prepare('PRAGMA synchronous = FULL') as unknown as Statement;
     this.setNormal = this.conn.prepare('PRAGMA synchronous = NORMAL') as unknown as Statement;
   }
 
   private readonly setFull: Statement;
   private readonly setNormal: Statement;
+  /** Where creates are written before their send (null for `:memory:`: the log table instead). */
+  private readonly journal: CommandJournal | null;
 
   /**
    * Runs one write statement as its own commit (no BEGIN / COMMIT statements around it), fsynced
@@ -92,13 +96,14 @@ export class OrderCommandTables extends OrderManagerTables {
   }
 
   /**
-   * Writes a create before it is sent: the command with its full request body as one entry of the
-   * command log (a single-B-tree append: one small commit, fsynced with `full` durability). The
-   * command's row and the logical order's follow right after the send
-   * ({@link OrderManagerStore.recordSent}); after a crash in between,
-   * {@link OrderManagerStore.repairInterrupted} builds them from the log.
+   * Writes a create before it is sent: the command with its full request body as one line of the
+   * database's command journal (one `write` call; fdatasynced with `full` durability), or, for a
+   * `:memory:` database, one entry of the `om_command_log` table. The command's row and the
+   * logical order's follow right after the send ({@link OrderManagerStore.recordSent}); after a
+   * crash in between, {@link OrderManagerStore.repairInterrupted} builds them from the journal.
    *
    * @param content - the request body, already serialised (JSON)
+   * @throws Error when the command id is stored already (nothing is written or sent)
    */
   recordCreate(
     commandId: string,
@@ -118,13 +123,23 @@ export class OrderCommandTables extends OrderManagerTables {
       strategyId: info.strategyId,
       at,
     };
+    const journal = this.journal;
+    if (journal !== null) {
+      // A command id is written once: a second create under it is refused before anything is sent.
+      // The ids are the runtime's fresh UUIDs, so a second create under one can only come from
+      // this process handing the same command over again: the journal's memory of what this
+      // process appended answers that without a read of the database (a read transaction's locks
+      // cost as much as the append itself). Modifies and cancels are written to the table.
+      if (journal.has(commandId)) throw alreadyStored(commandId);
+      journal.append(commandId, JSON.stringify(row), this.durability === 'full');
+      return { seq: -1, row };
+    }
     const { changes, lastInsertRowid } = this.durableRun(
       this.statements.appendLogIfNew,
       JSON.stringify(row),
       commandId,
     ) as { changes: number; lastInsertRowid: number | bigint };
-    // A command id is written once: a second create under it is refused before anything is sent.
-    if (changes === 0) throw new Error(`command ${commandId} is already stored; it is not sent again`);
+    if (changes === 0) throw alreadyStored(commandId);
     return { seq: Number(lastInsertRowid), row };
   }
 
@@ -136,22 +151,33 @@ export class OrderCommandTables extends OrderManagerTables {
     this.runTx(() => {
       this.statements.insertCommandIfNew.run(logged.row);
       this.recordIntent(order);
-      this.statements.deleteLog.run(logged.seq);
+      if (logged.seq >= 0) this.statements.deleteLog.run(logged.seq);
     });
+    if (logged.seq < 0) this.journal?.settle(logged.row.commandId);
   }
 
   /**
-   * At startup: the creates a crash left in the command log (their request may have left) become
-   * command rows (`sending`, settled by reconciliation), and creates without a logical order get it.
+   * At startup: the creates a crash left in the command journal or log (their request may have
+   * left) become command rows (`sending`, settled by reconciliation), and creates without a
+   * logical order get it. The journal is emptied once its lines are committed (a crash before that
+   * stores them again, idempotently, at the next start).
+   *
+   * @throws Error naming the journal's file and line when a line other than the last is not a
+   *   command (the file is left as it is)
    */
   repairInterrupted(): void {
+    const journal = this.journal;
+    const lines = journal?.entries() ?? [];
+    const rows = lines.map((line, i) => journalRow(line, i, journal?.path ?? ''));
     this.runTx(() => {
       for (const entry of this.statements.logEntries.all() as { seq: number; row: string }[]) {
         this.statements.insertCommandIfNew.run(JSON.parse(entry.row) as CommandParams);
         this.statements.deleteLog.run(entry.seq);
       }
+      for (const row of rows) this.statements.insertCommandIfNew.run(row);
       this.repairIntents();
     });
+    if (lines.length > 0) journal?.clear();
   }
 
   /** Stores a logical order of the manager's (state SUBMITTED) unless it is stored already. */
@@ -258,4 +284,24 @@ export class OrderCommandTables extends OrderManagerTables {
   hasUnsettled(clientOrderId: string): boolean {
     return this.statements.unsettledOf.get(clientOrderId) !== undefined;
   }
+}
+
+function alreadyStored(commandId: string): Error {
+  return new Error(`command ${commandId} is already stored; it is not sent again`);
+}
+
+/** A journal line as the command row it stands for. */
+function journalRow(line: string, index: number, path: string): CommandParams {
+  let row: Partial<CommandParams> | null = null;
+  try {
+    row = JSON.parse(line) as Partial<CommandParams>;
+  } catch {
+    row = null;
+  }
+  if (row === null || typeof row.commandId !== 'string' || typeof row.clientOrderId !== 'string') {
+    throw new Error(
+      `the command journal ${path} has a damaged line ${index + 1} (${line.slice(0, 80)}); it is left as it is`,
+    );
+  }
+  return row as CommandParams;
 }

@@ -182,7 +182,8 @@ export function prepareStatements(conn: Connection) {
         symbol, side, content, strategy_id, status, created_at, sent_at, updated_at)
         VALUES (@commandId, @clientOrderId, @kind, @target, @symbol, @side, @content, @strategyId, 'sending',
         @at, @at, @at)`),
-    // The append and the check that the command id is new, in one statement (one lock, one commit).
+    // (`:memory:` databases, which have no journal file) The append and the check that the command
+    // id is new, in one statement (one lock, one commit).
     appendLogIfNew: p(
       'INSERT INTO om_command_log (row) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM order_commands WHERE command_id = ?)',
     ),

@@ -4,7 +4,7 @@
  * log entry, from which startup builds both rows as the send would have stored them. A fill
  * counted in a transaction that is rolled back is counted again by the next report.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -141,6 +141,55 @@ describe('OrderManagerStore', () => {
         db.close();
       },
     );
+  });
+
+  describe('the command journal beside the file', () => {
+    const intent = (side: 'BUY' | 'SELL') =>
+      createOrderIntent({
+        clientOrderId: newClientOrderId('s1'),
+        strategyId: strategyId('s1'),
+        instrument: instrumentOf('005930'),
+        side,
+        sizing: 'QUANTITY',
+        orderType: 'MARKET',
+        quantity: new Decimal(2),
+      });
+
+    it('holds a create before it is sent and is emptied at the next start once its rows are stored', () => {
+      const db = open();
+      const store = new OrderManagerStore(db);
+      const buy = intent('BUY');
+      written(store, buy, 1_000);
+      // what is on disk when the request leaves: the line, and no row yet
+      const path = `${db.file}-commands`;
+      expect(JSON.parse(readFileSync(path, 'utf8').trim())).toMatchObject({
+        commandId: `${buy.clientOrderId}:submit`,
+        content: JSON.stringify(createContent(buy)),
+      });
+      expect(store.command(`${buy.clientOrderId}:submit`)).toBeNull();
+      // a line cut short by the crash (its create was never sent) follows
+      appendFileSync(path, '{"commandId":"cut');
+      new OrderManagerStore(db).repairInterrupted();
+      expect(store.unresolvedCommands().map((c) => c.clientOrderId)).toEqual([buy.clientOrderId]);
+      expect(statSync(path).size).toBe(0);
+      db.close();
+    });
+
+    it('refuses to start over a damaged line that is not the last, naming the file and line, and keeps the file', () => {
+      const db = open();
+      const store = new OrderManagerStore(db);
+      const path = `${db.file}-commands`;
+      written(store, intent('BUY'), 1_000);
+      appendFileSync(path, 'garbage\n');
+      written(store, intent('SELL'), 1_001);
+      const before = readFileSync(path, 'utf8');
+      expect(() => new OrderManagerStore(db).repairInterrupted()).toThrow(
+        `the command journal ${path} has a damaged line 2`,
+      );
+      expect(readFileSync(path, 'utf8')).toBe(before);
+      expect(store.unresolvedCommands()).toEqual([]);
+      db.close();
+    });
   });
 
   describe('.applyReport', () => {
