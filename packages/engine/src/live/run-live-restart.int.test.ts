@@ -5,7 +5,7 @@
  * paper, a strategy's own position and cash carry into the next run: its books are built from its
  * stored fills.
  */
-import type { Bar } from '@hoga/core';
+import { type Bar, Decimal } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StrategySpec } from '../runtime/engine-runtime.js';
@@ -17,6 +17,7 @@ import {
   type StartedRun,
   startRunOf005930,
   startSimulatedBroker,
+  startTestRun,
   tempDbFile,
   until,
   Watch,
@@ -85,6 +86,36 @@ describe('startLiveRun after a restart', () => {
   }
 
   for (const mode of ['live', 'paper'] as const) {
+    it(`${mode}: the risk module counts the position the strategy's earlier runs bought`, async () => {
+      const { sim, clock, client } = await startSimulatedBroker(closers, { speed: 30 });
+      const db = openTempDb(closers, `hoga-${mode}-risk-books-`, clock);
+      sim.setPrice('005930', new Decimal(70_000));
+      // one share fits under the per-symbol limit, two do not
+      const risk = { defaults: { maxPositionValuePerSymbolKrw: 100_000 } };
+      const outcomes: string[] = [];
+      for (let n = 0; n < 2; n++) {
+        const run = await startTestRun(
+          { client, clock, db },
+          {
+            runId: `t-${mode}`,
+            mode,
+            symbols: ['005930'],
+            cashKrw: new Decimal(1_000_000),
+            strategies: [{ strategyClass: BuyOneEachRun }],
+          },
+          { pollIntervalMs: 200, streamIntervals: { candles1m: 300, orderbook: 200 }, risk },
+        );
+        await until(() => run.events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied'));
+        await run.handle.stop();
+        const last = run.events.find((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied');
+        outcomes.push(last?.type === 'OrderDenied' ? `denied ${last.reason}` : `${last?.type}`);
+      }
+      // the second run's buy would hold two shares (140,000 KRW): denied (before: the risk module's
+      // book started empty at each run, and the buy passed)
+      expect(outcomes[0]).toBe('OrderFilled');
+      expect(outcomes[1]).toMatch(/^denied 005930 would be worth 140000 KRW/);
+    }, 90_000);
+
     it(`${mode}: the strategy's own position and cash carry into the next run (its stored fills)`, async () => {
       const { clock, client } = await startSimulatedBroker(closers, { speed: 30 });
       const db = openTempDb(closers, `hoga-${mode}-books-`, clock);

@@ -289,8 +289,13 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   const portfolio = container.get<Portfolio>(Portfolio);
   for (const spec of allocateCash(o.settings.cash, o.strategies)) {
     const host = runtime.addStrategy(spec);
-    // its books as its stored fills left them (earlier runs of this strategy id, this mode)
-    bookStoredFills(o.db, o.settings.mode, host.strategyId, portfolio.book(host.strategyId));
+    // its books as its stored fills left them (earlier runs of this strategy id, this mode), and
+    // the risk module's count of its positions with them (its position limits hold across restarts)
+    const book = portfolio.book(host.strategyId);
+    bookStoredFills(o.db, o.settings.mode, host.strategyId, book);
+    for (const p of book.positions()) {
+      risk.module.book.setHolding(host.strategyId, p.symbol, p.currency, p.quantity, p.averagePrice);
+    }
   }
 
   let fills = 0;
