@@ -156,6 +156,75 @@ describe(RiskBook, () => {
       expect(book.dailyPnlKrw('s3', T0).toFixed()).toBe('0');
     });
 
+    it('books whole-won fills and fractional or huge ones alike (the integer bookkeeping falls back to Decimal)', () => {
+      const book = new RiskBook();
+      // whole won: booked as integers
+      order(book, { symbol: '005930', side: 'BUY', quantity: '10', price: '70000' }).fill('10', '70000', {
+        commission: '105',
+        tax: '0',
+      });
+      order(book, { symbol: '005930', side: 'SELL', quantity: '10', price: '71000' }).fill('10', '71000', {
+        commission: '106',
+        tax: '1278',
+      });
+      const whole = -105 + 10_000 - 106 - 1278;
+      expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe(String(whole));
+      expect(book.dailyPnlKrwInt('s1', T0)).toBe(whole);
+      // a fractional commission: the day's entry goes on in Decimal
+      order(book, { symbol: '000660', side: 'BUY', quantity: '3', price: '100000' }).fill('3', '100000', {
+        commission: '45.5',
+      });
+      expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe(new Decimal(whole).minus('45.5').toFixed());
+      expect(book.dailyPnlKrwInt('s1', T0)).toBeNaN();
+      // an average price with a fraction (a second buy at another price): the sell's PnL in Decimal
+      order(book, { symbol: '035420', side: 'BUY', quantity: '2', price: '200001' }).fill('2', '200001');
+      order(book, { symbol: '035420', side: 'BUY', quantity: '1', price: '200000' }).fill('1', '200000');
+      order(book, { symbol: '035420', side: 'SELL', quantity: '3', price: '200001' }).fill('3', '200001');
+      // (200001 − 600002/3) × 3, with the average rounded at Decimal's precision
+      const fraction = new Decimal(200001).minus(new Decimal(600002).dividedBy(3)).times(3);
+      expect(fraction.toFixed()).not.toBe('1');
+      expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe(
+        new Decimal(whole).minus('45.5').plus(fraction).toFixed(),
+      );
+      expect(quantities(book)).toEqual(['000660 3']);
+      // past 2^53: a product no double holds exactly
+      const big = order(book, {
+        symbol: '068270',
+        side: 'BUY',
+        quantity: '94906267',
+        price: '94906267',
+        strategy: 's2',
+      });
+      big.fill('94906267', '94906267');
+      const out = order(book, {
+        symbol: '068270',
+        side: 'SELL',
+        quantity: '94906267',
+        price: '189812534',
+        strategy: 's2',
+      });
+      out.fill('94906267', '189812534', { commission: '1' });
+      const expected = new Decimal('94906267').times('94906267').minus(1);
+      expect(book.dailyPnlKrw('s2', T0).toFixed()).toBe(expected.toFixed());
+      expect(book.dailyPnlKrwInt('s2', T0)).toBeNaN();
+      expect(quantities(book, 's2')).toEqual([]);
+      // and the account sums both strategies in Decimal
+      expect(book.dailyPnlKrw(null, T0).toFixed()).toBe(
+        new Decimal(whole).minus('45.5').plus(fraction).plus(expected).toFixed(),
+      );
+    });
+
+    it('gives no integer answer once prices are known (the unrealised part is in Decimal)', () => {
+      const book = new RiskBook();
+      order(book, { symbol: '005930', side: 'BUY', quantity: '10', price: '70000' }).fill('10', '70000', {
+        commission: '100',
+      });
+      expect(book.dailyPnlKrwInt(null, T0)).toBe(-100);
+      expect(book.dailyPnlKrwInt('s1', T0 + DAY_MS)).toBe(0);
+      book.notePrice('005930', new Decimal(70000));
+      expect(book.dailyPnlKrwInt(null, T0)).toBeNaN();
+    });
+
     it('starts the realised part from zero on a new trading day; the unrealised part stays', () => {
       const book = new RiskBook();
       order(book, { symbol: '005930', side: 'BUY', quantity: '10', price: '70000' }).fill('10', '70000', {

@@ -15,6 +15,7 @@ import {
   type OrderType,
   type TimeInForce,
 } from '@hoga/core';
+import { addExact, mulExact, safeIntOf, subExact } from './exact-int.js';
 import { intentFields } from './intent-fields.js';
 import type { OpenOrderView, PositionView } from './risk-types.js';
 import { toKrw, tradingDayStartMs } from './valuation.js';
@@ -41,6 +42,11 @@ export interface RiskView {
    * evaluates the daily loss limits on every check.
    */
   revision?(): number;
+  /**
+   * {@link RiskView.dailyPnlKrw} as a number when it is exactly a safe integer, else NaN. Lets the
+   * kill switch compare without making a Decimal; without it the Decimal answer is compared.
+   */
+  dailyPnlKrwInt?(strategyId: string | null, nowMs: number): number;
 }
 
 /** An order in the risk view, open or closed. */
@@ -75,6 +81,9 @@ interface MutableOrder {
 interface Holding {
   quantity: Decimal;
   averagePrice: Decimal;
+  /** `quantity` and `averagePrice` as numbers when they are safe integers, else NaN (see exact-int). */
+  quantityInt: number;
+  averagePriceInt: number;
   currency: Currency;
   /** The position as the checks see it while the quantity is positive, else null (undefined: not built yet). */
   view?: PositionView | null | undefined;
@@ -82,11 +91,23 @@ interface Holding {
   rank?: number;
 }
 
-/** Realised PnL of one strategy in one currency on one trading day. */
+/**
+ * Realised PnL of one strategy in one currency on one trading day: a number while it is a safe
+ * integer (whole-won fills: no Decimal made per fill), else a Decimal.
+ */
 interface RealisedEntry {
   readonly strategyId: string;
   readonly currency: Currency;
-  amount: Decimal;
+  /** The amount as a safe integer, or NaN: then `amount` holds it. */
+  amountInt: number;
+  /** The amount as a Decimal (null while `amountInt` holds it and no one asked for the Decimal). */
+  amount: Decimal | null;
+}
+
+/** An entry's amount as a Decimal (made once from its integer when first asked). */
+function amountOf(e: RealisedEntry): Decimal {
+  if (e.amount === null) e.amount = new Decimal(e.amountInt);
+  return e.amount;
 }
 
 /**
@@ -128,6 +149,8 @@ export class RiskBook implements RiskView {
   >();
   private readonly prices = new Map<string, Decimal>();
   private rate: Decimal;
+  /** `rate` as a safe integer, or NaN. */
+  private rateInt: number;
   /** Fill slots by `strategy|currency`, and the last one used (fills come in runs of one strategy). */
   private readonly slots = new Map<string, FillSlot>();
   private lastSlot: FillSlot | undefined;
@@ -153,6 +176,7 @@ export class RiskBook implements RiskView {
     usdKrw: Decimal = new Decimal(1400),
   ) {
     this.rate = usdKrw;
+    this.rateInt = safeIntOf(usdKrw);
   }
 
   /** A price of a symbol. */
@@ -166,6 +190,7 @@ export class RiskBook implements RiskView {
   setUsdKrw(rate: Decimal): void {
     this.changes += 1;
     this.rate = rate;
+    this.rateInt = safeIntOf(rate);
   }
 
   /** @inheritdoc */
@@ -185,7 +210,14 @@ export class RiskBook implements RiskView {
     this.positionCache.delete(strategyId);
     const holdings = this.holdingsOf(strategyId);
     const rank = holdings.get(symbol)?.rank ?? holdings.size;
-    holdings.set(symbol, { quantity, averagePrice, currency, rank });
+    holdings.set(symbol, {
+      quantity,
+      averagePrice,
+      quantityInt: safeIntOf(quantity),
+      averagePriceInt: safeIntOf(averagePrice),
+      currency,
+      rank,
+    });
   }
 
   /** Applies one order event. */
@@ -312,7 +344,7 @@ export class RiskBook implements RiskView {
     if (today !== undefined) {
       for (const e of today.list) {
         if (strategyId === null || e.strategyId === strategyId) {
-          const krw = toKrw(e.amount, e.currency, this.rate);
+          const krw = toKrw(amountOf(e), e.currency, this.rate);
           total = total === null ? krw : total.plus(krw);
         }
       }
@@ -341,6 +373,25 @@ export class RiskBook implements RiskView {
     return value;
   }
 
+  /**
+   * {@link RiskBook.dailyPnlKrw} as a number when it is exactly one: no prices known (realised PnL
+   * only) and every amount, the rate for USD amounts and every partial sum safe integers. NaN
+   * otherwise (ask {@link RiskBook.dailyPnlKrw}). The kill switch compares it on every fill without
+   * making a Decimal.
+   */
+  dailyPnlKrwInt(strategyId: string | null, nowMs: number): number {
+    if (this.prices.size > 0) return Number.NaN;
+    const today = this.realised.get(tradingDayStartMs(nowMs, this.tradingDayStartHourKst));
+    let total = 0;
+    if (today === undefined) return total;
+    for (const e of today.list) {
+      if (strategyId !== null && e.strategyId !== strategyId) continue;
+      const krw = e.currency === 'USD' ? mulExact(e.amountInt, this.rateInt) : e.amountInt;
+      total = addExact(total, krw);
+    }
+    return total;
+  }
+
   private applyFill(order: MutableOrder, fill: Fill, complete: boolean): void {
     this.changes += 1;
     // the first fill's quantity is the filled quantity (0 + q is q)
@@ -354,28 +405,58 @@ export class RiskBook implements RiskView {
     const holdings = slot.holdings;
     let h = holdings.get(fill.symbol);
     if (h === undefined) {
-      h = { quantity: ZERO, averagePrice: ZERO, currency: order.currency, rank: holdings.size };
+      h = {
+        quantity: ZERO,
+        averagePrice: ZERO,
+        quantityInt: 0,
+        averagePriceInt: 0,
+        currency: order.currency,
+        rank: holdings.size,
+      };
       holdings.set(fill.symbol, h);
     }
-    const charges =
-      fill.tax === undefined ? fill.commission.amount : fill.commission.amount.plus(fill.tax.amount);
-    // realised: −charges on a buy; (price − average) × sold − charges on a sell
-    let realised: Decimal | null = null;
+    // The realised change: −charges on a buy; (price − average) × sold − charges on a sell. Whole
+    // numbers (won prices, share counts) are booked as safe integers, exactly, with no Decimal made;
+    // anything else (or any result outside the safe range) as Decimal, as before.
+    const quantity = safeIntOf(fill.quantity);
+    const price = safeIntOf(fill.price);
+    const commission = safeIntOf(fill.commission.amount);
+    const chargesInt = fill.tax === undefined ? commission : addExact(commission, safeIntOf(fill.tax.amount));
+    let changeInt = Number.NaN;
+    let change: Decimal | null = null;
     if (fill.side === 'BUY') {
       if (h.quantity.isZero() && exactProduct(fill.price, fill.quantity) && !fill.quantity.isZero()) {
         // flat before: (0 + price × quantity) / quantity is the price itself when the product is exact
         h.quantity = fill.quantity;
         h.averagePrice = fill.price;
+        h.quantityInt = quantity;
+        h.averagePriceInt = price;
       } else {
         const cost = h.averagePrice.times(h.quantity).plus(fill.price.times(fill.quantity));
         h.quantity = h.quantity.plus(fill.quantity);
         h.averagePrice = h.quantity.isZero() ? ZERO : cost.dividedBy(h.quantity);
+        h.quantityInt = safeIntOf(h.quantity);
+        h.averagePriceInt = safeIntOf(h.averagePrice);
       }
+      changeInt = -chargesInt;
+      if (Number.isNaN(changeInt)) change = charges(fill).negated();
     } else {
-      // min(fill, held) and max(0, held − fill), without the copies Decimal.min and Decimal.max make
-      const sold = fill.quantity.lte(h.quantity) ? fill.quantity : h.quantity;
-      realised = fill.price.minus(h.averagePrice).times(sold).minus(charges);
-      h.quantity = nonNegative(h.quantity.minus(fill.quantity));
+      // min(fill, held) and max(0, held − fill)
+      const held = h.quantityInt;
+      const sold = Math.min(quantity, held);
+      changeInt = subExact(mulExact(subExact(price, h.averagePriceInt), sold), chargesInt);
+      const left = subExact(held, quantity);
+      if (!Number.isNaN(changeInt) && !Number.isNaN(left)) {
+        h.quantityInt = Math.max(left, 0);
+        h.quantity = left > 0 ? new Decimal(left) : ZERO;
+      } else {
+        // without the copies Decimal.min and Decimal.max make
+        const soldDecimal = fill.quantity.lte(h.quantity) ? fill.quantity : h.quantity;
+        change = fill.price.minus(h.averagePrice).times(soldDecimal).minus(charges(fill));
+        changeInt = Number.NaN;
+        h.quantity = nonNegative(h.quantity.minus(fill.quantity));
+        h.quantityInt = safeIntOf(h.quantity);
+      }
     }
     // the position view and the strategy's list are rebuilt when next asked for
     h.view = undefined;
@@ -386,15 +467,25 @@ export class RiskBook implements RiskView {
       const added: RealisedEntry = {
         strategyId: order.strategyId,
         currency: order.currency,
-        amount: realised ?? charges.negated(),
+        amountInt: changeInt,
+        amount: change,
       };
       // realisedEntry made the day's table
       const today = this.realised.get(day)!;
       today.list.push(added);
       today.byKey.set(`${order.strategyId}|${order.currency}`, added);
       slot.entry = added;
-    } else if (realised === null) entry.amount = entry.amount.minus(charges);
-    else entry.amount = entry.amount.plus(realised);
+      return;
+    }
+    const sum = addExact(entry.amountInt, changeInt);
+    if (!Number.isNaN(sum)) {
+      entry.amountInt = sum;
+      entry.amount = null;
+    } else {
+      // a Decimal from here on (amount + change: the change's sign carries a buy's −charges)
+      entry.amount = amountOf(entry).plus(change ?? new Decimal(changeInt));
+      entry.amountInt = Number.NaN;
+    }
   }
 
   /** The fill slot of a strategy's fills in a currency. */
@@ -440,6 +531,11 @@ export class RiskBook implements RiskView {
     }
     return bySymbol;
   }
+}
+
+/** A fill's commission plus its tax. */
+function charges(fill: Fill): Decimal {
+  return fill.tax === undefined ? fill.commission.amount : fill.commission.amount.plus(fill.tax.amount);
 }
 
 /** Whether `a × b` is exact at the configured precision (no digit of the product is rounded away). */

@@ -244,6 +244,45 @@ describe(RiskEngine, () => {
       expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('HALTED');
     });
 
+    it('trips on realised losses alone (no prices), at the limit exactly and not a won before', () => {
+      const { submit, fill, gateway } = setup({ strategies: { s1: { dailyLossLimitKrw: '500000' } } });
+      const entry = buy('005930', '100', '70000');
+      submit(entry);
+      fill(entry, '70000');
+      // sold 1 won a share below cost short of 1: −499,999 realised, clear
+      const first = buy('005930', '99', '64950', 's1', 'SELL');
+      expect(submit(first).accepted).toBe(true);
+      fill(first, '64950'); // (64950 − 70000) × 99 = −499,950
+      expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('ACTIVE');
+      const last = buy('005930', '1', '69951', 's1', 'SELL');
+      expect(submit(last).accepted).toBe(true);
+      fill(last, '69951'); // −49: −499,999 in all
+      expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('ACTIVE');
+      const again = buy('000660', '1', '100000');
+      expect(submit(again).accepted).toBe(true);
+      fill(again, '100000');
+      const out = buy('000660', '1', '99999', 's1', 'SELL');
+      expect(submit(out).accepted).toBe(true);
+      fill(out, '99999'); // −1: −500,000, at the limit
+      expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('HALTED');
+      expect(submit(buy('000660', '1', '100000'))).toMatchObject({
+        accepted: false,
+        code: 'risk-daily-loss-strategy',
+        reason: expect.stringContaining('lost 500000 KRW today'),
+      });
+    });
+
+    it('trips on a realised loss with a fraction of a won (the Decimal evaluation)', () => {
+      const { submit, fill, gateway } = setup({ strategies: { s1: { dailyLossLimitKrw: '100.5' } } });
+      const entry = buy('005930', '1', '70000');
+      submit(entry);
+      fill(entry, '70000');
+      const out = buy('005930', '1', '69899.5', 's1', 'SELL');
+      expect(submit(out).accepted).toBe(true);
+      fill(out, '69899.5'); // −100.5
+      expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('HALTED');
+    });
+
     it('trips and denies on every check when the view carries no revision', () => {
       const clock = new VirtualClock(T0);
       const book = new RiskBook();

@@ -21,12 +21,13 @@ import type { AccountInfoProvider } from './account-info-provider.js';
 import type { BrokerMarketView } from './broker-market-view.js';
 import { checkBrokerRules, type FundsView, type MarketRulesView, reservingOf } from './broker-rules-check.js';
 import { CheckContext, type DailyPnlSource } from './check-context.js';
+import { safeIntOf } from './exact-int.js';
 import { checkDailyLoss, checkTradingState, dailyLossBreaches } from './guards/state-guards.js';
 import { STRATEGY_GUARDS } from './guards/strategy-guards.js';
 import { isReplace, THROTTLE_GUARDS } from './guards/throttle-guards.js';
 import { intentFields } from './intent-fields.js';
 import type { RiskView } from './risk-book.js';
-import { limitsFor, type RiskConfig } from './risk-config.js';
+import { limitsFor, type RiskConfig, type StrategyLimits } from './risk-config.js';
 import type { RiskGate, RiskVerdict } from './risk-gate.js';
 import {
   ACCEPTED,
@@ -173,11 +174,13 @@ export class RiskEngine implements RiskGate {
     const view = this.options.view as RiskView & { onEvent?: (e: OrderEvent) => void };
     view.onEvent?.(event);
     if (event.strategyId !== undefined) this.strategies.add(event.strategyId);
-    if (FUNDS_CHANGING.has(event.type)) {
+    const forget = this.options.funds?.forget;
+    if (forget !== undefined && FUNDS_CHANGING.has(event.type)) {
       // The cached buying power and sellable quantity no longer hold: re-read before the next order
       // (a sell right after its buy filled was refused as `only 0 can be sold` until they aged out).
+      // Without cached funds (a backtest) there is nothing to forget: the order is not looked up.
       const order = view.order(event.clientOrderId);
-      if (order !== undefined) this.options.funds?.forget?.(order.currency, order.symbol);
+      if (order !== undefined) forget.call(this.options.funds, order.currency, order.symbol);
     }
     if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
       this.tripKillSwitches(event.strategyId ?? null);
@@ -401,9 +404,18 @@ export class RiskEngine implements RiskGate {
     const last = revision === undefined || this.tripped.size > 0 ? undefined : this.clearAt.get(strategyId);
     if (last !== undefined && last.revision === revision && last.dayStartMs === dayStartMs) return true;
     const sid = strategyId ?? 'manual';
+    const limits = this.limits(sid);
+    if (revision !== undefined && this.tripped.size === 0 && this.clearByIntegers(sid, limits, nowMs)) {
+      if (last === undefined) this.clearAt.set(strategyId, { revision, dayStartMs });
+      else {
+        last.revision = revision;
+        last.dayStartMs = dayStartMs;
+      }
+      return true;
+    }
     const ctx = {
       config,
-      limits: this.limits(sid),
+      limits,
       dailyPnlKrw: this.dailyPnlOf(sid, nowMs),
     };
     const all = dailyLossBreaches(ctx, sid);
@@ -436,6 +448,23 @@ export class RiskEngine implements RiskGate {
       this.cancelOpenOrders(scope);
     }
     return false;
+  }
+
+  /**
+   * Whether the strategy and the account are clear of their daily loss limits, decided on safe
+   * integers (exact) when the view gives its PnL as one and the limits are whole won: the same
+   * answer as {@link dailyLossBreaches} finding nothing, with no Decimal made. False when it cannot
+   * tell (the Decimal evaluation decides then). Only while no kill switch tripped (no trip's PnL to
+   * count from).
+   */
+  private clearByIntegers(strategyId: string, limits: StrategyLimits, nowMs: number): boolean {
+    const view = this.options.view;
+    if (view.dailyPnlKrwInt === undefined) return false;
+    const accountLimit = safeIntOf(this.options.config.account.dailyLossLimitKrw);
+    const strategyLimit = safeIntOf(limits.dailyLossLimitKrw);
+    // NaN compares false: not clear, the Decimal evaluation decides
+    if (!(view.dailyPnlKrwInt(null, nowMs) > -accountLimit)) return false;
+    return view.dailyPnlKrwInt(strategyId, nowMs) > -strategyLimit;
   }
 
   private cancelOpenOrders(scope: RiskScope): void {
