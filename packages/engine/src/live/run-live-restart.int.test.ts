@@ -114,6 +114,11 @@ describe('startLiveRun after a restart', () => {
       // book started empty at each run, and the buy passed)
       expect(outcomes[0]).toBe('OrderFilled');
       expect(outcomes[1]).toMatch(/^denied 005930 would be worth 140000 KRW/);
+      // the denied order is one of the run's orders in the store (before: only in the journal)
+      expect(db.orders.list({}).map((r) => [r.mode, r.state, r.rejectReason?.split(':')[0]])).toEqual([
+        [mode, 'FILLED', undefined],
+        [mode, 'DENIED', 'risk-max-position-value-symbol'],
+      ]);
     }, 90_000);
 
     it(`${mode}: the strategy's own position and cash carry into the next run (its stored fills)`, async () => {

@@ -32,7 +32,7 @@ import {
   type StrategyId,
   TERMINAL_ORDER_STATES,
 } from '@hoga/core';
-import type { HogaDatabase } from '@hoga/store';
+import { type HogaDatabase, orderFromIntent } from '@hoga/store';
 import { Container } from 'inversify';
 import { filter, type Subscription } from 'rxjs';
 import { OrderManager, type OrderManagerOptions } from '../orders/order-manager.js';
@@ -279,6 +279,24 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       o.onEvent?.(event);
     },
     flush: () => journal.flush(),
+    // an order the risk gate denied is an order of this run too (`hoga db orders` shows it, DENIED)
+    recordDenied(intent, event) {
+      const mode = o.settings.mode;
+      try {
+        o.db.orders.recordIntent({
+          ...orderFromIntent(intent, { mode, state: 'DENIED', createdAt: event.tsEvent }),
+          strategyId: event.strategyId ?? null,
+        });
+        o.db.orders.updateState(event.clientOrderId, {
+          state: 'DENIED',
+          updatedAt: event.tsEvent,
+          rejectReason: `${event.code}: ${event.reason}`,
+        });
+      } catch (error) {
+        // nothing was sent: the denial still reaches the strategy and the journal
+        o.logger.error({ err: error, clientOrderId: event.clientOrderId }, 'could not store a denied order');
+      }
+    },
   };
   container.bind(EventRecorder).toConstantValue(recorder);
   container

@@ -15,6 +15,7 @@ import {
   Decimal,
   type Fill,
   type Logger,
+  type OrderDenied,
   type OrderEvent,
   type StrategyId,
   strategyId as toStrategyId,
@@ -377,7 +378,7 @@ export class EngineRuntime implements HostServices {
       });
       return;
     }
-    this.enqueue({
+    const denied: OrderDenied = {
       type: 'OrderDenied',
       eventId: `${command.commandId}:denied`,
       clientOrderId: id,
@@ -386,7 +387,9 @@ export class EngineRuntime implements HostServices {
       tsInit: command.tsInit,
       code,
       reason,
-    });
+    };
+    this.recorder.recordDenied?.(command.intent, denied);
+    this.enqueue(denied);
   }
 
   private enqueue(event: OrderEvent): void {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { OrderEvent } from '@hoga/core';
+import type { OrderDenied, OrderEvent, OrderIntent } from '@hoga/core';
 import type { HogaDatabase, NewJournalEntry, TradingMode } from '@hoga/store';
 
 /** Token of {@link EventRecorder}. */
@@ -16,6 +16,12 @@ export interface EventRecorder {
   record(event: OrderEvent): void;
   /** Writes what is buffered. */
   flush(): void;
+  /**
+   * Stores an order the engine denied before it reached the venue (the risk gate, warm-up), with
+   * its intent: its `OrderDenied` event follows through {@link EventRecorder.record}. A recorder
+   * without it keeps only the event.
+   */
+  recordDenied?(intent: OrderIntent, event: OrderDenied): void;
 }
 
 /** Appends events to the journal in batches (one transaction per batch). */
