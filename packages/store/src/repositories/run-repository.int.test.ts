@@ -138,6 +138,44 @@ describe('RunRepository', () => {
       expect(runs.equity('live-1').map((p) => p.equity)).toEqual([1, 2]);
     });
 
+    it('stores long runs many rows per statement: appended in pieces, read back in order and numbered without gaps', () => {
+      // 700 trades and 1,000 points: whole blocks of rows and the rows after them, twice over
+      const many: RunTrade[] = Array.from({ length: 700 }, (_, i) => ({
+        time: T + i * 60_000,
+        strategyId: i % 3 === 0 ? null : `s${i % 2}`,
+        symbol: i % 2 === 0 ? '005930' : 'AAPL',
+        side: i % 2 === 0 ? 'BUY' : 'SELL',
+        quantity: new Decimal(i % 2 === 0 ? 10 + i : `0.${String(i).padStart(6, '0')}1`),
+        price: new Decimal(i % 2 === 0 ? 72_100 + i * 100 : `190.${i}`),
+        currency: i % 2 === 0 ? 'KRW' : 'USD',
+        commission: new Decimal(i % 5 === 0 ? 0 : `${i}.15`),
+        tax: new Decimal(i % 4 === 0 ? `${i}` : '0'),
+      }));
+      const points = Array.from({ length: 1_000 }, (_, i) => ({
+        time: T + i * 86_400_000,
+        equity: 1e8 + i * 0.25,
+      }));
+      runs.record(
+        run('long'),
+        { status: 'completed', endedAt: T, stats: {} },
+        many.slice(0, 300),
+        points.slice(0, 600),
+      );
+      runs.appendTrades('long', many.slice(300, 301));
+      runs.appendTrades('long', many.slice(301));
+      runs.appendEquity('long', points.slice(600));
+      runs.appendTrades('other', []);
+      expect(runs.trades('long')).toEqual(many.map((t) => ({ ...t, strategyId: t.strategyId ?? null })));
+      expect(runs.equity('long')).toEqual(points);
+      const seqs = (table: string) =>
+        db.connection
+          .prepare(`SELECT seq, typeof(seq) FROM ${table} WHERE run_id = 'long' ORDER BY seq`)
+          .raw()
+          .all();
+      expect(seqs('run_trades')).toEqual(many.map((_, i) => [i, 'integer']));
+      expect(seqs('run_equity')).toEqual(points.map((_, i) => [i, 'integer']));
+    });
+
     it('refuses to finish an unknown run', () => {
       expect(() => runs.finish('nope', { status: 'failed', endedAt: T, stats: null })).toThrow(/no run nope/);
     });

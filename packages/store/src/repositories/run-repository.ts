@@ -99,8 +99,8 @@ interface TradeRow {
 export class RunRepository {
   private readonly insertRun: Database.Statement;
   private readonly updateEnd: Database.Statement;
-  private readonly insertTrade: Database.Statement;
-  private readonly insertEquity: Database.Statement;
+  private readonly insertTrades: BlockInsert;
+  private readonly insertEquity: BlockInsert;
   private readonly maxTradeSeq: Database.Statement;
   private readonly maxEquitySeq: Database.Statement;
   private readonly selectRun: Database.Statement;
@@ -118,11 +118,13 @@ export class RunRepository {
        VALUES (?, ?, ?, ?, ?, 'running', ?)`,
     );
     this.updateEnd = db.prepare('UPDATE runs SET status = ?, ended_at = ?, stats = ? WHERE run_id = ?');
-    this.insertTrade = db.prepare(
-      `INSERT INTO run_trades (run_id, seq, time, strategy_id, symbol, side, quantity, price, currency, commission, tax)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.insertTrades = new BlockInsert(
+      db,
+      'run_trades (run_id, seq, time, strategy_id, symbol, side, quantity, price, currency, commission, tax)',
+      9,
+      TRADES_PER_INSERT,
     );
-    this.insertEquity = db.prepare('INSERT INTO run_equity (run_id, seq, time, equity) VALUES (?, ?, ?, ?)');
+    this.insertEquity = new BlockInsert(db, 'run_equity (run_id, seq, time, equity)', 2, POINTS_PER_INSERT);
     this.maxTradeSeq = db.prepare('SELECT coalesce(max(seq), -1) FROM run_trades WHERE run_id = ?').pluck();
     this.maxEquitySeq = db.prepare('SELECT coalesce(max(seq), -1) FROM run_equity WHERE run_id = ?').pluck();
     this.selectRun = db.prepare('SELECT * FROM runs WHERE run_id = ?');
@@ -166,31 +168,42 @@ export class RunRepository {
 
   /** Appends fills to a run's trades (after those already stored), in one transaction. */
   appendTrades(runId: string, trades: readonly RunTrade[]): void {
+    if (trades.length === 0) return;
     this.tx(() => {
-      let seq = (this.maxTradeSeq.get(runId) as number) + 1;
-      for (const t of trades) {
-        this.insertTrade.run(
-          runId,
-          seq++,
-          t.time,
-          t.strategyId ?? null,
-          t.symbol,
-          t.side,
-          decimalToText(t.quantity),
-          decimalToText(t.price),
-          t.currency,
-          decimalToText(t.commission),
-          decimalToText(t.tax),
-        );
-      }
+      this.insertTrades.insert(
+        runId,
+        (this.maxTradeSeq.get(runId) as number) + 1,
+        trades.length,
+        (i, p, at) => {
+          const t = trades[i] as RunTrade;
+          p[at] = t.time;
+          p[at + 1] = t.strategyId ?? null;
+          p[at + 2] = t.symbol;
+          p[at + 3] = t.side;
+          p[at + 4] = decimalToText(t.quantity);
+          p[at + 5] = decimalToText(t.price);
+          p[at + 6] = t.currency;
+          p[at + 7] = decimalToText(t.commission);
+          p[at + 8] = decimalToText(t.tax);
+        },
+      );
     });
   }
 
   /** Appends points to a run's equity curve, in one transaction. */
   appendEquity(runId: string, points: readonly RunEquityPoint[]): void {
+    if (points.length === 0) return;
     this.tx(() => {
-      let seq = (this.maxEquitySeq.get(runId) as number) + 1;
-      for (const p of points) this.insertEquity.run(runId, seq++, p.time, p.equity);
+      this.insertEquity.insert(
+        runId,
+        (this.maxEquitySeq.get(runId) as number) + 1,
+        points.length,
+        (i, p, at) => {
+          const point = points[i] as RunEquityPoint;
+          p[at] = point.time;
+          p[at + 1] = point.equity;
+        },
+      );
     });
   }
 
@@ -256,6 +269,73 @@ export class RunRepository {
       this.db.prepare('DELETE FROM run_equity WHERE run_id = ?').run(runId);
       return this.deleteRun.run(runId).changes > 0;
     });
+  }
+}
+
+/** Rows per INSERT statement: 9 bound values per trade, 2 per equity point (SQLite allows 32,766). */
+const TRADES_PER_INSERT = 128;
+const POINTS_PER_INSERT = 256;
+
+/**
+ * Inserts a run's rows many per statement: each row is `(@run, @seq + i, ?, …)`, so a row binds only
+ * its own values and the run id and first sequence number are bound once per statement. The
+ * statements are prepared on first use; rows short of a whole block go one per statement.
+ */
+class BlockInsert {
+  private block: Database.Statement | undefined;
+  private one: Database.Statement | undefined;
+  private readonly params: unknown[];
+  private readonly row: unknown[];
+
+  /**
+   * @param db - the connection
+   * @param target - `table (run_id, seq, …columns)`
+   * @param width - values bound per row (the columns after `run_id` and `seq`)
+   * @param rows - rows per statement
+   */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly target: string,
+    private readonly width: number,
+    private readonly rows: number,
+  ) {
+    this.params = new Array<unknown>(width * rows);
+    this.row = new Array<unknown>(width);
+  }
+
+  /**
+   * Inserts `count` rows numbered from `seq`; `fill(i, params, at)` writes row `i`'s values into
+   * `params` from index `at`.
+   */
+  insert(
+    runId: string,
+    seq: number,
+    count: number,
+    fill: (i: number, params: unknown[], at: number) => void,
+  ): void {
+    const { width, rows } = this;
+    let i = 0;
+    if (count >= rows) {
+      this.block ??= this.db.prepare(this.sql(rows));
+      const params = this.params;
+      for (; i + rows <= count; i += rows) {
+        for (let r = 0; r < rows; r++) fill(i + r, params, r * width);
+        this.block.run(params, { run: runId, seq: seq + i });
+      }
+    }
+    if (i < count) {
+      this.one ??= this.db.prepare(this.sql(1));
+      for (; i < count; i++) {
+        fill(i, this.row, 0);
+        this.one.run(this.row, { run: runId, seq: seq + i });
+      }
+    }
+  }
+
+  private sql(rows: number): string {
+    const values = new Array<string>(this.width).fill('?').join(', ');
+    const tuples = Array.from({ length: rows }, (_, r) => `(@run, @seq + ${r}, ${values})`);
+    return `INSERT INTO ${this.target} VALUES ${tuples.join(', ')}`;
   }
 }
 
