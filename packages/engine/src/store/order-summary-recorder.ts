@@ -12,13 +12,14 @@ import type { OrderEvent } from '@hoga/core';
 import type { HogaDatabase, TradingMode } from '@hoga/store';
 import type { EventRecorder } from './event-recorder.js';
 
-/** Rows per INSERT statement (7 parameters each, well under SQLite's 32,766). */
+/** Rows per INSERT statement (5 bound values each, well under SQLite's 32,766). */
 const ROWS_PER_INSERT = 256;
-const COLUMNS = 7;
+/** Values bound per row: strategy id, client order id, tsEvent, tsInit, payload (the type and the mode are SQL literals). */
+const COLUMNS = 5;
 
 /** A prepared statement's `run`, as far as this module uses it. */
 interface InsertStatement {
-  run(...params: unknown[]): unknown;
+  run(params: unknown[]): unknown;
 }
 
 /** The payload of an `OrderSummary` journal entry (decimals as strings, times epoch ms). */
@@ -152,15 +153,7 @@ export class OrderSummaryRecorder implements EventRecorder {
 
   private close(summary: OrderSummary, tsEvent: number, tsInit: number): void {
     this.open.delete(summary.clientOrderId);
-    this.params.push(
-      'OrderSummary',
-      this.mode,
-      summary.strategyId,
-      summary.clientOrderId,
-      tsEvent,
-      tsInit,
-      JSON.stringify(summary),
-    );
+    this.params.push(summary.strategyId, summary.clientOrderId, tsEvent, tsInit, JSON.stringify(summary));
     this.rows++;
     if (this.rows >= this.batchSize) this.write();
   }
@@ -173,22 +166,24 @@ export class OrderSummaryRecorder implements EventRecorder {
     this.rows = 0;
     const conn = this.db.connection;
     if (this.insertBlock === undefined || this.insertOne === undefined) {
-      this.insertBlock = conn.prepare(insertSql(ROWS_PER_INSERT)) as unknown as InsertStatement;
-      this.insertOne = conn.prepare(insertSql(1)) as unknown as InsertStatement;
+      this.insertBlock = conn.prepare(insertSql(ROWS_PER_INSERT, this.mode)) as unknown as InsertStatement;
+      this.insertOne = conn.prepare(insertSql(1, this.mode)) as unknown as InsertStatement;
     }
     const block = this.insertBlock;
     const one = this.insertOne;
     conn.transaction(() => {
       let row = 0;
       for (; row + ROWS_PER_INSERT <= rows; row += ROWS_PER_INSERT) {
-        block.run(...params.slice(row * COLUMNS, (row + ROWS_PER_INSERT) * COLUMNS));
+        block.run(params.slice(row * COLUMNS, (row + ROWS_PER_INSERT) * COLUMNS));
       }
-      for (; row < rows; row++) one.run(...params.slice(row * COLUMNS, (row + 1) * COLUMNS));
+      for (; row < rows; row++) one.run(params.slice(row * COLUMNS, (row + 1) * COLUMNS));
     })();
   }
 }
 
-function insertSql(rows: number): string {
-  const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
+/** The INSERT of `rows` journal rows, the entry type and the mode written as SQL literals. */
+function insertSql(rows: number, mode: string): string {
+  const tuple = `('OrderSummary', '${mode.replaceAll("'", "''")}', ?, ?, ?, ?, ?)`;
+  const values = Array.from({ length: rows }, () => tuple).join(', ');
   return `INSERT INTO journal (type, mode, strategy_id, client_order_id, ts_event, ts_init, payload) VALUES ${values}`;
 }
