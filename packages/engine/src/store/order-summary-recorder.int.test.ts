@@ -94,8 +94,11 @@ const rows = (): Row[] =>
     .all() as Row[];
 
 /** A summary with its keys in the recorder's order (the text compared is JSON's). */
-const summary = (s: Partial<OrderSummary> & Pick<OrderSummary, 'clientOrderId'>): OrderSummary => ({
-  clientOrderId: s.clientOrderId,
+const summary = ({
+  clientOrderId,
+  ...s
+}: Partial<OrderSummary> & Pick<OrderSummary, 'clientOrderId'>): OrderSummary => ({
+  clientOrderId,
   strategyId: 'sma',
   symbol: '',
   side: '',
