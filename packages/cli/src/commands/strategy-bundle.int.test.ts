@@ -87,7 +87,7 @@ describe('the bundled hoga command', () => {
     expect(trades()[0]).toMatchObject({ symbol: '005930', side: 'BUY', quantity: '3' });
   }, 120_000);
 
-  it('lets a strategy outside the repository import the libraries hoga ships (trading-signals, decimal.js, luxon)', async () => {
+  it('lets a strategy outside the repository import the libraries hoga ships (trading-signals, decimal.js, luxon, zod)', async () => {
     // a user's directory has no node_modules: these resolve to hoga's own copies
     const file = join(dir, 'rsi-once.ts');
     writeFileSync(
@@ -97,9 +97,12 @@ import { Strategy } from '@hoga/engine';
 import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import { RSI } from 'trading-signals';
+import { z } from 'zod';
 
-export default class RsiOnce extends Strategy {
-  private readonly rsi = new RSI(3);
+export default class RsiOnce extends Strategy<{ period: number }> {
+  // a config schema with zod, as strategies write it (zod's names include reserved words: enum, catch)
+  static override configSchema = z.object({ period: z.number().int().min(2).default(3), mode: z.enum(['a', 'b']).catch('a') });
+  private readonly rsi = new RSI(this.config.period);
   private bought = false;
 
   override onBar(bar: Bar): void {

@@ -26,7 +26,6 @@ import * as engine from '../index.js';
 
 const SCHEME = 'hoga-api:';
 const GLOBAL_KEY = 'hoga.strategy-api';
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 type Namespace = Readonly<Record<string, unknown>>;
 
@@ -102,12 +101,19 @@ export function installStrategyImportHooks(): boolean {
   return true;
 }
 
-/** A module re-exporting the names of one of this process's namespaces. */
+/**
+ * A module re-exporting the names of one of this process's namespaces. Each name is exported from
+ * a local binding by its string name (`export { _1 as "enum" }`): a library's names may be reserved
+ * words (zod exports `enum`, `catch`, `null`, `function`, …), which `export const` cannot declare.
+ */
 function reexports(name: string, namespace: Namespace): string {
   const lines = [`const m = globalThis[Symbol.for(${JSON.stringify(GLOBAL_KEY)})][${JSON.stringify(name)}];`];
+  let n = 0;
   for (const key of Object.keys(namespace)) {
-    if (key === 'default' || !IDENTIFIER.test(key)) continue;
-    lines.push(`export const ${key} = m.${key};`);
+    if (key === 'default') continue;
+    const local = `_${n++}`;
+    const quoted = JSON.stringify(key);
+    lines.push(`const ${local} = m[${quoted}];`, `export { ${local} as ${quoted} };`);
   }
   if ('default' in namespace) lines.push('export default m.default;');
   return lines.join('\n');
