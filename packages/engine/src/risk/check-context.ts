@@ -51,6 +51,15 @@ export class CheckContext implements RiskContext {
   }
 
   /** @inheritdoc */
+  openOrderCount(strategyId: string): number {
+    const count = this.view.openOrderCount?.(strategyId);
+    if (count !== undefined) return count;
+    let open = 0;
+    for (const o of this.openOrders) if (o.strategyId === strategyId) open += 1;
+    return open;
+  }
+
+  /** @inheritdoc */
   get dailyPnlKrw(): RiskContext['dailyPnlKrw'] {
     if (this.pnlRead === undefined) this.pnlRead = this.pnlOf(this.strategyId, this.nowMs);
     return this.pnlRead;

@@ -16,14 +16,17 @@ export interface IntentFields {
   readonly timeInForce: TimeInForce | null;
 }
 
+/** The sizing and price fields of an intent as they may be present (or not) on the wire. */
+export interface RawIntentFields {
+  readonly quantity?: Decimal | null;
+  readonly price?: Decimal | null;
+  readonly amount?: Decimal | null;
+  readonly timeInForce?: TimeInForce | null;
+}
+
 /** Reads an intent's fields without assuming it passed the shape rules. */
 export function intentFields(intent: OrderIntent): IntentFields {
-  const raw = intent as unknown as {
-    quantity?: Decimal | null;
-    price?: Decimal | null;
-    amount?: Decimal | null;
-    timeInForce?: TimeInForce | null;
-  };
+  const raw = intent as unknown as RawIntentFields;
   return {
     quantity: raw.quantity ?? null,
     price: raw.price ?? null,

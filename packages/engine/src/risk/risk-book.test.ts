@@ -125,6 +125,28 @@ describe(RiskBook, () => {
       expect(book.order(b.id)?.status).toBe('CANCELED');
       expect(book.order('nope')).toBeUndefined();
     });
+
+    it('counts the open orders of each strategy as the open list holds them', () => {
+      const book = new RiskBook();
+      const count = (s: string) => [
+        book.openOrderCount(s),
+        book.openOrders().filter((o) => o.strategyId === s).length,
+      ];
+      const a = order(book, { symbol: '005930', side: 'BUY', quantity: '10', price: '70000' });
+      const b = order(book, { symbol: '000660', side: 'BUY', quantity: '5', price: '100000' });
+      order(book, { symbol: '000660', side: 'BUY', quantity: '5', price: '100000', strategy: 's2' });
+      expect(count('s1')).toEqual([2, 2]);
+      expect(count('s2')).toEqual([1, 1]);
+      a.fill('4', '70000');
+      expect(count('s1')).toEqual([2, 2]);
+      a.fill('6', '70000');
+      b.cancel();
+      // a late event of a closed order changes nothing
+      b.cancel();
+      expect(count('s1')).toEqual([0, 0]);
+      expect(count('s2')).toEqual([1, 1]);
+      expect(count('s3')).toEqual([0, 0]);
+    });
   });
 
   describe('.dailyPnlKrw', () => {

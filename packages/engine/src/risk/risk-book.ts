@@ -16,7 +16,7 @@ import {
   type TimeInForce,
 } from '@hoga/core';
 import { addExact, mulExact, safeIntOf, subExact } from './exact-int.js';
-import { intentFields } from './intent-fields.js';
+import type { RawIntentFields } from './intent-fields.js';
 import type { OpenOrderView, PositionView } from './risk-types.js';
 import { toKrw, tradingDayStartMs } from './valuation.js';
 
@@ -26,6 +26,8 @@ const ZERO = new Decimal(0);
 export interface RiskView {
   /** Every open order of the account. */
   openOrders(): readonly OpenOrderView[];
+  /** How many of {@link RiskView.openOrders} are a strategy's (without it they are counted from the list). */
+  openOrderCount?(strategyId: string): number;
   /** An order by its client id: open, or closed with its last status; undefined when unknown. */
   order(clientOrderId: string): RiskOrder | undefined;
   /** Positions of one strategy. */
@@ -117,6 +119,8 @@ function amountOf(e: RealisedEntry): Decimal {
 interface FillSlot {
   readonly strategyId: string;
   readonly currency: Currency;
+  /** `strategy|currency`: the key of its realised entries. */
+  readonly key: string;
   readonly holdings: Map<string, Holding>;
   /** Start of the trading day of `entry` (NaN before the first fill). */
   dayStartMs: number;
@@ -164,6 +168,8 @@ export class RiskBook implements RiskView {
    * handed out is never changed afterwards.
    */
   private readonly positionCache = new Map<string, readonly PositionView[]>();
+  /** Open orders per strategy (the entries of `open` by their strategy). */
+  private readonly openCounts = new Map<string, number>();
   /** The open orders' views since the last order event. */
   private openCache: readonly OpenOrderView[] | null = null;
 
@@ -225,26 +231,31 @@ export class RiskBook implements RiskView {
     if (event.type === 'OrderSubmitted') {
       this.openCache = null;
       const i = event.intent;
-      const fields = intentFields(i);
+      // the intent's fields read as they are (see intentFields), with no object made for them
+      const fields = i as unknown as RawIntentFields;
+      const strategyId = event.strategyId ?? i.strategyId ?? 'manual';
       const order: MutableOrder = {
         clientOrderId: event.clientOrderId,
-        strategyId: event.strategyId ?? i.strategyId ?? 'manual',
+        strategyId,
         symbol: i.instrument.symbol,
         market: i.instrument.market,
         currency: i.instrument.currency,
         side: i.side,
         orderType: i.orderType,
         timeInForce: fields.timeInForce ?? 'DAY',
-        price: fields.price,
-        quantity: fields.quantity,
-        amount: fields.orderAmount,
+        price: fields.price ?? null,
+        quantity: fields.quantity ?? null,
+        amount: fields.amount ?? null,
         filledQuantity: ZERO,
         filledAmount: ZERO,
         status: 'PENDING',
         view: undefined,
       };
       this.orders.set(event.clientOrderId, order);
+      const replaced = this.open.get(event.clientOrderId);
+      if (replaced !== undefined) this.countOpen(replaced.strategyId, -1);
       this.open.set(event.clientOrderId, order);
+      this.countOpen(strategyId, 1);
       return;
     }
     // most events are of open orders: the small map of those first
@@ -290,7 +301,8 @@ export class RiskBook implements RiskView {
       order.view = undefined;
       this.openCache = null;
     }
-    if (CLOSED.has(order.status)) this.open.delete(order.clientOrderId);
+    if (CLOSED.has(order.status) && this.open.delete(order.clientOrderId))
+      this.countOpen(order.strategyId, -1);
   }
 
   /** @inheritdoc */
@@ -300,6 +312,15 @@ export class RiskBook implements RiskView {
     for (const o of this.open.values()) out.push(cachedView(o));
     this.openCache = out;
     return out;
+  }
+
+  /** @inheritdoc */
+  openOrderCount(strategyId: string): number {
+    return this.openCounts.get(strategyId) ?? 0;
+  }
+
+  private countOpen(strategyId: string, change: 1 | -1): void {
+    this.openCounts.set(strategyId, (this.openCounts.get(strategyId) ?? 0) + change);
   }
 
   /** @inheritdoc */
@@ -473,7 +494,7 @@ export class RiskBook implements RiskView {
       // realisedEntry made the day's table
       const today = this.realised.get(day)!;
       today.list.push(added);
-      today.byKey.set(`${order.strategyId}|${order.currency}`, added);
+      today.byKey.set(slot.key, added);
       slot.entry = added;
       return;
     }
@@ -498,6 +519,7 @@ export class RiskBook implements RiskView {
       slot = {
         strategyId,
         currency,
+        key,
         holdings: this.holdingsOf(strategyId),
         dayStartMs: Number.NaN,
         entry: undefined,
@@ -519,7 +541,7 @@ export class RiskBook implements RiskView {
       this.realised.set(day, today);
     }
     slot.dayStartMs = day;
-    slot.entry = today.byKey.get(`${slot.strategyId}|${slot.currency}`);
+    slot.entry = today.byKey.get(slot.key);
     return slot.entry;
   }
 

@@ -80,6 +80,18 @@ export interface RiskEngineOptions {
   readonly throttles?: boolean;
 }
 
+/** Loss limits as safe integers (NaN: not one), per limit (the limits do not change during a run). */
+const limitInts = new WeakMap<Decimal, number>();
+
+function limitIntOf(limit: Decimal): number {
+  let value = limitInts.get(limit);
+  if (value === undefined) {
+    value = safeIntOf(limit);
+    limitInts.set(limit, value);
+  }
+  return value;
+}
+
 /** Events after which the broker's buying power or sellable quantity differ from the cached ones. */
 const FUNDS_CHANGING: ReadonlySet<string> = new Set([
   'OrderFilled',
@@ -460,8 +472,8 @@ export class RiskEngine implements RiskGate {
   private clearByIntegers(strategyId: string, limits: StrategyLimits, nowMs: number): boolean {
     const view = this.options.view;
     if (view.dailyPnlKrwInt === undefined) return false;
-    const accountLimit = safeIntOf(this.options.config.account.dailyLossLimitKrw);
-    const strategyLimit = safeIntOf(limits.dailyLossLimitKrw);
+    const accountLimit = limitIntOf(this.options.config.account.dailyLossLimitKrw);
+    const strategyLimit = limitIntOf(limits.dailyLossLimitKrw);
     // NaN compares false: not clear, the Decimal evaluation decides
     if (!(view.dailyPnlKrwInt(null, nowMs) > -accountLimit)) return false;
     return view.dailyPnlKrwInt(strategyId, nowMs) > -strategyLimit;

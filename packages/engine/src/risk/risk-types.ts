@@ -110,6 +110,8 @@ export interface RiskContext {
   readonly positions: readonly PositionView[];
   /** Every open order of the account (guards filter by strategy or symbol as they need). */
   readonly openOrders: readonly OpenOrderView[];
+  /** How many of `openOrders` are a strategy's, when the context can tell without the list. */
+  openOrderCount?(strategyId: string): number;
   /** KRW per USD (display rate). */
   readonly usdKrw: Decimal;
   /** Last prices by symbol (native currency). */

@@ -39,8 +39,11 @@ export const checkMaxOrderValue: RiskGuard = (ctx, subject) => {
 /** `risk-max-open-orders`: a new order when the strategy already has its maximum of open orders. */
 export const checkMaxOpenOrders: RiskGuard = (ctx, subject) => {
   if (subject.action !== 'create') return ACCEPTED;
-  let open = 0;
-  for (const o of ctx.openOrders) if (o.strategyId === subject.strategyId) open += 1;
+  let open = ctx.openOrderCount?.(subject.strategyId);
+  if (open === undefined) {
+    open = 0;
+    for (const o of ctx.openOrders) if (o.strategyId === subject.strategyId) open += 1;
+  }
   if (open < ctx.limits.maxOpenOrders) return ACCEPTED;
   return deny(
     'risk-max-open-orders',
