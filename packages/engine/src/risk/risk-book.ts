@@ -127,6 +127,12 @@ interface FillSlot {
   entry: RealisedEntry | undefined;
 }
 
+/** The realised entries of one trading day, by `strategy|currency` and in the order first booked. */
+interface DayTable {
+  readonly byKey: Map<string, RealisedEntry>;
+  readonly list: RealisedEntry[];
+}
+
 /** A daily PnL answer, good while the book's revision and the trading day are the same. */
 interface PnlAnswer {
   revision: number;
@@ -147,10 +153,10 @@ export class RiskBook implements RiskView {
    * per `strategy|currency` (the entries also in a list, in the order first booked: the order the
    * sums are taken in).
    */
-  private readonly realised = new Map<
-    number,
-    { readonly byKey: Map<string, RealisedEntry>; readonly list: RealisedEntry[] }
-  >();
+  private readonly realised = new Map<number, DayTable>();
+  /** The last day {@link RiskBook.dayTable} was asked for, and its table then (NaN: none yet). */
+  private lastDay = Number.NaN;
+  private lastDayTable: DayTable | undefined;
   private readonly prices = new Map<string, Decimal>();
   private rate: Decimal;
   /** `rate` as a safe integer, or NaN. */
@@ -361,7 +367,7 @@ export class RiskBook implements RiskView {
     }
     // 0 + x is x: the first term is taken as it is, the others added in order
     let total: Decimal | null = null;
-    const today = this.realised.get(day);
+    const today = this.dayTable(day);
     if (today !== undefined) {
       for (const e of today.list) {
         if (strategyId === null || e.strategyId === strategyId) {
@@ -402,7 +408,7 @@ export class RiskBook implements RiskView {
    */
   dailyPnlKrwInt(strategyId: string | null, nowMs: number): number {
     if (this.prices.size > 0) return Number.NaN;
-    const today = this.realised.get(tradingDayStartMs(nowMs, this.tradingDayStartHourKst));
+    const today = this.dayTable(tradingDayStartMs(nowMs, this.tradingDayStartHourKst));
     let total = 0;
     if (today === undefined) return total;
     for (const e of today.list) {
@@ -492,7 +498,7 @@ export class RiskBook implements RiskView {
         amount: change,
       };
       // realisedEntry made the day's table
-      const today = this.realised.get(day)!;
+      const today = this.dayTable(day)!;
       today.list.push(added);
       today.byKey.set(slot.key, added);
       slot.entry = added;
@@ -535,14 +541,25 @@ export class RiskBook implements RiskView {
    * booked already (undefined: the slot's first fill of the day adds it).
    */
   private realisedEntry(slot: FillSlot, day: number): RealisedEntry | undefined {
-    let today = this.realised.get(day);
+    let today = this.dayTable(day);
     if (today === undefined) {
       today = { byKey: new Map(), list: [] };
       this.realised.set(day, today);
+      this.lastDay = day;
+      this.lastDayTable = today;
     }
     slot.dayStartMs = day;
     slot.entry = today.byKey.get(slot.key);
     return slot.entry;
+  }
+
+  /** The realised entries of a trading day (the last day asked for kept at hand: fills and checks ask for the same one). */
+  private dayTable(day: number): DayTable | undefined {
+    if (day !== this.lastDay) {
+      this.lastDay = day;
+      this.lastDayTable = this.realised.get(day);
+    }
+    return this.lastDayTable;
   }
 
   private holdingsOf(strategyId: string): Map<string, Holding> {
