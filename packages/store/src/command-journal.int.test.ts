@@ -3,7 +3,7 @@
  * line cut short by one is skipped, the file is emptied once nothing is pending, and it is private
  * (mode 0600) and opened beside the database by `HogaDatabase.commandJournal`.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -40,10 +40,33 @@ describe('CommandJournal', () => {
     next.close();
   });
 
+  it('is removed when closed with nothing pending, and kept while a line waits or an earlier process left some', () => {
+    const path = join(tempDir(), 'db.sqlite-commands');
+    const clean = new CommandJournal(path);
+    clean.append('a', line('a'));
+    clean.settle('a');
+    clean.close();
+    expect(existsSync(path)).toBe(false);
+    const crashed = new CommandJournal(path);
+    crashed.append('b', line('b'));
+    crashed.close(); // 'b' was sent, its rows never written
+    expect(existsSync(path)).toBe(true);
+    // the next process writes and settles its own before repairing: the inherited line survives
+    const next = new CommandJournal(path);
+    for (let i = 0; i < 80; i++) {
+      next.append(`c${i}`, line(`c${i}`, 1000));
+      next.settle(`c${i}`);
+    }
+    next.close();
+    expect(new CommandJournal(path).entries()[0]).toBe(line('b'));
+  });
+
   it('is private to its owner (mode 0600)', () => {
     const path = join(tempDir(), 'db.sqlite-commands');
-    new CommandJournal(path).close();
+    const journal = new CommandJournal(path);
+    journal.append('a', line('a'));
     expect(statSync(path).mode & 0o777).toBe(0o600);
+    journal.close();
   });
 
   it('is emptied once nothing is pending and it passed 64 KB, never while a line waits for its rows', () => {

@@ -13,7 +13,7 @@
  * line cut short by a crash during its `write` was never followed by its send, so it is skipped.
  *
  * One process writes a database's journal at a time (as one order manager owns a database's
- * order tables).
+ * order tables). Closed with nothing pending (a clean stop), the file is removed.
  *
  * @module
  */
@@ -24,6 +24,7 @@ import {
   ftruncateSync,
   openSync,
   readFileSync,
+  rmSync,
   writeSync,
 } from 'node:fs';
 
@@ -41,6 +42,8 @@ export class CommandJournal {
   /** The newest ids appended by this process (settled or not), oldest first. */
   private readonly appended = new Set<string>();
   private bytes: number;
+  /** Lines a crashed process left (the file was not empty at open), until {@link CommandJournal.clear}. */
+  private inherited: boolean;
 
   /**
    * @param path - the journal's file (created, mode 0600, when missing)
@@ -48,6 +51,7 @@ export class CommandJournal {
   constructor(readonly path: string) {
     this.fd = openSync(path, 'a+', 0o600);
     this.bytes = fstatSync(this.fd).size;
+    this.inherited = this.bytes > 0;
   }
 
   /** Whether this process appended the id (among its newest 100,000). */
@@ -76,11 +80,12 @@ export class CommandJournal {
 
   /**
    * The command's rows are committed in the database: its line is no longer needed. The file is
-   * emptied when nothing is pending and it has grown past 64 KB.
+   * emptied when nothing is pending and it has grown past 64 KB (never while it still holds lines
+   * an earlier process left: those are stored, and the file emptied, by their repair).
    */
   settle(id: string): void {
     this.pending.delete(id);
-    if (this.pending.size === 0 && this.bytes >= COMPACT_BYTES) this.clear();
+    if (this.pending.size === 0 && !this.inherited && this.bytes >= COMPACT_BYTES) this.clear();
   }
 
   /** The complete lines in the file, oldest first (a last line without its newline is skipped). */
@@ -99,12 +104,19 @@ export class CommandJournal {
     ftruncateSync(this.openFd(), 0);
     this.bytes = 0;
     this.pending.clear();
+    this.inherited = false;
   }
 
-  /** Closes the file (the lines stay in it). */
+  /**
+   * Closes the file. With nothing pending it is removed (as SQLite removes its `-wal` file at the
+   * last close); a pending line, or one an earlier process left and nobody stored yet, stays in it
+   * for the next start.
+   */
   close(): void {
-    if (this.fd !== null) closeSync(this.fd);
+    if (this.fd === null) return;
+    closeSync(this.fd);
     this.fd = null;
+    if (this.pending.size === 0 && !this.inherited) rmSync(this.path, { force: true });
   }
 
   private openFd(): number {
