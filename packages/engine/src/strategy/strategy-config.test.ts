@@ -49,6 +49,26 @@ describe('parseStrategyConfig', () => {
     expect(issues(raw)).toEqual(expected);
   });
 
+  it('refuses a field a plain z.object does not declare (zod would drop it unseen); a loose object takes it', () => {
+    const Plain = z.object({ stopLoss: z.number().default(0.02), size: z.number().default(1) });
+    expect(() => parseStrategyConfig('Demo', Plain, { stopLos: 0.05 })).toThrow(
+      'invalid config for strategy Demo:\n  stopLos: found 0.05, expected no such field (a typo?)',
+    );
+    // with the schema's own failures, in one message
+    expect(() => parseStrategyConfig('Demo', Plain, { size: 'x', stopLos: 0.05 })).toThrow(
+      'size: found "x", expected number\n  stopLos: found 0.05, expected no such field (a typo?)',
+    );
+    expect(
+      parseStrategyConfig(
+        'Demo',
+        Plain.refine(() => true),
+        { size: 2 },
+      ),
+    ).toEqual({ stopLoss: 0.02, size: 2 });
+    const Loose = z.looseObject({ size: z.number() });
+    expect(parseStrategyConfig('Demo', Loose, { size: 1, extra: true })).toEqual({ size: 1, extra: true });
+  });
+
   it('says it all in the message, one line per field', () => {
     expect(() => parseStrategyConfig('Demo', Schema, { fast: 'x', slow: -1 })).toThrow(
       'invalid config for strategy Demo:\n  fast: found "x", expected number\n  slow: found -1, expected number to be >0',

@@ -47,9 +47,35 @@ export class StrategyConfigError extends EngineError {
  */
 export function parseStrategyConfig<C>(strategy: string, schema: ZodType<C> | undefined, raw: unknown): C {
   if (schema === undefined) return (raw ?? {}) as C;
+  const unknown = unknownFields(schema, raw);
   const result = schema.safeParse(raw ?? {});
-  if (result.success) return result.data;
-  throw new StrategyConfigError(strategy, issuesOf(result.error, raw));
+  if (result.success && unknown.length === 0) return result.data;
+  throw new StrategyConfigError(strategy, [
+    ...(result.success ? [] : issuesOf(result.error, raw)),
+    ...unknown,
+  ]);
+}
+
+/**
+ * The top-level fields of `raw` that a plain `z.object` schema does not declare. zod drops them
+ * without a word, so a misspelt field (`stopLos`) would leave its setting at the default unseen;
+ * they are errors here as they are with `z.strictObject`. A schema that takes other fields on
+ * purpose says so (`z.looseObject`, or a `catchall`) and is left alone. Read from the schema's
+ * definition, so a strategy's own copy of zod is understood too.
+ */
+function unknownFields(schema: ZodType, raw: unknown): ConfigIssue[] {
+  const def = (schema as { _zod?: { def?: { type?: string; catchall?: unknown; shape?: object } } })._zod
+    ?.def;
+  if (def?.type !== 'object' || def.catchall !== undefined || def.shape === undefined) return [];
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return [];
+  const declared = def.shape;
+  return Object.keys(raw)
+    .filter((key) => !Object.hasOwn(declared, key))
+    .map((key) => ({
+      field: key,
+      value: (raw as Record<string, unknown>)[key],
+      expected: 'no such field (a typo?)',
+    }));
 }
 
 function issuesOf(error: ZodError, raw: unknown): ConfigIssue[] {
