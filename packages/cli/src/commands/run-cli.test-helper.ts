@@ -1,12 +1,8 @@
 /**
- * A `hoga` program with only the `run` and `db` commands, for the `hoga run` integration test
- * (test code only): `node --import tsx run-cli.test-helper.ts run …`.
+ * The `hoga` program from its sources, for the `hoga run` integration test (test code only):
+ * `node --import tsx run-cli.test-helper.ts run …`, with every command's common flags
+ * (`--log-file`, `--verbose`, `--profile`) and the real exit codes.
  */
-import { Command } from 'commander';
-import { registerDbCommands } from './db.js';
-import { registerRunCommand } from './run.js';
+import { runCli } from '../run-cli.js';
 
-const program = new Command('hoga').enablePositionalOptions();
-registerRunCommand(program);
-registerDbCommands(program);
-await program.parseAsync(process.argv);
+process.exitCode = await runCli(process.argv);

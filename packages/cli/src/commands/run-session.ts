@@ -6,7 +6,7 @@
  */
 
 import type { BrokerClient } from '@hoga/connector';
-import { type BarInterval, type Clock, createLogger, type Decimal, type OrderEvent } from '@hoga/core';
+import type { BarInterval, Clock, Decimal, OrderEvent } from '@hoga/core';
 import {
   FixedFxRates,
   type LiveRunHandle,
@@ -17,6 +17,7 @@ import {
   startLiveRun,
 } from '@hoga/engine';
 import type { HogaDatabase } from '@hoga/store';
+import { createRunLogger } from '../runtime/cli-logger.js';
 
 /** What a session needs. */
 export interface SessionOptions {
@@ -105,7 +106,7 @@ export interface Session {
  */
 export async function startSession(o: SessionOptions): Promise<Session> {
   const at = () => o.clock.now().toFormat('HH:mm:ss');
-  const logger = createLogger({ level: 'silent' });
+  const logger = createRunLogger(o.print, at);
   let usdKrw = 1400;
   try {
     const rate = await o.client.getExchangeRate();

@@ -5,9 +5,9 @@
  * broker.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { LedgerSnapshot } from '@hoga/broker-model';
 import { BrokerClient } from '@hoga/connector';
@@ -162,6 +162,34 @@ describe('hoga run', () => {
     expect(stamps[0]).toBeLessThan(11 * 3600);
     // two status lines 2 real seconds apart are a minute of simulated time apart
     expect((stamps[1] as number) - (stamps[0] as number)).toBeGreaterThanOrEqual(40);
+  }, 60_000);
+
+  it("shows the strategy's own log records in the run's output, and writes every record to --log-file", async () => {
+    const { sim, db } = await setup();
+    const logFile = join(dirname(db), 'run.jsonl');
+    const r = start(
+      ['run', restsBelow, '--mode', 'paper', '--log-file', logFile, ...ARGS.slice(0, 2)],
+      env(sim, db),
+    );
+    expect(await until(r, /resting a buy/, 30_000), r.out.join('')).toBe(true);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+    // a line of the output, stamped in engine time, naming the strategy, with the record's fields
+    expect(r.out.join('')).toMatch(
+      /\d\d:\d\d:\d\d log +RestsBelowMarket: resting a buy \(symbol=005930, price=\d+\)/,
+    );
+    const records = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        level: 'info',
+        msg: 'resting a buy',
+        strategyId: 'RestsBelowMarket',
+        symbol: '005930',
+      }),
+    );
   }, 60_000);
 
   it('paper: trades on live data with zero order requests reaching the broker', async () => {

@@ -30,3 +30,38 @@ export function createCliLogger(): Logger {
   };
   return createLogger({ level: verbose || logFile !== undefined ? 'debug' : 'warn', destination });
 }
+
+/**
+ * The engine's logger in `hoga run` and `hoga start`: a strategy's own records (its `ctx.log`) from
+ * info up as lines of the run's output (`10:02:08 log    Chase: chasing (price=70300)`), the
+ * engine's records from info up on stderr, everything from debug up on stderr with `--verbose`, and
+ * every record as a JSON line in `--log-file`.
+ *
+ * @param print - writes one line of the run's output
+ * @param at - the engine time of a line (`HH:mm:ss`)
+ */
+export function createRunLogger(print: (line: string) => void, at: () => string): Logger {
+  const { verbose, logFile } = cliRuntime;
+  const destination = {
+    write(line: string): void {
+      let record: Record<string, unknown>;
+      try {
+        record = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      const level = typeof record.level === 'number' ? record.level : 30;
+      if (record.component === 'strategy' && level >= 30) {
+        const { strategyId, ...rest } = record;
+        const tag = level >= 50 ? 'error' : level >= 40 ? 'warn ' : 'log  ';
+        print(`${at()} ${tag}  ${String(strategyId)}: ${humanLine(rest)}`);
+      } else if (verbose || level >= 30) {
+        process.stderr.write(`hoga: ${humanLine(record)}\n`);
+      }
+      if (logFile !== undefined) {
+        appendFileSync(logFile, `${JSON.stringify({ ...record, level: LEVEL_NAMES[level] ?? level })}\n`);
+      }
+    },
+  };
+  return createLogger({ level: verbose || logFile !== undefined ? 'debug' : 'info', destination });
+}
