@@ -126,6 +126,34 @@ describe(RiskBook, () => {
       expect(book.order('nope')).toBeUndefined();
     });
 
+    it('finds closed orders asked for between later submits, and the last order of a reused id', () => {
+      const book = new RiskBook();
+      const first = order(book, { symbol: '005930', side: 'BUY', quantity: '1', price: '70000' });
+      first.fill('1', '70000');
+      expect(book.order(first.id)?.status).toBe('FILLED');
+      const later = order(book, { symbol: '000660', side: 'BUY', quantity: '2', price: '100000' });
+      later.cancel();
+      expect(book.order(later.id)?.status).toBe('CANCELED');
+      expect(book.order(first.id)?.status).toBe('FILLED');
+      // the same id submitted again: the new order is the one known (and the one its events change)
+      const intent = createOrderIntent({
+        clientOrderId: first.id,
+        strategyId: strategyId('s1'),
+        instrument: instrumentOf('035420'),
+        side: 'BUY',
+        sizing: 'QUANTITY',
+        orderType: 'LIMIT',
+        quantity: new Decimal(3),
+        price: new Decimal(200000),
+      });
+      const base = { clientOrderId: first.id, strategyId: strategyId('s1'), tsEvent: T0, tsInit: T0 };
+      book.onEvent({ type: 'OrderSubmitted', eventId: 'again', ...base, intent });
+      expect(book.order(first.id)).toMatchObject({ symbol: '035420', status: 'PENDING' });
+      book.onEvent({ type: 'OrderCanceled', eventId: 'again-c', ...base });
+      expect(book.order(first.id)).toMatchObject({ symbol: '035420', status: 'CANCELED' });
+      expect(book.openOrders()).toEqual([]);
+    });
+
     it('counts the open orders of each strategy as the open list holds them', () => {
       const book = new RiskBook();
       const count = (s: string) => [

@@ -144,7 +144,15 @@ const CLOSED: ReadonlySet<KnownBrokerOrderStatus> = new Set(['FILLED', 'CANCELED
 
 /** The risk module's book, fed with order events and prices. */
 export class RiskBook implements RiskView {
+  /** Every order submitted, in the order submitted. */
+  private readonly submitted: MutableOrder[] = [];
+  /**
+   * Orders by client id (the last submitted of an id wins), indexed from `submitted` up to
+   * `indexed` only when an order is asked for that is not open: a run that never asks for a closed
+   * order (a backtest) never builds it.
+   */
   private readonly orders = new Map<string, MutableOrder>();
+  private indexed = 0;
   /** Ids of the orders still open (the checks walk these, not every order ever seen). */
   private readonly open = new Map<string, MutableOrder>();
   private readonly holdings = new Map<string, Map<string, Holding>>();
@@ -257,15 +265,14 @@ export class RiskBook implements RiskView {
         status: 'PENDING',
         view: undefined,
       };
-      this.orders.set(event.clientOrderId, order);
+      this.submitted.push(order);
       const replaced = this.open.get(event.clientOrderId);
       if (replaced !== undefined) this.countOpen(replaced.strategyId, -1);
       this.open.set(event.clientOrderId, order);
       this.countOpen(strategyId, 1);
       return;
     }
-    // most events are of open orders: the small map of those first
-    const order = this.open.get(event.clientOrderId) ?? this.orders.get(event.clientOrderId);
+    const order = this.known(event.clientOrderId);
     if (order === undefined) return;
     const before = order.status;
     let changed = true;
@@ -331,8 +338,22 @@ export class RiskBook implements RiskView {
 
   /** @inheritdoc */
   order(clientOrderId: string): RiskOrder | undefined {
-    const o = this.orders.get(clientOrderId);
+    const o = this.known(clientOrderId);
     return o === undefined ? undefined : cachedView(o);
+  }
+
+  /**
+   * The last order submitted with an id: an open one from the open map (every submit puts its order
+   * there, so an open entry is the last of its id), else from the index of every order, brought up
+   * to date first.
+   */
+  private known(clientOrderId: string): MutableOrder | undefined {
+    const open = this.open.get(clientOrderId);
+    if (open !== undefined) return open;
+    const all = this.submitted;
+    for (let i = this.indexed; i < all.length; i++) this.orders.set(all[i]!.clientOrderId, all[i]!);
+    this.indexed = all.length;
+    return this.orders.get(clientOrderId);
   }
 
   /** @inheritdoc */
