@@ -51,6 +51,11 @@ export class CheckContext implements RiskContext {
   }
 
   /** @inheritdoc */
+  pricedOpenOrderCount(): number | undefined {
+    return this.view.pricedOpenOrderCount?.();
+  }
+
+  /** @inheritdoc */
   openOrderCount(strategyId: string): number {
     const count = this.view.openOrderCount?.(strategyId);
     if (count !== undefined) return count;

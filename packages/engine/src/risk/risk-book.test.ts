@@ -126,6 +126,49 @@ describe(RiskBook, () => {
       expect(book.order('nope')).toBeUndefined();
     });
 
+    it('counts the open orders with a limit price or an amount, a modified market order included', () => {
+      const book = new RiskBook();
+      const limit = order(book, { symbol: '005930', side: 'BUY', quantity: '10', price: '70000' });
+      const id = clientOrderId('mkt-1');
+      const base = { clientOrderId: id, strategyId: strategyId('s1'), tsEvent: T0, tsInit: T0 };
+      const intent = createOrderIntent({
+        clientOrderId: id,
+        strategyId: strategyId('s1'),
+        instrument: instrumentOf('000660'),
+        side: 'BUY',
+        sizing: 'QUANTITY',
+        orderType: 'MARKET',
+        quantity: new Decimal(2),
+      });
+      book.onEvent({ type: 'OrderSubmitted', eventId: 'm', ...base, intent });
+      const priced = () => [
+        book.pricedOpenOrderCount(),
+        book.openOrders().filter((o) => o.price !== null || o.amount !== null).length,
+      ];
+      expect(priced()).toEqual([1, 1]);
+      book.onEvent({
+        type: 'OrderModified',
+        eventId: 'm2',
+        ...base,
+        brokerOrderId: 'x2' as Fill['brokerOrderId'],
+        price: new Decimal(100000),
+      });
+      expect(priced()).toEqual([2, 2]);
+      limit.fill('10', '70000');
+      expect(priced()).toEqual([1, 1]);
+      book.onEvent({ type: 'OrderCanceled', eventId: 'm3', ...base });
+      expect(priced()).toEqual([0, 0]);
+      // an event of a closed order changes no count
+      book.onEvent({
+        type: 'OrderModified',
+        eventId: 'm4',
+        ...base,
+        brokerOrderId: 'x4' as Fill['brokerOrderId'],
+        price: new Decimal(90000),
+      });
+      expect(priced()).toEqual([0, 0]);
+    });
+
     it('finds closed orders asked for between later submits, and the last order of a reused id', () => {
       const book = new RiskBook();
       const first = order(book, { symbol: '005930', side: 'BUY', quantity: '1', price: '70000' });

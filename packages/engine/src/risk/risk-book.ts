@@ -28,6 +28,11 @@ export interface RiskView {
   openOrders(): readonly OpenOrderView[];
   /** How many of {@link RiskView.openOrders} are a strategy's (without it they are counted from the list). */
   openOrderCount?(strategyId: string): number;
+  /**
+   * How many of {@link RiskView.openOrders} have a limit price or an amount (a market order by
+   * quantity has neither: it is worth 0 while no price is known).
+   */
+  pricedOpenOrderCount?(): number;
   /** An order by its client id: open, or closed with its last status; undefined when unknown. */
   order(clientOrderId: string): RiskOrder | undefined;
   /** Positions of one strategy. */
@@ -184,6 +189,8 @@ export class RiskBook implements RiskView {
   private readonly positionCache = new Map<string, readonly PositionView[]>();
   /** Open orders per strategy (the entries of `open` by their strategy). */
   private readonly openCounts = new Map<string, number>();
+  /** Open orders with a limit price or an amount (the others are worth 0 until a price is known). */
+  private pricedOpen = 0;
   /** The open orders' views since the last order event. */
   private openCache: readonly OpenOrderView[] | null = null;
 
@@ -267,9 +274,13 @@ export class RiskBook implements RiskView {
       };
       this.submitted.push(order);
       const replaced = this.open.get(event.clientOrderId);
-      if (replaced !== undefined) this.countOpen(replaced.strategyId, -1);
+      if (replaced !== undefined) {
+        this.countOpen(replaced.strategyId, -1);
+        if (isPriced(replaced)) this.pricedOpen -= 1;
+      }
       this.open.set(event.clientOrderId, order);
       this.countOpen(strategyId, 1);
+      if (isPriced(order)) this.pricedOpen += 1;
       return;
     }
     const order = this.known(event.clientOrderId);
@@ -292,6 +303,10 @@ export class RiskBook implements RiskView {
         order.status = 'PENDING_REPLACE';
         break;
       case 'OrderModified':
+        if (event.price !== undefined && this.open.get(order.clientOrderId) === order) {
+          // a market order made a limit order (or back) is counted again
+          this.pricedOpen += (event.price === null ? 0 : 1) - (order.price === null ? 0 : 1);
+        }
         if (event.price !== undefined) order.price = event.price;
         if (event.quantity !== undefined) order.quantity = event.quantity;
         order.status = isPositive(order.filledQuantity) ? 'PARTIAL_FILLED' : 'PENDING';
@@ -314,8 +329,10 @@ export class RiskBook implements RiskView {
       order.view = undefined;
       this.openCache = null;
     }
-    if (CLOSED.has(order.status) && this.open.delete(order.clientOrderId))
+    if (CLOSED.has(order.status) && this.open.delete(order.clientOrderId)) {
       this.countOpen(order.strategyId, -1);
+      if (isPriced(order)) this.pricedOpen -= 1;
+    }
   }
 
   /** @inheritdoc */
@@ -325,6 +342,11 @@ export class RiskBook implements RiskView {
     for (const o of this.open.values()) out.push(cachedView(o));
     this.openCache = out;
     return out;
+  }
+
+  /** @inheritdoc */
+  pricedOpenOrderCount(): number {
+    return this.pricedOpen;
   }
 
   /** @inheritdoc */
@@ -596,6 +618,11 @@ export class RiskBook implements RiskView {
 /** A fill's commission plus its tax. */
 function charges(fill: Fill): Decimal {
   return fill.tax === undefined ? fill.commission.amount : fill.commission.amount.plus(fill.tax.amount);
+}
+
+/** Whether an order has a limit price or an amount. */
+function isPriced(o: MutableOrder): boolean {
+  return o.price !== null || o.amount !== null;
 }
 
 /** Whether `a × b` is exact at the configured precision (no digit of the product is rounded away). */

@@ -192,6 +192,19 @@ describe(RiskEngine, () => {
     });
   });
 
+  describe('position value without prices', () => {
+    it('counts open limit buys when no price is known, and lets market buys by quantity through', () => {
+      const { submit } = setup({ strategies: { s1: { maxPositionValuePerSymbolKrw: '1000000' } } });
+      // no price fed to the book: a limit buy is worth its limit price
+      expect(submit(buy('005930', '10', '70000')).accepted).toBe(true);
+      expect(submit(buy('005930', '5', '70000'))).toMatchObject({
+        accepted: false,
+        code: 'risk-max-position-value-symbol',
+        reason: expect.stringContaining('would be worth 1050000 KRW'),
+      });
+    });
+  });
+
   describe('kill switch', () => {
     it('halts a strategy that loses past its daily limit, cancels its open orders and denies new ones', () => {
       const { submit, fill, engine, book, gateway, cancels, store } = setup({

@@ -112,6 +112,11 @@ export interface RiskContext {
   readonly openOrders: readonly OpenOrderView[];
   /** How many of `openOrders` are a strategy's, when the context can tell without the list. */
   openOrderCount?(strategyId: string): number;
+  /**
+   * How many of `openOrders` have a limit price or an amount, when the context can tell without
+   * the list (undefined: it cannot).
+   */
+  pricedOpenOrderCount?(): number | undefined;
   /** KRW per USD (display rate). */
   readonly usdKrw: Decimal;
   /** Last prices by symbol (native currency). */

@@ -76,6 +76,9 @@ function exposureKrw(ctx: RiskContext, subject: RiskSubject): Exposure {
       if (p.symbol === subject.symbol) symbolKrw = symbolKrw.plus(value);
     }
   }
+  // no prices and no open order with a limit price or an amount: every open buy is worth 0 (a
+  // backtest's market orders), the walk would add nothing
+  if (ctx.lastPrices.size === 0 && ctx.pricedOpenOrderCount?.() === 0) return { symbolKrw, totalKrw };
   for (const o of ctx.openOrders) {
     if (o.strategyId !== subject.strategyId || o.side !== 'BUY') continue;
     if (subject.target !== null && o.clientOrderId === subject.target.clientOrderId) continue;
