@@ -84,7 +84,7 @@ export interface OrderModifyRequested extends OrderEventBase {
   readonly brokerOrderId: BrokerOrderId;
   /** New limit price, when changed. */
   readonly price?: Decimal;
-  /** New quantity, when changed (KR only). */
+  /** New quantity of the unfilled part, when changed (KR only; the modify as sent). */
   readonly quantity?: Decimal;
 }
 /** The order was modified; the broker gives a modified order a new id. */
@@ -94,7 +94,9 @@ export interface OrderModified extends OrderEventBase {
   readonly brokerOrderId: BrokerOrderId;
   /** The id it replaced, when known. */
   readonly previousBrokerOrderId?: BrokerOrderId;
+  /** The new limit price, when changed. */
   readonly price?: Decimal;
+  /** The order's new total quantity (filled so far plus the new rest), when changed (KR only). */
   readonly quantity?: Decimal;
 }
 /** The broker refused a modify. */

@@ -60,7 +60,9 @@ const E = OrderEventType;
 /**
  * The transition table: `ORDER_TRANSITIONS[state][eventType]` is the next state; a missing entry is
  * an illegal transition. Terminal states (`DENIED`, `REJECTED`, `FILLED`, `CANCELED`, `EXPIRED`)
- * have no rows. `OrderModified` in a working state is an unsolicited change (another channel).
+ * have no rows. `OrderModified` in a working state is an unsolicited change (another channel); a
+ * rejected modify or cancel in a working state (one the engine refused before sending it: no
+ * request was pending) leaves the order as it was.
  */
 export const ORDER_TRANSITIONS: Readonly<
   Record<OrderState, Readonly<Partial<Record<OrderEventType, TransitionTarget>>>>
@@ -79,6 +81,8 @@ export const ORDER_TRANSITIONS: Readonly<
     [E.OrderCancelRequested]: S.PENDING_CANCEL,
     [E.OrderCanceled]: S.CANCELED,
     [E.OrderModifyRequested]: S.PENDING_MODIFY,
+    [E.OrderModifyRejected]: S.SUBMITTED,
+    [E.OrderCancelRejected]: S.SUBMITTED,
     [E.OrderExpired]: S.EXPIRED,
   },
   [S.ACCEPTED]: {
@@ -89,6 +93,8 @@ export const ORDER_TRANSITIONS: Readonly<
     [E.OrderCanceled]: S.CANCELED,
     [E.OrderModifyRequested]: S.PENDING_MODIFY,
     [E.OrderModified]: S.ACCEPTED,
+    [E.OrderModifyRejected]: S.ACCEPTED,
+    [E.OrderCancelRejected]: S.ACCEPTED,
     [E.OrderExpired]: S.EXPIRED,
   },
   [S.PARTIALLY_FILLED]: {
@@ -98,6 +104,8 @@ export const ORDER_TRANSITIONS: Readonly<
     [E.OrderCanceled]: S.CANCELED,
     [E.OrderModifyRequested]: S.PENDING_MODIFY,
     [E.OrderModified]: S.PARTIALLY_FILLED,
+    [E.OrderModifyRejected]: S.PARTIALLY_FILLED,
+    [E.OrderCancelRejected]: S.PARTIALLY_FILLED,
     [E.OrderExpired]: S.EXPIRED,
   },
   [S.PENDING_CANCEL]: {

@@ -30,7 +30,10 @@ export interface ModifyOrder extends OrderCommandBase {
   readonly orderType: OrderType;
   /** New limit price (LIMIT only). */
   readonly price?: Decimal;
-  /** New total quantity (KR only). */
+  /**
+   * New quantity of the unfilled part (KR only): the broker's modify replaces the order's rest with
+   * a new order of this quantity (at most the rest).
+   */
   readonly quantity?: Decimal;
   readonly confirmHighValue: boolean;
 }

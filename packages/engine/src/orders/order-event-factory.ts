@@ -116,11 +116,17 @@ export class OrderEventFactory {
     };
   }
 
+  /**
+   * @param content - the modify as sent (its KR `quantity` is the new broker order's)
+   * @param filledBefore - what the logical order's earlier broker orders filled: the event's
+   *   `quantity` is the logical order's new total, this plus the sent quantity
+   */
   modified(
     clientOrderId: string,
     brokerOrderId: string,
     previous: string | null,
     content: ModifyContent,
+    filledBefore: Decimal,
   ): OrderEvent {
     return {
       ...this.base(clientOrderId),
@@ -128,7 +134,7 @@ export class OrderEventFactory {
       brokerOrderId: brokerOrderId as BrokerOrderId,
       ...(previous === null ? {} : { previousBrokerOrderId: previous as BrokerOrderId }),
       ...(content.price === undefined ? {} : { price: new Decimal(content.price) }),
-      ...(content.quantity === undefined ? {} : { quantity: new Decimal(content.quantity) }),
+      ...(content.quantity === undefined ? {} : { quantity: filledBefore.plus(content.quantity) }),
     };
   }
 

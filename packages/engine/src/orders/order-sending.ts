@@ -8,6 +8,7 @@
  */
 
 import type { OrderRecord } from '@hoga/connector';
+import { Decimal } from '@hoga/core';
 import type { CancelOrder, ModifyOrder, SubmitOrder } from '../commands/order-commands.js';
 import type { CommandResolver } from './command-resolver.js';
 import type { CreateContent, ModifyContent } from './history-match.js';
@@ -219,12 +220,20 @@ export class CommandSender {
     this.m.store.settleCommand(stored.commandId, CommandStatus.DONE, now, { result: brokerOrderId });
     if (kind === 'modify') {
       this.m.store.setOrderState(stored.clientOrderId, 'ACCEPTED', now);
+      // A KR modify's quantity is the new broker order's (the original's rest is dropped): the
+      // logical order now totals what its broker orders filled so far plus that.
+      const content = stored.content as unknown as ModifyContent;
+      let filled = new Decimal(0);
+      for (const e of this.m.store.executionsOf(stored.clientOrderId)) {
+        if (e.brokerOrderId !== brokerOrderId) filled = filled.plus(e.filledQuantity);
+      }
       this.m.emit(
         this.factory.modified(
           stored.clientOrderId,
           brokerOrderId,
           stored.targetBrokerOrderId,
-          stored.content as unknown as ModifyContent,
+          content,
+          filled,
         ),
       );
     }

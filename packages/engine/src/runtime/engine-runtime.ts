@@ -15,6 +15,8 @@ import {
   Decimal,
   type Fill,
   type Logger,
+  Market,
+  marketOfSymbol,
   type OrderDenied,
   type OrderEvent,
   type StrategyId,
@@ -253,6 +255,12 @@ export class EngineRuntime implements HostServices {
   ): void {
     this.requireOwn(host, id);
     const order = host.order(id);
+    // The broker needs a KR modify's quantity (the new order's, at most the unfilled rest): a
+    // change of the price alone keeps the unfilled rest. A US modify never carries one.
+    let quantity = change.quantity === undefined ? undefined : new Decimal(change.quantity);
+    if (quantity === undefined && order?.quantity != null && marketOfSymbol(order.symbol) === Market.KR) {
+      quantity = order.quantity.minus(order.filledQuantity);
+    }
     this.send(
       {
         type: 'ModifyOrder',
@@ -262,7 +270,7 @@ export class EngineRuntime implements HostServices {
         clientOrderId: id,
         orderType: order?.orderType ?? 'LIMIT',
         ...(change.price === undefined ? {} : { price: new Decimal(change.price) }),
-        ...(change.quantity === undefined ? {} : { quantity: new Decimal(change.quantity) }),
+        ...(quantity === undefined ? {} : { quantity }),
         confirmHighValue: false,
       },
       id,

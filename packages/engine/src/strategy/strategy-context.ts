@@ -146,7 +146,11 @@ export interface StrategyContext {
   buyAmount(symbol: string, amount: DecimalInput): ClientOrderId;
   /** Any order: see {@link OrderRequest}. Returns the order's id at once; outcomes arrive as events. */
   submit(request: OrderRequest): ClientOrderId;
-  /** Changes a working order's price (and, KR only, quantity). */
+  /**
+   * Changes a working order's price and, KR only, the quantity of its unfilled part (the broker
+   * replaces the rest with a new order of that quantity, at most the rest). A KR change of the price
+   * alone keeps the unfilled rest; the order keeps its `clientOrderId` and its fills.
+   */
   modify(
     clientOrderId: ClientOrderId,
     change: { readonly price?: DecimalInput; readonly quantity?: DecimalInput },

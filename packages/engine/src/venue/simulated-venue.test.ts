@@ -136,4 +136,32 @@ describe('SimulatedVenue', () => {
       ['OrderFilled', '6'],
     ]);
   });
+
+  it("takes a modify's quantity for the unfilled rest, as the broker's new order does", async () => {
+    const { venue, events, at } = setup();
+    const order = submit('BUY', 10, 70_000);
+    await venue.execute(order);
+    at(bar(1, 70_000, 70_000, 40)); // 4 of 10 fill
+    const clientOrderId = order.type === 'SubmitOrder' ? order.intent.clientOrderId : ('' as ClientOrderId);
+    await venue.execute({
+      type: 'ModifyOrder',
+      commandId: 'm',
+      strategyId: S,
+      tsInit: T0,
+      clientOrderId,
+      orderType: 'LIMIT',
+      price: new Decimal(70_100),
+      quantity: new Decimal(3),
+      confirmHighValue: false,
+    });
+    const modified = events.at(-1);
+    // the order now totals 4 filled + 3 left
+    expect(modified?.type === 'OrderModified' ? modified.quantity?.toFixed() : modified?.type).toBe('7');
+    at(bar(2, 70_000, 70_000, 1_000));
+    const fills = events.filter((e) => e.type === 'OrderPartiallyFilled' || e.type === 'OrderFilled');
+    expect(fills.map((e) => [e.type, 'fill' in e ? e.fill.quantity.toFixed() : ''])).toEqual([
+      ['OrderPartiallyFilled', '4'],
+      ['OrderFilled', '3'],
+    ]);
+  });
 });

@@ -268,7 +268,8 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const now = this.options.clock.nowMs();
     const previous = order.brokerOrderId;
     if (command.price !== undefined) order.price = command.price;
-    if (command.quantity !== undefined) order.quantity = command.quantity;
+    // a KR modify's quantity replaces the unfilled rest (as the broker's new order does)
+    if (command.quantity !== undefined) order.quantity = order.filledQuantity.plus(command.quantity);
     order.brokerOrderId = this.nextBrokerId();
     this.options.ledger.reserve(order.clientOrderId, order);
     this.emit({
@@ -277,7 +278,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       brokerOrderId: order.brokerOrderId,
       previousBrokerOrderId: previous,
       ...(command.price === undefined ? {} : { price: command.price }),
-      ...(command.quantity === undefined ? {} : { quantity: command.quantity }),
+      ...(command.quantity === undefined || order.quantity === null ? {} : { quantity: order.quantity }),
     });
   }
 
