@@ -43,8 +43,11 @@ export interface SessionOptions {
   readonly print: (line: string) => void;
 }
 
-function fmt(d: Decimal): string {
-  return d.toNumber().toLocaleString('en-US', { maximumFractionDigits: 4 });
+/** A decimal as it is, every digit kept, with thousands separators (`2.233937`, `70,500`). */
+export function fmt(d: Decimal): string {
+  const [whole = '0', fraction] = d.toFixed().split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }
 
 /** One line per order event worth showing. */
@@ -73,6 +76,16 @@ export function describeEvent(e: OrderEvent, at: string): string | null {
       return `${at} ${e.type === 'OrderDenied' ? 'denied' : 'rejected'} ${id}: ${e.code ?? ''} ${e.reason}`;
     case 'OrderCanceled':
       return `${at} canceled ${id}`;
+    case 'OrderExpired':
+      return `${at} expired ${id}`;
+    case 'OrderModified': {
+      const price = e.price === undefined ? '' : ` price ${fmt(e.price)}`;
+      const quantity = e.quantity === undefined ? '' : ` quantity ${fmt(e.quantity)}`;
+      return `${at} modified ${id}:${price}${quantity} (broker order ${e.brokerOrderId})`;
+    }
+    case 'OrderModifyRejected':
+    case 'OrderCancelRejected':
+      return `${at} ${e.type === 'OrderModifyRejected' ? 'modify' : 'cancel'} refused ${id}: ${e.code ?? ''} ${e.reason}`;
     default:
       return null;
   }

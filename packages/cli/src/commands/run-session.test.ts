@@ -1,0 +1,60 @@
+import {
+  type BrokerOrderId,
+  type ClientOrderId,
+  Decimal,
+  type Fill,
+  Money,
+  type OrderEvent,
+} from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import { describeEvent, fmt } from './run-session.js';
+
+const id = 'c-1' as ClientOrderId;
+const base = { eventId: 'e', clientOrderId: id, tsEvent: 0, tsInit: 0 };
+
+describe('the run output', () => {
+  it('shows decimals with every digit (a fractional US fill is not rounded away)', () => {
+    expect(fmt(new Decimal('2.233937'))).toBe('2.233937');
+    expect(fmt(new Decimal('1234567.5'))).toBe('1,234,567.5');
+    expect(fmt(new Decimal(70500))).toBe('70,500');
+    const fill: Fill = {
+      fillId: 'f',
+      clientOrderId: id,
+      brokerOrderId: 'B1' as BrokerOrderId,
+      symbol: 'AAPL',
+      side: 'BUY',
+      quantity: new Decimal('2.233937'),
+      price: new Decimal('223.82'),
+      commission: Money.of(new Decimal('0.5'), 'USD'),
+      tax: Money.of(new Decimal(0), 'USD'),
+      cumulativeQuantity: new Decimal('2.233937'),
+      tsEvent: 0,
+    };
+    expect(describeEvent({ ...base, type: 'OrderFilled', fill } as OrderEvent, '00:01:13')).toBe(
+      '00:01:13 fill   BUY 2.233937 AAPL @ 223.82 USD (commission 0.5) — filled',
+    );
+  });
+
+  it('says when a modify took effect or was refused, and when an order expired', () => {
+    const modified = {
+      ...base,
+      type: 'OrderModified',
+      brokerOrderId: 'B2' as BrokerOrderId,
+      price: new Decimal(70_300),
+      quantity: new Decimal(2),
+    } as OrderEvent;
+    expect(describeEvent(modified, '10:02:08')).toBe(
+      '10:02:08 modified c-1: price 70,300 quantity 2 (broker order B2)',
+    );
+    const refused = {
+      ...base,
+      type: 'OrderModifyRejected',
+      code: 'order-hours-closed',
+      reason: 'closed',
+    } as OrderEvent;
+    expect(describeEvent(refused, '16:00:00')).toBe('16:00:00 modify refused c-1: order-hours-closed closed');
+    expect(describeEvent({ ...base, type: 'OrderExpired' } as OrderEvent, '15:30:00')).toBe(
+      '15:30:00 expired c-1',
+    );
+  });
+});
