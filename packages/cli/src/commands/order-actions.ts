@@ -228,13 +228,21 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     else if (spec.kind === 'cancel')
       command = { ...base, type: 'CancelOrder', clientOrderId: target!.clientOrderId as ClientOrderId };
     else {
+      const clientOrderId = target!.clientOrderId as ClientOrderId;
+      // A KR modify needs its quantity (the new order's, at most the unfilled rest): without
+      // --quantity it is the unfilled rest as the broker's records show it.
+      let quantity = flags.quantity === undefined ? undefined : new Decimal(flags.quantity);
+      const seen = risk.book.order(clientOrderId);
+      if (quantity === undefined && seen?.market === 'KR' && seen.quantity !== null) {
+        quantity = seen.quantity.minus(seen.filledQuantity);
+      }
       command = {
         ...base,
         type: 'ModifyOrder',
-        clientOrderId: target!.clientOrderId as ClientOrderId,
+        clientOrderId,
         orderType: flags.market === true ? 'MARKET' : 'LIMIT',
         ...(flags.limit === undefined ? {} : { price: new Decimal(flags.limit) }),
-        ...(flags.quantity === undefined ? {} : { quantity: new Decimal(flags.quantity) }),
+        ...(quantity === undefined ? {} : { quantity }),
         confirmHighValue: flags.confirmHighValue === true,
       };
     }

@@ -115,14 +115,13 @@ describe('hoga order', () => {
       ...connection(),
     );
     expect(opposite.out).toMatch(/^denied: opposite-pending-order-exists/);
+    // the price alone: a KR modify's quantity (the broker needs one) is the unfilled rest
     const modify = await hoga(
       'order',
       'modify',
       answer.clientOrderId,
       '--limit',
       '60100',
-      '--quantity',
-      '1',
       '--json',
       ...connection(),
     );

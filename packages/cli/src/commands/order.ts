@@ -93,7 +93,11 @@ export function registerOrderCommand(program: Command): void {
       .argument('<order>', "the order: hoga's clientOrderId, or the broker's orderId")
       .option('--limit <price>', 'new limit price', decimalText('--limit'))
       .option('--market', 'turn it into a market order', false)
-      .option('--quantity <n>', 'new total quantity (KR only)', decimalText('--quantity')),
+      .option(
+        '--quantity <n>',
+        'new quantity of the unfilled part (KR only; default: the unfilled rest)',
+        decimalText('--quantity'),
+      ),
   ).action(async (target: string, flags: OrderFlags) => {
     const { runOrderCommand } = await import('./order-actions.js');
     await runOrderCommand({ kind: 'modify', target, flags });
