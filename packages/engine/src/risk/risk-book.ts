@@ -83,6 +83,14 @@ interface MutableOrder {
   status: KnownBrokerOrderStatus;
   /** The view of the order as it stands (dropped on every event of the order). */
   view?: RiskOrder | undefined;
+  /** Its strategy's count of open orders (it counts there while it is in the open map). */
+  readonly openCount: OpenCount;
+}
+
+/** How many open orders a strategy has. */
+interface OpenCount {
+  readonly strategyId: string;
+  n: number;
 }
 
 interface Holding {
@@ -188,7 +196,8 @@ export class RiskBook implements RiskView {
    */
   private readonly positionCache = new Map<string, readonly PositionView[]>();
   /** Open orders per strategy (the entries of `open` by their strategy). */
-  private readonly openCounts = new Map<string, number>();
+  private readonly openCounts = new Map<string, OpenCount>();
+  private lastOpenCount: OpenCount | undefined;
   /** Open orders with a limit price or an amount (the others are worth 0 until a price is known). */
   private pricedOpen = 0;
   /** The open orders' views since the last order event. */
@@ -271,15 +280,16 @@ export class RiskBook implements RiskView {
         filledAmount: ZERO,
         status: 'PENDING',
         view: undefined,
+        openCount: this.openCountOf(strategyId),
       };
       this.submitted.push(order);
       const replaced = this.open.get(event.clientOrderId);
       if (replaced !== undefined) {
-        this.countOpen(replaced.strategyId, -1);
+        replaced.openCount.n -= 1;
         if (isPriced(replaced)) this.pricedOpen -= 1;
       }
       this.open.set(event.clientOrderId, order);
-      this.countOpen(strategyId, 1);
+      order.openCount.n += 1;
       if (isPriced(order)) this.pricedOpen += 1;
       return;
     }
@@ -330,7 +340,7 @@ export class RiskBook implements RiskView {
       this.openCache = null;
     }
     if (CLOSED.has(order.status) && this.open.delete(order.clientOrderId)) {
-      this.countOpen(order.strategyId, -1);
+      order.openCount.n -= 1;
       if (isPriced(order)) this.pricedOpen -= 1;
     }
   }
@@ -351,11 +361,20 @@ export class RiskBook implements RiskView {
 
   /** @inheritdoc */
   openOrderCount(strategyId: string): number {
-    return this.openCounts.get(strategyId) ?? 0;
+    return this.openCounts.get(strategyId)?.n ?? 0;
   }
 
-  private countOpen(strategyId: string, change: 1 | -1): void {
-    this.openCounts.set(strategyId, (this.openCounts.get(strategyId) ?? 0) + change);
+  /** A strategy's count of open orders (the last one asked kept at hand: orders come in runs of one strategy). */
+  private openCountOf(strategyId: string): OpenCount {
+    const last = this.lastOpenCount;
+    if (last !== undefined && last.strategyId === strategyId) return last;
+    let count = this.openCounts.get(strategyId);
+    if (count === undefined) {
+      count = { strategyId, n: 0 };
+      this.openCounts.set(strategyId, count);
+    }
+    this.lastOpenCount = count;
+    return count;
   }
 
   /** @inheritdoc */
@@ -530,7 +549,7 @@ export class RiskBook implements RiskView {
     }
     // the position view and the strategy's list are rebuilt when next asked for
     h.view = undefined;
-    this.positionCache.delete(order.strategyId);
+    if (this.positionCache.size !== 0) this.positionCache.delete(order.strategyId);
     const day = tradingDayStartMs(fill.tsEvent, this.tradingDayStartHourKst);
     const entry = slot.dayStartMs === day ? slot.entry : this.realisedEntry(slot, day);
     if (entry === undefined) {

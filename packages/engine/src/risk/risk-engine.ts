@@ -107,12 +107,17 @@ export class RiskEngine implements RiskGate {
   /** Per scope key: the trading day and PnL at which its kill switch tripped (the limit counts again from there after a reset). */
   private readonly tripped = new Map<string, { readonly day: string; readonly pnlKrw: Decimal }>();
   private readonly strategies = new Set<string>();
+  /** The strategy last added to `strategies`. */
+  private lastStrategy: string | undefined;
   /**
    * Per strategy (null: manual orders), the view's PnL revision and the trading day at which its
    * daily loss limits and the account's were last found clear.
    */
   private readonly clearAt = new Map<string | null, { revision: number; dayStartMs: number }>();
   private cancelSeq = 0;
+  /** The limits whose daily loss limit was last read as an integer, and that integer. */
+  private lastLimits: StrategyLimits | undefined;
+  private lastLimitInt = Number.NaN;
 
   /** @param options - see {@link RiskEngineOptions} */
   constructor(private readonly options: RiskEngineOptions) {}
@@ -153,7 +158,7 @@ export class RiskEngine implements RiskGate {
     if (!config.enabled) return ACCEPTED;
     this.options.gateway.sync();
     this.options.staleness?.evaluate();
-    this.strategies.add(command.strategyId);
+    this.noteStrategy(command.strategyId);
     const subject = this.resolve(command);
     if (!('action' in subject)) return subject;
     const nowMs = this.options.clock.nowMs();
@@ -185,7 +190,7 @@ export class RiskEngine implements RiskGate {
   onEvent(event: OrderEvent): void {
     const view = this.options.view as RiskView & { onEvent?: (e: OrderEvent) => void };
     view.onEvent?.(event);
-    if (event.strategyId !== undefined) this.strategies.add(event.strategyId);
+    if (event.strategyId !== undefined) this.noteStrategy(event.strategyId);
     const forget = this.options.funds?.forget;
     if (forget !== undefined && FUNDS_CHANGING.has(event.type)) {
       // The cached buying power and sellable quantity no longer hold: re-read before the next order
@@ -197,6 +202,13 @@ export class RiskEngine implements RiskGate {
     if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
       this.tripKillSwitches(event.strategyId ?? null);
     }
+  }
+
+  /** Adds a strategy to those seen (the last one added is not looked up again: events come in runs of one). */
+  private noteStrategy(strategyId: string): void {
+    if (strategyId === this.lastStrategy) return;
+    this.strategies.add(strategyId);
+    this.lastStrategy = strategyId;
   }
 
   /** Re-evaluates the daily loss limits of every strategy seen (call after prices move). */
@@ -473,7 +485,10 @@ export class RiskEngine implements RiskGate {
     const view = this.options.view;
     if (view.dailyPnlKrwInt === undefined) return false;
     const accountLimit = limitIntOf(this.options.config.account.dailyLossLimitKrw);
-    const strategyLimit = limitIntOf(limits.dailyLossLimitKrw);
+    const strategyLimit =
+      limits === this.lastLimits ? this.lastLimitInt : limitIntOf(limits.dailyLossLimitKrw);
+    this.lastLimits = limits;
+    this.lastLimitInt = strategyLimit;
     // NaN compares false: not clear, the Decimal evaluation decides
     if (!(view.dailyPnlKrwInt(null, nowMs) > -accountLimit)) return false;
     return view.dailyPnlKrwInt(strategyId, nowMs) > -strategyLimit;
