@@ -136,6 +136,21 @@ function parseSymbols(raw: string | undefined): string[] {
  * `tradingDateRange`: a date is a trading date of the symbol's market; a date-time an instant).
  * Null when the range holds no possible candle (before the minute history starts).
  */
+/**
+ * The request over other symbols (same interval, dates and everything else): the bars a strategy
+ * subscribed to in `onStart` beyond the universe.
+ *
+ * @param request - the run's request
+ * @param symbols - the other symbols
+ */
+export function requestFor(request: BacktestRequest, symbols: readonly string[]): BacktestRequest {
+  return {
+    ...request,
+    symbols,
+    ranges: symbols.map((symbol) => symbolRange(symbol, request.interval, request.from, request.to)),
+  };
+}
+
 function symbolRange(symbol: string, interval: BarInterval, from: string, to: string): SymbolRange | null {
   const market = marketOfSymbol(symbol);
   let range: { start: number; end: number } | null;

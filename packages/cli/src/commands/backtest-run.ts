@@ -8,7 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { BrokerClient } from '@hoga/connector';
-import type { EngineError, StrategyClass } from '@hoga/engine';
+import type { Instrument } from '@hoga/core';
+import type { EngineError, StrategyClass, Subscription } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { createCliLogger } from '../runtime/cli-runtime.js';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
@@ -17,6 +18,7 @@ import {
   type BacktestFlags,
   type BacktestRequest,
   parseBacktestFlags,
+  requestFor,
   type SymbolRange,
 } from './backtest-options.js';
 import { backtestJson, backtestText } from './backtest-report.js';
@@ -58,22 +60,46 @@ export async function runBacktestCommand(
   let source: MarketSource | null = null;
   try {
     source = simulated ? await embeddedSimulator() : configuredBroker(flags);
+    // extra symbols a strategy subscribes to in onStart join this list when the stream opens
     const present = request.ranges.filter((r): r is SymbolRange => r !== null);
     const warmupBars = strategyClass.warmupBars ?? 0;
     await downloadCandles(engine, source.client, db, request, warmupBars);
     const fx = await fxRates(engine, source.client, request, logger);
-    const instruments = await instrumentsOf(
-      source.client,
-      present.map((r) => r.symbol),
+    const instruments = new Map<string, Instrument>(
+      await instrumentsOf(
+        source.client,
+        present.map((r) => r.symbol),
+      ),
     );
-    const feed = engine.BarFeed.fromStore(new (await import('@hoga/store')).CandleBarReader(db.connection), {
-      symbols: present.map((r) => r.symbol),
-      interval: request.interval,
-      fromTs: (symbol: string) => rangeOf(present, symbol).fromTs,
-      toTs: (symbol: string) => rangeOf(present, symbol).toTs,
-      warmupBars,
-    });
+    const reader = new (await import('@hoga/store')).CandleBarReader(db.connection);
+    const readFeed = (symbols: readonly string[]) =>
+      engine.BarFeed.fromStore(reader, {
+        symbols,
+        interval: request.interval,
+        fromTs: (symbol: string) => rangeOf(present, symbol).fromTs,
+        toTs: (symbol: string) => rangeOf(present, symbol).toTs,
+        warmupBars,
+      });
+    const feed = readFeed(present.map((r) => r.symbol));
     reportEmpty(feed, request, present);
+    const marketSource = source;
+    /** The universe's bars, and those of the symbols the strategies subscribed to in `onStart`. */
+    const openStream = async (extra: readonly Subscription[]) => {
+      const more = extraBarSymbols(extra, request);
+      if (more.length === 0) return feed.stream();
+      const extraRequest = requestFor(request, more);
+      await downloadCandles(engine, marketSource.client, db, extraRequest, warmupBars);
+      for (const [symbol, instrument] of await instrumentsOf(marketSource.client, more)) {
+        instruments.set(symbol, instrument);
+      }
+      const ranges = extraRequest.ranges.filter((r): r is SymbolRange => r !== null);
+      present.push(...ranges);
+      const extraFeed = readFeed(ranges.map((r) => r.symbol));
+      return new engine.BarFeed(
+        [...feed.series, ...extraFeed.series],
+        (symbol: string) => rangeOf(present, symbol).fromTs,
+      ).stream();
+    };
     const runId = randomUUID();
     const startedAt = Date.now();
     const outcome = await engine.runBacktest({
@@ -98,7 +124,7 @@ export async function runBacktestCommand(
       fx,
       volumeFraction: request.volumeFraction,
       instruments,
-      openStream: async () => feed.stream(),
+      openStream,
     });
     const stats = engine.performanceStats(outcome.equity, outcome.trades);
     storeRun(db, {
@@ -156,6 +182,26 @@ function checkConfig(engine: Engine, strategyClass: StrategyClass, request: Back
     }
     throw error;
   }
+}
+
+/**
+ * The symbols outside the universe whose bars a strategy subscribed to. A bar backtest runs on one
+ * interval: a subscription to another one is a usage error (it would never deliver a bar).
+ */
+function extraBarSymbols(extra: readonly Subscription[], request: BacktestRequest): string[] {
+  const symbols = new Set<string>();
+  for (const s of extra) {
+    if (s.kind !== 'bars') continue;
+    if (s.interval !== undefined && s.interval !== request.interval) {
+      throw new CliError(
+        `strategy ${s.strategyId} subscribed to ${s.interval} bars of ${s.symbol}; a ${request.interval} backtest ` +
+          `delivers ${request.interval} bars only (subscribe without an interval, or run with --interval ${s.interval})`,
+        ExitCode.USAGE,
+      );
+    }
+    if (!request.symbols.includes(s.symbol)) symbols.add(s.symbol);
+  }
+  return [...symbols].sort();
 }
 
 function rangeOf(ranges: readonly SymbolRange[], symbol: string): SymbolRange {

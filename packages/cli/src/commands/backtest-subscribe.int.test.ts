@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simFlags } from '../hoga-process.test-helper.js';
+import type { BacktestJson } from './backtest-report.js';
+import { cachedDailyBars, hogaBacktest as hoga } from './backtest-runs.test-helper.js';
+
+/** Trades only what it subscribes to in onStart: one share of its first bar's symbol. */
+const SUBSCRIBER = `
+import type { Bar } from '@hoga/core';
+import { Strategy, z } from '@hoga/engine';
+
+const Config = z.object({ symbol: z.string(), interval: z.enum(['1m', '1d']).optional() });
+
+export default class Subscriber extends Strategy<z.infer<typeof Config>> {
+  static readonly configSchema = Config;
+  private bought = false;
+  override onStart(): void {
+    this.ctx.subscribeBars(this.config.symbol, this.config.interval);
+  }
+  override onBar(bar: Bar): void {
+    if (bar.symbol !== this.config.symbol || this.bought) return;
+    this.bought = true;
+    this.ctx.buy(bar.symbol, 1);
+  }
+}
+`;
+
+let sim: SimulatorHandle;
+let dir: string;
+let db: string;
+let strategy: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0 });
+  dir = mkdtempSync(join(tmpdir(), 'hoga-backtest-subscribe-'));
+  db = join(dir, 'hoga.sqlite');
+  strategy = join(dir, 'subscriber.ts');
+  writeFileSync(strategy, SUBSCRIBER);
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function args(config: object): string[] {
+  const file = join(dir, `config-${Object.values(config).join('-')}.json`);
+  writeFileSync(file, JSON.stringify(config));
+  return [
+    strategy,
+    '--symbols',
+    '005930',
+    '--interval',
+    '1d',
+    '--from',
+    '2025-03-03',
+    '--to',
+    '2025-03-14',
+    '--config',
+    file,
+    '--json',
+    ...simFlags(sim.url),
+    '--db',
+    db,
+  ];
+}
+
+describe('hoga backtest with bars a strategy subscribes to in onStart', () => {
+  it("downloads the subscribed symbol's bars and delivers them: its order fills at the next bar's open", async () => {
+    const result = await hoga(args({ symbol: '000660' }));
+    expect(result.stderr).toContain('000660 1d: downloaded');
+    expect(result.code).toBe(0);
+    const run = JSON.parse(result.stdout) as BacktestJson;
+    const bars = cachedDailyBars(db, '000660', '2025-03-03', '2025-03-14');
+    const second = bars[1];
+    expect(second).toBeDefined();
+    expect(run.trades).toEqual([
+      expect.objectContaining({ symbol: '000660', side: 'BUY', quantity: '1', price: String(second?.open) }),
+    ]);
+  });
+
+  it("refuses a subscription to another interval than the run's, naming it (exit 2)", async () => {
+    const result = await hoga(args({ symbol: '000660', interval: '1m' }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('subscribed to 1m bars of 000660; a 1d backtest delivers 1d bars only');
+  });
+});
