@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { BrokerClient } from '@hoga/connector';
 import { type Clock, Decimal, LiveClock, ScaledClock } from '@hoga/core';
-import { loadStrategyClass } from '@hoga/engine';
+import { loadStrategyClass, type StrategyHookError } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
 import { loadRiskConfig } from '../config/risk-config-file.js';
 import { connect, reportError } from './broker/connection.js';
@@ -73,18 +73,22 @@ export async function runCommand(file: string, flags: RunFlags): Promise<void> {
       pollIntervalMs: flags.pollMs,
       print,
     });
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
+    // Until SIGINT or SIGTERM, or until a strategy's hook throws: no strategy is called after
+    // that, so the run stops as a backtest does, saying which strategy and hook, exit 1.
+    const failure = await new Promise<StrategyHookError | null>((resolve) => {
+      const stop = () => resolve(null);
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      void session.run.failed.then(resolve);
     });
+    if (failure !== null) process.stderr.write(`hoga run: ${failure.message}; stopping the run\n`);
     print('stopping: strategies stopped, store flushed');
     if (flags.cancelOnStop) {
       const n = await session.run.cancelOpenOrders();
       print(`cancel on stop: ${n} open order${n === 1 ? '' : 's'} cancelled`);
     }
     await session.stop();
-    process.exitCode = 0;
+    process.exitCode = failure === null ? 0 : 1;
   } catch (error) {
     reportError(error);
   } finally {

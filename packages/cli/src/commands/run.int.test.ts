@@ -20,6 +20,7 @@ const root = resolve(import.meta.dirname, '../../../..');
 const cli = join(import.meta.dirname, 'run-cli.test-helper.ts');
 const strategy = join(root, 'strategies/sma-crossover.ts');
 const restsBelow = join(root, 'packages/cli/test/fixtures/rests-below-market.ts');
+const throwsInOnBar = join(root, 'packages/cli/test/fixtures/throws-in-on-bar.ts');
 
 const sims: SimulatorHandle[] = [];
 afterEach(async () => {
@@ -191,6 +192,29 @@ describe('hoga run', () => {
       }),
     );
   }, 60_000);
+
+  it('stops when a strategy throws in a hook, saying which strategy and hook, exit 1, its fill stored', async () => {
+    const { sim, db } = await setup();
+    const config = join(dirname(db), 'throws.json');
+    writeFileSync(config, JSON.stringify({ buyAt: 1, throwAt: 4 }));
+    const r = start(['run', throwsInOnBar, '--mode', 'live', '--config', config, ...ARGS], env(sim, db));
+    const code = await Promise.race([
+      r.exited,
+      new Promise<string>((done) => setTimeout(() => done('still running after 60 s'), 60_000)),
+    ]);
+    if (code === 'still running after 60 s') r.child.kill('SIGTERM');
+    // before: the run went on with no strategy called and nothing said, until stopped by hand
+    expect(code, r.out.join('')).toBe(1);
+    expect(r.out.join('')).toContain(
+      'hoga run: strategy ThrowsInOnBar threw in onBar: cannot handle the bar of',
+    );
+    expect(r.out.join('')).toMatch(/stopping: strategies stopped, store flushed/);
+    // what it bought before the throw is stored as the broker filled it
+    const store = HogaDatabase.open(db, { readonly: true });
+    const orders = store.orders.list({ mode: 'live' });
+    store.close();
+    expect(orders.map((o) => [o.side, o.quantity?.toFixed()])).toEqual([['BUY', '3']]);
+  }, 90_000);
 
   it('paper: trades on live data with zero order requests reaching the broker', async () => {
     const { sim, db, config } = await setup();

@@ -35,6 +35,7 @@ import {
 import { type HogaDatabase, orderFromIntent } from '@hoga/store';
 import { Container } from 'inversify';
 import { filter, type Subscription } from 'rxjs';
+import type { StrategyHookError } from '../engine-error.js';
 import { OrderManager, type OrderManagerOptions } from '../orders/order-manager.js';
 import type { OrderManagerAlert } from '../orders/order-requests.js';
 import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.js';
@@ -117,6 +118,11 @@ export interface LiveRunHandle {
    * the paper venue. Call before {@link LiveRunHandle.stop}; resolves once the cancels were handed over.
    */
   cancelOpenOrders(): Promise<number>;
+  /**
+   * Resolves with the first failure of a strategy hook (a throw in `onBar`, …): from then on no
+   * strategy is called, so the caller stops the run (nothing resolves it while the hooks succeed).
+   */
+  readonly failed: Promise<StrategyHookError>;
   /**
    * Stops the strategies and streams (the bars not yet handed over are dropped, the risk gate's
    * background reads still queued are aborted; the bar being handled finishes), settles the venue,
@@ -380,9 +386,11 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       runtime.fireTimer(t.owner, t.name, t.due);
   }, 100);
 
+  const failed = new Promise<StrategyHookError>((resolve) => runtime.onFailure(resolve));
   return {
     runtime,
     manager,
+    failed,
     status(): LiveStatus {
       const totals = (c: Currency) => {
         let realized = new Decimal(0);

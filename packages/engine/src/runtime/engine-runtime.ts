@@ -181,13 +181,26 @@ export class EngineRuntime implements HostServices {
     return this.pending !== null;
   }
 
-  /** Records a hook failure (the first one wins) and logs it. */
+  /** Records a hook failure (the first one wins), logs it and tells the listeners of the first. */
   fail(host: StrategyHost, hook: string, error: unknown): void {
     const failure = new StrategyHookError(host.strategyId, hook, error);
-    if (this.failure === null) this.failure = failure;
+    const first = this.failure === null;
+    if (first) this.failure = failure;
     // The caller reports the failure once; the stack is for --verbose.
     host.log.debug({ err: error, hook }, failure.message);
+    if (first) for (const listener of this.failureListeners) listener(failure);
   }
+
+  /**
+   * Calls `listener` once, at the first hook failure (at once when one happened already): a live
+   * or paper run stops then, as a backtest does, instead of running on with no strategy called.
+   */
+  onFailure(listener: (failure: StrategyHookError) => void): void {
+    if (this.failure !== null) listener(this.failure);
+    else this.failureListeners.push(listener);
+  }
+
+  private readonly failureListeners: ((failure: StrategyHookError) => void)[] = [];
 
   /** Routes queued order events (unless a hook is running or routing is already under way). */
   drain(): void {
