@@ -102,6 +102,11 @@ export async function runBacktestLoop(
       if (timers.nextDue <= t) {
         fireTimers(runtime, clock, t);
         if (runtime.busy) await runtime.settle();
+        if (runtime.failure !== null) {
+          // a timer's hook failed before this bar: nothing more is matched; the run ends at the timer
+          lastTime = clock.nowMs();
+          break;
+        }
       }
     }
     clock.set(t);
@@ -116,8 +121,10 @@ export async function runBacktestLoop(
       runtime.call(host, 'onBar', bar);
       if (runtime.busy) await runtime.settle();
     }
-    if (runtime.failure !== null) break;
+    // the bar was matched and marked even when a hook failed on it: the clock and the last equity
+    // point stay at its time (they went back to the bar before, valuing this bar's fills)
     if (!warm) lastTime = t;
+    if (runtime.failure !== null) break;
   }
   if (!Number.isNaN(lastTime)) {
     clock.set(lastTime);

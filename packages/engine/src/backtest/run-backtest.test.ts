@@ -104,6 +104,61 @@ describe('runBacktest', () => {
     expect(outcome.trades).toHaveLength(1);
   });
 
+  it('keeps the clock and the last equity point at the bar that failed (they went back to the bar before)', async () => {
+    const stops: number[] = [];
+    class ThrowsOnFillBar extends Strategy {
+      n = 0;
+      override onBar(bar: Bar): void {
+        if (++this.n === 1) this.ctx.buy(bar.symbol, 1);
+        if (this.n === 2) throw new Error('boom');
+      }
+      override onStop(): void {
+        stops.push(this.ctx.now());
+      }
+    }
+    const { outcome } = await backtestBars(
+      [{ strategyClass: ThrowsOnFillBar }],
+      minuteBars('005930', [70000, 70100, 70200]),
+    );
+    expect(outcome.status).toBe('failed');
+    // the order filled on the second bar, at its open (70,000), commission 10; marked at its close
+    expect(outcome.trades.map((t) => t.time)).toEqual([T0 + MINUTE]);
+    expect(stops).toEqual([T0 + MINUTE]);
+    expect(outcome.equity.map((p) => [p.time, p.equity])).toEqual([
+      [T0, 240_000_000],
+      [T0 + MINUTE, 240_000_000 - 70_000 - 10 + 70_100],
+    ]);
+  });
+
+  it('fills nothing after a timer hook failed, and ends the run at the timer', async () => {
+    const stops: number[] = [];
+    class ThrowsOnTimer extends Strategy {
+      override onStart(): void {
+        this.ctx.setTimer('t', { at: T0 + 30_000 });
+      }
+      override onBar(bar: Bar): void {
+        if (this.ctx.openOrders(bar.symbol).length === 0 && this.ctx.position(bar.symbol) === undefined) {
+          this.ctx.buy(bar.symbol, 1);
+        }
+      }
+      override onTimer(): void {
+        throw new Error('tick');
+      }
+      override onStop(): void {
+        stops.push(this.ctx.now());
+      }
+    }
+    const { outcome } = await backtestBars(
+      [{ strategyClass: ThrowsOnTimer }],
+      minuteBars('005930', [70000, 70100, 70200]),
+    );
+    expect(outcome.failure?.message).toBe('strategy ThrowsOnTimer threw in onTimer: tick');
+    // the buy of the first bar would have filled on the second, after the failure
+    expect(outcome.trades).toEqual([]);
+    expect(stops).toEqual([T0 + 30_000]);
+    expect(outcome.equity.map((p) => p.time)).toEqual([T0, T0 + 30_000]);
+  });
+
   it('calls onStop after a failure, and a failing onStart runs no bar', async () => {
     const calls: string[] = [];
     class FailsAtStart extends Strategy {
