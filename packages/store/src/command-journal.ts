@@ -6,14 +6,16 @@
  * `synchronous=NORMAL`, a line survives the process's death (SIGKILL included) as soon as the
  * call returns; `full` makes it survive a power loss too.
  *
- * The journal holds only what has not reached the database yet: its owner moves each line into
- * its tables right after the send ({@link CommandJournal.settle}) and the file is emptied once
- * nothing is pending. After a crash, the next start reads the lines left ({@link
- * CommandJournal.entries}), stores them idempotently and {@link CommandJournal.clear}s the file. A
- * line cut short by a crash during its `write` was never followed by its send, so it is skipped.
+ * Its owner writes each command's rows into its tables right after the send ({@link
+ * CommandJournal.settle}); the lines are then redundant. At each start, and whenever the file has
+ * passed 64 KB with nothing pending ({@link CommandJournal.shouldCompact}), the owner stores every
+ * line idempotently (a command already stored is left as it is) and {@link CommandJournal.clear}s
+ * the file; so after a crash the lines the crash left become their rows. A line cut short by a
+ * crash during its `write` was never followed by its send, so it is skipped.
  *
- * One process writes a database's journal at a time (as one order manager owns a database's
- * order tables). Closed with nothing pending (a clean stop), the file is removed.
+ * Several processes may write one database's journal (`hoga run` and `hoga order`): appends do
+ * not interleave (`O_APPEND`), a fold stores the other process's lines too, and the file is never
+ * removed.
  *
  * @module
  */
@@ -24,11 +26,10 @@ import {
   ftruncateSync,
   openSync,
   readFileSync,
-  rmSync,
   writeSync,
 } from 'node:fs';
 
-/** Bytes the file may reach before it is emptied at the next moment nothing is pending. */
+/** Bytes past which the file is folded into the database and emptied once nothing is pending. */
 const COMPACT_BYTES = 64 * 1024;
 
 /** How many of the newest appended ids {@link CommandJournal.has} remembers. */
@@ -42,8 +43,6 @@ export class CommandJournal {
   /** The newest ids appended by this process (settled or not), oldest first. */
   private readonly appended = new Set<string>();
   private bytes: number;
-  /** Lines a crashed process left (the file was not empty at open), until {@link CommandJournal.clear}. */
-  private inherited: boolean;
 
   /**
    * @param path - the journal's file (created, mode 0600, when missing)
@@ -51,7 +50,6 @@ export class CommandJournal {
   constructor(readonly path: string) {
     this.fd = openSync(path, 'a+', 0o600);
     this.bytes = fstatSync(this.fd).size;
-    this.inherited = this.bytes > 0;
   }
 
   /** Whether this process appended the id (among its newest 100,000). */
@@ -78,14 +76,20 @@ export class CommandJournal {
     }
   }
 
-  /**
-   * The command's rows are committed in the database: its line is no longer needed. The file is
-   * emptied when nothing is pending and it has grown past 64 KB (never while it still holds lines
-   * an earlier process left: those are stored, and the file emptied, by their repair).
-   */
+  /** The command's rows are committed in the database: its line is no longer needed. */
   settle(id: string): void {
     this.pending.delete(id);
-    if (this.pending.size === 0 && !this.inherited && this.bytes >= COMPACT_BYTES) this.clear();
+  }
+
+  /**
+   * Whether the owner should fold the file into the database and {@link CommandJournal.clear} it:
+   * nothing of this process is pending and the file passed 64 KB (settled lines, and any line of
+   * another process writing the same database, are stored idempotently by the fold).
+   */
+  shouldCompact(): boolean {
+    if (this.pending.size > 0 || this.bytes < COMPACT_BYTES) return false;
+    this.bytes = fstatSync(this.openFd()).size; // other processes' lines count too
+    return this.bytes >= COMPACT_BYTES;
   }
 
   /** The complete lines in the file, oldest first (a last line without its newline is skipped). */
@@ -99,24 +103,21 @@ export class CommandJournal {
       .filter((line) => line.length > 0);
   }
 
-  /** Empties the file: every line it held is stored elsewhere. */
+  /** Empties the file: every line it held is stored in the database. */
   clear(): void {
     ftruncateSync(this.openFd(), 0);
     this.bytes = 0;
     this.pending.clear();
-    this.inherited = false;
   }
 
   /**
-   * Closes the file. With nothing pending it is removed (as SQLite removes its `-wal` file at the
-   * last close); a pending line, or one an earlier process left and nobody stored yet, stays in it
-   * for the next start.
+   * Closes the file. It stays, whatever it holds: another process writing the same database may
+   * have it open (removing it would send that process's lines to a file nobody reads); the next
+   * start folds what is left, idempotently.
    */
   close(): void {
-    if (this.fd === null) return;
-    closeSync(this.fd);
+    if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
-    if (this.pending.size === 0 && !this.inherited) rmSync(this.path, { force: true });
   }
 
   private openFd(): number {

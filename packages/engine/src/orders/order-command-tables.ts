@@ -153,7 +153,29 @@ export class OrderCommandTables extends OrderManagerTables {
       this.recordIntent(order);
       if (logged.seq >= 0) this.statements.deleteLog.run(logged.seq);
     });
-    if (logged.seq < 0) this.journal?.settle(logged.row.commandId);
+    const journal = this.journal;
+    if (logged.seq >= 0 || journal === null) return;
+    journal.settle(logged.row.commandId);
+    if (journal.shouldCompact()) {
+      this.runTx(() => this.foldJournal(journal));
+      this.clearFolded(journal);
+    }
+  }
+
+  /**
+   * Stores every complete line of the journal as its command row unless the command is stored
+   * already (inside the caller's transaction); {@link clearFolded} empties the file once that
+   * committed (a crash before folds the same lines again, to the same effect).
+   */
+  private foldJournal(journal: CommandJournal): void {
+    for (const [i, line] of journal.entries().entries()) {
+      this.statements.insertCommandIfNew.run(journalRow(line, i, journal.path));
+    }
+  }
+
+  /** Empties the journal after a fold, unless an outer transaction has yet to commit it. */
+  private clearFolded(journal: CommandJournal): void {
+    if (!this.conn.inTransaction) journal.clear();
   }
 
   /**
@@ -167,17 +189,15 @@ export class OrderCommandTables extends OrderManagerTables {
    */
   repairInterrupted(): void {
     const journal = this.journal;
-    const lines = journal?.entries() ?? [];
-    const rows = lines.map((line, i) => journalRow(line, i, journal?.path ?? ''));
     this.runTx(() => {
       for (const entry of this.statements.logEntries.all() as { seq: number; row: string }[]) {
         this.statements.insertCommandIfNew.run(JSON.parse(entry.row) as CommandParams);
         this.statements.deleteLog.run(entry.seq);
       }
-      for (const row of rows) this.statements.insertCommandIfNew.run(row);
+      if (journal !== null) this.foldJournal(journal);
       this.repairIntents();
     });
-    if (lines.length > 0) journal?.clear();
+    if (journal !== null) this.clearFolded(journal);
   }
 
   /** Stores a logical order of the manager's (state SUBMITTED) unless it is stored already. */

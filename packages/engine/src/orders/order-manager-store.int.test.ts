@@ -16,7 +16,7 @@ import {
   strategyId,
   VirtualClock,
 } from '@hoga/core';
-import { HogaDatabase, type NewOrder } from '@hoga/store';
+import { CommandJournal, HogaDatabase, type NewOrder } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CumulativeExecution, executionDelta } from './execution-delta.js';
 import { CommandStatus, type LoggedCreate, OrderManagerStore } from './order-manager-store.js';
@@ -172,6 +172,40 @@ describe('OrderManagerStore', () => {
       new OrderManagerStore(db).repairInterrupted();
       expect(store.unresolvedCommands().map((c) => c.clientOrderId)).toEqual([buy.clientOrderId]);
       expect(statSync(path).size).toBe(0);
+      db.close();
+    });
+
+    it("is folded into the tables and emptied past 64 KB, another process's pending line stored too", () => {
+      const db = open();
+      const store = new OrderManagerStore(db);
+      const path = `${db.file}-commands`;
+      // a second process on the same database (hoga order beside hoga run) wrote a create
+      const other = new CommandJournal(path);
+      const theirs = intent('SELL');
+      other.append(
+        `${theirs.clientOrderId}:submit`,
+        JSON.stringify({
+          commandId: `${theirs.clientOrderId}:submit`,
+          clientOrderId: theirs.clientOrderId,
+          kind: 'create',
+          target: null,
+          symbol: '005930',
+          side: 'SELL',
+          content: JSON.stringify(createContent(theirs)),
+          strategyId: 's1',
+          at: 999,
+        }),
+      );
+      let sizes = 0;
+      for (let i = 0; statSync(path).size > 0 || i === 0; i++) {
+        const buy = intent('BUY');
+        store.recordSent(written(store, buy, 1_000 + i), newOrderOf(buy, 1_000 + i));
+        sizes = Math.max(sizes, statSync(path).size);
+        if (i > 1_000) throw new Error('never folded');
+      }
+      expect(sizes).toBeGreaterThanOrEqual(64 * 1024);
+      expect(store.command(`${theirs.clientOrderId}:submit`)?.status).toBe(CommandStatus.SENDING);
+      other.close();
       db.close();
     });
 
