@@ -53,7 +53,7 @@ interface SymbolRoute {
   readonly warmupHosts: StrategyHost[];
   /** The symbol's first candle stamp of the run: bars stamped before it are warm-up bars. */
   readonly startTs: number;
-  /** Shift that makes `floor((t + shift) / day)` the trading-session key (KR: KST; US: NY). */
+  /** Shift that makes `floor((t + shift) / day)` the trading-session key (KR: KST date; US: trading date). */
   readonly sessionShift: number;
 }
 
@@ -156,7 +156,9 @@ function routeOf(runtime: EngineRuntime, marks: MarkBook, bar: Bar, startTs: num
     startTs,
     hosts,
     warmupHosts: hosts.filter((h) => (h.strategyClass.warmupBars ?? 0) > 0),
-    sessionShift: us ? -3 * HOUR_MS : 9 * HOUR_MS,
+    // US trading day D: 20:00 New York on D-1 (00:00/01:00 UTC) to 18:00 on D (22:00/23:00 UTC);
+    // +30 min puts the key's change in the gap between two days, summer and winter
+    sessionShift: us ? HOUR_MS / 2 : 9 * HOUR_MS,
   };
 }
 

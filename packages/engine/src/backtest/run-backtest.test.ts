@@ -159,6 +159,35 @@ describe('runBacktest', () => {
     expect(outcome.equity.map((p) => p.time)).toEqual([T0, T0 + 30_000]);
   });
 
+  it("keeps a US DAY order working through its trading day's day market (20:00 New York the evening before) and regular session", async () => {
+    const types: string[] = [];
+    let open = -1;
+    let expiredAt = 0;
+    class RestsBelow extends Strategy {
+      override onBar(bar: Bar): void {
+        if (types.length === 0) this.ctx.buy(bar.symbol, 1, new Decimal(200));
+      }
+      override onOrderEvent(event: OrderEvent): void {
+        types.push(event.type);
+        if (event.type === 'OrderExpired') expiredAt = event.tsEvent;
+      }
+      override onStop(): void {
+        open = this.ctx.openOrders('AAPL').length;
+      }
+    }
+    // trading day 2026-11-20: day market from 20:00 New York on the 19th (01:00 UTC) to 10:00 (15:00 UTC)
+    const start = Date.parse('2026-11-19T20:01:00-05:00');
+    const closes = Array.from({ length: 14 * 60 }, (_, i) => 225 + (i % 7) / 100);
+    // then the first bar of the next trading day (day market from 20:00 on the 20th)
+    const next = Date.parse('2026-11-20T20:01:00-05:00');
+    const bars = [...minuteBars('AAPL', closes, start), ...minuteBars('AAPL', [225], next)];
+    const { outcome } = await backtestBars([{ strategyClass: RestsBelow }], bars, { start });
+    expect(outcome.status).toBe('completed');
+    expect(types).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderExpired']);
+    expect(expiredAt).toBe(next);
+    expect(open).toBe(0);
+  });
+
   it('calls onStop after a failure, and a failing onStart runs no bar', async () => {
     const calls: string[] = [];
     class FailsAtStart extends Strategy {
