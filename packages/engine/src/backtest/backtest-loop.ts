@@ -44,6 +44,7 @@ export interface LoopCounts {
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
+const DAY_ROLL_SHIFT = HOUR_MS - 30_000;
 
 interface SymbolRoute {
   readonly slot: number;
@@ -93,8 +94,10 @@ export async function runBacktestLoop(
       warmupBars++;
     } else {
       bars++;
-      // End of a trading day (22:00 UTC: after the US close, before the KR open): one equity point.
-      const d = Math.floor((t + 2 * HOUR_MS) / DAY_MS);
+      // End of a trading day: one equity point. The day rolls at 23:00:30 UTC, after the US
+      // after-market's last minute (18:00 New York is 23:00 UTC in winter) and before the KR
+      // pre-market's first (08:01 KST is 23:01 UTC): the key is the trading date in both markets.
+      const d = Math.floor((t + DAY_ROLL_SHIFT) / DAY_MS);
       if (d !== day) {
         if (!Number.isNaN(lastTime)) portfolio.recordEquity();
         day = d;

@@ -188,6 +188,21 @@ describe('runBacktest', () => {
     expect(open).toBe(0);
   });
 
+  it("ends a US trading day's equity point at its last after-market bar in winter (18:00 New York is 23:00 UTC)", async () => {
+    class Idle extends Strategy {}
+    const start = Date.parse('2026-11-19T20:01:00-05:00');
+    const last = Date.parse('2026-11-20T18:00:00-05:00');
+    const next = Date.parse('2026-11-20T20:01:00-05:00');
+    const bars = [
+      ...minuteBars('AAPL', [225], start),
+      ...minuteBars('AAPL', [226], Date.parse('2026-11-20T16:59:00-05:00')),
+      ...minuteBars('AAPL', [227], last),
+      ...minuteBars('AAPL', [228], next),
+    ];
+    const { outcome } = await backtestBars([{ strategyClass: Idle }], bars, { start });
+    expect(outcome.equity.map((p) => p.time)).toEqual([start, last, next]);
+  });
+
   it('calls onStop after a failure, and a failing onStart runs no bar', async () => {
     const calls: string[] = [];
     class FailsAtStart extends Strategy {
