@@ -27,6 +27,16 @@ export interface DownloadFlags extends ConnectionFlags {
   readonly to: string;
 }
 
+/** A usage error when `--to` is before `--from` (dates are KST, date-times keep their offset). */
+function checkOrder(from: string | undefined, to: string | undefined, command: string): void {
+  if (from === undefined || to === undefined) return;
+  const at = (v: string) =>
+    v.includes('T') ? DateTime.fromISO(v, { setZone: true }) : DateTime.fromISO(v, { zone: KST_ZONE });
+  const a = at(from);
+  const b = at(to);
+  if (a.isValid && b.isValid && b < a) throw usageError(`--to (${to}) is before --from (${from})`, command);
+}
+
 function targets(
   symbols: readonly string[],
   interval: '1m' | '1d',
@@ -34,6 +44,7 @@ function targets(
   to: string,
   command: string,
 ) {
+  checkOrder(from, to, command);
   try {
     return downloadTargets(symbols, interval, from, to);
   } catch (error) {
@@ -203,6 +214,7 @@ export async function dataExport(flags: {
   if (flags.format === 'parquet' && flags.out === undefined) {
     throw usageError('parquet is binary: give --out <file>', 'data export');
   }
+  checkOrder(flags.from, flags.to, 'data export');
   const reading = openExisting(flags.db, 'data export');
   const db = reading.db;
   try {

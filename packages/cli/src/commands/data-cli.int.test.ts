@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hoga, simFlags, tempHome } from '../hoga-process.test-helper.js';
+
+let sim: SimulatorHandle;
+let dir: string;
+let db: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0 });
+  dir = mkdtempSync(join(tmpdir(), 'hoga-data-int-'));
+  db = join(dir, 'hoga.sqlite');
+  env = { HOME: tempHome() };
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('hoga data with --to before --from', () => {
+  it('download says so (exit 2), not "before the broker\'s history?"', async () => {
+    const run = await hoga(
+      [
+        'data',
+        'download',
+        '--symbols',
+        '005930',
+        '--interval',
+        '1d',
+        '--from',
+        '2025-03-14',
+        '--to',
+        '2025-03-03',
+        '--db',
+        db,
+        ...simFlags(sim.url),
+      ],
+      { env, cwd: dir },
+    );
+    expect(run.err).toContain('--to (2025-03-03) is before --from (2025-03-14)');
+    expect(run.code).toBe(2);
+  });
+
+  it('export says so (exit 2) instead of printing an empty CSV', async () => {
+    const download = await hoga(
+      [
+        'data',
+        'download',
+        '--symbols',
+        '005930',
+        '--interval',
+        '1d',
+        '--from',
+        '2025-03-03',
+        '--to',
+        '2025-03-14',
+        '--db',
+        db,
+        ...simFlags(sim.url),
+      ],
+      { env, cwd: dir },
+    );
+    expect(download.code).toBe(0);
+    const ok = await hoga(
+      ['data', 'export', '--interval', '1d', '--from', '2025-03-03', '--to', '2025-03-14', '--db', db],
+      { env, cwd: dir },
+    );
+    expect(ok.code).toBe(0);
+    expect(ok.out.trim().split('\n')).toHaveLength(1 + 10);
+    const reversed = await hoga(
+      ['data', 'export', '--interval', '1d', '--from', '2025-03-14', '--to', '2025-03-03', '--db', db],
+      { env, cwd: dir },
+    );
+    expect(reversed.err).toContain('--to (2025-03-03) is before --from (2025-03-14)');
+    expect(reversed.code).toBe(2);
+    expect(reversed.out).toBe('');
+  });
+});
