@@ -32,6 +32,8 @@ export interface BacktestFlags {
   readonly volumeFraction?: string;
   readonly id?: string;
   readonly json?: boolean;
+  /** Refused: a backtest prints a table or `--json`. */
+  readonly csv?: boolean;
 }
 
 /** A symbol's part of the run: its candle stamps `[fromTs, toTs)` and when its run starts. */
@@ -78,6 +80,9 @@ const DEFAULT_CASH = { KRW: new Decimal(100_000_000), USD: new Decimal(100_000) 
  * @throws {@link CliError} (exit 2) naming the flag and the value
  */
 export function parseBacktestFlags(strategyFile: string, flags: BacktestFlags): BacktestRequest {
+  if (flags.csv === true) {
+    throw usage('--csv: a backtest prints a table, or --json (its trades and equity curve as JSON)');
+  }
   const symbols = parseSymbols(flags.symbols);
   const interval = flags.interval ?? '';
   if (!isBarInterval(interval)) throw usage(`--interval: expected 1m or 1d, found "${interval}"`);
@@ -100,8 +105,7 @@ export function parseBacktestFlags(strategyFile: string, flags: BacktestFlags): 
     config: configFile === undefined ? {} : readConfig(configFile),
     configFile,
     usdKrw: flags.usdKrw === undefined ? undefined : positive(flags.usdKrw, '--usd-krw'),
-    volumeFraction:
-      flags.volumeFraction === undefined ? undefined : positive(flags.volumeFraction, '--volume-fraction'),
+    volumeFraction: flags.volumeFraction === undefined ? undefined : share(flags.volumeFraction),
     strategyId: flags.id,
     json: flags.json === true,
   };
@@ -194,6 +198,14 @@ function positive(raw: string, flag: string): number {
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0)
     throw usage(`${flag}: expected a positive number, found "${raw}"`);
+  return value;
+}
+
+/** `--volume-fraction`: a share of a bar's volume, more than 0 and at most all of it. */
+function share(raw: string): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 1)
+    throw usage(`--volume-fraction: expected a share of the volume in (0, 1], found "${raw}"`);
   return value;
 }
 
