@@ -64,7 +64,6 @@ export async function runBacktestCommand(
     const present = request.ranges.filter((r): r is SymbolRange => r !== null);
     const warmupBars = strategyClass.warmupBars ?? 0;
     await downloadCandles(engine, source.client, db, request, warmupBars);
-    const fx = await fxRates(engine, source.client, request, logger);
     const instruments = new Map<string, Instrument>(
       await instrumentsOf(
         source.client,
@@ -82,6 +81,8 @@ export async function runBacktestCommand(
       });
     const feed = readFeed(present.map((r) => r.symbol));
     reportEmpty(feed, request, present);
+    // after the bars: a range with none (in the future) says so, rather than that no rate exists
+    const fx = await fxRates(engine, source.client, request, logger);
     const marketSource = source;
     /** The universe's bars, and those of the symbols the strategies subscribed to in `onStart`. */
     const openStream = async (extra: readonly Subscription[]) => {
