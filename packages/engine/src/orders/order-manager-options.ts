@@ -32,6 +32,12 @@ export interface OrderManagerOptions {
   /** Tolerated difference between our clock and the broker's `orderedAt` (default 2 s). */
   readonly skewMs?: number;
   /**
+   * While a symbol is barred (its position differed from the holdings), a poll compares it with
+   * the holdings again at most this often on the engine clock, and frees it once they match
+   * (default 10 s).
+   */
+  readonly barredRecheckMs?: number;
+  /**
    * How a command is written before it is sent: `normal` (default) survives a process crash (the
    * WAL write is in the OS before the request leaves), not an OS crash or power loss; `full` fsyncs
    * it (survives power loss). See docs/order-manager.md, "Durability".

@@ -17,6 +17,7 @@ import {
   total,
   useLiveFixtures,
 } from './live-fixture.test-helper.js';
+import { createContent, createRequestOf } from './order-requests.js';
 
 const live = useLiveFixtures(afterEach);
 
@@ -77,6 +78,38 @@ describe('order manager reconciliation (real HTTP)', () => {
     expect(f.sim.counters().ordersCreated).toBe(0);
     manager.store.setPosition('005930', new Decimal(100), 0); // the operator resolved it
     expect(await manager.checkPositions()).toEqual([]);
+    expect(f.alerts.some((a) => a.type === 'PositionResolved' && a.symbol === '005930')).toBe(true);
+    expect(manager.isBlocked('005930')).toBe(false);
+  });
+
+  it('a symbol barred at the start is freed during the run once its interrupted create settles and the position matches', async () => {
+    const f = await live();
+    await f.manager.reconcile();
+    // the engine wrote a market buy of 2 before its send, sent it, and died before its rows: the
+    // broker filled it
+    const order = submitLimit('005930', 'BUY', '2');
+    const intent = order.intent;
+    f.manager.store.recordCreate(
+      order.commandId,
+      intent.clientOrderId,
+      { symbol: '005930', side: 'BUY', strategyId: 'test' },
+      JSON.stringify(createContent(intent)),
+      f.clock.nowMs(),
+    );
+    await f.client.createOrder(createRequestOf(intent));
+    const manager = f.restart();
+    const report = await manager.reconcile();
+    // the start compares before the interrupted create is matched to its order: barred
+    expect(report.mismatched).toEqual(['005930']);
+    expect(manager.isBlocked('005930')).toBe(true);
+    // the next polls match it (its answer: the order of its clientOrderId), read its fill, and the
+    // next comparison frees the symbol (before: barred for the whole run, until a restart)
+    for (let i = 0; i < 5 && manager.isBlocked('005930'); i++) {
+      f.sim.advanceClock(10_000);
+      await manager.pollOnce();
+    }
+    expect(manager.store.unresolvedCommands()).toEqual([]);
+    expect(manager.store.position('005930').toString()).toBe('102');
     expect(f.alerts.some((a) => a.type === 'PositionResolved' && a.symbol === '005930')).toBe(true);
     expect(manager.isBlocked('005930')).toBe(false);
   });

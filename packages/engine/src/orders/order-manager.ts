@@ -75,6 +75,7 @@ export class OrderManager {
       maxClosedPages: options.maxClosedPages ?? 2,
       maxDetailReads: options.maxDetailReads ?? 3,
       skewMs: options.skewMs ?? DEFAULT_SEND_SKEW_MS,
+      barredRecheckMs: options.barredRecheckMs ?? 10_000,
       commandDurability: options.commandDurability ?? 'normal',
       checkpointEveryMs: options.checkpointEveryMs ?? 1_000,
     };
@@ -219,6 +220,21 @@ export class OrderManager {
   /** Compares the positions with the broker's holdings; bars or frees symbols. Returns the barred. */
   checkPositions(): Promise<string[]> {
     return comparePositions(this);
+  }
+
+  private barredCheckedAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * After a poll: while a symbol is barred, compares the barred ones with the holdings again (at
+   * most every `barredRecheckMs`) and frees those that match; it never bars another symbol (a
+   * holding and the fills that made it can be a poll apart during a run).
+   */
+  async recheckBarred(): Promise<void> {
+    if (this.store.blocked().size === 0) return;
+    const now = this.clock.nowMs();
+    if (now - this.barredCheckedAt < this.options.barredRecheckMs) return;
+    this.barredCheckedAt = now;
+    await comparePositions(this, { barNew: false });
   }
 
   /** Waits for the commands being sent and the poll running. */

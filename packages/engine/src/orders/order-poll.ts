@@ -1,7 +1,8 @@
 /**
  * One order poll of the order manager: the open orders, the newest closed pages since the last
  * poll (one store transaction for all their reports), the detail of owned open orders that neither
- * list showed (a few per poll, in turn), then a check of every command whose answer was lost.
+ * list showed (a few per poll, in turn), then a check of every command whose answer was lost, and
+ * (while a symbol is barred) of the barred positions against the holdings.
  *
  * @module
  */
@@ -40,6 +41,7 @@ export class OrderPoller {
     for (const stored of this.m.store.unresolvedCommands())
       if (stored.status === CommandStatus.AMBIGUOUS) await this.resolver.resolve(stored);
     if (snapshot.complete) this.m.store.setMeta('last_poll_at', String(startedAt));
+    await this.m.recheckBarred();
   }
 
   /** Reads the detail of owned open orders that neither list showed (a few per poll). */

@@ -2,7 +2,8 @@
  * Startup reconciliation and the position check of the order manager: what the store holds is
  * compared with the broker's open orders, the orders closed since the last run and the holdings;
  * what is missing is adopted, completed and emitted; a symbol whose position still differs from the
- * holdings is reported and barred from trading until it matches again.
+ * holdings is reported and barred from trading until it matches again (checked again after polls
+ * while anything is barred).
  *
  * @module
  */
@@ -53,8 +54,15 @@ export async function reconcileWithBroker(m: OrderManager): Promise<ReconcileRep
   return { firstRun, adopted, mismatched };
 }
 
-/** Compares the positions with the broker's holdings; bars or frees symbols. Returns the barred. */
-export async function comparePositions(m: OrderManager): Promise<string[]> {
+/**
+ * Compares the positions with the broker's holdings; bars or frees symbols. Returns the barred.
+ *
+ * @param options - `barNew: false` frees barred symbols that match and bars nothing new
+ */
+export async function comparePositions(
+  m: OrderManager,
+  options: { readonly barNew?: boolean } = {},
+): Promise<string[]> {
   const now = m.clock.nowMs();
   const holdings = await m.gateway.getHoldings({}, POLL);
   const broker = new Map(holdings.items.map((i) => [i.symbol, i.quantity]));
@@ -75,6 +83,7 @@ export async function comparePositions(m: OrderManager): Promise<string[]> {
       }
       continue;
     }
+    if (options.barNew === false && !blocked.has(symbol)) continue;
     mismatched.push(symbol);
     if (!blocked.has(symbol)) {
       m.store.block(symbol, `store ${o ?? 0}, broker ${b ?? 0}`, now);
