@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createWriteStream, existsSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { formatDecimal, KST_ZONE, LiveClock } from '@hoga/core';
 import {
   CandleDownloader,
@@ -229,7 +229,9 @@ export async function dataExport(flags: {
       flags.format === 'csv'
         ? flags.out === undefined
           ? process.stdout
-          : createWriteStream(flags.out)
+          : // opened here: a path that cannot be written fails now, before any row (the stream's
+            // own open failed after the rows, and the command said it wrote them)
+            createWriteStream(flags.out, { fd: openSync(flags.out, 'w') })
         : undefined;
     out?.write(`${EXPORT_COLUMNS.join(',')}\n`);
     let rows = 0;
@@ -280,7 +282,7 @@ export async function dataExport(flags: {
     } else {
       await new Promise<void>((resolve, reject) => {
         out.once('error', reject);
-        (out as NodeJS.WritableStream).end(() => resolve());
+        (out as NodeJS.WritableStream).end((error?: Error | null) => (error ? reject(error) : resolve()));
       });
     }
     process.stderr.write(`wrote ${rows.toLocaleString('en-US')} candles to ${flags.out}\n`);

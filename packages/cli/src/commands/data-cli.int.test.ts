@@ -45,7 +45,7 @@ describe('hoga data with --to before --from', () => {
     expect(run.code).toBe(2);
   });
 
-  it('export says so (exit 2) instead of printing an empty CSV', async () => {
+  it('export says so (exit 2) instead of printing an empty CSV, and fails on a file it cannot write', async () => {
     const download = await hoga(
       [
         'data',
@@ -78,5 +78,13 @@ describe('hoga data with --to before --from', () => {
     expect(reversed.err).toContain('--to (2025-03-03) is before --from (2025-03-14)');
     expect(reversed.code).toBe(2);
     expect(reversed.out).toBe('');
+    const nowhere = join(dir, 'missing-dir', 'candles.csv');
+    const unwritable = await hoga(['data', 'export', '--interval', '1d', '--out', nowhere, '--db', db], {
+      env,
+      cwd: dir,
+    });
+    expect(unwritable.err).toContain(nowhere);
+    expect(unwritable.err).not.toContain('wrote');
+    expect(unwritable.code).not.toBe(0);
   });
 });
