@@ -28,3 +28,11 @@ describe('parseBacktestFlags', () => {
     expect(usageMessage({ csv: true })).toContain('--csv');
   });
 });
+
+describe('parseBacktestFlags symbols', () => {
+  it('upper-cases symbols as hoga data does (aapl is AAPL: one cache series, its instrument found)', () => {
+    const request = parseBacktestFlags('s.ts', { ...BASE, symbols: 'aapl, 005930,AAPL' });
+    expect(request.symbols).toEqual(['AAPL', '005930']);
+    expect(request.ranges.map((r) => r?.symbol)).toEqual(['AAPL', '005930']);
+  });
+});

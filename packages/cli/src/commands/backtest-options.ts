@@ -125,7 +125,8 @@ function parseSymbols(raw: string | undefined): string[] {
     throw usage('--symbols is required, e.g. --symbols 005930,AAPL');
   const symbols = raw
     .split(',')
-    .map((s) => s.trim())
+    // as hoga data does: aapl is AAPL (one cache series, and the broker's stock info knows it)
+    .map((s) => s.trim().toUpperCase())
     .filter((s) => s !== '');
   for (const s of symbols) {
     if (!SYMBOL.test(s)) throw usage(`--symbols: "${s}" is not a symbol (letters, digits, "." and "-")`);
