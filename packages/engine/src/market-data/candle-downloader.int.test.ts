@@ -8,7 +8,7 @@ import { HogaDatabase } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CandleDownloader, downloadTargets } from './candle-downloader.js';
-import type { DownloadProgress } from './download-progress.js';
+import { type DownloadProgress, progressLine } from './download-progress.js';
 
 const NOW = '2026-11-25T12:00:00.000+09:00';
 let sim: SimulatorHandle;
@@ -147,6 +147,23 @@ describe('CandleDownloader', () => {
       expect(coverage.at(-1)?.end).toBe(now + 1);
       const stamps = db.candles.get(key, { start: 0, end: now + 86_400_000 }).map((c) => c.ts);
       expect(Math.max(...stamps)).toBe(now);
+    });
+
+    it('says a range after the last complete candle is not traded yet, not that it is cached', async () => {
+      const db = open('f.sqlite');
+      const events: DownloadProgress[] = [];
+      const requestsBefore = chartRequests();
+      const result = await downloader(db, events).ensure(
+        '1d',
+        downloadTargets(['005930'], '1d', '2026-12-01', '2026-12-04'),
+      );
+      expect(chartRequests()).toBe(requestsBefore);
+      expect(result).toEqual({ pages: 0, candles: 0, cachedSymbols: [] });
+      const done = events.at(-1);
+      expect(done).toMatchObject({ type: 'SymbolCompleted', cached: false, future: true });
+      expect(progressLine(done as DownloadProgress, '1d')).toBe(
+        '005930 1d: nothing yet (the range starts after the last complete candle)',
+      );
     });
 
     it('downloads US daily candles by New York trading date (stamped KST midnight)', async () => {

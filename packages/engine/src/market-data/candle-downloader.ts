@@ -157,9 +157,11 @@ export class CandleDownloader {
       const market = marketOfSymbol(t.symbol);
       const end = Math.min(t.range.end, completeBefore(market, interval, clock.nowMs()));
       const key = { symbol: t.symbol, interval, adjusted: this.adjusted };
-      const gaps = end > t.range.start ? cache.missing(key, { start: t.range.start, end }) : [];
+      // a range starting after the last complete candle has nothing to fetch yet (not "cached")
+      const future = end <= t.range.start;
+      const gaps = future ? [] : cache.missing(key, { start: t.range.start, end });
       const estimated = gaps.reduce((n, g) => n + estimatePages(interval, market, g, this.pageSize), 0);
-      return { target: t, key, gaps, estimated };
+      return { target: t, key, gaps, estimated, future };
     });
     const progress = {
       totalEstimated: plans.reduce((n, p) => n + p.estimated, 0),
@@ -180,7 +182,7 @@ export class CandleDownloader {
         estimatedPages: plan.estimated,
         time: clock.nowMs(),
       });
-      if (plan.gaps.length === 0) cachedSymbols.push(symbol);
+      if (plan.gaps.length === 0 && !plan.future) cachedSymbols.push(symbol);
       let pages = 0;
       let stored = 0;
       for (const gap of plan.gaps) {
@@ -209,7 +211,8 @@ export class CandleDownloader {
         symbol,
         pages,
         candles: stored,
-        cached: plan.gaps.length === 0,
+        cached: plan.gaps.length === 0 && !plan.future,
+        future: plan.future,
         time: clock.nowMs(),
       });
     }

@@ -52,6 +52,8 @@ export interface SymbolCompleted {
   readonly candles: number;
   /** Nothing was missing. */
   readonly cached: boolean;
+  /** The range starts after the last complete candle: nothing to fetch yet. */
+  readonly future?: boolean;
   readonly time: number;
 }
 
@@ -75,6 +77,9 @@ export function formatEta(ms: number | null): string {
  */
 export function progressLine(event: DownloadProgress, interval: string): string | null {
   if (event.type !== 'SymbolCompleted') return null;
+  if (event.future === true) {
+    return `${event.symbol} ${interval}: nothing yet (the range starts after the last complete candle)`;
+  }
   if (event.cached) return `${event.symbol} ${interval}: cached`;
   const pages = `${event.pages} page${event.pages === 1 ? '' : 's'}`;
   return `${event.symbol} ${interval}: downloaded ${event.candles} candles in ${pages}`;
