@@ -8,9 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { BrokerClient } from '@hoga/connector';
 import { type Clock, Decimal, LiveClock, ScaledClock } from '@hoga/core';
-import { loadStrategyClass, type StrategyHookError } from '@hoga/engine';
+import { loadStrategyClass, type StrategyHookError, type StrategySpec } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
 import { loadRiskConfig } from '../config/risk-config-file.js';
+import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { connect, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
 import { startSession } from './run-session.js';
@@ -29,20 +30,49 @@ async function brokerClock(baseUrl: string): Promise<Clock> {
   return new LiveClock();
 }
 
+/** `FILE.ts:ID` as file and id (no id: the class name is the strategy's id). */
+function strategyArgument(argument: string): { readonly file: string; readonly id?: string } {
+  const m = /^(.+\.[cm]?ts):([A-Za-z0-9_-]+)$/.exec(argument);
+  return m === null ? { file: argument } : { file: m[1] as string, id: m[2] as string };
+}
+
+/**
+ * The strategies of the command line: each file loaded, with the `--config` of the same position
+ * (the defaults without one).
+ *
+ * @throws {@link CliError} (usage) for more `--config` files than strategies
+ */
+async function strategySpecs(argv: readonly string[], configs: readonly string[]): Promise<StrategySpec[]> {
+  if (configs.length > argv.length) {
+    throw new CliError(
+      `${configs.length} --config files for ${argv.length} strateg${argv.length === 1 ? 'y' : 'ies'}: give at most one per strategy, in their order`,
+      ExitCode.USAGE,
+      { helpFor: 'run' },
+    );
+  }
+  const specs: StrategySpec[] = [];
+  for (const [i, argument] of argv.entries()) {
+    const { file, id } = strategyArgument(argument);
+    const strategyClass = await loadStrategyClass(file);
+    const configFile = configs[i];
+    const config = configFile === undefined ? {} : (JSON.parse(readFileSync(configFile, 'utf8')) as unknown);
+    specs.push({ strategyClass, config, ...(id === undefined ? {} : { id }) });
+  }
+  return specs;
+}
+
 /**
  * Runs the command.
  *
- * @param file - the strategy file
+ * @param files - the strategy files (`FILE.ts` or `FILE.ts:ID`)
  * @param flags - the flags
  */
-export async function runCommand(file: string, flags: RunFlags): Promise<void> {
+export async function runCommand(files: readonly string[], flags: RunFlags): Promise<void> {
   let db: HogaDatabase | null = null;
   let close: (() => void) | null = null;
   try {
     const risk = loadRiskConfig(flags.riskConfig);
-    const strategyClass = await loadStrategyClass(file);
-    const config =
-      flags.config === undefined ? {} : (JSON.parse(readFileSync(flags.config, 'utf8')) as unknown);
+    const strategies = await strategySpecs(files, flags.config);
     const probe = connect(flags);
     const brokerConfig = probe.client.config;
     probe.close();
@@ -53,11 +83,12 @@ export async function runCommand(file: string, flags: RunFlags): Promise<void> {
     const client = new BrokerClient({ config: brokerConfig, clock, tokenCache: new SqliteTokenCache(db) });
     close = () => client.close();
     const print = (line: string) => console.log(line);
-    print(`hoga run: ${file} ${flags.mode} on ${flags.symbols} (${flags.interval}), store ${db.file}`);
+    print(
+      `hoga run: ${files.join(', ')} ${flags.mode} on ${flags.symbols} (${flags.interval}), store ${db.file}`,
+    );
     const session = await startSession({
       mode: flags.mode,
-      strategyClass,
-      config,
+      strategies,
       symbols: flags.symbols
         .split(',')
         .map((s) => s.trim())

@@ -13,7 +13,7 @@ import {
   type LiveStatus,
   type OrderManagerAlert,
   type RiskConfig,
-  type StrategyClass,
+  type StrategySpec,
   startLiveRun,
 } from '@hoga/engine';
 import type { HogaDatabase } from '@hoga/store';
@@ -22,8 +22,8 @@ import { createRunLogger } from '../runtime/cli-logger.js';
 /** What a session needs. */
 export interface SessionOptions {
   readonly mode: 'live' | 'paper';
-  readonly strategyClass: StrategyClass;
-  readonly config: unknown;
+  /** The strategies (class, config, id), one or several. */
+  readonly strategies: readonly StrategySpec[];
   readonly symbols: readonly string[];
   readonly interval: BarInterval;
   readonly client: BrokerClient;
@@ -135,7 +135,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
       interval: o.interval,
       cash: { KRW: o.cash.KRW, USD: o.cash.USD },
     },
-    strategies: [{ strategyClass: o.strategyClass, config: o.config }],
+    strategies: o.strategies,
     client: o.client,
     db: o.db,
     clock: o.clock,
@@ -149,7 +149,9 @@ export async function startSession(o: SessionOptions): Promise<Session> {
       if (e.clientOrderId.startsWith('ext-') && e.type !== 'OrderFilled' && e.type !== 'OrderPartiallyFilled')
         return;
       const line = describeEvent(e, at());
-      if (line !== null) o.print(line);
+      // several strategies: each line names the one whose order it is
+      const whose = o.strategies.length > 1 && e.strategyId !== undefined ? `  [${e.strategyId}]` : '';
+      if (line !== null) o.print(`${line}${whose}`);
     },
     onAlert: (a: OrderManagerAlert) => {
       if (a.type === 'ExternalOrderAdopted') return;

@@ -216,6 +216,72 @@ describe('hoga run', () => {
     expect(orders.map((o) => [o.side, o.quantity?.toFixed()])).toEqual([['BUY', '3']]);
   }, 90_000);
 
+  it('runs several strategies in one engine, each under its own id (FILE:ID), each with its own config', async () => {
+    const { sim, db } = await setup();
+    const dir = dirname(db);
+    writeFileSync(join(dir, 'a.json'), JSON.stringify({ buyAt: 1, throwAt: 1_000 }));
+    const r = start(
+      [
+        'run',
+        `${restsBelow}:low`,
+        `${throwsInOnBar}:market`,
+        '--mode',
+        'paper',
+        '--config',
+        join(dir, 'none.json'),
+        '--config',
+        join(dir, 'a.json'),
+        ...ARGS,
+      ],
+      env(sim, db),
+    );
+    // a --config of the first strategy that does not exist stops the start, naming it
+    expect(await r.exited).toBe(2);
+    expect(r.out.join('')).toMatch(/none\.json/);
+    writeFileSync(join(dir, 'none.json'), '{}');
+    const again = start(
+      [
+        'run',
+        `${restsBelow}:low`,
+        `${throwsInOnBar}:market`,
+        '--mode',
+        'paper',
+        '--config',
+        join(dir, 'none.json'),
+        '--config',
+        join(dir, 'a.json'),
+        ...ARGS,
+      ],
+      env(sim, db),
+    );
+    expect(await until(again, /fill [^\n]*\[market\]/, 60_000), again.out.join('')).toBe(true);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+    const store = HogaDatabase.open(db, { readonly: true });
+    const orders = store.orders.list({ mode: 'paper' });
+    store.close();
+    // the limit buys 5 % under of 'low' on each symbol, the market buy of 'market' (its config: on its first bar)
+    expect(new Set(orders.map((o) => `${o.strategyId} ${o.orderType}`))).toEqual(
+      new Set(['low LIMIT', 'market MARKET']),
+    );
+    const tooMany = start(
+      [
+        'run',
+        restsBelow,
+        '--mode',
+        'paper',
+        '--config',
+        join(dir, 'a.json'),
+        '--config',
+        join(dir, 'a.json'),
+        ...ARGS,
+      ],
+      env(sim, db),
+    );
+    expect(await tooMany.exited).toBe(2);
+    expect(tooMany.out.join('')).toContain('2 --config files for 1 strategy');
+  }, 120_000);
+
   it('paper: trades on live data with zero order requests reaching the broker', async () => {
     const { sim, db, config } = await setup();
     const r = start(['run', strategy, '--mode', 'paper', '--config', config, ...ARGS], env(sim, db));

@@ -6,7 +6,8 @@ export interface RunFlags {
   readonly mode: 'live' | 'paper';
   readonly symbols: string;
   readonly interval: '1m' | '1d';
-  readonly config?: string;
+  /** Config files, one per strategy in their order (`--config` repeated). */
+  readonly config: readonly string[];
   readonly statusEvery: number;
   readonly pollMs: number;
   readonly cashKrw: string;
@@ -36,8 +37,9 @@ function seconds(value: string): number {
 }
 
 /**
- * Registers `hoga run <strategy.ts> --mode live|paper`: runs a strategy against the broker (live)
- * or on live data with simulated fills (paper) until SIGINT or SIGTERM.
+ * Registers `hoga run <strategy.ts…> --mode live|paper`: runs one or several strategies in one
+ * engine against the broker (live) or on live data with simulated fills (paper) until SIGINT or
+ * SIGTERM.
  *
  * @param program - the `hoga` program
  */
@@ -48,11 +50,19 @@ export function registerRunCommand(program: Command): void {
       .description(
         'run a strategy live (orders to the broker) or paper (live data, simulated fills) until stopped',
       )
-      .argument('<strategy>', 'the strategy file (.ts)')
+      .argument(
+        '<strategies...>',
+        'strategy files (.ts), one engine for all; FILE:ID gives a strategy an id of its own (default: its class name)',
+      )
       .requiredOption('--mode <mode>', 'live or paper', oneOf(['live', 'paper'] as const))
       .option('--symbols <list>', 'comma-separated symbols', '005930')
       .option('--interval <interval>', '1m or 1d bars', oneOf(['1m', '1d'] as const), '1m')
-      .option('--config <file>', 'strategy config (JSON)')
+      .option(
+        '--config <file>',
+        'strategy config (JSON); repeat it for several strategies, in their order',
+        (value: string, previous: string[]) => [...previous, value],
+        [] as string[],
+      )
       .option('--status-every <seconds>', 'seconds between status lines', seconds, 10)
       .option('--poll-ms <ms>', 'real ms between order polls (live)', (v) => Number(v), 1000)
       .option('--cash-krw <amount>', 'paper starting cash in KRW', '10000000')
@@ -67,8 +77,8 @@ export function registerRunCommand(program: Command): void {
         '--risk-config <file>',
         'risk configuration (JSON; default $HOGA_RISK_CONFIG, else the defaults)',
       ),
-  ).action(async (strategy: string, flags: RunFlags) => {
+  ).action(async (strategies: string[], flags: RunFlags) => {
     const { runCommand } = await import('./run-action.js');
-    await runCommand(strategy, flags);
+    await runCommand(strategies, flags);
   });
 }

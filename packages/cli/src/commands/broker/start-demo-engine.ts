@@ -80,8 +80,7 @@ export async function runEngineDemo(options: EngineDemoOptions = {}): Promise<nu
     );
     const session = await startSession({
       mode: 'live',
-      strategyClass,
-      config: { fast: 3, slow: 8, quantity: 10 },
+      strategies: [{ strategyClass, config: { fast: 3, slow: 8, quantity: 10 } }],
       symbols: SYMBOLS,
       interval: '1m',
       client,
