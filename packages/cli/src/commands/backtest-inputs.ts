@@ -73,20 +73,16 @@ export async function fxRates(
   logger: Logger,
 ): Promise<FxRates> {
   if (request.usdKrw !== undefined) return new engine.FixedFxRates(request.usdKrw);
-  const start = DateTime.fromMillis(request.startMs, { zone: KST_ZONE });
-  const times = [request.startMs];
   const hasUs = request.ranges.some((r) => r?.market === Market.US);
   const end = Math.max(...request.ranges.map((r) => r?.toTs ?? 0));
-  for (let m = 1; hasUs && times.length < MAX_RATE_SAMPLES; m++) {
-    const t = start.startOf('month').plus({ months: m }).toMillis();
-    if (t >= end) break;
-    times.push(t);
-  }
+  const times = rateTimes(request.startMs, end);
   const points: [number, number][] = [];
   for (const t of times) {
     try {
       const rate = await client.getExchangeRate({ dateTime: formatKst(DateTime.fromMillis(t)) });
       points.push([t, rate.rate.toNumber()]);
+      // a KR run holds its USD cash at one rate: the start's, or the first the range has
+      if (!hasUs) break;
     } catch (error) {
       if (!(error instanceof BrokerApiError && error.code === 'exchange-rate-not-found')) throw error;
       logger.warn({ at: formatKst(DateTime.fromMillis(t)) }, 'no USD/KRW rate for this time');
@@ -99,6 +95,29 @@ export async function fxRates(
     );
   }
   return new engine.SteppedFxRates(points);
+}
+
+/**
+ * When to read the USD/KRW rate: the start, then month starts before `end`, at most
+ * {@link MAX_RATE_SAMPLES} in all, spread evenly over a range of more months (they were the first
+ * 11 months, so a long run's rate stopped moving after its first year, and a run starting before
+ * the broker's history had no rate at all).
+ */
+function rateTimes(startMs: number, end: number): number[] {
+  const first = DateTime.fromMillis(startMs, { zone: KST_ZONE }).startOf('month');
+  const months: number[] = [];
+  for (let m = 1; ; m++) {
+    const t = first.plus({ months: m }).toMillis();
+    if (t >= end) break;
+    months.push(t);
+  }
+  const room = MAX_RATE_SAMPLES - 1;
+  if (months.length <= room) return [startMs, ...months];
+  const picked = Array.from(
+    { length: room },
+    (_, i) => months[Math.round(((i + 1) * months.length) / room) - 1],
+  );
+  return [startMs, ...(picked as number[])];
 }
 
 /**

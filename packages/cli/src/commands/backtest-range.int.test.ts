@@ -39,3 +39,36 @@ describe('hoga backtest over a range in the future', () => {
     expect(result.code).toBe(1);
   });
 });
+
+describe("hoga backtest starting before the broker's USD/KRW history (the simulator's starts 2020-01-01)", () => {
+  const run = (symbols: string, from: string, to: string) =>
+    hoga([
+      SMA,
+      '--symbols',
+      symbols,
+      '--interval',
+      '1d',
+      '--from',
+      from,
+      '--to',
+      to,
+      '--json',
+      ...simFlags(sim.url),
+      '--db',
+      join(dir, 'fx.sqlite'),
+    ]);
+
+  it('values the USD cash of a KR run at the first rate the range has', async () => {
+    const result = await run('005930', '2019-12-02', '2020-02-28');
+    expect(result.stderr).not.toContain('give one with --usd-krw');
+    expect(result.code).toBe(0);
+    const start = (JSON.parse(result.stdout) as { stats: { startEquity: string } }).stats.startEquity;
+    expect(Number(start)).toBeGreaterThan(100_000_000);
+  });
+
+  it("uses the rates of a US run's later months, spread over a range longer than a year", async () => {
+    const result = await run('AAPL', '2018-06-01', '2021-06-30');
+    expect(result.stderr).not.toContain('give one with --usd-krw');
+    expect(result.code).toBe(0);
+  });
+});
