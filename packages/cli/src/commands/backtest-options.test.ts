@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBacktestFlags } from './backtest-options.js';
+import { parseBacktestFlags, toBeforeFrom } from './backtest-options.js';
 
 const BASE = { symbols: '005930', interval: '1d', from: '2025-03-03', to: '2025-03-14' };
 
@@ -34,5 +34,27 @@ describe('parseBacktestFlags symbols', () => {
     const request = parseBacktestFlags('s.ts', { ...BASE, symbols: 'aapl, 005930,AAPL' });
     expect(request.symbols).toEqual(['AAPL', '005930']);
     expect(request.ranges.map((r) => r?.symbol)).toEqual(['AAPL', '005930']);
+  });
+});
+
+describe('toBeforeFrom', () => {
+  it('takes a date --to as its whole day', () => {
+    expect(toBeforeFrom('2026-11-20T10:00:00+09:00', '2026-11-20')).toBe(false);
+    expect(toBeforeFrom('2026-11-20', '2026-11-20')).toBe(false);
+    expect(toBeforeFrom('2026-11-21T00:00:00+09:00', '2026-11-20')).toBe(true);
+    expect(toBeforeFrom('2026-11-21', '2026-11-20')).toBe(true);
+  });
+
+  it('compares date-times as instants', () => {
+    expect(toBeforeFrom('2026-11-20T10:00:00+09:00', '2026-11-20T10:00:00+09:00')).toBe(false);
+    expect(toBeforeFrom('2026-11-20T10:00:00+09:00', '2026-11-20T09:59:00+09:00')).toBe(true);
+    expect(toBeforeFrom('2026-11-20', '2026-11-20T09:59:00+09:00')).toBe(false);
+    expect(toBeforeFrom('2026-11-20', '2026-11-19T23:59:00+09:00')).toBe(true);
+  });
+
+  it('lets a backtest start at a time of its last day', () => {
+    expect(usageMessage({ interval: '1m', from: '2025-03-14T10:00:00+09:00', to: '2025-03-14' })).toBe(
+      'accepted',
+    );
   });
 });

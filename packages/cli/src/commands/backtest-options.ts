@@ -171,13 +171,25 @@ function symbolRange(symbol: string, interval: BarInterval, from: string, to: st
 function checkOrder(from: string, to: string): void {
   const at = (v: string) =>
     v.includes('T') ? DateTime.fromISO(v, { setZone: true }) : DateTime.fromISO(v, { zone: KST_ZONE });
+  if (!at(from).isValid)
+    throw usage(`--from: expected a date like 2024-01-31 or a date-time with offset, found "${from}"`);
+  if (!at(to).isValid)
+    throw usage(`--to: expected a date like 2024-01-31 or a date-time with offset, found "${to}"`);
+  if (toBeforeFrom(from, to)) throw usage(`--to (${to}) is before --from (${from})`);
+}
+
+/**
+ * Whether `--to` comes before `--from` (each a date, KST, or a date-time with offset; invalid ones
+ * are not compared). A date `--to` is its whole day: `--from 2026-11-20T10:00+09:00 --to 2026-11-20`
+ * is in order.
+ */
+export function toBeforeFrom(from: string, to: string): boolean {
+  const at = (v: string) =>
+    v.includes('T') ? DateTime.fromISO(v, { setZone: true }) : DateTime.fromISO(v, { zone: KST_ZONE });
   const a = at(from);
   const b = at(to);
-  if (!a.isValid)
-    throw usage(`--from: expected a date like 2024-01-31 or a date-time with offset, found "${from}"`);
-  if (!b.isValid)
-    throw usage(`--to: expected a date like 2024-01-31 or a date-time with offset, found "${to}"`);
-  if (b < a) throw usage(`--to (${to}) is before --from (${from})`);
+  if (!a.isValid || !b.isValid) return false;
+  return to.includes('T') ? b < a : b.plus({ days: 1 }) <= a;
 }
 
 function parseCash(raw: string | undefined): Record<Currency, Decimal> {

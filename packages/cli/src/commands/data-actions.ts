@@ -17,6 +17,7 @@ import { DateTime } from 'luxon';
 import { emit, formatOf } from '../output/emit.js';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 import { type ConnectionFlags, runWithClient } from './broker/connection.js';
+import { toBeforeFrom } from './backtest-options.js';
 import { openForReading, type ReadingDatabase } from './db/open-for-reading.js';
 
 /** Flags of `data download`. */
@@ -30,11 +31,7 @@ export interface DownloadFlags extends ConnectionFlags {
 /** A usage error when `--to` is before `--from` (dates are KST, date-times keep their offset). */
 function checkOrder(from: string | undefined, to: string | undefined, command: string): void {
   if (from === undefined || to === undefined) return;
-  const at = (v: string) =>
-    v.includes('T') ? DateTime.fromISO(v, { setZone: true }) : DateTime.fromISO(v, { zone: KST_ZONE });
-  const a = at(from);
-  const b = at(to);
-  if (a.isValid && b.isValid && b < a) throw usageError(`--to (${to}) is before --from (${from})`, command);
+  if (toBeforeFrom(from, to)) throw usageError(`--to (${to}) is before --from (${from})`, command);
 }
 
 function targets(
