@@ -46,6 +46,23 @@ describe('tradingDateRange', () => {
     });
   });
 
+  it('bounds daily bars by their close for a date-time: a bar closing after --to is left out, one closing after --from kept', () => {
+    // KR closes 15:30 KST: the 14th's bar is not closed at 12:00, the 12th's is still to close at 10:00
+    expect(tradingDateRange('KR', '1d', '2026-10-12T10:00:00+09:00', '2026-10-14T12:00:00+09:00')).toEqual({
+      start: ms('2026-10-12T00:00:00+09:00'),
+      end: ms('2026-10-14T00:00:00+09:00'),
+    });
+    expect(tradingDateRange('KR', '1d', '2026-10-12T15:31:00+09:00', '2026-10-14T15:30:00+09:00')).toEqual({
+      start: ms('2026-10-13T00:00:00+09:00'),
+      end: ms('2026-10-15T00:00:00+09:00'),
+    });
+    // US closes 16:00 New York; daily stamps are KST midnight of the New York date
+    expect(tradingDateRange('US', '1d', '2026-11-20T16:00:00-05:00', '2026-11-23T15:59:00-05:00')).toEqual({
+      start: ms('2026-11-20T00:00:00+09:00'),
+      end: ms('2026-11-23T00:00:00+09:00'),
+    });
+  });
+
   it('refuses a malformed date, naming the flag', () => {
     expect(() => tradingDateRange('KR', '1d', '2026-13-01', '2026-12-01')).toThrow(/from/);
   });

@@ -8,6 +8,7 @@
  */
 import {
   type BarInterval,
+  barCloseTime,
   KST_ZONE,
   type Market,
   MINUTE_CANDLE_HISTORY_START,
@@ -33,6 +34,18 @@ function dateStart(market: Market, interval: BarInterval, date: string): number 
     return eve.toMillis() + 1;
   }
   return DateTime.fromISO(date, { zone: KST_ZONE }).toMillis();
+}
+
+/**
+ * The stamp of the first daily candle that closes at or after `at`: a date-time bounds daily bars
+ * by their close, as it bounds minute bars (stamped at their end). `--to 2026-10-14T12:00+09:00`
+ * leaves out that day's bar (it closes at 15:30), `--from 2026-10-14T10:00+09:00` keeps it.
+ */
+function dailyStampClosingFrom(market: Market, at: number): number {
+  const zone = market === 'US' ? NEW_YORK_ZONE : KST_ZONE;
+  const date = DateTime.fromMillis(at, { zone }).toISODate() ?? '';
+  const stamp = dateStart(market, '1d', date);
+  return barCloseTime(market, '1d', stamp) >= at ? stamp : dateStart(market, '1d', nextDate(date));
 }
 
 function nextDate(date: string): string {
@@ -66,14 +79,18 @@ export function tradingDateRange(
   to: string,
 ): StampRange | null {
   let start: number;
-  if (from.includes('T')) start = parseDateTime(from, 'from').toMillis();
-  else {
+  if (from.includes('T')) {
+    const at = parseDateTime(from, 'from').toMillis();
+    start = interval === '1d' ? dailyStampClosingFrom(market, at) : at;
+  } else {
     checkDate(from, 'from');
     start = dateStart(market, interval, from);
   }
   let end: number;
-  if (to.includes('T')) end = parseDateTime(to, 'to').toMillis() + 1;
-  else {
+  if (to.includes('T')) {
+    const at = parseDateTime(to, 'to').toMillis();
+    end = interval === '1d' ? dailyStampClosingFrom(market, at + 1) : at + 1;
+  } else {
     checkDate(to, 'to');
     end = dateStart(market, interval, nextDate(to));
   }
