@@ -128,6 +128,32 @@ describe('CandleDownloader', () => {
       expect(db.candles.get(key, range)).toEqual(whole.candles.get(key, range));
     });
 
+    it('an abort while a page request waits leaves no unhandled rejection (hoga data crashed on Ctrl-C)', async () => {
+      const db = open('aborted.sqlite');
+      const abort = new AbortController();
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const interrupted = new CandleDownloader({
+          client: client(),
+          cache: db.candles,
+          clock: clock(),
+          signal: abort.signal,
+          onProgress: (e) => {
+            // the abort lands while the page request is in flight and not yet awaited (the
+            // downloader yields once to report a rate-limit wait)
+            if (e.type === 'SymbolStarted') setImmediate(() => abort.abort());
+          },
+        });
+        await expect(interrupted.ensure('1m', TWO_DAYS)).rejects.toThrow(/abort/);
+        await new Promise((r) => setTimeout(r, 50));
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
+      expect(unhandled).toEqual([]);
+    });
+
     it('makes no request for a range already covered', async () => {
       const db = open('c.sqlite');
       await downloader(db).ensure('1m', TWO_DAYS);

@@ -238,6 +238,9 @@ export class CandleDownloader {
         { interval: key.interval, count: this.pageSize, before, adjusted: key.adjusted },
         { priority: RequestPriority.POLL, ...(signal === undefined ? {} : { signal }) },
       );
+      // handled at once: an abort while the report below yields rejects it before the await
+      // (an unhandled rejection ends the process)
+      request.catch(() => undefined);
       await this.reportRateWait(key.symbol, client);
       const page = await request;
       const inGap: CachedCandle[] = [];
