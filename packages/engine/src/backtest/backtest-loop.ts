@@ -7,12 +7,13 @@
  *
  * @module
  */
-import { type Bar, Market, marketOfSymbol, type VirtualClock } from '@hoga/core';
+import type { Bar, VirtualClock } from '@hoga/core';
 import type { ReferencePrices } from '../market-data/reference-prices.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import type { StrategyHost } from '../runtime/strategy-host.js';
+import { sessionShiftOf } from '../venue/session-key.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
 
 /** Bars in delivery order: time, then symbol. The current bar may be one object, overwritten. */
@@ -153,15 +154,12 @@ function routeOf(runtime: EngineRuntime, marks: MarkBook, bar: Bar, startTs: num
   const hosts = runtime.hosts.filter(
     (h) => (inUniverse || subscribed.has(h.strategyId)) && typeof h.strategy.onBar === 'function',
   );
-  const us = marketOfSymbol(bar.symbol) === Market.US;
   return {
     slot: marks.slot(bar.symbol),
     startTs,
     hosts,
     warmupHosts: hosts.filter((h) => (h.strategyClass.warmupBars ?? 0) > 0),
-    // US trading day D: 20:00 New York on D-1 (00:00/01:00 UTC) to 18:00 on D (22:00/23:00 UTC);
-    // +30 min puts the key's change in the gap between two days, summer and winter
-    sessionShift: us ? HOUR_MS / 2 : 9 * HOUR_MS,
+    sessionShift: sessionShiftOf(bar.symbol),
   };
 }
 

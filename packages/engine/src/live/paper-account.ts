@@ -112,7 +112,7 @@ export class PaperAccount {
     const now = this.o.clock.nowMs();
     const { restored, ended } = restorablePaperOrders(
       this.o.db.strategyState.get(PAPER_STATE_ID, 'orders'),
-      paperSession(now),
+      now,
     );
     if (ended.length > 0) this.o.logger.info({ orders: ended }, 'paper orders of an earlier session ended');
     for (const { strategyId, intent } of restored) {
@@ -166,7 +166,7 @@ export class PaperAccount {
           if (!venue.hasWorking(symbol)) return;
           const view: OrderBook = { asks: book.asks, bids: book.bids };
           this.o.onBook?.(symbol, view);
-          venue.onMarket(symbol, view, paperSession(this.o.clock.nowMs()));
+          venue.onMarket(symbol, view, paperSession(symbol, this.o.clock.nowMs()));
         }),
       );
     }

@@ -63,7 +63,7 @@ describe(PaperOrders, () => {
       },
     ]);
     const saved = orders.snapshot();
-    expect(saved).toMatchObject([{ filledQuantity: '4', session: paperSession(T0) }]);
+    expect(saved).toMatchObject([{ filledQuantity: '4', session: paperSession('005930', T0) }]);
     expect(saved[0]?.intent).toMatchObject({ price: '64800', quantity: '10', clientOrderId: 'o-1' });
     orders.onEvent({ type: 'OrderFilled', eventId: 'e4', ...base, fill: fill(6, 10) });
     expect(orders.snapshot()).toEqual([]);
@@ -81,8 +81,8 @@ describe(restorablePaperOrders, () => {
 
   it('gives back the unfilled part of an order of the same session, under its id, with decimals', () => {
     const { restored, ended } = restorablePaperOrders(
-      JSON.parse(JSON.stringify(saved(paperSession(T0)))),
-      paperSession(T0),
+      JSON.parse(JSON.stringify(saved(paperSession('005930', T0)))),
+      T0,
     );
     expect(ended).toEqual([]);
     expect(restored).toHaveLength(1);
@@ -95,12 +95,31 @@ describe(restorablePaperOrders, () => {
   });
 
   it('leaves out an order of an earlier session (a DAY order has ended) and says so', () => {
-    const { restored, ended } = restorablePaperOrders(saved(paperSession(T0) - 1), paperSession(T0));
+    const { restored, ended } = restorablePaperOrders(saved(paperSession('005930', T0) - 1), T0);
     expect(restored).toEqual([]);
     expect(ended).toEqual(['o-1']);
   });
 
   it('answers nothing for nothing saved', () => {
     expect(restorablePaperOrders(undefined, 1)).toEqual({ restored: [], ended: [] });
+  });
+});
+
+describe(paperSession, () => {
+  const at = (iso: string) => Date.parse(iso);
+
+  it('ends a US DAY order with its trading date, not at KST midnight (inside the US regular session)', () => {
+    // 23:45 and 00:15 KST on 24-25 November are 09:45 and 10:15 in New York: one US trading day
+    expect(paperSession('AAPL', at('2026-11-24T23:45:00+09:00'))).toBe(
+      paperSession('AAPL', at('2026-11-25T00:15:00+09:00')),
+    );
+    // from the after-market's end (18:00 New York) to the next day's pre-market it changes once
+    expect(paperSession('AAPL', at('2026-11-24T17:59:00-05:00'))).not.toBe(
+      paperSession('AAPL', at('2026-11-24T20:00:00-05:00')),
+    );
+    // KR: the KST day
+    expect(paperSession('005930', at('2026-11-24T23:45:00+09:00'))).not.toBe(
+      paperSession('005930', at('2026-11-25T00:15:00+09:00')),
+    );
   });
 });

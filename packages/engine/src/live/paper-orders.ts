@@ -16,6 +16,7 @@ import {
   OrderType,
   type StrategyId,
 } from '@hoga/core';
+import { sessionKeyOf } from '../venue/session-key.js';
 
 /** One open order as saved in the store (JSON). */
 export interface SavedPaperOrder {
@@ -24,7 +25,7 @@ export interface SavedPaperOrder {
   readonly filledQuantity: string;
   /** Amount filled so far (amount orders), in the order's currency. */
   readonly filledAmount: string;
-  /** Session key (KST trading day number) of the order's acceptance. */
+  /** Session key ({@link paperSession}) of the order's acceptance. */
   readonly session: number;
 }
 
@@ -35,9 +36,13 @@ interface OpenOrder {
   session: number;
 }
 
-/** The session key paper uses for DAY orders: the KST calendar day of an instant. */
-export function paperSession(ms: number): number {
-  return Math.floor((ms + 9 * 3_600_000) / 86_400_000);
+/**
+ * The session key paper uses for a DAY order of `symbol`: KR the KST day, US the trading date (see
+ * `sessionKeyOf`: a US order placed at 23:45 KST, in the regular session, does not end at KST
+ * midnight).
+ */
+export function paperSession(symbol: string, ms: number): number {
+  return sessionKeyOf(symbol, ms);
 }
 
 const ENDED = new Set<OrderEvent['type']>(['OrderFilled', 'OrderCanceled', 'OrderExpired', 'OrderRejected']);
@@ -61,7 +66,7 @@ export class PaperOrders {
         intent: event.intent,
         filledQuantity: new Decimal(0),
         filledAmount: new Decimal(0),
-        session: paperSession(event.tsEvent),
+        session: paperSession(event.intent.instrument.symbol, event.tsEvent),
       });
       return true;
     }
@@ -118,11 +123,11 @@ export interface RestoredPaperOrder {
  * earlier session (DAY orders end with their session) and fully filled ones are left out.
  *
  * @param saved - what {@link PaperOrders.snapshot} saved (or undefined)
- * @param session - the session key now ({@link paperSession})
+ * @param nowMs - the instant now (each order's session key now is its symbol's, {@link paperSession})
  */
 export function restorablePaperOrders(
   saved: unknown,
-  session: number,
+  nowMs: number,
 ): {
   readonly restored: readonly RestoredPaperOrder[];
   readonly ended: readonly string[];
@@ -133,7 +138,8 @@ export function restorablePaperOrders(
   for (const s of saved as SavedPaperOrder[]) {
     const raw = s.intent;
     const id = String(raw.clientOrderId);
-    if (s.session !== session) {
+    const symbol = String((raw.instrument as { symbol?: unknown } | undefined)?.symbol ?? '');
+    if (s.session !== paperSession(symbol, nowMs)) {
       ended.push(id);
       continue;
     }
