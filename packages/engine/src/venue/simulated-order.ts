@@ -35,7 +35,7 @@ export interface SimulatedOrder extends FillableOrder, ReservingOrder {
   filledQuantity: Decimal;
   filledAmount: Decimal;
   readonly acceptedAt: number;
-  readonly reservePrice: Decimal;
+  reservePrice: Decimal;
   state: OrderState;
   /** Session key of the first market view the order was matched against (DAY orders end with it). */
   sessionKey: number | undefined;

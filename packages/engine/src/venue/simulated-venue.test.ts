@@ -164,4 +164,31 @@ describe('SimulatedVenue', () => {
       ['OrderFilled', '3'],
     ]);
   });
+
+  it('refuses a KR limit price off the tick grid, as the broker does (create and modify)', async () => {
+    const { venue, events } = setup();
+    await venue.execute(submit('BUY', 1, 70_050)); // 005930 ticks by 100 won here
+    const rejected = events.at(-1);
+    expect(rejected?.type).toBe('OrderRejected');
+    expect(rejected?.type === 'OrderRejected' && [rejected.code, rejected.reason]).toEqual([
+      'invalid-request',
+      'price 70050 is off the tick grid',
+    ]);
+    expect(venue.workingCount).toBe(0);
+    const order = submit('BUY', 1, 70_000);
+    await venue.execute(order);
+    await venue.execute({
+      type: 'ModifyOrder',
+      commandId: 'm2',
+      strategyId: S,
+      tsInit: T0,
+      clientOrderId: order.type === 'SubmitOrder' ? order.intent.clientOrderId : ('' as ClientOrderId),
+      orderType: 'LIMIT',
+      price: new Decimal(70_050),
+      quantity: new Decimal(1),
+      confirmHighValue: false,
+    });
+    expect(events.at(-1)?.type).toBe('OrderModifyRejected');
+    expect(venue.workingCount).toBe(1);
+  });
 });

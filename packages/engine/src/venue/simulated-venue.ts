@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type FillModel, type Ledger, reservedCash, tradeCharges } from '@hoga/broker-model';
+import { checkLimitPrice, type FillModel, type Ledger, reservedCash, tradeCharges } from '@hoga/broker-model';
 import {
   type BrokerOrderId,
   type Clock,
@@ -190,6 +190,20 @@ export class SimulatedVenue<M> implements ExecutionVenue {
         order,
       ),
     );
+    // the broker's price grid (a backtest's gate applies the owner's guards only): a KR price off
+    // its ticks is refused, a US price truncated onto its grid, as the broker does
+    if (limit !== null) {
+      const grid = checkLimitPrice(instrument, limit);
+      if (!grid.accepted) {
+        order.state = 'REJECTED';
+        this.emit({ type: 'OrderRejected', ...this.base(order, now), code: grid.code, reason: grid.message });
+        return;
+      }
+      if (grid.price !== null && !grid.price.eq(limit)) {
+        order.price = grid.price;
+        order.reservePrice = grid.price;
+      }
+    }
     const refusal = this.admission(order);
     if (refusal !== null) {
       order.state = 'REJECTED';
@@ -266,8 +280,22 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const order = this.workingOrRejected(command, 'OrderModifyRejected');
     if (order === undefined) return;
     const now = this.options.clock.nowMs();
+    let price = command.price;
+    if (price !== undefined) {
+      const grid = checkLimitPrice(order.instrument, price);
+      if (!grid.accepted) {
+        this.emit({
+          type: 'OrderModifyRejected',
+          ...this.base(order, now),
+          code: grid.code,
+          reason: grid.message,
+        });
+        return;
+      }
+      if (grid.price !== null) price = grid.price;
+    }
     const previous = order.brokerOrderId;
-    if (command.price !== undefined) order.price = command.price;
+    if (price !== undefined) order.price = price;
     // a KR modify's quantity replaces the unfilled rest (as the broker's new order does)
     if (command.quantity !== undefined) order.quantity = order.filledQuantity.plus(command.quantity);
     order.brokerOrderId = this.nextBrokerId();
@@ -277,7 +305,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       ...this.base(order, now),
       brokerOrderId: order.brokerOrderId,
       previousBrokerOrderId: previous,
-      ...(command.price === undefined ? {} : { price: command.price }),
+      ...(price === undefined ? {} : { price }),
       ...(command.quantity === undefined || order.quantity === null ? {} : { quantity: order.quantity }),
     });
   }
