@@ -220,40 +220,24 @@ describe('hoga run', () => {
     const { sim, db } = await setup();
     const dir = dirname(db);
     writeFileSync(join(dir, 'a.json'), JSON.stringify({ buyAt: 1, throwAt: 1_000 }));
-    const r = start(
-      [
-        'run',
-        `${restsBelow}:low`,
-        `${throwsInOnBar}:market`,
-        '--mode',
-        'paper',
-        '--config',
-        join(dir, 'none.json'),
-        '--config',
-        join(dir, 'a.json'),
-        ...ARGS,
-      ],
-      env(sim, db),
-    );
+    const args = [
+      'run',
+      `${restsBelow}:low`,
+      `${throwsInOnBar}:market`,
+      '--mode',
+      'paper',
+      '--config',
+      join(dir, 'none.json'),
+      '--config',
+      join(dir, 'a.json'),
+      ...ARGS,
+    ];
+    const r = start(args, env(sim, db));
     // a --config of the first strategy that does not exist stops the start, naming it
     expect(await r.exited).toBe(2);
     expect(r.out.join('')).toMatch(/none\.json/);
     writeFileSync(join(dir, 'none.json'), '{}');
-    const again = start(
-      [
-        'run',
-        `${restsBelow}:low`,
-        `${throwsInOnBar}:market`,
-        '--mode',
-        'paper',
-        '--config',
-        join(dir, 'none.json'),
-        '--config',
-        join(dir, 'a.json'),
-        ...ARGS,
-      ],
-      env(sim, db),
-    );
+    const again = start(args, env(sim, db));
     expect(await until(again, /fill [^\n]*\[market\]/, 60_000), again.out.join('')).toBe(true);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);

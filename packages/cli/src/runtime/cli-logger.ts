@@ -8,10 +8,14 @@ import { createLogger, type Logger } from '@hoga/core';
 import { cliRuntime, humanLine, LEVEL_NAMES } from './cli-runtime.js';
 
 /**
- * The logger the connector gets: warnings (retries) always on stderr, everything from debug up with
- * `--verbose`, and every record as a JSON line in `--log-file`.
+ * A logger whose records go to `show` (a record and its pino level number), and every record as a
+ * JSON line to `--log-file`; debug and up are recorded with `--verbose` or `--log-file`, else
+ * from `quietLevel` up.
  */
-export function createCliLogger(): Logger {
+function cliLogger(
+  quietLevel: 'info' | 'warn',
+  show: (record: Record<string, unknown>, level: number) => void,
+): Logger {
   const { verbose, logFile } = cliRuntime;
   const destination = {
     write(line: string): void {
@@ -22,13 +26,23 @@ export function createCliLogger(): Logger {
         return;
       }
       const level = typeof record.level === 'number' ? record.level : 30;
-      if (verbose || level >= 40) process.stderr.write(`hoga: ${humanLine(record)}\n`);
+      show(record, level);
       if (logFile !== undefined) {
         appendFileSync(logFile, `${JSON.stringify({ ...record, level: LEVEL_NAMES[level] ?? level })}\n`);
       }
     },
   };
-  return createLogger({ level: verbose || logFile !== undefined ? 'debug' : 'warn', destination });
+  return createLogger({ level: verbose || logFile !== undefined ? 'debug' : quietLevel, destination });
+}
+
+/**
+ * The logger the connector gets: warnings (retries) always on stderr, everything from debug up with
+ * `--verbose`, and every record as a JSON line in `--log-file`.
+ */
+export function createCliLogger(): Logger {
+  return cliLogger('warn', (record, level) => {
+    if (cliRuntime.verbose || level >= 40) process.stderr.write(`hoga: ${humanLine(record)}\n`);
+  });
 }
 
 /**
@@ -41,27 +55,13 @@ export function createCliLogger(): Logger {
  * @param at - the engine time of a line (`HH:mm:ss`)
  */
 export function createRunLogger(print: (line: string) => void, at: () => string): Logger {
-  const { verbose, logFile } = cliRuntime;
-  const destination = {
-    write(line: string): void {
-      let record: Record<string, unknown>;
-      try {
-        record = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        return;
-      }
-      const level = typeof record.level === 'number' ? record.level : 30;
-      if (record.component === 'strategy' && level >= 30) {
-        const { strategyId, ...rest } = record;
-        const tag = level >= 50 ? 'error' : level >= 40 ? 'warn ' : 'log  ';
-        print(`${at()} ${tag}  ${String(strategyId)}: ${humanLine(rest)}`);
-      } else if (verbose || level >= 30) {
-        process.stderr.write(`hoga: ${humanLine(record)}\n`);
-      }
-      if (logFile !== undefined) {
-        appendFileSync(logFile, `${JSON.stringify({ ...record, level: LEVEL_NAMES[level] ?? level })}\n`);
-      }
-    },
-  };
-  return createLogger({ level: verbose || logFile !== undefined ? 'debug' : 'info', destination });
+  return cliLogger('info', (record, level) => {
+    if (record.component === 'strategy' && level >= 30) {
+      const { strategyId, ...rest } = record;
+      const tag = level >= 50 ? 'error' : level >= 40 ? 'warn ' : 'log  ';
+      print(`${at()} ${tag}  ${String(strategyId)}: ${humanLine(rest)}`);
+    } else if (cliRuntime.verbose || level >= 30) {
+      process.stderr.write(`hoga: ${humanLine(record)}\n`);
+    }
+  });
 }
