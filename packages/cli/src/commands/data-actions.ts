@@ -16,8 +16,8 @@ import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { emit, formatOf } from '../output/emit.js';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
-import { type ConnectionFlags, runWithClient } from './broker/connection.js';
 import { toBeforeFrom } from './backtest-options.js';
+import { type ConnectionFlags, runWithClient } from './broker/connection.js';
 import { openForReading, type ReadingDatabase } from './db/open-for-reading.js';
 
 /** Flags of `data download`. */
