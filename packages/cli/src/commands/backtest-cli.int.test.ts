@@ -5,7 +5,7 @@ import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
-import { simFlags } from '../hoga-process.test-helper.js';
+import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
 import { cachedDailyBars, hogaBacktest as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
 
@@ -125,6 +125,37 @@ describe('hoga backtest', () => {
     const second = JSON.parse((await hoga(args())).stdout) as BacktestJson;
     expect(second.runId).not.toBe(first.runId);
     expect({ ...second, runId: '' }).toEqual({ ...first, runId: '' });
+  }, 120_000);
+
+  it('reads a stored run back with hoga db runs: the list, and one run with the trades and equity it printed', async () => {
+    const printed = JSON.parse((await hoga(args())).stdout) as BacktestJson;
+    const list = await hogaBin(['db', 'runs', '--db', db, '--json']);
+    expect(list.code, list.err).toBe(0);
+    const runs = JSON.parse(list.out) as { runId: string; kind: string; status: string }[];
+    expect(runs[0]).toMatchObject({ runId: printed.runId, kind: 'backtest', status: 'completed' });
+    const one = await hogaBin(['db', 'runs', '--db', db, '--id', printed.runId, '--json']);
+    expect(one.code, one.err).toBe(0);
+    const run = JSON.parse(one.out) as {
+      trades: BacktestJson['trades'];
+      equity: BacktestJson['equity'];
+      stats: { trades: number };
+    };
+    const fields = (t: BacktestJson['trades'][number]) => [
+      t.time,
+      t.symbol,
+      t.side,
+      t.quantity,
+      t.price,
+      t.commission,
+      t.tax,
+    ];
+    expect(run.trades.map(fields)).toEqual(printed.trades.map(fields));
+    expect(run.equity).toHaveLength(printed.equity.length);
+    expect(run.stats.trades).toBe(printed.stats.trades);
+    const table = await hogaBin(['db', 'runs', '--db', db]);
+    expect(table.out).toContain(printed.runId);
+    const missing = await hogaBin(['db', 'runs', '--db', db, '--id', 'no-such-run']);
+    expect([missing.code, missing.err]).toEqual([1, expect.stringContaining('no run no-such-run')]);
   }, 120_000);
 
   it('stops with exit code 2 on a bad config, naming the field, the value and what was expected', async () => {

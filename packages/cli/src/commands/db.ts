@@ -41,8 +41,8 @@ function date(value: string): string {
 }
 
 /**
- * Registers `hoga db info|migrate|orders|fills`: inspect, create or upgrade the store's SQLite file
- * and list the orders and fills it holds.
+ * Registers `hoga db info|migrate|orders|fills|runs|positions`: inspect, create or upgrade the
+ * store's SQLite file and list the orders, fills, runs and positions it holds.
  *
  * @param program - the `hoga` program
  * @param io - where output goes (tests pass their own)
@@ -80,6 +80,16 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .option('--date <yyyy-mm-dd>', 'only fills on this KST date', date)
     .option('--limit <n>', 'at most n fills', limit, 10_000)
     .action((flags) => dbFills(flags, io));
+  db.command('runs')
+    .description(
+      'stored runs (backtests), newest first; --id RUN for one, with its trades and equity in --json',
+    )
+    .option('--db <file>', DB_HELP)
+    .option('--json', 'print JSON (decimals as strings, times in KST)')
+    .option('--id <runId>', 'one run')
+    .option('--kind <kind>', 'only backtest, paper or live runs', mode)
+    .option('--limit <n>', 'at most n runs', limit, 50)
+    .action(async (flags) => (await import('./db/db-runs.js')).dbRuns(flags, io));
   db.command('positions')
     .description("the engine's positions (live: the order manager's; paper: the paper account's)")
     .option('--db <file>', DB_HELP)

@@ -1,0 +1,141 @@
+/**
+ * `hoga db runs`: the runs the store holds (each backtest is stored with its parameters, statistics,
+ * trades and equity curve under its run id). Without `--id`, the newest runs as a table; with
+ * `--id`, one run: its statistics, or with `--json` the whole run (trades and equity included,
+ * decimals as strings, times ISO 8601 in KST).
+ *
+ * @module
+ */
+import { existsSync, statSync } from 'node:fs';
+import { formatDecimal, formatKst } from '@hoga/core';
+import { type RunKind, type RunRecord, RunRepository, resolveDatabasePath } from '@hoga/store';
+import { DateTime } from 'luxon';
+import { type DbCommandIo, formatTable } from './db-io.js';
+import { openForReading } from './open-for-reading.js';
+
+/** Flags of `db runs`. */
+export interface DbRunsFlags {
+  readonly db?: string;
+  readonly json?: boolean;
+  readonly id?: string;
+  readonly kind?: RunKind;
+  readonly limit?: number;
+}
+
+function kst(ms: number | null): string | null {
+  return ms === null ? null : formatKst(DateTime.fromMillis(ms));
+}
+
+/** A stored statistic as it reads in a table: a ratio as a percentage, a count as it is. */
+function stat(stats: unknown, key: string, percent: boolean): string {
+  const value = (stats as Record<string, unknown> | null)?.[key];
+  if (value === undefined || value === null) return '-';
+  const n = Number(value);
+  if (!percent || !Number.isFinite(n)) return String(value);
+  return `${(n * 100).toFixed(2)} %`;
+}
+
+function header(run: RunRecord): Record<string, unknown> {
+  return {
+    runId: run.runId,
+    kind: run.kind,
+    strategy: run.strategyName,
+    strategyPath: run.strategyPath,
+    status: run.status,
+    startedAt: kst(run.startedAt),
+    endedAt: kst(run.endedAt),
+    params: run.params,
+    stats: run.stats,
+  };
+}
+
+function oneRun(runs: RunRepository, run: RunRecord, json: boolean, io: DbCommandIo): void {
+  if (json) {
+    const trades = runs.trades(run.runId).map((t) => ({
+      time: kst(t.time),
+      strategyId: t.strategyId ?? null,
+      symbol: t.symbol,
+      side: t.side,
+      quantity: formatDecimal(t.quantity),
+      price: formatDecimal(t.price),
+      currency: t.currency,
+      commission: formatDecimal(t.commission),
+      tax: formatDecimal(t.tax),
+    }));
+    const equity = runs.equity(run.runId).map((p) => ({ time: kst(p.time), equity: String(p.equity) }));
+    io.out(`${JSON.stringify({ ...header(run), trades, equity }, null, 2)}\n`);
+    return;
+  }
+  const lines = [
+    ['run', run.runId],
+    ['kind', run.kind],
+    ['strategy', `${run.strategyName}${run.strategyPath === null ? '' : ` (${run.strategyPath})`}`],
+    ['status', run.status],
+    ['started', kst(run.startedAt) ?? '-'],
+    ['ended', kst(run.endedAt) ?? '-'],
+    ['params', JSON.stringify(run.params)],
+    ['total return', stat(run.stats, 'totalReturn', true)],
+    ['CAGR', stat(run.stats, 'cagr', true)],
+    ['max drawdown', stat(run.stats, 'maxDrawdown', true)],
+    ['Sharpe ratio', stat(run.stats, 'sharpe', false)],
+    ['trades (fills)', stat(run.stats, 'trades', false)],
+    ['win rate', stat(run.stats, 'winRate', true)],
+  ];
+  io.out(`${lines.map(([k, v]) => `${(k as string).padEnd(16)}${v}`).join('\n')}\n`);
+}
+
+/**
+ * Prints the runs, or one run.
+ *
+ * @param flags - `--db`, `--json`, `--id`, `--kind`, `--limit`
+ * @param io - output
+ */
+export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
+  const file = resolveDatabasePath(flags.db);
+  if (file !== ':memory:' && (!existsSync(file) || statSync(file).isDirectory())) {
+    io.err(`hoga db: no database at ${file}: give --db or HOGA_DB\n`);
+    io.fail(2);
+    return;
+  }
+  const reading = openForReading(file);
+  try {
+    const hasRuns =
+      reading.db.connection
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'")
+        .get() !== undefined;
+    const runs = hasRuns ? new RunRepository(reading.db.connection) : null;
+    if (flags.id !== undefined) {
+      const run = runs?.get(flags.id);
+      if (runs === null || run === undefined) {
+        io.err(`hoga db: no run ${flags.id} in ${file} (hoga db runs lists them)\n`);
+        io.fail(1);
+        return;
+      }
+      oneRun(runs, run, flags.json === true, io);
+      return;
+    }
+    const list =
+      runs?.list({ ...(flags.kind === undefined ? {} : { kind: flags.kind }), limit: flags.limit ?? 50 }) ??
+      [];
+    if (flags.json === true) {
+      io.out(`${JSON.stringify(list.map(header), null, 2)}\n`);
+      return;
+    }
+    io.out(
+      formatTable(
+        ['started', 'run', 'kind', 'strategy', 'status', 'return', 'trades'],
+        list.map((r) => [
+          (kst(r.startedAt) ?? '-').slice(0, 19).replace('T', ' '),
+          r.runId,
+          r.kind,
+          r.strategyName,
+          r.status,
+          stat(r.stats, 'totalReturn', true),
+          stat(r.stats, 'trades', false),
+        ]),
+      ),
+    );
+  } finally {
+    reading.close();
+  }
+}
