@@ -13,7 +13,7 @@ import { withConnection } from './broker/connection.js';
  * @param program - the root command
  */
 export function registerBacktestCommand(program: Command): void {
-  withConnection(
+  const command = withConnection(
     program
       .command('backtest')
       .description('run a strategy over historical bars (downloaded once into the candle cache)')
@@ -27,7 +27,17 @@ export function registerBacktestCommand(program: Command): void {
       .option('--usd-krw <rate>', "value USD at this fixed KRW rate (default: the broker's rate history)")
       .option('--volume-fraction <f>', "share of a bar's volume one order may fill (default 0.1)")
       .option('--id <strategyId>', "the strategy instance's id (default: its class name)"),
-  ).action(async (strategy: string, flags: Record<string, unknown>) => {
+  );
+  // The shared connection flags, as a backtest uses them: --db is where the candle cache and the
+  // runs are, and CSV is refused (--json gives the trades and the equity curve).
+  for (const option of command.options) {
+    if (option.long === '--db') {
+      option.description =
+        'database of the candle cache and the stored runs (default $HOGA_DB, else ./data/hoga.sqlite; ./data/hoga-sim.sqlite when no broker is configured)';
+    }
+    if (option.long === '--csv') option.hideHelp();
+  }
+  command.action(async (strategy: string, flags: Record<string, unknown>) => {
     const { runBacktestCommand } = await import('./backtest-run.js');
     await runBacktestCommand(strategy, flags);
   });
