@@ -295,6 +295,14 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       if (grid.price !== null) price = grid.price;
     }
     const previous = order.brokerOrderId;
+    // as live reports it: the modify asked for (the order pending), then done
+    this.emit({
+      type: 'OrderModifyRequested',
+      ...this.base(order, now),
+      brokerOrderId: previous,
+      ...(price === undefined ? {} : { price }),
+      ...(command.quantity === undefined ? {} : { quantity: command.quantity }),
+    });
     if (price !== undefined) order.price = price;
     // a KR modify's quantity replaces the unfilled rest (as the broker's new order does)
     if (command.quantity !== undefined) order.quantity = order.filledQuantity.plus(command.quantity);
@@ -314,6 +322,8 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const order = this.workingOrRejected(command, 'OrderCancelRejected');
     if (order === undefined) return;
     const now = this.options.clock.nowMs();
+    // as live reports it: the cancel asked for (the order pending), then done
+    this.emit({ type: 'OrderCancelRequested', ...this.base(order, now), brokerOrderId: order.brokerOrderId });
     this.close(order, 'CANCELED');
     this.emit({
       type: 'OrderCanceled',
