@@ -46,3 +46,16 @@ export function mulExact(a: number, b: number): number {
   const r = a * b;
   return Number.isSafeInteger(r) ? r : Number.NaN;
 }
+
+/** Limits as safe integers (NaN: not one), per limit value (a run's limits do not change). */
+const limitInts = new WeakMap<Decimal, number>();
+
+/** {@link safeIntOf} of a limit, found once per limit value. */
+export function limitIntOf(limit: Decimal): number {
+  let value = limitInts.get(limit);
+  if (value === undefined) {
+    value = safeIntOf(limit);
+    limitInts.set(limit, value);
+  }
+  return value;
+}

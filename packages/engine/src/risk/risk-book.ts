@@ -5,153 +5,30 @@
  *
  * @module
  */
-import {
-  type Currency,
-  Decimal,
-  type Fill,
-  type KnownBrokerOrderStatus,
-  type OrderEvent,
-  type OrderSide,
-  type OrderType,
-  type TimeInForce,
-} from '@hoga/core';
-import { addExact, mulExact, safeIntOf, subExact } from './exact-int.js';
+import { type Currency, Decimal, type Fill, type KnownBrokerOrderStatus, type OrderEvent } from '@hoga/core';
+import { addExact, mulExact, safeIntOf } from './exact-int.js';
 import type { RawIntentFields } from './intent-fields.js';
-import type { OpenOrderView, PositionView } from './risk-types.js';
+import {
+  amountOf,
+  bookOnHolding,
+  cachedView,
+  type DayTable,
+  type FillSlot,
+  type Holding,
+  isPositive,
+  isPriced,
+  type MutableOrder,
+  type OpenCount,
+  type PnlAnswer,
+  positionView,
+  type RealisedEntry,
+} from './risk-book-records.js';
+import type { OpenOrderView, PositionView, RiskOrder, RiskView } from './risk-types.js';
 import { toKrw, tradingDayStartMs } from './valuation.js';
 
 const ZERO = new Decimal(0);
 
-/** What the risk engine reads of the account (its own book, or an adapter over another one). */
-export interface RiskView {
-  /** Every open order of the account. */
-  openOrders(): readonly OpenOrderView[];
-  /** How many of {@link RiskView.openOrders} are a strategy's (without it they are counted from the list). */
-  openOrderCount?(strategyId: string): number;
-  /**
-   * How many of {@link RiskView.openOrders} have a limit price or an amount (a market order by
-   * quantity has neither: it is worth 0 while no price is known).
-   */
-  pricedOpenOrderCount?(): number;
-  /** An order by its client id: open, or closed with its last status; undefined when unknown. */
-  order(clientOrderId: string): RiskOrder | undefined;
-  /** Positions of one strategy. */
-  positions(strategyId: string): readonly PositionView[];
-  /** Last prices by symbol. */
-  lastPrices(): ReadonlyMap<string, Decimal>;
-  /** KRW per USD. */
-  usdKrw(): Decimal;
-  /** Today's PnL in KRW (realised today + unrealised at the last prices) of a strategy, or the account (null). */
-  dailyPnlKrw(strategyId: string | null, nowMs: number): Decimal;
-  /**
-   * A number that changes whenever an answer of {@link RiskView.dailyPnlKrw} may change for the
-   * same trading day (a fill, a price, the rate, a restored holding). Without it the risk engine
-   * evaluates the daily loss limits on every check.
-   */
-  revision?(): number;
-  /**
-   * {@link RiskView.dailyPnlKrw} as a number when it is exactly a safe integer, else NaN. Lets the
-   * kill switch compare without making a Decimal; without it the Decimal answer is compared.
-   */
-  dailyPnlKrwInt?(strategyId: string | null, nowMs: number): number;
-}
-
-/** An order in the risk view, open or closed. */
-export interface RiskOrder extends OpenOrderView {
-  /** The broker status it is in, as far as hoga knows. */
-  readonly status: KnownBrokerOrderStatus;
-  readonly timeInForce: TimeInForce;
-  /** Ordered quantity (null for amount orders). */
-  readonly quantity: Decimal | null;
-  readonly filledQuantity: Decimal;
-}
-
-interface MutableOrder {
-  clientOrderId: string;
-  strategyId: string;
-  symbol: string;
-  market: OpenOrderView['market'];
-  currency: Currency;
-  side: OrderSide;
-  orderType: OrderType;
-  timeInForce: TimeInForce;
-  price: Decimal | null;
-  quantity: Decimal | null;
-  amount: Decimal | null;
-  filledQuantity: Decimal;
-  filledAmount: Decimal;
-  status: KnownBrokerOrderStatus;
-  /** The view of the order as it stands (dropped on every event of the order). */
-  view?: RiskOrder | undefined;
-  /** Its strategy's count of open orders (it counts there while it is in the open map). */
-  readonly openCount: OpenCount;
-}
-
-/** How many open orders a strategy has. */
-interface OpenCount {
-  readonly strategyId: string;
-  n: number;
-}
-
-interface Holding {
-  quantity: Decimal;
-  averagePrice: Decimal;
-  /** `quantity` and `averagePrice` as numbers when they are safe integers, else NaN (see exact-int). */
-  quantityInt: number;
-  averagePriceInt: number;
-  currency: Currency;
-  /** The position as the checks see it while the quantity is positive, else null (undefined: not built yet). */
-  view?: PositionView | null | undefined;
-  /** Place of the holding in its strategy's map (the order the position lists keep). */
-  rank?: number;
-}
-
-/**
- * Realised PnL of one strategy in one currency on one trading day: a number while it is a safe
- * integer (whole-won fills: no Decimal made per fill), else a Decimal.
- */
-interface RealisedEntry {
-  readonly strategyId: string;
-  readonly currency: Currency;
-  /** The amount as a safe integer, or NaN: then `amount` holds it. */
-  amountInt: number;
-  /** The amount as a Decimal (null while `amountInt` holds it and no one asked for the Decimal). */
-  amount: Decimal | null;
-}
-
-/** An entry's amount as a Decimal (made once from its integer when first asked). */
-function amountOf(e: RealisedEntry): Decimal {
-  if (e.amount === null) e.amount = new Decimal(e.amountInt);
-  return e.amount;
-}
-
-/**
- * Where the fills of one strategy in one currency are booked: the strategy's holdings, and its
- * realised entry of the trading day it last filled on (found once a day, not on every fill).
- */
-interface FillSlot {
-  readonly strategyId: string;
-  readonly currency: Currency;
-  /** `strategy|currency`: the key of its realised entries. */
-  readonly key: string;
-  readonly holdings: Map<string, Holding>;
-  /** Start of the trading day of `entry` (NaN before the first fill). */
-  dayStartMs: number;
-  entry: RealisedEntry | undefined;
-}
-
-/** The realised entries of one trading day, by `strategy|currency` and in the order first booked. */
-interface DayTable {
-  readonly byKey: Map<string, RealisedEntry>;
-  readonly list: RealisedEntry[];
-}
-
-/** A daily PnL answer, good while the book's revision and the trading day are the same. */
-interface PnlAnswer {
-  revision: number;
-  dayStartMs: number;
-  value: Decimal;
-}
+export type { RiskOrder, RiskView } from './risk-types.js';
 
 const CLOSED: ReadonlySet<KnownBrokerOrderStatus> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
 
@@ -504,49 +381,7 @@ export class RiskBook implements RiskView {
       };
       holdings.set(fill.symbol, h);
     }
-    // The realised change: −charges on a buy; (price − average) × sold − charges on a sell. Whole
-    // numbers (won prices, share counts) are booked as safe integers, exactly, with no Decimal made;
-    // anything else (or any result outside the safe range) as Decimal, as before.
-    const quantity = safeIntOf(fill.quantity);
-    const price = safeIntOf(fill.price);
-    const commission = safeIntOf(fill.commission.amount);
-    const chargesInt = fill.tax === undefined ? commission : addExact(commission, safeIntOf(fill.tax.amount));
-    let changeInt = Number.NaN;
-    let change: Decimal | null = null;
-    if (fill.side === 'BUY') {
-      if (h.quantity.isZero() && exactProduct(fill.price, fill.quantity) && !fill.quantity.isZero()) {
-        // flat before: (0 + price × quantity) / quantity is the price itself when the product is exact
-        h.quantity = fill.quantity;
-        h.averagePrice = fill.price;
-        h.quantityInt = quantity;
-        h.averagePriceInt = price;
-      } else {
-        const cost = h.averagePrice.times(h.quantity).plus(fill.price.times(fill.quantity));
-        h.quantity = h.quantity.plus(fill.quantity);
-        h.averagePrice = h.quantity.isZero() ? ZERO : cost.dividedBy(h.quantity);
-        h.quantityInt = safeIntOf(h.quantity);
-        h.averagePriceInt = safeIntOf(h.averagePrice);
-      }
-      changeInt = -chargesInt;
-      if (Number.isNaN(changeInt)) change = charges(fill).negated();
-    } else {
-      // min(fill, held) and max(0, held − fill)
-      const held = h.quantityInt;
-      const sold = Math.min(quantity, held);
-      changeInt = subExact(mulExact(subExact(price, h.averagePriceInt), sold), chargesInt);
-      const left = subExact(held, quantity);
-      if (!Number.isNaN(changeInt) && !Number.isNaN(left)) {
-        h.quantityInt = Math.max(left, 0);
-        h.quantity = left > 0 ? new Decimal(left) : ZERO;
-      } else {
-        // without the copies Decimal.min and Decimal.max make
-        const soldDecimal = fill.quantity.lte(h.quantity) ? fill.quantity : h.quantity;
-        change = fill.price.minus(h.averagePrice).times(soldDecimal).minus(charges(fill));
-        changeInt = Number.NaN;
-        h.quantity = nonNegative(h.quantity.minus(fill.quantity));
-        h.quantityInt = safeIntOf(h.quantity);
-      }
-    }
+    const { changeInt, change } = bookOnHolding(h, fill);
     // the position view and the strategy's list are rebuilt when next asked for
     h.view = undefined;
     if (this.positionCache.size !== 0) this.positionCache.delete(order.strategyId);
@@ -632,62 +467,4 @@ export class RiskBook implements RiskView {
     }
     return bySymbol;
   }
-}
-
-/** A fill's commission plus its tax. */
-function charges(fill: Fill): Decimal {
-  return fill.tax === undefined ? fill.commission.amount : fill.commission.amount.plus(fill.tax.amount);
-}
-
-/** Whether an order has a limit price or an amount. */
-function isPriced(o: MutableOrder): boolean {
-  return o.price !== null || o.amount !== null;
-}
-
-/** Whether `a × b` is exact at the configured precision (no digit of the product is rounded away). */
-function exactProduct(a: Decimal, b: Decimal): boolean {
-  return a.sd() + b.sd() <= Decimal.precision;
-}
-
-function cachedView(o: MutableOrder): RiskOrder {
-  if (o.view === undefined) o.view = view(o);
-  return o.view;
-}
-
-function positionView(symbol: string, h: Holding): PositionView | null {
-  return isPositive(h.quantity) ? { symbol, currency: h.currency, quantity: h.quantity } : null;
-}
-
-/** x, or 0 when x is negative: `Decimal.max(0, x)` without its copies. */
-function nonNegative(x: Decimal): Decimal {
-  return x.isNeg() ? ZERO : x;
-}
-
-/** x > 0, without the Decimal `gt(0)` makes of its 0. */
-function isPositive(x: Decimal): boolean {
-  return !x.isNeg() && !x.isZero() && !x.isNaN();
-}
-
-/** max(0, total − done); total itself (never below 0) while nothing is done. */
-function left(total: Decimal, done: Decimal): Decimal {
-  return nonNegative(done.isZero() ? total : total.minus(done));
-}
-
-function view(o: MutableOrder): RiskOrder {
-  return {
-    clientOrderId: o.clientOrderId,
-    strategyId: o.strategyId,
-    symbol: o.symbol,
-    market: o.market,
-    currency: o.currency,
-    side: o.side,
-    orderType: o.orderType,
-    timeInForce: o.timeInForce,
-    price: o.price,
-    quantity: o.quantity,
-    remainingQuantity: o.quantity === null ? null : left(o.quantity, o.filledQuantity),
-    amount: o.amount === null ? null : left(o.amount, o.filledAmount),
-    filledQuantity: o.filledQuantity,
-    status: o.status,
-  };
 }

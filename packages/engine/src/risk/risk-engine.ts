@@ -9,7 +9,6 @@
  */
 import { orderValueKrw } from '@hoga/broker-model';
 import {
-  type Clock,
   Decimal,
   newEventId,
   type OrderDenied,
@@ -17,17 +16,15 @@ import {
   strategyId as toStrategyId,
 } from '@hoga/core';
 import type { CancelOrder, OrderCommand } from '../commands/order-commands.js';
-import type { AccountInfoProvider } from './account-info-provider.js';
-import type { BrokerMarketView } from './broker-market-view.js';
-import { checkBrokerRules, type FundsView, type MarketRulesView, reservingOf } from './broker-rules-check.js';
+import { checkBrokerRules, reservingOf } from './broker-rules-check.js';
 import { CheckContext, type DailyPnlSource } from './check-context.js';
-import { safeIntOf } from './exact-int.js';
+import { limitIntOf } from './exact-int.js';
 import { checkDailyLoss, checkTradingState, dailyLossBreaches } from './guards/state-guards.js';
 import { STRATEGY_GUARDS } from './guards/strategy-guards.js';
 import { isReplace, THROTTLE_GUARDS } from './guards/throttle-guards.js';
 import { intentFields } from './intent-fields.js';
 import type { RiskView } from './risk-book.js';
-import { limitsFor, type RiskConfig, type StrategyLimits } from './risk-config.js';
+import { limitsFor, type StrategyLimits } from './risk-config.js';
 import type { RiskGate, RiskVerdict } from './risk-gate.js';
 import {
   ACCEPTED,
@@ -42,7 +39,6 @@ import {
   scopeKey,
   TradingState,
 } from './risk-types.js';
-import type { StaleDataMonitor } from './stale-data-monitor.js';
 import type { TradingStateGateway } from './trading-state-gateway.js';
 import { TradingStateSource } from './trading-state-persistence.js';
 import { nextTradingDayStartMs, tradingDayOf, tradingDayStartMs } from './valuation.js';
@@ -54,43 +50,9 @@ const STATE_GUARDS: readonly RiskGuard[] = [checkDailyLoss, checkTradingState];
 /** The trading states alone (the daily loss limits were found clear for this very check). */
 const TRADING_STATE_GUARD: readonly RiskGuard[] = [checkTradingState];
 
-/** What the risk engine works with. */
-export interface RiskEngineOptions {
-  readonly clock: Clock;
-  readonly config: RiskConfig;
-  readonly gateway: TradingStateGateway;
-  /** Open orders, positions, PnL (the risk book fed with order events, or an adapter). */
-  readonly view: RiskView;
-  /** The market for the broker's rules; without it the broker's rules are not run (the venue judges). */
-  readonly market?:
-    | (MarketRulesView & Partial<Pick<BrokerMarketView, 'prepare' | 'lastPrice' | 'usdKrw'>>)
-    | undefined;
-  /** Buying power and sellable quantity for the broker's rules. */
-  readonly funds?:
-    | (FundsView & Partial<Pick<AccountInfoProvider, 'refresh' | 'reserve' | 'forget'>>)
-    | undefined;
-  /** Sends the kill switch's cancels (the venue's `execute`, or the order manager's). */
-  readonly cancel?: ((command: CancelOrder) => void | Promise<void>) | undefined;
-  /** Moves scopes to REDUCING on stale data, evaluated before every check. */
-  readonly staleness?: StaleDataMonitor | undefined;
-  /**
-   * Apply the abuse throttles (default true). They protect the connection to the broker; a
-   * backtest, which has none, leaves them out.
-   */
-  readonly throttles?: boolean;
-}
+import type { RiskEngineOptions } from './risk-engine-options.js';
 
-/** Loss limits as safe integers (NaN: not one), per limit (the limits do not change during a run). */
-const limitInts = new WeakMap<Decimal, number>();
-
-function limitIntOf(limit: Decimal): number {
-  let value = limitInts.get(limit);
-  if (value === undefined) {
-    value = safeIntOf(limit);
-    limitInts.set(limit, value);
-  }
-  return value;
-}
+export type { RiskEngineOptions };
 
 /** Events after which the broker's buying power or sellable quantity differ from the cached ones. */
 const FUNDS_CHANGING: ReadonlySet<string> = new Set([

@@ -5,7 +5,16 @@
  *
  * @module
  */
-import type { Currency, Decimal, Market, OrderSide, OrderType, StrategyId } from '@hoga/core';
+import type {
+  Currency,
+  Decimal,
+  KnownBrokerOrderStatus,
+  Market,
+  OrderSide,
+  OrderType,
+  StrategyId,
+  TimeInForce,
+} from '@hoga/core';
 import type { OrderCommand } from '../commands/order-commands.js';
 import type { RiskConfig, StrategyLimits } from './risk-config.js';
 import type { RiskVerdict } from './risk-gate.js';
@@ -177,4 +186,48 @@ export function firstDenial(
 /** The cancel/replace loop key of an order. */
 export function loopKeyOf(strategyId: string, symbol: string, side: string): string {
   return `${strategyId}|${symbol}|${side}`;
+}
+
+/** What the risk engine reads of the account (its own book, or an adapter over another one). */
+export interface RiskView {
+  /** Every open order of the account. */
+  openOrders(): readonly OpenOrderView[];
+  /** How many of {@link RiskView.openOrders} are a strategy's (without it they are counted from the list). */
+  openOrderCount?(strategyId: string): number;
+  /**
+   * How many of {@link RiskView.openOrders} have a limit price or an amount (a market order by
+   * quantity has neither: it is worth 0 while no price is known).
+   */
+  pricedOpenOrderCount?(): number;
+  /** An order by its client id: open, or closed with its last status; undefined when unknown. */
+  order(clientOrderId: string): RiskOrder | undefined;
+  /** Positions of one strategy. */
+  positions(strategyId: string): readonly PositionView[];
+  /** Last prices by symbol. */
+  lastPrices(): ReadonlyMap<string, Decimal>;
+  /** KRW per USD. */
+  usdKrw(): Decimal;
+  /** Today's PnL in KRW (realised today + unrealised at the last prices) of a strategy, or the account (null). */
+  dailyPnlKrw(strategyId: string | null, nowMs: number): Decimal;
+  /**
+   * A number that changes whenever an answer of {@link RiskView.dailyPnlKrw} may change for the
+   * same trading day (a fill, a price, the rate, a restored holding). Without it the risk engine
+   * evaluates the daily loss limits on every check.
+   */
+  revision?(): number;
+  /**
+   * {@link RiskView.dailyPnlKrw} as a number when it is exactly a safe integer, else NaN. Lets the
+   * kill switch compare without making a Decimal; without it the Decimal answer is compared.
+   */
+  dailyPnlKrwInt?(strategyId: string | null, nowMs: number): number;
+}
+
+/** An order in the risk view, open or closed. */
+export interface RiskOrder extends OpenOrderView {
+  /** The broker status it is in, as far as hoga knows. */
+  readonly status: KnownBrokerOrderStatus;
+  readonly timeInForce: TimeInForce;
+  /** Ordered quantity (null for amount orders). */
+  readonly quantity: Decimal | null;
+  readonly filledQuantity: Decimal;
 }

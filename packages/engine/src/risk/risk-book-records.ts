@@ -1,0 +1,214 @@
+/**
+ * The risk book's own records (orders, open counts, holdings, realised entries, fill slots) and the
+ * pure functions over them, with the booking of one fill on a holding.
+ *
+ * @module
+ */
+import {
+  type Currency,
+  Decimal,
+  type Fill,
+  type KnownBrokerOrderStatus,
+  type OrderSide,
+  type OrderType,
+  type TimeInForce,
+} from '@hoga/core';
+import { addExact, mulExact, safeIntOf, subExact } from './exact-int.js';
+import type { OpenOrderView, PositionView, RiskOrder } from './risk-types.js';
+
+const ZERO = new Decimal(0);
+
+export interface MutableOrder {
+  clientOrderId: string;
+  strategyId: string;
+  symbol: string;
+  market: OpenOrderView['market'];
+  currency: Currency;
+  side: OrderSide;
+  orderType: OrderType;
+  timeInForce: TimeInForce;
+  price: Decimal | null;
+  quantity: Decimal | null;
+  amount: Decimal | null;
+  filledQuantity: Decimal;
+  filledAmount: Decimal;
+  status: KnownBrokerOrderStatus;
+  /** The view of the order as it stands (dropped on every event of the order). */
+  view?: RiskOrder | undefined;
+  /** Its strategy's count of open orders (it counts there while it is in the open map). */
+  readonly openCount: OpenCount;
+}
+
+/** How many open orders a strategy has. */
+export interface OpenCount {
+  readonly strategyId: string;
+  n: number;
+}
+
+export interface Holding {
+  quantity: Decimal;
+  averagePrice: Decimal;
+  /** `quantity` and `averagePrice` as numbers when they are safe integers, else NaN (see exact-int). */
+  quantityInt: number;
+  averagePriceInt: number;
+  currency: Currency;
+  /** The position as the checks see it while the quantity is positive, else null (undefined: not built yet). */
+  view?: PositionView | null | undefined;
+  /** Place of the holding in its strategy's map (the order the position lists keep). */
+  rank?: number;
+}
+
+/**
+ * Realised PnL of one strategy in one currency on one trading day: a number while it is a safe
+ * integer (whole-won fills: no Decimal made per fill), else a Decimal.
+ */
+export interface RealisedEntry {
+  readonly strategyId: string;
+  readonly currency: Currency;
+  /** The amount as a safe integer, or NaN: then `amount` holds it. */
+  amountInt: number;
+  /** The amount as a Decimal (null while `amountInt` holds it and no one asked for the Decimal). */
+  amount: Decimal | null;
+}
+
+/** An entry's amount as a Decimal (made once from its integer when first asked). */
+export function amountOf(e: RealisedEntry): Decimal {
+  if (e.amount === null) e.amount = new Decimal(e.amountInt);
+  return e.amount;
+}
+
+/**
+ * Where the fills of one strategy in one currency are booked: the strategy's holdings, and its
+ * realised entry of the trading day it last filled on (found once a day, not on every fill).
+ */
+export interface FillSlot {
+  readonly strategyId: string;
+  readonly currency: Currency;
+  /** `strategy|currency`: the key of its realised entries. */
+  readonly key: string;
+  readonly holdings: Map<string, Holding>;
+  /** Start of the trading day of `entry` (NaN before the first fill). */
+  dayStartMs: number;
+  entry: RealisedEntry | undefined;
+}
+
+/** The realised entries of one trading day, by `strategy|currency` and in the order first booked. */
+export interface DayTable {
+  readonly byKey: Map<string, RealisedEntry>;
+  readonly list: RealisedEntry[];
+}
+
+/** A daily PnL answer, good while the book's revision and the trading day are the same. */
+export interface PnlAnswer {
+  revision: number;
+  dayStartMs: number;
+  value: Decimal;
+}
+
+/**
+ * Books a fill on its strategy's holding and answers the realised change: −charges on a buy;
+ * (price − average) × sold − charges on a sell. Whole numbers (won prices, share counts) are booked
+ * as safe integers, exactly, with no Decimal made; anything else (or any result outside the safe
+ * range) as Decimal (`change`, with `changeInt` NaN).
+ */
+export function bookOnHolding(h: Holding, fill: Fill): { changeInt: number; change: Decimal | null } {
+  const quantity = safeIntOf(fill.quantity);
+  const price = safeIntOf(fill.price);
+  const commission = safeIntOf(fill.commission.amount);
+  const chargesInt = fill.tax === undefined ? commission : addExact(commission, safeIntOf(fill.tax.amount));
+  let changeInt = Number.NaN;
+  let change: Decimal | null = null;
+  if (fill.side === 'BUY') {
+    if (h.quantity.isZero() && exactProduct(fill.price, fill.quantity) && !fill.quantity.isZero()) {
+      // flat before: (0 + price × quantity) / quantity is the price itself when the product is exact
+      h.quantity = fill.quantity;
+      h.averagePrice = fill.price;
+      h.quantityInt = quantity;
+      h.averagePriceInt = price;
+    } else {
+      const cost = h.averagePrice.times(h.quantity).plus(fill.price.times(fill.quantity));
+      h.quantity = h.quantity.plus(fill.quantity);
+      h.averagePrice = h.quantity.isZero() ? ZERO : cost.dividedBy(h.quantity);
+      h.quantityInt = safeIntOf(h.quantity);
+      h.averagePriceInt = safeIntOf(h.averagePrice);
+    }
+    changeInt = -chargesInt;
+    if (Number.isNaN(changeInt)) change = charges(fill).negated();
+  } else {
+    // min(fill, held) and max(0, held − fill)
+    const held = h.quantityInt;
+    const sold = Math.min(quantity, held);
+    changeInt = subExact(mulExact(subExact(price, h.averagePriceInt), sold), chargesInt);
+    const left = subExact(held, quantity);
+    if (!Number.isNaN(changeInt) && !Number.isNaN(left)) {
+      h.quantityInt = Math.max(left, 0);
+      h.quantity = left > 0 ? new Decimal(left) : ZERO;
+    } else {
+      // without the copies Decimal.min and Decimal.max make
+      const soldDecimal = fill.quantity.lte(h.quantity) ? fill.quantity : h.quantity;
+      change = fill.price.minus(h.averagePrice).times(soldDecimal).minus(charges(fill));
+      changeInt = Number.NaN;
+      h.quantity = nonNegative(h.quantity.minus(fill.quantity));
+      h.quantityInt = safeIntOf(h.quantity);
+    }
+  }
+  return { changeInt, change };
+}
+
+/** A fill's commission plus its tax. */
+export function charges(fill: Fill): Decimal {
+  return fill.tax === undefined ? fill.commission.amount : fill.commission.amount.plus(fill.tax.amount);
+}
+
+/** Whether an order has a limit price or an amount. */
+export function isPriced(o: MutableOrder): boolean {
+  return o.price !== null || o.amount !== null;
+}
+
+/** Whether `a × b` is exact at the configured precision (no digit of the product is rounded away). */
+export function exactProduct(a: Decimal, b: Decimal): boolean {
+  return a.sd() + b.sd() <= Decimal.precision;
+}
+
+export function cachedView(o: MutableOrder): RiskOrder {
+  if (o.view === undefined) o.view = view(o);
+  return o.view;
+}
+
+export function positionView(symbol: string, h: Holding): PositionView | null {
+  return isPositive(h.quantity) ? { symbol, currency: h.currency, quantity: h.quantity } : null;
+}
+
+/** x, or 0 when x is negative: `Decimal.max(0, x)` without its copies. */
+export function nonNegative(x: Decimal): Decimal {
+  return x.isNeg() ? ZERO : x;
+}
+
+/** x > 0, without the Decimal `gt(0)` makes of its 0. */
+export function isPositive(x: Decimal): boolean {
+  return !x.isNeg() && !x.isZero() && !x.isNaN();
+}
+
+/** max(0, total − done); total itself (never below 0) while nothing is done. */
+export function left(total: Decimal, done: Decimal): Decimal {
+  return nonNegative(done.isZero() ? total : total.minus(done));
+}
+
+export function view(o: MutableOrder): RiskOrder {
+  return {
+    clientOrderId: o.clientOrderId,
+    strategyId: o.strategyId,
+    symbol: o.symbol,
+    market: o.market,
+    currency: o.currency,
+    side: o.side,
+    orderType: o.orderType,
+    timeInForce: o.timeInForce,
+    price: o.price,
+    quantity: o.quantity,
+    remainingQuantity: o.quantity === null ? null : left(o.quantity, o.filledQuantity),
+    amount: o.amount === null ? null : left(o.amount, o.filledAmount),
+    filledQuantity: o.filledQuantity,
+    status: o.status,
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * What the risk engine works with: its clock, configuration, trading states, view of the account,
+ * and the optional market, funds, cancel sender and stale-data monitor.
+ *
+ * @module
+ */
+import type { Clock } from '@hoga/core';
+import type { CancelOrder } from '../commands/order-commands.js';
+import type { AccountInfoProvider } from './account-info-provider.js';
+import type { BrokerMarketView } from './broker-market-view.js';
+import type { FundsView, MarketRulesView } from './broker-rules-check.js';
+import type { RiskConfig } from './risk-config.js';
+import type { RiskView } from './risk-types.js';
+import type { StaleDataMonitor } from './stale-data-monitor.js';
+import type { TradingStateGateway } from './trading-state-gateway.js';
+
+/** What the risk engine works with. */
+export interface RiskEngineOptions {
+  readonly clock: Clock;
+  readonly config: RiskConfig;
+  readonly gateway: TradingStateGateway;
+  /** Open orders, positions, PnL (the risk book fed with order events, or an adapter). */
+  readonly view: RiskView;
+  /** The market for the broker's rules; without it the broker's rules are not run (the venue judges). */
+  readonly market?:
+    | (MarketRulesView & Partial<Pick<BrokerMarketView, 'prepare' | 'lastPrice' | 'usdKrw'>>)
+    | undefined;
+  /** Buying power and sellable quantity for the broker's rules. */
+  readonly funds?:
+    | (FundsView & Partial<Pick<AccountInfoProvider, 'refresh' | 'reserve' | 'forget'>>)
+    | undefined;
+  /** Sends the kill switch's cancels (the venue's `execute`, or the order manager's). */
+  readonly cancel?: ((command: CancelOrder) => void | Promise<void>) | undefined;
+  /** Moves scopes to REDUCING on stale data, evaluated before every check. */
+  readonly staleness?: StaleDataMonitor | undefined;
+  /**
+   * Apply the abuse throttles (default true). They protect the connection to the broker; a
+   * backtest, which has none, leaves them out.
+   */
+  readonly throttles?: boolean;
+}
