@@ -48,12 +48,20 @@ function open(name: string): HogaDatabase {
   dbs.push(db);
   return db;
 }
-function downloader(db: HogaDatabase, events: DownloadProgress[] = [], signal?: AbortSignal) {
+function downloader(
+  db: HogaDatabase,
+  events: DownloadProgress[] = [],
+  signal?: AbortSignal,
+  onEvent?: (e: DownloadProgress) => void,
+) {
   return new CandleDownloader({
     client: client(),
     cache: db.candles,
     clock: clock(),
-    onProgress: (e) => events.push(e),
+    onProgress: (e) => {
+      events.push(e);
+      onEvent?.(e);
+    },
     ...(signal === undefined ? {} : { signal }),
   });
 }
@@ -100,16 +108,8 @@ describe('CandleDownloader', () => {
 
       const db = open('resumed.sqlite');
       const abort = new AbortController();
-      const events: DownloadProgress[] = [];
-      const interrupted = new CandleDownloader({
-        client: client(),
-        cache: db.candles,
-        clock: clock(),
-        signal: abort.signal,
-        onProgress: (e) => {
-          events.push(e);
-          if (e.type === 'PageStored' && e.pages === 2) abort.abort();
-        },
+      const interrupted = downloader(db, [], abort.signal, (e) => {
+        if (e.type === 'PageStored' && e.pages === 2) abort.abort();
       });
       await expect(interrupted.ensure('1m', TWO_DAYS)).rejects.toThrow();
       const partial = db.candles.coverage(key);
@@ -135,16 +135,10 @@ describe('CandleDownloader', () => {
       const onUnhandled = (reason: unknown) => unhandled.push(reason);
       process.on('unhandledRejection', onUnhandled);
       try {
-        const interrupted = new CandleDownloader({
-          client: client(),
-          cache: db.candles,
-          clock: clock(),
-          signal: abort.signal,
-          onProgress: (e) => {
-            // the abort lands while the page request is in flight and not yet awaited (the
-            // downloader yields once to report a rate-limit wait)
-            if (e.type === 'SymbolStarted') setImmediate(() => abort.abort());
-          },
+        // the abort lands while the page request is in flight and not yet awaited (the downloader
+        // yields once to report a rate-limit wait)
+        const interrupted = downloader(db, [], abort.signal, (e) => {
+          if (e.type === 'SymbolStarted') setImmediate(() => abort.abort());
         });
         await expect(interrupted.ensure('1m', TWO_DAYS)).rejects.toThrow(/abort/);
         await new Promise((r) => setTimeout(r, 50));

@@ -69,6 +69,26 @@ function submit(side: 'BUY' | 'SELL', quantity: number, price?: number): OrderCo
   return { type: 'SubmitOrder', commandId: `c-${n}`, strategyId: S, tsInit: T0, intent };
 }
 
+/** The client id of a submit command. */
+function idOf(order: OrderCommand): ClientOrderId {
+  return order.type === 'SubmitOrder' ? order.intent.clientOrderId : ('' as ClientOrderId);
+}
+
+/** A modify of `order` to a KR limit `price` and `quantity` (of the unfilled part). */
+function modifyOf(order: OrderCommand, price: number, quantity: number): OrderCommand {
+  return {
+    type: 'ModifyOrder',
+    commandId: `m-${++n}`,
+    strategyId: S,
+    tsInit: T0,
+    clientOrderId: idOf(order),
+    orderType: 'LIMIT',
+    price: new Decimal(price),
+    quantity: new Decimal(quantity),
+    confirmHighValue: false,
+  };
+}
+
 describe('SimulatedVenue', () => {
   it("accepts an order, fills it on a later bar with the broker's commission and books it on the ledger", async () => {
     const { venue, events, at } = setup();
@@ -142,18 +162,7 @@ describe('SimulatedVenue', () => {
     const order = submit('BUY', 10, 70_000);
     await venue.execute(order);
     at(bar(1, 70_000, 70_000, 40)); // 4 of 10 fill
-    const clientOrderId = order.type === 'SubmitOrder' ? order.intent.clientOrderId : ('' as ClientOrderId);
-    await venue.execute({
-      type: 'ModifyOrder',
-      commandId: 'm',
-      strategyId: S,
-      tsInit: T0,
-      clientOrderId,
-      orderType: 'LIMIT',
-      price: new Decimal(70_100),
-      quantity: new Decimal(3),
-      confirmHighValue: false,
-    });
+    await venue.execute(modifyOf(order, 70_100, 3));
     const modified = events.at(-1);
     // the order now totals 4 filled + 3 left
     expect(modified?.type === 'OrderModified' ? modified.quantity?.toFixed() : modified?.type).toBe('7');
@@ -177,17 +186,7 @@ describe('SimulatedVenue', () => {
     expect(venue.workingCount).toBe(0);
     const order = submit('BUY', 1, 70_000);
     await venue.execute(order);
-    await venue.execute({
-      type: 'ModifyOrder',
-      commandId: 'm2',
-      strategyId: S,
-      tsInit: T0,
-      clientOrderId: order.type === 'SubmitOrder' ? order.intent.clientOrderId : ('' as ClientOrderId),
-      orderType: 'LIMIT',
-      price: new Decimal(70_050),
-      quantity: new Decimal(1),
-      confirmHighValue: false,
-    });
+    await venue.execute(modifyOf(order, 70_050, 1));
     expect(events.at(-1)?.type).toBe('OrderModifyRejected');
     expect(venue.workingCount).toBe(1);
   });
