@@ -21,50 +21,38 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** `hoga data download` of 005930's daily candles from `from` to `to` on the simulator. */
+function download(from: string, to: string) {
+  return hoga(
+    [
+      'data',
+      'download',
+      '--symbols',
+      '005930',
+      '--interval',
+      '1d',
+      '--from',
+      from,
+      '--to',
+      to,
+      '--db',
+      db,
+      ...simFlags(sim.url),
+    ],
+    { env, cwd: dir },
+  );
+}
+
 describe('hoga data with --to before --from', () => {
   it('download says so (exit 2), not "before the broker\'s history?"', async () => {
-    const run = await hoga(
-      [
-        'data',
-        'download',
-        '--symbols',
-        '005930',
-        '--interval',
-        '1d',
-        '--from',
-        '2025-03-14',
-        '--to',
-        '2025-03-03',
-        '--db',
-        db,
-        ...simFlags(sim.url),
-      ],
-      { env, cwd: dir },
-    );
+    const run = await download('2025-03-14', '2025-03-03');
     expect(run.err).toContain('--to (2025-03-03) is before --from (2025-03-14)');
     expect(run.code).toBe(2);
   });
 
   it('export says so (exit 2) instead of printing an empty CSV, and fails on a file it cannot write', async () => {
-    const download = await hoga(
-      [
-        'data',
-        'download',
-        '--symbols',
-        '005930',
-        '--interval',
-        '1d',
-        '--from',
-        '2025-03-03',
-        '--to',
-        '2025-03-14',
-        '--db',
-        db,
-        ...simFlags(sim.url),
-      ],
-      { env, cwd: dir },
-    );
-    expect(download.code).toBe(0);
+    const downloaded = await download('2025-03-03', '2025-03-14');
+    expect(downloaded.code).toBe(0);
     const ok = await hoga(
       ['data', 'export', '--interval', '1d', '--from', '2025-03-03', '--to', '2025-03-14', '--db', db],
       { env, cwd: dir },
