@@ -16,7 +16,13 @@ export {
   type BacktestTrade,
   runBacktest,
 } from './backtest/run-backtest.js';
-export type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from './commands/order-commands.js';
+export {
+  type CancelOrder,
+  type ModifyOrder,
+  modifyQuantity,
+  type OrderCommand,
+  type SubmitOrder,
+} from './commands/order-commands.js';
 export { EngineError, EngineErrorCode, StrategyHookError } from './engine-error.js';
 export { LiveVenue, type LiveVenueOptions } from './live/live-venue.js';
 export { PAPER_STATE_ID } from './live/paper-account.js';

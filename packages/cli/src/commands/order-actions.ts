@@ -25,6 +25,7 @@ import {
 } from '@hoga/core';
 import {
   createRiskModule,
+  modifyQuantity,
   type OrderCommand,
   OrderManager,
   type RiskModule,
@@ -229,13 +230,11 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       command = { ...base, type: 'CancelOrder', clientOrderId: target!.clientOrderId as ClientOrderId };
     else {
       const clientOrderId = target!.clientOrderId as ClientOrderId;
-      // A KR modify needs its quantity (the new order's, at most the unfilled rest): without
-      // --quantity it is the unfilled rest as the broker's records show it.
-      let quantity = flags.quantity === undefined ? undefined : new Decimal(flags.quantity);
-      const seen = risk.book.order(clientOrderId);
-      if (quantity === undefined && seen?.market === 'KR' && seen.quantity !== null) {
-        quantity = seen.quantity.minus(seen.filledQuantity);
-      }
+      // without --quantity, a KR order's unfilled rest as the broker's records show it
+      const quantity = modifyQuantity(
+        flags.quantity === undefined ? undefined : new Decimal(flags.quantity),
+        risk.book.order(clientOrderId),
+      );
       command = {
         ...base,
         type: 'ModifyOrder',

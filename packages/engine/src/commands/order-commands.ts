@@ -5,7 +5,15 @@
  *
  * @module
  */
-import type { ClientOrderId, Decimal, OrderIntent, OrderType, StrategyId } from '@hoga/core';
+import {
+  type ClientOrderId,
+  type Decimal,
+  Market,
+  marketOfSymbol,
+  type OrderIntent,
+  type OrderType,
+  type StrategyId,
+} from '@hoga/core';
 
 interface OrderCommandBase {
   /** Unique id of this command. */
@@ -46,3 +54,20 @@ export interface CancelOrder extends OrderCommandBase {
 
 /** Any order command. */
 export type OrderCommand = SubmitOrder | ModifyOrder | CancelOrder;
+
+/**
+ * The quantity of a modify: the one given, or for a KR order the unfilled rest (the broker needs a
+ * KR modify's quantity, the new order's, at most the rest; a change of the price alone keeps the
+ * rest). A US modify carries none unless given (the broker refuses one).
+ *
+ * @param order - the order as known (its ordered and filled quantity), if it is
+ */
+export function modifyQuantity(
+  given: Decimal | undefined,
+  order:
+    | { readonly symbol: string; readonly quantity: Decimal | null; readonly filledQuantity: Decimal }
+    | undefined,
+): Decimal | undefined {
+  if (given !== undefined || order === undefined || order.quantity === null) return given;
+  return marketOfSymbol(order.symbol) === Market.KR ? order.quantity.minus(order.filledQuantity) : undefined;
+}

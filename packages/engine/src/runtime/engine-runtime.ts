@@ -15,15 +15,13 @@ import {
   Decimal,
   type Fill,
   type Logger,
-  Market,
-  marketOfSymbol,
   type OrderDenied,
   type OrderEvent,
   type StrategyId,
   strategyId as toStrategyId,
 } from '@hoga/core';
 import { inject, optional } from 'inversify';
-import type { OrderCommand } from '../commands/order-commands.js';
+import { modifyQuantity, type OrderCommand } from '../commands/order-commands.js';
 import { EngineError, EngineErrorCode, StrategyHookError } from '../engine-error.js';
 import { AccountViewToken } from '../portfolio/account-view.js';
 import { Portfolio } from '../portfolio/portfolio.js';
@@ -268,12 +266,10 @@ export class EngineRuntime implements HostServices {
   ): void {
     this.requireOwn(host, id);
     const order = host.order(id);
-    // The broker needs a KR modify's quantity (the new order's, at most the unfilled rest): a
-    // change of the price alone keeps the unfilled rest. A US modify never carries one.
-    let quantity = change.quantity === undefined ? undefined : new Decimal(change.quantity);
-    if (quantity === undefined && order?.quantity != null && marketOfSymbol(order.symbol) === Market.KR) {
-      quantity = order.quantity.minus(order.filledQuantity);
-    }
+    const quantity = modifyQuantity(
+      change.quantity === undefined ? undefined : new Decimal(change.quantity),
+      order,
+    );
     this.send(
       {
         type: 'ModifyOrder',
