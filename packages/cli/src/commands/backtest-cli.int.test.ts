@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
@@ -10,6 +10,7 @@ import type { BacktestJson } from './backtest-report.js';
 import { cachedDailyBars, hogaBacktest as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
 
 const THROWS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'throws-in-on-bar.ts');
+const LOGS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'logs-fills.ts');
 const SYMBOLS = ['005930', 'AAPL'];
 const FROM = '2025-01-01';
 const TO = '2025-12-31';
@@ -185,6 +186,34 @@ describe('hoga backtest', () => {
       expect(last?.events.map(([type]) => type)).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderFilled']);
       expect(last?.fills).toHaveLength(1);
     });
+  }, 60_000);
+
+  it("shows the strategy's log lines on stderr and in --log-file, stamped with the backtest's time", async () => {
+    const logFile = join(dir, 'backtest-log.jsonl');
+    // the real bin: --log-file and --verbose are the program's options
+    const result = await hogaBin([
+      'backtest',
+      ...backtestArgs({ strategy: LOGS, extra: ['--json', '--log-file', logFile] }),
+    ]);
+    expect(result.err).not.toContain('error');
+    expect(result.code).toBe(0);
+    const trade = (JSON.parse(result.out) as BacktestJson).trades[0];
+    // the fill is made on the bar after the order (the 4th trading day of 2025), the line is
+    // printed when the engine handles it: that bar's close, in KST
+    const filledLine = result.err.split('\n').find((l) => l.includes('LogsFills: filled'));
+    expect(filledLine).toMatch(
+      /^hoga: 2025-01-0\d \d\d:\d\d:\d\d KST log {4}LogsFills: filled \(price=\d+\)$/,
+    );
+    expect(filledLine).toContain(`price=${trade?.price}`);
+    expect(filledLine?.slice(6, 16)).toBe(trade?.time.slice(0, 10));
+    expect(result.err).toMatch(/^hoga: 2025-12-3\d \d\d:\d\d:\d\d KST warn {3}LogsFills: stopping$/m);
+    const records = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const filled = records.find((r) => r.msg === 'filled');
+    expect(filled).toMatchObject({ component: 'strategy', strategyId: 'LogsFills', price: trade?.price });
+    expect(String(filled?.engineTime)).toMatch(/^2025-01-0\dT\d\d:\d\d:\d\d\.\d{3}\+09:00$/);
   }, 60_000);
 
   for (const c of [

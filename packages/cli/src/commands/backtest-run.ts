@@ -11,7 +11,6 @@ import type { BrokerClient } from '@hoga/connector';
 import type { Instrument } from '@hoga/core';
 import type { EngineError, StrategyClass, Subscription } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
-import { createCliLogger } from '../runtime/cli-runtime.js';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 import { downloadCandles, fxRates, instrumentsOf, reportEmpty, storeRun } from './backtest-inputs.js';
 import {
@@ -50,7 +49,10 @@ export async function runBacktestCommand(
   const engine = await import('@hoga/engine');
   const strategyClass = await loadStrategy(engine, file);
   checkConfig(engine, strategyClass, request);
-  const logger = await createCliLogger();
+  // the backtest's clock: the strategies' log lines are stamped with its time
+  const { VirtualClock } = await import('@hoga/core');
+  const clock = new VirtualClock(request.startMs);
+  const logger = (await import('../runtime/cli-logger.js')).createBacktestLogger(clock);
   const simulated = !connectionConfigured(flags);
   const db = HogaDatabase.open(
     simulated && flags.db === undefined && (process.env.HOGA_DB ?? '') === ''
@@ -119,6 +121,7 @@ export async function runBacktestCommand(
         },
       ],
       startMs: request.startMs,
+      clock,
       startTs: (symbol: string) => rangeOf(present, symbol).fromTs,
       db,
       logger,

@@ -4,17 +4,19 @@
  * @module
  */
 import { appendFileSync } from 'node:fs';
-import { createLogger, type Logger } from '@hoga/core';
+import { type Clock, createLogger, formatKst, type Logger, toKst } from '@hoga/core';
 import { cliRuntime, humanLine, LEVEL_NAMES } from './cli-runtime.js';
 
 /**
  * A logger whose records go to `show` (a record and its pino level number), and every record as a
  * JSON line to `--log-file`; debug and up are recorded with `--verbose` or `--log-file`, else
- * from `quietLevel` up.
+ * from `quietLevel` up. With `engineTime`, each file record also holds the engine's time then
+ * (`engineTime`, ISO 8601): a backtest's records are written long after the instants they are about.
  */
 function cliLogger(
   quietLevel: 'info' | 'warn',
   show: (record: Record<string, unknown>, level: number) => void,
+  engineTime?: () => string,
 ): Logger {
   const { verbose, logFile } = cliRuntime;
   const destination = {
@@ -28,7 +30,9 @@ function cliLogger(
       const level = typeof record.level === 'number' ? record.level : 30;
       show(record, level);
       if (logFile !== undefined) {
-        appendFileSync(logFile, `${JSON.stringify({ ...record, level: LEVEL_NAMES[level] ?? level })}\n`);
+        const stamped: Record<string, unknown> = { ...record, level: LEVEL_NAMES[level] ?? level };
+        if (engineTime !== undefined) stamped.engineTime = engineTime();
+        appendFileSync(logFile, `${JSON.stringify(stamped)}\n`);
       }
     },
   };
@@ -56,12 +60,35 @@ export function createCliLogger(): Logger {
  */
 export function createRunLogger(print: (line: string) => void, at: () => string): Logger {
   return cliLogger('info', (record, level) => {
-    if (record.component === 'strategy' && level >= 30) {
-      const { strategyId, ...rest } = record;
-      const tag = level >= 50 ? 'error' : level >= 40 ? 'warn ' : 'log  ';
-      print(`${at()} ${tag}  ${String(strategyId)}: ${humanLine(rest)}`);
-    } else if (cliRuntime.verbose || level >= 30) {
-      process.stderr.write(`hoga: ${humanLine(record)}\n`);
-    }
+    if (record.component === 'strategy' && level >= 30) print(strategyLine(record, level, at()));
+    else if (cliRuntime.verbose || level >= 30) process.stderr.write(`hoga: ${humanLine(record)}\n`);
   });
+}
+
+/**
+ * The engine's logger in `hoga backtest`: a strategy's own records from info up on stderr, stamped
+ * with the backtest's time (`hoga: 2025-01-06 15:30:00 KST log    Sma: crossed (price=70300)`;
+ * stdout holds the results), the engine's as {@link createCliLogger} shows them, and every record
+ * as a JSON line in `--log-file` with the backtest's time as `engineTime`.
+ *
+ * @param clock - the backtest's virtual clock
+ */
+export function createBacktestLogger(clock: Clock): Logger {
+  const at = () => `${toKst(clock.now()).toFormat('yyyy-MM-dd HH:mm:ss')} KST`;
+  return cliLogger(
+    'info',
+    (record, level) => {
+      if (record.component === 'strategy' && level >= 30) {
+        process.stderr.write(`hoga: ${strategyLine(record, level, at())}\n`);
+      } else if (cliRuntime.verbose || level >= 40) process.stderr.write(`hoga: ${humanLine(record)}\n`);
+    },
+    () => formatKst(clock.now()),
+  );
+}
+
+/** One line of a strategy's record: `<at> log    <strategyId>: <message> (<fields>)`. */
+function strategyLine(record: Record<string, unknown>, level: number, at: string): string {
+  const { strategyId, ...rest } = record;
+  const tag = level >= 50 ? 'error' : level >= 40 ? 'warn ' : 'log  ';
+  return `${at} ${tag}  ${String(strategyId)}: ${humanLine(rest)}`;
 }

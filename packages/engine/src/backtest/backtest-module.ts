@@ -41,6 +41,8 @@ export interface BacktestBindings {
   readonly volumeFraction?: number | undefined;
   /** Start of the virtual clock, epoch ms. */
   readonly start: number;
+  /** The virtual clock to bind (set to `start`), when the caller keeps one; default: a new one. */
+  readonly clock?: VirtualClock | undefined;
   /** The risk configuration (JSON, `riskConfigSchema`); the defaults when absent. */
   readonly risk?: unknown;
   /**
@@ -58,7 +60,9 @@ export interface BacktestBindings {
 export function backtestModule(b: BacktestBindings): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(RunSettings).toConstantValue(b.settings);
-    bind(ClockToken).toConstantValue(new VirtualClock(b.start));
+    const clock = b.clock ?? new VirtualClock(b.start);
+    clock.set(b.start);
+    bind(ClockToken).toConstantValue(clock);
     bind(LoggerToken).toConstantValue(b.logger);
     bind(DatabaseToken).toConstantValue(b.db);
     bind(FxRates).toConstantValue(b.fx);

@@ -54,6 +54,11 @@ export interface BacktestOptions {
   readonly startMs: number;
   /** A symbol's first candle stamp of the run (bars stamped earlier are warm-up); default `startMs`. */
   readonly startTs?: ((symbol: string) => number) | undefined;
+  /**
+   * The run's virtual clock, when the caller reads it too (a logger stamping records with the
+   * backtest's time); default: a new one. It is set to `startMs` before the first hook.
+   */
+  readonly clock?: VirtualClock | undefined;
   readonly db: HogaDatabase;
   readonly logger: Logger;
   readonly fx: FxRates;
@@ -104,6 +109,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestOut
       fx: options.fx,
       volumeFraction: options.volumeFraction,
       start: options.startMs,
+      clock: options.clock,
       instruments: options.instruments,
     }),
   );
