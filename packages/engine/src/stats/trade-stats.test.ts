@@ -73,4 +73,86 @@ describe('tradeStats', () => {
   it('has no win rate without a closed round trip', () => {
     expect(tradeStats([]).winRate).toBeNull();
   });
+
+  /** The statistics as the round trips and sums in decimals give them (tradeStats counts in doubles where it may). */
+  const inDecimals = (fills: readonly TradeSample[]) => {
+    const trips = roundTrips(fills);
+    const sums = (field: 'commission' | 'tax') => {
+      const out: Record<string, string> = {};
+      for (const t of fills)
+        out[t.currency] = d(out[t.currency] ?? 0)
+          .plus(t[field])
+          .toFixed();
+      return out;
+    };
+    return {
+      roundTrips: trips.length,
+      wins: trips.filter((r) => r.pnl.isPositive() && !r.pnl.isZero()).length,
+      commissions: sums('commission'),
+      taxes: sums('tax'),
+    };
+  };
+  const counted = (fills: readonly TradeSample[]) => {
+    const stats = tradeStats(fills);
+    const text = (m: Readonly<Record<string, Decimal>>) =>
+      Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.toFixed()]));
+    return {
+      roundTrips: stats.roundTrips,
+      wins: stats.wins,
+      commissions: text(stats.commissions),
+      taxes: text(stats.taxes),
+    };
+  };
+
+  it('agrees with the round trips in decimals on many fills: KRW and USD, crossing flat, break-even trips, two strategies', () => {
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 16) % n;
+    };
+    const fills: TradeSample[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const symbol = ['005930', '000660', 'AAPL', 'MSFT'][next(4)] as string;
+      const usd = symbol === 'AAPL' || symbol === 'MSFT';
+      const price = usd ? `${100 + next(20)}.${next(100)}` : String(70_000 + 100 * next(5));
+      const commission = usd
+        ? next(3) === 0
+          ? '0'
+          : `0.${next(100)}`
+        : String(next(3) === 0 ? 0 : next(200));
+      const tax = usd || next(2) === 0 ? '0' : String(next(2000));
+      fills.push({
+        ...trade(i, symbol, next(2) === 0 ? 'BUY' : 'SELL', 1 + next(3), price, commission, tax),
+        strategyId: next(2) === 0 ? 'a' : 'b',
+      });
+    }
+    const expected = inDecimals(fills);
+    expect(expected.roundTrips).toBeGreaterThan(100);
+    expect(counted(fills)).toEqual(expected);
+  });
+
+  it('decides a trip whose PnL in doubles is within their rounding error of zero as the decimals do', () => {
+    const fills = [
+      trade(1, 'AAPL', 'BUY', 1, '0.1', '0'),
+      trade(2, 'AAPL', 'BUY', 1, '0.2', '0'),
+      trade(3, 'AAPL', 'SELL', 2, '0.15', '0'), // 0.3 − 0.3 = 0 in decimals, −5.6e-17 in doubles
+      trade(4, 'MSFT', 'BUY', 1, '0.1', '0'),
+      trade(5, 'MSFT', 'SELL', 1, '0.1000000000000000000001', '0'), // +1e-22: a win no double sees
+    ];
+    expect(counted(fills)).toEqual(inDecimals(fills));
+    expect(tradeStats(fills).wins).toBe(1);
+  });
+
+  it('sums charges exactly beyond 2^53 and in fractions, and counts trips of fractional quantities', () => {
+    const fills = [
+      trade(1, '005930', 'BUY', 1, '70000', '9007199254740993'),
+      trade(2, '005930', 'SELL', 1, '70000', '1'),
+      trade(3, 'AAPL', 'BUY', 1, '100', '0.1'),
+      { ...trade(4, 'AAPL', 'SELL', 1, '100', '0.2'), quantity: d('0.5') },
+      { ...trade(5, 'AAPL', 'SELL', 1, '101', '0'), quantity: d('0.5') },
+    ];
+    expect(counted(fills)).toEqual(inDecimals(fills));
+    expect(tradeStats(fills).commissions.KRW?.toFixed()).toBe('9007199254740994');
+    expect(tradeStats(fills).commissions.USD?.toFixed()).toBe('0.3');
+  });
 });

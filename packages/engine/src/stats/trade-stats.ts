@@ -120,20 +120,210 @@ export function roundTrips(trades: readonly TradeSample[]): RoundTrip[] {
  * @param trades - fills in time order
  */
 export function tradeStats(trades: readonly TradeSample[]): TradeStats {
-  const commissions: Record<string, Decimal> = {};
-  const taxes: Record<string, Decimal> = {};
-  for (const t of trades) {
-    commissions[t.currency] = (commissions[t.currency] ?? new Decimal(0)).plus(t.commission);
-    taxes[t.currency] = (taxes[t.currency] ?? new Decimal(0)).plus(t.tax);
-  }
-  const trips = roundTrips(trades);
-  const wins = trips.filter((r) => r.pnl.isPositive() && !r.pnl.isZero()).length;
+  const totals = fastTotals(trades);
+  const trips = totals.trips ?? exactTripCounts(trades);
   return {
     trades: trades.length,
-    roundTrips: trips.length,
-    wins,
-    winRate: trips.length === 0 ? null : wins / trips.length,
-    commissions,
-    taxes,
+    roundTrips: trips.roundTrips,
+    wins: trips.wins,
+    winRate: trips.roundTrips === 0 ? null : trips.wins / trips.roundTrips,
+    commissions: decimalTotals(trades, 'commission', totals.commissions),
+    taxes: decimalTotals(trades, 'tax', totals.taxes),
   };
+}
+
+/** The number of round trips and of those with a positive PnL. */
+interface TripCounts {
+  readonly roundTrips: number;
+  readonly wins: number;
+}
+
+/** What one pass in doubles over a run's fills found (see {@link fastTotals}). */
+interface FastTotals {
+  /** Null when the doubles did not decide them. */
+  readonly trips: TripCounts | null;
+  /** Per currency, the sum of its commissions, NaN when not exact in doubles. */
+  readonly commissions: Record<string, number>;
+  readonly taxes: Record<string, number>;
+}
+
+/** Integers of smaller magnitude are exact in a double, and so are their sums below it. */
+const EXACT_LIMIT = 2 ** 53;
+/**
+ * The error of a trip's PnL summed in doubles is at most `terms × magnitude × 2^-53` (each value
+ * read from its decimal, each product and each sum rounds once, relative 2^-53); 2^-50 leaves a
+ * factor of 8 to spare and covers the decimal computation's own rounding (40 digits) as well.
+ */
+const ERROR_PER_TERM = 2 ** -50;
+
+/**
+ * `x` as a double when it is an integer of magnitude below 2^53 (the double is then exact), else
+ * NaN. Read from the decimal's documented digits (`d`, base 1e7 words, most significant first),
+ * exponent (`e`, of the first digit) and sign (`s`): no string on the way, unlike `toNumber()`.
+ */
+function exactInteger(x: Decimal): number {
+  const words = x.d as number[] | null;
+  if (words === null) return Number.NaN; // NaN or ±Infinity
+  let value = words[0] as number;
+  if (value === 0) return 0;
+  let digits = 7 * (words.length - 1) + 1;
+  for (let w = value; w >= 10; w = Math.floor(w / 10)) digits++;
+  const zeros = x.e + 1 - digits;
+  if (zeros < 0 || x.e > 15) return Number.NaN; // a fraction, or at least 10^16
+  for (let i = 1; i < words.length; i++) value = value * 10_000_000 + (words[i] as number);
+  value *= 10 ** zeros;
+  return value < EXACT_LIMIT ? x.s * value : Number.NaN;
+}
+
+/** `x` as a double: `integer` when it is one (see {@link exactInteger}), else the nearest double. */
+function toDouble(x: Decimal, integer: number): number {
+  return Number.isNaN(integer) ? x.toNumber() : integer;
+}
+
+/** An open round trip followed in doubles. */
+interface FastTrip {
+  position: number;
+  pnl: number;
+  /** Sum of the magnitudes of the terms of `pnl`: its error bound is proportional to it. */
+  magnitude: number;
+  terms: number;
+  /** Whether every term was an exact integer (then so is `pnl`, while `magnitude` stays below 2^53). */
+  exact: boolean;
+}
+
+/** Whether a closed trip's PnL is positive; null when its sign is not decided. */
+function isWin(trip: FastTrip): boolean | null {
+  if (trip.exact && trip.magnitude < EXACT_LIMIT) return trip.pnl > 0;
+  const bound = trip.magnitude * (trip.terms + 4) * ERROR_PER_TERM;
+  if (trip.pnl > bound) return true;
+  if (trip.pnl < -bound) return false;
+  return null;
+}
+
+/**
+ * One pass over a run's fills in doubles: the commissions and taxes per currency, exact while they
+ * are integers summing below 2^53 (KRW); and {@link roundTrips}' count and wins, positions exactly
+ * (integer quantities only), each trip's PnL with an error bound: exact when every price,
+ * commission and tax is an integer, else decided when the PnL is farther from zero than its bound.
+ * The trips are null when a quantity is not an integer below 2^53 or a trip's sign is not decided
+ * ({@link exactTripCounts} answers then).
+ */
+function fastTotals(trades: readonly TradeSample[]): FastTotals {
+  /** Open trips per strategy, then per symbol. */
+  const open = new Map<string, Map<string, FastTrip>>();
+  let closed = 0;
+  let wins = 0;
+  let decided = true;
+  const commissions: Record<string, number> = {};
+  const taxes: Record<string, number> = {};
+  for (const t of trades) {
+    const commissionInteger = exactInteger(t.commission);
+    const taxInteger = exactInteger(t.tax);
+    commissions[t.currency] = exactSum(commissions[t.currency], commissionInteger);
+    taxes[t.currency] = exactSum(taxes[t.currency], taxInteger);
+    if (!decided) continue;
+    const quantity = exactInteger(t.quantity);
+    if (Number.isNaN(quantity)) {
+      decided = false;
+      continue;
+    }
+    const priceInteger = exactInteger(t.price);
+    const price = toDouble(t.price, priceInteger);
+    const commission = toDouble(t.commission, commissionInteger);
+    const tax = toDouble(t.tax, taxInteger);
+    const integral = !Number.isNaN(priceInteger + commissionInteger + taxInteger);
+    const signed = t.side === 'BUY' ? quantity : -quantity;
+    const charges = commission + tax;
+    const strategy = t.strategyId ?? '';
+    let book = open.get(strategy);
+    if (book === undefined) {
+      book = new Map<string, FastTrip>();
+      open.set(strategy, book);
+    }
+    let trip = book.get(t.symbol);
+    if (trip === undefined) {
+      trip = { position: 0, pnl: 0, magnitude: 0, terms: 0, exact: true };
+      book.set(t.symbol, trip);
+    }
+    const after = trip.position + signed;
+    if (Math.abs(after) >= EXACT_LIMIT) {
+      decided = false;
+      continue;
+    }
+    const crosses = trip.position !== 0 && after !== 0 && trip.position > 0 !== after > 0;
+    if (!crosses) {
+      const flow = signed * price;
+      trip.pnl = trip.pnl - flow - charges;
+      trip.magnitude += Math.abs(flow) + Math.abs(commission) + Math.abs(tax);
+      trip.terms += 3;
+      trip.exact &&= integral;
+      trip.position = after;
+      if (after === 0) {
+        const win = isWin(trip);
+        if (win === null) decided = false;
+        closed++;
+        if (win) wins++;
+        book.delete(t.symbol);
+      }
+      continue;
+    }
+    // the fill closes the trip with part of its quantity and opens the next with the rest
+    const closing = -trip.position;
+    const share = Math.abs(closing) / quantity;
+    const closingFlow = closing * price;
+    trip.pnl = trip.pnl - closingFlow - charges * share;
+    trip.magnitude += Math.abs(closingFlow) + Math.abs(charges);
+    trip.terms += 4;
+    trip.exact &&= integral && charges === 0;
+    const win = isWin(trip);
+    if (win === null) decided = false;
+    closed++;
+    if (win) wins++;
+    const openingFlow = -after * price;
+    book.set(t.symbol, {
+      position: after,
+      pnl: openingFlow - charges * (1 - share),
+      magnitude: Math.abs(openingFlow) + Math.abs(charges),
+      terms: 4,
+      exact: integral && charges === 0,
+    });
+  }
+  return { trips: decided ? { roundTrips: closed, wins } : null, commissions, taxes };
+}
+
+/** `sum + value` while both are exact integers and the sum stays below 2^53, else NaN. */
+function exactSum(sum: number | undefined, value: number): number {
+  const next = (sum ?? 0) + value;
+  return Math.abs(next) < EXACT_LIMIT ? next : Number.NaN;
+}
+
+/** {@link roundTrips}' count and wins, in decimals. */
+function exactTripCounts(trades: readonly TradeSample[]): TripCounts {
+  const trips = roundTrips(trades);
+  return {
+    roundTrips: trips.length,
+    wins: trips.filter((r) => r.pnl.isPositive() && !r.pnl.isZero()).length,
+  };
+}
+
+/**
+ * A field's totals per currency as decimals: from the exact sums in doubles, summed in decimals
+ * for a currency whose sum was not exact; in the order the currencies first appear.
+ */
+function decimalTotals(
+  trades: readonly TradeSample[],
+  field: 'commission' | 'tax',
+  sums: Record<string, number>,
+): Record<string, Decimal> {
+  const totals: Record<string, Decimal> = {};
+  for (const [currency, sum] of Object.entries(sums)) {
+    totals[currency] = Number.isNaN(sum) ? new Decimal(0) : new Decimal(sum);
+  }
+  for (const [currency, sum] of Object.entries(sums)) {
+    if (!Number.isNaN(sum)) continue;
+    let total = new Decimal(0);
+    for (const t of trades) if (t.currency === currency) total = total.plus(t[field]);
+    totals[currency] = total;
+  }
+  return totals;
 }
