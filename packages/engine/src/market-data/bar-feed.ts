@@ -49,6 +49,13 @@ class CursorBar implements Bar {
  * Walks a feed's bars in delivery order within `[fromClose, toClose)` of close times. Its
  * {@link BarCursor.current} is one object overwritten by each {@link BarCursor.next}: copy what
  * must outlive the step.
+ *
+ * The merge has two modes giving the same order (close time, then series index, then bar index):
+ * while many series close at each instant (a universe of daily or minute bars sharing their
+ * stamps), a scan of the series' next close times finds the next instant and the series closing
+ * then, in index order, once per instant (a constant cost per bar); while few do, a binary heap of
+ * the series keyed by (next close time, index) finds the next bar in log(series) steps. It moves
+ * between them as the number of series closing per instant changes.
  */
 export class BarCursor {
   /** The current bar (valid until the next `next()`). */
@@ -58,12 +65,25 @@ export class BarCursor {
   /** Index of the current bar within its series. */
   barIndex = -1;
   private readonly bar = new CursorBar();
-  private readonly heap: Int32Array;
-  private size = 0;
   private readonly pos: Int32Array;
   private readonly end: Int32Array;
-  /** Close time of each series' next bar (the heap's key, kept apart from the columns). */
+  /** Close time of each series' next bar (+Infinity once the series is exhausted). */
   private readonly head: Float64Array;
+  /** Scan mode (true) or heap mode. */
+  private scanning = true;
+  /** Scan mode: the series closing at `instant` still to deliver are `batch[taken..count)`. */
+  private readonly batch: Int32Array;
+  private taken = 0;
+  private count = 0;
+  private instant = Number.NaN;
+  /** Scan mode: the series delivered last (-1 before the first), delivered again while its next bar closes by `instant`. */
+  private last = -1;
+  /** Heap mode: the series not exhausted, a binary heap keyed by (head, index). */
+  private readonly heap: Int32Array;
+  private size = 0;
+  /** Heap mode: close time of the bars being delivered and how many of them so far. */
+  private groupTime = Number.NaN;
+  private groupSize = 0;
 
   /** @internal use {@link BarFeed.cursor}, {@link BarFeed.warmup} or {@link BarFeed.main} */
   constructor(
@@ -74,21 +94,70 @@ export class BarCursor {
     this.current = this.bar;
     const n = series.length;
     this.heap = new Int32Array(n);
+    this.batch = new Int32Array(n);
     this.pos = Int32Array.from(begin);
     this.end = end;
     this.head = new Float64Array(n);
     for (let s = 0; s < n; s++) {
-      if ((this.pos[s] as number) < (this.end[s] as number)) {
-        this.head[s] = (series[s] as BarSeries).columns.closeTime[this.pos[s] as number] as number;
-        this.push(s);
-      }
+      const i = this.pos[s] as number;
+      this.head[s] =
+        i < (this.end[s] as number)
+          ? ((series[s] as BarSeries).columns.closeTime[i] as number)
+          : Number.POSITIVE_INFINITY;
     }
   }
 
   /** Moves to the next bar; false when none is left. */
   next(): boolean {
-    if (this.size === 0) return false;
-    const s = this.heap[0] as number;
+    if (!this.scanning) return this.nextFromHeap();
+    const head = this.head;
+    const last = this.last;
+    // the series just delivered, when its next bar closes by the same instant, comes first
+    if (last >= 0 && (head[last] as number) <= this.instant) {
+      this.deliver(last);
+      return true;
+    }
+    if (this.taken < this.count) {
+      const s = this.batch[this.taken++] as number;
+      this.last = s;
+      this.deliver(s);
+      return true;
+    }
+    // the next instant: the earliest next close time, and the series closing then, in index order
+    const n = head.length;
+    const batch = this.batch;
+    let min = Number.POSITIVE_INFINITY;
+    let count = 0;
+    for (let s = 0; s < n; s++) {
+      const h = head[s] as number;
+      if (h < min) {
+        min = h;
+        batch[0] = s;
+        count = 1;
+      } else if (h === min) batch[count++] = s;
+    }
+    if (min === Number.POSITIVE_INFINITY) {
+      this.count = 0;
+      this.taken = 0;
+      this.last = -1;
+      return false;
+    }
+    if (count * 16 < n) {
+      // few series close together: the heap costs less per bar than a scan per instant
+      this.toHeap();
+      return this.nextFromHeap();
+    }
+    this.instant = min;
+    this.count = count;
+    this.taken = 1;
+    const s = batch[0] as number;
+    this.last = s;
+    this.deliver(s);
+    return true;
+  }
+
+  /** Writes bar `pos[s]` of series `s` into the current bar and moves that series on. */
+  private deliver(s: number): void {
     const i = this.pos[s] as number;
     const serie = this.series[s] as BarSeries;
     const c = serie.columns;
@@ -105,10 +174,30 @@ export class BarCursor {
     this.seriesIndex = s;
     this.barIndex = i;
     this.pos[s] = i + 1;
-    if (i + 1 < (this.end[s] as number)) {
-      this.head[s] = c.closeTime[i + 1] as number;
-      this.siftDown(0);
-    } else {
+    this.head[s] =
+      i + 1 < (this.end[s] as number) ? (c.closeTime[i + 1] as number) : Number.POSITIVE_INFINITY;
+  }
+
+  private nextFromHeap(): boolean {
+    if (this.size === 0) return false;
+    const s = this.heap[0] as number;
+    const t = this.head[s] as number;
+    if (t !== this.groupTime) {
+      // a new instant: after one where many series closed together, scan instead
+      if (this.groupSize * 4 >= this.head.length) {
+        this.scanning = true;
+        this.last = -1;
+        this.taken = 0;
+        this.count = 0;
+        return this.next();
+      }
+      this.groupTime = t;
+      this.groupSize = 0;
+    }
+    this.groupSize++;
+    this.deliver(s);
+    if ((this.head[s] as number) !== Number.POSITIVE_INFINITY) this.siftDown(0);
+    else {
       this.size--;
       if (this.size > 0) {
         this.heap[0] = this.heap[this.size] as number;
@@ -118,21 +207,23 @@ export class BarCursor {
     return true;
   }
 
+  /** Enters heap mode: a heap of the series not exhausted. */
+  private toHeap(): void {
+    this.scanning = false;
+    this.size = 0;
+    const n = this.head.length;
+    for (let s = 0; s < n; s++) {
+      if ((this.head[s] as number) !== Number.POSITIVE_INFINITY) this.heap[this.size++] = s;
+    }
+    for (let i = (this.size >> 1) - 1; i >= 0; i--) this.siftDown(i);
+    this.groupTime = Number.NaN;
+    this.groupSize = 0;
+  }
+
   private less(a: number, b: number): boolean {
     const ta = this.head[a] as number;
     const tb = this.head[b] as number;
     return ta < tb || (ta === tb && a < b);
-  }
-
-  private push(s: number): void {
-    let i = this.size++;
-    this.heap[i] = s;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.less(this.heap[i] as number, this.heap[parent] as number)) break;
-      this.swap(i, parent);
-      i = parent;
-    }
   }
 
   private siftDown(start: number): void {
