@@ -65,6 +65,21 @@ describe('BarFeed', () => {
       expect(order).toEqual(['005930', 'AAPL']);
     });
 
+    it('keeps the order by close time then symbol as the number of series closing together rises and falls', () => {
+      // 40 symbols: minutes 0–9 all close together, minutes 10–29 one or two at a time, then all again
+      const bars: Bar[] = [];
+      for (let k = 0; k < 40; k++) {
+        const symbol = `S${String(k).padStart(2, '0')}`;
+        for (let m = 0; m < 10; m++) bars.push(bar(symbol, m));
+        bars.push(bar(symbol, 10 + (k % 20)));
+        for (let m = 30; m < 35; m++) bars.push(bar(symbol, m));
+      }
+      const expected = [...bars]
+        .sort((a, b) => a.closeTime - b.closeTime || (a.symbol < b.symbol ? -1 : 1))
+        .map((b) => `${b.symbol}@${(b.closeTime - T) / MIN}`);
+      expect(walk(BarFeed.fromBars([...bars].reverse()).cursor())).toEqual(expected);
+    });
+
     it('limits delivery to close times in [from, to)', () => {
       const feed = BarFeed.fromBars([0, 1, 2, 3].flatMap((m) => [bar('A', m), bar('B', m)]));
       expect(walk(feed.cursor(T + MIN, T + 3 * MIN))).toEqual(['A@1', 'B@1', 'A@2', 'B@2']);
