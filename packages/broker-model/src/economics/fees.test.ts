@@ -1,6 +1,7 @@
 import { Decimal } from '@hoga/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ceilCash, floorCash, roundCash } from './cash.js';
+import { ceilCash, exactIntOf, floorCash, roundCash } from './cash.js';
 import { commissionFor, commissionRateFor, sellTaxFor, tradeCharges } from './fees.js';
 
 describe('commissionFor', () => {
@@ -83,4 +84,43 @@ describe('tradeCharges', () => {
       }).toEqual({ amount, commission, tax });
     },
   );
+
+  it('books whole-won KR trades (computed in numbers) as commissionFor and sellTaxFor charge the amount', () => {
+    const trade = fc.record({
+      quantity: fc.oneof(fc.integer({ min: 0, max: 1_000_000 }), fc.constant(1_234_567_890)),
+      price: fc.oneof(fc.integer({ min: 0, max: 5_000_000 }), fc.constant(7_000_000)),
+      side: fc.constantFrom('BUY' as const, 'SELL' as const),
+      securityType: fc.constantFrom('STOCK' as const, 'ETF' as const, 'ETN' as const),
+    });
+    fc.assert(
+      fc.property(trade, (t) => {
+        const quantity = new Decimal(t.quantity);
+        const price = new Decimal(t.price);
+        const charges = tradeCharges({ market: 'KR', currency: 'KRW', ...t, quantity, price });
+        const amount = roundCash('KRW', quantity.times(price));
+        const tax = t.side === 'SELL' ? sellTaxFor('KR', t.securityType, amount) : new Decimal(0);
+        expect([charges.amount, charges.commission, charges.tax].map((d) => d.toFixed())).toEqual(
+          [amount, commissionFor('KR', amount), tax].map((d) => d.toFixed()),
+        );
+      }),
+    );
+  });
+});
+
+describe('exactIntOf', () => {
+  it.each([
+    ['0', 0],
+    ['-0', 0],
+    ['12345678', 12345678],
+    ['-70000', -70000],
+    ['9007199254740991', 9007199254740991],
+    ['9007199254740992', Number.NaN],
+    ['1e20', Number.NaN],
+    ['0.5', Number.NaN],
+    ['100.01', Number.NaN],
+    ['Infinity', Number.NaN],
+    ['NaN', Number.NaN],
+  ])('reads %s as %s', (text, expected) => {
+    expect(exactIntOf(new Decimal(text))).toBe(expected);
+  });
 });

@@ -5,7 +5,7 @@
  * @module
  */
 import { type Currency, Decimal, type Market, type SecurityType } from '@hoga/core';
-import { roundCash } from './cash.js';
+import { cashPlaces, exactIntOf, floorDivInt, roundCash } from './cash.js';
 
 /** Commission rates per market, as decimal fractions of the traded amount (fee = amount × rate). */
 export const COMMISSION_RATES: Readonly<Record<Market, Decimal>> = {
@@ -85,8 +85,52 @@ export interface TradeChargesInput {
  * and the charges are computed on that rounded amount.
  */
 export function tradeCharges(input: TradeChargesInput): TradeCharges {
+  return tradeChargesInt(input) ?? tradeChargesDecimal(input);
+}
+
+function tradeChargesDecimal(input: TradeChargesInput): TradeCharges {
   const amount = roundCash(input.currency, input.quantity.times(input.price));
   const commission = commissionFor(input.market, amount);
   const tax = input.side === 'SELL' ? sellTaxFor(input.market, input.securityType, amount) : new Decimal(0);
   return { amount, commission, tax };
+}
+
+/** A rate `n / d` with integers (`d` a power of ten), for truncating charges in whole units. */
+interface IntRate {
+  readonly numerator: number;
+  readonly denominator: number;
+}
+
+function intRate(rate: Decimal): IntRate {
+  const denominator = 10 ** rate.decimalPlaces();
+  return { numerator: rate.times(denominator).toNumber(), denominator };
+}
+
+const KR_COMMISSION_INT = intRate(COMMISSION_RATES.KR);
+const KR_SELL_TAX_INT = intRate(KR_SELL_TAX_RATE);
+
+/** ⌊amount × rate⌋ in numbers, exact (NaN when amount × numerator is not a safe integer). */
+function truncatedCharge(amount: number, rate: IntRate): number {
+  return floorDivInt(amount * rate.numerator, rate.denominator);
+}
+
+/**
+ * {@link tradeCharges} in numbers, for the common KR case: a whole-won price times a whole number
+ * of shares is a whole-won amount (no rounding), and the commission and the tax, both truncated to
+ * whole won ({@link commissionFor}, {@link sellTaxFor}), are integer quotients. Null when any figure
+ * is not a safe integer, or the market rounds otherwise (the Decimal path answers then).
+ */
+function tradeChargesInt(input: TradeChargesInput): TradeCharges | null {
+  if (input.market !== 'KR' || cashPlaces(input.currency) !== 0) return null;
+  const quantity = exactIntOf(input.quantity);
+  const price = exactIntOf(input.price);
+  // NaN fails both tests
+  if (!(quantity >= 0 && price >= 0)) return null;
+  const amount = quantity * price;
+  if (!Number.isSafeInteger(amount)) return null;
+  const commission = truncatedCharge(amount, KR_COMMISSION_INT);
+  const tax =
+    input.side === 'SELL' && input.securityType === 'STOCK' ? truncatedCharge(amount, KR_SELL_TAX_INT) : 0;
+  if (Number.isNaN(commission) || Number.isNaN(tax)) return null;
+  return { amount: new Decimal(amount), commission: new Decimal(commission), tax: new Decimal(tax) };
 }

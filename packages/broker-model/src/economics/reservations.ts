@@ -5,7 +5,7 @@
  * @module
  */
 import { type Currency, Decimal, type OrderSide } from '@hoga/core';
-import { ceilCash, floorCash } from './cash.js';
+import { cashPlaces, ceilCash, ceilDivInt, exactIntOf, floorCash } from './cash.js';
 import { commissionRateFor } from './fees.js';
 
 /** Decimal places of a fractional share (the broker trades to 1e-6 shares). */
@@ -41,11 +41,46 @@ const ZERO = new Decimal(0);
  */
 export function reservedCash(order: ReservingOrder): Decimal {
   if (order.side !== 'BUY') return ZERO;
+  const exact = reservedCashInt(order);
+  if (!Number.isNaN(exact)) return new Decimal(exact);
   const gross =
     order.orderAmount !== null
       ? Decimal.max(0, order.orderAmount.minus(order.filledAmount))
       : (order.quantity ?? ZERO).minus(order.filledQuantity).times(order.price ?? order.reservePrice);
   return ceilCash(order.currency, gross.times(withCommission(order.currency)));
+}
+
+/**
+ * {@link reservedCash} of a buy in numbers, for whole-unit currencies (KRW) with integer figures:
+ * the gross is an integer, and gross × (1 + rate) rounded up is an integer quotient. NaN when a
+ * figure is not a safe integer or the gross is negative (the Decimal path answers then).
+ */
+function reservedCashInt(order: ReservingOrder): number {
+  if (cashPlaces(order.currency) !== 0) return Number.NaN;
+  let gross: number;
+  if (order.orderAmount !== null) {
+    gross = Math.max(0, exactIntOf(order.orderAmount) - exactIntOf(order.filledAmount));
+  } else {
+    const left =
+      (order.quantity === null ? 0 : exactIntOf(order.quantity)) - exactIntOf(order.filledQuantity);
+    gross = left * exactIntOf(order.price ?? order.reservePrice);
+  }
+  const factor = withCommissionInt(order.currency);
+  return ceilDivInt(gross * factor.numerator, factor.denominator);
+}
+
+const WITH_COMMISSION_INT: Partial<Record<Currency, { numerator: number; denominator: number }>> = {};
+
+/** 1 + the commission rate of a currency's market as an integer ratio (computed once per currency). */
+function withCommissionInt(currency: Currency): { numerator: number; denominator: number } {
+  let factor = WITH_COMMISSION_INT[currency];
+  if (factor === undefined) {
+    const rate = withCommission(currency);
+    const denominator = 10 ** rate.decimalPlaces();
+    factor = { numerator: rate.times(denominator).toNumber(), denominator };
+    WITH_COMMISSION_INT[currency] = factor;
+  }
+  return factor;
 }
 
 const WITH_COMMISSION: Partial<Record<Currency, Decimal>> = {};
@@ -71,6 +106,7 @@ export function reservedShares(order: ReservingOrder): Decimal {
       .dividedBy(order.reservePrice)
       .toDecimalPlaces(SHARE_PLACES, Decimal.ROUND_UP);
   }
+  if (order.filledQuantity.isZero()) return order.quantity ?? ZERO;
   return (order.quantity ?? ZERO).minus(order.filledQuantity);
 }
 

@@ -135,6 +135,17 @@ describe('Ledger', () => {
       expect(ledger.sellableQuantity('005930').toFixed()).toBe('100');
     });
 
+    it('affords an amount exactly when the buying power covers it (KRW in numbers, USD in cents)', () => {
+      const ledger = new Ledger({ KRW: d(1_000_000), USD: d('100.25') });
+      ledger.reserve('b', limitOrder('BUY', '005930', 10, 70000));
+      // 1,000,000 − 700,105 = 299,895 KRW free
+      expect([299_895, 299_896].map((n) => ledger.affords('KRW', d(n)))).toEqual([true, false]);
+      expect(['100.25', '100.26'].map((n) => ledger.affords('USD', d(n)))).toEqual([true, false]);
+      ledger.reserve('b', limitOrder('BUY', '005930', 20, 70000));
+      // reserved more than the cash: nothing but 0 is affordable
+      expect([0, 1].map((n) => ledger.affords('KRW', d(n)))).toEqual([true, false]);
+    });
+
     it('never shows negative buying power', () => {
       const ledger = new Ledger({ KRW: d(1000) });
       ledger.reserve('b', limitOrder('BUY', '005930', 1, 70000));

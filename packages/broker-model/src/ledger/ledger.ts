@@ -7,7 +7,7 @@
  */
 import { type Currency, Decimal, isCurrency, type OrderSide } from '@hoga/core';
 import { averagePurchasePrice } from '../economics/average-price.js';
-import { floorCash, roundCash } from '../economics/cash.js';
+import { exactIntOf, floorCash, roundCash } from '../economics/cash.js';
 import { type ReservingOrder, reservedCash, reservedShares } from '../economics/reservations.js';
 import { LedgerError, LedgerErrorCode } from './ledger-error.js';
 
@@ -60,6 +60,37 @@ export interface LedgerSnapshot {
 const ZERO = new Decimal(0);
 
 /**
+ * A running figure (cash, a reservation total) held as a safe integer while it is one (`int`; its
+ * Decimal made when first read) or else as a Decimal (`int` NaN): KRW cash and whole-share totals
+ * move by number arithmetic, exact below 2^53, and fall back to Decimal when a figure is not one.
+ */
+interface Figure {
+  int: number;
+  dec: Decimal | null;
+}
+
+function decOf(f: Figure): Decimal {
+  if (f.dec === null) f.dec = new Decimal(f.int);
+  return f.dec;
+}
+
+function setInt(f: Figure, int: number): void {
+  f.int = int;
+  f.dec = null;
+}
+
+function setDec(f: Figure, value: Decimal): void {
+  f.int = exactIntOf(value);
+  f.dec = value;
+}
+
+/** A reservation with its figures as safe integers (NaN: not one). */
+interface HeldReservation extends Reservation {
+  readonly cashInt: number;
+  readonly sharesInt: number;
+}
+
+/**
  * Cash per currency and holdings per symbol of one account, plus the reservations of its open
  * orders. Cash moves on each fill (no separate settlement); no currency exchange ever happens.
  * Holdings are replaced, never mutated: a {@link Holding} read earlier stays as it was.
@@ -74,13 +105,13 @@ const ZERO = new Decimal(0);
  * ```
  */
 export class Ledger {
-  private readonly cashByCurrency = new Map<Currency, Decimal>();
+  private readonly cashByCurrency = new Map<Currency, Figure>();
   private readonly positions = new Map<string, Holding>();
-  private readonly reservations = new Map<string, Reservation>();
-  /** Σ of the reservations' cash per currency, kept as they change (exact: Decimal sums). */
-  private readonly reservedCashTotals = new Map<Currency, Decimal>();
+  private readonly reservations = new Map<string, HeldReservation>();
+  /** Σ of the reservations' cash per currency, kept as they change (exact: integer or Decimal sums). */
+  private readonly reservedCashTotals = new Map<Currency, Figure>();
   /** Σ of the reservations' shares per symbol, kept as they change. */
-  private readonly reservedShareTotals = new Map<string, Decimal>();
+  private readonly reservedShareTotals = new Map<string, Figure>();
 
   /**
    * @param cash - starting cash per currency (missing currencies hold 0)
@@ -91,7 +122,7 @@ export class Ledger {
     holdings: ReadonlyMap<string, Holding> = new Map(),
   ) {
     for (const [currency, amount] of Object.entries(cash) as [Currency, Decimal][]) {
-      this.cashByCurrency.set(currency, amount);
+      this.cashByCurrency.set(currency, { int: exactIntOf(amount), dec: amount });
     }
     for (const [symbol, holding] of holdings) {
       this.positions.set(symbol, { quantity: holding.quantity, averagePrice: holding.averagePrice });
@@ -100,7 +131,18 @@ export class Ledger {
 
   /** Cash held in a currency (0 when none). */
   cash(currency: Currency): Decimal {
-    return this.cashByCurrency.get(currency) ?? ZERO;
+    const cash = this.cashByCurrency.get(currency);
+    return cash === undefined ? ZERO : decOf(cash);
+  }
+
+  /** The cash figure of a currency (made, at 0, when first moved). */
+  private cashFigure(currency: Currency): Figure {
+    let cash = this.cashByCurrency.get(currency);
+    if (cash === undefined) {
+      cash = { int: 0, dec: ZERO };
+      this.cashByCurrency.set(currency, cash);
+    }
+    return cash;
   }
 
   /** The holding of a symbol, or undefined when none. */
@@ -120,7 +162,7 @@ export class Ledger {
 
   /** Adds (or, negative, withdraws) cash, e.g. a deposit or a dividend; rounded to the currency. */
   adjustCash(currency: Currency, delta: Decimal): void {
-    this.cashByCurrency.set(currency, roundCash(currency, this.cash(currency).plus(delta)));
+    setDec(this.cashFigure(currency), roundCash(currency, this.cash(currency).plus(delta)));
   }
 
   /**
@@ -151,11 +193,13 @@ export class Ledger {
    * @throws {@link LedgerError} `ledger-oversold` when a sell exceeds the holding (nothing is booked)
    */
   apply(entry: LedgerEntry): void {
-    const cash = this.cash(entry.currency);
+    if (this.applyInt(entry)) return;
+    const cashFigure = this.cashFigure(entry.currency);
+    const cash = decOf(cashFigure);
     const position = this.positions.get(entry.symbol);
     if (entry.side === 'BUY') {
-      this.cashByCurrency.set(
-        entry.currency,
+      setDec(
+        cashFigure,
         roundCash(entry.currency, cash.minus(entry.amount).minus(entry.commission).minus(entry.tax)),
       );
       const held = position?.quantity ?? ZERO;
@@ -171,19 +215,58 @@ export class Ledger {
       return;
     }
     const left = (position?.quantity ?? ZERO).minus(entry.quantity);
-    if (position === undefined || left.isNegative()) {
-      throw new LedgerError(
-        LedgerErrorCode.OVERSOLD,
-        `Ledger: sell of ${entry.quantity.toFixed()} ${entry.symbol} exceeds the holding of ${(position?.quantity ?? ZERO).toFixed()}`,
-        { details: { symbol: entry.symbol } },
-      );
-    }
-    this.cashByCurrency.set(
-      entry.currency,
+    if (position === undefined || left.isNegative()) throw oversold(entry, position);
+    setDec(
+      cashFigure,
       roundCash(entry.currency, cash.plus(entry.amount).minus(entry.commission).minus(entry.tax)),
     );
     if (left.isZero()) this.positions.delete(entry.symbol);
     else this.positions.set(entry.symbol, { quantity: left, averagePrice: position.averagePrice });
+  }
+
+  /**
+   * {@link Ledger.apply} in numbers when the cash, the entry's figures and the holding are safe
+   * integers and every result is one (an integer cash needs no rounding; an average that divides
+   * exactly needs none either); false, with nothing booked, otherwise.
+   */
+  private applyInt(entry: LedgerEntry): boolean {
+    const cashFigure = this.cashByCurrency.get(entry.currency);
+    const cash = cashFigure === undefined ? 0 : cashFigure.int;
+    const quantity = exactIntOf(entry.quantity);
+    const amount = exactIntOf(entry.amount);
+    const charges = exactIntOf(entry.commission) + exactIntOf(entry.tax);
+    if (!(quantity > 0) || Number.isNaN(amount) || Number.isNaN(cash)) return false;
+    const position = this.positions.get(entry.symbol);
+    const held = position === undefined ? 0 : exactIntOf(position.quantity);
+    if (entry.side === 'BUY') {
+      const nextCash = cash - amount - charges;
+      const total = held + quantity;
+      // (held × average + amount) / total: the held cost is 0 when flat
+      const cost = position === undefined ? amount : held * exactIntOf(position.averagePrice) + amount;
+      if (!Number.isSafeInteger(nextCash) || !Number.isSafeInteger(total) || !Number.isSafeInteger(cost))
+        return false;
+      if (cost % total !== 0) return false;
+      this.setCashInt(entry.currency, cashFigure, nextCash);
+      this.positions.set(entry.symbol, {
+        quantity: position === undefined ? entry.quantity : new Decimal(total),
+        averagePrice: new Decimal(cost / total),
+      });
+      return true;
+    }
+    const left = held - quantity;
+    const nextCash = cash + amount - charges;
+    if (position === undefined || !Number.isSafeInteger(left) || left < 0 || !Number.isSafeInteger(nextCash))
+      return false;
+    this.setCashInt(entry.currency, cashFigure, nextCash);
+    if (left === 0) this.positions.delete(entry.symbol);
+    else
+      this.positions.set(entry.symbol, { quantity: new Decimal(left), averagePrice: position.averagePrice });
+    return true;
+  }
+
+  private setCashInt(currency: Currency, figure: Figure | undefined, value: number): void {
+    if (figure === undefined) this.cashByCurrency.set(currency, { int: value, dec: null });
+    else setInt(figure, value);
   }
 
   /**
@@ -194,11 +277,15 @@ export class Ledger {
    * @param orderId - any id unique among the account's open orders
    */
   reserve(orderId: string, order: ReservingOrder): Reservation {
-    const reservation: Reservation = {
+    const cash = reservedCash(order);
+    const shares = reservedShares(order);
+    const reservation: HeldReservation = {
       symbol: order.symbol,
       currency: order.currency,
-      cash: reservedCash(order),
-      shares: reservedShares(order),
+      cash,
+      shares,
+      cashInt: exactIntOf(cash),
+      sharesInt: exactIntOf(shares),
     };
     this.release(orderId);
     this.reservations.set(orderId, reservation);
@@ -215,25 +302,9 @@ export class Ledger {
   }
 
   /** Adds a reservation to (1) or takes it from (−1) the running totals; a total back at 0 is dropped. */
-  private count(r: Reservation, sign: 1 | -1): void {
-    if (!r.cash.isZero()) {
-      const total = this.reservedCashTotals.get(r.currency);
-      const next =
-        total === undefined ? r.cash.times(sign) : sign === 1 ? total.plus(r.cash) : total.minus(r.cash);
-      if (next.isZero()) this.reservedCashTotals.delete(r.currency);
-      else this.reservedCashTotals.set(r.currency, next);
-    }
-    if (!r.shares.isZero()) {
-      const total = this.reservedShareTotals.get(r.symbol);
-      const next =
-        total === undefined
-          ? r.shares.times(sign)
-          : sign === 1
-            ? total.plus(r.shares)
-            : total.minus(r.shares);
-      if (next.isZero()) this.reservedShareTotals.delete(r.symbol);
-      else this.reservedShareTotals.set(r.symbol, next);
-    }
+  private count(r: HeldReservation, sign: 1 | -1): void {
+    if (!r.cash.isZero()) addTo(this.reservedCashTotals, r.currency, r.cash, r.cashInt, sign);
+    if (!r.shares.isZero()) addTo(this.reservedShareTotals, r.symbol, r.shares, r.sharesInt, sign);
   }
 
   /** The reservation recorded under `orderId`, if any. */
@@ -243,20 +314,36 @@ export class Ledger {
 
   /** Cash the open orders hold back in a currency. */
   reservedCash(currency: Currency): Decimal {
-    return this.reservedCashTotals.get(currency) ?? ZERO;
+    const total = this.reservedCashTotals.get(currency);
+    return total === undefined ? ZERO : decOf(total);
   }
 
   /** Shares of a symbol the open orders hold back. */
   reservedShares(symbol: string): Decimal {
-    return this.reservedShareTotals.get(symbol) ?? ZERO;
+    const total = this.reservedShareTotals.get(symbol);
+    return total === undefined ? ZERO : decOf(total);
   }
 
   /** Cash buying power: cash minus reservations, never below 0, rounded down to the currency. */
   buyingPower(currency: Currency): Decimal {
     const cash = this.cash(currency);
     const reserved = this.reservedCashTotals.get(currency);
-    const free = reserved === undefined ? cash : cash.minus(reserved);
+    const free = reserved === undefined ? cash : cash.minus(decOf(reserved));
     return free.isNegative() ? ZERO : floorCash(currency, free);
+  }
+
+  /**
+   * Whether the buying power in `currency` covers `amount` (`amount ≤ buyingPower(currency)`),
+   * answered in numbers when the cash, the reservations and the amount are safe integers.
+   */
+  affords(currency: Currency, amount: Decimal): boolean {
+    const cash = this.cashByCurrency.get(currency);
+    const reserved = this.reservedCashTotals.get(currency);
+    const free = (cash === undefined ? 0 : cash.int) - (reserved === undefined ? 0 : reserved.int);
+    const wanted = exactIntOf(amount);
+    // an integer free amount needs no rounding down; NaN (a figure not an integer) fails the test
+    if (Number.isSafeInteger(free) && !Number.isNaN(wanted)) return wanted <= Math.max(free, 0);
+    return !amount.gt(this.buyingPower(currency));
   }
 
   /** Sellable quantity: the holding minus the shares reserved by open sells, never below 0. */
@@ -264,14 +351,14 @@ export class Ledger {
     const held = this.quantity(symbol);
     const reserved = this.reservedShareTotals.get(symbol);
     if (reserved === undefined) return held;
-    const free = held.minus(reserved);
+    const free = held.minus(decOf(reserved));
     return free.isNegative() ? ZERO : free;
   }
 
   /** A plain copy of the cash and holdings (reservations belong to the open orders, not the books). */
   snapshot(): LedgerSnapshot {
     const cash: Record<string, string> = {};
-    for (const [currency, amount] of this.cashByCurrency) cash[currency] = amount.toFixed();
+    for (const [currency, amount] of this.cashByCurrency) cash[currency] = decOf(amount).toFixed();
     const holdings: Record<string, { quantity: string; averagePrice: string }> = {};
     for (const [symbol, h] of this.positions) {
       holdings[symbol] = { quantity: h.quantity.toFixed(), averagePrice: h.averagePrice.toFixed() };
@@ -294,4 +381,32 @@ export class Ledger {
     }
     return new Ledger(cash, holdings);
   }
+}
+
+/** Adds `sign × value` to the total under `key`; a total back at 0 is dropped. */
+function addTo<K>(totals: Map<K, Figure>, key: K, value: Decimal, valueInt: number, sign: 1 | -1): void {
+  const total = totals.get(key);
+  if (total === undefined) {
+    const int = sign * valueInt;
+    totals.set(key, Number.isNaN(int) ? { int, dec: value.times(sign) } : { int, dec: null });
+    return;
+  }
+  const int = total.int + sign * valueInt;
+  if (Number.isSafeInteger(int)) {
+    if (int === 0) totals.delete(key);
+    else setInt(total, int);
+    return;
+  }
+  const dec = decOf(total);
+  const next = sign === 1 ? dec.plus(value) : dec.minus(value);
+  if (next.isZero()) totals.delete(key);
+  else setDec(total, next);
+}
+
+function oversold(entry: LedgerEntry, position: Holding | undefined): LedgerError {
+  return new LedgerError(
+    LedgerErrorCode.OVERSOLD,
+    `Ledger: sell of ${entry.quantity.toFixed()} ${entry.symbol} exceeds the holding of ${(position?.quantity ?? ZERO).toFixed()}`,
+    { details: { symbol: entry.symbol } },
+  );
 }

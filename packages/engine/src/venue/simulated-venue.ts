@@ -248,10 +248,9 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       return wanted.gt(sellable) ? `only ${sellable.toFixed()} ${order.symbol} can be sold` : null;
     }
     const needed = reservedCash(order);
+    if (ledger.affords(order.currency, needed)) return null;
     const power = ledger.buyingPower(order.currency);
-    return needed.gt(power)
-      ? `buying power ${power.toFixed()} ${order.currency} is below the ${needed.toFixed()} this order needs`
-      : null;
+    return `buying power ${power.toFixed()} ${order.currency} is below the ${needed.toFixed()} this order needs`;
   }
 
   /** The working order a modify or cancel addresses, or undefined after emitting its rejection. */
@@ -348,7 +347,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     if (order.side === OrderSide.BUY) {
       const cost = charges.amount.plus(charges.commission);
       ledger.release(order.clientOrderId);
-      if (cost.gt(ledger.buyingPower(order.currency))) {
+      if (!ledger.affords(order.currency, cost)) {
         this.close(order, 'CANCELED');
         this.emit({
           type: 'OrderCanceled',
@@ -368,8 +367,10 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       commission: charges.commission,
       tax: charges.tax,
     });
-    order.filledQuantity = order.filledQuantity.plus(quantity);
-    order.filledAmount = order.filledAmount.plus(charges.amount);
+    // the first slice's figures are the filled ones (0 + x is x)
+    const first = order.fills === 0;
+    order.filledQuantity = first ? quantity : order.filledQuantity.plus(quantity);
+    order.filledAmount = first ? charges.amount : order.filledAmount.plus(charges.amount);
     order.fills++;
     const done =
       order.quantity !== null
