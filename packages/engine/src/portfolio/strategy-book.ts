@@ -3,23 +3,62 @@
  * commissions and taxes. Arithmetic is the broker's (`@hoga/broker-model`): traded amounts rounded
  * to the currency, average purchase prices rounded as the broker rounds holdings.
  *
+ * Every figure is kept as a number while it is a safe integer (KRW amounts and whole-share
+ * quantities always are, in any realistic account): a fill of such figures is booked with number
+ * arithmetic, exact below 2^53, and the Decimal of a figure is made only when it is read. A figure
+ * that stops being a safe integer (a USD cent, a fractional share, an average with decimals) goes
+ * on as a Decimal, as before.
+ *
  * @module
  */
 import { AVERAGE_PURCHASE_PRICE_PLACES, averagePurchasePrice, roundCash } from '@hoga/broker-model';
 import { type Currency, Decimal, type Fill } from '@hoga/core';
+import { addExact, mulExact, safeIntOf, subExact } from '../risk/exact-int.js';
 import type { PositionView } from '../strategy/strategy-context.js';
 
 const ZERO = new Decimal(0);
+
+/**
+ * A figure held as a safe integer (`int`, its Decimal made when first read) or, when it is not
+ * one, as a Decimal (`int` NaN).
+ */
+interface Figure {
+  int: number;
+  dec: Decimal | null;
+}
+
+function decOf(f: Figure): Decimal {
+  if (f.dec === null) f.dec = new Decimal(f.int);
+  return f.dec;
+}
+
+function setInt(f: Figure, int: number): void {
+  f.int = int;
+  f.dec = null;
+}
+
+function setDec(f: Figure, value: Decimal): void {
+  f.int = safeIntOf(value);
+  f.dec = value;
+}
 
 /** Mutable position inside a {@link StrategyBook}. */
 interface PositionState {
   readonly symbol: string;
   readonly currency: Currency;
-  quantity: Decimal;
-  averagePrice: Decimal;
-  realizedPnl: Decimal;
+  readonly quantity: Figure;
+  readonly averagePrice: Figure;
+  readonly realizedPnl: Figure;
   /** Quantity as a number, for valuation on the hot path. */
   quantityNumber: number;
+}
+
+/** Figures of one currency. */
+interface CurrencyState {
+  readonly cash: Figure;
+  readonly realized: Figure;
+  readonly commissions: Figure;
+  readonly taxes: Figure;
 }
 
 /** Totals of one currency. */
@@ -33,10 +72,7 @@ export interface CurrencyTotals {
 /** The books of one strategy. */
 export class StrategyBook {
   private readonly positionsBySymbol = new Map<string, PositionState>();
-  private readonly cashByCurrency = new Map<Currency, Decimal>();
-  private readonly realized = new Map<Currency, Decimal>();
-  private readonly commissionTotals = new Map<Currency, Decimal>();
-  private readonly taxTotals = new Map<Currency, Decimal>();
+  private readonly currencies = new Map<Currency, CurrencyState>();
   /** Cash as numbers (KRW, USD), for valuation on the hot path. */
   cashKrw = 0;
   cashUsd = 0;
@@ -44,78 +80,155 @@ export class StrategyBook {
   /** @param startingCash - the strategy's allocation per currency */
   constructor(startingCash: Readonly<Partial<Record<Currency, Decimal>>>) {
     for (const [currency, amount] of Object.entries(startingCash) as [Currency, Decimal][]) {
-      this.cashByCurrency.set(currency, amount);
+      setDec(this.currency(currency).cash, amount);
     }
-    this.syncCash();
+    this.cashKrw = this.cash('KRW').toNumber();
+    this.cashUsd = this.cash('USD').toNumber();
   }
 
   /** Books one of the strategy's fills. */
   apply(fill: Fill, currency: Currency): void {
+    const totals = this.currency(currency);
+    let position = this.positionsBySymbol.get(fill.symbol);
+    if (fill.side === 'BUY' && position === undefined) {
+      position = {
+        symbol: fill.symbol,
+        currency,
+        quantity: { int: 0, dec: ZERO },
+        averagePrice: { int: 0, dec: ZERO },
+        realizedPnl: { int: 0, dec: ZERO },
+        quantityNumber: 0,
+      };
+      this.positionsBySymbol.set(fill.symbol, position);
+    }
+    if (!this.applyExact(fill, totals, position)) this.applyDecimal(fill, currency, totals, position);
+    if (position !== undefined) {
+      const q = position.quantity;
+      position.quantityNumber = Number.isNaN(q.int) ? decOf(q).toNumber() : q.int;
+    }
+    const cash = totals.cash;
+    const cashNumber = Number.isNaN(cash.int) ? decOf(cash).toNumber() : cash.int;
+    if (currency === 'KRW') this.cashKrw = cashNumber;
+    else this.cashUsd = cashNumber;
+  }
+
+  /**
+   * Books a fill in numbers when every figure it touches is a safe integer and stays one; false
+   * (nothing booked) otherwise. The figures are those {@link StrategyBook.applyDecimal} computes:
+   * an integer amount needs no cash rounding, and a flat position's average of an integer amount is
+   * the fill price.
+   */
+  private applyExact(fill: Fill, totals: CurrencyState, position: PositionState | undefined): boolean {
+    const quantity = safeIntOf(fill.quantity);
+    const price = safeIntOf(fill.price);
+    const commission = safeIntOf(fill.commission.amount);
+    const tax = fill.tax === undefined ? 0 : safeIntOf(fill.tax.amount);
+    const amount = mulExact(quantity, price);
+    const charges = addExact(commission, tax);
+    if (Number.isNaN(amount) || Number.isNaN(charges) || quantity === 0) return false;
+    const commissions = addExact(totals.commissions.int, commission);
+    const taxes = addExact(totals.taxes.int, tax);
+    if (Number.isNaN(commissions) || Number.isNaN(taxes)) return false;
+    if (fill.side === 'BUY') {
+      const p = position as PositionState;
+      const cash = subExact(subExact(totals.cash.int, amount), charges);
+      const held = p.quantity.int;
+      const bought = addExact(held, quantity);
+      if (Number.isNaN(cash) || Number.isNaN(bought)) return false;
+      let average = price;
+      if (held !== 0) {
+        // (held × average + amount) / (held + bought), exact when it divides
+        const cost = addExact(mulExact(held, p.averagePrice.int), amount);
+        if (Number.isNaN(cost) || cost % bought !== 0) return false;
+        average = cost / bought;
+      }
+      setInt(totals.cash, cash);
+      setInt(p.quantity, bought);
+      if (average !== p.averagePrice.int) setInt(p.averagePrice, average);
+    } else {
+      const cash = subExact(addExact(totals.cash.int, amount), charges);
+      if (Number.isNaN(cash)) return false;
+      if (position !== undefined) {
+        const gain = subExact(amount, mulExact(position.averagePrice.int, quantity));
+        const pnl = addExact(position.realizedPnl.int, gain);
+        const realized = addExact(totals.realized.int, gain);
+        const left = subExact(position.quantity.int, quantity);
+        if (Number.isNaN(pnl) || Number.isNaN(realized) || Number.isNaN(left)) return false;
+        setInt(position.realizedPnl, pnl);
+        setInt(totals.realized, realized);
+        setInt(position.quantity, left);
+      }
+      setInt(totals.cash, cash);
+    }
+    setInt(totals.commissions, commissions);
+    if (tax !== 0) setInt(totals.taxes, taxes);
+    return true;
+  }
+
+  /** Books a fill in Decimals (the general path). */
+  private applyDecimal(
+    fill: Fill,
+    currency: Currency,
+    totals: CurrencyState,
+    position: PositionState | undefined,
+  ): void {
     const product = fill.quantity.times(fill.price);
     const amount = roundCash(currency, product);
     const commission = fill.commission.amount;
     const tax = fill.tax?.amount ?? ZERO;
-    const cash = this.cash(currency);
-    let position = this.positionsBySymbol.get(fill.symbol);
+    const cash = decOf(totals.cash);
     if (fill.side === 'BUY') {
-      this.cashByCurrency.set(currency, roundCash(currency, cash.minus(amount).minus(commission).minus(tax)));
-      if (position === undefined) {
-        position = {
-          symbol: fill.symbol,
-          currency,
-          quantity: ZERO,
-          averagePrice: ZERO,
-          realizedPnl: ZERO,
-          quantityNumber: 0,
-        };
-        this.positionsBySymbol.set(fill.symbol, position);
-      }
-      position.averagePrice =
-        position.quantity.isZero() && exactAverage(fill, product, amount)
+      const p = position as PositionState;
+      setDec(totals.cash, roundCash(currency, cash.minus(amount).minus(commission).minus(tax)));
+      const held = decOf(p.quantity);
+      setDec(
+        p.averagePrice,
+        held.isZero() && exactAverage(fill, product, amount)
           ? fill.price
-          : averagePurchasePrice(position.quantity, position.averagePrice, fill.quantity, amount);
-      position.quantity = position.quantity.plus(fill.quantity);
+          : averagePurchasePrice(held, decOf(p.averagePrice), fill.quantity, amount),
+      );
+      setDec(p.quantity, held.plus(fill.quantity));
     } else {
-      this.cashByCurrency.set(currency, roundCash(currency, cash.plus(amount).minus(commission).minus(tax)));
+      setDec(totals.cash, roundCash(currency, cash.plus(amount).minus(commission).minus(tax)));
       if (position !== undefined) {
-        const gain = amount.minus(position.averagePrice.times(fill.quantity));
-        position.realizedPnl = position.realizedPnl.plus(gain);
-        this.realized.set(currency, (this.realized.get(currency) ?? ZERO).plus(gain));
-        position.quantity = position.quantity.minus(fill.quantity);
+        const gain = amount.minus(decOf(position.averagePrice).times(fill.quantity));
+        setDec(position.realizedPnl, decOf(position.realizedPnl).plus(gain));
+        setDec(totals.realized, decOf(totals.realized).plus(gain));
+        setDec(position.quantity, decOf(position.quantity).minus(fill.quantity));
       }
     }
-    if (position !== undefined) position.quantityNumber = position.quantity.toNumber();
-    this.commissionTotals.set(currency, (this.commissionTotals.get(currency) ?? ZERO).plus(commission));
-    if (!tax.isZero()) this.taxTotals.set(currency, (this.taxTotals.get(currency) ?? ZERO).plus(tax));
-    if (currency === 'KRW') this.cashKrw = this.cash('KRW').toNumber();
-    else this.cashUsd = this.cash('USD').toNumber();
+    setDec(totals.commissions, decOf(totals.commissions).plus(commission));
+    if (!tax.isZero()) setDec(totals.taxes, decOf(totals.taxes).plus(tax));
   }
 
   /** Cash in a currency. */
   cash(currency: Currency): Decimal {
-    return this.cashByCurrency.get(currency) ?? ZERO;
+    const totals = this.currencies.get(currency);
+    return totals === undefined ? ZERO : decOf(totals.cash);
   }
 
   /** The open position of `symbol`, or undefined when flat. */
   position(symbol: string): PositionView | undefined {
     const p = this.positionsBySymbol.get(symbol);
-    return p === undefined || p.quantity.isZero() ? undefined : view(p);
+    return p === undefined || isFlat(p) ? undefined : view(p);
   }
 
   /** Every open position. */
   positions(): PositionView[] {
     const out: PositionView[] = [];
-    for (const p of this.positionsBySymbol.values()) if (!p.quantity.isZero()) out.push(view(p));
+    for (const p of this.positionsBySymbol.values()) if (!isFlat(p)) out.push(view(p));
     return out;
   }
 
   /** Totals of a currency: cash, realized PnL (before charges), commissions and taxes. */
   totals(currency: Currency): CurrencyTotals {
+    const totals = this.currencies.get(currency);
+    if (totals === undefined) return { cash: ZERO, realizedPnl: ZERO, commissions: ZERO, taxes: ZERO };
     return {
-      cash: this.cash(currency),
-      realizedPnl: this.realized.get(currency) ?? ZERO,
-      commissions: this.commissionTotals.get(currency) ?? ZERO,
-      taxes: this.taxTotals.get(currency) ?? ZERO,
+      cash: decOf(totals.cash),
+      realizedPnl: decOf(totals.realized),
+      commissions: decOf(totals.commissions),
+      taxes: decOf(totals.taxes),
     };
   }
 
@@ -127,9 +240,11 @@ export class StrategyBook {
   unrealizedPnl(currency: Currency, mark: (symbol: string) => number | undefined): Decimal {
     let sum = ZERO;
     for (const p of this.positionsBySymbol.values()) {
-      if (p.currency !== currency || p.quantity.isZero()) continue;
+      if (p.currency !== currency || isFlat(p)) continue;
       const m = mark(p.symbol);
-      if (m !== undefined) sum = sum.plus(new Decimal(m).minus(p.averagePrice).times(p.quantity));
+      if (m !== undefined) {
+        sum = sum.plus(new Decimal(m).minus(decOf(p.averagePrice)).times(decOf(p.quantity)));
+      }
     }
     return sum;
   }
@@ -144,26 +259,43 @@ export class StrategyBook {
     let usd = this.cashUsd;
     for (const p of this.positionsBySymbol.values()) {
       if (p.quantityNumber === 0) continue;
-      const value = p.quantityNumber * (mark(p.symbol) ?? p.averagePrice.toNumber());
+      const value = p.quantityNumber * (mark(p.symbol) ?? averageNumber(p));
       if (p.currency === 'KRW') krw += value;
       else usd += value;
     }
     return krw + usd * usdKrw;
   }
 
-  private syncCash(): void {
-    this.cashKrw = this.cash('KRW').toNumber();
-    this.cashUsd = this.cash('USD').toNumber();
+  private currency(currency: Currency): CurrencyState {
+    let totals = this.currencies.get(currency);
+    if (totals === undefined) {
+      totals = {
+        cash: { int: 0, dec: ZERO },
+        realized: { int: 0, dec: ZERO },
+        commissions: { int: 0, dec: ZERO },
+        taxes: { int: 0, dec: ZERO },
+      };
+      this.currencies.set(currency, totals);
+    }
+    return totals;
   }
+}
+
+function isFlat(p: PositionState): boolean {
+  return p.quantity.int === 0 || (Number.isNaN(p.quantity.int) && decOf(p.quantity).isZero());
+}
+
+function averageNumber(p: PositionState): number {
+  return Number.isNaN(p.averagePrice.int) ? decOf(p.averagePrice).toNumber() : p.averagePrice.int;
 }
 
 function view(p: PositionState): PositionView {
   return {
     symbol: p.symbol,
     currency: p.currency,
-    quantity: p.quantity,
-    averagePrice: p.averagePrice,
-    realizedPnl: p.realizedPnl,
+    quantity: decOf(p.quantity),
+    averagePrice: decOf(p.averagePrice),
+    realizedPnl: decOf(p.realizedPnl),
   };
 }
 
