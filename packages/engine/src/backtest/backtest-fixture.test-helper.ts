@@ -1,7 +1,7 @@
 /**
  * Test helpers: bars from closes, and a backtest over in-memory bars with an in-memory store.
  */
-import { type Bar, type BarInterval, createLogger, Decimal, type Instrument } from '@hoga/core';
+import { type Bar, type BarInterval, createLogger, Decimal, type Instrument, type Logger } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import { BarFeed } from '../market-data/bar-feed.js';
 import { FixedFxRates } from '../portfolio/fx-rates.js';
@@ -40,7 +40,7 @@ export interface BarsBacktest {
 
 /**
  * Runs strategies over in-memory 1m bars from `start` (earlier bars are warm-up) with an in-memory
- * store, a silent logger and USD/KRW fixed at 1400.
+ * store, a silent logger (unless given) and USD/KRW fixed at 1400.
  */
 export async function backtestBars(
   strategies: readonly StrategySpec[],
@@ -50,6 +50,8 @@ export async function backtestBars(
     readonly cash?: Record<string, Decimal>;
     /** The symbols' instruments as the broker lists them (default: every symbol a stock). */
     readonly instruments?: ReadonlyMap<string, Instrument>;
+    /** The run's logger (default: silent). */
+    readonly logger?: Logger;
   } = {},
 ): Promise<BarsBacktest> {
   const db = HogaDatabase.open(':memory:');
@@ -66,7 +68,7 @@ export async function backtestBars(
     strategies,
     startMs: start,
     db,
-    logger: createLogger({ level: 'silent' }),
+    logger: options.logger ?? createLogger({ level: 'silent' }),
     fx: new FixedFxRates(1400),
     instruments: options.instruments,
     openStream: async () => BarFeed.fromBars(bars, start).stream(),

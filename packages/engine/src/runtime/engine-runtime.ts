@@ -14,14 +14,21 @@ import {
   createOrderIntent,
   Decimal,
   type Fill,
+  isTerminalOrderState,
   type Logger,
   type OrderDenied,
   type OrderEvent,
+  type OrderState,
   type StrategyId,
   strategyId as toStrategyId,
 } from '@hoga/core';
 import { inject, optional } from 'inversify';
-import { modifyQuantity, type OrderCommand } from '../commands/order-commands.js';
+import {
+  type CancelOrder,
+  type ModifyOrder,
+  modifyQuantity,
+  type OrderCommand,
+} from '../commands/order-commands.js';
 import { EngineError, EngineErrorCode, StrategyHookError } from '../engine-error.js';
 import { AccountViewToken } from '../portfolio/account-view.js';
 import { Portfolio } from '../portfolio/portfolio.js';
@@ -270,35 +277,47 @@ export class EngineRuntime implements HostServices {
       change.quantity === undefined ? undefined : new Decimal(change.quantity),
       order,
     );
-    this.send(
-      {
-        type: 'ModifyOrder',
-        commandId: `${id}:modify:${++this.commands}`,
-        strategyId: host.strategyId,
-        tsInit: this.clock.nowMs(),
-        clientOrderId: id,
-        orderType: order?.orderType ?? 'LIMIT',
-        ...(change.price === undefined ? {} : { price: new Decimal(change.price) }),
-        ...(quantity === undefined ? {} : { quantity }),
-        confirmHighValue: false,
-      },
-      id,
-    );
+    const command: ModifyOrder = {
+      type: 'ModifyOrder',
+      commandId: `${id}:modify:${++this.commands}`,
+      strategyId: host.strategyId,
+      tsInit: this.clock.nowMs(),
+      clientOrderId: id,
+      orderType: order?.orderType ?? 'LIMIT',
+      ...(change.price === undefined ? {} : { price: new Decimal(change.price) }),
+      ...(quantity === undefined ? {} : { quantity }),
+      confirmHighValue: false,
+    };
+    if (!this.refusedAsClosed(command, order?.state, 'modified')) this.send(command, id);
   }
 
   /** @inheritdoc */
   cancel(host: StrategyHost, id: ClientOrderId): void {
     this.requireOwn(host, id);
-    this.send(
-      {
-        type: 'CancelOrder',
-        commandId: `${id}:cancel:${++this.commands}`,
-        strategyId: host.strategyId,
-        tsInit: this.clock.nowMs(),
-        clientOrderId: id,
-      },
-      id,
-    );
+    const command: CancelOrder = {
+      type: 'CancelOrder',
+      commandId: `${id}:cancel:${++this.commands}`,
+      strategyId: host.strategyId,
+      tsInit: this.clock.nowMs(),
+      clientOrderId: id,
+    };
+    if (!this.refusedAsClosed(command, host.order(id)?.state, 'canceled')) this.send(command, id);
+  }
+
+  /**
+   * Refuses a modify or cancel of an order already filled, canceled, expired, rejected or denied
+   * (the strategy gets the rejection at once, with code `order-closed`; nothing is sent, as the
+   * broker would refuse it): true when refused.
+   */
+  private refusedAsClosed(
+    command: ModifyOrder | CancelOrder,
+    state: OrderState | undefined,
+    verb: 'modified' | 'canceled',
+  ): boolean {
+    if (state === undefined || !isTerminalOrderState(state)) return false;
+    const reason = `order ${command.clientOrderId} is ${state}: it can no longer be ${verb}`;
+    this.deny(command, command.strategyId, command.clientOrderId, 'order-closed', reason);
+    return true;
   }
 
   /** @inheritdoc */

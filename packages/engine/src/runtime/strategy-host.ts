@@ -10,6 +10,7 @@ import {
   type ClientOrderId,
   type Clock,
   Decimal,
+  isTerminalOrderState,
   type Logger,
   type OrderEvent,
   type OrderIntent,
@@ -228,6 +229,13 @@ export class StrategyHost implements StrategyContext {
   apply(event: OrderEvent): void {
     const o = this.orders.get(event.clientOrderId);
     if (o === undefined) return;
+    // a modify or cancel answered after the order ended (it raced the fill, the expiry): nothing changes
+    if (
+      isTerminalOrderState(o.state) &&
+      (event.type === 'OrderModifyRejected' || event.type === 'OrderCancelRejected')
+    ) {
+      return;
+    }
     const hasFills = !o.filledQuantity.isZero();
     try {
       o.state = transitionOrder(o.state, event.type, { hasFills });

@@ -1,0 +1,90 @@
+import { type Bar, createLogger, type Fill, type OrderEvent } from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import { backtestBars, minuteBars } from '../backtest/backtest-fixture.test-helper.js';
+import { Strategy } from '../strategy/strategy.js';
+
+/**
+ * Buys 10 at market on the first bar and sells 5 it does not have; once the buy filled and the sell
+ * was rejected, asks to cancel and to modify both (orders that can no longer change).
+ */
+class TouchesClosedOrders extends Strategy {
+  readonly events: OrderEvent[] = [];
+  private buyId = '';
+  private sellId = '';
+  private n = 0;
+
+  override onBar(bar: Bar): void {
+    this.n++;
+    if (this.n === 1) {
+      this.buyId = this.ctx.buy(bar.symbol, 10);
+      this.sellId = this.ctx.sell('000660', 5, 200_000);
+    }
+    if (this.n === 3) {
+      for (const id of [this.buyId, this.sellId]) {
+        this.ctx.cancel(id as never);
+        this.ctx.modify(id as never, { price: 71_000 });
+      }
+    }
+  }
+
+  override onFill(_fill: Fill): void {}
+
+  override onOrderEvent(event: OrderEvent): void {
+    this.events.push(event);
+  }
+}
+
+describe('a cancel or modify of an order that can no longer change', () => {
+  it('is refused to the strategy at once, naming the state, and is never sent to the venue; nothing warns', async () => {
+    const records: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      level: 'debug',
+      destination: {
+        write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>),
+      },
+    });
+    let strategy: TouchesClosedOrders | undefined;
+    const { outcome } = await backtestBars(
+      [
+        {
+          strategyClass: class extends TouchesClosedOrders {
+            constructor(...args: ConstructorParameters<typeof TouchesClosedOrders>) {
+              super(...args);
+              strategy = this;
+            }
+          },
+          id: 'Touch',
+        },
+      ],
+      [
+        ...minuteBars('005930', [70_000, 70_100, 70_200, 70_300]),
+        ...minuteBars('000660', [200_000, 200_000, 200_000, 200_000]),
+      ],
+      { logger },
+    );
+    expect(outcome.status).toBe('completed');
+    const seen = (strategy?.events ?? []).map((e) => [e.type, 'reason' in e ? e.reason : undefined]);
+    const buy = outcome.trades[0]?.clientOrderId ?? '';
+    const sell = (strategy?.events ?? []).find((e) => e.type === 'OrderRejected')?.clientOrderId ?? '';
+    expect(sell).not.toBe('');
+    // after the fill and the rejection: one refusal per request, nothing else (no request events)
+    const after = (strategy?.events ?? []).filter(
+      (e) => e.type.startsWith('OrderCancel') || e.type.startsWith('OrderModify'),
+    );
+    expect(after.map((e) => [e.type, e.clientOrderId, 'code' in e ? e.code : undefined])).toEqual([
+      ['OrderCancelRejected', buy, 'order-closed'],
+      ['OrderModifyRejected', buy, 'order-closed'],
+      ['OrderCancelRejected', sell, 'order-closed'],
+      ['OrderModifyRejected', sell, 'order-closed'],
+    ]);
+    expect(seen).toContainEqual([
+      'OrderCancelRejected',
+      `order ${buy} is FILLED: it can no longer be canceled`,
+    ]);
+    expect(seen).toContainEqual([
+      'OrderModifyRejected',
+      `order ${sell} is REJECTED: it can no longer be modified`,
+    ]);
+    expect(records.filter((r) => (r.level as number) >= 40).map((r) => r.msg)).toEqual([]);
+  });
+});
