@@ -380,6 +380,34 @@ describe('BarFillModel', () => {
       expect(filled.toFixed()).toBe('100');
     });
 
+    it('prices a symbol whose bars cross tick bands up and down as a fresh model prices each bar', () => {
+      // opens around the 20,000 / 50,000 / 200,000 won band edges, on and off their grids
+      const opens = [
+        19_990, 20_000, 20_010, 19_995, 49_990, 50_000, 50_050, 50_020, 49_995, 20_005, 199_900, 200_050,
+      ];
+      const model = new BarFillModel({ volumeFraction: Number.POSITIVE_INFINITY });
+      for (const side of ['BUY', 'SELL'] as const) {
+        for (const open of opens) {
+          const bar = kr('09:02', open, open + 100, open - 100, open, 1000);
+          const o = market(side, '1');
+          const fresh = new BarFillModel({ volumeFraction: Number.POSITIVE_INFINITY }).match(
+            o,
+            bar,
+            bar.closeTime,
+          );
+          expect(model.match(o, bar, bar.closeTime).map((x) => x.price.toFixed())).toEqual(
+            fresh.map((x) => x.price.toFixed()),
+          );
+        }
+      }
+      // 20,010 is off the 50-won grid of 20,000 and up: a buy pays 20,050, a sell gets 20,000
+      const bar = kr('09:02', 20_010, 20_100, 19_900, 20_010, 1000);
+      const prices = (['BUY', 'SELL'] as const).map((side) =>
+        model.match(market(side, '1'), bar, bar.closeTime).map((x) => x.price.toFixed()),
+      );
+      expect(prices).toEqual([['20050'], ['20000']]);
+    });
+
     it('refuses a volume fraction that is not positive', () => {
       expect(() => new BarFillModel({ volumeFraction: 0 })).toThrow(/volumeFraction/);
     });

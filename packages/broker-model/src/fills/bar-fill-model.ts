@@ -89,6 +89,8 @@ export class BarFillModel implements FillModel<Bar> {
   private readonly instrumentOf: (symbol: string) => Instrument;
   private readonly referencePrice: ((bar: Bar) => number | undefined) | undefined;
   private readonly instruments = new Map<string, Instrument>();
+  /** Per symbol, the last tick band seen (see {@link TickBand}). */
+  private readonly bands = new Map<string, TickBand>();
 
   /** @param options - see {@link BarFillModelOptions} */
   constructor(options: BarFillModelOptions = {}) {
@@ -129,21 +131,36 @@ export class BarFillModel implements FillModel<Bar> {
       if (buy) {
         if (bar.low > limit) return null;
         if (bar.open <= limit) raw = bar.open;
-        else return this.bounded(order, bar, order.price, buy);
+        else return this.bounded(order, bar, order.price, limit, buy);
       } else {
         if (bar.high < limit) return null;
         if (bar.open >= limit) raw = bar.open;
-        else return this.bounded(order, bar, order.price, buy);
+        else return this.bounded(order, bar, order.price, limit, buy);
       }
     }
-    return this.bounded(order, bar, new Decimal(raw), buy);
+    return this.bounded(order, bar, null, raw, buy);
   }
 
-  /** `price` on the tick grid (against the trader) and inside the day's price limits. */
-  private bounded(order: FillableOrder, bar: Bar, price: Decimal, buy: boolean): Decimal {
+  /**
+   * The price (`price`, or the bar's number `raw` when null) on the tick grid (against the trader)
+   * and inside the day's price limits. A whole-unit price on a whole-unit tick (KR) is judged in
+   * numbers, with the tick of its band kept per symbol; the Decimal of a bar price is made only
+   * here, once.
+   */
+  private bounded(order: FillableOrder, bar: Bar, price: Decimal | null, raw: number, buy: boolean): Decimal {
     const instrument = this.instrument(order.symbol);
-    let p = onGrid(instrument, price) ? price : roundToTick(instrument, price, buy ? 'up' : 'down');
-    if (instrument.market === Market.KR && this.referencePrice !== undefined) {
+    const tick = Number.isSafeInteger(raw) ? this.tickOf(order.symbol, instrument, raw) : Number.NaN;
+    let p: Decimal;
+    let inside = false;
+    if (tick >= 1 && Number.isSafeInteger(tick) && raw % tick === 0) {
+      // on the grid: the price as it is
+      p = price ?? new Decimal(raw);
+      inside = this.clearlyInside(instrument, bar, raw);
+    } else {
+      const d = price ?? new Decimal(raw);
+      p = onGrid(instrument, d) ? d : roundToTick(instrument, d, buy ? 'up' : 'down');
+    }
+    if (!inside && instrument.market === Market.KR && this.referencePrice !== undefined) {
       const ref = this.referencePrice(bar);
       if (ref !== undefined && ref > 0 && !clearlyInsideLimits(p.toNumber(), ref)) {
         const { lower, upper } = krPriceLimits(instrument, new Decimal(ref));
@@ -152,6 +169,35 @@ export class BarFillModel implements FillModel<Bar> {
       }
     }
     return p;
+  }
+
+  /** Whether `price` needs no price-limit check (not KR, no reference, or clearly inside the limits). */
+  private clearlyInside(instrument: Instrument, bar: Bar, price: number): boolean {
+    if (instrument.market !== Market.KR || this.referencePrice === undefined) return true;
+    const ref = this.referencePrice(bar);
+    return ref === undefined || !(ref > 0) || clearlyInsideLimits(price, ref);
+  }
+
+  /**
+   * The tick (as a number) of a safe-integer price of `symbol`. Ticks grow with the price (core's
+   * `tickSize` is a step function that never decreases), so a price between two prices found with
+   * the same tick has that tick too: the band seen so far is kept per symbol and widened as prices
+   * are asked for, and core is asked only outside it.
+   */
+  private tickOf(symbol: string, instrument: Instrument, price: number): number {
+    const band = this.bands.get(symbol);
+    if (band !== undefined && price >= band.low && price <= band.high) return band.tick;
+    const tick = tickSize(instrument, new Decimal(price)).toNumber();
+    if (band === undefined) this.bands.set(symbol, { low: price, high: price, tick });
+    else if (band.tick === tick) {
+      if (price < band.low) band.low = price;
+      else band.high = price;
+    } else {
+      band.low = price;
+      band.high = price;
+      band.tick = tick;
+    }
+    return tick;
   }
 
   /** The quantity filled at `price` on `bar`, capped by the bar's volume; null when none. */
@@ -183,6 +229,13 @@ export class BarFillModel implements FillModel<Bar> {
     }
     return instrument;
   }
+}
+
+/** Prices `low..high` of one symbol, all found with the same `tick`. */
+interface TickBand {
+  low: number;
+  high: number;
+  tick: number;
 }
 
 /**
