@@ -40,7 +40,12 @@ function host(): StrategyHost {
   );
 }
 
-function filled(quantity: number, price: number, cumulative: number): OrderEvent {
+function filled(
+  quantity: number,
+  price: number,
+  cumulative: number,
+  type: 'OrderFilled' | 'OrderPartiallyFilled' = 'OrderFilled',
+): OrderEvent {
   const fill: Fill = {
     fillId: `f-${cumulative}`,
     clientOrderId: id,
@@ -53,7 +58,7 @@ function filled(quantity: number, price: number, cumulative: number): OrderEvent
     cumulativeQuantity: new Decimal(cumulative),
     tsEvent: 0,
   };
-  return { type: 'OrderFilled', eventId: `e-${cumulative}`, clientOrderId: id, tsEvent: 0, tsInit: 0, fill };
+  return { type, eventId: `e-${cumulative}`, clientOrderId: id, tsEvent: 0, tsInit: 0, fill };
 }
 
 describe('StrategyHost.track', () => {
@@ -79,5 +84,35 @@ describe('StrategyHost.track', () => {
     // (1 × 60,000 + 3 × 64,000) / 4
     expect(order?.averageFillPrice?.toFixed()).toBe('63000');
     expect(h.openOrders()).toEqual([]);
+  });
+});
+
+describe('StrategyHost.apply', () => {
+  it('averages an order filled in several slices over all of them (the first one’s amount made only then)', () => {
+    const h = host();
+    h.track({
+      clientOrderId: id,
+      symbol: '005930',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      price: new Decimal(72_000),
+      quantity: new Decimal(10),
+      amount: null,
+      state: 'ACCEPTED',
+      filledQuantity: new Decimal(0),
+      averageFillPrice: null,
+    });
+    const averages: (string | undefined)[] = [];
+    for (const [quantity, price, cumulative] of [
+      [2, 70_000, 2],
+      [3, 71_000, 5],
+      [5, 71_500, 10],
+    ] as const) {
+      h.apply(filled(quantity, price, cumulative, cumulative < 10 ? 'OrderPartiallyFilled' : 'OrderFilled'));
+      averages.push(h.order(id)?.averageFillPrice?.toFixed());
+    }
+    // 70,000; (140,000 + 213,000) / 5; (353,000 + 357,500) / 10
+    expect(averages).toEqual(['70000', '70600', '71050']);
+    expect(h.order(id)?.state).toBe('FILLED');
   });
 });

@@ -67,6 +67,8 @@ const OPEN: ReadonlySet<OrderState> = new Set([
   'PENDING_MODIFY',
 ]);
 
+const ZERO = new Decimal(0);
+
 /** A strategy's view of a new order of `intent` (state `INITIALIZED`, nothing filled). */
 export function trackedOrderOf(intent: OrderIntent): OrderView {
   return {
@@ -78,8 +80,24 @@ export function trackedOrderOf(intent: OrderIntent): OrderView {
     quantity: intent.sizing === 'QUANTITY' ? intent.quantity : null,
     amount: intent.sizing === 'AMOUNT' ? intent.amount : null,
     state: 'INITIALIZED',
-    filledQuantity: new Decimal(0),
+    filledQuantity: ZERO,
     averageFillPrice: null,
+  };
+}
+
+/** A copy of an order view (one shape for every copy; a spread copies through a slow path). */
+function copyOf(o: OrderView): MutableOrderView {
+  return {
+    clientOrderId: o.clientOrderId,
+    symbol: o.symbol,
+    side: o.side,
+    orderType: o.orderType,
+    price: o.price,
+    quantity: o.quantity,
+    amount: o.amount,
+    state: o.state,
+    filledQuantity: o.filledQuantity,
+    averageFillPrice: o.averageFillPrice,
   };
 }
 
@@ -190,14 +208,14 @@ export class StrategyHost implements StrategyContext {
   openOrders(symbol?: string): readonly OrderView[] {
     const out: OrderView[] = [];
     for (const o of this.open.values()) {
-      if (symbol === undefined || o.symbol === symbol) out.push({ ...o });
+      if (symbol === undefined || o.symbol === symbol) out.push(copyOf(o));
     }
     return out;
   }
 
   order(clientOrderId: ClientOrderId): OrderView | undefined {
     const o = this.orders.get(clientOrderId);
-    return o === undefined ? undefined : { ...o };
+    return o === undefined ? undefined : copyOf(o);
   }
 
   setTimer(name: string, spec: TimerSpec): void {
@@ -213,7 +231,7 @@ export class StrategyHost implements StrategyContext {
    * still open, with its state and fills so far (its next fills average on from them).
    */
   track(view: OrderView): void {
-    const order = { ...view };
+    const order = copyOf(view);
     this.orders.set(view.clientOrderId, order);
     this.open.set(view.clientOrderId, order);
     if (!view.filledQuantity.isZero() && view.averageFillPrice !== null)
@@ -245,13 +263,22 @@ export class StrategyHost implements StrategyContext {
     if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
       const f = event.fill;
       const previous = this.filledAmount.get(o.clientOrderId);
-      const value = f.quantity.times(f.price);
-      if (previous === undefined && f.cumulativeQuantity.eq(f.quantity)) {
-        // The first fill: its price is the average (no division on the common, one-fill path).
+      if (
+        previous === undefined &&
+        (f.cumulativeQuantity === f.quantity || f.cumulativeQuantity.eq(f.quantity))
+      ) {
+        // The first fill: its price is the average (no division on the common, one-fill path); its
+        // amount, price × quantity, is made only when another fill comes (below)
         o.averageFillPrice = f.price;
-        this.filledAmount.set(o.clientOrderId, value);
       } else {
-        const amount = (previous ?? new Decimal(0)).plus(value);
+        // before: the amount kept, else the first fill's (its average × its quantity), else none
+        const before =
+          previous ??
+          (o.averageFillPrice === null || o.filledQuantity.isZero()
+            ? undefined
+            : o.averageFillPrice.times(o.filledQuantity));
+        const value = f.quantity.times(f.price);
+        const amount = before === undefined ? value : before.plus(value);
         this.filledAmount.set(o.clientOrderId, amount);
         o.averageFillPrice = amount.dividedBy(f.cumulativeQuantity);
       }
