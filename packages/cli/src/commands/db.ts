@@ -82,7 +82,7 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .action((flags) => dbFills(flags, io));
   db.command('runs')
     .description(
-      'stored runs (backtests), newest first; --id RUN for one, with its trades and equity in --json',
+      'stored runs (backtests; paper and live sessions of hoga run), newest first; --id RUN for one, with its trades and equity in --json',
     )
     .option('--db <file>', DB_HELP)
     .option('--json', 'print JSON (decimals as strings, times in KST)')

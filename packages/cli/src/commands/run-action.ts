@@ -6,6 +6,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { BrokerClient } from '@hoga/connector';
 import { type Clock, Decimal, LiveClock, ScaledClock } from '@hoga/core';
 import { loadStrategyClass, type StrategyHookError, type StrategySpec } from '@hoga/engine';
@@ -89,6 +90,7 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     const session = await startSession({
       mode: flags.mode,
       strategies,
+      strategyPath: [...new Set(files.map((f) => resolve(strategyArgument(f).file)))].join(', '),
       symbols: flags.symbols
         .split(',')
         .map((s) => s.trim())

@@ -24,6 +24,8 @@ export interface SessionOptions {
   readonly mode: 'live' | 'paper';
   /** The strategies (class, config, id), one or several. */
   readonly strategies: readonly StrategySpec[];
+  /** Their file(s), for the stored run. */
+  readonly strategyPath?: string;
   readonly symbols: readonly string[];
   readonly interval: BarInterval;
   readonly client: BrokerClient;
@@ -136,6 +138,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
       cash: { KRW: o.cash.KRW, USD: o.cash.USD },
     },
     strategies: o.strategies,
+    strategyPath: o.strategyPath ?? null,
     client: o.client,
     db: o.db,
     clock: o.clock,

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import type { LedgerSnapshot } from '@hoga/broker-model';
 import { BrokerClient } from '@hoga/connector';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
-import { HogaDatabase } from '@hoga/store';
+import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -214,6 +214,9 @@ describe('hoga run', () => {
     const orders = store.orders.list({ mode: 'live' });
     store.close();
     expect(orders.map((o) => [o.side, o.quantity?.toFixed()])).toEqual([['BUY', '3']]);
+    // the run is stored as failed
+    const runs = readStore(db, (d) => new RunRepository(d.connection).list({ kind: 'live' }));
+    expect(runs.map((r) => [r.strategyName, r.status])).toEqual([['ThrowsInOnBar', 'failed']]);
   }, 90_000);
 
   it('runs several strategies in one engine, each under its own id (FILE:ID), each with its own config', async () => {
@@ -317,6 +320,31 @@ describe('hoga run', () => {
     expect(orders.filter((o) => o.state === 'FILLED').length).toBe(
       new Set(fills.map((f) => f.clientOrderId)).size,
     );
+    // the session is a stored run (hoga db runs listed backtests only): its fills, how it ended
+    const runs = (await dbJson('runs', '--kind', 'paper')) as unknown as {
+      runId: string;
+      kind: string;
+      strategy: string;
+      status: string;
+      params: { symbols: string[]; interval: string };
+      stats: { trades: number; startEquity: number; endEquity: number };
+    }[];
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({
+      kind: 'paper',
+      strategy: 'SmaCrossover',
+      status: 'stopped',
+      params: { symbols: ['005930', '000660', '035420'], interval: '1m' },
+      stats: { trades: fills.length },
+    });
+    const one = (await dbJson('runs', '--id', runs[0]?.runId ?? '')) as unknown as {
+      trades: { symbol: string; side: string; quantity: string; price: string }[];
+      equity: unknown[];
+    };
+    expect(one.trades.map((t) => [t.symbol, t.side, t.quantity, t.price])).toEqual(
+      fills.map((f) => [f.symbol, f.side, f.quantity, f.price]),
+    );
+    expect(one.equity.length).toBeGreaterThanOrEqual(2);
   }, 150_000);
 
   const REST_ARGS = ['--symbols', '005930', '--interval', '1m', '--status-every', '2', '--poll-ms', '300'];

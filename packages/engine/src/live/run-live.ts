@@ -58,6 +58,7 @@ import { withLinkedSignal } from './linked-signal.js';
 import { LiveVenue } from './live-venue.js';
 import { PaperAccount } from './paper-account.js';
 import { paperBrokerView } from './paper-broker-view.js';
+import { SessionRecord } from './session-record.js';
 import { bookStoredFills } from './stored-fills.js';
 
 /** What a live or paper run needs. */
@@ -89,6 +90,8 @@ export interface LiveRunOptions {
   readonly onBook?: (symbol: string, book: OrderBook) => void;
   /** Failed polls and hooks. */
   readonly onError?: (error: unknown, where: string) => void;
+  /** The strategy file(s), for the session's stored run. */
+  readonly strategyPath?: string | null;
 }
 
 /** What the status line shows. */
@@ -322,6 +325,8 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     }
   }
 
+  // the session as a stored run (hoga db runs), its fills appended as they are routed
+  const record = new SessionRecord({ ...o, runtime, portfolio, now: () => o.clock.nowMs() });
   let fills = 0;
   let bars = 0;
   const subscriptions: Subscription[] = [];
@@ -457,6 +462,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       paperAccount?.detach();
       paperAccount?.save();
       if (manager !== null) manager.store.snapshotPositions(o.clock.nowMs());
+      record.finish();
     },
   };
 }

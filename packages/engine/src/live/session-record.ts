@@ -1,0 +1,95 @@
+/**
+ * A live or paper session as a stored run (`hoga db runs --kind live|paper`): written when it
+ * starts (status `running`), each fill appended as it is routed, and at the stop its equity points,
+ * statistics and how it ended (`stopped`, or `failed` after a strategy hook threw). A session killed
+ * outright stays `running` in the store.
+ *
+ * @module
+ */
+import { Decimal, type Logger } from '@hoga/core';
+import { type HogaDatabase, RunRepository, type RunTrade } from '@hoga/store';
+import type { Portfolio } from '../portfolio/portfolio.js';
+import type { EngineRuntime, StrategySpec } from '../runtime/engine-runtime.js';
+import type { RunSettings } from '../runtime/tokens.js';
+import { performanceStats } from '../stats/performance-stats.js';
+
+/** What a session's run record needs. */
+export interface SessionRecordOptions {
+  readonly settings: RunSettings;
+  readonly strategies: readonly StrategySpec[];
+  /** The strategy file(s), when loaded from files. */
+  readonly strategyPath?: string | null | undefined;
+  readonly db: HogaDatabase;
+  readonly runtime: EngineRuntime;
+  readonly portfolio: Portfolio;
+  readonly now: () => number;
+  readonly logger: Logger;
+}
+
+/** The stored run of one session. */
+export class SessionRecord {
+  private readonly runs: RunRepository;
+  private readonly trades: (RunTrade & { readonly strategyId?: string })[] = [];
+  private finished = false;
+
+  /** Stores the run as `running` with its first equity point's time, and appends each fill as routed. */
+  constructor(private readonly o: SessionRecordOptions) {
+    this.runs = new RunRepository(o.db.connection);
+    const { settings, runtime } = o;
+    o.portfolio.recordEquity();
+    this.runs.start({
+      runId: settings.runId,
+      kind: settings.mode === 'paper' ? 'paper' : 'live',
+      strategyPath: o.strategyPath ?? null,
+      strategyName: runtime.hosts.map((h) => h.strategyId).join(', '),
+      params: {
+        symbols: settings.symbols,
+        interval: settings.interval,
+        strategies: o.strategies.map((s, i) => ({
+          id: runtime.hosts[i]?.strategyId ?? s.id ?? s.strategyClass.name,
+          config: s.config ?? {},
+        })),
+      },
+      startedAt: o.now(),
+    });
+    runtime.onFillRouted((fill, event) => {
+      const trade: RunTrade & { readonly strategyId?: string } = {
+        time: fill.tsEvent,
+        ...(event.strategyId === undefined ? {} : { strategyId: event.strategyId }),
+        symbol: fill.symbol,
+        side: fill.side,
+        quantity: fill.quantity,
+        price: fill.price,
+        currency: fill.commission.currency,
+        commission: fill.commission.amount,
+        tax: fill.tax?.amount ?? new Decimal(0),
+      };
+      this.trades.push(trade);
+      try {
+        this.runs.appendTrades(settings.runId, [trade]);
+      } catch (error) {
+        // the fill itself is stored by the order manager (live) or the journal (paper)
+        o.logger.error({ err: error, runId: settings.runId }, 'could not add a fill to the stored run');
+      }
+    });
+  }
+
+  /** Records the last equity point, the statistics and how the session ended (once). */
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    const { settings, runtime, portfolio } = this.o;
+    try {
+      portfolio.recordEquity();
+      const equity = portfolio.equityCurve();
+      this.runs.appendEquity(settings.runId, equity);
+      this.runs.finish(settings.runId, {
+        status: runtime.failure === null ? 'stopped' : 'failed',
+        endedAt: this.o.now(),
+        stats: performanceStats(equity, this.trades),
+      });
+    } catch (error) {
+      this.o.logger.error({ err: error, runId: settings.runId }, 'could not finish the stored run');
+    }
+  }
+}
