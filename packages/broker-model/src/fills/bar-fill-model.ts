@@ -48,6 +48,7 @@ import {
   TimeInForce,
   tickSize,
 } from '@hoga/core';
+import { exactIntOf } from '../economics/cash.js';
 import { krPriceLimits } from '../rules/price-limits.js';
 import type { FillableOrder, FillModel, FillSlice } from './fill-model.js';
 
@@ -109,7 +110,8 @@ export class BarFillModel implements FillModel<Bar> {
     const price = this.fillPrice(order, bar);
     if (price === null) return [];
     const quantity = this.fillQuantity(order, bar, price);
-    if (quantity === null || quantity.lte(0)) return [];
+    // positive (the sign and zero test of decimal.js, no Decimal made for the 0)
+    if (quantity === null || !quantity.isPositive() || quantity.isZero()) return [];
     return [{ quantity, price, time: bar.closeTime }];
   }
 
@@ -204,7 +206,8 @@ export class BarFillModel implements FillModel<Bar> {
   private fillQuantity(order: FillableOrder, bar: Bar, price: Decimal): Decimal | null {
     let remaining: Decimal;
     if (order.quantity !== null) {
-      remaining = order.quantity.minus(order.filledQuantity);
+      // nothing filled yet: the whole quantity (q − 0 is q)
+      remaining = order.filledQuantity.isZero() ? order.quantity : order.quantity.minus(order.filledQuantity);
     } else if (order.orderAmount !== null) {
       const left = order.orderAmount.minus(order.filledAmount);
       if (!left.isPositive() || left.isZero() || !price.isPositive() || price.isZero()) return null;
@@ -216,7 +219,8 @@ export class BarFillModel implements FillModel<Bar> {
     if (!Number.isFinite(this.volumeFraction)) return remaining;
     const cap = Math.floor(bar.volume * this.volumeFraction * 1e6) / 1e6;
     // Compared as numbers: a quantity has at most 6 decimals, the cap is floored to 6 as well.
-    if (remaining.toNumber() <= cap) return remaining;
+    const exact = exactIntOf(remaining);
+    if ((Number.isNaN(exact) ? remaining.toNumber() : exact) <= cap) return remaining;
     const whole = Math.floor(cap);
     return whole > 0 ? new Decimal(whole) : null;
   }
