@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import {
   type BarInterval,
   Currency,
@@ -18,6 +17,7 @@ import {
 } from '@hoga/core';
 import { tradingDateRange } from '@hoga/engine';
 import { DateTime } from 'luxon';
+import { readStrategyConfig } from '../config/strategy-inputs.js';
 import { usageError } from '../runtime/exit-codes.js';
 
 /** The flags as commander gives them. */
@@ -102,7 +102,7 @@ export function parseBacktestFlags(strategyFile: string, flags: BacktestFlags): 
     ranges,
     startMs,
     cash: parseCash(flags.cash),
-    config: configFile === undefined ? {} : readConfig(configFile),
+    config: configFile === undefined ? {} : readStrategyConfig(configFile, 'backtest'),
     configFile,
     usdKrw: flags.usdKrw === undefined ? undefined : positive(flags.usdKrw, '--usd-krw'),
     volumeFraction: flags.volumeFraction === undefined ? undefined : share(flags.volumeFraction),
@@ -220,18 +220,4 @@ function share(raw: string): number {
   if (!Number.isFinite(value) || value <= 0 || value > 1)
     throw usage(`--volume-fraction: expected a share of the volume in (0, 1], found "${raw}"`);
   return value;
-}
-
-function readConfig(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw usage(`--config: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw usage(`--config: ${file} is not JSON: ${(error as Error).message}`);
-  }
 }

@@ -9,9 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import type { BrokerClient } from '@hoga/connector';
 import type { Instrument } from '@hoga/core';
-import type { EngineError, StrategyClass, Subscription } from '@hoga/engine';
+import type { StrategyClass, Subscription } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
-import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
+import { loadStrategyFile } from '../config/strategy-inputs.js';
+import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { downloadCandles, fxRates, instrumentsOf, reportEmpty, storeRun } from './backtest-inputs.js';
 import {
   type BacktestFlags,
@@ -47,7 +48,7 @@ export async function runBacktestCommand(
 ): Promise<void> {
   const request = parseBacktestFlags(file, flags);
   const engine = await import('@hoga/engine');
-  const strategyClass = await loadStrategy(engine, file);
+  const strategyClass = await loadStrategyFile(engine.loadStrategyClass, file, 'backtest');
   checkConfig(engine, strategyClass, request);
   // the backtest's clock: the strategies' log lines are stamped with its time
   const { VirtualClock } = await import('@hoga/core');
@@ -165,15 +166,6 @@ export async function runBacktestCommand(
 }
 
 type Engine = typeof import('@hoga/engine');
-
-async function loadStrategy(engine: Engine, file: string): Promise<StrategyClass> {
-  try {
-    return await engine.loadStrategyClass(file);
-  } catch (error) {
-    if (error instanceof engine.EngineError) throw usageError((error as EngineError).message, 'backtest');
-    throw error;
-  }
-}
 
 /** Validates the config before anything else runs: a bad one exits 2 naming field, value, expectation. */
 function checkConfig(engine: Engine, strategyClass: StrategyClass, request: BacktestRequest): void {

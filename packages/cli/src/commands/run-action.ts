@@ -5,13 +5,13 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BrokerClient } from '@hoga/connector';
 import { type Clock, Decimal, LiveClock, ScaledClock } from '@hoga/core';
 import { loadStrategyClass, type StrategyHookError, type StrategySpec } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
 import { loadRiskConfig } from '../config/risk-config-file.js';
+import { loadStrategyFile, readStrategyConfig } from '../config/strategy-inputs.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { connect, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
@@ -54,9 +54,9 @@ async function strategySpecs(argv: readonly string[], configs: readonly string[]
   const specs: StrategySpec[] = [];
   for (const [i, argument] of argv.entries()) {
     const { file, id } = strategyArgument(argument);
-    const strategyClass = await loadStrategyClass(file);
+    const strategyClass = await loadStrategyFile(loadStrategyClass, file, 'run');
     const configFile = configs[i];
-    const config = configFile === undefined ? {} : (JSON.parse(readFileSync(configFile, 'utf8')) as unknown);
+    const config = configFile === undefined ? {} : readStrategyConfig(configFile, 'run');
     specs.push({ strategyClass, config, ...(id === undefined ? {} : { id }) });
   }
   return specs;

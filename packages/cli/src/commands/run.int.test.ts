@@ -438,6 +438,38 @@ describe('hoga run', () => {
     expect(canceled).toHaveLength(2);
     expect(sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
   }, 150_000);
+  it('exits 2 naming the file when a strategy fails to load or a --config is missing or not JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoga-run-bad-'));
+    const broken = join(dir, 'broken.ts');
+    writeFileSync(broken, 'export default class Broken { onBar( {\n');
+    const notJson = join(dir, 'sma.json');
+    writeFileSync(notJson, '{"fast": 5,\n');
+    const cases: [string[], string][] = [
+      [[broken], `strategy file ${broken} failed to load`],
+      [[strategy, '--config', notJson], `--config: ${notJson} is not JSON`],
+      [
+        [strategy, '--config', join(dir, 'missing.json')],
+        `--config: cannot read ${join(dir, 'missing.json')} (ENOENT)`,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const failed = await run(
+        process.execPath,
+        ['--import', 'tsx', cli, 'run', ...args, '--mode', 'paper'],
+        {
+          cwd: root,
+          env: process.env,
+        },
+      ).then(
+        () => null,
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(failed?.stderr).toContain(message);
+      expect(failed?.stderr).not.toContain('unexpected error');
+      expect(failed?.code, failed?.stderr).toBe(2);
+    }
+  }, 60_000);
+
   it('--risk-config: the run judges orders by the given risk configuration, and a bad one exits 2 naming the field', async () => {
     const { sim, db } = await setup();
     const dir = mkdtempSync(join(tmpdir(), 'hoga-run-risk-'));
