@@ -17,7 +17,7 @@ import {
 } from '@hoga/core';
 import { tradingDateRange } from '@hoga/engine';
 import { DateTime } from 'luxon';
-import { readStrategyConfig } from '../config/strategy-inputs.js';
+import { parseSymbolList, readStrategyConfig } from '../config/strategy-inputs.js';
 import { usageError } from '../runtime/exit-codes.js';
 
 /** The flags as commander gives them. */
@@ -69,7 +69,6 @@ export interface BacktestRequest {
   readonly json: boolean;
 }
 
-const SYMBOL = /^[A-Za-z0-9.-]{1,20}$/;
 const DEFAULT_CASH = { KRW: new Decimal(100_000_000), USD: new Decimal(100_000) } as const;
 
 /**
@@ -83,7 +82,7 @@ export function parseBacktestFlags(strategyFile: string, flags: BacktestFlags): 
   if (flags.csv === true) {
     throw usage('--csv: a backtest prints a table, or --json (its trades and equity curve as JSON)');
   }
-  const symbols = parseSymbols(flags.symbols);
+  const symbols = parseSymbolList(flags.symbols, 'backtest');
   const interval = flags.interval ?? '';
   if (!isBarInterval(interval)) throw usage(`--interval: expected 1m or 1d, found "${interval}"`);
   const from = required(flags.from, '--from');
@@ -118,22 +117,6 @@ function usage(message: string) {
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value.trim() === '') throw usage(`${flag} is required (a date like 2024-01-31)`);
   return value.trim();
-}
-
-function parseSymbols(raw: string | undefined): string[] {
-  if (raw === undefined || raw.trim() === '')
-    throw usage('--symbols is required, e.g. --symbols 005930,AAPL');
-  const symbols = raw
-    .split(',')
-    // as hoga data does: aapl is AAPL (one cache series, and the broker's stock info knows it)
-    .map((s) => s.trim().toUpperCase())
-    .filter((s) => s !== '');
-  for (const s of symbols) {
-    if (!SYMBOL.test(s)) throw usage(`--symbols: "${s}" is not a symbol (letters, digits, "." and "-")`);
-  }
-  const unique = [...new Set(symbols)];
-  if (unique.length === 0) throw usage('--symbols is empty');
-  return unique;
 }
 
 /**

@@ -11,7 +11,12 @@ import { type Clock, Decimal, LiveClock, ScaledClock } from '@hoga/core';
 import { loadStrategyClass, type StrategyHookError, type StrategySpec } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
 import { loadRiskConfig } from '../config/risk-config-file.js';
-import { loadStrategyFile, readStrategyConfig } from '../config/strategy-inputs.js';
+import {
+  loadStrategyFile,
+  parseSymbolList,
+  readStrategyConfig,
+  requireKnownSymbols,
+} from '../config/strategy-inputs.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { connect, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
@@ -73,6 +78,7 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
   let close: (() => void) | null = null;
   try {
     const risk = loadRiskConfig(flags.riskConfig);
+    const symbols = parseSymbolList(flags.symbols, 'run');
     const strategies = await strategySpecs(files, flags.config);
     const probe = connect(flags);
     const brokerConfig = probe.client.config;
@@ -83,18 +89,16 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     // other hoga processes on the same database never revoke it.
     const client = new BrokerClient({ config: brokerConfig, clock, tokenCache: new SqliteTokenCache(db) });
     close = () => client.close();
+    await requireKnownSymbols(client, symbols, 'run');
     const print = (line: string) => console.log(line);
     print(
-      `hoga run: ${files.join(', ')} ${flags.mode} on ${flags.symbols} (${flags.interval}), store ${db.file}`,
+      `hoga run: ${files.join(', ')} ${flags.mode} on ${symbols.join(',')} (${flags.interval}), store ${db.file}`,
     );
     const session = await startSession({
       mode: flags.mode,
       strategies,
       strategyPath: [...new Set(files.map((f) => resolve(strategyArgument(f).file)))].join(', '),
-      symbols: flags.symbols
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== ''),
+      symbols,
       interval: flags.interval,
       client,
       db,

@@ -470,6 +470,31 @@ describe('hoga run', () => {
     }
   }, 60_000);
 
+  it('refuses an unknown symbol with exit 2 naming it before anything runs; a symbol in lower case is the same symbol', async () => {
+    const { sim, db } = await setup();
+    const failed = await run(
+      process.execPath,
+      ['--import', 'tsx', cli, 'run', strategy, '--mode', 'paper', '--symbols', '999999,aapl'],
+      { cwd: root, env: env(sim, db) },
+    ).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
+    // before: exit 1 with the broker's stock-not-found from a warnings read
+    expect(failed?.stderr).toContain('unknown symbol 999999');
+    expect(failed?.code, failed?.stderr).toBe(2);
+    const r = start(
+      ['run', strategy, '--mode', 'paper', '--symbols', 'aapl', ...ARGS.slice(2)],
+      env(sim, db),
+    );
+    expect(await until(r, / status /, 60_000)).toBe(true);
+    r.child.kill('SIGINT');
+    expect(await r.exited).toBe(0);
+    expect(r.out.join('')).toContain('paper on AAPL (1m)');
+    const runs = readStore(db, (d) => new RunRepository(d.connection).list({ kind: 'paper' }));
+    expect(runs.map((x) => (x.params as { symbols: string[] }).symbols)).toEqual([['AAPL']]);
+  }, 90_000);
+
   it('--risk-config: the run judges orders by the given risk configuration, and a bad one exits 2 naming the field', async () => {
     const { sim, db } = await setup();
     const dir = mkdtempSync(join(tmpdir(), 'hoga-run-risk-'));

@@ -1,12 +1,69 @@
 /**
  * A strategy's inputs on the command line, read the same way by `hoga backtest` and `hoga run`: its
- * `--config` file (JSON) and its `.ts` file. Either one failing is a usage error (exit 2) that names
- * the file and what is wrong with it.
+ * `--config` file (JSON), its `.ts` file and the `--symbols` it trades. Any of them failing is a
+ * usage error (exit 2) that names the file or the symbol and what is wrong with it.
  *
  * @module
  */
 import { readFileSync } from 'node:fs';
+import type { BrokerClient } from '@hoga/connector';
 import { usageError } from '../runtime/exit-codes.js';
+
+/** A symbol as `--symbols` takes it: letters, digits, "." and "-". */
+const SYMBOL = /^[A-Za-z0-9.-]{1,20}$/;
+/** Symbols per stock-info request (the endpoint takes 1 to 200). */
+const STOCKS_PER_REQUEST = 200;
+
+/**
+ * The `--symbols` list: upper case (aapl is AAPL: one cache series, one position, and the broker's
+ * stock info knows it), each once, in the given order.
+ *
+ * @param raw - the flag
+ * @param command - the command whose help the error points to
+ * @throws a usage error for a missing or empty list, or an entry that is not a symbol
+ */
+export function parseSymbolList(raw: string | undefined, command: string): string[] {
+  if (raw === undefined || raw.trim() === '')
+    throw usageError('--symbols is required, e.g. --symbols 005930,AAPL', command);
+  const symbols = raw
+    .split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter((s) => s !== '');
+  for (const s of symbols) {
+    if (!SYMBOL.test(s))
+      throw usageError(`--symbols: "${s}" is not a symbol (letters, digits, "." and "-")`, command);
+  }
+  const unique = [...new Set(symbols)];
+  if (unique.length === 0) throw usageError('--symbols is empty', command);
+  return unique;
+}
+
+/**
+ * Checks that the broker knows every symbol (its stock info lists it) before anything runs.
+ *
+ * @param client - the broker
+ * @param symbols - upper-case symbols
+ * @param command - the command whose help the error points to
+ * @throws a usage error naming the symbols the broker does not know
+ */
+export async function requireKnownSymbols(
+  client: BrokerClient,
+  symbols: readonly string[],
+  command: string,
+): Promise<void> {
+  const known = new Set<string>();
+  for (let i = 0; i < symbols.length; i += STOCKS_PER_REQUEST) {
+    for (const info of await client.getStocks(symbols.slice(i, i + STOCKS_PER_REQUEST)))
+      known.add(info.symbol);
+  }
+  const unknown = symbols.filter((s) => !known.has(s));
+  if (unknown.length > 0) {
+    throw usageError(
+      `unknown symbol${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the broker has no stock with that code; check --symbols`,
+      command,
+    );
+  }
+}
 
 /**
  * Reads a `--config` file.
