@@ -222,6 +222,9 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     const manager = new OrderManager(client, db, clock);
     risk = createRiskModule({ clock, config, db, mode: 'live', broker: client, sink: manager });
     const target = spec.kind === 'modify' || spec.kind === 'cancel' ? resolveTarget(db, spec.target) : null;
+    // the store as the broker has it now (no process may have polled since the order was sent):
+    // an order that filled meanwhile is judged, and listed by hoga db, as filled
+    if (target !== null) await manager.refreshOrder(target.clientOrderId);
     await seedView(risk, client, db, strategy, target);
     const base = { commandId: newEventId(), strategyId: strategy, tsInit: clock.nowMs() };
     let command: OrderCommand;
@@ -252,6 +255,12 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       if (e.clientOrderId === clientOrderId) events.push(e);
     });
     const verdict = await risk.sender.send(command, flags.check === true);
+    const isRefusal = (e: OrderEvent) =>
+      e.type === 'OrderRejected' || e.type === 'OrderModifyRejected' || e.type === 'OrderCancelRejected';
+    // what the broker did with it right away (a marketable order fills at once): in the store and
+    // among the events printed
+    if (verdict.accepted && flags.check !== true && !events.some(isRefusal))
+      await manager.refreshOrder(clientOrderId);
     subscription.unsubscribe();
     const data = verdict.accepted
       ? {}
@@ -262,10 +271,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       process.exitCode = verdict.accepted ? 0 : 3;
       return;
     }
-    const refused = events.find(
-      (e) =>
-        e.type === 'OrderRejected' || e.type === 'OrderModifyRejected' || e.type === 'OrderCancelRejected',
-    );
+    const refused = events.find(isRefusal);
     const brokerOrderId = db.orders.get(clientOrderId)?.brokerOrderId ?? null;
     const outcome = refused === undefined ? 'sent' : 'refused';
     const out = {

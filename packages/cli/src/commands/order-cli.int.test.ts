@@ -149,6 +149,30 @@ describe('hoga order', () => {
     expect(JSON.parse(cancel.out)).toMatchObject({ sent: true, clientOrderId: answer.clientOrderId });
   });
 
+  it('brings the store up to date with the broker: an order that filled at once is stored FILLED with its fill, and a cancel of it is denied as filled', async () => {
+    const placed = await hoga('order', 'buy', '005930', '2', '--limit', '80000', '--json', ...connection());
+    expect(placed.code, placed.err).toBe(0);
+    const { clientOrderId, events } = JSON.parse(placed.out) as { clientOrderId: string; events: string[] };
+    expect(events).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderFilled']);
+    const stored = () => {
+      const db = HogaDatabase.open(dbFile, { readonly: true });
+      try {
+        const order = db.orders.get(clientOrderId);
+        return {
+          state: order?.state,
+          fills: order == null ? [] : db.fills.byOrder(order.id).map((f) => f.quantity.toFixed()),
+        };
+      } finally {
+        db.close();
+      }
+    };
+    const cancel = await hoga('order', 'cancel', clientOrderId, ...connection());
+    expect(cancel.out).toMatch(/^denied: already-filled/);
+    expect(cancel.code).toBe(3);
+    // before: the store kept the order ACCEPTED with no fill until a live run polled
+    expect(stored()).toEqual({ state: 'FILLED', fills: ['2'] });
+  });
+
   it('denies a new order while the account is HALTED by hand, and accepts again after hoga risk reset', async () => {
     const set = await hoga('risk', 'set', 'HALTED', '--account', '--reason', 'test', '--db', dbFile);
     expect(set.out).toBe('risk: account HALTED (manual: test)');

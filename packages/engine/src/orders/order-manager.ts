@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { OrderRecord } from '@hoga/connector';
+import { NotFoundError, type OrderRecord } from '@hoga/connector';
 import type { Clock, OrderEvent } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { type Observable, Subject } from 'rxjs';
@@ -22,7 +22,7 @@ import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../com
 import { CommandResolver } from './command-resolver.js';
 import { DEFAULT_SEND_SKEW_MS } from './history-match.js';
 import { OrderEventFactory } from './order-event-factory.js';
-import type { OrderManagerOptions } from './order-manager-options.js';
+import { type OrderManagerOptions, POLL } from './order-manager-options.js';
 import { OrderManagerStore, type StoredCommand, type StoredExecution } from './order-manager-store.js';
 import { OrderPoller } from './order-poll.js';
 import { OrderReports } from './order-reports.js';
@@ -215,6 +215,24 @@ export class OrderManager {
    */
   reconcile(): Promise<ReconcileReport> {
     return reconcileWithBroker(this);
+  }
+
+  /**
+   * Brings one logical order up to date with the broker (`hoga order`, which does not poll): reads
+   * the broker's record of its current broker order and counts what changed, fills included, once.
+   * False when the order is not known here or the broker no longer lists it.
+   */
+  async refreshOrder(clientOrderId: string): Promise<boolean> {
+    const execution = this.currentExecution(clientOrderId);
+    if (execution === null) return false;
+    let record: OrderRecord;
+    try {
+      record = await this.gateway.getOrder(execution.brokerOrderId, POLL);
+    } catch (error) {
+      if (error instanceof NotFoundError) return false;
+      throw error;
+    }
+    return this.applyRecord(record);
   }
 
   /** Compares the positions with the broker's holdings; bars or frees symbols. Returns the barred. */
