@@ -335,15 +335,18 @@ export class Ledger {
   /**
    * Whether the buying power in `currency` covers `amount` (`amount ≤ buyingPower(currency)`),
    * answered in numbers when the cash, the reservations and the amount are safe integers.
+   *
+   * @param amount - a Decimal, or a safe integer
    */
-  affords(currency: Currency, amount: Decimal): boolean {
+  affords(currency: Currency, amount: Decimal | number): boolean {
     const cash = this.cashByCurrency.get(currency);
     const reserved = this.reservedCashTotals.get(currency);
     const free = (cash === undefined ? 0 : cash.int) - (reserved === undefined ? 0 : reserved.int);
-    const wanted = exactIntOf(amount);
+    const wanted = typeof amount === 'number' ? amount : exactIntOf(amount);
     // an integer free amount needs no rounding down; NaN (a figure not an integer) fails the test
-    if (Number.isSafeInteger(free) && !Number.isNaN(wanted)) return wanted <= Math.max(free, 0);
-    return !amount.gt(this.buyingPower(currency));
+    if (Number.isSafeInteger(free) && Number.isSafeInteger(wanted)) return wanted <= Math.max(free, 0);
+    const decimal = typeof amount === 'number' ? new Decimal(amount) : amount;
+    return !decimal.gt(this.buyingPower(currency));
   }
 
   /** Sellable quantity: the holding minus the shares reserved by open sells, never below 0. */

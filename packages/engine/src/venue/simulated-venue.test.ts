@@ -106,6 +106,28 @@ describe('SimulatedVenue', () => {
     expect(venue.workingCount).toBe(0);
   });
 
+  it('refuses a cancel of a filled order as already-filled, and of an order it never saw as order-not-found', async () => {
+    const { venue, events, at } = setup();
+    const order = submit('BUY', 10);
+    await venue.execute(order);
+    at(bar(1, 70_100));
+    const cancel = (clientOrderId: ClientOrderId): OrderCommand => ({
+      type: 'CancelOrder',
+      commandId: `x-${++n}`,
+      strategyId: S,
+      tsInit: T0,
+      clientOrderId,
+    });
+    await venue.execute(cancel(idOf(order)));
+    await venue.execute(cancel('never-submitted' as ClientOrderId));
+    expect(
+      events.filter((e) => e.type === 'OrderCancelRejected').map((e) => [e.clientOrderId, e.code]),
+    ).toEqual([
+      [idOf(order), 'already-filled'],
+      ['never-submitted', 'order-not-found'],
+    ]);
+  });
+
   it('charges the KR sell tax on a sell', async () => {
     const holdings = new Map([['005930', { quantity: new Decimal(10), averagePrice: new Decimal(60_000) }]]);
     const { venue, events, at } = setup(0, holdings);

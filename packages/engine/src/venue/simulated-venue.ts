@@ -10,6 +10,7 @@ import { checkLimitPrice, type FillModel, type Ledger, reservedCash, tradeCharge
 import {
   type BrokerOrderId,
   type Clock,
+  type Currency,
   Decimal,
   type Fill,
   type Instrument,
@@ -22,10 +23,13 @@ import {
 } from '@hoga/core';
 import { type Observable, Subject } from 'rxjs';
 import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
+import { safeIntOf } from '../risk/exact-int.js';
 import type { ExecutionVenue } from './execution-venue.js';
 import type { SimulatedOrder } from './simulated-order.js';
 
 const ZERO = new Decimal(0);
+/** What a closed order leaves in the venue's order map. */
+const CLOSED = Symbol('closed');
 const CODE_BUYING_POWER = 'insufficient-buying-power';
 /** What `execute` resolves with: the venue's work is done synchronously. */
 const DONE: Promise<void> = Promise.resolve();
@@ -56,10 +60,11 @@ export interface SimulatedVenueOptions<M> {
  */
 export class SimulatedVenue<M> implements ExecutionVenue {
   private readonly subject = new Subject<OrderEvent>();
-  /** Orders not yet closed by a fill, a cancel or an expiry (closed ones keep only their id). */
-  private readonly orders = new Map<string, SimulatedOrder>();
-  /** Ids of the orders closed by a fill, a cancel or an expiry (a modify or cancel of one is refused as `already-filled`). */
-  private readonly closed = new Set<string>();
+  /**
+   * Orders by client id; one closed by a fill, a cancel or an expiry keeps only its id, mapped to
+   * {@link CLOSED} (a modify or cancel of it is refused as `already-filled`).
+   */
+  private readonly orders = new Map<string, SimulatedOrder | typeof CLOSED>();
   private readonly working = new Map<string, SimulatedOrder[]>();
   private readonly prefix: string;
   private sequence = 0;
@@ -259,9 +264,9 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     type: 'OrderModifyRejected' | 'OrderCancelRejected',
   ): SimulatedOrder | undefined {
     const order = this.orders.get(command.clientOrderId);
-    if (order !== undefined && isWorking(order)) return order;
+    if (order !== undefined && order !== CLOSED && isWorking(order)) return order;
     const now = this.options.clock.nowMs();
-    const known = order !== undefined || this.closed.has(command.clientOrderId);
+    const known = order !== undefined;
     this.emit({
       type,
       eventId: this.nextEventId(),
@@ -345,7 +350,9 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     });
     const now = this.options.clock.nowMs();
     if (order.side === OrderSide.BUY) {
-      const cost = charges.amount.plus(charges.commission);
+      // amount + commission, in numbers when both are safe integers (NaN fails isSafeInteger)
+      const costInt = safeIntOf(charges.amount) + safeIntOf(charges.commission);
+      const cost = Number.isSafeInteger(costInt) ? costInt : charges.amount.plus(charges.commission);
       ledger.release(order.clientOrderId);
       if (!ledger.affords(order.currency, cost)) {
         this.close(order, 'CANCELED');
@@ -374,7 +381,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     order.fills++;
     const done =
       order.quantity !== null
-        ? order.filledQuantity.gte(order.quantity)
+        ? order.filledQuantity === order.quantity || order.filledQuantity.gte(order.quantity)
         : (order.orderAmount ?? ZERO).minus(order.filledAmount).lt(price.times('0.000001'));
     const fill: Fill = {
       fillId: `${order.clientOrderId}-${order.fills}`,
@@ -386,7 +393,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       price,
       commission: Money.of(charges.commission, order.currency),
       // always stated, 0 on a buy, as the live order manager's fills state it
-      tax: Money.of(charges.tax, order.currency),
+      tax: charges.tax.isZero() ? zeroMoney(order.currency) : Money.of(charges.tax, order.currency),
       cumulativeQuantity: order.filledQuantity,
       tsEvent: time,
     };
@@ -415,8 +422,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     order.state = state;
     this.options.ledger.release(order.clientOrderId);
     // a long backtest closes hundreds of thousands of orders: keep their ids, not the orders
-    this.orders.delete(order.clientOrderId);
-    this.closed.add(order.clientOrderId);
+    this.orders.set(order.clientOrderId, CLOSED);
     const list = this.working.get(order.symbol);
     const at = list?.indexOf(order) ?? -1;
     if (list !== undefined && at >= 0) {
@@ -458,6 +464,18 @@ export class SimulatedVenue<M> implements ExecutionVenue {
 function ofStrategy<E extends OrderEvent>(event: E, order: SimulatedOrder): E {
   if (order.strategyId !== undefined) (event as { strategyId?: StrategyId }).strategyId = order.strategyId;
   return event;
+}
+
+const ZERO_MONEY: Partial<Record<Currency, Money>> = {};
+
+/** 0 in a currency (one per currency: Money is immutable). */
+function zeroMoney(currency: Currency): Money {
+  let zero = ZERO_MONEY[currency];
+  if (zero === undefined) {
+    zero = Money.zero(currency);
+    ZERO_MONEY[currency] = zero;
+  }
+  return zero;
 }
 
 function isWorking(order: SimulatedOrder): boolean {
