@@ -116,3 +116,41 @@ describe('StrategyHost.apply', () => {
     expect(h.order(id)?.state).toBe('FILLED');
   });
 });
+
+describe('StrategyHost closed orders', () => {
+  it('keeps the last 1,000 closed orders to look up, forgetting the oldest first', () => {
+    const h = host();
+    const ids = Array.from({ length: 1_002 }, (_, i) => clientOrderId(`c-${i}`));
+    for (const c of ids) {
+      h.track({
+        clientOrderId: c,
+        symbol: '005930',
+        side: 'BUY',
+        orderType: 'MARKET',
+        price: null,
+        quantity: new Decimal(1),
+        amount: null,
+        state: 'SUBMITTED',
+        filledQuantity: new Decimal(0),
+        averageFillPrice: null,
+      });
+      h.apply({
+        type: 'OrderRejected',
+        eventId: `r-${c}`,
+        clientOrderId: c,
+        tsEvent: 0,
+        tsInit: 0,
+        code: 'test',
+        reason: 'test',
+      });
+    }
+    expect(ids.map((c) => h.order(c)?.state).filter((s) => s !== undefined)).toHaveLength(1_000);
+    expect([ids[0], ids[1], ids[2], ids[1_001]].map((c) => h.order(c as never)?.state)).toEqual([
+      undefined,
+      undefined,
+      'REJECTED',
+      'REJECTED',
+    ]);
+    expect(h.openOrders()).toEqual([]);
+  });
+});

@@ -112,7 +112,16 @@ export class StrategyHost implements StrategyContext {
   isWarmingUp = false;
   private readonly orders = new Map<string, MutableOrderView>();
   private readonly filledAmount = new Map<string, Decimal>();
-  private readonly closed: string[] = [];
+  /**
+   * The last {@link KEPT_CLOSED_ORDERS} orders closed, as a ring (`closedNext`: the slot of the next
+   * one, holding the oldest): each close drops the order it replaces from `orders`, with no array
+   * shifted.
+   */
+  private readonly closed: (string | undefined)[] = Array.from(
+    { length: KEPT_CLOSED_ORDERS },
+    () => undefined,
+  );
+  private closedNext = 0;
   /** The orders still open (a strategy asks for them on every decision). */
   private readonly open = new Map<string, MutableOrderView>();
 
@@ -290,8 +299,11 @@ export class StrategyHost implements StrategyContext {
     if (!OPEN.has(o.state)) {
       this.open.delete(o.clientOrderId);
       this.filledAmount.delete(o.clientOrderId);
-      this.closed.push(o.clientOrderId);
-      if (this.closed.length > KEPT_CLOSED_ORDERS) this.orders.delete(this.closed.shift() ?? '');
+      const slot = this.closedNext;
+      const oldest = this.closed[slot];
+      if (oldest !== undefined) this.orders.delete(oldest);
+      this.closed[slot] = o.clientOrderId;
+      this.closedNext = slot + 1 === KEPT_CLOSED_ORDERS ? 0 : slot + 1;
     }
   }
 }
