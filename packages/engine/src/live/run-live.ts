@@ -56,6 +56,7 @@ import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strateg
 import { ExecutionVenue } from '../venue/execution-venue.js';
 import { withLinkedSignal } from './linked-signal.js';
 import { LiveVenue } from './live-venue.js';
+import { MarketSubscriptions } from './market-subscriptions.js';
 import { PaperAccount } from './paper-account.js';
 import { paperBrokerView } from './paper-broker-view.js';
 import { SessionRecord } from './session-record.js';
@@ -358,6 +359,21 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   // still queued are dropped (only the one being handled finishes).
   let chain: Promise<void> = Promise.resolve();
   let stopped = false;
+  const enqueue = (task: () => Promise<void>): void => {
+    chain = chain.then(async () => {
+      if (!stopped) await task();
+    });
+  };
+  // what the strategies subscribed to besides the universe's bars (in onStart, and later)
+  const market = new MarketSubscriptions({
+    runtime,
+    streams,
+    clock: o.clock,
+    symbols: o.settings.symbols,
+    interval: o.settings.interval,
+    enqueue,
+  });
+  market.sync();
   const deliver = (bar: Bar): void => {
     chain = chain.then(async () => {
       if (stopped) return;
@@ -373,6 +389,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
         runtime.call(host, 'onBar', bar);
         if (runtime.busy) await runtime.settle();
       }
+      market.sync();
     });
   };
   for (const symbol of o.settings.symbols) {
@@ -389,6 +406,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     const now = o.clock.nowMs();
     for (let t = runtime.timers.takeDue(now); t !== undefined; t = runtime.timers.takeDue(now))
       runtime.fireTimer(t.owner, t.name, t.due);
+    market.sync();
   }, 100);
 
   const failed = new Promise<StrategyHookError>((resolve) => runtime.onFailure(resolve));
@@ -454,6 +472,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       // the background reads queued at the rate limits end now; what is in flight is answered
       halt.abort();
       clearInterval(timerTick);
+      market.dispose();
       streams.dispose();
       await chain;
       await runtime.stop(); // onStop, then the venue settles (live: last poll)

@@ -1,0 +1,108 @@
+/**
+ * What a strategy subscribes to in paper and live runs reaches its hooks, from the connector's
+ * streams over the simulator: prices (`onPrice`), order books (`onOrderbook`), trades (`onTrade`)
+ * and the bars of a symbol outside the run's universe (`onBar`), each only to the strategy that
+ * asked, a subscription made later (in `onBar`) too. Before, they were recorded and never delivered.
+ */
+import type { Bar } from '@hoga/core';
+import { Decimal } from '@hoga/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MarketTrade, OrderbookSnapshot, PriceTick } from '../strategy/market-events.js';
+import { Strategy } from '../strategy/strategy.js';
+import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
+
+const closers = new Closers();
+afterEach(() => closers.closeAll());
+
+/** Subscribes to prices and the book of 005930 at start, to 000660's bars and trades on its first bar. */
+class Listens extends Strategy {
+  static prices: PriceTick[] = [];
+  static books: OrderbookSnapshot[] = [];
+  static trades: MarketTrade[] = [];
+  static bars: Bar[] = [];
+  override onStart(): void {
+    this.ctx.subscribePrices('005930');
+    this.ctx.subscribeOrderbook('005930');
+  }
+  override onBar(bar: Bar): void {
+    Listens.bars.push(bar);
+    if (Listens.bars.length === 1) {
+      this.ctx.subscribeBars('000660');
+      this.ctx.subscribeTrades('000660');
+    }
+  }
+  override onPrice(tick: PriceTick): void {
+    Listens.prices.push(tick);
+  }
+  override onOrderbook(book: OrderbookSnapshot): void {
+    Listens.books.push(book);
+  }
+  override onTrade(trade: MarketTrade): void {
+    Listens.trades.push(trade);
+  }
+}
+
+/** Subscribes to nothing: it must get none of the above but the universe's bars. */
+class Quiet extends Strategy {
+  static others = 0;
+  static bars: string[] = [];
+  override onBar(bar: Bar): void {
+    Quiet.bars.push(bar.symbol);
+  }
+  override onPrice(): void {
+    Quiet.others++;
+  }
+  override onOrderbook(): void {
+    Quiet.others++;
+  }
+  override onTrade(): void {
+    Quiet.others++;
+  }
+}
+
+describe('market data subscriptions in paper and live runs', () => {
+  it("delivers prices, books, trades and another symbol's bars to the strategy that subscribed, and only to it", async () => {
+    const s = await startSimulatedBroker(closers, { speed: 30 });
+    const db = openTempDb(closers, 'hoga-subscriptions-', s.clock);
+    Listens.prices = [];
+    Listens.books = [];
+    Listens.trades = [];
+    Listens.bars = [];
+    Quiet.others = 0;
+    Quiet.bars = [];
+    const { handle } = await startTestRun(
+      { client: s.client, clock: s.clock, db },
+      {
+        runId: 't-subscriptions',
+        mode: 'paper',
+        symbols: ['005930'],
+        cashKrw: new Decimal(1_000_000),
+        strategies: [{ strategyClass: Listens }, { strategyClass: Quiet }],
+      },
+      { streamIntervals: { candles1m: 300, orderbook: 200, prices: 200, trades: 200 } },
+    );
+    try {
+      await until(
+        () =>
+          Listens.prices.length > 0 &&
+          Listens.books.length > 0 &&
+          Listens.trades.length > 0 &&
+          Listens.bars.some((b) => b.symbol === '000660'),
+        60_000,
+      );
+    } finally {
+      await handle.stop();
+    }
+    const tick = Listens.prices[0];
+    expect(tick).toMatchObject({ type: 'PriceUpdated', symbol: '005930' });
+    expect(tick?.price.gt(0)).toBe(true);
+    const book = Listens.books[0];
+    expect(book).toMatchObject({ type: 'OrderbookUpdated', symbol: '005930' });
+    expect(book?.bids[0]?.price.lt(book.asks[0]?.price ?? 0)).toBe(true);
+    expect(book?.bids[0]?.quantity.gt(0)).toBe(true);
+    expect(Listens.trades[0]).toMatchObject({ type: 'TradePrinted', symbol: '000660' });
+    expect(Listens.trades[0]?.quantity.gt(0)).toBe(true);
+    expect(Quiet.others).toBe(0);
+    expect(new Set(Quiet.bars)).toEqual(new Set(['005930']));
+  }, 90_000);
+});

@@ -1,0 +1,156 @@
+/**
+ * The market data a strategy subscribed to in a paper or live run (`ctx.subscribePrices`,
+ * `subscribeOrderbook`, `subscribeTrades`, `subscribeBars` of a symbol or interval outside the run's
+ * universe), from the connector's polled streams to the hooks of the strategies that asked:
+ * `onPrice`, `onOrderbook`, `onTrade` and `onBar`. One stream per symbol and kind, shared by the
+ * strategies; each item is handed over through the run's queue, one hook at a time, in turn with
+ * the universe's bars. Subscriptions made after the start (in any hook) are picked up by
+ * {@link MarketSubscriptions.sync}.
+ *
+ * @module
+ */
+import {
+  type BrokerStreams,
+  type CandleInterval,
+  candleToBar,
+  type Orderbook,
+  type Price,
+  type Trade,
+} from '@hoga/connector';
+import type { Bar, BarInterval, Clock } from '@hoga/core';
+import { filter, type Subscription as RxSubscription } from 'rxjs';
+import type { EngineRuntime, Subscription } from '../runtime/engine-runtime.js';
+import type { MarketTrade, OrderbookSnapshot, PriceTick } from '../strategy/market-events.js';
+import type { StrategyHook } from '../strategy/strategy.js';
+
+/** What {@link MarketSubscriptions} works with. */
+export interface MarketSubscriptionsOptions {
+  readonly runtime: EngineRuntime;
+  readonly streams: BrokerStreams;
+  readonly clock: Clock;
+  /** The run's universe: its bars already reach every strategy. */
+  readonly symbols: readonly string[];
+  readonly interval: BarInterval;
+  /** Queues one hand-over after the ones before it (the run's single queue of hooks). */
+  readonly enqueue: (task: () => Promise<void>) => void;
+}
+
+/** One stream and the strategies that get its items. */
+interface Feed {
+  readonly strategies: Set<string>;
+  readonly subscription: RxSubscription;
+}
+
+/** Wires the strategies' market data subscriptions to their hooks. */
+export class MarketSubscriptions {
+  private readonly feeds = new Map<string, Feed>();
+  /** How many of the runtime's subscriptions were looked at. */
+  private seen = 0;
+
+  /** @param o - runtime, streams, clock, universe, queue */
+  constructor(private readonly o: MarketSubscriptionsOptions) {}
+
+  /** Starts the streams of the subscriptions made since the last call. */
+  sync(): void {
+    const all = this.o.runtime.subscriptions;
+    for (; this.seen < all.length; this.seen++) this.wire(all[this.seen] as Subscription);
+  }
+
+  /** Stops every stream. */
+  dispose(): void {
+    for (const feed of this.feeds.values()) feed.subscription.unsubscribe();
+    this.feeds.clear();
+  }
+
+  private wire(s: Subscription): void {
+    const interval = s.interval ?? this.o.interval;
+    // the universe's bars go to every strategy already
+    if (s.kind === 'bars' && interval === this.o.interval && this.o.symbols.includes(s.symbol)) return;
+    const key = `${s.kind}:${s.symbol}:${s.kind === 'bars' ? interval : ''}`;
+    const existing = this.feeds.get(key);
+    if (existing !== undefined) {
+      existing.strategies.add(s.strategyId);
+      return;
+    }
+    const strategies = new Set([s.strategyId]);
+    const { streams } = this.o;
+    let subscription: RxSubscription;
+    switch (s.kind) {
+      case 'prices':
+        subscription = streams.prices$([s.symbol]).subscribe((prices) => {
+          for (const p of prices) if (p.symbol === s.symbol) this.hand(strategies, 'onPrice', this.tick(p));
+        });
+        break;
+      case 'orderbook':
+        subscription = streams
+          .orderbook$(s.symbol)
+          .subscribe((book) => this.hand(strategies, 'onOrderbook', this.book(s.symbol, book)));
+        break;
+      case 'trades':
+        subscription = streams.trades$(s.symbol).subscribe((batch) => {
+          // newest first on the wire: handed over oldest first
+          const trades = [...batch.trades].sort((a, b) => a.timestamp.toMillis() - b.timestamp.toMillis());
+          for (const t of trades) this.hand(strategies, 'onTrade', this.trade(s.symbol, t));
+        });
+        break;
+      case 'bars':
+        subscription = streams
+          .candles$(s.symbol, interval as CandleInterval)
+          .pipe(filter((u) => u.complete))
+          .subscribe((u) => this.hand(strategies, 'onBar', candleToBar(u.candle, s.symbol, interval)));
+        break;
+      default:
+        return;
+    }
+    this.feeds.set(key, { strategies, subscription });
+  }
+
+  /** Queues `hook(item)` for each strategy of `strategies`, in the run's order of strategies. */
+  private hand(
+    strategies: ReadonlySet<string>,
+    hook: StrategyHook,
+    item: PriceTick | OrderbookSnapshot | MarketTrade | Bar,
+  ): void {
+    const { runtime } = this.o;
+    this.o.enqueue(async () => {
+      for (const host of runtime.hosts) {
+        if (!strategies.has(host.strategyId)) continue;
+        runtime.call(host, hook, item);
+        if (runtime.busy) await runtime.settle();
+      }
+      this.sync();
+    });
+  }
+
+  private tick(p: Price): PriceTick {
+    return {
+      type: 'PriceUpdated',
+      symbol: p.symbol,
+      price: p.lastPrice,
+      tsEvent: p.timestamp.toMillis(),
+      tsInit: this.o.clock.nowMs(),
+    };
+  }
+
+  private book(symbol: string, b: Orderbook): OrderbookSnapshot {
+    return {
+      type: 'OrderbookUpdated',
+      symbol,
+      bids: b.bids.map((l) => ({ price: l.price, quantity: l.volume })),
+      asks: b.asks.map((l) => ({ price: l.price, quantity: l.volume })),
+      tsEvent: b.timestamp.toMillis(),
+      tsInit: this.o.clock.nowMs(),
+    };
+  }
+
+  private trade(symbol: string, t: Trade): MarketTrade {
+    return {
+      type: 'TradePrinted',
+      symbol,
+      price: t.price,
+      quantity: t.volume,
+      tsEvent: t.timestamp.toMillis(),
+      tsInit: this.o.clock.nowMs(),
+    };
+  }
+}
