@@ -45,7 +45,6 @@ export interface Portfolio {
 export class StrategyPortfolio implements Portfolio {
   private readonly books = new Map<string, StrategyBook>();
   private readonly curve: EquityPoint[] = [];
-  private readonly markOf: (symbol: string) => number | undefined;
 
   /**
    * @param clock - the engine clock
@@ -56,9 +55,7 @@ export class StrategyPortfolio implements Portfolio {
     @inject(ClockToken) private readonly clock: Clock,
     @inject(MarkBook) private readonly marks: MarkBook,
     @inject(FxRates) private readonly fx: FxRates,
-  ) {
-    this.markOf = (symbol) => this.marks.get(symbol);
-  }
+  ) {}
 
   /** @inheritdoc */
   open(strategyId: string, cash: Readonly<Partial<Record<Currency, Decimal>>>): StrategyBook {
@@ -89,9 +86,9 @@ export class StrategyPortfolio implements Portfolio {
   /** @inheritdoc */
   equityKrw(strategyId?: string): number {
     const rate = this.fx.usdKrwAt(this.clock.nowMs());
-    if (strategyId !== undefined) return this.book(strategyId).equityKrw(this.markOf, rate);
+    if (strategyId !== undefined) return this.book(strategyId).equityKrwAt(this.marks, rate);
     let total = 0;
-    for (const book of this.books.values()) total += book.equityKrw(this.markOf, rate);
+    for (const book of this.books.values()) total += book.equityKrwAt(this.marks, rate);
     return total;
   }
 

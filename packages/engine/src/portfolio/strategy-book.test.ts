@@ -1,5 +1,6 @@
 import { type BrokerOrderId, type ClientOrderId, Decimal, type Fill, Money } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
+import { MarkBook } from './mark-book.js';
 import { StrategyBook } from './strategy-book.js';
 
 function fill(
@@ -55,5 +56,21 @@ describe('StrategyBook', () => {
     book.apply(fill('SELL', '1', '1000', '0'), 'KRW');
     expect(book.position('005930')).toBeUndefined();
     expect(book.positions()).toEqual([]);
+  });
+
+  it('values its positions at a mark book as at the same marks looked up one by one', () => {
+    const book = new StrategyBook({ KRW: new Decimal(1_000_000), USD: new Decimal(10_000) });
+    book.apply(fill('BUY', '10', '70000', '105'), 'KRW');
+    book.apply(fill('BUY', '3', '100.01', '0.30', '0', 'USD'), 'USD');
+    const marks = new MarkBook();
+    const both = () => [book.equityKrwAt(marks, 1400), book.equityKrw((s) => marks.get(s), 1400)];
+    // no marks yet: both at the average prices
+    expect(both()).toEqual([both()[1], 1_000_000 - 700_105 + 700_000 + (10_000 - 300.33 + 300.03) * 1400]);
+    marks.set('AAPL', 101.5);
+    for (let i = 0; i < 40; i++) marks.set(`S${i}`, i);
+    marks.set('005930', 71_000);
+    const [atMarks, oneByOne] = both();
+    expect(atMarks).toBe(oneByOne);
+    expect(atMarks).toBe(1_000_000 - 700_105 + 710_000 + (10_000 - 300.33 + 304.5) * 1400);
   });
 });

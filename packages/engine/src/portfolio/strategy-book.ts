@@ -15,6 +15,7 @@ import { AVERAGE_PURCHASE_PRICE_PLACES, averagePurchasePrice, roundCash } from '
 import { type Currency, Decimal, type Fill } from '@hoga/core';
 import { addExact, mulExact, safeIntOf, subExact } from '../risk/exact-int.js';
 import type { PositionView } from '../strategy/strategy-context.js';
+import type { MarkBook } from './mark-book.js';
 
 const ZERO = new Decimal(0);
 
@@ -51,6 +52,8 @@ interface PositionState {
   readonly realizedPnl: Figure;
   /** Quantity as a number, for valuation on the hot path. */
   quantityNumber: number;
+  /** The symbol's slot in the mark book the book is valued with (-1: not looked up yet). */
+  markSlot: number;
 }
 
 /** Figures of one currency. */
@@ -73,6 +76,10 @@ export interface CurrencyTotals {
 export class StrategyBook {
   private readonly positionsBySymbol = new Map<string, PositionState>();
   private readonly currencies = new Map<Currency, CurrencyState>();
+  /** The positions in the order first booked (the map's order), walked on every valuation. */
+  private readonly positionList: PositionState[] = [];
+  /** The mark book the positions' `markSlot`s belong to. */
+  private slotsOf: MarkBook | undefined;
   /** Cash as numbers (KRW, USD), for valuation on the hot path. */
   cashKrw = 0;
   cashUsd = 0;
@@ -98,8 +105,10 @@ export class StrategyBook {
         averagePrice: { int: 0, dec: ZERO },
         realizedPnl: { int: 0, dec: ZERO },
         quantityNumber: 0,
+        markSlot: -1,
       };
       this.positionsBySymbol.set(fill.symbol, position);
+      this.positionList.push(position);
     }
     if (!this.applyExact(fill, totals, position)) this.applyDecimal(fill, currency, totals, position);
     if (position !== undefined) {
@@ -260,6 +269,31 @@ export class StrategyBook {
     for (const p of this.positionsBySymbol.values()) {
       if (p.quantityNumber === 0) continue;
       const value = p.quantityNumber * (mark(p.symbol) ?? averageNumber(p));
+      if (p.currency === 'KRW') krw += value;
+      else usd += value;
+    }
+    return krw + usd * usdKrw;
+  }
+
+  /**
+   * {@link StrategyBook.equityKrw} at the last prices of a mark book, read from its slots (each
+   * position's slot looked up once), in the same order and with the same sums.
+   */
+  equityKrwAt(marks: MarkBook, usdKrw: number): number {
+    if (this.slotsOf !== marks) {
+      for (const p of this.positionList) p.markSlot = -1;
+      this.slotsOf = marks;
+    }
+    let krw = this.cashKrw;
+    let usd = this.cashUsd;
+    const list = this.positionList;
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i] as PositionState;
+      if (p.quantityNumber === 0) continue;
+      if (p.markSlot < 0) p.markSlot = marks.slot(p.symbol);
+      // read after the slot: a new slot can grow the array
+      const m = marks.values[p.markSlot] as number;
+      const value = p.quantityNumber * (Number.isNaN(m) ? averageNumber(p) : m);
       if (p.currency === 'KRW') krw += value;
       else usd += value;
     }
