@@ -6,7 +6,7 @@
  * stored fills.
  */
 import { type Bar, Decimal } from '@hoga/core';
-import { HogaDatabase } from '@hoga/store';
+import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StrategySpec } from '../runtime/engine-runtime.js';
 import { Strategy } from '../strategy/strategy.js';
@@ -137,6 +137,13 @@ describe('startLiveRun after a restart', () => {
       // the second run starts holding the first run's share, with its cost out of its cash (before:
       // flat, with all of its 1,000,000 KRW)
       expect(BuyOneEachRun.seen).toEqual(['0 1000000', `1 ${1_000_000 - Number(costs[0])}`]);
+      // each session is a stored run, the second under the same id with a suffix, each with its fill
+      const runs = new RunRepository(db.connection);
+      const stored = runs.list({ kind: mode }).map((r) => [r.runId, r.status, runs.trades(r.runId).length]);
+      expect(stored.sort()).toEqual([
+        [`t-${mode}`, 'stopped', 1],
+        [`t-${mode}-2`, 'stopped', 1],
+      ]);
     }, 90_000);
   }
 });

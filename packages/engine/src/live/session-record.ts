@@ -2,7 +2,8 @@
  * A live or paper session as a stored run (`hoga db runs --kind live|paper`): written when it
  * starts (status `running`), each fill appended as it is routed, and at the stop its equity points,
  * statistics and how it ended (`stopped`, or `failed` after a strategy hook threw). A session killed
- * outright stays `running` in the store.
+ * outright stays `running` in the store. A run id stored before (a restart under the same id) is
+ * stored with a suffix (`-2`, `-3`, …); a store failure is logged and never stops the session.
  *
  * @module
  */
@@ -31,15 +32,16 @@ export class SessionRecord {
   private readonly runs: RunRepository;
   private readonly trades: (RunTrade & { readonly strategyId?: string })[] = [];
   private finished = false;
+  /** The id the session is stored under (null when it could not be stored). */
+  runId: string | null = null;
 
   /** Stores the run as `running` with its first equity point's time, and appends each fill as routed. */
   constructor(private readonly o: SessionRecordOptions) {
     this.runs = new RunRepository(o.db.connection);
     const { settings, runtime } = o;
     o.portfolio.recordEquity();
-    this.runs.start({
-      runId: settings.runId,
-      kind: settings.mode === 'paper' ? 'paper' : 'live',
+    const run = {
+      kind: settings.mode === 'paper' ? ('paper' as const) : ('live' as const),
       strategyPath: o.strategyPath ?? null,
       strategyName: runtime.hosts.map((h) => h.strategyId).join(', '),
       params: {
@@ -51,7 +53,19 @@ export class SessionRecord {
         })),
       },
       startedAt: o.now(),
-    });
+    };
+    // a run id stored before (a restart under the same id) gets a suffix: -2, -3, …
+    for (let n = 1; this.runId === null && n <= 100; n++) {
+      const runId = n === 1 ? settings.runId : `${settings.runId}-${n}`;
+      if (this.runs.get(runId) !== undefined) continue;
+      try {
+        this.runs.start({ ...run, runId });
+        this.runId = runId;
+      } catch (error) {
+        o.logger.error({ err: error, runId }, 'could not store the run');
+        break;
+      }
+    }
     runtime.onFillRouted((fill, event) => {
       const trade: RunTrade & { readonly strategyId?: string } = {
         time: fill.tsEvent,
@@ -65,31 +79,32 @@ export class SessionRecord {
         tax: fill.tax?.amount ?? new Decimal(0),
       };
       this.trades.push(trade);
+      if (this.runId === null) return;
       try {
-        this.runs.appendTrades(settings.runId, [trade]);
+        this.runs.appendTrades(this.runId, [trade]);
       } catch (error) {
         // the fill itself is stored by the order manager (live) or the journal (paper)
-        o.logger.error({ err: error, runId: settings.runId }, 'could not add a fill to the stored run');
+        o.logger.error({ err: error, runId: this.runId }, 'could not add a fill to the stored run');
       }
     });
   }
 
   /** Records the last equity point, the statistics and how the session ended (once). */
   finish(): void {
-    if (this.finished) return;
+    if (this.finished || this.runId === null) return;
     this.finished = true;
-    const { settings, runtime, portfolio } = this.o;
+    const { runtime, portfolio } = this.o;
     try {
       portfolio.recordEquity();
       const equity = portfolio.equityCurve();
-      this.runs.appendEquity(settings.runId, equity);
-      this.runs.finish(settings.runId, {
+      this.runs.appendEquity(this.runId, equity);
+      this.runs.finish(this.runId, {
         status: runtime.failure === null ? 'stopped' : 'failed',
         endedAt: this.o.now(),
         stats: performanceStats(equity, this.trades),
       });
     } catch (error) {
-      this.o.logger.error({ err: error, runId: settings.runId }, 'could not finish the stored run');
+      this.o.logger.error({ err: error, runId: this.runId }, 'could not finish the stored run');
     }
   }
 }
