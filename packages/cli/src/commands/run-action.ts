@@ -125,7 +125,10 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
       print(`cancel on stop: ${n} open order${n === 1 ? '' : 's'} cancelled`);
     }
     await session.stop();
-    process.exitCode = failure === null ? 0 : 1;
+    // a hook that failed while stopping (onStop): said, and the run ends as failed
+    const late = failure === null ? session.run.runtime.failure : null;
+    if (late !== null) process.stderr.write(`hoga run: ${late.message}\n`);
+    process.exitCode = failure === null && late === null ? 0 : 1;
   } catch (error) {
     reportError(error);
   } finally {

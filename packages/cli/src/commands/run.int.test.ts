@@ -21,6 +21,7 @@ const cli = join(import.meta.dirname, 'run-cli.test-helper.ts');
 const strategy = join(root, 'strategies/sma-crossover.ts');
 const restsBelow = join(root, 'packages/cli/test/fixtures/rests-below-market.ts');
 const throwsInOnBar = join(root, 'packages/cli/test/fixtures/throws-in-on-bar.ts');
+const throwsInOnStop = join(root, 'packages/cli/test/fixtures/throws-in-on-stop.ts');
 
 const sims: SimulatorHandle[] = [];
 afterEach(async () => {
@@ -217,6 +218,18 @@ describe('hoga run', () => {
     // the run is stored as failed
     const runs = readStore(db, (d) => new RunRepository(d.connection).list({ kind: 'live' }));
     expect(runs.map((r) => [r.strategyName, r.status])).toEqual([['ThrowsInOnBar', 'failed']]);
+  }, 90_000);
+
+  it('says so and exits 1 when a strategy throws in onStop as the run stops', async () => {
+    const { sim, db } = await setup();
+    const r = start(['run', throwsInOnStop, '--mode', 'paper', ...ARGS], env(sim, db));
+    expect(await until(r, / status /, 60_000)).toBe(true);
+    r.child.kill('SIGINT');
+    // before: nothing was said and the exit code was 0
+    expect(await r.exited).toBe(1);
+    expect(r.out.join('')).toContain(
+      'hoga run: strategy ThrowsInOnStop threw in onStop: cannot save its state',
+    );
   }, 90_000);
 
   it('runs several strategies in one engine, each under its own id (FILE:ID), each with its own config', async () => {
