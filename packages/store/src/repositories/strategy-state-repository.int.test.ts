@@ -27,6 +27,42 @@ describe('StrategyStateRepository', () => {
     });
   });
 
+  describe('.set of a value JSON cannot keep', () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    for (const [name, value, message] of [
+      ['a Map', { levels: new Map([[1, 2]]) }, "state key 'k' of s1: k.levels is a Map"],
+      ['a Set', [1, new Set([3])], "state key 'k' of s1: k[1] is a Set"],
+      ['NaN', { ratio: Number.NaN }, "state key 'k' of s1: k.ratio is NaN"],
+      ['Infinity', Number.POSITIVE_INFINITY, "state key 'k' of s1: k is Infinity"],
+      ['a function', { f: () => 1 }, "state key 'k' of s1: k.f is a function"],
+      ['a cycle', circular, "state key 'k' of s1: k.self refers back to itself"],
+    ] as const) {
+      it(`is refused with a StoreError naming the key and the place (${name}); what was stored stays`, () => {
+        db.strategyState.set('s1', 'k', { kept: true });
+        expect(() => db.strategyState.set('s1', 'k', value)).toThrow(
+          expect.objectContaining({ name: 'StoreError', message: expect.stringContaining(message) }),
+        );
+        expect(db.strategyState.get('s1', 'k')).toEqual({ kept: true });
+      });
+    }
+
+    it('keeps what JSON can: a Date as its ISO text, a bigint and a Decimal as strings', () => {
+      db.strategyState.set('s1', 'k', {
+        when: new Date(0),
+        n: 10n,
+        d: new Decimal('1.50'),
+        list: [null, 'x'],
+      });
+      expect(db.strategyState.get('s1', 'k')).toEqual({
+        when: '1970-01-01T00:00:00.000Z',
+        n: '10',
+        d: '1.5',
+        list: [null, 'x'],
+      });
+    });
+  });
+
   describe('.delete', () => {
     it('removes a key and reports whether it existed', () => {
       db.strategyState.set('s1', 'n', 1);

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import type { Clock } from '@hoga/core';
+import { type Clock, Decimal } from '@hoga/core';
 import type Database from 'better-sqlite3';
 import { fromJsonText, toJsonText } from '../codec.js';
+import { StoreError, StoreErrorCode } from '../store-error.js';
 
 /** Reads and writes `strategy_state`. */
 export class StrategyStateRepository {
@@ -38,8 +39,20 @@ export class StrategyStateRepository {
     return row === undefined ? undefined : fromJsonText(row.value, 'strategy_state.value');
   }
 
-  /** Stores a JSON-serialisable value (a `Decimal` is written as its plain string). */
+  /**
+   * Stores a JSON value (a `Decimal` and a bigint are written as strings, a `Date` as its ISO text).
+   *
+   * @throws {@link StoreError} `invalid-argument` naming the key and the place of a part JSON would
+   * lose or cannot write (a Map, a Set, a function, NaN or an infinity, a cycle); nothing is stored
+   */
   set(strategyId: string, key: string, value: unknown): void {
+    const lost = jsonLoss(value, key, []);
+    if (lost !== null) {
+      throw new StoreError(
+        StoreErrorCode.INVALID_ARGUMENT,
+        `state key '${key}' of ${strategyId}: ${lost}; store plain objects, arrays, strings, numbers, booleans and null`,
+      );
+    }
     this.upsert.run(strategyId, key, toJsonText(value), this.clock.nowMs());
   }
 
@@ -53,4 +66,39 @@ export class StrategyStateRepository {
     const rows = this.selectAll.all(strategyId) as { key: string; value: string }[];
     return new Map(rows.map((r) => [r.key, fromJsonText(r.value, 'strategy_state.value')]));
   }
+}
+
+/** What of `value` (at `path`) JSON would lose or cannot write, or null when it keeps all of it. */
+function jsonLoss(value: unknown, path: string, parents: object[]): string | null {
+  switch (typeof value) {
+    case 'number':
+      return Number.isFinite(value) ? null : `${path} is ${String(value)}`;
+    case 'function':
+      return `${path} is a function`;
+    case 'symbol':
+      return `${path} is a symbol`;
+    case 'object':
+      break;
+    default:
+      return null;
+  }
+  if (value === null || Decimal.isDecimal(value)) return null;
+  if (value instanceof Map) return `${path} is a Map`;
+  if (value instanceof Set) return `${path} is a Set`;
+  if (parents.includes(value)) return `${path} refers back to itself`;
+  // an object with its own JSON form (a Date, a luxon DateTime) is written as that
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return null;
+  const inner = [...parents, value];
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const lost = jsonLoss(value[i], `${path}[${i}]`, inner);
+      if (lost !== null) return lost;
+    }
+    return null;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    const lost = jsonLoss(v, `${path}.${k}`, inner);
+    if (lost !== null) return lost;
+  }
+  return null;
 }
