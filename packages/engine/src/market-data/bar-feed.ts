@@ -55,7 +55,8 @@ function stagedBarsFor(series: number): number {
 /**
  * Walks a feed's bars in delivery order within `[fromClose, toClose)` of close times. Its
  * {@link BarCursor.current} is one object overwritten by each {@link BarCursor.next}: copy what
- * must outlive the step.
+ * must outlive the step. It reads each series' columns a few dozen bars ahead (see `stage`): the
+ * columns must not change while it walks them.
  *
  * The merge has two modes giving the same order (close time, then series index, then bar index):
  * while many series close at each instant (a universe of daily or minute bars sharing their
