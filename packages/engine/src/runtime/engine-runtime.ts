@@ -12,7 +12,6 @@ import {
   type ClientOrderId,
   type Clock,
   createOrderIntent,
-  Decimal,
   type Fill,
   isTerminalOrderState,
   type Logger,
@@ -45,7 +44,7 @@ import type {
   Universe,
 } from '../strategy/strategy-context.js';
 import { ExecutionVenue } from '../venue/execution-venue.js';
-import { intentInput } from './intent-input.js';
+import { decimalOf, intentInput } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
 import type { HostServices } from './strategy-host.js';
 import { StrategyHost, trackedOrderOf } from './strategy-host.js';
@@ -274,7 +273,9 @@ export class EngineRuntime implements HostServices {
     this.requireOwn(host, id);
     const order = host.order(id);
     const quantity = modifyQuantity(
-      change.quantity === undefined ? undefined : new Decimal(change.quantity),
+      change.quantity === undefined
+        ? undefined
+        : decimalOf(change.quantity, `modify of order ${id}: quantity`),
       order,
     );
     const command: ModifyOrder = {
@@ -284,7 +285,9 @@ export class EngineRuntime implements HostServices {
       tsInit: this.clock.nowMs(),
       clientOrderId: id,
       orderType: order?.orderType ?? 'LIMIT',
-      ...(change.price === undefined ? {} : { price: new Decimal(change.price) }),
+      ...(change.price === undefined
+        ? {}
+        : { price: decimalOf(change.price, `modify of order ${id}: price`) }),
       ...(quantity === undefined ? {} : { quantity }),
       confirmHighValue: false,
     };

@@ -11,6 +11,7 @@ import {
   type OrderIntentInput,
   type StrategyId,
 } from '@hoga/core';
+import { EngineError, EngineErrorCode } from '../engine-error.js';
 import type { OrderRequest } from '../strategy/strategy-context.js';
 
 const stocks = new Map<string, Instrument>();
@@ -23,6 +24,24 @@ function stockOf(symbol: string): Instrument {
     stocks.set(symbol, instrument);
   }
   return instrument;
+}
+
+/**
+ * `value` as a Decimal.
+ *
+ * @param what - names the request and the field in the error (`order of 005930: price`)
+ * @throws {@link EngineError} `invalid-request` naming `what` and the value when it is not a number
+ */
+export function decimalOf(value: Decimal.Value, what: string): Decimal {
+  if (value instanceof Decimal) return value;
+  try {
+    return new Decimal(value);
+  } catch {
+    throw new EngineError(
+      EngineErrorCode.INVALID_REQUEST,
+      `${what}: expected a number, found ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+    );
+  }
 }
 
 /**
@@ -46,10 +65,10 @@ export function intentInput(
       side: 'BUY',
       sizing: 'AMOUNT',
       orderType: 'MARKET',
-      amount: new Decimal(request.amount),
+      amount: decimalOf(request.amount, `order of ${request.symbol}: amount`),
     };
   }
-  const quantity = new Decimal(request.quantity);
+  const quantity = decimalOf(request.quantity, `order of ${request.symbol}: quantity`);
   if (request.price === undefined) {
     return {
       clientOrderId,
@@ -69,7 +88,7 @@ export function intentInput(
     sizing: 'QUANTITY',
     orderType: 'LIMIT',
     quantity,
-    price: new Decimal(request.price),
+    price: decimalOf(request.price, `order of ${request.symbol}: price`),
     ...(request.timeInForce === undefined ? {} : { timeInForce: request.timeInForce }),
   };
 }
