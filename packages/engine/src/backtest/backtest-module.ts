@@ -11,12 +11,13 @@ import { BarFillModel, Ledger } from '@hoga/broker-model';
 import { type Bar, type Instrument, instrumentOf, type Logger, VirtualClock } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { ContainerModule } from 'inversify';
+import type { OrderCommand } from '../commands/order-commands.js';
 import { ReferencePrices } from '../market-data/reference-prices.js';
 import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.js';
 import { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import { Portfolio, StrategyPortfolio } from '../portfolio/portfolio.js';
-import { RiskGate } from '../risk/risk-gate.js';
+import { RiskGate, type RiskVerdict } from '../risk/risk-gate.js';
 import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
 import { EngineRuntime } from '../runtime/engine-runtime.js';
 import { OrderIdFactory, SequentialOrderIds } from '../runtime/order-ids.js';
@@ -30,6 +31,45 @@ import { SimulatedVenue } from '../venue/simulated-venue.js';
 
 /** Token of the backtest's simulated venue (the same object as `ExecutionVenue`). */
 export const BacktestVenue = Symbol.for('hoga.engine.BacktestVenue');
+
+/**
+ * The symbols that have bars in a backtest (the universe's and those the strategies subscribed to
+ * in `onStart`), set once the bars are opened; null before (nothing is refused then).
+ */
+export class BacktestSymbols {
+  known: ReadonlySet<string> | null = null;
+}
+
+/**
+ * The risk module's gate, and before it one backtest rule: an order for a symbol that has no bars
+ * in the run is denied (`no-market-data`), as nothing could ever fill it.
+ */
+class BarSymbolsGate implements RiskGate {
+  readonly prepare?: (command: OrderCommand) => Promise<void> | undefined;
+
+  constructor(
+    private readonly inner: RiskGate,
+    private readonly symbols: BacktestSymbols,
+  ) {
+    const prepare = inner.prepare;
+    if (prepare !== undefined) this.prepare = (command) => prepare.call(inner, command);
+  }
+
+  check(command: OrderCommand): RiskVerdict {
+    const known = this.symbols.known;
+    if (command.type === 'SubmitOrder' && known !== null) {
+      const symbol = command.intent.instrument.symbol;
+      if (!known.has(symbol)) {
+        return {
+          accepted: false,
+          code: 'no-market-data',
+          reason: `${symbol} has no bars in this backtest: add it to --symbols, or subscribe to its bars in onStart`,
+        };
+      }
+    }
+    return this.inner.check(command);
+  }
+}
 
 /** What the backtest module needs from its caller. */
 export interface BacktestBindings {
@@ -73,15 +113,19 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     bind(TimerQueue).toSelf().inSingletonScope();
     // The risk module's owner guards (limits, throttles, daily loss, trading states, kept in memory);
     // the broker's rules are applied by the simulated venue's broker model.
+    bind(BacktestSymbols).toConstantValue(new BacktestSymbols());
     bind(RiskGate)
       .toDynamicValue(
         (ctx) =>
-          createRiskGateBinding({
-            clock: ctx.get(ClockToken),
-            config: b.risk,
-            mode: 'backtest',
-            venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
-          }).gate,
+          new BarSymbolsGate(
+            createRiskGateBinding({
+              clock: ctx.get(ClockToken),
+              config: b.risk,
+              mode: 'backtest',
+              venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
+            }).gate,
+            ctx.get(BacktestSymbols),
+          ),
       )
       .inSingletonScope();
     bind(Portfolio).to(StrategyPortfolio).inSingletonScope();

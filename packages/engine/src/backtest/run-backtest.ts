@@ -27,7 +27,7 @@ import { EngineRuntime, type StrategySpec, type Subscription } from '../runtime/
 import { ClockToken, type RunSettings } from '../runtime/tokens.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
 import { type BarStream, runBacktestLoop } from './backtest-loop.js';
-import { BacktestVenue, backtestModule } from './backtest-module.js';
+import { BacktestSymbols, BacktestVenue, backtestModule } from './backtest-module.js';
 
 const ZERO = new Decimal(0);
 
@@ -145,6 +145,11 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestOut
     if (runtime.failure === null) {
       const warmup = Math.max(0, ...runtime.hosts.map((h) => h.strategyClass.warmupBars ?? 0));
       const stream = await options.openStream(runtime.subscriptions, warmup);
+      // orders for symbols with no bars are denied from here on (nothing could fill them)
+      container.get(BacktestSymbols).known = new Set([
+        ...options.settings.symbols,
+        ...runtime.subscriptions.filter((s) => s.kind === 'bars').map((s) => s.symbol),
+      ]);
       clock.set(options.startMs);
       portfolio.recordEquity();
       const counts = await runBacktestLoop(
