@@ -106,6 +106,7 @@ function intRate(rate: Decimal): IntRate {
   return { numerator: rate.times(denominator).toNumber(), denominator };
 }
 
+const ZERO = new Decimal(0);
 const KR_COMMISSION_INT = intRate(COMMISSION_RATES.KR);
 const KR_SELL_TAX_INT = intRate(KR_SELL_TAX_RATE);
 
@@ -132,5 +133,10 @@ function tradeChargesInt(input: TradeChargesInput): TradeCharges | null {
   const tax =
     input.side === 'SELL' && input.securityType === 'STOCK' ? truncatedCharge(amount, KR_SELL_TAX_INT) : 0;
   if (Number.isNaN(commission) || Number.isNaN(tax)) return null;
-  return { amount: new Decimal(amount), commission: new Decimal(commission), tax: new Decimal(tax) };
+  // buys and exempt sells pay no tax: one shared 0 (a Decimal never changes)
+  return {
+    amount: new Decimal(amount),
+    commission: new Decimal(commission),
+    tax: tax === 0 ? ZERO : new Decimal(tax),
+  };
 }

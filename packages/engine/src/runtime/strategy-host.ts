@@ -43,7 +43,7 @@ export interface HostServices {
   modify(
     host: StrategyHost,
     id: ClientOrderId,
-    change: { price?: DecimalInput; quantity?: DecimalInput },
+    change: { price?: DecimalInput; quantity?: DecimalInput; confirmHighValue?: boolean },
   ): void;
   cancel(host: StrategyHost, id: ClientOrderId): void;
   setTimer(host: StrategyHost, name: string, spec: TimerSpec): void;
@@ -68,6 +68,9 @@ const OPEN: ReadonlySet<OrderState> = new Set([
 ]);
 
 const ZERO = new Decimal(0);
+/** The two contexts of a transition (made once, not per event). */
+const HAS_FILLS = { hasFills: true } as const;
+const NO_FILLS = { hasFills: false } as const;
 
 /** A strategy's view of a new order of `intent` (state `INITIALIZED`, nothing filled). */
 export function trackedOrderOf(intent: OrderIntent): OrderView {
@@ -194,7 +197,10 @@ export class StrategyHost implements StrategyContext {
     return this.services.submit(this, request);
   }
 
-  modify(clientOrderId: ClientOrderId, change: { price?: DecimalInput; quantity?: DecimalInput }): void {
+  modify(
+    clientOrderId: ClientOrderId,
+    change: { price?: DecimalInput; quantity?: DecimalInput; confirmHighValue?: boolean },
+  ): void {
     this.services.modify(this, clientOrderId, change);
   }
 
@@ -265,7 +271,7 @@ export class StrategyHost implements StrategyContext {
     }
     const hasFills = !o.filledQuantity.isZero();
     try {
-      o.state = transitionOrder(o.state, event.type, { hasFills });
+      o.state = transitionOrder(o.state, event.type, hasFills ? HAS_FILLS : NO_FILLS);
     } catch {
       this.log.warn({ state: o.state, event: event.type }, 'order event does not apply to the order state');
     }
