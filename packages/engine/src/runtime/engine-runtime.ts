@@ -268,7 +268,7 @@ export class EngineRuntime implements HostServices {
   modify(
     host: StrategyHost,
     id: ClientOrderId,
-    change: { price?: DecimalInput; quantity?: DecimalInput },
+    change: { price?: DecimalInput; quantity?: DecimalInput; confirmHighValue?: boolean },
   ): void {
     this.requireOwn(host, id);
     const order = host.order(id);
@@ -289,7 +289,7 @@ export class EngineRuntime implements HostServices {
         ? {}
         : { price: decimalOf(change.price, `modify of order ${id}: price`) }),
       ...(quantity === undefined ? {} : { quantity }),
-      confirmHighValue: false,
+      confirmHighValue: change.confirmHighValue === true,
     };
     if (!this.refusedAsClosed(command, order?.state, 'modified')) this.send(command, id);
   }

@@ -66,6 +66,7 @@ export function intentInput(
       sizing: 'AMOUNT',
       orderType: 'MARKET',
       amount: decimalOf(request.amount, `order of ${request.symbol}: amount`),
+      ...(request.confirmHighValue === true ? { confirmHighValue: true } : {}),
     };
   }
   const quantity = decimalOf(request.quantity, `order of ${request.symbol}: quantity`);
@@ -78,6 +79,7 @@ export function intentInput(
       sizing: 'QUANTITY',
       orderType: 'MARKET',
       quantity,
+      ...(request.confirmHighValue === true ? { confirmHighValue: true } : {}),
     };
   }
   return {
@@ -90,5 +92,6 @@ export function intentInput(
     quantity,
     price: decimalOf(request.price, `order of ${request.symbol}: price`),
     ...(request.timeInForce === undefined ? {} : { timeInForce: request.timeInForce }),
+    ...(request.confirmHighValue === true ? { confirmHighValue: true } : {}),
   };
 }

@@ -39,12 +39,16 @@ export type OrderRequest =
       readonly price?: DecimalInput | undefined;
       /** `CLS` for a US limit order at the close; `DAY` otherwise (default). */
       readonly timeInForce?: 'DAY' | 'CLS' | undefined;
+      /** Confirms an order worth 100,000,000 KRW or more (the broker's `confirmHighValueOrder`); else it is denied. */
+      readonly confirmHighValue?: boolean | undefined;
     }
   | {
       readonly symbol: string;
       readonly side: 'BUY';
       /** US market buys only: the USD amount to spend. */
       readonly amount: DecimalInput;
+      /** Confirms an order worth 100,000,000 KRW or more (the broker's `confirmHighValueOrder`); else it is denied. */
+      readonly confirmHighValue?: boolean | undefined;
     };
 
 /** A strategy's view of one of its orders. */
@@ -149,11 +153,16 @@ export interface StrategyContext {
   /**
    * Changes a working order's price and, KR only, the quantity of its unfilled part (the broker
    * replaces the rest with a new order of that quantity, at most the rest). A KR change of the price
-   * alone keeps the unfilled rest; the order keeps its `clientOrderId` and its fills.
+   * alone keeps the unfilled rest; the order keeps its `clientOrderId` and its fills. A change that
+   * leaves the order worth 100,000,000 KRW or more needs `confirmHighValue: true`.
    */
   modify(
     clientOrderId: ClientOrderId,
-    change: { readonly price?: DecimalInput; readonly quantity?: DecimalInput },
+    change: {
+      readonly price?: DecimalInput;
+      readonly quantity?: DecimalInput;
+      readonly confirmHighValue?: boolean;
+    },
   ): void;
   /** Cancels a working order. */
   cancel(clientOrderId: ClientOrderId): void;
