@@ -146,6 +146,10 @@ describe('SimulatedVenue', () => {
     expect(
       events.filter((e) => e.type === 'OrderRejected').map((e) => (e as { code?: string }).code),
     ).toEqual(['insufficient-buying-power', 'insufficient-buying-power']);
+    // both amounts name their currency
+    expect((events.find((e) => e.type === 'OrderRejected') as { reason?: string }).reason).toMatch(
+      /^buying power 100000 KRW is below the \d+ KRW this order needs$/,
+    );
   });
 
   it('expires a DAY limit that did not fill in its session, and cancels on request', async () => {

@@ -255,7 +255,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const needed = reservedCash(order);
     if (ledger.affords(order.currency, needed)) return null;
     const power = ledger.buyingPower(order.currency);
-    return `buying power ${power.toFixed()} ${order.currency} is below the ${needed.toFixed()} this order needs`;
+    return `buying power ${power.toFixed()} ${order.currency} is below the ${needed.toFixed()} ${order.currency} this order needs`;
   }
 
   /** The working order a modify or cancel addresses, or undefined after emitting its rejection. */
