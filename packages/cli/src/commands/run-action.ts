@@ -119,12 +119,13 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
       void session.run.failed.then(resolve);
     });
     if (failure !== null) process.stderr.write(`hoga run: ${failure.message}; stopping the run\n`);
-    print('stopping: strategies stopped, store flushed');
+    print('stopping…');
     if (flags.cancelOnStop) {
       const n = await session.run.cancelOpenOrders();
       print(`cancel on stop: ${n} open order${n === 1 ? '' : 's'} cancelled`);
     }
     await session.stop();
+    print('stopped: strategies stopped, store flushed');
     // a hook that failed while stopping (onStop): said, and the run ends as failed
     const late = failure === null ? session.run.runtime.failure : null;
     if (late !== null) process.stderr.write(`hoga run: ${late.message}\n`);

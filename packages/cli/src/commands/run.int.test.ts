@@ -209,7 +209,8 @@ describe('hoga run', () => {
     expect(r.out.join('')).toContain(
       'hoga run: strategy ThrowsInOnBar threw in onBar: cannot handle the bar of',
     );
-    expect(r.out.join('')).toMatch(/stopping: strategies stopped, store flushed/);
+    // said once it is done, not before
+    expect(r.out.join('')).toMatch(/stopping…\n[\s\S]*stopped: strategies stopped, store flushed/);
     // what it bought before the throw is stored as the broker filled it
     const store = HogaDatabase.open(db, { readonly: true });
     const orders = store.orders.list({ mode: 'live' });

@@ -93,8 +93,9 @@ export async function runEngineDemo(options: EngineDemoOptions = {}): Promise<nu
       print,
     });
     await new Promise((r) => setTimeout(r, durationMs));
-    print('stopping: strategies stopped, open orders kept, store flushed');
+    print('stopping…');
     const status = await session.stop();
+    print('stopped: strategies stopped, open orders kept, store flushed');
     const orders = db.orders.list({ mode: 'live' }).filter((o) => !o.clientOrderId.startsWith('ext-'));
     print(`summary: ${orders.length} orders, ${status.fills} fills, ${status.bars} bars`);
     for (const c of ['KRW', 'USD'] as const) {
