@@ -47,7 +47,13 @@ export {
   type OrderShape,
 } from './broker/order-shape.js';
 export { type GroupLimit, RATE_LIMITS, RateLimitGroup, rateLimitAt } from './broker/rate-limits.js';
-export { Decimal, formatDecimal, parseDecimal, parseNullableDecimal } from './decimal/decimal.js';
+export {
+  Decimal,
+  exactIntOf,
+  formatDecimal,
+  parseDecimal,
+  parseNullableDecimal,
+} from './decimal/decimal.js';
 export { Currency, CurrencyMismatchError, isCurrency, Money } from './decimal/money.js';
 export {
   DecimalParseError,

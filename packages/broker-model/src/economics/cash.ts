@@ -28,28 +28,8 @@ export function floorCash(currency: Currency, amount: Decimal): Decimal {
   return amount.toDecimalPlaces(cashPlaces(currency), Decimal.ROUND_DOWN);
 }
 
-/** decimal.js keeps its digits in base 10^7 words, most significant first (`d`), with the base-10 exponent `e`. */
-const WORD = 10_000_000;
-const WORD_DIGITS = 7;
-
-/**
- * `x` as a number when it is an integer within ±(2^53 − 1), else NaN (fractions, larger values,
- * NaN and infinities). Reads the digits decimal.js exposes (`d`, `e`, `s`): no text is made. The
- * economics and the ledger compute with such numbers (KRW amounts, whole-share quantities), exact
- * while every result is again a safe integer, and fall back to Decimal otherwise.
- */
-export function exactIntOf(x: Decimal): number {
-  const d = x.d;
-  // NaN and ±Infinity have no digits; 2^53 has 16 digits (exponent 15)
-  if (d === null || d === undefined || x.e > 15) return Number.NaN;
-  // words before the decimal point (0 or less: |x| < 1, an integer only when it is 0)
-  const words = Math.floor(x.e / WORD_DIGITS) + 1;
-  if (d.length > words) return d.length === 1 && d[0] === 0 ? 0 : Number.NaN;
-  let v = 0;
-  for (let i = 0; i < words; i++) v = v * WORD + (d[i] ?? 0);
-  if (!Number.isSafeInteger(v)) return Number.NaN;
-  return v === 0 ? 0 : x.s * v;
-}
+/** `x` as a number when it is a safe integer, else NaN (core's; re-exported here for the economics). */
+export { exactIntOf } from '@hoga/core';
 
 /**
  * ⌊x / y⌋ for a safe integer `x ≥ 0` and an integer `y > 0` (the quotient corrected by its

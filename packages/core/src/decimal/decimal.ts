@@ -46,11 +46,38 @@ export function parseNullableDecimal(value: unknown, field: string): Decimal | n
 }
 
 /**
- * Writes a decimal in plain notation, never with an exponent (`1e-7` → `"0.0000001"`).
+ * Writes a decimal in plain notation, never with an exponent (`1e-7` → `"0.0000001"`). A safe
+ * integer (whole won, whole shares: most of what a backtest stores) is written by the number's own
+ * `String`, the same digits without decimal.js's formatting.
  *
  * @param d - the decimal
  * @returns the plain string; negative zero is written `"0"`
  */
 export function formatDecimal(d: Decimal): string {
+  const int = exactIntOf(d);
+  if (!Number.isNaN(int)) return String(int);
   return d.isZero() ? '0' : d.toFixed();
+}
+
+/** decimal.js keeps its digits in base 10^7 words, most significant first (`d`), with the base-10 exponent `e`. */
+const WORD = 10_000_000;
+const WORD_DIGITS = 7;
+
+/**
+ * `x` as a number when it is an integer within ±(2^53 − 1), else NaN (fractions, larger values,
+ * NaN and infinities). Reads the digits decimal.js exposes (`d`, `e`, `s`): no text is made. The
+ * economics and the ledger compute with such numbers (KRW amounts, whole-share quantities), exact
+ * while every result is again a safe integer, and fall back to Decimal otherwise.
+ */
+export function exactIntOf(x: Decimal): number {
+  const d = x.d;
+  // NaN and ±Infinity have no digits; 2^53 has 16 digits (exponent 15)
+  if (d === null || d === undefined || x.e > 15) return Number.NaN;
+  // words before the decimal point (0 or less: |x| < 1, an integer only when it is 0)
+  const words = Math.floor(x.e / WORD_DIGITS) + 1;
+  if (d.length > words) return d.length === 1 && d[0] === 0 ? 0 : Number.NaN;
+  let v = 0;
+  for (let i = 0; i < words; i++) v = v * WORD + (d[i] ?? 0);
+  if (!Number.isSafeInteger(v)) return Number.NaN;
+  return v === 0 ? 0 : x.s * v;
 }
