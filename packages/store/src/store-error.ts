@@ -31,6 +31,8 @@ export const StoreErrorCode = {
   LOCK_TIMEOUT: 'lock-timeout',
   /** A stored row holds a value the code cannot read back. */
   CORRUPT_ROW: 'corrupt-row',
+  /** Rows could not be written (a full disk, a lock held past the busy timeout, a lost writer thread). */
+  WRITE_FAILED: 'write-failed',
   /** An argument was out of its domain (e.g. an empty range). */
   INVALID_ARGUMENT: 'invalid-argument',
 } as const;

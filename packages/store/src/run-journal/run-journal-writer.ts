@@ -1,0 +1,314 @@
+/**
+ * A run's order journal written off the main thread: the engine hands over each order event as a
+ * compact record (a few strings and numbers pushed onto an array, decimals as their plain text),
+ * and a worker thread with a connection of its own folds them into one `OrderSummary` journal entry
+ * per order and, for a stored run, one `run_trades` row per fill, and commits them in batches while
+ * the run goes on. A backtest's store work then costs its main thread little more than the pushes;
+ * on a machine with two cores, the writes run beside it.
+ *
+ * An in-memory database, or a Node that cannot load the thread's TypeScript (before 22.18, outside
+ * the CLI's bundle), is written on the calling thread by the same {@link RunJournalSink}.
+ * A write that fails (a full disk, a lock held past the busy timeout) stops the writer: the records
+ * after it are dropped, and {@link RunJournalWriter.close} rejects with a {@link StoreError}.
+ *
+ * @module
+ */
+import { Worker } from 'node:worker_threads';
+import type { HogaDatabase } from '../hoga-database.js';
+import { StoreError, StoreErrorCode } from '../store-error.js';
+import type { TradingMode } from '../trading-mode.js';
+import {
+  type RunJournalMessage,
+  RunJournalRecord,
+  type RunJournalReply,
+  RunJournalSink,
+  type RunJournalThreadData,
+} from './run-journal-thread.js';
+
+/** Options of {@link RunJournalWriter.open}. */
+export interface RunJournalWriterOptions {
+  /** The mode written on each journal entry. */
+  readonly mode: TradingMode;
+  /** The stored run whose trades the fills are (its `runs` row written first), or none. */
+  readonly runId?: string | null | undefined;
+  /**
+   * Write from a worker thread (default: yes for a database file when this Node can load the
+   * thread; an in-memory database is always written on the calling thread).
+   */
+  readonly thread?: boolean | undefined;
+  /**
+   * Records' values buffered before a batch is sent (default 4,096: about 140 orders; small batches
+   * die young in the main thread's heap instead of being copied into its old generation).
+   */
+  readonly batchValues?: number | undefined;
+  /** How long the thread's statements wait for another connection's lock (default 5,000 ms). */
+  readonly busyTimeoutMs?: number | undefined;
+}
+
+/** Whether this module runs from the CLI's bundle (`dist/hoga.mjs`, its thread beside it). */
+function bundled(): boolean {
+  return (import.meta as { HOGA_BUNDLED?: boolean }).HOGA_BUNDLED === true;
+}
+
+/** Whether this Node can run the thread's module (its TypeScript needs Node's type stripping). */
+function canRunThread(): boolean {
+  return bundled() || Boolean((process.features as { typescript?: unknown }).typescript);
+}
+
+/**
+ * Buffers a run's order records and writes them from a worker thread (or in place).
+ *
+ * @example
+ * ```ts
+ * const writer = RunJournalWriter.open(db, { mode: 'backtest', runId });
+ * writer.submitted('bt-1', 'sma', t, '005930', 'BUY', 'MARKET', null, '10', null);
+ * writer.event('OrderAccepted', 'bt-1', 'sma', t, t);
+ * writer.filled('OrderFilled', 'bt-1', 'sma', t2, t2, '005930', 'BUY', '10', '70000', 'KRW', '105', '0');
+ * await writer.close(); // every row committed, or a StoreError
+ * ```
+ */
+export class RunJournalWriter {
+  private values: unknown[] = [];
+  private failure: StoreError | null = null;
+  private closing: Promise<void> | null = null;
+  private readonly worker: Worker | null;
+  private readonly sink: RunJournalSink | null;
+  private readonly batchValues: number;
+  private settled: (() => void) | null = null;
+  /** Whether the thread answered the close (it ended having committed everything). */
+  private closed = false;
+
+  private constructor(db: HogaDatabase, options: RunJournalWriterOptions) {
+    this.batchValues = Math.max(1, options.batchValues ?? 4_096);
+    const target = { mode: options.mode, runId: options.runId ?? null };
+    if ((options.thread ?? canRunThread()) && db.file !== ':memory:') {
+      const data: RunJournalThreadData = {
+        ...target,
+        hogaRunJournal: true,
+        file: db.file,
+        busyTimeoutMs: options.busyTimeoutMs ?? 5_000,
+      };
+      const url = new URL(
+        bundled() ? './run-journal-thread.mjs' : './run-journal-thread.ts',
+        import.meta.url,
+      );
+      // the thread's module needs none of the parent's flags (a loader such as tsx)
+      const worker = new Worker(url, { workerData: data, execArgv: [] });
+      // a writer left open never holds the process; close() holds it while it waits
+      worker.unref();
+      worker.on('message', (reply: RunJournalReply) => {
+        if (reply.kind === 'closed') {
+          this.closed = true;
+          this.settle();
+        } else if (reply.kind === 'failed') this.fail(reply.message, reply.code);
+      });
+      worker.on('error', (error) => this.fail(error.message, codeOf(error), error));
+      worker.on('exit', (code) => {
+        if (!this.closed)
+          this.fail(`the journal thread stopped (exit code ${code}) before its rows were written`, null);
+      });
+      this.worker = worker;
+      this.sink = null;
+    } else {
+      this.worker = null;
+      this.sink = new RunJournalSink(db.connection, target);
+    }
+  }
+
+  /**
+   * Opens a writer on a hoga database (open and migrated; a stored run's row already written).
+   *
+   * @param db - the database
+   * @param options - see {@link RunJournalWriterOptions}
+   */
+  static open(db: HogaDatabase, options: RunJournalWriterOptions): RunJournalWriter {
+    return new RunJournalWriter(db, options);
+  }
+
+  /** Whether a worker thread writes the rows. */
+  get threaded(): boolean {
+    return this.worker !== null;
+  }
+
+  /** The first failed write, or null. */
+  get error(): StoreError | null {
+    return this.failure;
+  }
+
+  /** An order submitted, with what it asked for (decimals as plain text, null when not applicable). */
+  submitted(
+    clientOrderId: string,
+    strategyId: string | null,
+    tsEvent: number,
+    symbol: string,
+    side: string,
+    orderType: string,
+    price: string | null,
+    quantity: string | null,
+    amount: string | null,
+  ): void {
+    this.values.push(
+      RunJournalRecord.SUBMITTED,
+      clientOrderId,
+      strategyId,
+      tsEvent,
+      symbol,
+      side,
+      orderType,
+      price,
+      quantity,
+      amount,
+    );
+    this.sendIfFull();
+  }
+
+  /** Any other event of an order with nothing more to keep (accepted, expired, a modify asked for …). */
+  event(
+    type: string,
+    clientOrderId: string,
+    strategyId: string | null,
+    tsEvent: number,
+    tsInit: number,
+  ): void {
+    this.values.push(RunJournalRecord.EVENT, type, clientOrderId, strategyId, tsEvent, tsInit);
+    this.sendIfFull();
+  }
+
+  /** An order modified: its new price or quantity (null: unchanged). */
+  modified(
+    clientOrderId: string,
+    strategyId: string | null,
+    tsEvent: number,
+    tsInit: number,
+    price: string | null,
+    quantity: string | null,
+  ): void {
+    this.values.push(RunJournalRecord.MODIFIED, clientOrderId, strategyId, tsEvent, tsInit, price, quantity);
+    this.sendIfFull();
+  }
+
+  /** A fill (`OrderFilled` or `OrderPartiallyFilled`); also a trade of the stored run, if any. */
+  filled(
+    type: string,
+    clientOrderId: string,
+    strategyId: string | null,
+    tsEvent: number,
+    tsInit: number,
+    symbol: string,
+    side: string,
+    quantity: string,
+    price: string,
+    currency: string,
+    commission: string,
+    tax: string,
+  ): void {
+    this.values.push(
+      RunJournalRecord.FILLED,
+      type,
+      clientOrderId,
+      strategyId,
+      tsEvent,
+      tsInit,
+      symbol,
+      side,
+      quantity,
+      price,
+      currency,
+      commission,
+      tax,
+    );
+    this.sendIfFull();
+  }
+
+  /** An event that gives the order a reason (a rejection, a denial, a cancel; null: none). */
+  reason(
+    type: string,
+    clientOrderId: string,
+    strategyId: string | null,
+    tsEvent: number,
+    tsInit: number,
+    reason: string | null,
+  ): void {
+    this.values.push(RunJournalRecord.REASON, type, clientOrderId, strategyId, tsEvent, tsInit, reason);
+    this.sendIfFull();
+  }
+
+  /** Journals the orders still open as they stand and sends everything buffered. */
+  flush(): void {
+    this.values.push(RunJournalRecord.FLUSH);
+    this.send();
+  }
+
+  /**
+   * Sends what is buffered and stops: resolves once every row is committed.
+   *
+   * @throws {@link StoreError} `write-failed` when a write failed (the rows after it were not written)
+   */
+  close(): Promise<void> {
+    if (this.closing === null) {
+      this.send();
+      this.closing = this.finish();
+    }
+    return this.closing;
+  }
+
+  private sendIfFull(): void {
+    if (this.values.length >= this.batchValues) this.send();
+  }
+
+  private send(): void {
+    if (this.values.length === 0) return;
+    const values = this.values;
+    this.values = [];
+    if (this.failure !== null || this.closing !== null) return;
+    if (this.worker === null) {
+      try {
+        this.sink?.write(values);
+      } catch (error) {
+        this.fail(error instanceof Error ? error.message : String(error), codeOf(error), error);
+      }
+      return;
+    }
+    const message: RunJournalMessage = { kind: 'records', values };
+    this.worker.postMessage(message);
+  }
+
+  private async finish(): Promise<void> {
+    const worker = this.worker;
+    if (worker !== null) {
+      if (this.failure === null) {
+        const done = new Promise<void>((resolve) => {
+          this.settled = resolve;
+        });
+        worker.ref();
+        const message: RunJournalMessage = { kind: 'close' };
+        worker.postMessage(message);
+        await done;
+      }
+      await worker.terminate();
+    }
+    if (this.failure !== null) throw this.failure;
+  }
+
+  private fail(message: string, code: string | null, cause?: unknown): void {
+    if (this.failure === null) {
+      this.failure = new StoreError(
+        StoreErrorCode.WRITE_FAILED,
+        `writing the run's journal failed${code === null ? '' : ` (${code})`}: ${message}`,
+        cause === undefined ? {} : { cause },
+      );
+    }
+    this.settle();
+  }
+
+  private settle(): void {
+    const settled = this.settled;
+    this.settled = null;
+    settled?.();
+  }
+}
+
+function codeOf(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : null;
+}
