@@ -1,7 +1,8 @@
 // Builds the `hoga` bundle: every TypeScript source of the CLI and the packages it imports in one
 // ES module (esbuild), with the npm dependencies that must stay separate (native addons, worker
-// threads) imported by absolute path. bin/hoga.js calls it when the bundle is missing or older
-// than a source file; `pnpm hoga:build` calls it directly.
+// threads) imported by absolute path; and beside it the store's journal thread (the module a
+// backtest's worker thread runs, loaded by path). bin/hoga.js calls it when the bundle is missing
+// or older than a source file; `pnpm hoga:build` calls it directly.
 
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,6 +14,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const CLI_DIR = join(here, '..');
 /** Where the bundle goes. */
 export const BUNDLE = join(CLI_DIR, 'dist', 'hoga.mjs');
+
+/** Worker-thread modules built beside the bundle: the source, and the name the bundle loads. */
+const THREADS = [
+  {
+    source: join(CLI_DIR, '..', 'store', 'src', 'run-journal', 'run-journal-thread.ts'),
+    name: 'run-journal-thread.mjs',
+  },
+];
 
 /** Packages loaded from node_modules at run time rather than bundled. */
 const EXTERNAL = new Set(['better-sqlite3', 'pino', 'pino-pretty', 'thread-stream', 'esbuild', 'tsx']);
@@ -26,10 +35,7 @@ export async function bundle() {
   // esbuild comes with tsx (a dependency of the CLI), so no second copy is needed.
   const fromCli = createRequire(join(CLI_DIR, 'package.json'));
   const { build } = createRequire(fromCli.resolve('tsx/package.json'))('esbuild');
-  const temporary = `${BUNDLE}.${process.pid}.tmp`;
-  await build({
-    entryPoints: [join(CLI_DIR, 'src', 'main.ts')],
-    outfile: temporary,
+  const options = {
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -55,7 +61,17 @@ export async function bundle() {
         },
       },
     ],
-  });
+  };
+  // the threads first: once the bundle is in place, what it loads beside it is too
+  for (const thread of THREADS) {
+    const target = join(dirname(BUNDLE), thread.name);
+    const temporary = `${target}.${process.pid}.tmp`;
+    await build({ ...options, entryPoints: [thread.source], outfile: temporary });
+    asciiOnly(temporary);
+    renameSync(temporary, target);
+  }
+  const temporary = `${BUNDLE}.${process.pid}.tmp`;
+  await build({ ...options, entryPoints: [join(CLI_DIR, 'src', 'main.ts')], outfile: temporary });
   asciiOnly(temporary);
   renameSync(temporary, BUNDLE);
   return BUNDLE;

@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type BarInterval, createLogger, Decimal } from '@hoga/core';
-import { CandleBarReader, HogaDatabase, RunRepository } from '@hoga/store';
+import { CandleBarReader, HogaDatabase } from '@hoga/store';
 import { type BacktestOutcome, runBacktest } from '../src/backtest/run-backtest.js';
 import { BarFeed, type BarSeries, type PhasedBarStream } from '../src/market-data/bar-feed.js';
 import { FixedFxRates } from '../src/portfolio/fx-rates.js';
-import { performanceStats } from '../src/stats/performance-stats.js';
 import type { Strategy, StrategyClass } from '../src/strategy/strategy.js';
 import type { StrategyContext } from '../src/strategy/strategy-context.js';
 import { loadStrategyClass } from '../src/strategy/strategy-loader.js';
@@ -55,7 +54,7 @@ interface EngineResult {
   readonly ms: number;
 }
 
-/** One real backtest: runtime + bar fill model + journal, then the run stored with its statistics. */
+/** One real backtest: runtime + bar fill model + journal, the run stored with its trades and statistics. */
 async function engineRun(
   name: string,
   symbols: readonly string[],
@@ -83,21 +82,14 @@ async function engineRun(
       logger,
       fx: new FixedFxRates(1400),
       openStream,
-    });
-    const stats = performanceStats(outcome.equity, outcome.trades);
-    new RunRepository(db.connection).record(
-      {
-        runId,
-        kind: 'backtest',
+      record: {
         strategyPath: strategyFile,
         strategyName: cls.name,
         params: { symbols: symbols.length, interval },
         startedAt: 0,
+        endedAt: () => 0,
       },
-      { status: outcome.status === 'completed' ? 'completed' : 'failed', endedAt: 0, stats },
-      outcome.trades,
-      outcome.equity,
-    );
+    });
     const ms = performance.now() - t0;
     if (outcome.failure !== null) throw outcome.failure;
     return { outcome, ms };

@@ -15,8 +15,8 @@ import {
   Market,
   SecurityType,
 } from '@hoga/core';
-import type { BacktestOutcome, BarFeed, DownloadProgress, FxRates, PerformanceStats } from '@hoga/engine';
-import { type HogaDatabase, RunRepository } from '@hoga/store';
+import type { BarFeed, DownloadProgress, FxRates } from '@hoga/engine';
+import type { HogaDatabase } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import type { BacktestRequest, SymbolRange } from './backtest-options.js';
@@ -145,43 +145,6 @@ export function reportEmpty(feed: BarFeed, request: BacktestRequest, present: re
       `hoga: no ${request.interval} bars for ${symbol} from ${request.from} to ${request.to}\n`,
     );
   }
-}
-
-/** Stores the run with its parameters, statistics, trades and equity curve. */
-export function storeRun(
-  db: HogaDatabase,
-  run: {
-    readonly outcome: BacktestOutcome;
-    readonly stats: PerformanceStats;
-    readonly strategyName: string;
-    readonly strategyPath: string;
-    readonly params: unknown;
-    readonly startedAt: number;
-    readonly endedAt: number;
-  },
-): void {
-  const { outcome } = run;
-  new RunRepository(db.connection).record(
-    {
-      runId: outcome.runId,
-      kind: 'backtest',
-      strategyPath: run.strategyPath,
-      strategyName: run.strategyName,
-      params: run.params,
-      startedAt: run.startedAt,
-    },
-    {
-      status: outcome.status,
-      endedAt: run.endedAt,
-      stats: {
-        ...run.stats,
-        bars: outcome.bars,
-        failure: outcome.failure === null ? null : outcome.failure.message,
-      },
-    },
-    outcome.trades,
-    outcome.equity,
-  );
 }
 
 /**

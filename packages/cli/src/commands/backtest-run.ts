@@ -13,7 +13,7 @@ import type { StrategyClass, Subscription } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { loadStrategyFile } from '../config/strategy-inputs.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
-import { downloadCandles, fxRates, instrumentsOf, reportEmpty, storeRun } from './backtest-inputs.js';
+import { downloadCandles, fxRates, instrumentsOf, reportEmpty } from './backtest-inputs.js';
 import {
   type BacktestFlags,
   type BacktestRequest,
@@ -130,24 +130,23 @@ export async function runBacktestCommand(
       volumeFraction: request.volumeFraction,
       instruments,
       openStream,
-    });
-    const stats = engine.performanceStats(outcome.equity, outcome.trades);
-    storeRun(db, {
-      outcome,
-      stats,
-      strategyName: strategyClass.name,
-      strategyPath: file,
-      startedAt,
-      endedAt: Date.now(),
-      params: {
-        config: request.config,
-        symbols: request.symbols,
-        interval: request.interval,
-        from: request.from,
-        to: request.to,
-        cash: Object.fromEntries(Object.entries(request.cash).map(([c, v]) => [c, v.toFixed()])),
+      // stored as it runs: the run's row first, its trades as they fill, its statistics at the end
+      record: {
+        strategyName: strategyClass.name,
+        strategyPath: file,
+        startedAt,
+        endedAt: () => Date.now(),
+        params: {
+          config: request.config,
+          symbols: request.symbols,
+          interval: request.interval,
+          from: request.from,
+          to: request.to,
+          cash: Object.fromEntries(Object.entries(request.cash).map(([c, v]) => [c, v.toFixed()])),
+        },
       },
     });
+    const stats = outcome.stats;
     if (outcome.failure !== null) {
       throw new CliError(
         `${outcome.failure.message}; the run stopped after ${outcome.bars} bars and is stored as ${outcome.runId} (failed)`,

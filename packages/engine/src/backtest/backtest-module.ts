@@ -9,7 +9,7 @@
 import 'reflect-metadata';
 import { BarFillModel, Ledger } from '@hoga/broker-model';
 import { type Bar, type Instrument, instrumentOf, type Logger, VirtualClock } from '@hoga/core';
-import type { HogaDatabase } from '@hoga/store';
+import type { HogaDatabase, RunJournalWriter } from '@hoga/store';
 import { ContainerModule } from 'inversify';
 import type { OrderCommand } from '../commands/order-commands.js';
 import { ReferencePrices } from '../market-data/reference-prices.js';
@@ -75,6 +75,8 @@ class BarSymbolsGate implements RiskGate {
 export interface BacktestBindings {
   readonly settings: RunSettings;
   readonly db: HogaDatabase;
+  /** Where the journal's records go (the run's owner closes it). */
+  readonly writer: RunJournalWriter;
   readonly logger: Logger;
   readonly fx: FxRates;
   /** Share of a bar's volume one order may fill (the bar model's default when omitted). */
@@ -159,7 +161,7 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     bind(AccountViewToken)
       .toDynamicValue((ctx) => new LedgerAccountView(ctx.get<SimulatedVenue<Bar>>(BacktestVenue).ledger))
       .inSingletonScope();
-    bind(EventRecorder).toConstantValue(new OrderSummaryRecorder(b.db, 'backtest'));
+    bind(EventRecorder).toConstantValue(new OrderSummaryRecorder(b.writer));
     bind(StrategyStateStore).toConstantValue(
       new DatabaseStrategyStateStore(b.db, `backtest/${b.settings.runId}/`),
     );

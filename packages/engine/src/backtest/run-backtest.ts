@@ -1,6 +1,9 @@
 /**
  * One backtest run: a container with the backtest module, the strategies added (configs validated
- * first), `onStart`, the bar loop, `onStop`, and the run's trades, equity curve and totals.
+ * first), `onStart`, the bar loop, `onStop`, and the run's trades, equity curve, totals and
+ * statistics. What the run stores (its journal of orders and, when asked, the run with its trades,
+ * equity curve and statistics) goes through the store's `RunJournalWriter`: a worker thread writes
+ * it while the bars go on, and the run ends once every row is committed.
  *
  * @module
  */
@@ -14,7 +17,7 @@ import {
   type OrderSide,
   type VirtualClock,
 } from '@hoga/core';
-import type { HogaDatabase } from '@hoga/store';
+import { type HogaDatabase, RunJournalWriter } from '@hoga/store';
 import { Container } from 'inversify';
 import type { StrategyHookError } from '../engine-error.js';
 import { ReferencePrices } from '../market-data/reference-prices.js';
@@ -25,9 +28,11 @@ import type { CurrencyTotals } from '../portfolio/strategy-book.js';
 import { allocateCash } from '../runtime/cash-allocation.js';
 import { EngineRuntime, type StrategySpec, type Subscription } from '../runtime/engine-runtime.js';
 import { ClockToken, type RunSettings } from '../runtime/tokens.js';
+import { type PerformanceStats, performanceStats } from '../stats/performance-stats.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
 import { type BarStream, runBacktestLoop } from './backtest-loop.js';
 import { BacktestSymbols, BacktestVenue, backtestModule } from './backtest-module.js';
+import { BacktestRunStore } from './backtest-run-store.js';
 
 const ZERO = new Decimal(0);
 
@@ -70,10 +75,30 @@ export interface BacktestOptions {
    */
   readonly instruments?: ReadonlyMap<string, Instrument> | undefined;
   /**
+   * Store the run under its run id (`hoga db runs`): its row is written before the first hook
+   * (status `running`), each fill as it happens, and at the end its equity curve, statistics and
+   * status (`completed` or `failed`). Without it only the journal of orders is stored.
+   */
+  readonly record?: BacktestRecord | undefined;
+  /** Write the store's rows from a worker thread (default: when the database is a file). */
+  readonly writerThread?: boolean | undefined;
+  /**
    * Opens the bars once the strategies have started (so bars they subscribed to in `onStart` can
    * be loaded too). Called with the extra subscriptions and the most warm-up bars any asked for.
    */
   openStream(extra: readonly Subscription[], warmupBars: number): Promise<BarStream>;
+}
+
+/** What a stored backtest run is stored with (see {@link BacktestOptions.record}). */
+export interface BacktestRecord {
+  /** The strategy file, when loaded from one. */
+  readonly strategyPath: string | null;
+  readonly strategyName: string;
+  /** The run's parameters (config, symbols, interval, range, cash …), JSON-serialisable. */
+  readonly params: unknown;
+  /** Wall-clock start and end of the run, epoch ms (the engine reads no wall clock itself). */
+  readonly startedAt: number;
+  readonly endedAt: () => number;
 }
 
 /** What a backtest produced. */
@@ -91,6 +116,8 @@ export interface BacktestOutcome {
   readonly equity: readonly EquityPoint[];
   /** Per currency: cash, realized PnL (before charges), commissions and taxes of all strategies. */
   readonly totals: Readonly<Record<Currency, CurrencyTotals>>;
+  /** The run's statistics (from its equity curve and trades). */
+  readonly stats: PerformanceStats;
 }
 
 /**
@@ -98,13 +125,33 @@ export interface BacktestOutcome {
  *
  * @param options - settings, strategies, store, bars
  * @throws {@link StrategyConfigError} before anything runs when a config is invalid
+ * @throws {@link StoreError} when the run's rows could not be stored (a stored run is then `failed`)
  */
 export async function runBacktest(options: BacktestOptions): Promise<BacktestOutcome> {
+  const writer = RunJournalWriter.open(options.db, {
+    mode: 'backtest',
+    runId: options.record === undefined ? null : options.settings.runId,
+    thread: options.writerThread,
+  });
+  let outcome: BacktestOutcome;
+  try {
+    outcome = await runWith(options, writer);
+  } catch (error) {
+    await writer.close().catch(() => undefined);
+    throw error;
+  }
+  // every row committed (or the writer's failure thrown) before the run is reported
+  await writer.close();
+  return outcome;
+}
+
+async function runWith(options: BacktestOptions, writer: RunJournalWriter): Promise<BacktestOutcome> {
   const container = new Container();
   container.load(
     backtestModule({
       settings: options.settings,
       db: options.db,
+      writer,
       logger: options.logger,
       fx: options.fx,
       volumeFraction: options.volumeFraction,
@@ -121,9 +168,13 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestOut
   const references = container.get(ReferencePrices);
   for (const spec of allocateCash(options.settings.cash, options.strategies)) runtime.addStrategy(spec);
 
+  const runId = options.settings.runId;
+  const stored =
+    options.record === undefined ? null : new BacktestRunStore(options.db, writer, runId, options.record);
+  // the stored run's trades are written by the journal writer from the fills it journals
   const trades: BacktestTrade[] = [];
   runtime.onFillRouted((fill, event) => {
-    trades.push({
+    const trade: BacktestTrade = {
       time: fill.tsEvent,
       strategyId: event.strategyId ?? '',
       clientOrderId: fill.clientOrderId,
@@ -134,48 +185,64 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestOut
       currency: fill.commission.currency,
       commission: fill.commission.amount,
       tax: fill.tax?.amount ?? ZERO,
-    });
+    };
+    trades.push(trade);
   });
 
   let bars = 0;
   let warmupBars = 0;
   try {
-    runtime.callAll('onStart');
-    await runtime.settle();
-    if (runtime.failure === null) {
-      const warmup = Math.max(0, ...runtime.hosts.map((h) => h.strategyClass.warmupBars ?? 0));
-      const stream = await options.openStream(runtime.subscriptions, warmup);
-      // orders for symbols with no bars are denied from here on (nothing could fill them)
-      container.get(BacktestSymbols).known = new Set([
-        ...options.settings.symbols,
-        ...runtime.subscriptions.filter((s) => s.kind === 'bars').map((s) => s.symbol),
-      ]);
-      clock.set(options.startMs);
-      portfolio.recordEquity();
-      const counts = await runBacktestLoop(
-        { runtime, clock, venue, marks, portfolio, references },
-        stream,
-        options.startTs ?? (() => options.startMs),
-      );
-      bars = counts.bars;
-      warmupBars = counts.warmupBars;
+    try {
+      runtime.callAll('onStart');
+      await runtime.settle();
+      if (runtime.failure === null) {
+        const warmup = Math.max(0, ...runtime.hosts.map((h) => h.strategyClass.warmupBars ?? 0));
+        const stream = await options.openStream(runtime.subscriptions, warmup);
+        // orders for symbols with no bars are denied from here on (nothing could fill them)
+        container.get(BacktestSymbols).known = new Set([
+          ...options.settings.symbols,
+          ...runtime.subscriptions.filter((s) => s.kind === 'bars').map((s) => s.symbol),
+        ]);
+        clock.set(options.startMs);
+        portfolio.recordEquity();
+        const counts = await runBacktestLoop(
+          { runtime, clock, venue, marks, portfolio, references },
+          stream,
+          options.startTs ?? (() => options.startMs),
+        );
+        bars = counts.bars;
+        warmupBars = counts.warmupBars;
+      }
+    } finally {
+      await runtime.stop();
     }
-  } finally {
-    await runtime.stop();
+  } catch (error) {
+    await stored?.abandon(error);
+    throw error;
   }
-  return {
-    runId: options.settings.runId,
+  const equity = portfolio.equityCurve();
+  const outcome: BacktestOutcome = {
+    runId,
     status: runtime.failure === null ? 'completed' : 'failed',
     failure: runtime.failure,
     bars,
     warmupBars,
     trades,
-    equity: portfolio.equityCurve(),
+    equity,
     totals: {
       KRW: sumTotals(portfolio, 'KRW'),
       USD: sumTotals(portfolio, 'USD'),
     },
+    stats: performanceStats(equity, trades),
   };
+  await stored?.finish({
+    status: outcome.status,
+    equity,
+    stats: outcome.stats,
+    bars,
+    failure: outcome.failure === null ? null : outcome.failure.message,
+  });
+  return outcome;
 }
 
 function sumTotals(portfolio: Portfolio, currency: Currency): CurrencyTotals {

@@ -13,7 +13,7 @@ import {
   type OrderIntent,
   type StrategyId,
 } from '@hoga/core';
-import { HogaDatabase } from '@hoga/store';
+import { HogaDatabase, RunJournalWriter, RunRepository } from '@hoga/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OrderSummary, OrderSummaryRecorder } from './order-summary-recorder.js';
 
@@ -114,10 +114,21 @@ const summary = ({
 });
 
 describe('OrderSummaryRecorder', () => {
-  it('journals one summary per order as it closes, many rows per INSERT over several batches, payloads exactly as JSON writes them', () => {
-    // 700 orders at a batch of 300: two batches written as orders close (256-row INSERTs and single
-    // rows), the rest at the flush
-    const recorder = new OrderSummaryRecorder(db, 'backtest', 300);
+  it('journals one summary per order as it closes and each fill as a trade of the stored run, from the writer thread in batches, payloads exactly as JSON writes them', async () => {
+    // 700 orders at about 300 a batch: two batches sent as orders close (256-row INSERTs and single
+    // rows), the rest at the flush; the writer thread commits them
+    const runs = new RunRepository(db.connection);
+    runs.start({
+      runId: 'r1',
+      kind: 'backtest',
+      strategyPath: null,
+      strategyName: 'sma',
+      params: {},
+      startedAt: 0,
+    });
+    const writer = RunJournalWriter.open(db, { mode: 'backtest', runId: 'r1', batchValues: 300 * 29 });
+    expect(writer.threaded).toBe(true);
+    const recorder = new OrderSummaryRecorder(writer);
     const expected: { row: Omit<Row, 'payload'>; payload: OrderSummary }[] = [];
     for (let i = 0; i < 700; i++) {
       const id = `o-${i}`;
@@ -135,7 +146,6 @@ describe('OrderSummaryRecorder', () => {
       recorder.record(submitted(market(id, symbol, i + 1, side), t));
       recorder.record(accepted(id, t));
       recorder.record(filled(id, t + 60_000, fill));
-      if (i === 299) expect(rows()).toHaveLength(300);
       expected.push({
         row: {
           type: 'OrderSummary',
@@ -161,16 +171,28 @@ describe('OrderSummaryRecorder', () => {
         }),
       });
     }
-    expect(rows()).toHaveLength(600);
     recorder.flush();
+    await writer.close();
     const stored = rows();
     expect(stored.map(({ payload: _, ...row }) => row)).toEqual(expected.map((e) => e.row));
+    expect(
+      runs
+        .trades('r1')
+        .map((t) => [t.time, t.symbol, t.side, t.quantity.toFixed(), t.price.toFixed(), t.tax.toFixed()]),
+    ).toEqual(
+      expected.map((e) => {
+        const [time, q, p, , tax] = e.payload.fills[0] as OrderSummary['fills'][number];
+        return [time, e.payload.symbol, e.payload.side, q, p, tax];
+      }),
+    );
     expect(stored.map((r) => r.payload)).toEqual(expected.map((e) => JSON.stringify(e.payload)));
     expect(db.journal.readFrom(1, 1_000).map((e) => e.payload)).toEqual(expected.map((e) => e.payload));
   });
 
-  it('keeps every kind of event: limit, modify, partial fills, cancel, amount, denial, rejection, and orders still open at the flush', () => {
-    const recorder = new OrderSummaryRecorder(db, 'paper');
+  it('keeps every kind of event: limit, modify, partial fills, cancel, amount, denial, rejection, and orders still open at the flush', async () => {
+    const writer = RunJournalWriter.open(db, { mode: 'paper', thread: false });
+    expect(writer.threaded).toBe(false);
+    const recorder = new OrderSummaryRecorder(writer);
     const limit = createOrderIntent({
       clientOrderId: 'lim' as ClientOrderId,
       instrument: instrumentOf('005930'),
@@ -216,6 +238,7 @@ describe('OrderSummaryRecorder', () => {
     recorder.record(accepted('open', T + 11));
     recorder.flush();
     recorder.flush();
+    await writer.close();
 
     const stored = rows();
     expect(stored.map((r) => [r.mode, r.strategy_id, r.client_order_id, r.ts_event, r.ts_init])).toEqual([

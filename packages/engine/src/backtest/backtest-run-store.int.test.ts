@@ -1,0 +1,163 @@
+/**
+ * A backtest stored as it runs, on a real database file with the journal's worker thread: the run's
+ * row, its trades (as the outcome has them), its equity curve, statistics and status, and one
+ * journal summary per order; a run whose strategy throws is stored `failed` with the reason; a run
+ * id already stored stops the backtest before any hook with nothing more written.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Bar, createLogger, Decimal, formatDecimal } from '@hoga/core';
+import { HogaDatabase, RunRepository, StoreError } from '@hoga/store';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BarFeed } from '../market-data/bar-feed.js';
+import { FixedFxRates } from '../portfolio/fx-rates.js';
+import { Strategy, type StrategyClass } from '../strategy/strategy.js';
+import { minuteBars, T0 } from './backtest-fixture.test-helper.js';
+import { type BacktestOutcome, runBacktest } from './run-backtest.js';
+
+let dir: string;
+let db: HogaDatabase;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hoga-bt-store-'));
+  db = HogaDatabase.open(join(dir, 'hoga.sqlite'));
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Buys 10 on even bars and sells them on odd ones: an order on every bar. */
+class EveryBar extends Strategy {
+  n = 0;
+  started = false;
+  override onStart(): void {
+    this.started = true;
+  }
+  override onBar(bar: Bar): void {
+    this.n++;
+    if (this.n === 40) throw new Error(`boom at ${bar.close}`);
+    if (this.ctx.openOrders(bar.symbol).length > 0) return;
+    const position = this.ctx.position(bar.symbol);
+    if (position === undefined) this.ctx.buy(bar.symbol, 10);
+    else this.ctx.sell(bar.symbol, position.quantity);
+  }
+}
+
+const closes = Array.from({ length: 30 }, (_, i) => 70_000 + (i % 7) * 100);
+const bars = [
+  ...minuteBars('005930', closes),
+  ...minuteBars(
+    '000660',
+    closes.map((c) => c * 2),
+  ),
+];
+
+function backtest(
+  runId: string,
+  strategyClass: StrategyClass,
+  ended: number[] = [],
+): Promise<BacktestOutcome> {
+  return runBacktest({
+    settings: {
+      runId,
+      mode: 'backtest',
+      symbols: ['000660', '005930'],
+      interval: '1m',
+      cash: { KRW: new Decimal(100_000_000), USD: new Decimal(0) },
+    },
+    strategies: [{ strategyClass }],
+    startMs: T0,
+    db,
+    logger: createLogger({ level: 'silent' }),
+    fx: new FixedFxRates(1400),
+    openStream: async () => BarFeed.fromBars(bars, T0).stream(),
+    record: {
+      strategyPath: 'strategies/every-bar.ts',
+      strategyName: strategyClass.name,
+      params: { symbols: ['000660', '005930'] },
+      startedAt: 1_000,
+      endedAt: () => {
+        ended.push(2_000);
+        return 2_000;
+      },
+    },
+  });
+}
+
+const text = (d: Decimal) => formatDecimal(d);
+
+describe('runBacktest with a record', () => {
+  it('stores the run with its trades as they filled, its equity curve and statistics, and a summary per order', async () => {
+    class Lasting extends EveryBar {
+      override onBar(bar: Bar): void {
+        if (this.n < 39) super.onBar(bar);
+      }
+    }
+    const outcome = await backtest('run-ok', Lasting);
+    expect(outcome.status).toBe('completed');
+    expect(outcome.trades.length).toBeGreaterThan(20);
+    const runs = new RunRepository(db.connection);
+    const stored = runs.get('run-ok');
+    expect(stored).toMatchObject({
+      kind: 'backtest',
+      status: 'completed',
+      strategyName: 'Lasting',
+      startedAt: 1_000,
+      endedAt: 2_000,
+    });
+    expect(stored?.stats).toMatchObject({ bars: 60, failure: null, trades: outcome.stats.trades });
+    const trades = runs.trades('run-ok');
+    expect(
+      trades.map((t) => [
+        t.time,
+        t.strategyId,
+        t.symbol,
+        t.side,
+        text(t.quantity),
+        text(t.price),
+        text(t.commission),
+        text(t.tax),
+      ]),
+    ).toEqual(
+      outcome.trades.map((t) => [
+        t.time,
+        t.strategyId,
+        t.symbol,
+        t.side,
+        text(t.quantity),
+        text(t.price),
+        text(t.commission),
+        text(t.tax),
+      ]),
+    );
+    expect(runs.equity('run-ok')).toEqual(outcome.equity.map((p) => ({ time: p.time, equity: p.equity })));
+    const orders = new Set(outcome.trades.map((t) => t.clientOrderId));
+    const journal = db.journal.readFrom(1, 1_000);
+    expect(journal.every((e) => e.type === 'OrderSummary' && e.mode === 'backtest')).toBe(true);
+    expect(new Set(journal.map((e) => e.clientOrderId))).toEqual(orders);
+  });
+
+  it('stores a run whose strategy threw as failed, with the reason and the trades made before', async () => {
+    const outcome = await backtest('run-failed', EveryBar);
+    expect(outcome.status).toBe('failed');
+    const stored = new RunRepository(db.connection).get('run-failed');
+    expect(stored?.status).toBe('failed');
+    expect(stored?.stats).toMatchObject({ failure: outcome.failure?.message });
+    expect(new RunRepository(db.connection).trades('run-failed')).toHaveLength(outcome.trades.length);
+  });
+
+  it('stops before any hook when the run id is already stored, writing nothing more', async () => {
+    await backtest('run-twice', EveryBar);
+    const journalRows = db.journal.readFrom(1, 10_000).length;
+    const started: boolean[] = [];
+    class Second extends EveryBar {
+      override onStart(): void {
+        started.push(true);
+      }
+    }
+    await expect(backtest('run-twice', Second)).rejects.toThrow(StoreError);
+    expect(started).toEqual([]);
+    expect(db.journal.readFrom(1, 10_000)).toHaveLength(journalRows);
+  });
+});
