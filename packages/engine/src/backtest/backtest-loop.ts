@@ -22,6 +22,11 @@ export interface BarStream {
   next(): boolean;
   /** The current bar (valid until the next call of `next`). */
   readonly current: Bar;
+  /**
+   * The current bar's series (the same number for every bar of one symbol and interval), when the
+   * stream knows it: the loop then finds the symbol's route by index rather than by name.
+   */
+  readonly seriesIndex?: number;
 }
 
 /** What the loop drives. */
@@ -71,71 +76,163 @@ export async function runBacktestLoop(
   stream: BarStream,
   startTs: (symbol: string) => number,
 ): Promise<LoopCounts> {
-  const { runtime, clock, venue, marks, portfolio, references } = parts;
-  const routes = new Map<string, SymbolRoute>();
-  const timers = runtime.timers;
-  let bars = 0;
-  let warmupBars = 0;
-  let day = Number.NaN;
-  let lastTime = Number.NaN;
-  while (stream.next()) {
-    const bar = stream.current;
+  const loop = new BarLoop(parts, stream, startTs);
+  // synchronous bar after bar; back here only to wait for a hook that returned a promise
+  while (loop.run()) await parts.runtime.settle();
+  loop.finish();
+  return { bars: loop.bars, warmupBars: loop.warmupBars };
+}
+
+/** Where {@link BarLoop.run} stands within a bar (and resumes after waiting for a hook). */
+const Phase = {
+  /** Take the next bar. */
+  NEXT: 0,
+  /** The timers due before the bar fired: stop if one failed, else go on with the bar. */
+  AFTER_TIMERS: 1,
+  /** Move the clock, match the working orders, mark the symbol. */
+  MATCH: 2,
+  /** Deliver the bar to the hosts from `hostIndex` on. */
+  HOSTS: 3,
+} as const;
+type Phase = (typeof Phase)[keyof typeof Phase];
+
+/**
+ * The loop's state between bars, in fields rather than in the locals of an async function: the
+ * locals of an async function live in a heap context, where every number that is not a small
+ * integer (a bar's close time) is boxed anew on each write, 16 bytes per write and bar.
+ */
+class BarLoop {
+  bars = 0;
+  warmupBars = 0;
+  private readonly routes = new Map<string, SymbolRoute>();
+  /** Routes by the stream's series index, when it tells one. */
+  private readonly routesBySeries: (SymbolRoute | undefined)[] = [];
+  private day = Number.NaN;
+  private lastTime = Number.NaN;
+  private phase: Phase = Phase.NEXT;
+  private bar: Bar | null = null;
+  private route: SymbolRoute | null = null;
+  private warm = false;
+  /** Close time of the current bar. */
+  private t = 0;
+  private hostIndex = 0;
+
+  constructor(
+    private readonly parts: BacktestLoopParts,
+    private readonly stream: BarStream,
+    private readonly startTs: (symbol: string) => number,
+  ) {}
+
+  /**
+   * Runs bars until the stream ends or a strategy fails (false), or until a hook returned a promise
+   * the caller must wait for before calling again (true).
+   */
+  run(): boolean {
+    const { runtime, clock, venue, marks } = this.parts;
+    const stream = this.stream;
+    for (;;) {
+      if (this.phase === Phase.NEXT) {
+        if (!stream.next()) return false;
+        if (!this.begin(stream.current)) continue;
+      }
+      if (this.phase === Phase.AFTER_TIMERS) {
+        if (runtime.busy) return true;
+        if (this.stoppedByTimer()) return false;
+        this.phase = Phase.MATCH;
+      }
+      const bar = this.bar as Bar;
+      const route = this.route as SymbolRoute;
+      const warm = this.warm;
+      if (this.phase === Phase.MATCH) {
+        clock.set(this.t);
+        if (!warm && venue.workingCount > 0) {
+          venue.onMarket(bar.symbol, bar, Math.floor((this.t + route.sessionShift) / DAY_MS));
+        }
+        marks.values[route.slot] = bar.close;
+        this.hostIndex = 0;
+        this.phase = Phase.HOSTS;
+      }
+      const hosts = warm ? route.warmupHosts : route.hosts;
+      while (this.hostIndex < hosts.length) {
+        const host = hosts[this.hostIndex++] as StrategyHost;
+        host.isWarmingUp = warm;
+        runtime.call(host, 'onBar', bar);
+        if (runtime.busy) return true;
+      }
+      // the bar was matched and marked even when a hook failed on it: the clock and the last equity
+      // point stay at its time (they went back to the bar before, valuing this bar's fills)
+      if (!warm) this.lastTime = this.t;
+      this.phase = Phase.NEXT;
+      if (runtime.failure !== null) return false;
+    }
+  }
+
+  /**
+   * Starts a bar: its route, the reference prices, the counts, the day's equity point and the timers
+   * due before it (the phase is then `AFTER_TIMERS`, else `MATCH`). False when the bar is skipped
+   * (warm-up nobody asked for).
+   */
+  private begin(bar: Bar): boolean {
+    const { runtime, clock, portfolio, references } = this.parts;
     const t = bar.closeTime;
-    let route = routes.get(bar.symbol);
+    const series = this.stream.seriesIndex ?? -1;
+    let route = series >= 0 ? this.routesBySeries[series] : this.routes.get(bar.symbol);
     if (route === undefined) {
-      route = routeOf(runtime, marks, bar, startTs(bar.symbol));
-      routes.set(bar.symbol, route);
+      route =
+        this.routes.get(bar.symbol) ?? routeOf(runtime, this.parts.marks, bar, this.startTs(bar.symbol));
+      this.routes.set(bar.symbol, route);
+      if (series >= 0) this.routesBySeries[series] = route;
     }
     // observed before matching (warm-up bars too): `of(bar)` answers the last close of an earlier
     // day whether or not the bar itself was observed
     references?.observe(bar);
     const warm = bar.ts < route.startTs;
+    this.bar = bar;
+    this.route = route;
+    this.warm = warm;
+    this.t = t;
+    this.phase = Phase.MATCH;
     if (warm) {
-      if (route.warmupHosts.length === 0) continue;
-      warmupBars++;
-    } else {
-      bars++;
-      // End of a trading day: one equity point. The day rolls at 23:00:30 UTC, after the US
-      // after-market's last minute (18:00 New York is 23:00 UTC in winter) and before the KR
-      // pre-market's first (08:01 KST is 23:01 UTC): the key is the trading date in both markets.
-      const d = Math.floor((t + DAY_ROLL_SHIFT) / DAY_MS);
-      if (d !== day) {
-        if (!Number.isNaN(lastTime)) portfolio.recordEquity();
-        day = d;
+      if (route.warmupHosts.length === 0) {
+        this.phase = Phase.NEXT;
+        return false;
       }
-      if (timers.nextDue <= t) {
-        fireTimers(runtime, clock, t);
-        if (runtime.busy) await runtime.settle();
-        if (runtime.failure !== null) {
-          // a timer's hook failed before this bar: nothing more is matched; the run ends at the timer
-          lastTime = clock.nowMs();
-          break;
-        }
-      }
+      this.warmupBars++;
+      return true;
     }
-    clock.set(t);
-    if (!warm && venue.workingCount > 0) {
-      venue.onMarket(bar.symbol, bar, Math.floor((t + route.sessionShift) / DAY_MS));
+    this.bars++;
+    // End of a trading day: one equity point. The day rolls at 23:00:30 UTC, after the US
+    // after-market's last minute (18:00 New York is 23:00 UTC in winter) and before the KR
+    // pre-market's first (08:01 KST is 23:01 UTC): the key is the trading date in both markets.
+    const d = Math.floor((t + DAY_ROLL_SHIFT) / DAY_MS);
+    if (d !== this.day) {
+      if (!Number.isNaN(this.lastTime)) portfolio.recordEquity();
+      this.day = d;
     }
-    marks.values[route.slot] = bar.close;
-    const hosts = warm ? route.warmupHosts : route.hosts;
-    for (let i = 0; i < hosts.length; i++) {
-      const host = hosts[i] as StrategyHost;
-      host.isWarmingUp = warm;
-      runtime.call(host, 'onBar', bar);
-      if (runtime.busy) await runtime.settle();
+    if (runtime.timers.nextDue <= t) {
+      fireTimers(runtime, clock, t);
+      this.phase = Phase.AFTER_TIMERS;
     }
-    // the bar was matched and marked even when a hook failed on it: the clock and the last equity
-    // point stay at its time (they went back to the bar before, valuing this bar's fills)
-    if (!warm) lastTime = t;
-    if (runtime.failure !== null) break;
+    return true;
   }
-  if (!Number.isNaN(lastTime)) {
-    clock.set(lastTime);
-    portfolio.recordEquity();
+
+  /** After the timers before the bar: a failed one ends the run at the timer, with nothing matched. */
+  private stoppedByTimer(): boolean {
+    if (this.parts.runtime.failure === null) return false;
+    this.lastTime = this.parts.clock.nowMs();
+    this.phase = Phase.NEXT;
+    return true;
   }
-  for (const host of runtime.hosts) host.isWarmingUp = false;
-  return { bars, warmupBars };
+
+  /** The last equity point, at the last bar's time (or the failed timer's), and warm-up off. */
+  finish(): void {
+    const { runtime, clock, portfolio } = this.parts;
+    if (!Number.isNaN(this.lastTime)) {
+      clock.set(this.lastTime);
+      portfolio.recordEquity();
+    }
+    for (const host of runtime.hosts) host.isWarmingUp = false;
+  }
 }
 
 function routeOf(runtime: EngineRuntime, marks: MarkBook, bar: Bar, startTs: number): SymbolRoute {

@@ -534,6 +534,11 @@ export class PhasedBarStream {
     return this.cursor.current;
   }
 
+  /** The current bar's series: its index in the feed's `series` (both phases share them). */
+  get seriesIndex(): number {
+    return this.cursor.seriesIndex;
+  }
+
   /** Moves to the next bar; false at the end of the run. */
   next(): boolean {
     if (this.isWarmup) {
