@@ -19,6 +19,11 @@ export interface ExecutionVenue {
    * refusal: that is an `OrderRejected` (or, for a command the venue cannot send, an `OrderDenied`).
    */
   execute(command: OrderCommand): Promise<void>;
+  /**
+   * Takes a command at once, for a venue whose work is synchronous (the simulated venue): the same
+   * as {@link ExecutionVenue.execute}, without its promise; throws what `execute` would reject with.
+   */
+  executeNow?(command: OrderCommand): void;
   /** Every order event of this venue's orders, in the order they happened. */
   readonly events$: Observable<OrderEvent>;
   /** Stops polling and timers; pending work is flushed to the store. */

@@ -21,9 +21,10 @@ import {
   type StrategyId,
   TimeInForce,
 } from '@hoga/core';
-import { type Observable, Subject } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
 import { safeIntOf } from '../risk/exact-int.js';
+import { EventHub } from './event-hub.js';
 import type { ExecutionVenue } from './execution-venue.js';
 import type { SimulatedOrder } from './simulated-order.js';
 
@@ -59,7 +60,7 @@ export interface SimulatedVenueOptions<M> {
  * @typeParam M - the market view (`Bar` for backtests, an order book for paper trading)
  */
 export class SimulatedVenue<M> implements ExecutionVenue {
-  private readonly subject = new Subject<OrderEvent>();
+  private readonly hub = new EventHub<OrderEvent>();
   /**
    * Orders by client id; one closed by a fill, a cancel or an expiry keeps only its id, mapped to
    * {@link CLOSED} (a modify or cancel of it is refused as `already-filled`).
@@ -73,7 +74,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   workingCount = 0;
 
   /** Every order event, synchronously as it happens. */
-  readonly events$: Observable<OrderEvent> = this.subject.asObservable();
+  readonly events$: Observable<OrderEvent> = this.hub.events$;
 
   /** @param options - fill model, ledger, clock, price source */
   constructor(private readonly options: SimulatedVenueOptions<M>) {
@@ -87,6 +88,12 @@ export class SimulatedVenue<M> implements ExecutionVenue {
 
   /** @inheritdoc */
   execute(command: OrderCommand): Promise<void> {
+    this.executeNow(command);
+    return DONE;
+  }
+
+  /** @inheritdoc */
+  executeNow(command: OrderCommand): void {
     switch (command.type) {
       case 'SubmitOrder':
         this.submit(command);
@@ -100,7 +107,6 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       default:
         throw new Error(`unknown command ${String((command satisfies never as { type: string }).type)}`);
     }
-    return DONE;
   }
 
   /** Whether `symbol` has working orders. */
@@ -148,7 +154,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
 
   /** @inheritdoc */
   dispose(): Promise<void> {
-    this.subject.complete();
+    this.hub.complete();
     return Promise.resolve();
   }
 
@@ -442,7 +448,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   }
 
   private emit(event: OrderEvent): void {
-    this.subject.next(event);
+    this.hub.emit(event);
   }
 
   private nextBrokerId(): BrokerOrderId {
