@@ -10,7 +10,7 @@ import {
   strategyId,
 } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { RiskBook } from './risk-book.js';
+import { KEPT_CLOSED_ORDERS, RiskBook } from './risk-book.js';
 import { T0 } from './risk-fixture.test-helper.js';
 
 const DAY_MS = 86_400_000;
@@ -195,6 +195,23 @@ describe(RiskBook, () => {
       book.onEvent({ type: 'OrderCanceled', eventId: 'again-c', ...base });
       expect(book.order(first.id)).toMatchObject({ symbol: '035420', status: 'CANCELED' });
       expect(book.openOrders()).toEqual([]);
+    });
+
+    it('keeps the last KEPT_CLOSED_ORDERS closed orders and lets older ones go (a long run does not grow with every order)', () => {
+      const book = new RiskBook();
+      const ids: string[] = [];
+      for (let i = 0; i < KEPT_CLOSED_ORDERS + 10; i++) {
+        const o = order(book, { symbol: '005930', side: 'BUY', quantity: '1', price: '70000' });
+        o.cancel();
+        ids.push(o.id);
+      }
+      const still = order(book, { symbol: '005930', side: 'BUY', quantity: '1', price: '70000' });
+      expect(book.order(ids[0] as string)).toBeUndefined();
+      expect(book.order(ids[9] as string)).toBeUndefined();
+      expect(book.order(ids[10] as string)?.status).toBe('CANCELED');
+      expect(book.order(ids.at(-1) as string)?.status).toBe('CANCELED');
+      expect(book.order(still.id)?.status).toBe('PENDING');
+      expect(book.openOrders().map((o) => o.clientOrderId)).toEqual([still.id]);
     });
 
     it('counts the open orders of each strategy as the open list holds them', () => {

@@ -32,17 +32,22 @@ export type { RiskOrder, RiskView } from './risk-types.js';
 
 const CLOSED: ReadonlySet<KnownBrokerOrderStatus> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
 
+/**
+ * How many closed orders the book still knows (for the events and commands that name one, such as
+ * a cancel that raced a fill). The strategies' own view keeps 1,000; older closed orders are let
+ * go, so that a long run's book does not grow with every order it ever saw.
+ */
+export const KEPT_CLOSED_ORDERS = 4_096;
+
 /** The risk module's book, fed with order events and prices. */
 export class RiskBook implements RiskView {
-  /** Every order submitted, in the order submitted. */
-  private readonly submitted: MutableOrder[] = [];
   /**
-   * Orders by client id (the last submitted of an id wins), indexed from `submitted` up to
-   * `indexed` only when an order is asked for that is not open: a run that never asks for a closed
-   * order (a backtest) never builds it.
+   * The last {@link KEPT_CLOSED_ORDERS} orders closed, as a ring (`closedNext`: the slot of the
+   * next one, holding the oldest), searched newest first only when an event or a command names an
+   * order that is not open: a run that never asks for a closed order (a backtest) never searches it.
    */
-  private readonly orders = new Map<string, MutableOrder>();
-  private indexed = 0;
+  private readonly closed: (MutableOrder | undefined)[] = new Array(KEPT_CLOSED_ORDERS).fill(undefined);
+  private closedNext = 0;
   /** Ids of the orders still open (the checks walk these, not every order ever seen). */
   private readonly open = new Map<string, MutableOrder>();
   private readonly holdings = new Map<string, Map<string, Holding>>();
@@ -159,7 +164,6 @@ export class RiskBook implements RiskView {
         view: undefined,
         openCount: this.openCountOf(strategyId),
       };
-      this.submitted.push(order);
       const replaced = this.open.get(event.clientOrderId);
       if (replaced !== undefined) {
         replaced.openCount.n -= 1;
@@ -219,6 +223,9 @@ export class RiskBook implements RiskView {
     if (CLOSED.has(order.status) && this.open.delete(order.clientOrderId)) {
       order.openCount.n -= 1;
       if (isPriced(order)) this.pricedOpen -= 1;
+      const slot = this.closedNext;
+      this.closed[slot] = order;
+      this.closedNext = slot + 1 === KEPT_CLOSED_ORDERS ? 0 : slot + 1;
     }
   }
 
@@ -262,16 +269,18 @@ export class RiskBook implements RiskView {
 
   /**
    * The last order submitted with an id: an open one from the open map (every submit puts its order
-   * there, so an open entry is the last of its id), else from the index of every order, brought up
-   * to date first.
+   * there, so an open entry is the last of its id), else the last of the recently closed ones.
    */
   private known(clientOrderId: string): MutableOrder | undefined {
     const open = this.open.get(clientOrderId);
     if (open !== undefined) return open;
-    const all = this.submitted;
-    for (let i = this.indexed; i < all.length; i++) this.orders.set(all[i]!.clientOrderId, all[i]!);
-    this.indexed = all.length;
-    return this.orders.get(clientOrderId);
+    const ring = this.closed;
+    for (let k = 1; k <= KEPT_CLOSED_ORDERS; k++) {
+      const o = ring[(this.closedNext - k + KEPT_CLOSED_ORDERS) % KEPT_CLOSED_ORDERS];
+      if (o === undefined) return undefined;
+      if (o.clientOrderId === clientOrderId) return o;
+    }
+    return undefined;
   }
 
   /** @inheritdoc */

@@ -11,7 +11,7 @@ import {
 } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import type { OrderCommand } from '../commands/order-commands.js';
-import { SimulatedVenue } from './simulated-venue.js';
+import { KEPT_ENDED_ORDERS, SimulatedVenue } from './simulated-venue.js';
 
 const T0 = Date.parse('2026-03-02T09:01:00+09:00');
 const S = 's' as StrategyId;
@@ -125,6 +125,33 @@ describe('SimulatedVenue', () => {
     ).toEqual([
       [idOf(order), 'already-filled'],
       ['never-submitted', 'order-not-found'],
+    ]);
+  });
+
+  it('recognises the last KEPT_ENDED_ORDERS ended orders and lets older ones go (a cancel of one is then order-not-found)', async () => {
+    const { venue, events } = setup();
+    const rejected: ClientOrderId[] = [];
+    for (let i = 0; i < KEPT_ENDED_ORDERS + 5; i++) {
+      // 10 × 70,000 is over the 10,000,000 of cash a hundred times: each ends rejected at once
+      const order = submit('BUY', 100_000);
+      venue.executeNow(order);
+      rejected.push(idOf(order));
+    }
+    expect(events.filter((e) => e.type === 'OrderRejected')).toHaveLength(KEPT_ENDED_ORDERS + 5);
+    const cancel = (clientOrderId: ClientOrderId): OrderCommand => ({
+      type: 'CancelOrder',
+      commandId: `x-${++n}`,
+      strategyId: S,
+      tsInit: T0,
+      clientOrderId,
+    });
+    venue.executeNow(cancel(rejected[4] as ClientOrderId));
+    venue.executeNow(cancel(rejected[5] as ClientOrderId));
+    venue.executeNow(cancel(rejected.at(-1) as ClientOrderId));
+    expect(events.filter((e) => e.type === 'OrderCancelRejected').map((e) => e.code)).toEqual([
+      'order-not-found',
+      'already-filled',
+      'already-filled',
     ]);
   });
 

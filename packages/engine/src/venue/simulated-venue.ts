@@ -29,8 +29,12 @@ import type { ExecutionVenue } from './execution-venue.js';
 import type { SimulatedOrder } from './simulated-order.js';
 
 const ZERO = new Decimal(0);
-/** What a closed order leaves in the venue's order map. */
-const CLOSED = Symbol('closed');
+/**
+ * How many ended orders the venue still recognises (a modify or cancel of one is refused as
+ * `already-filled`, not as unknown); older ones are let go, so that a long backtest's venue does not
+ * grow with every order it ever took. The strategies' own view keeps 1,000 of them.
+ */
+export const KEPT_ENDED_ORDERS = 4_096;
 const CODE_BUYING_POWER = 'insufficient-buying-power';
 /** What `execute` resolves with: the venue's work is done synchronously. */
 const DONE: Promise<void> = Promise.resolve();
@@ -61,11 +65,11 @@ export interface SimulatedVenueOptions<M> {
  */
 export class SimulatedVenue<M> implements ExecutionVenue {
   private readonly hub = new EventHub<OrderEvent>();
-  /**
-   * Orders by client id; one closed by a fill, a cancel or an expiry keeps only its id, mapped to
-   * {@link CLOSED} (a modify or cancel of it is refused as `already-filled`).
-   */
-  private readonly orders = new Map<string, SimulatedOrder | typeof CLOSED>();
+  /** Orders not ended yet, by client id. */
+  private readonly orders = new Map<string, SimulatedOrder>();
+  /** The ids of the last {@link KEPT_ENDED_ORDERS} orders ended (filled, canceled, expired, rejected), as a ring. */
+  private readonly ended: (string | undefined)[] = new Array(KEPT_ENDED_ORDERS).fill(undefined);
+  private endedNext = 0;
   private readonly working = new Map<string, SimulatedOrder[]>();
   private readonly prefix: string;
   private sequence = 0;
@@ -207,6 +211,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       const grid = checkLimitPrice(instrument, limit);
       if (!grid.accepted) {
         order.state = 'REJECTED';
+        this.forget(order);
         this.emit({ type: 'OrderRejected', ...this.base(order, now), code: grid.code, reason: grid.message });
         return;
       }
@@ -218,6 +223,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const refusal = this.admission(order);
     if (refusal !== null) {
       order.state = 'REJECTED';
+      this.forget(order);
       this.emit({
         type: 'OrderRejected',
         ...this.base(order, now),
@@ -270,9 +276,9 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     type: 'OrderModifyRejected' | 'OrderCancelRejected',
   ): SimulatedOrder | undefined {
     const order = this.orders.get(command.clientOrderId);
-    if (order !== undefined && order !== CLOSED && isWorking(order)) return order;
+    if (order !== undefined && isWorking(order)) return order;
     const now = this.options.clock.nowMs();
-    const known = order !== undefined;
+    const known = order !== undefined || this.endedRecently(command.clientOrderId);
     this.emit({
       type,
       eventId: this.nextEventId(),
@@ -427,14 +433,27 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   private close(order: SimulatedOrder, state: 'FILLED' | 'CANCELED' | 'EXPIRED'): void {
     order.state = state;
     this.options.ledger.release(order.clientOrderId);
-    // a long backtest closes hundreds of thousands of orders: keep their ids, not the orders
-    this.orders.set(order.clientOrderId, CLOSED);
+    this.forget(order);
     const list = this.working.get(order.symbol);
     const at = list?.indexOf(order) ?? -1;
     if (list !== undefined && at >= 0) {
       list.splice(at, 1);
       this.workingCount--;
     }
+  }
+
+  /** An ended order leaves the map; its id stays in the ring of recently ended ones. */
+  private forget(order: SimulatedOrder): void {
+    this.orders.delete(order.clientOrderId);
+    const slot = this.endedNext;
+    this.ended[slot] = order.clientOrderId;
+    this.endedNext = slot + 1 === KEPT_ENDED_ORDERS ? 0 : slot + 1;
+  }
+
+  /** Whether `clientOrderId` is one of the last orders ended. */
+  private endedRecently(clientOrderId: string): boolean {
+    for (const id of this.ended) if (id === clientOrderId) return true;
+    return false;
   }
 
   private base(order: SimulatedOrder, now: number, tsEvent = now) {
