@@ -8,15 +8,7 @@
  * @module
  */
 import 'reflect-metadata';
-import {
-  type Bar,
-  type Currency,
-  Decimal,
-  type Instrument,
-  type Logger,
-  type OrderSide,
-  type VirtualClock,
-} from '@hoga/core';
+import type { Bar, Currency, Decimal, Instrument, Logger, OrderSide, VirtualClock } from '@hoga/core';
 import { type HogaDatabase, RunJournalWriter } from '@hoga/store';
 import { Container } from 'inversify';
 import type { StrategyHookError } from '../engine-error.js';
@@ -33,8 +25,7 @@ import type { SimulatedVenue } from '../venue/simulated-venue.js';
 import { type BarStream, runBacktestLoop } from './backtest-loop.js';
 import { BacktestSymbols, BacktestVenue, backtestModule } from './backtest-module.js';
 import { BacktestRunStore } from './backtest-run-store.js';
-
-const ZERO = new Decimal(0);
+import { TradeLog } from './trade-log.js';
 
 /** One fill of a backtest, as reported and stored. */
 export interface BacktestTrade {
@@ -172,22 +163,8 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
   const stored =
     options.record === undefined ? null : new BacktestRunStore(options.db, writer, runId, options.record);
   // the stored run's trades are written by the journal writer from the fills it journals
-  const trades: BacktestTrade[] = [];
-  runtime.onFillRouted((fill, event) => {
-    const trade: BacktestTrade = {
-      time: fill.tsEvent,
-      strategyId: event.strategyId ?? '',
-      clientOrderId: fill.clientOrderId,
-      symbol: fill.symbol,
-      side: fill.side,
-      quantity: fill.quantity,
-      price: fill.price,
-      currency: fill.commission.currency,
-      commission: fill.commission.amount,
-      tax: fill.tax?.amount ?? ZERO,
-    };
-    trades.push(trade);
-  });
+  const log = new TradeLog();
+  runtime.onFillRouted((fill, event) => log.add(fill, event.strategyId ?? ''));
 
   let bars = 0;
   let warmupBars = 0;
@@ -221,6 +198,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     throw error;
   }
   const equity = portfolio.equityCurve();
+  const trades = log.trades();
   const outcome: BacktestOutcome = {
     runId,
     status: runtime.failure === null ? 'completed' : 'failed',
