@@ -5,16 +5,22 @@
  * is deterministic and rerunnable, so its orders need not be journalled event by event with the
  * durability a live order needs; a third of the rows and compact payloads keep the store's share of
  * a backtest small. Each event goes to the store's {@link RunJournalWriter} as a compact record (its
- * decimals as plain text): the summaries are made and written by the writer's thread while the run
+ * decimals as safe-integer numbers or plain text): the summaries are made and written by the writer's thread while the run
  * goes on, and a stored run's trades with them.
  *
  * @module
  */
-import { formatDecimal, type OrderEvent } from '@hoga/core';
+import { type Decimal, exactIntOf, formatDecimal, type OrderEvent } from '@hoga/core';
 import type { RunJournalWriter } from '@hoga/store';
 import type { EventRecorder } from './event-recorder.js';
 
 export type { OrderSummary } from '@hoga/store';
+
+/** A decimal as the writer takes it: a safe integer as a number (no text made here), else its text. */
+function plain(d: Decimal): number | string {
+  const n = exactIntOf(d);
+  return Number.isNaN(n) ? formatDecimal(d) : n;
+}
 
 /** Journals one summary per order through a {@link RunJournalWriter} (see the module documentation). */
 export class OrderSummaryRecorder implements EventRecorder {
@@ -36,9 +42,9 @@ export class OrderSummaryRecorder implements EventRecorder {
           intent.instrument.symbol,
           intent.side,
           intent.orderType,
-          !amount && intent.orderType === 'LIMIT' ? formatDecimal(intent.price) : null,
-          amount ? null : formatDecimal(intent.quantity),
-          amount ? formatDecimal(intent.amount) : null,
+          !amount && intent.orderType === 'LIMIT' ? plain(intent.price) : null,
+          amount ? null : plain(intent.quantity),
+          amount ? plain(intent.amount) : null,
         );
         break;
       }
@@ -53,11 +59,11 @@ export class OrderSummaryRecorder implements EventRecorder {
           event.tsInit,
           f.symbol,
           f.side,
-          formatDecimal(f.quantity),
-          formatDecimal(f.price),
+          plain(f.quantity),
+          plain(f.price),
           f.commission.currency,
-          formatDecimal(f.commission.amount),
-          f.tax === undefined ? '0' : formatDecimal(f.tax.amount),
+          plain(f.commission.amount),
+          f.tax === undefined ? 0 : plain(f.tax.amount),
         );
         break;
       }
@@ -67,8 +73,8 @@ export class OrderSummaryRecorder implements EventRecorder {
           strategyId,
           event.tsEvent,
           event.tsInit,
-          event.price === undefined ? null : formatDecimal(event.price),
-          event.quantity === undefined ? null : formatDecimal(event.quantity),
+          event.price === undefined ? null : plain(event.price),
+          event.quantity === undefined ? null : plain(event.quantity),
         );
         break;
       case 'OrderRejected':

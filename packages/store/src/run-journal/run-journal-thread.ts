@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
 /**
@@ -42,7 +42,48 @@ export interface OrderSummary {
 }
 
 /**
- * Record codes: each record is its code followed by its values.
+ * Event types sent as their index here (a number clones cheaper than a string); a type not listed
+ * is sent as its name.
+ */
+export const RUN_JOURNAL_EVENT_TYPES: readonly string[] = [
+  'OrderSubmitted',
+  'OrderAccepted',
+  'OrderFilled',
+  'OrderPartiallyFilled',
+  'OrderRejected',
+  'OrderDenied',
+  'OrderCanceled',
+  'OrderExpired',
+  'OrderModified',
+  'OrderModifyRequested',
+  'OrderModifyRejected',
+  'OrderCancelRequested',
+  'OrderCancelRejected',
+];
+
+/**
+ * A record's event type: its index in {@link RUN_JOURNAL_EVENT_TYPES}, or its name. A record's
+ * decimal: a safe integer as a number (whole won, whole shares: written back as the same digits),
+ * or its plain text.
+ */
+export type RecordedType = number | string;
+/** See {@link RecordedType}. */
+export type RecordedDecimal = number | string;
+
+function typeOf(v: unknown): string {
+  return typeof v === 'number' ? (RUN_JOURNAL_EVENT_TYPES[v] ?? String(v)) : (v as string);
+}
+
+function textOf(v: unknown): string {
+  return typeof v === 'number' ? String(v) : (v as string);
+}
+
+function nullableTextOf(v: unknown): string | null {
+  return v === null ? null : textOf(v);
+}
+
+/**
+ * Record codes: each record is its code followed by its values (types and decimals as above).
  * - `SUBMITTED`: clientOrderId, strategyId, tsEvent, symbol, side, orderType, price, quantity, amount
  * - `EVENT`: type, clientOrderId, strategyId, tsEvent, tsInit (any event with nothing more to keep)
  * - `MODIFIED`: clientOrderId, strategyId, tsEvent, tsInit, price, quantity
@@ -65,9 +106,8 @@ export type RunJournalMessage =
   | { readonly kind: 'records'; readonly values: unknown[] }
   | { readonly kind: 'close' };
 
-/** What the thread answers: a batch committed, closed, or the first failure (then it stops). */
+/** What the thread answers: closed (everything committed), or the first failure (then it stops). */
 export type RunJournalReply =
-  | { readonly kind: 'written' }
   | { readonly kind: 'closed' }
   | { readonly kind: 'failed'; readonly message: string; readonly code: string | null };
 
@@ -171,6 +211,11 @@ export class RunJournalSink {
   /** Folds one batch of records and commits the rows they completed. */
   write(values: readonly unknown[]): void {
     this.fold(values);
+    this.commit();
+  }
+
+  /** Commits the rows the records folded so far completed, in one transaction. */
+  commit(): void {
     const journal = this.journalRows;
     const trades = this.tradeRows;
     if (journal.length === 0 && trades.length === 0) return;
@@ -183,7 +228,8 @@ export class RunJournalSink {
     })();
   }
 
-  private fold(v: readonly unknown[]): void {
+  /** Folds a batch of records into the open summaries and the completed rows (nothing written yet). */
+  fold(v: readonly unknown[]): void {
     const n = v.length;
     let i = 0;
     while (i < n) {
@@ -199,14 +245,14 @@ export class RunJournalSink {
           s.symbol = v[i + 3] as string;
           s.side = v[i + 4] as string;
           s.orderType = v[i + 5] as string;
-          s.price = v[i + 6] as string | null;
-          s.quantity = v[i + 7] as string | null;
-          s.amount = v[i + 8] as string | null;
+          s.price = nullableTextOf(v[i + 6]);
+          s.quantity = nullableTextOf(v[i + 7]);
+          s.amount = nullableTextOf(v[i + 8]);
           i += 9;
           break;
         }
         case RunJournalRecord.EVENT: {
-          const type = v[i] as string;
+          const type = typeOf(v[i]);
           this.summary(type, v[i + 1] as string, v[i + 2] as string | null, v[i + 3] as number);
           this.closeIfTerminal(type, v[i + 1] as string, v[i + 3] as number, v[i + 4] as number);
           i += 5;
@@ -219,8 +265,8 @@ export class RunJournalSink {
             v[i + 1] as string | null,
             v[i + 2] as number,
           );
-          if (v[i + 4] !== null) s.price = v[i + 4] as string;
-          if (v[i + 5] !== null) s.quantity = v[i + 5] as string;
+          if (v[i + 4] !== null) s.price = textOf(v[i + 4]);
+          if (v[i + 5] !== null) s.quantity = textOf(v[i + 5]);
           i += 6;
           break;
         }
@@ -230,7 +276,7 @@ export class RunJournalSink {
           break;
         }
         case RunJournalRecord.REASON: {
-          const type = v[i] as string;
+          const type = typeOf(v[i]);
           const s = this.summary(type, v[i + 1] as string, v[i + 2] as string | null, v[i + 3] as number);
           s.reason = v[i + 5] as string | null;
           this.closeIfTerminal(type, v[i + 1] as string, v[i + 3] as number, v[i + 4] as number);
@@ -251,16 +297,16 @@ export class RunJournalSink {
   }
 
   private filled(v: readonly unknown[], i: number): void {
-    const type = v[i] as string;
+    const type = typeOf(v[i]);
     const clientOrderId = v[i + 1] as string;
     const strategyId = v[i + 2] as string | null;
     const tsEvent = v[i + 3] as number;
     const symbol = v[i + 5] as string;
     const side = v[i + 6] as string;
-    const quantity = v[i + 7] as string;
-    const price = v[i + 8] as string;
-    const commission = v[i + 10] as string;
-    const tax = v[i + 11] as string;
+    const quantity = textOf(v[i + 7]);
+    const price = textOf(v[i + 8]);
+    const commission = textOf(v[i + 10]);
+    const tax = textOf(v[i + 11]);
     const s = this.summary(type, clientOrderId, strategyId, tsEvent);
     s.symbol = symbol;
     s.side = side;
@@ -366,20 +412,24 @@ function serve(data: RunJournalThreadData): void {
     fail(error);
     return;
   }
-  port.on('message', (message: RunJournalMessage) => {
+  port.on('message', (first: RunJournalMessage) => {
     if (db === null || sink === null) return;
     try {
-      if (message.kind === 'close') {
+      // the batches already waiting are folded too and committed together: a thread that fell
+      // behind catches up with fewer, larger transactions
+      let message: RunJournalMessage | undefined = first;
+      while (message !== undefined && message.kind === 'records') {
+        sink.fold(message.values);
+        message = (receiveMessageOnPort(port)?.message as RunJournalMessage | undefined) ?? undefined;
+      }
+      sink.commit();
+      if (message?.kind === 'close') {
         db.close();
         db = null;
         const reply: RunJournalReply = { kind: 'closed' };
         port.postMessage(reply);
         port.close();
-        return;
       }
-      sink.write(message.values);
-      const reply: RunJournalReply = { kind: 'written' };
-      port.postMessage(reply);
     } catch (error) {
       fail(error);
     }

@@ -18,12 +18,22 @@ import type { HogaDatabase } from '../hoga-database.js';
 import { StoreError, StoreErrorCode } from '../store-error.js';
 import type { TradingMode } from '../trading-mode.js';
 import {
+  type RecordedDecimal,
+  type RecordedType,
+  RUN_JOURNAL_EVENT_TYPES,
   type RunJournalMessage,
   RunJournalRecord,
   type RunJournalReply,
   RunJournalSink,
   type RunJournalThreadData,
 } from './run-journal-thread.js';
+
+const TYPE_CODES: ReadonlyMap<string, number> = new Map(RUN_JOURNAL_EVENT_TYPES.map((t, i) => [t, i]));
+
+/** An event type as its code, when it has one. */
+function codeOf(type: string): RecordedType {
+  return TYPE_CODES.get(type) ?? type;
+}
 
 /** Options of {@link RunJournalWriter.open}. */
 export interface RunJournalWriterOptions {
@@ -102,7 +112,7 @@ export class RunJournalWriter {
           this.settle();
         } else if (reply.kind === 'failed') this.fail(reply.message, reply.code);
       });
-      worker.on('error', (error) => this.fail(error.message, codeOf(error), error));
+      worker.on('error', (error) => this.fail(error.message, errorCodeOf(error), error));
       worker.on('exit', (code) => {
         if (!this.closed)
           this.fail(`the journal thread stopped (exit code ${code}) before its rows were written`, null);
@@ -143,9 +153,9 @@ export class RunJournalWriter {
     symbol: string,
     side: string,
     orderType: string,
-    price: string | null,
-    quantity: string | null,
-    amount: string | null,
+    price: RecordedDecimal | null,
+    quantity: RecordedDecimal | null,
+    amount: RecordedDecimal | null,
   ): void {
     this.values.push(
       RunJournalRecord.SUBMITTED,
@@ -170,7 +180,7 @@ export class RunJournalWriter {
     tsEvent: number,
     tsInit: number,
   ): void {
-    this.values.push(RunJournalRecord.EVENT, type, clientOrderId, strategyId, tsEvent, tsInit);
+    this.values.push(RunJournalRecord.EVENT, codeOf(type), clientOrderId, strategyId, tsEvent, tsInit);
     this.sendIfFull();
   }
 
@@ -180,8 +190,8 @@ export class RunJournalWriter {
     strategyId: string | null,
     tsEvent: number,
     tsInit: number,
-    price: string | null,
-    quantity: string | null,
+    price: RecordedDecimal | null,
+    quantity: RecordedDecimal | null,
   ): void {
     this.values.push(RunJournalRecord.MODIFIED, clientOrderId, strategyId, tsEvent, tsInit, price, quantity);
     this.sendIfFull();
@@ -196,15 +206,15 @@ export class RunJournalWriter {
     tsInit: number,
     symbol: string,
     side: string,
-    quantity: string,
-    price: string,
+    quantity: RecordedDecimal,
+    price: RecordedDecimal,
     currency: string,
-    commission: string,
-    tax: string,
+    commission: RecordedDecimal,
+    tax: RecordedDecimal,
   ): void {
     this.values.push(
       RunJournalRecord.FILLED,
-      type,
+      codeOf(type),
       clientOrderId,
       strategyId,
       tsEvent,
@@ -229,7 +239,15 @@ export class RunJournalWriter {
     tsInit: number,
     reason: string | null,
   ): void {
-    this.values.push(RunJournalRecord.REASON, type, clientOrderId, strategyId, tsEvent, tsInit, reason);
+    this.values.push(
+      RunJournalRecord.REASON,
+      codeOf(type),
+      clientOrderId,
+      strategyId,
+      tsEvent,
+      tsInit,
+      reason,
+    );
     this.sendIfFull();
   }
 
@@ -265,7 +283,7 @@ export class RunJournalWriter {
       try {
         this.sink?.write(values);
       } catch (error) {
-        this.fail(error instanceof Error ? error.message : String(error), codeOf(error), error);
+        this.fail(error instanceof Error ? error.message : String(error), errorCodeOf(error), error);
       }
       return;
     }
@@ -308,7 +326,7 @@ export class RunJournalWriter {
   }
 }
 
-function codeOf(error: unknown): string | null {
+function errorCodeOf(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : null;
 }
