@@ -49,6 +49,7 @@ export {
 export { type GroupLimit, RATE_LIMITS, RateLimitGroup, rateLimitAt } from './broker/rate-limits.js';
 export {
   Decimal,
+  decimalOfNumber,
   exactIntOf,
   formatDecimal,
   parseDecimal,

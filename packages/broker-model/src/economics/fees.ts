@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Currency, Decimal, type Market, type SecurityType } from '@hoga/core';
+import { type Currency, Decimal, decimalOfNumber, type Market, type SecurityType } from '@hoga/core';
 import { cashPlaces, exactIntOf, floorDivInt, roundCash } from './cash.js';
 
 /** Commission rates per market, as decimal fractions of the traded amount (fee = amount × rate). */
@@ -135,8 +135,8 @@ function tradeChargesInt(input: TradeChargesInput): TradeCharges | null {
   if (Number.isNaN(commission) || Number.isNaN(tax)) return null;
   // buys and exempt sells pay no tax: one shared 0 (a Decimal never changes)
   return {
-    amount: new Decimal(amount),
-    commission: new Decimal(commission),
-    tax: tax === 0 ? ZERO : new Decimal(tax),
+    amount: decimalOfNumber(amount),
+    commission: decimalOfNumber(commission),
+    tax: tax === 0 ? ZERO : decimalOfNumber(tax),
   };
 }

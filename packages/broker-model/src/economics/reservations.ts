@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Currency, Decimal, type OrderSide } from '@hoga/core';
+import { type Currency, Decimal, decimalOfNumber, type OrderSide } from '@hoga/core';
 import { cashPlaces, ceilCash, ceilDivInt, exactIntOf, floorCash } from './cash.js';
 import { commissionRateFor } from './fees.js';
 
@@ -42,7 +42,7 @@ const ZERO = new Decimal(0);
 export function reservedCash(order: ReservingOrder): Decimal {
   if (order.side !== 'BUY') return ZERO;
   const exact = reservedCashInt(order);
-  if (!Number.isNaN(exact)) return new Decimal(exact);
+  if (!Number.isNaN(exact)) return decimalOfNumber(exact);
   const gross =
     order.orderAmount !== null
       ? Decimal.max(0, order.orderAmount.minus(order.filledAmount))

@@ -36,6 +36,7 @@ import {
   type Bar,
   BarInterval,
   Decimal,
+  decimalOfNumber,
   type Instrument,
   instrumentOf,
   isOnTick,
@@ -156,10 +157,10 @@ export class BarFillModel implements FillModel<Bar> {
     let inside = false;
     if (tick >= 1 && Number.isSafeInteger(tick) && raw % tick === 0) {
       // on the grid: the price as it is
-      p = price ?? new Decimal(raw);
+      p = price ?? decimalOfNumber(raw);
       inside = this.clearlyInside(instrument, bar, raw);
     } else {
-      const d = price ?? new Decimal(raw);
+      const d = price ?? decimalOfNumber(raw);
       p = onGrid(instrument, d) ? d : roundToTick(instrument, d, buy ? 'up' : 'down');
     }
     if (!inside && instrument.market === Market.KR && this.referencePrice !== undefined) {
@@ -222,7 +223,7 @@ export class BarFillModel implements FillModel<Bar> {
     const exact = exactIntOf(remaining);
     if ((Number.isNaN(exact) ? remaining.toNumber() : exact) <= cap) return remaining;
     const whole = Math.floor(cap);
-    return whole > 0 ? new Decimal(whole) : null;
+    return whole > 0 ? decimalOfNumber(whole) : null;
   }
 
   private instrument(symbol: string): Instrument {

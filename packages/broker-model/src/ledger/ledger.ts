@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Currency, Decimal, isCurrency, type OrderSide } from '@hoga/core';
+import { type Currency, Decimal, decimalOfNumber, isCurrency, type OrderSide } from '@hoga/core';
 import { averagePurchasePrice } from '../economics/average-price.js';
 import { exactIntOf, floorCash, roundCash } from '../economics/cash.js';
 import { type ReservingOrder, reservedCash, reservedShares } from '../economics/reservations.js';
@@ -70,7 +70,7 @@ interface Figure {
 }
 
 function decOf(f: Figure): Decimal {
-  if (f.dec === null) f.dec = new Decimal(f.int);
+  if (f.dec === null) f.dec = decimalOfNumber(f.int);
   return f.dec;
 }
 

@@ -1,7 +1,14 @@
 import DecimalJs from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { DecimalParseError, HogaError, ValidationError } from '../errors.js';
-import { Decimal, formatDecimal, parseDecimal, parseNullableDecimal } from './decimal.js';
+import {
+  Decimal,
+  decimalOfNumber,
+  exactIntOf,
+  formatDecimal,
+  parseDecimal,
+  parseNullableDecimal,
+} from './decimal.js';
 
 describe('parseDecimal', () => {
   it.each([
@@ -88,5 +95,58 @@ describe('formatDecimal', () => {
     ['-72100', '-72100'],
   ])('writes %s as %s without an exponent', (input, expected) => {
     expect(formatDecimal(new Decimal(input))).toBe(expected);
+  });
+});
+
+describe('formatDecimal on safe integers and beyond', () => {
+  it.each([
+    ['9007199254740991', '9007199254740991'],
+    ['9007199254740992', '9007199254740992'],
+    ['-9007199254740991', '-9007199254740991'],
+    ['10000000', '10000000'],
+    ['123456789012345', '123456789012345'],
+    ['1e20', '100000000000000000000'],
+    ['70000.50', '70000.5'],
+  ])('writes %s as %s (the number path and decimal.js agree)', (input, expected) => {
+    expect(formatDecimal(new Decimal(input))).toBe(expected);
+    expect(formatDecimal(new Decimal(input))).toBe(new Decimal(input).toFixed());
+  });
+});
+
+describe('exactIntOf', () => {
+  it.each([
+    ['0', 0],
+    ['-0', 0],
+    ['72100', 72100],
+    ['-72100', -72100],
+    ['10000000', 10_000_000],
+    ['9007199254740991', 9_007_199_254_740_991],
+  ])('reads %s as the number %d', (input, expected) => {
+    expect(exactIntOf(new Decimal(input))).toBe(expected);
+  });
+
+  it.each(['0.5', '72100.01', '9007199254740992', '1e20', 'NaN', 'Infinity'])('reads %s as NaN', (input) => {
+    expect(exactIntOf(new Decimal(input))).toBeNaN();
+  });
+});
+
+describe('decimalOfNumber', () => {
+  it('makes the Decimal of a number, sharing one per safe integer', () => {
+    expect(decimalOfNumber(72100).eq(72100)).toBe(true);
+    expect(decimalOfNumber(72100)).toBe(decimalOfNumber(72100));
+    expect(decimalOfNumber(1.5).toFixed()).toBe('1.5');
+    expect(decimalOfNumber(1.5)).not.toBe(decimalOfNumber(1.5));
+    expect(decimalOfNumber(2 ** 53).toFixed()).toBe('9007199254740992');
+  });
+
+  it('answers the positive 0 for -0 and 0 alike', () => {
+    expect(decimalOfNumber(-0).isNegative()).toBe(false);
+    expect(decimalOfNumber(0).toFixed()).toBe('0');
+  });
+
+  it('stays right past the number of integers it keeps', () => {
+    const wrong: number[] = [];
+    for (let i = 0; i < 40_000; i++) if (decimalOfNumber(i * 7).toNumber() !== i * 7) wrong.push(i * 7);
+    expect(wrong).toEqual([]);
   });
 });

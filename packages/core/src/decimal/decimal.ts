@@ -59,6 +59,30 @@ export function formatDecimal(d: Decimal): string {
   return d.isZero() ? '0' : d.toFixed();
 }
 
+const ZERO = new Decimal(0);
+/** Decimals of safe integers made by {@link decimalOfNumber}, by value (cleared when full). */
+const INTEGERS = new Map<number, Decimal>();
+const INTEGERS_KEPT = 16_384;
+
+/**
+ * `n` as a Decimal. A safe integer (a whole-won price or amount, a whole number of shares) is
+ * made once and shared: a Decimal never changes, and a backtest makes the same few thousand
+ * prices, quantities and commissions hundreds of thousands of times. Anything else is a new
+ * Decimal, as `new Decimal(n)` makes it.
+ */
+export function decimalOfNumber(n: number): Decimal {
+  if (!Number.isSafeInteger(n)) return new Decimal(n);
+  // +0 and -0 are one key of a Map: 0 is always the positive one
+  if (n === 0) return ZERO;
+  let d = INTEGERS.get(n);
+  if (d === undefined) {
+    if (INTEGERS.size >= INTEGERS_KEPT) INTEGERS.clear();
+    d = new Decimal(n);
+    INTEGERS.set(n, d);
+  }
+  return d;
+}
+
 /** decimal.js keeps its digits in base 10^7 words, most significant first (`d`), with the base-10 exponent `e`. */
 const WORD = 10_000_000;
 const WORD_DIGITS = 7;

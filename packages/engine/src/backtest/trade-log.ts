@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type Currency, Decimal, exactIntOf, type Fill, type OrderSide } from '@hoga/core';
+import { type Currency, Decimal, decimalOfNumber, exactIntOf, type Fill, type OrderSide } from '@hoga/core';
 import type { BacktestTrade } from './run-backtest.js';
 
 const ZERO = new Decimal(0);
@@ -69,19 +69,14 @@ export class TradeLog {
         clientOrderId: this.clientOrderId[i] as string,
         symbol: this.symbol[i] as string,
         side: this.side[i] as OrderSide,
-        quantity: exact?.[0] ?? decimalOf(f[i * 4] as number),
-        price: exact?.[1] ?? decimalOf(f[i * 4 + 1] as number),
+        quantity: exact?.[0] ?? decimalOfNumber(f[i * 4] as number),
+        price: exact?.[1] ?? decimalOfNumber(f[i * 4 + 1] as number),
         currency: this.currency[i] as Currency,
-        commission: exact?.[2] ?? decimalOf(f[i * 4 + 2] as number),
-        tax: exact?.[3] ?? decimalOf(f[i * 4 + 3] as number),
+        commission: exact?.[2] ?? decimalOfNumber(f[i * 4 + 2] as number),
+        tax: exact?.[3] ?? decimalOfNumber(f[i * 4 + 3] as number),
       };
     }
     this.made = out;
     return out;
   }
-}
-
-/** A safe integer as a Decimal (0, the commonest tax, shared). */
-function decimalOf(n: number): Decimal {
-  return n === 0 ? ZERO : new Decimal(n);
 }

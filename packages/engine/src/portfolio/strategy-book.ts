@@ -12,7 +12,7 @@
  * @module
  */
 import { AVERAGE_PURCHASE_PRICE_PLACES, averagePurchasePrice, roundCash } from '@hoga/broker-model';
-import { type Currency, Decimal, type Fill } from '@hoga/core';
+import { type Currency, Decimal, decimalOfNumber, type Fill } from '@hoga/core';
 import { addExact, mulExact, safeIntOf, subExact } from '../risk/exact-int.js';
 import type { PositionView } from '../strategy/strategy-context.js';
 import type { MarkBook } from './mark-book.js';
@@ -29,7 +29,7 @@ interface Figure {
 }
 
 function decOf(f: Figure): Decimal {
-  if (f.dec === null) f.dec = new Decimal(f.int);
+  if (f.dec === null) f.dec = decimalOfNumber(f.int);
   return f.dec;
 }
 

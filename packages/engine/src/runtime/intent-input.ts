@@ -6,6 +6,7 @@
 import {
   type ClientOrderId,
   Decimal,
+  decimalOfNumber,
   type Instrument,
   instrumentOf,
   type OrderIntentInput,
@@ -34,6 +35,7 @@ function stockOf(symbol: string): Instrument {
  */
 export function decimalOf(value: Decimal.Value, what: string): Decimal {
   if (value instanceof Decimal) return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return decimalOfNumber(value);
   try {
     return new Decimal(value);
   } catch {

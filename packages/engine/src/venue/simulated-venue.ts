@@ -12,6 +12,7 @@ import {
   type Clock,
   type Currency,
   Decimal,
+  decimalOfNumber,
   type Fill,
   type Instrument,
   Money,
@@ -169,7 +170,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const isAmount = intent.sizing === 'AMOUNT';
     const limit = intent.sizing === 'QUANTITY' && intent.orderType === OrderType.LIMIT ? intent.price : null;
     const last = this.options.lastPrice(instrument.symbol);
-    const reservePrice = limit ?? (last === undefined ? ZERO : new Decimal(last));
+    const reservePrice = limit ?? (last === undefined ? ZERO : decimalOfNumber(last));
     const order: SimulatedOrder = {
       clientOrderId: intent.clientOrderId,
       brokerOrderId: this.nextBrokerId(),
