@@ -68,7 +68,7 @@ export function checkPricePresence(orderType: OrderType, price: Decimal | null):
  * @param price - the requested price
  */
 export function checkPricePositive(price: Decimal): BrokerVerdict {
-  return price.gt(0)
+  return isAboveZero(price)
     ? ACCEPTED
     : invalidRequest('price', 'price must be greater than 0', { constraint: { exclusiveMin: 0 } });
 }
@@ -99,7 +99,7 @@ export function checkOrderShape(shape: OrderShape, market: Market): BrokerVerdic
         allowedConditions: US_MARKET_ONLY,
       });
     }
-    if (!shape.orderAmount.gt(0) || shape.orderAmount.decimalPlaces() > MAX_ORDER_AMOUNT_DECIMALS) {
+    if (!isAboveZero(shape.orderAmount) || shape.orderAmount.decimalPlaces() > MAX_ORDER_AMOUNT_DECIMALS) {
       return invalidRequest(
         'orderAmount',
         'orderAmount must be a positive USD amount with at most 2 decimals',
@@ -115,8 +115,13 @@ export function checkOrderShape(shape: OrderShape, market: Market): BrokerVerdic
   return shape.price === null ? ACCEPTED : checkPricePositive(shape.price);
 }
 
+/** `d > 0`, read from its sign and digits (`gt(0)` makes a Decimal of the 0 on every call). */
+function isAboveZero(d: Decimal): boolean {
+  return d.isPositive() && !d.isZero();
+}
+
 function checkQuantity(shape: OrderShape, quantity: Decimal, market: Market): BrokerVerdict {
-  if (!quantity.isFinite() || !quantity.gt(0)) {
+  if (!quantity.isFinite() || !isAboveZero(quantity)) {
     return invalidRequest('quantity', 'quantity must be greater than 0', { constraint: { exclusiveMin: 0 } });
   }
   if (quantity.isInteger()) return ACCEPTED;
