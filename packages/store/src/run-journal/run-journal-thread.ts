@@ -138,6 +138,11 @@ const TERMINAL: ReadonlySet<string> = new Set([
 const JOURNAL_WIDTH = 7;
 /** Values per trade row: run_id, seq, time, strategy_id, symbol, side, quantity, price, currency, commission, tax. */
 const TRADE_WIDTH = 11;
+/**
+ * Rows the thread gathers before it commits (held in memory, not in an open transaction: another
+ * connection's writes never wait for it), and all that remain at the close.
+ */
+const ROWS_PER_COMMIT = 4_096;
 /** Rows per INSERT statement (7 × 256 and 11 × 128 bound values, well under SQLite's 32,766). */
 const JOURNAL_ROWS_PER_INSERT = 256;
 const TRADE_ROWS_PER_INSERT = 128;
@@ -212,6 +217,11 @@ export class RunJournalSink {
   write(values: readonly unknown[]): void {
     this.fold(values);
     this.commit();
+  }
+
+  /** Rows folded and not committed yet. */
+  get pendingRows(): number {
+    return this.journalRows.length / JOURNAL_WIDTH + this.tradeRows.length / TRADE_WIDTH;
   }
 
   /** Commits the rows the records folded so far completed, in one transaction. */
@@ -415,14 +425,14 @@ function serve(data: RunJournalThreadData): void {
   port.on('message', (first: RunJournalMessage) => {
     if (db === null || sink === null) return;
     try {
-      // the batches already waiting are folded too and committed together: a thread that fell
-      // behind catches up with fewer, larger transactions
+      // the batches already waiting are folded too; rows are committed a few thousand at a time
+      // (a commit costs about as much as a few dozen rows) and at the close
       let message: RunJournalMessage | undefined = first;
       while (message !== undefined && message.kind === 'records') {
         sink.fold(message.values);
         message = (receiveMessageOnPort(port)?.message as RunJournalMessage | undefined) ?? undefined;
       }
-      sink.commit();
+      if (message?.kind === 'close' || sink.pendingRows >= ROWS_PER_COMMIT) sink.commit();
       if (message?.kind === 'close') {
         db.close();
         db = null;
