@@ -54,7 +54,7 @@ export {
   type SymbolCompleted,
   type SymbolStarted,
 } from './market-data/download-progress.js';
-export { ReferencePrices } from './market-data/reference-prices.js';
+export { ReferencePrices, SymbolReference } from './market-data/reference-prices.js';
 export { type StampRange, tradingDateRange } from './market-data/trading-dates.js';
 export {
   type CumulativeExecution,

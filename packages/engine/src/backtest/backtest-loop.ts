@@ -8,7 +8,7 @@
  * @module
  */
 import type { Bar, VirtualClock } from '@hoga/core';
-import type { ReferencePrices } from '../market-data/reference-prices.js';
+import type { ReferencePrices, SymbolReference } from '../market-data/reference-prices.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
@@ -54,6 +54,8 @@ const DAY_ROLL_SHIFT = HOUR_MS - 30_000;
 
 interface SymbolRoute {
   readonly slot: number;
+  /** The symbol's closes, for the bar fill model's KR price limits (none without reference prices). */
+  readonly reference: SymbolReference | undefined;
   /** Strategies that get this symbol's bars (with `onBar`). */
   readonly hosts: StrategyHost[];
   /** Strategies that asked for warm-up bars. */
@@ -173,19 +175,20 @@ class BarLoop {
    * (warm-up nobody asked for).
    */
   private begin(bar: Bar): boolean {
-    const { runtime, clock, portfolio, references } = this.parts;
+    const { runtime, clock, portfolio } = this.parts;
     const t = bar.closeTime;
     const series = this.stream.seriesIndex ?? -1;
     let route = series >= 0 ? this.routesBySeries[series] : this.routes.get(bar.symbol);
     if (route === undefined) {
       route =
-        this.routes.get(bar.symbol) ?? routeOf(runtime, this.parts.marks, bar, this.startTs(bar.symbol));
+        this.routes.get(bar.symbol) ??
+        routeOf(runtime, this.parts.marks, this.parts.references, bar, this.startTs(bar.symbol));
       this.routes.set(bar.symbol, route);
       if (series >= 0) this.routesBySeries[series] = route;
     }
     // observed before matching (warm-up bars too): `of(bar)` answers the last close of an earlier
     // day whether or not the bar itself was observed
-    references?.observe(bar);
+    route.reference?.observe(bar);
     const warm = bar.ts < route.startTs;
     this.bar = bar;
     this.route = route;
@@ -235,7 +238,13 @@ class BarLoop {
   }
 }
 
-function routeOf(runtime: EngineRuntime, marks: MarkBook, bar: Bar, startTs: number): SymbolRoute {
+function routeOf(
+  runtime: EngineRuntime,
+  marks: MarkBook,
+  references: ReferencePrices | undefined,
+  bar: Bar,
+  startTs: number,
+): SymbolRoute {
   const inUniverse =
     runtime.universe.symbols.includes(bar.symbol) && runtime.universe.interval === bar.interval;
   const subscribed = new Set(
@@ -253,6 +262,7 @@ function routeOf(runtime: EngineRuntime, marks: MarkBook, bar: Bar, startTs: num
   );
   return {
     slot: marks.slot(bar.symbol),
+    reference: references?.forSymbol(bar.symbol),
     startTs,
     hosts,
     warmupHosts: hosts.filter((h) => (h.strategyClass.warmupBars ?? 0) > 0),

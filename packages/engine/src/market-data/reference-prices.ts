@@ -11,32 +11,47 @@ import type { Bar } from '@hoga/core';
 const DAY_MS = 86_400_000;
 const KST_OFFSET_MS = 9 * 3_600_000;
 
-interface SymbolCloses {
-  /** KST day number of the last bar observed. */
-  day: number;
+/**
+ * One symbol's closes: the last observed day's, and the last close of the day before it. A caller
+ * walking many bars of a symbol keeps it at hand ({@link ReferencePrices.forSymbol}) instead of
+ * looking the symbol up on every bar.
+ */
+export class SymbolReference {
+  /** KST day number of the last bar observed (NaN: none yet). */
+  day = Number.NaN;
   /** Its close. */
-  close: number;
+  close = Number.NaN;
   /** The last close of the day before `day` (NaN until one is known). */
-  previous: number;
+  previous = Number.NaN;
+
+  /** Records a completed bar of the symbol (in delivery order). */
+  observe(bar: Bar): void {
+    const day = Math.floor((bar.ts + KST_OFFSET_MS) / DAY_MS);
+    if (day !== this.day) {
+      this.previous = this.close;
+      this.day = day;
+    }
+    this.close = bar.close;
+  }
 }
 
 /** Tracks, per symbol, the last close of the previous KST trading day. */
 export class ReferencePrices {
-  private readonly symbols = new Map<string, SymbolCloses>();
+  private readonly symbols = new Map<string, SymbolReference>();
+
+  /** The closes of `symbol` (made at the first call). */
+  forSymbol(symbol: string): SymbolReference {
+    let s = this.symbols.get(symbol);
+    if (s === undefined) {
+      s = new SymbolReference();
+      this.symbols.set(symbol, s);
+    }
+    return s;
+  }
 
   /** Records a completed bar (call it after the bar was matched, in delivery order). */
   observe(bar: Bar): void {
-    const day = Math.floor((bar.ts + KST_OFFSET_MS) / DAY_MS);
-    const s = this.symbols.get(bar.symbol);
-    if (s === undefined) {
-      this.symbols.set(bar.symbol, { day, close: bar.close, previous: Number.NaN });
-      return;
-    }
-    if (day !== s.day) {
-      s.previous = s.close;
-      s.day = day;
-    }
-    s.close = bar.close;
+    this.forSymbol(bar.symbol).observe(bar);
   }
 
   /**
