@@ -56,6 +56,8 @@ interface SymbolRoute {
   readonly slot: number;
   /** The symbol's closes, for the bar fill model's KR price limits (none without reference prices). */
   readonly reference: SymbolReference | undefined;
+  /** The symbol's working orders in the venue (a bar is matched only when there are some). */
+  readonly working: readonly unknown[];
   /** Strategies that get this symbol's bars (with `onBar`). */
   readonly hosts: StrategyHost[];
   /** Strategies that asked for warm-up bars. */
@@ -147,7 +149,7 @@ class BarLoop {
       const warm = this.warm;
       if (this.phase === Phase.MATCH) {
         clock.set(this.t);
-        if (!warm && venue.workingCount > 0) {
+        if (!warm && route.working.length > 0) {
           venue.onMarket(bar.symbol, bar, Math.floor((this.t + route.sessionShift) / DAY_MS));
         }
         marks.values[route.slot] = bar.close;
@@ -180,9 +182,7 @@ class BarLoop {
     const series = this.stream.seriesIndex ?? -1;
     let route = series >= 0 ? this.routesBySeries[series] : this.routes.get(bar.symbol);
     if (route === undefined) {
-      route =
-        this.routes.get(bar.symbol) ??
-        routeOf(runtime, this.parts.marks, this.parts.references, bar, this.startTs(bar.symbol));
+      route = this.routes.get(bar.symbol) ?? routeOf(this.parts, bar, this.startTs(bar.symbol));
       this.routes.set(bar.symbol, route);
       if (series >= 0) this.routesBySeries[series] = route;
     }
@@ -238,13 +238,8 @@ class BarLoop {
   }
 }
 
-function routeOf(
-  runtime: EngineRuntime,
-  marks: MarkBook,
-  references: ReferencePrices | undefined,
-  bar: Bar,
-  startTs: number,
-): SymbolRoute {
+function routeOf(parts: BacktestLoopParts, bar: Bar, startTs: number): SymbolRoute {
+  const { runtime, marks, references, venue } = parts;
   const inUniverse =
     runtime.universe.symbols.includes(bar.symbol) && runtime.universe.interval === bar.interval;
   const subscribed = new Set(
@@ -263,6 +258,7 @@ function routeOf(
   return {
     slot: marks.slot(bar.symbol),
     reference: references?.forSymbol(bar.symbol),
+    working: venue.workingOf(bar.symbol),
     startTs,
     hosts,
     warmupHosts: hosts.filter((h) => (h.strategyClass.warmupBars ?? 0) > 0),

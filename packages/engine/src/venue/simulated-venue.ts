@@ -114,6 +114,20 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     }
   }
 
+  /**
+   * The working orders of `symbol`, as a list the venue keeps up to date in place (the same array
+   * for the venue's life): a caller walking many market views of a symbol keeps it at hand and
+   * asks for a match only when it is not empty.
+   */
+  workingOf(symbol: string): readonly SimulatedOrder[] {
+    let list = this.working.get(symbol);
+    if (list === undefined) {
+      list = [];
+      this.working.set(symbol, list);
+    }
+    return list;
+  }
+
   /** Whether `symbol` has working orders. */
   hasWorking(symbol: string): boolean {
     return (this.working.get(symbol)?.length ?? 0) > 0;
@@ -235,12 +249,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     }
     this.options.ledger.reserve(order.clientOrderId, order);
     order.state = 'ACCEPTED';
-    let list = this.working.get(order.symbol);
-    if (list === undefined) {
-      list = [];
-      this.working.set(order.symbol, list);
-    }
-    list.push(order);
+    (this.workingOf(order.symbol) as SimulatedOrder[]).push(order);
     this.workingCount++;
     this.emit(
       ofStrategy(
