@@ -47,7 +47,7 @@ import { ExecutionVenue } from '../venue/execution-venue.js';
 import { decimalOf, intentInput } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
 import type { HostServices } from './strategy-host.js';
-import { StrategyHost, trackedOrderOf } from './strategy-host.js';
+import { StrategyHost } from './strategy-host.js';
 import { TimerQueue } from './timer-queue.js';
 import { ClockToken, type InstrumentLookup, InstrumentsToken, LoggerToken, RunSettings } from './tokens.js';
 
@@ -254,7 +254,7 @@ export class EngineRuntime implements HostServices {
       intentInput(host.strategyId, clientOrderId, request, this.instruments?.(request.symbol)),
     );
     const now = this.clock.nowMs();
-    host.track(trackedOrderOf(intent));
+    host.trackNew(intent);
     const command: OrderCommand = {
       type: 'SubmitOrder',
       commandId: `${clientOrderId}:submit`,

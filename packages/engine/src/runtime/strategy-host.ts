@@ -241,6 +241,14 @@ export class StrategyHost implements StrategyContext {
     return this.services.cancelTimer(this, name);
   }
 
+  /** Registers a new order of this strategy (state `INITIALIZED`, nothing filled). */
+  trackNew(intent: OrderIntent): void {
+    // a fresh view of the same shape as a copy: kept as it is
+    const order = trackedOrderOf(intent) as MutableOrderView;
+    this.orders.set(order.clientOrderId, order);
+    this.open.set(order.clientOrderId, order);
+  }
+
   /**
    * Registers an order of this strategy: a new one (state `INITIALIZED`), or one of an earlier run
    * still open, with its state and fills so far (its next fills average on from them).
