@@ -140,9 +140,11 @@ const JOURNAL_WIDTH = 7;
 const TRADE_WIDTH = 11;
 /**
  * Rows the thread gathers before it commits (held in memory, not in an open transaction: another
- * connection's writes never wait for it), and all that remain at the close.
+ * connection's writes never wait for it), all that remain once no batch came for
+ * {@link IDLE_COMMIT_MS}, and all at the close.
  */
 const ROWS_PER_COMMIT = 4_096;
+const IDLE_COMMIT_MS = 20;
 /** Rows per INSERT statement (7 × 256 and 11 × 128 bound values, well under SQLite's 32,766). */
 const JOURNAL_ROWS_PER_INSERT = 256;
 const TRADE_ROWS_PER_INSERT = 128;
@@ -422,8 +424,20 @@ function serve(data: RunJournalThreadData): void {
     fail(error);
     return;
   }
+  let idle: NodeJS.Timeout | undefined;
+  const commitWhenIdle = (): void => {
+    idle = undefined;
+    if (db === null || sink === null) return;
+    try {
+      sink.commit();
+    } catch (error) {
+      fail(error);
+    }
+  };
   port.on('message', (first: RunJournalMessage) => {
     if (db === null || sink === null) return;
+    if (idle !== undefined) clearTimeout(idle);
+    idle = undefined;
     try {
       // the batches already waiting are folded too; rows are committed a few thousand at a time
       // (a commit costs about as much as a few dozen rows) and at the close
@@ -433,6 +447,7 @@ function serve(data: RunJournalThreadData): void {
         message = (receiveMessageOnPort(port)?.message as RunJournalMessage | undefined) ?? undefined;
       }
       if (message?.kind === 'close' || sink.pendingRows >= ROWS_PER_COMMIT) sink.commit();
+      else if (sink.pendingRows > 0) idle = setTimeout(commitWhenIdle, IDLE_COMMIT_MS);
       if (message?.kind === 'close') {
         db.close();
         db = null;
