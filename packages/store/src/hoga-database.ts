@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { CommandJournal } from './command-journal.js';
 import { CandleCache } from './repositories/candle-cache.js';
 import { FillRepository } from './repositories/fill-repository.js';
+import { FxRateCache } from './repositories/fx-rate-cache.js';
 import { JournalRepository } from './repositories/journal-repository.js';
 import { OrderRepository } from './repositories/order-repository.js';
 import { PnlLedgerRepository } from './repositories/pnl-ledger-repository.js';
@@ -170,6 +171,11 @@ export class HogaDatabase {
   /** The candle cache. */
   get candles(): CandleCache {
     return this.repos().candles;
+  }
+
+  /** The exchange-rate cache (history only). */
+  get fxRates(): FxRateCache {
+    return this.repos().fxRates;
   }
 
   /** Key-value state per strategy. */
@@ -414,6 +420,7 @@ export class HogaDatabase {
         positions: new PositionRepository(c),
         pnl: new PnlLedgerRepository(c),
         candles: new CandleCache(c),
+        fxRates: new FxRateCache(c, this.clock),
         strategyState: new StrategyStateRepository(c, this.clock),
       };
     }
@@ -428,6 +435,7 @@ interface Repositories {
   readonly positions: PositionRepository;
   readonly pnl: PnlLedgerRepository;
   readonly candles: CandleCache;
+  readonly fxRates: FxRateCache;
   readonly strategyState: StrategyStateRepository;
 }
 

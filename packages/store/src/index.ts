@@ -1,7 +1,7 @@
 /**
  * `@hoga/store`: the engine's memory in one SQLite file — orders and their broker ids, fills, the
- * event journal, position snapshots, the daily PnL ledger, the token cache, the candle cache and
- * per-strategy state.
+ * event journal, position snapshots, the daily PnL ledger, the token cache, the candle cache, the
+ * exchange-rate cache and per-strategy state.
  *
  * @packageDocumentation
  */
@@ -28,6 +28,13 @@ export {
   FillRepository,
   type NewFill,
 } from './repositories/fill-repository.js';
+export {
+  type CachedFxRate,
+  FX_HISTORY_AGE_MS,
+  type FxRateAnswer,
+  FxRateCache,
+  type FxRateKey,
+} from './repositories/fx-rate-cache.js';
 export {
   type JournalableEvent,
   type JournalEntry,

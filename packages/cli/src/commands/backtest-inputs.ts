@@ -6,6 +6,7 @@
  */
 import { BrokerApiError, type BrokerClient } from '@hoga/connector';
 import {
+  type Decimal,
   formatKst,
   type Instrument,
   instrumentOf,
@@ -16,7 +17,7 @@ import {
   SecurityType,
 } from '@hoga/core';
 import type { BarFeed, DownloadProgress, FxRates } from '@hoga/engine';
-import type { HogaDatabase } from '@hoga/store';
+import type { FxRateAnswer, HogaDatabase } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import type { BacktestRequest, SymbolRange } from './backtest-options.js';
@@ -25,6 +26,8 @@ type Engine = typeof import('@hoga/engine');
 
 /** At most this many rates are fetched for a run (one per month from the start). */
 const MAX_RATE_SAMPLES = 12;
+/** The pair the backtest values USD with: KRW per USD. */
+const USD_KRW = { baseCurrency: 'USD', quoteCurrency: 'KRW' } as const;
 /** Symbols per stock-info request (the endpoint takes 1 to 200). */
 const STOCKS_PER_REQUEST = 200;
 
@@ -64,11 +67,14 @@ export async function instrumentsOf(
 /**
  * The USD/KRW rates of the run: `--usd-krw` when given; else the exchange-rate endpoint's rate at
  * the start, and when the universe holds US symbols, at the start of each following month (at most
- * {@link MAX_RATE_SAMPLES}), as a step function.
+ * {@link MAX_RATE_SAMPLES}), as a step function. Each rate is read from the database's
+ * exchange-rate cache first; the broker is asked only for the times not cached, and its answers
+ * (a rate, or none for that time) are cached when they are history.
  */
 export async function fxRates(
   engine: Engine,
   client: BrokerClient,
+  db: HogaDatabase,
   request: BacktestRequest,
   logger: Logger,
 ): Promise<FxRates> {
@@ -78,15 +84,14 @@ export async function fxRates(
   const times = rateTimes(request.startMs, end);
   const points: [number, number][] = [];
   for (const t of times) {
-    try {
-      const rate = await client.getExchangeRate({ dateTime: formatKst(DateTime.fromMillis(t)) });
-      points.push([t, rate.rate.toNumber()]);
-      // a KR run holds its USD cash at one rate: the start's, or the first the range has
-      if (!hasUs) break;
-    } catch (error) {
-      if (!(error instanceof BrokerApiError && error.code === 'exchange-rate-not-found')) throw error;
+    const rate = await usdKrwAt(client, db, t);
+    if (rate === null) {
       logger.warn({ at: formatKst(DateTime.fromMillis(t)) }, 'no USD/KRW rate for this time');
+      continue;
     }
+    points.push([t, rate.toNumber()]);
+    // a KR run holds its USD cash at one rate: the start's, or the first the range has
+    if (!hasUs) break;
   }
   if (points.length === 0) {
     throw new CliError(
@@ -95,6 +100,31 @@ export async function fxRates(
     );
   }
   return new engine.SteppedFxRates(points);
+}
+
+/**
+ * The USD/KRW rate at `t`: the cached answer, else the broker's (cached when it is history, see
+ * the store's `FxRateCache`); null when the broker has no rate for that time.
+ */
+async function usdKrwAt(client: BrokerClient, db: HogaDatabase, t: number): Promise<Decimal | null> {
+  const key = { ...USD_KRW, at: t };
+  const cached = db.fxRates.get(key);
+  if (cached !== undefined) return cached.type === 'rate' ? cached.rate : null;
+  let answer: FxRateAnswer;
+  try {
+    const rate = await client.getExchangeRate({ ...USD_KRW, dateTime: formatKst(DateTime.fromMillis(t)) });
+    answer = {
+      type: 'rate',
+      rate: rate.rate,
+      validFrom: rate.validFrom.toMillis(),
+      validUntil: rate.validUntil.toMillis(),
+    };
+  } catch (error) {
+    if (!(error instanceof BrokerApiError && error.code === 'exchange-rate-not-found')) throw error;
+    answer = { type: 'no-rate' };
+  }
+  db.fxRates.store(key, answer);
+  return answer.type === 'rate' ? answer.rate : null;
 }
 
 /**

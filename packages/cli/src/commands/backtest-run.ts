@@ -85,7 +85,7 @@ export async function runBacktestCommand(
     const feed = readFeed(present.map((r) => r.symbol));
     reportEmpty(feed, request, present);
     // after the bars: a range with none (in the future) says so, rather than that no rate exists
-    const fx = await fxRates(engine, source.client, request, logger);
+    const fx = await fxRates(engine, source.client, db, request, logger);
     const marketSource = source;
     /** The universe's bars, and those of the symbols the strategies subscribed to in `onStart`. */
     const openStream = async (extra: readonly Subscription[]) => {

@@ -12,6 +12,7 @@ import { MIGRATION_005_RUNS_SQL } from './migration-005-runs.js';
 import { MIGRATION_006_TOKEN_FINGERPRINT_SQL } from './migration-006-token-fingerprint.js';
 import { MIGRATION_007_COMMAND_LOG_SQL } from './migration-007-command-log.js';
 import { MIGRATION_008_CANDLE_BLOCKS_SQL } from './migration-008-candle-blocks.js';
+import { MIGRATION_009_FX_RATES_SQL } from './migration-009-fx-rates.js';
 
 /** One schema step. */
 export interface Migration {
@@ -214,6 +215,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     name: 'candle cache: columnar blocks for the backtest read path, dropped by triggers on change',
     sql: MIGRATION_008_CANDLE_BLOCKS_SQL,
+  },
+  {
+    version: 9,
+    name: 'exchange-rate cache: the rates (and the times without one) the broker answered, history only',
+    sql: MIGRATION_009_FX_RATES_SQL,
   },
 ];
 
