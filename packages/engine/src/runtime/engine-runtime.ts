@@ -82,8 +82,14 @@ export class EngineRuntime implements HostServices {
   readonly subscriptions: Subscription[] = [];
   readonly mode: RunSettings['mode'];
   readonly universe: Universe;
-  private readonly queue: OrderEvent[] = [];
+  /**
+   * Events waiting to be routed: `queue[queueHead..queueTail)`. The array keeps its capacity from
+   * one drain to the next (emptying it by its length would drop its store, made again at the next
+   * event); a routed slot is cleared so that the event is not kept.
+   */
+  private readonly queue: (OrderEvent | undefined)[] = [];
   private queueHead = 0;
+  private queueTail = 0;
   private draining = false;
   private pending: Promise<void> | null = null;
   private readonly fillListeners: ((fill: Fill, event: OrderEvent) => void)[] = [];
@@ -214,15 +220,17 @@ export class EngineRuntime implements HostServices {
 
   /** Routes queued order events (unless a hook is running or routing is already under way). */
   drain(): void {
-    if (this.queueHead >= this.queue.length || this.draining || this.inHook > 0) return;
+    if (this.queueHead >= this.queueTail || this.draining || this.inHook > 0) return;
     this.draining = true;
     try {
-      while (this.queueHead < this.queue.length) {
-        const event = this.queue[this.queueHead++] as OrderEvent;
+      while (this.queueHead < this.queueTail) {
+        const at = this.queueHead++;
+        const event = this.queue[at] as OrderEvent;
+        this.queue[at] = undefined;
         this.route(event);
       }
-      this.queue.length = 0;
       this.queueHead = 0;
+      this.queueTail = 0;
     } finally {
       this.draining = false;
     }
@@ -459,7 +467,7 @@ export class EngineRuntime implements HostServices {
   }
 
   private enqueue(event: OrderEvent): void {
-    this.queue.push(event);
+    this.queue[this.queueTail++] = event;
     if (this.inHook === 0) this.drain();
   }
 
