@@ -28,14 +28,11 @@ import { safeIntOf } from '../risk/exact-int.js';
 import { EventHub } from './event-hub.js';
 import type { ExecutionVenue } from './execution-venue.js';
 import type { SimulatedOrder } from './simulated-order.js';
+import { VenueOrders } from './venue-orders.js';
+
+export { KEPT_ENDED_ORDERS } from './venue-orders.js';
 
 const ZERO = new Decimal(0);
-/**
- * How many ended orders the venue still recognises (a modify or cancel of one is refused as
- * `already-filled`, not as unknown); older ones are let go, so that a long backtest's venue does not
- * grow with every order it ever took. The strategies' own view keeps 1,000 of them.
- */
-export const KEPT_ENDED_ORDERS = 4_096;
 const CODE_BUYING_POWER = 'insufficient-buying-power';
 /** What `execute` resolves with: the venue's work is done synchronously. */
 const DONE: Promise<void> = Promise.resolve();
@@ -66,17 +63,10 @@ export interface SimulatedVenueOptions<M> {
  */
 export class SimulatedVenue<M> implements ExecutionVenue {
   private readonly hub = new EventHub<OrderEvent>();
-  /** Orders not ended yet, by client id. */
-  private readonly orders = new Map<string, SimulatedOrder>();
-  /** The ids of the last {@link KEPT_ENDED_ORDERS} orders ended (filled, canceled, expired, rejected), as a ring. */
-  private readonly ended: (string | undefined)[] = new Array(KEPT_ENDED_ORDERS).fill(undefined);
-  private endedNext = 0;
-  private readonly working = new Map<string, SimulatedOrder[]>();
+  private readonly orders = new VenueOrders();
   private readonly prefix: string;
   private sequence = 0;
   private eventSequence = 0;
-  /** Number of working orders (a cheap test for the hot loop). */
-  workingCount = 0;
 
   /** Every order event, synchronously as it happens. */
   readonly events$: Observable<OrderEvent> = this.hub.events$;
@@ -89,6 +79,11 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   /** The account's books. */
   get ledger(): Ledger {
     return this.options.ledger;
+  }
+
+  /** Number of working orders. */
+  get workingCount(): number {
+    return this.orders.workingCount;
   }
 
   /** @inheritdoc */
@@ -120,24 +115,17 @@ export class SimulatedVenue<M> implements ExecutionVenue {
    * asks for a match only when it is not empty.
    */
   workingOf(symbol: string): readonly SimulatedOrder[] {
-    let list = this.working.get(symbol);
-    if (list === undefined) {
-      list = [];
-      this.working.set(symbol, list);
-    }
-    return list;
+    return this.orders.workingOf(symbol);
   }
 
   /** Whether `symbol` has working orders. */
   hasWorking(symbol: string): boolean {
-    return (this.working.get(symbol)?.length ?? 0) > 0;
+    return this.orders.workingOf(symbol).length > 0;
   }
 
   /** The symbols with working orders (the market views the venue needs). */
   workingSymbols(): string[] {
-    const out: string[] = [];
-    for (const [symbol, list] of this.working) if (list.length > 0) out.push(symbol);
-    return out;
+    return this.orders.workingSymbols();
   }
 
   /**
@@ -149,8 +137,8 @@ export class SimulatedVenue<M> implements ExecutionVenue {
    * @param sessionKey - identifies the trading session of the view (e.g. the trading date)
    */
   onMarket(symbol: string, view: M, sessionKey: number): void {
-    const list = this.working.get(symbol);
-    if (list === undefined || list.length === 0) return;
+    const list = this.orders.workingOf(symbol);
+    if (list.length === 0) return;
     const now = this.options.clock.nowMs();
     // a fill or an expiry takes the order out of `list`: walk a copy (none needed for one order)
     if (list.length === 1) this.match(list[0] as SimulatedOrder, view, sessionKey, now);
@@ -206,7 +194,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       sessionKey: undefined,
       fills: 0,
     };
-    this.orders.set(order.clientOrderId, order);
+    this.orders.add(order);
     this.emit(
       ofStrategy(
         {
@@ -226,7 +214,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       const grid = checkLimitPrice(instrument, limit);
       if (!grid.accepted) {
         order.state = 'REJECTED';
-        this.forget(order);
+        this.orders.end(order);
         this.emit({ type: 'OrderRejected', ...this.base(order, now), code: grid.code, reason: grid.message });
         return;
       }
@@ -238,7 +226,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const refusal = this.admission(order);
     if (refusal !== null) {
       order.state = 'REJECTED';
-      this.forget(order);
+      this.orders.end(order);
       this.emit({
         type: 'OrderRejected',
         ...this.base(order, now),
@@ -249,8 +237,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     }
     this.options.ledger.reserve(order.clientOrderId, order);
     order.state = 'ACCEPTED';
-    (this.workingOf(order.symbol) as SimulatedOrder[]).push(order);
-    this.workingCount++;
+    this.orders.work(order);
     this.emit(
       ofStrategy(
         {
@@ -288,7 +275,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const order = this.orders.get(command.clientOrderId);
     if (order !== undefined && isWorking(order)) return order;
     const now = this.options.clock.nowMs();
-    const known = order !== undefined || this.endedRecently(command.clientOrderId);
+    const known = order !== undefined || this.orders.endedRecently(command.clientOrderId);
     this.emit({
       type,
       eventId: this.nextEventId(),
@@ -443,27 +430,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   private close(order: SimulatedOrder, state: 'FILLED' | 'CANCELED' | 'EXPIRED'): void {
     order.state = state;
     this.options.ledger.release(order.clientOrderId);
-    this.forget(order);
-    const list = this.working.get(order.symbol);
-    const at = list?.indexOf(order) ?? -1;
-    if (list !== undefined && at >= 0) {
-      list.splice(at, 1);
-      this.workingCount--;
-    }
-  }
-
-  /** An ended order leaves the map; its id stays in the ring of recently ended ones. */
-  private forget(order: SimulatedOrder): void {
-    this.orders.delete(order.clientOrderId);
-    const slot = this.endedNext;
-    this.ended[slot] = order.clientOrderId;
-    this.endedNext = slot + 1 === KEPT_ENDED_ORDERS ? 0 : slot + 1;
-  }
-
-  /** Whether `clientOrderId` is one of the last orders ended. */
-  private endedRecently(clientOrderId: string): boolean {
-    for (const id of this.ended) if (id === clientOrderId) return true;
-    return false;
+    this.orders.end(order);
   }
 
   private base(order: SimulatedOrder, now: number, tsEvent = now) {
