@@ -44,6 +44,7 @@ import type {
   Universe,
 } from '../strategy/strategy-context.js';
 import { ExecutionVenue } from '../venue/execution-venue.js';
+import { EventQueue } from './event-queue.js';
 import { decimalOf, intentInput } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
 import type { HostServices } from './strategy-host.js';
@@ -82,15 +83,9 @@ export class EngineRuntime implements HostServices {
   readonly subscriptions: Subscription[] = [];
   readonly mode: RunSettings['mode'];
   readonly universe: Universe;
-  /**
-   * Events waiting to be routed: `queue[queueHead..queueTail)`. The array keeps its capacity from
-   * one drain to the next (emptying it by its length would drop its store, made again at the next
-   * event); a routed slot is cleared so that the event is not kept.
-   */
-  private readonly queue: (OrderEvent | undefined)[] = [];
-  private queueHead = 0;
-  private queueTail = 0;
-  private draining = false;
+  private readonly queue = new EventQueue();
+  /** Routes one event (made once: the queue is drained with it on every order event). */
+  private readonly routeEvent = (event: OrderEvent): void => this.route(event);
   private pending: Promise<void> | null = null;
   private readonly fillListeners: ((fill: Fill, event: OrderEvent) => void)[] = [];
   private readonly log: Logger;
@@ -220,20 +215,7 @@ export class EngineRuntime implements HostServices {
 
   /** Routes queued order events (unless a hook is running or routing is already under way). */
   drain(): void {
-    if (this.queueHead >= this.queueTail || this.draining || this.inHook > 0) return;
-    this.draining = true;
-    try {
-      while (this.queueHead < this.queueTail) {
-        const at = this.queueHead++;
-        const event = this.queue[at] as OrderEvent;
-        this.queue[at] = undefined;
-        this.route(event);
-      }
-      this.queueHead = 0;
-      this.queueTail = 0;
-    } finally {
-      this.draining = false;
-    }
+    if (this.inHook === 0) this.queue.drain(this.routeEvent);
   }
 
   /** Fires one due timer on its strategy. */
@@ -467,7 +449,7 @@ export class EngineRuntime implements HostServices {
   }
 
   private enqueue(event: OrderEvent): void {
-    this.queue[this.queueTail++] = event;
+    this.queue.push(event);
     if (this.inHook === 0) this.drain();
   }
 
