@@ -71,8 +71,6 @@ export interface BacktestOptions {
    * status (`completed` or `failed`). Without it only the journal of orders is stored.
    */
   readonly record?: BacktestRecord | undefined;
-  /** Write the store's rows from a worker thread (default: when the database is a file). */
-  readonly writerThread?: boolean | undefined;
   /**
    * Opens the bars once the strategies have started (so bars they subscribed to in `onStart` can
    * be loaded too). Called with the extra subscriptions and the most warm-up bars any asked for.
@@ -122,7 +120,6 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestOut
   const writer = RunJournalWriter.open(options.db, {
     mode: 'backtest',
     runId: options.record === undefined ? null : options.settings.runId,
-    thread: options.writerThread,
   });
   let outcome: BacktestOutcome;
   try {

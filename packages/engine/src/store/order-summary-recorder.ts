@@ -10,7 +10,15 @@
  *
  * @module
  */
-import { type Decimal, exactIntOf, formatDecimal, type OrderEvent } from '@hoga/core';
+import {
+  type Decimal,
+  exactIntOf,
+  formatDecimal,
+  type OrderCanceled,
+  type OrderDenied,
+  type OrderEvent,
+  type OrderRejected,
+} from '@hoga/core';
 import type { RunJournalWriter } from '@hoga/store';
 import type { EventRecorder } from './event-recorder.js';
 
@@ -79,24 +87,8 @@ export class OrderSummaryRecorder implements EventRecorder {
         break;
       case 'OrderRejected':
       case 'OrderDenied':
-        w.reason(
-          event.type,
-          event.clientOrderId,
-          strategyId,
-          event.tsEvent,
-          event.tsInit,
-          event.code === undefined ? event.reason : `${event.code}: ${event.reason}`,
-        );
-        break;
       case 'OrderCanceled':
-        w.reason(
-          event.type,
-          event.clientOrderId,
-          strategyId,
-          event.tsEvent,
-          event.tsInit,
-          event.reason ?? null,
-        );
+        w.reason(event.type, event.clientOrderId, strategyId, event.tsEvent, event.tsInit, reasonOf(event));
         break;
       default:
         w.event(event.type, event.clientOrderId, strategyId, event.tsEvent, event.tsInit);
@@ -108,4 +100,10 @@ export class OrderSummaryRecorder implements EventRecorder {
   flush(): void {
     this.writer.flush();
   }
+}
+
+/** What a rejection, a denial (`code: reason`) or a cancel (its reason, or null) says of the order. */
+function reasonOf(event: OrderRejected | OrderDenied | OrderCanceled): string | null {
+  if (event.type === 'OrderCanceled') return event.reason ?? null;
+  return event.code === undefined ? event.reason : `${event.code}: ${event.reason}`;
 }
