@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Bar, createLogger, Decimal, formatDecimal } from '@hoga/core';
-import { HogaDatabase, RunRepository, StoreError } from '@hoga/store';
+import { HogaDatabase, RunRepository, type RunTrade, StoreError } from '@hoga/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BarFeed } from '../market-data/bar-feed.js';
 import { FixedFxRates } from '../portfolio/fx-rates.js';
@@ -41,6 +41,13 @@ class EveryBar extends Strategy {
     const position = this.ctx.position(bar.symbol);
     if (position === undefined) this.ctx.buy(bar.symbol, 10);
     else this.ctx.sell(bar.symbol, position.quantity);
+  }
+}
+
+/** {@link EveryBar} that stops trading before it would throw. */
+class Lasting extends EveryBar {
+  override onBar(bar: Bar): void {
+    if (this.n < 39) super.onBar(bar);
   }
 }
 
@@ -86,14 +93,20 @@ function backtest(
 }
 
 const text = (d: Decimal) => formatDecimal(d);
+/** A trade as compared: stored and reported trades hold the same figures. */
+const tradeRow = (t: RunTrade) => [
+  t.time,
+  t.strategyId,
+  t.symbol,
+  t.side,
+  text(t.quantity),
+  text(t.price),
+  text(t.commission),
+  text(t.tax),
+];
 
 describe('runBacktest with a record', () => {
   it('stores the run with its trades as they filled, its equity curve and statistics, and a summary per order', async () => {
-    class Lasting extends EveryBar {
-      override onBar(bar: Bar): void {
-        if (this.n < 39) super.onBar(bar);
-      }
-    }
     const outcome = await backtest('run-ok', Lasting);
     expect(outcome.status).toBe('completed');
     expect(outcome.trades.length).toBeGreaterThan(20);
@@ -107,30 +120,7 @@ describe('runBacktest with a record', () => {
       endedAt: 2_000,
     });
     expect(stored?.stats).toMatchObject({ bars: 60, failure: null, trades: outcome.stats.trades });
-    const trades = runs.trades('run-ok');
-    expect(
-      trades.map((t) => [
-        t.time,
-        t.strategyId,
-        t.symbol,
-        t.side,
-        text(t.quantity),
-        text(t.price),
-        text(t.commission),
-        text(t.tax),
-      ]),
-    ).toEqual(
-      outcome.trades.map((t) => [
-        t.time,
-        t.strategyId,
-        t.symbol,
-        t.side,
-        text(t.quantity),
-        text(t.price),
-        text(t.commission),
-        text(t.tax),
-      ]),
-    );
+    expect(runs.trades('run-ok').map(tradeRow)).toEqual(outcome.trades.map(tradeRow));
     expect(runs.equity('run-ok')).toEqual(outcome.equity.map((p) => ({ time: p.time, equity: p.equity })));
     const orders = new Set(outcome.trades.map((t) => t.clientOrderId));
     const journal = db.journal.readFrom(1, 1_000);
@@ -145,6 +135,20 @@ describe('runBacktest with a record', () => {
     expect(stored?.status).toBe('failed');
     expect(stored?.stats).toMatchObject({ failure: outcome.failure?.message });
     expect(new RunRepository(db.connection).trades('run-failed')).toHaveLength(outcome.trades.length);
+  });
+
+  it('stores a run whose rows could not be written as failed, with the write error, and throws it', async () => {
+    // every journal row refused, as a full disk would (the writer thread's batch rolls back)
+    db.connection.exec(
+      "CREATE TRIGGER no_journal BEFORE INSERT ON journal BEGIN SELECT RAISE(ABORT, 'simulated full disk'); END",
+    );
+    const run = backtest('run-unwritten', Lasting);
+    await expect(run).rejects.toThrow(StoreError);
+    await expect(run).rejects.toMatchObject({ code: 'write-failed', message: /simulated full disk/ });
+    const stored = new RunRepository(db.connection).get('run-unwritten');
+    expect(stored?.status).toBe('failed');
+    expect(stored?.stats).toMatchObject({ failure: expect.stringMatching(/simulated full disk/) });
+    expect(db.journal.readFrom(1, 10_000)).toEqual([]);
   });
 
   it('stops before any hook when the run id is already stored, writing nothing more', async () => {

@@ -89,6 +89,10 @@ function modifyOf(order: OrderCommand, price: number, quantity: number): OrderCo
   };
 }
 
+function cancelOf(clientOrderId: ClientOrderId): OrderCommand {
+  return { type: 'CancelOrder', commandId: `x-${++n}`, strategyId: S, tsInit: T0, clientOrderId };
+}
+
 describe('SimulatedVenue', () => {
   it("accepts an order, fills it on a later bar with the broker's commission and books it on the ledger", async () => {
     const { venue, events, at } = setup();
@@ -111,15 +115,8 @@ describe('SimulatedVenue', () => {
     const order = submit('BUY', 10);
     await venue.execute(order);
     at(bar(1, 70_100));
-    const cancel = (clientOrderId: ClientOrderId): OrderCommand => ({
-      type: 'CancelOrder',
-      commandId: `x-${++n}`,
-      strategyId: S,
-      tsInit: T0,
-      clientOrderId,
-    });
-    await venue.execute(cancel(idOf(order)));
-    await venue.execute(cancel('never-submitted' as ClientOrderId));
+    await venue.execute(cancelOf(idOf(order)));
+    await venue.execute(cancelOf('never-submitted' as ClientOrderId));
     expect(
       events.filter((e) => e.type === 'OrderCancelRejected').map((e) => [e.clientOrderId, e.code]),
     ).toEqual([
@@ -138,16 +135,9 @@ describe('SimulatedVenue', () => {
       rejected.push(idOf(order));
     }
     expect(events.filter((e) => e.type === 'OrderRejected')).toHaveLength(KEPT_ENDED_ORDERS + 5);
-    const cancel = (clientOrderId: ClientOrderId): OrderCommand => ({
-      type: 'CancelOrder',
-      commandId: `x-${++n}`,
-      strategyId: S,
-      tsInit: T0,
-      clientOrderId,
-    });
-    venue.executeNow(cancel(rejected[4] as ClientOrderId));
-    venue.executeNow(cancel(rejected[5] as ClientOrderId));
-    venue.executeNow(cancel(rejected.at(-1) as ClientOrderId));
+    venue.executeNow(cancelOf(rejected[4] as ClientOrderId));
+    venue.executeNow(cancelOf(rejected[5] as ClientOrderId));
+    venue.executeNow(cancelOf(rejected.at(-1) as ClientOrderId));
     expect(events.filter((e) => e.type === 'OrderCancelRejected').map((e) => e.code)).toEqual([
       'order-not-found',
       'already-filled',
