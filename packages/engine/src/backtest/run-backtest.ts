@@ -194,6 +194,9 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     await stored?.abandon(error);
     throw error;
   }
+  // nothing is recorded after the stop: the writer commits its last rows while the trades and
+  // statistics are made here (`finish` and the caller wait for the same close)
+  writer.close().catch(() => undefined);
   const equity = portfolio.equityCurve();
   const trades = log.trades();
   const outcome: BacktestOutcome = {
