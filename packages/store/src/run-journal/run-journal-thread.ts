@@ -134,10 +134,10 @@ const TERMINAL: ReadonlySet<string> = new Set([
   'OrderExpired',
 ]);
 
-/** Values per journal row: type, mode, strategy_id, client_order_id, ts_event, ts_init, payload. */
-const JOURNAL_WIDTH = 7;
-/** Values per trade row: run_id, seq, time, strategy_id, symbol, side, quantity, price, currency, commission, tax. */
-const TRADE_WIDTH = 11;
+/** Values per journal row: strategy_id, client_order_id, ts_event, ts_init, payload (type and mode are the statement's). */
+const JOURNAL_WIDTH = 5;
+/** Values per trade row: seq, time, strategy_id, symbol, side, quantity, price, currency, commission, tax (run_id is the statement's). */
+const TRADE_WIDTH = 10;
 /**
  * Rows the thread gathers before it commits (held in memory, not in an open transaction: another
  * connection's writes never wait for it), all that remain once no batch came for
@@ -145,13 +145,22 @@ const TRADE_WIDTH = 11;
  */
 const ROWS_PER_COMMIT = 4_096;
 const IDLE_COMMIT_MS = 20;
-/** Rows per INSERT statement (7 × 256 and 11 × 128 bound values, well under SQLite's 32,766). */
+/** Rows per INSERT statement (5 × 256 and 10 × 128 bound values, well under SQLite's 32,766). */
 const JOURNAL_ROWS_PER_INSERT = 256;
 const TRADE_ROWS_PER_INSERT = 128;
 
-/** An INSERT of `rows` rows into `target` (`table (columns)`), `width` values each. */
-function insertSql(target: string, width: number, rows: number): string {
-  const tuple = `(${new Array<string>(width).fill('?').join(', ')})`;
+/** `text` as an SQL string literal. */
+function sqlText(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/**
+ * An INSERT of `rows` rows into `target` (`table (columns)`): each row the `fixed` SQL values
+ * (the same in every row of a run: written once into the statement rather than bound per row),
+ * then `width` bound values.
+ */
+function insertSql(target: string, fixed: readonly string[], width: number, rows: number): string {
+  const tuple = `(${[...fixed, ...new Array<string>(width).fill('?')].join(', ')})`;
   return `INSERT INTO ${target} VALUES ${new Array<string>(rows).fill(tuple).join(', ')}`;
 }
 
@@ -162,9 +171,15 @@ class TableInserter {
   private readonly width: number;
   private readonly perInsert: number;
 
-  constructor(db: Database.Database, target: string, width: number, perInsert: number) {
-    this.block = db.prepare(insertSql(target, width, perInsert));
-    this.one = db.prepare(insertSql(target, width, 1));
+  constructor(
+    db: Database.Database,
+    target: string,
+    fixed: readonly string[],
+    width: number,
+    perInsert: number,
+  ) {
+    this.block = db.prepare(insertSql(target, fixed, width, perInsert));
+    this.one = db.prepare(insertSql(target, fixed, width, 1));
     this.width = width;
     this.perInsert = perInsert;
   }
@@ -204,12 +219,14 @@ export class RunJournalSink {
     this.journal = new TableInserter(
       db,
       'journal (type, mode, strategy_id, client_order_id, ts_event, ts_init, payload)',
+      [sqlText('OrderSummary'), sqlText(target.mode)],
       JOURNAL_WIDTH,
       JOURNAL_ROWS_PER_INSERT,
     );
     this.trades = new TableInserter(
       db,
       'run_trades (run_id, seq, time, strategy_id, symbol, side, quantity, price, currency, commission, tax)',
+      [target.runId === null ? 'NULL' : sqlText(target.runId)],
       TRADE_WIDTH,
       TRADE_ROWS_PER_INSERT,
     );
@@ -326,7 +343,6 @@ export class RunJournalSink {
     const runId = this.target.runId;
     if (runId !== null) {
       this.tradeRows.push(
-        runId,
         this.tradeSeq++,
         tsEvent,
         strategyId,
@@ -381,8 +397,6 @@ export class RunJournalSink {
   private close(s: OrderSummary, tsEvent: number, tsInit: number): void {
     this.open.delete(s.clientOrderId);
     this.journalRows.push(
-      'OrderSummary',
-      this.target.mode,
       s.strategyId,
       s.clientOrderId,
       tsEvent,
