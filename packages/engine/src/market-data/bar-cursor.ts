@@ -67,6 +67,11 @@ export class BarCursor {
   /** Per series, the index of its first staged bar and how many are staged. */
   private readonly stagedFrom: Int32Array;
   private readonly stagedCount: Int32Array;
+  /**
+   * Per series, the close time of the bar after its staged ones (+Infinity past its end): the head
+   * once the last staged bar is delivered, read without going back to the columns.
+   */
+  private readonly stagedNext: Float64Array;
   /** Each series' symbol and interval (read without touching the series). */
   private readonly symbols: string[];
   private readonly intervals: BarInterval[];
@@ -94,6 +99,7 @@ export class BarCursor {
     this.staged = new Float64Array(n * this.stagedBars * FIELDS);
     this.stagedFrom = new Int32Array(n);
     this.stagedCount = new Int32Array(n);
+    this.stagedNext = new Float64Array(n);
     this.symbols = series.map((x) => x.symbol);
     this.intervals = series.map((x) => x.interval);
     for (let s = 0; s < n; s++) {
@@ -179,11 +185,9 @@ export class BarCursor {
     this.barIndex = i;
     this.pos[s] = i + 1;
     this.head[s] =
-      i + 1 >= (this.end[s] as number)
-        ? Number.POSITIVE_INFINITY
-        : j + 1 < (this.stagedCount[s] as number)
-          ? (staged[at + n * FIELDS + 1] as number)
-          : ((this.series[s] as BarSeries).columns.closeTime[i + 1] as number);
+      j + 1 < (this.stagedCount[s] as number)
+        ? (staged[at + n * FIELDS + 1] as number)
+        : (this.stagedNext[s] as number);
   }
 
   /**
@@ -210,6 +214,9 @@ export class BarCursor {
     }
     this.stagedFrom[s] = i;
     this.stagedCount[s] = count;
+    const after = i + count;
+    this.stagedNext[s] =
+      after < (this.end[s] as number) ? (c.closeTime[after] as number) : Number.POSITIVE_INFINITY;
   }
 
   private nextFromHeap(): boolean {
