@@ -52,7 +52,9 @@ export class LiveClock implements Clock {
 
 /** A clock that moves only when told to (for tests and backtests). */
 export class VirtualClock implements Clock {
-  private ms: number;
+  // a number from the start (NaN until the constructor sets it): a field declared without a value
+  // starts as `undefined`, and V8 would then box every instant written into it (16 bytes per set)
+  private ms = Number.NaN;
 
   /** @param start - initial instant (defaults to the epoch) */
   constructor(start: InstantInput = 0) {
