@@ -136,6 +136,27 @@ describe('RunJournalWriter', () => {
     ]);
   });
 
+  it("writes a run id with quotes in it as it is (the thread's statements carry it as an SQL literal)", async () => {
+    const runId = "it's'); DROP TABLE runs; --";
+    new RunRepository(db.connection).start({
+      runId,
+      kind: 'backtest',
+      strategyPath: null,
+      strategyName: 'sma',
+      params: {},
+      startedAt: 0,
+    });
+    const writer = RunJournalWriter.open(db, { mode: 'backtest', runId, batchValues: 16 });
+    expect(writer.threaded).toBe(true);
+    writeOrders(writer);
+    await writer.close();
+    expect(writer.error).toBeNull();
+    const runs = new RunRepository(db.connection);
+    expect(runs.trades(runId).map((t) => t.quantity.toFixed())).toEqual(['4', '6']);
+    expect(runs.list().map((r) => r.runId)).toEqual([runId]);
+    expect(journal(db).map((r) => r[3])).toEqual(['b', 'a', 'c']);
+  });
+
   it('writes the same rows on the calling thread (an in-memory database), and none of the trades without a run', async () => {
     const memory = HogaDatabase.open(':memory:');
     try {
