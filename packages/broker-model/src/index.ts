@@ -20,7 +20,7 @@ export {
   averageFillPrice,
   averagePurchasePrice,
 } from './economics/average-price.js';
-export { CASH_PLACES, cashPlaces, ceilCash, exactIntOf, floorCash, roundCash } from './economics/cash.js';
+export { CASH_PLACES, cashPlaces, ceilCash, floorCash, roundCash } from './economics/cash.js';
 export {
   COMMISSION_RATES,
   commissionFor,

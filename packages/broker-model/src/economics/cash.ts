@@ -28,9 +28,6 @@ export function floorCash(currency: Currency, amount: Decimal): Decimal {
   return amount.toDecimalPlaces(cashPlaces(currency), Decimal.ROUND_DOWN);
 }
 
-/** `x` as a number when it is a safe integer, else NaN (core's; re-exported here for the economics). */
-export { exactIntOf } from '@hoga/core';
-
 /**
  * ⌊x / y⌋ for a safe integer `x ≥ 0` and an integer `y > 0` (the quotient corrected by its
  * remainder, so that no rounding of the division can move it); NaN when `x` is not one.

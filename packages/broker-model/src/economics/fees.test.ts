@@ -1,7 +1,7 @@
-import { Decimal } from '@hoga/core';
+import { Decimal, exactIntOf } from '@hoga/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ceilCash, exactIntOf, floorCash, roundCash } from './cash.js';
+import { ceilCash, floorCash, roundCash } from './cash.js';
 import { commissionFor, commissionRateFor, sellTaxFor, tradeCharges } from './fees.js';
 
 describe('commissionFor', () => {

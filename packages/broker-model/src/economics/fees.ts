@@ -4,8 +4,15 @@
  *
  * @module
  */
-import { type Currency, Decimal, decimalOfNumber, type Market, type SecurityType } from '@hoga/core';
-import { cashPlaces, exactIntOf, floorDivInt, roundCash } from './cash.js';
+import {
+  type Currency,
+  Decimal,
+  decimalOfNumber,
+  exactIntOf,
+  type Market,
+  type SecurityType,
+} from '@hoga/core';
+import { cashPlaces, floorDivInt, roundCash } from './cash.js';
 
 /** Commission rates per market, as decimal fractions of the traded amount (fee = amount × rate). */
 export const COMMISSION_RATES: Readonly<Record<Market, Decimal>> = {

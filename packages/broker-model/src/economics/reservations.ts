@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { type Currency, Decimal, decimalOfNumber, type OrderSide } from '@hoga/core';
-import { cashPlaces, ceilCash, ceilDivInt, exactIntOf, floorCash } from './cash.js';
+import { type Currency, Decimal, decimalOfNumber, exactIntOf, type OrderSide } from '@hoga/core';
+import { cashPlaces, ceilCash, ceilDivInt, floorCash } from './cash.js';
 import { commissionRateFor } from './fees.js';
 
 /** Decimal places of a fractional share (the broker trades to 1e-6 shares). */

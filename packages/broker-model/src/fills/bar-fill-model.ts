@@ -37,6 +37,7 @@ import {
   BarInterval,
   Decimal,
   decimalOfNumber,
+  exactIntOf,
   type Instrument,
   instrumentOf,
   isOnTick,
@@ -49,7 +50,6 @@ import {
   TimeInForce,
   tickSize,
 } from '@hoga/core';
-import { exactIntOf } from '../economics/cash.js';
 import { krPriceLimits } from '../rules/price-limits.js';
 import type { FillableOrder, FillModel, FillSlice } from './fill-model.js';
 

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { type Currency, Decimal, decimalOfNumber, isCurrency, type OrderSide } from '@hoga/core';
+import { type Currency, Decimal, decimalOfNumber, exactIntOf, isCurrency, type OrderSide } from '@hoga/core';
 import { averagePurchasePrice } from '../economics/average-price.js';
-import { exactIntOf, floorCash, roundCash } from '../economics/cash.js';
+import { floorCash, roundCash } from '../economics/cash.js';
 import { type ReservingOrder, reservedCash, reservedShares } from '../economics/reservations.js';
 import { LedgerError, LedgerErrorCode } from './ledger-error.js';
 

@@ -6,15 +6,14 @@
  *
  * @module
  */
-import { exactIntOf as safeIntOf } from '@hoga/broker-model';
-import type { Decimal } from '@hoga/core';
+import { type Decimal, exactIntOf as safeIntOf } from '@hoga/core';
 
 /**
  * `x` as a number when it is an integer within ±(2^53 − 1), else NaN (fractions, larger values,
- * NaN and infinities): the broker model's `exactIntOf` (one implementation for the ledger, the
- * economics and the risk book).
+ * NaN and infinities): core's `exactIntOf` (one implementation for the ledger, the economics, the
+ * risk book and the statistics).
  */
-export { exactIntOf as safeIntOf } from '@hoga/broker-model';
+export { exactIntOf as safeIntOf } from '@hoga/core';
 
 /** a + b when both are safe integers and so is the sum, else NaN. */
 export function addExact(a: number, b: number): number {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Decimal } from '@hoga/core';
+import { Decimal, exactIntOf } from '@hoga/core';
 
 /** What the statistics read of a fill (structurally the backtest's trade record). */
 export interface TradeSample {
@@ -156,26 +156,7 @@ const EXACT_LIMIT = 2 ** 53;
  */
 const ERROR_PER_TERM = 2 ** -50;
 
-/**
- * `x` as a double when it is an integer of magnitude below 2^53 (the double is then exact), else
- * NaN. Read from the decimal's documented digits (`d`, base 1e7 words, most significant first),
- * exponent (`e`, of the first digit) and sign (`s`): no string on the way, unlike `toNumber()`.
- */
-function exactInteger(x: Decimal): number {
-  const words = x.d as number[] | null;
-  if (words === null) return Number.NaN; // NaN or ±Infinity
-  let value = words[0] as number;
-  if (value === 0) return 0;
-  let digits = 7 * (words.length - 1) + 1;
-  for (let w = value; w >= 10; w = Math.floor(w / 10)) digits++;
-  const zeros = x.e + 1 - digits;
-  if (zeros < 0 || x.e > 15) return Number.NaN; // a fraction, or at least 10^16
-  for (let i = 1; i < words.length; i++) value = value * 10_000_000 + (words[i] as number);
-  value *= 10 ** zeros;
-  return value < EXACT_LIMIT ? x.s * value : Number.NaN;
-}
-
-/** `x` as a double: `integer` when it is one (see {@link exactInteger}), else the nearest double. */
+/** `x` as a double: `integer` when it is one (core's `exactIntOf`: exact in a double), else the nearest double. */
 function toDouble(x: Decimal, integer: number): number {
   return Number.isNaN(integer) ? x.toNumber() : integer;
 }
@@ -217,17 +198,17 @@ function fastTotals(trades: readonly TradeSample[]): FastTotals {
   const commissions: Record<string, number> = {};
   const taxes: Record<string, number> = {};
   for (const t of trades) {
-    const commissionInteger = exactInteger(t.commission);
-    const taxInteger = exactInteger(t.tax);
+    const commissionInteger = exactIntOf(t.commission);
+    const taxInteger = exactIntOf(t.tax);
     commissions[t.currency] = exactSum(commissions[t.currency], commissionInteger);
     taxes[t.currency] = exactSum(taxes[t.currency], taxInteger);
     if (!decided) continue;
-    const quantity = exactInteger(t.quantity);
+    const quantity = exactIntOf(t.quantity);
     if (Number.isNaN(quantity)) {
       decided = false;
       continue;
     }
-    const priceInteger = exactInteger(t.price);
+    const priceInteger = exactIntOf(t.price);
     const price = toDouble(t.price, priceInteger);
     const commission = toDouble(t.commission, commissionInteger);
     const tax = toDouble(t.tax, taxInteger);
