@@ -6,6 +6,7 @@
  * @module
  */
 import { type Currency, Decimal, type Fill, type KnownBrokerOrderStatus, type OrderEvent } from '@hoga/core';
+import { RecentRing } from '../recent-ring.js';
 import { addExact, mulExact, safeIntOf } from './exact-int.js';
 import type { RawIntentFields } from './intent-fields.js';
 import {
@@ -42,12 +43,11 @@ export const KEPT_CLOSED_ORDERS = 4_096;
 /** The risk module's book, fed with order events and prices. */
 export class RiskBook implements RiskView {
   /**
-   * The last {@link KEPT_CLOSED_ORDERS} orders closed, as a ring (`closedNext`: the slot of the
-   * next one, holding the oldest), searched newest first only when an event or a command names an
-   * order that is not open: a run that never asks for a closed order (a backtest) never searches it.
+   * The last {@link KEPT_CLOSED_ORDERS} orders closed, searched newest first only when an event or
+   * a command names an order that is not open: a run that never asks for a closed order (a
+   * backtest) never searches it.
    */
-  private readonly closed: (MutableOrder | undefined)[] = new Array(KEPT_CLOSED_ORDERS).fill(undefined);
-  private closedNext = 0;
+  private readonly closed = new RecentRing<MutableOrder>(KEPT_CLOSED_ORDERS);
   /** Ids of the orders still open (the checks walk these, not every order ever seen). */
   private readonly open = new Map<string, MutableOrder>();
   private readonly holdings = new Map<string, Map<string, Holding>>();
@@ -223,9 +223,7 @@ export class RiskBook implements RiskView {
     if (CLOSED.has(order.status) && this.open.delete(order.clientOrderId)) {
       order.openCount.n -= 1;
       if (isPriced(order)) this.pricedOpen -= 1;
-      const slot = this.closedNext;
-      this.closed[slot] = order;
-      this.closedNext = slot + 1 === KEPT_CLOSED_ORDERS ? 0 : slot + 1;
+      this.closed.add(order);
     }
   }
 
@@ -273,14 +271,15 @@ export class RiskBook implements RiskView {
    */
   private known(clientOrderId: string): MutableOrder | undefined {
     const open = this.open.get(clientOrderId);
-    if (open !== undefined) return open;
-    const ring = this.closed;
-    for (let k = 1; k <= KEPT_CLOSED_ORDERS; k++) {
-      const o = ring[(this.closedNext - k + KEPT_CLOSED_ORDERS) % KEPT_CLOSED_ORDERS];
-      if (o === undefined) return undefined;
-      if (o.clientOrderId === clientOrderId) return o;
-    }
-    return undefined;
+    return open ?? this.closedOrder(clientOrderId);
+  }
+
+  /**
+   * The newest recently closed order with an id (a method of its own: the closure in `known`
+   * would make V8 allocate a context on every call, once per order event).
+   */
+  private closedOrder(clientOrderId: string): MutableOrder | undefined {
+    return this.closed.findNewest((o) => o.clientOrderId === clientOrderId);
   }
 
   /** @inheritdoc */

@@ -20,6 +20,7 @@ import {
 } from '@hoga/core';
 import type { TradingMode } from '@hoga/store';
 import type { StrategyBook } from '../portfolio/strategy-book.js';
+import { RecentRing } from '../recent-ring.js';
 import type { Strategy, StrategyClass } from '../strategy/strategy.js';
 import type {
   AccountView,
@@ -116,15 +117,10 @@ export class StrategyHost implements StrategyContext {
   private readonly orders = new Map<string, MutableOrderView>();
   private readonly filledAmount = new Map<string, Decimal>();
   /**
-   * The last {@link KEPT_CLOSED_ORDERS} orders closed, as a ring (`closedNext`: the slot of the next
-   * one, holding the oldest): each close drops the order it replaces from `orders`, with no array
-   * shifted.
+   * The ids of the last {@link KEPT_CLOSED_ORDERS} orders closed: each close drops the order it
+   * displaces from `orders`.
    */
-  private readonly closed: (string | undefined)[] = Array.from(
-    { length: KEPT_CLOSED_ORDERS },
-    () => undefined,
-  );
-  private closedNext = 0;
+  private readonly closed = new RecentRing<string>(KEPT_CLOSED_ORDERS);
   /** The orders still open (a strategy asks for them on every decision). */
   private readonly open = new Map<string, MutableOrderView>();
 
@@ -313,11 +309,8 @@ export class StrategyHost implements StrategyContext {
     if (!OPEN.has(o.state)) {
       this.open.delete(o.clientOrderId);
       this.filledAmount.delete(o.clientOrderId);
-      const slot = this.closedNext;
-      const oldest = this.closed[slot];
+      const oldest = this.closed.add(o.clientOrderId);
       if (oldest !== undefined) this.orders.delete(oldest);
-      this.closed[slot] = o.clientOrderId;
-      this.closedNext = slot + 1 === KEPT_CLOSED_ORDERS ? 0 : slot + 1;
     }
   }
 }

@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+import { RecentRing } from '../recent-ring.js';
 import type { SimulatedOrder } from './simulated-order.js';
 
 /**
@@ -19,9 +21,8 @@ export class VenueOrders {
   /** Orders not ended yet, by client id. */
   private readonly live = new Map<string, SimulatedOrder>();
   private readonly working = new Map<string, SimulatedOrder[]>();
-  /** The ids of the last orders ended (filled, canceled, expired, rejected), as a ring. */
-  private readonly ended: (string | undefined)[] = new Array(KEPT_ENDED_ORDERS).fill(undefined);
-  private endedNext = 0;
+  /** The ids of the last orders ended (filled, canceled, expired, rejected). */
+  private readonly ended = new RecentRing<string>(KEPT_ENDED_ORDERS);
   /** Number of working orders. */
   workingCount = 0;
 
@@ -44,9 +45,7 @@ export class VenueOrders {
   /** An order ended: it leaves the tables, its id stays among the recently ended. */
   end(order: SimulatedOrder): void {
     this.live.delete(order.clientOrderId);
-    const slot = this.endedNext;
-    this.ended[slot] = order.clientOrderId;
-    this.endedNext = slot + 1 === KEPT_ENDED_ORDERS ? 0 : slot + 1;
+    this.ended.add(order.clientOrderId);
     const list = this.working.get(order.symbol);
     const at = list?.indexOf(order) ?? -1;
     if (list !== undefined && at >= 0) {
@@ -57,8 +56,7 @@ export class VenueOrders {
 
   /** Whether `clientOrderId` is one of the last orders ended. */
   endedRecently(clientOrderId: string): boolean {
-    for (const id of this.ended) if (id === clientOrderId) return true;
-    return false;
+    return this.ended.findNewest((id) => id === clientOrderId) !== undefined;
   }
 
   /** The working orders of `symbol`: the same array, kept up to date in place, for the venue's life. */
