@@ -209,15 +209,7 @@ export class RunJournalWriter {
     tsEvent: number,
     tsInit: number,
   ): void {
-    const v = this.buffer;
-    const n = this.count;
-    v[n] = RunJournalRecord.EVENT;
-    v[n + 1] = codeOf(type);
-    v[n + 2] = clientOrderId;
-    v[n + 3] = strategyId;
-    v[n + 4] = tsEvent;
-    v[n + 5] = tsInit;
-    this.count = n + 6;
+    this.count = this.begin(RunJournalRecord.EVENT, type, clientOrderId, strategyId, tsEvent, tsInit);
     this.sendIfFull();
   }
 
@@ -258,22 +250,16 @@ export class RunJournalWriter {
     commission: RecordedDecimal,
     tax: RecordedDecimal,
   ): void {
+    const n = this.begin(RunJournalRecord.FILLED, type, clientOrderId, strategyId, tsEvent, tsInit);
     const v = this.buffer;
-    const n = this.count;
-    v[n] = RunJournalRecord.FILLED;
-    v[n + 1] = codeOf(type);
-    v[n + 2] = clientOrderId;
-    v[n + 3] = strategyId;
-    v[n + 4] = tsEvent;
-    v[n + 5] = tsInit;
-    v[n + 6] = symbol;
-    v[n + 7] = side;
-    v[n + 8] = quantity;
-    v[n + 9] = price;
-    v[n + 10] = currency;
-    v[n + 11] = commission;
-    v[n + 12] = tax;
-    this.count = n + 13;
+    v[n] = symbol;
+    v[n + 1] = side;
+    v[n + 2] = quantity;
+    v[n + 3] = price;
+    v[n + 4] = currency;
+    v[n + 5] = commission;
+    v[n + 6] = tax;
+    this.count = n + 7;
     this.sendIfFull();
   }
 
@@ -286,16 +272,9 @@ export class RunJournalWriter {
     tsInit: number,
     reason: string | null,
   ): void {
-    const v = this.buffer;
-    const n = this.count;
-    v[n] = RunJournalRecord.REASON;
-    v[n + 1] = codeOf(type);
-    v[n + 2] = clientOrderId;
-    v[n + 3] = strategyId;
-    v[n + 4] = tsEvent;
-    v[n + 5] = tsInit;
-    v[n + 6] = reason;
-    this.count = n + 7;
+    const n = this.begin(RunJournalRecord.REASON, type, clientOrderId, strategyId, tsEvent, tsInit);
+    this.buffer[n] = reason;
+    this.count = n + 1;
     this.sendIfFull();
   }
 
@@ -319,6 +298,30 @@ export class RunJournalWriter {
       this.closing = this.finish();
     }
     return this.closing;
+  }
+
+  /**
+   * Writes the start the event records share (`EVENT`, `FILLED`, `REASON`: their code, the event's
+   * type, order, strategy and times) after the buffered values; answers where the record's own
+   * values go.
+   */
+  private begin(
+    code: number,
+    type: string,
+    clientOrderId: string,
+    strategyId: string | null,
+    tsEvent: number,
+    tsInit: number,
+  ): number {
+    const v = this.buffer;
+    const n = this.count;
+    v[n] = code;
+    v[n + 1] = codeOf(type);
+    v[n + 2] = clientOrderId;
+    v[n + 3] = strategyId;
+    v[n + 4] = tsEvent;
+    v[n + 5] = tsInit;
+    return n + 6;
   }
 
   private sendIfFull(): void {
