@@ -5,8 +5,8 @@
  * is deterministic and rerunnable, so its orders need not be journalled event by event with the
  * durability a live order needs; a third of the rows and compact payloads keep the store's share of
  * a backtest small. Each event goes to the store's {@link RunJournalWriter} as a compact record (its
- * decimals as safe-integer numbers or plain text): the summaries are made and written by the writer's thread while the run
- * goes on, and a stored run's trades with them.
+ * decimals as safe-integer numbers or plain text): the writer's thread makes and writes the
+ * summaries while the run goes on, and a stored run's trades with them.
  *
  * @module
  */
