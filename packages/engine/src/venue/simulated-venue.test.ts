@@ -11,7 +11,8 @@ import {
 } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import type { OrderCommand } from '../commands/order-commands.js';
-import { KEPT_ENDED_ORDERS, SimulatedVenue } from './simulated-venue.js';
+import { SimulatedVenue } from './simulated-venue.js';
+import { KEPT_ENDED_ORDERS } from './venue-orders.js';
 
 const T0 = Date.parse('2026-03-02T09:01:00+09:00');
 const S = 's' as StrategyId;

@@ -30,8 +30,6 @@ import type { ExecutionVenue } from './execution-venue.js';
 import type { SimulatedOrder } from './simulated-order.js';
 import { VenueOrders } from './venue-orders.js';
 
-export { KEPT_ENDED_ORDERS } from './venue-orders.js';
-
 const ZERO = new Decimal(0);
 const CODE_BUYING_POWER = 'insufficient-buying-power';
 /** What `execute` resolves with: the venue's work is done synchronously. */
