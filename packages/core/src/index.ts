@@ -66,7 +66,7 @@ export {
 } from './errors.js';
 export { type Instrument, instrumentOf, SecurityType } from './instruments/instrument.js';
 export { currencyOf, isMarket, Market, marketOfSymbol } from './instruments/market.js';
-export { isOnTick, roundToTick, tickSize } from './instruments/tick-size.js';
+export { isOnTick, krTickSizeOfNumber, roundToTick, tickSize } from './instruments/tick-size.js';
 export {
   type KoreanMarketDetailFields,
   PLAIN_TRADING_FLAGS,

@@ -41,6 +41,7 @@ import {
   type Instrument,
   instrumentOf,
   isOnTick,
+  krTickSizeOfNumber,
   MAX_FRACTIONAL_DECIMALS,
   Market,
   OrderSide,
@@ -91,8 +92,6 @@ export class BarFillModel implements FillModel<Bar> {
   private readonly instrumentOf: (symbol: string) => Instrument;
   private readonly referencePrice: ((bar: Bar) => number | undefined) | undefined;
   private readonly instruments = new Map<string, Instrument>();
-  /** Per symbol, the last tick band seen (see {@link TickBand}). */
-  private readonly bands = new Map<string, TickBand>();
 
   /** @param options - see {@link BarFillModelOptions} */
   constructor(options: BarFillModelOptions = {}) {
@@ -147,12 +146,11 @@ export class BarFillModel implements FillModel<Bar> {
   /**
    * The price (`price`, or the bar's number `raw` when null) on the tick grid (against the trader)
    * and inside the day's price limits. A whole-unit price on a whole-unit tick (KR) is judged in
-   * numbers, with the tick of its band kept per symbol; the Decimal of a bar price is made only
-   * here, once.
+   * numbers (core's KR tick table in won); the Decimal of a bar price is made only here, once.
    */
   private bounded(order: FillableOrder, bar: Bar, price: Decimal | null, raw: number, buy: boolean): Decimal {
     const instrument = this.instrument(order.symbol);
-    const tick = Number.isSafeInteger(raw) ? this.tickOf(order.symbol, instrument, raw) : Number.NaN;
+    const tick = Number.isSafeInteger(raw) ? krTickSizeOfNumber(instrument, raw) : Number.NaN;
     let p: Decimal;
     let inside = false;
     if (tick >= 1 && Number.isSafeInteger(tick) && raw % tick === 0) {
@@ -179,28 +177,6 @@ export class BarFillModel implements FillModel<Bar> {
     if (instrument.market !== Market.KR || this.referencePrice === undefined) return true;
     const ref = this.referencePrice(bar);
     return ref === undefined || !(ref > 0) || clearlyInsideLimits(price, ref);
-  }
-
-  /**
-   * The tick (as a number) of a safe-integer price of `symbol`. Ticks grow with the price (core's
-   * `tickSize` is a step function that never decreases), so a price between two prices found with
-   * the same tick has that tick too: the band seen so far is kept per symbol and widened as prices
-   * are asked for, and core is asked only outside it.
-   */
-  private tickOf(symbol: string, instrument: Instrument, price: number): number {
-    const band = this.bands.get(symbol);
-    if (band !== undefined && price >= band.low && price <= band.high) return band.tick;
-    const tick = tickSize(instrument, new Decimal(price)).toNumber();
-    if (band === undefined) this.bands.set(symbol, { low: price, high: price, tick });
-    else if (band.tick === tick) {
-      if (price < band.low) band.low = price;
-      else band.high = price;
-    } else {
-      band.low = price;
-      band.high = price;
-      band.tick = tick;
-    }
-    return tick;
   }
 
   /** The quantity filled at `price` on `bar`, capped by the bar's volume; null when none. */
@@ -234,13 +210,6 @@ export class BarFillModel implements FillModel<Bar> {
     }
     return instrument;
   }
-}
-
-/** Prices `low..high` of one symbol, all found with the same `tick`. */
-interface TickBand {
-  low: number;
-  high: number;
-  tick: number;
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../decimal/decimal.js';
 import { ValidationError } from '../errors.js';
 import type { Instrument } from './instrument.js';
-import { isOnTick, roundToTick, tickSize } from './tick-size.js';
+import { isOnTick, krTickSizeOfNumber, roundToTick, tickSize } from './tick-size.js';
 
 const krStock: Instrument = { symbol: '005930', market: 'KR', currency: 'KRW', securityType: 'STOCK' };
 const krEtf: Instrument = { symbol: '069500', market: 'KR', currency: 'KRW', securityType: 'ETF' };
@@ -71,6 +71,35 @@ describe('tickSize', () => {
 
   it('throws when the price is not finite', () => {
     expect(() => tickSize(usStock, new Decimal(Number.NaN))).toThrow(ValidationError);
+  });
+});
+
+describe('krTickSizeOfNumber', () => {
+  const kr = rows.filter(([, instrument]) => instrument.market === 'KR');
+
+  it.each(kr)('%s at %s has tick %s, as tickSize says', (_label, instrument, price, tick) => {
+    expect(krTickSizeOfNumber(instrument, Number(price))).toBe(Number(tick));
+  });
+
+  it('agrees with tickSize at every band edge of the KR tables and on either side of it', () => {
+    const edges = [0, 2_000, 5_000, 20_000, 50_000, 200_000, 500_000, 10_000_000];
+    for (const instrument of [krStock, krEtf, krEtn, krUnknownType]) {
+      for (const edge of edges) {
+        for (const price of [edge - 1, edge - 0.5, edge, edge + 0.5, edge + 1].filter((p) => p >= 0)) {
+          const expected = tickSize(instrument, new Decimal(price)).toNumber();
+          expect(krTickSizeOfNumber(instrument, price), `${instrument.securityType} at ${price}`).toBe(
+            expected,
+          );
+        }
+      }
+    }
+  });
+
+  it('is NaN for US instruments (fractional ticks) and for negative or non-finite prices', () => {
+    expect(krTickSizeOfNumber(usStock, 150)).toBeNaN();
+    expect(krTickSizeOfNumber(krStock, -1)).toBeNaN();
+    expect(krTickSizeOfNumber(krStock, Number.NaN)).toBeNaN();
+    expect(krTickSizeOfNumber(krStock, Number.POSITIVE_INFINITY)).toBeNaN();
   });
 });
 

@@ -9,17 +9,22 @@ import { ValidationError } from '../errors.js';
 import { type Instrument, SecurityType } from './instrument.js';
 import { Market } from './market.js';
 
-/** KRX stock tick table: `[upper bound (exclusive), tick]`; the last row has no bound. */
-const KR_STOCK_TICKS: ReadonlyArray<readonly [Decimal | null, Decimal]> = [
-  [new Decimal(2_000), new Decimal(1)],
-  [new Decimal(5_000), new Decimal(5)],
-  [new Decimal(20_000), new Decimal(10)],
-  [new Decimal(50_000), new Decimal(50)],
-  [new Decimal(200_000), new Decimal(100)],
-  [new Decimal(500_000), new Decimal(500)],
-  [null, new Decimal(1_000)],
+/** KRX stock tick table in won: `[upper bound (exclusive), tick]`; the last row has no bound. */
+const KR_STOCK_TICK_ROWS: ReadonlyArray<readonly [number, number]> = [
+  [2_000, 1],
+  [5_000, 5],
+  [20_000, 10],
+  [50_000, 50],
+  [200_000, 100],
+  [500_000, 500],
+  [Number.POSITIVE_INFINITY, 1_000],
 ];
-const KR_FUND_TICK = new Decimal(5);
+/** The same table as Decimals (the unbounded last row's bound is null). */
+const KR_STOCK_TICKS: ReadonlyArray<readonly [Decimal | null, Decimal]> = KR_STOCK_TICK_ROWS.map(
+  ([bound, tick]) => [Number.isFinite(bound) ? new Decimal(bound) : null, new Decimal(tick)] as const,
+);
+const KR_FUND_TICK_WON = 5;
+const KR_FUND_TICK = new Decimal(KR_FUND_TICK_WON);
 const US_TICK = new Decimal('0.01');
 const US_SUB_DOLLAR_TICK = new Decimal('0.0001');
 const ONE = new Decimal(1);
@@ -54,6 +59,25 @@ export function tickSize(instrument: Instrument, price: Decimal): Decimal {
   }
   /* c8 ignore next */
   throw new ValidationError('price', `no tick row for ${price.toFixed()}`);
+}
+
+/**
+ * The tick size at a price in numbers, for KR instruments (whole-won ticks, exact as numbers): the
+ * same tick as {@link tickSize}, without making a Decimal. US ticks are fractions of a dollar, not
+ * exact as numbers: NaN there, and for a negative or non-finite price.
+ *
+ * @param instrument - the instrument (its market and security type pick the table)
+ * @param price - a non-negative price in won
+ * @returns the tick in won, or NaN
+ */
+export function krTickSizeOfNumber(instrument: Instrument, price: number): number {
+  if (instrument.market !== Market.KR || !Number.isFinite(price) || price < 0) return Number.NaN;
+  if (isKrFund(instrument)) return KR_FUND_TICK_WON;
+  for (const [bound, tick] of KR_STOCK_TICK_ROWS) {
+    if (price < bound) return tick;
+  }
+  /* c8 ignore next */
+  return Number.NaN;
 }
 
 /**
