@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Bar, createLogger, Decimal, formatDecimal } from '@hoga/core';
-import { HogaDatabase, RunRepository, type RunTrade, StoreError } from '@hoga/store';
+import { HogaDatabase, type OrderSummary, RunRepository, type RunTrade, StoreError } from '@hoga/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BarFeed } from '../market-data/bar-feed.js';
 import { FixedFxRates } from '../portfolio/fx-rates.js';
@@ -126,6 +126,37 @@ describe('runBacktest with a record', () => {
     const journal = db.journal.readFrom(1, 1_000);
     expect(journal.every((e) => e.type === 'OrderSummary' && e.mode === 'backtest')).toBe(true);
     expect(new Set(journal.map((e) => e.clientOrderId))).toEqual(orders);
+  });
+
+  it('journals a denied order with what it asked for: symbol, side, type, size and the denial, and no submission', async () => {
+    /** On the run's first bar (000660's), buys one share of it and a limit of two shares of ZZZZ (no bars: denied). */
+    class Outside extends Strategy {
+      n = 0;
+      override onBar(bar: Bar): void {
+        if (++this.n !== 1) return;
+        this.ctx.buy(bar.symbol, 1);
+        this.ctx.buy('ZZZZ', 2, 1_234);
+      }
+    }
+    const outcome = await backtest('run-denied', Outside);
+    expect(outcome.status).toBe('completed');
+    const summaries = db.journal.readFrom(1, 1_000).map((e) => e.payload as OrderSummary);
+    const denied = summaries.filter((s) => s.last === 'OrderDenied');
+    expect(denied).toHaveLength(1);
+    // before: symbol '', side '', orderType '' and no size (only the denial's event and reason)
+    expect(denied[0]).toMatchObject({
+      strategyId: 'Outside',
+      symbol: 'ZZZZ',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      price: '1234',
+      quantity: '2',
+      amount: null,
+      events: [['OrderDenied', T0]],
+      fills: [],
+      reason: expect.stringMatching(/^no-market-data: ZZZZ has no bars in this backtest/),
+    });
+    expect(summaries.filter((s) => s.last === 'OrderFilled').map((s) => s.symbol)).toEqual(['000660']);
   });
 
   it('stores a run whose strategy threw as failed, with the reason and the trades made before', async () => {

@@ -1,6 +1,7 @@
 /**
  * The backtest's journal: one `OrderSummary` entry per order, written when the order ends (or when
- * the run stops, for an order still open), holding what its events said — the intent, each event's
+ * the run stops, for an order still open), holding what its events said — the intent (for an order
+ * denied before it was submitted, the intent the engine hands over with its denial), each event's
  * type and time, every fill with its commission and tax, the final state and any reason. A backtest
  * is deterministic and rerunnable, so its orders need not be journalled event by event with the
  * durability a live order needs; a third of the rows and compact payloads keep the store's share of
@@ -17,6 +18,7 @@ import {
   type OrderCanceled,
   type OrderDenied,
   type OrderEvent,
+  type OrderIntent,
   type OrderRejected,
 } from '@hoga/core';
 import type { RunJournalWriter } from '@hoga/store';
@@ -40,22 +42,9 @@ export class OrderSummaryRecorder implements EventRecorder {
     const w = this.writer;
     const strategyId = event.strategyId ?? null;
     switch (event.type) {
-      case 'OrderSubmitted': {
-        const intent = event.intent;
-        const amount = intent.sizing === 'AMOUNT';
-        w.submitted(
-          event.clientOrderId,
-          strategyId,
-          event.tsEvent,
-          intent.instrument.symbol,
-          intent.side,
-          intent.orderType,
-          !amount && intent.orderType === 'LIMIT' ? plain(intent.price) : null,
-          amount ? null : plain(intent.quantity),
-          amount ? plain(intent.amount) : null,
-        );
+      case 'OrderSubmitted':
+        this.ordered(true, event.intent, event.clientOrderId, strategyId, event.tsEvent);
         break;
-      }
       case 'OrderFilled':
       case 'OrderPartiallyFilled': {
         const f = event.fill;
@@ -93,6 +82,55 @@ export class OrderSummaryRecorder implements EventRecorder {
       default:
         w.event(event.type, event.clientOrderId, strategyId, event.tsEvent, event.tsInit);
         break;
+    }
+  }
+
+  /**
+   * Keeps what a denied order asked for (it was never submitted, so no `OrderSubmitted` says it):
+   * its summary names the symbol, side, type and size beside the denial.
+   */
+  recordDenied(intent: OrderIntent, event: OrderDenied): void {
+    this.ordered(false, intent, event.clientOrderId, event.strategyId ?? null, event.tsEvent);
+  }
+
+  /** An order's intent: submitted (an `OrderSubmitted` event), or only asked for (denied). */
+  private ordered(
+    submitted: boolean,
+    intent: OrderIntent,
+    clientOrderId: string,
+    strategyId: string | null,
+    tsEvent: number,
+  ): void {
+    const w = this.writer;
+    const byAmount = intent.sizing === 'AMOUNT';
+    const symbol = intent.instrument.symbol;
+    const price = !byAmount && intent.orderType === 'LIMIT' ? plain(intent.price) : null;
+    const quantity = byAmount ? null : plain(intent.quantity);
+    const amount = byAmount ? plain(intent.amount) : null;
+    if (submitted) {
+      w.submitted(
+        clientOrderId,
+        strategyId,
+        tsEvent,
+        symbol,
+        intent.side,
+        intent.orderType,
+        price,
+        quantity,
+        amount,
+      );
+    } else {
+      w.intent(
+        clientOrderId,
+        strategyId,
+        tsEvent,
+        symbol,
+        intent.side,
+        intent.orderType,
+        price,
+        quantity,
+        amount,
+      );
     }
   }
 

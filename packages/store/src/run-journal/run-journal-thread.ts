@@ -85,6 +85,8 @@ function nullableTextOf(v: unknown): string | null {
 /**
  * Record codes: each record is its code followed by its values (types and decimals as above).
  * - `SUBMITTED`: clientOrderId, strategyId, tsEvent, symbol, side, orderType, price, quantity, amount
+ * - `INTENT`: the same values as `SUBMITTED`, for an order that was never submitted (denied before
+ *   it reached the venue): what it asked for, with no event of its own (its denial follows)
  * - `EVENT`: type, clientOrderId, strategyId, tsEvent, tsInit (any event with nothing more to keep)
  * - `MODIFIED`: clientOrderId, strategyId, tsEvent, tsInit, price, quantity
  * - `FILLED`: type, clientOrderId, strategyId, tsEvent, tsInit, symbol, side, quantity, price,
@@ -99,6 +101,7 @@ export const RunJournalRecord = {
   FILLED: 4,
   REASON: 5,
   FLUSH: 6,
+  INTENT: 7,
 } as const;
 
 /** What the main thread sends: records, or the end (close the connection and stop). */
@@ -264,13 +267,14 @@ export class RunJournalSink {
     while (i < n) {
       const code = v[i++] as number;
       switch (code) {
-        case RunJournalRecord.SUBMITTED: {
-          const s = this.summary(
-            'OrderSubmitted',
-            v[i] as string,
-            v[i + 1] as string | null,
-            v[i + 2] as number,
-          );
+        case RunJournalRecord.SUBMITTED:
+        case RunJournalRecord.INTENT: {
+          const clientOrderId = v[i] as string;
+          const strategyId = v[i + 1] as string | null;
+          const s =
+            code === RunJournalRecord.SUBMITTED
+              ? this.summary('OrderSubmitted', clientOrderId, strategyId, v[i + 2] as number)
+              : this.opened(clientOrderId, strategyId);
           s.symbol = v[i + 3] as string;
           s.side = v[i + 4] as string;
           s.orderType = v[i + 5] as string;
@@ -365,6 +369,14 @@ export class RunJournalSink {
     strategyId: string | null,
     tsEvent: number,
   ): OrderSummary {
+    const s = this.opened(clientOrderId, strategyId);
+    s.events.push([type, tsEvent]);
+    s.last = type;
+    return s;
+  }
+
+  /** The open summary of an order, made (with no event yet) at its first record. */
+  private opened(clientOrderId: string, strategyId: string | null): OrderSummary {
     let s = this.open.get(clientOrderId);
     if (s === undefined) {
       s = {
@@ -376,15 +388,13 @@ export class RunJournalSink {
         price: null,
         quantity: null,
         amount: null,
-        last: type,
+        last: '',
         events: [],
         fills: [],
         reason: null,
       };
       this.open.set(clientOrderId, s);
     }
-    s.events.push([type, tsEvent]);
-    s.last = type;
     return s;
   }
 

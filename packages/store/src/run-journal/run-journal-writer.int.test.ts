@@ -136,6 +136,43 @@ describe('RunJournalWriter', () => {
     ]);
   });
 
+  it('keeps what a denied order asked for, with its denial as its only event (an intent record, not a submission)', async () => {
+    const writer = RunJournalWriter.open(db, { mode: 'backtest' });
+    expect(writer.threaded).toBe(true);
+    writer.intent('d', 'sma', T + 7, '000660', 'SELL', 'LIMIT', 150_000, 2, null);
+    writer.reason('OrderDenied', 'd', 'sma', T + 7, T + 8, 'max-order-value: too big');
+    // an intent left alone (no denial followed) is still journalled at the flush, with no event
+    writer.intent('e', null, T + 9, 'AAPL', 'BUY', 'MARKET', null, null, '100.5');
+    writer.flush();
+    await writer.close();
+    const rows = journal(db);
+    expect(rows.map((r) => r.slice(0, 6))).toEqual([
+      ['OrderSummary', 'backtest', 'sma', 'd', T + 7, T + 8],
+      ['OrderSummary', 'backtest', null, 'e', 0, 0],
+    ]);
+    const denied: OrderSummary = {
+      clientOrderId: 'd',
+      strategyId: 'sma',
+      symbol: '000660',
+      side: 'SELL',
+      orderType: 'LIMIT',
+      price: '150000',
+      quantity: '2',
+      amount: null,
+      last: 'OrderDenied',
+      events: [['OrderDenied', T + 7]],
+      fills: [],
+      reason: 'max-order-value: too big',
+    };
+    expect(rows[0]?.[6]).toBe(JSON.stringify(denied));
+    expect(JSON.parse(rows[1]?.[6] as string)).toMatchObject({
+      symbol: 'AAPL',
+      amount: '100.5',
+      last: '',
+      events: [],
+    });
+  });
+
   it("writes a run id with quotes in it as it is (the thread's statements carry it as an SQL literal)", async () => {
     const runId = "it's'); DROP TABLE runs; --";
     new RunRepository(db.connection).start({

@@ -185,9 +185,66 @@ export class RunJournalWriter {
     quantity: RecordedDecimal | null,
     amount: RecordedDecimal | null,
   ): void {
+    this.ordered(
+      RunJournalRecord.SUBMITTED,
+      clientOrderId,
+      strategyId,
+      tsEvent,
+      symbol,
+      side,
+      orderType,
+      price,
+      quantity,
+      amount,
+    );
+  }
+
+  /**
+   * What an order that was never submitted asked for (denied before it reached the venue), as
+   * {@link RunJournalWriter.submitted} takes it: its summary keeps the intent with no submission
+   * among its events. Its denial follows through {@link RunJournalWriter.reason}.
+   */
+  intent(
+    clientOrderId: string,
+    strategyId: string | null,
+    tsEvent: number,
+    symbol: string,
+    side: string,
+    orderType: string,
+    price: RecordedDecimal | null,
+    quantity: RecordedDecimal | null,
+    amount: RecordedDecimal | null,
+  ): void {
+    this.ordered(
+      RunJournalRecord.INTENT,
+      clientOrderId,
+      strategyId,
+      tsEvent,
+      symbol,
+      side,
+      orderType,
+      price,
+      quantity,
+      amount,
+    );
+  }
+
+  /** A `SUBMITTED` or `INTENT` record (the same values). */
+  private ordered(
+    code: number,
+    clientOrderId: string,
+    strategyId: string | null,
+    tsEvent: number,
+    symbol: string,
+    side: string,
+    orderType: string,
+    price: RecordedDecimal | null,
+    quantity: RecordedDecimal | null,
+    amount: RecordedDecimal | null,
+  ): void {
     const v = this.buffer;
     const n = this.count;
-    v[n] = RunJournalRecord.SUBMITTED;
+    v[n] = code;
     v[n + 1] = clientOrderId;
     v[n + 2] = strategyId;
     v[n + 3] = tsEvent;
