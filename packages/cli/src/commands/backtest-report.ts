@@ -99,10 +99,17 @@ function money(values: Readonly<Record<string, Decimal>>): string {
  * @param outcome - the run
  * @param stats - its statistics
  * @param title - strategy, symbols, interval and range
+ * @param storedIn - the database file the run is stored in
  */
-export function backtestText(outcome: BacktestOutcome, stats: PerformanceStats, title: string): string {
+export function backtestText(
+  outcome: BacktestOutcome,
+  stats: PerformanceStats,
+  title: string,
+  storedIn: string,
+): string {
   const rows: [string, string][] = [
     ['run', outcome.runId],
+    ['stored in', storedIn],
     ['bars', String(outcome.bars)],
     ['start equity', `${equityText(stats.startEquity)} KRW`],
     ['end equity', `${equityText(stats.endEquity)} KRW`],

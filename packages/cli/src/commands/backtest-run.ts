@@ -23,9 +23,7 @@ import {
 } from './backtest-options.js';
 import { backtestJson, backtestText } from './backtest-report.js';
 import { type ConnectionFlags, connect } from './broker/connection.js';
-
-/** Database of the embedded simulator's candles and runs (kept apart from a real broker's cache). */
-export const SIMULATOR_DATABASE_PATH = './data/hoga-sim.sqlite';
+import { SIMULATOR_DATABASE_PATH, usesDefaultDatabase } from './simulator-database.js';
 
 /** A broker to download from: the configured one, or an embedded simulator. */
 interface MarketSource {
@@ -56,7 +54,7 @@ export async function runBacktestCommand(
   const logger = (await import('../runtime/cli-logger.js')).createBacktestLogger(clock);
   const simulated = !connectionConfigured(flags);
   const db = HogaDatabase.open(
-    simulated && flags.db === undefined && (process.env.HOGA_DB ?? '') === ''
+    simulated && usesDefaultDatabase(flags.db)
       ? resolveDatabasePath(SIMULATOR_DATABASE_PATH)
       : resolveDatabasePath(flags.db),
   );
@@ -156,7 +154,7 @@ export async function runBacktestCommand(
     }
     const title = `${strategyClass.name} on ${request.symbols.join(',')} ${request.interval}, ${request.from} to ${request.to}`;
     process.stdout.write(
-      `${request.json ? JSON.stringify(backtestJson(outcome, stats)) : backtestText(outcome, stats, title)}\n`,
+      `${request.json ? JSON.stringify(backtestJson(outcome, stats)) : backtestText(outcome, stats, title, db.file)}\n`,
     );
   } finally {
     db.close();

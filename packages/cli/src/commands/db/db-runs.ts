@@ -10,6 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { formatDecimal, formatKst } from '@hoga/core';
 import { type RunKind, type RunRecord, RunRepository, resolveDatabasePath } from '@hoga/store';
 import { DateTime } from 'luxon';
+import { simulatorDatabaseHint } from '../simulator-database.js';
 import { type DbCommandIo, formatTable } from './db-io.js';
 import { openForReading } from './open-for-reading.js';
 
@@ -93,7 +94,7 @@ function oneRun(runs: RunRepository, run: RunRecord, json: boolean, io: DbComman
 export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
   const file = resolveDatabasePath(flags.db);
   if (file !== ':memory:' && (!existsSync(file) || statSync(file).isDirectory())) {
-    io.err(`hoga db: no database at ${file}: give --db or HOGA_DB\n`);
+    io.err(`hoga db: no database at ${file}: give --db or HOGA_DB${simulatorDatabaseHint(flags.db)}\n`);
     io.fail(2);
     return;
   }
@@ -107,7 +108,9 @@ export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
     if (flags.id !== undefined) {
       const run = runs?.get(flags.id);
       if (runs === null || run === undefined) {
-        io.err(`hoga db: no run ${flags.id} in ${file} (hoga db runs lists them)\n`);
+        io.err(
+          `hoga db: no run ${flags.id} in ${file} (hoga db runs lists them)${simulatorDatabaseHint(flags.db)}\n`,
+        );
         io.fail(1);
         return;
       }
