@@ -101,37 +101,19 @@ export class OrderSummaryRecorder implements EventRecorder {
     strategyId: string | null,
     tsEvent: number,
   ): void {
-    const w = this.writer;
     const byAmount = intent.sizing === 'AMOUNT';
-    const symbol = intent.instrument.symbol;
-    const price = !byAmount && intent.orderType === 'LIMIT' ? plain(intent.price) : null;
-    const quantity = byAmount ? null : plain(intent.quantity);
-    const amount = byAmount ? plain(intent.amount) : null;
-    if (submitted) {
-      w.submitted(
-        clientOrderId,
-        strategyId,
-        tsEvent,
-        symbol,
-        intent.side,
-        intent.orderType,
-        price,
-        quantity,
-        amount,
-      );
-    } else {
-      w.intent(
-        clientOrderId,
-        strategyId,
-        tsEvent,
-        symbol,
-        intent.side,
-        intent.orderType,
-        price,
-        quantity,
-        amount,
-      );
-    }
+    this.writer.order(
+      submitted,
+      clientOrderId,
+      strategyId,
+      tsEvent,
+      intent.instrument.symbol,
+      intent.side,
+      intent.orderType,
+      !byAmount && intent.orderType === 'LIMIT' ? plain(intent.price) : null,
+      byAmount ? null : plain(intent.quantity),
+      byAmount ? plain(intent.amount) : null,
+    );
   }
 
   /** Journals the orders still open as they stand and sends what is buffered. */

@@ -24,7 +24,7 @@ const T = Date.parse('2026-11-23T09:00:00+09:00');
 
 /** Three orders: one filled in two slices, one rejected, one still open at the flush. */
 function writeOrders(writer: RunJournalWriter): void {
-  writer.submitted('a', 'sma', T, '005930', 'BUY', 'LIMIT', '70000', '10', null);
+  writer.order(true, 'a', 'sma', T, '005930', 'BUY', 'LIMIT', '70000', '10', null);
   writer.event('OrderAccepted', 'a', 'sma', T, T + 1);
   writer.filled(
     'OrderPartiallyFilled',
@@ -40,7 +40,7 @@ function writeOrders(writer: RunJournalWriter): void {
     '42',
     '0',
   );
-  writer.submitted('b', 'sma', T + 1, 'AAPL', 'BUY', 'MARKET', null, null, '100.5');
+  writer.order(true, 'b', 'sma', T + 1, 'AAPL', 'BUY', 'MARKET', null, null, '100.5');
   writer.reason('OrderRejected', 'b', 'sma', T + 2, T + 3, 'insufficient-buying-power: no USD');
   writer.filled(
     'OrderFilled',
@@ -56,7 +56,7 @@ function writeOrders(writer: RunJournalWriter): void {
     '62',
     '0',
   );
-  writer.submitted('c', null, T + 5, '005930', 'SELL', 'MARKET', null, '3', null);
+  writer.order(true, 'c', null, T + 5, '005930', 'SELL', 'MARKET', null, '3', null);
   writer.event('OrderAccepted', 'c', null, T + 5, T + 6);
   writer.flush();
 }
@@ -139,10 +139,10 @@ describe('RunJournalWriter', () => {
   it('keeps what a denied order asked for, with its denial as its only event (an intent record, not a submission)', async () => {
     const writer = RunJournalWriter.open(db, { mode: 'backtest' });
     expect(writer.threaded).toBe(true);
-    writer.intent('d', 'sma', T + 7, '000660', 'SELL', 'LIMIT', 150_000, 2, null);
+    writer.order(false, 'd', 'sma', T + 7, '000660', 'SELL', 'LIMIT', 150_000, 2, null);
     writer.reason('OrderDenied', 'd', 'sma', T + 7, T + 8, 'max-order-value: too big');
     // an intent left alone (no denial followed) is still journalled at the flush, with no event
-    writer.intent('e', null, T + 9, 'AAPL', 'BUY', 'MARKET', null, null, '100.5');
+    writer.order(false, 'e', null, T + 9, 'AAPL', 'BUY', 'MARKET', null, null, '100.5');
     writer.flush();
     await writer.close();
     const rows = journal(db);
@@ -213,9 +213,9 @@ describe('RunJournalWriter', () => {
   it('rejects close with a write-failed StoreError when a batch cannot be written, and drops what follows', async () => {
     // no `runs` row for run 'ghost': the trade breaks the foreign key, the batch rolls back
     const writer = RunJournalWriter.open(db, { mode: 'backtest', runId: 'ghost', batchValues: 1 });
-    writer.submitted('a', 'sma', T, '005930', 'BUY', 'MARKET', null, '1', null);
+    writer.order(true, 'a', 'sma', T, '005930', 'BUY', 'MARKET', null, '1', null);
     writer.filled('OrderFilled', 'a', 'sma', T + 1, T + 1, '005930', 'BUY', '1', '70000', 'KRW', '10', '0');
-    writer.submitted('b', 'sma', T + 2, '005930', 'BUY', 'MARKET', null, '1', null);
+    writer.order(true, 'b', 'sma', T + 2, '005930', 'BUY', 'MARKET', null, '1', null);
     writer.event('OrderCanceled', 'b', 'sma', T + 3, T + 3);
     const closed = writer.close();
     await expect(closed).rejects.toThrow(StoreError);

@@ -88,7 +88,7 @@ function threadEnv(): NodeJS.ProcessEnv {
  * @example
  * ```ts
  * const writer = RunJournalWriter.open(db, { mode: 'backtest', runId });
- * writer.submitted('bt-1', 'sma', t, '005930', 'BUY', 'MARKET', null, '10', null);
+ * writer.order(true, 'bt-1', 'sma', t, '005930', 'BUY', 'MARKET', null, '10', null);
  * writer.event('OrderAccepted', 'bt-1', 'sma', t, t);
  * writer.filled('OrderFilled', 'bt-1', 'sma', t2, t2, '005930', 'BUY', '10', '70000', 'KRW', '105', '0');
  * await writer.close(); // every row committed, or a StoreError
@@ -173,38 +173,14 @@ export class RunJournalWriter {
     return this.failure;
   }
 
-  /** An order submitted, with what it asked for (decimals as plain text, null when not applicable). */
-  submitted(
-    clientOrderId: string,
-    strategyId: string | null,
-    tsEvent: number,
-    symbol: string,
-    side: string,
-    orderType: string,
-    price: RecordedDecimal | null,
-    quantity: RecordedDecimal | null,
-    amount: RecordedDecimal | null,
-  ): void {
-    this.ordered(
-      RunJournalRecord.SUBMITTED,
-      clientOrderId,
-      strategyId,
-      tsEvent,
-      symbol,
-      side,
-      orderType,
-      price,
-      quantity,
-      amount,
-    );
-  }
-
   /**
-   * What an order that was never submitted asked for (denied before it reached the venue), as
-   * {@link RunJournalWriter.submitted} takes it: its summary keeps the intent with no submission
-   * among its events. Its denial follows through {@link RunJournalWriter.reason}.
+   * An order and what it asked for (decimals as plain text, null when not applicable): submitted
+   * (its `OrderSubmitted` event), or, `submitted` false, denied before it reached the venue (its
+   * summary keeps the intent with no submission among its events; its denial follows through
+   * {@link RunJournalWriter.reason}).
    */
-  intent(
+  order(
+    submitted: boolean,
     clientOrderId: string,
     strategyId: string | null,
     tsEvent: number,
@@ -215,33 +191,7 @@ export class RunJournalWriter {
     quantity: RecordedDecimal | null,
     amount: RecordedDecimal | null,
   ): void {
-    this.ordered(
-      RunJournalRecord.INTENT,
-      clientOrderId,
-      strategyId,
-      tsEvent,
-      symbol,
-      side,
-      orderType,
-      price,
-      quantity,
-      amount,
-    );
-  }
-
-  /** A `SUBMITTED` or `INTENT` record (the same values). */
-  private ordered(
-    code: number,
-    clientOrderId: string,
-    strategyId: string | null,
-    tsEvent: number,
-    symbol: string,
-    side: string,
-    orderType: string,
-    price: RecordedDecimal | null,
-    quantity: RecordedDecimal | null,
-    amount: RecordedDecimal | null,
-  ): void {
+    const code = submitted ? RunJournalRecord.SUBMITTED : RunJournalRecord.INTENT;
     const v = this.buffer;
     const n = this.count;
     v[n] = code;
