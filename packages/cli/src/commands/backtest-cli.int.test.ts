@@ -159,6 +159,18 @@ describe('hoga backtest', () => {
     expect([missing.code, missing.err]).toEqual([1, expect.stringContaining('no run no-such-run')]);
   }, 120_000);
 
+  it('stores the config the strategy ran with: the file given, completed by the schema’s defaults', async () => {
+    const config = join(dir, 'fast3.json');
+    writeFileSync(config, JSON.stringify({ fast: 3 }));
+    const printed = JSON.parse(
+      (await hoga(backtestArgs({ extra: ['--config', config, '--json'] }))).stdout,
+    ) as BacktestJson;
+    const one = await hogaBin(['db', 'runs', '--db', db, '--id', printed.runId, '--json']);
+    expect(one.code, one.err).toBe(0);
+    const run = JSON.parse(one.out) as { params: { config: unknown } };
+    expect(run.params.config).toEqual({ fast: 3, slow: 20, quantity: 10 });
+  }, 60_000);
+
   it('stops with exit code 2 on a bad config, naming the field, the value and what was expected', async () => {
     const config = join(dir, 'bad.json');
     writeFileSync(config, JSON.stringify({ fast: 'five', quantity: -1 }));

@@ -47,7 +47,7 @@ export async function runBacktestCommand(
   const request = parseBacktestFlags(file, flags);
   const engine = await import('@hoga/engine');
   const strategyClass = await loadStrategyFile(engine.loadStrategyClass, file, 'backtest');
-  checkConfig(engine, strategyClass, request);
+  const config = checkConfig(engine, strategyClass, request);
   // the backtest's clock: the strategies' log lines are stamped with its time
   const { VirtualClock } = await import('@hoga/core');
   const clock = new VirtualClock(request.startMs);
@@ -135,7 +135,8 @@ export async function runBacktestCommand(
         startedAt,
         endedAt: () => Date.now(),
         params: {
-          config: request.config,
+          // what the strategy runs with (defaults applied), not only the fields given
+          config,
           symbols: request.symbols,
           interval: request.interval,
           from: request.from,
@@ -164,10 +165,13 @@ export async function runBacktestCommand(
 
 type Engine = typeof import('@hoga/engine');
 
-/** Validates the config before anything else runs: a bad one exits 2 naming field, value, expectation. */
-function checkConfig(engine: Engine, strategyClass: StrategyClass, request: BacktestRequest): void {
+/**
+ * Validates the config before anything else runs: a bad one exits 2 naming field, value,
+ * expectation. Returns it parsed (defaults applied).
+ */
+function checkConfig(engine: Engine, strategyClass: StrategyClass, request: BacktestRequest): unknown {
   try {
-    engine.parseStrategyConfig(strategyClass.name, strategyClass.configSchema, request.config);
+    return engine.parseStrategyConfig(strategyClass.name, strategyClass.configSchema, request.config);
   } catch (error) {
     if (error instanceof engine.StrategyConfigError) {
       const where = request.configFile === undefined ? '' : ` (from ${request.configFile})`;

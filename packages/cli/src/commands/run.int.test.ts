@@ -73,7 +73,8 @@ async function setup(control = true): Promise<{ sim: SimulatorHandle; db: string
   sims.push(sim);
   const dir = mkdtempSync(join(tmpdir(), 'hoga-run-'));
   const config = join(dir, 'sma.json');
-  writeFileSync(config, JSON.stringify({ fast: 3, slow: 8, quantity: 10 }));
+  // quantity left to the schema's default (10): the stored run says what the strategy ran with
+  writeFileSync(config, JSON.stringify({ fast: 3, slow: 8 }));
   return { sim, db: join(dir, 'hoga.sqlite'), config };
 }
 
@@ -340,7 +341,7 @@ describe('hoga run', () => {
       kind: string;
       strategy: string;
       status: string;
-      params: { symbols: string[]; interval: string };
+      params: { symbols: string[]; interval: string; strategies: { id: string; config: unknown }[] };
       stats: { trades: number; startEquity: number; endEquity: number };
     }[];
     expect(runs).toHaveLength(1);
@@ -348,7 +349,11 @@ describe('hoga run', () => {
       kind: 'paper',
       strategy: 'SmaCrossover',
       status: 'stopped',
-      params: { symbols: ['005930', '000660', '035420'], interval: '1m' },
+      params: {
+        symbols: ['005930', '000660', '035420'],
+        interval: '1m',
+        strategies: [{ id: 'SmaCrossover', config: { fast: 3, slow: 8, quantity: 10 } }],
+      },
       stats: { trades: fills.length },
     });
     const one = (await dbJson('runs', '--id', runs[0]?.runId ?? '')) as unknown as {

@@ -49,7 +49,8 @@ export class SessionRecord {
         interval: settings.interval,
         strategies: o.strategies.map((s, i) => ({
           id: runtime.hosts[i]?.strategyId ?? s.id ?? s.strategyClass.name,
-          config: s.config ?? {},
+          // what it runs with (defaults applied), not only the fields given
+          config: runtime.hosts[i]?.config ?? s.config ?? {},
         })),
       },
       startedAt: o.now(),

@@ -128,6 +128,7 @@ export class EngineRuntime implements HostServices {
     const log = this.log.child({ component: 'strategy', strategyId: id });
     const book = this.portfolio.open(id, spec.cash ?? this.settings.cash);
     const host = new StrategyHost(id, cls, this, log, this.states.forStrategy(id), book);
+    host.config = config;
     try {
       host.strategy = new cls(host, config as never);
     } catch (error) {

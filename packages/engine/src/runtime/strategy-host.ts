@@ -112,6 +112,8 @@ const KEPT_CLOSED_ORDERS = 1_000;
 export class StrategyHost implements StrategyContext {
   /** The strategy (set once constructed). */
   strategy!: Strategy<unknown>;
+  /** The config it runs with: as given, parsed by the class's schema (defaults applied). */
+  config: unknown = undefined;
   /** Whether warm-up bars are being delivered. */
   isWarmingUp = false;
   private readonly orders = new Map<string, MutableOrderView>();
