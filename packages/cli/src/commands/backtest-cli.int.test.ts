@@ -159,6 +159,29 @@ describe('hoga backtest', () => {
     expect([missing.code, missing.err]).toEqual([1, expect.stringContaining('no run no-such-run')]);
   }, 120_000);
 
+  it('shows a stored run with the statistics its backtest printed, to the same digits', async () => {
+    const printed = await hoga(backtestArgs({ symbols: SYMBOLS }));
+    expect(printed.code, printed.stderr).toBe(0);
+    const runId = /^\s*run\s+(\S+)$/m.exec(printed.stdout)?.[1] ?? '';
+    const shown = await hogaBin(['db', 'runs', '--db', db, '--id', runId]);
+    expect(shown.code, shown.err).toBe(0);
+    const rows = (text: string) =>
+      new Map(
+        text
+          .split('\n')
+          .map((line) => line.trim().split(/\s{2,}/))
+          .filter((parts) => parts.length === 2) as [string, string][],
+      );
+    const report = rows(printed.stdout);
+    const stored = rows(shown.out);
+    const keys = ['start equity', 'end equity', 'total return', 'CAGR', 'max drawdown', 'Sharpe ratio'];
+    keys.push('trades (fills)', 'round trips', 'win rate', 'commissions', 'taxes', 'bars');
+    for (const key of keys) {
+      expect(report.get(key), key).toBeDefined();
+      expect(stored.get(key), key).toBe(report.get(key));
+    }
+  }, 60_000);
+
   it('stores the config the strategy ran with: the file given, completed by the schema’s defaults', async () => {
     const config = join(dir, 'fast3.json');
     writeFileSync(config, JSON.stringify({ fast: 3 }));
@@ -198,6 +221,12 @@ describe('hoga backtest', () => {
       expect(last?.events.map(([type]) => type)).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderFilled']);
       expect(last?.fills).toHaveLength(1);
     });
+    // hoga db runs --id says why it failed
+    const shown = await hogaBin(['db', 'runs', '--db', db, '--id', runId]);
+    expect(shown.out).toMatch(/^status {10}failed$/m);
+    expect(shown.out).toMatch(
+      /^failure {9}strategy ThrowsInOnBar threw in onBar: cannot handle the bar of 005930/m,
+    );
   }, 60_000);
 
   it("shows the strategy's log lines on stderr and in --log-file, stamped with the backtest's time", async () => {

@@ -86,11 +86,56 @@ function percent(value: number | null): string {
   return value === null || !Number.isFinite(value) ? 'n/a' : `${(value * 100).toFixed(2)} %`;
 }
 
-function money(values: Readonly<Record<string, Decimal>>): string {
+function count(value: number | null): string {
+  return value === null ? '-' : String(value);
+}
+
+function money(values: Readonly<Record<string, string>>): string {
   const parts = Object.entries(values)
-    .filter(([, v]) => !v.isZero())
-    .map(([c, v]) => `${v.toFixed()} ${c}`);
+    .filter(([, v]) => Number(v) !== 0)
+    .map(([c, v]) => `${v} ${c}`);
   return parts.length === 0 ? '0' : parts.join(', ');
+}
+
+/**
+ * A run's statistics as its reports show them: numbers, null where a ratio has no value (no
+ * return to measure, no round trip), and money per currency as decimal strings. Made from a run's
+ * {@link PerformanceStats}, or read back from a stored run.
+ */
+export interface StatsView {
+  readonly bars: number | null;
+  readonly startEquity: number | null;
+  readonly endEquity: number | null;
+  readonly totalReturn: number | null;
+  readonly cagr: number | null;
+  readonly maxDrawdown: number | null;
+  readonly sharpe: number | null;
+  readonly trades: number | null;
+  readonly roundTrips: number | null;
+  readonly winRate: number | null;
+  readonly commissions: Readonly<Record<string, string>>;
+  readonly taxes: Readonly<Record<string, string>>;
+}
+
+/**
+ * The statistics' rows of a report (`hoga backtest`'s, and `hoga db runs --id`'s for a stored run):
+ * the same labels and digits in both.
+ */
+export function statisticsRows(s: StatsView): [string, string][] {
+  return [
+    ['bars', count(s.bars)],
+    ['start equity', s.startEquity === null ? '-' : `${equityText(s.startEquity)} KRW`],
+    ['end equity', s.endEquity === null ? '-' : `${equityText(s.endEquity)} KRW`],
+    ['total return', percent(s.totalReturn)],
+    ['CAGR', percent(s.cagr)],
+    ['max drawdown', percent(s.maxDrawdown)],
+    ['Sharpe ratio', s.sharpe === null || !Number.isFinite(s.sharpe) ? 'n/a' : s.sharpe.toFixed(2)],
+    ['trades (fills)', count(s.trades)],
+    ['round trips', count(s.roundTrips)],
+    ['win rate', percent(s.winRate)],
+    ['commissions', money(s.commissions)],
+    ['taxes', money(s.taxes)],
+  ];
 }
 
 /**
@@ -110,18 +155,12 @@ export function backtestText(
   const rows: [string, string][] = [
     ['run', outcome.runId],
     ['stored in', storedIn],
-    ['bars', String(outcome.bars)],
-    ['start equity', `${equityText(stats.startEquity)} KRW`],
-    ['end equity', `${equityText(stats.endEquity)} KRW`],
-    ['total return', percent(stats.totalReturn)],
-    ['CAGR', percent(stats.cagr)],
-    ['max drawdown', percent(stats.maxDrawdown)],
-    ['Sharpe ratio', stats.sharpe === null ? 'n/a' : stats.sharpe.toFixed(2)],
-    ['trades (fills)', String(stats.trades)],
-    ['round trips', String(stats.roundTrips)],
-    ['win rate', percent(stats.winRate)],
-    ['commissions', money(stats.commissions)],
-    ['taxes', money(stats.taxes)],
+    ...statisticsRows({
+      ...stats,
+      bars: outcome.bars,
+      commissions: perCurrency(stats.commissions),
+      taxes: perCurrency(stats.taxes),
+    }),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return [title, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)].join('\n');

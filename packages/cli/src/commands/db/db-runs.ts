@@ -10,6 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { formatDecimal, formatKst } from '@hoga/core';
 import { type RunKind, type RunRecord, RunRepository, resolveDatabasePath } from '@hoga/store';
 import { DateTime } from 'luxon';
+import { type StatsView, statisticsRows } from '../backtest-report.js';
 import { simulatorDatabaseHint } from '../simulator-database.js';
 import { type DbCommandIo, formatTable } from './db-io.js';
 import { openForReading } from './open-for-reading.js';
@@ -34,6 +35,43 @@ function stat(stats: unknown, key: string, percent: boolean): string {
   const n = Number(value);
   if (!percent || !Number.isFinite(n)) return String(value);
   return `${(n * 100).toFixed(2)} %`;
+}
+
+/** A stored run's statistics as the reports show them (a field missing or of another type: none). */
+function statsView(stats: unknown): StatsView {
+  const s = (stats !== null && typeof stats === 'object' ? stats : {}) as Record<string, unknown>;
+  const num = (key: string): number | null => {
+    const v = s[key];
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : Number.NaN;
+    return Number.isNaN(n) ? null : n;
+  };
+  const money = (key: string): Record<string, string> => {
+    const v = s[key];
+    if (v === null || typeof v !== 'object') return {};
+    return Object.fromEntries(
+      Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+  };
+  return {
+    bars: num('bars'),
+    startEquity: num('startEquity'),
+    endEquity: num('endEquity'),
+    totalReturn: num('totalReturn'),
+    cagr: num('cagr'),
+    maxDrawdown: num('maxDrawdown'),
+    sharpe: num('sharpe'),
+    trades: num('trades'),
+    roundTrips: num('roundTrips'),
+    winRate: num('winRate'),
+    commissions: money('commissions'),
+    taxes: money('taxes'),
+  };
+}
+
+/** Why a failed run failed (its stored statistics say), as a row; none when it did not. */
+function failureRow(stats: unknown): [string, string][] {
+  const failure = (stats as { failure?: unknown } | null)?.failure;
+  return typeof failure === 'string' ? [['failure', failure]] : [];
 }
 
 function header(run: RunRecord): Record<string, unknown> {
@@ -75,12 +113,8 @@ function oneRun(runs: RunRepository, run: RunRecord, json: boolean, io: DbComman
     ['started', kst(run.startedAt) ?? '-'],
     ['ended', kst(run.endedAt) ?? '-'],
     ['params', JSON.stringify(run.params)],
-    ['total return', stat(run.stats, 'totalReturn', true)],
-    ['CAGR', stat(run.stats, 'cagr', true)],
-    ['max drawdown', stat(run.stats, 'maxDrawdown', true)],
-    ['Sharpe ratio', stat(run.stats, 'sharpe', false)],
-    ['trades (fills)', stat(run.stats, 'trades', false)],
-    ['win rate', stat(run.stats, 'winRate', true)],
+    ...(run.stats === null ? [] : statisticsRows(statsView(run.stats))),
+    ...failureRow(run.stats),
   ];
   io.out(`${lines.map(([k, v]) => `${(k as string).padEnd(16)}${v}`).join('\n')}\n`);
 }
