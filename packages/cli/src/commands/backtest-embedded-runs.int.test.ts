@@ -4,7 +4,7 @@
  * `hoga db runs`, which reads `./data/hoga.sqlite` by default, points there instead of only saying
  * that no database exists. Real `hoga` processes in a fresh directory.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,28 @@ describe('a backtest against the embedded simulator', () => {
     // a database named on purpose gets no pointer
     const named = await hoga(['db', 'runs', '--db', join(cwd, 'data', 'hoga.sqlite'), '--id', 'x'], options);
     expect([named.code, named.err]).toEqual([1, expect.not.stringContaining('embedded simulator')]);
+  }, 120_000);
+
+  it('stores the strategy file by its full path when given a relative one', async () => {
+    const options = { cwd, env: { HOME: home } };
+    copyFileSync(SMA, join(cwd, 'my-sma.ts'));
+    const backtest = await hoga(
+      [
+        'backtest',
+        'my-sma.ts',
+        ...'--symbols 005930 --interval 1d --from 2025-01-01 --to 2025-03-31 --json'.split(' '),
+      ],
+      options,
+    );
+    expect(backtest.code, backtest.err).toBe(0);
+    const { runId } = JSON.parse(backtest.out) as { runId: string };
+    const one = await hoga(
+      ['db', 'runs', '--db', join(cwd, 'data', 'hoga-sim.sqlite'), '--id', runId, '--json'],
+      options,
+    );
+    expect(one.code, one.err).toBe(0);
+    // before: "my-sma.ts", which names no file from any other directory
+    expect((JSON.parse(one.out) as { strategyPath: string }).strategyPath).toBe(join(cwd, 'my-sma.ts'));
   }, 120_000);
 });
 

@@ -7,6 +7,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { BrokerClient } from '@hoga/connector';
 import type { Instrument } from '@hoga/core';
 import type { StrategyClass, Subscription } from '@hoga/engine';
@@ -131,7 +132,8 @@ export async function runBacktestCommand(
       // stored as it runs: the run's row first, its trades as they fill, its statistics at the end
       record: {
         strategyName: strategyClass.name,
-        strategyPath: file,
+        // by its full path: a relative one names no file from another directory
+        strategyPath: resolve(file),
         startedAt,
         endedAt: () => Date.now(),
         params: {
