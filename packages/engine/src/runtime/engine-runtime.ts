@@ -127,8 +127,7 @@ export class EngineRuntime implements HostServices {
     const config = parseStrategyConfig(cls.name, cls.configSchema, spec.config ?? {});
     const log = this.log.child({ component: 'strategy', strategyId: id });
     const book = this.portfolio.open(id, spec.cash ?? this.settings.cash);
-    const host = new StrategyHost(id, cls, this, log, this.states.forStrategy(id), book);
-    host.config = config;
+    const host = new StrategyHost(id, cls, this, log, this.states.forStrategy(id), book, config);
     try {
       host.strategy = new cls(host, config as never);
     } catch (error) {

@@ -37,6 +37,7 @@ function host(): StrategyHost {
     createLogger({ level: 'silent' }),
     state,
     new StrategyBook({ KRW: new Decimal(1_000_000) }),
+    {},
   );
 }
 

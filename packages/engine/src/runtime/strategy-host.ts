@@ -112,8 +112,6 @@ const KEPT_CLOSED_ORDERS = 1_000;
 export class StrategyHost implements StrategyContext {
   /** The strategy (set once constructed). */
   strategy!: Strategy<unknown>;
-  /** The config it runs with: as given, parsed by the class's schema (defaults applied). */
-  config: unknown = undefined;
   /** Whether warm-up bars are being delivered. */
   isWarmingUp = false;
   private readonly orders = new Map<string, MutableOrderView>();
@@ -133,6 +131,7 @@ export class StrategyHost implements StrategyContext {
    * @param log - a child logger `{component: 'strategy', strategyId}`
    * @param state - persistent state
    * @param book - the strategy's books
+   * @param config - the config it runs with: as given, parsed by the class's schema (defaults applied)
    */
   constructor(
     readonly strategyId: StrategyId,
@@ -141,6 +140,7 @@ export class StrategyHost implements StrategyContext {
     readonly log: Logger,
     readonly state: StrategyState,
     readonly book: StrategyBook,
+    readonly config: unknown,
   ) {}
 
   get mode(): TradingMode {
