@@ -119,6 +119,46 @@ export default class RsiOnce extends Strategy<{ period: number }> {
     expect(trades().map((t) => [t.side, t.quantity])).toEqual([['BUY', '2']]);
   }, 120_000);
 
+  it('names the line and column of a syntax error in a strategy file or a file it imports (exit 2)', async () => {
+    // Node strips the types itself here: its error's message ("Expression expected") names no place
+    const broken = join(dir, 'broken.ts');
+    writeFileSync(
+      broken,
+      `import { Strategy } from '@hoga/engine';
+export default class Broken extends Strategy {
+  override onBar(bar: { close: number; symbol: string }): void {
+    if (bar.close > ) this.ctx.buy(bar.symbol, 1);
+  }
+}
+`,
+    );
+    const first = await backtestMarch(broken);
+    expect(first.run.code).toBe(2);
+    expect(first.run.err).toContain(
+      `strategy file ${broken} failed to load: Expression expected at ${broken}:4:21`,
+    );
+    // the line itself and a caret under the place, as Node shows them
+    expect(first.run.err).toContain('    if (bar.close > ) this.ctx.buy(bar.symbol, 1);\n');
+    expect(first.run.err).toMatch(/\n {20}\^\n/);
+
+    writeFileSync(join(dir, 'bad-sizing.ts'), 'export function lot(q: number): number {\n  return q +;\n}\n');
+    const importer = join(dir, 'uses-bad-sizing.ts');
+    writeFileSync(
+      importer,
+      `import { Strategy } from '@hoga/engine';
+import { lot } from './bad-sizing.js';
+export default class UsesBadSizing extends Strategy {
+  size = lot(1);
+}
+`,
+    );
+    const second = await backtestMarch(importer);
+    expect(second.run.code).toBe(2);
+    expect(second.run.err).toContain(
+      `failed to load: Expression expected at ${join(dir, 'bad-sizing.ts')}:2:`,
+    );
+  }, 120_000);
+
   it('runs `hoga start` (pnpm start) with the repository’s reference strategy and exits 0', async () => {
     const run = await hoga(['start', '--seconds', '4'], { cwd: dir, killAfterMs: 90_000 });
     expect(run.code, run.err).toBe(0);

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
 import { isStrategyClass, type StrategyClass } from './strategy.js';
 import { installStrategyImportHooks } from './strategy-imports.js';
@@ -30,7 +30,7 @@ export async function loadStrategyClass(file: string): Promise<StrategyClass> {
   try {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (cause) {
-    const what = cause instanceof Error ? cause.message : String(cause);
+    const what = cause instanceof Error ? cause.message + placeOf(cause) : String(cause);
     throw new EngineError(
       EngineErrorCode.STRATEGY_LOAD_FAILED,
       `strategy file ${file} failed to load: ${what}`,
@@ -48,4 +48,22 @@ export async function loadStrategyClass(file: string): Promise<StrategyClass> {
       ? `strategy file ${file} exports no class extending Strategy (from @hoga/engine)`
       : `strategy file ${file} exports ${classes.length} strategy classes; make the one to run the default export`,
   );
+}
+
+/**
+ * Where a syntax error is, when its message does not say: Node's own errors (its type stripping's
+ * `ERR_INVALID_TYPESCRIPT_SYNTAX`, a JavaScript `SyntaxError`) keep the place in the stack only, as
+ * a `file:line` line and the source line with a caret under the column. Answers
+ * ` at file:line:column` and those two lines, or nothing for any other error.
+ */
+function placeOf(error: Error): string {
+  if (!(error instanceof SyntaxError)) return '';
+  const lines = (error.stack ?? '').split('\n');
+  const head = /^(.+):(\d+)$/.exec(lines[0] ?? '');
+  if (head === null) return '';
+  const caret = lines.findIndex((l, i) => i > 1 && /^\s*\^+\s*$/.test(l));
+  if (caret < 0) return '';
+  const file = head[1]?.startsWith('file:') ? fileURLToPath(head[1]) : head[1];
+  const column = (lines[caret] as string).indexOf('^') + 1;
+  return ` at ${file}:${head[2]}:${column}\n${lines[caret - 1]}\n${(lines[caret] as string).trimEnd()}`;
 }
