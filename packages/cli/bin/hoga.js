@@ -85,7 +85,9 @@ function newestSource() {
 
 async function runSources() {
   const { register } = await import('tsx/esm/api');
-  register();
+  // the repository's compiler options (inversify's parameter decorators), not the working
+  // directory's: the command runs from the user's directory, which has none
+  register({ tsconfig: join(packagesDir, '..', 'tsconfig.json') });
   await import(pathToFileURL(join(cliDir, 'src', 'main.ts')).href);
 }
 

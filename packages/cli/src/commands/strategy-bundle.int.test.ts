@@ -54,7 +54,7 @@ export default class BuyOnce extends Strategy<z.infer<typeof Config>> {
 }
 
 /** `hoga backtest <file> --json` on 005930's daily bars of March 2025, from the user's directory. */
-async function backtestMarch(file: string) {
+async function backtestMarch(file: string, env: Readonly<Record<string, string>> = {}) {
   const run = await hoga(
     [
       'backtest',
@@ -72,7 +72,7 @@ async function backtestMarch(file: string) {
       '--db',
       join(dir, 'hoga.sqlite'),
     ],
-    { cwd: dir },
+    { cwd: dir, env },
   );
   const trades = () =>
     (JSON.parse(run.out) as { trades: { symbol: string; side: string; quantity: string }[] }).trades;
@@ -117,6 +117,14 @@ export default class RsiOnce extends Strategy<{ period: number }> {
     const { run, trades } = await backtestMarch(file);
     expect(run.code, run.err).toBe(0);
     expect(trades().map((t) => [t.side, t.quantity])).toEqual([['BUY', '2']]);
+  }, 120_000);
+
+  it('runs from the sources through tsx (HOGA_NO_BUNDLE=1, as on a Node without type stripping) outside the repository', async () => {
+    // the engine's sources need the repository's compiler options (inversify's parameter
+    // decorators) wherever the command is started from
+    const { run, trades } = await backtestMarch(writeUserStrategy(), { HOGA_NO_BUNDLE: '1' });
+    expect(run.code, run.err).toBe(0);
+    expect(trades()[0]).toMatchObject({ symbol: '005930', side: 'BUY', quantity: '3' });
   }, 120_000);
 
   it('names the line and column of a syntax error in a strategy file or a file it imports (exit 2)', async () => {
