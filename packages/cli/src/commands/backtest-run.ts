@@ -50,7 +50,7 @@ export async function runBacktestCommand(
   const strategyClass = await loadStrategyFile(engine.loadStrategyClass, file, 'backtest');
   const config = checkConfig(engine, strategyClass, request);
   // the backtest's clock: the strategies' log lines are stamped with its time
-  const { VirtualClock } = await import('@hoga/core');
+  const { VirtualClock, toKst } = await import('@hoga/core');
   const clock = new VirtualClock(request.startMs);
   const logger = (await import('../runtime/cli-logger.js')).createBacktestLogger(clock);
   const simulated = !connectionConfigured(flags);
@@ -60,6 +60,7 @@ export async function runBacktestCommand(
       : resolveDatabasePath(flags.db),
   );
   let source: MarketSource | null = null;
+  let interrupt: Interrupt | null = null;
   try {
     source = simulated ? await embeddedSimulator() : configuredBroker(flags);
     // extra symbols a strategy subscribes to in onStart join this list when the stream opens
@@ -105,6 +106,7 @@ export async function runBacktestCommand(
     };
     const runId = randomUUID();
     const startedAt = Date.now();
+    interrupt = interruptOnSignals();
     const outcome = await engine.runBacktest({
       settings: {
         runId,
@@ -129,6 +131,7 @@ export async function runBacktestCommand(
       volumeFraction: request.volumeFraction,
       instruments,
       openStream,
+      signal: interrupt.signal,
       // stored as it runs: the run's row first, its trades as they fill, its statistics at the end
       record: {
         strategyName: strategyClass.name,
@@ -147,7 +150,17 @@ export async function runBacktestCommand(
         },
       },
     });
+    interrupt.release();
     const stats = outcome.stats;
+    if (outcome.status === 'stopped') {
+      // the clock stands at the last bar's close
+      const at = toKst(clock.now()).toFormat('yyyy-MM-dd HH:mm:ss');
+      throw new CliError(
+        `interrupted after ${outcome.bars.toLocaleString('en-US')} bars (at ${at} KST); the run is stored as ${outcome.runId} ` +
+          `(stopped): hoga db runs --id ${outcome.runId}${usesDefaultDatabase(flags.db) ? '' : ` --db ${db.file}`}`,
+        ExitCode.INTERRUPTED,
+      );
+    }
     if (outcome.failure !== null) {
       throw new CliError(
         `${outcome.failure.message}; the run stopped after ${outcome.bars} bars and is stored as ${outcome.runId} (failed)`,
@@ -160,12 +173,42 @@ export async function runBacktestCommand(
       `${request.json ? JSON.stringify(backtestJson(outcome, stats)) : backtestText(outcome, stats, title, db.file)}\n`,
     );
   } finally {
+    interrupt?.release();
     db.close();
     await source?.close();
   }
 }
 
 type Engine = typeof import('@hoga/engine');
+
+/** Ctrl-C during a run: its signal, and `release` (idempotent) to give the signals back. */
+interface Interrupt {
+  readonly signal: AbortSignal;
+  release(): void;
+}
+
+/**
+ * Ctrl-C (SIGINT) or SIGTERM during the run stops it between bars, the strategies' `onStop`
+ * running and the run stored as `stopped`; a second one quits at once (exit 130: the stored run
+ * then stays `running`). `release` gives the signals back.
+ */
+function interruptOnSignals(): Interrupt {
+  const controller = new AbortController();
+  const onSignal = (): void => {
+    if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED);
+    process.stderr.write('hoga: stopping the backtest after the current bar (Ctrl-C again quits at once)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    },
+  };
+}
 
 /**
  * Validates the config before anything else runs: a bad one exits 2 naming field, value,

@@ -15,7 +15,7 @@ export const ExitCode = {
   USAGE: 2,
   /** The risk checks denied an order. */
   DENIED: 3,
-  /** Stopped by Ctrl-C (what a download stored stays; rerun to resume). */
+  /** Stopped by Ctrl-C (what a download stored stays, rerun to resume; a backtest is stored as stopped). */
   INTERRUPTED: 130,
 } as const;
 /** One of {@link ExitCode}. */
@@ -27,7 +27,10 @@ export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
   [ExitCode.FAILURE, 'the command failed: broker error or unreachable, timeout, unreadable file'],
   [ExitCode.USAGE, 'bad usage or configuration: unknown flag, bad value, missing variable or file'],
   [ExitCode.DENIED, 'an order was denied by the risk checks'],
-  [ExitCode.INTERRUPTED, 'interrupted by Ctrl-C (a download keeps what it stored; run it again to resume)'],
+  [
+    ExitCode.INTERRUPTED,
+    'interrupted by Ctrl-C (a download keeps what it stored; a backtest is stored as stopped)',
+  ],
 ];
 
 /**

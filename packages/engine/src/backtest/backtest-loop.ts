@@ -46,7 +46,16 @@ export interface LoopCounts {
   readonly bars: number;
   /** Warm-up bars delivered. */
   readonly warmupBars: number;
+  /** Whether the loop stopped at an abort before the bars ended. */
+  readonly interrupted: boolean;
 }
+
+/**
+ * Bars between two turns of the event loop (a `setImmediate`): a strategy whose hooks never await
+ * would otherwise keep a signal handler (Ctrl-C) or a timer from running until the last bar. About
+ * a hundredth of a second of bars; a turn costs a few microseconds.
+ */
+const BARS_PER_TURN = 16_384;
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -69,22 +78,37 @@ interface SymbolRoute {
 }
 
 /**
- * Runs bars through the engine until the stream ends or a strategy fails.
+ * Runs bars through the engine until the stream ends, a strategy fails or `signal` aborts (checked
+ * between bars: after a hook that returned a promise, and at a turn of the event loop every
+ * {@link BARS_PER_TURN} bars).
  *
  * @param parts - runtime, clock, venue, marks, portfolio
  * @param stream - the bars
  * @param startTs - a symbol's first candle stamp of the run (bars stamped earlier are warm-up bars)
+ * @param signal - stops the loop before its next bar (the run then ends as it would at the last bar)
  */
 export async function runBacktestLoop(
   parts: BacktestLoopParts,
   stream: BarStream,
   startTs: (symbol: string) => number,
+  signal?: AbortSignal,
 ): Promise<LoopCounts> {
   const loop = new BarLoop(parts, stream, startTs);
-  // synchronous bar after bar; back here only to wait for a hook that returned a promise
-  while (loop.run()) await parts.runtime.settle();
+  let interrupted = false;
+  // synchronous bar after bar; back here only to wait for a hook that returned a promise, or for a
+  // turn of the event loop
+  while (loop.run()) {
+    if (loop.turnDue) {
+      loop.turnDue = false;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    } else await parts.runtime.settle();
+    if (signal?.aborted === true) {
+      interrupted = true;
+      break;
+    }
+  }
   loop.finish();
-  return { bars: loop.bars, warmupBars: loop.warmupBars };
+  return { bars: loop.bars, warmupBars: loop.warmupBars, interrupted };
 }
 
 /** Where {@link BarLoop.run} stands within a bar (and resumes after waiting for a hook). */
@@ -120,6 +144,10 @@ class BarLoop {
   /** Close time of the current bar. */
   private t = 0;
   private hostIndex = 0;
+  /** Bars left before the next turn of the event loop. */
+  private untilTurn = BARS_PER_TURN;
+  /** Whether {@link BarLoop.run} returned for a turn of the event loop (between two bars). */
+  turnDue = false;
 
   constructor(
     private readonly parts: BacktestLoopParts,
@@ -129,13 +157,19 @@ class BarLoop {
 
   /**
    * Runs bars until the stream ends or a strategy fails (false), or until a hook returned a promise
-   * the caller must wait for before calling again (true).
+   * the caller must wait for before calling again, or a turn of the event loop is due
+   * ({@link BarLoop.turnDue}) (true).
    */
   run(): boolean {
     const { runtime, clock, venue, marks } = this.parts;
     const stream = this.stream;
     for (;;) {
       if (this.phase === Phase.NEXT) {
+        if (--this.untilTurn === 0) {
+          this.untilTurn = BARS_PER_TURN;
+          this.turnDue = true;
+          return true;
+        }
         if (!stream.next()) return false;
         if (!this.begin(stream.current)) continue;
       }

@@ -64,6 +64,7 @@ function backtest(
   runId: string,
   strategyClass: StrategyClass,
   ended: number[] = [],
+  more: { readonly feed?: BarFeed; readonly signal?: AbortSignal } = {},
 ): Promise<BacktestOutcome> {
   return runBacktest({
     settings: {
@@ -78,7 +79,8 @@ function backtest(
     db,
     logger: createLogger({ level: 'silent' }),
     fx: new FixedFxRates(1400),
-    openStream: async () => BarFeed.fromBars(bars, T0).stream(),
+    openStream: async () => (more.feed ?? BarFeed.fromBars(bars, T0)).stream(),
+    signal: more.signal,
     record: {
       strategyPath: 'strategies/every-bar.ts',
       strategyName: strategyClass.name,
@@ -180,6 +182,55 @@ describe('runBacktest with a record', () => {
     expect(stored?.status).toBe('failed');
     expect(stored?.stats).toMatchObject({ failure: expect.stringMatching(/simulated full disk/) });
     expect(db.journal.readFrom(1, 10_000)).toEqual([]);
+  });
+
+  it('stops at an abort (Ctrl-C) between bars, even with a strategy that never awaits: onStop runs, the run is stored as stopped with what it did', async () => {
+    // 2 × 200,000 one-minute bars; the strategy trades every 1,000th bar and, on its first bar, asks
+    // for an abort from a timer: a timer fires only when the loop gives the event loop a turn
+    const n = 200_000;
+    const series = ['000660', '005930'].map((symbol, k) => {
+      const ts = Float64Array.from({ length: n }, (_, i) => T0 + i * 60_000);
+      const close = Float64Array.from({ length: n }, (_, i) => 70_000 * (k + 1) + (i % 50) * 100);
+      const volume = new Float64Array(n).fill(1_000_000);
+      return {
+        symbol,
+        interval: '1m' as const,
+        columns: { ts, closeTime: ts, open: close, high: close, low: close, close, volume, length: n },
+      };
+    });
+    const abort = new AbortController();
+    const stops: number[] = [];
+    class Interrupted extends Strategy {
+      n = 0;
+      override onBar(bar: Bar): void {
+        if (++this.n === 1) setTimeout(() => abort.abort(), 0);
+        if (this.n % 1_000 !== 0 || this.ctx.openOrders(bar.symbol).length > 0) return;
+        const position = this.ctx.position(bar.symbol);
+        if (position === undefined) this.ctx.buy(bar.symbol, 1);
+        else this.ctx.sell(bar.symbol, position.quantity);
+      }
+      override onStop(): void {
+        stops.push(this.n);
+      }
+    }
+    const outcome = await backtest('run-interrupted', Interrupted, [], {
+      feed: BarFeed.fromSeries(series, T0),
+      signal: abort.signal,
+    });
+    expect(outcome.status).toBe('stopped');
+    expect(outcome.failure).toBeNull();
+    expect(outcome.bars).toBeGreaterThan(0);
+    expect(outcome.bars).toBeLessThan(50_000);
+    expect(stops).toEqual([outcome.bars]);
+    const runs = new RunRepository(db.connection);
+    expect(runs.get('run-interrupted')).toMatchObject({ status: 'stopped', endedAt: 2_000 });
+    expect(runs.get('run-interrupted')?.stats).toMatchObject({ bars: outcome.bars, failure: null });
+    expect(runs.trades('run-interrupted').map(tradeRow)).toEqual(outcome.trades.map(tradeRow));
+    expect(runs.equity('run-interrupted')).toEqual(
+      outcome.equity.map((p) => ({ time: p.time, equity: p.equity })),
+    );
+    // the last equity point is the last bar's, not the end of the bars the run did not reach
+    expect(outcome.equity.at(-1)?.time).toBeLessThan(T0 + n * 60_000);
   });
 
   it('stops before any hook when the run id is already stored, writing nothing more', async () => {

@@ -14,7 +14,7 @@ import type { BacktestRecord } from './run-backtest.js';
 
 /** How a stored run ended. */
 export interface StoredRunEnd {
-  readonly status: 'completed' | 'failed';
+  readonly status: 'completed' | 'failed' | 'stopped';
   readonly equity: readonly EquityPoint[];
   readonly stats: PerformanceStats;
   readonly bars: number;
@@ -82,7 +82,11 @@ export class BacktestRunStore {
     }
   }
 
-  private end(status: 'completed' | 'failed', equity: readonly EquityPoint[], stats: unknown): void {
+  private end(
+    status: 'completed' | 'failed' | 'stopped',
+    equity: readonly EquityPoint[],
+    stats: unknown,
+  ): void {
     this.ended = true;
     this.db.transaction(() => {
       this.runs.appendEquity(this.runId, equity);

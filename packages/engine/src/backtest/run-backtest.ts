@@ -68,9 +68,14 @@ export interface BacktestOptions {
   /**
    * Store the run under its run id (`hoga db runs`): its row is written before the first hook
    * (status `running`), each fill as it happens, and at the end its equity curve, statistics and
-   * status (`completed` or `failed`). Without it only the journal of orders is stored.
+   * status (`completed`, `failed` or `stopped`). Without it only the journal of orders is stored.
    */
   readonly record?: BacktestRecord | undefined;
+  /**
+   * Stops the run before its next bar (Ctrl-C): the strategies' `onStop` runs, and the run ends
+   * with status `stopped` and what it did so far (stored so when it has a record).
+   */
+  readonly signal?: AbortSignal | undefined;
   /**
    * Opens the bars once the strategies have started (so bars they subscribed to in `onStart` can
    * be loaded too). Called with the extra subscriptions and the most warm-up bars any asked for.
@@ -93,8 +98,11 @@ export interface BacktestRecord {
 /** What a backtest produced. */
 export interface BacktestOutcome {
   readonly runId: string;
-  /** `completed`, or `failed` when a strategy hook threw (see {@link BacktestOutcome.failure}). */
-  readonly status: 'completed' | 'failed';
+  /**
+   * `completed`; `failed` when a strategy hook threw (see {@link BacktestOutcome.failure}); `stopped`
+   * when {@link BacktestOptions.signal} aborted it before the bars ended.
+   */
+  readonly status: 'completed' | 'failed' | 'stopped';
   readonly failure: StrategyHookError | null;
   /** Bars delivered from the start (warm-up excluded). */
   readonly bars: number;
@@ -165,6 +173,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
 
   let bars = 0;
   let warmupBars = 0;
+  let interrupted = false;
   try {
     try {
       runtime.callAll('onStart');
@@ -183,9 +192,11 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
           { runtime, clock, venue, marks, portfolio, references },
           stream,
           options.startTs ?? (() => options.startMs),
+          options.signal,
         );
         bars = counts.bars;
         warmupBars = counts.warmupBars;
+        interrupted = counts.interrupted;
       }
     } finally {
       await runtime.stop();
@@ -201,7 +212,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
   const trades = log.trades();
   const outcome: BacktestOutcome = {
     runId,
-    status: runtime.failure === null ? 'completed' : 'failed',
+    status: runtime.failure !== null ? 'failed' : interrupted ? 'stopped' : 'completed',
     failure: runtime.failure,
     bars,
     warmupBars,
