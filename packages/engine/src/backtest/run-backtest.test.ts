@@ -294,6 +294,42 @@ describe('runBacktest', () => {
     expect(two.outcome.trades.map((t) => t.strategyId)).toEqual(['a', 'b']);
   });
 
+  it("tells each strategy its own equity and unrealized PnL at the last prices (USD through the run's rate)", async () => {
+    const seen: string[] = [];
+    /** Buys 10 of each symbol on its first bar; reads its equity and unrealized PnL on every bar. */
+    class Reads extends Strategy {
+      readonly bought = new Set<string>();
+      override onBar(bar: Bar): void {
+        seen.push(
+          `${this.ctx.strategyId} ${bar.symbol} ${bar.close}: ${this.ctx.equity()} ${this.ctx.unrealizedPnl('KRW').toFixed()} ${this.ctx.unrealizedPnl('USD').toFixed()}`,
+        );
+        if (this.bought.has(bar.symbol)) return;
+        this.bought.add(bar.symbol);
+        this.ctx.buy(bar.symbol, 10);
+      }
+    }
+    const bars = [
+      ...minuteBars('005930', [70_000, 70_100, 70_300]),
+      ...minuteBars('AAPL', [200, 201.5, 199.25]),
+    ];
+    const cash = { KRW: new Decimal(10_000_000), USD: new Decimal(10_000) };
+    const { outcome } = await backtestBars([{ strategyClass: Reads, id: 'only' }], bars, { cash });
+    expect(outcome.status).toBe('completed');
+    // bought at the second bar's opens (the first closes): 10 × 70,000 + 105 won commission;
+    // 10 × $200 + $2 commission (0.1 %); USD at 1,400 won
+    const krwCash = 10_000_000 - 700_000 - 105;
+    const usdCash = 10_000 - 2_000 - 2;
+    expect(seen).toEqual([
+      // 005930 sorts before AAPL: each instant delivers 005930 first
+      `only 005930 70000: ${10_000_000 + 10_000 * 1_400} 0 0`,
+      `only AAPL 200: ${10_000_000 + 10_000 * 1_400} 0 0`,
+      `only 005930 70100: ${krwCash + 701_000 + 10_000 * 1_400} 1000 0`,
+      `only AAPL 201.5: ${krwCash + 701_000 + (usdCash + 2_015) * 1_400} 1000 15`,
+      `only 005930 70300: ${krwCash + 703_000 + (usdCash + 2_015) * 1_400} 3000 15`,
+      `only AAPL 199.25: ${krwCash + 703_000 + (usdCash + 1_992.5) * 1_400} 3000 -7.5`,
+    ]);
+  });
+
   it('delivers warm-up bars before the start with orders denied, and trades from the start on', async () => {
     const seen: string[] = [];
     class WarmsUp extends Strategy {

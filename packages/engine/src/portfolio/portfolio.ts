@@ -35,6 +35,8 @@ export interface Portfolio {
   onOrderEvent(event: OrderEvent): void;
   /** Total value in KRW now: one strategy's, or all strategies' together. */
   equityKrw(strategyId?: string): number;
+  /** One strategy's unrealized PnL in a currency at the last prices. */
+  unrealizedPnl(strategyId: string, currency: Currency): Decimal;
   /** Appends the current total equity to the curve at the clock's time. */
   recordEquity(): void;
   /** The equity curve of all strategies together. */
@@ -90,6 +92,11 @@ export class StrategyPortfolio implements Portfolio {
     let total = 0;
     for (const book of this.books.values()) total += book.equityKrwAt(this.marks, rate);
     return total;
+  }
+
+  /** @inheritdoc */
+  unrealizedPnl(strategyId: string, currency: Currency): Decimal {
+    return this.book(strategyId).unrealizedPnl(currency, (symbol) => this.marks.get(symbol));
   }
 
   /** @inheritdoc */

@@ -19,6 +19,7 @@ import {
   transitionOrder,
 } from '@hoga/core';
 import type { TradingMode } from '@hoga/store';
+import type { Portfolio } from '../portfolio/portfolio.js';
 import type { StrategyBook } from '../portfolio/strategy-book.js';
 import { RecentRing } from '../recent-ring.js';
 import type { Strategy, StrategyClass } from '../strategy/strategy.js';
@@ -40,6 +41,8 @@ export interface HostServices {
   readonly universe: Universe;
   readonly clock: Clock;
   readonly account: AccountView;
+  /** Values the strategies' books (`ctx.equity()`, `ctx.unrealizedPnl()`). */
+  readonly portfolio: Portfolio;
   submit(host: StrategyHost, request: OrderRequest): ClientOrderId;
   modify(
     host: StrategyHost,
@@ -216,6 +219,14 @@ export class StrategyHost implements StrategyContext {
 
   cash(currency: 'KRW' | 'USD'): Decimal {
     return this.book.cash(currency);
+  }
+
+  equity(): number {
+    return this.services.portfolio.equityKrw(this.strategyId);
+  }
+
+  unrealizedPnl(currency: 'KRW' | 'USD'): Decimal {
+    return this.services.portfolio.unrealizedPnl(this.strategyId, currency);
   }
 
   openOrders(symbol?: string): readonly OrderView[] {

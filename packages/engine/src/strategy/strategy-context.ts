@@ -173,6 +173,17 @@ export interface StrategyContext {
   positions(): readonly PositionView[];
   /** This strategy's cash in a currency (its allocation plus its own fills). */
   cash(currency: Currency): Decimal;
+  /**
+   * This strategy's total value in KRW now, as its share of the equity curve counts it: its cash
+   * plus its positions at their last prices (a position with none yet at its average price), USD
+   * through the USD/KRW rate valid now. A number, like the bars (for sizing, not for accounting).
+   */
+  equity(): number;
+  /**
+   * This strategy's unrealized PnL in a currency at the last prices: Σ quantity × (last price −
+   * average price) over its positions in that currency (a position with no price yet counts zero).
+   */
+  unrealizedPnl(currency: Currency): Decimal;
   /** This strategy's working orders (of one symbol when given). */
   openOrders(symbol?: string): readonly OrderView[];
   /** One of this strategy's orders by id. */
