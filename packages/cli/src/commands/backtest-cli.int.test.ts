@@ -195,6 +195,44 @@ describe('hoga backtest', () => {
     expect(run.params.config).toEqual({ fast: 3, slow: 20, quantity: 10 });
   }, 60_000);
 
+  it('runs several strategies in one engine, each with its own id, config and positions, as hoga run does', async () => {
+    const fast = join(dir, 'fast3-slow10.json');
+    writeFileSync(fast, JSON.stringify({ fast: 3, slow: 10, quantity: 2 }));
+    // the first strategy takes the first --config; the second (no id given: its class name) its defaults
+    const both = await hoga([
+      `${SMA}:quick`,
+      SMA,
+      ...backtestArgs({ symbols: SYMBOLS, extra: ['--config', fast, '--json'] }).slice(1),
+    ]);
+    expect(both.code, both.stderr).toBe(0);
+    const run = JSON.parse(both.stdout) as BacktestJson;
+    const bars = SYMBOLS.flatMap((s) => cachedDailyBars(db, s, FROM, TO));
+    const shape = (t: BacktestJson['trades'][number]) => ({
+      time: Date.parse(t.time),
+      symbol: t.symbol,
+      side: t.side,
+      quantity: Number(t.quantity),
+      price: Number(t.price),
+    });
+    const quick = expectedSmaTrades(bars, { fast: 3, slow: 10, quantity: 2 });
+    const standard = expectedSmaTrades(bars, { fast: 5, slow: 20, quantity: 10 });
+    // each strategy's crossovers, from its own position: as if it ran alone
+    expect(run.trades.filter((t) => t.strategyId === 'quick').map(shape)).toEqual(quick);
+    expect(run.trades.filter((t) => t.strategyId === 'SmaCrossover').map(shape)).toEqual(standard);
+    expect(run.trades).toHaveLength(quick.length + standard.length);
+    const stored = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId, '--json']);
+    const params = JSON.parse(stored.out) as { strategy: string; params: { strategies: unknown } };
+    expect(params.strategy).toBe('quick, SmaCrossover');
+    expect(params.params.strategies).toEqual([
+      { id: 'quick', file: SMA, config: { fast: 3, slow: 10, quantity: 2 } },
+      { id: 'SmaCrossover', file: SMA, config: { fast: 5, slow: 20, quantity: 10 } },
+    ]);
+    // two strategies of one class need ids of their own
+    const twice = await hoga([SMA, ...backtestArgs()]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('two strategies have the id SmaCrossover');
+  }, 120_000);
+
   it('stops with exit code 2 on a bad config, naming the field, the value and what was expected', async () => {
     const config = join(dir, 'bad.json');
     writeFileSync(config, JSON.stringify({ fast: 'five', quantity: -1 }));

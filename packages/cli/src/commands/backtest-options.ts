@@ -17,7 +17,12 @@ import {
 } from '@hoga/core';
 import { tradingDateRange } from '@hoga/engine';
 import { DateTime } from 'luxon';
-import { parseSymbolList, readStrategyConfig } from '../config/strategy-inputs.js';
+import {
+  checkConfigCount,
+  parseStrategyArgument,
+  parseSymbolList,
+  readStrategyConfig,
+} from '../config/strategy-inputs.js';
 import { usageError } from '../runtime/exit-codes.js';
 
 /** The flags as commander gives them. */
@@ -26,7 +31,8 @@ export interface BacktestFlags {
   readonly interval?: string;
   readonly from?: string;
   readonly to?: string;
-  readonly config?: string;
+  /** Config files, one per strategy in their order (`--config` repeated; one file as a string). */
+  readonly config?: readonly string[] | string;
   readonly cash?: string;
   readonly usdKrw?: string;
   readonly volumeFraction?: string;
@@ -46,9 +52,21 @@ export interface SymbolRange {
   readonly toTs: number;
 }
 
+/** A strategy of the run as the command line gives it. */
+export interface StrategyInput {
+  /** Its `.ts` file, as given. */
+  readonly file: string;
+  /** Its id (`FILE.ts:ID`, or `--id` for a single strategy); default its class name. */
+  readonly id: string | undefined;
+  /** Its parsed `--config` JSON (`{}` without one). */
+  readonly config: unknown;
+  readonly configFile: string | undefined;
+}
+
 /** The checked request. */
 export interface BacktestRequest {
-  readonly strategyFile: string;
+  /** The strategies, in the command line's order (one engine runs them all). */
+  readonly strategies: readonly StrategyInput[];
   readonly symbols: readonly string[];
   readonly interval: BarInterval;
   /** `--from` and `--to` as given. */
@@ -59,13 +77,9 @@ export interface BacktestRequest {
   /** The run's first instant: the earliest of the symbols' starts (NaN when no range is possible). */
   readonly startMs: number;
   readonly cash: Readonly<Record<Currency, Decimal>>;
-  /** The parsed `--config` JSON (`{}` without the flag). */
-  readonly config: unknown;
-  readonly configFile: string | undefined;
   /** Fixed USD/KRW valuation rate, when given. */
   readonly usdKrw: number | undefined;
   readonly volumeFraction: number | undefined;
-  readonly strategyId: string | undefined;
   readonly json: boolean;
 }
 
@@ -74,11 +88,14 @@ const DEFAULT_CASH = { KRW: new Decimal(100_000_000), USD: new Decimal(100_000) 
 /**
  * Checks the flags.
  *
- * @param strategyFile - the positional argument
+ * @param strategyArguments - the positional arguments (`FILE.ts` or `FILE.ts:ID`)
  * @param flags - commander's options
  * @throws {@link CliError} (exit 2) naming the flag and the value
  */
-export function parseBacktestFlags(strategyFile: string, flags: BacktestFlags): BacktestRequest {
+export function parseBacktestFlags(
+  strategyArguments: readonly string[],
+  flags: BacktestFlags,
+): BacktestRequest {
   if (flags.csv === true) {
     throw usage('--csv: a backtest prints a table, or --json (its trades and equity curve as JSON)');
   }
@@ -91,9 +108,8 @@ export function parseBacktestFlags(strategyFile: string, flags: BacktestFlags): 
   const ranges = symbols.map((symbol) => symbolRange(symbol, interval, from, to));
   const present = ranges.filter((r): r is SymbolRange => r !== null);
   const startMs = present.length === 0 ? Number.NaN : Math.min(...present.map((r) => r.fromTs));
-  const configFile = flags.config;
   return {
-    strategyFile,
+    strategies: strategyInputs(strategyArguments, flags),
     symbols,
     interval,
     from,
@@ -101,13 +117,31 @@ export function parseBacktestFlags(strategyFile: string, flags: BacktestFlags): 
     ranges,
     startMs,
     cash: parseCash(flags.cash),
-    config: configFile === undefined ? {} : readStrategyConfig(configFile, 'backtest'),
-    configFile,
     usdKrw: flags.usdKrw === undefined ? undefined : positive(flags.usdKrw, '--usd-krw'),
     volumeFraction: flags.volumeFraction === undefined ? undefined : share(flags.volumeFraction),
-    strategyId: flags.id,
     json: flags.json === true,
   };
+}
+
+/** Each strategy with the `--config` of its position and its id. */
+function strategyInputs(strategyArguments: readonly string[], flags: BacktestFlags): StrategyInput[] {
+  const configs =
+    flags.config === undefined ? [] : typeof flags.config === 'string' ? [flags.config] : flags.config;
+  checkConfigCount(configs, strategyArguments.length, 'backtest');
+  if (flags.id !== undefined && strategyArguments.length > 1) {
+    throw usage(`--id names the one strategy of a run: give each of several its id as FILE.ts:ID`);
+  }
+  const inputs = strategyArguments.map((argument, i) => {
+    const { file, id } = parseStrategyArgument(argument);
+    const configFile = configs[i];
+    return {
+      file,
+      id: id ?? flags.id,
+      config: configFile === undefined ? {} : readStrategyConfig(configFile, 'backtest'),
+      configFile,
+    };
+  });
+  return inputs;
 }
 
 function usage(message: string) {

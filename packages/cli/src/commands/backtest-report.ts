@@ -14,6 +14,8 @@ export interface BacktestJson {
   readonly stats: Record<string, unknown>;
   readonly trades: readonly {
     time: string;
+    /** The strategy whose fill it is (several can run in one backtest). */
+    strategyId: string;
     symbol: string;
     side: string;
     quantity: string;
@@ -66,6 +68,7 @@ export function backtestJson(outcome: BacktestOutcome, stats: PerformanceStats):
     },
     trades: outcome.trades.map((t) => ({
       time: iso(t.time),
+      strategyId: t.strategyId,
       symbol: t.symbol,
       side: t.side,
       quantity: t.quantity.toFixed(),

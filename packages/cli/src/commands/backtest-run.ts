@@ -20,6 +20,7 @@ import {
   type BacktestRequest,
   parseBacktestFlags,
   requestFor,
+  type StrategyInput,
   type SymbolRange,
 } from './backtest-options.js';
 import { backtestJson, backtestText } from './backtest-report.js';
@@ -35,20 +36,30 @@ interface MarketSource {
   close(): Promise<void>;
 }
 
+/** A strategy of the run, loaded and its config checked. */
+interface LoadedStrategy {
+  readonly input: StrategyInput;
+  readonly strategyClass: StrategyClass;
+  /** Its id in the run. */
+  readonly id: string;
+  /** Its config as it runs (parsed: defaults applied). */
+  readonly config: unknown;
+}
+
 /**
  * Runs `hoga backtest`.
  *
- * @param file - the strategy's `.ts` file
+ * @param files - the strategies' `.ts` files (`FILE.ts:ID` gives one an id)
  * @param flags - backtest and connection flags
  */
 export async function runBacktestCommand(
-  file: string,
+  files: readonly string[],
   flags: BacktestFlags & ConnectionFlags,
 ): Promise<void> {
-  const request = parseBacktestFlags(file, flags);
+  const request = parseBacktestFlags(files, flags);
   const engine = await import('@hoga/engine');
-  const strategyClass = await loadStrategyFile(engine.loadStrategyClass, file, 'backtest');
-  const config = checkConfig(engine, strategyClass, request);
+  const strategies = await loadStrategies(engine, request);
+  const names = strategies.map((s) => s.id).join(', ');
   // the backtest's clock: the strategies' log lines are stamped with its time
   const { VirtualClock, toKst } = await import('@hoga/core');
   const clock = new VirtualClock(request.startMs);
@@ -65,7 +76,7 @@ export async function runBacktestCommand(
     source = simulated ? await embeddedSimulator() : configuredBroker(flags);
     // extra symbols a strategy subscribes to in onStart join this list when the stream opens
     const present = request.ranges.filter((r): r is SymbolRange => r !== null);
-    const warmupBars = strategyClass.warmupBars ?? 0;
+    const warmupBars = Math.max(...strategies.map((s) => s.strategyClass.warmupBars ?? 0));
     await downloadCandles(engine, source.client, db, request, warmupBars);
     const instruments = new Map<string, Instrument>(
       await instrumentsOf(
@@ -115,13 +126,11 @@ export async function runBacktestCommand(
         interval: request.interval,
         cash: request.cash,
       },
-      strategies: [
-        {
-          strategyClass,
-          config: request.config,
-          ...(request.strategyId === undefined ? {} : { id: request.strategyId }),
-        },
-      ],
+      strategies: strategies.map((s) => ({
+        strategyClass: s.strategyClass,
+        config: s.input.config,
+        id: s.id,
+      })),
       startMs: request.startMs,
       clock,
       startTs: (symbol: string) => rangeOf(present, symbol).fromTs,
@@ -134,14 +143,23 @@ export async function runBacktestCommand(
       signal: interrupt.signal,
       // stored as it runs: the run's row first, its trades as they fill, its statistics at the end
       record: {
-        strategyName: strategyClass.name,
-        // by its full path: a relative one names no file from another directory
-        strategyPath: resolve(file),
+        // one strategy: its class name; several: their ids
+        strategyName: strategies.length === 1 ? (strategies[0]?.strategyClass.name ?? '') : names,
+        // by full paths: a relative one names no file from another directory
+        strategyPath: [...new Set(strategies.map((s) => resolve(s.input.file)))].join(', '),
         startedAt,
         endedAt: () => Date.now(),
         params: {
-          // what the strategy runs with (defaults applied), not only the fields given
-          config,
+          // what each strategy runs with (defaults applied), not only the fields given
+          ...(strategies.length === 1
+            ? { config: strategies[0]?.config }
+            : {
+                strategies: strategies.map((s) => ({
+                  id: s.id,
+                  file: resolve(s.input.file),
+                  config: s.config,
+                })),
+              }),
           symbols: request.symbols,
           interval: request.interval,
           from: request.from,
@@ -168,7 +186,7 @@ export async function runBacktestCommand(
         { cause: outcome.failure },
       );
     }
-    const title = `${strategyClass.name} on ${request.symbols.join(',')} ${request.interval}, ${request.from} to ${request.to}`;
+    const title = `${names} on ${request.symbols.join(',')} ${request.interval}, ${request.from} to ${request.to}`;
     process.stdout.write(
       `${request.json ? JSON.stringify(backtestJson(outcome, stats)) : backtestText(outcome, stats, title, db.file)}\n`,
     );
@@ -211,15 +229,36 @@ function interruptOnSignals(): Interrupt {
 }
 
 /**
- * Validates the config before anything else runs: a bad one exits 2 naming field, value,
- * expectation. Returns it parsed (defaults applied).
+ * Loads each strategy and checks its config before anything else runs (a bad one exits 2 naming
+ * field, value, expectation), and that no two share an id.
  */
-function checkConfig(engine: Engine, strategyClass: StrategyClass, request: BacktestRequest): unknown {
+async function loadStrategies(engine: Engine, request: BacktestRequest): Promise<LoadedStrategy[]> {
+  const loaded: LoadedStrategy[] = [];
+  for (const input of request.strategies) {
+    const strategyClass = await loadStrategyFile(engine.loadStrategyClass, input.file, 'backtest');
+    const id = input.id ?? strategyClass.name;
+    if (loaded.some((s) => s.id === id)) {
+      throw new CliError(
+        `two strategies have the id ${id}: give each its own as FILE.ts:ID (e.g. ${input.file}:${id}2)`,
+        ExitCode.USAGE,
+        { helpFor: 'backtest' },
+      );
+    }
+    loaded.push({ input, strategyClass, id, config: checkConfig(engine, strategyClass, input) });
+  }
+  return loaded;
+}
+
+/**
+ * Validates a strategy's config: a bad one exits 2 naming field, value, expectation. Returns it
+ * parsed (defaults applied).
+ */
+function checkConfig(engine: Engine, strategyClass: StrategyClass, input: StrategyInput): unknown {
   try {
-    return engine.parseStrategyConfig(strategyClass.name, strategyClass.configSchema, request.config);
+    return engine.parseStrategyConfig(strategyClass.name, strategyClass.configSchema, input.config);
   } catch (error) {
     if (error instanceof engine.StrategyConfigError) {
-      const where = request.configFile === undefined ? '' : ` (from ${request.configFile})`;
+      const where = input.configFile === undefined ? '' : ` (from ${input.configFile})`;
       throw new CliError(`${error.message.replace(/:\n/, `${where}:\n`)}`, ExitCode.USAGE, { cause: error });
     }
     throw error;

@@ -16,17 +16,25 @@ export function registerBacktestCommand(program: Command): void {
   const command = withConnection(
     program
       .command('backtest')
-      .description('run a strategy over historical bars (downloaded once into the candle cache)')
-      .argument('<strategy>', 'the strategy .ts file (a class extending Strategy from @hoga/engine)')
+      .description('run strategies over historical bars (downloaded once into the candle cache)')
+      .argument(
+        '<strategies...>',
+        'strategy .ts files (classes extending Strategy from @hoga/engine), one engine for all; FILE:ID gives a strategy an id of its own (default: its class name)',
+      )
       .option('--symbols <list>', "comma-separated symbols, e.g. 005930,AAPL (the run's universe)")
       .option('--interval <interval>', 'bar interval: 1m or 1d')
       .option('--from <date>', 'first trading date, inclusive (YYYY-MM-DD, or a date-time with offset)')
       .option('--to <date>', 'last trading date, inclusive (YYYY-MM-DD, or a date-time with offset)')
-      .option('--config <file>', "strategy config as JSON (validated by the strategy's schema)")
+      .option(
+        '--config <file>',
+        "strategy config as JSON (validated by the strategy's schema); repeat it for several strategies, in their order",
+        (value: string, previous: string[]) => [...previous, value],
+        [] as string[],
+      )
       .option('--cash <amounts>', 'starting cash (default KRW=100000000,USD=100000)')
       .option('--usd-krw <rate>', "value USD at this fixed KRW rate (default: the broker's rate history)")
       .option('--volume-fraction <f>', "share of a bar's volume one order may fill (default 0.1)")
-      .option('--id <strategyId>', "the strategy instance's id (default: its class name)"),
+      .option('--id <strategyId>', "the strategy's id, for a run of one (default: its class name)"),
   );
   // The shared connection flags, as a backtest uses them: --db is where the candle cache and the
   // runs are, and CSV is refused (--json gives the trades and the equity curve).
@@ -37,8 +45,8 @@ export function registerBacktestCommand(program: Command): void {
     }
     if (option.long === '--csv') option.hideHelp();
   }
-  command.action(async (strategy: string, flags: Record<string, unknown>) => {
+  command.action(async (strategies: string[], flags: Record<string, unknown>) => {
     const { runBacktestCommand } = await import('./backtest-run.js');
-    await runBacktestCommand(strategy, flags);
+    await runBacktestCommand(strategies, flags);
   });
 }

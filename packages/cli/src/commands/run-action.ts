@@ -12,12 +12,14 @@ import { loadStrategyClass, type StrategyHookError, type StrategySpec } from '@h
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
 import { loadRiskConfig } from '../config/risk-config-file.js';
 import {
+  checkConfigCount,
   loadStrategyFile,
+  parseStrategyArgument,
   parseSymbolList,
   readStrategyConfig,
   requireKnownSymbols,
 } from '../config/strategy-inputs.js';
-import { CliError, ExitCode } from '../runtime/exit-codes.js';
+import type { CliError } from '../runtime/exit-codes.js';
 import { connect, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
 import { startSession } from './run-session.js';
@@ -36,12 +38,6 @@ async function brokerClock(baseUrl: string): Promise<Clock> {
   return new LiveClock();
 }
 
-/** `FILE.ts:ID` as file and id (no id: the class name is the strategy's id). */
-function strategyArgument(argument: string): { readonly file: string; readonly id?: string } {
-  const m = /^(.+\.[cm]?ts):([A-Za-z0-9_-]+)$/.exec(argument);
-  return m === null ? { file: argument } : { file: m[1] as string, id: m[2] as string };
-}
-
 /**
  * The strategies of the command line: each file loaded, with the `--config` of the same position
  * (the defaults without one).
@@ -49,16 +45,10 @@ function strategyArgument(argument: string): { readonly file: string; readonly i
  * @throws {@link CliError} (usage) for more `--config` files than strategies
  */
 async function strategySpecs(argv: readonly string[], configs: readonly string[]): Promise<StrategySpec[]> {
-  if (configs.length > argv.length) {
-    throw new CliError(
-      `${configs.length} --config files for ${argv.length} strateg${argv.length === 1 ? 'y' : 'ies'}: give at most one per strategy, in their order`,
-      ExitCode.USAGE,
-      { helpFor: 'run' },
-    );
-  }
+  checkConfigCount(configs, argv.length, 'run');
   const specs: StrategySpec[] = [];
   for (const [i, argument] of argv.entries()) {
-    const { file, id } = strategyArgument(argument);
+    const { file, id } = parseStrategyArgument(argument);
     const strategyClass = await loadStrategyFile(loadStrategyClass, file, 'run');
     const configFile = configs[i];
     const config = configFile === undefined ? {} : readStrategyConfig(configFile, 'run');
@@ -97,7 +87,7 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     const session = await startSession({
       mode: flags.mode,
       strategies,
-      strategyPath: [...new Set(files.map((f) => resolve(strategyArgument(f).file)))].join(', '),
+      strategyPath: [...new Set(files.map((f) => resolve(parseStrategyArgument(f).file)))].join(', '),
       symbols,
       interval: flags.interval,
       client,

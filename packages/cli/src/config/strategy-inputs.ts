@@ -112,3 +112,30 @@ export async function loadStrategyFile<C>(
     throw error;
   }
 }
+
+/** A strategy on the command line: its file, and the id `FILE.ts:ID` gives it (else its class name). */
+export interface StrategyArgument {
+  readonly file: string;
+  readonly id?: string;
+}
+
+/** `FILE.ts:ID` as file and id (no id: the class name is the strategy's id). */
+export function parseStrategyArgument(argument: string): StrategyArgument {
+  const m = /^(.+\.[cm]?ts):([A-Za-z0-9_-]+)$/.exec(argument);
+  return m === null ? { file: argument } : { file: m[1] as string, id: m[2] as string };
+}
+
+/**
+ * Checks that `--config` was not given more often than there are strategies (each takes the one
+ * of its position).
+ *
+ * @throws a usage error for more `--config` files than strategies
+ */
+export function checkConfigCount(configs: readonly string[], strategies: number, command: string): void {
+  if (configs.length > strategies) {
+    throw usageError(
+      `${configs.length} --config files for ${strategies} strateg${strategies === 1 ? 'y' : 'ies'}: give at most one per strategy, in their order`,
+      command,
+    );
+  }
+}
