@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { BacktestBrokerRules } from './backtest-broker-rules.js';
 import 'reflect-metadata';
 import { BarFillModel, Ledger } from '@hoga/broker-model';
 import { type Bar, type Instrument, instrumentOf, type Logger, VirtualClock } from '@hoga/core';
@@ -41,8 +42,9 @@ export class BacktestSymbols {
 }
 
 /**
- * The risk module's gate, and before it one backtest rule: an order for a symbol that has no bars
- * in the run is denied (`no-market-data`), as nothing could ever fill it.
+ * The risk module's gate, and before it the backtest's rules: an order for a symbol that has no
+ * bars in the run is denied (`no-market-data`), as nothing could ever fill it; then the broker's
+ * rules that hold whatever the session ({@link BacktestBrokerRules}).
  */
 class BarSymbolsGate implements RiskGate {
   readonly prepare?: (command: OrderCommand) => Promise<void> | undefined;
@@ -50,6 +52,7 @@ class BarSymbolsGate implements RiskGate {
   constructor(
     private readonly inner: RiskGate,
     private readonly symbols: BacktestSymbols,
+    private readonly brokerRules: BacktestBrokerRules,
   ) {
     const prepare = inner.prepare;
     if (prepare !== undefined) this.prepare = (command) => prepare.call(inner, command);
@@ -67,7 +70,7 @@ class BarSymbolsGate implements RiskGate {
         };
       }
     }
-    return this.inner.check(command);
+    return this.brokerRules.check(command) ?? this.inner.check(command);
   }
 }
 
@@ -127,6 +130,12 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
               venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
             }).gate,
             ctx.get(BacktestSymbols),
+            new BacktestBrokerRules({
+              marks: ctx.get(MarkBook),
+              fx: b.fx,
+              clock: ctx.get(ClockToken),
+              venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
+            }),
           ),
       )
       .inSingletonScope();

@@ -4,8 +4,10 @@ import { backtestBars, minuteBars } from '../backtest/backtest-fixture.test-help
 import { Strategy } from '../strategy/strategy.js';
 
 /**
- * Buys 10 at market on the first bar and sells 5 it does not have; once the buy filled and the sell
- * was rejected, asks to cancel and to modify both (orders that can no longer change).
+ * Buys 10 at market on the first bar (000660's) and sells 5 of another stock it does not have (of
+ * the same stock, the broker's opposite-side rule would deny it before the venue); once the buy
+ * filled and the sell was rejected, asks to cancel and to modify both (orders that can no longer
+ * change).
  */
 class TouchesClosedOrders extends Strategy {
   readonly events: OrderEvent[] = [];
@@ -17,7 +19,7 @@ class TouchesClosedOrders extends Strategy {
     this.n++;
     if (this.n === 1) {
       this.buyId = this.ctx.buy(bar.symbol, 10);
-      this.sellId = this.ctx.sell('000660', 5, 200_000);
+      this.sellId = this.ctx.sell('005930', 5, 200_000);
     }
     if (this.n === 3) {
       for (const id of [this.buyId, this.sellId]) {
