@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { BacktestBrokerRules } from './backtest-broker-rules.js';
 import 'reflect-metadata';
 import { BarFillModel, Ledger } from '@hoga/broker-model';
 import { type Bar, type Instrument, instrumentOf, type Logger, VirtualClock } from '@hoga/core';
@@ -29,6 +28,7 @@ import { OrderSummaryRecorder } from '../store/order-summary-recorder.js';
 import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
 import { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
+import { BacktestBrokerRules } from './backtest-broker-rules.js';
 
 /** Token of the backtest's simulated venue (the same object as `ExecutionVenue`). */
 export const BacktestVenue = Symbol.for('hoga.engine.BacktestVenue');
