@@ -319,35 +319,39 @@ describe('hoga backtest', () => {
 });
 
 describe('hoga backtest interrupted by Ctrl-C', () => {
-  it('stops between bars, runs onStop, stores the run as stopped with its trades, and exits 130', async () => {
-    const run = await hogaBin(['backtest', ...backtestArgs({ strategy: SLOW })], {
-      onSpawn: (child) => {
-        let seen = '';
-        child.stderr?.on('data', (chunk: Buffer) => {
-          seen += chunk.toString('utf8');
-          if (seen.includes('twentieth bar')) {
-            seen = '';
-            child.kill('SIGINT');
-          }
-        });
-      },
-    });
-    expect(run.code, run.err).toBe(130);
-    const runId = /the run is stored as ([\w-]+) \(stopped\)/.exec(run.err)?.[1];
-    expect(runId, run.err).toBeDefined();
-    const bars = Number(/interrupted after ([\d,]+) bars/.exec(run.err)?.[1]?.replace(/,/g, ''));
-    // the strategy's onStop ran, after the same bars
-    expect(run.err).toMatch(new RegExp(`stopping \\(bars=${bars}\\)`));
-    expect(bars).toBeGreaterThanOrEqual(20);
-    expect(bars).toBeLessThan(200);
-    const stored = readStore((_, runs) => ({
-      run: runs.get(runId as string),
-      trades: runs.trades(runId as string),
-    }));
-    expect(stored.run).toMatchObject({ status: 'stopped', stats: { bars, failure: null } });
-    expect(stored.run?.endedAt).not.toBeNull();
-    // a trade every 5 bars from the 5th on, each filling on the next bar
-    expect(stored.trades.length).toBeGreaterThanOrEqual(Math.floor((bars - 1) / 5) - 1);
-    expect(stored.trades.length).toBeLessThanOrEqual(Math.floor(bars / 5));
-  }, 120_000);
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'stops between bars at %s, runs onStop, stores the run as stopped with its trades, and exits 130',
+    async (stopSignal) => {
+      const run = await hogaBin(['backtest', ...backtestArgs({ strategy: SLOW })], {
+        onSpawn: (child) => {
+          let seen = '';
+          child.stderr?.on('data', (chunk: Buffer) => {
+            seen += chunk.toString('utf8');
+            if (seen.includes('twentieth bar')) {
+              seen = '';
+              child.kill(stopSignal);
+            }
+          });
+        },
+      });
+      expect(run.code, run.err).toBe(130);
+      const runId = /the run is stored as ([\w-]+) \(stopped\)/.exec(run.err)?.[1];
+      expect(runId, run.err).toBeDefined();
+      const bars = Number(/interrupted after ([\d,]+) bars/.exec(run.err)?.[1]?.replace(/,/g, ''));
+      // the strategy's onStop ran, after the same bars
+      expect(run.err).toMatch(new RegExp(`stopping \\(bars=${bars}\\)`));
+      expect(bars).toBeGreaterThanOrEqual(20);
+      expect(bars).toBeLessThan(200);
+      const stored = readStore((_, runs) => ({
+        run: runs.get(runId as string),
+        trades: runs.trades(runId as string),
+      }));
+      expect(stored.run).toMatchObject({ status: 'stopped', stats: { bars, failure: null } });
+      expect(stored.run?.endedAt).not.toBeNull();
+      // a trade every 5 bars from the 5th on, each filling on the next bar
+      expect(stored.trades.length).toBeGreaterThanOrEqual(Math.floor((bars - 1) / 5) - 1);
+      expect(stored.trades.length).toBeLessThanOrEqual(Math.floor(bars / 5));
+    },
+    120_000,
+  );
 });

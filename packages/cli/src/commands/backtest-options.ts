@@ -31,8 +31,8 @@ export interface BacktestFlags {
   readonly interval?: string;
   readonly from?: string;
   readonly to?: string;
-  /** Config files, one per strategy in their order (`--config` repeated; one file as a string). */
-  readonly config?: readonly string[] | string;
+  /** Config files, one per strategy in their order (`--config` repeated). */
+  readonly config?: readonly string[];
   readonly cash?: string;
   readonly usdKrw?: string;
   readonly volumeFraction?: string;
@@ -125,8 +125,7 @@ export function parseBacktestFlags(
 
 /** Each strategy with the `--config` of its position and its id. */
 function strategyInputs(strategyArguments: readonly string[], flags: BacktestFlags): StrategyInput[] {
-  const configs =
-    flags.config === undefined ? [] : typeof flags.config === 'string' ? [flags.config] : flags.config;
+  const configs = flags.config ?? [];
   checkConfigCount(configs, strategyArguments.length, 'backtest');
   if (flags.id !== undefined && strategyArguments.length > 1) {
     throw usage(`--id names the one strategy of a run: give each of several its id as FILE.ts:ID`);

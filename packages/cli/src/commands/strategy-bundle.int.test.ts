@@ -80,12 +80,21 @@ async function backtestMarch(file: string, env: Readonly<Record<string, string>>
 }
 
 describe('the bundled hoga command', () => {
-  it('backtests a strategy file of the user’s own, outside the repository', async () => {
-    const { run, trades } = await backtestMarch(writeUserStrategy());
-    expect(run.code, run.err).toBe(0);
-    expect(trades()).toHaveLength(1);
-    expect(trades()[0]).toMatchObject({ symbol: '005930', side: 'BUY', quantity: '3' });
-  }, 120_000);
+  // through the sources too (tsx, as on a Node without type stripping): the engine's sources need
+  // the repository's compiler options (inversify's parameter decorators) wherever it is started
+  it.each([
+    ['the bundle', {}],
+    ['the sources through tsx (HOGA_NO_BUNDLE=1)', { HOGA_NO_BUNDLE: '1' }],
+  ])(
+    'backtests a strategy file of the user’s own, outside the repository, from %s',
+    async (_, env) => {
+      const { run, trades } = await backtestMarch(writeUserStrategy(), env);
+      expect(run.code, run.err).toBe(0);
+      expect(trades()).toHaveLength(1);
+      expect(trades()[0]).toMatchObject({ symbol: '005930', side: 'BUY', quantity: '3' });
+    },
+    120_000,
+  );
 
   it('lets a strategy outside the repository import the libraries hoga ships (trading-signals, decimal.js, luxon, zod)', async () => {
     // a user's directory has no node_modules: these resolve to hoga's own copies
@@ -117,14 +126,6 @@ export default class RsiOnce extends Strategy<{ period: number }> {
     const { run, trades } = await backtestMarch(file);
     expect(run.code, run.err).toBe(0);
     expect(trades().map((t) => [t.side, t.quantity])).toEqual([['BUY', '2']]);
-  }, 120_000);
-
-  it('runs from the sources through tsx (HOGA_NO_BUNDLE=1, as on a Node without type stripping) outside the repository', async () => {
-    // the engine's sources need the repository's compiler options (inversify's parameter
-    // decorators) wherever the command is started from
-    const { run, trades } = await backtestMarch(writeUserStrategy(), { HOGA_NO_BUNDLE: '1' });
-    expect(run.code, run.err).toBe(0);
-    expect(trades()[0]).toMatchObject({ symbol: '005930', side: 'BUY', quantity: '3' });
   }, 120_000);
 
   it('names the line and column of a syntax error in a strategy file or a file it imports (exit 2)', async () => {
