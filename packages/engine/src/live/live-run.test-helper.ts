@@ -9,7 +9,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrokerClient } from '@hoga/connector';
-import { type Bar, createLogger, Decimal, type Fill, type OrderEvent, ScaledClock } from '@hoga/core';
+import {
+  type Bar,
+  type BarInterval,
+  createLogger,
+  Decimal,
+  type Fill,
+  type OrderEvent,
+  ScaledClock,
+} from '@hoga/core';
 import { type SimulatorHandle, type SimulatorOptions, startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { FixedFxRates } from '../portfolio/fx-rates.js';
@@ -72,11 +80,12 @@ export function openTempDb(closers: Closers, prefix: string, clock?: ScaledClock
   return db;
 }
 
-/** What a run is: its id, mode, symbols (1m bars), starting KRW and strategies. */
+/** What a run is: its id, mode, symbols, bar interval (default 1m), starting KRW and strategies. */
 export interface TestRun {
   readonly runId: string;
   readonly mode: 'live' | 'paper';
   readonly symbols: readonly string[];
+  readonly interval?: BarInterval;
   readonly cashKrw: Decimal;
   readonly strategies: readonly StrategySpec[];
 }
@@ -107,7 +116,7 @@ export async function startTestRun(
       runId: run.runId,
       mode: run.mode,
       symbols: run.symbols,
-      interval: '1m',
+      interval: run.interval ?? '1m',
       cash: { KRW: run.cashKrw },
     },
     strategies: run.strategies,

@@ -33,6 +33,11 @@ export interface MarketSubscriptionsOptions {
   readonly interval: BarInterval;
   /** Queues one hand-over after the ones before it (the run's single queue of hooks). */
   readonly enqueue: (task: () => Promise<void>) => void;
+  /**
+   * Where a completed bar waits before it is handed over (a daily bar: for its market's regular
+   * session, see `DailyBarGate`); default: handed over at once.
+   */
+  readonly holdBar?: (bar: Bar, hand: (bar: Bar) => void) => void;
 }
 
 /** One stream and the strategies that get its items. */
@@ -97,7 +102,12 @@ export class MarketSubscriptions {
         subscription = streams
           .candles$(s.symbol, interval as CandleInterval)
           .pipe(filter((u) => u.complete))
-          .subscribe((u) => this.hand(strategies, 'onBar', candleToBar(u.candle, s.symbol, interval)));
+          .subscribe((u) => {
+            const bar = candleToBar(u.candle, s.symbol, interval);
+            const hand = (b: Bar): void => this.hand(strategies, 'onBar', b);
+            if (this.o.holdBar === undefined) hand(bar);
+            else this.o.holdBar(bar, hand);
+          });
         break;
       default:
         return;

@@ -54,6 +54,7 @@ import { ClockToken, DatabaseToken, InstrumentsToken, LoggerToken, RunSettings }
 import { EventRecorder, JournalRecorder } from '../store/event-recorder.js';
 import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
 import { ExecutionVenue } from '../venue/execution-venue.js';
+import { DailyBarGate } from './daily-bar-gate.js';
 import { withLinkedSignal } from './linked-signal.js';
 import { LiveVenue } from './live-venue.js';
 import { MarketSubscriptions } from './market-subscriptions.js';
@@ -364,6 +365,9 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       if (!stopped) await task();
     });
   };
+  // daily bars wait for their market's regular session (a market order placed on one goes in at
+  // the open, as a backtest fills it at the next bar's open)
+  const dailyBars = new DailyBarGate({ clock: o.clock, calendar: (m) => risk.module.market?.calendar(m) });
   // what the strategies subscribed to besides the universe's bars (in onStart, and later)
   const market = new MarketSubscriptions({
     runtime,
@@ -372,6 +376,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     symbols: o.settings.symbols,
     interval: o.settings.interval,
     enqueue,
+    holdBar: (bar, hand) => dailyBars.offer(bar, hand),
   });
   market.sync();
   const deliver = (bar: Bar): void => {
@@ -397,12 +402,13 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       streams
         .candles$(symbol, interval as CandleInterval)
         .pipe(filter((u) => u.complete))
-        .subscribe((u) => deliver(candleToBar(u.candle, symbol, interval))),
+        .subscribe((u) => dailyBars.offer(candleToBar(u.candle, symbol, interval), deliver)),
     );
   }
   paperAccount?.attach(streams);
   // Timers run on the engine clock.
   const timerTick = setInterval(() => {
+    dailyBars.release();
     const now = o.clock.nowMs();
     for (let t = runtime.timers.takeDue(now); t !== undefined; t = runtime.timers.takeDue(now))
       runtime.fireTimer(t.owner, t.name, t.due);
@@ -472,6 +478,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       // the background reads queued at the rate limits end now; what is in flight is answered
       halt.abort();
       clearInterval(timerTick);
+      dailyBars.clear();
       market.dispose();
       streams.dispose();
       await chain;

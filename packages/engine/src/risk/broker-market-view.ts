@@ -12,6 +12,7 @@ import {
   Decimal,
   instrumentOf,
   KST_ZONE,
+  type Market,
   type MarketCalendar,
   nextOpen,
   SecurityType,
@@ -207,6 +208,11 @@ export class BrokerMarketView implements MarketRulesView {
   /** KRW per USD, when known. */
   usdKrw(): Decimal | undefined {
     return this.fx?.value;
+  }
+
+  /** A market's calendar as last read (refreshed with a symbol's data once older than its age), or undefined before the first read. */
+  calendar(market: Market): MarketCalendar | undefined {
+    return this.calendars?.value[market];
   }
 
   /** @inheritdoc */
