@@ -7,7 +7,7 @@ import {
   type OrderEvent,
 } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { describeEvent, fmt } from './run-session.js';
+import { describeEvent, fmt, statusLine } from './run-session.js';
 
 const id = 'c-1' as ClientOrderId;
 const base = { eventId: 'e', clientOrderId: id, tsEvent: 0, tsInit: 0 };
@@ -56,5 +56,23 @@ describe('the run output', () => {
     expect(describeEvent({ ...base, type: 'OrderExpired' } as OrderEvent, '15:30:00')).toBe(
       '15:30:00 expired c-1',
     );
+  });
+
+  it('counts the daily bars waiting for the open on the status line, and says nothing of none', () => {
+    const zero = { realized: new Decimal(0), charges: new Decimal(0) };
+    const status = {
+      positions: new Map<string, Decimal>(),
+      openOrders: 0,
+      fills: 0,
+      bars: 3,
+      barsWaiting: 2,
+      pnl: { KRW: zero, USD: zero },
+      requests: 40,
+      rateLimited: 0,
+    };
+    expect(statusLine(status, '08:41:02')).toBe(
+      '08:41:02 status  positions: none | open orders 0 | fills 0 | bars 3 (2 waiting for the open) | PnL 0 | requests 40 (429: 0)',
+    );
+    expect(statusLine({ ...status, barsWaiting: 0 }, '09:00:03')).toContain('| bars 3 | PnL 0');
   });
 });

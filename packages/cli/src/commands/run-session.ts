@@ -102,6 +102,7 @@ export function statusLine(s: LiveStatus, at: string): string {
     .join('; ');
   return (
     `${at} status  positions: ${positions} | open orders ${s.openOrders} | fills ${s.fills} | bars ${s.bars}` +
+    (s.barsWaiting > 0 ? ` (${s.barsWaiting} waiting for the open)` : '') +
     ` | PnL ${pnl || '0'} | requests ${s.requests} (429: ${s.rateLimited})` +
     (s.risk === undefined ? '' : ` | ${s.risk}`)
   );

@@ -51,7 +51,10 @@ const outcome = (events: readonly OrderEvent[]): string[] =>
 describe('daily bars in paper', () => {
   it('reach onBar at the regular open when the run starts in the pre-market; the market order fills', async () => {
     // Wednesday 2026-11-25, 08:59:00 KST: the KR pre-market (MARKET refused), the open a minute away
-    const { events } = await dailyPaperRun('2026-11-25T08:59:00+09:00', 10);
+    const { handle, events } = await dailyPaperRun('2026-11-25T08:59:00+09:00', 10);
+    // the status line counts it while it waits
+    await until(() => handle.status().barsWaiting === 1, 10_000);
+    expect(BuyOnFirstBar.seen).toEqual([]);
     await until(() => events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied'), 30_000);
     const [first] = BuyOnFirstBar.seen;
     // the bar of Tuesday 11-24 (stamped at its KST date), handed over at 09:00 or just after
@@ -59,6 +62,7 @@ describe('daily bars in paper', () => {
     expect(first?.nowMs).toBeGreaterThanOrEqual(Date.parse('2026-11-25T09:00:00+09:00'));
     expect(first?.nowMs).toBeLessThan(Date.parse('2026-11-25T09:00:30+09:00'));
     expect(outcome(events)).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderFilled']);
+    expect(handle.status()).toMatchObject({ bars: 1, barsWaiting: 0 });
   });
 
   it('reach onBar at once when the run starts in the regular session', async () => {

@@ -102,6 +102,8 @@ export interface LiveStatus {
   readonly openOrders: number;
   readonly fills: number;
   readonly bars: number;
+  /** Daily bars completed and waiting for their market's regular open (see `DailyBarGate`). */
+  readonly barsWaiting: number;
   /** Realized PnL (before charges) and charges per currency, all strategies. */
   readonly pnl: Readonly<Record<Currency, { realized: Decimal; charges: Decimal }>>;
   /** Requests the client made so far and how many were rate-limited (429). */
@@ -443,6 +445,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
           manager !== null ? manager.store.openExecutions().length : (paperAccount?.venue.workingCount ?? 0),
         fills,
         bars,
+        barsWaiting: dailyBars.waiting,
         pnl: { KRW: totals('KRW'), USD: totals('USD') },
         requests: o.client.executor.stats.requests,
         rateLimited: o.client.executor.stats.rateLimited,
