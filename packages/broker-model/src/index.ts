@@ -15,6 +15,25 @@ export {
   NYSE_HOLIDAYS,
 } from './calendar/exchange-holidays.js';
 export {
+  dayNumber,
+  daySessions,
+  isoDate,
+  isSessionDay,
+  type KrSessions,
+  krSessions,
+  kstDay,
+  kstMs,
+  localDay,
+  type NamedSpan,
+  nyMs,
+  orderSessionAt,
+  type SessionSpan,
+  type UsSessions,
+  usRegularSessionAt,
+  usSessions,
+  usTradingDay,
+} from './calendar/session-hours.js';
+export {
   AVERAGE_FILL_PRICE_PLACES,
   AVERAGE_PURCHASE_PRICE_PLACES,
   averageFillPrice,

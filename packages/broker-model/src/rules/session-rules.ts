@@ -51,7 +51,10 @@ export function nextOrderOpen(
  * 422 `order-hours-closed` when no order session of the instrument's market is open (create, modify
  * and cancel), with `data.retryAfterAt` (KST) when the next opening is known.
  */
-export function checkOrderHours(instrument: TradableInstrument, moment: MarketMoment): BrokerVerdict {
+export function checkOrderHours(
+  instrument: Pick<TradableInstrument, 'market'>,
+  moment: Pick<MarketMoment, 'at' | 'session' | 'nextOpenAt'>,
+): BrokerVerdict {
   if (moment.session !== null) return ACCEPTED;
   const next = moment.nextOpenAt;
   return refuse(
@@ -137,7 +140,7 @@ export function checkAmountOrderWindow(
  */
 export function checkOrderTypeInSession(
   request: Pick<OrderRequest, 'orderType' | 'timeInForce'>,
-  moment: MarketMoment,
+  moment: Pick<MarketMoment, 'session'>,
 ): BrokerVerdict {
   const session = moment.session;
   if (session === null || session === SessionName.REGULAR_MARKET) return ACCEPTED;
