@@ -1,7 +1,9 @@
 /**
  * An independent computation of the SMA crossover's trades, for tests: straight from the
- * definition (averages recomputed from the closes array at each bar), and the bar fill model's rule
- * for market orders (the next bar's open, at that bar's close time).
+ * definition (averages recomputed from the closes array at each bar), the bar fill model's rule
+ * for market orders (the next bar's open, at that bar's close time), and the broker's: on minute
+ * bars a market order is taken in the regular session only (KR 09:00–15:30 KST, US 09:30–16:00
+ * New York), so a cross at a bar closing outside it makes no trade.
  */
 import type { Bar, Decimal } from '@hoga/core';
 
@@ -13,6 +15,29 @@ export interface ExpectedTrade {
   readonly quantity: number;
   /** The next bar's open. */
   readonly price: number;
+}
+
+const NEW_YORK_TIME = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/New_York',
+  hourCycle: 'h23',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** Minutes after midnight of an instant: KST (UTC+9), or New York time. */
+function minuteOfDay(ms: number, kr: boolean): number {
+  if (kr) return (((ms / 60_000 + 9 * 60) % 1440) + 1440) % 1440;
+  const [h, m, sec] = NEW_YORK_TIME.format(ms).split(':').map(Number) as [number, number, number];
+  return h * 60 + m + sec / 60;
+}
+
+/** Whether a market order placed at `bar`'s close is taken: daily bars always (for the next open); minute bars in the regular session. */
+function marketOrderTaken(bar: Bar): boolean {
+  if (bar.interval !== '1m') return true;
+  const kr = /^\d/.test(bar.symbol);
+  const minute = minuteOfDay(bar.closeTime, kr);
+  return kr ? minute >= 9 * 60 && minute < 15 * 60 + 30 : minute >= 9 * 60 + 30 && minute < 16 * 60;
 }
 
 function mean(values: readonly number[], end: number, n: number): number {
@@ -46,6 +71,7 @@ export function expectedSmaTrades(
       const ps = mean(closes, i - 1, config.slow);
       const next = list[i + 1];
       if (next === undefined) break;
+      if (!marketOrderTaken(list[i] as Bar)) continue;
       if (held === 0 && pf <= ps && f > s) {
         trades.push({
           time: next.closeTime,

@@ -1,27 +1,52 @@
 /**
  * The broker's rules a backtest applies before its venue, beyond what its bar fill model and
- * ledger already enforce (price grid, price limits, buying power, sellable quantity): those that
- * hold whatever the session, so that a strategy refused live is refused in its backtest too —
- * the high-value confirmation (an order of 100,000,000 KRW or more needs `confirmHighValue`), the
- * maximum order amount, and for KR stocks an open order of the other side on the same stock. Paper
- * and live judge the same rules in the risk module against the broker's data; the codes and
- * messages are the broker model's in every mode.
+ * ledger already enforce (price grid, price limits, buying power, sellable quantity), so that a
+ * strategy refused live is refused in its backtest too: the high-value confirmation (an order of
+ * 100,000,000 KRW or more needs `confirmHighValue`), the maximum order amount, for KR stocks an
+ * open order of the other side on the same stock, and, on minute bars, the session rules by the
+ * broker model's session hours (order hours, `MARKET` and `CLS` in the regular session only, the
+ * US window of amount and fractional orders). On daily bars the session rules are not judged: an
+ * order placed on a day's bar is an order for the next open, as paper and live hand a day's bar
+ * over at the next regular open. Paper and live judge the same rules in the risk module against
+ * the broker's data; the codes and messages are the broker model's in every mode.
  *
  * @module
  */
-import { checkHighValue, checkMaxAmount, checkOppositePending, orderValueKrw } from '@hoga/broker-model';
+import {
+  checkAmountOrderWindow,
+  checkHighValue,
+  checkMaxAmount,
+  checkOppositePending,
+  checkOrderHours,
+  checkOrderTypeInSession,
+  daySessions,
+  isAmountOrFractional,
+  isSessionDay,
+  localDay,
+  type NamedSpan,
+  NO_HOLIDAYS,
+  nextOrderOpen,
+  orderSessionAt,
+  orderValueKrw,
+  usRegularSessionAt,
+} from '@hoga/broker-model';
 import {
   type BrokerRefusal,
   type Clock,
   Decimal,
   HIGH_VALUE_ORDER_KRW,
+  KST_ZONE,
+  type Market,
+  type OrderIntent,
+  SessionName,
   type TradableInstrument,
 } from '@hoga/core';
+import { DateTime } from 'luxon';
 import type { OrderCommand } from '../commands/order-commands.js';
 import type { FxRates } from '../portfolio/fx-rates.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import { fromRefusal } from '../risk/broker-rules-check.js';
-import { intentFields } from '../risk/intent-fields.js';
+import { type IntentFields, intentFields } from '../risk/intent-fields.js';
 import type { RiskVerdict } from '../risk/risk-gate.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
 
@@ -31,10 +56,14 @@ export interface BacktestBrokerRulesInput {
   readonly fx: FxRates;
   readonly clock: Clock;
   readonly venue: Pick<SimulatedVenue<unknown>, 'workingOf'>;
+  /** Whether the session rules are judged (minute bars: yes; daily bars: no, see the module documentation). */
+  readonly sessionRules: boolean;
 }
 
 /** Judges new orders by the session-independent rules of the broker (see the module documentation). */
 export class BacktestBrokerRules {
+  private readonly sessions = { KR: new DaySessions('KR'), US: new DaySessions('US') };
+
   constructor(private readonly input: BacktestBrokerRulesInput) {}
 
   /** The first refusal of a new order, or null (anything else passes: the venue judges it). */
@@ -50,17 +79,29 @@ export class BacktestBrokerRules {
     const price = fields.price === null ? last : fields.price.toNumber();
     const estimate =
       (fields.orderAmount?.toNumber() ?? (fields.quantity?.toNumber() ?? 0) * (price ?? 0)) * usdKrw;
-    if ((price !== undefined || fields.orderAmount !== null) && estimate >= NEAR_HIGH_VALUE) {
-      const value = orderValueKrw({
-        currency: instrument.currency,
-        price: fields.price,
-        quantity: fields.quantity,
-        orderAmount: fields.orderAmount,
-        lastPrice: new Decimal(last ?? 0),
-        usdKrw: new Decimal(usdKrw),
-      });
-      const refusal =
-        refusalOf(checkHighValue(value, intent.confirmHighValue)) ?? refusalOf(checkMaxAmount(value));
+    // the broker's order: the high-value confirmation (a 400), then the session rules, the
+    // maximum amount and the other side's open order (422s)
+    const value =
+      (price !== undefined || fields.orderAmount !== null) && estimate >= NEAR_HIGH_VALUE
+        ? orderValueKrw({
+            currency: instrument.currency,
+            price: fields.price,
+            quantity: fields.quantity,
+            orderAmount: fields.orderAmount,
+            lastPrice: new Decimal(last ?? 0),
+            usdKrw: new Decimal(usdKrw),
+          })
+        : null;
+    if (value !== null) {
+      const refusal = refusalOf(checkHighValue(value, intent.confirmHighValue));
+      if (refusal !== null) return refusal;
+    }
+    if (this.input.sessionRules) {
+      const refusal = this.sessionRefusal(intent, fields);
+      if (refusal !== null) return refusal;
+    }
+    if (value !== null) {
+      const refusal = refusalOf(checkMaxAmount(value));
       if (refusal !== null) return refusal;
     }
     if (instrument.market !== 'KR') return null;
@@ -70,6 +111,65 @@ export class BacktestBrokerRules {
       // the rule reads the instrument's market and symbol only
       return refusalOf(checkOppositePending(instrument as TradableInstrument, intent.side, open));
     }
+    return null;
+  }
+
+  /**
+   * The session rules' refusal of a new order now, or null: order hours, the amount-order window
+   * (amount and fractional orders), and `MARKET` or `CLS` outside the regular session.
+   */
+  private sessionRefusal(intent: OrderIntent, fields: IntentFields): RiskVerdict | null {
+    const market = intent.instrument.market;
+    const nowMs = this.input.clock.nowMs();
+    const session = this.sessions[market].at(nowMs);
+    if (session === null) {
+      const at = DateTime.fromMillis(nowMs, { zone: KST_ZONE });
+      const nextOpenAt = nextOrderOpen((ms) => orderSessionAt(market, ms, NO_HOLIDAYS), at);
+      return refusalOf(checkOrderHours(intent.instrument, { at, session, nextOpenAt }));
+    }
+    if (isAmountOrFractional(fields)) {
+      const span = usRegularSessionAt(nowMs, NO_HOLIDAYS);
+      const regular =
+        span === null
+          ? null
+          : {
+              start: DateTime.fromMillis(span.start, { zone: KST_ZONE }),
+              end: DateTime.fromMillis(span.end, { zone: KST_ZONE }),
+            };
+      const field = fields.orderAmount !== null ? 'orderAmount' : 'quantity';
+      const refusal = refusalOf(
+        checkAmountOrderWindow(field, regular, DateTime.fromMillis(nowMs, { zone: KST_ZONE })),
+      );
+      if (refusal !== null) return refusal;
+    }
+    if (session === SessionName.REGULAR_MARKET) return null;
+    return refusalOf(
+      checkOrderTypeInSession(
+        { orderType: intent.orderType, timeInForce: fields.timeInForce ?? 'DAY' },
+        { session },
+      ),
+    );
+  }
+}
+
+/**
+ * A market's order sessions of the day being traded, kept from one order to the next (a backtest's
+ * orders come in time order): the session at an instant without building the day anew per order.
+ */
+class DaySessions {
+  private day = Number.NaN;
+  private spans: readonly NamedSpan[] = [];
+
+  constructor(private readonly market: Market) {}
+
+  /** The order session open at `ms`, or null. */
+  at(ms: number): SessionName | null {
+    const day = localDay(this.market, ms);
+    if (day !== this.day) {
+      this.day = day;
+      this.spans = isSessionDay(this.market, day, NO_HOLIDAYS) ? daySessions(this.market, day) : [];
+    }
+    for (const span of this.spans) if (ms >= span.start && ms < span.end) return span.name;
     return null;
   }
 }

@@ -11,6 +11,8 @@ import { type BacktestOutcome, runBacktest } from './run-backtest.js';
 /** 09:01 KST on a Monday: the first 1m bar of a KR session. */
 export const T0 = Date.parse('2026-03-02T09:01:00+09:00');
 export const MINUTE = 60_000;
+/** The close of the first minute of New York's regular session on T0's date (23:31 KST). */
+export const US_OPEN = Date.parse('2026-03-02T09:31:00-05:00');
 
 /** One-minute bars of `symbol` from closes: open = previous close, one a minute from `start`. */
 export function minuteBars(symbol: string, closes: readonly number[], start = T0, volume = 1_000_000): Bar[] {
@@ -39,7 +41,7 @@ export interface BarsBacktest {
 }
 
 /**
- * Runs strategies over in-memory 1m bars from `start` (earlier bars are warm-up) with an in-memory
+ * Runs strategies over in-memory bars (1m unless told) from `start` (earlier bars are warm-up) with an in-memory
  * store, a silent logger (unless given) and USD/KRW fixed at 1400.
  */
 export async function backtestBars(
@@ -52,6 +54,8 @@ export async function backtestBars(
     readonly instruments?: ReadonlyMap<string, Instrument>;
     /** The run's logger (default: silent). */
     readonly logger?: Logger;
+    /** The run's interval (default `1m`; the bars should be of it). */
+    readonly interval?: BarInterval;
   } = {},
 ): Promise<BarsBacktest> {
   const db = HogaDatabase.open(':memory:');
@@ -62,7 +66,7 @@ export async function backtestBars(
       runId: 'test-run',
       mode: 'backtest',
       symbols,
-      interval: '1m',
+      interval: options.interval ?? '1m',
       cash: options.cash ?? { KRW: new Decimal(100_000_000), USD: new Decimal(100_000) },
     },
     strategies,

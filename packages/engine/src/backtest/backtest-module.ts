@@ -135,6 +135,8 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
               fx: b.fx,
               clock: ctx.get(ClockToken),
               venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
+              // minute bars: an order is placed at a bar's close; daily bars: for the next open
+              sessionRules: b.settings.interval !== '1d',
             }),
           ),
       )

@@ -2,7 +2,7 @@ import type { Bar, OrderEvent } from '@hoga/core';
 import { Decimal, instrumentOf, SecurityType } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
-import { backtestBars, MINUTE, minuteBars, T0 } from './backtest-fixture.test-helper.js';
+import { backtestBars, MINUTE, minuteBars, T0, US_OPEN } from './backtest-fixture.test-helper.js';
 
 class BuyFirstBar extends Strategy {
   bought = false;
@@ -310,7 +310,9 @@ describe('runBacktest', () => {
     }
     const bars = [
       ...minuteBars('005930', [70_000, 70_100, 70_300]),
-      ...minuteBars('AAPL', [200, 201.5, 199.25]),
+      // in New York's regular session of the same date (23:31 KST): a market order is
+      // accepted in the regular session only
+      ...minuteBars('AAPL', [200, 201.5, 199.25], US_OPEN),
     ];
     const cash = { KRW: new Decimal(10_000_000), USD: new Decimal(10_000) };
     const { outcome } = await backtestBars([{ strategyClass: Reads, id: 'only' }], bars, { cash });
@@ -320,12 +322,11 @@ describe('runBacktest', () => {
     const krwCash = 10_000_000 - 700_000 - 105;
     const usdCash = 10_000 - 2_000 - 2;
     expect(seen).toEqual([
-      // 005930 sorts before AAPL: each instant delivers 005930 first
       `only 005930 70000: ${10_000_000 + 10_000 * 1_400} 0 0`,
-      `only AAPL 200: ${10_000_000 + 10_000 * 1_400} 0 0`,
       `only 005930 70100: ${krwCash + 701_000 + 10_000 * 1_400} 1000 0`,
-      `only AAPL 201.5: ${krwCash + 701_000 + (usdCash + 2_015) * 1_400} 1000 15`,
-      `only 005930 70300: ${krwCash + 703_000 + (usdCash + 2_015) * 1_400} 3000 15`,
+      `only 005930 70300: ${krwCash + 703_000 + 10_000 * 1_400} 3000 0`,
+      `only AAPL 200: ${krwCash + 703_000 + 10_000 * 1_400} 3000 0`,
+      `only AAPL 201.5: ${krwCash + 703_000 + (usdCash + 2_015) * 1_400} 3000 15`,
       `only AAPL 199.25: ${krwCash + 703_000 + (usdCash + 1_992.5) * 1_400} 3000 -7.5`,
     ]);
   });
@@ -441,7 +442,7 @@ describe('runBacktest (US orders, state, account)', () => {
     }
     const { outcome } = await backtestBars(
       [{ strategyClass: AmountTrader }],
-      minuteBars('AAPL', [150, 160, 170, 180]),
+      minuteBars('AAPL', [150, 160, 170, 180], US_OPEN),
     );
     // 1000 USD at the second bar's open (150): 6.666666 shares (6 decimals, rounded down).
     expect(seen).toEqual(['held 6.666666']);

@@ -1,0 +1,135 @@
+/**
+ * A minute backtest refuses what the broker refuses by the session, with its codes: an order
+ * outside order hours, a `MARKET` order outside the regular session, a US amount order in the
+ * regular session's last hour. A daily backtest places its market orders for the next open (as
+ * paper and live hand a day's bar over at the open), so they are not refused at the bar's close.
+ */
+import type { Bar, OrderEvent } from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import { Strategy } from '../strategy/strategy.js';
+import { backtestBars, minuteBars } from './backtest-fixture.test-helper.js';
+
+/** What happened to each order: `time KST side type: outcome`. */
+const outcomes: string[] = [];
+const kst = (ms: number): string => new Date(ms + 9 * 3_600_000).toISOString().slice(11, 16);
+
+/** Places the orders `plan` says on the bars closing at the times given (KST `HH:MM`). */
+function placing(plan: Record<string, (ctx: Strategy['ctx'], bar: Bar) => void>) {
+  return class Placing extends Strategy {
+    override onBar(bar: Bar): void {
+      plan[kst(bar.closeTime)]?.(this.ctx, bar);
+    }
+    override onOrderEvent(event: OrderEvent): void {
+      const at = kst(this.ctx.now());
+      if (event.type === 'OrderDenied') outcomes.push(`${at} denied ${event.code}`);
+      if (event.type === 'OrderAccepted') outcomes.push(`${at} accepted`);
+      if (event.type === 'OrderFilled') outcomes.push(`${at} filled`);
+    }
+  };
+}
+
+describe('a minute backtest judges the session rules', () => {
+  it('takes a market order in the regular session only, and a limit order in the extended ones', async () => {
+    outcomes.length = 0;
+    // 005930 minute bars closing 08:58 … 09:02 and 15:28 … 15:32 KST
+    const morning = minuteBars(
+      '005930',
+      [70_000, 70_000, 70_100, 70_100, 70_200],
+      Date.parse('2026-03-03T08:58:00+09:00'),
+    );
+    const afternoon = minuteBars(
+      '005930',
+      [70_300, 70_300, 70_400, 70_400, 70_500],
+      Date.parse('2026-03-03T15:28:00+09:00'),
+    );
+    const Placing = placing({
+      '08:59': (ctx, bar) => ctx.buy(bar.symbol, 1), // pre-market: refused
+      '09:00': (ctx, bar) => ctx.buy(bar.symbol, 1), // the regular session opens at 09:00
+      '15:29': (ctx, bar) => ctx.buy(bar.symbol, 1),
+      '15:30': (ctx, bar) => {
+        ctx.buy(bar.symbol, 1); // after-market: refused
+        ctx.buy(bar.symbol, 1, 70_400); // a limit order is taken
+      },
+    });
+    const { outcome } = await backtestBars([{ strategyClass: Placing }], [...morning, ...afternoon], {
+      start: Date.parse('2026-03-03T08:58:00+09:00'),
+    });
+    expect(outcome.status).toBe('completed');
+    expect(outcomes).toEqual([
+      '08:59 denied order-type-not-allowed',
+      '09:00 accepted',
+      '09:01 filled',
+      '15:29 accepted',
+      '15:30 filled',
+      '15:30 denied order-type-not-allowed',
+      '15:30 accepted',
+      '15:31 filled',
+    ]);
+  });
+
+  it('refuses any order outside order hours (a limit order from a timer at 20:30 KST)', async () => {
+    const reasons: string[] = [];
+    class AtNight extends Strategy {
+      override onStart(): void {
+        this.ctx.setTimer('night', { at: Date.parse('2026-03-03T20:30:00+09:00') });
+      }
+      override onTimer(): void {
+        this.ctx.buy('005930', 1, 70_000);
+      }
+      override onOrderEvent(event: OrderEvent): void {
+        if (event.type === 'OrderDenied') reasons.push(`${event.code}: ${event.reason}`);
+      }
+    }
+    const bars = minuteBars('005930', [70_000, 70_100], Date.parse('2026-03-03T19:59:00+09:00'));
+    bars.push(...minuteBars('005930', [70_200], Date.parse('2026-03-04T08:01:00+09:00')));
+    await backtestBars([{ strategyClass: AtNight }], bars, {
+      start: Date.parse('2026-03-03T19:59:00+09:00'),
+    });
+    expect(reasons).toEqual([
+      'order-hours-closed: KR orders are not accepted at 2026-03-03T20:30:00.000+09:00',
+    ]);
+  });
+
+  it('refuses a US amount order in the regular session’s last hour', async () => {
+    outcomes.length = 0;
+    // AAPL minute bars closing 14:59 … 15:01 New York (04:59 … 05:01 KST the next day)
+    const Placing = placing({
+      '04:59': (ctx, bar) => ctx.buyAmount(bar.symbol, 100),
+      '05:00': (ctx, bar) => ctx.buyAmount(bar.symbol, 100),
+    });
+    const start = Date.parse('2026-03-03T14:59:00-05:00');
+    await backtestBars([{ strategyClass: Placing }], minuteBars('AAPL', [200, 201, 202], start), { start });
+    expect(outcomes).toEqual([
+      '04:59 accepted',
+      '05:00 filled',
+      '05:00 denied amount-order-outside-regular-hours',
+    ]);
+  });
+});
+
+describe('a daily backtest', () => {
+  it('fills a market order placed on a day’s bar (closing 15:30) at the next day’s open', async () => {
+    outcomes.length = 0;
+    const day = (date: string, open: number, close: number): Bar => ({
+      symbol: '005930',
+      interval: '1d',
+      ts: Date.parse(`${date}T00:00:00+09:00`),
+      closeTime: Date.parse(`${date}T15:30:00+09:00`),
+      open,
+      high: Math.max(open, close),
+      low: Math.min(open, close),
+      close,
+      volume: 1_000_000,
+    });
+    const Placing = placing({
+      '15:30': (ctx, bar) => (outcomes.length === 0 ? ctx.buy(bar.symbol, 1) : undefined),
+    });
+    const [first, second] = [day('2026-03-03', 70_000, 70_500), day('2026-03-04', 71_000, 71_500)];
+    const { outcome } = await backtestBars([{ strategyClass: Placing }], [first, second], {
+      start: first.ts,
+      interval: '1d',
+    });
+    expect(outcomes).toEqual(['15:30 accepted', '15:30 filled']);
+    expect(outcome.trades.map((t) => [t.time, t.price.toFixed()])).toEqual([[second.closeTime, '71000']]);
+  });
+});
