@@ -1,7 +1,8 @@
 /**
  * An independent computation of the SMA crossover's trades, for tests: straight from the
  * definition (averages recomputed from the closes array at each bar), the bar fill model's rule
- * for market orders (the next bar's open, at that bar's close time), and the broker's: on minute
+ * for market orders (the open of the next bar that traded at all, at that bar's close time: the
+ * strategy places nothing while its order is open), and the broker's: on minute
  * bars a market order is taken in the regular session only (KR 09:00–15:30 KST, US 09:30–16:00
  * New York), so a cross at a bar closing outside it makes no trade.
  */
@@ -69,22 +70,19 @@ export function expectedSmaTrades(
       const s = mean(closes, i, config.slow);
       const pf = mean(closes, i - 1, config.fast);
       const ps = mean(closes, i - 1, config.slow);
-      const next = list[i + 1];
-      if (next === undefined) break;
       if (!marketOrderTaken(list[i] as Bar)) continue;
-      if (held === 0 && pf <= ps && f > s) {
-        trades.push({
-          time: next.closeTime,
-          symbol,
-          side: 'BUY',
-          quantity: config.quantity,
-          price: next.open,
-        });
-        held = config.quantity;
-      } else if (held > 0 && pf >= ps && f < s) {
-        trades.push({ time: next.closeTime, symbol, side: 'SELL', quantity: held, price: next.open });
-        held = 0;
-      }
+      const buy = held === 0 && pf <= ps && f > s;
+      const sell = held > 0 && pf >= ps && f < s;
+      if (!buy && !sell) continue;
+      // the order fills on the next bar that traded; the strategy sees that bar with the fill
+      let j = i + 1;
+      while (j < list.length && (list[j] as Bar).volume === 0) j++;
+      const next = list[j];
+      if (next === undefined) break;
+      const quantity = buy ? config.quantity : held;
+      trades.push({ time: next.closeTime, symbol, side: buy ? 'BUY' : 'SELL', quantity, price: next.open });
+      held = buy ? config.quantity : 0;
+      i = j - 1;
     }
   }
   return trades.sort((a, b) => a.time - b.time || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));

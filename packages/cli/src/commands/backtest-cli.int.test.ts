@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
 import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
-import { cachedDailyBars, hogaBacktest as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
+import { cachedBars, hogaBacktest as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
 
 const THROWS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'throws-in-on-bar.ts');
 const LOGS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'logs-fills.ts');
@@ -79,7 +79,7 @@ describe('hoga backtest', () => {
     expect(result.stderr).toContain('005930 1d: downloaded');
     expect(result.code).toBe(0);
     const run = JSON.parse(result.stdout) as BacktestJson;
-    const bars = SYMBOLS.flatMap((s) => cachedDailyBars(db, s, FROM, TO));
+    const bars = SYMBOLS.flatMap((s) => cachedBars(db, s, FROM, TO));
     expect(bars.length).toBeGreaterThan(400);
     const expected = expectedSmaTrades(bars, { fast: 5, slow: 20, quantity: 10 });
     expect(expected.length).toBeGreaterThan(5);
@@ -120,6 +120,46 @@ describe('hoga backtest', () => {
       expect(stored.trades(run.runId)).toHaveLength(run.trades.length);
       expect(stored.equity(run.runId)).toHaveLength(run.equity.length);
     });
+  }, 120_000);
+
+  it('on minute bars to 20:00, trades the crossovers in the regular session only, and counts the market orders refused after it', async () => {
+    // 005930 trades on the alternative exchange: its minute bars run 08:01–20:00 KST
+    const from = '2026-11-16';
+    const to = '2026-11-17';
+    const minute = [
+      SMA,
+      '--symbols',
+      '005930',
+      '--interval',
+      '1m',
+      '--from',
+      from,
+      '--to',
+      to,
+      ...connection,
+    ];
+    const result = await hoga([...minute, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const run = JSON.parse(result.stdout) as BacktestJson;
+    const bars = cachedBars(db, '005930', from, to, '1m');
+    expect(bars.length).toBe(2 * 720);
+    const expected = expectedSmaTrades(bars, { fast: 5, slow: 20, quantity: 10 });
+    expect(expected.length).toBeGreaterThan(5);
+    expect(run.trades.map((t) => [Date.parse(t.time), t.side, Number(t.price)])).toEqual(
+      expected.map((t) => [t.time, t.side, t.price]),
+    );
+    // the crosses outside the regular session: their market orders refused, as live refuses them
+    const refused = run.stats.refused as Record<string, number>;
+    expect(Object.keys(refused)).toEqual(['order-type-not-allowed']);
+    expect(refused['order-type-not-allowed']).toBeGreaterThan(5);
+    const text = await hoga(minute);
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `refused orders {2}${refused['order-type-not-allowed']} \\(order-type-not-allowed ${refused['order-type-not-allowed']}\\)`,
+      ),
+    );
+    const stored = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId]);
+    expect(stored.out).toContain(`order-type-not-allowed ${refused['order-type-not-allowed']}`);
   }, 120_000);
 
   it('gives the same stats, trades and equity curve to the last digit when run twice', async () => {
@@ -206,7 +246,7 @@ describe('hoga backtest', () => {
     ]);
     expect(both.code, both.stderr).toBe(0);
     const run = JSON.parse(both.stdout) as BacktestJson;
-    const bars = SYMBOLS.flatMap((s) => cachedDailyBars(db, s, FROM, TO));
+    const bars = SYMBOLS.flatMap((s) => cachedBars(db, s, FROM, TO));
     const shape = (t: BacktestJson['trades'][number]) => ({
       time: Date.parse(t.time),
       symbol: t.symbol,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
 import { simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
-import { cachedDailyBars, hogaBacktest, SMA } from './backtest-runs.test-helper.js';
+import { cachedBars, hogaBacktest, SMA } from './backtest-runs.test-helper.js';
 
 /** KODEX 200: an ETF (5-won ticks) trading around 35,000 won, where a stock's tick is 50 won. */
 const ETF = '069500';
@@ -53,7 +53,7 @@ describe('hoga backtest of a KR ETF', () => {
   it("fills on the ETF's 5-won grid (not the stock grid's 50 won), without the stock sell tax, the same twice", async () => {
     const first = await backtest();
     // market orders fill at the next bar's open as it is (the simulator's opens are on the ETF grid)
-    const expected = expectedSmaTrades(cachedDailyBars(join(dir, 'hoga.sqlite'), ETF, FROM, TO), {
+    const expected = expectedSmaTrades(cachedBars(join(dir, 'hoga.sqlite'), ETF, FROM, TO), {
       fast: 5,
       slow: 20,
       quantity: 10,

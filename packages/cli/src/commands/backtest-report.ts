@@ -62,6 +62,7 @@ export function backtestJson(outcome: BacktestOutcome, stats: PerformanceStats):
       winRate: ratio(stats.winRate),
       commissions: perCurrency(stats.commissions),
       taxes: perCurrency(stats.taxes),
+      refused: outcome.refused,
       startEquity: equityText(stats.startEquity),
       endEquity: equityText(stats.endEquity),
       bars: outcome.bars,
@@ -118,6 +119,17 @@ export interface StatsView {
   readonly winRate: number | null;
   readonly commissions: Readonly<Record<string, string>>;
   readonly taxes: Readonly<Record<string, string>>;
+  /** Orders refused (denied before the venue or rejected by it) by code; null when not known (a run stored before they were counted). */
+  readonly refused: Readonly<Record<string, number>> | null;
+}
+
+/** Refused orders as a report shows them: `none`, or the total and each code's count. */
+function refusals(refused: Readonly<Record<string, number>> | null): string {
+  if (refused === null) return '-';
+  const entries = Object.entries(refused);
+  if (entries.length === 0) return 'none';
+  const total = entries.reduce((sum, [, n]) => sum + n, 0);
+  return `${total} (${entries.map(([code, n]) => `${code} ${n}`).join(', ')})`;
 }
 
 /**
@@ -138,6 +150,7 @@ export function statisticsRows(s: StatsView): [string, string][] {
     ['win rate', percent(s.winRate)],
     ['commissions', money(s.commissions)],
     ['taxes', money(s.taxes)],
+    ['refused orders', refusals(s.refused)],
   ];
 }
 
@@ -163,6 +176,7 @@ export function backtestText(
       bars: outcome.bars,
       commissions: perCurrency(stats.commissions),
       taxes: perCurrency(stats.taxes),
+      refused: outcome.refused,
     }),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));

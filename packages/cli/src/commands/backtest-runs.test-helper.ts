@@ -52,21 +52,27 @@ export async function hogaBacktest(args: readonly string[]): Promise<BacktestRun
 }
 
 /**
- * The cached daily candles of a symbol between two trading dates (inclusive), as bars.
+ * The cached candles of a symbol between two trading dates (inclusive), as bars (daily unless told).
  *
  * @param file - the run's database
  */
-export function cachedDailyBars(file: string, symbol: string, from: string, to: string): Bar[] {
+export function cachedBars(
+  file: string,
+  symbol: string,
+  from: string,
+  to: string,
+  interval: '1m' | '1d' = '1d',
+): Bar[] {
   const market = marketOfSymbol(symbol);
   const database = HogaDatabase.open(file);
   try {
-    const range = tradingDateRange(market, '1d', from, to);
+    const range = tradingDateRange(market, interval, from, to);
     if (range === null) return [];
-    return database.candles.get({ symbol, interval: '1d', adjusted: true }, range).map((c) => ({
+    return database.candles.get({ symbol, interval, adjusted: true }, range).map((c) => ({
       symbol,
-      interval: '1d',
+      interval,
       ts: c.ts,
-      closeTime: barCloseTime(market, '1d', c.ts),
+      closeTime: barCloseTime(market, interval, c.ts),
       open: c.open.toNumber(),
       high: c.high.toNumber(),
       low: c.low.toNumber(),

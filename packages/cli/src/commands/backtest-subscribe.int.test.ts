@@ -5,7 +5,7 @@ import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
-import { cachedDailyBars, hogaBacktest as hoga } from './backtest-runs.test-helper.js';
+import { cachedBars, hogaBacktest as hoga } from './backtest-runs.test-helper.js';
 
 /** Trades only what it subscribes to in onStart: one share of its first bar's symbol. */
 const SUBSCRIBER = `
@@ -73,7 +73,7 @@ describe('hoga backtest with bars a strategy subscribes to in onStart', () => {
     expect(result.stderr).toContain('000660 1d: downloaded');
     expect(result.code).toBe(0);
     const run = JSON.parse(result.stdout) as BacktestJson;
-    const bars = cachedDailyBars(db, '000660', '2025-03-03', '2025-03-14');
+    const bars = cachedBars(db, '000660', '2025-03-03', '2025-03-14');
     const second = bars[1];
     expect(second).toBeDefined();
     expect(run.trades).toEqual([

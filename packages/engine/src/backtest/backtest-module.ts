@@ -172,7 +172,9 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     bind(AccountViewToken)
       .toDynamicValue((ctx) => new LedgerAccountView(ctx.get<SimulatedVenue<Bar>>(BacktestVenue).ledger))
       .inSingletonScope();
-    bind(EventRecorder).toConstantValue(new OrderSummaryRecorder(b.writer));
+    const recorder = new OrderSummaryRecorder(b.writer);
+    bind(OrderSummaryRecorder).toConstantValue(recorder);
+    bind(EventRecorder).toConstantValue(recorder);
     bind(StrategyStateStore).toConstantValue(
       new DatabaseStrategyStateStore(b.db, `backtest/${b.settings.runId}/`),
     );

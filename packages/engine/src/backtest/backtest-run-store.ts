@@ -17,6 +17,8 @@ export interface StoredRunEnd {
   readonly status: 'completed' | 'failed' | 'stopped';
   readonly equity: readonly EquityPoint[];
   readonly stats: PerformanceStats;
+  /** The orders refused, by code (stored beside the statistics). */
+  readonly refused: Readonly<Record<string, number>>;
   readonly bars: number;
   /** Why it failed (a hook's failure), or null. */
   readonly failure: string | null;
@@ -65,6 +67,7 @@ export class BacktestRunStore {
     const failure = end.failure ?? (writeFailure === null ? null : messageOf(writeFailure));
     this.end(writeFailure === null ? end.status : 'failed', end.equity, {
       ...end.stats,
+      refused: end.refused,
       bars: end.bars,
       failure,
     });

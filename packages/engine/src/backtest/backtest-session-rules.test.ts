@@ -55,6 +55,7 @@ describe('a minute backtest judges the session rules', () => {
       start: Date.parse('2026-03-03T08:58:00+09:00'),
     });
     expect(outcome.status).toBe('completed');
+    expect(outcome.refused).toEqual({ 'order-type-not-allowed': 2 });
     expect(outcomes).toEqual([
       '08:59 denied order-type-not-allowed',
       '09:00 accepted',

@@ -21,6 +21,7 @@ import { allocateCash } from '../runtime/cash-allocation.js';
 import { EngineRuntime, type StrategySpec, type Subscription } from '../runtime/engine-runtime.js';
 import { ClockToken, type RunSettings } from '../runtime/tokens.js';
 import { type PerformanceStats, performanceStats } from '../stats/performance-stats.js';
+import { OrderSummaryRecorder } from '../store/order-summary-recorder.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
 import { type BarStream, runBacktestLoop } from './backtest-loop.js';
 import { BacktestSymbols, BacktestVenue, backtestModule } from './backtest-module.js';
@@ -109,6 +110,8 @@ export interface BacktestOutcome {
   readonly warmupBars: number;
   /** Every fill, in the order they happened. */
   readonly trades: readonly BacktestTrade[];
+  /** The orders refused, denied before the venue or rejected by it, by the refusal's code (codes sorted). */
+  readonly refused: Readonly<Record<string, number>>;
   /** Total equity in KRW: the start, then one point per trading day. */
   readonly equity: readonly EquityPoint[];
   /** Per currency: cash, realized PnL (before charges), commissions and taxes of all strategies. */
@@ -217,6 +220,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     bars,
     warmupBars,
     trades,
+    refused: container.get(OrderSummaryRecorder).refused(),
     equity,
     totals: {
       KRW: sumTotals(portfolio, 'KRW'),
@@ -228,6 +232,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     status: outcome.status,
     equity,
     stats: outcome.stats,
+    refused: outcome.refused,
     bars,
     failure: outcome.failure === null ? null : outcome.failure.message,
   });

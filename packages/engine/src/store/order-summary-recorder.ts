@@ -34,8 +34,18 @@ function plain(d: Decimal): number | string {
 
 /** Journals one summary per order through a {@link RunJournalWriter} (see the module documentation). */
 export class OrderSummaryRecorder implements EventRecorder {
+  private readonly refusedByCode = new Map<string, number>();
+
   /** @param writer - where the records go (its owner closes it once the run stopped) */
   constructor(private readonly writer: RunJournalWriter) {}
+
+  /** The orders denied (risk gate) or rejected (venue) so far, by the refusal's code, codes sorted. */
+  refused(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const code of [...this.refusedByCode.keys()].sort())
+      out[code] = this.refusedByCode.get(code) as number;
+    return out;
+  }
 
   /** @inheritdoc */
   record(event: OrderEvent): void {
@@ -75,7 +85,12 @@ export class OrderSummaryRecorder implements EventRecorder {
         );
         break;
       case 'OrderRejected':
-      case 'OrderDenied':
+      case 'OrderDenied': {
+        const code = event.code ?? 'no-code';
+        this.refusedByCode.set(code, (this.refusedByCode.get(code) ?? 0) + 1);
+        w.reason(event.type, event.clientOrderId, strategyId, event.tsEvent, event.tsInit, reasonOf(event));
+        break;
+      }
       case 'OrderCanceled':
         w.reason(event.type, event.clientOrderId, strategyId, event.tsEvent, event.tsInit, reasonOf(event));
         break;

@@ -52,6 +52,13 @@ function statsView(stats: unknown): StatsView {
       Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'),
     );
   };
+  const counts = (key: string): Record<string, number> | null => {
+    const v = s[key];
+    if (v === null || typeof v !== 'object') return null;
+    return Object.fromEntries(
+      Object.entries(v).filter((e): e is [string, number] => typeof e[1] === 'number'),
+    );
+  };
   return {
     bars: num('bars'),
     startEquity: num('startEquity'),
@@ -65,6 +72,7 @@ function statsView(stats: unknown): StatsView {
     winRate: num('winRate'),
     commissions: money('commissions'),
     taxes: money('taxes'),
+    refused: counts('refused'),
   };
 }
 
