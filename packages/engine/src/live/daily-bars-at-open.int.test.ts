@@ -1,5 +1,5 @@
 /**
- * A daily strategy runs unchanged in paper (and live): a day's bar reaches `onBar` at its market's
+ * A daily strategy runs unchanged in paper and live: a day's bar reaches `onBar` at its market's
  * next regular-session open, where a market order placed on it is accepted, as a backtest fills it
  * at the next bar's open. Handed over when the streams first see it complete (in the pre-market,
  * the first hours they poll after the night, or at a run's start), its market order was refused
@@ -23,7 +23,7 @@ class BuyOnFirstBar extends Strategy {
   }
 }
 
-async function dailyPaperRun(start: string, speed: number) {
+async function dailyRun(start: string, speed: number, mode: 'paper' | 'live' = 'paper') {
   BuyOnFirstBar.seen = [];
   const s = await startSimulatedBroker(closers, { start, speed });
   const db = openTempDb(closers, 'hoga-daily-open-', s.clock);
@@ -31,7 +31,7 @@ async function dailyPaperRun(start: string, speed: number) {
     { client: s.client, clock: s.clock, db },
     {
       runId: 'daily-open',
-      mode: 'paper',
+      mode,
       symbols: ['005930'],
       interval: '1d',
       cashKrw: new Decimal(10_000_000),
@@ -48,25 +48,28 @@ const outcome = (events: readonly OrderEvent[]): string[] =>
     e.type === 'OrderDenied' || e.type === 'OrderRejected' ? `${e.type} ${e.code}` : e.type,
   );
 
-describe('daily bars in paper', () => {
-  it('reach onBar at the regular open when the run starts in the pre-market; the market order fills', async () => {
-    // Wednesday 2026-11-25, 08:59:00 KST: the KR pre-market (MARKET refused), the open a minute away
-    const { handle, events } = await dailyPaperRun('2026-11-25T08:59:00+09:00', 10);
-    // the status line counts it while it waits
-    await until(() => handle.status().barsWaiting === 1, 10_000);
-    expect(BuyOnFirstBar.seen).toEqual([]);
-    await until(() => events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied'), 30_000);
-    const [first] = BuyOnFirstBar.seen;
-    // the bar of Tuesday 11-24 (stamped at its KST date), handed over at 09:00 or just after
-    expect(first?.barTs).toBe(Date.parse('2026-11-24T00:00:00+09:00'));
-    expect(first?.nowMs).toBeGreaterThanOrEqual(Date.parse('2026-11-25T09:00:00+09:00'));
-    expect(first?.nowMs).toBeLessThan(Date.parse('2026-11-25T09:00:30+09:00'));
-    expect(outcome(events)).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderFilled']);
-    expect(handle.status()).toMatchObject({ bars: 1, barsWaiting: 0 });
-  });
+describe('daily bars in paper and live', () => {
+  it.each(['paper', 'live'] as const)(
+    '%s: reach onBar at the regular open when the run starts in the pre-market; the market order fills',
+    async (mode) => {
+      // Wednesday 2026-11-25, 08:59:00 KST: the KR pre-market (MARKET refused), the open a minute away
+      const { handle, events } = await dailyRun('2026-11-25T08:59:00+09:00', 10, mode);
+      // the status line counts it while it waits
+      await until(() => handle.status().barsWaiting === 1, 10_000);
+      expect(BuyOnFirstBar.seen).toEqual([]);
+      await until(() => events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied'), 30_000);
+      const [first] = BuyOnFirstBar.seen;
+      // the bar of Tuesday 11-24 (stamped at its KST date), handed over at 09:00 or just after
+      expect(first?.barTs).toBe(Date.parse('2026-11-24T00:00:00+09:00'));
+      expect(first?.nowMs).toBeGreaterThanOrEqual(Date.parse('2026-11-25T09:00:00+09:00'));
+      expect(first?.nowMs).toBeLessThan(Date.parse('2026-11-25T09:00:30+09:00'));
+      expect(outcome(events)).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderFilled']);
+      expect(handle.status()).toMatchObject({ bars: 1, barsWaiting: 0 });
+    },
+  );
 
   it('reach onBar at once when the run starts in the regular session', async () => {
-    const { events } = await dailyPaperRun('2026-11-25T10:00:00+09:00', 1);
+    const { events } = await dailyRun('2026-11-25T10:00:00+09:00', 1);
     await until(() => events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied'), 30_000);
     const [first] = BuyOnFirstBar.seen;
     expect(first?.barTs).toBe(Date.parse('2026-11-24T00:00:00+09:00'));
