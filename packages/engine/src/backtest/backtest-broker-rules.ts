@@ -4,8 +4,8 @@
  * strategy refused live is refused in its backtest too: the high-value confirmation (an order of
  * 100,000,000 KRW or more needs `confirmHighValue`), the maximum order amount, for KR stocks an
  * open order of the other side on the same stock, and, on minute bars, the session rules by the
- * broker model's session hours (order hours, `MARKET` and `CLS` in the regular session only, the
- * US window of amount and fractional orders). On daily bars the session rules are not judged: an
+ * broker model's session hours (order hours, for a modify or cancel too; `MARKET` and `CLS` in the
+ * regular session only; the US window of amount and fractional orders). On daily bars the session rules are not judged: an
  * order placed on a day's bar is an order for the next open, as paper and live hand a day's bar
  * over at the next regular open. Paper and live judge the same rules in the risk module against
  * the broker's data; the codes and messages are the broker model's in every mode.
@@ -35,6 +35,7 @@ import {
   type Clock,
   Decimal,
   HIGH_VALUE_ORDER_KRW,
+  isTerminalOrderState,
   KST_ZONE,
   type Market,
   type OrderIntent,
@@ -55,12 +56,12 @@ export interface BacktestBrokerRulesInput {
   readonly marks: MarkBook;
   readonly fx: FxRates;
   readonly clock: Clock;
-  readonly venue: Pick<SimulatedVenue<unknown>, 'workingOf'>;
+  readonly venue: Pick<SimulatedVenue<unknown>, 'workingOf' | 'order'>;
   /** Whether the session rules are judged (minute bars: yes; daily bars: no, see the module documentation). */
   readonly sessionRules: boolean;
 }
 
-/** Judges new orders by the session-independent rules of the broker (see the module documentation). */
+/** Judges orders by the broker's rules it can know before the venue (see the module documentation). */
 export class BacktestBrokerRules {
   private readonly sessions = { KR: new DaySessions('KR'), US: new DaySessions('US') };
 
@@ -68,7 +69,7 @@ export class BacktestBrokerRules {
 
   /** The first refusal of a new order, or null (anything else passes: the venue judges it). */
   check(command: OrderCommand): RiskVerdict | null {
-    if (command.type !== 'SubmitOrder') return null;
+    if (command.type !== 'SubmitOrder') return this.changeRefusal(command.clientOrderId);
     const intent = command.intent;
     const instrument = intent.instrument;
     const fields = intentFields(intent);
@@ -115,6 +116,27 @@ export class BacktestBrokerRules {
   }
 
   /**
+   * A modify's or cancel's refusal, or null: outside order hours (on minute bars) the broker
+   * changes no working order. An order the venue no longer works is left to the venue's answer.
+   */
+  private changeRefusal(clientOrderId: string): RiskVerdict | null {
+    if (!this.input.sessionRules) return null;
+    const order = this.input.venue.order(clientOrderId);
+    if (order === undefined || isTerminalOrderState(order.state)) return null;
+    const market = order.instrument.market;
+    const nowMs = this.input.clock.nowMs();
+    if (this.sessions[market].at(nowMs) !== null) return null;
+    return this.closedRefusal(order.instrument, nowMs);
+  }
+
+  /** `order-hours-closed` now, with when orders of the market are taken again. */
+  private closedRefusal(instrument: Pick<TradableInstrument, 'market'>, nowMs: number): RiskVerdict | null {
+    const at = DateTime.fromMillis(nowMs, { zone: KST_ZONE });
+    const nextOpenAt = nextOrderOpen((ms) => orderSessionAt(instrument.market, ms, NO_HOLIDAYS), at);
+    return refusalOf(checkOrderHours(instrument, { at, session: null, nextOpenAt }));
+  }
+
+  /**
    * The session rules' refusal of a new order now, or null: order hours, the amount-order window
    * (amount and fractional orders), and `MARKET` or `CLS` outside the regular session.
    */
@@ -122,11 +144,7 @@ export class BacktestBrokerRules {
     const market = intent.instrument.market;
     const nowMs = this.input.clock.nowMs();
     const session = this.sessions[market].at(nowMs);
-    if (session === null) {
-      const at = DateTime.fromMillis(nowMs, { zone: KST_ZONE });
-      const nextOpenAt = nextOrderOpen((ms) => orderSessionAt(market, ms, NO_HOLIDAYS), at);
-      return refusalOf(checkOrderHours(intent.instrument, { at, session, nextOpenAt }));
-    }
+    if (session === null) return this.closedRefusal(intent.instrument, nowMs);
     if (isAmountOrFractional(fields)) {
       const span = usRegularSessionAt(nowMs, NO_HOLIDAYS);
       const regular =

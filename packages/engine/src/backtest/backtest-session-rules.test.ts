@@ -91,6 +91,43 @@ describe('a minute backtest judges the session rules', () => {
     ]);
   });
 
+  it('refuses to modify or cancel a working order outside order hours', async () => {
+    const seen: string[] = [];
+    let id = '';
+    class ChangesAtNight extends Strategy {
+      override onStart(): void {
+        // 18:30 New York: the after-market ended at 18:00, the day market opens at 20:00
+        this.ctx.setTimer('night', { at: Date.parse('2026-03-03T18:30:00-05:00') });
+      }
+      override onBar(bar: Bar): void {
+        if (id === '') id = this.ctx.buy(bar.symbol, 1, 150);
+      }
+      override onTimer(): void {
+        this.ctx.modify(id as never, { price: 151 });
+        this.ctx.cancel(id as never);
+      }
+      override onOrderEvent(event: OrderEvent): void {
+        const code = 'code' in event ? ` ${event.code}` : '';
+        seen.push(`${event.type}${code}`);
+      }
+    }
+    const start = Date.parse('2026-03-03T17:58:00-05:00');
+    // then the day market's first bar: a timer fires before the bar it precedes
+    const bars = [
+      ...minuteBars('AAPL', [200, 200, 200], start),
+      ...minuteBars('AAPL', [200], Date.parse('2026-03-03T20:01:00-05:00')),
+    ];
+    await backtestBars([{ strategyClass: ChangesAtNight }], bars, { start });
+    expect(seen).toEqual([
+      'OrderSubmitted',
+      'OrderAccepted',
+      'OrderModifyRejected order-hours-closed',
+      'OrderCancelRejected order-hours-closed',
+      // still working: a DAY order, it ends with its trading day (before the next one's first bar)
+      'OrderExpired',
+    ]);
+  });
+
   it('refuses a US amount order in the regular session’s last hour', async () => {
     outcomes.length = 0;
     // AAPL minute bars closing 14:59 … 15:01 New York (04:59 … 05:01 KST the next day)

@@ -116,6 +116,11 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     return this.orders.workingOf(symbol);
   }
 
+  /** The order `clientOrderId` while the venue knows it (working, or ended this run), else undefined. */
+  order(clientOrderId: string): SimulatedOrder | undefined {
+    return this.orders.get(clientOrderId);
+  }
+
   /** Whether `symbol` has working orders. */
   hasWorking(symbol: string): boolean {
     return this.orders.workingOf(symbol).length > 0;
