@@ -123,8 +123,8 @@ export interface StatsView {
   readonly refused: Readonly<Record<string, number>> | null;
 }
 
-/** Refused orders as a report shows them: `none`, or the total and each code's count. */
-function refusals(refused: Readonly<Record<string, number>> | null): string {
+/** Refused orders as a report shows them: `none`, or the total and each code's count (`3 (code-a 2, code-b 1)`). */
+export function refusals(refused: Readonly<Record<string, number>> | null): string {
   if (refused === null) return '-';
   const entries = Object.entries(refused);
   if (entries.length === 0) return 'none';

@@ -18,6 +18,7 @@ import {
 } from '@hoga/engine';
 import type { HogaDatabase } from '@hoga/store';
 import { createRunLogger } from '../runtime/cli-logger.js';
+import { refusals } from './backtest-report.js';
 
 /** What a session needs. */
 export interface SessionOptions {
@@ -130,6 +131,8 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   } catch {
     // a display rate only values USD positions in KRW totals
   }
+  // the orders denied (risk module) or rejected (broker) this session, by code: said at the end
+  const refused = new Map<string, number>();
   const run = await startLiveRun({
     settings: {
       runId: `${o.mode}-${o.clock.nowMs()}`,
@@ -150,6 +153,10 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     ...(o.paperFromAccount === true ? { paperFromAccount: true } : {}),
     ...(o.risk === undefined ? {} : { risk: o.risk }),
     onEvent: (e) => {
+      if (e.type === 'OrderDenied' || e.type === 'OrderRejected') {
+        const code = e.code ?? 'no-code';
+        refused.set(code, (refused.get(code) ?? 0) + 1);
+      }
       if (e.clientOrderId.startsWith('ext-') && e.type !== 'OrderFilled' && e.type !== 'OrderPartiallyFilled')
         return;
       const line = describeEvent(e, at());
@@ -172,6 +179,10 @@ export async function startSession(o: SessionOptions): Promise<Session> {
       await run.stop();
       const s = run.status();
       o.print(statusLine(s, at()));
+      if (refused.size > 0) {
+        const counts = Object.fromEntries([...refused].sort(([a], [b]) => (a < b ? -1 : 1)));
+        o.print(`${at()} refused orders: ${refusals(counts)}`);
+      }
       return s;
     },
   };

@@ -527,6 +527,8 @@ describe('hoga run', () => {
     r.child.kill('SIGTERM');
     expect(await r.exited).toBe(0);
     expect(r.out.join('')).toMatch(/denied \S+: risk-symbol-not-allowed /);
+    // the session's end counts what was refused
+    expect(r.out.join('')).toMatch(/refused orders: 1 \(risk-symbol-not-allowed 1\)/);
     const client = brokerOf(sim);
     try {
       expect((await client.listOrders({ status: 'OPEN' })).orders).toEqual([]);
