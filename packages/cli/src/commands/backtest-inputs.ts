@@ -189,6 +189,7 @@ export async function downloadCandles(
   db: HogaDatabase,
   request: BacktestRequest,
   warmupBars: number,
+  signal?: AbortSignal,
 ): Promise<void> {
   const targets = engine.downloadTargets(
     request.symbols,
@@ -204,6 +205,7 @@ export async function downloadCandles(
     client,
     cache: db.candles,
     clock: new LiveClock(),
+    ...(signal === undefined ? {} : { signal }),
     onProgress: (event) => {
       if (event.type === 'SymbolStarted') current = event.symbol;
       if (render === null) plain(event);

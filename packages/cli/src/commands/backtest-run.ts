@@ -99,11 +99,12 @@ export async function runBacktestCommand(
     const fx = await fxRates(engine, source.client, db, request, logger);
     const marketSource = source;
     /** The universe's bars, and those of the symbols the strategies subscribed to in `onStart`. */
-    const openStream = async (extra: readonly Subscription[]) => {
+    const openStream = async (extra: readonly Subscription[], _warmup: number, signal?: AbortSignal) => {
       const more = extraBarSymbols(extra, request);
       if (more.length === 0) return feed.stream();
       const extraRequest = requestFor(request, more);
-      await downloadCandles(engine, marketSource.client, db, extraRequest, warmupBars);
+      // Ctrl-C stops this download (the pages read so far stay cached), and the run before its first bar
+      await downloadCandles(engine, marketSource.client, db, extraRequest, warmupBars, signal);
       for (const [symbol, instrument] of await instrumentsOf(marketSource.client, more)) {
         instruments.set(symbol, instrument);
       }

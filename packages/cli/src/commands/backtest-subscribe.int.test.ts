@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simFlags } from '../hoga-process.test-helper.js';
+import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
 import { cachedBars, hogaBacktest as hoga } from './backtest-runs.test-helper.js';
 
@@ -24,6 +25,18 @@ export default class Subscriber extends Strategy<z.infer<typeof Config>> {
     if (bar.symbol !== this.config.symbol || this.bought) return;
     this.bought = true;
     this.ctx.buy(bar.symbol, 1);
+  }
+}
+`;
+
+/** Subscribes to 000660's bars in onStart and says so (a test interrupts the download that follows). */
+const SAYS_SUBSCRIBED = `
+import { Strategy } from '@hoga/engine';
+
+export default class SaysSubscribed extends Strategy {
+  override onStart(): void {
+    this.ctx.subscribeBars('000660');
+    this.ctx.log.info('subscribed');
   }
 }
 `;
@@ -86,4 +99,55 @@ describe('hoga backtest with bars a strategy subscribes to in onStart', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('subscribed to 1m bars of 000660; a 1d backtest delivers 1d bars only');
   });
+});
+
+describe('Ctrl-C while the bars subscribed to in onStart download', () => {
+  it('stops the download and the run before its first bar: stored as stopped, exit 130', async () => {
+    const file = join(dir, 'says-subscribed.ts');
+    writeFileSync(file, SAYS_SUBSCRIBED);
+    // two weeks of minute bars: dozens of pages per symbol at the chart group's 5 requests a second
+    const range = ['--from', '2026-10-05', '--to', '2026-10-16'];
+    const run = await hogaBin(
+      [
+        'backtest',
+        file,
+        '--symbols',
+        '005930',
+        '--interval',
+        '1m',
+        ...range,
+        ...simFlags(sim.url),
+        '--db',
+        db,
+      ],
+      {
+        onSpawn: (child) => {
+          let seen = '';
+          child.stderr?.on('data', (chunk: Buffer) => {
+            seen += chunk.toString('utf8');
+            if (seen.includes('subscribed')) {
+              seen = '';
+              child.kill('SIGINT');
+            }
+          });
+        },
+      },
+    );
+    expect(run.code, run.err).toBe(130);
+    expect(run.err).toContain('005930 1m: downloaded');
+    // the subscription's download stopped where it was (it never completed its symbol)
+    expect(run.err).not.toContain('000660 1m:');
+    expect(run.err).toMatch(/interrupted after 0 bars/);
+    const runId = /the run is stored as ([\w-]+) \(stopped\)/.exec(run.err)?.[1];
+    expect(runId, run.err).toBeDefined();
+    const database = HogaDatabase.open(db);
+    try {
+      expect(new RunRepository(database.connection).get(runId as string)).toMatchObject({
+        status: 'stopped',
+        stats: { bars: 0, failure: null },
+      });
+    } finally {
+      database.close();
+    }
+  }, 120_000);
 });

@@ -79,9 +79,11 @@ export interface BacktestOptions {
   readonly signal?: AbortSignal | undefined;
   /**
    * Opens the bars once the strategies have started (so bars they subscribed to in `onStart` can
-   * be loaded too). Called with the extra subscriptions and the most warm-up bars any asked for.
+   * be loaded too). Called with the extra subscriptions, the most warm-up bars any asked for, and
+   * {@link BacktestOptions.signal}: a download it aborts (rejecting) stops the run before its first
+   * bar, as `stopped`.
    */
-  openStream(extra: readonly Subscription[], warmupBars: number): Promise<BarStream>;
+  openStream(extra: readonly Subscription[], warmupBars: number, signal?: AbortSignal): Promise<BarStream>;
 }
 
 /** What a stored backtest run is stored with (see {@link BacktestOptions.record}). */
@@ -183,7 +185,14 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
       await runtime.settle();
       if (runtime.failure === null) {
         const warmup = Math.max(0, ...runtime.hosts.map((h) => h.strategyClass.warmupBars ?? 0));
-        const stream = await options.openStream(runtime.subscriptions, warmup);
+        let stream: BarStream | null = null;
+        try {
+          stream = await options.openStream(runtime.subscriptions, warmup, options.signal);
+        } catch (error) {
+          // Ctrl-C while the bars subscribed to in onStart download: stopped before the first bar
+          if (options.signal?.aborted !== true) throw error;
+          interrupted = true;
+        }
         // orders for symbols with no bars are denied from here on (nothing could fill them)
         container.get(BacktestSymbols).known = new Set([
           ...options.settings.symbols,
@@ -191,15 +200,17 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
         ]);
         clock.set(options.startMs);
         portfolio.recordEquity();
-        const counts = await runBacktestLoop(
-          { runtime, clock, venue, marks, portfolio, references },
-          stream,
-          options.startTs ?? (() => options.startMs),
-          options.signal,
-        );
-        bars = counts.bars;
-        warmupBars = counts.warmupBars;
-        interrupted = counts.interrupted;
+        if (stream !== null) {
+          const counts = await runBacktestLoop(
+            { runtime, clock, venue, marks, portfolio, references },
+            stream,
+            options.startTs ?? (() => options.startMs),
+            options.signal,
+          );
+          bars = counts.bars;
+          warmupBars = counts.warmupBars;
+          interrupted = counts.interrupted;
+        }
       }
     } finally {
       await runtime.stop();
