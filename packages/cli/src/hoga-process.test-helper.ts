@@ -37,6 +37,23 @@ export interface HogaOptions {
   readonly onSpawn?: (child: import('node:child_process').ChildProcess) => void;
 }
 
+/** An `onSpawn` that sends `signal` to the child once its stderr has shown `text` (again after each signal). */
+export function signalWhenStderrShows(
+  text: string,
+  signal: NodeJS.Signals,
+): (child: import('node:child_process').ChildProcess) => void {
+  return (child) => {
+    let seen = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      if (seen.includes(text)) {
+        seen = '';
+        child.kill(signal);
+      }
+    });
+  };
+}
+
 /**
  * A copy of this Node binary that any user may run (the original may sit under /root), for tests
  * that run hoga as another user. Made once per machine and reused.

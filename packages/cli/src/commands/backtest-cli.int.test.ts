@@ -5,7 +5,7 @@ import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
-import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
+import { hoga as hogaBin, signalWhenStderrShows, simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
 import { cachedBars, hogaBacktest as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
 
@@ -363,16 +363,7 @@ describe('hoga backtest interrupted by Ctrl-C', () => {
     'stops between bars at %s, runs onStop, stores the run as stopped with its trades, and exits 130',
     async (stopSignal) => {
       const run = await hogaBin(['backtest', ...backtestArgs({ strategy: SLOW })], {
-        onSpawn: (child) => {
-          let seen = '';
-          child.stderr?.on('data', (chunk: Buffer) => {
-            seen += chunk.toString('utf8');
-            if (seen.includes('twentieth bar')) {
-              seen = '';
-              child.kill(stopSignal);
-            }
-          });
-        },
+        onSpawn: signalWhenStderrShows('twentieth bar', stopSignal),
       });
       expect(run.code, run.err).toBe(130);
       const runId = /the run is stored as ([\w-]+) \(stopped\)/.exec(run.err)?.[1];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
+import { hoga as hogaBin, signalWhenStderrShows, simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
 import { cachedBars, hogaBacktest as hoga } from './backtest-runs.test-helper.js';
 
@@ -120,18 +120,7 @@ describe('Ctrl-C while the bars subscribed to in onStart download', () => {
         '--db',
         db,
       ],
-      {
-        onSpawn: (child) => {
-          let seen = '';
-          child.stderr?.on('data', (chunk: Buffer) => {
-            seen += chunk.toString('utf8');
-            if (seen.includes('subscribed')) {
-              seen = '';
-              child.kill('SIGINT');
-            }
-          });
-        },
-      },
+      { onSpawn: signalWhenStderrShows('subscribed', 'SIGINT') },
     );
     expect(run.code, run.err).toBe(130);
     expect(run.err).toContain('005930 1m: downloaded');
