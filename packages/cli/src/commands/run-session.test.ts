@@ -66,6 +66,7 @@ describe('the run output', () => {
       fills: 0,
       bars: 3,
       barsWaiting: 2,
+      refused: {},
       pnl: { KRW: zero, USD: zero },
       requests: 40,
       rateLimited: 0,

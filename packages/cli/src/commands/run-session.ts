@@ -131,8 +131,6 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   } catch {
     // a display rate only values USD positions in KRW totals
   }
-  // the orders denied (risk module) or rejected (broker) this session, by code: said at the end
-  const refused = new Map<string, number>();
   const run = await startLiveRun({
     settings: {
       runId: `${o.mode}-${o.clock.nowMs()}`,
@@ -153,10 +151,6 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     ...(o.paperFromAccount === true ? { paperFromAccount: true } : {}),
     ...(o.risk === undefined ? {} : { risk: o.risk }),
     onEvent: (e) => {
-      if (e.type === 'OrderDenied' || e.type === 'OrderRejected') {
-        const code = e.code ?? 'no-code';
-        refused.set(code, (refused.get(code) ?? 0) + 1);
-      }
       if (e.clientOrderId.startsWith('ext-') && e.type !== 'OrderFilled' && e.type !== 'OrderPartiallyFilled')
         return;
       const line = describeEvent(e, at());
@@ -179,10 +173,8 @@ export async function startSession(o: SessionOptions): Promise<Session> {
       await run.stop();
       const s = run.status();
       o.print(statusLine(s, at()));
-      if (refused.size > 0) {
-        const counts = Object.fromEntries([...refused].sort(([a], [b]) => (a < b ? -1 : 1)));
-        o.print(`${at()} refused orders: ${refusals(counts)}`);
-      }
+      // the orders denied (risk module) or rejected (broker) this session, by code
+      if (Object.keys(s.refused).length > 0) o.print(`${at()} refused orders: ${refusals(s.refused)}`);
       return s;
     },
   };

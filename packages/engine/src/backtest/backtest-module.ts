@@ -44,7 +44,8 @@ export class BacktestSymbols {
 /**
  * The risk module's gate, and before it the backtest's rules: an order for a symbol that has no
  * bars in the run is denied (`no-market-data`), as nothing could ever fill it; then the broker's
- * rules that hold whatever the session ({@link BacktestBrokerRules}).
+ * rules it can judge before the venue ({@link BacktestBrokerRules}: the value rules, the KR
+ * opposite side, and on minute bars the session rules).
  */
 class BarSymbolsGate implements RiskGate {
   readonly prepare?: (command: OrderCommand) => Promise<void> | undefined;
@@ -117,7 +118,7 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     bind(ReferencePrices).toConstantValue(new ReferencePrices());
     bind(TimerQueue).toSelf().inSingletonScope();
     // The risk module's owner guards (limits, throttles, daily loss, trading states, kept in memory);
-    // the broker's rules are applied by the simulated venue's broker model.
+    // the broker's rules by BacktestBrokerRules before the venue, the rest by the venue's broker model.
     bind(BacktestSymbols).toConstantValue(new BacktestSymbols());
     bind(RiskGate)
       .toDynamicValue(

@@ -231,7 +231,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     bars,
     warmupBars,
     trades,
-    refused: container.get(OrderSummaryRecorder).refused(),
+    refused: container.get(OrderSummaryRecorder).refusals.counts(),
     equity,
     totals: {
       KRW: sumTotals(portfolio, 'KRW'),

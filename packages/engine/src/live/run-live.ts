@@ -49,6 +49,7 @@ import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
 import { allocateCash } from '../runtime/cash-allocation.js';
 import { EngineRuntime, type StrategySpec } from '../runtime/engine-runtime.js';
 import { OrderIdFactory, RandomOrderIds } from '../runtime/order-ids.js';
+import { RefusalTally } from '../runtime/refusal-tally.js';
 import { TimerQueue } from '../runtime/timer-queue.js';
 import { ClockToken, DatabaseToken, InstrumentsToken, LoggerToken, RunSettings } from '../runtime/tokens.js';
 import { EventRecorder, JournalRecorder } from '../store/event-recorder.js';
@@ -104,6 +105,8 @@ export interface LiveStatus {
   readonly bars: number;
   /** Daily bars completed and waiting for their market's regular open (see `DailyBarGate`). */
   readonly barsWaiting: number;
+  /** The orders refused so far (denied by the risk module or rejected by the broker), by code. */
+  readonly refused: Readonly<Record<string, number>>;
   /** Realized PnL (before charges) and charges per currency, all strategies. */
   readonly pnl: Readonly<Record<Currency, { realized: Decimal; charges: Decimal }>>;
   /** Requests the client made so far and how many were rate-limited (429). */
@@ -286,9 +289,11 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   // Every event the runtime routes to the strategies (the venue's, and the risk gate's denials,
   // which never reach the venue) is journalled and handed to `onEvent`.
   const journal = new JournalRecorder(o.db, o.settings.mode);
+  const refusals = new RefusalTally();
   const recorder: EventRecorder = {
     record(event) {
       journal.record(event);
+      refusals.note(event);
       o.onEvent?.(event);
     },
     flush: () => journal.flush(),
@@ -446,6 +451,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
         fills,
         bars,
         barsWaiting: dailyBars.waiting,
+        refused: refusals.counts(),
         pnl: { KRW: totals('KRW'), USD: totals('USD') },
         requests: o.client.executor.stats.requests,
         rateLimited: o.client.executor.stats.rateLimited,

@@ -22,6 +22,7 @@ import {
   type OrderRejected,
 } from '@hoga/core';
 import type { RunJournalWriter } from '@hoga/store';
+import { RefusalTally } from '../runtime/refusal-tally.js';
 import type { EventRecorder } from './event-recorder.js';
 
 export type { OrderSummary } from '@hoga/store';
@@ -34,18 +35,11 @@ function plain(d: Decimal): number | string {
 
 /** Journals one summary per order through a {@link RunJournalWriter} (see the module documentation). */
 export class OrderSummaryRecorder implements EventRecorder {
-  private readonly refusedByCode = new Map<string, number>();
+  /** The orders refused so far (denied or rejected), by code. */
+  readonly refusals = new RefusalTally();
 
   /** @param writer - where the records go (its owner closes it once the run stopped) */
   constructor(private readonly writer: RunJournalWriter) {}
-
-  /** The orders denied (risk gate) or rejected (venue) so far, by the refusal's code, codes sorted. */
-  refused(): Record<string, number> {
-    const out: Record<string, number> = {};
-    for (const code of [...this.refusedByCode.keys()].sort())
-      out[code] = this.refusedByCode.get(code) as number;
-    return out;
-  }
 
   /** @inheritdoc */
   record(event: OrderEvent): void {
@@ -86,8 +80,7 @@ export class OrderSummaryRecorder implements EventRecorder {
         break;
       case 'OrderRejected':
       case 'OrderDenied': {
-        const code = event.code ?? 'no-code';
-        this.refusedByCode.set(code, (this.refusedByCode.get(code) ?? 0) + 1);
+        this.refusals.note(event);
         w.reason(event.type, event.clientOrderId, strategyId, event.tsEvent, event.tsInit, reasonOf(event));
         break;
       }
