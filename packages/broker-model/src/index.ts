@@ -9,9 +9,11 @@
 export {
   CALENDAR_RANGE,
   type HolidayPredicate,
+  isUsEarlyClose,
   KRX_HOLIDAYS,
   knownHolidays,
   NO_HOLIDAYS,
+  NYSE_EARLY_CLOSES,
   NYSE_HOLIDAYS,
 } from './calendar/exchange-holidays.js';
 export {

@@ -48,7 +48,7 @@ export const KRX_HOLIDAYS: readonly string[] = [
   '2027-12-31', // year-end closing
 ];
 
-/** NYSE full-day closures (early closes are not modelled). */
+/** NYSE full-day closures (its early closes are {@link NYSE_EARLY_CLOSES}). */
 export const NYSE_HOLIDAYS: readonly string[] = [
   // 2025 edge
   '2025-12-25',
@@ -76,11 +76,22 @@ export const NYSE_HOLIDAYS: readonly string[] = [
   '2027-12-24', // Christmas (observed)
 ];
 
+/**
+ * NYSE early closes: the regular session ends at 13:00 New York time (and the broker's after-market,
+ * 16:00–18:00 on other days, runs 13:00–17:00, as the exchanges' late sessions do).
+ */
+export const NYSE_EARLY_CLOSES: readonly string[] = [
+  '2026-11-27', // the day after Thanksgiving
+  '2026-12-24', // Christmas Eve
+  '2027-11-26', // the day after Thanksgiving (Christmas Eve 2027 is the observed Christmas holiday)
+];
+
 /** First and last date the holiday lists cover (inclusive): the simulator's calendar endpoints answer for this range. */
 export const CALENDAR_RANGE = { from: '2026-01-01', to: '2027-12-31' } as const;
 
 const KRX_SET: ReadonlySet<string> = new Set(KRX_HOLIDAYS);
 const NYSE_SET: ReadonlySet<string> = new Set(NYSE_HOLIDAYS);
+const NYSE_EARLY_SET: ReadonlySet<string> = new Set(NYSE_EARLY_CLOSES);
 
 /** Whether a date (`YYYY-MM-DD`) is a weekday closure of a market; tells nothing about weekends. */
 export type HolidayPredicate = (date: string) => boolean;
@@ -99,4 +110,16 @@ export const NO_HOLIDAYS: HolidayPredicate = () => false;
 export function knownHolidays(market: Market): HolidayPredicate {
   const set = market === 'KR' ? KRX_SET : NYSE_SET;
   return (date) => set.has(date);
+}
+
+/**
+ * Whether a US trading date (`YYYY-MM-DD`) is one of the NYSE early closes this package knows.
+ *
+ * @example
+ * ```ts
+ * isUsEarlyClose('2026-11-27'); // true (the day after Thanksgiving: the regular session ends at 13:00)
+ * ```
+ */
+export function isUsEarlyClose(date: string): boolean {
+  return NYSE_EARLY_SET.has(date);
 }

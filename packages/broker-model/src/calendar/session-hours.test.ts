@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_HOLIDAYS } from './exchange-holidays.js';
+import { isUsEarlyClose, NO_HOLIDAYS } from './exchange-holidays.js';
 import { dayNumber, daySessions, orderSessionAt, usRegularSessionAt } from './session-hours.js';
 
 const at = (iso: string): number => Date.parse(iso);
@@ -33,6 +33,14 @@ describe('orderSessionAt', () => {
     ['2026-07-01T22:30:00+09:00', 'regularMarket'],
     ['2026-07-01T22:29:59+09:00', 'preMarket'],
     ['2026-11-26T23:30:00+09:00', null], // Thanksgiving
+    // the day after Thanksgiving closes early: regular to 13:00, after-market 13:00–17:00 New York
+    ['2026-11-27T12:59:59-05:00', 'regularMarket'],
+    ['2026-11-27T13:00:00-05:00', 'afterMarket'],
+    ['2026-11-27T16:59:59-05:00', 'afterMarket'],
+    ['2026-11-27T17:00:00-05:00', null],
+    ['2026-12-24T13:30:00-05:00', 'afterMarket'], // Christmas Eve
+    ['2027-11-26T12:00:00-05:00', 'regularMarket'],
+    ['2027-11-26T13:00:00-05:00', 'afterMarket'],
   ])('US at %s: %s', (time, session) => {
     expect(orderSessionAt('US', at(time))).toBe(session);
   });
@@ -61,5 +69,15 @@ describe('usRegularSessionAt', () => {
       end: at('2026-11-25T06:00:00+09:00'),
     });
     expect(usRegularSessionAt(at('2026-11-25T07:00:00+09:00'))).toBeNull();
+  });
+
+  it('ends at 13:00 New York on an early close', () => {
+    expect(usRegularSessionAt(at('2026-11-27T12:00:00-05:00'))).toEqual({
+      start: at('2026-11-27T09:30:00-05:00'),
+      end: at('2026-11-27T13:00:00-05:00'),
+    });
+    expect(usRegularSessionAt(at('2026-11-27T14:00:00-05:00'))).toBeNull();
+    expect(isUsEarlyClose('2026-11-27')).toBe(true);
+    expect(isUsEarlyClose('2026-11-25')).toBe(false);
   });
 });

@@ -2,8 +2,9 @@
  * The broker's session hours on a trading day, by the clock: KR (integrated mode) pre-market
  * 08:00–09:00, regular 09:00–15:30, after-market 15:30–20:00 KST; US day market 20:00 (the evening
  * before)–03:50, pre-market 04:00–09:30, regular 09:30–16:00, after-market 16:00–18:00 New York
- * time, daylight saving time followed. Special hours (a KR late opening, a US early close) are not
- * modelled. Days are numbered (`epoch ms / 86,400,000` of the date at UTC midnight): the KST date
+ * time, daylight saving time followed. On a NYSE early close ({@link NYSE_EARLY_CLOSES}) the US
+ * regular session ends at 13:00 and the after-market runs 13:00–17:00; KR special hours (a late
+ * opening) are not modelled. Days are numbered (`epoch ms / 86,400,000` of the date at UTC midnight): the KST date
  * for KR, the US trading date (from 20:00 New York the evening before) for US. One home for the
  * simulator's calendar and the backtest's session rules.
  *
@@ -11,7 +12,7 @@
  */
 import { type Market, NEW_YORK_ZONE, SessionName } from '@hoga/core';
 import { DateTime } from 'luxon';
-import { type HolidayPredicate, knownHolidays } from './exchange-holidays.js';
+import { type HolidayPredicate, isUsEarlyClose, knownHolidays } from './exchange-holidays.js';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -133,13 +134,18 @@ export function krSessions(dn: number): KrSessions {
   };
 }
 
-/** Sessions of US trading day `dn` (the day market starts on the evening before). */
+/**
+ * Sessions of US trading day `dn` (the day market starts on the evening before); on an early close
+ * the regular session ends at 13:00 and the after-market at 17:00.
+ */
 export function usSessions(dn: number): UsSessions {
+  const close = isUsEarlyClose(isoDate(dn)) ? 13 * 60 : 16 * 60;
+  const afterEnd = close === 16 * 60 ? 18 * 60 : 17 * 60;
   return {
     dayMarket: { start: nyMs(dn - 1, 20 * 60), end: nyMs(dn, 3 * 60 + 50) },
     preMarket: { start: nyMs(dn, 4 * 60), end: nyMs(dn, 9 * 60 + 30) },
-    regularMarket: { start: nyMs(dn, 9 * 60 + 30), end: nyMs(dn, 16 * 60) },
-    afterMarket: { start: nyMs(dn, 16 * 60), end: nyMs(dn, 18 * 60) },
+    regularMarket: { start: nyMs(dn, 9 * 60 + 30), end: nyMs(dn, close) },
+    afterMarket: { start: nyMs(dn, close), end: nyMs(dn, afterEnd) },
   };
 }
 

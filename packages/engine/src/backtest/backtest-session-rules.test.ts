@@ -143,6 +143,26 @@ describe('a minute backtest judges the session rules', () => {
       '05:00 denied amount-order-outside-regular-hours',
     ]);
   });
+
+  it('ends the US regular session at 13:00 New York on an early close (the day after Thanksgiving)', async () => {
+    outcomes.length = 0;
+    // AAPL minute bars closing 12:59 … 13:01 New York (02:59 … 03:01 KST the next day)
+    const Placing = placing({
+      '02:59': (ctx, bar) => ctx.buy(bar.symbol, 1),
+      '03:00': (ctx, bar) => ctx.buy(bar.symbol, 1), // the after-market: refused
+      '03:01': (ctx, bar) => ctx.buy(bar.symbol, 1, 199), // a limit order is taken
+    });
+    const start = Date.parse('2026-11-27T12:59:00-05:00');
+    await backtestBars([{ strategyClass: Placing }], minuteBars('AAPL', [200, 201, 202, 203], start), {
+      start,
+    });
+    expect(outcomes).toEqual([
+      '02:59 accepted',
+      '03:00 filled',
+      '03:00 denied order-type-not-allowed',
+      '03:01 accepted',
+    ]);
+  });
 });
 
 describe('a daily backtest', () => {

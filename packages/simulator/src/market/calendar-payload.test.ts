@@ -86,6 +86,20 @@ describe('market calendars', () => {
       expect(result.nextBusinessDay.date).toBe('2026-11-27');
     });
 
+    it('ends the regular session at 13:00 New York on an early close (the day after Thanksgiving)', () => {
+      const result: Json = market().usCalendar(q({ date: '2026-11-27' }));
+      expect(result.today.regularMarket).toEqual({
+        startTime: '2026-11-27T23:30:00.000+09:00',
+        endTime: '2026-11-28T03:00:00.000+09:00',
+      });
+      expect(result.today.afterMarket).toEqual({
+        startTime: '2026-11-28T03:00:00.000+09:00',
+        endTime: '2026-11-28T07:00:00.000+09:00',
+      });
+      expect(result.previousBusinessDay.date).toBe('2026-11-25');
+      expect(result.nextBusinessDay.regularMarket.endTime).toBe('2026-12-01T06:00:00.000+09:00');
+    });
+
     it('defaults to the current US trading date', () => {
       // 2026-11-24 11:00 KST is 21:00 New York on the 23rd: the trading day of the 24th has begun
       expect((market('2026-11-24T11:00:00+09:00').usCalendar(q({})) as Json).today.date).toBe('2026-11-24');

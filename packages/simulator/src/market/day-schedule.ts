@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { kstMs, nyMs } from './trading-calendar.js';
+import { isUsEarlyClose } from '@hoga/broker-model';
+import { isoDate, kstMs, nyMs } from './trading-calendar.js';
 import type { InstrumentSpec } from './universe.js';
 
 /** How a minute trades. */
@@ -84,25 +85,37 @@ function krSchedule(spec: InstrumentSpec, dn: number): DaySchedule {
   };
 }
 
-let usKinds: Uint8Array | undefined;
+const usKinds = new Map<number, Uint8Array>();
+
+/** The US minute kinds of a day whose regular session ends at minute `closeIdx` of the window. */
+function usMinuteKinds(closeIdx: number): Uint8Array {
+  const cached = usKinds.get(closeIdx);
+  if (cached !== undefined) return cached;
+  const kinds = new Uint8Array(US_WINDOW);
+  mark(kinds, 0, 470, MinuteKind.EXTENDED); // day market 20:00–03:50
+  mark(kinds, 480, 810, MinuteKind.EXTENDED); // pre-market 04:00–09:30
+  mark(kinds, 810, closeIdx, MinuteKind.REGULAR); // regular 09:30–16:00 (13:00 on an early close)
+  // after-market 16:00–18:00 (13:00–17:00 on an early close)
+  mark(kinds, closeIdx, closeIdx === US_CLOSE ? US_WINDOW : US_WINDOW - 60, MinuteKind.EXTENDED);
+  usKinds.set(closeIdx, kinds);
+  return kinds;
+}
+
+/** Minute of the US window (from 20:00 the evening before) of the 16:00 close, and of an early close's 13:00. */
+const US_CLOSE = 1200;
+const US_EARLY_CLOSE = 1020;
 
 function usSchedule(dn: number): DaySchedule {
-  if (usKinds === undefined) {
-    usKinds = new Uint8Array(US_WINDOW);
-    mark(usKinds, 0, 470, MinuteKind.EXTENDED); // day market 20:00–03:50
-    mark(usKinds, 480, 810, MinuteKind.EXTENDED); // pre-market 04:00–09:30
-    mark(usKinds, 810, 1200, MinuteKind.REGULAR); // regular 09:30–16:00
-    mark(usKinds, 1200, US_WINDOW, MinuteKind.EXTENDED); // after-market 16:00–18:00
-  }
+  const closeIdx = isUsEarlyClose(isoDate(dn)) ? US_EARLY_CLOSE : US_CLOSE;
   return {
     dn,
     startMs: nyMs(dn - 1, 20 * 60),
     minutes: US_WINDOW,
     openIdx: 810,
-    closeIdx: 1200,
+    closeIdx,
     firstStamp: 1,
     lastStamp: US_WINDOW,
-    kinds: usKinds,
+    kinds: usMinuteKinds(closeIdx),
   };
 }
 
