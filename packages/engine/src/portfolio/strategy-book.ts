@@ -12,8 +12,8 @@
  * @module
  */
 import { AVERAGE_PURCHASE_PRICE_PLACES, averagePurchasePrice, roundCash } from '@hoga/broker-model';
-import { type Currency, Decimal, decimalOfNumber, type Fill } from '@hoga/core';
-import { addExact, mulExact, safeIntOf, subExact } from '../risk/exact-int.js';
+import { type Currency, Decimal, decimalOfNumber, exactIntOf, type Fill } from '@hoga/core';
+import { addExact, mulExact, subExact } from '../risk/exact-int.js';
 import type { PositionView } from '../strategy/strategy-context.js';
 import type { MarkBook } from './mark-book.js';
 
@@ -39,7 +39,7 @@ function setInt(f: Figure, int: number): void {
 }
 
 function setDec(f: Figure, value: Decimal): void {
-  f.int = safeIntOf(value);
+  f.int = exactIntOf(value);
   f.dec = value;
 }
 
@@ -128,10 +128,10 @@ export class StrategyBook {
    * the fill price.
    */
   private applyExact(fill: Fill, totals: CurrencyState, position: PositionState | undefined): boolean {
-    const quantity = safeIntOf(fill.quantity);
-    const price = safeIntOf(fill.price);
-    const commission = safeIntOf(fill.commission.amount);
-    const tax = fill.tax === undefined ? 0 : safeIntOf(fill.tax.amount);
+    const quantity = exactIntOf(fill.quantity);
+    const price = exactIntOf(fill.price);
+    const commission = exactIntOf(fill.commission.amount);
+    const tax = fill.tax === undefined ? 0 : exactIntOf(fill.tax.amount);
     const amount = mulExact(quantity, price);
     const charges = addExact(commission, tax);
     if (Number.isNaN(amount) || Number.isNaN(charges) || quantity === 0) return false;

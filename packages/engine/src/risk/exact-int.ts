@@ -6,14 +6,7 @@
  *
  * @module
  */
-import { type Decimal, exactIntOf as safeIntOf } from '@hoga/core';
-
-/**
- * `x` as a number when it is an integer within ±(2^53 − 1), else NaN (fractions, larger values,
- * NaN and infinities): core's `exactIntOf` (one implementation for the ledger, the economics, the
- * risk book and the statistics).
- */
-export { exactIntOf as safeIntOf } from '@hoga/core';
+import { type Decimal, exactIntOf } from '@hoga/core';
 
 /** a + b when both are safe integers and so is the sum, else NaN. */
 export function addExact(a: number, b: number): number {
@@ -36,11 +29,11 @@ export function mulExact(a: number, b: number): number {
 /** Limits as safe integers (NaN: not one), per limit value (a run's limits do not change). */
 const limitInts = new WeakMap<Decimal, number>();
 
-/** {@link safeIntOf} of a limit, found once per limit value. */
+/** {@link exactIntOf} of a limit, found once per limit value. */
 export function limitIntOf(limit: Decimal): number {
   let value = limitInts.get(limit);
   if (value === undefined) {
-    value = safeIntOf(limit);
+    value = exactIntOf(limit);
     limitInts.set(limit, value);
   }
   return value;

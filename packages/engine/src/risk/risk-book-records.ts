@@ -7,13 +7,14 @@
 import {
   type Currency,
   Decimal,
+  exactIntOf,
   type Fill,
   type KnownBrokerOrderStatus,
   type OrderSide,
   type OrderType,
   type TimeInForce,
 } from '@hoga/core';
-import { addExact, mulExact, safeIntOf, subExact } from './exact-int.js';
+import { addExact, mulExact, subExact } from './exact-int.js';
 import type { OpenOrderView, PositionView, RiskOrder } from './risk-types.js';
 
 const ZERO = new Decimal(0);
@@ -112,10 +113,10 @@ export interface PnlAnswer {
  * range) as Decimal (`change`, with `changeInt` NaN).
  */
 export function bookOnHolding(h: Holding, fill: Fill): { changeInt: number; change: Decimal | null } {
-  const quantity = safeIntOf(fill.quantity);
-  const price = safeIntOf(fill.price);
-  const commission = safeIntOf(fill.commission.amount);
-  const chargesInt = fill.tax === undefined ? commission : addExact(commission, safeIntOf(fill.tax.amount));
+  const quantity = exactIntOf(fill.quantity);
+  const price = exactIntOf(fill.price);
+  const commission = exactIntOf(fill.commission.amount);
+  const chargesInt = fill.tax === undefined ? commission : addExact(commission, exactIntOf(fill.tax.amount));
   let changeInt = Number.NaN;
   let change: Decimal | null = null;
   if (fill.side === 'BUY') {
@@ -129,8 +130,8 @@ export function bookOnHolding(h: Holding, fill: Fill): { changeInt: number; chan
       const cost = h.averagePrice.times(h.quantity).plus(fill.price.times(fill.quantity));
       h.quantity = h.quantity.plus(fill.quantity);
       h.averagePrice = h.quantity.isZero() ? ZERO : cost.dividedBy(h.quantity);
-      h.quantityInt = safeIntOf(h.quantity);
-      h.averagePriceInt = safeIntOf(h.averagePrice);
+      h.quantityInt = exactIntOf(h.quantity);
+      h.averagePriceInt = exactIntOf(h.averagePrice);
     }
     changeInt = -chargesInt;
     if (Number.isNaN(changeInt)) change = charges(fill).negated();
@@ -149,7 +150,7 @@ export function bookOnHolding(h: Holding, fill: Fill): { changeInt: number; chan
       change = fill.price.minus(h.averagePrice).times(soldDecimal).minus(charges(fill));
       changeInt = Number.NaN;
       h.quantity = nonNegative(h.quantity.minus(fill.quantity));
-      h.quantityInt = safeIntOf(h.quantity);
+      h.quantityInt = exactIntOf(h.quantity);
     }
   }
   return { changeInt, change };

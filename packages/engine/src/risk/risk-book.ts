@@ -5,9 +5,16 @@
  *
  * @module
  */
-import { type Currency, Decimal, type Fill, type KnownBrokerOrderStatus, type OrderEvent } from '@hoga/core';
+import {
+  type Currency,
+  Decimal,
+  exactIntOf,
+  type Fill,
+  type KnownBrokerOrderStatus,
+  type OrderEvent,
+} from '@hoga/core';
 import { RecentRing } from '../recent-ring.js';
-import { addExact, mulExact, safeIntOf } from './exact-int.js';
+import { addExact, mulExact } from './exact-int.js';
 import type { RawIntentFields } from './intent-fields.js';
 import {
   amountOf,
@@ -94,7 +101,7 @@ export class RiskBook implements RiskView {
     usdKrw: Decimal = new Decimal(1400),
   ) {
     this.rate = usdKrw;
-    this.rateInt = safeIntOf(usdKrw);
+    this.rateInt = exactIntOf(usdKrw);
   }
 
   /** A price of a symbol. */
@@ -108,7 +115,7 @@ export class RiskBook implements RiskView {
   setUsdKrw(rate: Decimal): void {
     this.changes += 1;
     this.rate = rate;
-    this.rateInt = safeIntOf(rate);
+    this.rateInt = exactIntOf(rate);
   }
 
   /** @inheritdoc */
@@ -131,8 +138,8 @@ export class RiskBook implements RiskView {
     holdings.set(symbol, {
       quantity,
       averagePrice,
-      quantityInt: safeIntOf(quantity),
-      averagePriceInt: safeIntOf(averagePrice),
+      quantityInt: exactIntOf(quantity),
+      averagePriceInt: exactIntOf(averagePrice),
       currency,
       rank,
     });

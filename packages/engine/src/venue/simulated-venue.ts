@@ -13,6 +13,7 @@ import {
   type Currency,
   Decimal,
   decimalOfNumber,
+  exactIntOf,
   type Fill,
   type Instrument,
   Money,
@@ -24,7 +25,6 @@ import {
 } from '@hoga/core';
 import type { Observable } from 'rxjs';
 import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
-import { safeIntOf } from '../risk/exact-int.js';
 import { EventHub } from './event-hub.js';
 import type { ExecutionVenue } from './execution-venue.js';
 import type { SimulatedOrder } from './simulated-order.js';
@@ -363,7 +363,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const now = this.options.clock.nowMs();
     if (order.side === OrderSide.BUY) {
       // amount + commission, in numbers when both are safe integers (NaN fails isSafeInteger)
-      const costInt = safeIntOf(charges.amount) + safeIntOf(charges.commission);
+      const costInt = exactIntOf(charges.amount) + exactIntOf(charges.commission);
       const cost = Number.isSafeInteger(costInt) ? costInt : charges.amount.plus(charges.commission);
       ledger.release(order.clientOrderId);
       if (!ledger.affords(order.currency, cost)) {
