@@ -28,15 +28,6 @@ function kst(ms: number | null): string | null {
   return ms === null ? null : formatKst(DateTime.fromMillis(ms));
 }
 
-/** A stored statistic as it reads in a table: a ratio as a percentage, a count as it is. */
-function stat(stats: unknown, key: string, percent: boolean): string {
-  const value = (stats as Record<string, unknown> | null)?.[key];
-  if (value === undefined || value === null) return '-';
-  const n = Number(value);
-  if (!percent || !Number.isFinite(n)) return String(value);
-  return `${(n * 100).toFixed(2)} %`;
-}
-
 /** A stored run's statistics as the reports show them (a field missing or of another type: none). */
 function statsView(stats: unknown): StatsView {
   const s = (stats !== null && typeof stats === 'object' ? stats : {}) as Record<string, unknown>;
@@ -74,6 +65,14 @@ function statsView(stats: unknown): StatsView {
     taxes: money('taxes'),
     refused: counts('refused'),
   };
+}
+
+/** A run's return (as a percentage) and trade count as the list shows them: `-` when not stored. */
+function listedStats(v: StatsView): [string, string] {
+  return [
+    v.totalReturn === null ? '-' : `${(v.totalReturn * 100).toFixed(2)} %`,
+    v.trades === null ? '-' : String(v.trades),
+  ];
 }
 
 /** Why a failed run failed (its stored statistics say), as a row; none when it did not. */
@@ -175,8 +174,7 @@ export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
           r.kind,
           r.strategyName,
           r.status,
-          stat(r.stats, 'totalReturn', true),
-          stat(r.stats, 'trades', false),
+          ...listedStats(statsView(r.stats)),
         ]),
       ),
     );
