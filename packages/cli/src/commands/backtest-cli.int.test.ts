@@ -195,7 +195,14 @@ describe('hoga backtest', () => {
     expect(run.equity).toHaveLength(printed.equity.length);
     expect(run.stats.trades).toBe(printed.stats.trades);
     const table = await hogaBin(['db', 'runs', '--db', db]);
-    expect(table.out).toContain(printed.runId);
+    const row = table.out.split('\n').find((line) => line.includes(printed.runId)) ?? '';
+    const stats = printed.stats as { totalReturn: string; trades: number };
+    // the list's return and trade count are the run's stored statistics
+    expect(row).toMatch(
+      new RegExp(
+        `${(Number(stats.totalReturn) * 100).toFixed(2).replace('.', '\\.')} %\\s+${stats.trades}\\s*$`,
+      ),
+    );
     const missing = await hogaBin(['db', 'runs', '--db', db, '--id', 'no-such-run']);
     expect([missing.code, missing.err]).toEqual([1, expect.stringContaining('no run no-such-run')]);
   }, 120_000);
