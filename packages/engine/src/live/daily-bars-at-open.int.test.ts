@@ -76,4 +76,43 @@ describe('daily bars in paper and live', () => {
     expect(first?.nowMs).toBeLessThan(Date.parse('2026-11-25T10:00:10+09:00'));
     expect(outcome(events)).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderFilled']);
   });
+
+  it('hold a 1d subscription made in onStart beside a minute universe until the open', async () => {
+    const seen: string[] = [];
+    /** Trades the universe's minute bars; subscribes to 000660's daily bars and buys on the first. */
+    class MinutesAndADay extends Strategy {
+      override onStart(): void {
+        this.ctx.subscribeBars('000660', '1d');
+      }
+      override onBar(bar: Bar): void {
+        const at = new Date(this.ctx.now() + 9 * 3_600_000).toISOString().slice(11, 19);
+        if (bar.interval === '1d' && !seen.some((s) => s.startsWith('1d'))) {
+          seen.push(`1d ${bar.symbol} at ${at}`);
+          this.ctx.buy(bar.symbol, 1);
+        }
+        if (bar.interval === '1m' && !seen.some((s) => s.startsWith('1m'))) seen.push(`1m ${bar.symbol}`);
+      }
+    }
+    const s = await startSimulatedBroker(closers, { start: '2026-11-25T08:59:00+09:00', speed: 10 });
+    const db = openTempDb(closers, 'hoga-daily-sub-', s.clock);
+    const { handle, events } = await startTestRun(
+      { client: s.client, clock: s.clock, db },
+      {
+        runId: 'daily-sub',
+        mode: 'paper',
+        symbols: ['005930'],
+        interval: '1m',
+        cashKrw: new Decimal(10_000_000),
+        strategies: [{ strategyClass: MinutesAndADay }],
+      },
+      { pollIntervalMs: 200, streamIntervals: { candles1m: 300, candles1d: 300 } },
+    );
+    closers.add(() => handle.stop());
+    // the pre-market's minute bars go through while the day's bar waits for 09:00
+    await until(() => seen.includes('1m 005930') && handle.status().barsWaiting === 1, 15_000);
+    expect(seen.some((e) => e.startsWith('1d'))).toBe(false);
+    await until(() => events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied'), 30_000);
+    expect(seen.find((e) => e.startsWith('1d'))).toMatch(/^1d 000660 at 09:00:[0-2]\d$/);
+    expect(outcome(events)).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderFilled']);
+  });
 });
