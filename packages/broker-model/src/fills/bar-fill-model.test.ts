@@ -273,6 +273,18 @@ const rows: Row[] = [
     bar: us('2026-07-01T16:00:00-04:00', 181, 181.5, 180.5, 181.25, 20_000),
     expected: ['2', '181.25'],
   },
+  {
+    name: 'CLS: on an early close (the day after Thanksgiving) fills at the 13:00 New York minute bar',
+    order: cls('BUY', '190', '3', Date.parse('2026-11-27T10:00:00-05:00')),
+    bar: us('2026-11-27T13:00:00-05:00', 189.9, 190.2, 189.4, 189.5, 20_000),
+    expected: ['3', '189.5'],
+  },
+  {
+    name: 'CLS: on an early close the 16:00 bar is an after-market bar and fills nothing',
+    order: cls('BUY', '190', '3', Date.parse('2026-11-27T10:00:00-05:00')),
+    bar: us('2026-11-27T16:00:00-05:00', 189.9, 190.2, 189.4, 189.5, 20_000),
+    expected: null,
+  },
   // US amounts and ticks
   {
     name: 'amount order: $1,000 at an open of $250 buys 4 shares',

@@ -13,8 +13,8 @@
  *    gapped through it (a buy whose open is below its limit fills at the open, a better price).
  * 4. **CLS** (US limit orders at the close) fill only on the bar holding the regular close (every
  *    `1d` bar; the `1m` bar stamped 16:00 New York or the one stamped 16:01, which holds trades at
- *    exactly 16:00, the closing cross, as KR's 15:31 candle holds its closing auction), at the bar's
- *    close, when the close satisfies the limit.
+ *    exactly 16:00, the closing cross, as KR's 15:31 candle holds its closing auction; 13:00 and
+ *    13:01 on an early close), at the bar's close, when the close satisfies the limit.
  * 5. **Volume cap.** At most `volumeFraction × bar.volume` shares fill on one bar (whole shares,
  *    unless what remains is a fraction that fits); the rest stays working and carries to later bars.
  *    A bar without volume fills nothing. The cap is per order: a caller with several orders of one
@@ -51,6 +51,7 @@ import {
   TimeInForce,
   tickSize,
 } from '@hoga/core';
+import { usSessions, usTradingDay } from '../calendar/session-hours.js';
 import { krPriceLimits } from '../rules/price-limits.js';
 import type { FillableOrder, FillModel, FillSlice } from './fill-model.js';
 
@@ -235,16 +236,19 @@ function onGrid(instrument: Instrument, price: Decimal): boolean {
   return Math.abs(steps - Math.round(steps)) < 1e-9 && isOnTick(instrument, price);
 }
 
-/** Whether `bar` holds the regular close of its trading day (CLS orders fill only there). */
+/**
+ * Whether `bar` holds the regular close of its trading day (CLS orders fill only there): the minute
+ * bar stamped at the close or a minute after (it holds the trades at exactly the close). A US close
+ * is the broker's session hours' (16:00 New York, 13:00 on an early close).
+ */
 function holdsRegularClose(order: FillableOrder, bar: Bar): boolean {
   if (bar.interval === BarInterval.DAY) return true;
-  // A minute bar's trading date (KST midnight stamp); US minutes up to 16:00 New York fall on the
-  // KST date of the New York evening before, so try both candidate dates.
-  const market = order.currency === 'USD' ? Market.US : Market.KR;
-  const kstMidnight = Math.floor((bar.ts + 9 * 3_600_000) / DAY_MS) * DAY_MS - 9 * 3_600_000;
-  for (const stamp of [kstMidnight, kstMidnight - DAY_MS]) {
-    const close = regularCloseOfDailyStamp(market, stamp);
-    if (bar.ts === close || bar.ts === close + MINUTE_MS) return true;
+  if (order.currency === 'USD') {
+    const close = usSessions(usTradingDay(bar.ts - MINUTE_MS)).regularMarket.end;
+    return bar.ts === close || bar.ts === close + MINUTE_MS;
   }
-  return false;
+  // a KR minute bar's trading date is its KST date (KST midnight stamp)
+  const kstMidnight = Math.floor((bar.ts + 9 * 3_600_000) / DAY_MS) * DAY_MS - 9 * 3_600_000;
+  const close = regularCloseOfDailyStamp(Market.KR, kstMidnight);
+  return bar.ts === close || bar.ts === close + MINUTE_MS;
 }
