@@ -157,7 +157,9 @@ export function registerBrokerCommands(program: Command): void {
   withConnection(
     program
       .command('calendar')
-      .description('market calendar: previous, current and next business day')
+      .description(
+        'market calendar: previous, current and next business day (KR hours in KST, US in New York time)',
+      )
       .addArgument(
         new Argument('<market>', 'KR or US (any case)').argParser(upperChoice('market', ['KR', 'US'])),
       )

@@ -47,6 +47,12 @@ describe('hoga broker commands', () => {
     { args: ['stock', '005930'], pattern: /005930\s+\S+\s+KOSPI/ },
     { args: ['fx'], pattern: /USD\/KRW\s+[\d,.]+/ },
     { args: ['calendar', 'KR'], pattern: /today\s+2026-11-23/ },
+    // US hours in New York time: the day after Thanksgiving closes early (regular to 13:00)
+    {
+      args: ['calendar', 'US', '--date', '2026-11-27'],
+      pattern:
+        /today\s+2026-11-27\s+11-26 20:00–11-27 03:50\s+11-27 04:00–11-27 09:30\s+11-27 09:30–11-27 13:00\s+11-27 13:00–11-27 17:00/,
+    },
     { args: ['accounts'], pattern: /1\s+\d+\s+BROKERAGE/ },
     { args: ['holdings'], pattern: /005930[\s\S]*market value/ },
     { args: ['orders', '--status', 'CLOSED'], pattern: /CLOSED|order/ },

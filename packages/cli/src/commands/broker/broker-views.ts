@@ -14,7 +14,7 @@ import {
   type OrderRecord,
   type UsMarketCalendarResult,
 } from '@hoga/connector';
-import type { Decimal } from '@hoga/core';
+import { type Decimal, NEW_YORK_ZONE } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import type { Tabular } from '../../output/emit.js';
 import { type Cell, formatMoney, type MoneyCell, type SignedCell } from '../../output/table.js';
@@ -161,8 +161,11 @@ export async function fxView(client: BrokerClient): Promise<Tabular<unknown>> {
   };
 }
 
-function session(s: MarketSession | null | undefined): string {
-  return s ? `${s.startTime.toFormat('MM-dd HH:mm')}–${s.endTime.toFormat('MM-dd HH:mm')}` : 'closed';
+/** A session's hours, in KST or (`zone`) another time zone; `closed` for none. */
+function session(s: MarketSession | null | undefined, zone?: string): string {
+  if (!s) return 'closed';
+  const at = (t: DateTime) => (zone === undefined ? t : t.setZone(zone)).toFormat('MM-dd HH:mm');
+  return `${at(s.startTime)}–${at(s.endTime)}`;
 }
 
 const DAYS = ['previousBusinessDay', 'today', 'nextBusinessDay'] as const;
@@ -194,17 +197,18 @@ export async function calendarView(
   }
   const calendar: UsMarketCalendarResult = await client.getUsMarketCalendar(date);
   return {
-    headers: ['day', 'date', 'day market', 'pre-market', 'regular', 'after-market'],
+    // in New York time, where US hours are read (an early close shows as a regular session to 13:00)
+    headers: ['day', 'date', 'day market (NY)', 'pre-market (NY)', 'regular (NY)', 'after-market (NY)'],
     records: DAYS,
     row: (key) => {
       const day = calendar[key as (typeof DAYS)[number]];
       return [
         key as string,
         day.date,
-        session(day.dayMarket),
-        session(day.preMarket),
-        session(day.regularMarket),
-        session(day.afterMarket),
+        session(day.dayMarket, NEW_YORK_ZONE),
+        session(day.preMarket, NEW_YORK_ZONE),
+        session(day.regularMarket, NEW_YORK_ZONE),
+        session(day.afterMarket, NEW_YORK_ZONE),
       ];
     },
     jsonWhole: calendar,
