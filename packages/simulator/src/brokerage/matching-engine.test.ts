@@ -113,8 +113,13 @@ describe('MatchingEngine', () => {
       clock.set('2026-11-24T05:59:00+09:00');
       brokerage.advanceTo(clock.now());
       expect(orderView(brokerage, generous).status).toBe('PENDING');
-      const close = market.lastPrice('AAPL', clock.now().set({ minute: 59, second: 59, millisecond: 999 }));
       clock.set('2026-11-24T06:01:00+09:00');
+      // the closing auction's price: the day's official close, its daily candle's close
+      const daily = market.candles(q('symbol=AAPL&interval=1d&count=1')) as {
+        candles: { timestamp: string; closePrice: string }[];
+      };
+      expect(daily.candles[0]?.timestamp).toBe('2026-11-23T00:00:00.000+09:00'); // New York's 11-23
+      const close = new Decimal(daily.candles[0]?.closePrice ?? '');
       brokerage.advanceTo(clock.now());
       expect(orderView(brokerage, generous)).toMatchObject({
         status: 'FILLED',

@@ -162,7 +162,9 @@ export class MatchingEngine {
 
   private closeAuction(order: SimOrder): void {
     const instrument = this.market.instrument(order.symbol);
-    const closeAt = DateTime.fromMillis(order.expiresAtMs - 1, { zone: KST_ZONE });
+    // the closing auction's price: the trade at the close itself (the day's official close, the
+    // daily candle's close), not the last continuous trade before it
+    const closeAt = DateTime.fromMillis(order.expiresAtMs, { zone: KST_ZONE });
     const closePrice = this.market.lastPrice(order.symbol, closeAt);
     const limit = order.price ?? closePrice;
     const crosses = order.side === 'BUY' ? closePrice.lte(limit) : closePrice.gte(limit);
