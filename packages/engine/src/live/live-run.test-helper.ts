@@ -80,13 +80,15 @@ export function openTempDb(closers: Closers, prefix: string, clock?: ScaledClock
   return db;
 }
 
-/** What a run is: its id, mode, symbols, bar interval (default 1m), starting KRW and strategies. */
+/** What a run is: its id, mode, symbols, bar interval (default 1m), starting cash and strategies. */
 export interface TestRun {
   readonly runId: string;
   readonly mode: 'live' | 'paper';
   readonly symbols: readonly string[];
   readonly interval?: BarInterval;
   readonly cashKrw: Decimal;
+  /** Starting USD (paper), none by default. */
+  readonly cashUsd?: Decimal;
   readonly strategies: readonly StrategySpec[];
 }
 
@@ -117,7 +119,7 @@ export async function startTestRun(
       mode: run.mode,
       symbols: run.symbols,
       interval: run.interval ?? '1m',
-      cash: { KRW: run.cashKrw },
+      cash: { KRW: run.cashKrw, ...(run.cashUsd === undefined ? {} : { USD: run.cashUsd }) },
     },
     strategies: run.strategies,
     client: s.client,

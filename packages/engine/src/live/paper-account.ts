@@ -9,13 +9,31 @@
  * - polls the order books of the symbols with working orders only, each from its first working
  *   order to its last (any symbol, in the universe or not). Polling every symbol's book all run
  *   long shared the market-data budget among all of them: with 200 symbols a book came every few
- *   real minutes, and market orders waited that long for a fill.
+ *   real minutes, and market orders waited that long for a fill;
+ * - trades a US limit order at the close (`CLS`) as the broker does: not against the book, but at
+ *   the regular close, at the day's closing price (its daily candle's close, read from the broker
+ *   once the close has passed) when that satisfies the limit, the rest canceled
+ *   ({@link PaperAccount.auctionAtClose}).
  *
  * @module
  */
-import { BookFillModel, Ledger, type LedgerSnapshot, type OrderBook } from '@hoga/broker-model';
+import {
+  BookFillModel,
+  Ledger,
+  type LedgerSnapshot,
+  type OrderBook,
+  usRegularSessionAt,
+} from '@hoga/broker-model';
 import type { BrokerStreams } from '@hoga/connector';
-import type { OrderEvent } from '@hoga/core';
+import {
+  type Decimal,
+  isTerminalOrderState,
+  KST_ZONE,
+  NEW_YORK_ZONE,
+  type OrderEvent,
+  TimeInForce,
+} from '@hoga/core';
+import { DateTime } from 'luxon';
 import type { Subscription } from 'rxjs';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
@@ -24,6 +42,9 @@ import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { PaperOrderTables } from './paper-order-tables.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import type { LiveRunOptions } from './run-live.js';
+
+/** How long after a failed or premature read of a closing price the next one is tried, ms (engine time). */
+const CLOSE_RETRY_MS = 5_000;
 
 /** Where the paper account is kept (`strategy_state` owner; `hoga db positions --mode paper` reads it). */
 export const PAPER_STATE_ID = 'paper/_account';
@@ -42,6 +63,8 @@ export class PaperAccount {
   private readonly books = new Map<string, Subscription>();
   /** The run's market-data streams, once they exist (orders restored before then wait for them). */
   private streams: BrokerStreams | null = null;
+  /** Working CLS orders: their regular close, and when their closing price is read next (epoch ms). */
+  private readonly atClose = new Map<string, { close: number; nextTry: number }>();
 
   private constructor(
     private readonly o: PaperOptions,
@@ -49,8 +72,13 @@ export class PaperAccount {
     marks: MarkBook,
   ) {
     this.tables = new PaperOrderTables(o.db);
+    const books = new BookFillModel();
     this.venue = new SimulatedVenue<OrderBook>({
-      fillModel: new BookFillModel(),
+      // a CLS order trades in the closing auction only (auctionAtClose), never against the book
+      fillModel: {
+        match: (order, book, nowMs) =>
+          order.timeInForce === TimeInForce.CLS ? [] : books.match(order, book, nowMs),
+      },
       ledger,
       clock: o.clock,
       lastPrice: (symbol) => {
@@ -87,6 +115,7 @@ export class PaperAccount {
 
   /** Follows one event of the venue: saves what changed, lists it, polls the books needed. */
   onEvent(event: OrderEvent): void {
+    if (event.type === 'OrderAccepted') this.noteClose(event.clientOrderId);
     const filled = event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled';
     if (this.orders.onEvent(event) || filled) this.save();
     this.watchBooks();
@@ -96,6 +125,60 @@ export class PaperAccount {
       // the ledger and orders are saved above: the listing tables must not stop the run
       this.o.onError?.(error, 'paper-orders-table');
     }
+  }
+
+  /**
+   * The closing auctions due: each working CLS order whose regular close has passed is filled at the
+   * day's closing price or canceled (see {@link SimulatedVenue.closeAuction}). The price is the daily
+   * candle's close of the order's trading day, read from the broker; until the broker has that
+   * day's candle (or when the read fails) it is tried again a few seconds later. Call it often (the
+   * run's timer tick): it does nothing while no CLS order waits.
+   */
+  auctionAtClose(): void {
+    if (this.atClose.size === 0) return;
+    const now = this.o.clock.nowMs();
+    for (const [id, due] of this.atClose) {
+      if (now < due.close || now < due.nextTry) continue;
+      const order = this.venue.order(id);
+      if (order === undefined || isTerminalOrderState(order.state)) {
+        this.atClose.delete(id);
+        continue;
+      }
+      due.nextTry = Number.POSITIVE_INFINITY; // one read at a time
+      this.closingPrice(order.symbol, due.close).then(
+        (price) => {
+          if (price === null) {
+            due.nextTry = this.o.clock.nowMs() + CLOSE_RETRY_MS;
+            return;
+          }
+          this.atClose.delete(id);
+          this.venue.closeAuction(id, price, due.close);
+        },
+        (error: unknown) => {
+          due.nextTry = this.o.clock.nowMs() + CLOSE_RETRY_MS;
+          this.o.onError?.(error, 'paper-close-auction');
+        },
+      );
+    }
+  }
+
+  /** Notes an accepted CLS order with the close it trades at (none outside a regular session). */
+  private noteClose(clientOrderId: string): void {
+    const order = this.venue.order(clientOrderId);
+    if (order === undefined || order.timeInForce !== TimeInForce.CLS) return;
+    const regular = usRegularSessionAt(order.acceptedAt);
+    if (regular !== null) this.atClose.set(clientOrderId, { close: regular.end, nextTry: 0 });
+  }
+
+  /** The closing price of `symbol` on the trading day closing at `close`, or null while the broker has none. */
+  private async closingPrice(symbol: string, close: number): Promise<Decimal | null> {
+    const page = await this.o.client.getCandles(symbol, { interval: '1d', count: 1 });
+    const candle = page.candles[0];
+    // a US daily candle is stamped at the KST midnight of its New York date
+    const day = DateTime.fromMillis(close, { zone: NEW_YORK_ZONE }).toISODate();
+    return candle !== undefined && candle.timestamp.setZone(KST_ZONE).toISODate() === day
+      ? candle.closePrice
+      : null;
   }
 
   /** The open orders with their strategies (to cancel them on stop). */

@@ -416,6 +416,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   // Timers run on the engine clock.
   const timerTick = setInterval(() => {
     dailyBars.release();
+    paperAccount?.auctionAtClose();
     const now = o.clock.nowMs();
     for (let t = runtime.timers.takeDue(now); t !== undefined; t = runtime.timers.takeDue(now))
       runtime.fireTimer(t.owner, t.name, t.due);

@@ -16,6 +16,7 @@ import {
   exactIntOf,
   type Fill,
   type Instrument,
+  isTerminalOrderState,
   Money,
   type OrderEvent,
   OrderSide,
@@ -160,6 +161,33 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       const slice = slices[i] as (typeof slices)[number];
       if (!this.fill(order, slice.quantity, slice.price, slice.time)) break;
     }
+  }
+
+  /**
+   * The closing auction of a working order at the close (`CLS`, which the book fill model leaves
+   * alone during the session): what its limit allows of it fills at `price` (the day's closing
+   * price), as far as cash or shares allow, and the rest is canceled (`reason: 'close'`), as the
+   * broker ends a CLS order at the close. An order the venue no longer works is left alone.
+   *
+   * @param clientOrderId - the order
+   * @param price - the closing price
+   * @param time - the close (the fill's and the cancel's time)
+   */
+  closeAuction(clientOrderId: string, price: Decimal, time: number): void {
+    const order = this.orders.get(clientOrderId);
+    if (order === undefined || isTerminalOrderState(order.state) || order.quantity === null) return;
+    const limit = order.price;
+    const crosses = limit === null || (order.side === OrderSide.BUY ? price.lte(limit) : price.gte(limit));
+    const left = order.quantity.minus(order.filledQuantity);
+    if (crosses && left.gt(0) && !this.fill(order, left, price, time)) return;
+    if (isTerminalOrderState(order.state)) return;
+    this.close(order, 'CANCELED');
+    this.emit({
+      type: 'OrderCanceled',
+      ...this.base(order, this.options.clock.nowMs(), time),
+      brokerOrderId: order.brokerOrderId,
+      reason: 'close',
+    });
   }
 
   /** @inheritdoc */
