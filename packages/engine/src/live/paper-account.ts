@@ -172,13 +172,12 @@ export class PaperAccount {
 
   /** The closing price of `symbol` on the trading day closing at `close`, or null while the broker has none. */
   private async closingPrice(symbol: string, close: number): Promise<Decimal | null> {
-    const page = await this.o.client.getCandles(symbol, { interval: '1d', count: 1 });
-    const candle = page.candles[0];
+    // the newest few: the day's candle is the newest until the next day's appears
+    const page = await this.o.client.getCandles(symbol, { interval: '1d', count: 5 });
     // a US daily candle is stamped at the KST midnight of its New York date
     const day = DateTime.fromMillis(close, { zone: NEW_YORK_ZONE }).toISODate();
-    return candle !== undefined && candle.timestamp.setZone(KST_ZONE).toISODate() === day
-      ? candle.closePrice
-      : null;
+    const candle = page.candles.find((c) => c.timestamp.setZone(KST_ZONE).toISODate() === day);
+    return candle === undefined ? null : candle.closePrice;
   }
 
   /** The open orders with their strategies (to cancel them on stop). */
