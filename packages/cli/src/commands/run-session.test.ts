@@ -1,8 +1,10 @@
 import {
   type BrokerOrderId,
   type ClientOrderId,
+  createOrderIntent,
   Decimal,
   type Fill,
+  instrumentOf,
   Money,
   type OrderEvent,
 } from '@hoga/core';
@@ -56,6 +58,30 @@ describe('the run output', () => {
     expect(describeEvent({ ...base, type: 'OrderExpired' } as OrderEvent, '15:30:00')).toBe(
       '15:30:00 expired c-1',
     );
+  });
+
+  it('marks a limit order at the close, and says why an order was canceled unless the strategy asked', () => {
+    const intent = createOrderIntent({
+      clientOrderId: id,
+      instrument: instrumentOf('AAPL'),
+      side: 'BUY',
+      sizing: 'QUANTITY',
+      orderType: 'LIMIT',
+      quantity: new Decimal(1),
+      price: new Decimal('235.17'),
+      timeInForce: 'CLS',
+    });
+    expect(describeEvent({ ...base, type: 'OrderSubmitted', intent } as OrderEvent, '05:59:18')).toBe(
+      '05:59:18 order  BUY 1 AAPL LIMIT @ 235.17 at the close (CLS)  (c-1)',
+    );
+    const canceled = (reason?: string) =>
+      describeEvent(
+        { ...base, type: 'OrderCanceled', ...(reason ? { reason } : {}) } as OrderEvent,
+        '06:00:00',
+      );
+    expect(canceled('close')).toBe('06:00:00 canceled c-1 (close)');
+    expect(canceled('user')).toBe('06:00:00 canceled c-1');
+    expect(canceled()).toBe('06:00:00 canceled c-1');
   });
 
   it('counts the daily bars waiting for the open on the status line, and says nothing of none', () => {

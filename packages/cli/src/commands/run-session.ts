@@ -61,7 +61,9 @@ export function describeEvent(e: OrderEvent, at: string): string | null {
       const i = e.intent;
       const size = i.sizing === 'AMOUNT' ? `${fmt(i.amount)} ${i.instrument.currency}` : fmt(i.quantity);
       const price = i.sizing === 'QUANTITY' && i.orderType === 'LIMIT' ? ` @ ${fmt(i.price)}` : '';
-      return `${at} order  ${i.side} ${size} ${i.instrument.symbol} ${i.orderType}${price}  (${id})`;
+      // a limit at the close says so: it waits for the closing auction
+      const tif = i.sizing === 'QUANTITY' && i.timeInForce === 'CLS' ? ' at the close (CLS)' : '';
+      return `${at} order  ${i.side} ${size} ${i.instrument.symbol} ${i.orderType}${price}${tif}  (${id})`;
     }
     case 'OrderAccepted':
       return `${at} accepted ${id} as broker order ${e.brokerOrderId}`;
@@ -78,7 +80,8 @@ export function describeEvent(e: OrderEvent, at: string): string | null {
     case 'OrderDenied':
       return `${at} ${e.type === 'OrderDenied' ? 'denied' : 'rejected'} ${id}: ${e.code ?? ''} ${e.reason}`;
     case 'OrderCanceled':
-      return `${at} canceled ${id}`;
+      // why, unless the strategy asked (e.g. `close`: a CLS order the closing price did not reach)
+      return `${at} canceled ${id}${e.reason === undefined || e.reason === 'user' ? '' : ` (${e.reason})`}`;
     case 'OrderExpired':
       return `${at} expired ${id}`;
     case 'OrderModified': {
