@@ -15,7 +15,7 @@ import type { StrategyHookError } from '../engine-error.js';
 import { ReferencePrices } from '../market-data/reference-prices.js';
 import type { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
-import { type EquityPoint, Portfolio } from '../portfolio/portfolio.js';
+import { type EquityPoint, Portfolio, portfolioTotals } from '../portfolio/portfolio.js';
 import type { CurrencyTotals } from '../portfolio/strategy-book.js';
 import { allocateCash } from '../runtime/cash-allocation.js';
 import { EngineRuntime, type StrategySpec, type Subscription } from '../runtime/engine-runtime.js';
@@ -234,8 +234,8 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     refused: container.get(OrderSummaryRecorder).refusals.counts(),
     equity,
     totals: {
-      KRW: sumTotals(portfolio, 'KRW'),
-      USD: sumTotals(portfolio, 'USD'),
+      KRW: portfolioTotals(portfolio, 'KRW'),
+      USD: portfolioTotals(portfolio, 'USD'),
     },
     stats: performanceStats(equity, trades),
   };
@@ -248,22 +248,4 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     failure: outcome.failure === null ? null : outcome.failure.message,
   });
   return outcome;
-}
-
-function sumTotals(portfolio: Portfolio, currency: Currency): CurrencyTotals {
-  let total: CurrencyTotals | null = null;
-  for (const id of portfolio.strategies()) {
-    const t = portfolio.book(id).totals(currency);
-    total =
-      total === null
-        ? t
-        : {
-            cash: total.cash.plus(t.cash),
-            realizedPnl: total.realizedPnl.plus(t.realizedPnl),
-            commissions: total.commissions.plus(t.commissions),
-            taxes: total.taxes.plus(t.taxes),
-          };
-  }
-  if (total === null) throw new Error('runBacktest: no strategy');
-  return total;
 }

@@ -22,7 +22,7 @@ import {
   type ClientOrderId,
   type Clock,
   type Currency,
-  Decimal,
+  type Decimal,
   type Instrument,
   instrumentOf,
   type Logger,
@@ -41,7 +41,7 @@ import type { OrderManagerAlert } from '../orders/order-requests.js';
 import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.js';
 import { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
-import { Portfolio, StrategyPortfolio } from '../portfolio/portfolio.js';
+import { Portfolio, portfolioTotals, StrategyPortfolio } from '../portfolio/portfolio.js';
 import type { AccountInfoSource } from '../risk/account-info-provider.js';
 import type { MarketInfoSource, ReadOptions } from '../risk/broker-market-view.js';
 import { RiskGate } from '../risk/risk-gate.js';
@@ -430,14 +430,8 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     failed,
     status(): LiveStatus {
       const totals = (c: Currency) => {
-        let realized = new Decimal(0);
-        let charges = new Decimal(0);
-        for (const id of portfolio.strategies()) {
-          const t = portfolio.book(id).totals(c);
-          realized = realized.plus(t.realizedPnl);
-          charges = charges.plus(t.commissions).plus(t.taxes);
-        }
-        return { realized, charges };
+        const t = portfolioTotals(portfolio, c);
+        return { realized: t.realizedPnl, charges: t.commissions.plus(t.taxes) };
       };
       const positions = new Map<string, Decimal>();
       if (manager !== null) {

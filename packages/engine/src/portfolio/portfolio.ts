@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { Clock, Currency, Decimal, OrderEvent } from '@hoga/core';
+import { type Clock, type Currency, Decimal, type OrderEvent } from '@hoga/core';
 import { inject } from 'inversify';
 import { ClockToken } from '../runtime/tokens.js';
 import { FxRates } from './fx-rates.js';
 import { MarkBook } from './mark-book.js';
-import { StrategyBook } from './strategy-book.js';
+import { type CurrencyTotals, StrategyBook } from './strategy-book.js';
 
 /** One point of an equity curve. */
 export interface EquityPoint {
@@ -112,4 +112,23 @@ export class StrategyPortfolio implements Portfolio {
   equityCurve(): readonly EquityPoint[] {
     return this.curve;
   }
+}
+
+/**
+ * Cash, realized PnL (before charges), commissions and taxes in `currency`, summed over every
+ * strategy's book (zeros when there is none): a run's totals.
+ */
+export function portfolioTotals(portfolio: Portfolio, currency: Currency): CurrencyTotals {
+  let cash = new Decimal(0);
+  let realizedPnl = cash;
+  let commissions = cash;
+  let taxes = cash;
+  for (const id of portfolio.strategies()) {
+    const t = portfolio.book(id).totals(currency);
+    cash = cash.plus(t.cash);
+    realizedPnl = realizedPnl.plus(t.realizedPnl);
+    commissions = commissions.plus(t.commissions);
+    taxes = taxes.plus(t.taxes);
+  }
+  return { cash, realizedPnl, commissions, taxes };
 }

@@ -5,17 +5,19 @@
  */
 
 import type { FillableOrder, ReservingOrder } from '@hoga/broker-model';
-import type {
-  BrokerOrderId,
-  ClientOrderId,
-  Currency,
-  Decimal,
-  Instrument,
-  OrderSide,
-  OrderState,
-  OrderType,
-  StrategyId,
-  TimeInForce,
+import {
+  type BrokerOrderId,
+  type ClientOrderId,
+  type Currency,
+  type Decimal,
+  type Instrument,
+  Money,
+  type OrderEvent,
+  type OrderSide,
+  type OrderState,
+  type OrderType,
+  type StrategyId,
+  type TimeInForce,
 } from '@hoga/core';
 
 /** An order the simulated venue works (mutable inside the venue only). */
@@ -41,4 +43,31 @@ export interface SimulatedOrder extends FillableOrder, ReservingOrder {
   sessionKey: number | undefined;
   /** Fills so far (for fill ids). */
   fills: number;
+}
+
+/**
+ * `event` with the order's strategy id when it has one. The hot events are built as literals of
+ * one shape each and the id added after (a spread in the middle of a literal copies through a
+ * slow path on every event).
+ */
+export function ofStrategy<E extends OrderEvent>(event: E, order: SimulatedOrder): E {
+  if (order.strategyId !== undefined) (event as { strategyId?: StrategyId }).strategyId = order.strategyId;
+  return event;
+}
+
+const ZERO_MONEY: Partial<Record<Currency, Money>> = {};
+
+/** 0 in a currency (one per currency: Money is immutable). */
+export function zeroMoney(currency: Currency): Money {
+  let zero = ZERO_MONEY[currency];
+  if (zero === undefined) {
+    zero = Money.zero(currency);
+    ZERO_MONEY[currency] = zero;
+  }
+  return zero;
+}
+
+/** Whether the venue still works the order (accepted, or partly filled). */
+export function isWorking(order: SimulatedOrder): boolean {
+  return order.state === 'ACCEPTED' || order.state === 'PARTIALLY_FILLED';
 }

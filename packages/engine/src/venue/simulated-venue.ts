@@ -10,7 +10,6 @@ import { checkLimitPrice, type FillModel, type Ledger, reservedCash, tradeCharge
 import {
   type BrokerOrderId,
   type Clock,
-  type Currency,
   Decimal,
   decimalOfNumber,
   exactIntOf,
@@ -21,14 +20,13 @@ import {
   type OrderEvent,
   OrderSide,
   OrderType,
-  type StrategyId,
   TimeInForce,
 } from '@hoga/core';
 import type { Observable } from 'rxjs';
 import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
 import { EventHub } from './event-hub.js';
 import type { ExecutionVenue } from './execution-venue.js';
-import type { SimulatedOrder } from './simulated-order.js';
+import { isWorking, ofStrategy, type SimulatedOrder, zeroMoney } from './simulated-order.js';
 import { VenueOrders } from './venue-orders.js';
 
 const ZERO = new Decimal(0);
@@ -487,30 +485,4 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     this.eventSequence++;
     return `${this.prefix}-e${this.eventSequence}`;
   }
-}
-
-/**
- * `event` with the order's strategy id when it has one. The hot events are built as literals of
- * one shape each and the id added after (a spread in the middle of a literal copies through a
- * slow path on every event).
- */
-function ofStrategy<E extends OrderEvent>(event: E, order: SimulatedOrder): E {
-  if (order.strategyId !== undefined) (event as { strategyId?: StrategyId }).strategyId = order.strategyId;
-  return event;
-}
-
-const ZERO_MONEY: Partial<Record<Currency, Money>> = {};
-
-/** 0 in a currency (one per currency: Money is immutable). */
-function zeroMoney(currency: Currency): Money {
-  let zero = ZERO_MONEY[currency];
-  if (zero === undefined) {
-    zero = Money.zero(currency);
-    ZERO_MONEY[currency] = zero;
-  }
-  return zero;
-}
-
-function isWorking(order: SimulatedOrder): boolean {
-  return order.state === 'ACCEPTED' || order.state === 'PARTIALLY_FILLED';
 }
