@@ -5,7 +5,7 @@
  * paper, a strategy's own position and cash carry into the next run: its books are built from its
  * stored fills.
  */
-import { type Bar, Decimal } from '@hoga/core';
+import { type Bar, Decimal, type OrderEvent } from '@hoga/core';
 import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StrategySpec } from '../runtime/engine-runtime.js';
@@ -67,6 +67,88 @@ describe('startLiveRun after a restart', () => {
     expect(ctx.order(submitted.clientOrderId)?.state).toBe('FILLED');
     expect(ctx.order(submitted.clientOrderId)?.filledQuantity.toFixed()).toBe('2');
     expect(ctx.position('005930')?.quantity.toFixed()).toBe('2');
+  }, 120_000);
+
+  /**
+   * In `onStart`, moves each open order it finds 100 won lower and buys one more share at the old
+   * limit; cancels an order once its modify is confirmed.
+   */
+  class ManageRestored extends Strategy {
+    override onStart(): void {
+      for (const o of this.ctx.openOrders()) {
+        this.ctx.modify(o.clientOrderId, { price: (o.price as Decimal).minus(100) });
+        this.ctx.buy('005930', 1, o.price as Decimal);
+      }
+    }
+    override onOrderEvent(e: OrderEvent): void {
+      if (e.type === 'OrderModified') this.ctx.cancel(e.clientOrderId);
+    }
+  }
+
+  it('live: the risk module knows the resting order of the earlier run (it can be modified, cancelled, and counts)', async () => {
+    const { clock, client } = await startSimulatedBroker(closers, { speed: 30 });
+    const file = tempDbFile('hoga-live-restart-manage-');
+    let db = HogaDatabase.open(file, { clock });
+    closers.add(() => db.close());
+    const run = (strategy: StrategySpec): Promise<StartedRun> =>
+      startTestRun(
+        { client, clock, db },
+        {
+          runId: 't-live',
+          mode: 'live',
+          symbols: ['005930'],
+          cashKrw: new Decimal(1_000_000),
+          strategies: [strategy],
+        },
+        {
+          pollIntervalMs: 200,
+          streamIntervals: { candles1m: 300, orderbook: 200 },
+          risk: { defaults: { maxOpenOrders: 1 } },
+        },
+      );
+
+    const first = await run({ strategyClass: RestBelow });
+    await until(() => first.events.some((e) => e.type === 'OrderAccepted'));
+    await first.handle.stop();
+    const submitted = first.events.find((e) => e.type === 'OrderSubmitted');
+    if (submitted?.type !== 'OrderSubmitted' || submitted.intent.orderType !== 'LIMIT')
+      throw new Error('no limit order');
+    const id = submitted.clientOrderId;
+    const limit = submitted.intent.price;
+
+    db.close();
+    db = HogaDatabase.open(file, { clock });
+    const second = await run({ strategyClass: ManageRestored, id: 'RestBelow' });
+    try {
+      // until it is cancelled, or a modify or cancel of it is refused
+      await until(() =>
+        second.events.some(
+          (e) =>
+            e.clientOrderId === id &&
+            (e.type === 'OrderCanceled' ||
+              e.type === 'OrderModifyRejected' ||
+              e.type === 'OrderCancelRejected'),
+        ),
+      );
+    } finally {
+      await second.handle.stop();
+    }
+    const ofRestored = second.events.filter((e) => e.clientOrderId === id);
+    expect(ofRestored.map((e) => e.type)).toEqual([
+      'OrderModifyRequested',
+      'OrderModified',
+      'OrderCancelRequested',
+      'OrderCanceled',
+    ]);
+    const modified = ofRestored[1];
+    expect(modified?.type === 'OrderModified' && modified.price?.toFixed()).toBe(limit.minus(100).toFixed());
+    // the new order came while the restored one was open: one open order is the strategy's maximum
+    const denied = second.events.find((e) => e.type === 'OrderDenied');
+    expect(denied?.type === 'OrderDenied' && denied.code).toBe('risk-max-open-orders');
+    // at the broker the first run's order is cancelled
+    const brokerOrderId = db.orders.get(id)?.brokerOrderId;
+    if (brokerOrderId == null) throw new Error('no broker order id');
+    expect((await client.getOrder(brokerOrderId)).status).toBe('CANCELED');
   }, 120_000);
 
   /** Notes its own position and KRW cash in `onStart`, then buys one 005930 at market once. */

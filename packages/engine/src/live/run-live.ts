@@ -26,11 +26,8 @@ import {
   type Instrument,
   instrumentOf,
   type Logger,
-  ORDER_STATES,
   type OrderEvent,
-  type OrderState,
   type StrategyId,
-  TERMINAL_ORDER_STATES,
 } from '@hoga/core';
 import { type HogaDatabase, orderFromIntent } from '@hoga/store';
 import { Container } from 'inversify';
@@ -63,6 +60,7 @@ import { PaperAccount } from './paper-account.js';
 import { paperBrokerView } from './paper-broker-view.js';
 import { SessionRecord } from './session-record.js';
 import { bookStoredFills } from './stored-fills.js';
+import { retrackStoredOrders } from './stored-orders.js';
 
 /** What a live or paper run needs. */
 export interface LiveRunOptions {
@@ -143,35 +141,6 @@ export interface LiveRunHandle {
 
 /** Store states of an order that may still be working at the broker. */
 const OPEN_STATES = new Set(['SUBMITTED', 'ACCEPTED', 'PARTIALLY_FILLED']);
-/** Store states of an order that has not ended (a strategy still sees it among its open orders). */
-const OPEN_ORDER_STATES: readonly OrderState[] = ORDER_STATES.filter((s) => !TERMINAL_ORDER_STATES.has(s));
-
-/**
- * Live: each strategy tracks again its own orders of earlier runs that the store (reconciled with
- * the broker) still has open, with their fills so far: the strategy's `openOrders()` shows them in
- * `onStart`, and their later fills, cancels and modifies move its view of them.
- */
-function retrackLiveOrders(o: LiveRunOptions, runtime: EngineRuntime): void {
-  for (const host of runtime.hosts) {
-    const orders = o.db.orders.list({ mode: 'live', strategyId: host.strategyId, state: OPEN_ORDER_STATES });
-    for (const order of orders) {
-      if (host.owns(order.clientOrderId)) continue;
-      host.track({
-        clientOrderId: order.clientOrderId,
-        symbol: order.symbol,
-        side: order.side,
-        orderType: order.orderType,
-        price: order.price,
-        quantity: order.quantity,
-        amount: order.amount,
-        state: order.state,
-        filledQuantity: order.filledQuantity,
-        averageFillPrice: order.averageFillPrice,
-      });
-    }
-  }
-}
-
 /**
  * The risk gate's broker with its background reads (those queued with a signal: the refresh's)
  * aborted by `halt` too, so a stopping run leaves none waiting for a rate-limit token. An order's
@@ -350,7 +319,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   // the portfolio and the strategies like any other event.
   if (liveVenue !== null) {
     await liveVenue.start();
-    retrackLiveOrders(o, runtime);
+    retrackStoredOrders(o.db, runtime, risk.module.book);
   }
   // Paper: the open orders of the last run go back on the venue (their unfilled part).
   await paperAccount?.restoreOrders(runtime);

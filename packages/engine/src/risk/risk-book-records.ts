@@ -15,7 +15,7 @@ import {
   type TimeInForce,
 } from '@hoga/core';
 import { addExact, mulExact, subExact } from './exact-int.js';
-import type { OpenOrderView, PositionView, RiskOrder } from './risk-types.js';
+import type { OpenOrderView, PositionView, RestoredRiskOrder, RiskOrder } from './risk-types.js';
 
 const ZERO = new Decimal(0);
 
@@ -211,5 +211,31 @@ export function view(o: MutableOrder): RiskOrder {
     amount: o.amount === null ? null : left(o.amount, o.filledAmount),
     filledQuantity: o.filledQuantity,
     status: o.status,
+  };
+}
+
+/** The book's record of an order restored open from the store (its fills so far, not booked again). */
+export function restoredOrder(order: RestoredRiskOrder, openCount: OpenCount): MutableOrder {
+  const filledAmount =
+    order.amount === null || order.averageFillPrice === null
+      ? ZERO
+      : order.filledQuantity.times(order.averageFillPrice);
+  return {
+    clientOrderId: order.clientOrderId,
+    strategyId: order.strategyId,
+    symbol: order.symbol,
+    market: order.market,
+    currency: order.currency,
+    side: order.side,
+    orderType: order.orderType,
+    timeInForce: order.timeInForce,
+    price: order.price,
+    quantity: order.quantity,
+    amount: order.amount,
+    filledQuantity: order.filledQuantity,
+    filledAmount,
+    status: isPositive(order.filledQuantity) ? 'PARTIAL_FILLED' : 'PENDING',
+    view: undefined,
+    openCount,
   };
 }

@@ -363,3 +363,50 @@ describe(RiskBook, () => {
     });
   });
 });
+
+describe('RiskBook.restoreOpen', () => {
+  const restored = {
+    clientOrderId: 'r1',
+    strategyId: 's1',
+    symbol: '005930',
+    market: 'KR',
+    currency: 'KRW',
+    side: 'BUY',
+    orderType: 'LIMIT',
+    timeInForce: 'DAY',
+    price: new Decimal(70_000),
+    quantity: new Decimal(10),
+    amount: null,
+    filledQuantity: new Decimal(4),
+    averageFillPrice: new Decimal(70_000),
+  } as const;
+
+  it('opens an order of an earlier run with its fills so far, booking no position', () => {
+    const book = new RiskBook();
+    book.restoreOpen(restored);
+    expect(book.openOrderCount('s1')).toBe(1);
+    expect(book.pricedOpenOrderCount()).toBe(1);
+    const view = book.order('r1');
+    expect(view?.status).toBe('PARTIAL_FILLED');
+    expect(view?.remainingQuantity?.toFixed()).toBe('6');
+    expect(book.openOrders().map((o) => o.clientOrderId)).toEqual(['r1']);
+    // its four shares are the strategy's stored fills' (setHolding), not booked again here
+    expect(book.positions('s1')).toEqual([]);
+  });
+
+  it('closes it on its later events like any other order', () => {
+    const book = new RiskBook();
+    book.restoreOpen(restored);
+    book.onEvent({
+      type: 'OrderCanceled',
+      eventId: 'c-r1',
+      clientOrderId: clientOrderId('r1'),
+      strategyId: strategyId('s1'),
+      tsEvent: T0,
+      tsInit: T0,
+    });
+    expect(book.openOrderCount('s1')).toBe(0);
+    expect(book.pricedOpenOrderCount()).toBe(0);
+    expect(book.order('r1')?.status).toBe('CANCELED');
+  });
+});

@@ -30,13 +30,14 @@ import {
   type PnlAnswer,
   positionView,
   type RealisedEntry,
+  restoredOrder,
 } from './risk-book-records.js';
-import type { OpenOrderView, PositionView, RiskOrder, RiskView } from './risk-types.js';
+import type { OpenOrderView, PositionView, RestoredRiskOrder, RiskOrder, RiskView } from './risk-types.js';
 import { toKrw, tradingDayStartMs } from './valuation.js';
 
 const ZERO = new Decimal(0);
 
-export type { RiskOrder, RiskView } from './risk-types.js';
+export type { RestoredRiskOrder, RiskOrder, RiskView } from './risk-types.js';
 
 const CLOSED: ReadonlySet<KnownBrokerOrderStatus> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
 
@@ -148,7 +149,6 @@ export class RiskBook implements RiskView {
   /** Applies one order event. */
   onEvent(event: OrderEvent): void {
     if (event.type === 'OrderSubmitted') {
-      this.openCache = null;
       const i = event.intent;
       // the intent's fields read as they are (see intentFields), with no object made for them
       const fields = i as unknown as RawIntentFields;
@@ -171,14 +171,7 @@ export class RiskBook implements RiskView {
         view: undefined,
         openCount: this.openCountOf(strategyId),
       };
-      const replaced = this.open.get(event.clientOrderId);
-      if (replaced !== undefined) {
-        replaced.openCount.n -= 1;
-        if (isPriced(replaced)) this.pricedOpen -= 1;
-      }
-      this.open.set(event.clientOrderId, order);
-      order.openCount.n += 1;
-      if (isPriced(order)) this.pricedOpen += 1;
+      this.putOpen(order);
       return;
     }
     const order = this.known(event.clientOrderId);
@@ -232,6 +225,28 @@ export class RiskBook implements RiskView {
       if (isPriced(order)) this.pricedOpen -= 1;
       this.closed.add(order);
     }
+  }
+
+  /**
+   * An order still open from before this process (an earlier run's, restored from the store as the
+   * broker left it): open as if submitted, with its fills so far. Its fills are not booked again
+   * (the strategy's holdings come from its stored fills, see {@link RiskBook.setHolding}).
+   */
+  restoreOpen(order: RestoredRiskOrder): void {
+    this.putOpen(restoredOrder(order, this.openCountOf(order.strategyId)));
+  }
+
+  /** Puts an order in the open map (in place of an open one of the same id). */
+  private putOpen(order: MutableOrder): void {
+    this.openCache = null;
+    const replaced = this.open.get(order.clientOrderId);
+    if (replaced !== undefined) {
+      replaced.openCount.n -= 1;
+      if (isPriced(replaced)) this.pricedOpen -= 1;
+    }
+    this.open.set(order.clientOrderId, order);
+    order.openCount.n += 1;
+    if (isPriced(order)) this.pricedOpen += 1;
   }
 
   /** @inheritdoc */

@@ -231,3 +231,20 @@ export interface RiskOrder extends OpenOrderView {
   readonly quantity: Decimal | null;
   readonly filledQuantity: Decimal;
 }
+
+/** An open order of an earlier run, as the store has it (see `RiskBook.restoreOpen`). */
+export interface RestoredRiskOrder {
+  readonly clientOrderId: string;
+  readonly strategyId: string;
+  readonly symbol: string;
+  readonly market: OpenOrderView['market'];
+  readonly currency: Currency;
+  readonly side: OrderSide;
+  readonly orderType: OrderType;
+  readonly timeInForce: TimeInForce;
+  readonly price: Decimal | null;
+  readonly quantity: Decimal | null;
+  readonly amount: Decimal | null;
+  readonly filledQuantity: Decimal;
+  readonly averageFillPrice: Decimal | null;
+}
