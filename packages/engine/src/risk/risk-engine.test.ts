@@ -242,6 +242,33 @@ describe(RiskEngine, () => {
       });
     });
 
+    it("cancels the strategy's order restored from an earlier run with the rest", () => {
+      const { submit, fill, engine, book, cancels } = setup({
+        strategies: { s1: { dailyLossLimitKrw: '500000' } },
+      });
+      book.restoreOpen({
+        clientOrderId: 'earlier-1',
+        strategyId: 's1',
+        symbol: '000660',
+        market: 'KR',
+        currency: 'KRW',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        timeInForce: 'DAY',
+        price: new Decimal(100_000),
+        quantity: new Decimal(3),
+        amount: null,
+        filledQuantity: new Decimal(0),
+        averageFillPrice: null,
+      });
+      const entry = buy('005930', '100', '70000');
+      expect(submit(entry).accepted).toBe(true);
+      fill(entry, '70000');
+      book.notePrice('005930', new Decimal(65000)); // -500,000
+      engine.evaluate();
+      expect(cancels.map((c) => [c.clientOrderId, c.strategyId])).toEqual([['earlier-1', 's1']]);
+    });
+
     it('trips at the next check when a price moves the PnL past the limit between checks (no evaluate)', () => {
       const { submit, fill, book, gateway } = setup({ strategies: { s1: { dailyLossLimitKrw: '500000' } } });
       const entry = buy('005930', '100', '70000');
