@@ -19,6 +19,7 @@ import {
   readStrategyConfig,
   requireKnownSymbols,
 } from '../config/strategy-inputs.js';
+import { formatMoney } from '../output/table.js';
 import type { CliError } from '../runtime/exit-codes.js';
 import { connect, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
@@ -81,8 +82,14 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     close = () => client.close();
     await requireKnownSymbols(client, symbols, 'run');
     const print = (line: string) => console.log(line);
+    // live: the strategies' cash is a budget given here, not the account's (the broker's buying
+    // power still bounds every order); said at the start so that it is never a surprise
+    const budget =
+      flags.mode === 'live'
+        ? `, strategies' cash ${formatMoney(new Decimal(flags.cashKrw), 'KRW')} KRW + ${formatMoney(new Decimal(flags.cashUsd), 'USD')}`
+        : '';
     print(
-      `hoga run: ${files.join(', ')} ${flags.mode} on ${symbols.join(',')} (${flags.interval}), store ${db.file}`,
+      `hoga run: ${files.join(', ')} ${flags.mode} on ${symbols.join(',')} (${flags.interval})${budget}, store ${db.file}`,
     );
     const session = await startSession({
       mode: flags.mode,

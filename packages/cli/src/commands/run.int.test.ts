@@ -98,6 +98,10 @@ describe('hoga run', () => {
     r.child.kill('SIGTERM');
     expect(await r.exited).toBe(0);
     const text = r.out.join('');
+    // live: the strategies' cash is the budget of --cash-krw and --cash-usd (their defaults here)
+    expect(text).toContain(
+      "live on 005930,000660,035420 (1m), strategies' cash 10,000,000 KRW + $10,000.00, store",
+    );
     expect(text).toMatch(/order {2}BUY 10 \d+ MARKET/);
     expect(text).toMatch(/stopping/);
 
@@ -466,6 +470,11 @@ describe('hoga run', () => {
     const cases: [string[], string][] = [
       [[broken], `strategy file ${broken} failed to load`],
       [[strategy, '--config', notJson], `--config: ${notJson} is not JSON`],
+      // before: exit 1, "unexpected error: [DecimalError] Invalid argument: abc"
+      [[strategy, '--cash-krw', 'abc'], `'--cash-krw <amount>' argument 'abc' is invalid`],
+      // before: a run with -5 KRW, its strategy's cash negative from the first buy
+      [[strategy, '--cash-usd', '-5'], `'--cash-usd <amount>' argument '-5' is invalid`],
+      [[strategy, '--poll-ms', 'fast'], `'--poll-ms <ms>' argument 'fast' is invalid`],
       [
         [strategy, '--config', join(dir, 'missing.json')],
         `--config: cannot read ${join(dir, 'missing.json')} (ENOENT)`,

@@ -36,6 +36,21 @@ function seconds(value: string): number {
   return n;
 }
 
+/** A cash amount: a non-negative decimal number of the currency's units (no grouping, no sign). */
+function amount(value: string): string {
+  const text = value.trim();
+  if (!/^\d+(\.\d+)?$/.test(text))
+    throw new InvalidArgumentError(`expected a non-negative amount such as 10000000, found "${value}"`);
+  return text;
+}
+
+function milliseconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 50 || n > 60_000)
+    throw new InvalidArgumentError(`expected whole milliseconds from 50 to 60000, found "${value}"`);
+  return n;
+}
+
 /**
  * Registers `hoga run <strategy.ts…> --mode live|paper`: runs one or several strategies in one
  * engine against the broker (live) or on live data with simulated fills (paper) until SIGINT or
@@ -64,9 +79,19 @@ export function registerRunCommand(program: Command): void {
         [] as string[],
       )
       .option('--status-every <seconds>', 'seconds between status lines', seconds, 10)
-      .option('--poll-ms <ms>', 'real ms between order polls (live)', (v) => Number(v), 1000)
-      .option('--cash-krw <amount>', 'paper starting cash in KRW', '10000000')
-      .option('--cash-usd <amount>', 'paper starting cash in USD', '10000')
+      .option('--poll-ms <ms>', 'real ms between order polls (live)', milliseconds, 1000)
+      .option(
+        '--cash-krw <amount>',
+        "cash in KRW: live, the strategies' budget (their ctx.cash, shared); paper, the simulated account's at its first run",
+        amount,
+        '10000000',
+      )
+      .option(
+        '--cash-usd <amount>',
+        "cash in USD: live, the strategies' budget (their ctx.cash, shared); paper, the simulated account's at its first run",
+        amount,
+        '10000',
+      )
       .option(
         '--paper-from-account',
         "paper: start from a copy of the real account's cash and holdings",
