@@ -31,7 +31,7 @@ export interface BrokerageOptions {
   readonly market: MarketModel;
   /** The simulated clock. */
   readonly clock: Clock;
-  /** Seed of the deterministic order ids. */
+  /** Seed of the order ids (each instance adds a random part of its own). */
   readonly seed: number;
   /** JSON file the state is saved to and restored from (`--state`). */
   readonly statePath?: string;

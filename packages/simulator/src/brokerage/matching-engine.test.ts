@@ -194,7 +194,7 @@ describe('MatchingEngine', () => {
       });
     });
 
-    it('is deterministic: the same seed and the same requests give the same ids and fills', async () => {
+    it('is deterministic: the same seed and the same requests give the same fills, under ids of their own', async () => {
       const run = async () => {
         const { brokerage, clock } = simSetup(KR_MORNING);
         const id = await place(brokerage, {
@@ -205,9 +205,15 @@ describe('MatchingEngine', () => {
         });
         clock.advance(60_000);
         brokerage.advanceTo(clock.now());
-        return [id, brokerage.orderDetail(1, id), brokerage.holdings(1, q(''))];
+        const detail = brokerage.orderDetail(1, id) as { orderId: string };
+        return { id, detail: { ...detail, orderId: 'the id' }, holdings: brokerage.holdings(1, q('')) };
       };
-      expect(await run()).toEqual(await run());
+      const [a, b] = [await run(), await run()];
+      expect(a.detail).toEqual(b.detail);
+      expect(a.holdings).toEqual(b.holdings);
+      // a broker never hands out an order id twice: a simulator started afresh neither
+      expect(a.id).not.toBe(b.id);
+      expect(a.id).toMatch(/^[A-Za-z0-9_-]{64}$/);
     });
   });
 });

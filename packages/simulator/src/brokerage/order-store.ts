@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { KST_ZONE } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { invalidRequest, orderNotFound } from './brokerage-errors.js';
@@ -61,10 +61,17 @@ function parseLimit(query: URLSearchParams): number {
   return limit;
 }
 
-/** All orders of all accounts, with deterministic ids and the order-history queries. */
+/**
+ * All orders of all accounts, with their ids and the order-history queries. An order id is unique
+ * across simulator instances, as a real broker's never repeats: a simulator started afresh (the
+ * same seed, no state file) behind a store that outlived the last one must not hand out the ids of
+ * the orders that store already has.
+ */
 export class OrderStore {
   private readonly byId = new Map<string, SimOrder>();
   private sequence: number;
+  /** This instance's part of every id it hands out (random). */
+  private readonly instance = randomBytes(12).toString('base64url');
 
   constructor(
     private readonly seed: number,
@@ -83,7 +90,9 @@ export class OrderStore {
   /** Reserves the next sequence number and its opaque, URL-safe, 64-character order id. */
   nextId(): { seq: number; orderId: string } {
     this.sequence += 1;
-    const orderId = createHash('sha384').update(`hoga-sim:${this.seed}:${this.sequence}`).digest('base64url');
+    const orderId = createHash('sha384')
+      .update(`hoga-sim:${this.seed}:${this.instance}:${this.sequence}`)
+      .digest('base64url');
     return { seq: this.sequence, orderId };
   }
 
