@@ -294,6 +294,41 @@ describe('runBacktest', () => {
     expect(two.outcome.trades.map((t) => t.strategyId)).toEqual(['a', 'b']);
   });
 
+  it("keeps each of several strategies within its own cash: a buy past a strategy's share is denied risk-strategy-cash", async () => {
+    const refused: string[] = [];
+    /** Buys its config's quantity of 005930 at market on each of the first two bars. */
+    class Buys extends Strategy<{ quantity: number }> {
+      n = 0;
+      override onBar(bar: Bar): void {
+        if (++this.n <= 2) this.ctx.buy(bar.symbol, this.config.quantity);
+      }
+      override onOrderEvent(e: OrderEvent): void {
+        if (e.type === 'OrderDenied') refused.push(`${this.ctx.strategyId} ${e.code}: ${e.reason}`);
+      }
+    }
+    const bars = minuteBars('005930', [70_000, 70_000, 70_000, 70_000]);
+    const cash = { KRW: new Decimal(10_000_000), USD: new Decimal(0) };
+    const { outcome } = await backtestBars(
+      [
+        // 100 × 70,000 is 7,000,000: more than its 5,000,000 share (the account has 10,000,000)
+        { strategyClass: Buys, id: 'big', config: { quantity: 100 } },
+        // 40 × 70,000 twice: the first fits its share, the second no longer
+        { strategyClass: Buys, id: 'small', config: { quantity: 40 } },
+      ],
+      bars,
+      { cash },
+    );
+    expect(outcome.status).toBe('completed');
+    expect(outcome.trades.map((t) => `${t.strategyId} ${t.quantity.toFixed()}`)).toEqual(['small 40']);
+    expect(refused).toEqual([
+      "big risk-strategy-cash: the buy needs 7000000 KRW, more than the strategy's own cash of 5000000 KRW less 0 KRW held by its open buys",
+      "big risk-strategy-cash: the buy needs 7000000 KRW, more than the strategy's own cash of 5000000 KRW less 0 KRW held by its open buys",
+      // its first buy filled at the second bar's open: 5,000,000 - 2,800,000 - 420 commission
+      "small risk-strategy-cash: the buy needs 2800000 KRW, more than the strategy's own cash of 2199580 KRW less 0 KRW held by its open buys",
+    ]);
+    expect(outcome.refused).toEqual({ 'risk-strategy-cash': 3 });
+  });
+
   it("tells each strategy its own equity and unrealized PnL at the last prices (USD through the run's rate)", async () => {
     const seen: string[] = [];
     /** Buys 10 of each symbol on its first bar; reads its equity and unrealized PnL on every bar. */

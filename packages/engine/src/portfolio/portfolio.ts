@@ -37,6 +37,8 @@ export interface Portfolio {
   equityKrw(strategyId?: string): number;
   /** One strategy's unrealized PnL in a currency at the last prices. */
   unrealizedPnl(strategyId: string, currency: Currency): Decimal;
+  /** The last price of a symbol the positions are valued at, if one is known. */
+  lastPrice(symbol: string): number | undefined;
   /** Appends the current total equity to the curve at the clock's time. */
   recordEquity(): void;
   /** The equity curve of all strategies together. */
@@ -97,6 +99,11 @@ export class StrategyPortfolio implements Portfolio {
   /** @inheritdoc */
   unrealizedPnl(strategyId: string, currency: Currency): Decimal {
     return this.book(strategyId).unrealizedPnl(currency, (symbol) => this.marks.get(symbol));
+  }
+
+  /** @inheritdoc */
+  lastPrice(symbol: string): number | undefined {
+    return this.marks.get(symbol);
   }
 
   /** @inheritdoc */

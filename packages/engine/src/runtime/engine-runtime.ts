@@ -47,6 +47,7 @@ import { ExecutionVenue } from '../venue/execution-venue.js';
 import { EventQueue } from './event-queue.js';
 import { decimalOf, intentInput } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
+import { budgetShortfall } from './strategy-budget.js';
 import type { HostServices } from './strategy-host.js';
 import { StrategyHost } from './strategy-host.js';
 import { TimerQueue } from './timer-queue.js';
@@ -255,6 +256,15 @@ export class EngineRuntime implements HostServices {
     if (host.isWarmingUp) {
       this.deny(command, host.strategyId, clientOrderId, 'warm-up', 'orders are not placed during warm-up');
       return clientOrderId;
+    }
+    // several strategies share the run's cash: a buy must fit in its strategy's own
+    if (this.hosts.length > 1 && intent.side === 'BUY') {
+      const cash = this.portfolio.book(host.strategyId).cash(intent.instrument.currency);
+      const short = budgetShortfall(intent, cash, host.openOrders(), (s) => this.portfolio.lastPrice(s));
+      if (short !== null) {
+        this.deny(command, host.strategyId, clientOrderId, 'risk-strategy-cash', short);
+        return clientOrderId;
+      }
     }
     this.send(command, clientOrderId);
     return clientOrderId;

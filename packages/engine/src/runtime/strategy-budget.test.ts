@@ -1,0 +1,88 @@
+import { clientOrderId, createOrderIntent, Decimal, instrumentOf, strategyId } from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import type { OrderView } from '../strategy/strategy-context.js';
+import { budgetShortfall } from './strategy-budget.js';
+
+const d = (v: number | string) => new Decimal(v);
+
+function buy(symbol: string, fields: { quantity?: number; price?: number; amount?: number }) {
+  const base = {
+    clientOrderId: clientOrderId('new'),
+    strategyId: strategyId('s'),
+    instrument: instrumentOf(symbol),
+    side: 'BUY' as const,
+  };
+  if (fields.amount !== undefined)
+    return createOrderIntent({ ...base, sizing: 'AMOUNT', orderType: 'MARKET', amount: d(fields.amount) });
+  if (fields.price === undefined)
+    return createOrderIntent({
+      ...base,
+      sizing: 'QUANTITY',
+      orderType: 'MARKET',
+      quantity: d(fields.quantity ?? 0),
+    });
+  return createOrderIntent({
+    ...base,
+    sizing: 'QUANTITY',
+    orderType: 'LIMIT',
+    quantity: d(fields.quantity ?? 0),
+    price: d(fields.price),
+  });
+}
+
+function open(o: Partial<OrderView> & { symbol: string }): OrderView {
+  return {
+    clientOrderId: clientOrderId(`o-${o.symbol}-${String(o.price)}`),
+    side: 'BUY',
+    orderType: o.price == null ? 'MARKET' : 'LIMIT',
+    price: null,
+    quantity: null,
+    amount: null,
+    state: 'ACCEPTED',
+    filledQuantity: d(0),
+    averageFillPrice: null,
+    ...o,
+  };
+}
+
+const noPrices = () => undefined;
+
+describe(budgetShortfall, () => {
+  it('lets a buy through that fits in the cash less the open buys of its currency', () => {
+    const working = [
+      // 10 of 20 left at 70,000: 700,000 still needed
+      open({ symbol: '005930', quantity: d(20), price: d(70_000), filledQuantity: d(10) }),
+      // another currency: not counted against KRW
+      open({ symbol: 'AAPL', quantity: d(100), price: d(200) }),
+      // a sell holds no cash
+      open({ symbol: '000660', side: 'SELL', quantity: d(5), price: d(200_000) }),
+    ];
+    expect(
+      budgetShortfall(buy('005930', { quantity: 10, price: 70_000 }), d(1_400_000), working, noPrices),
+    ).toBeNull();
+    expect(
+      budgetShortfall(buy('005930', { quantity: 10, price: 70_100 }), d(1_400_000), working, noPrices),
+    ).toBe(
+      "the buy needs 701000 KRW, more than the strategy's own cash of 1400000 KRW less 700000 KRW held by its open buys",
+    );
+  });
+
+  it('values an amount order at what is left of its amount, and a market order at the last price', () => {
+    const working = [
+      open({ symbol: 'AAPL', amount: d(300), filledQuantity: d(1), averageFillPrice: d(200) }),
+    ];
+    const last = (s: string) => (s === 'NVDA' ? 150 : undefined);
+    // 100 USD left of the amount order; 3 NVDA at 150 = 450
+    expect(budgetShortfall(buy('NVDA', { quantity: 3 }), d(550), working, last)).toBeNull();
+    expect(budgetShortfall(buy('NVDA', { quantity: 3 }), d(549.99), working, last)).toContain(
+      'needs 450 USD',
+    );
+    expect(budgetShortfall(buy('AAPL', { amount: 450 }), d(549.99), working, last)).toContain(
+      'needs 450 USD',
+    );
+  });
+
+  it('does not judge a market order with no price known yet', () => {
+    expect(budgetShortfall(buy('005930', { quantity: 1_000_000 }), d(0), [], noPrices)).toBeNull();
+  });
+});

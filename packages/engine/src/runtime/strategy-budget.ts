@@ -1,0 +1,82 @@
+/**
+ * A strategy's cash as its budget. In a run of several strategies the run's cash is shared out
+ * between them (see `allocateCash`), and each one's cash is its share plus its own fills; the
+ * account's buying power bounds all of them together. So that one strategy cannot spend another's
+ * share, a buy of a strategy must fit in its own cash less what its open buys still need, in the
+ * buy's currency. A buy is valued at its amount, or its quantity at its limit price (a market order
+ * at the symbol's last price; with no price known yet it is not judged). Charges are not counted:
+ * the venue's reservation covers them.
+ *
+ * @module
+ */
+import { type Currency, currencyOf, Decimal, marketOfSymbol, type OrderIntent } from '@hoga/core';
+import type { OrderView } from '../strategy/strategy-context.js';
+
+const ZERO = new Decimal(0);
+
+/** What a buy needs still: its unfilled amount, or its unfilled quantity at `price` (null: no price known). */
+function stillNeeded(
+  amount: Decimal | null,
+  quantity: Decimal | null,
+  price: Decimal | null,
+  filledQuantity: Decimal,
+  averageFillPrice: Decimal | null,
+): Decimal | null {
+  if (amount !== null) {
+    const spent = averageFillPrice === null ? ZERO : filledQuantity.times(averageFillPrice);
+    return Decimal.max(ZERO, amount.minus(spent));
+  }
+  if (quantity === null || price === null) return null;
+  return Decimal.max(ZERO, quantity.minus(filledQuantity)).times(price);
+}
+
+function priceOf(limit: Decimal | null, symbol: string, lastPrice: (symbol: string) => number | undefined) {
+  if (limit !== null) return limit;
+  const last = lastPrice(symbol);
+  return last === undefined ? null : new Decimal(last);
+}
+
+/**
+ * Why a buy does not fit in its strategy's cash, or null when it fits (or cannot be judged).
+ *
+ * @param intent - the buy
+ * @param cash - the strategy's cash in the buy's currency
+ * @param open - the strategy's open orders (the buy itself among them or not)
+ * @param lastPrice - last prices, for market orders
+ */
+export function budgetShortfall(
+  intent: OrderIntent,
+  cash: Decimal,
+  open: readonly OrderView[],
+  lastPrice: (symbol: string) => number | undefined,
+): string | null {
+  const i = intent as OrderIntent & { amount?: Decimal; quantity?: Decimal; price?: Decimal };
+  const currency: Currency = intent.instrument.currency;
+  const needed = stillNeeded(
+    i.amount ?? null,
+    i.quantity ?? null,
+    priceOf(i.price ?? null, intent.instrument.symbol, lastPrice),
+    ZERO,
+    null,
+  );
+  if (needed === null) return null;
+  let held = ZERO;
+  for (const o of open) {
+    if (o.side !== 'BUY' || o.clientOrderId === intent.clientOrderId) continue;
+    if (currencyOf(marketOfSymbol(o.symbol)) !== currency) continue;
+    const value = stillNeeded(
+      o.amount,
+      o.quantity,
+      priceOf(o.price, o.symbol, lastPrice),
+      o.filledQuantity,
+      o.averageFillPrice,
+    );
+    if (value !== null) held = held.plus(value);
+  }
+  const available = cash.minus(held);
+  if (needed.lte(available)) return null;
+  return (
+    `the buy needs ${needed.toFixed()} ${currency}, more than the strategy's own cash of ` +
+    `${cash.toFixed()} ${currency} less ${held.toFixed()} ${currency} held by its open buys`
+  );
+}
