@@ -233,18 +233,21 @@ export interface RiskOrder extends OpenOrderView {
 }
 
 /** An open order of an earlier run, as the store has it (see `RiskBook.restoreOpen`). */
-export interface RestoredRiskOrder {
-  readonly clientOrderId: string;
-  readonly strategyId: string;
-  readonly symbol: string;
-  readonly market: OpenOrderView['market'];
-  readonly currency: Currency;
-  readonly side: OrderSide;
-  readonly orderType: OrderType;
-  readonly timeInForce: TimeInForce;
-  readonly price: Decimal | null;
-  readonly quantity: Decimal | null;
-  readonly amount: Decimal | null;
-  readonly filledQuantity: Decimal;
+export interface RestoredRiskOrder
+  extends Pick<
+    RiskOrder,
+    | 'clientOrderId'
+    | 'strategyId'
+    | 'symbol'
+    | 'market'
+    | 'currency'
+    | 'side'
+    | 'orderType'
+    | 'timeInForce'
+    | 'price'
+    | 'quantity'
+    | 'amount'
+    | 'filledQuantity'
+  > {
   readonly averageFillPrice: Decimal | null;
 }
