@@ -102,4 +102,30 @@ describe('the run output', () => {
     );
     expect(statusLine({ ...status, barsWaiting: 0 }, '09:00:03')).toContain('| bars 3 | PnL 0');
   });
+
+  it("shows the PnL to the currency's unit (fractional US shares give many decimals)", () => {
+    const zero = { realized: new Decimal(0), charges: new Decimal(0) };
+    const status = {
+      positions: new Map<string, Decimal>([['AAPL', new Decimal('2.354866')]]),
+      openOrders: 0,
+      fills: 10,
+      bars: 10,
+      barsWaiting: 0,
+      refused: {},
+      pnl: {
+        KRW: { realized: new Decimal('1234.5'), charges: new Decimal(135) },
+        USD: { realized: new Decimal('-0.8823999746'), charges: new Decimal('2.48') },
+      },
+      requests: 202,
+      rateLimited: 0,
+    };
+    // before: 'USD realized -0.8823999746 charges 2.48'
+    expect(statusLine(status, '00:10:26')).toContain(
+      '| PnL KRW realized 1,235 charges 135; USD realized -0.88 charges 2.48 |',
+    );
+    // the positions keep every digit (a fractional share is a quantity, not money)
+    expect(statusLine({ ...status, pnl: { KRW: zero, USD: zero } }, '00:10:26')).toContain(
+      'positions: AAPL 2.354866 |',
+    );
+  });
 });

@@ -6,7 +6,7 @@
  */
 
 import type { BrokerClient } from '@hoga/connector';
-import type { BarInterval, Clock, Decimal, OrderEvent } from '@hoga/core';
+import { type BarInterval, type Clock, Decimal, type OrderEvent } from '@hoga/core';
 import {
   FixedFxRates,
   type LiveRunHandle,
@@ -51,6 +51,14 @@ export function fmt(d: Decimal): string {
   const [whole = '0', fraction] = d.toFixed().split('.');
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return fraction === undefined ? grouped : `${grouped}.${fraction}`;
+}
+
+/**
+ * An amount of money to the currency's unit (won, cent), rounded half up: fractional US shares make
+ * a realized PnL of many decimals (`-0.8823999746`), which the status line shows as `-0.88`.
+ */
+function fmtMoney(d: Decimal, currency: 'KRW' | 'USD'): string {
+  return fmt(d.toDecimalPlaces(currency === 'USD' ? 2 : 0, Decimal.ROUND_HALF_UP));
 }
 
 /** One line per order event worth showing. */
@@ -102,7 +110,7 @@ export function statusLine(s: LiveStatus, at: string): string {
   const positions = [...s.positions].map(([sym, q]) => `${sym} ${fmt(q)}`).join(', ') || 'none';
   const pnl = (['KRW', 'USD'] as const)
     .filter((c) => !s.pnl[c].realized.isZero() || !s.pnl[c].charges.isZero())
-    .map((c) => `${c} realized ${fmt(s.pnl[c].realized)} charges ${fmt(s.pnl[c].charges)}`)
+    .map((c) => `${c} realized ${fmtMoney(s.pnl[c].realized, c)} charges ${fmtMoney(s.pnl[c].charges, c)}`)
     .join('; ');
   return (
     `${at} status  positions: ${positions} | open orders ${s.openOrders} | fills ${s.fills} | bars ${s.bars}` +
