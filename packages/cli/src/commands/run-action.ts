@@ -84,9 +84,10 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     const print = (line: string) => console.log(line);
     // live: the strategies' cash is a budget given here, not the account's (the broker's buying
     // power still bounds every order); said at the start so that it is never a surprise
+    const cash = { KRW: new Decimal(flags.cashKrw), USD: new Decimal(flags.cashUsd) };
     const budget =
       flags.mode === 'live'
-        ? `, strategies' cash ${formatMoney(new Decimal(flags.cashKrw), 'KRW')} KRW + ${formatMoney(new Decimal(flags.cashUsd), 'USD')}`
+        ? `, strategies' cash ${formatMoney(cash.KRW, 'KRW')} KRW + ${formatMoney(cash.USD, 'USD')}`
         : '';
     print(
       `hoga run: ${files.join(', ')} ${flags.mode} on ${symbols.join(',')} (${flags.interval})${budget}, store ${db.file}`,
@@ -100,7 +101,7 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
       client,
       db,
       clock,
-      cash: { KRW: new Decimal(flags.cashKrw), USD: new Decimal(flags.cashUsd) },
+      cash,
       paperFromAccount: flags.paperFromAccount,
       risk,
       statusEveryMs: flags.statusEvery * 1000,

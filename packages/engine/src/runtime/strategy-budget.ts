@@ -10,6 +10,7 @@
  * @module
  */
 import { type Currency, currencyOf, Decimal, marketOfSymbol, type OrderIntent } from '@hoga/core';
+import { intentFields } from '../risk/intent-fields.js';
 import type { OrderView } from '../strategy/strategy-context.js';
 
 const ZERO = new Decimal(0);
@@ -50,12 +51,12 @@ export function budgetShortfall(
   open: readonly OrderView[],
   lastPrice: (symbol: string) => number | undefined,
 ): string | null {
-  const i = intent as OrderIntent & { amount?: Decimal; quantity?: Decimal; price?: Decimal };
+  const { orderAmount, quantity, price } = intentFields(intent);
   const currency: Currency = intent.instrument.currency;
   const needed = stillNeeded(
-    i.amount ?? null,
-    i.quantity ?? null,
-    priceOf(i.price ?? null, intent.instrument.symbol, lastPrice),
+    orderAmount,
+    quantity,
+    priceOf(price, intent.instrument.symbol, lastPrice),
     ZERO,
     null,
   );
