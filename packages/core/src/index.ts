@@ -54,6 +54,7 @@ export {
   formatDecimal,
   parseDecimal,
   parseNullableDecimal,
+  timesExact,
 } from './decimal/decimal.js';
 export { Currency, CurrencyMismatchError, isCurrency, Money } from './decimal/money.js';
 export {

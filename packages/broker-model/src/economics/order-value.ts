@@ -3,7 +3,9 @@
  *
  * @module
  */
-import { type Currency, Decimal } from '@hoga/core';
+import { type Currency, Decimal, timesExact } from '@hoga/core';
+
+const ZERO = new Decimal(0);
 
 /** What valuing an order looks at. */
 export interface OrderValueInput {
@@ -32,7 +34,6 @@ export interface OrderValueInput {
  * ```
  */
 export function orderValueKrw(input: OrderValueInput): Decimal {
-  const native =
-    input.orderAmount ?? (input.quantity ?? new Decimal(0)).times(input.price ?? input.lastPrice);
-  return input.currency === 'USD' ? native.times(input.usdKrw) : native;
+  const native = input.orderAmount ?? timesExact(input.quantity ?? ZERO, input.price ?? input.lastPrice);
+  return input.currency === 'USD' ? timesExact(native, input.usdKrw) : native;
 }

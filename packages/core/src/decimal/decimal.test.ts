@@ -8,6 +8,7 @@ import {
   formatDecimal,
   parseDecimal,
   parseNullableDecimal,
+  timesExact,
 } from './decimal.js';
 
 describe('parseDecimal', () => {
@@ -148,5 +149,18 @@ describe('decimalOfNumber', () => {
     const wrong: number[] = [];
     for (let i = 0; i < 40_000; i++) if (decimalOfNumber(i * 7).toNumber() !== i * 7) wrong.push(i * 7);
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('timesExact', () => {
+  it.each([
+    ['53500', '10'],
+    ['94906265', '94906265'], // 2^53 is passed: Decimal's product
+    ['221.72', '3'],
+    ['1.353057', '221.72'],
+    ['0', '70000'],
+    ['-3', '7'],
+  ])('gives the same value as Decimal.times for %s × %s', (a, b) => {
+    expect(timesExact(new Decimal(a), new Decimal(b)).toFixed()).toBe(new Decimal(a).times(b).toFixed());
   });
 });

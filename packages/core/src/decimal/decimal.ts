@@ -105,3 +105,13 @@ export function exactIntOf(x: Decimal): number {
   if (!Number.isSafeInteger(v)) return Number.NaN;
   return v === 0 ? 0 : x.s * v;
 }
+
+/**
+ * `a × b`: from the safe-integer product when both are safe integers and so is their product (a
+ * whole-won price times whole shares: no Decimal arithmetic), else decimal.js's `times`. The same
+ * value either way (a safe integer has at most 16 digits, within any precision decimal.js rounds to).
+ */
+export function timesExact(a: Decimal, b: Decimal): Decimal {
+  const product = exactIntOf(a) * exactIntOf(b);
+  return Number.isSafeInteger(product) ? decimalOfNumber(product) : a.times(b);
+}

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type Currency, Decimal, KST_ZONE } from '@hoga/core';
+import { type Currency, Decimal, exactIntOf, KST_ZONE, timesExact } from '@hoga/core';
 import { DateTime } from 'luxon';
 import type { OpenOrderView, PositionView, RiskContext } from './risk-types.js';
 
@@ -11,19 +11,26 @@ const ZERO = new Decimal(0);
 
 /** An amount in KRW: USD through the context's display rate. */
 export function toKrw(amount: Decimal, currency: Currency, usdKrw: Decimal): Decimal {
-  return currency === 'USD' ? amount.times(usdKrw) : amount;
+  return currency === 'USD' ? timesExact(amount, usdKrw) : amount;
 }
 
 /**
  * `value > limit`, without the copy of the limit a Decimal comparison makes when the value is 0 and
- * the limit is not negative (a backtest's orders at no known price are all worth 0).
+ * the limit is not negative (an order at no known price is worth 0).
  */
 export function exceeds(value: Decimal, limit: Decimal): boolean {
+  // both safe integers (whole won): compared as numbers, no Decimal made
+  const v = exactIntOf(value);
+  const l = exactIntOf(limit);
+  if (!Number.isNaN(v) && !Number.isNaN(l)) return v > l;
   return value.isZero() && notNegative(limit) ? false : value.gt(limit);
 }
 
-/** `value ≤ limit`, with the same shortcut as {@link exceeds} (a NaN value is never within a limit). */
+/** `value ≤ limit`, with the same shortcuts as {@link exceeds} (a NaN value is never within a limit). */
 export function within(value: Decimal, limit: Decimal): boolean {
+  const v = exactIntOf(value);
+  const l = exactIntOf(limit);
+  if (!Number.isNaN(v) && !Number.isNaN(l)) return v <= l;
   return value.isZero() && notNegative(limit) ? true : value.lte(limit);
 }
 
@@ -36,13 +43,13 @@ function notNegative(x: Decimal): boolean {
 export function openOrderValueKrw(ctx: RiskContext, order: OpenOrderView): Decimal {
   if (order.amount !== null) return toKrw(order.amount, order.currency, ctx.usdKrw);
   const price = order.price ?? ctx.lastPrices.get(order.symbol) ?? ZERO;
-  return toKrw((order.remainingQuantity ?? ZERO).times(price), order.currency, ctx.usdKrw);
+  return toKrw(timesExact(order.remainingQuantity ?? ZERO, price), order.currency, ctx.usdKrw);
 }
 
 /** KRW value of a position at the last price (0 when no price is known). */
 export function positionValueKrw(ctx: RiskContext, position: PositionView): Decimal {
   const price = ctx.lastPrices.get(position.symbol) ?? ZERO;
-  return toKrw(position.quantity.times(price), position.currency, ctx.usdKrw);
+  return toKrw(timesExact(position.quantity, price), position.currency, ctx.usdKrw);
 }
 
 /** KST is UTC+9 all year (no daylight saving since 1988): day boundaries are plain arithmetic. */
