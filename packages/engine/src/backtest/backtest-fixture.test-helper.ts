@@ -56,6 +56,8 @@ export async function backtestBars(
     readonly logger?: Logger;
     /** The run's interval (default `1m`; the bars should be of it). */
     readonly interval?: BarInterval;
+    /** The risk configuration (JSON, `riskConfigSchema`; default: the defaults). */
+    readonly risk?: unknown;
   } = {},
 ): Promise<BarsBacktest> {
   const db = HogaDatabase.open(':memory:');
@@ -75,6 +77,7 @@ export async function backtestBars(
     logger: options.logger ?? createLogger({ level: 'silent' }),
     fx: new FixedFxRates(1400),
     instruments: options.instruments,
+    risk: options.risk,
     openStream: async () => BarFeed.fromBars(bars, start).stream(),
   });
   return { outcome, db };

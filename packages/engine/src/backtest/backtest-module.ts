@@ -8,7 +8,15 @@
  */
 import 'reflect-metadata';
 import { BarFillModel, Ledger } from '@hoga/broker-model';
-import { type Bar, type Instrument, instrumentOf, type Logger, VirtualClock } from '@hoga/core';
+import {
+  type Bar,
+  type Clock,
+  decimalOfNumber,
+  type Instrument,
+  instrumentOf,
+  type Logger,
+  VirtualClock,
+} from '@hoga/core';
 import type { HogaDatabase, RunJournalWriter } from '@hoga/store';
 import { ContainerModule } from 'inversify';
 import type { OrderCommand } from '../commands/order-commands.js';
@@ -17,6 +25,7 @@ import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.j
 import { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import { Portfolio, StrategyPortfolio } from '../portfolio/portfolio.js';
+import type { MarkSource } from '../risk/risk-engine-options.js';
 import { RiskGate, type RiskVerdict } from '../risk/risk-gate.js';
 import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
 import { EngineRuntime } from '../runtime/engine-runtime.js';
@@ -75,6 +84,17 @@ class BarSymbolsGate implements RiskGate {
   }
 }
 
+/** The risk module's last prices and rate in a backtest: the bars' closes and the run's USD/KRW. */
+function barMarks(marks: MarkBook, fx: FxRates, clock: Clock): MarkSource {
+  return {
+    lastPrice(symbol) {
+      const close = marks.get(symbol);
+      return close === undefined ? undefined : decimalOfNumber(close);
+    },
+    usdKrw: () => decimalOfNumber(fx.usdKrwAt(clock.nowMs())),
+  };
+}
+
 /** What the backtest module needs from its caller. */
 export interface BacktestBindings {
   readonly settings: RunSettings;
@@ -129,6 +149,9 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
               config: b.risk,
               mode: 'backtest',
               venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
+              // an order's value at its symbol's last close and the run's rate, as live values it
+              // at the last price (made a Decimal per order, never per bar)
+              marks: barMarks(ctx.get(MarkBook), b.fx, ctx.get(ClockToken)),
             }).gate,
             ctx.get(BacktestSymbols),
             new BacktestBrokerRules({

@@ -368,6 +368,7 @@ describe('runBacktest', () => {
 
   it('denies what the broker refuses whatever the session: an unconfirmed order of 100,000,000 KRW or more, a KR order against an open one of the other side', async () => {
     const seen: string[] = [];
+    const LIMIT = '1000000000000';
     class Large extends Strategy {
       n = 0;
       override onBar(bar: Bar): void {
@@ -391,7 +392,17 @@ describe('runBacktest', () => {
     const { outcome } = await backtestBars(
       [{ strategyClass: Large }],
       minuteBars('005930', [70_000, 70_000, 70_100, 70_200], T0, 100_000_000),
-      { cash: { KRW: new Decimal('1e12'), USD: new Decimal(0) } },
+      {
+        cash: { KRW: new Decimal('1e12'), USD: new Decimal(0) },
+        // the owner's limits out of the way (140,000,000 KRW is over the 30,000,000 default): the broker's rules judge
+        risk: {
+          defaults: {
+            maxOrderValueKrw: LIMIT,
+            maxPositionValuePerSymbolKrw: LIMIT,
+            maxTotalPositionValueKrw: LIMIT,
+          },
+        },
+      },
     );
     expect(outcome.status).toBe('completed');
     expect(seen).toEqual([

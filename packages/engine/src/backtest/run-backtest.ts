@@ -67,6 +67,11 @@ export interface BacktestOptions {
    */
   readonly instruments?: ReadonlyMap<string, Instrument> | undefined;
   /**
+   * The risk configuration (JSON as `riskConfigSchema` reads it, or parsed), as live and paper
+   * runs take it; the defaults when absent.
+   */
+  readonly risk?: unknown;
+  /**
    * Store the run under its run id (`hoga db runs`): its row is written before the first hook
    * (status `running`), each fill as it happens, and at the end its equity curve, statistics and
    * status (`completed`, `failed` or `stopped`). Without it only the journal of orders is stored.
@@ -159,6 +164,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
       start: options.startMs,
       clock: options.clock,
       instruments: options.instruments,
+      risk: options.risk,
     }),
   );
   const runtime = container.get(EngineRuntime);

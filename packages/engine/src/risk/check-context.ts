@@ -45,6 +45,12 @@ export class CheckContext implements RiskContext {
   }
 
   /** @inheritdoc */
+  position(symbol: string): PositionView | undefined {
+    if (this.view.position !== undefined) return this.view.position(this.strategyId, symbol);
+    return this.positions.find((p) => p.symbol === symbol);
+  }
+
+  /** @inheritdoc */
   get openOrders(): readonly OpenOrderView[] {
     if (this.openOrdersRead === undefined) this.openOrdersRead = this.view.openOrders();
     return this.openOrdersRead;

@@ -176,8 +176,12 @@ export function cachedView(o: MutableOrder): RiskOrder {
   return o.view;
 }
 
-export function positionView(symbol: string, h: Holding): PositionView | null {
-  return isPositive(h.quantity) ? { symbol, currency: h.currency, quantity: h.quantity } : null;
+/** The position a holding shows (made once per change of it, kept in `h.view`); undefined when flat. */
+export function holdingView(symbol: string, h: Holding): PositionView | undefined {
+  if (h.view === undefined) {
+    h.view = isPositive(h.quantity) ? { symbol, currency: h.currency, quantity: h.quantity } : null;
+  }
+  return h.view ?? undefined;
 }
 
 /** x, or 0 when x is negative: `Decimal.max(0, x)` without its copies. */

@@ -23,12 +23,12 @@ import {
   type DayTable,
   type FillSlot,
   type Holding,
+  holdingView,
   isPositive,
   isPriced,
   type MutableOrder,
   type OpenCount,
   type PnlAnswer,
-  positionView,
   type RealisedEntry,
   restoredOrder,
 } from './risk-book-records.js';
@@ -42,27 +42,24 @@ export type { RestoredRiskOrder, RiskOrder, RiskView } from './risk-types.js';
 const CLOSED: ReadonlySet<KnownBrokerOrderStatus> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
 
 /**
- * How many closed orders the book still knows (for the events and commands that name one, such as
- * a cancel that raced a fill). The strategies' own view keeps 1,000; older closed orders are let
- * go, so that a long run's book does not grow with every order it ever saw.
+ * Closed orders the book still knows (for events and commands naming one, such as a cancel that
+ * raced a fill; the strategies' view keeps 1,000): a long run's book does not grow with every order.
  */
 export const KEPT_CLOSED_ORDERS = 4_096;
 
 /** The risk module's book, fed with order events and prices. */
 export class RiskBook implements RiskView {
   /**
-   * The last {@link KEPT_CLOSED_ORDERS} orders closed, searched newest first only when an event or
-   * a command names an order that is not open: a run that never asks for a closed order (a
-   * backtest) never searches it.
+   * The last {@link KEPT_CLOSED_ORDERS} orders closed, searched newest first only when an event or a
+   * command names an order that is not open (a backtest never searches it).
    */
   private readonly closed = new RecentRing<MutableOrder>(KEPT_CLOSED_ORDERS);
   /** Ids of the orders still open (the checks walk these, not every order ever seen). */
   private readonly open = new Map<string, MutableOrder>();
   private readonly holdings = new Map<string, Map<string, Holding>>();
   /**
-   * Realised PnL (native currency, net of charges) per trading day (by its start, epoch ms), then
-   * per `strategy|currency` (the entries also in a list, in the order first booked: the order the
-   * sums are taken in).
+   * Realised PnL (native currency, net of charges) per trading day (by its start, epoch ms), then per
+   * `strategy|currency` (also listed in the order first booked: the order the sums are taken in).
    */
   private readonly realised = new Map<number, DayTable>();
   /** The last day {@link RiskBook.dayTable} was asked for, and its table then (NaN: none yet). */
@@ -287,10 +284,7 @@ export class RiskBook implements RiskView {
     return o === undefined ? undefined : cachedView(o);
   }
 
-  /**
-   * The last order submitted with an id: an open one from the open map (every submit puts its order
-   * there, so an open entry is the last of its id), else the last of the recently closed ones.
-   */
+  /** The last order submitted with an id: the open one (every submit puts its order there), else the last closed. */
   private known(clientOrderId: string): MutableOrder | undefined {
     const open = this.open.get(clientOrderId);
     return open ?? this.closedOrder(clientOrderId);
@@ -310,11 +304,17 @@ export class RiskBook implements RiskView {
     if (cached !== undefined) return cached;
     const out: PositionView[] = [];
     for (const [symbol, h] of this.holdings.get(strategyId) ?? []) {
-      if (h.view === undefined) h.view = positionView(symbol, h);
-      if (h.view !== null) out.push(h.view);
+      const view = holdingView(symbol, h);
+      if (view !== undefined) out.push(view);
     }
     this.positionCache.set(strategyId, out);
     return out;
+  }
+
+  /** @inheritdoc */
+  position(strategyId: string, symbol: string): PositionView | undefined {
+    const h = this.holdings.get(strategyId)?.get(symbol);
+    return h === undefined ? undefined : holdingView(symbol, h);
   }
 
   /** @inheritdoc */

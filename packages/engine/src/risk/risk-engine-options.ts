@@ -1,10 +1,10 @@
 /**
  * What the risk engine works with: its clock, configuration, trading states, view of the account,
- * and the optional market, funds, cancel sender and stale-data monitor.
+ * and the optional market, funds, marks, cancel sender and stale-data monitor.
  *
  * @module
  */
-import type { Clock } from '@hoga/core';
+import type { Clock, Decimal } from '@hoga/core';
 import type { CancelOrder } from '../commands/order-commands.js';
 import type { AccountInfoProvider } from './account-info-provider.js';
 import type { BrokerMarketView } from './broker-market-view.js';
@@ -25,6 +25,12 @@ export interface RiskEngineOptions {
   readonly market?:
     | (MarketRulesView & Partial<Pick<BrokerMarketView, 'prepare' | 'lastPrice' | 'usdKrw'>>)
     | undefined;
+  /**
+   * Last prices and the exchange rate where no broker gives them (a backtest: its bars' closes and
+   * the run's USD/KRW), asked for an order's own symbol only: a market order is valued at its
+   * symbol's last price as live values it, not at 0.
+   */
+  readonly marks?: MarkSource | undefined;
   /** Buying power and sellable quantity for the broker's rules. */
   readonly funds?:
     | (FundsView & Partial<Pick<AccountInfoProvider, 'refresh' | 'reserve' | 'forget'>>)
@@ -38,4 +44,12 @@ export interface RiskEngineOptions {
    * backtest, which has none, leaves them out.
    */
   readonly throttles?: boolean;
+}
+
+/** Last prices and the rate of a run with no broker (see {@link RiskEngineOptions.marks}). */
+export interface MarkSource {
+  /** The symbol's last price (native currency), if any yet. */
+  lastPrice(symbol: string): Decimal | undefined;
+  /** KRW per USD now. */
+  usdKrw(): Decimal;
 }

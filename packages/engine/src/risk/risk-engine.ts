@@ -300,28 +300,30 @@ export class RiskEngine implements RiskGate {
     quantity: Decimal | null,
     amount: Decimal | null,
   ): Decimal {
-    const lastPrice = this.lastPrice(symbol);
-    // a market order by a finite quantity before any price is worth quantity × 0 (a backtest's book
-    // has no prices)
-    if (amount === null && price === null && lastPrice === undefined && (quantity?.isFinite() ?? true)) {
-      return ZERO;
-    }
+    // only a market order by quantity is valued at the last price
+    const byLast = amount === null && price === null;
+    const lastPrice = byLast ? this.lastPrice(symbol) : undefined;
+    // such an order by a finite quantity before any price is worth quantity × 0
+    if (byLast && lastPrice === undefined && (quantity?.isFinite() ?? true)) return ZERO;
     return orderValueKrw({
       currency,
       price,
       quantity,
       orderAmount: amount,
       lastPrice: lastPrice ?? ZERO,
-      usdKrw: this.usdKrw(),
+      // the rate converts USD orders only
+      usdKrw: currency === 'USD' ? this.usdKrw() : this.options.view.usdKrw(),
     });
   }
 
   private lastPrice(symbol: string): Decimal | undefined {
-    return this.options.view.lastPrices().get(symbol) ?? this.options.market?.lastPrice?.(symbol);
+    const { view, market, marks } = this.options;
+    return view.lastPrices().get(symbol) ?? market?.lastPrice?.(symbol) ?? marks?.lastPrice(symbol);
   }
 
   private usdKrw(): Decimal {
-    return this.options.market?.usdKrw?.() ?? this.options.view.usdKrw();
+    const { view, market, marks } = this.options;
+    return market?.usdKrw?.() ?? marks?.usdKrw() ?? view.usdKrw();
   }
 
   private context(subject: { strategyId: string; symbol: string }, nowMs: number): RiskContext {

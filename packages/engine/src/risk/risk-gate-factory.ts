@@ -14,6 +14,7 @@ import { type SchedulerLike, type Subscription, timer } from 'rxjs';
 import type { ExecutionVenue } from '../venue/execution-venue.js';
 import type { AccountInfoSource } from './account-info-provider.js';
 import type { MarketInfoSource, ReadOptions } from './broker-market-view.js';
+import type { MarkSource } from './risk-engine-options.js';
 import { createRiskModule, type RiskModule } from './risk-module.js';
 
 /** What {@link createRiskGateBinding} needs. */
@@ -36,6 +37,8 @@ export interface RiskGateBindingOptions {
   readonly watchStaleness?: boolean;
   /** Scheduler of the refresh timer (tests pass a virtual one). */
   readonly scheduler?: SchedulerLike;
+  /** Last prices and the rate where no broker gives them (a backtest's closes and rates). */
+  readonly marks?: MarkSource | undefined;
 }
 
 /** The gate and what keeps it fed. */
@@ -61,6 +64,7 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
     broker: options.broker,
     sink: options.venue,
     watchStaleness: options.watchStaleness === true,
+    marks: options.marks,
     // the abuse throttles protect the connection to the broker: a backtest has none
     throttles: options.mode !== 'backtest',
   });

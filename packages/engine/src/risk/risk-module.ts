@@ -15,6 +15,7 @@ import { BrokerMarketView, type MarketInfoSource } from './broker-market-view.js
 import { RiskBook } from './risk-book.js';
 import { parseRiskConfig, type RiskConfig } from './risk-config.js';
 import { RiskEngine } from './risk-engine.js';
+import type { MarkSource } from './risk-engine-options.js';
 import type { RiskVerdict } from './risk-gate.js';
 import { StaleDataMonitor } from './stale-data-monitor.js';
 import { TradingStateGateway } from './trading-state-gateway.js';
@@ -46,6 +47,8 @@ export interface RiskModuleOptions {
   readonly watchStaleness?: boolean;
   /** Apply the abuse throttles (default true; backtests leave them out). */
   readonly throttles?: boolean;
+  /** Last prices and the rate where no broker gives them (a backtest's closes and rates). */
+  readonly marks?: MarkSource | undefined;
 }
 
 /** The assembled module. */
@@ -85,6 +88,7 @@ export function createRiskModule(options: RiskModuleOptions): RiskModule {
     market,
     funds,
     staleness,
+    marks: options.marks,
     throttles: options.throttles !== false,
     cancel: (command) => options.sink.execute(command),
   });

@@ -117,6 +117,8 @@ export interface RiskContext {
   };
   /** Positions of the command's strategy. */
   readonly positions: readonly PositionView[];
+  /** The strategy's position in one symbol, when the context can tell without the list. */
+  position?(symbol: string): PositionView | undefined;
   /** Every open order of the account (guards filter by strategy or symbol as they need). */
   readonly openOrders: readonly OpenOrderView[];
   /** How many of `openOrders` are a strategy's, when the context can tell without the list. */
@@ -203,6 +205,8 @@ export interface RiskView {
   order(clientOrderId: string): RiskOrder | undefined;
   /** Positions of one strategy. */
   positions(strategyId: string): readonly PositionView[];
+  /** A strategy's position in one symbol (without it, found in {@link RiskView.positions}). */
+  position?(strategyId: string, symbol: string): PositionView | undefined;
   /** Last prices by symbol. */
   lastPrices(): ReadonlyMap<string, Decimal>;
   /** KRW per USD. */

@@ -66,8 +66,17 @@ interface Exposure {
 function exposureKrw(ctx: RiskContext, subject: RiskSubject): Exposure {
   let symbolKrw = ZERO;
   let totalKrw = ZERO;
-  // without prices (a backtest's risk book is fed none) no position counts: skip the walk
-  if (ctx.lastPrices.size > 0) {
+  // a position with no known price adds nothing: with one symbol priced (a backtest knows the
+  // order's own symbol's last close only), its position alone can count, found without the walk
+  const priced = ctx.lastPrices.size;
+  if (priced === 1 && ctx.position !== undefined) {
+    const [symbol] = ctx.lastPrices.keys();
+    const p = symbol === undefined ? undefined : ctx.position(symbol);
+    if (p !== undefined) {
+      totalKrw = positionValueKrw(ctx, p);
+      if (p.symbol === subject.symbol) symbolKrw = totalKrw;
+    }
+  } else if (priced > 0) {
     for (const p of ctx.positions) {
       // a position with no known price adds nothing (and costs no arithmetic)
       if (!ctx.lastPrices.has(p.symbol)) continue;
@@ -76,9 +85,10 @@ function exposureKrw(ctx: RiskContext, subject: RiskSubject): Exposure {
       if (p.symbol === subject.symbol) symbolKrw = symbolKrw.plus(value);
     }
   }
-  // no prices and no open order with a limit price or an amount: every open buy is worth 0 (a
-  // backtest's market orders), the walk would add nothing
-  if (ctx.lastPrices.size === 0 && ctx.pricedOpenOrderCount?.() === 0) return { symbolKrw, totalKrw };
+  // no open order of the strategy, or no prices and no open order with a limit price or an amount
+  // (every open buy is worth 0): the walk would add nothing
+  if (ctx.openOrderCount?.(subject.strategyId) === 0) return { symbolKrw, totalKrw };
+  if (priced === 0 && ctx.pricedOpenOrderCount?.() === 0) return { symbolKrw, totalKrw };
   for (const o of ctx.openOrders) {
     if (o.strategyId !== subject.strategyId || o.side !== 'BUY') continue;
     if (subject.target !== null && o.clientOrderId === subject.target.clientOrderId) continue;
