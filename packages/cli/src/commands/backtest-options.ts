@@ -36,6 +36,8 @@ export interface BacktestFlags {
   readonly cash?: string;
   readonly usdKrw?: string;
   readonly volumeFraction?: string;
+  /** The risk configuration file (else `$HOGA_RISK_CONFIG`, else the defaults). */
+  readonly riskConfig?: string;
   readonly id?: string;
   readonly json?: boolean;
   /** Refused: a backtest prints a table or `--json`. */

@@ -12,6 +12,7 @@ import type { BrokerClient } from '@hoga/connector';
 import type { Instrument } from '@hoga/core';
 import type { StrategyClass, Subscription } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import { loadRiskConfig } from '../config/risk-config-file.js';
 import { loadStrategyFile } from '../config/strategy-inputs.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { downloadCandles, fxRates, instrumentsOf, reportEmpty } from './backtest-inputs.js';
@@ -57,6 +58,9 @@ export async function runBacktestCommand(
   flags: BacktestFlags & ConnectionFlags,
 ): Promise<void> {
   const request = parseBacktestFlags(files, flags);
+  // the same limits as a live or paper run with this file: read (and a bad one refused) before any network
+  const riskFile = flags.riskConfig ?? (process.env.HOGA_RISK_CONFIG || undefined);
+  const risk = loadRiskConfig(riskFile);
   const engine = await import('@hoga/engine');
   const strategies = await loadStrategies(engine, request);
   const names = strategies.map((s) => s.id).join(', ');
@@ -139,6 +143,7 @@ export async function runBacktestCommand(
       logger,
       fx,
       volumeFraction: request.volumeFraction,
+      risk,
       instruments,
       openStream,
       signal: interrupt.signal,
@@ -166,6 +171,8 @@ export async function runBacktestCommand(
           from: request.from,
           to: request.to,
           cash: Object.fromEntries(Object.entries(request.cash).map(([c, v]) => [c, v.toFixed()])),
+          // the file the limits came from (none: hoga's defaults)
+          ...(riskFile === undefined ? {} : { riskConfig: resolve(riskFile) }),
         },
       },
     });

@@ -36,12 +36,16 @@ function cleanEnv(): NodeJS.ProcessEnv {
  * Runs `hoga backtest <args>` from the repository root; resolves with the exit code too when it fails.
  *
  * @param args - the arguments after `backtest`
+ * @param env - HOGA_* settings to run with (none else is passed on)
  */
-export async function hogaBacktest(args: readonly string[]): Promise<BacktestRunResult> {
+export async function hogaBacktest(
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<BacktestRunResult> {
   try {
     const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', HOGA, 'backtest', ...args], {
       cwd: ROOT,
-      env: cleanEnv(),
+      env: { ...cleanEnv(), ...env },
       maxBuffer: 64 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };

@@ -35,6 +35,10 @@ export function registerBacktestCommand(program: Command): void {
       .option('--cash <amounts>', 'starting cash (default KRW=100000000,USD=100000)')
       .option('--usd-krw <rate>', "value USD at this fixed KRW rate (default: the broker's rate history)")
       .option('--volume-fraction <f>', "share of a bar's volume one order may fill (default 0.1)")
+      .option(
+        '--risk-config <file>',
+        'risk configuration, as hoga run takes it (JSON; default $HOGA_RISK_CONFIG, else the defaults)',
+      )
       .option('--id <strategyId>', "the strategy's id, for a run of one (default: its class name)"),
   );
   // The shared connection flags, as a backtest uses them: --db is where the candle cache and the

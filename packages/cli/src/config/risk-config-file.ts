@@ -1,5 +1,5 @@
 /**
- * The risk configuration of `hoga order` and `hoga run`: `--risk-config <file>`, else
+ * The risk configuration of `hoga order`, `hoga run` and `hoga backtest`: `--risk-config <file>`, else
  * `$HOGA_RISK_CONFIG`, else the defaults; a file that cannot be read or does not match
  * `riskConfigSchema` is a usage error (exit 2) naming the file and the field.
  *

@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
+import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
+import type { BacktestJson } from './backtest-report.js';
+import { cachedBars, hogaBacktest as hoga, SMA } from './backtest-runs.test-helper.js';
+
+// The risk module judges a backtest's orders as it judges live ones: with the risk configuration the
+// run is given (--risk-config, else $HOGA_RISK_CONFIG, as hoga run takes it), and a market order valued
+// at its symbol's last close (live: its last price).
+
+const FROM = '2025-01-01';
+const TO = '2025-12-31';
+/** 1,000 shares of 005930 (the simulator's prices of 2025 are above 30,000 KRW): over 30,000,000 KRW an order. */
+const LARGE = { fast: 5, slow: 20, quantity: 1_000 };
+
+let sim: SimulatorHandle;
+let dir: string;
+let db: string;
+let large: string;
+let raised: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0 });
+  dir = mkdtempSync(join(tmpdir(), 'hoga-backtest-risk-'));
+  db = join(dir, 'hoga.sqlite');
+  large = join(dir, 'large.json');
+  writeFileSync(large, JSON.stringify(LARGE));
+  raised = join(dir, 'risk.json');
+  writeFileSync(
+    raised,
+    JSON.stringify({ defaults: { maxOrderValueKrw: '99000000', maxPositionValuePerSymbolKrw: '99000000' } }),
+  );
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A daily backtest of the SMA crossover buying 1,000 shares of 005930 in 2025, with `extra` flags. */
+function args(...extra: string[]): string[] {
+  return [
+    SMA,
+    '--symbols',
+    '005930',
+    '--interval',
+    '1d',
+    '--from',
+    FROM,
+    '--to',
+    TO,
+    '--config',
+    large,
+    '--json',
+    ...extra,
+    ...simFlags(sim.url),
+    '--db',
+    db,
+  ];
+}
+
+/** How many times the 5-bar average of `closes` crosses above the 20-bar one. */
+function crossesUp(closes: readonly number[]): number {
+  const mean = (end: number, n: number) => closes.slice(end - n + 1, end + 1).reduce((a, b) => a + b, 0) / n;
+  let ups = 0;
+  for (let i = 20; i < closes.length; i++) {
+    if (mean(i - 1, 5) <= mean(i - 1, 20) && mean(i, 5) > mean(i, 20)) ups += 1;
+  }
+  return ups;
+}
+
+describe('hoga backtest and the risk configuration', () => {
+  it('denies an order over the default maximum order value, as live would (its market order valued at the last close)', async () => {
+    const result = await hoga(args());
+    expect(result.code, result.stderr).toBe(0);
+    const run = JSON.parse(result.stdout) as BacktestJson;
+    // every cross up asks to buy: none is let through, so the strategy stays flat
+    const ups = crossesUp(cachedBars(db, '005930', FROM, TO).map((b) => b.close));
+    expect(ups).toBeGreaterThan(2);
+    expect(run.trades).toEqual([]);
+    expect(run.stats.refused).toEqual({ 'risk-max-order-value': ups });
+  }, 120_000);
+
+  it('runs with the limits of --risk-config, or of $HOGA_RISK_CONFIG, and stores the file with the run', async () => {
+    const expected = expectedSmaTrades(cachedBars(db, '005930', FROM, TO), LARGE);
+    for (const [flags, env] of [
+      [['--risk-config', raised], {}],
+      [[], { HOGA_RISK_CONFIG: raised }],
+    ] as const) {
+      const result = await hoga(args(...flags), env);
+      expect(result.code, result.stderr).toBe(0);
+      const run = JSON.parse(result.stdout) as BacktestJson;
+      expect(run.stats.refused).toEqual({});
+      expect(
+        run.trades.map((t) => [Date.parse(t.time), t.side, Number(t.quantity), Number(t.price)]),
+      ).toEqual(expected.map((t) => [t.time, t.side, t.quantity, t.price]));
+      const stored = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId, '--json']);
+      const params = (JSON.parse(stored.out) as { params: { riskConfig?: unknown } }).params;
+      expect(params.riskConfig).toBe(raised);
+    }
+  }, 120_000);
+
+  it('stops with exit code 2 on a risk configuration that does not parse, naming the file and the field', async () => {
+    const bad = join(dir, 'bad-risk.json');
+    writeFileSync(bad, JSON.stringify({ defaults: { maxOrderValueKrw: 'lots' } }));
+    const result = await hoga(args('--risk-config', bad));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`risk configuration ${bad}`);
+    expect(result.stderr).toContain('maxOrderValueKrw');
+  }, 60_000);
+});
