@@ -27,6 +27,7 @@ import {
   type ModifyOrder,
   modifyQuantity,
   type OrderCommand,
+  type SubmitOrder,
 } from '../commands/order-commands.js';
 import { EngineError, EngineErrorCode, StrategyHookError } from '../engine-error.js';
 import { AccountViewToken } from '../portfolio/account-view.js';
@@ -40,6 +41,7 @@ import type {
   AccountView,
   DecimalInput,
   OrderRequest,
+  OrderView,
   TimerSpec,
   Universe,
 } from '../strategy/strategy-context.js';
@@ -47,7 +49,7 @@ import { ExecutionVenue } from '../venue/execution-venue.js';
 import { EventQueue } from './event-queue.js';
 import { decimalOf, intentInput } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
-import { budgetShortfall } from './strategy-budget.js';
+import { StrategyBudgets } from './strategy-budget.js';
 import type { HostServices } from './strategy-host.js';
 import { StrategyHost } from './strategy-host.js';
 import { TimerQueue } from './timer-queue.js';
@@ -90,6 +92,7 @@ export class EngineRuntime implements HostServices {
   private pending: Promise<void> | null = null;
   private readonly fillListeners: ((fill: Fill, event: OrderEvent) => void)[] = [];
   private readonly log: Logger;
+  private readonly budgets: StrategyBudgets;
   private warnedNoTicks = false;
   private commands = 0;
 
@@ -110,6 +113,7 @@ export class EngineRuntime implements HostServices {
     this.mode = settings.mode;
     this.universe = { symbols: settings.symbols, interval: settings.interval };
     this.log = logger.child({ component: 'engine' });
+    this.budgets = new StrategyBudgets(portfolio);
     venue.events$.subscribe((event) => this.enqueue(event));
   }
 
@@ -143,10 +147,7 @@ export class EngineRuntime implements HostServices {
     this.fillListeners.push(listener);
   }
 
-  /**
-   * Calls a hook of one strategy. A throw (or a rejected promise) records the failure; nothing is
-   * called after a failure except `onStop`.
-   */
+  /** Calls a hook of one strategy: a throw or a rejected promise is its failure (then only `onStop` is called). */
   call(host: StrategyHost, hook: StrategyHook, argument?: unknown): void {
     if (this.failure !== null && hook !== 'onStop') return;
     const fn = host.strategy[hook] as ((arg?: unknown) => unknown) | undefined;
@@ -165,10 +166,7 @@ export class EngineRuntime implements HostServices {
     if (this.inHook === 0) this.drain();
   }
 
-  /**
-   * Waits for a hook's promise (a failure is the hook's). A method of its own: a closure in
-   * {@link EngineRuntime.call} would make V8 allocate a context on every call, once per bar.
-   */
+  /** Waits for a hook's promise (a method: a closure in `call` would allocate a context per bar). */
   private awaitHook(host: StrategyHost, hook: string, result: Promise<void>): void {
     this.await(result.then(undefined, (error: unknown) => this.fail(host, hook, error)));
   }
@@ -246,7 +244,7 @@ export class EngineRuntime implements HostServices {
     );
     const now = this.clock.nowMs();
     host.trackNew(intent);
-    const command: OrderCommand = {
+    const command: SubmitOrder = {
       type: 'SubmitOrder',
       commandId: `${clientOrderId}:submit`,
       strategyId: host.strategyId,
@@ -258,14 +256,7 @@ export class EngineRuntime implements HostServices {
       return clientOrderId;
     }
     // several strategies share the run's cash: a buy must fit in its strategy's own
-    if (this.hosts.length > 1 && intent.side === 'BUY') {
-      const cash = this.portfolio.book(host.strategyId).cash(intent.instrument.currency);
-      const short = budgetShortfall(intent, cash, host.openOrders(), (s) => this.portfolio.lastPrice(s));
-      if (short !== null) {
-        this.deny(command, host.strategyId, clientOrderId, 'risk-strategy-cash', short);
-        return clientOrderId;
-      }
-    }
+    if (this.overBudget(command, host)) return clientOrderId;
     this.send(command, clientOrderId);
     return clientOrderId;
   }
@@ -297,7 +288,18 @@ export class EngineRuntime implements HostServices {
       ...(quantity === undefined ? {} : { quantity }),
       confirmHighValue: change.confirmHighValue === true,
     };
-    if (!this.refusedAsClosed(command, order?.state, 'modified')) this.send(command, id);
+    if (this.refusedAsClosed(command, order?.state, 'modified')) return;
+    // nor may a modify raise a buy past its strategy's cash
+    if (!this.overBudget(command, host, order)) this.send(command, id);
+  }
+
+  /** Denies `risk-strategy-cash` a create or modify of one of several strategies that its cash does not cover. */
+  private overBudget(command: SubmitOrder | ModifyOrder, host: StrategyHost, order?: OrderView): boolean {
+    if (this.hosts.length < 2) return false;
+    const short = this.budgets.shortfall(command, host.openOrders(), order);
+    const id = command.type === 'SubmitOrder' ? command.intent.clientOrderId : command.clientOrderId;
+    if (short !== null) this.deny(command, command.strategyId, id, 'risk-strategy-cash', short);
+    return short !== null;
   }
 
   /** @inheritdoc */
@@ -314,9 +316,8 @@ export class EngineRuntime implements HostServices {
   }
 
   /**
-   * Refuses a modify or cancel of an order already filled, canceled, expired, rejected or denied
-   * (the strategy gets the rejection at once, with code `order-closed`; nothing is sent, as the
-   * broker would refuse it): true when refused.
+   * Refuses a modify or cancel of an order already closed (the strategy gets the rejection at once,
+   * code `order-closed`; nothing is sent, as the broker would refuse it): true when refused.
    */
   private refusedAsClosed(
     command: ModifyOrder | CancelOrder,

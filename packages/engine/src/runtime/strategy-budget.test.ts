@@ -1,7 +1,7 @@
 import { clientOrderId, createOrderIntent, Decimal, instrumentOf, strategyId } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import type { OrderView } from '../strategy/strategy-context.js';
-import { budgetShortfall } from './strategy-budget.js';
+import { budgetShortfall, modifyShortfall } from './strategy-budget.js';
 
 const d = (v: number | string) => new Decimal(v);
 
@@ -84,5 +84,32 @@ describe(budgetShortfall, () => {
 
   it('does not judge a market order with no price known yet', () => {
     expect(budgetShortfall(buy('005930', { quantity: 1_000_000 }), d(0), [], noPrices)).toBeNull();
+  });
+});
+
+describe(modifyShortfall, () => {
+  // 10 of 30 left at 70,000; another open buy needs 700,000
+  const order = open({ symbol: '005930', quantity: d(30), price: d(70_000), filledQuantity: d(20) });
+  const other = open({ symbol: '000660', quantity: d(5), price: d(140_000) });
+  const working = [order, other];
+
+  it('judges the rest of a buy at its new price beside the other open buys', () => {
+    // 10 × 80,000 = 800,000 + 700,000 held: within 1,500,000, not within 1,499,999
+    expect(modifyShortfall(order, { price: d(80_000) }, d(1_500_000), working, noPrices)).toBeNull();
+    expect(modifyShortfall(order, { price: d(80_000) }, d(1_499_999), working, noPrices)).toBe(
+      "the buy needs 800000 KRW, more than the strategy's own cash of 1499999 KRW less 700000 KRW held by its open buys",
+    );
+    // a smaller rest at the higher price
+    expect(
+      modifyShortfall(order, { price: d(80_000), quantity: d(5) }, d(1_100_000), working, noPrices),
+    ).toBeNull();
+  });
+
+  it('lets a modify through that needs no more than before, a sell, and an amount order', () => {
+    expect(modifyShortfall(order, { price: d(60_000) }, d(0), working, noPrices)).toBeNull();
+    const sell = open({ symbol: '005930', side: 'SELL', quantity: d(10), price: d(70_000) });
+    expect(modifyShortfall(sell, { price: d(90_000) }, d(0), [sell], noPrices)).toBeNull();
+    const amount = open({ symbol: 'AAPL', amount: d(300) });
+    expect(modifyShortfall(amount, { price: d(1) }, d(0), [amount], noPrices)).toBeNull();
   });
 });

@@ -4,12 +4,14 @@
  * account's buying power bounds all of them together. So that one strategy cannot spend another's
  * share, a buy of a strategy must fit in its own cash less what its open buys still need, in the
  * buy's currency. A buy is valued at its amount, or its quantity at its limit price (a market order
- * at the symbol's last price; with no price known yet it is not judged). Charges are not counted:
- * the venue's reservation covers them.
+ * at the symbol's last price; with no price known yet it is not judged), and a modify that raises
+ * a buy's price at its rest there. Charges are not counted: the venue's reservation covers them.
  *
  * @module
  */
 import { type Currency, currencyOf, Decimal, marketOfSymbol, type OrderIntent } from '@hoga/core';
+import type { OrderCommand } from '../commands/order-commands.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
 import { intentFields } from '../risk/intent-fields.js';
 import type { OrderView } from '../strategy/strategy-context.js';
 
@@ -52,7 +54,6 @@ export function budgetShortfall(
   lastPrice: (symbol: string) => number | undefined,
 ): string | null {
   const { orderAmount, quantity, price } = intentFields(intent);
-  const currency: Currency = intent.instrument.currency;
   const needed = stillNeeded(
     orderAmount,
     quantity,
@@ -61,9 +62,57 @@ export function budgetShortfall(
     null,
   );
   if (needed === null) return null;
+  return shortfall(needed, intent.instrument.currency, intent.clientOrderId, cash, open, lastPrice);
+}
+
+/**
+ * Why a modify that raises a buy's price does not fit in its strategy's cash (its unfilled rest at
+ * the new price, beside the strategy's other open buys), or null when it fits, needs no more than
+ * before, or cannot be judged. A modify's quantity is at most the rest: only its price can raise it.
+ *
+ * @param order - the buy as the strategy sees it
+ * @param change - the modify's new price and quantity (the rest), if given
+ */
+export function modifyShortfall(
+  order: OrderView,
+  change: { readonly price?: Decimal | undefined; readonly quantity?: Decimal | undefined },
+  cash: Decimal,
+  open: readonly OrderView[],
+  lastPrice: (symbol: string) => number | undefined,
+): string | null {
+  if (order.side !== 'BUY' || order.amount !== null || order.quantity === null) return null;
+  const rest = Decimal.max(ZERO, order.quantity.minus(order.filledQuantity));
+  const before = stillNeeded(null, rest, priceOf(order.price, order.symbol, lastPrice), ZERO, null);
+  const after = stillNeeded(
+    null,
+    change.quantity ?? rest,
+    priceOf(change.price ?? order.price, order.symbol, lastPrice),
+    ZERO,
+    null,
+  );
+  if (after === null || (before !== null && after.lte(before))) return null;
+  return shortfall(
+    after,
+    currencyOf(marketOfSymbol(order.symbol)),
+    order.clientOrderId,
+    cash,
+    open,
+    lastPrice,
+  );
+}
+
+/** Why `needed` does not fit in `cash` less what the other open buys (not `orderId`) still need. */
+function shortfall(
+  needed: Decimal,
+  currency: Currency,
+  orderId: string,
+  cash: Decimal,
+  open: readonly OrderView[],
+  lastPrice: (symbol: string) => number | undefined,
+): string | null {
   let held = ZERO;
   for (const o of open) {
-    if (o.side !== 'BUY' || o.clientOrderId === intent.clientOrderId) continue;
+    if (o.side !== 'BUY' || o.clientOrderId === orderId) continue;
     if (currencyOf(marketOfSymbol(o.symbol)) !== currency) continue;
     const value = stillNeeded(
       o.amount,
@@ -80,4 +129,29 @@ export function budgetShortfall(
     `the buy needs ${needed.toFixed()} ${currency}, more than the strategy's own cash of ` +
     `${cash.toFixed()} ${currency} less ${held.toFixed()} ${currency} held by its open buys`
   );
+}
+
+/** The budgets of a run's strategies: their cash from the portfolio, market orders at its last prices. */
+export class StrategyBudgets {
+  private readonly lastPrice = (symbol: string): number | undefined => this.portfolio.lastPrice(symbol);
+
+  constructor(private readonly portfolio: Portfolio) {}
+
+  /**
+   * Why a strategy's command does not fit in its cash: a buy, or a modify raising a buy (`order`,
+   * the order it modifies); null when it fits, or is neither.
+   *
+   * @param open - the strategy's open orders
+   */
+  shortfall(command: OrderCommand, open: readonly OrderView[], order?: OrderView): string | null {
+    if (command.type === 'SubmitOrder') {
+      const intent = command.intent;
+      if (intent.side !== 'BUY') return null;
+      const cash = this.portfolio.book(command.strategyId).cash(intent.instrument.currency);
+      return budgetShortfall(intent, cash, open, this.lastPrice);
+    }
+    if (command.type !== 'ModifyOrder' || order === undefined || order.side !== 'BUY') return null;
+    const cash = this.portfolio.book(command.strategyId).cash(currencyOf(marketOfSymbol(order.symbol)));
+    return modifyShortfall(order, command, cash, open, this.lastPrice);
+  }
 }
