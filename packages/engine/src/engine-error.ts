@@ -4,6 +4,7 @@
  * @module
  */
 import { HogaError, type HogaErrorOptions } from '@hoga/core';
+import { throwPlace } from './strategy/throw-place.js';
 
 /** Stable codes of {@link EngineError}. */
 export const EngineErrorCode = {
@@ -40,14 +41,18 @@ export class StrategyHookError extends EngineError {
    * @param strategyId - the strategy whose hook threw
    * @param hook - the hook's name (`onBar`, …)
    * @param cause - what it threw
+   * @param strategyClass - the strategy's class: the message names where in its file it threw (` (at
+   *   file:line:column)`), when it was loaded from one
    */
   constructor(
     readonly strategyId: string,
     readonly hook: string,
     cause: unknown,
+    strategyClass?: object,
   ) {
     const what = cause instanceof Error ? cause.message : String(cause);
-    super(EngineErrorCode.STRATEGY_HOOK_FAILED, `strategy ${strategyId} threw in ${hook}: ${what}`, {
+    const place = strategyClass === undefined ? '' : throwPlace(cause, strategyClass);
+    super(EngineErrorCode.STRATEGY_HOOK_FAILED, `strategy ${strategyId} threw in ${hook}: ${what}${place}`, {
       cause,
       details: { strategyId, hook },
     });

@@ -294,7 +294,10 @@ describe('hoga backtest', () => {
   it('stops cleanly when a strategy throws in a hook: says which strategy and hook, and stores a consistent failed run', async () => {
     const result = await hoga(backtestArgs({ strategy: THROWS }));
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('strategy ThrowsInOnBar threw in onBar: cannot handle the bar of 005930');
+    // where in the strategy's file (relative to the working directory, the repository's root here)
+    expect(result.stderr).toContain(
+      'strategy ThrowsInOnBar threw in onBar: cannot handle the bar of 005930 (at packages/cli/test/fixtures/throws-in-on-bar.ts:18:50)',
+    );
     const runId = /stored as ([0-9a-f-]{36})/.exec(result.stderr)?.[1] ?? '';
     readStore((database, stored) => {
       expect(stored.get(runId)).toMatchObject({ status: 'failed' });

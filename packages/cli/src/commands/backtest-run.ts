@@ -189,7 +189,7 @@ export async function runBacktestCommand(
     }
     if (outcome.failure !== null) {
       throw new CliError(
-        `${outcome.failure.message}; the run stopped after ${outcome.bars} bars and is stored as ${outcome.runId} (failed)`,
+        `${outcome.failure.message}; the run stopped after ${outcome.bars} bar${outcome.bars === 1 ? '' : 's'} and is stored as ${outcome.runId} (failed)`,
         ExitCode.FAILURE,
         { cause: outcome.failure },
       );

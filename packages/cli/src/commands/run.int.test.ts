@@ -214,6 +214,8 @@ describe('hoga run', () => {
     expect(r.out.join('')).toContain(
       'hoga run: strategy ThrowsInOnBar threw in onBar: cannot handle the bar of',
     );
+    // and where in the strategy's file
+    expect(r.out.join('')).toMatch(/threw in onBar: .*\(at \S*throws-in-on-bar\.ts:18:50\)/);
     // said once it is done, not before
     expect(r.out.join('')).toMatch(/stopping…\n[\s\S]*stopped: strategies stopped, store flushed/);
     // what it bought before the throw is stored as the broker filled it

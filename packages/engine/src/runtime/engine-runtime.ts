@@ -136,7 +136,7 @@ export class EngineRuntime implements HostServices {
     try {
       host.strategy = new cls(host, config as never);
     } catch (error) {
-      throw new StrategyHookError(id, 'constructor', error);
+      throw new StrategyHookError(id, 'constructor', error, cls);
     }
     this.hosts.push(host);
     return host;
@@ -193,7 +193,7 @@ export class EngineRuntime implements HostServices {
 
   /** Records a hook failure (the first one wins), logs it and tells the listeners of the first. */
   fail(host: StrategyHost, hook: string, error: unknown): void {
-    const failure = new StrategyHookError(host.strategyId, hook, error);
+    const failure = new StrategyHookError(host.strategyId, hook, error, host.strategyClass);
     const first = this.failure === null;
     if (first) this.failure = failure;
     // The caller reports the failure once; the stack is for --verbose.

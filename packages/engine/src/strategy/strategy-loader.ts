@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
 import { isStrategyClass, type StrategyClass } from './strategy.js';
 import { installStrategyImportHooks } from './strategy-imports.js';
+import { noteStrategyFile } from './throw-place.js';
 
 /**
  * Imports `file` and returns its strategy class: the default export when it is one, else the only
@@ -39,9 +40,13 @@ export async function loadStrategyClass(file: string): Promise<StrategyClass> {
       },
     );
   }
-  if (isStrategyClass(module.default)) return module.default;
-  const classes = Object.values(module).filter(isStrategyClass);
-  if (classes.length === 1 && classes[0] !== undefined) return classes[0];
+  const classes = isStrategyClass(module.default)
+    ? [module.default]
+    : Object.values(module).filter(isStrategyClass);
+  if (classes.length === 1 && classes[0] !== undefined) {
+    noteStrategyFile(classes[0], path);
+    return classes[0];
+  }
   throw new EngineError(
     EngineErrorCode.STRATEGY_LOAD_FAILED,
     classes.length === 0

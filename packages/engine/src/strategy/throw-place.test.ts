@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { noteStrategyFile, throwPlace } from './throw-place.js';
+
+/** An error with the stack `frames` (the `at …` lines). */
+function thrown(frames: readonly string[]): Error {
+  const error = new Error('boom');
+  error.stack = ['Error: boom', ...frames.map((f) => `    at ${f}`)].join('\n');
+  return error;
+}
+
+class Mine {}
+noteStrategyFile(Mine, '/home/q/strats/mine.ts');
+
+describe(throwPlace, () => {
+  it("names the first frame in the strategy's directory, relative to the working directory", () => {
+    const error = thrown([
+      'checkQuantity (file:///opt/hoga/packages/core/src/orders/order-intent.ts:40:11)',
+      'StrategyHost.buy (file:///opt/hoga/packages/engine/src/runtime/strategy-host.ts:120:5)',
+      'Mine.onBar (file:///home/q/strats/mine.ts:12:17)',
+      'EngineRuntime.call (file:///opt/hoga/packages/engine/src/runtime/engine-runtime.ts:160:29)',
+    ]);
+    expect(throwPlace(error, Mine, '/home/q')).toBe(' (at strats/mine.ts:12:17)');
+    // outside the working directory: the whole path
+    expect(throwPlace(error, Mine, '/tmp')).toBe(' (at /home/q/strats/mine.ts:12:17)');
+  });
+
+  it("counts a module of the strategy's own beside it, but not a library under node_modules there", () => {
+    const error = thrown([
+      'sma (/home/q/strats/node_modules/some-lib/index.js:3:9)',
+      'signal (/home/q/strats/lib/signals.ts:8:3)',
+      'Mine.onBar (/home/q/strats/mine.ts:12:17)',
+    ]);
+    expect(throwPlace(error, Mine, '/home/q/strats')).toBe(' (at lib/signals.ts:8:3)');
+  });
+
+  it('names nothing for a class not loaded from a file, a frame-less error or a thrown non-error', () => {
+    class Inline {}
+    const error = thrown(['Inline.onBar (file:///home/q/strats/mine.ts:12:17)']);
+    expect(throwPlace(error, Inline)).toBe('');
+    expect(throwPlace(thrown(['<anonymous>']), Mine)).toBe('');
+    expect(throwPlace('a string', Mine)).toBe('');
+  });
+});
