@@ -57,7 +57,7 @@ export function fmt(d: Decimal): string {
  * An amount of money to the currency's unit (won, cent), rounded half up: fractional US shares make
  * a realized PnL of many decimals (`-0.8823999746`), which the status line shows as `-0.88`.
  */
-function fmtMoney(d: Decimal, currency: 'KRW' | 'USD'): string {
+export function fmtMoney(d: Decimal, currency: 'KRW' | 'USD'): string {
   return fmt(d.toDecimalPlaces(currency === 'USD' ? 2 : 0, Decimal.ROUND_HALF_UP));
 }
 

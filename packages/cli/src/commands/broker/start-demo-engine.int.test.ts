@@ -15,7 +15,8 @@ describe('runEngineDemo (pnpm start)', () => {
     expect(text).toMatch(/ status {2}positions: .* \| open orders \d+ \| fills \d+/);
     expect(fills).toBeGreaterThan(0);
     expect(text).toMatch(new RegExp(`^summary: \\d+ orders, ${fills} fills, \\d+ bars$`, 'm'));
-    expect(text).toMatch(/^ {2}KRW: realized -?[\d.]+, charges [\d.]+, net -?[\d.]+$/m);
+    // to the won, as the status lines print it (before: 'realized -28000.00, charges 12485.00')
+    expect(text).toMatch(/^ {2}KRW: realized -?[\d,]+, charges [\d,]+, net -?[\d,]+$/m);
     expect(lines.at(-1)).toBe('done: closing the connector and the simulator.');
   }, 120_000);
 });

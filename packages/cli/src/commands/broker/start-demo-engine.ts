@@ -14,7 +14,7 @@ import { Decimal, ScaledClock } from '@hoga/core';
 import { loadStrategyClass } from '@hoga/engine';
 import { startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
-import { startSession } from '../run-session.js';
+import { fmtMoney, startSession } from '../run-session.js';
 
 const REFERENCE_STRATEGY = join('strategies', 'sma-crossover.ts');
 
@@ -102,7 +102,7 @@ export async function runEngineDemo(options: EngineDemoOptions = {}): Promise<nu
       const p = status.pnl[c];
       if (!p.realized.isZero() || !p.charges.isZero())
         print(
-          `  ${c}: realized ${p.realized.toFixed(2)}, charges ${p.charges.toFixed(2)}, net ${p.realized.minus(p.charges).toFixed(2)}`,
+          `  ${c}: realized ${fmtMoney(p.realized, c)}, charges ${fmtMoney(p.charges, c)}, net ${fmtMoney(p.realized.minus(p.charges), c)}`,
         );
     }
     for (const [symbol, q] of status.positions) print(`  position ${symbol} ${q.toString()}`);
