@@ -36,6 +36,7 @@ export {
   type FxRateKey,
 } from './repositories/fx-rate-cache.js';
 export {
+  backtestOrderIdPrefix,
   type JournalableEvent,
   type JournalEntry,
   JournalRepository,

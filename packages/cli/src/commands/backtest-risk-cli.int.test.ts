@@ -103,6 +103,59 @@ describe('hoga backtest and the risk configuration', () => {
     }
   }, 120_000);
 
+  it("lists a backtest's orders with hoga db orders --mode backtest --run: the refused ones with the risk module's reason", async () => {
+    const denied = JSON.parse((await hoga(args())).stdout) as BacktestJson;
+    const filled = JSON.parse((await hoga(args('--risk-config', raised))).stdout) as BacktestJson;
+    const list = async (runId: string, ...more: string[]) => {
+      const r = await hogaBin([
+        'db',
+        'orders',
+        '--db',
+        db,
+        '--mode',
+        'backtest',
+        '--run',
+        runId,
+        '--json',
+        ...more,
+      ]);
+      expect(r.code, r.err).toBe(0);
+      return JSON.parse(r.out) as Record<string, unknown>[];
+    };
+    // before: the table was empty (a backtest's orders are kept in the journal, not the orders table)
+    const refused = await list(denied.runId);
+    expect(refused.length).toBe((denied.stats.refused as Record<string, number>)['risk-max-order-value']);
+    for (const o of refused) {
+      expect(o).toMatchObject({
+        mode: 'backtest',
+        strategyId: 'SmaCrossover',
+        symbol: '005930',
+        side: 'BUY',
+      });
+      expect(o).toMatchObject({
+        orderType: 'MARKET',
+        quantity: '1000',
+        filledQuantity: '0',
+        state: 'DENIED',
+      });
+      expect(o.reason).toMatch(
+        /^risk-max-order-value: The order is worth \d+ KRW, over the strategy's maximum of 30000000 KRW$/,
+      );
+    }
+    // the other run's orders: each filled at the price its trade shows, none of the first run's
+    const orders = await list(filled.runId);
+    expect(orders.map((o) => [o.side, o.state, o.filledQuantity, o.averageFillPrice])).toEqual(
+      filled.trades.map((t) => [t.side, 'FILLED', t.quantity, t.price]),
+    );
+    expect(await list(filled.runId, '--state', 'DENIED')).toEqual([]);
+    // the table: one row per order, its reason last
+    const table = await hogaBin(['db', 'orders', '--db', db, '--mode', 'backtest', '--run', denied.runId]);
+    expect(table.out.split('\n')[0]).toMatch(/^created .* state +reason$/);
+    expect(table.out).toMatch(
+      / DENIED +risk-max-order-value: The order is worth \d+ KRW, over the strategy's maximum of 30000000 KRW/,
+    );
+  }, 120_000);
+
   it('stops with exit code 2 on a risk configuration that does not parse, naming the file and the field', async () => {
     const bad = join(dir, 'bad-risk.json');
     writeFileSync(bad, JSON.stringify({ defaults: { maxOrderValueKrw: 'lots' } }));

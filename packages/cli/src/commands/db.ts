@@ -68,6 +68,10 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .option('--strategy <id>', 'only this strategy')
     .option('--symbol <symbol>', 'only this symbol')
     .option('--mode <mode>', 'only backtest, paper or live orders', mode)
+    .option(
+      '--run <runId>',
+      "with --mode backtest: only this backtest run's orders (hoga db runs lists them)",
+    )
     .option('--date <yyyy-mm-dd>', 'only orders created on this KST date', date)
     .option('--limit <n>', 'at most n orders', limit, 1_000)
     .action((flags) => dbOrders(flags, io));

@@ -17,7 +17,7 @@ import {
   type Logger,
   VirtualClock,
 } from '@hoga/core';
-import type { HogaDatabase, RunJournalWriter } from '@hoga/store';
+import { backtestOrderIdPrefix, type HogaDatabase, type RunJournalWriter } from '@hoga/store';
 import { ContainerModule } from 'inversify';
 import type { OrderCommand } from '../commands/order-commands.js';
 import { ReferencePrices } from '../market-data/reference-prices.js';
@@ -166,9 +166,8 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
       )
       .inSingletonScope();
     bind(Portfolio).to(StrategyPortfolio).inSingletonScope();
-    bind(OrderIdFactory).toConstantValue(
-      new SequentialOrderIds(`bt${b.settings.runId.replaceAll('-', '').slice(0, 12)}`),
-    );
+    // ids the store finds the run's orders by (`hoga db orders --mode backtest --run`)
+    bind(OrderIdFactory).toConstantValue(new SequentialOrderIds(backtestOrderIdPrefix(b.settings.runId)));
     bind(BacktestVenue)
       .toDynamicValue((ctx) => {
         const marks = ctx.get(MarkBook);

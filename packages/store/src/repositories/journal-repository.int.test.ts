@@ -2,7 +2,7 @@ import { Decimal, parseDateTime } from '@hoga/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTemp, T0 } from '../../test/support.js';
 import type { HogaDatabase } from '../hoga-database.js';
-import type { NewJournalEntry } from './journal-repository.js';
+import { backtestOrderIdPrefix, type NewJournalEntry } from './journal-repository.js';
 
 let db: HogaDatabase;
 let cleanup: () => void;
@@ -131,6 +131,26 @@ describe('JournalRepository', () => {
         entry(2, { clientOrderId: 'a', type: 'OrderAccepted' }),
       ]);
       expect(db.journal.forOrder('a').map((e) => e.type)).toEqual(['OrderSubmitted', 'OrderAccepted']);
+    });
+  });
+  describe('.orderSummaries', () => {
+    it("returns one mode's order summaries whose client order id starts with the prefix, in written order", () => {
+      const run = backtestOrderIdPrefix('0123abcd-4567-89ef-0000-000000000000');
+      expect(run).toBe('bt0123abcd4567');
+      const summary = (id: string, mode: NewJournalEntry['mode'] = 'backtest') =>
+        entry(0, { type: 'OrderSummary', mode, clientOrderId: id, payload: { clientOrderId: id } });
+      db.journal.appendMany([
+        summary(`${run}-2`),
+        summary('bt0123abcd4568-1'),
+        summary(`${run}-1`),
+        summary(`${run}-3`, 'paper'),
+        entry(1, { clientOrderId: `${run}-1` }),
+        summary(`${run}-10`),
+      ]);
+      const ids = (prefix?: string) =>
+        [...db.journal.orderSummaries('backtest', prefix)].map((e) => e.clientOrderId);
+      expect(ids(`${run}-`)).toEqual([`${run}-2`, `${run}-1`, `${run}-10`]);
+      expect(ids()).toEqual([`${run}-2`, 'bt0123abcd4568-1', `${run}-1`, `${run}-10`]);
     });
   });
 });

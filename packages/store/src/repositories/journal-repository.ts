@@ -74,6 +74,7 @@ export class JournalRepository {
   private readonly selectFrom: Database.Statement;
   private readonly selectByOrder: Database.Statement;
   private readonly selectLast: Database.Statement;
+  private readonly selectSummaries: Database.Statement;
   private readonly insertMany: (entries: readonly NewJournalEntry[]) => number;
 
   /** @param db - an open, migrated connection */
@@ -85,6 +86,11 @@ export class JournalRepository {
     this.selectFrom = db.prepare(`SELECT ${COLUMNS} FROM journal WHERE seq >= ? ORDER BY seq LIMIT ?`);
     this.selectByOrder = db.prepare(`SELECT ${COLUMNS} FROM journal WHERE client_order_id = ? ORDER BY seq`);
     this.selectLast = db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM journal');
+    // a range of client order ids (a prefix): the journal's index on them finds the run's orders
+    this.selectSummaries = db.prepare(
+      `SELECT ${COLUMNS} FROM journal WHERE type = 'OrderSummary' AND mode = ?
+         AND client_order_id >= ? AND client_order_id < ? ORDER BY seq`,
+    );
     this.insertMany = db.transaction((entries: readonly NewJournalEntry[]): number => {
       let last = 0;
       for (const entry of entries) last = this.appendOne(entry);
@@ -150,6 +156,17 @@ export class JournalRepository {
     }
   }
 
+  /**
+   * The `OrderSummary` entries of one mode (one per order of a run that journals its orders so: a
+   * backtest), those whose client order id starts with `idPrefix` (a backtest run's: see
+   * {@link backtestOrderIdPrefix}), in the order they were written; read lazily.
+   */
+  *orderSummaries(mode: TradingMode, idPrefix = ''): IterableIterator<JournalEntry> {
+    for (const row of this.selectSummaries.iterate(mode, idPrefix, `${idPrefix}\uffff`)) {
+      yield decode(row as JournalRow);
+    }
+  }
+
   /** Every event of one order, in sequence order. */
   forOrder(clientOrderId: string): JournalEntry[] {
     return (this.selectByOrder.all(clientOrderId) as JournalRow[]).map(decode);
@@ -185,4 +202,12 @@ function decode(row: JournalRow): JournalEntry {
     clientOrderId: row.client_order_id,
     payload: fromJsonText(row.payload, 'journal.payload'),
   };
+}
+
+/**
+ * The head of the client order ids a backtest run gives its orders (`bt` and the run id's first 12
+ * hex digits; its orders are `<head>-1`, `<head>-2`, …).
+ */
+export function backtestOrderIdPrefix(runId: string): string {
+  return `bt${runId.replaceAll('-', '').slice(0, 12)}`;
 }

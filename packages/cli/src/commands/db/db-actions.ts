@@ -16,6 +16,7 @@ import {
 } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { CliError, ExitCode } from '../../runtime/exit-codes.js';
+import { backtestOrders } from './db-backtest-orders.js';
 import { type DbCommandIo, formatTable } from './db-io.js';
 import { openForReading } from './open-for-reading.js';
 
@@ -42,6 +43,8 @@ export interface DbOrdersFlags extends DbFlags {
   /** KST calendar date of creation, `YYYY-MM-DD`. */
   readonly date?: string | undefined;
   readonly limit?: number | undefined;
+  /** One backtest run's orders (its id; with `--mode backtest`). */
+  readonly run?: string | undefined;
 }
 
 /** Flags of `db fills`. */
@@ -114,7 +117,21 @@ export function dbMigrate(flags: DbFlags, io: DbCommandIo): void {
 
 /** `db orders`: stored orders, oldest first. */
 export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
+  if (flags.run !== undefined && flags.mode !== 'backtest') {
+    guard(io, () => {
+      throw new CliError(
+        "--run lists one backtest run's orders: give it with --mode backtest",
+        ExitCode.USAGE,
+      );
+    });
+    return;
+  }
   withExisting(flags, io, (db) => {
+    // a backtest's orders are in the journal, one summary each
+    if (flags.mode === 'backtest') {
+      listBacktestOrders(db, flags, io);
+      return;
+    }
     const orders = db.orders.list({
       state: flags.state,
       strategyId: flags.strategy,
@@ -319,4 +336,72 @@ function fillJson(f: FillRecord, clientOrderId: string): Record<string, unknown>
     cumulativeQuantity: decJson(f.cumulativeQuantity),
     filledAt: iso(f.filledAt),
   };
+}
+
+/** `db orders --mode backtest`: the orders of backtests (of one with `--run`), from the journal. */
+function listBacktestOrders(db: HogaDatabase, flags: DbOrdersFlags, io: DbCommandIo): void {
+  const states = flags.state === undefined ? undefined : [flags.state].flat();
+  const orders = backtestOrders(db, {
+    runId: flags.run,
+    states,
+    strategyId: flags.strategy,
+    symbol: flags.symbol,
+    ...kstDay(flags.date),
+    limit: flags.limit ?? 1_000,
+  });
+  if (flags.json === true) {
+    const out = orders.map(({ summary, ...o }) => ({
+      ...o,
+      mode: 'backtest',
+      price: decJson(o.price),
+      quantity: decJson(o.quantity),
+      amount: decJson(o.amount),
+      filledQuantity: decJson(o.filledQuantity),
+      averageFillPrice: decJson(o.averageFillPrice),
+      createdAt: iso(o.createdAt),
+      events: summary.events.map(([type, at]) => ({ type, at: iso(at) })),
+      fills: summary.fills.map(([at, quantity, price, commission, tax]) => ({
+        at: iso(at),
+        quantity,
+        price,
+        commission,
+        tax,
+      })),
+    }));
+    io.out(`${JSON.stringify(out, null, 2)}\n`);
+    return;
+  }
+  const header = [
+    'created',
+    'clientOrderId',
+    'strategy',
+    'symbol',
+    'side',
+    'type',
+    'price',
+    'qty',
+    'filled',
+    'avg',
+    'state',
+    'reason',
+  ];
+  io.out(
+    formatTable(
+      header,
+      orders.map((o) => [
+        kst(o.createdAt),
+        o.clientOrderId,
+        o.strategyId ?? '-',
+        o.symbol,
+        o.side,
+        o.orderType,
+        dec(o.price),
+        o.quantity === null ? dec(o.amount) : dec(o.quantity),
+        dec(o.filledQuantity),
+        dec(o.averageFillPrice),
+        o.state,
+        o.reason ?? '',
+      ]),
+    ),
+  );
 }
