@@ -180,5 +180,12 @@ export function backtestText(
     }),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
-  return [title, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)].join('\n');
+  const lines = [title, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)];
+  // where the refused orders' reasons are
+  if (Object.keys(outcome.refused).length > 0) {
+    lines.push(
+      `  (their reasons: hoga db orders --mode backtest --run ${outcome.runId} --state DENIED,REJECTED --db ${storedIn})`,
+    );
+  }
+  return lines.join('\n');
 }

@@ -82,6 +82,12 @@ describe('hoga backtest and the risk configuration', () => {
     expect(ups).toBeGreaterThan(2);
     expect(run.trades).toEqual([]);
     expect(run.stats.refused).toEqual({ 'risk-max-order-value': ups });
+    // the report says where their reasons are
+    const text = await hoga(args().filter((a) => a !== '--json'));
+    const runId = /^ {2}run +(\S+)$/m.exec(text.stdout)?.[1] ?? '';
+    expect(text.stdout).toContain(
+      `  (their reasons: hoga db orders --mode backtest --run ${runId} --state DENIED,REJECTED --db ${db})`,
+    );
   }, 120_000);
 
   it('runs with the limits of --risk-config, or of $HOGA_RISK_CONFIG, and stores the file with the run', async () => {
