@@ -16,7 +16,7 @@ import {
 } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { CliError, ExitCode } from '../../runtime/exit-codes.js';
-import { backtestOrders } from './db-backtest-orders.js';
+import { type BacktestOrder, backtestOrders } from './db-backtest-orders.js';
 import { type DbCommandIo, formatTable } from './db-io.js';
 import { openForReading } from './open-for-reading.js';
 
@@ -150,21 +150,7 @@ export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
     }
     io.out(
       formatTable(
-        [
-          'created',
-          'clientOrderId',
-          'brokerOrderId',
-          'strategy',
-          'mode',
-          'symbol',
-          'side',
-          'type',
-          'price',
-          'qty',
-          'filled',
-          'avg',
-          'state',
-        ],
+        ['created', 'clientOrderId', 'brokerOrderId', 'strategy', 'mode', 'symbol', ...ORDER_COLUMNS],
         orders.map((o) => [
           kst(o.createdAt),
           o.clientOrderId,
@@ -172,13 +158,7 @@ export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
           o.strategyId ?? '-',
           o.mode,
           o.symbol,
-          o.side,
-          o.orderType,
-          dec(o.price),
-          o.quantity === null ? `${dec(o.amount)} ${o.currency}` : dec(o.quantity),
-          dec(o.filledQuantity),
-          dec(o.averageFillPrice),
-          o.state,
+          ...orderCells(o, o.currency),
         ]),
       ),
     );
@@ -315,11 +295,7 @@ function decJson(d: Decimal | null): string | null {
 function orderJson(o: OrderRecord): Record<string, unknown> {
   return {
     ...o,
-    price: decJson(o.price),
-    quantity: decJson(o.quantity),
-    amount: decJson(o.amount),
-    filledQuantity: decJson(o.filledQuantity),
-    averageFillPrice: decJson(o.averageFillPrice),
+    ...orderDecimalsJson(o),
     createdAt: iso(o.createdAt),
     updatedAt: iso(o.updatedAt),
   };
@@ -353,11 +329,7 @@ function listBacktestOrders(db: HogaDatabase, flags: DbOrdersFlags, io: DbComman
     const out = orders.map(({ summary, ...o }) => ({
       ...o,
       mode: 'backtest',
-      price: decJson(o.price),
-      quantity: decJson(o.quantity),
-      amount: decJson(o.amount),
-      filledQuantity: decJson(o.filledQuantity),
-      averageFillPrice: decJson(o.averageFillPrice),
+      ...orderDecimalsJson(o),
       createdAt: iso(o.createdAt),
       events: summary.events.map(([type, at]) => ({ type, at: iso(at) })),
       fills: summary.fills.map(([at, quantity, price, commission, tax]) => ({
@@ -371,37 +343,51 @@ function listBacktestOrders(db: HogaDatabase, flags: DbOrdersFlags, io: DbComman
     io.out(`${JSON.stringify(out, null, 2)}\n`);
     return;
   }
-  const header = [
-    'created',
-    'clientOrderId',
-    'strategy',
-    'symbol',
-    'side',
-    'type',
-    'price',
-    'qty',
-    'filled',
-    'avg',
-    'state',
-    'reason',
-  ];
   io.out(
     formatTable(
-      header,
+      ['created', 'clientOrderId', 'strategy', 'symbol', ...ORDER_COLUMNS, 'reason'],
       orders.map((o) => [
         kst(o.createdAt),
         o.clientOrderId,
         o.strategyId ?? '-',
         o.symbol,
-        o.side,
-        o.orderType,
-        dec(o.price),
-        o.quantity === null ? dec(o.amount) : dec(o.quantity),
-        dec(o.filledQuantity),
-        dec(o.averageFillPrice),
-        o.state,
+        // an amount order is a US one
+        ...orderCells(o, 'USD'),
         o.reason ?? '',
       ]),
     ),
   );
+}
+
+/** The columns of an order after its ids, strategy, mode and symbol. */
+const ORDER_COLUMNS = ['side', 'type', 'price', 'qty', 'filled', 'avg', 'state'] as const;
+
+/** An order's cells under {@link ORDER_COLUMNS} (an amount order's amount in `amountCurrency`). */
+function orderCells(o: ListedOrder, amountCurrency: string): string[] {
+  return [
+    o.side,
+    o.orderType,
+    dec(o.price),
+    o.quantity === null ? `${dec(o.amount)} ${amountCurrency}` : dec(o.quantity),
+    dec(o.filledQuantity),
+    dec(o.averageFillPrice),
+    o.state,
+  ];
+}
+
+/** What an order listed shows, a stored one or a backtest's. */
+type ListedOrder = Pick<
+  BacktestOrder,
+  'side' | 'orderType' | 'price' | 'quantity' | 'amount' | 'filledQuantity' | 'averageFillPrice' | 'state'
+>;
+
+/** An order's decimals as strings (null stays null). */
+function orderDecimalsJson(o: ListedOrder): Record<string, string | null> {
+  return {
+    price: decJson(o.price),
+    quantity: decJson(o.quantity),
+    amount: decJson(o.amount),
+    filledQuantity: decJson(o.filledQuantity),
+    averageFillPrice: decJson(o.averageFillPrice),
+  };
 }
