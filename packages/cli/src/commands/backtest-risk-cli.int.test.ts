@@ -62,6 +62,12 @@ function args(...extra: string[]): string[] {
   ];
 }
 
+/** A stored risk configuration, as JSON. */
+interface RiskJson {
+  readonly defaults: Record<string, unknown>;
+  readonly account: Record<string, unknown>;
+}
+
 /** How many times the 5-bar average of `closes` crosses above the 20-bar one. */
 function crossesUp(closes: readonly number[]): number {
   const mean = (end: number, n: number) => closes.slice(end - n + 1, end + 1).reduce((a, b) => a + b, 0) / n;
@@ -104,8 +110,14 @@ describe('hoga backtest and the risk configuration', () => {
         run.trades.map((t) => [Date.parse(t.time), t.side, Number(t.quantity), Number(t.price)]),
       ).toEqual(expected.map((t) => [t.time, t.side, t.quantity, t.price]));
       const stored = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId, '--json']);
-      const params = (JSON.parse(stored.out) as { params: { riskConfig?: unknown } }).params;
+      const params = (JSON.parse(stored.out) as { params: { riskConfig?: unknown; risk?: RiskJson } }).params;
       expect(params.riskConfig).toBe(raised);
+      // the configuration as it ran: the file's limits, and the defaults of the sections it leaves out
+      expect(params.risk?.defaults).toEqual({
+        maxOrderValueKrw: '99000000',
+        maxPositionValuePerSymbolKrw: '99000000',
+      });
+      expect(params.risk?.account).toEqual({ dailyLossLimitKrw: '3000000' });
     }
   }, 120_000);
 

@@ -171,8 +171,11 @@ export async function runBacktestCommand(
           from: request.from,
           to: request.to,
           cash: Object.fromEntries(Object.entries(request.cash).map(([c, v]) => [c, v.toFixed()])),
-          // the file the limits came from (none: hoga's defaults)
-          ...(riskFile === undefined ? {} : { riskConfig: resolve(riskFile) }),
+          // the file the limits came from and the configuration as it ran, its defaults filled in
+          // (none: hoga's defaults)
+          ...(riskFile === undefined
+            ? {}
+            : { riskConfig: resolve(riskFile), risk: JSON.parse(JSON.stringify(risk)) as unknown }),
         },
       },
     });
