@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { noteStrategyFile, throwPlace } from './throw-place.js';
 
@@ -31,6 +32,19 @@ describe(throwPlace, () => {
       'Mine.onBar (/home/q/strats/mine.ts:12:17)',
     ]);
     expect(throwPlace(error, Mine, '/home/q/strats')).toBe(' (at lib/signals.ts:8:3)');
+  });
+
+  it("leaves hoga's sources out when the strategy sits above them (at the repository's root)", () => {
+    // hoga's sources are where this test's module is: a strategy at the root of that repository
+    const root = resolve(import.meta.dirname, '..', '..', '..', '..');
+    class AtRoot {}
+    noteStrategyFile(AtRoot, join(root, 'mine.ts'));
+    const error = thrown([
+      `createOrderIntent (${join(root, 'packages/core/src/orders/order-intent.ts')}:40:11)`,
+      `AtRoot.onBar (${join(root, 'mine.ts')}:9:14)`,
+      `EngineRuntime.call (${join(root, 'packages/engine/src/runtime/engine-runtime.ts')}:160:29)`,
+    ]);
+    expect(throwPlace(error, AtRoot, root)).toBe(' (at mine.ts:9:14)');
   });
 
   it('names nothing for a class not loaded from a file, a frame-less error or a thrown non-error', () => {

@@ -15,14 +15,25 @@ export function noteStrategyFile(strategyClass: object, file: string): void {
   FILES.set(strategyClass, file);
 }
 
+/**
+ * Where hoga's own code is: the `packages` directory above this module (its sources, or the CLI's
+ * bundle in `packages/cli/dist`), else this module's directory (an installed package: under
+ * `node_modules`, left out anyway).
+ */
+const HOGA = ((): string => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const at = here.lastIndexOf(`${sep}packages${sep}`);
+  return at < 0 ? here + sep : here.slice(0, at + `${sep}packages${sep}`.length);
+})();
+
 /** A frame's `file:line:column` (the file a path or a `file:` URL), from a stack line. */
 const FRAME = /\(?((?:file:\/\/)?\/[^()]*?):(\d+):(\d+)\)?$/;
 
 /**
- * ` (at strategies/mine.ts:12:7)`: the first frame of `error`'s stack in a file of the strategy's
- * directory outside `node_modules` (the strategy's file, or a module of its own beside it: not a
- * library it called, nor hoga), the path relative to `cwd` when under it; empty when there is
- * none (a class not loaded from a file, an error with no such frame).
+ * ` (at strategies/mine.ts:12:7)`: the first frame of `error`'s stack in the strategy's file or in
+ * a file of its directory outside `node_modules` and hoga's sources (a module of its own beside it):
+ * not a library it called, nor hoga. The path is relative to `cwd` when under it; empty when there
+ * is no such frame (or the class was not loaded from a file).
  *
  * @param error - what the hook threw
  * @param strategyClass - the strategy's class
@@ -31,14 +42,24 @@ export function throwPlace(error: unknown, strategyClass: object, cwd: string = 
   const file = FILES.get(strategyClass);
   const stack = error instanceof Error ? error.stack : undefined;
   if (file === undefined || stack === undefined) return '';
-  const home = dirname(file) + sep;
+  const frames: { path: string; at: string }[] = [];
   for (const line of stack.split('\n').slice(1)) {
     const m = FRAME.exec(line.trim());
     if (m === null) continue;
-    const path = m[1]?.startsWith('file:') ? fileURLToPath(m[1]) : (m[1] as string);
-    if (!path.startsWith(home) || path.includes(`${sep}node_modules${sep}`)) continue;
-    const shown = relative(cwd, path);
-    return ` (at ${shown.startsWith('..') || isAbsolute(shown) ? path : shown}:${m[2]}:${m[3]})`;
+    frames.push({
+      path: m[1]?.startsWith('file:') ? fileURLToPath(m[1]) : (m[1] as string),
+      at: `${m[2]}:${m[3]}`,
+    });
   }
-  return '';
+  const home = dirname(file) + sep;
+  // the deepest frame of the strategy's own code: its file, or a module of its own beside it (not
+  // hoga's sources, should the strategy sit above them, at the repository's root)
+  const frame = frames.find(
+    (f) =>
+      f.path === file ||
+      (f.path.startsWith(home) && !f.path.includes(`${sep}node_modules${sep}`) && !f.path.startsWith(HOGA)),
+  );
+  if (frame === undefined) return '';
+  const shown = relative(cwd, frame.path);
+  return ` (at ${shown.startsWith('..') || isAbsolute(shown) ? frame.path : shown}:${frame.at})`;
 }
