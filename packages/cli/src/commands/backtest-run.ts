@@ -12,7 +12,7 @@ import type { BrokerClient } from '@hoga/connector';
 import type { Instrument } from '@hoga/core';
 import type { StrategyClass, Subscription } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
-import { loadRiskConfig } from '../config/risk-config-file.js';
+import { loadRiskConfig, riskConfigFile } from '../config/risk-config-file.js';
 import { loadStrategyFile } from '../config/strategy-inputs.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { downloadCandles, fxRates, instrumentsOf, reportEmpty } from './backtest-inputs.js';
@@ -59,7 +59,7 @@ export async function runBacktestCommand(
 ): Promise<void> {
   const request = parseBacktestFlags(files, flags);
   // the same limits as a live or paper run with this file: read (and a bad one refused) before any network
-  const riskFile = flags.riskConfig ?? (process.env.HOGA_RISK_CONFIG || undefined);
+  const riskFile = riskConfigFile(flags.riskConfig);
   const risk = loadRiskConfig(riskFile);
   const engine = await import('@hoga/engine');
   const strategies = await loadStrategies(engine, request);
@@ -173,9 +173,7 @@ export async function runBacktestCommand(
           cash: Object.fromEntries(Object.entries(request.cash).map(([c, v]) => [c, v.toFixed()])),
           // the file the limits came from and the configuration as it ran, its defaults filled in
           // (none: hoga's defaults)
-          ...(riskFile === undefined
-            ? {}
-            : { riskConfig: resolve(riskFile), risk: JSON.parse(JSON.stringify(risk)) as unknown }),
+          ...(riskFile === undefined ? {} : { riskConfig: resolve(riskFile), risk }),
         },
       },
     });

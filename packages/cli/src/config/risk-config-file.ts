@@ -10,6 +10,14 @@ import { parseRiskConfig, type RiskConfig } from '@hoga/engine';
 import { ZodError, z } from 'zod';
 import { usageError } from '../runtime/exit-codes.js';
 
+/** The risk configuration's file: the `--risk-config` flag, else `$HOGA_RISK_CONFIG`; none for the defaults. */
+export function riskConfigFile(
+  file: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  return file ?? (env.HOGA_RISK_CONFIG || undefined);
+}
+
 /**
  * Reads the risk configuration.
  *
@@ -18,7 +26,7 @@ import { usageError } from '../runtime/exit-codes.js';
  * @throws a usage error (exit 2) naming the file and what is wrong in it
  */
 export function loadRiskConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): RiskConfig {
-  const path = file ?? (env.HOGA_RISK_CONFIG || undefined);
+  const path = riskConfigFile(file, env);
   if (path === undefined) return parseRiskConfig({});
   let raw: unknown;
   try {
