@@ -301,6 +301,8 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     for (const p of book.positions()) {
       risk.module.book.setHolding(host.strategyId, p.symbol, p.currency, p.quantity, p.averagePrice);
     }
+    // its daily loss is watched from the start (the positions it carries move with the prices)
+    risk.module.engine.watch(host.strategyId);
   }
 
   // the session as a stored run (hoga db runs), its fills appended as they are routed

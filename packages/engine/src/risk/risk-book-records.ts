@@ -57,6 +57,11 @@ export interface Holding {
   view?: PositionView | null | undefined;
   /** Place of the holding in its strategy's map (the order the position lists keep). */
   rank?: number;
+  /** Start (epoch ms) of the trading day the two fields below describe (NaN: none yet). */
+  dayStartMs: number;
+  /** The quantity and average price held when that day began (today's PnL counts from them). */
+  dayQuantity: Decimal;
+  dayAveragePrice: Decimal;
 }
 
 /**
@@ -97,6 +102,43 @@ export interface FillSlot {
 export interface DayTable {
   readonly byKey: Map<string, RealisedEntry>;
   readonly list: RealisedEntry[];
+}
+
+/**
+ * Realised entries per trading day (by its start, epoch ms), each day's by `strategy|currency` and
+ * in the order first booked (the order the sums are taken in).
+ */
+export class RealisedDays {
+  private readonly days = new Map<number, DayTable>();
+  /** The last day {@link RealisedDays.table} was asked for, and its table then (NaN: none yet). */
+  private lastDay = Number.NaN;
+  private lastTable: DayTable | undefined;
+
+  /** The realised entries of a trading day (the last day asked for kept at hand: fills and checks ask for the same one). */
+  table(day: number): DayTable | undefined {
+    if (day !== this.lastDay) {
+      this.lastDay = day;
+      this.lastTable = this.days.get(day);
+    }
+    return this.lastTable;
+  }
+
+  /**
+   * Points a slot at a trading day: the day's table made if new, the slot's entry of the day if
+   * booked already (undefined: the slot's first fill of the day adds it).
+   */
+  entry(slot: FillSlot, day: number): RealisedEntry | undefined {
+    let today = this.table(day);
+    if (today === undefined) {
+      today = { byKey: new Map(), list: [] };
+      this.days.set(day, today);
+      this.lastDay = day;
+      this.lastTable = today;
+    }
+    slot.dayStartMs = day;
+    slot.entry = today.byKey.get(slot.key);
+    return slot.entry;
+  }
 }
 
 /** A daily PnL answer, good while the book's revision and the trading day are the same. */

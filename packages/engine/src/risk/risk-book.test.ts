@@ -335,22 +335,26 @@ describe(RiskBook, () => {
       expect(book.dailyPnlKrwInt(null, T0)).toBeNaN();
     });
 
-    it('starts the realised part from zero on a new trading day; the unrealised part stays', () => {
+    it('starts from zero on a new trading day: a carried position counts from the price before the day began', () => {
       const book = new RiskBook();
       order(book, { symbol: '005930', side: 'BUY', quantity: '10', price: '70000' }).fill('10', '70000', {
         commission: '100',
       });
       book.notePrice('005930', new Decimal(70500));
       expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe('4900');
-      expect(book.dailyPnlKrw('s1', T0 + DAY_MS).toFixed()).toBe('5000');
+      // the next day, with the price unchanged: nothing made or lost today (before: 5000, the
+      // position's gain since it was bought)
+      expect(book.dailyPnlKrw('s1', T0 + DAY_MS).toFixed()).toBe('0');
       order(book, { symbol: '005930', side: 'SELL', quantity: '5', price: '71000', atMs: T0 + DAY_MS }).fill(
         '5',
         '71000',
         { tax: '200' },
       );
-      expect(book.dailyPnlKrw('s1', T0 + DAY_MS).toFixed()).toBe(String(5000 - 200 + 5 * 500));
+      // sold 5 at 500 over the day's reference, less the tax; the other 5 at the reference
+      expect(book.dailyPnlKrw('s1', T0 + DAY_MS).toFixed()).toBe(String(5 * 500 - 200));
+      // a question about the day before counts its own realised PnL and marks against the cost
       expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe(String(-100 + 5 * 500));
-      // a late fill stamped the day before is booked on that day
+      // a late fill stamped the day before is booked on that day, and on what the next day began with
       order(book, { symbol: '005930', side: 'SELL', quantity: '1', price: '70100', atMs: T0 }).fill(
         '1',
         '70100',
@@ -359,7 +363,57 @@ describe(RiskBook, () => {
         },
       );
       expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe(String(-100 + 100 - 10 + 4 * 500));
-      expect(book.dailyPnlKrw('s1', T0 + DAY_MS).toFixed()).toBe(String(5000 - 200 + 4 * 500));
+      expect(book.dailyPnlKrw('s1', T0 + DAY_MS).toFixed()).toBe(String(5 * 500 - 200));
+    });
+
+    it('takes the last price before a trading day began as its reference, when prices come with their times', () => {
+      const book = new RiskBook();
+      order(book, { symbol: '005930', side: 'BUY', quantity: '100', price: '70000' }).fill('100', '70000');
+      book.notePrice('005930', new Decimal(69000), T0 + 1000);
+      expect(book.dailyPnlKrw('s1', T0 + 1000).toFixed()).toBe('-100000');
+      // the next day opens 1,000 lower: a loss of today, against the day before's last price
+      book.notePrice('005930', new Decimal(68000), T0 + DAY_MS);
+      expect(book.dailyPnlKrw('s1', T0 + DAY_MS).toFixed()).toBe('-100000');
+      // a buy of the day counts from its own price, a sell of carried shares from the reference
+      order(book, { symbol: '005930', side: 'BUY', quantity: '50', price: '68000', atMs: T0 + DAY_MS }).fill(
+        '50',
+        '68000',
+      );
+      book.notePrice('005930', new Decimal(68500), T0 + DAY_MS + 1000);
+      // 100 carried: (68500 − 69000) × 100; 50 bought today: (68500 − 68000) × 50 (to the rounding
+      // of the average price, 69333.33…)
+      const today = () =>
+        book
+          .dailyPnlKrw('s1', T0 + DAY_MS + 1000)
+          .toDecimalPlaces(20)
+          .toFixed();
+      expect(today()).toBe(String(-50_000 + 25_000));
+      order(book, {
+        symbol: '005930',
+        side: 'SELL',
+        quantity: '150',
+        price: '68500',
+        atMs: T0 + DAY_MS,
+      }).fill('150', '68500');
+      expect(today()).toBe(String(-50_000 + 25_000));
+      // flat on the third day: nothing today
+      expect(book.dailyPnlKrw('s1', T0 + 2 * DAY_MS).toFixed()).toBe('0');
+    });
+
+    it('counts a carried position it has no price of from its first fill of the day (a sell does not realise the past)', () => {
+      const book = new RiskBook();
+      book.notePrice('000660', new Decimal(100000), T0); // a book that sees prices (live, paper)
+      order(book, { symbol: '005930', side: 'BUY', quantity: '100', price: '70000' }).fill('100', '70000');
+      order(book, {
+        symbol: '005930',
+        side: 'SELL',
+        quantity: '100',
+        price: '58000',
+        atMs: T0 + DAY_MS,
+      }).fill('100', '58000');
+      // before: −1,200,000, the whole loss since the buy, booked as today's
+      expect(book.dailyPnlKrw('s1', T0 + DAY_MS).toFixed()).toBe('0');
+      expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe('0');
     });
   });
 });

@@ -14,13 +14,13 @@ import {
   type OrderEvent,
 } from '@hoga/core';
 import { RecentRing } from '../recent-ring.js';
+import { bookOnDayStart, DayReferences, rollDayStart, unrealisedToday } from './day-references.js';
 import { addExact, mulExact } from './exact-int.js';
 import type { RawIntentFields } from './intent-fields.js';
 import {
   amountOf,
   bookOnHolding,
   cachedView,
-  type DayTable,
   type FillSlot,
   type Holding,
   holdingView,
@@ -29,6 +29,7 @@ import {
   type MutableOrder,
   type OpenCount,
   type PnlAnswer,
+  RealisedDays,
   type RealisedEntry,
   restoredOrder,
 } from './risk-book-records.js';
@@ -57,15 +58,11 @@ export class RiskBook implements RiskView {
   /** Ids of the orders still open (the checks walk these, not every order ever seen). */
   private readonly open = new Map<string, MutableOrder>();
   private readonly holdings = new Map<string, Map<string, Holding>>();
-  /**
-   * Realised PnL (native currency, net of charges) per trading day (by its start, epoch ms), then per
-   * `strategy|currency` (also listed in the order first booked: the order the sums are taken in).
-   */
-  private readonly realised = new Map<number, DayTable>();
-  /** The last day {@link RiskBook.dayTable} was asked for, and its table then (NaN: none yet). */
-  private lastDay = Number.NaN;
-  private lastDayTable: DayTable | undefined;
+  /** Realised PnL (native currency, net of charges) per trading day, then per `strategy|currency`. */
+  private readonly realised = new RealisedDays();
   private readonly prices = new Map<string, Decimal>();
+  /** What today's PnL of each symbol counts from (see day-references). */
+  private readonly references = new DayReferences(this.prices);
   private rate: Decimal;
   /** `rate` as a safe integer, or NaN. */
   private rateInt: number;
@@ -102,10 +99,17 @@ export class RiskBook implements RiskView {
     this.rateInt = exactIntOf(usdKrw);
   }
 
-  /** A price of a symbol. */
-  notePrice(symbol: string, price: Decimal): void {
+  /**
+   * A price of a symbol.
+   *
+   * @param atMs - when it was the price: on a new trading day, the price before it is the day's
+   *   reference (else the day's reference is the price its first PnL question finds)
+   */
+  notePrice(symbol: string, price: Decimal, atMs?: number): void {
     // positions do not depend on prices: only the PnL answers go stale
     this.changes += 1;
+    const day = atMs === undefined ? undefined : tradingDayStartMs(atMs, this.tradingDayStartHourKst);
+    this.references.beforePrice(symbol, price, day);
     this.prices.set(symbol, price);
   }
 
@@ -140,6 +144,10 @@ export class RiskBook implements RiskView {
       averagePriceInt: exactIntOf(averagePrice),
       currency,
       rank,
+      // what it held when today began: the first PnL question of the day records it
+      dayStartMs: Number.NaN,
+      dayQuantity: ZERO,
+      dayAveragePrice: ZERO,
     });
   }
 
@@ -336,7 +344,7 @@ export class RiskBook implements RiskView {
     }
     // 0 + x is x: the first term is taken as it is, the others added in order
     let total: Decimal | null = null;
-    const today = this.dayTable(day);
+    const today = this.realised.table(day);
     if (today !== undefined) {
       for (const e of today.list) {
         if (strategyId === null || e.strategyId === strategyId) {
@@ -345,17 +353,19 @@ export class RiskBook implements RiskView {
         }
       }
     }
-    // only symbols with a price can carry unrealised PnL: walk those, not every holding (a
-    // backtest's book has no prices: no walk at all)
-    if (this.prices.size > 0) {
-      for (const [symbol, mark] of this.prices) {
-        for (const [s, bySymbol] of this.holdings) {
-          if (strategyId !== null && s !== strategyId) continue;
-          const h = bySymbol.get(symbol);
-          if (h === undefined || h.quantity.isZero()) continue;
-          const krw = toKrw(mark.minus(h.averagePrice).times(h.quantity), h.currency, this.rate);
-          total = total === null ? krw : total.plus(krw);
-        }
+    // only symbols with a price (or, seen by a book with prices, a fill) carry unrealised PnL: walk
+    // those, not every holding (a backtest's book has no prices: no walk at all)
+    for (const symbol of this.references.symbols()) {
+      const reference = this.references.reference(symbol, day);
+      const mark = this.prices.get(symbol) ?? reference;
+      if (mark === undefined) continue;
+      for (const [s, bySymbol] of this.holdings) {
+        if (strategyId !== null && s !== strategyId) continue;
+        const h = bySymbol.get(symbol);
+        const pnl = h === undefined ? null : unrealisedToday(h, mark, reference, day);
+        if (pnl === null) continue;
+        const krw = toKrw(pnl, (h as Holding).currency, this.rate);
+        total = total === null ? krw : total.plus(krw);
       }
     }
     const value = total ?? ZERO;
@@ -376,8 +386,8 @@ export class RiskBook implements RiskView {
    * making a Decimal.
    */
   dailyPnlKrwInt(strategyId: string | null, nowMs: number): number {
-    if (this.prices.size > 0) return Number.NaN;
-    const today = this.dayTable(tradingDayStartMs(nowMs, this.tradingDayStartHourKst));
+    if (this.references.size > 0) return Number.NaN;
+    const today = this.realised.table(tradingDayStartMs(nowMs, this.tradingDayStartHourKst));
     let total = 0;
     if (today === undefined) return total;
     for (const e of today.list) {
@@ -408,15 +418,22 @@ export class RiskBook implements RiskView {
         averagePriceInt: 0,
         currency: order.currency,
         rank: holdings.size,
+        dayStartMs: Number.NaN,
+        dayQuantity: ZERO,
+        dayAveragePrice: ZERO,
       };
       holdings.set(fill.symbol, h);
     }
+    const day = tradingDayStartMs(fill.tsEvent, this.tradingDayStartHourKst);
+    // what the holding began the fill's day with (a fill of an earlier day: that day began with it)
+    if (day < h.dayStartMs) bookOnDayStart(h, fill);
+    else rollDayStart(h, day);
+    if (this.prices.size > 0) this.references.noteFill(fill.symbol, fill.price, day);
     const { changeInt, change } = bookOnHolding(h, fill);
     // the position view and the strategy's list are rebuilt when next asked for
     h.view = undefined;
     if (this.positionCache.size !== 0) this.positionCache.delete(order.strategyId);
-    const day = tradingDayStartMs(fill.tsEvent, this.tradingDayStartHourKst);
-    const entry = slot.dayStartMs === day ? slot.entry : this.realisedEntry(slot, day);
+    const entry = slot.dayStartMs === day ? slot.entry : this.realised.entry(slot, day);
     if (entry === undefined) {
       const added: RealisedEntry = {
         strategyId: order.strategyId,
@@ -424,8 +441,8 @@ export class RiskBook implements RiskView {
         amountInt: changeInt,
         amount: change,
       };
-      // realisedEntry made the day's table
-      const today = this.dayTable(day)!;
+      // entry() made the day's table
+      const today = this.realised.table(day)!;
       today.list.push(added);
       today.byKey.set(slot.key, added);
       slot.entry = added;
@@ -461,32 +478,6 @@ export class RiskBook implements RiskView {
     }
     this.lastSlot = slot;
     return slot;
-  }
-
-  /**
-   * Points a slot at a trading day: the day's table made if new, the slot's entry of the day if
-   * booked already (undefined: the slot's first fill of the day adds it).
-   */
-  private realisedEntry(slot: FillSlot, day: number): RealisedEntry | undefined {
-    let today = this.dayTable(day);
-    if (today === undefined) {
-      today = { byKey: new Map(), list: [] };
-      this.realised.set(day, today);
-      this.lastDay = day;
-      this.lastDayTable = today;
-    }
-    slot.dayStartMs = day;
-    slot.entry = today.byKey.get(slot.key);
-    return slot.entry;
-  }
-
-  /** The realised entries of a trading day (the last day asked for kept at hand: fills and checks ask for the same one). */
-  private dayTable(day: number): DayTable | undefined {
-    if (day !== this.lastDay) {
-      this.lastDay = day;
-      this.lastDayTable = this.realised.get(day);
-    }
-    return this.lastDayTable;
   }
 
   private holdingsOf(strategyId: string): Map<string, Holding> {

@@ -173,7 +173,15 @@ export class RiskEngine implements RiskGate {
     this.lastStrategy = strategyId;
   }
 
-  /** Re-evaluates the daily loss limits of every strategy seen (call after prices move). */
+  /**
+   * Watches a strategy's daily loss from now on, whether or not it orders: a run's strategy holding
+   * positions from earlier runs can lose past its limit without placing an order in this one.
+   */
+  watch(strategyId: string): void {
+    this.noteStrategy(strategyId);
+  }
+
+  /** Re-evaluates the daily loss limits of every strategy seen or watched (call after prices move). */
   evaluate(): void {
     this.options.gateway.sync();
     for (const s of [...this.strategies]) this.tripKillSwitches(s);

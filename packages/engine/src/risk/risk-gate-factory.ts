@@ -93,10 +93,12 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
       if (stopped.signal.aborted) return;
       throw error;
     }
+    const nowMs = options.clock.nowMs();
     for (const symbol of symbols) {
       const price = market?.lastPrice(symbol);
       if (price !== undefined) {
-        book.notePrice(symbol, price);
+        // timed: the day's first price makes the one before it the day's reference (daily loss)
+        book.notePrice(symbol, price, nowMs);
         staleness?.notePrice(symbol);
       }
     }

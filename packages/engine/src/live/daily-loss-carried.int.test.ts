@@ -1,0 +1,130 @@
+/**
+ * The daily loss limit counts today's loss, not the loss a position carried from an earlier day
+ * has made since it was bought. A paper run buys 100 shares of 005930 at 70,000 KRW on Monday; on
+ * Tuesday the price is 58,000 (the position is 1,200,000 KRW under its cost, past the default
+ * 1,000,000 KRW daily limit of a strategy), and a second run on the same store sells the shares.
+ * Before, the kill switch tripped on Tuesday's first price, halted the strategy and denied its sell:
+ * the strategy could not leave a losing position on any later day. A loss made on Tuesday itself
+ * still trips it, also for a strategy that places no order in the run (before, the kill switch
+ * watched only the strategies that had ordered since the process started).
+ */
+import { type Bar, Decimal, type OrderEvent } from '@hoga/core';
+import { HogaDatabase } from '@hoga/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StrategyClass } from '../strategy/strategy.js';
+import { Strategy } from '../strategy/strategy.js';
+import {
+  Closers,
+  type SimulatedBroker,
+  startSimulatedBroker,
+  startTestRun,
+  tempDbFile,
+  until,
+} from './live-run.test-helper.js';
+
+const closers = new Closers();
+afterEach(() => closers.closeAll());
+
+/** Buys 100 shares at market on its first bar when flat; sells them all at market when it holds them. */
+class InThenOut extends Strategy {
+  private sent = false;
+  override onBar(bar: Bar): void {
+    if (this.sent || bar.symbol !== '005930') return;
+    this.sent = true;
+    const held = this.ctx.position('005930')?.quantity;
+    if (held === undefined || held.isZero()) this.ctx.buy('005930', 100);
+    else this.ctx.sell('005930', held);
+  }
+}
+
+/** Places nothing. */
+class Idle extends Strategy {}
+
+/** The trading-state changes in the journal of the store `file`, as `strategy to source`. */
+function stateChanges(file: string): string[] {
+  const db = HogaDatabase.open(file);
+  try {
+    return db.journal
+      .readFrom(1)
+      .filter((e) => e.type === 'TradingStateChanged')
+      .map((e) => {
+        const p = e.payload as { to?: unknown; source?: unknown };
+        return `${e.strategyId} ${p.to} ${p.source}`;
+      });
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A paper run of one strategy (id `InThenOut`) on the store `file`, with a simulator at `start` and
+ * 005930 at `price`; `whileRunning` runs once it started, and the run stops after it. Answers the
+ * run's order events.
+ */
+async function paperDay(
+  file: string,
+  start: string,
+  price: number,
+  strategyClass: StrategyClass,
+  whileRunning: (events: readonly OrderEvent[], broker: SimulatedBroker) => Promise<void>,
+): Promise<readonly OrderEvent[]> {
+  const broker = await startSimulatedBroker(closers, { speed: 30, start });
+  broker.sim.setPrice('005930', new Decimal(price));
+  const db = HogaDatabase.open(file, { clock: broker.clock });
+  closers.add(() => db.close());
+  const run = await startTestRun(
+    { ...broker, db },
+    {
+      runId: 't-carried',
+      mode: 'paper',
+      symbols: ['005930'],
+      cashKrw: new Decimal(20_000_000),
+      strategies: [{ strategyClass, id: 'InThenOut' }],
+    },
+    { pollIntervalMs: 200, streamIntervals: { candles1m: 300, orderbook: 200 } },
+  );
+  try {
+    await whileRunning(run.events, broker);
+  } finally {
+    await run.handle.stop();
+    db.close();
+  }
+  return run.events;
+}
+
+const filledOrDenied = (events: readonly OrderEvent[]) =>
+  until(() => events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied'));
+
+const MONDAY = '2026-11-23T10:00:00+09:00';
+const TUESDAY = '2026-11-24T10:00:00+09:00';
+
+describe('the daily loss limit of a position carried from an earlier day', () => {
+  it('paper: Tuesday counts Tuesday, and the strategy may sell what it bought on Monday', async () => {
+    const file = tempDbFile('hoga-daily-loss-carried-');
+    const monday = await paperDay(file, MONDAY, 70_000, InThenOut, filledOrDenied);
+    const bought = monday.find((e) => e.type === 'OrderFilled');
+    expect(bought?.type === 'OrderFilled' && bought.fill.side).toBe('BUY');
+
+    const tuesday = await paperDay(file, TUESDAY, 58_000, InThenOut, filledOrDenied);
+    const outcome = tuesday.find((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied');
+    // before: denied, the kill switch tripped by a loss made before today
+    expect(outcome?.type === 'OrderDenied' ? `denied ${outcome.reason}` : outcome?.type).toBe('OrderFilled');
+    expect(outcome?.type === 'OrderFilled' && outcome.fill.side).toBe('SELL');
+    expect(outcome?.type === 'OrderFilled' && outcome.fill.quantity.toFixed()).toBe('100');
+    expect(stateChanges(file)).toEqual([]);
+  }, 120_000);
+
+  it('paper: a loss made on Tuesday by the position carried from Monday trips the kill switch', async () => {
+    const file = tempDbFile('hoga-daily-loss-carried-');
+    await paperDay(file, MONDAY, 70_000, InThenOut, filledOrDenied);
+    // Tuesday opens at Monday's price, then falls 12,000 won: 1,200,000 KRW lost today
+    await paperDay(file, TUESDAY, 70_000, Idle, async (_events, { sim }) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(stateChanges(file)).toEqual([]);
+      sim.setPrice('005930', new Decimal(58_000));
+      // before: never (a strategy that placed no order in this run was not watched)
+      await until(() => stateChanges(file).length > 0, 30_000);
+    });
+    expect(stateChanges(file)).toEqual(['InThenOut HALTED daily-loss']);
+  }, 120_000);
+});

@@ -1,0 +1,142 @@
+/**
+ * What today's PnL is counted from. A position carried into a trading day counts what it made since
+ * the day began, not since it was bought: per symbol the book keeps a reference price of the day
+ * (the last price known before the day began, else the day's first price: the API gives no
+ * previous close), and per holding the quantity and average price it held when the day began.
+ *
+ * Today's PnL of a holding is then its realised PnL today plus
+ * `(last − average) × held − (reference − day-start average) × day-start quantity`: with average
+ * cost, realised plus unrealised PnL is the position's whole PnL, and the second term is that whole
+ * PnL as it stood when the day began.
+ *
+ * @module
+ */
+import { Decimal } from '@hoga/core';
+import { bookOnHolding, type Holding } from './risk-book-records.js';
+
+const ZERO = new Decimal(0);
+
+/** A symbol's reference price and the trading day it is the reference of. */
+interface SymbolReference {
+  dayStartMs: number;
+  price: Decimal;
+}
+
+/** The reference prices of the symbols a book has a price of (or a fill of, when it sees prices). */
+export class DayReferences {
+  private readonly refs = new Map<string, SymbolReference>();
+
+  /** @param last - the book's last prices (read, never written here) */
+  constructor(private readonly last: ReadonlyMap<string, Decimal>) {}
+
+  /** Symbols with a reference. */
+  get size(): number {
+    return this.refs.size;
+  }
+
+  /** The symbols with a reference. */
+  symbols(): IterableIterator<string> {
+    return this.refs.keys();
+  }
+
+  /**
+   * Called before a price of `symbol` replaces its last one. On a new trading day the last price
+   * (the one before the day began) becomes the day's reference; a first price is its own.
+   *
+   * @param dayStartMs - start of the price's trading day, or undefined when the caller does not
+   *   know its time (the reference is then the price the day's first question finds)
+   */
+  beforePrice(symbol: string, price: Decimal, dayStartMs: number | undefined): void {
+    const ref = this.refs.get(symbol);
+    if (ref === undefined) {
+      this.refs.set(symbol, { dayStartMs: dayStartMs ?? Number.NaN, price });
+    } else if (dayStartMs !== undefined && dayStartMs > ref.dayStartMs) {
+      ref.price = this.last.get(symbol) ?? price;
+      ref.dayStartMs = dayStartMs;
+    } else if (dayStartMs !== undefined && Number.isNaN(ref.dayStartMs)) {
+      ref.dayStartMs = dayStartMs;
+    }
+  }
+
+  /** A fill's price: the reference of its day for a symbol the book has no price of. */
+  noteFill(symbol: string, price: Decimal, dayStartMs: number): void {
+    if (this.last.has(symbol)) return;
+    const ref = this.refs.get(symbol);
+    if (ref === undefined) this.refs.set(symbol, { dayStartMs, price });
+    else if (dayStartMs > ref.dayStartMs || Number.isNaN(ref.dayStartMs)) {
+      ref.price = price;
+      ref.dayStartMs = dayStartMs;
+    }
+  }
+
+  /**
+   * The reference price of `symbol` on the trading day starting at `dayStartMs`; undefined for a
+   * day before the one the book last knew (a question about the past has no reference).
+   */
+  reference(symbol: string, dayStartMs: number): Decimal | undefined {
+    const ref = this.refs.get(symbol);
+    if (ref === undefined) return undefined;
+    if (ref.dayStartMs === dayStartMs) return ref.price;
+    if (dayStartMs < ref.dayStartMs) return undefined;
+    // the first question of a new day: the last price known (before any of the day's, when the
+    // prices came with their times) is the day's reference
+    ref.price = this.last.get(symbol) ?? ref.price;
+    ref.dayStartMs = dayStartMs;
+    return ref.price;
+  }
+}
+
+/**
+ * Moves a holding's day-start record to the trading day starting at `dayStartMs` when that day is
+ * later (the holding as it stands is what the day began with: call it before booking the day's
+ * first fill).
+ */
+export function rollDayStart(h: Holding, dayStartMs: number): void {
+  if (dayStartMs > h.dayStartMs || Number.isNaN(h.dayStartMs)) {
+    h.dayStartMs = dayStartMs;
+    h.dayQuantity = h.quantity;
+    h.dayAveragePrice = h.averagePrice;
+  }
+}
+
+/**
+ * Books a fill of an earlier trading day than the holding's day-start record (a fill stamped before
+ * the day began, heard after) on that record too: the day began with it.
+ */
+export function bookOnDayStart(h: Holding, fill: Parameters<typeof bookOnHolding>[1]): void {
+  const start: Holding = {
+    quantity: h.dayQuantity,
+    averagePrice: h.dayAveragePrice,
+    quantityInt: Number.NaN,
+    averagePriceInt: Number.NaN,
+    currency: h.currency,
+    dayStartMs: h.dayStartMs,
+    dayQuantity: ZERO,
+    dayAveragePrice: ZERO,
+  };
+  bookOnHolding(start, fill);
+  h.dayQuantity = start.quantity;
+  h.dayAveragePrice = start.averagePrice;
+}
+
+/**
+ * A holding's unrealised PnL today in its currency: `(mark − average) × held`, less the same at the
+ * day's reference for what it held when the day began. Null when it holds nothing and began the day
+ * with nothing. For a day before the holding's record (a question about the past), the unrealised
+ * PnL against the average price.
+ *
+ * @param mark - the last price (else the day's reference)
+ * @param reference - the day's reference price, when known
+ */
+export function unrealisedToday(
+  h: Holding,
+  mark: Decimal,
+  reference: Decimal | undefined,
+  dayStartMs: number,
+): Decimal | null {
+  rollDayStart(h, dayStartMs);
+  const carried = reference !== undefined && h.dayStartMs === dayStartMs && !h.dayQuantity.isZero();
+  if (h.quantity.isZero() && !carried) return null;
+  const now = h.quantity.isZero() ? ZERO : mark.minus(h.averagePrice).times(h.quantity);
+  return carried ? now.minus(reference.minus(h.dayAveragePrice).times(h.dayQuantity)) : now;
+}
