@@ -4,7 +4,7 @@
 import { type Bar, type BarInterval, createLogger, Decimal, type Instrument, type Logger } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import { BarFeed } from '../market-data/bar-feed.js';
-import { FixedFxRates } from '../portfolio/fx-rates.js';
+import { FixedFxRates, type FxRates } from '../portfolio/fx-rates.js';
 import type { StrategySpec } from '../runtime/engine-runtime.js';
 import { type BacktestOutcome, runBacktest } from './run-backtest.js';
 
@@ -42,7 +42,7 @@ export interface BarsBacktest {
 
 /**
  * Runs strategies over in-memory bars (1m unless told) from `start` (earlier bars are warm-up) with an in-memory
- * store, a silent logger (unless given) and USD/KRW fixed at 1400.
+ * store, a silent logger (unless given) and USD/KRW fixed at 1400 (unless given).
  */
 export async function backtestBars(
   strategies: readonly StrategySpec[],
@@ -58,6 +58,8 @@ export async function backtestBars(
     readonly interval?: BarInterval;
     /** The risk configuration (JSON, `riskConfigSchema`; default: the defaults). */
     readonly risk?: unknown;
+    /** USD/KRW of the run (default: fixed at 1400). */
+    readonly fx?: FxRates;
   } = {},
 ): Promise<BarsBacktest> {
   const db = HogaDatabase.open(':memory:');
@@ -75,7 +77,7 @@ export async function backtestBars(
     startMs: start,
     db,
     logger: options.logger ?? createLogger({ level: 'silent' }),
-    fx: new FixedFxRates(1400),
+    fx: options.fx ?? new FixedFxRates(1400),
     instruments: options.instruments,
     risk: options.risk,
     openStream: async () => BarFeed.fromBars(bars, start).stream(),

@@ -1,6 +1,7 @@
 import type { Bar, OrderEvent } from '@hoga/core';
 import { Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
+import { FixedFxRates } from '../portfolio/fx-rates.js';
 import { Strategy } from '../strategy/strategy.js';
 import { backtestBars, minuteBars, T0, US_OPEN } from './backtest-fixture.test-helper.js';
 
@@ -79,6 +80,36 @@ describe('the risk module in a backtest', () => {
     expect(outcome.trades.map((t) => [t.time, t.quantity.toFixed(), t.price.toFixed()])).toEqual([
       [T0 + 60_000, '1000', '60000'],
     ]);
+  });
+
+  it('counts a US loss against the daily limit at the run’s rate, not at a fixed 1,400', async () => {
+    // buys 10 AAPL at $200, sells them at $120, buys again: a loss of $800 and charges, 0.9M KRW at
+    // 1,100 (under the 1,000,000 KRW default), 1.1M KRW at 1,400 (over: the second buy was denied)
+    class BuySellBuy extends Strategy {
+      n = 0;
+      override onBar(): void {
+        this.n += 1;
+        if (this.n === 1 || this.n === 5) this.ctx.buy('AAPL', 10);
+        if (this.n === 3) this.ctx.sell('AAPL', 10);
+      }
+    }
+    const bars = minuteBars('AAPL', [200, 200, 120, 120, 120, 120, 120], US_OPEN);
+    const at = async (rate: number) =>
+      (
+        await backtestBars([{ strategyClass: BuySellBuy }], bars, {
+          start: US_OPEN,
+          fx: new FixedFxRates(rate),
+        })
+      ).outcome;
+    const run = await at(1_100);
+    expect(run.trades.map((t) => `${t.side} ${t.price.toFixed()}`)).toEqual([
+      'BUY 200',
+      'SELL 120',
+      'BUY 120',
+    ]);
+    expect(run.refused).toEqual({});
+    // the same run at 1,400 is past the limit: the kill switch denies the second buy
+    expect((await at(1_400)).refused).toEqual({ 'risk-daily-loss-strategy': 1 });
   });
 
   it('denies what the configuration does not allow (a symbol outside allowedSymbols)', async () => {

@@ -46,6 +46,30 @@ export interface OpenCount {
   n: number;
 }
 
+/** The open orders' counts per strategy. */
+export class OpenCounts {
+  private readonly counts = new Map<string, OpenCount>();
+  private last: OpenCount | undefined;
+
+  /** A strategy's count (the last one asked kept at hand: orders come in runs of one strategy). */
+  of(strategyId: string): OpenCount {
+    const last = this.last;
+    if (last !== undefined && last.strategyId === strategyId) return last;
+    let count = this.counts.get(strategyId);
+    if (count === undefined) {
+      count = { strategyId, n: 0 };
+      this.counts.set(strategyId, count);
+    }
+    this.last = count;
+    return count;
+  }
+
+  /** How many open orders a strategy has. */
+  count(strategyId: string): number {
+    return this.counts.get(strategyId)?.n ?? 0;
+  }
+}
+
 export interface Holding {
   quantity: Decimal;
   averagePrice: Decimal;

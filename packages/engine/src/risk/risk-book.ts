@@ -27,7 +27,7 @@ import {
   isPositive,
   isPriced,
   type MutableOrder,
-  type OpenCount,
+  OpenCounts,
   type PnlAnswer,
   RealisedDays,
   type RealisedEntry,
@@ -66,6 +66,9 @@ export class RiskBook implements RiskView {
   private rate: Decimal;
   /** `rate` as a safe integer, or NaN. */
   private rateInt: number;
+  /** The rate of the moment (a backtest's), read once a USD fill is booked (`usdBooked`). */
+  private usdKrwSource: (() => Decimal) | undefined;
+  private usdBooked = false;
   /** Fill slots by `strategy|currency`, and the last one used (fills come in runs of one strategy). */
   private readonly slots = new Map<string, FillSlot>();
   private lastSlot: FillSlot | undefined;
@@ -80,8 +83,7 @@ export class RiskBook implements RiskView {
    */
   private readonly positionCache = new Map<string, readonly PositionView[]>();
   /** Open orders per strategy (the entries of `open` by their strategy). */
-  private readonly openCounts = new Map<string, OpenCount>();
-  private lastOpenCount: OpenCount | undefined;
+  private readonly openCounts = new OpenCounts();
   /** Open orders with a limit price or an amount (the others are worth 0 until a price is known). */
   private pricedOpen = 0;
   /** The open orders' views since the last order event. */
@@ -120,8 +122,17 @@ export class RiskBook implements RiskView {
     this.rateInt = exactIntOf(rate);
   }
 
+  /** Values USD at `source`'s rate of the moment (a backtest's rate), not at the rate last set. */
+  followUsdKrw(source: () => Decimal): void {
+    this.usdKrwSource = source;
+  }
+
   /** @inheritdoc */
   revision(): number {
+    if (this.usdBooked && this.usdKrwSource !== undefined) {
+      const rate = this.usdKrwSource();
+      if (!rate.eq(this.rate)) this.setUsdKrw(rate);
+    }
     return this.changes;
   }
 
@@ -174,7 +185,7 @@ export class RiskBook implements RiskView {
         filledAmount: ZERO,
         status: 'PENDING',
         view: undefined,
-        openCount: this.openCountOf(strategyId),
+        openCount: this.openCounts.of(strategyId),
       };
       this.putOpen(order);
       return;
@@ -238,7 +249,7 @@ export class RiskBook implements RiskView {
    * (the strategy's holdings come from its stored fills, see {@link RiskBook.setHolding}).
    */
   restoreOpen(order: RestoredRiskOrder): void {
-    this.putOpen(restoredOrder(order, this.openCountOf(order.strategyId)));
+    this.putOpen(restoredOrder(order, this.openCounts.of(order.strategyId)));
   }
 
   /** Puts an order in the open map (in place of an open one of the same id). */
@@ -270,20 +281,7 @@ export class RiskBook implements RiskView {
 
   /** @inheritdoc */
   openOrderCount(strategyId: string): number {
-    return this.openCounts.get(strategyId)?.n ?? 0;
-  }
-
-  /** A strategy's count of open orders (the last one asked kept at hand: orders come in runs of one strategy). */
-  private openCountOf(strategyId: string): OpenCount {
-    const last = this.lastOpenCount;
-    if (last !== undefined && last.strategyId === strategyId) return last;
-    let count = this.openCounts.get(strategyId);
-    if (count === undefined) {
-      count = { strategyId, n: 0 };
-      this.openCounts.set(strategyId, count);
-    }
-    this.lastOpenCount = count;
-    return count;
+    return this.openCounts.count(strategyId);
   }
 
   /** @inheritdoc */
@@ -339,7 +337,7 @@ export class RiskBook implements RiskView {
   dailyPnlKrw(strategyId: string | null, nowMs: number): Decimal {
     const day = tradingDayStartMs(nowMs, this.tradingDayStartHourKst);
     const cached = this.pnlCache.get(strategyId);
-    if (cached !== undefined && cached.revision === this.changes && cached.dayStartMs === day) {
+    if (cached !== undefined && cached.revision === this.revision() && cached.dayStartMs === day) {
       return cached.value;
     }
     // 0 + x is x: the first term is taken as it is, the others added in order
@@ -386,6 +384,7 @@ export class RiskBook implements RiskView {
    * making a Decimal.
    */
   dailyPnlKrwInt(strategyId: string | null, nowMs: number): number {
+    if (this.usdBooked) this.revision(); // USD at the rate of the moment
     if (this.references.size > 0) return Number.NaN;
     const today = this.realised.table(tradingDayStartMs(nowMs, this.tradingDayStartHourKst));
     let total = 0;
@@ -407,6 +406,7 @@ export class RiskBook implements RiskView {
     // the filled amount is read for amount orders only (their remaining amount)
     if (order.amount !== null) order.filledAmount = order.filledAmount.plus(fill.quantity.times(fill.price));
     order.status = complete ? 'FILLED' : 'PARTIAL_FILLED';
+    if (order.currency === 'USD') this.usdBooked = true;
     const slot = this.slotOf(order.strategyId, order.currency);
     const holdings = slot.holdings;
     let h = holdings.get(fill.symbol);

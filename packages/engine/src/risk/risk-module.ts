@@ -72,6 +72,9 @@ export function createRiskModule(options: RiskModuleOptions): RiskModule {
       : new StoreTradingStatePersistence(options.db, options.mode);
   const gateway = new TradingStateGateway(options.clock, persistence);
   const book = new RiskBook(config.tradingDayStartHourKst);
+  // a backtest's USD PnL in KRW at the run's rate of the moment, not at a fixed one
+  const marks = options.marks;
+  if (marks !== undefined) book.followUsdKrw(() => marks.usdKrw());
   const market =
     options.broker === undefined ? undefined : new BrokerMarketView(options.broker, options.clock);
   const funds =
@@ -88,7 +91,7 @@ export function createRiskModule(options: RiskModuleOptions): RiskModule {
     market,
     funds,
     staleness,
-    marks: options.marks,
+    marks,
     throttles: options.throttles !== false,
     cancel: (command) => options.sink.execute(command),
   });
