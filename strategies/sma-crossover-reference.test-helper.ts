@@ -8,6 +8,19 @@
  */
 import type { Bar, Decimal } from '@hoga/core';
 
+/** A seeded random walk on the tick grid (`tick`), starting at `start`. */
+export function walk(n: number, start: number, tick: number, seed: number): number[] {
+  let x = seed;
+  const out: number[] = [];
+  let p = start;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    p = Math.max(tick * 10, p + Math.round(((x / 2147483648) * 2 - 1) * 8) * tick);
+    out.push(Number(p.toFixed(2)));
+  }
+  return out;
+}
+
 /** An expected fill. */
 export interface ExpectedTrade {
   readonly time: number;

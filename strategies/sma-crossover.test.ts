@@ -3,20 +3,7 @@ import { StrategyConfigError } from '@hoga/engine';
 import { describe, expect, it } from 'vitest';
 import { backtestBars, minuteBars } from '../packages/engine/src/backtest/backtest-fixture.test-helper.js';
 import SmaCrossover from './sma-crossover.js';
-import { asExpectedTrades, expectedSmaTrades } from './sma-crossover-reference.test-helper.js';
-
-/** A seeded random walk on the tick grid (`tick`), starting at `start`. */
-function walk(n: number, start: number, tick: number, seed: number): number[] {
-  let x = seed;
-  const out: number[] = [];
-  let p = start;
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    p = Math.max(tick * 10, p + Math.round(((x / 2147483648) * 2 - 1) * 8) * tick);
-    out.push(Number(p.toFixed(2)));
-  }
-  return out;
-}
+import { asExpectedTrades, expectedSmaTrades, walk } from './sma-crossover-reference.test-helper.js';
 
 describe('SmaCrossover', () => {
   it('trades exactly the crossovers of an independent computation (time, side, quantity, next open)', async () => {
