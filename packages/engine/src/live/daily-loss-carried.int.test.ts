@@ -127,4 +127,20 @@ describe('the daily loss limit of a position carried from an earlier day', () =>
     });
     expect(stateChanges(file)).toEqual(['InThenOut HALTED daily-loss']);
   }, 120_000);
+
+  it('paper: a loss realised before a restart on the same day still counts after it', async () => {
+    const file = tempDbFile('hoga-daily-loss-restart-');
+    // Monday: buys 100 at 70,000; a second run sells them at 64,000 (600,000 KRW lost), a third buys
+    // 100 at 64,000 again, and the price falls to 60,000 (400,000 more, 1,000,000 and charges today)
+    await paperDay(file, MONDAY, 70_000, InThenOut, filledOrDenied);
+    await paperDay(file, '2026-11-23T10:10:00+09:00', 64_000, InThenOut, filledOrDenied);
+    await paperDay(file, '2026-11-23T10:20:00+09:00', 64_000, InThenOut, async (events, { sim }) => {
+      await filledOrDenied(events);
+      expect(stateChanges(file)).toEqual([]);
+      sim.setPrice('005930', new Decimal(60_000));
+      // before: never (a restarted run counted today's loss from its own start)
+      await until(() => stateChanges(file).length > 0, 30_000);
+    });
+    expect(stateChanges(file)).toEqual(['InThenOut HALTED daily-loss']);
+  }, 120_000);
 });

@@ -295,12 +295,12 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   for (const spec of allocateCash(o.settings.cash, o.strategies)) {
     const host = runtime.addStrategy(spec);
     // its books as its stored fills left them (earlier runs of this strategy id, this mode), and
-    // the risk module's count of its positions with them (its position limits hold across restarts)
+    // the risk module's with them: its position limits hold across restarts, and so does the loss
+    // its earlier runs made today
     const book = portfolio.book(host.strategyId);
-    bookStoredFills(o.db, o.settings.mode, host.strategyId, book);
-    for (const p of book.positions()) {
-      risk.module.book.setHolding(host.strategyId, p.symbol, p.currency, p.quantity, p.averagePrice);
-    }
+    bookStoredFills(o.db, o.settings.mode, host.strategyId, book, (fill, currency) =>
+      risk.module.book.bookStoredFill(host.strategyId, currency, fill),
+    );
     // its daily loss is watched from the start (the positions it carries move with the prices)
     risk.module.engine.watch(host.strategyId);
   }

@@ -30,6 +30,7 @@ interface StoredFillRow {
 /**
  * Books the stored fills of one strategy (in `mode`) into its book.
  *
+ * @param also - handed each fill after the book took it (the risk module's book takes them too)
  * @returns how many fills were booked
  */
 export function bookStoredFills(
@@ -37,6 +38,7 @@ export function bookStoredFills(
   mode: TradingMode,
   strategyId: string,
   book: StrategyBook,
+  also?: (fill: Fill, currency: Currency) => void,
 ): number {
   const rows = db.connection
     .prepare(
@@ -63,6 +65,7 @@ export function bookStoredFills(
       tsEvent: r.filled_at,
     };
     book.apply(fill, currency);
+    also?.(fill, currency);
   }
   return rows.length;
 }

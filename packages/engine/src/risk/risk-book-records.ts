@@ -122,6 +122,36 @@ export interface FillSlot {
   entry: RealisedEntry | undefined;
 }
 
+/** The fill slots by `strategy|currency`, the last one used kept at hand (fills come in runs of one strategy). */
+export class FillSlots {
+  private readonly slots = new Map<string, FillSlot>();
+  private last: FillSlot | undefined;
+
+  /** @param holdingsOf - a strategy's holdings (made when new) */
+  constructor(private readonly holdingsOf: (strategyId: string) => Map<string, Holding>) {}
+
+  /** The slot of a strategy's fills in a currency. */
+  of(strategyId: string, currency: Currency): FillSlot {
+    const last = this.last;
+    if (last !== undefined && last.strategyId === strategyId && last.currency === currency) return last;
+    const key = `${strategyId}|${currency}`;
+    let slot = this.slots.get(key);
+    if (slot === undefined) {
+      slot = {
+        strategyId,
+        currency,
+        key,
+        holdings: this.holdingsOf(strategyId),
+        dayStartMs: Number.NaN,
+        entry: undefined,
+      };
+      this.slots.set(key, slot);
+    }
+    this.last = slot;
+    return slot;
+  }
+}
+
 /** The realised entries of one trading day, by `strategy|currency` and in the order first booked. */
 export interface DayTable {
   readonly byKey: Map<string, RealisedEntry>;

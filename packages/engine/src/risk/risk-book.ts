@@ -21,7 +21,7 @@ import {
   amountOf,
   bookOnHolding,
   cachedView,
-  type FillSlot,
+  FillSlots,
   type Holding,
   holdingView,
   isPositive,
@@ -69,9 +69,8 @@ export class RiskBook implements RiskView {
   /** The rate of the moment (a backtest's), read once a USD fill is booked (`usdBooked`). */
   private usdKrwSource: (() => Decimal) | undefined;
   private usdBooked = false;
-  /** Fill slots by `strategy|currency`, and the last one used (fills come in runs of one strategy). */
-  private readonly slots = new Map<string, FillSlot>();
-  private lastSlot: FillSlot | undefined;
+  /** Where each strategy's fills in each currency are booked. */
+  private readonly slots = new FillSlots((strategyId) => this.holdingsOf(strategyId));
   /** Bumped by every change the PnL answers depend on (fills, prices, the rate, holdings). */
   private changes = 0;
   /** The last PnL answer per strategy (null: the account); checks and fills ask several times per change. */
@@ -406,8 +405,23 @@ export class RiskBook implements RiskView {
     // the filled amount is read for amount orders only (their remaining amount)
     if (order.amount !== null) order.filledAmount = order.filledAmount.plus(fill.quantity.times(fill.price));
     order.status = complete ? 'FILLED' : 'PARTIAL_FILLED';
-    if (order.currency === 'USD') this.usdBooked = true;
-    const slot = this.slotOf(order.strategyId, order.currency);
+    this.bookFill(order.strategyId, order.currency, fill);
+  }
+
+  /**
+   * A fill of an earlier run of a strategy (its stored fills, in the order they were stored): booked
+   * on its holding and on the realised PnL of its day, so that today's loss before a restart counts
+   * after it.
+   */
+  bookStoredFill(strategyId: string, currency: Currency, fill: Fill): void {
+    this.changes += 1;
+    this.bookFill(strategyId, currency, fill);
+  }
+
+  /** Books a fill on its strategy's holding and the realised PnL of its trading day. */
+  private bookFill(strategyId: string, currency: Currency, fill: Fill): void {
+    if (currency === 'USD') this.usdBooked = true;
+    const slot = this.slots.of(strategyId, currency);
     const holdings = slot.holdings;
     let h = holdings.get(fill.symbol);
     if (h === undefined) {
@@ -416,7 +430,7 @@ export class RiskBook implements RiskView {
         averagePrice: ZERO,
         quantityInt: 0,
         averagePriceInt: 0,
-        currency: order.currency,
+        currency,
         rank: holdings.size,
         dayStartMs: Number.NaN,
         dayQuantity: ZERO,
@@ -432,12 +446,12 @@ export class RiskBook implements RiskView {
     const { changeInt, change } = bookOnHolding(h, fill);
     // the position view and the strategy's list are rebuilt when next asked for
     h.view = undefined;
-    if (this.positionCache.size !== 0) this.positionCache.delete(order.strategyId);
+    if (this.positionCache.size !== 0) this.positionCache.delete(strategyId);
     const entry = slot.dayStartMs === day ? slot.entry : this.realised.entry(slot, day);
     if (entry === undefined) {
       const added: RealisedEntry = {
-        strategyId: order.strategyId,
-        currency: order.currency,
+        strategyId,
+        currency,
         amountInt: changeInt,
         amount: change,
       };
@@ -457,27 +471,6 @@ export class RiskBook implements RiskView {
       entry.amount = amountOf(entry).plus(change ?? new Decimal(changeInt));
       entry.amountInt = Number.NaN;
     }
-  }
-
-  /** The fill slot of a strategy's fills in a currency. */
-  private slotOf(strategyId: string, currency: Currency): FillSlot {
-    const last = this.lastSlot;
-    if (last !== undefined && last.strategyId === strategyId && last.currency === currency) return last;
-    const key = `${strategyId}|${currency}`;
-    let slot = this.slots.get(key);
-    if (slot === undefined) {
-      slot = {
-        strategyId,
-        currency,
-        key,
-        holdings: this.holdingsOf(strategyId),
-        dayStartMs: Number.NaN,
-        entry: undefined,
-      };
-      this.slots.set(key, slot);
-    }
-    this.lastSlot = slot;
-    return slot;
   }
 
   private holdingsOf(strategyId: string): Map<string, Holding> {
