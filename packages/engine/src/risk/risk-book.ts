@@ -37,6 +37,7 @@ import type { OpenOrderView, PositionView, RestoredRiskOrder, RiskOrder, RiskVie
 import { toKrw, tradingDayStartMs } from './valuation.js';
 
 const ZERO = new Decimal(0);
+const NONE: readonly string[] = [];
 
 export type { RestoredRiskOrder, RiskOrder, RiskView } from './risk-types.js';
 
@@ -351,8 +352,8 @@ export class RiskBook implements RiskView {
       }
     }
     // only symbols with a price (or, seen by a book with prices, a fill) carry unrealised PnL: walk
-    // those, not every holding (a backtest's book has no prices: no walk at all)
-    for (const symbol of this.references.symbols()) {
+    // those, not every holding (a backtest's book has no prices: no walk, and no iterator made)
+    for (const symbol of this.references.size === 0 ? NONE : this.references.symbols()) {
       const reference = this.references.reference(symbol, day);
       const mark = this.prices.get(symbol) ?? reference;
       if (mark === undefined) continue;
