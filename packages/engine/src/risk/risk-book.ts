@@ -136,7 +136,7 @@ export class RiskBook implements RiskView {
     return this.changes;
   }
 
-  /** Shares a strategy holds already (restored from the store or the broker's holdings). */
+  /** Shares a strategy holds already (the broker's holdings, as `hoga order` counts them). */
   setHolding(
     strategyId: string,
     symbol: string,
@@ -246,7 +246,7 @@ export class RiskBook implements RiskView {
   /**
    * An order still open from before this process (an earlier run's, restored from the store as the
    * broker left it): open as if submitted, with its fills so far. Its fills are not booked again
-   * (the strategy's holdings come from its stored fills, see {@link RiskBook.setHolding}).
+   * (the strategy's holdings come from its stored fills, see {@link RiskBook.bookStoredFill}).
    */
   restoreOpen(order: RestoredRiskOrder): void {
     this.putOpen(restoredOrder(order, this.openCounts.of(order.strategyId)));
