@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { Decimal } from '@hoga/core';
+import { Decimal, type Fill } from '@hoga/core';
 import { bookOnHolding, type Holding } from './risk-book-records.js';
 
 const ZERO = new Decimal(0);
@@ -40,30 +40,24 @@ export class DayReferences {
   }
 
   /**
-   * Called before a price of `symbol` replaces its last one. On a new trading day the last price
-   * (the one before the day began) becomes the day's reference; a first price is its own.
-   *
-   * @param dayStartMs - start of the price's trading day, or undefined when the caller does not
-   *   know its time (the reference is then the price the day's first question finds)
+   * Called before a price of `symbol` of the trading day starting at `dayStartMs` replaces its last
+   * one. On a new trading day the last price (the one before the day began) becomes the day's
+   * reference; a first price is its own.
    */
-  beforePrice(symbol: string, price: Decimal, dayStartMs: number | undefined): void {
-    const ref = this.refs.get(symbol);
-    if (ref === undefined) {
-      this.refs.set(symbol, { dayStartMs: dayStartMs ?? Number.NaN, price });
-    } else if (dayStartMs !== undefined && dayStartMs > ref.dayStartMs) {
-      ref.price = this.last.get(symbol) ?? price;
-      ref.dayStartMs = dayStartMs;
-    } else if (dayStartMs !== undefined && Number.isNaN(ref.dayStartMs)) {
-      ref.dayStartMs = dayStartMs;
-    }
+  beforePrice(symbol: string, price: Decimal, dayStartMs: number): void {
+    this.note(symbol, this.last.get(symbol) ?? price, dayStartMs);
   }
 
   /** A fill's price: the reference of its day for a symbol the book has no price of. */
   noteFill(symbol: string, price: Decimal, dayStartMs: number): void {
-    if (this.last.has(symbol)) return;
+    if (!this.last.has(symbol)) this.note(symbol, price, dayStartMs);
+  }
+
+  /** Makes `price` the symbol's reference when it has none, or only one of an earlier day. */
+  private note(symbol: string, price: Decimal, dayStartMs: number): void {
     const ref = this.refs.get(symbol);
     if (ref === undefined) this.refs.set(symbol, { dayStartMs, price });
-    else if (dayStartMs > ref.dayStartMs || Number.isNaN(ref.dayStartMs)) {
+    else if (dayStartMs > ref.dayStartMs) {
       ref.price = price;
       ref.dayStartMs = dayStartMs;
     }
@@ -78,8 +72,7 @@ export class DayReferences {
     if (ref === undefined) return undefined;
     if (ref.dayStartMs === dayStartMs) return ref.price;
     if (dayStartMs < ref.dayStartMs) return undefined;
-    // the first question of a new day: the last price known (before any of the day's, when the
-    // prices came with their times) is the day's reference
+    // the first question of a day with no price yet: the last price known is the day's reference
     ref.price = this.last.get(symbol) ?? ref.price;
     ref.dayStartMs = dayStartMs;
     return ref.price;
@@ -103,7 +96,7 @@ export function rollDayStart(h: Holding, dayStartMs: number): void {
  * Books a fill of an earlier trading day than the holding's day-start record (a fill stamped before
  * the day began, heard after) on that record too: the day began with it.
  */
-export function bookOnDayStart(h: Holding, fill: Parameters<typeof bookOnHolding>[1]): void {
+export function bookOnDayStart(h: Holding, fill: Fill): void {
   const start: Holding = {
     quantity: h.dayQuantity,
     averagePrice: h.dayAveragePrice,
@@ -121,9 +114,10 @@ export function bookOnDayStart(h: Holding, fill: Parameters<typeof bookOnHolding
 
 /**
  * A holding's unrealised PnL today in its currency: `(mark − average) × held`, less the same at the
- * day's reference for what it held when the day began. Null when it holds nothing and began the day
- * with nothing. For a day before the holding's record (a question about the past), the unrealised
- * PnL against the average price.
+ * day's reference for what it held when the day began (a holding with no fill yet that day records
+ * what it began the day with here). Null when it holds nothing and began the day with nothing. For
+ * a day before the holding's record (a question about the past), the unrealised PnL against the
+ * average price.
  *
  * @param mark - the last price (else the day's reference)
  * @param reference - the day's reference price, when known

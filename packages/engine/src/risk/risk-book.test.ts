@@ -244,7 +244,7 @@ describe(RiskBook, () => {
         commission: '100',
       });
       expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe('-100');
-      book.notePrice('005930', new Decimal(71000));
+      book.notePrice('005930', new Decimal(71000), T0);
       expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe('9900');
       // a partial sell: realised (71500 − 70000) × 4 − 50 − 30, the rest marked at 71000
       const sell = order(book, { symbol: '005930', side: 'SELL', quantity: '6', price: '71500' });
@@ -258,7 +258,7 @@ describe(RiskBook, () => {
         },
       );
       expect(book.dailyPnlKrw('s2', T0).toFixed()).toBe('-700');
-      book.notePrice('AAPL', new Decimal('201.25'));
+      book.notePrice('AAPL', new Decimal('201.25'), T0);
       expect(book.dailyPnlKrw('s2', T0).toFixed()).toBe(String(-700 + 2.5 * 1400));
       book.setUsdKrw(new Decimal(1300));
       expect(book.dailyPnlKrw('s2', T0).toFixed()).toBe(String(-650 + 2.5 * 1300));
@@ -331,7 +331,7 @@ describe(RiskBook, () => {
       });
       expect(book.dailyPnlKrwInt(null, T0)).toBe(-100);
       expect(book.dailyPnlKrwInt('s1', T0 + DAY_MS)).toBe(0);
-      book.notePrice('005930', new Decimal(70000));
+      book.notePrice('005930', new Decimal(70000), T0);
       expect(book.dailyPnlKrwInt(null, T0)).toBeNaN();
     });
 
@@ -340,7 +340,7 @@ describe(RiskBook, () => {
       order(book, { symbol: '005930', side: 'BUY', quantity: '10', price: '70000' }).fill('10', '70000', {
         commission: '100',
       });
-      book.notePrice('005930', new Decimal(70500));
+      book.notePrice('005930', new Decimal(70500), T0);
       expect(book.dailyPnlKrw('s1', T0).toFixed()).toBe('4900');
       // the next day, with the price unchanged: nothing made or lost today (before: 5000, the
       // position's gain since it was bought)

@@ -102,16 +102,13 @@ export class RiskBook implements RiskView {
   }
 
   /**
-   * A price of a symbol.
-   *
-   * @param atMs - when it was the price: on a new trading day, the price before it is the day's
-   *   reference (else the day's reference is the price its first PnL question finds)
+   * A price of a symbol at `atMs`: the first of a new trading day makes the price before it the
+   * day's reference (today's PnL counts from it).
    */
-  notePrice(symbol: string, price: Decimal, atMs?: number): void {
+  notePrice(symbol: string, price: Decimal, atMs: number): void {
     // positions do not depend on prices: only the PnL answers go stale
     this.changes += 1;
-    const day = atMs === undefined ? undefined : tradingDayStartMs(atMs, this.tradingDayStartHourKst);
-    this.references.beforePrice(symbol, price, day);
+    this.references.beforePrice(symbol, price, tradingDayStartMs(atMs, this.tradingDayStartHourKst));
     this.prices.set(symbol, price);
   }
 
@@ -129,11 +126,15 @@ export class RiskBook implements RiskView {
 
   /** @inheritdoc */
   revision(): number {
-    if (this.usdBooked && this.usdKrwSource !== undefined) {
-      const rate = this.usdKrwSource();
-      if (!rate.eq(this.rate)) this.setUsdKrw(rate);
-    }
+    this.followRate();
     return this.changes;
+  }
+
+  /** Takes the source's rate of the moment, once USD fills are booked (a change is a revision). */
+  private followRate(): void {
+    if (!this.usdBooked || this.usdKrwSource === undefined) return;
+    const rate = this.usdKrwSource();
+    if (!rate.eq(this.rate)) this.setUsdKrw(rate);
   }
 
   /** Shares a strategy holds already (the broker's holdings, as `hoga order` counts them). */
@@ -384,8 +385,8 @@ export class RiskBook implements RiskView {
    * making a Decimal.
    */
   dailyPnlKrwInt(strategyId: string | null, nowMs: number): number {
-    if (this.usdBooked) this.revision(); // USD at the rate of the moment
     if (this.references.size > 0) return Number.NaN;
+    this.followRate();
     const today = this.realised.table(tradingDayStartMs(nowMs, this.tradingDayStartHourKst));
     let total = 0;
     if (today === undefined) return total;

@@ -217,10 +217,10 @@ describe(RiskEngine, () => {
       expect(submit(resting).accepted).toBe(true);
       const other = buy('000660', '1', '100000', 's2');
       expect(submit(other).accepted).toBe(true);
-      book.notePrice('005930', new Decimal(65100)); // -490,000
+      book.notePrice('005930', new Decimal(65100), T0); // -490,000
       engine.evaluate();
       expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('ACTIVE');
-      book.notePrice('005930', new Decimal(65000)); // -500,000
+      book.notePrice('005930', new Decimal(65000), T0); // -500,000
       engine.evaluate();
       expect(gateway.entry({ kind: 'strategy', strategyId: 's1' })).toMatchObject({
         state: 'HALTED',
@@ -264,7 +264,7 @@ describe(RiskEngine, () => {
       const entry = buy('005930', '100', '70000');
       expect(submit(entry).accepted).toBe(true);
       fill(entry, '70000');
-      book.notePrice('005930', new Decimal(65000)); // -500,000
+      book.notePrice('005930', new Decimal(65000), T0); // -500,000
       engine.evaluate();
       expect(cancels.map((c) => [c.clientOrderId, c.strategyId])).toEqual([['earlier-1', 's1']]);
     });
@@ -276,7 +276,7 @@ describe(RiskEngine, () => {
       fill(entry, '70000');
       // found clear at this fill and at this check: the next checks have nothing new to evaluate
       expect(submit(buy('000660', '1', '100000')).accepted).toBe(true);
-      book.notePrice('005930', new Decimal(64900)); // -510,000
+      book.notePrice('005930', new Decimal(64900), T0); // -510,000
       expect(submit(buy('000660', '1', '100000'))).toMatchObject({
         accepted: false,
         code: 'risk-daily-loss-strategy',
@@ -357,12 +357,12 @@ describe(RiskEngine, () => {
       const entry = buy('005930', '100', '70000');
       submit(entry);
       fill(entry, '70000');
-      book.notePrice('005930', new Decimal(65000));
+      book.notePrice('005930', new Decimal(65000), T0);
       engine.evaluate();
       expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('HALTED');
       gateway.reset('hoga risk reset');
       expect(submit(buy('005930', '1', '65000')).accepted).toBe(true);
-      book.notePrice('005930', new Decimal(60000)); // another -500,000 from the trip
+      book.notePrice('005930', new Decimal(60000), T0); // another -500,000 from the trip
       engine.evaluate();
       expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('HALTED');
     });
@@ -376,7 +376,7 @@ describe(RiskEngine, () => {
       submit(a);
       fill(a, '70000');
       submit(buy('000660', '1', '100000', 's2'));
-      book.notePrice('005930', new Decimal(67000));
+      book.notePrice('005930', new Decimal(67000), T0);
       engine.evaluate();
       expect(gateway.state({ kind: 'account' })).toBe('HALTED');
       expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('ACTIVE');

@@ -119,7 +119,7 @@ describe('risk module against the simulator', () => {
     // the price falls 4,000 won: 100 shares lose 400,000 KRW, past the 300,000 limit
     r.sim.setPrice('005930', fillPrice.minus(4_000).toFixed());
     const [price] = await r.client.getPrices(['005930']);
-    r.risk.book.notePrice('005930', price!.lastPrice);
+    r.risk.book.notePrice('005930', price!.lastPrice, price!.timestamp.toMillis());
     r.risk.engine.evaluate();
 
     expect(r.risk.gateway.entry({ kind: 'strategy', strategyId: 'loser' })).toMatchObject({
