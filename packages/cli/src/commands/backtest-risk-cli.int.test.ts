@@ -32,7 +32,15 @@ beforeAll(async () => {
   raised = join(dir, 'risk.json');
   writeFileSync(
     raised,
-    JSON.stringify({ defaults: { maxOrderValueKrw: '99000000', maxPositionValuePerSymbolKrw: '99000000' } }),
+    // the daily loss limit too: a 60,000,000 KRW position loses its default 1,000,000 on a day's fall of
+    // 1.7 %, at the closes, and halts the strategy as live would
+    JSON.stringify({
+      defaults: {
+        maxOrderValueKrw: '99000000',
+        maxPositionValuePerSymbolKrw: '99000000',
+        dailyLossLimitKrw: '99000000',
+      },
+    }),
   );
 });
 afterAll(async () => {
@@ -116,6 +124,7 @@ describe('hoga backtest and the risk configuration', () => {
       expect(params.risk?.defaults).toEqual({
         maxOrderValueKrw: '99000000',
         maxPositionValuePerSymbolKrw: '99000000',
+        dailyLossLimitKrw: '99000000',
       });
       expect(params.risk?.account).toEqual({ dailyLossLimitKrw: '3000000' });
     }

@@ -11,6 +11,7 @@ import type { Bar, VirtualClock } from '@hoga/core';
 import type { ReferencePrices, SymbolReference } from '../market-data/reference-prices.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
+import type { BarDayPnl } from '../risk/bar-day-pnl.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import type { StrategyHost } from '../runtime/strategy-host.js';
 import { sessionShiftOf } from '../venue/session-key.js';
@@ -38,6 +39,8 @@ export interface BacktestLoopParts {
   readonly portfolio: Portfolio;
   /** Previous closes for the bar fill model's KR price limits (every bar is observed, warm-up too). */
   readonly references?: ReferencePrices | undefined;
+  /** The positions' PnL of the day for the risk module's daily loss limits: told each bar time and close. */
+  readonly dayPnl?: BarDayPnl | undefined;
 }
 
 /** Counts of a finished loop. */
@@ -161,7 +164,7 @@ class BarLoop {
    * ({@link BarLoop.turnDue}) (true).
    */
   run(): boolean {
-    const { runtime, clock, venue, marks } = this.parts;
+    const { runtime, clock, venue, marks, dayPnl } = this.parts;
     const stream = this.stream;
     for (;;) {
       if (this.phase === Phase.NEXT) {
@@ -186,6 +189,7 @@ class BarLoop {
         if (!warm && route.working.length > 0) {
           venue.onMarket(bar.symbol, bar, Math.floor((this.t + route.sessionShift) / DAY_MS));
         }
+        dayPnl?.moved(route.slot, bar.close);
         marks.values[route.slot] = bar.close;
         this.hostIndex = 0;
         this.phase = Phase.HOSTS;
@@ -238,6 +242,8 @@ class BarLoop {
       return true;
     }
     this.bars++;
+    // the daily loss limits as the last bar time left them, then (on a new day) counted afresh
+    this.parts.dayPnl?.time(t);
     // End of a trading day: one equity point. The day rolls at 23:00:30 UTC, after the US
     // after-market's last minute (18:00 New York is 23:00 UTC in winter) and before the KR
     // pre-market's first (08:01 KST is 23:01 UTC): the key is the trading date in both markets.

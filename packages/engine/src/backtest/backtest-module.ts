@@ -25,6 +25,7 @@ import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.j
 import { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import { Portfolio, StrategyPortfolio } from '../portfolio/portfolio.js';
+import { BarDayPnl } from '../risk/bar-day-pnl.js';
 import type { MarkSource } from '../risk/risk-engine-options.js';
 import { RiskGate, type RiskVerdict } from '../risk/risk-gate.js';
 import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
@@ -132,7 +133,10 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     bind(LoggerToken).toConstantValue(b.logger);
     bind(DatabaseToken).toConstantValue(b.db);
     bind(FxRates).toConstantValue(b.fx);
-    bind(MarkBook).toSelf().inSingletonScope();
+    const marks = new MarkBook();
+    bind(MarkBook).toConstantValue(marks);
+    // positions valued at the bars' closes for the daily loss limits (the bar loop moves it)
+    bind(BarDayPnl).toConstantValue(new BarDayPnl(marks));
     // the previous regular close of each symbol (fed by the bar loop): KR fills stay inside the
     // daily price limits
     bind(ReferencePrices).toConstantValue(new ReferencePrices());
@@ -152,6 +156,7 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
               // an order's value at its symbol's last close and the run's rate, as live values it
               // at the last price (made a Decimal per order, never per bar)
               marks: barMarks(ctx.get(MarkBook), b.fx, ctx.get(ClockToken)),
+              barPnl: ctx.get(BarDayPnl),
             }).gate,
             ctx.get(BacktestSymbols),
             new BacktestBrokerRules({

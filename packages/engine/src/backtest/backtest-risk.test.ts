@@ -84,7 +84,8 @@ describe('the risk module in a backtest', () => {
 
   it('counts a US loss against the daily limit at the run’s rate, not at a fixed 1,400', async () => {
     // buys 10 AAPL at $200, sells them at $120, buys again: a loss of $800 and charges, 0.9M KRW at
-    // 1,100 (under the 1,000,000 KRW default), 1.1M KRW at 1,400 (over: the second buy was denied)
+    // 1,100 (under the 1,000,000 KRW default), 1.1M KRW at 1,400 (over: as the price fell to 120 the
+    // unrealised loss halted the strategy, and its sell and second buy were denied, as live would)
     class BuySellBuy extends Strategy {
       n = 0;
       override onBar(): void {
@@ -108,8 +109,10 @@ describe('the risk module in a backtest', () => {
       'BUY 120',
     ]);
     expect(run.refused).toEqual({});
-    // the same run at 1,400 is past the limit: the kill switch denies the second buy
-    expect((await at(1_400)).refused).toEqual({ 'risk-daily-loss-strategy': 1 });
+    // the same run at 1,400 is past the limit: the kill switch denies the sell and the second buy
+    const over = await at(1_400);
+    expect(over.refused).toEqual({ 'risk-daily-loss-strategy': 2 });
+    expect(over.trades.map((t) => `${t.side} ${t.price.toFixed()}`)).toEqual(['BUY 200']);
   });
 
   it('denies what the configuration does not allow (a symbol outside allowedSymbols)', async () => {

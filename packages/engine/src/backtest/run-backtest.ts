@@ -17,6 +17,7 @@ import type { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import { type EquityPoint, Portfolio, portfolioTotals } from '../portfolio/portfolio.js';
 import type { CurrencyTotals } from '../portfolio/strategy-book.js';
+import { BarDayPnl } from '../risk/bar-day-pnl.js';
 import { allocateCash } from '../runtime/cash-allocation.js';
 import { EngineRuntime, type StrategySpec, type Subscription } from '../runtime/engine-runtime.js';
 import { ClockToken, type RunSettings } from '../runtime/tokens.js';
@@ -208,7 +209,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
         portfolio.recordEquity();
         if (stream !== null) {
           const counts = await runBacktestLoop(
-            { runtime, clock, venue, marks, portfolio, references },
+            { runtime, clock, venue, marks, portfolio, references, dayPnl: container.get(BarDayPnl) },
             stream,
             options.startTs ?? (() => options.startMs),
             options.signal,

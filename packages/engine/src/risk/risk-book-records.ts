@@ -178,6 +178,23 @@ export class RealisedDays {
   }
 
   /**
+   * A lower bound of the realised PnL of a trading day of a strategy (or the account, null) as a
+   * number in KRW at `usdKrw` (exact for whole won; a Decimal amount's double less its rounding).
+   */
+  floorKrw(day: number, strategyId: string | null, usdKrw: number): number {
+    let total = 0;
+    let abs = 0;
+    for (const e of this.table(day)?.list ?? []) {
+      if (strategyId !== null && e.strategyId !== strategyId) continue;
+      const amount = Number.isNaN(e.amountInt) ? amountOf(e).toNumber() : e.amountInt;
+      const krw = e.currency === 'USD' ? amount * usdKrw : amount;
+      total += krw;
+      abs += Math.abs(krw);
+    }
+    return total - abs * 1e-12;
+  }
+
+  /**
    * Points a slot at a trading day: the day's table made if new, the slot's entry of the day if
    * booked already (undefined: the slot's first fill of the day adds it).
    */
@@ -337,5 +354,30 @@ export function restoredOrder(order: RestoredRiskOrder, openCount: OpenCount): M
     status: isPositive(order.filledQuantity) ? 'PARTIAL_FILLED' : 'PENDING',
     view: undefined,
     openCount,
+  };
+}
+
+/** A holding's field as a number: its safe-integer copy, else the Decimal's nearest double. */
+export function numberOf(exact: number, value: Decimal): number {
+  return Number.isNaN(exact) ? value.toNumber() : exact;
+}
+
+/** A holding of `quantity` at `averagePrice`, with no record yet of what it held when a day began. */
+export function holdingOf(
+  quantity: Decimal,
+  averagePrice: Decimal,
+  currency: Currency,
+  rank: number,
+): Holding {
+  return {
+    quantity,
+    averagePrice,
+    quantityInt: exactIntOf(quantity),
+    averagePriceInt: exactIntOf(averagePrice),
+    currency,
+    rank,
+    dayStartMs: Number.NaN,
+    dayQuantity: ZERO,
+    dayAveragePrice: ZERO,
   };
 }

@@ -14,6 +14,7 @@ import {
   type OrderEvent,
 } from '@hoga/core';
 import { RecentRing } from '../recent-ring.js';
+import type { BarDayPnl } from './bar-day-pnl.js';
 import { bookOnDayStart, DayReferences, rollDayStart, unrealisedToday } from './day-references.js';
 import { addExact, mulExact } from './exact-int.js';
 import type { RawIntentFields } from './intent-fields.js';
@@ -23,10 +24,12 @@ import {
   cachedView,
   FillSlots,
   type Holding,
+  holdingOf,
   holdingView,
   isPositive,
   isPriced,
   type MutableOrder,
+  numberOf,
   OpenCounts,
   type PnlAnswer,
   RealisedDays,
@@ -70,6 +73,8 @@ export class RiskBook implements RiskView {
   /** The rate of the moment (a backtest's), read once a USD fill is booked (`usdBooked`). */
   private usdKrwSource: (() => Decimal) | undefined;
   private usdBooked = false;
+  /** A backtest's positions valued at its bars' closes (then no prices are noted here). */
+  private barPnl: BarDayPnl | undefined;
   /** Where each strategy's fills in each currency are booked. */
   private readonly slots = new FillSlots((strategyId) => this.holdingsOf(strategyId));
   /** Bumped by every change the PnL answers depend on (fills, prices, the rate, holdings). */
@@ -124,10 +129,18 @@ export class RiskBook implements RiskView {
     this.usdKrwSource = source;
   }
 
+  /**
+   * Values positions at a backtest's bar closes, through `pnl` (fed with the fills booked here):
+   * today's PnL then counts unrealised PnL as live and paper count it at their prices.
+   */
+  followBarCloses(pnl: BarDayPnl): void {
+    this.barPnl = pnl;
+  }
+
   /** @inheritdoc */
   revision(): number {
     this.followRate();
-    return this.changes;
+    return this.barPnl === undefined ? this.changes : this.changes + this.barPnl.moves;
   }
 
   /** Takes the source's rate of the moment, once USD fills are booked (a change is a revision). */
@@ -149,18 +162,8 @@ export class RiskBook implements RiskView {
     this.positionCache.delete(strategyId);
     const holdings = this.holdingsOf(strategyId);
     const rank = holdings.get(symbol)?.rank ?? holdings.size;
-    holdings.set(symbol, {
-      quantity,
-      averagePrice,
-      quantityInt: exactIntOf(quantity),
-      averagePriceInt: exactIntOf(averagePrice),
-      currency,
-      rank,
-      // what it held when today began: the first PnL question of the day records it
-      dayStartMs: Number.NaN,
-      dayQuantity: ZERO,
-      dayAveragePrice: ZERO,
-    });
+    // what it held when today began: the first PnL question of the day records it
+    holdings.set(symbol, holdingOf(quantity, averagePrice, currency, rank));
   }
 
   /** Applies one order event. */
@@ -337,8 +340,9 @@ export class RiskBook implements RiskView {
   /** @inheritdoc */
   dailyPnlKrw(strategyId: string | null, nowMs: number): Decimal {
     const day = tradingDayStartMs(nowMs, this.tradingDayStartHourKst);
+    const revision = this.revision();
     const cached = this.pnlCache.get(strategyId);
-    if (cached !== undefined && cached.revision === this.revision() && cached.dayStartMs === day) {
+    if (cached !== undefined && cached.revision === revision && cached.dayStartMs === day) {
       return cached.value;
     }
     // 0 + x is x: the first term is taken as it is, the others added in order
@@ -367,11 +371,13 @@ export class RiskBook implements RiskView {
         total = total === null ? krw : total.plus(krw);
       }
     }
+    const atCloses = this.barPnl?.unrealisedKrw(this.holdings, strategyId, day, this.rate) ?? null;
+    if (atCloses !== null) total = total === null ? atCloses : total.plus(atCloses);
     const value = total ?? ZERO;
     if (cached === undefined) {
-      this.pnlCache.set(strategyId, { revision: this.changes, dayStartMs: day, value });
+      this.pnlCache.set(strategyId, { revision, dayStartMs: day, value });
     } else {
-      cached.revision = this.changes;
+      cached.revision = revision;
       cached.dayStartMs = day;
       cached.value = value;
     }
@@ -385,7 +391,7 @@ export class RiskBook implements RiskView {
    * making a Decimal.
    */
   dailyPnlKrwInt(strategyId: string | null, nowMs: number): number {
-    if (this.references.size > 0) return Number.NaN;
+    if (this.references.size > 0 || this.barPnl !== undefined) return Number.NaN;
     this.followRate();
     const today = this.realised.table(tradingDayStartMs(nowMs, this.tradingDayStartHourKst));
     let total = 0;
@@ -396,6 +402,18 @@ export class RiskBook implements RiskView {
       total = addExact(total, krw);
     }
     return total;
+  }
+
+  /**
+   * A lower bound of {@link RiskBook.dailyPnlKrw} as a number, within a small fraction of it, when
+   * positions are valued at bar closes ({@link RiskBook.followBarCloses}); NaN otherwise.
+   */
+  dailyPnlKrwFloor(strategyId: string | null, nowMs: number): number {
+    if (this.barPnl === undefined) return Number.NaN;
+    this.followRate();
+    const day = tradingDayStartMs(nowMs, this.tradingDayStartHourKst);
+    const rate = this.rate.toNumber();
+    return this.realised.floorKrw(day, strategyId, rate) + this.barPnl.floorKrw(strategyId, day, rate);
   }
 
   private applyFill(order: MutableOrder, fill: Fill, complete: boolean): void {
@@ -427,17 +445,7 @@ export class RiskBook implements RiskView {
     const holdings = slot.holdings;
     let h = holdings.get(fill.symbol);
     if (h === undefined) {
-      h = {
-        quantity: ZERO,
-        averagePrice: ZERO,
-        quantityInt: 0,
-        averagePriceInt: 0,
-        currency,
-        rank: holdings.size,
-        dayStartMs: Number.NaN,
-        dayQuantity: ZERO,
-        dayAveragePrice: ZERO,
-      };
+      h = holdingOf(ZERO, ZERO, currency, holdings.size);
       holdings.set(fill.symbol, h);
     }
     const day = tradingDayStartMs(fill.tsEvent, this.tradingDayStartHourKst);
@@ -445,7 +453,10 @@ export class RiskBook implements RiskView {
     if (day < h.dayStartMs) bookOnDayStart(h, fill);
     else rollDayStart(h, day);
     if (this.prices.size > 0) this.references.noteFill(fill.symbol, fill.price, day);
+    const q0 = this.barPnl === undefined ? 0 : numberOf(h.quantityInt, h.quantity);
+    const a0 = this.barPnl === undefined ? 0 : numberOf(h.averagePriceInt, h.averagePrice);
     const { changeInt, change } = bookOnHolding(h, fill);
+    this.barPnl?.filled(strategyId, fill, h, q0, a0);
     // the position view and the strategy's list are rebuilt when next asked for
     h.view = undefined;
     if (this.positionCache.size !== 0) this.positionCache.delete(strategyId);

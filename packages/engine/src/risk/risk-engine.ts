@@ -41,7 +41,7 @@ import {
 } from './risk-types.js';
 import type { TradingStateGateway } from './trading-state-gateway.js';
 import { TradingStateSource } from './trading-state-persistence.js';
-import { nextTradingDayStartMs, tradingDayOf, tradingDayStartMs } from './valuation.js';
+import { dailyPnlFloor, nextTradingDayStartMs, tradingDayOf, tradingDayStartMs } from './valuation.js';
 
 const ZERO = new Decimal(0);
 
@@ -71,10 +71,7 @@ export class RiskEngine implements RiskGate {
   private readonly strategies = new Set<string>();
   /** The strategy last added to `strategies`. */
   private lastStrategy: string | undefined;
-  /**
-   * Per strategy (null: manual orders), the view's PnL revision and the trading day at which its
-   * daily loss limits and the account's were last found clear.
-   */
+  /** Per strategy (null: manual orders), the PnL revision and trading day its limits were last clear at. */
   private readonly clearAt = new Map<string | null, { revision: number; dayStartMs: number }>();
   private cancelSeq = 0;
   /** The limits whose daily loss limit was last read as an integer, and that integer. */
@@ -399,9 +396,10 @@ export class RiskEngine implements RiskGate {
     const dayStartMs = tradingDayStartMs(nowMs, config.tradingDayStartHourKst);
     const last = revision === undefined || this.tripped.size > 0 ? undefined : this.clearAt.get(strategyId);
     if (last !== undefined && last.revision === revision && last.dayStartMs === dayStartMs) return true;
+    if (this.tripped.size > 0) this.forgetEarlierTrips(nowMs);
     const sid = strategyId ?? 'manual';
     const limits = this.limits(sid);
-    if (revision !== undefined && this.tripped.size === 0 && this.clearByIntegers(sid, limits, nowMs)) {
+    if (revision !== undefined && this.tripped.size === 0 && this.clearByNumbers(sid, limits, nowMs)) {
       if (last === undefined) this.clearAt.set(strategyId, { revision, dayStartMs });
       else {
         last.revision = revision;
@@ -447,23 +445,27 @@ export class RiskEngine implements RiskGate {
   }
 
   /**
-   * Whether the strategy and the account are clear of their daily loss limits, decided on safe
-   * integers (exact) when the view gives its PnL as one and the limits are whole won: the same
-   * answer as {@link dailyLossBreaches} finding nothing, with no Decimal made. False when it cannot
-   * tell (the Decimal evaluation decides then). Only while no kill switch tripped (no trip's PnL to
-   * count from).
+   * Whether the strategy and the account are clear of their daily loss limits by {@link
+   * dailyPnlFloor} and whole-won limits: {@link dailyLossBreaches} would find nothing, and no
+   * Decimal is made. False when it cannot tell (the Decimal evaluation decides then).
    */
-  private clearByIntegers(strategyId: string, limits: StrategyLimits, nowMs: number): boolean {
+  private clearByNumbers(strategyId: string, limits: StrategyLimits, nowMs: number): boolean {
     const view = this.options.view;
-    if (view.dailyPnlKrwInt === undefined) return false;
+    if (view.dailyPnlKrwInt === undefined && view.dailyPnlKrwFloor === undefined) return false;
     const accountLimit = limitIntOf(this.options.config.account.dailyLossLimitKrw);
     const strategyLimit =
       limits === this.lastLimits ? this.lastLimitInt : limitIntOf(limits.dailyLossLimitKrw);
     this.lastLimits = limits;
     this.lastLimitInt = strategyLimit;
     // NaN compares false: not clear, the Decimal evaluation decides
-    if (!(view.dailyPnlKrwInt(null, nowMs) > -accountLimit)) return false;
-    return view.dailyPnlKrwInt(strategyId, nowMs) > -strategyLimit;
+    if (!(dailyPnlFloor(view, null, nowMs) > -accountLimit)) return false;
+    return dailyPnlFloor(view, strategyId, nowMs) > -strategyLimit;
+  }
+
+  /** Drops trips of earlier trading days (today's PnL counts from a trip of today only). */
+  private forgetEarlierTrips(nowMs: number): void {
+    const day = tradingDayOf(nowMs, this.options.config.tradingDayStartHourKst);
+    for (const [key, trip] of this.tripped) if (trip.day !== day) this.tripped.delete(key);
   }
 
   private cancelOpenOrders(scope: RiskScope): void {

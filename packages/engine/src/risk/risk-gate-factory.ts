@@ -13,6 +13,7 @@ import type { HogaDatabase } from '@hoga/store';
 import { type SchedulerLike, type Subscription, timer } from 'rxjs';
 import type { ExecutionVenue } from '../venue/execution-venue.js';
 import type { AccountInfoSource } from './account-info-provider.js';
+import type { BarDayPnl } from './bar-day-pnl.js';
 import type { MarketInfoSource, ReadOptions } from './broker-market-view.js';
 import type { MarkSource } from './risk-engine-options.js';
 import { createRiskModule, type RiskModule } from './risk-module.js';
@@ -39,6 +40,8 @@ export interface RiskGateBindingOptions {
   readonly scheduler?: SchedulerLike;
   /** Last prices and the rate where no broker gives them (a backtest's closes and rates). */
   readonly marks?: MarkSource | undefined;
+  /** A backtest's positions valued at its bars' closes (see the risk module's `barPnl`). */
+  readonly barPnl?: BarDayPnl | undefined;
 }
 
 /** The gate and what keeps it fed. */
@@ -65,6 +68,7 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
     sink: options.venue,
     watchStaleness: options.watchStaleness === true,
     marks: options.marks,
+    barPnl: options.barPnl,
     // the abuse throttles protect the connection to the broker: a backtest has none
     throttles: options.mode !== 'backtest',
   });

@@ -11,6 +11,7 @@ import { type HogaDatabase, orderFromIntent } from '@hoga/store';
 import { merge, type Observable, Subject, type Subscription } from 'rxjs';
 import type { OrderCommand } from '../commands/order-commands.js';
 import { AccountInfoProvider, type AccountInfoSource } from './account-info-provider.js';
+import type { BarDayPnl } from './bar-day-pnl.js';
 import { BrokerMarketView, type MarketInfoSource } from './broker-market-view.js';
 import { RiskBook } from './risk-book.js';
 import { parseRiskConfig, type RiskConfig } from './risk-config.js';
@@ -49,6 +50,11 @@ export interface RiskModuleOptions {
   readonly throttles?: boolean;
   /** Last prices and the rate where no broker gives them (a backtest's closes and rates). */
   readonly marks?: MarkSource | undefined;
+  /**
+   * A backtest's positions valued at its bars' closes: today's PnL counts their unrealised PnL, and
+   * the limits are evaluated at each new bar time (the bar loop drives it).
+   */
+  readonly barPnl?: BarDayPnl | undefined;
 }
 
 /** The assembled module. */
@@ -95,6 +101,13 @@ export function createRiskModule(options: RiskModuleOptions): RiskModule {
     throttles: options.throttles !== false,
     cancel: (command) => options.sink.execute(command),
   });
+  const barPnl = options.barPnl;
+  if (barPnl !== undefined && config.enabled) {
+    barPnl.tradingDayStartHourKst = config.tradingDayStartHourKst;
+    book.followBarCloses(barPnl);
+    // as live evaluates them when prices move: a loss past the limit halts and cancels at once
+    barPnl.onTime = () => engine.evaluate();
+  }
   const sender = new RiskedOrderSender(engine, options.sink, options.clock, options.db, options.mode);
   return { config, gateway, book, engine, market, funds, staleness, sender };
 }

@@ -224,6 +224,12 @@ export interface RiskView {
    * kill switch compare without making a Decimal; without it the Decimal answer is compared.
    */
   dailyPnlKrwInt?(strategyId: string | null, nowMs: number): number;
+  /**
+   * A lower bound of {@link RiskView.dailyPnlKrw} as a number, within a small fraction of it, else
+   * NaN: the kill switch takes a bound clear of the limit as clear (a backtest's positions valued at
+   * its bars' closes), and otherwise compares the Decimal answer.
+   */
+  dailyPnlKrwFloor?(strategyId: string | null, nowMs: number): number;
 }
 
 /** An order in the risk view, open or closed. */

@@ -5,7 +5,7 @@
  */
 import { type Currency, Decimal, exactIntOf, KST_ZONE, timesExact } from '@hoga/core';
 import { DateTime } from 'luxon';
-import type { OpenOrderView, PositionView, RiskContext } from './risk-types.js';
+import type { OpenOrderView, PositionView, RiskContext, RiskView } from './risk-types.js';
 
 const ZERO = new Decimal(0);
 
@@ -83,4 +83,14 @@ const lastDay = { start: Number.NaN, text: '' };
 /** ISO text (KST) of an epoch ms, for denial data. */
 export function isoKst(ms: number): string {
   return DateTime.fromMillis(ms, { zone: KST_ZONE }).toISO() ?? String(ms);
+}
+
+/**
+ * A view's PnL of today as a number, for the kill switch's comparisons without a Decimal: exactly,
+ * when it is a safe integer, else a lower bound within a small fraction of it (a backtest's), else
+ * NaN (the Decimal answer decides).
+ */
+export function dailyPnlFloor(view: RiskView, strategyId: string | null, nowMs: number): number {
+  const exact = view.dailyPnlKrwInt?.(strategyId, nowMs) ?? Number.NaN;
+  return Number.isNaN(exact) ? (view.dailyPnlKrwFloor?.(strategyId, nowMs) ?? Number.NaN) : exact;
 }

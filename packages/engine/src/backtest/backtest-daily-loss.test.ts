@@ -1,0 +1,92 @@
+import type { Bar, OrderEvent } from '@hoga/core';
+import { Decimal } from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import { Strategy } from '../strategy/strategy.js';
+import { backtestBars, MINUTE, minuteBars, T0 } from './backtest-fixture.test-helper.js';
+
+// A backtest's daily loss limit counts what live and paper count: realised PnL today plus what the
+// positions made today at the bars' closes (from the last close before the day), not realised only.
+// The strategy's limit is the default 1,000,000 KRW.
+
+const DAY = 86_400_000;
+const RICH = { KRW: new Decimal('1e10'), USD: new Decimal(0) };
+
+/** Monday's and Tuesday's minute bars of 005930 (09:01 KST on). */
+function twoDays(monday: readonly number[], tuesday: readonly number[]): Bar[] {
+  return [...minuteBars('005930', monday), ...minuteBars('005930', tuesday, T0 + DAY)];
+}
+
+/**
+ * Places the orders `plan` gives for each bar of the run (numbered from 1) and notes in `seen` what
+ * became of them (with the number of the last bar it saw).
+ */
+function planned(plan: Record<number, (ctx: Strategy['ctx']) => void>, seen: string[] = []) {
+  return class Planned extends Strategy {
+    n = 0;
+    override onBar(): void {
+      this.n += 1;
+      plan[this.n]?.(this.ctx);
+    }
+    override onOrderEvent(event: OrderEvent): void {
+      if (event.type === 'OrderDenied') seen.push(`${this.n} denied ${event.code}`);
+      if (event.type === 'OrderCanceled') seen.push(`${this.n} canceled`);
+      if (event.type === 'OrderFilled') seen.push(`${this.n} filled ${event.fill.price.toFixed()}`);
+    }
+  };
+}
+
+describe('the daily loss limit in a backtest', () => {
+  it('counts a carried position from the last close before the day, not from its cost', async () => {
+    // Monday: 100 bought at 70,000, closing at 61,000 (−900,000, under the limit). Tuesday at
+    // 60,000: today's loss is 100,000; the sale realises −1,000,000 against the cost, of which
+    // 900,000 was Monday's. The buy after it is accepted; counted as realised, it was denied.
+    const Cls = planned({
+      1: (ctx) => ctx.buy('005930', 100),
+      7: (ctx) => ctx.sell('005930', 100),
+      9: (ctx) => ctx.buy('005930', 10),
+    });
+    const { outcome } = await backtestBars(
+      [{ strategyClass: Cls }],
+      twoDays([70_000, 70_000, 65_000, 61_000, 61_000], [60_000, 60_000, 60_000, 60_000, 60_000]),
+      { cash: RICH },
+    );
+    expect(outcome.refused).toEqual({});
+    expect(outcome.trades.map((t) => `${t.side} ${t.quantity.toFixed()} @ ${t.price.toFixed()}`)).toEqual([
+      'BUY 100 @ 70000',
+      'SELL 100 @ 60000',
+      'BUY 10 @ 60000',
+    ]);
+  });
+
+  it('halts a strategy whose positions lost the limit today, cancels its orders, and lets it trade the next day', async () => {
+    // 100 bought at 70,000; a limit buy at 50,000 works. At 59,000 the position has lost
+    // 1,100,000 today: the kill switch cancels the limit order at the next bar time, and the buy
+    // after it is denied. Tuesday counts from Monday's last close: trading again.
+    const seen: string[] = [];
+    const Cls = planned(
+      {
+        1: (ctx) => ctx.buy('005930', 100),
+        3: (ctx) => ctx.buy('005930', 10, new Decimal(50_000)),
+        7: (ctx) => ctx.buy('005930', 10),
+        9: (ctx) => ctx.buy('005930', 10),
+      },
+      seen,
+    );
+    const { outcome } = await backtestBars(
+      [{ strategyClass: Cls }],
+      twoDays([70_000, 70_000, 69_000, 65_000, 59_000, 59_000, 59_000], [59_000, 59_000, 59_500]),
+      { cash: RICH },
+    );
+    expect(seen).toEqual([
+      '1 filled 70000',
+      '5 canceled',
+      '7 denied risk-daily-loss-strategy',
+      '9 filled 59000',
+    ]);
+    expect(outcome.refused).toEqual({ 'risk-daily-loss-strategy': 1 });
+    expect(outcome.trades.map((t) => `${t.time} ${t.side} ${t.price.toFixed()}`)).toEqual([
+      `${T0 + MINUTE} BUY 70000`,
+      `${T0 + DAY + 2 * MINUTE} BUY 59000`,
+    ]);
+  });
+});
