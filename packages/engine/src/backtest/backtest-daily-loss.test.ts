@@ -89,4 +89,34 @@ describe('the daily loss limit in a backtest', () => {
       `${T0 + DAY + 2 * MINUTE} BUY 59000`,
     ]);
   });
+
+  it('judges an order of a timer due on an earlier day by that day’s PnL, though the next bar is of a later day', async () => {
+    // Day 1: 100 bought at 70,000, closing at 62,000. Day 2 closes at 59,500: it lost 250,000 today
+    // (1,050,000 since the buy). A timer due at 15:40 on day 2 fires as day 3's first bar begins,
+    // with the clock at 15:40 of day 2: its buy is judged by day 2's loss, and accepted.
+    const seen: string[] = [];
+    class AtTheClose extends Strategy {
+      n = 0;
+      override onBar(): void {
+        this.n += 1;
+        if (this.n === 1) this.ctx.buy('005930', 100);
+        if (this.n === 4) this.ctx.setTimer('close', { at: T0 + DAY + 6 * 3_600_000 + 39 * MINUTE });
+      }
+      override onTimer(): void {
+        this.ctx.buy('005930', 1, new Decimal(59_000));
+      }
+      override onOrderEvent(event: OrderEvent): void {
+        if (event.type === 'OrderDenied') seen.push(`denied ${event.code}`);
+        if (event.type === 'OrderAccepted') seen.push(`accepted at ${new Date(event.tsEvent).toISOString()}`);
+      }
+    }
+    const bars = [
+      ...minuteBars('005930', [70_000, 70_000, 62_000]),
+      ...minuteBars('005930', [60_000, 59_500], T0 + DAY),
+      ...minuteBars('005930', [59_500, 59_500], T0 + 2 * DAY),
+    ];
+    const { outcome } = await backtestBars([{ strategyClass: AtTheClose }], bars, { cash: RICH });
+    expect(outcome.refused).toEqual({});
+    expect(seen).toEqual(['accepted at 2026-03-02T00:01:00.000Z', 'accepted at 2026-03-03T06:40:00.000Z']);
+  });
 });

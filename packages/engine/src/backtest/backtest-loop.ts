@@ -242,7 +242,7 @@ class BarLoop {
       return true;
     }
     this.bars++;
-    // the daily loss limits as the last bar time left them, then (on a new day) counted afresh
+    // the daily loss limits as the last bar time left them (a new day is counted from its first close)
     this.parts.dayPnl?.time(t);
     // End of a trading day: one equity point. The day rolls at 23:00:30 UTC, after the US
     // after-market's last minute (18:00 New York is 23:00 UTC in winter) and before the KR

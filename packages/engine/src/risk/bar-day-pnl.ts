@@ -64,6 +64,8 @@ export class BarDayPnl {
   private readonly account: ScopeSums = { krw: 0, usd: 0, absKrw: 0, absUsd: 0 };
   /** Start of the trading day the sums are of (NaN: before the first bar). */
   private day = Number.NaN;
+  /** Start of the trading day of the current bar time (the sums move to it at its first close or fill). */
+  private barDay = Number.NaN;
   private lastTime = Number.NaN;
   /** Bumped by every change of a sum (part of the risk book's revision). */
   moves = 0;
@@ -76,18 +78,22 @@ export class BarDayPnl {
   /** @param closes - the bars' last closes */
   constructor(private readonly closes: BarCloses) {}
 
-  /** A bar time `t` begins (called before its bars are matched and marked). */
+  /**
+   * A bar time `t` begins (called before its timers fire and its bars are matched and marked). The
+   * sums move to its trading day at its first close or fill, or when a question names that day: a
+   * timer due before `t` still sees the day it is due in.
+   */
   time(t: number): void {
     if (t === this.lastTime) return;
     this.lastTime = t;
     // the limits as the last time left them (the clock is still there)
     this.onTime?.();
-    const day = tradingDayStartMs(t, this.tradingDayStartHourKst);
-    if (day !== this.day) this.roll(day);
+    this.barDay = tradingDayStartMs(t, this.tradingDayStartHourKst);
   }
 
   /** A close of the symbol in `slot` (called before the bar book writes it). */
   moved(slot: number, close: number): void {
+    if (this.barDay !== this.day) this.reach(this.barDay);
     const holders = this.bySlot[slot];
     if (holders === undefined) return;
     for (let i = 0; i < holders.length; i++) {
@@ -105,6 +111,7 @@ export class BarDayPnl {
    * it: the unrealised PnL at the symbol's price changes by `(at − a1) × q1 − (at − a0) × q0`.
    */
   filled(strategyId: string, fill: Fill, after: Holding, q0: number, a0: number): void {
+    this.reach(this.barDay);
     const h = this.holder(strategyId, fill.symbol, after.currency === 'USD');
     // a fill before the symbol's first close: counted from its price
     if (Number.isNaN(h.at)) h.at = fill.price.toNumber();
@@ -126,6 +133,7 @@ export class BarDayPnl {
     dayStartMs: number,
     usdKrw: Decimal,
   ): Decimal | null {
+    this.reach(dayStartMs);
     let total: Decimal | null = null;
     for (const [s, bySymbol] of holdings) {
       if (strategyId !== null && s !== strategyId) continue;
@@ -148,6 +156,7 @@ export class BarDayPnl {
    * `usdKrw`, for the trading day starting at `dayStartMs`; NaN when the sums are of another day.
    */
   floorKrw(strategyId: string | null, dayStartMs: number, usdKrw: number): number {
+    this.reach(dayStartMs);
     if (dayStartMs !== this.day) return Number.NaN;
     const s = strategyId === null ? this.account : this.scopes.get(strategyId);
     if (s === undefined) return 0;
@@ -171,6 +180,11 @@ export class BarDayPnl {
       a.krw += d;
       a.absKrw += abs;
     }
+  }
+
+  /** Moves the sums to the trading day starting at `day` when it is later (a question of the past moves nothing). */
+  private reach(day: number): void {
+    if (day > this.day || (Number.isNaN(this.day) && !Number.isNaN(day))) this.roll(day);
   }
 
   /** A new trading day: every position counts from its last close (its value now), so all sums are 0. */

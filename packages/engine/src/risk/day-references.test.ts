@@ -195,14 +195,14 @@ describe('a backtest’s daily PnL at its bars’ closes', () => {
     );
   });
 
-  it('has no bound for a day its sums are not of (the Decimal answer decides)', () => {
+  it('has no bound for a day before its sums’ (the Decimal answer decides)', () => {
     const closes = new MarkBook();
     const pnl = new BarDayPnl(closes);
     const book = new RiskBook();
     book.followBarCloses(pnl);
-    pnl.time(T0);
-    expect(book.dailyPnlKrwFloor('s1', T0)).toBe(0);
-    expect(book.dailyPnlKrwFloor('s1', T0 + DAY_MS)).toBeNaN();
+    pnl.time(T0 + DAY_MS);
+    expect(book.dailyPnlKrwFloor('s1', T0 + DAY_MS)).toBe(0);
+    expect(book.dailyPnlKrwFloor('s1', T0)).toBeNaN();
     expect(book.dailyPnlKrwInt('s1', T0)).toBeNaN();
   });
 });
