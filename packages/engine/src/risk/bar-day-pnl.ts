@@ -69,7 +69,7 @@ export class BarDayPnl {
   private lastTime = Number.NaN;
   /** Bumped by every change of a sum (part of the risk book's revision). */
   moves = 0;
-  /** Called at each new bar time, before the day rolls: the risk engine's evaluation of the limits. */
+  /** Called at each new bar time, the clock still at the last one: the risk engine's evaluation of the limits. */
   onTime: (() => void) | undefined;
 
   /** When a trading day starts, KST hour (the risk configuration's: set by the risk module). */
