@@ -130,6 +130,27 @@ describe('hoga backtest and the risk configuration', () => {
     }
   }, 120_000);
 
+  it('halts on a day the position lost the daily loss limit at the closes, and says so on stderr', async () => {
+    // the order limits raised, the daily loss limit left at its 1,000,000 KRW: a 1,000-share position
+    // loses that on a fall of under 2 %
+    const orders = join(dir, 'orders-only.json');
+    writeFileSync(
+      orders,
+      JSON.stringify({
+        defaults: { maxOrderValueKrw: '99000000', maxPositionValuePerSymbolKrw: '99000000' },
+      }),
+    );
+    const result = await hoga(args('--risk-config', orders));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /hoga: the daily loss limit halted strategy SmaCrossover \d+ times: its orders were denied/,
+    );
+    const run = JSON.parse(result.stdout) as BacktestJson;
+    for (const code of Object.keys(run.stats.refused as Record<string, number>)) {
+      expect(code).toMatch(/^risk-daily-loss-(strategy|account)$/);
+    }
+  }, 120_000);
+
   it("lists a backtest's orders with hoga db orders --mode backtest --run: the refused ones with the risk module's reason", async () => {
     const denied = JSON.parse((await hoga(args())).stdout) as BacktestJson;
     const filled = JSON.parse((await hoga(args('--risk-config', raised))).stdout) as BacktestJson;

@@ -1,5 +1,5 @@
 import type { Bar, OrderEvent } from '@hoga/core';
-import { Decimal } from '@hoga/core';
+import { createLogger, Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
 import { backtestBars, MINUTE, minuteBars, T0 } from './backtest-fixture.test-helper.js';
@@ -72,11 +72,35 @@ describe('the daily loss limit in a backtest', () => {
       },
       seen,
     );
+    const records: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: {
+        write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>),
+      },
+    });
     const { outcome } = await backtestBars(
       [{ strategyClass: Cls }],
       twoDays([70_000, 70_000, 69_000, 65_000, 59_000, 59_000, 59_000], [59_000, 59_000, 59_500]),
-      { cash: RICH },
+      { cash: RICH, logger },
     );
+    // the halt is told: when it happened (info), and once more at the end (a warning)
+    const risk = records.filter((r) => r.component === 'risk');
+    expect(risk.map((r) => [r.level, r.msg])).toEqual([
+      [
+        30, // the position's 1,100,000 and the buy's commission
+        'halted strategy Planned: daily loss 1101050 KRW reached the limit of 1000000 KRW',
+      ],
+      [
+        40,
+        'the daily loss limit halted strategy Planned once: its orders were denied and its working orders ' +
+          'canceled until the next trading day (a larger dailyLossLimitKrw in --risk-config lets it trade on)',
+      ],
+    ]);
+    expect(risk[0]).toMatchObject({
+      at: '2026-03-02T09:05:00.000+09:00',
+      until: '2026-03-03T08:00:00.000+09:00',
+    });
     expect(seen).toEqual([
       '1 filled 70000',
       '5 canceled',

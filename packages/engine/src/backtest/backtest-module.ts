@@ -39,6 +39,7 @@ import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strateg
 import { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { BacktestBrokerRules } from './backtest-broker-rules.js';
+import { BacktestHalts } from './backtest-halts.js';
 
 /** Token of the backtest's simulated venue (the same object as `ExecutionVenue`). */
 export const BacktestVenue = Symbol.for('hoga.engine.BacktestVenue');
@@ -137,6 +138,7 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     bind(MarkBook).toConstantValue(marks);
     // positions valued at the bars' closes for the daily loss limits (the bar loop moves it)
     bind(BarDayPnl).toConstantValue(new BarDayPnl(marks));
+    bind(BacktestHalts).toConstantValue(new BacktestHalts(b.logger));
     // the previous regular close of each symbol (fed by the bar loop): KR fills stay inside the
     // daily price limits
     bind(ReferencePrices).toConstantValue(new ReferencePrices());
@@ -145,30 +147,33 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     // the broker's rules by BacktestBrokerRules before the venue, the rest by the venue's broker model.
     bind(BacktestSymbols).toConstantValue(new BacktestSymbols());
     bind(RiskGate)
-      .toDynamicValue(
-        (ctx) =>
-          new BarSymbolsGate(
-            createRiskGateBinding({
-              clock: ctx.get(ClockToken),
-              config: b.risk,
-              mode: 'backtest',
-              venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
-              // an order's value at its symbol's last close and the run's rate, as live values it
-              // at the last price (made a Decimal per order, never per bar)
-              marks: barMarks(ctx.get(MarkBook), b.fx, ctx.get(ClockToken)),
-              barPnl: ctx.get(BarDayPnl),
-            }).gate,
-            ctx.get(BacktestSymbols),
-            new BacktestBrokerRules({
-              marks: ctx.get(MarkBook),
-              fx: b.fx,
-              clock: ctx.get(ClockToken),
-              venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
-              // minute bars: an order is placed at a bar's close; daily bars: for the next open
-              sessionRules: b.settings.interval !== '1d',
-            }),
-          ),
-      )
+      .toDynamicValue((ctx) => {
+        const risk = createRiskGateBinding({
+          clock: ctx.get(ClockToken),
+          config: b.risk,
+          mode: 'backtest',
+          venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
+          // an order's value at its symbol's last close and the run's rate, as live values it
+          // at the last price (made a Decimal per order, never per bar)
+          marks: barMarks(ctx.get(MarkBook), b.fx, ctx.get(ClockToken)),
+          barPnl: ctx.get(BarDayPnl),
+        });
+        // the kill switch's halts, told to the user (the run's logger)
+        const halts = ctx.get(BacktestHalts);
+        risk.module.gateway.changes$.subscribe((change) => halts.note(change));
+        return new BarSymbolsGate(
+          risk.gate,
+          ctx.get(BacktestSymbols),
+          new BacktestBrokerRules({
+            marks: ctx.get(MarkBook),
+            fx: b.fx,
+            clock: ctx.get(ClockToken),
+            venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
+            // minute bars: an order is placed at a bar's close; daily bars: for the next open
+            sessionRules: b.settings.interval !== '1d',
+          }),
+        );
+      })
       .inSingletonScope();
     bind(Portfolio).to(StrategyPortfolio).inSingletonScope();
     // ids the store finds the run's orders by (`hoga db orders --mode backtest --run`)

@@ -24,6 +24,7 @@ import { ClockToken, type RunSettings } from '../runtime/tokens.js';
 import { type PerformanceStats, performanceStats } from '../stats/performance-stats.js';
 import { OrderSummaryRecorder } from '../store/order-summary-recorder.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
+import { BacktestHalts } from './backtest-halts.js';
 import { type BarStream, runBacktestLoop } from './backtest-loop.js';
 import { BacktestSymbols, BacktestVenue, backtestModule } from './backtest-module.js';
 import { BacktestRunStore } from './backtest-run-store.js';
@@ -221,6 +222,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
       }
     } finally {
       await runtime.stop();
+      container.get(BacktestHalts).summarise();
     }
   } catch (error) {
     await stored?.abandon(error);

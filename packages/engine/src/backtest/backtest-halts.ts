@@ -1,0 +1,68 @@
+/**
+ * The kill switch's halts of a backtest, told to its user: a strategy halted by its daily loss limit
+ * has its orders denied and its working orders canceled until the next trading day, which changes
+ * what the backtest trades. Each halt is logged (info: `--verbose`, `--log-file`) when it happens,
+ * with the backtest's time; a warning at the end counts them per scope, so that a run with halts
+ * says so once rather than a line per day.
+ *
+ * @module
+ */
+import type { Logger } from '@hoga/core';
+import { TradingState } from '../risk/risk-types.js';
+import { type TradingStateChanged, TradingStateSource } from '../risk/trading-state-persistence.js';
+import { isoKst } from '../risk/valuation.js';
+
+/** The halts of one scope: how many, and the first one's time. */
+interface ScopeHalts {
+  count: number;
+  readonly firstMs: number;
+}
+
+/** Collects a backtest's daily-loss halts from its trading-state changes. */
+export class BacktestHalts {
+  private readonly byScope = new Map<string, ScopeHalts>();
+
+  /** @param logger - the run's logger */
+  constructor(private readonly logger: Logger) {}
+
+  /** A trading-state change of the run (only the daily loss limit's halts are kept). */
+  note(change: TradingStateChanged): void {
+    if (change.to !== TradingState.HALTED || change.source !== TradingStateSource.DAILY_LOSS) return;
+    const halts = this.byScope.get(change.scope);
+    if (halts === undefined) this.byScope.set(change.scope, { count: 1, firstMs: change.tsEvent });
+    else halts.count += 1;
+    this.logger.info(
+      {
+        component: 'risk',
+        scope: change.scope,
+        at: isoKst(change.tsEvent),
+        until: change.untilMs === null ? null : isoKst(change.untilMs),
+      },
+      `halted ${describe(change.scope)}: ${change.reason}`,
+    );
+  }
+
+  /** How many halts each scope had (scope key → count). */
+  counts(): Readonly<Record<string, number>> {
+    return Object.fromEntries([...this.byScope].map(([scope, h]) => [scope, h.count]));
+  }
+
+  /** Warns of the halts, one line per scope that had any. */
+  summarise(): void {
+    for (const [scope, h] of this.byScope) {
+      this.logger.warn(
+        { component: 'risk', scope, halts: h.count, first: isoKst(h.firstMs) },
+        `the daily loss limit halted ${describe(scope)} ${h.count === 1 ? 'once' : `${h.count} times`}: ` +
+          'its orders were denied and its working orders canceled until the next trading day ' +
+          '(a larger dailyLossLimitKrw in --risk-config lets it trade on)',
+      );
+    }
+  }
+}
+
+/** `strategy:Sma` as `strategy Sma`, `account` as `the account`. */
+function describe(scope: string): string {
+  if (scope === 'account') return 'the account';
+  const colon = scope.indexOf(':');
+  return colon < 0 ? scope : `${scope.slice(0, colon)} ${scope.slice(colon + 1)}`;
+}
