@@ -143,4 +143,32 @@ describe('the daily loss limit in a backtest', () => {
     expect(outcome.refused).toEqual({});
     expect(seen).toEqual(['accepted at 2026-03-02T00:01:00.000Z', 'accepted at 2026-03-03T06:40:00.000Z']);
   });
+
+  it('halts the account when its strategies together lost the account’s limit, each under its own', async () => {
+    // two strategies hold 100 each from 70,000; at 64,000 each lost 600,000 (+ its commission)
+    // today, under its 1,000,000, and together 1,200,000: over the account's limit of 1,000,000
+    const seen: string[] = [];
+    const make = (name: string) =>
+      class extends Strategy {
+        n = 0;
+        override onBar(): void {
+          this.n += 1;
+          if (this.n === 1) this.ctx.buy('005930', 100);
+          if (this.n === 5) this.ctx.buy('005930', 1);
+        }
+        override onOrderEvent(event: OrderEvent): void {
+          if (event.type === 'OrderDenied') seen.push(`${name} denied ${event.code}`);
+        }
+      };
+    const { outcome } = await backtestBars(
+      [
+        { strategyClass: make('a'), id: 'a' },
+        { strategyClass: make('b'), id: 'b' },
+      ],
+      minuteBars('005930', [70_000, 70_000, 67_000, 64_000, 64_000, 64_000]),
+      { cash: RICH, risk: { account: { dailyLossLimitKrw: '1000000' } } },
+    );
+    expect(outcome.trades.filter((t) => t.side === 'BUY')).toHaveLength(2);
+    expect(seen.sort()).toEqual(['a denied risk-daily-loss-account', 'b denied risk-daily-loss-account']);
+  });
 });

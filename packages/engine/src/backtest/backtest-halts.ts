@@ -42,11 +42,6 @@ export class BacktestHalts {
     );
   }
 
-  /** How many halts each scope had (scope key → count). */
-  counts(): Readonly<Record<string, number>> {
-    return Object.fromEntries([...this.byScope].map(([scope, h]) => [scope, h.count]));
-  }
-
   /** Warns of the halts, one line per scope that had any. */
   summarise(): void {
     for (const [scope, h] of this.byScope) {
