@@ -1,12 +1,15 @@
 /**
  * The daily loss limit counts today's loss, not the loss a position carried from an earlier day
- * has made since it was bought. A paper run buys 100 shares of 005930 at 70,000 KRW on Monday; on
- * Tuesday the price is 58,000 (the position is 1,200,000 KRW under its cost, past the default
- * 1,000,000 KRW daily limit of a strategy), and a second run on the same store sells the shares.
- * Before, the kill switch tripped on Tuesday's first price, halted the strategy and denied its sell:
- * the strategy could not leave a losing position on any later day. A loss made on Tuesday itself
- * still trips it, also for a strategy that places no order in the run (before, the kill switch
- * watched only the strategies that had ordered since the process started).
+ * has made since it was bought. A paper run buys 100 shares of 005930 at 70,000 KRW on Monday; the
+ * price falls to 58,000 by Monday's close (the position is 1,200,000 KRW under its cost, past the
+ * default 1,000,000 KRW daily limit of a strategy), and a second run on the same store sells the
+ * shares on Tuesday. Before, the kill switch tripped on Tuesday's first price, halted the strategy
+ * and denied its sell: the strategy could not leave a losing position on any later day. A loss made
+ * on Tuesday itself still trips it, also for a strategy that places no order in the run (before, the
+ * kill switch watched only the strategies that had ordered since the process started), and also
+ * when the engine starts after the day began: today's loss counts from Monday's last price, read
+ * from the broker's minute candles (before, from the engine's first price, so what the position lost
+ * before the engine started went uncounted).
  */
 import { type Bar, Decimal, type OrderEvent } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
@@ -56,10 +59,17 @@ function stateChanges(file: string): string[] {
   }
 }
 
+/** An earlier time and 005930's price then (at 19:59 KST, the day's last minute candle closes at about it). */
+interface Eve {
+  readonly at: string;
+  readonly price: number;
+}
+
 /**
  * A paper run of one strategy (id `InThenOut`) on the store `file`, with a simulator at `start` and
- * 005930 at `price`; `whileRunning` runs once it started, and the run stops after it. Answers the
- * run's order events.
+ * 005930 at `price` (with `eve`, the simulator starts at 19:59 KST the evening before with 005930 at
+ * `eve.price` and its clock is advanced to `start`); `whileRunning` runs once it started, and the
+ * run stops after it. Answers the run's order events.
  */
 async function paperDay(
   file: string,
@@ -67,9 +77,20 @@ async function paperDay(
   price: number,
   strategyClass: StrategyClass,
   whileRunning: (events: readonly OrderEvent[], broker: SimulatedBroker) => Promise<void>,
+  eve?: Eve,
 ): Promise<readonly OrderEvent[]> {
-  const broker = await startSimulatedBroker(closers, { speed: 30, start });
-  broker.sim.setPrice('005930', new Decimal(price));
+  const startMs = Date.parse(start);
+  const broker = await startSimulatedBroker(closers, {
+    speed: 30,
+    start: eve?.at ?? start,
+    prepare: (sim) => {
+      if (eve !== undefined) {
+        sim.setPrice('005930', new Decimal(eve.price));
+        sim.advanceClock(startMs - sim.now().toMillis());
+      }
+      sim.setPrice('005930', new Decimal(price));
+    },
+  });
   const db = HogaDatabase.open(file, { clock: broker.clock });
   closers.add(() => db.close());
   const run = await startTestRun(
@@ -97,6 +118,8 @@ const filledOrDenied = (events: readonly OrderEvent[]) =>
 
 const MONDAY = '2026-11-23T10:00:00+09:00';
 const TUESDAY = '2026-11-24T10:00:00+09:00';
+/** Monday evening: 005930's last minute candle of Monday closes at about the price set then. */
+const MONDAY_EVE = '2026-11-23T19:59:00+09:00';
 
 describe('the daily loss limit of a position carried from an earlier day', () => {
   it('paper: Tuesday counts Tuesday, and the strategy may sell what it bought on Monday', async () => {
@@ -105,7 +128,11 @@ describe('the daily loss limit of a position carried from an earlier day', () =>
     const bought = monday.find((e) => e.type === 'OrderFilled');
     expect(bought?.type === 'OrderFilled' && bought.fill.side).toBe('BUY');
 
-    const tuesday = await paperDay(file, TUESDAY, 58_000, InThenOut, filledOrDenied);
+    // Monday closes at 58,000 (1,200,000 KRW lost on Monday); Tuesday is at 58,000 too
+    const tuesday = await paperDay(file, TUESDAY, 58_000, InThenOut, filledOrDenied, {
+      at: MONDAY_EVE,
+      price: 58_000,
+    });
     const outcome = tuesday.find((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied');
     // before: denied, the kill switch tripped by a loss made before today
     expect(outcome?.type === 'OrderDenied' ? `denied ${outcome.reason}` : outcome?.type).toBe('OrderFilled');
@@ -117,14 +144,38 @@ describe('the daily loss limit of a position carried from an earlier day', () =>
   it('paper: a loss made on Tuesday by the position carried from Monday trips the kill switch', async () => {
     const file = tempDbFile('hoga-daily-loss-carried-');
     await paperDay(file, MONDAY, 70_000, InThenOut, filledOrDenied);
-    // Tuesday opens at Monday's price, then falls 12,000 won: 1,200,000 KRW lost today
-    await paperDay(file, TUESDAY, 70_000, Idle, async (_events, { sim }) => {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(stateChanges(file)).toEqual([]);
-      sim.setPrice('005930', new Decimal(58_000));
-      // before: never (a strategy that placed no order in this run was not watched)
-      await until(() => stateChanges(file).length > 0, 30_000);
-    });
+    // Tuesday opens at Monday's close, then falls 12,000 won: 1,200,000 KRW lost today
+    await paperDay(
+      file,
+      TUESDAY,
+      70_000,
+      Idle,
+      async (_events, { sim }) => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(stateChanges(file)).toEqual([]);
+        sim.setPrice('005930', new Decimal(58_000));
+        // before: never (a strategy that placed no order in this run was not watched)
+        await until(() => stateChanges(file).length > 0, 30_000);
+      },
+      { at: MONDAY_EVE, price: 70_000 },
+    );
+    expect(stateChanges(file)).toEqual(['InThenOut HALTED daily-loss']);
+  }, 120_000);
+
+  it("paper: an engine started during Tuesday counts the carried position from Monday's last price", async () => {
+    const file = tempDbFile('hoga-daily-loss-carried-');
+    await paperDay(file, MONDAY, 70_000, InThenOut, filledOrDenied);
+    // Monday closes at 70,000; the price is 58,000 when the engine starts on Tuesday at 10:00:
+    // 1,200,000 KRW lost today, though the engine never sees a price above 58,000
+    await paperDay(
+      file,
+      TUESDAY,
+      58_000,
+      Idle,
+      // before: never (today's loss counted from the engine's first price, 58,000)
+      () => until(() => stateChanges(file).length > 0, 30_000),
+      { at: MONDAY_EVE, price: 70_000 },
+    );
     expect(stateChanges(file)).toEqual(['InThenOut HALTED daily-loss']);
   }, 120_000);
 

@@ -51,14 +51,20 @@ export interface SimulatedBroker {
 
 /**
  * Starts the simulator (seed 7, the KR session of {@link KR_OPEN}, unless `options` say otherwise)
- * with an engine clock at its speed and a client; both closed by `closers`.
+ * with an engine clock at its speed and a client; both closed by `closers`. `prepare` acts on the
+ * simulator before the engine clock is set from it (prices of an earlier day, a clock advanced).
  */
 export async function startSimulatedBroker(
   closers: Closers,
-  options: SimulatorOptions & { readonly speed: number },
+  options: SimulatorOptions & {
+    readonly speed: number;
+    readonly prepare?: (sim: SimulatorHandle) => void;
+  },
 ): Promise<SimulatedBroker> {
-  const sim = await startSimulator({ port: 0, seed: 7, start: KR_OPEN, ...options });
+  const { prepare, ...simOptions } = options;
+  const sim = await startSimulator({ port: 0, seed: 7, start: KR_OPEN, ...simOptions });
   closers.add(() => sim.close());
+  prepare?.(sim);
   const clock = new ScaledClock({ start: sim.now(), speed: options.speed });
   const client = new BrokerClient({
     clock,

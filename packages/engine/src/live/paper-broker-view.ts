@@ -1,7 +1,7 @@
 /**
  * What paper's risk gate judges the broker's rules against: the broker's market data (instrument
- * flags, calendars, price limits, last prices, the exchange rate: reads only, never an order
- * request) and the paper account's own books for buying power and sellable quantity. With it, paper
+ * flags, calendars, price limits, last prices, the exchange rate, minute candles: reads only, never
+ * an order request) and the paper account's own books for buying power and sellable quantity. With it, paper
  * refuses what the broker would (order hours, suspension, tick grid, price limits, the high-value
  * confirmation, the opposite side, funds) with the broker's codes.
  *
@@ -10,6 +10,7 @@
 import type { Ledger } from '@hoga/broker-model';
 import type { AccountInfoSource } from '../risk/account-info-provider.js';
 import type { MarketInfoSource } from '../risk/broker-market-view.js';
+import type { PriorCloseSource } from '../risk/prior-closes.js';
 
 /**
  * The broker's market reads and the paper ledger's funds, as the risk gate's broker.
@@ -19,10 +20,14 @@ import type { MarketInfoSource } from '../risk/broker-market-view.js';
  *   paper venue's open orders, as the broker's are of the real account's)
  */
 export function paperBrokerView(
-  market: MarketInfoSource,
+  market: MarketInfoSource & Partial<PriorCloseSource>,
   ledger: Ledger,
-): MarketInfoSource & AccountInfoSource {
+): MarketInfoSource & AccountInfoSource & Partial<PriorCloseSource> {
+  const candles = market.getCandles;
   return {
+    ...(candles === undefined
+      ? {}
+      : { getCandles: (symbol, query, options) => candles.call(market, symbol, query, options) }),
     // the read options carry the background refresh's POLL priority and stop signal
     getStocks: (symbols, options) => market.getStocks(symbols, options),
     getStockWarnings: (symbol, options) => market.getStockWarnings(symbol, options),

@@ -41,6 +41,7 @@ import { MarkBook } from '../portfolio/mark-book.js';
 import { Portfolio, portfolioTotals, StrategyPortfolio } from '../portfolio/portfolio.js';
 import type { AccountInfoSource } from '../risk/account-info-provider.js';
 import type { MarketInfoSource, ReadOptions } from '../risk/broker-market-view.js';
+import type { PriorCloseSource } from '../risk/prior-closes.js';
 import { RiskGate } from '../risk/risk-gate.js';
 import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
 import { allocateCash } from '../runtime/cash-allocation.js';
@@ -147,9 +148,9 @@ const OPEN_STATES = new Set(['SUBMITTED', 'ACCEPTED', 'PARTIALLY_FILLED']);
  * own reads (no options) pass as they are.
  */
 function haltable(
-  broker: MarketInfoSource & AccountInfoSource,
+  broker: MarketInfoSource & AccountInfoSource & Partial<PriorCloseSource>,
   halt: AbortSignal,
-): MarketInfoSource & AccountInfoSource {
+): MarketInfoSource & AccountInfoSource & Partial<PriorCloseSource> {
   // Not AbortSignal.any(): it keeps every composite reachable from the long-lived `halt` on Node 22
   // (see linked-signal.ts); these links are undone when each read settles.
   const read = <T>(
@@ -160,7 +161,14 @@ function haltable(
     if (own === undefined) return call(options);
     return withLinkedSignal([own, halt], (signal) => call({ ...options, signal }));
   };
+  const candles = broker.getCandles;
   return {
+    ...(candles === undefined
+      ? {}
+      : {
+          getCandles: (symbol, query, options) =>
+            read(options, (o) => candles.call(broker, symbol, query, o)),
+        }),
     getStocks: (symbols, options) => read(options, (o) => broker.getStocks(symbols, o)),
     getStockWarnings: (symbol, options) => read(options, (o) => broker.getStockWarnings(symbol, o)),
     getPrices: (symbols, options) => read(options, (o) => broker.getPrices(symbols, o)),

@@ -6,21 +6,13 @@
  * book, its positions valued at its bars' closes through {@link BarDayPnl}, whose running sums'
  * bound stays under it and within a won of it.
  */
-import {
-  clientOrderId,
-  createOrderIntent,
-  Decimal,
-  type Fill,
-  instrumentOf,
-  Money,
-  strategyId,
-} from '@hoga/core';
+import { Decimal } from '@hoga/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MarkBook } from '../portfolio/mark-book.js';
 import { BarDayPnl } from './bar-day-pnl.js';
 import { RiskBook } from './risk-book.js';
-import { T0 } from './risk-fixture.test-helper.js';
+import { bookFill as fill, T0 } from './risk-fixture.test-helper.js';
 
 const DAY_MS = 86_400_000;
 const SYMBOL = '005930';
@@ -48,48 +40,6 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     commission: fc.integer({ min: 0, max: 500 }),
   }),
 );
-
-let seq = 0;
-
-/** Books a complete fill of a new order at `atMs`. */
-function fill(
-  book: RiskBook,
-  side: 'BUY' | 'SELL',
-  quantity: number,
-  price: number,
-  commission: number,
-  atMs: number,
-) {
-  seq += 1;
-  const id = clientOrderId(`p${seq}`);
-  const sid = strategyId('s1');
-  const instrument = instrumentOf(SYMBOL);
-  const intent = createOrderIntent({
-    clientOrderId: id,
-    strategyId: sid,
-    instrument,
-    side,
-    sizing: 'QUANTITY',
-    orderType: 'LIMIT',
-    quantity: new Decimal(quantity),
-    price: new Decimal(price),
-  });
-  const base = { clientOrderId: id, strategyId: sid, tsEvent: atMs, tsInit: atMs };
-  book.onEvent({ type: 'OrderSubmitted', eventId: `s-${id}`, ...base, intent });
-  const f: Fill = {
-    fillId: `f-${id}`,
-    clientOrderId: id,
-    brokerOrderId: 'x' as Fill['brokerOrderId'],
-    symbol: SYMBOL,
-    side,
-    quantity: new Decimal(quantity),
-    price: new Decimal(price),
-    commission: Money.of(new Decimal(commission), 'KRW'),
-    cumulativeQuantity: new Decimal(quantity),
-    tsEvent: atMs,
-  };
-  book.onEvent({ type: 'OrderFilled', eventId: `f-${id}`, ...base, fill: f });
-}
 
 /**
  * Replays `steps` from a first price on a book: each price through `price` (a later day's after the

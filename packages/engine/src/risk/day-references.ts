@@ -1,8 +1,8 @@
 /**
  * What today's PnL is counted from. A position carried into a trading day counts what it made since
  * the day began, not since it was bought: per symbol the book keeps a reference price of the day
- * (the last price known before the day began, else the day's first price: the API gives no
- * previous close), and per holding the quantity and average price it held when the day began.
+ * (the last price known before the day began: seen, or read from the minute candles when a run
+ * starts by `prior-closes.ts`; else the day's first price), and per holding the quantity and average price it held when the day began.
  *
  * Today's PnL of a holding is then its realised PnL today plus
  * `(last − average) × held − (reference − day-start average) × day-start quantity`: with average

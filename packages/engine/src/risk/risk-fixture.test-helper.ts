@@ -5,12 +5,15 @@ import {
   clientOrderId,
   createOrderIntent,
   Decimal,
+  type Fill,
   instrumentOf,
+  Money,
   type OrderIntentInput,
   strategyId,
   VirtualClock,
 } from '@hoga/core';
 import type { OrderCommand } from '../commands/order-commands.js';
+import type { RiskBook } from './risk-book.js';
 import { limitsFor, parseRiskConfig } from './risk-config.js';
 import {
   loopKeyOf,
@@ -182,4 +185,46 @@ export function actions(
     });
   }
   return out;
+}
+
+let filled = 0;
+
+/** Books a complete fill of a new limit order of strategy `s1` (KRW commission) on `book` at `atMs`. */
+export function bookFill(
+  book: RiskBook,
+  side: 'BUY' | 'SELL',
+  quantity: number,
+  price: number,
+  commission: number,
+  atMs: number,
+  symbol = '005930',
+): void {
+  filled += 1;
+  const id = clientOrderId(`p${filled}`);
+  const sid = strategyId('s1');
+  const intent = createOrderIntent({
+    clientOrderId: id,
+    strategyId: sid,
+    instrument: instrumentOf(symbol),
+    side,
+    sizing: 'QUANTITY',
+    orderType: 'LIMIT',
+    quantity: new Decimal(quantity),
+    price: new Decimal(price),
+  });
+  const base = { clientOrderId: id, strategyId: sid, tsEvent: atMs, tsInit: atMs };
+  book.onEvent({ type: 'OrderSubmitted', eventId: `s-${id}`, ...base, intent });
+  const fill: Fill = {
+    fillId: `f-${id}`,
+    clientOrderId: id,
+    brokerOrderId: 'x' as Fill['brokerOrderId'],
+    symbol,
+    side,
+    quantity: new Decimal(quantity),
+    price: new Decimal(price),
+    commission: Money.of(new Decimal(commission), 'KRW'),
+    cumulativeQuantity: new Decimal(quantity),
+    tsEvent: atMs,
+  };
+  book.onEvent({ type: 'OrderFilled', eventId: `f-${id}`, ...base, fill });
 }

@@ -15,6 +15,7 @@ import type { ExecutionVenue } from '../venue/execution-venue.js';
 import type { AccountInfoSource } from './account-info-provider.js';
 import type { BarDayPnl } from './bar-day-pnl.js';
 import type { MarketInfoSource, ReadOptions } from './broker-market-view.js';
+import { type PriorCloseSource, seedPriorCloses } from './prior-closes.js';
 import type { MarkSource } from './risk-engine-options.js';
 import { createRiskModule, type RiskModule } from './risk-module.js';
 
@@ -28,8 +29,12 @@ export interface RiskGateBindingOptions {
   readonly mode: TradingMode;
   /** Where the runtime sends accepted commands; its events feed the risk book. */
   readonly venue: ExecutionVenue;
-  /** The broker (a `BrokerClient`): its rules are judged against its data (live, paper). */
-  readonly broker?: (MarketInfoSource & AccountInfoSource) | undefined;
+  /**
+   * The broker (a `BrokerClient`): its rules are judged against its data (live, paper); with its
+   * candles, the symbols' last prices before the trading day began are read at the start (today's
+   * PnL of a carried position counts from them).
+   */
+  readonly broker?: (MarketInfoSource & AccountInfoSource & Partial<PriorCloseSource>) | undefined;
   /** Symbols whose market data and sellable quantity are kept fresh. */
   readonly symbols?: readonly string[];
   /** How often the broker data is refreshed, ms (default: the configured account-info age). */
@@ -49,7 +54,10 @@ export interface RiskGateBinding {
   /** The risk engine: bind it to the `RiskGate` token. */
   readonly gate: RiskModule['engine'];
   readonly module: RiskModule;
-  /** Reads the broker data once and starts the background refresh (resolves after the first read). */
+  /**
+   * Reads the symbols' last prices before the trading day began, then the broker data, and starts
+   * the background refresh (resolves after the first read).
+   */
   start(): Promise<void>;
   /** Reads the broker data for every symbol now and re-evaluates the daily loss limits. */
   refresh(): Promise<void>;
@@ -115,7 +123,13 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
     gate: module.engine,
     module,
     async start() {
-      if (options.broker === undefined) return;
+      const broker = options.broker;
+      if (broker === undefined) return;
+      if (broker.getCandles !== undefined) {
+        const source: PriorCloseSource = { getCandles: broker.getCandles.bind(broker) };
+        const dayStartHour = module.config.tradingDayStartHourKst;
+        await seedPriorCloses(module.book, source, symbols, options.clock.nowMs(), dayStartHour, background);
+      }
       await refresh();
       const every = options.refreshIntervalMs ?? Math.max(1_000, module.config.accountInfoMaxAgeMs);
       // a refresh still reading (many symbols under the rate limits) is not started again
