@@ -63,6 +63,7 @@ export function backtestJson(outcome: BacktestOutcome, stats: PerformanceStats):
       commissions: perCurrency(stats.commissions),
       taxes: perCurrency(stats.taxes),
       refused: outcome.refused,
+      halts: outcome.halts,
       startEquity: equityText(stats.startEquity),
       endEquity: equityText(stats.endEquity),
       bars: outcome.bars,
@@ -121,6 +122,8 @@ export interface StatsView {
   readonly taxes: Readonly<Record<string, string>>;
   /** Orders refused (denied before the venue or rejected by it) by code; null when not known (a run stored before they were counted). */
   readonly refused: Readonly<Record<string, number>> | null;
+  /** The daily loss limit's halts by scope (`strategy:<id>`, `account`); null when not known (a run stored before they were counted). */
+  readonly halts: Readonly<Record<string, number>> | null;
 }
 
 /** Refused orders as a report shows them: `none`, or the total and each code's count (`3 (code-a 2, code-b 1)`). */
@@ -130,6 +133,16 @@ export function refusals(refused: Readonly<Record<string, number>> | null): stri
   if (entries.length === 0) return 'none';
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
   return `${total} (${entries.map(([code, n]) => `${code} ${n}`).join(', ')})`;
+}
+
+/** Halts as a report shows them: `none`, or the total and each scope's count (`33 (strategy Sma 33)`). */
+export function haltCounts(halts: Readonly<Record<string, number>> | null): string {
+  if (halts === null) return '-';
+  const entries = Object.entries(halts);
+  if (entries.length === 0) return 'none';
+  const total = entries.reduce((sum, [, n]) => sum + n, 0);
+  const named = entries.map(([scope, n]) => `${scope.replace(':', ' ')} ${n}`);
+  return `${total} (${named.join(', ')})`;
 }
 
 /**
@@ -151,6 +164,7 @@ export function statisticsRows(s: StatsView): [string, string][] {
     ['commissions', money(s.commissions)],
     ['taxes', money(s.taxes)],
     ['refused orders', refusals(s.refused)],
+    ['risk halts', haltCounts(s.halts)],
   ];
 }
 
@@ -177,6 +191,7 @@ export function backtestText(
       commissions: perCurrency(stats.commissions),
       taxes: perCurrency(stats.taxes),
       refused: outcome.refused,
+      halts: outcome.halts,
     }),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));

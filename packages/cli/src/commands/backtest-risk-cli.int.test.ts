@@ -149,6 +149,21 @@ describe('hoga backtest and the risk configuration', () => {
     for (const code of Object.keys(run.stats.refused as Record<string, number>)) {
       expect(code).toMatch(/^risk-daily-loss-(strategy|account)$/);
     }
+    // the halts are counted with the statistics, as stderr told them: in --json, and in the stored
+    // run's report
+    const halts = run.stats.halts as Record<string, number>;
+    const told = (scope: string): number => {
+      const m = new RegExp(`halted ${scope} (once|(\\d+) times)`).exec(result.stderr);
+      return m === null ? 0 : m[1] === 'once' ? 1 : Number(m[2]);
+    };
+    expect(halts['strategy:SmaCrossover']).toBe(told('strategy SmaCrossover'));
+    expect(halts.account ?? 0).toBe(told('the account'));
+    const total = Object.values(halts).reduce((a, b) => a + b, 0);
+    const stored = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId]);
+    expect(stored.code, stored.err).toBe(0);
+    expect(stored.out).toMatch(
+      new RegExp(`risk halts +${total} \\(.*strategy SmaCrossover ${told('strategy SmaCrossover')}\\)`),
+    );
   }, 120_000);
 
   it("lists a backtest's orders with hoga db orders --mode backtest --run: the refused ones with the risk module's reason", async () => {

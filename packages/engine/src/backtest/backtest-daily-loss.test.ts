@@ -108,6 +108,7 @@ describe('the daily loss limit in a backtest', () => {
       '9 filled 59000',
     ]);
     expect(outcome.refused).toEqual({ 'risk-daily-loss-strategy': 1 });
+    expect(outcome.halts).toEqual({ 'strategy:Planned': 1 });
     expect(outcome.trades.map((t) => `${t.time} ${t.side} ${t.price.toFixed()}`)).toEqual([
       `${T0 + MINUTE} BUY 70000`,
       `${T0 + DAY + 2 * MINUTE} BUY 59000`,

@@ -3,7 +3,8 @@
  * has its orders denied and its working orders canceled until the next trading day, which changes
  * what the backtest trades. Each halt is logged (info: `--verbose`, `--log-file`) when it happens,
  * with the backtest's time; a warning at the end counts them per scope, so that a run with halts
- * says so once rather than a line per day.
+ * says so once rather than a line per day; the run's report, JSON and stored statistics count them
+ * too (`risk halts`).
  *
  * @module
  */
@@ -40,6 +41,14 @@ export class BacktestHalts {
       },
       `halted ${describe(change.scope)}: ${change.reason}`,
     );
+  }
+
+  /** The halts per scope (`strategy:Sma`, `account`), scopes sorted: the run's outcome and stored statistics have them. */
+  counts(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const scope of [...this.byScope.keys()].sort())
+      out[scope] = (this.byScope.get(scope) as ScopeHalts).count;
+    return out;
   }
 
   /** Warns of the halts, one line per scope that had any. */

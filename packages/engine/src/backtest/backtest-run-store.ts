@@ -19,6 +19,8 @@ export interface StoredRunEnd {
   readonly stats: PerformanceStats;
   /** The orders refused, by code (stored beside the statistics). */
   readonly refused: Readonly<Record<string, number>>;
+  /** The daily loss limit's halts, by scope (stored beside the statistics). */
+  readonly halts: Readonly<Record<string, number>>;
   readonly bars: number;
   /** Why it failed (a hook's failure), or null. */
   readonly failure: string | null;
@@ -68,6 +70,7 @@ export class BacktestRunStore {
     this.end(writeFailure === null ? end.status : 'failed', end.equity, {
       ...end.stats,
       refused: end.refused,
+      halts: end.halts,
       bars: end.bars,
       failure,
     });

@@ -121,6 +121,8 @@ export interface BacktestOutcome {
   readonly trades: readonly BacktestTrade[];
   /** The orders refused, denied before the venue or rejected by it, by the refusal's code (codes sorted). */
   readonly refused: Readonly<Record<string, number>>;
+  /** The daily loss limit's halts, by scope (`strategy:<id>`, `account`; scopes sorted). */
+  readonly halts: Readonly<Record<string, number>>;
   /** Total equity in KRW: the start, then one point per trading day. */
   readonly equity: readonly EquityPoint[];
   /** Per currency: cash, realized PnL (before charges), commissions and taxes of all strategies. */
@@ -241,6 +243,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     warmupBars,
     trades,
     refused: container.get(OrderSummaryRecorder).refusals.counts(),
+    halts: container.get(BacktestHalts).counts(),
     equity,
     totals: {
       KRW: portfolioTotals(portfolio, 'KRW'),
@@ -253,6 +256,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     equity,
     stats: outcome.stats,
     refused: outcome.refused,
+    halts: outcome.halts,
     bars,
     failure: outcome.failure === null ? null : outcome.failure.message,
   });

@@ -64,6 +64,7 @@ function statsView(stats: unknown): StatsView {
     commissions: money('commissions'),
     taxes: money('taxes'),
     refused: counts('refused'),
+    halts: counts('halts'),
   };
 }
 
