@@ -1,93 +1,35 @@
 /**
  * `hoga run` as a child process against the simulator (HOGA_* connection, HOGA_DB store): live
  * trades the SMA crossover and stops on SIGTERM with exit 0, and `hoga db fills|positions --json`
- * then agree with the broker; paper trades on live data with zero order requests reaching the
- * broker.
+ * then agree with the broker; a strategy's failure, several strategies in one engine,
+ * `--cancel-on-stop`, and the usage errors (paper: `run-paper.int.test.ts`).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import type { LedgerSnapshot } from '@hoga/broker-model';
+import { dirname, join } from 'node:path';
 import { BrokerClient } from '@hoga/connector';
-import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ARGS,
+  brokerOf,
+  cli,
+  closeSims,
+  env,
+  REST_ARGS,
+  readStore,
+  restsBelow,
+  root,
+  run,
+  setup,
+  start,
+  strategy,
+  throwsInOnBar,
+  throwsInOnStop,
+  until,
+} from './run-process.test-helper.js';
 
-const run = promisify(execFile);
-const root = resolve(import.meta.dirname, '../../../..');
-const cli = join(import.meta.dirname, 'run-cli.test-helper.ts');
-const strategy = join(root, 'strategies/sma-crossover.ts');
-const restsBelow = join(root, 'packages/cli/test/fixtures/rests-below-market.ts');
-const throwsInOnBar = join(root, 'packages/cli/test/fixtures/throws-in-on-bar.ts');
-const throwsInOnStop = join(root, 'packages/cli/test/fixtures/throws-in-on-stop.ts');
-
-const sims: SimulatorHandle[] = [];
-afterEach(async () => {
-  await Promise.all(sims.splice(0).map((s) => s.close()));
-});
-
-function env(sim: SimulatorHandle, db: string): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    HOGA_BASE_URL: sim.url,
-    HOGA_CLIENT_ID: 'sim-client',
-    HOGA_CLIENT_SECRET: 'sim-secret',
-    HOGA_DB: db,
-  };
-}
-
-interface Running {
-  readonly child: ChildProcess;
-  readonly out: string[];
-  readonly exited: Promise<number | null>;
-}
-
-function start(args: string[], environment: NodeJS.ProcessEnv): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env: environment });
-  const out: string[] = [];
-  child.stdout?.on('data', (c: Buffer) => out.push(c.toString('utf8')));
-  child.stderr?.on('data', (c: Buffer) => out.push(c.toString('utf8')));
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  return { child, out, exited };
-}
-
-async function until(r: Running, pattern: RegExp, timeoutMs: number): Promise<boolean> {
-  const end = performance.now() + timeoutMs;
-  while (performance.now() < end) {
-    if (pattern.test(r.out.join(''))) return true;
-    await new Promise((x) => setTimeout(x, 200));
-  }
-  return false;
-}
-
-async function setup(control = true): Promise<{ sim: SimulatorHandle; db: string; config: string }> {
-  const sim = await startSimulator({
-    port: 0,
-    seed: 7,
-    start: '2026-11-23T10:00:00+09:00',
-    speed: 30,
-    control,
-  });
-  sims.push(sim);
-  const dir = mkdtempSync(join(tmpdir(), 'hoga-run-'));
-  const config = join(dir, 'sma.json');
-  // quantity left to the schema's default (10): the stored run says what the strategy ran with
-  writeFileSync(config, JSON.stringify({ fast: 3, slow: 8 }));
-  return { sim, db: join(dir, 'hoga.sqlite'), config };
-}
-
-const ARGS = [
-  '--symbols',
-  '005930,000660,035420',
-  '--interval',
-  '1m',
-  '--status-every',
-  '2',
-  '--poll-ms',
-  '300',
-];
+afterEach(closeSims);
 
 describe('hoga run', () => {
   it('live: trades, prints status lines, stops on SIGTERM with exit 0; db fills and positions match the broker', async () => {
@@ -290,105 +232,6 @@ describe('hoga run', () => {
     expect(tooMany.out.join('')).toContain('2 --config files for 1 strategy');
   }, 120_000);
 
-  it('paper: trades on live data with zero order requests reaching the broker', async () => {
-    const { sim, db, config } = await setup();
-    const r = start(['run', strategy, '--mode', 'paper', '--config', config, ...ARGS], env(sim, db));
-    expect(await until(r, / fill /, 90_000)).toBe(true);
-    r.child.kill('SIGINT');
-    expect(await r.exited).toBe(0);
-    const counters = sim.counters();
-    expect(counters.requestsByGroup.ORDER ?? 0).toBe(0);
-    expect(counters.ordersCreated).toBe(0);
-    expect(counters.requestsByGroup.MARKET_DATA_CHART ?? 0).toBeGreaterThan(0);
-    const positions = JSON.parse(
-      (
-        await run(
-          process.execPath,
-          ['--import', 'tsx', cli, 'db', 'positions', '--json', '--mode', 'paper'],
-          { cwd: root, env: env(sim, db) },
-        )
-      ).stdout,
-    ) as {
-      symbol: string;
-      quantity: string;
-    }[];
-    expect(positions.length).toBeGreaterThan(0);
-    // what the paper run did is listed by hoga db fills and orders (it was in the journal only)
-    const dbJson = async (...args: string[]) =>
-      JSON.parse(
-        (
-          await run(process.execPath, ['--import', 'tsx', cli, 'db', ...args, '--json'], {
-            cwd: root,
-            env: env(sim, db),
-          })
-        ).stdout,
-      ) as Record<string, string | null>[];
-    const fills = await dbJson('fills');
-    expect(fills.length).toBeGreaterThan(0);
-    const net = new Map<string, number>();
-    for (const f of fills) {
-      expect(f.strategyId).toBe('SmaCrossover');
-      expect(f.brokerOrderId).toMatch(/^paper-/);
-      const q = Number(f.quantity) * (f.side === 'BUY' ? 1 : -1);
-      net.set(f.symbol as string, (net.get(f.symbol as string) ?? 0) + q);
-    }
-    // the paper account's positions are the fills' net
-    expect(positions.map((p) => [p.symbol, Number(p.quantity)]).sort()).toEqual(
-      [...net].filter(([, q]) => q !== 0).sort(),
-    );
-    const orders = await dbJson('orders', '--mode', 'paper');
-    expect(orders.length).toBeGreaterThanOrEqual(new Set(fills.map((f) => f.clientOrderId)).size);
-    expect(orders.filter((o) => o.state === 'FILLED').length).toBe(
-      new Set(fills.map((f) => f.clientOrderId)).size,
-    );
-    // the session is a stored run (hoga db runs listed backtests only): its fills, how it ended
-    const runs = (await dbJson('runs', '--kind', 'paper')) as unknown as {
-      runId: string;
-      kind: string;
-      strategy: string;
-      status: string;
-      params: { symbols: string[]; interval: string; strategies: { id: string; config: unknown }[] };
-      stats: { trades: number; startEquity: number; endEquity: number };
-    }[];
-    expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({
-      kind: 'paper',
-      strategy: 'SmaCrossover',
-      status: 'stopped',
-      params: {
-        symbols: ['005930', '000660', '035420'],
-        interval: '1m',
-        strategies: [{ id: 'SmaCrossover', config: { fast: 3, slow: 8, quantity: 10 } }],
-      },
-      stats: { trades: fills.length },
-    });
-    const one = (await dbJson('runs', '--id', runs[0]?.runId ?? '')) as unknown as {
-      trades: { symbol: string; side: string; quantity: string; price: string }[];
-      equity: unknown[];
-    };
-    expect(one.trades.map((t) => [t.symbol, t.side, t.quantity, t.price])).toEqual(
-      fills.map((f) => [f.symbol, f.side, f.quantity, f.price]),
-    );
-    expect(one.equity.length).toBeGreaterThanOrEqual(2);
-  }, 150_000);
-
-  const REST_ARGS = ['--symbols', '005930', '--interval', '1m', '--status-every', '2', '--poll-ms', '300'];
-
-  function brokerOf(sim: SimulatorHandle): BrokerClient {
-    return new BrokerClient({
-      config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
-    });
-  }
-
-  function readStore<T>(file: string, read: (db: HogaDatabase) => T): T {
-    const db = HogaDatabase.open(file);
-    try {
-      return read(db);
-    } finally {
-      db.close();
-    }
-  }
-
   it("live --cancel-on-stop: the run's resting orders are cancelled at the broker on SIGTERM; without the flag they stay open", async () => {
     const { sim, db } = await setup();
     const args = ['run', restsBelow, '--mode', 'live', ...REST_ARGS];
@@ -423,46 +266,6 @@ describe('hoga run', () => {
     }
   }, 150_000);
 
-  it("paper --paper-from-account starts from the broker's cash and holdings; --cancel-on-stop cancels the restored and the new order", async () => {
-    const { sim, db } = await setup();
-    const args = ['run', restsBelow, '--mode', 'paper', ...REST_ARGS];
-    const first = start([...args, '--paper-from-account'], env(sim, db));
-    expect(await until(first, / accepted /, 60_000)).toBe(true);
-    first.child.kill('SIGINT');
-    expect(await first.exited).toBe(0);
-
-    const client = brokerOf(sim);
-    try {
-      const [holdings, krw, usd] = await Promise.all([
-        client.getHoldings(),
-        client.getBuyingPower('KRW'),
-        client.getBuyingPower('USD'),
-      ]);
-      const ledger = readStore(db, (d) => d.strategyState.get('paper/_account', 'ledger') as LedgerSnapshot);
-      // a resting order holds a reservation, not cash: the saved ledger is the account's copy
-      expect(ledger.cash).toEqual({ KRW: krw.cashBuyingPower.toFixed(), USD: usd.cashBuyingPower.toFixed() });
-      expect(Object.entries(ledger.holdings).map(([s, h]) => [s, h.quantity, h.averagePrice])).toEqual(
-        holdings.items.map((i) => [i.symbol, i.quantity.toFixed(), i.averagePurchasePrice.toFixed()]),
-      );
-      expect(holdings.items.length).toBeGreaterThan(0);
-    } finally {
-      client.close();
-    }
-    expect(readStore(db, (d) => d.strategyState.get('paper/_account', 'orders'))).toHaveLength(1);
-
-    // the next run restores the resting order, places one more, and cancels both on stop
-    const second = start([...args, '--cancel-on-stop'], env(sim, db));
-    expect(await until(second, / accepted [\s\S]* accepted /, 60_000)).toBe(true);
-    second.child.kill('SIGINT');
-    expect(await second.exited).toBe(0);
-    expect(second.out.join('')).toContain('cancel on stop: 2 open orders cancelled');
-    expect(readStore(db, (d) => d.strategyState.get('paper/_account', 'orders'))).toEqual([]);
-    const canceled = readStore(db, (d) =>
-      d.journal.readFrom(1, 10_000).filter((e) => e.mode === 'paper' && e.type === 'OrderCanceled'),
-    );
-    expect(canceled).toHaveLength(2);
-    expect(sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
-  }, 150_000);
   it('exits 2 naming the file when a strategy fails to load or a --config is missing or not JSON', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hoga-run-bad-'));
     const broken = join(dir, 'broken.ts');

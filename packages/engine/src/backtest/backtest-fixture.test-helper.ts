@@ -6,11 +6,23 @@ import { HogaDatabase } from '@hoga/store';
 import { BarFeed } from '../market-data/bar-feed.js';
 import { FixedFxRates, type FxRates } from '../portfolio/fx-rates.js';
 import type { StrategySpec } from '../runtime/engine-runtime.js';
+import { Strategy } from '../strategy/strategy.js';
 import { type BacktestOutcome, runBacktest } from './run-backtest.js';
 
 /** 09:01 KST on a Monday: the first 1m bar of a KR session. */
 export const T0 = Date.parse('2026-03-02T09:01:00+09:00');
 export const MINUTE = 60_000;
+
+/** Buys 10 of the symbol of its first bar at market, once. */
+export class BuyFirstBar extends Strategy {
+  bought = false;
+  override onBar(bar: Bar): void {
+    if (!this.bought) {
+      this.bought = true;
+      this.ctx.buy(bar.symbol, 10);
+    }
+  }
+}
 /** The close of the first minute of New York's regular session on T0's date (23:31 KST). */
 export const US_OPEN = Date.parse('2026-03-02T09:31:00-05:00');
 

@@ -1,0 +1,150 @@
+/**
+ * `hoga run --mode paper` as a child process against the simulator: it trades on live data with
+ * zero order requests reaching the broker, and `--paper-from-account` starts from the broker's cash
+ * and holdings.
+ */
+import type { LedgerSnapshot } from '@hoga/broker-model';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ARGS,
+  brokerOf,
+  cli,
+  closeSims,
+  env,
+  REST_ARGS,
+  readStore,
+  restsBelow,
+  root,
+  run,
+  setup,
+  start,
+  strategy,
+  until,
+} from './run-process.test-helper.js';
+
+afterEach(closeSims);
+
+describe('hoga run --mode paper', () => {
+  it('paper: trades on live data with zero order requests reaching the broker', async () => {
+    const { sim, db, config } = await setup();
+    const r = start(['run', strategy, '--mode', 'paper', '--config', config, ...ARGS], env(sim, db));
+    expect(await until(r, / fill /, 90_000)).toBe(true);
+    r.child.kill('SIGINT');
+    expect(await r.exited).toBe(0);
+    const counters = sim.counters();
+    expect(counters.requestsByGroup.ORDER ?? 0).toBe(0);
+    expect(counters.ordersCreated).toBe(0);
+    expect(counters.requestsByGroup.MARKET_DATA_CHART ?? 0).toBeGreaterThan(0);
+    const positions = JSON.parse(
+      (
+        await run(
+          process.execPath,
+          ['--import', 'tsx', cli, 'db', 'positions', '--json', '--mode', 'paper'],
+          { cwd: root, env: env(sim, db) },
+        )
+      ).stdout,
+    ) as {
+      symbol: string;
+      quantity: string;
+    }[];
+    expect(positions.length).toBeGreaterThan(0);
+    // what the paper run did is listed by hoga db fills and orders (it was in the journal only)
+    const dbJson = async (...args: string[]) =>
+      JSON.parse(
+        (
+          await run(process.execPath, ['--import', 'tsx', cli, 'db', ...args, '--json'], {
+            cwd: root,
+            env: env(sim, db),
+          })
+        ).stdout,
+      ) as Record<string, string | null>[];
+    const fills = await dbJson('fills');
+    expect(fills.length).toBeGreaterThan(0);
+    const net = new Map<string, number>();
+    for (const f of fills) {
+      expect(f.strategyId).toBe('SmaCrossover');
+      expect(f.brokerOrderId).toMatch(/^paper-/);
+      const q = Number(f.quantity) * (f.side === 'BUY' ? 1 : -1);
+      net.set(f.symbol as string, (net.get(f.symbol as string) ?? 0) + q);
+    }
+    // the paper account's positions are the fills' net
+    expect(positions.map((p) => [p.symbol, Number(p.quantity)]).sort()).toEqual(
+      [...net].filter(([, q]) => q !== 0).sort(),
+    );
+    const orders = await dbJson('orders', '--mode', 'paper');
+    expect(orders.length).toBeGreaterThanOrEqual(new Set(fills.map((f) => f.clientOrderId)).size);
+    expect(orders.filter((o) => o.state === 'FILLED').length).toBe(
+      new Set(fills.map((f) => f.clientOrderId)).size,
+    );
+    // the session is a stored run (hoga db runs listed backtests only): its fills, how it ended
+    const runs = (await dbJson('runs', '--kind', 'paper')) as unknown as {
+      runId: string;
+      kind: string;
+      strategy: string;
+      status: string;
+      params: { symbols: string[]; interval: string; strategies: { id: string; config: unknown }[] };
+      stats: { trades: number; startEquity: number; endEquity: number };
+    }[];
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({
+      kind: 'paper',
+      strategy: 'SmaCrossover',
+      status: 'stopped',
+      params: {
+        symbols: ['005930', '000660', '035420'],
+        interval: '1m',
+        strategies: [{ id: 'SmaCrossover', config: { fast: 3, slow: 8, quantity: 10 } }],
+      },
+      stats: { trades: fills.length },
+    });
+    const one = (await dbJson('runs', '--id', runs[0]?.runId ?? '')) as unknown as {
+      trades: { symbol: string; side: string; quantity: string; price: string }[];
+      equity: unknown[];
+    };
+    expect(one.trades.map((t) => [t.symbol, t.side, t.quantity, t.price])).toEqual(
+      fills.map((f) => [f.symbol, f.side, f.quantity, f.price]),
+    );
+    expect(one.equity.length).toBeGreaterThanOrEqual(2);
+  }, 150_000);
+
+  it("paper --paper-from-account starts from the broker's cash and holdings; --cancel-on-stop cancels the restored and the new order", async () => {
+    const { sim, db } = await setup();
+    const args = ['run', restsBelow, '--mode', 'paper', ...REST_ARGS];
+    const first = start([...args, '--paper-from-account'], env(sim, db));
+    expect(await until(first, / accepted /, 60_000)).toBe(true);
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+
+    const client = brokerOf(sim);
+    try {
+      const [holdings, krw, usd] = await Promise.all([
+        client.getHoldings(),
+        client.getBuyingPower('KRW'),
+        client.getBuyingPower('USD'),
+      ]);
+      const ledger = readStore(db, (d) => d.strategyState.get('paper/_account', 'ledger') as LedgerSnapshot);
+      // a resting order holds a reservation, not cash: the saved ledger is the account's copy
+      expect(ledger.cash).toEqual({ KRW: krw.cashBuyingPower.toFixed(), USD: usd.cashBuyingPower.toFixed() });
+      expect(Object.entries(ledger.holdings).map(([s, h]) => [s, h.quantity, h.averagePrice])).toEqual(
+        holdings.items.map((i) => [i.symbol, i.quantity.toFixed(), i.averagePurchasePrice.toFixed()]),
+      );
+      expect(holdings.items.length).toBeGreaterThan(0);
+    } finally {
+      client.close();
+    }
+    expect(readStore(db, (d) => d.strategyState.get('paper/_account', 'orders'))).toHaveLength(1);
+
+    // the next run restores the resting order, places one more, and cancels both on stop
+    const second = start([...args, '--cancel-on-stop'], env(sim, db));
+    expect(await until(second, / accepted [\s\S]* accepted /, 60_000)).toBe(true);
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+    expect(second.out.join('')).toContain('cancel on stop: 2 open orders cancelled');
+    expect(readStore(db, (d) => d.strategyState.get('paper/_account', 'orders'))).toEqual([]);
+    const canceled = readStore(db, (d) =>
+      d.journal.readFrom(1, 10_000).filter((e) => e.mode === 'paper' && e.type === 'OrderCanceled'),
+    );
+    expect(canceled).toHaveLength(2);
+    expect(sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
+  }, 150_000);
+});

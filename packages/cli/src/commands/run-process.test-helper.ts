@@ -1,0 +1,118 @@
+/**
+ * `hoga run` as a child process against the simulator, for the run's integration tests: the
+ * simulator (seed 7, Monday 2026-11-23 10:00 KST at ×30) and a store in a temporary folder, the
+ * child's environment, its output gathered, and a wait for a line of it. Test code only.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { BrokerClient } from '@hoga/connector';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { HogaDatabase } from '@hoga/store';
+
+export const run = promisify(execFile);
+export const root = resolve(import.meta.dirname, '../../../..');
+export const cli = join(import.meta.dirname, 'run-cli.test-helper.ts');
+export const strategy = join(root, 'strategies/sma-crossover.ts');
+export const restsBelow = join(root, 'packages/cli/test/fixtures/rests-below-market.ts');
+export const throwsInOnBar = join(root, 'packages/cli/test/fixtures/throws-in-on-bar.ts');
+export const throwsInOnStop = join(root, 'packages/cli/test/fixtures/throws-in-on-stop.ts');
+
+const sims: SimulatorHandle[] = [];
+
+/** Closes the simulators the tests started (call from `afterEach`). */
+export async function closeSims(): Promise<void> {
+  await Promise.all(sims.splice(0).map((s) => s.close()));
+}
+
+export function env(sim: SimulatorHandle, db: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOGA_BASE_URL: sim.url,
+    HOGA_CLIENT_ID: 'sim-client',
+    HOGA_CLIENT_SECRET: 'sim-secret',
+    HOGA_DB: db,
+  };
+}
+
+export interface Running {
+  readonly child: ChildProcess;
+  readonly out: string[];
+  readonly exited: Promise<number | null>;
+}
+
+export function start(args: string[], environment: NodeJS.ProcessEnv): Running {
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env: environment });
+  const out: string[] = [];
+  child.stdout?.on('data', (c: Buffer) => out.push(c.toString('utf8')));
+  child.stderr?.on('data', (c: Buffer) => out.push(c.toString('utf8')));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  return { child, out, exited };
+}
+
+export async function until(r: Running, pattern: RegExp, timeoutMs: number): Promise<boolean> {
+  const end = performance.now() + timeoutMs;
+  while (performance.now() < end) {
+    if (pattern.test(r.out.join(''))) return true;
+    await new Promise((x) => setTimeout(x, 200));
+  }
+  return false;
+}
+
+export async function setup(control = true): Promise<{ sim: SimulatorHandle; db: string; config: string }> {
+  const sim = await startSimulator({
+    port: 0,
+    seed: 7,
+    start: '2026-11-23T10:00:00+09:00',
+    speed: 30,
+    control,
+  });
+  sims.push(sim);
+  const dir = mkdtempSync(join(tmpdir(), 'hoga-run-'));
+  const config = join(dir, 'sma.json');
+  // quantity left to the schema's default (10): the stored run says what the strategy ran with
+  writeFileSync(config, JSON.stringify({ fast: 3, slow: 8 }));
+  return { sim, db: join(dir, 'hoga.sqlite'), config };
+}
+
+export const ARGS = [
+  '--symbols',
+  '005930,000660,035420',
+  '--interval',
+  '1m',
+  '--status-every',
+  '2',
+  '--poll-ms',
+  '300',
+];
+
+/** The run's arguments for one KR symbol (a strategy resting orders below the market). */
+export const REST_ARGS = [
+  '--symbols',
+  '005930',
+  '--interval',
+  '1m',
+  '--status-every',
+  '2',
+  '--poll-ms',
+  '300',
+];
+
+/** A broker client of the simulator `sim` (closed by the caller). */
+export function brokerOf(sim: SimulatorHandle): BrokerClient {
+  return new BrokerClient({
+    config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
+  });
+}
+
+/** Reads the store `file` with `read` (opened and closed around it). */
+export function readStore<T>(file: string, read: (db: HogaDatabase) => T): T {
+  const db = HogaDatabase.open(file);
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Several strategies in one backtest: each keeps its own positions and cash (its share of the
+ * run's, counted once in the equity curve), and is told its own equity and unrealized PnL.
+ */
+import type { Bar, OrderEvent } from '@hoga/core';
+import { Decimal } from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import { Strategy } from '../strategy/strategy.js';
+import { BuyFirstBar, backtestBars, minuteBars, US_OPEN } from './backtest-fixture.test-helper.js';
+
+describe('runBacktest with several strategies', () => {
+  it("keeps each strategy's positions its own when several run in one engine", async () => {
+    class BuyTwo extends Strategy {
+      done = false;
+      override onBar(bar: Bar): void {
+        if (!this.done) {
+          this.done = true;
+          this.ctx.buy(bar.symbol, 2);
+        }
+      }
+    }
+    const { outcome } = await backtestBars(
+      [
+        { strategyClass: BuyFirstBar, id: 'a' },
+        { strategyClass: BuyTwo, id: 'b' },
+      ],
+      minuteBars('005930', [100, 101, 102]),
+    );
+    const bySide = outcome.trades.map((t) => `${t.strategyId}:${t.quantity.toFixed()}`);
+    expect(bySide).toEqual(['a:10', 'b:2']);
+  });
+
+  it("shares the run's cash between its strategies: the equity curve starts at the account's cash, counted once", async () => {
+    const bars = minuteBars('005930', [100, 101, 102]);
+    const cash = { KRW: new Decimal(10_000_001), USD: new Decimal(0) };
+    const one = await backtestBars([{ strategyClass: BuyFirstBar, id: 'a' }], bars, { cash });
+    const two = await backtestBars(
+      [
+        { strategyClass: BuyFirstBar, id: 'a' },
+        { strategyClass: BuyFirstBar, id: 'b' },
+      ],
+      bars,
+      { cash },
+    );
+    expect(one.outcome.equity[0]?.equity).toBe(10_000_001);
+    // two strategies of 5,000,000 won each (the odd won stays the account's, in no strategy's books)
+    expect(two.outcome.equity[0]?.equity).toBe(10_000_000);
+    expect(two.outcome.trades.map((t) => t.strategyId)).toEqual(['a', 'b']);
+  });
+
+  it("keeps each of several strategies within its own cash: a buy past a strategy's share is denied risk-strategy-cash", async () => {
+    const refused: string[] = [];
+    /** Buys its config's quantity of 005930 at market on each of the first two bars. */
+    class Buys extends Strategy<{ quantity: number }> {
+      n = 0;
+      override onBar(bar: Bar): void {
+        if (++this.n <= 2) this.ctx.buy(bar.symbol, this.config.quantity);
+      }
+      override onOrderEvent(e: OrderEvent): void {
+        if (e.type === 'OrderDenied') refused.push(`${this.ctx.strategyId} ${e.code}: ${e.reason}`);
+      }
+    }
+    const bars = minuteBars('005930', [70_000, 70_000, 70_000, 70_000]);
+    const cash = { KRW: new Decimal(10_000_000), USD: new Decimal(0) };
+    const { outcome } = await backtestBars(
+      [
+        // 100 × 70,000 is 7,000,000: more than its 5,000,000 share (the account has 10,000,000)
+        { strategyClass: Buys, id: 'big', config: { quantity: 100 } },
+        // 40 × 70,000 twice: the first fits its share, the second no longer
+        { strategyClass: Buys, id: 'small', config: { quantity: 40 } },
+      ],
+      bars,
+      { cash },
+    );
+    expect(outcome.status).toBe('completed');
+    expect(outcome.trades.map((t) => `${t.strategyId} ${t.quantity.toFixed()}`)).toEqual(['small 40']);
+    expect(refused).toEqual([
+      "big risk-strategy-cash: the buy needs 7000000 KRW, more than the strategy's own cash of 5000000 KRW less 0 KRW held by its open buys",
+      "big risk-strategy-cash: the buy needs 7000000 KRW, more than the strategy's own cash of 5000000 KRW less 0 KRW held by its open buys",
+      // its first buy filled at the second bar's open: 5,000,000 - 2,800,000 - 420 commission
+      "small risk-strategy-cash: the buy needs 2800000 KRW, more than the strategy's own cash of 2199580 KRW less 0 KRW held by its open buys",
+    ]);
+    expect(outcome.refused).toEqual({ 'risk-strategy-cash': 3 });
+  });
+
+  it("tells each strategy its own equity and unrealized PnL at the last prices (USD through the run's rate)", async () => {
+    const seen: string[] = [];
+    /** Buys 10 of each symbol on its first bar; reads its equity and unrealized PnL on every bar. */
+    class Reads extends Strategy {
+      readonly bought = new Set<string>();
+      override onBar(bar: Bar): void {
+        seen.push(
+          `${this.ctx.strategyId} ${bar.symbol} ${bar.close}: ${this.ctx.equity()} ${this.ctx.unrealizedPnl('KRW').toFixed()} ${this.ctx.unrealizedPnl('USD').toFixed()}`,
+        );
+        if (this.bought.has(bar.symbol)) return;
+        this.bought.add(bar.symbol);
+        this.ctx.buy(bar.symbol, 10);
+      }
+    }
+    const bars = [
+      ...minuteBars('005930', [70_000, 70_100, 70_300]),
+      // in New York's regular session of the same date (23:31 KST): a market order is
+      // accepted in the regular session only
+      ...minuteBars('AAPL', [200, 201.5, 199.25], US_OPEN),
+    ];
+    const cash = { KRW: new Decimal(10_000_000), USD: new Decimal(10_000) };
+    const { outcome } = await backtestBars([{ strategyClass: Reads, id: 'only' }], bars, { cash });
+    expect(outcome.status).toBe('completed');
+    // bought at the second bar's opens (the first closes): 10 × 70,000 + 105 won commission;
+    // 10 × $200 + $2 commission (0.1 %); USD at 1,400 won
+    const krwCash = 10_000_000 - 700_000 - 105;
+    const usdCash = 10_000 - 2_000 - 2;
+    expect(seen).toEqual([
+      `only 005930 70000: ${10_000_000 + 10_000 * 1_400} 0 0`,
+      `only 005930 70100: ${krwCash + 701_000 + 10_000 * 1_400} 1000 0`,
+      `only 005930 70300: ${krwCash + 703_000 + 10_000 * 1_400} 3000 0`,
+      `only AAPL 200: ${krwCash + 703_000 + 10_000 * 1_400} 3000 0`,
+      `only AAPL 201.5: ${krwCash + 703_000 + (usdCash + 2_015) * 1_400} 3000 15`,
+      `only AAPL 199.25: ${krwCash + 703_000 + (usdCash + 1_992.5) * 1_400} 3000 -7.5`,
+    ]);
+  });
+});
