@@ -97,10 +97,11 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
       }),
     );
   };
-  const refresh = async (): Promise<void> => {
+  /** Reads the broker data (and whatever `alongside` reads, at once) and notes the prices. */
+  const refreshWith = async (alongside?: Promise<unknown>): Promise<void> => {
     const { market, book, engine, staleness } = module;
     try {
-      await read();
+      await Promise.all([read(), alongside]);
     } catch (error) {
       if (stopped.signal.aborted) return;
       throw error;
@@ -119,18 +120,29 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
     staleness?.evaluate();
     engine.evaluate();
   };
+  const refresh = (): Promise<void> => refreshWith();
   return {
     gate: module.engine,
     module,
     async start() {
       const broker = options.broker;
       if (broker === undefined) return;
-      if (broker.getCandles !== undefined) {
-        const source: PriorCloseSource = { getCandles: broker.getCandles.bind(broker) };
-        const dayStartHour = module.config.tradingDayStartHourKst;
-        await seedPriorCloses(module.book, source, symbols, options.clock.nowMs(), dayStartHour, background);
-      }
-      await refresh();
+      // the last prices before the day read beside the first refresh's reads (the chart group's
+      // rate limit is its own), and given to the book before its first prices of the day
+      const getCandles = broker.getCandles;
+      const { book, config } = module;
+      const seeded =
+        getCandles === undefined
+          ? undefined
+          : seedPriorCloses(
+              book,
+              { getCandles: getCandles.bind(broker) },
+              symbols,
+              options.clock.nowMs(),
+              config.tradingDayStartHourKst,
+              background,
+            );
+      await refreshWith(seeded);
       const every = options.refreshIntervalMs ?? Math.max(1_000, module.config.accountInfoMaxAgeMs);
       // a refresh still reading (many symbols under the rate limits) is not started again
       let running = false;
