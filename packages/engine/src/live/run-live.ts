@@ -41,7 +41,7 @@ import { MarkBook } from '../portfolio/mark-book.js';
 import { Portfolio, portfolioTotals, StrategyPortfolio } from '../portfolio/portfolio.js';
 import type { AccountInfoSource } from '../risk/account-info-provider.js';
 import type { MarketInfoSource, ReadOptions } from '../risk/broker-market-view.js';
-import type { PriorCloseSource } from '../risk/prior-closes.js';
+import { logPriorCloses, type PriorCloseSource } from '../risk/prior-closes.js';
 import { RiskGate } from '../risk/risk-gate.js';
 import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
 import { allocateCash } from '../runtime/cash-allocation.js';
@@ -245,7 +245,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     watchStaleness: !paper,
   });
   pollSucceeded = () => risk.module.staleness?.noteOrderPoll();
-  await risk.start();
+  logPriorCloses(o.logger, await risk.start());
   container.bind(RiskGate).toConstantValue(risk.gate);
   // the intents name the instruments as the broker lists them (the risk gate read their stock info)
   const listed = new Map<string, Instrument>();

@@ -4,10 +4,10 @@
  * it the reference); a symbol the book has a price of is not read, and one with no usable candle
  * keeps the fallback (its first price of the day), the run going on.
  */
-import { Decimal } from '@hoga/core';
+import { createLogger, Decimal } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { type PriorCloseSource, seedPriorCloses } from './prior-closes.js';
+import { logPriorCloses, type PriorCloseSource, seedPriorCloses } from './prior-closes.js';
 import { RiskBook } from './risk-book.js';
 import { bookFill, T0 } from './risk-fixture.test-helper.js';
 
@@ -104,5 +104,30 @@ describe('seedPriorCloses', () => {
     expect(await fresh(true)).toBe('-1200000');
     // without it, the first price is the reference: the fall before the engine started goes uncounted
     expect(await fresh(false)).toBe('0');
+  });
+
+  it('tells each reference read (debug) and warns of a failed read, not of a symbol with no candle', async () => {
+    const broker = source({
+      '005930': [{ atMs: FRIDAY_LAST, close: '70000' }],
+      '000660': new Error('stock-not-found: 000660'),
+      '035420': [],
+    });
+    const found = await seedPriorCloses(new RiskBook(), broker, ['005930', '000660', '035420'], T0, 8);
+    const records: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      level: 'debug',
+      destination: {
+        write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>),
+      },
+    });
+    logPriorCloses(logger, found);
+    expect(records.map((r) => [r.level, r.msg])).toEqual([
+      [20, "005930: today's PnL counts from 70000, its last price before the day began"],
+      [
+        40,
+        "000660: no price before the day began (stock-not-found: 000660): today's PnL counts from its first price",
+      ],
+    ]);
+    expect(records[0]).toMatchObject({ component: 'risk', at: '2026-11-20T20:00:00.000+09:00' });
   });
 });

@@ -10,11 +10,11 @@
  *
  * @module
  */
-import type { Decimal } from '@hoga/core';
+import type { Decimal, Logger } from '@hoga/core';
 import { DateTime } from 'luxon';
 import type { ReadOptions } from './broker-market-view.js';
 import type { RiskBook } from './risk-book.js';
-import { tradingDayStartMs } from './valuation.js';
+import { isoKst, tradingDayStartMs } from './valuation.js';
 
 /** A broker's minute candles, newest first (the connector's `getCandles`). */
 export interface PriorCloseSource {
@@ -29,6 +29,28 @@ export interface PriorCloseSource {
 export type PriorClose =
   | { readonly symbol: string; readonly price: Decimal; readonly atMs: number }
   | { readonly symbol: string; readonly missing: string };
+
+/**
+ * Tells what {@link seedPriorCloses} found: each reference read (debug: `--verbose`), and a warning
+ * for each read that failed (that symbol's carried position counts from its first price today).
+ */
+export function logPriorCloses(logger: Logger, found: readonly PriorClose[]): void {
+  for (const f of found) {
+    if ('price' in f) {
+      logger.debug(
+        { component: 'risk', symbol: f.symbol, price: f.price.toFixed(), at: isoKst(f.atMs) },
+        `${f.symbol}: today's PnL counts from ${f.price.toFixed()}, its last price before the day began`,
+      );
+    } else if (f.missing !== NO_CANDLE) {
+      logger.warn(
+        { component: 'risk', symbol: f.symbol },
+        `${f.symbol}: no price before the day began (${f.missing}): today's PnL counts from its first price`,
+      );
+    }
+  }
+}
+
+const NO_CANDLE = 'no candle before the trading day began';
 
 /**
  * Gives `book` each symbol's last price before the trading day of `nowMs` began, for the symbols it
@@ -65,7 +87,7 @@ export async function seedPriorCloses(
     }
     const atMs = candle?.timestamp.toMillis();
     if (candle === undefined || atMs === undefined || !(atMs < dayStartMs)) {
-      return { symbol, missing: 'no candle before the trading day began' };
+      return { symbol, missing: NO_CANDLE };
     }
     // a price stamped before the day began: the day's first price makes it the reference
     if (!book.lastPrices().has(symbol)) book.notePrice(symbol, candle.closePrice, atMs);

@@ -15,7 +15,7 @@ import type { ExecutionVenue } from '../venue/execution-venue.js';
 import type { AccountInfoSource } from './account-info-provider.js';
 import type { BarDayPnl } from './bar-day-pnl.js';
 import type { MarketInfoSource, ReadOptions } from './broker-market-view.js';
-import { type PriorCloseSource, seedPriorCloses } from './prior-closes.js';
+import { type PriorClose, type PriorCloseSource, seedPriorCloses } from './prior-closes.js';
 import type { MarkSource } from './risk-engine-options.js';
 import { createRiskModule, type RiskModule } from './risk-module.js';
 
@@ -55,10 +55,10 @@ export interface RiskGateBinding {
   readonly gate: RiskModule['engine'];
   readonly module: RiskModule;
   /**
-   * Reads the symbols' last prices before the trading day began, then the broker data, and starts
-   * the background refresh (resolves after the first read).
+   * Reads the symbols' last prices before the trading day began and the broker data, and starts
+   * the background refresh (resolves after the first read, with what the first reads found).
    */
-  start(): Promise<void>;
+  start(): Promise<readonly PriorClose[]>;
   /** Reads the broker data for every symbol now and re-evaluates the daily loss limits. */
   refresh(): Promise<void>;
   /** Stops the refresh (its reads not yet answered are aborted) and the event feed. */
@@ -126,7 +126,7 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
     module,
     async start() {
       const broker = options.broker;
-      if (broker === undefined) return;
+      if (broker === undefined) return [];
       // the last prices before the day read beside the first refresh's reads (the chart group's
       // rate limit is its own), and given to the book before its first prices of the day
       const getCandles = broker.getCandles;
@@ -143,6 +143,8 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
               background,
             );
       await refreshWith(seeded);
+      // (settled by now; a stop aborted it: nothing found)
+      const found = (await seeded?.catch((): PriorClose[] => [])) ?? [];
       const every = options.refreshIntervalMs ?? Math.max(1_000, module.config.accountInfoMaxAgeMs);
       // a refresh still reading (many symbols under the rate limits) is not started again
       let running = false;
@@ -155,6 +157,7 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
             running = false;
           });
       });
+      return found;
     },
     refresh,
     dispose() {
