@@ -89,16 +89,7 @@ export const ARGS = [
 ];
 
 /** The run's arguments for one KR symbol (a strategy resting orders below the market). */
-export const REST_ARGS = [
-  '--symbols',
-  '005930',
-  '--interval',
-  '1m',
-  '--status-every',
-  '2',
-  '--poll-ms',
-  '300',
-];
+export const REST_ARGS = ['--symbols', '005930', ...ARGS.slice(2)];
 
 /** A broker client of the simulator `sim` (closed by the caller). */
 export function brokerOf(sim: SimulatorHandle): BrokerClient {
