@@ -2,11 +2,11 @@
  * The reference prices of a run started during a trading day. Today's PnL counts a position carried
  * from an earlier day from the last price before the day began; an engine that ran through the
  * night saw that price, one started at 10:30 did not and would count from its first price instead,
- * leaving out what the position lost between the day's start and the engine's. Before the first
- * prices are read, each symbol's last minute candle before the day began is read from the broker
- * (`GET /candles`, `interval=1m`, `count=1`, `before` the day's start; adjusted, as the prices of
- * today are) and given to the book as the price it had then: the day's first price then makes it
- * the reference, as it would have for an engine running all along.
+ * leaving out what the position lost between the day's start and the engine's. Before the book
+ * notes its first prices, each symbol's last minute candle before the day began is read from the
+ * broker (`GET /candles`, `interval=1m`, `count=1`, `before` the day's start; adjusted, as the
+ * prices of today are) and given to the book as the price it had then: the day's first price then
+ * makes it the reference, as it would have for an engine running all along.
  *
  * @module
  */
@@ -30,6 +30,9 @@ export type PriorClose =
   | { readonly symbol: string; readonly price: Decimal; readonly atMs: number }
   | { readonly symbol: string; readonly missing: string };
 
+/** Why a symbol has no reference read: no candle before the day (not worth a warning). */
+const NO_CANDLE = 'no candle before the trading day began';
+
 /**
  * Tells what {@link seedPriorCloses} found: each reference read (debug: `--verbose`), and a warning
  * for each read that failed (that symbol's carried position counts from its first price today).
@@ -49,8 +52,6 @@ export function logPriorCloses(logger: Logger, found: readonly PriorClose[]): vo
     }
   }
 }
-
-const NO_CANDLE = 'no candle before the trading day began';
 
 /**
  * Gives `book` each symbol's last price before the trading day of `nowMs` began, for the symbols it
