@@ -1,0 +1,101 @@
+import type { Bar } from '@hoga/core';
+import { StrategyConfigError } from '@hoga/engine';
+import { describe, expect, it } from 'vitest';
+import {
+  backtestBars,
+  minuteBars,
+  T0,
+} from '../packages/engine/src/backtest/backtest-fixture.test-helper.js';
+import OpeningRange, { regularSessionOf } from './opening-range.js';
+import { expectedOpeningRangeTrades } from './opening-range-reference.test-helper.js';
+import { asExpectedTrades, walk } from './sma-crossover-reference.test-helper.js';
+
+const DAY = 86_400_000;
+
+/** `days` KR sessions of minute bars (09:01–15:30, 390 a day) of a seeded walk on the 100-won grid. */
+function sessions(symbol: string, seed: number, days: number): Bar[] {
+  const closes = walk(390 * days, 70_000, 100, seed);
+  return Array.from({ length: days }, (_, d) =>
+    minuteBars(symbol, closes.slice(d * 390, (d + 1) * 390), T0 + d * DAY),
+  ).flat();
+}
+
+describe('OpeningRange', () => {
+  it('trades exactly the breakouts, stops and flat exits of an independent computation', async () => {
+    const a = sessions('005930', 7, 5);
+    const b = sessions('000660', 11, 5);
+    const rule = { rangeMinutes: 30, quantity: 10, flatMinutes: 15 };
+    const { outcome } = await backtestBars([{ strategyClass: OpeningRange, config: rule }], [...a, ...b]);
+    const [ea, eb] = [expectedOpeningRangeTrades(a, rule), expectedOpeningRangeTrades(b, rule)];
+    const expected = [...ea.trades, ...eb.trades].sort(
+      (x, y) => x.time - y.time || x.symbol.localeCompare(y.symbol),
+    );
+    // the walks break out of their ranges, and exit both ways
+    expect(expected.filter((t) => t.side === 'BUY').length).toBeGreaterThanOrEqual(5);
+    expect(ea.exits.stop + eb.exits.stop).toBeGreaterThan(0);
+    expect(ea.exits.timer + eb.exits.timer).toBeGreaterThan(0);
+    expect(asExpectedTrades(outcome.trades)).toEqual(expected);
+    // at most one entry a day per symbol, and flat at every day's end
+    const buysPerDay = new Map<string, number>();
+    for (const t of expected.filter((x) => x.side === 'BUY')) {
+      const key = `${t.symbol} ${Math.floor((t.time + 9 * 3_600_000) / DAY)}`;
+      buysPerDay.set(key, (buysPerDay.get(key) ?? 0) + 1);
+    }
+    expect(Math.max(...buysPerDay.values())).toBe(1);
+    expect(outcome.trades.length % 2).toBe(0);
+  });
+
+  it('sells at the flat time by its timer when no bar comes then (a gap in the minutes)', async () => {
+    // no bars from 15:11 to 15:25: the timer's sell (15:15) fills at the 15:26 bar's open, where a
+    // sell placed on the first bar after the gap would fill at the 15:27 one's
+    const gap = (bar: Bar) => {
+      const minute = Math.floor(((bar.ts + 9 * 3_600_000) % DAY) / 60_000);
+      return minute < 15 * 60 + 11 || minute > 15 * 60 + 25;
+    };
+    const a = sessions('005930', 7, 5).filter(gap);
+    const b = sessions('000660', 11, 5).filter(gap);
+    const rule = { rangeMinutes: 30, quantity: 10, flatMinutes: 15 };
+    const { outcome } = await backtestBars([{ strategyClass: OpeningRange, config: rule }], [...a, ...b]);
+    const [ea, eb] = [expectedOpeningRangeTrades(a, rule), expectedOpeningRangeTrades(b, rule)];
+    expect(ea.exits.timer + eb.exits.timer).toBeGreaterThan(0);
+    const expected = [...ea.trades, ...eb.trades].sort(
+      (x, y) => x.time - y.time || x.symbol.localeCompare(y.symbol),
+    );
+    expect(asExpectedTrades(outcome.trades)).toEqual(expected);
+    const fifteenTwentySix = (t: { time: number }) =>
+      Math.floor(((t.time + 9 * 3_600_000) % DAY) / 60_000) === 15 * 60 + 26;
+    expect(outcome.trades.filter((t) => t.side === 'SELL' && fifteenTwentySix(t)).length).toBe(
+      ea.exits.timer + eb.exits.timer,
+    );
+  });
+
+  it('knows the regular sessions of both markets, daylight saving time included', () => {
+    const kr = regularSessionOf('KR', Date.parse('2026-03-02T09:01:00+09:00'));
+    expect(kr).toEqual({
+      date: '2026-03-02',
+      open: Date.parse('2026-03-02T09:00:00+09:00'),
+      close: Date.parse('2026-03-02T15:30:00+09:00'),
+    });
+    // the 15:31 candle holds the closing auction's trades, after the regular session
+    expect(regularSessionOf('KR', Date.parse('2026-03-02T15:31:00+09:00'))).toBeNull();
+    expect(regularSessionOf('KR', Date.parse('2026-03-02T09:00:00+09:00'))).toBeNull();
+    // New York in summer (UTC-4) and in winter (UTC-5)
+    expect(regularSessionOf('US', Date.parse('2026-07-06T09:31:00-04:00'))?.close).toBe(
+      Date.parse('2026-07-06T16:00:00-04:00'),
+    );
+    expect(regularSessionOf('US', Date.parse('2026-12-07T16:00:00-05:00'))?.open).toBe(
+      Date.parse('2026-12-07T09:30:00-05:00'),
+    );
+    expect(regularSessionOf('US', Date.parse('2026-12-07T16:01:00-05:00'))).toBeNull();
+  });
+
+  it.each([
+    [{ rangeMinutes: 0 }, 'rangeMinutes', '0'],
+    [{ flatMinutes: 'late' }, 'flatMinutes', '"late"'],
+    [{ quantity: -1 }, 'quantity', '-1'],
+  ])('refuses the config %j naming the field and the value', async (config, field, value) => {
+    const run = backtestBars([{ strategyClass: OpeningRange, config }], minuteBars('005930', [1, 2]));
+    await expect(run).rejects.toBeInstanceOf(StrategyConfigError);
+    await expect(run).rejects.toThrow(new RegExp(`\\n  ${field}: found ${value}, expected `));
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * An opening-range breakout, per symbol, on minute bars: an example of the time of day, timers and
+ * persistent state.
+ *
+ * Each trading day, a symbol's range is the high and the low of its bars in the first `rangeMinutes`
+ * minutes of its market's regular session (KR 09:00–15:30 KST, US 09:30–16:00 New York; a minute
+ * bar is stamped with the end of its minute). After the range, on each bar's close:
+ * - flat, not yet entered today, and the close above the range's high: buy `quantity` at market
+ *   (once a day per symbol);
+ * - long, and the close below the range's low: sell the position at market (the stop).
+ *
+ * `flatMinutes` before the regular close, a timer sells at market what the strategy still holds of
+ * that market's symbols (whether or not a bar comes then), and a bar from then on sells a position
+ * still held (a buy that filled after the timer): it is flat by the close. Bars outside the regular session (the KR after
+ * market, the US pre and after markets) are not traded. The days a symbol was entered are kept in
+ * the strategy's persistent state (`ctx.state`), so a live run restarted during the day does not
+ * enter a symbol a second time. Half days (early closes) are not known here: on one, the timer
+ * comes after the close and the position is sold at the next session's first bar.
+ *
+ * Run it: `pnpm hoga backtest strategies/opening-range.ts --symbols 005930,AAPL --interval 1m --from 2026-10-05 --to 2026-10-09`
+ */
+import { type Bar, type Market, marketOfSymbol, NEW_YORK_ZONE, type OrderEvent } from '@hoga/core';
+import { Strategy, type TimerFired, z } from '@hoga/engine';
+import { DateTime } from 'luxon';
+
+const Config = z.strictObject({
+  /** Minutes of the opening range. */
+  rangeMinutes: z.number().int().min(1).max(120).default(30),
+  /** Shares bought on a breakout. */
+  quantity: z.number().positive().default(10),
+  /** Minutes before the regular close at which what is held is sold. */
+  flatMinutes: z.number().int().min(1).max(120).default(15),
+});
+
+/** The parsed config. */
+export type OpeningRangeConfig = z.infer<typeof Config>;
+
+/** A market's regular session on one trading date: its open and close, epoch ms. */
+export interface RegularSession {
+  /** The trading date in the market's time zone (`YYYY-MM-DD`). */
+  readonly date: string;
+  readonly open: number;
+  readonly close: number;
+}
+
+const HOURS: Readonly<Record<Market, { zone: string; open: string; close: string }>> = {
+  KR: { zone: 'Asia/Seoul', open: '09:00', close: '15:30' },
+  US: { zone: NEW_YORK_ZONE, open: '09:30', close: '16:00' },
+};
+
+/**
+ * The regular session of `market` on the date of the minute ending at `ts`, or null when that
+ * minute lies outside it (a minute bar stamped `ts` covers the minute before it).
+ */
+export function regularSessionOf(market: Market, ts: number): RegularSession | null {
+  const hours = HOURS[market];
+  const date = DateTime.fromMillis(ts - 1, { zone: hours.zone }).toISODate() as string;
+  const open = DateTime.fromISO(`${date}T${hours.open}`, { zone: hours.zone }).toMillis();
+  const close = DateTime.fromISO(`${date}T${hours.close}`, { zone: hours.zone }).toMillis();
+  return ts > open && ts <= close ? { date, open, close } : null;
+}
+
+/** A symbol's range of the day. */
+interface DayRange {
+  readonly date: string;
+  readonly end: number;
+  high: number;
+  low: number;
+}
+
+/** Buys a break above the opening range, sells below it, and is flat by the close. */
+export default class OpeningRange extends Strategy<OpeningRangeConfig> {
+  static readonly configSchema = Config;
+
+  private readonly ranges = new Map<string, DayRange>();
+
+  override onBar(bar: Bar): void {
+    const market = marketOfSymbol(bar.symbol);
+    const session = regularSessionOf(market, bar.ts);
+    if (session === null) return;
+    let range = this.ranges.get(bar.symbol);
+    if (range?.date !== session.date) {
+      range = {
+        date: session.date,
+        end: session.open + this.config.rangeMinutes * 60_000,
+        high: bar.high,
+        low: bar.low,
+      };
+      this.ranges.set(bar.symbol, range);
+      this.setFlatTimer(market, session);
+    }
+    if (bar.ts <= range.end) {
+      range.high = Math.max(range.high, bar.high);
+      range.low = Math.min(range.low, bar.low);
+      return;
+    }
+    if (this.ctx.openOrders(bar.symbol).length > 0) return;
+    const held = this.ctx.position(bar.symbol);
+    const flatAt = session.close - this.config.flatMinutes * 60_000;
+    if (
+      held === undefined &&
+      bar.close > range.high &&
+      bar.ts < flatAt &&
+      !this.enteredOn(bar.symbol, session.date)
+    ) {
+      this.remember(bar.symbol, session.date);
+      this.ctx.buy(bar.symbol, this.config.quantity);
+    } else if (held !== undefined && (bar.close < range.low || bar.ts >= flatAt)) {
+      this.ctx.sell(bar.symbol, held.quantity);
+    }
+  }
+
+  override onTimer(timer: TimerFired): void {
+    const market = timer.name.split(' ')[1] as Market;
+    for (const position of this.ctx.positions()) {
+      if (marketOfSymbol(position.symbol) !== market) continue;
+      if (this.ctx.openOrders(position.symbol).length > 0) continue;
+      this.ctx.log.info({ symbol: position.symbol }, `flat before the close: selling ${position.quantity}`);
+      this.ctx.sell(position.symbol, position.quantity);
+    }
+  }
+
+  override onOrderEvent(event: OrderEvent): void {
+    if (event.type === 'OrderDenied' || event.type === 'OrderRejected') {
+      this.ctx.log.warn({ clientOrderId: event.clientOrderId }, `order refused: ${event.reason}`);
+    }
+  }
+
+  /** Sets the day's timer of a market `flatMinutes` before its close (not when past). */
+  private setFlatTimer(market: Market, session: RegularSession): void {
+    const at = session.close - this.config.flatMinutes * 60_000;
+    if (at > this.ctx.now()) this.ctx.setTimer(`flat ${market} ${session.date}`, { at });
+  }
+
+  private enteredOn(symbol: string, date: string): boolean {
+    return this.ctx.state.get<Record<string, string>>('entered')?.[symbol] === date;
+  }
+
+  private remember(symbol: string, date: string): void {
+    const entered = this.ctx.state.get<Record<string, string>>('entered') ?? {};
+    this.ctx.state.set('entered', { ...entered, [symbol]: date });
+  }
+}
