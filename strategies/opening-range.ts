@@ -74,6 +74,12 @@ export default class OpeningRange extends Strategy<OpeningRangeConfig> {
 
   private readonly ranges = new Map<string, DayRange>();
 
+  override onStart(): void {
+    if (this.ctx.universe.interval !== '1m') {
+      this.ctx.log.warn(`trades minute bars: on ${this.ctx.universe.interval} bars it places no order`);
+    }
+  }
+
   override onBar(bar: Bar): void {
     const market = marketOfSymbol(bar.symbol);
     const session = regularSessionOf(market, bar.ts);
