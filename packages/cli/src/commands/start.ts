@@ -1,6 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { reportError } from './broker/connection.js';
-import { runStartDemo } from './broker/start-demo.js';
 
 /**
  * `hoga start` (`pnpm start`): the reference strategy trading live against the built-in simulator
@@ -16,7 +15,9 @@ export function registerStartCommand(program: Command): void {
     .option('--watch <seconds>', 'with --connector: how long to watch quotes', parseSeconds, 15)
     .action(async (flags: { watch: number; seconds: number; connector: boolean }) => {
       try {
+        // each demo (and the simulator it starts) is loaded when it runs, not at every command's start
         if (flags.connector) {
+          const { runStartDemo } = await import('./broker/start-demo.js');
           await runStartDemo({ watchMs: flags.watch * 1000 });
           return;
         }

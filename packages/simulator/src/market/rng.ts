@@ -90,20 +90,28 @@ function normalQuantile(p: number): number {
 }
 
 const NORMAL_BITS = 16;
-/** Standard normal quantiles at the midpoints of 2^16 equal-probability cells. */
-const NORMAL_TABLE = (() => {
+/**
+ * Standard normal quantiles at the midpoints of 2^16 equal-probability cells, made at the first
+ * draw (about 70 ms of a core): a process that only loads the simulator (every `hoga` command's
+ * start) does not pay for them.
+ */
+let normalTable: Float64Array | null = null;
+
+function makeNormalTable(): Float64Array {
   const n = 2 ** NORMAL_BITS;
   const table = new Float64Array(n);
   for (let i = 0; i < n; i++) table[i] = normalQuantile((i + 0.5) / n);
+  normalTable = table;
   return table;
-})();
+}
 
 /**
  * A standard normal draw keyed by integers: the quantile of one keyed 16-bit cell, by table
  * lookup (tails end near ±4.4σ, which suits a market simulation).
  */
 export function normal(a: number, b = 0, c = 0, d = 0, e = 0): number {
-  return NORMAL_TABLE[hash32(a, b, c, d, e) >>> (32 - NORMAL_BITS)] ?? 0;
+  const table = normalTable ?? makeNormalTable();
+  return table[hash32(a, b, c, d, e) >>> (32 - NORMAL_BITS)] ?? 0;
 }
 
 /** Stream tags: keep draws for different purposes independent. */
