@@ -6,7 +6,7 @@
  * @module
  */
 import type { Command } from 'commander';
-import { withConnection } from './broker/connection.js';
+import { withConnection } from './broker/connection-flags.js';
 
 /**
  * Registers `hoga backtest`.

@@ -9,8 +9,8 @@
 import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 import type { Tabular } from '../output/emit.js';
 import { usageError } from '../runtime/exit-codes.js';
-import type { ConnectionFlags } from './broker/connection.js';
-import { withConnection } from './broker/connection.js';
+import type { ConnectionFlags } from './broker/connection-flags.js';
+import { withConnection } from './broker/connection-flags.js';
 
 type Flags = ConnectionFlags & Record<string, unknown>;
 type Client = import('@hoga/connector').BrokerClient;

@@ -5,7 +5,7 @@
  * @module
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { withConnection } from './broker/connection.js';
+import { withConnection } from './broker/connection-flags.js';
 
 const DB_HELP = 'database file (default: $HOGA_DB, else ./data/hoga.sqlite)';
 

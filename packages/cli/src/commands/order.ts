@@ -7,7 +7,7 @@
  * @module
  */
 import { type Command, InvalidArgumentError } from 'commander';
-import { withConnection } from './broker/connection.js';
+import { withConnection } from './broker/connection-flags.js';
 
 /** Flags of the order commands. */
 export interface OrderFlags {

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { withConnection } from './broker/connection.js';
+import { withConnection } from './broker/connection-flags.js';
 
 /** Flags of `hoga run`. */
 export interface RunFlags {

@@ -1,5 +1,4 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { reportError } from './broker/connection.js';
 
 /**
  * `hoga start` (`pnpm start`): the reference strategy trading live against the built-in simulator
@@ -24,6 +23,7 @@ export function registerStartCommand(program: Command): void {
         const { runEngineDemo } = await import('./broker/start-demo-engine.js');
         await runEngineDemo({ durationMs: flags.seconds * 1000 });
       } catch (error) {
+        const { reportError } = await import('./broker/connection.js');
         reportError(error);
       }
     });

@@ -1,0 +1,61 @@
+/**
+ * The connection flags of the broker commands, as a command declares them: a module of its own,
+ * which loads nothing but commander, so that declaring the commands at start-up does not load the
+ * connector (see `connection.ts`, imported when a command runs).
+ *
+ * @module
+ */
+import { type Command, InvalidArgumentError, Option } from 'commander';
+
+/** Connection flags shared by every broker command. */
+export interface ConnectionFlags {
+  readonly baseUrl?: string;
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly accountSeq?: string;
+  /** Older spelling of `accountSeq` (`--account`), still accepted. */
+  readonly account?: string;
+  readonly db?: string;
+  readonly json?: boolean;
+  /** `--csv`: comma-separated values instead of a table. */
+  readonly csv?: boolean;
+  /** `--timeout`: overall deadline of the command in seconds (default 30). */
+  readonly timeout?: number;
+}
+
+/** Default of `--timeout` in seconds. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 86_400) {
+    throw new InvalidArgumentError(`--timeout: expected seconds from 0.1 to 86400, found "${value}"`);
+  }
+  return n;
+}
+
+/**
+ * Adds the connection flags and `--json` to a command.
+ *
+ * @param command - the command
+ */
+export function withConnection(command: Command): Command {
+  return command
+    .option('--base-url <url>', 'broker base URL (default $HOGA_BASE_URL)')
+    .option('--client-id <id>', 'OAuth client id (default $HOGA_CLIENT_ID)')
+    .option('--client-secret <secret>', 'OAuth client secret (default $HOGA_CLIENT_SECRET)')
+    .option(
+      '--account-seq <seq>',
+      'accountSeq for account-bound calls (default $HOGA_ACCOUNT_SEQ, else the first account)',
+    )
+    .addOption(new Option('--account <seq>', 'older spelling of --account-seq').hideHelp())
+    .option('--db <file>', 'also share the token through this existing hoga database (default $HOGA_DB)')
+    .option(
+      '--timeout <seconds>',
+      'give up when the broker has not answered by then',
+      seconds,
+      DEFAULT_TIMEOUT_SECONDS,
+    )
+    .option('--json', 'print JSON instead of a table', false)
+    .option('--csv', 'print CSV instead of a table', false);
+}
