@@ -1,10 +1,14 @@
-// Builds the `hoga` bundle: every TypeScript source of the CLI and the packages it imports in one
-// ES module (esbuild), with the npm dependencies that must stay separate (native addons, worker
-// threads) imported by absolute path; and beside it the store's journal thread (the module a
-// backtest's worker thread runs, loaded by path). bin/hoga.js calls it when the bundle is missing
-// or older than a source file; `pnpm hoga:build` calls it directly.
+// Builds the `hoga` bundle: every TypeScript source of the CLI and the packages it imports as ES
+// modules (esbuild), split into an entry and chunks that the commands import when they run (so a
+// command's start reads and compiles only what it needs), with the npm dependencies that must stay
+// separate (native addons, worker threads) imported by absolute path; and beside them the store's
+// journal thread (the module a backtest's worker thread runs, loaded by path). Each build goes to a
+// directory of its own (`dist/b-<time>-<pid>/`) and `dist/hoga.mjs`, one line importing its entry, is
+// replaced last (written beside, then renamed): a running hoga never reads half a build, and its later
+// imports still find their chunks. bin/hoga.js calls it when the bundle is missing or older than a
+// source file; `pnpm hoga:build` calls it directly.
 
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +16,10 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 /** The CLI package directory. */
 export const CLI_DIR = join(here, '..');
-/** Where the bundle goes. */
+/** What bin/hoga.js imports: one line importing the newest build's entry. */
 export const BUNDLE = join(CLI_DIR, 'dist', 'hoga.mjs');
 
-/** Worker-thread modules built beside the bundle: the source, and the name the bundle loads. */
+/** Worker-thread modules built beside the entry: the source, and the name the bundle loads. */
 const THREADS = [
   {
     source: join(CLI_DIR, '..', 'store', 'src', 'run-journal', 'run-journal-thread.ts'),
@@ -26,15 +30,20 @@ const THREADS = [
 /** Packages loaded from node_modules at run time rather than bundled. */
 const EXTERNAL = new Set(['better-sqlite3', 'pino', 'pino-pretty', 'thread-stream', 'esbuild', 'tsx']);
 
+/** Earlier builds kept (a running hoga may still import chunks of its own), and for how long at least. */
+const KEEP_BUILDS = 3;
+const KEEP_MS = 24 * 3_600_000;
+
 /**
- * Builds dist/hoga.mjs (written beside, then renamed, so a running hoga never reads half a file).
+ * Builds the bundle into a new directory and points dist/hoga.mjs at it.
  *
- * @returns the bundle's path
+ * @returns the path of dist/hoga.mjs
  */
 export async function bundle() {
   // esbuild comes with tsx (a dependency of the CLI), so no second copy is needed.
   const fromCli = createRequire(join(CLI_DIR, 'package.json'));
   const { build } = createRequire(fromCli.resolve('tsx/package.json'))('esbuild');
+  const { version } = JSON.parse(readFileSync(join(CLI_DIR, 'package.json'), 'utf8'));
   const options = {
     bundle: true,
     format: 'esm',
@@ -42,7 +51,7 @@ export async function bundle() {
     target: 'node22',
     tsconfig: join(CLI_DIR, 'tsconfig.json'),
     logLevel: 'error',
-    define: { 'import.meta.HOGA_BUNDLED': 'true' },
+    define: { 'import.meta.HOGA_BUNDLED': 'true', 'import.meta.HOGA_VERSION': JSON.stringify(version) },
     banner: {
       js: "import { createRequire as __hogaRequire } from 'node:module'; const require = __hogaRequire(import.meta.url);",
     },
@@ -62,19 +71,38 @@ export async function bundle() {
       },
     ],
   };
-  // the threads first: once the bundle is in place, what it loads beside it is too
+  const dist = dirname(BUNDLE);
+  const name = `b-${Date.now()}-${process.pid}`;
+  const out = join(dist, name);
+  // the threads first: once the entry is in place, what it loads beside it is too
   for (const thread of THREADS) {
-    const target = join(dirname(BUNDLE), thread.name);
-    const temporary = `${target}.${process.pid}.tmp`;
-    await build({ ...options, entryPoints: [thread.source], outfile: temporary });
-    asciiOnly(temporary);
-    renameSync(temporary, target);
+    await build({ ...options, entryPoints: [thread.source], outfile: join(out, thread.name) });
   }
+  await build({
+    ...options,
+    entryPoints: { hoga: join(CLI_DIR, 'src', 'main.ts') },
+    outdir: out,
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    outExtension: { '.js': '.mjs' },
+  });
+  for (const file of readdirSync(out)) asciiOnly(join(out, file));
   const temporary = `${BUNDLE}.${process.pid}.tmp`;
-  await build({ ...options, entryPoints: [join(CLI_DIR, 'src', 'main.ts')], outfile: temporary });
-  asciiOnly(temporary);
+  writeFileSync(temporary, `import './${name}/hoga.mjs';\n`);
   renameSync(temporary, BUNDLE);
+  removeOldBuilds(dist, name);
   return BUNDLE;
+}
+
+/** Removes the builds older than a day beyond the newest {@link KEEP_BUILDS} (and the one just made). */
+function removeOldBuilds(dist, current) {
+  const builds = readdirSync(dist)
+    .filter((n) => n.startsWith('b-') && n !== current)
+    .map((n) => ({ n, at: statSync(join(dist, n)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { n, at } of builds.slice(KEEP_BUILDS - 1)) {
+    if (Date.now() - at > KEEP_MS) rmSync(join(dist, n), { recursive: true, force: true });
+  }
 }
 
 /**

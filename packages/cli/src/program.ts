@@ -95,8 +95,10 @@ function finishCommands(command: Command): void {
   for (const sub of command.commands) finishCommands(sub);
 }
 
-/** The version of the `hoga` command: the CLI package's own version. */
+/** The version of the `hoga` command: the CLI package's own version (the bundle has it built in). */
 function cliVersion(): string {
+  const built = (import.meta as { HOGA_VERSION?: string }).HOGA_VERSION;
+  if (built !== undefined) return built;
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
     version: string;
   };

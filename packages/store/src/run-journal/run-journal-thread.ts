@@ -9,7 +9,8 @@
  *
  * Node loads this file in the worker as it is, with its own type stripping: it imports nothing but
  * `node:` modules and `better-sqlite3`, and uses only erasable TypeScript (no parameter properties,
- * enums or namespaces). The CLI's bundle builds it as a second entry (`dist/run-journal-thread.mjs`).
+ * enums or namespaces). The CLI's bundle builds it as a second entry
+ * (`dist/b-…/run-journal-thread.mjs`).
  *
  * @module
  */

@@ -60,7 +60,7 @@ export interface RunJournalWriterOptions {
 /** Values of the longest record (`FILLED`: its code and twelve values). */
 const LONGEST_RECORD = 13;
 
-/** Whether this module runs from the CLI's bundle (`dist/hoga.mjs`, its thread beside it). */
+/** Whether this module runs from the CLI's bundle (`dist/b-…/`, its thread beside the chunks). */
 function bundled(): boolean {
   return (import.meta as { HOGA_BUNDLED?: boolean }).HOGA_BUNDLED === true;
 }
