@@ -2,11 +2,11 @@
 // modules (esbuild), split into an entry and chunks that the commands import when they run (so a
 // command's start reads and compiles only what it needs), with the npm dependencies that must stay
 // separate (native addons, worker threads) imported by absolute path; and beside them the store's
-// journal thread (the module a backtest's worker thread runs, loaded by path). Each build goes to a
-// directory of its own (`dist/b-<time>-<pid>/`) and `dist/hoga.mjs`, one line importing its entry, is
-// replaced last (written beside, then renamed): a running hoga never reads half a build, and its later
-// imports still find their chunks. bin/hoga.js calls it when the bundle is missing or older than a
-// source file; `pnpm hoga:build` calls it directly.
+// journal thread (the module a backtest's worker thread runs, loaded by path). Each build goes to
+// a directory of its own (`dist/b-<time>-<pid>/`), and `dist/hoga.mjs`, one line importing its
+// entry, is replaced last (written beside, then renamed): a running hoga never reads half a build,
+// and its later imports still find their chunks. bin/hoga.js calls it when the bundle is missing
+// or older than a source file; `pnpm hoga:build` calls it directly.
 
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,7 +30,7 @@ const THREADS = [
 /** Packages loaded from node_modules at run time rather than bundled. */
 const EXTERNAL = new Set(['better-sqlite3', 'pino', 'pino-pretty', 'thread-stream', 'esbuild', 'tsx']);
 
-/** Earlier builds kept (a running hoga may still import chunks of its own), and for how long at least. */
+/** Earlier builds kept (a running hoga may still import chunks of its own), and how long at least. */
 const KEEP_BUILDS = 3;
 const KEEP_MS = 24 * 3_600_000;
 
@@ -94,14 +94,21 @@ export async function bundle() {
   return BUNDLE;
 }
 
-/** Removes the builds older than a day beyond the newest {@link KEEP_BUILDS} (and the one just made). */
+/**
+ * Removes the builds older than a day beyond the newest {@link KEEP_BUILDS} (and the one just made).
+ * Best effort: another hoga may be removing them at the same time, and the new build is in place.
+ */
 function removeOldBuilds(dist, current) {
-  const builds = readdirSync(dist)
-    .filter((n) => n.startsWith('b-') && n !== current)
-    .map((n) => ({ n, at: statSync(join(dist, n)).mtimeMs }))
-    .sort((a, b) => b.at - a.at);
-  for (const { n, at } of builds.slice(KEEP_BUILDS - 1)) {
-    if (Date.now() - at > KEEP_MS) rmSync(join(dist, n), { recursive: true, force: true });
+  try {
+    const builds = readdirSync(dist)
+      .filter((n) => n.startsWith('b-') && n !== current)
+      .map((n) => ({ n, at: statSync(join(dist, n), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+      .sort((a, b) => b.at - a.at);
+    for (const { n, at } of builds.slice(KEEP_BUILDS - 1)) {
+      if (Date.now() - at > KEEP_MS) rmSync(join(dist, n), { recursive: true, force: true });
+    }
+  } catch {
+    // left for the next build
   }
 }
 
