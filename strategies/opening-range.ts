@@ -19,7 +19,7 @@
  *
  * Run it: `pnpm hoga backtest strategies/opening-range.ts --symbols 005930,AAPL --interval 1m --from 2026-10-05 --to 2026-10-09`
  */
-import { type Bar, type Market, marketOfSymbol, NEW_YORK_ZONE, type OrderEvent } from '@hoga/core';
+import { type Bar, KST_ZONE, type Market, marketOfSymbol, NEW_YORK_ZONE, type OrderEvent } from '@hoga/core';
 import { Strategy, type TimerFired, z } from '@hoga/engine';
 import { DateTime } from 'luxon';
 
@@ -44,7 +44,7 @@ export interface RegularSession {
 }
 
 const HOURS: Readonly<Record<Market, { zone: string; open: string; close: string }>> = {
-  KR: { zone: 'Asia/Seoul', open: '09:00', close: '15:30' },
+  KR: { zone: KST_ZONE, open: '09:00', close: '15:30' },
   US: { zone: NEW_YORK_ZONE, open: '09:30', close: '16:00' },
 };
 

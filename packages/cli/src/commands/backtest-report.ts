@@ -126,23 +126,29 @@ export interface StatsView {
   readonly halts: Readonly<Record<string, number>> | null;
 }
 
-/** Refused orders as a report shows them: `none`, or the total and each code's count (`3 (code-a 2, code-b 1)`). */
-export function refusals(refused: Readonly<Record<string, number>> | null): string {
-  if (refused === null) return '-';
-  const entries = Object.entries(refused);
+/**
+ * Counts by key as a report shows them: `-` when not known, `none`, or the total and each key's
+ * count (`3 (code-a 2, code-b 1)`), each key as `name` writes it.
+ */
+function countsText(
+  counts: Readonly<Record<string, number>> | null,
+  name: (key: string) => string = (key) => key,
+): string {
+  if (counts === null) return '-';
+  const entries = Object.entries(counts);
   if (entries.length === 0) return 'none';
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
-  return `${total} (${entries.map(([code, n]) => `${code} ${n}`).join(', ')})`;
+  return `${total} (${entries.map(([key, n]) => `${name(key)} ${n}`).join(', ')})`;
+}
+
+/** Refused orders as a report shows them: `none`, or the total and each code's count (`3 (code-a 2, code-b 1)`). */
+export function refusals(refused: Readonly<Record<string, number>> | null): string {
+  return countsText(refused);
 }
 
 /** Halts as a report shows them: `none`, or the total and each scope's count (`33 (strategy Sma 33)`). */
 export function haltCounts(halts: Readonly<Record<string, number>> | null): string {
-  if (halts === null) return '-';
-  const entries = Object.entries(halts);
-  if (entries.length === 0) return 'none';
-  const total = entries.reduce((sum, [, n]) => sum + n, 0);
-  const named = entries.map(([scope, n]) => `${scope.replace(':', ' ')} ${n}`);
-  return `${total} (${named.join(', ')})`;
+  return countsText(halts, (scope) => scope.replace(':', ' '));
 }
 
 /**

@@ -7,27 +7,20 @@
  * @module
  */
 import { type Command, InvalidArgumentError } from 'commander';
-import { withConnection } from './broker/connection-flags.js';
+import { type ConnectionFlags, withConnection } from './broker/connection-flags.js';
 
-/** Flags of the order commands. */
-export interface OrderFlags {
+/** Flags of the order commands: the connection's (`withConnection`) and their own. */
+export interface OrderFlags extends ConnectionFlags {
   readonly limit?: string;
   readonly market?: boolean;
   readonly amount?: string;
   readonly quantity?: string;
   readonly confirmHighValue?: boolean;
   readonly check?: boolean;
-  readonly json?: boolean;
   readonly riskConfig?: string;
   readonly strategy?: string;
   readonly at?: string;
   readonly simClock?: boolean;
-  readonly baseUrl?: string;
-  readonly clientId?: string;
-  readonly clientSecret?: string;
-  readonly accountSeq?: string;
-  readonly account?: string;
-  readonly db?: string;
 }
 
 function decimalText(name: string): (value: string) => string {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Decimal, Logger } from '@hoga/core';
+import { type Decimal, KST_ZONE, type Logger } from '@hoga/core';
 import { DateTime } from 'luxon';
 import type { ReadOptions } from './broker-market-view.js';
 import type { RiskBook } from './risk-book.js';
@@ -75,7 +75,7 @@ export async function seedPriorCloses(
   options?: ReadOptions,
 ): Promise<readonly PriorClose[]> {
   const dayStartMs = tradingDayStartMs(nowMs, dayStartHourKst);
-  const before = DateTime.fromMillis(dayStartMs, { zone: 'Asia/Seoul' }).toISO() as string;
+  const before = DateTime.fromMillis(dayStartMs, { zone: KST_ZONE }).toISO() as string;
   const read = async (symbol: string): Promise<PriorClose | null> => {
     if (book.lastPrices().has(symbol)) return null;
     let candle: { readonly timestamp: DateTime; readonly closePrice: Decimal } | undefined;
