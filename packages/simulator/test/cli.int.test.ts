@@ -21,6 +21,7 @@ interface Run {
   readonly child: ChildProcessWithoutNullStreams;
   readonly url: string;
   readonly output: () => string;
+  readonly errors: () => string;
   readonly exit: Promise<number | null>;
 }
 
@@ -41,7 +42,7 @@ function startCli(args: readonly string[]): Promise<Run> {
       const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
       if (match?.[1] !== undefined) {
         clearTimeout(timer);
-        resolve({ child, url: match[1], output: () => stdout, exit });
+        resolve({ child, url: match[1], output: () => stdout, errors: () => stderr, exit });
       }
     });
     void exit.then((code) => reject(new Error(`exited with ${code} before listening; stderr: ${stderr}`)));
@@ -68,6 +69,8 @@ describe('hoga sim', () => {
       run.child.kill(signal);
       expect(await run.exit).toBe(0);
       expect(run.output()).toBe(`listening on ${run.url}\n`);
+      // without --state, stderr says that a restart forgets the orders
+      expect(run.errors()).toContain('without --state');
     },
   );
 
@@ -157,6 +160,7 @@ describe('hoga sim', () => {
     first.child.kill('SIGTERM');
     expect(await first.exit).toBe(0);
 
+    expect(first.errors()).toBe('');
     const second = await startCli(args);
     const again = new TestClient(second.url);
     const detail = await again.get(`/api/v1/orders/${created.body.result.orderId}`);

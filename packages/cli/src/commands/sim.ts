@@ -63,6 +63,12 @@ export function registerSimCommands(program: Command): void {
     .action(async (flags: SimFlags) => {
       const sim = await start(flags);
       console.log(`listening on ${sim.url}`);
+      if (flags.state === undefined) {
+        process.stderr.write(
+          'hoga sim: without --state, accounts and orders start afresh at every start ' +
+            '(an engine ends the orders it placed before as not-found-at-broker)\n',
+        );
+      }
       let stopping = false;
       const stop = (): void => {
         if (stopping) return;

@@ -25,9 +25,17 @@ import type { ModifyContent } from './history-match.js';
 import {
   CommandStatus,
   type CountedFill,
+  NOT_FOUND_STATUS,
   type OrderManagerStore,
   type StoredExecution,
 } from './order-manager-store.js';
+
+/** Why a broker order that ended without a cancel of ours ended, by its last status. */
+function canceledBy(status: string): string {
+  if (status === 'REPLACED') return 'replaced-elsewhere';
+  if (status === NOT_FOUND_STATUS) return 'not-found-at-broker';
+  return 'broker';
+}
 
 /** Builds events; see the module description. */
 export class OrderEventFactory {
@@ -236,7 +244,7 @@ export class OrderEventFactory {
       ...this.base(clientOrderId),
       type: 'OrderCanceled',
       brokerOrderId: current.brokerOrderId as BrokerOrderId,
-      reason: byUs ? 'user' : current.status === 'REPLACED' ? 'replaced-elsewhere' : 'broker',
+      reason: byUs ? 'user' : canceledBy(current.status),
     };
   }
 }

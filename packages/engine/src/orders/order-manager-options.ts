@@ -21,9 +21,12 @@ export interface OrderManagerOptions {
   readonly clientOrderIdWindowMs?: number;
   /** Stop re-sending a create this long before its window ends (default 30 s). */
   readonly windowMarginMs?: number;
-  /** An unsettled command is declared unknown after this long on the engine clock... (default 120 s) */
+  /**
+   * An unsettled command is declared unknown, and an open order whose detail the broker answers
+   * 404 for is ended (`not-found-at-broker`), after this long on the engine clock... (default 120 s)
+   */
   readonly unknownAfterMs?: number;
-  /** ...and at least this many checks (default 5). */
+  /** ...and at least this many checks, or 404 reads (default 5). */
   readonly minChecks?: number;
   /** Closed pages read per poll (default 2). */
   readonly maxClosedPages?: number;

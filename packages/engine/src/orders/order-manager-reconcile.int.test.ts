@@ -3,6 +3,8 @@
  * HTTP against the simulator.
  */
 import { Decimal } from '@hoga/core';
+import { startSimulator } from '@hoga/simulator';
+import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   allBrokerOrders,
@@ -12,11 +14,14 @@ import {
   fillEvents,
   type LiveFixture,
   priceLimits,
+  simClient,
+  simClock,
   storedFillsByBrokerOrder,
   submitLimit,
   total,
   useLiveFixtures,
 } from './live-fixture.test-helper.js';
+import { OrderManager } from './order-manager.js';
 import { createContent, createRequestOf } from './order-requests.js';
 
 const live = useLiveFixtures(afterEach);
@@ -157,5 +162,53 @@ describe('order manager reconciliation (real HTTP)', () => {
     expect(f.sim.counters().rateLimited).toBe(0); // the client kept to the budget
     expect(done.indexOf('cancel')).toBeLessThan(done.length - 5); // ahead of the queued creates
     expect(f.events.filter((e) => e.type === 'OrderAccepted')).toHaveLength(15);
+  });
+
+  it('an open order the broker answers 404 for, read after read, is ended (canceled, reason not-found-at-broker) and reported', async () => {
+    // A broker that has no record of an order the engine holds open: the broker keeps every
+    // order since the account opened, so this is another account or a broker that lost its state
+    // (a simulator restarted without --state). Before, the order stayed open in the store for
+    // ever: every poll read its detail, got 404 and went on, and a strategy that waits for its
+    // open order to end never traded again.
+    const f = await live('2026-11-23T10:00:00+09:00', { minChecks: 3, unknownAfterMs: 60_000 });
+    await f.manager.reconcile();
+    const order = submitLimit('005930', 'BUY', '1', (await priceLimits(f.client, '005930')).lower);
+    await f.manager.execute(order);
+    const id = order.intent.clientOrderId;
+    expect(f.db.orders.get(id)?.state).toBe('ACCEPTED');
+    // the broker restarts with nothing: a fresh simulator at the same time
+    const fresh = await startSimulator({ port: 0, seed: 7, start: '2026-11-23T10:01:00+09:00', speed: 0 });
+    const clock = simClock(fresh);
+    const client = simClient(fresh, clock);
+    try {
+      f.db.close();
+      f.db = HogaDatabase.open(f.dbFile, { clock });
+      const manager = new OrderManager(client, f.db, clock, { minChecks: 3, unknownAfterMs: 60_000 });
+      const events: string[] = [];
+      const alerts: string[] = [];
+      manager.events$.subscribe((e) =>
+        events.push(`${e.type} ${e.type === 'OrderCanceled' ? e.reason : ''}`),
+      );
+      manager.alerts$.subscribe((a) => alerts.push(a.type));
+      await manager.reconcile();
+      // one 404 is not the end: a detail read may lag a create
+      expect(events).toEqual([]);
+      expect(manager.store.openExecutions()).toHaveLength(1);
+      for (let i = 0; i < 3; i++) {
+        fresh.advanceClock(30_000);
+        await manager.pollOnce();
+      }
+      expect(events).toEqual(['OrderCanceled not-found-at-broker']);
+      expect(alerts).toContain('OrderMissingAtBroker');
+      expect(manager.store.openExecutions()).toEqual([]);
+      expect(f.db.orders.get(id)?.state).toBe('CANCELED');
+      // and it stays ended: later polls read nothing more of it
+      fresh.advanceClock(30_000);
+      await manager.pollOnce();
+      expect(events).toHaveLength(1);
+    } finally {
+      client.close();
+      await fresh.close();
+    }
   });
 });

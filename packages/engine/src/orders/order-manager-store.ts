@@ -29,6 +29,14 @@ export {
   type StoredExecution,
 } from './order-manager-rows.js';
 
+/**
+ * The stored status of a broker order the broker answered 404 `order-not-found` for, read after
+ * read, while it was open here. The broker keeps every order since the account opened, so this is
+ * another account's order or a broker that lost its state (a simulator restarted without its
+ * state file); its logical order ends `CANCELED` with reason `not-found-at-broker`.
+ */
+export const NOT_FOUND_STATUS = 'NOT_FOUND';
+
 /** How many broker orders (and logical orders' heads) are kept in memory at most. */
 const KEPT = 10_000;
 

@@ -190,6 +190,11 @@ export class OrderManager {
     return this.reports.applyRecord(record, unresolved);
   }
 
+  /** Ends an owned broker order the broker has no record of (see `NOT_FOUND_STATUS`). @internal */
+  endMissing(execution: StoredExecution): void {
+    this.reports.endMissing(execution);
+  }
+
   /** Adopts an order placed elsewhere as an external logical order. @internal */
   adopt(record: OrderRecord, baseline: boolean): StoredExecution {
     return this.reports.adopt(record, baseline);

@@ -15,6 +15,8 @@ import { CommandStatus, type StoredExecution } from './order-manager-store.js';
 /** See the module description. */
 export class OrderPoller {
   private detailCursor = 0;
+  /** Owned open broker orders whose detail answered 404: since when, and how many reads. */
+  private readonly notFound = new Map<string, { since: number; reads: number }>();
 
   /**
    * @param m - the order manager
@@ -44,19 +46,38 @@ export class OrderPoller {
     await this.m.recheckBarred();
   }
 
-  /** Reads the detail of owned open orders that neither list showed (a few per poll). */
+  /**
+   * Reads the detail of owned open orders that neither list showed (a few per poll). One the
+   * broker answers 404 for in `minChecks` reads over at least `unknownAfterMs` is ended
+   * ({@link OrderReports.endMissing}): a single 404 may be a detail read that lags a create.
+   */
   private async readMissing(seen: ReadonlyMap<string, OrderRecord>): Promise<void> {
     const missing = this.m.store.openExecutions().filter((e) => !seen.has(e.brokerOrderId));
+    for (const id of this.notFound.keys()) if (seen.has(id)) this.notFound.delete(id);
     if (missing.length === 0) return;
     const count = Math.min(missing.length, this.m.options.maxDetailReads);
     for (let i = 0; i < count; i++) {
       const execution = missing[(this.detailCursor + i) % missing.length] as StoredExecution;
       try {
         this.m.applyRecord(await this.m.gateway.getOrder(execution.brokerOrderId, POLL));
+        this.notFound.delete(execution.brokerOrderId);
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
+        this.noteNotFound(execution);
       }
     }
     this.detailCursor += count;
+  }
+
+  private noteNotFound(execution: StoredExecution): void {
+    const now = this.m.clock.nowMs();
+    const id = execution.brokerOrderId;
+    const seen = this.notFound.get(id) ?? { since: now, reads: 0 };
+    seen.reads++;
+    this.notFound.set(id, seen);
+    const { minChecks, unknownAfterMs } = this.m.options;
+    if (seen.reads < minChecks || now - seen.since < unknownAfterMs) return;
+    this.notFound.delete(id);
+    this.m.endMissing(execution);
   }
 }

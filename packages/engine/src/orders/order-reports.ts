@@ -11,7 +11,12 @@ import type { OrderRecord } from '@hoga/connector';
 import { type Clock, type OrderEvent, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
 import { cumulativeOf, executionDelta } from './execution-delta.js';
 import type { OrderEventFactory } from './order-event-factory.js';
-import type { OrderManagerStore, StoredCommand, StoredExecution } from './order-manager-store.js';
+import {
+  NOT_FOUND_STATUS,
+  type OrderManagerStore,
+  type StoredCommand,
+  type StoredExecution,
+} from './order-manager-store.js';
 import { externalOrderOf, type OrderManagerAlert } from './order-requests.js';
 
 /** Where the reports' events and alerts go. */
@@ -144,6 +149,22 @@ export class OrderReports {
       });
     }
     return this.store.execution(record.orderId) as StoredExecution;
+  }
+
+  /**
+   * Ends a broker order the broker has no record of (see {@link NOT_FOUND_STATUS}): closed with
+   * nothing counted, reported, and its logical order ended once nothing else of it is open.
+   */
+  endMissing(owned: StoredExecution): void {
+    const now = this.clock.nowMs();
+    this.store.applyReport(owned, NOT_FOUND_STATUS, true, null, now, now);
+    this.sink.alert({
+      type: 'OrderMissingAtBroker',
+      clientOrderId: owned.clientOrderId,
+      brokerOrderId: owned.brokerOrderId,
+      tsEvent: now,
+    });
+    this.settleLogical(owned.clientOrderId);
   }
 
   /** Emits the end of a logical order once every broker order and command of it is settled. */

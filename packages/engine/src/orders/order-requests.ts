@@ -54,6 +54,13 @@ export type OrderManagerAlert =
     }
   | { readonly type: 'PositionResolved'; readonly symbol: string; readonly tsEvent: number }
   | {
+      /** The broker has no record of an order held open here (404, read after read): it was ended. */
+      readonly type: 'OrderMissingAtBroker';
+      readonly clientOrderId: string;
+      readonly brokerOrderId: string;
+      readonly tsEvent: number;
+    }
+  | {
       readonly type: 'ExternalOrderAdopted';
       readonly clientOrderId: string;
       readonly brokerOrderId: string;
