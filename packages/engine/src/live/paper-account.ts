@@ -30,7 +30,9 @@ import {
   isTerminalOrderState,
   KST_ZONE,
   NEW_YORK_ZONE,
+  newEventId,
   type OrderEvent,
+  type OrderExpired,
   TimeInForce,
 } from '@hoga/core';
 import { DateTime } from 'luxon';
@@ -40,7 +42,7 @@ import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { trackedOrderOf } from '../runtime/strategy-host.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { PaperOrderTables } from './paper-order-tables.js';
-import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
+import { type EndedPaperOrder, PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import type { LiveRunOptions } from './run-live.js';
 
 /** How long after a failed or premature read of a closing price the next one is tried, ms (engine time). */
@@ -196,7 +198,7 @@ export class PaperAccount {
       this.o.db.strategyState.get(PAPER_STATE_ID, 'orders'),
       now,
     );
-    if (ended.length > 0) this.o.logger.info({ orders: ended }, 'paper orders of an earlier session ended');
+    this.expire(ended, now);
     for (const { strategyId, intent } of restored) {
       runtime.hosts.find((h) => h.strategyId === strategyId)?.track(trackedOrderOf(intent));
       await this.venue.execute({
@@ -208,6 +210,38 @@ export class PaperAccount {
       });
     }
     if (restored.length > 0) await runtime.settle();
+    // the saved orders now: the restored ones, without those that expired
+    if (ended.length > 0) this.save();
+  }
+
+  /**
+   * The saved orders of an earlier session expired with it (DAY orders): each gets its
+   * `OrderExpired`, stamped now, in the journal and the `orders` table (which listed it as working).
+   */
+  private expire(ended: readonly EndedPaperOrder[], now: number): void {
+    if (ended.length === 0) return;
+    this.o.logger.info(
+      { orders: ended.map((o) => o.clientOrderId) },
+      'paper orders of an earlier session expired with it',
+    );
+    for (const { clientOrderId, strategyId } of ended) {
+      const event: OrderExpired = {
+        type: 'OrderExpired',
+        eventId: newEventId(),
+        clientOrderId,
+        strategyId,
+        tsEvent: now,
+        tsInit: now,
+      };
+      try {
+        this.o.db.transaction(() => {
+          this.o.db.journal.appendEvent(event, 'paper');
+          this.tables.apply(event);
+        });
+      } catch (error) {
+        this.o.onError?.(error, 'paper-orders-table');
+      }
+    }
   }
 
   /** Starts polling the books of the symbols with working orders, from the run's streams. */

@@ -97,7 +97,7 @@ describe(restorablePaperOrders, () => {
   it('leaves out an order of an earlier session (a DAY order has ended) and says so', () => {
     const { restored, ended } = restorablePaperOrders(saved(paperSession('005930', T0) - 1), T0);
     expect(restored).toEqual([]);
-    expect(ended).toEqual(['o-1']);
+    expect(ended).toEqual([{ clientOrderId: 'o-1', strategyId: 's' }]);
   });
 
   it('answers nothing for nothing saved', () => {

@@ -118,6 +118,12 @@ export interface RestoredPaperOrder {
   readonly intent: OrderIntent;
 }
 
+/** A saved order of an earlier session: a DAY order, it ended with that session. */
+export interface EndedPaperOrder {
+  readonly clientOrderId: ClientOrderId;
+  readonly strategyId: StrategyId;
+}
+
 /**
  * The saved orders still alive in `session`, each as the intent of its unfilled part. Orders of an
  * earlier session (DAY orders end with their session) and fully filled ones are left out.
@@ -130,17 +136,18 @@ export function restorablePaperOrders(
   nowMs: number,
 ): {
   readonly restored: readonly RestoredPaperOrder[];
-  readonly ended: readonly string[];
+  readonly ended: readonly EndedPaperOrder[];
 } {
   const restored: RestoredPaperOrder[] = [];
-  const ended: string[] = [];
+  const ended: EndedPaperOrder[] = [];
   if (!Array.isArray(saved)) return { restored, ended };
   for (const s of saved as SavedPaperOrder[]) {
     const raw = s.intent;
     const id = String(raw.clientOrderId);
     const symbol = String((raw.instrument as { symbol?: unknown } | undefined)?.symbol ?? '');
+    const strategyId = String(raw.strategyId ?? 'manual') as StrategyId;
     if (s.session !== paperSession(symbol, nowMs)) {
-      ended.push(id);
+      ended.push({ clientOrderId: id as ClientOrderId, strategyId });
       continue;
     }
     const amount = raw.sizing === OrderSizing.AMOUNT;
@@ -156,7 +163,7 @@ export function restorablePaperOrders(
         ? { price: new Decimal(String(raw.price)) }
         : {}),
     }) as unknown as OrderIntent;
-    restored.push({ strategyId: String(raw.strategyId ?? 'manual') as StrategyId, intent });
+    restored.push({ strategyId, intent });
   }
   return { restored, ended };
 }

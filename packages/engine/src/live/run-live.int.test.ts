@@ -124,4 +124,34 @@ describe('startLiveRun', () => {
     expect(new Set(lineage.map((l) => l.brokerOrderId)).size).toBe(2);
     expect(s.sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
   }, 90_000);
+
+  it('paper: a resting order of an earlier session ends EXPIRED in the store when the next run starts', async () => {
+    // Before: the next session's run left it out (a DAY order ends with its session) but the
+    // store kept it ACCEPTED for ever: `hoga db orders --mode paper` listed it as working.
+    const s = await setup();
+    const first = await run('paper', s, { strategyClass: RestBelow });
+    await until(() => first.events.some((e) => e.type === 'OrderAccepted'));
+    await first.handle.stop();
+    const submitted = first.events.find((e) => e.type === 'OrderSubmitted');
+    if (submitted === undefined) throw new Error('no order');
+    expect(s.db.orders.get(submitted.clientOrderId)?.state).toBe('ACCEPTED');
+
+    // the next run, on Tuesday: the same store and strategy id
+    const tuesday = await startSimulatedBroker(closers, { speed: 30, start: '2026-11-24T10:00:00+09:00' });
+    const second = await startRunOf005930({ ...tuesday, db: s.db }, 'paper', {
+      strategyClass: Watch,
+      id: 'RestBelow',
+    });
+    try {
+      expect(Watch.found).toEqual([]);
+      expect(second.handle.status().openOrders).toBe(0);
+    } finally {
+      await second.handle.stop();
+    }
+    const row = s.db.orders.get(submitted.clientOrderId);
+    expect([row?.mode, row?.state, row?.filledQuantity.toFixed()]).toEqual(['paper', 'EXPIRED', '0']);
+    const journal = s.db.journal.forOrder(submitted.clientOrderId).map((e) => e.type);
+    expect(journal.at(-1)).toBe('OrderExpired');
+    expect(s.db.strategyState.get('paper/_account', 'orders')).toEqual([]); // not expired again
+  }, 90_000);
 });
