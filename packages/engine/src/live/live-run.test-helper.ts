@@ -105,17 +105,15 @@ export interface StartedRun {
 }
 
 /**
- * Starts a live or paper run on `broker`'s client and clock and on `db`, with a silent logger and
+ * Starts a live or paper run on `broker`'s client and clock and on `db`, with a silent logger (unless
+ * `options.logger`) and
  * a fixed USD/KRW rate of 1400; its order events are recorded (and handed to `options.onEvent`).
  * The run is not stopped by this helper.
  */
 export async function startTestRun(
   s: { readonly client: BrokerClient; readonly clock: ScaledClock; readonly db: HogaDatabase },
   run: TestRun,
-  options: Omit<
-    Partial<LiveRunOptions>,
-    'settings' | 'strategies' | 'client' | 'db' | 'clock' | 'logger' | 'fx'
-  > = {},
+  options: Omit<Partial<LiveRunOptions>, 'settings' | 'strategies' | 'client' | 'db' | 'clock' | 'fx'> = {},
 ): Promise<StartedRun> {
   const events: OrderEvent[] = [];
   const handle = await startLiveRun({
@@ -131,7 +129,7 @@ export async function startTestRun(
     client: s.client,
     db: s.db,
     clock: s.clock,
-    logger: createLogger({ level: 'silent' }),
+    logger: options.logger ?? createLogger({ level: 'silent' }),
     fx: new FixedFxRates(1400),
     onEvent: (e) => {
       events.push(e);

@@ -42,8 +42,9 @@ import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { trackedOrderOf } from '../runtime/strategy-host.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { PaperOrderTables } from './paper-order-tables.js';
-import { type EndedPaperOrder, PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
+import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import type { LiveRunOptions } from './run-live.js';
+import { OPEN_ORDER_STATES } from './stored-orders.js';
 
 /** How long after a failed or premature read of a closing price the next one is tried, ms (engine time). */
 const CLOSE_RETRY_MS = 5_000;
@@ -190,15 +191,12 @@ export class PaperAccount {
   /**
    * Puts the orders saved by the last run back on the venue: the unfilled part of each order of the
    * current session, under its `clientOrderId`, tracked by its strategy again (the strategy's
-   * `openOrders()` shows it in `onStart`). Orders of an earlier session have ended (DAY).
+   * `openOrders()` shows it in `onStart`). Orders of an earlier session have ended (DAY): see
+   * {@link PaperAccount.expireUnrestored}.
    */
   async restoreOrders(runtime: EngineRuntime): Promise<void> {
     const now = this.o.clock.nowMs();
-    const { restored, ended } = restorablePaperOrders(
-      this.o.db.strategyState.get(PAPER_STATE_ID, 'orders'),
-      now,
-    );
-    this.expire(ended, now);
+    const restored = restorablePaperOrders(this.o.db.strategyState.get(PAPER_STATE_ID, 'orders'), now);
     for (const { strategyId, intent } of restored) {
       runtime.hosts.find((h) => h.strategyId === strategyId)?.track(trackedOrderOf(intent));
       await this.venue.execute({
@@ -210,26 +208,32 @@ export class PaperAccount {
       });
     }
     if (restored.length > 0) await runtime.settle();
-    // the saved orders now: the restored ones, without those that expired
-    if (ended.length > 0) this.save();
+    this.expireUnrestored(now);
   }
 
   /**
-   * The saved orders of an earlier session expired with it (DAY orders): each gets its
-   * `OrderExpired`, stamped now, in the journal and the `orders` table (which listed it as working).
+   * Every paper order the `orders` table lists as working that is not on the venue once the saved
+   * ones are back has ended: one of an earlier session expired with it (a DAY order), and so did a
+   * row an older hoga left working (it dropped such orders from the saved ones and left the table
+   * as it was). Each gets its `OrderExpired`, stamped now, in the journal and the table; the saved
+   * orders are written again without them.
    */
-  private expire(ended: readonly EndedPaperOrder[], now: number): void {
+  private expireUnrestored(now: number): void {
+    const working = new Set<string>(this.orders.openOrders().map((o) => o.clientOrderId));
+    const ended = this.o.db.orders
+      .list({ mode: 'paper', state: OPEN_ORDER_STATES, limit: Number.MAX_SAFE_INTEGER })
+      .filter((row) => !working.has(row.clientOrderId));
     if (ended.length === 0) return;
     this.o.logger.info(
-      { orders: ended.map((o) => o.clientOrderId) },
+      { orders: ended.map((row) => row.clientOrderId) },
       'paper orders of an earlier session expired with it',
     );
-    for (const { clientOrderId, strategyId } of ended) {
+    for (const row of ended) {
       const event: OrderExpired = {
         type: 'OrderExpired',
         eventId: newEventId(),
-        clientOrderId,
-        strategyId,
+        clientOrderId: row.clientOrderId,
+        ...(row.strategyId === null ? {} : { strategyId: row.strategyId }),
         tsEvent: now,
         tsInit: now,
       };
@@ -242,6 +246,7 @@ export class PaperAccount {
         this.o.onError?.(error, 'paper-orders-table');
       }
     }
+    this.save();
   }
 
   /** Starts polling the books of the symbols with working orders, from the run's streams. */

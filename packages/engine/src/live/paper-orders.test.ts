@@ -80,11 +80,7 @@ describe(restorablePaperOrders, () => {
       .map((s) => ({ ...s, session }));
 
   it('gives back the unfilled part of an order of the same session, under its id, with decimals', () => {
-    const { restored, ended } = restorablePaperOrders(
-      JSON.parse(JSON.stringify(saved(paperSession('005930', T0)))),
-      T0,
-    );
-    expect(ended).toEqual([]);
+    const restored = restorablePaperOrders(JSON.parse(JSON.stringify(saved(paperSession('005930', T0)))), T0);
     expect(restored).toHaveLength(1);
     const r = restored[0];
     expect(r?.strategyId).toBe('s');
@@ -94,14 +90,12 @@ describe(restorablePaperOrders, () => {
     expect(r.intent.price).toEqual(new Decimal(65_000));
   });
 
-  it('leaves out an order of an earlier session (a DAY order has ended) and says so', () => {
-    const { restored, ended } = restorablePaperOrders(saved(paperSession('005930', T0) - 1), T0);
-    expect(restored).toEqual([]);
-    expect(ended).toEqual([{ clientOrderId: 'o-1', strategyId: 's' }]);
+  it('leaves out an order of an earlier session (a DAY order has ended)', () => {
+    expect(restorablePaperOrders(saved(paperSession('005930', T0) - 1), T0)).toEqual([]);
   });
 
   it('answers nothing for nothing saved', () => {
-    expect(restorablePaperOrders(undefined, 1)).toEqual({ restored: [], ended: [] });
+    expect(restorablePaperOrders(undefined, 1)).toEqual([]);
   });
 });
 

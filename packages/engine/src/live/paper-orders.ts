@@ -118,12 +118,6 @@ export interface RestoredPaperOrder {
   readonly intent: OrderIntent;
 }
 
-/** A saved order of an earlier session: a DAY order, it ended with that session. */
-export interface EndedPaperOrder {
-  readonly clientOrderId: ClientOrderId;
-  readonly strategyId: StrategyId;
-}
-
 /**
  * The saved orders still alive in `session`, each as the intent of its unfilled part. Orders of an
  * earlier session (DAY orders end with their session) and fully filled ones are left out.
@@ -131,25 +125,14 @@ export interface EndedPaperOrder {
  * @param saved - what {@link PaperOrders.snapshot} saved (or undefined)
  * @param nowMs - the instant now (each order's session key now is its symbol's, {@link paperSession})
  */
-export function restorablePaperOrders(
-  saved: unknown,
-  nowMs: number,
-): {
-  readonly restored: readonly RestoredPaperOrder[];
-  readonly ended: readonly EndedPaperOrder[];
-} {
+export function restorablePaperOrders(saved: unknown, nowMs: number): RestoredPaperOrder[] {
   const restored: RestoredPaperOrder[] = [];
-  const ended: EndedPaperOrder[] = [];
-  if (!Array.isArray(saved)) return { restored, ended };
+  if (!Array.isArray(saved)) return restored;
   for (const s of saved as SavedPaperOrder[]) {
     const raw = s.intent;
     const id = String(raw.clientOrderId);
     const symbol = String((raw.instrument as { symbol?: unknown } | undefined)?.symbol ?? '');
-    const strategyId = String(raw.strategyId ?? 'manual') as StrategyId;
-    if (s.session !== paperSession(symbol, nowMs)) {
-      ended.push({ clientOrderId: id as ClientOrderId, strategyId });
-      continue;
-    }
+    if (s.session !== paperSession(symbol, nowMs)) continue;
     const amount = raw.sizing === OrderSizing.AMOUNT;
     const left = amount
       ? new Decimal(String(raw.amount)).minus(s.filledAmount)
@@ -163,7 +146,7 @@ export function restorablePaperOrders(
         ? { price: new Decimal(String(raw.price)) }
         : {}),
     }) as unknown as OrderIntent;
-    restored.push({ strategyId, intent });
+    restored.push({ strategyId: String(raw.strategyId ?? 'manual') as StrategyId, intent });
   }
-  return { restored, ended };
+  return restored;
 }

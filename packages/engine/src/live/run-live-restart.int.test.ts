@@ -5,7 +5,7 @@
  * paper, a strategy's own position and cash carry into the next run: its books are built from its
  * stored fills.
  */
-import { type Bar, Decimal, type OrderEvent } from '@hoga/core';
+import { type Bar, createLogger, Decimal, type OrderEvent } from '@hoga/core';
 import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StrategySpec } from '../runtime/engine-runtime.js';
@@ -225,6 +225,42 @@ describe('startLiveRun after a restart', () => {
       expect(stored.sort()).toEqual([
         [`t-${mode}`, 'stopped', 1],
         [`t-${mode}-2`, 'stopped', 1],
+      ]);
+    }, 90_000);
+  }
+
+  for (const mode of ['live', 'paper'] as const) {
+    it(`${mode}: the start names the open orders of strategies not in this run (they keep working, unmanaged)`, async () => {
+      // Before: a strategy renamed between two runs left its open order working with nothing said.
+      const { clock, client } = await startSimulatedBroker(closers, { speed: 30 });
+      const db = openTempDb(closers, `hoga-${mode}-absent-`, clock);
+      const first = await startRunOf005930({ client, clock, db }, mode, { strategyClass: RestBelow });
+      await until(() => first.events.some((e) => e.type === 'OrderAccepted'));
+      await first.handle.stop();
+      const submitted = first.events.find((e) => e.type === 'OrderSubmitted');
+      if (submitted === undefined) throw new Error('no order');
+
+      const records: Record<string, unknown>[] = [];
+      const logger = createLogger({
+        level: 'warn',
+        destination: { write: (line: string) => records.push(JSON.parse(line) as Record<string, unknown>) },
+      });
+      const second = await startTestRun(
+        { client, clock, db },
+        {
+          runId: 't-second',
+          mode,
+          symbols: ['005930'],
+          cashKrw: new Decimal(1_000_000),
+          strategies: [{ strategyClass: Watch, id: 'Renamed' }],
+        },
+        { pollIntervalMs: 200, logger },
+      );
+      await second.handle.stop();
+      const warned = records.filter((r) => String(r.msg).includes('strategies not in this run'));
+      expect(warned).toHaveLength(1);
+      expect(warned[0]?.orders).toEqual([
+        `${submitted.clientOrderId} RestBelow BUY 2 005930 LIMIT @ ${(submitted.type === 'OrderSubmitted' && submitted.intent.orderType === 'LIMIT' ? submitted.intent.price : new Decimal(0)).toFixed()}`,
       ]);
     }, 90_000);
   }

@@ -154,4 +154,22 @@ describe('startLiveRun', () => {
     expect(journal.at(-1)).toBe('OrderExpired');
     expect(s.db.strategyState.get('paper/_account', 'orders')).toEqual([]); // not expired again
   }, 90_000);
+
+  it('paper: an order the table lists as working but the saved orders do not (an older hoga left it) ends EXPIRED', async () => {
+    const s = await setup();
+    const first = await run('paper', s, { strategyClass: RestBelow });
+    await until(() => first.events.some((e) => e.type === 'OrderAccepted'));
+    await first.handle.stop();
+    const submitted = first.events.find((e) => e.type === 'OrderSubmitted');
+    if (submitted === undefined) throw new Error('no order');
+    // as the next session's run of an older hoga left it: dropped from the saved orders, ACCEPTED in the table
+    s.db.strategyState.set('paper/_account', 'orders', []);
+    const second = await run('paper', s, { strategyClass: Watch, id: 'RestBelow' });
+    try {
+      expect(Watch.found).toEqual([]);
+    } finally {
+      await second.handle.stop();
+    }
+    expect(s.db.orders.get(submitted.clientOrderId)?.state).toBe('EXPIRED');
+  }, 90_000);
 });

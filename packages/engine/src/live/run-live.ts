@@ -61,7 +61,7 @@ import { PaperAccount } from './paper-account.js';
 import { paperBrokerView } from './paper-broker-view.js';
 import { SessionRecord } from './session-record.js';
 import { bookStoredFills } from './stored-fills.js';
-import { retrackStoredOrders } from './stored-orders.js';
+import { retrackStoredOrders, warnOfAbsentStrategies } from './stored-orders.js';
 
 /** What a live or paper run needs. */
 export interface LiveRunOptions {
@@ -333,6 +333,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
   }
   // Paper: the open orders of the last run go back on the venue (their unfilled part).
   await paperAccount?.restoreOrders(runtime);
+  warnOfAbsentStrategies(o.db, paper ? 'paper' : 'live', runtime, o.logger);
 
   runtime.callAll('onStart');
   await runtime.settle();

@@ -5,13 +5,15 @@
  *
  * @module
  */
-import { ORDER_STATES, type OrderState, TERMINAL_ORDER_STATES } from '@hoga/core';
+import { type Logger, ORDER_STATES, type OrderState, TERMINAL_ORDER_STATES } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import type { RiskBook } from '../risk/risk-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 
 /** Store states of an order that has not ended (a strategy still sees it among its open orders). */
-const OPEN_ORDER_STATES: readonly OrderState[] = ORDER_STATES.filter((s) => !TERMINAL_ORDER_STATES.has(s));
+export const OPEN_ORDER_STATES: readonly OrderState[] = ORDER_STATES.filter(
+  (s) => !TERMINAL_ORDER_STATES.has(s),
+);
 
 /**
  * Each strategy tracks again its own orders of earlier live runs that the store still has open,
@@ -44,4 +46,52 @@ export function retrackStoredOrders(db: HogaDatabase, runtime: EngineRuntime, bo
       });
     }
   }
+}
+
+/**
+ * The open orders in the store of strategies this run does not run (one renamed, or not started
+ * this time), each as `<clientOrderId> <strategy> <side> <size> <symbol> <type>[ @ <price>]`:
+ * they keep working (live at the broker, paper on the paper venue) with no strategy managing them.
+ * Manual orders (no strategy) and orders from other channels (`ext-`) are not counted.
+ *
+ * @param db - the run's store (reconciled with the broker, or the paper orders restored)
+ * @param mode - the run's mode
+ * @param runtime - the run's strategies
+ */
+function ordersOfAbsentStrategies(
+  db: HogaDatabase,
+  mode: 'live' | 'paper',
+  runtime: EngineRuntime,
+): string[] {
+  const running = new Set<string>(runtime.hosts.map((h) => h.strategyId));
+  return db.orders
+    .list({ mode, state: OPEN_ORDER_STATES, limit: 10_000 })
+    .filter((o) => o.strategyId !== null && !running.has(o.strategyId) && !o.clientOrderId.startsWith('ext-'))
+    .map((o) => {
+      const size = o.quantity?.toFixed() ?? `${o.amount?.toFixed() ?? '?'} ${o.currency}`;
+      const price = o.price === null ? '' : ` @ ${o.price.toFixed()}`;
+      return `${o.clientOrderId} ${o.strategyId} ${o.side} ${size} ${o.symbol} ${o.orderType}${price}`;
+    });
+}
+
+/**
+ * Warns of the open orders of strategies this run does not run (see `ordersOfAbsentStrategies`),
+ * naming each, once the run's own orders are tracked again (live) or put back (paper).
+ */
+export function warnOfAbsentStrategies(
+  db: HogaDatabase,
+  mode: 'live' | 'paper',
+  runtime: EngineRuntime,
+  logger: Logger,
+): void {
+  const orders = ordersOfAbsentStrategies(db, mode, runtime);
+  if (orders.length === 0) return;
+  logger.warn(
+    { orders },
+    mode === 'paper'
+      ? 'open paper orders of strategies not in this run keep working until their session ends; ' +
+          'run their strategy to manage them'
+      : 'open orders of strategies not in this run keep working at the broker; run their strategy ' +
+          'to manage them, or end one with hoga order cancel <clientOrderId>',
+  );
 }
