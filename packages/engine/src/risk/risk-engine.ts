@@ -8,23 +8,18 @@
  * @module
  */
 import { orderValueKrw } from '@hoga/broker-model';
-import {
-  Decimal,
-  newEventId,
-  type OrderDenied,
-  type OrderEvent,
-  strategyId as toStrategyId,
-} from '@hoga/core';
-import type { CancelOrder, OrderCommand } from '../commands/order-commands.js';
+import { Decimal, newEventId, type OrderDenied, type OrderEvent } from '@hoga/core';
+import type { OrderCommand } from '../commands/order-commands.js';
 import { checkBrokerRules, reservingOf } from './broker-rules-check.js';
-import { CheckContext, type DailyPnlSource } from './check-context.js';
-import { limitIntOf } from './exact-int.js';
-import { checkDailyLoss, checkTradingState, dailyLossBreaches } from './guards/state-guards.js';
+import { CheckContext } from './check-context.js';
+import { DailyLossSwitch } from './daily-loss-switch.js';
+import { checkDailyLoss, checkTradingState } from './guards/state-guards.js';
 import { STRATEGY_GUARDS } from './guards/strategy-guards.js';
 import { isReplace, THROTTLE_GUARDS } from './guards/throttle-guards.js';
 import { intentFields } from './intent-fields.js';
 import type { RiskView } from './risk-book.js';
-import { limitsFor, type StrategyLimits } from './risk-config.js';
+import { limitsFor } from './risk-config.js';
+import type { RiskEngineOptions } from './risk-engine-options.js';
 import type { RiskGate, RiskVerdict } from './risk-gate.js';
 import {
   ACCEPTED,
@@ -34,14 +29,11 @@ import {
   type OrderActionRecord,
   type RiskContext,
   type RiskGuard,
-  type RiskScope,
   type RiskSubject,
-  scopeKey,
   TradingState,
 } from './risk-types.js';
 import type { TradingStateGateway } from './trading-state-gateway.js';
 import { TradingStateSource } from './trading-state-persistence.js';
-import { dailyPnlFloor, nextTradingDayStartMs, tradingDayOf, tradingDayStartMs } from './valuation.js';
 
 const ZERO = new Decimal(0);
 
@@ -49,8 +41,6 @@ const ZERO = new Decimal(0);
 const STATE_GUARDS: readonly RiskGuard[] = [checkDailyLoss, checkTradingState];
 /** The trading states alone (the daily loss limits were found clear for this very check). */
 const TRADING_STATE_GUARD: readonly RiskGuard[] = [checkTradingState];
-
-import type { RiskEngineOptions } from './risk-engine-options.js';
 
 export type { RiskEngineOptions };
 
@@ -66,20 +56,22 @@ const FUNDS_CHANGING: ReadonlySet<string> = new Set([
 /** The risk module's gate. */
 export class RiskEngine implements RiskGate {
   private actions: OrderActionRecord[] = [];
-  /** Per scope key: the trading day and PnL at which its kill switch tripped (the limit counts again from there after a reset). */
-  private readonly tripped = new Map<string, { readonly day: string; readonly pnlKrw: Decimal }>();
   private readonly strategies = new Set<string>();
   /** The strategy last added to `strategies`. */
   private lastStrategy: string | undefined;
-  /** Per strategy (null: manual orders), the PnL revision and trading day its limits were last clear at. */
-  private readonly clearAt = new Map<string | null, { revision: number; dayStartMs: number }>();
-  private cancelSeq = 0;
-  /** The limits whose daily loss limit was last read as an integer, and that integer. */
-  private lastLimits: StrategyLimits | undefined;
-  private lastLimitInt = Number.NaN;
+  private readonly killSwitch: DailyLossSwitch;
 
   /** @param options - see {@link RiskEngineOptions} */
-  constructor(private readonly options: RiskEngineOptions) {}
+  constructor(private readonly options: RiskEngineOptions) {
+    // the sliding windows are read by the throttles alone: without them nothing is recorded
+    this.killSwitch = new DailyLossSwitch(
+      options,
+      (strategyId) => this.limits(strategyId),
+      (action) => {
+        if (options.throttles !== false) this.actions.push(action);
+      },
+    );
+  }
 
   /** Limits per strategy, resolved from the configuration on first use. */
   private readonly limitCache = new Map<string, ReturnType<typeof limitsFor>>();
@@ -121,7 +113,7 @@ export class RiskEngine implements RiskGate {
     const subject = this.resolve(command);
     if (!('action' in subject)) return subject;
     const nowMs = this.options.clock.nowMs();
-    const clear = this.tripKillSwitches(subject.strategyId, nowMs);
+    const clear = this.killSwitch.trip(subject.strategyId, nowMs);
     const ctx = this.context(subject, nowMs);
     const verdict = this.judge(ctx, subject, clear);
     if (verdict.accepted) this.admit(ctx, subject);
@@ -159,7 +151,7 @@ export class RiskEngine implements RiskGate {
       if (order !== undefined) forget.call(this.options.funds, order.currency, order.symbol);
     }
     if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
-      this.tripKillSwitches(event.strategyId ?? null);
+      this.killSwitch.trip(event.strategyId ?? null);
     }
   }
 
@@ -181,7 +173,7 @@ export class RiskEngine implements RiskGate {
   /** Re-evaluates the daily loss limits of every strategy seen or watched (call after prices move). */
   evaluate(): void {
     this.options.gateway.sync();
-    for (const s of [...this.strategies]) this.tripKillSwitches(s);
+    for (const s of [...this.strategies]) this.killSwitch.trip(s);
   }
 
   /** A reconciliation mismatch on a symbol: the symbol is HALTED until an operator resets it. */
@@ -341,7 +333,7 @@ export class RiskEngine implements RiskGate {
     }
     return new CheckContext(
       view,
-      this.dailyPnlOf,
+      this.killSwitch.dailyPnlOf,
       subject.strategyId,
       nowMs,
       config,
@@ -353,12 +345,6 @@ export class RiskEngine implements RiskGate {
     );
   }
 
-  /** Today's PnL of a strategy and of the account, as the daily-loss guard compares them. */
-  private readonly dailyPnlOf: DailyPnlSource = (strategyId, nowMs) => ({
-    strategy: this.effectivePnl({ kind: 'strategy', strategyId }, nowMs),
-    account: this.effectivePnl({ kind: 'account' }, nowMs),
-  });
-
   /** A strategy's limits (the configuration does not change during a run: resolved once per strategy). */
   private limits(strategyId: string): ReturnType<typeof limitsFor> {
     let limits = this.limitCache.get(strategyId);
@@ -367,133 +353,5 @@ export class RiskEngine implements RiskGate {
       this.limitCache.set(strategyId, limits);
     }
     return limits;
-  }
-
-  /** Today's PnL of a scope, counted from the loss its kill switch last tripped at once it was reset. */
-  private effectivePnl(scope: RiskScope, nowMs: number): Decimal {
-    const pnl = this.options.view.dailyPnlKrw(scope.kind === 'strategy' ? scope.strategyId : null, nowMs);
-    if (this.tripped.size === 0) return pnl;
-    const trip = this.tripped.get(scopeKey(scope));
-    const day = tradingDayOf(nowMs, this.options.config.tradingDayStartHourKst);
-    if (trip === undefined || trip.day !== day) return pnl;
-    if (this.options.gateway.state(scope) !== TradingState.ACTIVE) return pnl;
-    return pnl.minus(trip.pnlKrw);
-  }
-
-  /**
-   * Trips the kill switch of each scope (the strategy, the account; the account only when
-   * `strategyId` is null) whose PnL reached its daily loss limit.
-   *
-   * @returns whether the strategy and the account were found clear with no trip to count from (the
-   *   daily-loss guard would accept a new order of the strategy now)
-   */
-  private tripKillSwitches(strategyId: string | null, nowMs: number = this.options.clock.nowMs()): boolean {
-    const { config, gateway, view } = this.options;
-    if (!config.enabled) return false;
-    // Clear before at the same revision of the view's PnL on the same trading day, with no trip to
-    // count from: the same PnL against the same limits is clear again (nothing to evaluate).
-    const revision = view.revision?.();
-    const dayStartMs = tradingDayStartMs(nowMs, config.tradingDayStartHourKst);
-    const last = revision === undefined || this.tripped.size > 0 ? undefined : this.clearAt.get(strategyId);
-    if (last !== undefined && last.revision === revision && last.dayStartMs === dayStartMs) return true;
-    if (this.tripped.size > 0) this.forgetEarlierTrips(nowMs);
-    const sid = strategyId ?? 'manual';
-    const limits = this.limits(sid);
-    if (revision !== undefined && this.tripped.size === 0 && this.clearByNumbers(sid, limits, nowMs)) {
-      if (last === undefined) this.clearAt.set(strategyId, { revision, dayStartMs });
-      else {
-        last.revision = revision;
-        last.dayStartMs = dayStartMs;
-      }
-      return true;
-    }
-    const ctx = {
-      config,
-      limits,
-      dailyPnlKrw: this.dailyPnlOf(sid, nowMs),
-    };
-    const all = dailyLossBreaches(ctx, sid);
-    if (all.length === 0) {
-      if (revision === undefined || this.tripped.size > 0) return false;
-      if (last === undefined) this.clearAt.set(strategyId, { revision, dayStartMs });
-      else {
-        last.revision = revision;
-        last.dayStartMs = dayStartMs;
-      }
-      return true;
-    }
-    const breaches = strategyId === null ? all.filter((s) => s.kind === 'account') : all;
-    for (const scope of breaches) {
-      const pnl = scope.kind === 'account' ? ctx.dailyPnlKrw.account : ctx.dailyPnlKrw.strategy;
-      const key = scopeKey(scope);
-      const untilMs = nextTradingDayStartMs(nowMs, config.tradingDayStartHourKst);
-      const limit =
-        scope.kind === 'account' ? config.account.dailyLossLimitKrw : ctx.limits.dailyLossLimitKrw;
-      const changed = gateway.set(
-        scope,
-        TradingState.HALTED,
-        TradingStateSource.DAILY_LOSS,
-        `daily loss ${pnl.negated().toFixed(0)} KRW reached the limit of ${limit.toFixed()} KRW`,
-        untilMs,
-      );
-      if (!changed) continue;
-      const raw = view.dailyPnlKrw(scope.kind === 'strategy' ? scope.strategyId : null, nowMs);
-      this.tripped.set(key, { day: tradingDayOf(nowMs, config.tradingDayStartHourKst), pnlKrw: raw });
-      this.cancelOpenOrders(scope);
-    }
-    return false;
-  }
-
-  /**
-   * Whether the strategy and the account are clear of their daily loss limits by {@link
-   * dailyPnlFloor} and whole-won limits: {@link dailyLossBreaches} would find nothing, and no
-   * Decimal is made. False when it cannot tell (the Decimal evaluation decides then).
-   */
-  private clearByNumbers(strategyId: string, limits: StrategyLimits, nowMs: number): boolean {
-    const view = this.options.view;
-    if (view.dailyPnlKrwInt === undefined && view.dailyPnlKrwFloor === undefined) return false;
-    const accountLimit = limitIntOf(this.options.config.account.dailyLossLimitKrw);
-    const strategyLimit =
-      limits === this.lastLimits ? this.lastLimitInt : limitIntOf(limits.dailyLossLimitKrw);
-    this.lastLimits = limits;
-    this.lastLimitInt = strategyLimit;
-    // NaN compares false: not clear, the Decimal evaluation decides
-    if (!(dailyPnlFloor(view, null, nowMs) > -accountLimit)) return false;
-    return dailyPnlFloor(view, strategyId, nowMs) > -strategyLimit;
-  }
-
-  /** Drops trips of earlier trading days (today's PnL counts from a trip of today only). */
-  private forgetEarlierTrips(nowMs: number): void {
-    const day = tradingDayOf(nowMs, this.options.config.tradingDayStartHourKst);
-    for (const [key, trip] of this.tripped) if (trip.day !== day) this.tripped.delete(key);
-  }
-
-  private cancelOpenOrders(scope: RiskScope): void {
-    const send = this.options.cancel;
-    if (send === undefined) return;
-    const nowMs = this.options.clock.nowMs();
-    for (const order of this.options.view.openOrders()) {
-      if (scope.kind === 'strategy' && order.strategyId !== scope.strategyId) continue;
-      if (scope.kind === 'symbol' && order.symbol !== scope.symbol) continue;
-      this.cancelSeq += 1;
-      const command: CancelOrder = {
-        type: 'CancelOrder',
-        commandId: `kill-switch-${nowMs}-${this.cancelSeq}`,
-        strategyId: toStrategyId(order.strategyId),
-        tsInit: nowMs,
-        clientOrderId: order.clientOrderId as CancelOrder['clientOrderId'],
-      };
-      if (this.options.throttles !== false) {
-        this.actions.push({
-          tsMs: nowMs,
-          strategyId: order.strategyId,
-          symbol: order.symbol,
-          action: 'cancel',
-          loopKey: loopKeyOf(order.strategyId, order.symbol, order.side),
-          replace: false,
-        });
-      }
-      void Promise.resolve(send(command)).catch(() => undefined);
-    }
   }
 }
