@@ -15,10 +15,8 @@ import {
   type Fill,
   isTerminalOrderState,
   type Logger,
-  type OrderDenied,
   type OrderEvent,
   type OrderState,
-  type StrategyId,
   strategyId as toStrategyId,
 } from '@hoga/core';
 import { inject, optional } from 'inversify';
@@ -26,7 +24,6 @@ import {
   type CancelOrder,
   type ModifyOrder,
   modifyQuantity,
-  type OrderCommand,
   type SubmitOrder,
 } from '../commands/order-commands.js';
 import { EngineError, EngineErrorCode, StrategyHookError } from '../engine-error.js';
@@ -46,6 +43,7 @@ import type {
   Universe,
 } from '../strategy/strategy-context.js';
 import { ExecutionVenue } from '../venue/execution-venue.js';
+import { CommandPath } from './command-path.js';
 import { EventQueue } from './event-queue.js';
 import { decimalOf, intentInput } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
@@ -93,13 +91,15 @@ export class EngineRuntime implements HostServices {
   private readonly fillListeners: ((fill: Fill, event: OrderEvent) => void)[] = [];
   private readonly log: Logger;
   private readonly budgets: StrategyBudgets;
+  /** The way of the strategies' commands through the risk gate to the venue. */
+  private readonly path: CommandPath;
   private warnedNoTicks = false;
   private commands = 0;
 
   constructor(
     @inject(ClockToken) readonly clock: Clock,
     @inject(RunSettings) private readonly settings: RunSettings,
-    @inject(RiskGate) private readonly risk: RiskGate,
+    @inject(RiskGate) risk: RiskGate,
     @inject(ExecutionVenue) private readonly venue: ExecutionVenue,
     @inject(Portfolio) readonly portfolio: Portfolio,
     @inject(EventRecorder) private readonly recorder: EventRecorder,
@@ -114,6 +114,14 @@ export class EngineRuntime implements HostServices {
     this.universe = { symbols: settings.symbols, interval: settings.interval };
     this.log = logger.child({ component: 'engine' });
     this.budgets = new StrategyBudgets(portfolio);
+    this.path = new CommandPath(risk, venue, recorder, this.log, {
+      enqueue: (event) => this.enqueue(event),
+      await: (promise) => this.await(promise),
+      venueFailed: (strategyId, error) => {
+        const host = this.hosts.find((h) => h.strategyId === strategyId);
+        if (host !== undefined) this.fail(host, 'venue', error);
+      },
+    });
     venue.events$.subscribe((event) => this.enqueue(event));
   }
 
@@ -252,12 +260,18 @@ export class EngineRuntime implements HostServices {
       intent,
     };
     if (host.isWarmingUp) {
-      this.deny(command, host.strategyId, clientOrderId, 'warm-up', 'orders are not placed during warm-up');
+      this.path.deny(
+        command,
+        host.strategyId,
+        clientOrderId,
+        'warm-up',
+        'orders are not placed during warm-up',
+      );
       return clientOrderId;
     }
     // several strategies share the run's cash: a buy must fit in its strategy's own
     if (this.overBudget(command, host)) return clientOrderId;
-    this.send(command, clientOrderId);
+    this.path.send(command, clientOrderId);
     return clientOrderId;
   }
 
@@ -290,7 +304,7 @@ export class EngineRuntime implements HostServices {
     };
     if (this.refusedAsClosed(command, order?.state, 'modified')) return;
     // nor may a modify raise a buy past its strategy's cash
-    if (!this.overBudget(command, host, order)) this.send(command, id);
+    if (!this.overBudget(command, host, order)) this.path.send(command, id);
   }
 
   /** Denies `risk-strategy-cash` a create or modify of one of several strategies that its cash does not cover. */
@@ -298,7 +312,7 @@ export class EngineRuntime implements HostServices {
     if (this.hosts.length < 2) return false;
     const short = this.budgets.shortfall(command, host.openOrders(), order);
     const id = command.type === 'SubmitOrder' ? command.intent.clientOrderId : command.clientOrderId;
-    if (short !== null) this.deny(command, command.strategyId, id, 'risk-strategy-cash', short);
+    if (short !== null) this.path.deny(command, command.strategyId, id, 'risk-strategy-cash', short);
     return short !== null;
   }
 
@@ -312,7 +326,7 @@ export class EngineRuntime implements HostServices {
       tsInit: this.clock.nowMs(),
       clientOrderId: id,
     };
-    if (!this.refusedAsClosed(command, host.order(id)?.state, 'canceled')) this.send(command, id);
+    if (!this.refusedAsClosed(command, host.order(id)?.state, 'canceled')) this.path.send(command, id);
   }
 
   /**
@@ -326,7 +340,7 @@ export class EngineRuntime implements HostServices {
   ): boolean {
     if (state === undefined || !isTerminalOrderState(state)) return false;
     const reason = `order ${command.clientOrderId} is ${state}: it can no longer be ${verb}`;
-    this.deny(command, command.strategyId, command.clientOrderId, 'order-closed', reason);
+    this.path.deny(command, command.strategyId, command.clientOrderId, 'order-closed', reason);
     return true;
   }
 
@@ -366,98 +380,7 @@ export class EngineRuntime implements HostServices {
 
   // ---- routing ------------------------------------------------------------------------------
 
-  // The routing methods below keep their closures in methods of their own: a closure in a method
-  // makes V8 allocate a context for the variables it captures on every call of the method, taken
-  // or not, and these run once per order.
-
-  private send(command: OrderCommand, clientOrderId: ClientOrderId): void {
-    // A gate that refreshes its view first (live, paper) hands back a promise: check once it has.
-    // A gate with nothing to refresh (a backtest's) answers `undefined`: check now, synchronously.
-    let preparing: Promise<void> | undefined;
-    try {
-      preparing = this.risk.prepare?.(command);
-    } catch (error) {
-      preparing = Promise.reject(error);
-    }
-    if (preparing !== undefined) this.checkWhenPrepared(preparing, command, clientOrderId);
-    else this.checkAndExecute(command, clientOrderId);
-  }
-
-  private checkWhenPrepared(preparing: Promise<void>, command: OrderCommand, id: ClientOrderId): void {
-    this.await(
-      preparing.then(
-        () => this.checkAndExecute(command, id),
-        (error: unknown) => {
-          const reason = `the risk gate could not refresh its view: ${error instanceof Error ? error.message : String(error)}`;
-          this.deny(command, command.strategyId, id, 'risk-unavailable', reason);
-        },
-      ),
-    );
-  }
-
-  private checkAndExecute(command: OrderCommand, clientOrderId: ClientOrderId): void {
-    const verdict = this.risk.check(command);
-    if (!verdict.accepted) {
-      this.deny(command, command.strategyId, clientOrderId, verdict.code, verdict.reason);
-      return;
-    }
-    const venue = this.venue;
-    if (venue.executeNow !== undefined) {
-      // a venue that works synchronously (the simulated one): no promise and no microtask per order
-      try {
-        venue.executeNow(command);
-      } catch (error) {
-        this.venueFailed(command, clientOrderId, error);
-      }
-      return;
-    }
-    this.executeLater(venue, command, clientOrderId);
-  }
-
-  private executeLater(venue: ExecutionVenue, command: OrderCommand, clientOrderId: ClientOrderId): void {
-    venue.execute(command).catch((error: unknown) => this.venueFailed(command, clientOrderId, error));
-  }
-
-  private venueFailed(command: OrderCommand, clientOrderId: ClientOrderId, error: unknown): void {
-    this.log.error({ err: error, clientOrderId }, 'the venue failed to take a command');
-    const host = this.hosts.find((h) => h.strategyId === command.strategyId);
-    if (host !== undefined) this.fail(host, 'venue', error);
-  }
-
-  private deny(
-    command: OrderCommand,
-    strategyId: StrategyId,
-    id: ClientOrderId,
-    code: string,
-    reason: string,
-  ): void {
-    if (command.type !== 'SubmitOrder') {
-      const type = command.type === 'CancelOrder' ? 'OrderCancelRejected' : 'OrderModifyRejected';
-      this.enqueue({
-        type,
-        eventId: `${command.commandId}:denied`,
-        clientOrderId: id,
-        strategyId,
-        tsEvent: command.tsInit,
-        tsInit: command.tsInit,
-        code,
-        reason,
-      });
-      return;
-    }
-    const denied: OrderDenied = {
-      type: 'OrderDenied',
-      eventId: `${command.commandId}:denied`,
-      clientOrderId: id,
-      strategyId,
-      tsEvent: command.tsInit,
-      tsInit: command.tsInit,
-      code,
-      reason,
-    };
-    this.recorder.recordDenied?.(command.intent, denied);
-    this.enqueue(denied);
-  }
+  // ---- routing ------------------------------------------------------------------------------
 
   private enqueue(event: OrderEvent): void {
     this.queue.push(event);
