@@ -1,6 +1,8 @@
 /**
  * Runs the program once and turns every failure into a short message and an exit code from the
- * one table in {@link ExitCode}. A closed stdout (`hoga candles … | head`) ends quietly with 0.
+ * one table in {@link ExitCode}. A closed stdout (`hoga candles … | head`) ends quietly with 0;
+ * a long-running command (`hoga run`) that registered `cliRuntime.onStdoutClosed` stops as
+ * on Ctrl-C instead.
  *
  * @module
  */
@@ -16,9 +18,15 @@ import { ExitCode } from './runtime/exit-codes.js';
  * @returns the exit code
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
+  let closed = false;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(ExitCode.OK);
-    throw error;
+    if (error.code !== 'EPIPE') throw error;
+    // a long-running command stops as on Ctrl-C (its later lines go nowhere); the others end here
+    if (closed) return;
+    closed = true;
+    const stop = cliRuntime.onStdoutClosed;
+    if (stop === undefined) process.exit(ExitCode.OK);
+    stop();
   });
   try {
     await createProgram().parseAsync([...argv]);

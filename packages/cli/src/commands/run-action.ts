@@ -20,6 +20,7 @@ import {
   requireKnownSymbols,
 } from '../config/strategy-inputs.js';
 import { formatMoney } from '../output/table.js';
+import { cliRuntime } from '../runtime/cli-runtime.js';
 import type { CliError } from '../runtime/exit-codes.js';
 import { connect, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
@@ -109,11 +110,13 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
       print,
     });
     // Until SIGINT or SIGTERM, or until a strategy's hook throws: no strategy is called after
-    // that, so the run stops as a backtest does, saying which strategy and hook, exit 1.
+    // that, so the run stops as a backtest does, saying which strategy and hook, exit 1. A closed
+    // stdout (`hoga run … | head`) stops it as SIGINT does.
     const failure = await new Promise<StrategyHookError | null>((resolve) => {
       const stop = () => resolve(null);
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      cliRuntime.onStdoutClosed = stop;
       void session.run.failed.then(resolve);
     });
     if (failure !== null) process.stderr.write(`hoga run: ${failure.message}; stopping the run\n`);

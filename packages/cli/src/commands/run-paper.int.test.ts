@@ -147,4 +147,23 @@ describe('hoga run --mode paper', () => {
     expect(canceled).toHaveLength(2);
     expect(sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
   }, 150_000);
+
+  it('a closed stdout (hoga run … | head) stops the run as Ctrl-C does: onStop runs, the session is stored stopped, exit 0', async () => {
+    // Before: the first write after the pipe closed ended the process at once (exit 0), the
+    // strategies' onStop never ran and the session stayed `running` in hoga db runs.
+    const { sim, db } = await setup();
+    const r = start(['run', restsBelow, '--mode', 'paper', ...REST_ARGS], env(sim, db));
+    expect(await until(r, / accepted /, 60_000)).toBe(true);
+    r.child.stdout?.destroy(); // the reader of the pipe is gone: the next status line meets EPIPE
+    expect(await r.exited).toBe(0);
+    const runs = JSON.parse(
+      (
+        await run(process.execPath, ['--import', 'tsx', cli, 'db', 'runs', '--kind', 'paper', '--json'], {
+          cwd: root,
+          env: env(sim, db),
+        })
+      ).stdout,
+    ) as { status: string }[];
+    expect(runs.map((x) => x.status)).toEqual(['stopped']);
+  }, 90_000);
 });

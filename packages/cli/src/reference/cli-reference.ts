@@ -68,7 +68,8 @@ config file or in the working directory is loaded; it never overrides a variable
 
 Tables group numbers (\`66,800\`) and show money in its currency's decimals (\`$1,234.56\`); gains
 are green and losses red on a terminal only (\`NO_COLOR\` turns colour off). Tabular commands take
-\`--json\` or \`--csv\`. A closed pipe (\`hoga candles … | head\`) ends quietly with exit 0.
+\`--json\` or \`--csv\`. A closed pipe (\`hoga candles … | head\`) ends quietly with exit 0; \`hoga run\`
+whose output pipe closes stops as on Ctrl-C (\`onStop\`, the session stored \`stopped\`), exit 0.
 
 ## Commands
 `;

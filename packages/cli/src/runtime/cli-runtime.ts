@@ -10,6 +10,11 @@
 export interface CliRuntime {
   verbose: boolean;
   logFile: string | undefined;
+  /**
+   * What a long-running command does when its stdout closes (`hoga run … | head`): stop as on
+   * Ctrl-C. Without one, a closed stdout ends the process quietly with exit 0.
+   */
+  onStdoutClosed?: (() => void) | undefined;
 }
 
 /** The settings of this run (set by the program's pre-action hook). */
