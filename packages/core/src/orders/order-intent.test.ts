@@ -98,4 +98,21 @@ describe('createOrderIntent', () => {
     expect((caught as ValidationError).code).toBe('invalid-order-intent');
     expect((caught as ValidationError).field).toBe(field);
   });
+
+  it.each<[string, OrderIntentInput, string]>([
+    [
+      'a negative quantity',
+      byQuantity(kr, 'BUY', 'MARKET', '-1'),
+      'quantity must be greater than 0, found -1',
+    ],
+    ['a NaN price', byQuantity(kr, 'BUY', 'LIMIT', '1', 'NaN'), 'price must be greater than 0, found NaN'],
+    [
+      'a KR fractional quantity',
+      byQuantity(kr, 'SELL', 'MARKET', '1.5'),
+      'A fractional quantity is only allowed for US market sells, found 1.5',
+    ],
+    ['a zero amount', byAmount(us, 'BUY', 'MARKET', '0'), 'at most 2 decimals, found 0'],
+  ])('says which value it refused: %s', (_label, input, message) => {
+    expect(() => createOrderIntent(input)).toThrow(message);
+  });
 });

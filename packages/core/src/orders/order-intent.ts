@@ -4,7 +4,7 @@
  * @module
  */
 import { checkOrderForm, checkOrderShape, type OrderShape } from '../broker/order-shape.js';
-import type { Decimal } from '../decimal/decimal.js';
+import { Decimal } from '../decimal/decimal.js';
 import { ValidationError } from '../errors.js';
 import type { Instrument } from '../instruments/instrument.js';
 import type { ClientOrderId, StrategyId } from './ids.js';
@@ -75,6 +75,12 @@ function fail(field: string, message: string): never {
   throw new ValidationError(field, `order intent: ${message}`, {}, 'invalid-order-intent');
 }
 
+/** `, found <value>` for a value the message can show (a decimal, a number, a string), else nothing. */
+function foundOf(value: unknown): string {
+  if (value instanceof Decimal || typeof value === 'number') return `, found ${String(value)}`;
+  return typeof value === 'string' ? `, found ${JSON.stringify(value)}` : '';
+}
+
 /** The wire shape of an intent, for the broker's shape rules. */
 function shapeOf(input: OrderIntentInput, raw: Readonly<Record<string, unknown>>): OrderShape {
   const amount = input.sizing === OrderSizing.AMOUNT;
@@ -123,7 +129,10 @@ export function createOrderIntent(input: OrderIntentInput): OrderIntent {
   }
   const shape = shapeOf(input, raw);
   for (const verdict of [checkOrderForm(shape), checkOrderShape(shape, input.instrument.market)]) {
-    if (!verdict.accepted) fail(intentField(verdict.data?.field, input), verdict.message);
+    if (!verdict.accepted) {
+      const field = intentField(verdict.data?.field, input);
+      fail(field, `${verdict.message}${foundOf(raw[field])}`);
+    }
   }
   if (input.sizing === OrderSizing.AMOUNT) return Object.freeze({ ...input, confirmHighValue });
   const timeInForce = input.timeInForce ?? TimeInForce.DAY;
