@@ -18,7 +18,6 @@ import {
   newEventId,
   type OrderEvent,
   type OrderIntent,
-  ScaledClock,
   type StrategyId,
   strategyId as toStrategyId,
   VirtualClock,
@@ -34,6 +33,7 @@ import {
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { loadRiskConfig } from '../config/risk-config-file.js';
+import { simulatorClock } from './broker/broker-clock.js';
 import { connect, reportError } from './broker/connection.js';
 import type { OrderFlags } from './order.js';
 
@@ -170,7 +170,10 @@ function resolveTarget(
   return { clientOrderId: own.clientOrderId, brokerOrderId: own.brokerOrderId };
 }
 
-/** The engine clock: `--at` (checks only), the simulator's (`--sim-clock`), else the machine's. */
+/**
+ * The engine clock: `--at` (checks only), else the simulator's when the broker is the simulator
+ * (as `hoga run` follows it; `--sim-clock` insists on it), else the machine's.
+ */
 async function engineClock(flags: OrderFlags): Promise<Clock> {
   if (flags.at !== undefined) {
     if (flags.check !== true)
@@ -182,19 +185,16 @@ async function engineClock(flags: OrderFlags): Promise<Clock> {
       );
     return new VirtualClock(at.toMillis());
   }
-  if (flags.simClock === true) {
-    const base = flags.baseUrl ?? process.env.HOGA_BASE_URL;
-    if (base === undefined)
+  const base = flags.baseUrl ?? process.env.HOGA_BASE_URL;
+  if (base === undefined) {
+    if (flags.simClock === true)
       throw new OrderUsageError('--sim-clock needs the simulator address (--base-url or $HOGA_BASE_URL)');
-    const answer = await fetch(new URL('/_sim/clock', base));
-    if (!answer.ok)
-      throw new Error(
-        `--sim-clock: GET /_sim/clock answered ${answer.status}: is ${base} the simulator (hoga sim)?`,
-      );
-    const body = (await answer.json()) as { now: string; speed: number };
-    return new ScaledClock({ start: body.now, speed: body.speed });
+    return new LiveClock();
   }
-  return new LiveClock();
+  const sim = await simulatorClock(base);
+  if (sim === null && flags.simClock === true)
+    throw new Error(`--sim-clock: ${base} does not serve GET /_sim/clock: is it the simulator (hoga sim)?`);
+  return sim ?? new LiveClock();
 }
 
 function describeVerdict(verdict: RiskVerdict): string {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { Command } from 'commander';
 import { describe, expect, it, vi } from 'vitest';
@@ -211,4 +212,34 @@ describe('hoga order', () => {
     expect(code).toBe(2);
     expect(err).toMatch(/--limit PRICE/);
   });
+
+  it.each([
+    ['Monday 10:00 KST (open)', '2026-11-23T10:00:00+09:00', 'accepted', 0],
+    ['Sunday 10:00 KST (closed)', '2026-11-22T10:00:00+09:00', 'denied: order-hours-closed', 3],
+  ])(
+    "judges the hours on the simulator's clock without --sim-clock, as hoga run does: %s",
+    async (_label, start, verdict, exitCode) => {
+      // Before: without --sim-clock the machine's clock judged them, so a simulator started at
+      // another time (hoga sim --start) was refused what it would take, or the other way round.
+      const sim = await startSimulator({ port: 0, start, speed: 0, rateLimit: false });
+      try {
+        const { out, code } = await hoga(
+          'order',
+          'buy',
+          '005930',
+          '1',
+          '--limit',
+          '65000',
+          '--check',
+          ...simFlags(sim.url),
+          '--db',
+          join(t.dir, 'clock.sqlite'),
+        );
+        expect(out.split(':').slice(0, 2).join(':')).toBe(verdict);
+        expect(code).toBe(exitCode);
+      } finally {
+        await sim.close();
+      }
+    },
+  );
 });

@@ -42,7 +42,11 @@ function common(command: Command): Command {
     .option('--risk-config <file>', 'risk configuration (JSON; default $HOGA_RISK_CONFIG, else the defaults)')
     .option('--strategy <id>', 'the strategy the order counts against', 'manual')
     .option('--at <time>', 'with --check: judge the order at this instant (ISO 8601) instead of now')
-    .option('--sim-clock', "follow the simulator's clock (GET /_sim/clock, which hoga sim serves)", false);
+    .option(
+      '--sim-clock',
+      "insist on the simulator's clock (GET /_sim/clock; followed anyway when the broker serves it)",
+      false,
+    );
 }
 
 /**

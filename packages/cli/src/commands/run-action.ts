@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { BrokerClient } from '@hoga/connector';
-import { type Clock, Decimal, LiveClock, ScaledClock } from '@hoga/core';
+import { Decimal } from '@hoga/core';
 import { loadStrategyClass, type StrategyHookError, type StrategySpec } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
 import { loadRiskConfig } from '../config/risk-config-file.js';
@@ -22,23 +22,10 @@ import {
 import { formatMoney } from '../output/table.js';
 import { cliRuntime } from '../runtime/cli-runtime.js';
 import type { CliError } from '../runtime/exit-codes.js';
+import { brokerClock } from './broker/broker-clock.js';
 import { connect, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
 import { startSession } from './run-session.js';
-
-/** The simulator's clock, when the base URL is the simulator. */
-async function brokerClock(baseUrl: string): Promise<Clock> {
-  try {
-    const res = await fetch(new URL('/_sim/clock', baseUrl), { signal: AbortSignal.timeout(2_000) });
-    if (res.ok) {
-      const body = (await res.json()) as { now: string; speed: number };
-      return new ScaledClock({ start: body.now, speed: body.speed });
-    }
-  } catch {
-    // not the simulator: the wall clock
-  }
-  return new LiveClock();
-}
 
 /**
  * The strategies of the command line: each file loaded, with the `--config` of the same position
