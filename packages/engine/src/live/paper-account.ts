@@ -212,17 +212,21 @@ export class PaperAccount {
   }
 
   /**
-   * Every paper order the `orders` table lists as working that is not on the venue once the saved
-   * ones are back has ended: one of an earlier session expired with it (a DAY order), and so did a
-   * row an older hoga left working (it dropped such orders from the saved ones and left the table
-   * as it was). Each gets its `OrderExpired`, stamped now, in the journal and the table; the saved
-   * orders are written again without them.
+   * Every paper order of an earlier session that the `orders` table lists as working and that is
+   * not back on the venue has ended with its session (a DAY order): one the saved orders held, and
+   * a row an older hoga left working (it dropped such orders from the saved ones and left the
+   * table as it was). Each gets its `OrderExpired`, stamped now, in the journal and the table; the
+   * saved orders are written again without them. A row of the current session is left as it is.
    */
   private expireUnrestored(now: number): void {
     const working = new Set<string>(this.orders.openOrders().map((o) => o.clientOrderId));
     const ended = this.o.db.orders
       .list({ mode: 'paper', state: OPEN_ORDER_STATES, limit: Number.MAX_SAFE_INTEGER })
-      .filter((row) => !working.has(row.clientOrderId));
+      .filter(
+        (row) =>
+          !working.has(row.clientOrderId) &&
+          paperSession(row.symbol, row.createdAt) !== paperSession(row.symbol, now),
+      );
     if (ended.length === 0) return;
     this.o.logger.info(
       { orders: ended.map((row) => row.clientOrderId) },

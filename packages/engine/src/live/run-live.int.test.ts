@@ -164,12 +164,29 @@ describe('startLiveRun', () => {
     if (submitted === undefined) throw new Error('no order');
     // as the next session's run of an older hoga left it: dropped from the saved orders, ACCEPTED in the table
     s.db.strategyState.set('paper/_account', 'orders', []);
-    const second = await run('paper', s, { strategyClass: Watch, id: 'RestBelow' });
+    const tuesday = await startSimulatedBroker(closers, { speed: 30, start: '2026-11-24T10:00:00+09:00' });
+    const second = await startRunOf005930({ ...tuesday, db: s.db }, 'paper', {
+      strategyClass: Watch,
+      id: 'RestBelow',
+    });
     try {
       expect(Watch.found).toEqual([]);
     } finally {
       await second.handle.stop();
     }
     expect(s.db.orders.get(submitted.clientOrderId)?.state).toBe('EXPIRED');
+  }, 90_000);
+
+  it('paper: a working row of the current session that is not on the venue is left as it is (another paper run may work it)', async () => {
+    const s = await setup();
+    const first = await run('paper', s, { strategyClass: RestBelow });
+    await until(() => first.events.some((e) => e.type === 'OrderAccepted'));
+    await first.handle.stop();
+    const submitted = first.events.find((e) => e.type === 'OrderSubmitted');
+    if (submitted === undefined) throw new Error('no order');
+    s.db.strategyState.set('paper/_account', 'orders', []);
+    const second = await run('paper', s, { strategyClass: Watch, id: 'RestBelow' });
+    await second.handle.stop();
+    expect(s.db.orders.get(submitted.clientOrderId)?.state).toBe('ACCEPTED');
   }, 90_000);
 });
