@@ -18,6 +18,8 @@ export const EngineErrorCode = {
   INVALID_RUN_OPTIONS: 'invalid-run-options',
   /** A strategy used its context wrongly (unknown order id, bad order request). */
   INVALID_REQUEST: 'invalid-request',
+  /** Another paper run works the store's paper account (one at a time per store; exit code 1). */
+  PAPER_ACCOUNT_BUSY: 'paper-account-busy',
 } as const;
 /** One of {@link EngineErrorCode}. */
 export type EngineErrorCode = (typeof EngineErrorCode)[keyof typeof EngineErrorCode];

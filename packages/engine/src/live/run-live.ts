@@ -59,6 +59,7 @@ import { LiveVenue } from './live-venue.js';
 import { MarketSubscriptions } from './market-subscriptions.js';
 import { PaperAccount } from './paper-account.js';
 import { paperBrokerView } from './paper-broker-view.js';
+import { type PaperLease, takePaperLease } from './paper-lease.js';
 import { SessionRecord } from './session-record.js';
 import { bookStoredFills } from './stored-fills.js';
 import { retrackStoredOrders, warnOfAbsentStrategies } from './stored-orders.js';
@@ -188,6 +189,17 @@ function haltable(
  * @param o - settings, strategies, client, store, clock
  */
 export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
+  // one paper run at a time per store (paper-lease.ts); given back when the run stops or fails to start
+  const lease = o.settings.mode === 'paper' ? takePaperLease(o.db, o.clock.nowMs()) : null;
+  try {
+    return await startRun(o, lease);
+  } catch (error) {
+    lease?.release();
+    throw error;
+  }
+}
+
+async function startRun(o: LiveRunOptions, lease: PaperLease | null): Promise<LiveRunHandle> {
   const paper = o.settings.mode === 'paper';
   const marks = new MarkBook();
   let manager: OrderManager | null = null;
@@ -471,6 +483,7 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
       risk.dispose();
       paperAccount?.detach();
       paperAccount?.save();
+      lease?.release();
       if (manager !== null) manager.store.snapshotPositions(o.clock.nowMs());
       record.finish();
     },
