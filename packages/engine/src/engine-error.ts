@@ -20,6 +20,8 @@ export const EngineErrorCode = {
   INVALID_REQUEST: 'invalid-request',
   /** Another paper run works the store's paper account (one at a time per store; exit code 1). */
   PAPER_ACCOUNT_BUSY: 'paper-account-busy',
+  /** The strategy already runs live on the store in another process (exit code 1). */
+  STRATEGY_RUNNING: 'strategy-running',
 } as const;
 /** One of {@link EngineErrorCode}. */
 export type EngineErrorCode = (typeof EngineErrorCode)[keyof typeof EngineErrorCode];

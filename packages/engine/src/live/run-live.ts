@@ -59,7 +59,7 @@ import { LiveVenue } from './live-venue.js';
 import { MarketSubscriptions } from './market-subscriptions.js';
 import { PaperAccount } from './paper-account.js';
 import { paperBrokerView } from './paper-broker-view.js';
-import { type PaperLease, takePaperLease } from './paper-lease.js';
+import { type RunLease, takeRunLease } from './run-lease.js';
 import { SessionRecord } from './session-record.js';
 import { bookStoredFills } from './stored-fills.js';
 import { retrackStoredOrders, warnOfAbsentStrategies } from './stored-orders.js';
@@ -189,17 +189,23 @@ function haltable(
  * @param o - settings, strategies, client, store, clock
  */
 export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
-  // one paper run at a time per store (paper-lease.ts); given back when the run stops or fails to start
-  const lease = o.settings.mode === 'paper' ? takePaperLease(o.db, o.clock.nowMs()) : null;
+  // paper: one run at a time per store; live: each strategy in one process (run-lease.ts); given
+  // back when the run stops or fails to start
+  const lease = takeRunLease(
+    o.db,
+    o.settings.mode === 'paper' ? 'paper' : 'live',
+    o.strategies.map((s) => s.id ?? s.strategyClass.name),
+    o.clock.nowMs(),
+  );
   try {
     return await startRun(o, lease);
   } catch (error) {
-    lease?.release();
+    lease.release();
     throw error;
   }
 }
 
-async function startRun(o: LiveRunOptions, lease: PaperLease | null): Promise<LiveRunHandle> {
+async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHandle> {
   const paper = o.settings.mode === 'paper';
   const marks = new MarkBook();
   let manager: OrderManager | null = null;
@@ -483,7 +489,7 @@ async function startRun(o: LiveRunOptions, lease: PaperLease | null): Promise<Li
       risk.dispose();
       paperAccount?.detach();
       paperAccount?.save();
-      lease?.release();
+      lease.release();
       if (manager !== null) manager.store.snapshotPositions(o.clock.nowMs());
       record.finish();
     },

@@ -1,0 +1,130 @@
+/**
+ * What a live or paper run holds in its store while it runs, so that a second process cannot work
+ * it too:
+ * - paper, the store's paper account: paper runs share it (its ledger and open orders, saved in
+ *   the store), and a second run on the same store would save its own ledger over the first's and
+ *   work the first's open orders a second time;
+ * - live, each of its strategies: the same strategy id in two processes on one store would see
+ *   each other's orders and fills as its own and trade twice on every signal.
+ *
+ * A lease records the process id, host and start of the run that holds it (in `strategy_state`);
+ * the run takes its leases when it starts and gives them back when it stops, and a lease whose
+ * process is gone (killed, a power loss) is taken over. The leases are read and written in one
+ * immediate transaction, so two runs starting together cannot both take one.
+ *
+ * @module
+ */
+import { hostname } from 'node:os';
+import { formatKst } from '@hoga/core';
+import type { HogaDatabase } from '@hoga/store';
+import { DateTime } from 'luxon';
+import { EngineError, EngineErrorCode } from '../engine-error.js';
+
+/** The paper account's lease: beside its ledger and orders. */
+const PAPER_LEASE = { owner: 'paper/_account', key: 'lease' } as const;
+/** The live strategies' leases: one key per strategy id. */
+const LIVE_LEASES = 'live/_leases';
+
+/** The leases a run holds. */
+export interface RunLease {
+  /** Gives them back (once; later calls do nothing). */
+  release(): void;
+}
+
+interface LeaseRecord {
+  readonly pid: number;
+  readonly host: string;
+  readonly startedAt: number;
+}
+
+/** Where one lease is kept, and what a refusal says of it. */
+interface LeaseSlot {
+  readonly owner: string;
+  readonly key: string;
+  readonly code: EngineErrorCode;
+  readonly what: (holder: string, file: string) => string;
+}
+
+/** Whether process `pid` of this host is alive (a process of another user counts as alive). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether `lease` still binds: its process is alive, or it was taken on another host (unknowable). */
+function holds(lease: LeaseRecord | undefined, host: string): lease is LeaseRecord {
+  if (lease === undefined || typeof lease.pid !== 'number') return false;
+  return lease.host !== host || alive(lease.pid);
+}
+
+/** The slots of a run: paper, the account; live, each strategy. */
+function slotsOf(mode: 'live' | 'paper', strategyIds: readonly string[]): LeaseSlot[] {
+  if (mode === 'paper') {
+    return [
+      {
+        ...PAPER_LEASE,
+        code: EngineErrorCode.PAPER_ACCOUNT_BUSY,
+        what: (holder, file) =>
+          `another paper run (${holder}) works the paper account of ${file}: paper runs share it, so ` +
+          'one runs at a time; stop that one, or give this run a store of its own (--db)',
+      },
+    ];
+  }
+  return strategyIds.map((id) => ({
+    owner: LIVE_LEASES,
+    key: id,
+    code: EngineErrorCode.STRATEGY_RUNNING,
+    what: (holder, file) =>
+      `strategy ${id} already runs live on ${file} (${holder}): the same strategy in two processes ` +
+      'would trade twice on every signal; stop that one, or give this one another id (FILE.ts:ID)',
+  }));
+}
+
+/**
+ * Takes the leases of a run.
+ *
+ * @param db - the run's store
+ * @param mode - the run's mode
+ * @param strategyIds - its strategies' ids
+ * @param nowMs - the run's start (engine time), recorded in each lease
+ * @throws {@link EngineError} `paper-account-busy` or `strategy-running`, naming the run that holds
+ *   the lease (none is taken then)
+ */
+export function takeRunLease(
+  db: HogaDatabase,
+  mode: 'live' | 'paper',
+  strategyIds: readonly string[],
+  nowMs: number,
+): RunLease {
+  const host = hostname();
+  const mine: LeaseRecord = { pid: process.pid, host, startedAt: nowMs };
+  const slots = slotsOf(mode, strategyIds);
+  db.transaction(() => {
+    for (const slot of slots) {
+      const held = db.strategyState.get(slot.owner, slot.key) as LeaseRecord | undefined;
+      if (!holds(held, host)) continue;
+      const where = held.host === host ? `process ${held.pid}` : `process ${held.pid} on ${held.host}`;
+      const holder = `${where}, started ${formatKst(DateTime.fromMillis(held.startedAt))}`;
+      throw new EngineError(slot.code, slot.what(holder, db.file));
+    }
+    for (const slot of slots) db.strategyState.set(slot.owner, slot.key, mine);
+  });
+  let released = false;
+  return {
+    release(): void {
+      if (released) return;
+      released = true;
+      db.transaction(() => {
+        for (const slot of slots) {
+          const held = db.strategyState.get(slot.owner, slot.key) as LeaseRecord | undefined;
+          if (held?.pid === mine.pid && held.host === host && held.startedAt === mine.startedAt)
+            db.strategyState.delete(slot.owner, slot.key);
+        }
+      });
+    },
+  };
+}
