@@ -39,9 +39,7 @@ import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.j
 import { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import { Portfolio, portfolioTotals, StrategyPortfolio } from '../portfolio/portfolio.js';
-import type { AccountInfoSource } from '../risk/account-info-provider.js';
-import type { MarketInfoSource, ReadOptions } from '../risk/broker-market-view.js';
-import { logPriorCloses, type PriorCloseSource } from '../risk/prior-closes.js';
+import { logPriorCloses } from '../risk/prior-closes.js';
 import { RiskGate } from '../risk/risk-gate.js';
 import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
 import { allocateCash } from '../runtime/cash-allocation.js';
@@ -54,7 +52,7 @@ import { EventRecorder, JournalRecorder } from '../store/event-recorder.js';
 import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
 import { ExecutionVenue } from '../venue/execution-venue.js';
 import { DailyBarGate } from './daily-bar-gate.js';
-import { withLinkedSignal } from './linked-signal.js';
+import { haltable } from './haltable-broker.js';
 import { LiveVenue } from './live-venue.js';
 import { MarketSubscriptions } from './market-subscriptions.js';
 import { PaperAccount } from './paper-account.js';
@@ -143,45 +141,6 @@ export interface LiveRunHandle {
 
 /** Store states of an order that may still be working at the broker. */
 const OPEN_STATES = new Set(['SUBMITTED', 'ACCEPTED', 'PARTIALLY_FILLED']);
-/**
- * The risk gate's broker with its background reads (those queued with a signal: the refresh's)
- * aborted by `halt` too, so a stopping run leaves none waiting for a rate-limit token. An order's
- * own reads (no options) pass as they are.
- */
-function haltable(
-  broker: MarketInfoSource & AccountInfoSource & Partial<PriorCloseSource>,
-  halt: AbortSignal,
-): MarketInfoSource & AccountInfoSource & Partial<PriorCloseSource> {
-  // Not AbortSignal.any(): it keeps every composite reachable from the long-lived `halt` on Node 22
-  // (see linked-signal.ts); these links are undone when each read settles.
-  const read = <T>(
-    options: ReadOptions | undefined,
-    call: (options: ReadOptions | undefined) => Promise<T>,
-  ) => {
-    const own = options?.signal;
-    if (own === undefined) return call(options);
-    return withLinkedSignal([own, halt], (signal) => call({ ...options, signal }));
-  };
-  const candles = broker.getCandles;
-  return {
-    ...(candles === undefined
-      ? {}
-      : {
-          getCandles: (symbol, query, options) =>
-            read(options, (o) => candles.call(broker, symbol, query, o)),
-        }),
-    getStocks: (symbols, options) => read(options, (o) => broker.getStocks(symbols, o)),
-    getStockWarnings: (symbol, options) => read(options, (o) => broker.getStockWarnings(symbol, o)),
-    getPrices: (symbols, options) => read(options, (o) => broker.getPrices(symbols, o)),
-    getPriceLimits: (symbol, options) => read(options, (o) => broker.getPriceLimits(symbol, o)),
-    getExchangeRate: () => broker.getExchangeRate(),
-    getKrMarketCalendar: () => broker.getKrMarketCalendar(),
-    getUsMarketCalendar: () => broker.getUsMarketCalendar(),
-    getBuyingPower: (currency, options) => read(options, (o) => broker.getBuyingPower(currency, o)),
-    getSellableQuantity: (symbol, options) => read(options, (o) => broker.getSellableQuantity(symbol, o)),
-  };
-}
-
 /**
  * Starts a live or paper run: binds the mode's venue, starts the strategies, and feeds them the
  * completed candles of the run's symbols (paper: and the order books to the fill model).
