@@ -16,13 +16,11 @@ import {
 import { RecentRing } from '../recent-ring.js';
 import type { BarDayPnl } from './bar-day-pnl.js';
 import { bookOnDayStart, DayReferences, rollDayStart, unrealisedToday } from './day-references.js';
-import { addExact, mulExact } from './exact-int.js';
 import type { RawIntentFields } from './intent-fields.js';
+import { amountOf, FillSlots, RealisedDays } from './realised-days.js';
 import {
-  amountOf,
   bookOnHolding,
   cachedView,
-  FillSlots,
   type Holding,
   holdingOf,
   holdingView,
@@ -32,8 +30,6 @@ import {
   numberOf,
   OpenCounts,
   type PnlAnswer,
-  RealisedDays,
-  type RealisedEntry,
   restoredOrder,
 } from './risk-book-records.js';
 import type { OpenOrderView, PositionView, RestoredRiskOrder, RiskOrder, RiskView } from './risk-types.js';
@@ -393,15 +389,11 @@ export class RiskBook implements RiskView {
   dailyPnlKrwInt(strategyId: string | null, nowMs: number): number {
     if (this.references.size > 0 || this.barPnl !== undefined) return Number.NaN;
     this.followRate();
-    const today = this.realised.table(tradingDayStartMs(nowMs, this.tradingDayStartHourKst));
-    let total = 0;
-    if (today === undefined) return total;
-    for (const e of today.list) {
-      if (strategyId !== null && e.strategyId !== strategyId) continue;
-      const krw = e.currency === 'USD' ? mulExact(e.amountInt, this.rateInt) : e.amountInt;
-      total = addExact(total, krw);
-    }
-    return total;
+    return this.realised.sumInt(
+      tradingDayStartMs(nowMs, this.tradingDayStartHourKst),
+      strategyId,
+      this.rateInt,
+    );
   }
 
   /**
@@ -460,30 +452,7 @@ export class RiskBook implements RiskView {
     // the position view and the strategy's list are rebuilt when next asked for
     h.view = undefined;
     if (this.positionCache.size !== 0) this.positionCache.delete(strategyId);
-    const entry = slot.dayStartMs === day ? slot.entry : this.realised.entry(slot, day);
-    if (entry === undefined) {
-      const added: RealisedEntry = {
-        strategyId,
-        currency,
-        amountInt: changeInt,
-        amount: change,
-      };
-      // entry() made the day's table
-      const today = this.realised.table(day)!;
-      today.list.push(added);
-      today.byKey.set(slot.key, added);
-      slot.entry = added;
-      return;
-    }
-    const sum = addExact(entry.amountInt, changeInt);
-    if (!Number.isNaN(sum)) {
-      entry.amountInt = sum;
-      entry.amount = null;
-    } else {
-      // a Decimal from here on (amount + change: the change's sign carries a buy's −charges)
-      entry.amount = amountOf(entry).plus(change ?? new Decimal(changeInt));
-      entry.amountInt = Number.NaN;
-    }
+    this.realised.book(slot, day, changeInt, change);
   }
 
   private holdingsOf(strategyId: string): Map<string, Holding> {
