@@ -9,7 +9,7 @@ import {
   type OrderEvent,
 } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { describeEvent, fmt, statusLine } from './run-session.js';
+import { describeEvent, fmt, ownerSuffix, statusLine } from './run-session.js';
 
 const id = 'c-1' as ClientOrderId;
 const base = { eventId: 'e', clientOrderId: id, tsEvent: 0, tsInit: 0 };
@@ -127,5 +127,18 @@ describe('the run output', () => {
     expect(statusLine({ ...status, pnl: { KRW: zero, USD: zero } }, '00:10:26')).toContain(
       'positions: AAPL 2.354866 |',
     );
+  });
+
+  it("names the order's strategy with several strategies, and always for a strategy not in the run", () => {
+    // Before: a paper run put an absent strategy's restored order back as `order BUY 1 005930 …`
+    // with no owner, as if the run's own strategy had placed it.
+    const one = new Set(['Mine']);
+    const event = (strategyId?: string) => ({ ...base, type: 'OrderAccepted', strategyId }) as OrderEvent;
+    expect(ownerSuffix(event('Mine'), one)).toBe('');
+    expect(ownerSuffix(event('Renamed'), one)).toBe('  [Renamed, not in this run]');
+    expect(ownerSuffix(event(), one)).toBe('');
+    const two = new Set(['A', 'B']);
+    expect(ownerSuffix(event('B'), two)).toBe('  [B]');
+    expect(ownerSuffix(event('C'), two)).toBe('  [C, not in this run]');
   });
 });

@@ -61,6 +61,20 @@ export function fmtMoney(d: Decimal, currency: 'KRW' | 'USD'): string {
   return fmt(d.toDecimalPlaces(currency === 'USD' ? 2 : 0, Decimal.ROUND_HALF_UP));
 }
 
+/**
+ * Whose order an output line is about: with several strategies, each line names its strategy; an
+ * order of a strategy not in the run (one renamed or left out, whose open order works on) is named
+ * whatever the count, so that it is not taken for the run's own.
+ *
+ * @param runIds - the ids of the run's strategies
+ */
+export function ownerSuffix(e: OrderEvent, runIds: ReadonlySet<string>): string {
+  const id = e.strategyId;
+  if (id === undefined) return '';
+  if (!runIds.has(id)) return `  [${id}, not in this run]`;
+  return runIds.size > 1 ? `  [${id}]` : '';
+}
+
 /** One line per order event worth showing. */
 export function describeEvent(e: OrderEvent, at: string): string | null {
   const id = e.clientOrderId;
@@ -135,6 +149,7 @@ export interface Session {
 export async function startSession(o: SessionOptions): Promise<Session> {
   const at = () => o.clock.now().toFormat('HH:mm:ss');
   const logger = createRunLogger(o.print, at);
+  const runIds = new Set(o.strategies.map((s) => s.id ?? s.strategyClass.name));
   let usdKrw = 1400;
   try {
     const rate = await o.client.getExchangeRate();
@@ -165,9 +180,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
       if (e.clientOrderId.startsWith('ext-') && e.type !== 'OrderFilled' && e.type !== 'OrderPartiallyFilled')
         return;
       const line = describeEvent(e, at());
-      // several strategies: each line names the one whose order it is
-      const whose = o.strategies.length > 1 && e.strategyId !== undefined ? `  [${e.strategyId}]` : '';
-      if (line !== null) o.print(`${line}${whose}`);
+      if (line !== null) o.print(`${line}${ownerSuffix(e, runIds)}`);
     },
     onAlert: (a: OrderManagerAlert) => {
       if (a.type === 'ExternalOrderAdopted') return;
