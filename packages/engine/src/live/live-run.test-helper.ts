@@ -15,6 +15,7 @@ import {
   createLogger,
   Decimal,
   type Fill,
+  type LimitOrderIntent,
   type OrderEvent,
   ScaledClock,
 } from '@hoga/core';
@@ -184,6 +185,23 @@ export class RestBelow extends Strategy {
     this.placed = true;
     this.ctx.buy(bar.symbol, 2, Math.floor((bar.close * 0.97) / 100) * 100);
   }
+}
+
+/**
+ * A {@link RestBelow} run of `mode` on `s` until its order is accepted, then stopped (the order
+ * rests); answers the order's limit intent.
+ */
+export async function restOneOrder(
+  s: { readonly client: BrokerClient; readonly clock: ScaledClock; readonly db: HogaDatabase },
+  mode: 'live' | 'paper',
+): Promise<LimitOrderIntent> {
+  const first = await startRunOf005930(s, mode, { strategyClass: RestBelow });
+  await until(() => first.events.some((e) => e.type === 'OrderAccepted'));
+  await first.handle.stop();
+  const submitted = first.events.find((e) => e.type === 'OrderSubmitted');
+  if (submitted?.type !== 'OrderSubmitted' || submitted.intent.orderType !== 'LIMIT')
+    throw new Error('no resting limit order');
+  return submitted.intent as LimitOrderIntent;
 }
 
 /**

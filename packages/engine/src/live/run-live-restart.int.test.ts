@@ -14,6 +14,7 @@ import {
   Closers,
   openTempDb,
   RestBelow,
+  restOneOrder,
   type StartedRun,
   startRunOf005930,
   startSimulatedBroker,
@@ -234,11 +235,7 @@ describe('startLiveRun after a restart', () => {
       // Before: a strategy renamed between two runs left its open order working with nothing said.
       const { clock, client } = await startSimulatedBroker(closers, { speed: 30 });
       const db = openTempDb(closers, `hoga-${mode}-absent-`, clock);
-      const first = await startRunOf005930({ client, clock, db }, mode, { strategyClass: RestBelow });
-      await until(() => first.events.some((e) => e.type === 'OrderAccepted'));
-      await first.handle.stop();
-      const submitted = first.events.find((e) => e.type === 'OrderSubmitted');
-      if (submitted === undefined) throw new Error('no order');
+      const intent = await restOneOrder({ client, clock, db }, mode);
 
       const records: Record<string, unknown>[] = [];
       const logger = createLogger({
@@ -260,7 +257,7 @@ describe('startLiveRun after a restart', () => {
       const warned = records.filter((r) => String(r.msg).includes('strategies not in this run'));
       expect(warned).toHaveLength(1);
       expect(warned[0]?.orders).toEqual([
-        `${submitted.clientOrderId} RestBelow BUY 2 005930 LIMIT @ ${(submitted.type === 'OrderSubmitted' && submitted.intent.orderType === 'LIMIT' ? submitted.intent.price : new Decimal(0)).toFixed()}`,
+        `${intent.clientOrderId} RestBelow BUY 2 005930 LIMIT @ ${intent.price.toFixed()}`,
       ]);
     }, 90_000);
   }

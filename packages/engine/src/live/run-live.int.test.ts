@@ -14,6 +14,7 @@ import {
   Closers,
   openTempDb,
   RestBelow,
+  restOneOrder,
   type SimulatedBroker,
   type StartedRun,
   startRunOf005930,
@@ -33,6 +34,12 @@ class BuyOnce extends Strategy {
 
 const closers = new Closers();
 afterEach(() => closers.closeAll());
+
+/** The next session: a {@link Watch} run under the id `RestBelow` on `s`'s store, on Tuesday 10:00 KST. */
+async function watchOnTuesday(s: { readonly db: HogaDatabase }): Promise<StartedRun> {
+  const tuesday = await startSimulatedBroker(closers, { speed: 30, start: '2026-11-24T10:00:00+09:00' });
+  return startRunOf005930({ ...tuesday, db: s.db }, 'paper', { strategyClass: Watch, id: 'RestBelow' });
+}
 
 async function setup(): Promise<SimulatedBroker & { db: HogaDatabase }> {
   const broker = await startSimulatedBroker(closers, { speed: 30 });
@@ -129,19 +136,11 @@ describe('startLiveRun', () => {
     // Before: the next session's run left it out (a DAY order ends with its session) but the
     // store kept it ACCEPTED for ever: `hoga db orders --mode paper` listed it as working.
     const s = await setup();
-    const first = await run('paper', s, { strategyClass: RestBelow });
-    await until(() => first.events.some((e) => e.type === 'OrderAccepted'));
-    await first.handle.stop();
-    const submitted = first.events.find((e) => e.type === 'OrderSubmitted');
-    if (submitted === undefined) throw new Error('no order');
+    const submitted = await restOneOrder(s, 'paper');
     expect(s.db.orders.get(submitted.clientOrderId)?.state).toBe('ACCEPTED');
 
     // the next run, on Tuesday: the same store and strategy id
-    const tuesday = await startSimulatedBroker(closers, { speed: 30, start: '2026-11-24T10:00:00+09:00' });
-    const second = await startRunOf005930({ ...tuesday, db: s.db }, 'paper', {
-      strategyClass: Watch,
-      id: 'RestBelow',
-    });
+    const second = await watchOnTuesday(s);
     try {
       expect(Watch.found).toEqual([]);
       expect(second.handle.status().openOrders).toBe(0);
@@ -157,18 +156,10 @@ describe('startLiveRun', () => {
 
   it('paper: an order the table lists as working but the saved orders do not (an older hoga left it) ends EXPIRED', async () => {
     const s = await setup();
-    const first = await run('paper', s, { strategyClass: RestBelow });
-    await until(() => first.events.some((e) => e.type === 'OrderAccepted'));
-    await first.handle.stop();
-    const submitted = first.events.find((e) => e.type === 'OrderSubmitted');
-    if (submitted === undefined) throw new Error('no order');
+    const submitted = await restOneOrder(s, 'paper');
     // as the next session's run of an older hoga left it: dropped from the saved orders, ACCEPTED in the table
     s.db.strategyState.set('paper/_account', 'orders', []);
-    const tuesday = await startSimulatedBroker(closers, { speed: 30, start: '2026-11-24T10:00:00+09:00' });
-    const second = await startRunOf005930({ ...tuesday, db: s.db }, 'paper', {
-      strategyClass: Watch,
-      id: 'RestBelow',
-    });
+    const second = await watchOnTuesday(s);
     try {
       expect(Watch.found).toEqual([]);
     } finally {
@@ -179,11 +170,7 @@ describe('startLiveRun', () => {
 
   it('paper: a working row of the current session that is not on the venue is left as it is (another paper run may work it)', async () => {
     const s = await setup();
-    const first = await run('paper', s, { strategyClass: RestBelow });
-    await until(() => first.events.some((e) => e.type === 'OrderAccepted'));
-    await first.handle.stop();
-    const submitted = first.events.find((e) => e.type === 'OrderSubmitted');
-    if (submitted === undefined) throw new Error('no order');
+    const submitted = await restOneOrder(s, 'paper');
     s.db.strategyState.set('paper/_account', 'orders', []);
     const second = await run('paper', s, { strategyClass: Watch, id: 'RestBelow' });
     await second.handle.stop();

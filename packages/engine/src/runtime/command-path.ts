@@ -61,30 +61,22 @@ export class CommandPath {
 
   /** Refuses a command before the venue: its denial event goes to the strategy (see the module description). */
   deny(command: OrderCommand, strategyId: StrategyId, id: ClientOrderId, code: string, reason: string): void {
-    if (command.type !== 'SubmitOrder') {
-      const type = command.type === 'CancelOrder' ? 'OrderCancelRejected' : 'OrderModifyRejected';
-      this.owner.enqueue({
-        type,
-        eventId: `${command.commandId}:denied`,
-        clientOrderId: id,
-        strategyId,
-        tsEvent: command.tsInit,
-        tsInit: command.tsInit,
-        code,
-        reason,
-      });
-      return;
-    }
-    const denied: OrderDenied = {
-      type: 'OrderDenied',
+    const at = command.tsInit;
+    const refusal = {
       eventId: `${command.commandId}:denied`,
       clientOrderId: id,
       strategyId,
-      tsEvent: command.tsInit,
-      tsInit: command.tsInit,
+      tsEvent: at,
+      tsInit: at,
       code,
       reason,
     };
+    if (command.type !== 'SubmitOrder') {
+      const type = command.type === 'CancelOrder' ? 'OrderCancelRejected' : 'OrderModifyRejected';
+      this.owner.enqueue({ type, ...refusal });
+      return;
+    }
+    const denied: OrderDenied = { type: 'OrderDenied', ...refusal };
     this.recorder.recordDenied?.(command.intent, denied);
     this.owner.enqueue(denied);
   }
