@@ -66,6 +66,8 @@ export class RiskBook implements RiskView {
   private rate: Decimal;
   /** `rate` as a safe integer, or NaN. */
   private rateInt: number;
+  /** `rate` as a number (a Decimal's `toNumber` parses a string: read once per rate). */
+  private rateNumber: number;
   /** The rate of the moment (a backtest's), read once a USD fill is booked (`usdBooked`). */
   private usdKrwSource: (() => Decimal) | undefined;
   private usdBooked = false;
@@ -100,6 +102,7 @@ export class RiskBook implements RiskView {
   ) {
     this.rate = usdKrw;
     this.rateInt = exactIntOf(usdKrw);
+    this.rateNumber = usdKrw.toNumber();
   }
 
   /**
@@ -118,6 +121,7 @@ export class RiskBook implements RiskView {
     this.changes += 1;
     this.rate = rate;
     this.rateInt = exactIntOf(rate);
+    this.rateNumber = rate.toNumber();
   }
 
   /** Values USD at `source`'s rate of the moment (a backtest's rate), not at the rate last set. */
@@ -404,7 +408,7 @@ export class RiskBook implements RiskView {
     if (this.barPnl === undefined) return Number.NaN;
     this.followRate();
     const day = tradingDayStartMs(nowMs, this.tradingDayStartHourKst);
-    const rate = this.rate.toNumber();
+    const rate = this.rateNumber;
     return this.realised.floorKrw(day, strategyId, rate) + this.barPnl.floorKrw(strategyId, day, rate);
   }
 
