@@ -6,10 +6,10 @@
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { type Clock, LiveClock } from '@hoga/core';
 import Database from 'better-sqlite3';
 import { CommandJournal } from './command-journal.js';
+import { type DatabaseInfo, describeDatabase } from './database-info.js';
 import { CandleCache } from './repositories/candle-cache.js';
 import { FillRepository } from './repositories/fill-repository.js';
 import { FxRateCache } from './repositories/fx-rate-cache.js';
@@ -27,8 +27,11 @@ import {
   readIdentity,
   wrapSqliteError,
 } from './schema/migrator.js';
-import { SchemaVersionError, StoreError, StoreErrorCode } from './store-error.js';
+import { SchemaVersionError } from './store-error.js';
 import { TransactionRunner } from './transactions.js';
+import { type CheckpointResult, type CheckpointStats, WalCheckpoints } from './wal-checkpoints.js';
+
+export type { DatabaseInfo } from './database-info.js';
 
 /** Options of {@link HogaDatabase.open}. */
 export interface OpenDatabaseOptions {
@@ -43,21 +46,6 @@ export interface OpenDatabaseOptions {
    * info` and the other read commands; works on a file the user may not write).
    */
   readonly readonly?: boolean | undefined;
-}
-
-/** What `hoga db info` shows. */
-export interface DatabaseInfo {
-  readonly file: string;
-  /** Size of the main file in bytes (0 for `:memory:`). */
-  readonly sizeBytes: number;
-  readonly schemaVersion: number;
-  readonly latestSchemaVersion: number;
-  /** `wal` for files. */
-  readonly journalMode: string;
-  readonly foreignKeys: boolean;
-  readonly tables: readonly { readonly name: string; readonly rows: number }[];
-  /** `['ok']` when `PRAGMA integrity_check` found nothing, else its messages. */
-  readonly integrity: readonly string[];
 }
 
 /**
@@ -79,8 +67,8 @@ export interface DatabaseInfo {
 export class HogaDatabase {
   /** Runs the two kinds of transactions. */
   private readonly tx: TransactionRunner;
-  private checkpointTimer: NodeJS.Timeout | undefined;
-  private checkpoints = { count: 0, totalMs: 0, maxMs: 0, failures: 0 };
+  /** The WAL checkpoints: now, or deferred onto a timer. */
+  private readonly wal: WalCheckpoints;
   private repositories: Repositories | undefined;
   private journalFile: CommandJournal | null | undefined;
 
@@ -93,6 +81,7 @@ export class HogaDatabase {
     readonly clock: Clock,
   ) {
     this.tx = new TransactionRunner(connection);
+    this.wal = new WalCheckpoints(connection, file);
   }
 
   /**
@@ -218,32 +207,7 @@ export class HogaDatabase {
    * result of `PRAGMA integrity_check`.
    */
   info(options: { readonly integrity?: boolean } = {}): DatabaseInfo {
-    const c = this.connection;
-    const names = c
-      .prepare(
-        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
-      )
-      .pluck()
-      .all() as string[];
-    const integrity =
-      options.integrity === false ? [] : (c.prepare('PRAGMA integrity_check').pluck().all() as string[]);
-    return {
-      file: this.file,
-      sizeBytes: this.file === ':memory:' ? 0 : statSync(this.file).size,
-      schemaVersion: this.schemaVersion,
-      latestSchemaVersion: LATEST_SCHEMA_VERSION,
-      journalMode: c.pragma('journal_mode', { simple: true }) as string,
-      foreignKeys: (c.pragma('foreign_keys', { simple: true }) as number) === 1,
-      tables: names.map((name) => ({
-        name,
-        rows:
-          (c
-            .prepare(`SELECT count(*) FROM "${name.replaceAll('"', '""')}"`)
-            .pluck()
-            .get() as number) ?? 0,
-      })),
-      integrity,
-    };
+    return describeDatabase(this.connection, this.file, options);
   }
 
   /**
@@ -268,83 +232,7 @@ export class HogaDatabase {
     intervalMs = 1_000,
     options: { readonly onError?: ((error: unknown) => void) | undefined } = {},
   ): void {
-    if (this.file === ':memory:') return;
-    if (!Number.isFinite(intervalMs) || intervalMs <= 0) {
-      throw new StoreError(
-        StoreErrorCode.INVALID_ARGUMENT,
-        `checkpoint interval: expected a positive number of ms, found ${intervalMs}`,
-      );
-    }
-    this.stopCheckpoints();
-    this.connection.pragma('wal_autocheckpoint = 0');
-    const onError = options.onError;
-    this.checkpointTimer = setInterval(() => {
-      try {
-        this.deferredCheckpoint();
-      } catch (error) {
-        this.changesAfterCheckpoint = null;
-        this.checkpoints = { ...this.checkpoints, failures: this.checkpoints.failures + 1 };
-        try {
-          onError?.(error);
-        } catch {
-          // a listener's own failure must not end the process either
-        }
-      }
-    }, intervalMs);
-    this.checkpointTimer.unref();
-  }
-
-  /** `total_changes()` after the last deferred checkpoint (null: none yet). */
-  private changesAfterCheckpoint: number | null = null;
-  private checkpointStatements:
-    | { readonly changes: Database.Statement; readonly restart: Database.Statement }
-    | undefined;
-
-  /**
-   * The timer's checkpoint. Once SQLite has copied every WAL frame back, the next commit reuses the
-   * WAL from its start, and with `synchronous=NORMAL` SQLite fsyncs the WAL header when it does (a
-   * few hundred µs on a disk): that fell on the first write after each checkpoint, often an order's
-   * write-before-send. So the WAL is started over here, between events, by rewriting page 1 with
-   * nothing changed in it (the restart, its header fsync and one frame), and the next commit appends. With
-   * nothing written since the last one, a tick does nothing: an idle database is not written to,
-   * and the frame left in the WAL keeps the next commit from restarting it.
-   */
-  private deferredCheckpoint(): void {
-    const c = this.connection;
-    if (!c.open || c.inTransaction) return;
-    this.checkpointStatements ??= {
-      changes: c.prepare('SELECT total_changes()').pluck(),
-      // The file's own application id written again: page 1 is rewritten (an unchanged row is not).
-      restart: c.prepare(`PRAGMA application_id = ${Number(c.pragma('application_id', { simple: true }))}`),
-    };
-    const { changes, restart } = this.checkpointStatements;
-    if (changes.get() === this.changesAfterCheckpoint) return;
-    const t0 = performance.now();
-    const done = this.passiveCheckpoint();
-    const complete = done.walFrames > 0 && done.checkpointed === done.walFrames;
-    // A checkpoint a reader held back, or a restart another writer's lock held back, is tried again
-    // at the next tick.
-    this.changesAfterCheckpoint = complete && this.restartWal(restart) ? (changes.get() as number) : null;
-    this.countCheckpoint(performance.now() - t0);
-  }
-
-  /**
-   * Runs the write that starts the WAL over unless another connection holds the write lock: a timer
-   * tick never waits for one (the busy timeout is 0 for it). Returns whether it ran.
-   */
-  private restartWal(restart: Database.Statement): boolean {
-    const c = this.connection;
-    const timeout = c.pragma('busy_timeout', { simple: true }) as number;
-    c.pragma('busy_timeout = 0');
-    try {
-      restart.run();
-      return true;
-    } catch (e) {
-      if (String((e as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return false;
-      throw e;
-    } finally {
-      c.pragma(`busy_timeout = ${timeout}`);
-    }
+    this.wal.defer(intervalMs, options.onError);
   }
 
   /**
@@ -353,56 +241,24 @@ export class HogaDatabase {
    *
    * @returns the WAL's frames and how many of them are now in the database
    */
-  checkpoint(): { readonly walFrames: number; readonly checkpointed: number } {
-    if (!this.connection.open || this.file === ':memory:') return { walFrames: 0, checkpointed: 0 };
-    const t0 = performance.now();
-    const done = this.passiveCheckpoint();
-    this.countCheckpoint(performance.now() - t0);
-    return done;
-  }
-
-  private passiveCheckpoint(): { readonly walFrames: number; readonly checkpointed: number } {
-    const row = this.connection.pragma('wal_checkpoint(PASSIVE)') as {
-      busy: number;
-      log: number;
-      checkpointed: number;
-    }[];
-    return { walFrames: row[0]?.log ?? 0, checkpointed: row[0]?.checkpointed ?? 0 };
-  }
-
-  private countCheckpoint(ms: number): void {
-    this.checkpoints = {
-      ...this.checkpoints,
-      count: this.checkpoints.count + 1,
-      totalMs: this.checkpoints.totalMs + ms,
-      maxMs: Math.max(this.checkpoints.maxMs, ms),
-    };
+  checkpoint(): CheckpointResult {
+    return this.wal.checkpoint();
   }
 
   /**
    * Checkpoints run through {@link checkpoint} (the deferred ones included) and their time, for
    * figures; `failures`: deferred checkpoints that failed (see {@link deferCheckpoints}).
    */
-  get checkpointStats(): {
-    readonly count: number;
-    readonly totalMs: number;
-    readonly maxMs: number;
-    readonly failures: number;
-  } {
-    return this.checkpoints;
+  get checkpointStats(): CheckpointStats {
+    return this.wal.stats;
   }
 
   /** Closes the connection (checkpointing the WAL). Further use throws. */
   close(): void {
-    this.stopCheckpoints();
+    this.wal.stop();
     this.journalFile?.close();
     this.journalFile = undefined;
     if (this.connection.open) this.connection.close();
-  }
-
-  private stopCheckpoints(): void {
-    if (this.checkpointTimer !== undefined) clearInterval(this.checkpointTimer);
-    this.checkpointTimer = undefined;
   }
 
   private repos(): Repositories {
