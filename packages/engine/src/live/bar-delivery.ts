@@ -1,0 +1,163 @@
+/**
+ * How the market data of a live or paper run reaches its strategies: the completed candles of the
+ * run's symbols, from the connector's polled streams through the daily bar gate
+ * ({@link DailyBarGate}), are handed to every strategy one bar at a time in the order they
+ * complete, each bar's close marking its symbol's last price; in the same queue, the market data
+ * the strategies subscribed to ({@link MarketSubscriptions}). The paper account polls its order
+ * books on the same streams. A timer on the engine clock releases the daily bars whose market
+ * opened, runs the paper account's closing auction and fires the strategies' timers.
+ *
+ * @module
+ */
+import { BrokerStreams, type CandleInterval, candleToBar } from '@hoga/connector';
+import type { Bar } from '@hoga/core';
+import { filter, type Subscription } from 'rxjs';
+import type { MarkBook } from '../portfolio/mark-book.js';
+import type { RiskGateBinding } from '../risk/risk-gate-factory.js';
+import type { EngineRuntime } from '../runtime/engine-runtime.js';
+import { DailyBarGate } from './daily-bar-gate.js';
+import { MarketSubscriptions } from './market-subscriptions.js';
+import type { PaperAccount } from './paper-account.js';
+import type { LiveRunOptions } from './run-live.js';
+
+/** What the bar delivery needs of the run's options. */
+type DeliveryOptions = Pick<
+  LiveRunOptions,
+  'client' | 'clock' | 'settings' | 'streamIntervals' | 'onBar' | 'onError'
+>;
+
+/** What {@link BarDelivery} hands the bars to, and what it works with. */
+export interface BarDeliveryParts {
+  /** The strategies (started). */
+  readonly runtime: EngineRuntime;
+  /** The run's last prices: a bar's close is its symbol's. */
+  readonly marks: MarkBook;
+  /** The risk gate: its stale-price watch, and the markets' calendars for the daily bar gate. */
+  readonly risk: RiskGateBinding;
+  /** Paper: the account whose working orders' books are polled; null in live. */
+  readonly paperAccount: PaperAccount | null;
+  /** The run's subscriptions: the candle streams' are added (the run ends them once its runtime stopped). */
+  readonly subscriptions: Subscription[];
+  /** True once the run stops. */
+  readonly stopped: () => boolean;
+}
+
+/** Feeds a run's strategies the bars and market data they get (see the module documentation). */
+export class BarDelivery {
+  // Bars are handed over one at a time, in the order they complete; once the run stops, the bars
+  // still queued are dropped (only the one being handled finishes).
+  private chain: Promise<void> = Promise.resolve();
+  private delivered = 0;
+  private readonly streams: BrokerStreams;
+  private readonly dailyBars: DailyBarGate;
+  private readonly market: MarketSubscriptions;
+  private readonly timerTick: ReturnType<typeof setInterval>;
+
+  /**
+   * Starts at once: the streams of the run's symbols and of the strategies' subscriptions so far,
+   * the paper account's books, the timer.
+   *
+   * @param o - the run's options: client, clock, settings, stream intervals, `onBar`, `onError`
+   * @param parts - the runtime, last prices, risk gate, paper account, subscriptions, stop flag
+   */
+  constructor(
+    private readonly o: DeliveryOptions,
+    private readonly parts: BarDeliveryParts,
+  ) {
+    this.streams = new BrokerStreams(o.client, {
+      ...(o.streamIntervals === undefined ? {} : { intervals: o.streamIntervals }),
+      onError: (e, key) => o.onError?.(e, key),
+    });
+    const interval = o.settings.interval;
+    // daily bars wait for their market's regular session (a market order placed on one goes in at
+    // the open, as a backtest fills it at the next bar's open)
+    this.dailyBars = new DailyBarGate({
+      clock: o.clock,
+      calendar: (m) => parts.risk.module.market?.calendar(m),
+    });
+    // what the strategies subscribed to besides the universe's bars (in onStart, and later)
+    this.market = new MarketSubscriptions({
+      runtime: parts.runtime,
+      streams: this.streams,
+      clock: o.clock,
+      symbols: o.settings.symbols,
+      interval: o.settings.interval,
+      enqueue: (task) => this.enqueue(task),
+      holdBar: (bar, hand) => this.dailyBars.offer(bar, hand),
+    });
+    this.market.sync();
+    const deliver = (bar: Bar): void => this.deliver(bar);
+    for (const symbol of o.settings.symbols) {
+      parts.subscriptions.push(
+        this.streams
+          .candles$(symbol, interval as CandleInterval)
+          .pipe(filter((u) => u.complete))
+          .subscribe((u) => this.dailyBars.offer(candleToBar(u.candle, symbol, interval), deliver)),
+      );
+    }
+    parts.paperAccount?.attach(this.streams);
+    // Timers run on the engine clock.
+    this.timerTick = setInterval(() => this.tick(), 100);
+  }
+
+  /** Bars handed over so far. */
+  get bars(): number {
+    return this.delivered;
+  }
+
+  /** Daily bars completed and waiting for their market's regular open (see `DailyBarGate`). */
+  get waiting(): number {
+    return this.dailyBars.waiting;
+  }
+
+  /**
+   * Stops the timer, the streams and the market subscriptions and drops the daily bars waiting;
+   * resolves once the bar being handled finished (call once the run stopped).
+   */
+  close(): Promise<void> {
+    clearInterval(this.timerTick);
+    this.dailyBars.clear();
+    this.market.dispose();
+    this.streams.dispose();
+    return this.chain;
+  }
+
+  /** Queues `task` after the hand-overs before it (dropped once the run stopped). */
+  private enqueue(task: () => Promise<void>): void {
+    this.chain = this.chain.then(async () => {
+      if (!this.parts.stopped()) await task();
+    });
+  }
+
+  /** Queues the hand-over of one bar of the run's symbols to every strategy. */
+  private deliver(bar: Bar): void {
+    const { runtime, marks, risk } = this.parts;
+    this.chain = this.chain.then(async () => {
+      if (this.parts.stopped()) return;
+      marks.values[marks.slot(bar.symbol)] = bar.close;
+      // A completed candle is market data as of its close: the stale-price watch counts from
+      // there (the background price reads run on a real-time timer, which against a fast
+      // simulator spans more engine time than the staleness limit).
+      risk.module.staleness?.notePrice(bar.symbol, bar.closeTime);
+      this.delivered++;
+      this.o.onBar?.(bar);
+      for (const host of runtime.hosts) {
+        if (typeof host.strategy.onBar !== 'function') continue;
+        runtime.call(host, 'onBar', bar);
+        if (runtime.busy) await runtime.settle();
+      }
+      this.market.sync();
+    });
+  }
+
+  /** One tick of the timer. */
+  private tick(): void {
+    const { runtime, paperAccount } = this.parts;
+    this.dailyBars.release();
+    paperAccount?.auctionAtClose();
+    const now = this.o.clock.nowMs();
+    for (let t = runtime.timers.takeDue(now); t !== undefined; t = runtime.timers.takeDue(now))
+      runtime.fireTimer(t.owner, t.name, t.due);
+    this.market.sync();
+  }
+}

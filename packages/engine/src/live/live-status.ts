@@ -1,0 +1,59 @@
+/**
+ * The status line of a live or paper run ({@link LiveStatus}): positions and open orders as the
+ * mode's venue has them (live: the order manager's store; paper: the paper ledger and venue), the
+ * fills, bars and refusals so far, the strategies' PnL and charges, the client's requests and the
+ * risk module's trading states.
+ *
+ * @module
+ */
+import type { Currency, Decimal } from '@hoga/core';
+import { type Portfolio, portfolioTotals } from '../portfolio/portfolio.js';
+import type { RiskGateBinding } from '../risk/risk-gate-factory.js';
+import type { RefusalTally } from '../runtime/refusal-tally.js';
+import type { BarDelivery } from './bar-delivery.js';
+import type { ModeVenue } from './mode-venue.js';
+import type { LiveRunOptions, LiveStatus } from './run-live.js';
+
+/** What a run's status is read from. */
+export interface LiveStatusSources {
+  readonly mode: ModeVenue;
+  readonly portfolio: Portfolio;
+  /** Fills the venue reported so far. */
+  readonly fills: number;
+  readonly bars: BarDelivery;
+  readonly refusals: RefusalTally;
+  readonly risk: RiskGateBinding;
+}
+
+/**
+ * The run's status now.
+ *
+ * @param o - the run's options (its client's request counts)
+ * @param run - the mode's venue, the portfolio, the counts so far, the risk gate
+ */
+export function liveStatus(o: Pick<LiveRunOptions, 'client'>, run: LiveStatusSources): LiveStatus {
+  const { manager, ledger, paperAccount } = run.mode;
+  const totals = (c: Currency) => {
+    const t = portfolioTotals(run.portfolio, c);
+    return { realized: t.realizedPnl, charges: t.commissions.plus(t.taxes) };
+  };
+  const positions = new Map<string, Decimal>();
+  if (manager !== null) {
+    for (const [s, q] of manager.store.positions()) if (!q.isZero()) positions.set(s, q);
+  } else {
+    for (const [s, h] of ledger.holdings()) positions.set(s, h.quantity);
+  }
+  return {
+    positions,
+    openOrders:
+      manager !== null ? manager.store.openExecutions().length : (paperAccount?.venue.workingCount ?? 0),
+    fills: run.fills,
+    bars: run.bars.bars,
+    barsWaiting: run.bars.waiting,
+    refused: run.refusals.counts(),
+    pnl: { KRW: totals('KRW'), USD: totals('USD') },
+    requests: o.client.executor.stats.requests,
+    rateLimited: o.client.executor.stats.rateLimited,
+    risk: run.risk.gate.gateway.statusLine(),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The runtime of a live or paper run, assembled in its container over the mode's venue: the run's
+ * settings, clock, store and last prices; the risk gate, started (its first reads of the broker
+ * done); the instruments as the broker lists them; the strategies' portfolio, the venue, the
+ * account's books, the run's event recorder and the strategies' stored state; then the strategies,
+ * each with its books as its stored fills left them.
+ *
+ * @module
+ */
+import 'reflect-metadata';
+import { type Instrument, instrumentOf } from '@hoga/core';
+import { Container } from 'inversify';
+import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.js';
+import { FxRates } from '../portfolio/fx-rates.js';
+import { MarkBook } from '../portfolio/mark-book.js';
+import { Portfolio, StrategyPortfolio } from '../portfolio/portfolio.js';
+import { logPriorCloses } from '../risk/prior-closes.js';
+import { RiskGate } from '../risk/risk-gate.js';
+import { createRiskGateBinding, type RiskGateBinding } from '../risk/risk-gate-factory.js';
+import { allocateCash } from '../runtime/cash-allocation.js';
+import { EngineRuntime } from '../runtime/engine-runtime.js';
+import { OrderIdFactory, RandomOrderIds } from '../runtime/order-ids.js';
+import { TimerQueue } from '../runtime/timer-queue.js';
+import {
+  ClockToken,
+  DatabaseToken,
+  type InstrumentLookup,
+  InstrumentsToken,
+  LoggerToken,
+  RunSettings,
+} from '../runtime/tokens.js';
+import { EventRecorder } from '../store/event-recorder.js';
+import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
+import { ExecutionVenue } from '../venue/execution-venue.js';
+import { haltable } from './haltable-broker.js';
+import type { ModeVenue } from './mode-venue.js';
+import { paperBrokerView } from './paper-broker-view.js';
+import { RunEventRecorder } from './run-event-recorder.js';
+import type { LiveRunOptions } from './run-live.js';
+import { bookStoredFills } from './stored-fills.js';
+
+/** What a run's runtime is assembled over. */
+export interface RunRuntimeParts {
+  /** The run's last prices. */
+  readonly marks: MarkBook;
+  /** The venue of the run's mode (`bindModeVenue`). */
+  readonly mode: ModeVenue;
+  /** Aborted when the run stops: the risk gate's background reads still queued end at once. */
+  readonly halt: AbortSignal;
+}
+
+/** A run's runtime and what the run keeps of its assembly. */
+export interface RunRuntime {
+  readonly runtime: EngineRuntime;
+  readonly portfolio: Portfolio;
+  /** The risk gate (started) and the risk module behind it. */
+  readonly risk: RiskGateBinding;
+  readonly recorder: RunEventRecorder;
+}
+
+/**
+ * Assembles the runtime of a live or paper run (see the module documentation) and adds the run's
+ * strategies; resolves once the risk gate's first reads are done. No strategy is started.
+ *
+ * @param o - the run's options
+ * @param parts - the last prices, the mode's venue, the run's stop signal
+ */
+export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimeParts): Promise<RunRuntime> {
+  const { marks, halt } = parts;
+  const { venue, ledger } = parts.mode;
+  const paper = o.settings.mode === 'paper';
+  const container = new Container();
+  container.bind(RunSettings).toConstantValue(o.settings);
+  container.bind(ClockToken).toConstantValue(o.clock);
+  container.bind(LoggerToken).toConstantValue(o.logger);
+  container.bind(DatabaseToken).toConstantValue(o.db);
+  container.bind(FxRates).toConstantValue(o.fx);
+  container.bind(MarkBook).toConstantValue(marks);
+  container.bind(TimerQueue).toSelf().inSingletonScope();
+  // The risk module judges the broker's rules against the broker's market data and, for funds,
+  // the broker's account (live) or the paper ledger (paper), so paper refuses what live would.
+  const risk = createRiskGateBinding({
+    clock: o.clock,
+    config: o.risk,
+    db: o.db,
+    mode: o.settings.mode,
+    venue,
+    broker: haltable(paper ? paperBrokerView(o.client, ledger) : o.client, halt),
+    symbols: o.settings.symbols,
+    watchStaleness: !paper,
+  });
+  logPriorCloses(o.logger, await risk.start());
+  container.bind(RiskGate).toConstantValue(risk.gate);
+  container.bind(InstrumentsToken).toConstantValue(listedInstruments(risk));
+  container.bind(Portfolio).to(StrategyPortfolio).inSingletonScope();
+  container.bind(OrderIdFactory).toConstantValue(new RandomOrderIds());
+  container.bind(ExecutionVenue).toConstantValue(venue);
+  container.bind(AccountViewToken).toConstantValue(new LedgerAccountView(ledger));
+  // Every event the runtime routes to the strategies (the venue's, and the risk gate's denials,
+  // which never reach the venue) is journalled and handed to `onEvent`.
+  const recorder = new RunEventRecorder(o);
+  container.bind(EventRecorder).toConstantValue(recorder);
+  container
+    .bind(StrategyStateStore)
+    .toConstantValue(new DatabaseStrategyStateStore(o.db, paper ? 'paper/' : ''));
+  container.bind(EngineRuntime).toSelf().inSingletonScope();
+  const runtime = container.get(EngineRuntime);
+  const portfolio = container.get<Portfolio>(Portfolio);
+  addStrategies(o, runtime, portfolio, risk);
+  return { runtime, portfolio, risk, recorder };
+}
+
+/**
+ * The intents name the instruments as the broker lists them (the risk gate read their stock info).
+ *
+ * @param risk - the risk gate, whose market view knows the symbols' security types
+ */
+function listedInstruments(risk: RiskGateBinding): InstrumentLookup {
+  const listed = new Map<string, Instrument>();
+  return (symbol: string) => {
+    const type = risk.module.market?.instrument(symbol)?.securityType;
+    if (type === undefined) return undefined;
+    let instrument = listed.get(symbol);
+    if (instrument?.securityType !== type) {
+      instrument = instrumentOf(symbol, type);
+      listed.set(symbol, instrument);
+    }
+    return instrument;
+  };
+}
+
+/** Adds the run's strategies, each with its share of the run's cash and its stored books. */
+function addStrategies(
+  o: LiveRunOptions,
+  runtime: EngineRuntime,
+  portfolio: Portfolio,
+  risk: RiskGateBinding,
+): void {
+  for (const spec of allocateCash(o.settings.cash, o.strategies)) {
+    const host = runtime.addStrategy(spec);
+    // its books as its stored fills left them (earlier runs of this strategy id, this mode), and
+    // the risk module's with them: its position limits hold across restarts, and so does the loss
+    // its earlier runs made today
+    const book = portfolio.book(host.strategyId);
+    bookStoredFills(o.db, o.settings.mode, host.strategyId, book, (fill, currency) =>
+      risk.module.book.bookStoredFill(host.strategyId, currency, fill),
+    );
+    // its daily loss is watched from the start (the positions it carries move with the prices)
+    risk.module.engine.watch(host.strategyId);
+  }
+}
