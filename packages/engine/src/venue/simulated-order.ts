@@ -10,6 +10,7 @@ import {
   type ClientOrderId,
   type Currency,
   type Decimal,
+  type Fill,
   type Instrument,
   Money,
   type OrderEvent,
@@ -70,4 +71,32 @@ export function zeroMoney(currency: Currency): Money {
 /** Whether the venue still works the order (accepted, or partly filled). */
 export function isWorking(order: SimulatedOrder): boolean {
   return order.state === 'ACCEPTED' || order.state === 'PARTIALLY_FILLED';
+}
+
+/**
+ * The fill of a slice of `order` at `price`, with the broker's charges on it; the order's fill
+ * count and filled quantity already count the slice (they give the fill's id and cumulative
+ * quantity).
+ */
+export function fillOf(
+  order: SimulatedOrder,
+  quantity: Decimal,
+  price: Decimal,
+  charges: { readonly commission: Decimal; readonly tax: Decimal },
+  time: number,
+): Fill {
+  return {
+    fillId: `${order.clientOrderId}-${order.fills}`,
+    clientOrderId: order.clientOrderId,
+    brokerOrderId: order.brokerOrderId,
+    symbol: order.symbol,
+    side: order.side,
+    quantity,
+    price,
+    commission: Money.of(charges.commission, order.currency),
+    // always stated, 0 on a buy, as the live order manager's fills state it
+    tax: charges.tax.isZero() ? zeroMoney(order.currency) : Money.of(charges.tax, order.currency),
+    cumulativeQuantity: order.filledQuantity,
+    tsEvent: time,
+  };
 }

@@ -8,15 +8,12 @@
  */
 import { checkLimitPrice, type FillModel, type Ledger, reservedCash, tradeCharges } from '@hoga/broker-model';
 import {
-  type BrokerOrderId,
   type Clock,
   Decimal,
   decimalOfNumber,
   exactIntOf,
-  type Fill,
   type Instrument,
   isTerminalOrderState,
-  Money,
   type OrderEvent,
   OrderSide,
   OrderType,
@@ -24,9 +21,9 @@ import {
 } from '@hoga/core';
 import type { Observable } from 'rxjs';
 import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
-import { EventHub } from './event-hub.js';
 import type { ExecutionVenue } from './execution-venue.js';
-import { isWorking, ofStrategy, type SimulatedOrder, zeroMoney } from './simulated-order.js';
+import { fillOf, isWorking, type SimulatedOrder } from './simulated-order.js';
+import { VenueEvents } from './venue-events.js';
 import { VenueOrders } from './venue-orders.js';
 
 const ZERO = new Decimal(0);
@@ -59,18 +56,16 @@ export interface SimulatedVenueOptions<M> {
  * @typeParam M - the market view (`Bar` for backtests, an order book for paper trading)
  */
 export class SimulatedVenue<M> implements ExecutionVenue {
-  private readonly hub = new EventHub<OrderEvent>();
   private readonly orders = new VenueOrders();
-  private readonly prefix: string;
-  private sequence = 0;
-  private eventSequence = 0;
+  private readonly events: VenueEvents;
 
   /** Every order event, synchronously as it happens. */
-  readonly events$: Observable<OrderEvent> = this.hub.events$;
+  readonly events$: Observable<OrderEvent>;
 
   /** @param options - fill model, ledger, clock, price source */
   constructor(private readonly options: SimulatedVenueOptions<M>) {
-    this.prefix = options.idPrefix ?? 'sim';
+    this.events = new VenueEvents(options.idPrefix ?? 'sim');
+    this.events$ = this.events.events$;
   }
 
   /** The account's books. */
@@ -151,7 +146,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     if (order.sessionKey === undefined) order.sessionKey = sessionKey;
     else if (order.sessionKey !== sessionKey) {
       this.close(order, 'EXPIRED');
-      this.emit({ type: 'OrderExpired', ...this.base(order, now) });
+      this.events.expired(order, now);
       return;
     }
     const slices = this.options.fillModel.match(order, view, now);
@@ -180,17 +175,12 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     if (crosses && left.gt(0) && !this.fill(order, left, price, time)) return;
     if (isTerminalOrderState(order.state)) return;
     this.close(order, 'CANCELED');
-    this.emit({
-      type: 'OrderCanceled',
-      ...this.base(order, this.options.clock.nowMs(), time),
-      brokerOrderId: order.brokerOrderId,
-      reason: 'close',
-    });
+    this.events.canceled(order, this.options.clock.nowMs(), 'close', time);
   }
 
   /** @inheritdoc */
   dispose(): Promise<void> {
-    this.hub.complete();
+    this.events.complete();
     return Promise.resolve();
   }
 
@@ -204,7 +194,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const reservePrice = limit ?? (last === undefined ? ZERO : decimalOfNumber(last));
     const order: SimulatedOrder = {
       clientOrderId: intent.clientOrderId,
-      brokerOrderId: this.nextBrokerId(),
+      brokerOrderId: this.events.nextBrokerId(),
       strategyId: intent.strategyId,
       instrument,
       symbol: instrument.symbol,
@@ -224,19 +214,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       fills: 0,
     };
     this.orders.add(order);
-    this.emit(
-      ofStrategy(
-        {
-          type: 'OrderSubmitted',
-          eventId: this.nextEventId(),
-          clientOrderId: order.clientOrderId,
-          tsEvent: now,
-          tsInit: now,
-          intent,
-        },
-        order,
-      ),
-    );
+    this.events.submitted(order, intent, now);
     // the broker's price grid (a backtest's gate applies the owner's guards only): a KR price off
     // its ticks is refused, a US price truncated onto its grid, as the broker does
     if (limit !== null) {
@@ -244,7 +222,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       if (!grid.accepted) {
         order.state = 'REJECTED';
         this.orders.end(order);
-        this.emit({ type: 'OrderRejected', ...this.base(order, now), code: grid.code, reason: grid.message });
+        this.events.rejected(order, now, grid.code, grid.message);
         return;
       }
       if (grid.price !== null && !grid.price.eq(limit)) {
@@ -256,30 +234,13 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     if (refusal !== null) {
       order.state = 'REJECTED';
       this.orders.end(order);
-      this.emit({
-        type: 'OrderRejected',
-        ...this.base(order, now),
-        code: CODE_BUYING_POWER,
-        reason: refusal,
-      });
+      this.events.rejected(order, now, CODE_BUYING_POWER, refusal);
       return;
     }
     this.options.ledger.reserve(order.clientOrderId, order);
     order.state = 'ACCEPTED';
     this.orders.work(order);
-    this.emit(
-      ofStrategy(
-        {
-          type: 'OrderAccepted',
-          eventId: this.nextEventId(),
-          clientOrderId: order.clientOrderId,
-          tsEvent: now,
-          tsInit: now,
-          brokerOrderId: order.brokerOrderId,
-        },
-        order,
-      ),
-    );
+    this.events.accepted(order, now);
   }
 
   /** Null when the account can take the order, else why not (the broker's buying-power check). */
@@ -303,18 +264,8 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   ): SimulatedOrder | undefined {
     const order = this.orders.get(command.clientOrderId);
     if (order !== undefined && isWorking(order)) return order;
-    const now = this.options.clock.nowMs();
     const known = order !== undefined || this.orders.endedRecently(command.clientOrderId);
-    this.emit({
-      type,
-      eventId: this.nextEventId(),
-      clientOrderId: command.clientOrderId,
-      strategyId: command.strategyId,
-      tsEvent: now,
-      tsInit: now,
-      code: known ? 'already-filled' : 'order-not-found',
-      reason: `order ${command.clientOrderId} is not working`,
-    });
+    this.events.notWorking(command, type, known, this.options.clock.nowMs());
     return undefined;
   }
 
@@ -326,38 +277,21 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     if (price !== undefined) {
       const grid = checkLimitPrice(order.instrument, price);
       if (!grid.accepted) {
-        this.emit({
-          type: 'OrderModifyRejected',
-          ...this.base(order, now),
-          code: grid.code,
-          reason: grid.message,
-        });
+        this.events.modifyRejected(order, now, grid.code, grid.message);
         return;
       }
       if (grid.price !== null) price = grid.price;
     }
     const previous = order.brokerOrderId;
+    const change = { price, quantity: command.quantity };
     // as live reports it: the modify asked for (the order pending), then done
-    this.emit({
-      type: 'OrderModifyRequested',
-      ...this.base(order, now),
-      brokerOrderId: previous,
-      ...(price === undefined ? {} : { price }),
-      ...(command.quantity === undefined ? {} : { quantity: command.quantity }),
-    });
+    this.events.modifyRequested(order, now, change);
     if (price !== undefined) order.price = price;
     // a KR modify's quantity replaces the unfilled rest (as the broker's new order does)
     if (command.quantity !== undefined) order.quantity = order.filledQuantity.plus(command.quantity);
-    order.brokerOrderId = this.nextBrokerId();
+    order.brokerOrderId = this.events.nextBrokerId();
     this.options.ledger.reserve(order.clientOrderId, order);
-    this.emit({
-      type: 'OrderModified',
-      ...this.base(order, now),
-      brokerOrderId: order.brokerOrderId,
-      previousBrokerOrderId: previous,
-      ...(price === undefined ? {} : { price }),
-      ...(command.quantity === undefined || order.quantity === null ? {} : { quantity: order.quantity }),
-    });
+    this.events.modified(order, now, previous, change);
   }
 
   private cancel(command: CancelOrder): void {
@@ -365,14 +299,9 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     if (order === undefined) return;
     const now = this.options.clock.nowMs();
     // as live reports it: the cancel asked for (the order pending), then done
-    this.emit({ type: 'OrderCancelRequested', ...this.base(order, now), brokerOrderId: order.brokerOrderId });
+    this.events.cancelRequested(order, now);
     this.close(order, 'CANCELED');
-    this.emit({
-      type: 'OrderCanceled',
-      ...this.base(order, now),
-      brokerOrderId: order.brokerOrderId,
-      reason: 'user',
-    });
+    this.events.canceled(order, now, 'user');
   }
 
   /** Books one slice; false when the order stopped (cash ran out). */
@@ -394,12 +323,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       ledger.release(order.clientOrderId);
       if (!ledger.affords(order.currency, cost)) {
         this.close(order, 'CANCELED');
-        this.emit({
-          type: 'OrderCanceled',
-          ...this.base(order, now),
-          brokerOrderId: order.brokerOrderId,
-          reason: CODE_BUYING_POWER,
-        });
+        this.events.canceled(order, now, CODE_BUYING_POWER);
         return false;
       }
     }
@@ -421,38 +345,13 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       order.quantity !== null
         ? order.filledQuantity === order.quantity || order.filledQuantity.gte(order.quantity)
         : (order.orderAmount ?? ZERO).minus(order.filledAmount).lt(price.times('0.000001'));
-    const fill: Fill = {
-      fillId: `${order.clientOrderId}-${order.fills}`,
-      clientOrderId: order.clientOrderId,
-      brokerOrderId: order.brokerOrderId,
-      symbol: order.symbol,
-      side: order.side,
-      quantity,
-      price,
-      commission: Money.of(charges.commission, order.currency),
-      // always stated, 0 on a buy, as the live order manager's fills state it
-      tax: charges.tax.isZero() ? zeroMoney(order.currency) : Money.of(charges.tax, order.currency),
-      cumulativeQuantity: order.filledQuantity,
-      tsEvent: time,
-    };
+    const fill = fillOf(order, quantity, price, charges, time);
     if (done) this.close(order, 'FILLED');
     else {
       order.state = 'PARTIALLY_FILLED';
       ledger.reserve(order.clientOrderId, order);
     }
-    this.emit(
-      ofStrategy(
-        {
-          type: done ? 'OrderFilled' : 'OrderPartiallyFilled',
-          eventId: this.nextEventId(),
-          clientOrderId: order.clientOrderId,
-          tsEvent: time,
-          tsInit: now,
-          fill,
-        },
-        order,
-      ),
-    );
+    this.events.filled(order, fill, done, now);
     return !done;
   }
 
@@ -460,29 +359,5 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     order.state = state;
     this.options.ledger.release(order.clientOrderId);
     this.orders.end(order);
-  }
-
-  private base(order: SimulatedOrder, now: number, tsEvent = now) {
-    return {
-      eventId: this.nextEventId(),
-      clientOrderId: order.clientOrderId,
-      ...(order.strategyId === undefined ? {} : { strategyId: order.strategyId }),
-      tsEvent,
-      tsInit: now,
-    };
-  }
-
-  private emit(event: OrderEvent): void {
-    this.hub.emit(event);
-  }
-
-  private nextBrokerId(): BrokerOrderId {
-    this.sequence++;
-    return `${this.prefix}-${this.sequence}` as BrokerOrderId;
-  }
-
-  private nextEventId(): string {
-    this.eventSequence++;
-    return `${this.prefix}-e${this.eventSequence}`;
   }
 }
