@@ -10,8 +10,9 @@ import {
   strategyId,
 } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { KEPT_CLOSED_ORDERS, RiskBook } from './risk-book.js';
+import { RiskBook } from './risk-book.js';
 import { T0 } from './risk-fixture.test-helper.js';
+import { KEPT_CLOSED_ORDERS } from './risk-orders.js';
 
 const DAY_MS = 86_400_000;
 let seq = 0;

@@ -5,33 +5,20 @@
  *
  * @module
  */
-import {
-  type Currency,
-  Decimal,
-  exactIntOf,
-  type Fill,
-  type KnownBrokerOrderStatus,
-  type OrderEvent,
-} from '@hoga/core';
-import { RecentRing } from '../recent-ring.js';
+import { type Currency, Decimal, exactIntOf, type Fill, type OrderEvent } from '@hoga/core';
 import type { BarDayPnl } from './bar-day-pnl.js';
 import { bookOnDayStart, DayReferences, rollDayStart, unrealisedToday } from './day-references.js';
-import type { RawIntentFields } from './intent-fields.js';
 import { amountOf, FillSlots, RealisedDays } from './realised-days.js';
 import {
   bookOnHolding,
-  cachedView,
   type Holding,
   holdingOf,
   holdingView,
-  isPositive,
-  isPriced,
   type MutableOrder,
   numberOf,
-  OpenCounts,
   type PnlAnswer,
-  restoredOrder,
 } from './risk-book-records.js';
+import { RiskOrders } from './risk-orders.js';
 import type { OpenOrderView, PositionView, RestoredRiskOrder, RiskOrder, RiskView } from './risk-types.js';
 import { toKrw, tradingDayStartMs } from './valuation.js';
 
@@ -40,23 +27,10 @@ const NONE: readonly string[] = [];
 
 export type { RestoredRiskOrder, RiskOrder, RiskView } from './risk-types.js';
 
-const CLOSED: ReadonlySet<KnownBrokerOrderStatus> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
-
-/**
- * Closed orders the book still knows (for events and commands naming one, such as a cancel that
- * raced a fill; the strategies' view keeps 1,000): a long run's book does not grow with every order.
- */
-export const KEPT_CLOSED_ORDERS = 4_096;
-
 /** The risk module's book, fed with order events and prices. */
 export class RiskBook implements RiskView {
-  /**
-   * The last {@link KEPT_CLOSED_ORDERS} orders closed, searched newest first only when an event or a
-   * command names an order that is not open (a backtest never searches it).
-   */
-  private readonly closed = new RecentRing<MutableOrder>(KEPT_CLOSED_ORDERS);
-  /** Ids of the orders still open (the checks walk these, not every order ever seen). */
-  private readonly open = new Map<string, MutableOrder>();
+  /** The open orders and the last closed ones. */
+  private readonly orders = new RiskOrders();
   private readonly holdings = new Map<string, Map<string, Holding>>();
   /** Realised PnL (native currency, net of charges) per trading day, then per `strategy|currency`. */
   private readonly realised = new RealisedDays();
@@ -85,12 +59,6 @@ export class RiskBook implements RiskView {
    * handed out is never changed afterwards.
    */
   private readonly positionCache = new Map<string, readonly PositionView[]>();
-  /** Open orders per strategy (the entries of `open` by their strategy). */
-  private readonly openCounts = new OpenCounts();
-  /** Open orders with a limit price or an amount (the others are worth 0 until a price is known). */
-  private pricedOpen = 0;
-  /** The open orders' views since the last order event. */
-  private openCache: readonly OpenOrderView[] | null = null;
 
   /**
    * @param tradingDayStartHourKst - when a new trading day starts (realised PnL is kept per day)
@@ -169,82 +137,16 @@ export class RiskBook implements RiskView {
   /** Applies one order event. */
   onEvent(event: OrderEvent): void {
     if (event.type === 'OrderSubmitted') {
-      const i = event.intent;
-      // the intent's fields read as they are (see intentFields), with no object made for them
-      const fields = i as unknown as RawIntentFields;
-      const strategyId = event.strategyId ?? i.strategyId ?? 'manual';
-      const order: MutableOrder = {
-        clientOrderId: event.clientOrderId,
-        strategyId,
-        symbol: i.instrument.symbol,
-        market: i.instrument.market,
-        currency: i.instrument.currency,
-        side: i.side,
-        orderType: i.orderType,
-        timeInForce: fields.timeInForce ?? 'DAY',
-        price: fields.price ?? null,
-        quantity: fields.quantity ?? null,
-        amount: fields.amount ?? null,
-        filledQuantity: ZERO,
-        filledAmount: ZERO,
-        status: 'PENDING',
-        view: undefined,
-        openCount: this.openCounts.of(strategyId),
-      };
-      this.putOpen(order);
+      this.orders.submit(event);
       return;
     }
-    const order = this.known(event.clientOrderId);
+    const order = this.orders.known(event.clientOrderId);
     if (order === undefined) return;
-    const before = order.status;
     let changed = true;
-    switch (event.type) {
-      case 'OrderDenied':
-      case 'OrderRejected':
-        order.status = 'REJECTED';
-        break;
-      case 'OrderCanceled':
-      case 'OrderExpired':
-        order.status = 'CANCELED';
-        break;
-      case 'OrderCancelRequested':
-        order.status = 'PENDING_CANCEL';
-        break;
-      case 'OrderModifyRequested':
-        order.status = 'PENDING_REPLACE';
-        break;
-      case 'OrderModified':
-        if (event.price !== undefined && this.open.get(order.clientOrderId) === order) {
-          // a market order made a limit order (or back) is counted again
-          this.pricedOpen += (event.price === null ? 0 : 1) - (order.price === null ? 0 : 1);
-        }
-        if (event.price !== undefined) order.price = event.price;
-        if (event.quantity !== undefined) order.quantity = event.quantity;
-        order.status = isPositive(order.filledQuantity) ? 'PARTIAL_FILLED' : 'PENDING';
-        break;
-      case 'OrderCancelRejected':
-      case 'OrderModifyRejected':
-      case 'OrderAccepted':
-        if (!CLOSED.has(order.status))
-          order.status = isPositive(order.filledQuantity) ? 'PARTIAL_FILLED' : 'PENDING';
-        // only the status can have changed (an accept of a pending order changes nothing)
-        changed = order.status !== before;
-        break;
-      case 'OrderPartiallyFilled':
-      case 'OrderFilled':
-        this.applyFill(order, event.fill, event.type === 'OrderFilled');
-        break;
-    }
-    if (changed) {
-      // the order's view and the open orders' list are rebuilt when next asked for
-      order.view = undefined;
-      this.openCache = null;
-    }
-    if (CLOSED.has(order.status) && this.open.delete(order.clientOrderId)) {
-      order.openCount.n -= 1;
-      if (isPriced(order)) this.pricedOpen -= 1;
-      this.closed.add(order);
-    }
+    if (event.type === 'OrderPartiallyFilled' || event.type === 'OrderFilled') {
+      this.applyFill(order, event.fill, event.type === 'OrderFilled');
+    } else changed = this.orders.transition(order, event);
+    this.orders.settle(order, changed);
   }
 
   /**
@@ -253,59 +155,27 @@ export class RiskBook implements RiskView {
    * (the strategy's holdings come from its stored fills, see {@link RiskBook.bookStoredFill}).
    */
   restoreOpen(order: RestoredRiskOrder): void {
-    this.putOpen(restoredOrder(order, this.openCounts.of(order.strategyId)));
-  }
-
-  /** Puts an order in the open map (in place of an open one of the same id). */
-  private putOpen(order: MutableOrder): void {
-    this.openCache = null;
-    const replaced = this.open.get(order.clientOrderId);
-    if (replaced !== undefined) {
-      replaced.openCount.n -= 1;
-      if (isPriced(replaced)) this.pricedOpen -= 1;
-    }
-    this.open.set(order.clientOrderId, order);
-    order.openCount.n += 1;
-    if (isPriced(order)) this.pricedOpen += 1;
+    this.orders.restore(order);
   }
 
   /** @inheritdoc */
   openOrders(): readonly OpenOrderView[] {
-    if (this.openCache !== null) return this.openCache;
-    const out: OpenOrderView[] = [];
-    for (const o of this.open.values()) out.push(cachedView(o));
-    this.openCache = out;
-    return out;
+    return this.orders.openOrders();
   }
 
   /** @inheritdoc */
   pricedOpenOrderCount(): number {
-    return this.pricedOpen;
+    return this.orders.pricedOpenOrderCount();
   }
 
   /** @inheritdoc */
   openOrderCount(strategyId: string): number {
-    return this.openCounts.count(strategyId);
+    return this.orders.openOrderCount(strategyId);
   }
 
   /** @inheritdoc */
   order(clientOrderId: string): RiskOrder | undefined {
-    const o = this.known(clientOrderId);
-    return o === undefined ? undefined : cachedView(o);
-  }
-
-  /** The last order submitted with an id: the open one (every submit puts its order there), else the last closed. */
-  private known(clientOrderId: string): MutableOrder | undefined {
-    const open = this.open.get(clientOrderId);
-    return open ?? this.closedOrder(clientOrderId);
-  }
-
-  /**
-   * The newest recently closed order with an id (a method of its own: the closure in `known`
-   * would make V8 allocate a context on every call, once per order event).
-   */
-  private closedOrder(clientOrderId: string): MutableOrder | undefined {
-    return this.closed.findNewest((o) => o.clientOrderId === clientOrderId);
+    return this.orders.order(clientOrderId);
   }
 
   /** @inheritdoc */
