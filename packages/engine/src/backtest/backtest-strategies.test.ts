@@ -119,4 +119,43 @@ describe('runBacktest with several strategies', () => {
       `only AAPL 199.25: ${krwCash + 703_000 + (usdCash + 1_992.5) * 1_400} 3000 -7.5`,
     ]);
   });
+
+  it("keeps a strategy from selling another's shares: its sell past its own position is denied risk-strategy-shares, fromAccount or not", async () => {
+    const refused: string[] = [];
+    /** Sells 2 005930 at market on its third bar (it buys nothing), then 2 more asking for the account's. */
+    class SellsOthers extends Strategy {
+      n = 0;
+      override onBar(bar: Bar): void {
+        if (++this.n !== 3) return;
+        this.ctx.sell(bar.symbol, 2);
+        this.ctx.submit({ symbol: bar.symbol, side: 'SELL', quantity: 2, fromAccount: true });
+      }
+      override onOrderEvent(e: OrderEvent): void {
+        if (e.type === 'OrderDenied') refused.push(`${e.code}: ${e.reason}`);
+      }
+    }
+    const bars = minuteBars('005930', [54_000, 54_000, 54_000, 54_000, 54_000]);
+    const cash = { KRW: new Decimal(10_000_000), USD: new Decimal(0) };
+    const { outcome } = await backtestBars(
+      [
+        { strategyClass: BuyFirstBar, id: 'buyer' },
+        { strategyClass: SellsOthers, id: 'seller' },
+      ],
+      bars,
+      { cash },
+    );
+    expect(outcome.status).toBe('completed');
+    // before: the seller's sell filled from the buyer's shares; its cash rose by the proceeds with
+    // no position, and the equity curve jumped by them (the buyer still counted its 10 shares)
+    expect(outcome.trades.map((t) => `${t.strategyId} ${t.side} ${t.quantity.toFixed()}`)).toEqual([
+      'buyer BUY 10',
+    ]);
+    expect(refused).toEqual([
+      "risk-strategy-shares: the sell of 2 005930 is more than the strategy's own 0 less 0 held by its open sells (fromAccount: true sells the account's shares)",
+      // the account holds 10, all the buyer's: none is the account's alone
+      "risk-strategy-shares: the sell of 2 005930 is more than the strategy's own 0 less 0 held by its open sells and the account's 0 that no strategy of the run holds",
+    ]);
+    const equity = outcome.equity.map((p) => p.equity);
+    expect(Math.max(...equity)).toBe(equity[0]);
+  });
 });

@@ -162,7 +162,8 @@ export class StrategyBook {
         const pnl = addExact(position.realizedPnl.int, gain);
         const realized = addExact(totals.realized.int, gain);
         const left = subExact(position.quantity.int, quantity);
-        if (Number.isNaN(pnl) || Number.isNaN(realized) || Number.isNaN(left)) return false;
+        // a sell past the position (of the account's shares too): the general path books it
+        if (Number.isNaN(pnl) || Number.isNaN(realized) || Number.isNaN(left) || left < 0) return false;
         setInt(position.realizedPnl, pnl);
         setInt(totals.realized, realized);
         setInt(position.quantity, left);
@@ -200,10 +201,15 @@ export class StrategyBook {
     } else {
       setDec(totals.cash, roundCash(currency, cash.plus(amount).minus(commission).minus(tax)));
       if (position !== undefined) {
-        const gain = amount.minus(decOf(position.averagePrice).times(fill.quantity));
+        // a sell that took the account's shares too (`fromAccount`) sold only the position of its own:
+        // its gain is on those, and the position ends flat, never short
+        const held = decOf(position.quantity);
+        const own = fill.quantity.gt(held) ? Decimal.max(ZERO, held) : fill.quantity;
+        const proceeds = own === fill.quantity ? amount : roundCash(currency, own.times(fill.price));
+        const gain = proceeds.minus(decOf(position.averagePrice).times(own));
         setDec(position.realizedPnl, decOf(position.realizedPnl).plus(gain));
         setDec(totals.realized, decOf(totals.realized).plus(gain));
-        setDec(position.quantity, decOf(position.quantity).minus(fill.quantity));
+        setDec(position.quantity, held.minus(own));
       }
     }
     setDec(totals.commissions, decOf(totals.commissions).plus(commission));

@@ -50,6 +50,7 @@ import { OrderIdFactory } from './order-ids.js';
 import { StrategyBudgets } from './strategy-budget.js';
 import type { HostServices } from './strategy-host.js';
 import { StrategyHost } from './strategy-host.js';
+import { StrategyShares } from './strategy-shares.js';
 import { TimerQueue } from './timer-queue.js';
 import { ClockToken, type InstrumentLookup, InstrumentsToken, LoggerToken, RunSettings } from './tokens.js';
 
@@ -91,6 +92,7 @@ export class EngineRuntime implements HostServices {
   private readonly fillListeners: ((fill: Fill, event: OrderEvent) => void)[] = [];
   private readonly log: Logger;
   private readonly budgets: StrategyBudgets;
+  private readonly shares: StrategyShares;
   /** The way of the strategies' commands through the risk gate to the venue. */
   private readonly path: CommandPath;
   private warnedNoTicks = false;
@@ -114,6 +116,7 @@ export class EngineRuntime implements HostServices {
     this.universe = { symbols: settings.symbols, interval: settings.interval };
     this.log = logger.child({ component: 'engine' });
     this.budgets = new StrategyBudgets(portfolio);
+    this.shares = new StrategyShares(this.hosts, () => this.account);
     this.path = new CommandPath(risk, venue, recorder, this.log, {
       enqueue: (event) => this.enqueue(event),
       await: (promise) => this.await(promise),
@@ -271,6 +274,9 @@ export class EngineRuntime implements HostServices {
     }
     // several strategies share the run's cash: a buy must fit in its strategy's own
     if (this.overBudget(command, host)) return clientOrderId;
+    // and a sell in its shares
+    const fromAccount = 'quantity' in request && request.fromAccount === true;
+    if (this.overShares(command, host, fromAccount)) return clientOrderId;
     this.path.send(command, clientOrderId);
     return clientOrderId;
   }
@@ -303,8 +309,24 @@ export class EngineRuntime implements HostServices {
       confirmHighValue: change.confirmHighValue === true,
     };
     if (this.refusedAsClosed(command, order?.state, 'modified')) return;
-    // nor may a modify raise a buy past its strategy's cash
-    if (!this.overBudget(command, host, order)) this.path.send(command, id);
+    // nor may a modify raise a buy past its strategy's cash, or a sell past its shares
+    if (this.overBudget(command, host, order) || this.overShares(command, host, false, order)) return;
+    this.path.send(command, id);
+  }
+
+  /** Denies `risk-strategy-shares` a sell (or a modify raising one) past its strategy's shares. */
+  private overShares(
+    command: SubmitOrder | ModifyOrder,
+    host: StrategyHost,
+    fromAccount: boolean,
+    order?: OrderView,
+  ): boolean {
+    const short = this.shares.shortfall(command, host, fromAccount, order);
+    const id = command.type === 'SubmitOrder' ? command.intent.clientOrderId : command.clientOrderId;
+    if (short === null) return false;
+    this.path.deny(command, command.strategyId, id, 'risk-strategy-shares', short);
+    if (command.type === 'SubmitOrder') host.deniedNow(id);
+    return true;
   }
 
   /** Denies `risk-strategy-cash` a create or modify of one of several strategies that its cash does not cover. */
@@ -312,8 +334,10 @@ export class EngineRuntime implements HostServices {
     if (this.hosts.length < 2) return false;
     const short = this.budgets.shortfall(command, host.openOrders(), order);
     const id = command.type === 'SubmitOrder' ? command.intent.clientOrderId : command.clientOrderId;
-    if (short !== null) this.path.deny(command, command.strategyId, id, 'risk-strategy-cash', short);
-    return short !== null;
+    if (short === null) return false;
+    this.path.deny(command, command.strategyId, id, 'risk-strategy-cash', short);
+    if (command.type === 'SubmitOrder') host.deniedNow(id);
+    return true;
   }
 
   /** @inheritdoc */

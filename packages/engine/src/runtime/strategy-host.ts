@@ -237,6 +237,22 @@ export class StrategyHost implements StrategyContext {
     return out;
   }
 
+  /** The strategy's own position in `symbol` (0 when flat), as its sells are judged. */
+  heldQuantity(symbol: string): Decimal {
+    return this.book.position(symbol)?.quantity ?? ZERO;
+  }
+
+  /** What the strategy's open sells of `symbol` other than `exceptId` still sell. */
+  openSellRest(symbol: string, exceptId: string): Decimal {
+    let rest = ZERO;
+    for (const o of this.open.values()) {
+      if (o.side !== 'SELL' || o.symbol !== symbol || o.clientOrderId === exceptId || o.quantity === null)
+        continue;
+      rest = rest.plus(o.quantity.minus(o.filledQuantity));
+    }
+    return rest;
+  }
+
   order(clientOrderId: ClientOrderId): OrderView | undefined {
     const o = this.orders.get(clientOrderId);
     return o === undefined ? undefined : copyOf(o);
@@ -268,6 +284,14 @@ export class StrategyHost implements StrategyContext {
     this.open.set(view.clientOrderId, order);
     if (!view.filledQuantity.isZero() && view.averageFillPrice !== null)
       this.filledAmount.set(view.clientOrderId, view.filledQuantity.times(view.averageFillPrice));
+  }
+
+  /**
+   * A new order the runtime denied at once (its `OrderDenied` follows): no longer counted open by
+   * the orders placed after it in the same hook.
+   */
+  deniedNow(clientOrderId: string): void {
+    this.open.delete(clientOrderId);
   }
 
   /** Whether `clientOrderId` is one of this strategy's orders. */

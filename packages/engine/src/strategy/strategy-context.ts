@@ -41,6 +41,12 @@ export type OrderRequest =
       readonly timeInForce?: 'DAY' | 'CLS' | undefined;
       /** Confirms an order worth 100,000,000 KRW or more (the broker's `confirmHighValueOrder`); else it is denied. */
       readonly confirmHighValue?: boolean | undefined;
+      /**
+       * A sell of the account's shares: past the strategy's own position it may take what the
+       * account holds and no strategy of the run does (else such a sell is denied
+       * `risk-strategy-shares`).
+       */
+      readonly fromAccount?: boolean | undefined;
     }
   | {
       readonly symbol: string;
