@@ -35,6 +35,10 @@ describe('SmaCrossover', () => {
     [{ fast: 'five' }, 'fast', '"five"'],
     [{ slow: 0 }, 'slow', '0'],
     [{ fast: 30, slow: 20 }, 'fast', '30'],
+    // before: accepted, and the run failed at its first buy (a fractional quantity is refused)
+    [{ quantity: 1.5 }, 'quantity', '1.5'],
+    [{ slow: Number.POSITIVE_INFINITY }, 'slow', 'Infinity'],
+    [null, '\\(config\\)', 'null'],
   ])('refuses the config %j naming the field and the value', async (config, field, value) => {
     const run = backtestBars([{ strategyClass: SmaCrossover, config }], minuteBars('005930', [1, 2]));
     await expect(run).rejects.toBeInstanceOf(StrategyConfigError);

@@ -27,8 +27,8 @@ const Config = z
     fast: z.number().int().positive().default(5),
     /** Bars in the slow average (more than `fast`). */
     slow: z.number().int().positive().default(20),
-    /** Shares bought on a cross up. */
-    quantity: z.number().positive().default(10),
+    /** Shares bought on a cross up (whole shares: the broker takes fractions only in US market sells). */
+    quantity: z.number().int().positive().default(10),
   })
   .refine((c) => c.fast < c.slow, { message: 'less than slow', path: ['fast'] });
 

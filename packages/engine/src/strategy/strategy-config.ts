@@ -42,11 +42,13 @@ export class StrategyConfigError extends EngineError {
  *
  * @param strategy - the strategy's name, for the message
  * @param schema - the class's `configSchema`, or undefined for a strategy without config
- * @param raw - the config as given (`{}` when none)
+ * @param raw - the config as given (`{}` when none; null is refused)
  * @throws {@link StrategyConfigError} naming each field, its value and what was expected
  */
 export function parseStrategyConfig<C>(strategy: string, schema: ZodType<C> | undefined, raw: unknown): C {
   if (schema === undefined) return (raw ?? {}) as C;
+  // a config given as null (a file holding `null`) is not the defaults: the schema judges it
+  if (raw === null) throw new StrategyConfigError(strategy, [{ field: '(config)', value: null, expected: 'an object' }]);
   const unknown = unknownFields(schema, raw);
   const result = schema.safeParse(raw ?? {});
   if (result.success && unknown.length === 0) return result.data;
@@ -119,6 +121,8 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
+  // JSON writes Infinity and NaN as null (`1e400` in a JSON file reads as Infinity)
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
