@@ -24,6 +24,22 @@ describe('parseBacktestFlags', () => {
     );
   });
 
+  it('keeps the default of a currency --cash does not name (KRW=5000000 left USD at 0, refusing every US buy)', () => {
+    const cash = parseBacktestFlags(['s.ts'], { ...BASE, cash: 'KRW=5000000' }).cash;
+    expect([cash.KRW.toFixed(), cash.USD.toFixed()]).toEqual(['5000000', '100000']);
+    const none = parseBacktestFlags(['s.ts'], { ...BASE, cash: 'USD=0.5,KRW=0' }).cash;
+    expect([none.KRW.toFixed(), none.USD.toFixed()]).toEqual(['0', '0.5']);
+  });
+
+  it('refuses fractional won and fractions of a cent in --cash (KRW=1.5 ran as "start equity 2 KRW")', () => {
+    expect(usageMessage({ cash: 'KRW=1.5' })).toContain(
+      '--cash: KRW amount "1.5" is not a non-negative amount in whole won',
+    );
+    expect(usageMessage({ cash: 'USD=10.005' })).toContain(
+      '--cash: USD amount "10.005" is not a non-negative amount in dollars to the cent',
+    );
+  });
+
   it('refuses --csv, which printed the table as if it had been asked for', () => {
     expect(usageMessage({ csv: true })).toContain('--csv');
   });

@@ -210,16 +210,24 @@ export function toBeforeFrom(from: string, to: string): boolean {
   return to.includes('T') ? b < a : b.plus({ days: 1 }) <= a;
 }
 
+/** Cash amounts as the broker keeps them: whole won, dollars to the cent. */
+const CASH_AMOUNT: Readonly<Record<Currency, { readonly pattern: RegExp; readonly unit: string }>> = {
+  KRW: { pattern: /^\d+$/, unit: 'whole won' },
+  USD: { pattern: /^\d+(\.\d{1,2})?$/, unit: 'dollars to the cent' },
+};
+
+/** `--cash`: the amounts it names; a currency it does not name keeps its default. */
 function parseCash(raw: string | undefined): Record<Currency, Decimal> {
-  if (raw === undefined) return { ...DEFAULT_CASH };
-  const cash: Record<Currency, Decimal> = { KRW: new Decimal(0), USD: new Decimal(0) };
+  const cash: Record<Currency, Decimal> = { ...DEFAULT_CASH };
+  if (raw === undefined) return cash;
   for (const part of raw.split(',')) {
     const [currency = '', amount = ''] = part.split('=').map((s) => s.trim());
     if (currency !== Currency.KRW && currency !== Currency.USD) {
       throw usage(`--cash: expected KRW=<amount>,USD=<amount>, found "${part}"`);
     }
-    if (!/^\d+(\.\d+)?$/.test(amount))
-      throw usage(`--cash: ${currency} amount "${amount}" is not a non-negative number`);
+    const { pattern, unit } = CASH_AMOUNT[currency];
+    if (!pattern.test(amount))
+      throw usage(`--cash: ${currency} amount "${amount}" is not a non-negative amount in ${unit}`);
     cash[currency] = new Decimal(amount);
   }
   return cash;

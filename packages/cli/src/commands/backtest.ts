@@ -32,7 +32,10 @@ export function registerBacktestCommand(program: Command): void {
         (value: string, previous: string[]) => [...previous, value],
         [] as string[],
       )
-      .option('--cash <amounts>', 'starting cash (default KRW=100000000,USD=100000)')
+      .option(
+        '--cash <amounts>',
+        'starting cash, KRW=<won>,USD=<dollars>; a currency not named keeps its default (KRW=100000000,USD=100000)',
+      )
       .option('--usd-krw <rate>', "value USD at this fixed KRW rate (default: the broker's rate history)")
       .option('--volume-fraction <f>', "share of a bar's volume one order may fill (default 0.1)")
       .option(
