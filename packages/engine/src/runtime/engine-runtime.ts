@@ -140,7 +140,11 @@ export class EngineRuntime implements HostServices {
     if (this.hosts.some((h) => h.strategyId === id)) {
       throw new EngineError(EngineErrorCode.INVALID_RUN_OPTIONS, `two strategies share the id ${id}`);
     }
-    const config = parseStrategyConfig(cls.name, cls.configSchema, spec.config === undefined ? {} : spec.config);
+    const config = parseStrategyConfig(
+      cls.name,
+      cls.configSchema,
+      spec.config === undefined ? {} : spec.config,
+    );
     const log = this.log.child({ component: 'strategy', strategyId: id });
     const book = this.portfolio.open(id, spec.cash ?? this.settings.cash);
     const host = new StrategyHost(id, cls, this, log, this.states.forStrategy(id), book, config);

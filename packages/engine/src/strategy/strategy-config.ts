@@ -47,8 +47,9 @@ export class StrategyConfigError extends EngineError {
  */
 export function parseStrategyConfig<C>(strategy: string, schema: ZodType<C> | undefined, raw: unknown): C {
   if (schema === undefined) return (raw ?? {}) as C;
-  // a config given as null (a file holding `null`) is not the defaults: the schema judges it
-  if (raw === null) throw new StrategyConfigError(strategy, [{ field: '(config)', value: null, expected: 'an object' }]);
+  // a config given as null (a file holding `null`) is refused, not read as the defaults
+  if (raw === null)
+    throw new StrategyConfigError(strategy, [{ field: '(config)', value: null, expected: 'an object' }]);
   const unknown = unknownFields(schema, raw);
   const result = schema.safeParse(raw ?? {});
   if (result.success && unknown.length === 0) return result.data;
