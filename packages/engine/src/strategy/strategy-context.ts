@@ -83,7 +83,11 @@ export interface PositionView {
   readonly quantity: Decimal;
   /** Average purchase price, rounded as the broker rounds its holdings. */
   readonly averagePrice: Decimal;
-  /** Realized PnL of this symbol so far (after commissions and taxes), in its currency. */
+  /**
+   * Realized PnL of this symbol so far, in its currency: each sell's amount less the average price
+   * (as the broker rounds it, 4 places) times its quantity, before commissions and taxes (the
+   * portfolio counts those apart, as `hoga backtest` reports them). Gone with the position once flat.
+   */
   readonly realizedPnl: Decimal;
 }
 
