@@ -181,6 +181,7 @@ export function reportEmpty(feed: BarFeed, request: BacktestRequest, present: re
  * Makes the candle cache cover the run (and the warm-up before it), downloading what is missing:
  * a progress bar on a terminal, one plain line per symbol otherwise (both on stderr).
  *
+ * @param hint - what the error for an unknown symbol tells the user to check
  * @throws {@link CliError} (exit 2) naming a symbol the broker does not know
  */
 export async function downloadCandles(
@@ -190,6 +191,7 @@ export async function downloadCandles(
   request: BacktestRequest,
   warmupBars: number,
   signal?: AbortSignal,
+  hint = 'check --symbols',
 ): Promise<void> {
   const targets = engine.downloadTargets(
     request.symbols,
@@ -217,7 +219,7 @@ export async function downloadCandles(
   } catch (error) {
     if (error instanceof BrokerApiError && error.code === 'stock-not-found') {
       throw new CliError(
-        `unknown symbol ${current}: the broker has no stock with that code (${error.code}); check --symbols`,
+        `unknown symbol ${current}: the broker has no stock with that code (${error.code}); ${hint}`,
         ExitCode.USAGE,
         { cause: error },
       );

@@ -108,7 +108,15 @@ export async function runBacktestCommand(
       if (more.length === 0) return feed.stream();
       const extraRequest = requestFor(request, more);
       // Ctrl-C stops this download (the pages read so far stay cached), and the run before its first bar
-      await downloadCandles(engine, marketSource.client, db, extraRequest, warmupBars, signal);
+      await downloadCandles(
+        engine,
+        marketSource.client,
+        db,
+        extraRequest,
+        warmupBars,
+        signal,
+        'a strategy subscribed to its bars in onStart (ctx.subscribeBars)',
+      );
       for (const [symbol, instrument] of await instrumentsOf(marketSource.client, more)) {
         instruments.set(symbol, instrument);
       }

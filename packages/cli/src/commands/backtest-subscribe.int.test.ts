@@ -102,6 +102,14 @@ describe('hoga backtest with bars a strategy subscribes to in onStart', () => {
 });
 
 describe('Ctrl-C while the bars subscribed to in onStart download', () => {
+  it('names the subscription, not --symbols, when a symbol a strategy subscribed to is unknown (exit 2)', async () => {
+    const result = await hoga(args({ symbol: 'ZZZZ' }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'unknown symbol ZZZZ: the broker has no stock with that code (stock-not-found); a strategy subscribed to its bars in onStart (ctx.subscribeBars)',
+    );
+  });
+
   it('stops the download and the run before its first bar: stored as stopped, exit 130', async () => {
     const file = join(dir, 'says-subscribed.ts');
     writeFileSync(file, SAYS_SUBSCRIBED);
