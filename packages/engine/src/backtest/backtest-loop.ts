@@ -259,9 +259,13 @@ class BarLoop {
     return true;
   }
 
-  /** After the timers before the bar: a failed one ends the run at the timer, with nothing matched. */
+  /**
+   * After the timers before the bar: a failed one ends the run at the timer, with nothing matched
+   * (the bar, counted when it began, was not delivered: it is not counted).
+   */
   private stoppedByTimer(): boolean {
     if (this.parts.runtime.failure === null) return false;
+    this.bars--;
     this.lastTime = this.parts.clock.nowMs();
     this.phase = Phase.NEXT;
     return true;

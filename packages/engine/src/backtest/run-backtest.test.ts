@@ -154,6 +154,8 @@ describe('runBacktest', () => {
     expect(outcome.trades).toEqual([]);
     expect(stops).toEqual([T0 + 30_000]);
     expect(outcome.equity.map((p) => p.time)).toEqual([T0, T0 + 30_000]);
+    // the second bar, the timer's, never reached the strategy: one bar (before: 2)
+    expect(outcome.bars).toBe(1);
   });
 
   it("keeps a US DAY order working through its trading day's day market (20:00 New York the evening before) and regular session", async () => {
