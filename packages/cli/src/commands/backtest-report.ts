@@ -82,8 +82,11 @@ export function backtestJson(outcome: BacktestOutcome, stats: PerformanceStats):
   };
 }
 
-/** Equity in KRW to the won (the curve is computed in numbers; USD enters through the rate). */
-function equityText(value: number): string {
+/**
+ * Equity in KRW to the won (the curve is computed in numbers; USD enters through the rate), as
+ * `hoga backtest` prints it and `hoga db runs` reads a stored curve back.
+ */
+export function equityText(value: number): string {
   return Math.round(value).toFixed(0);
 }
 

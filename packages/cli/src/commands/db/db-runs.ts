@@ -6,11 +6,12 @@
  *
  * @module
  */
+
 import { existsSync, statSync } from 'node:fs';
 import { formatDecimal, formatKst } from '@hoga/core';
 import { type RunKind, type RunRecord, RunRepository, resolveDatabasePath } from '@hoga/store';
 import { DateTime } from 'luxon';
-import { type StatsView, statisticsRows } from '../backtest-report.js';
+import { equityText, type StatsView, statisticsRows } from '../backtest-report.js';
 import { simulatorDatabaseHint } from '../simulator-database.js';
 import { type DbCommandIo, formatTable } from './db-io.js';
 import { openForReading } from './open-for-reading.js';
@@ -109,7 +110,7 @@ function oneRun(runs: RunRepository, run: RunRecord, json: boolean, io: DbComman
       commission: formatDecimal(t.commission),
       tax: formatDecimal(t.tax),
     }));
-    const equity = runs.equity(run.runId).map((p) => ({ time: kst(p.time), equity: String(p.equity) }));
+    const equity = runs.equity(run.runId).map((p) => ({ time: kst(p.time), equity: equityText(p.equity) }));
     io.out(`${JSON.stringify({ ...header(run), trades, equity }, null, 2)}\n`);
     return;
   }
