@@ -80,8 +80,10 @@ export { type CreateLoggerOptions, createLogger, type Logger, REDACTED_PATHS } f
 export { type Bar, BarInterval, isBarInterval } from './market-data/bar.js';
 export {
   barCloseTime,
+  barOpenTime,
   MINUTE_CANDLE_HISTORY_START,
   regularCloseOfDailyStamp,
+  regularOpenOfDailyStamp,
 } from './market-data/bar-time.js';
 export { TRADING_MODES, TradingMode } from './modes/trading-mode.js';
 export type { Fill } from './orders/fill.js';

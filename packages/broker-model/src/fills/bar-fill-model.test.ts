@@ -1,61 +1,23 @@
 import { type Bar, Decimal, instrumentOf, SecurityType } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { BarFillModel, krPriceLimits } from './bar-fill-model.js';
+import {
+  AT_0901,
+  expectRowFills,
+  type FillRow,
+  kr,
+  kst,
+  limit,
+  type More,
+  market,
+  order,
+  US_1000,
+  us,
+} from './bar-fill-model.test-helper.js';
 import type { FillableOrder } from './fill-model.js';
 
-const kst = (s: string) => Date.parse(`${s}+09:00`);
-/** A KR minute bar stamped `hhmm` on 2026-11-23 (KST), o/h/l/c/v. */
-const kr = (hhmm: string, o: number, h: number, l: number, c: number, v: number, symbol = '005930'): Bar => {
-  const ts = kst(`2026-11-23T${hhmm}:00`);
-  return { symbol, interval: '1m', ts, closeTime: ts, open: o, high: h, low: l, close: c, volume: v };
-};
-/** A US minute bar stamped at `iso` (with offset). */
-const us = (iso: string, o: number, h: number, l: number, c: number, v: number): Bar => {
-  const ts = Date.parse(iso);
-  return { symbol: 'AAPL', interval: '1m', ts, closeTime: ts, open: o, high: h, low: l, close: c, volume: v };
-};
-
-interface OrderSpec {
-  symbol?: string;
-  side: 'BUY' | 'SELL';
-  type: 'MARKET' | 'LIMIT';
-  tif?: 'DAY' | 'CLS';
-  price?: string;
-  quantity?: string;
-  amount?: string;
-  filledQuantity?: string;
-  filledAmount?: string;
-  /** Default {@link AT_0901} for a KR symbol, {@link US_1000} for AAPL. */
-  acceptedAt?: number;
-}
-const AT_0901 = kst('2026-11-23T09:01:00');
-/** 10:00 New York on 2026-11-23 (EST). */
-const US_1000 = Date.parse('2026-11-23T10:00:00-05:00');
 /** Before the KR open of 2026-11-23 (its opening auction). */
 const AT_0845 = kst('2026-11-23T08:45:00');
-const order = (o: OrderSpec): FillableOrder => {
-  const symbol = o.symbol ?? '005930';
-  return {
-    symbol,
-    currency: instrumentOf(symbol).currency,
-    side: o.side,
-    orderType: o.type,
-    timeInForce: o.tif ?? 'DAY',
-    price: o.price === undefined ? null : new Decimal(o.price),
-    quantity: o.quantity === undefined ? null : new Decimal(o.quantity),
-    orderAmount: o.amount === undefined ? null : new Decimal(o.amount),
-    filledQuantity: new Decimal(o.filledQuantity ?? '0'),
-    filledAmount: new Decimal(o.filledAmount ?? '0'),
-    acceptedAt: o.acceptedAt ?? (symbol === 'AAPL' ? US_1000 : AT_0901),
-  };
-};
-type More = Omit<OrderSpec, 'side' | 'type' | 'price' | 'quantity'>;
-/** A market order of `quantity` (005930, accepted at 09:01 KST, unless `more` says otherwise). */
-const market = (side: 'BUY' | 'SELL', quantity: string, more: More = {}): FillableOrder =>
-  order({ side, type: 'MARKET', quantity, ...more });
-/** A limit order of `quantity` at `price` (005930, accepted at 09:01 KST, unless `more` says otherwise). */
-const limit = (side: 'BUY' | 'SELL', price: string, quantity: string, more: More = {}): FillableOrder =>
-  order({ side, type: 'LIMIT', price, quantity, ...more });
 /** An AAPL limit order at the close (CLS), accepted at 10:00 New York unless `acceptedAt` says otherwise. */
 const cls = (side: 'BUY' | 'SELL', price: string, quantity: string, acceptedAt = US_1000): FillableOrder =>
   limit(side, price, quantity, { symbol: 'AAPL', tif: 'CLS', acceptedAt });
@@ -72,16 +34,7 @@ const us1001 = (o: number, h: number, l: number, c: number, v: number): Bar =>
   us('2026-11-23T10:01:00-05:00', o, h, l, c, v);
 const uncapped = new BarFillModel({ volumeFraction: Number.POSITIVE_INFINITY });
 
-interface Row {
-  readonly name: string;
-  readonly order: FillableOrder;
-  readonly bar: Bar;
-  readonly model?: BarFillModel;
-  /** `[quantity, price]` of the one slice, or null for no fill. */
-  readonly expected: readonly [string, string] | null;
-}
-
-const rows: Row[] = [
+const rows: FillRow[] = [
   // market orders
   {
     name: 'market buy fills at the next bar open',
@@ -328,15 +281,7 @@ const rows: Row[] = [
 
 describe('BarFillModel', () => {
   describe('.match', () => {
-    it.each(rows)('$name', ({ order: o, bar, model, expected }) => {
-      const slices = (model ?? uncapped).match(o, bar, bar.closeTime);
-      if (expected === null) {
-        expect(slices).toEqual([]);
-      } else {
-        expect(slices.map((s) => [s.quantity.toFixed(), s.price.toFixed()])).toEqual([expected]);
-        expect(slices[0]?.time).toBe(bar.closeTime);
-      }
-    });
+    it.each(rows)('$name', (row) => expectRowFills(row, uncapped));
 
     it('fills nothing from a bar that has not closed yet at the given time', () => {
       const bar = BAR_0902;

@@ -11,17 +11,25 @@
  * 3. **Limit orders** fill when the bar's range reaches the limit (a buy when `low <= limit`, a sell
  *    when `high >= limit`; touching exactly is enough), at the limit, or at the open when the bar
  *    gapped through it (a buy whose open is below its limit fills at the open, a better price).
- * 4. **CLS** (US limit orders at the close) fill only on the bar holding the regular close (every
+ * 4. **Orders accepted inside a bar.** Rules 2 and 3 hold for an order accepted at or before the
+ *    bar's open time (core's `barOpenTime`: the minute's start for `1m`, the regular open of the
+ *    trading date for `1d`, KR 09:00 KST, US 09:30 New York), as every order placed on an earlier
+ *    bar's close is. An order accepted after it (from a timer, between two closes) was not there
+ *    for the open nor, as far as a bar tells, for its high and low: of the part of the bar after it
+ *    a bar tells only the close, so a market order fills at the close, and a limit order at the
+ *    close when the close reaches its limit (the close is the first price it sees, as the open is
+ *    for an order resting before the bar), else not on this bar.
+ * 5. **CLS** (US limit orders at the close) fill only on the bar holding the regular close (every
  *    `1d` bar; the `1m` bar stamped 16:00 New York or the one stamped 16:01, which holds trades at
  *    exactly 16:00, the closing cross, as KR's 15:31 candle holds its closing auction; 13:00 and
  *    13:01 on an early close), at the bar's close, when the close satisfies the limit.
- * 5. **Volume cap.** At most `volumeFraction × bar.volume` shares fill on one bar (whole shares,
+ * 6. **Volume cap.** At most `volumeFraction × bar.volume` shares fill on one bar (whole shares,
  *    unless what remains is a fraction that fits); the rest stays working and carries to later bars.
  *    A bar without volume fills nothing. The cap is per order: a caller with several orders of one
  *    symbol shares the bar's volume between them itself.
- * 6. **Amount orders** (US market buys sized in dollars) buy `remaining amount / fill price` shares,
+ * 7. **Amount orders** (US market buys sized in dollars) buy `remaining amount / fill price` shares,
  *    truncated to the broker's fractional places, then capped as above.
- * 7. **Ticks and price limits.** Fill prices lie on the tick grid of core's `tickSize` (a price off
+ * 8. **Ticks and price limits.** Fill prices lie on the tick grid of core's `tickSize` (a price off
  *    the grid, as a synthetic bar may hold, rounds against the trader: buys up, sells down) and, when
  *    a reference price is known for the bar (KR: the previous close), inside the KR daily price
  *    limits (±30 % of the reference, on the grid, see {@link krPriceLimits}).
@@ -35,6 +43,7 @@
 import {
   type Bar,
   BarInterval,
+  barOpenTime,
   Decimal,
   decimalOfNumber,
   exactIntOf,
@@ -108,7 +117,7 @@ export class BarFillModel implements FillModel<Bar> {
   /** @inheritdoc */
   match(order: FillableOrder, bar: Bar, nowMs: number): readonly FillSlice[] {
     if (bar.symbol !== order.symbol || bar.closeTime <= order.acceptedAt || bar.closeTime > nowMs) return [];
-    const price = this.fillPrice(order, bar);
+    const price = this.fillPrice(order, bar, this.acceptedInside(order, bar));
     if (price === null) return [];
     const quantity = this.fillQuantity(order, bar, price);
     // positive (the sign and zero test of decimal.js, no Decimal made for the 0)
@@ -116,14 +125,30 @@ export class BarFillModel implements FillModel<Bar> {
     return [{ quantity, price, time: bar.closeTime }];
   }
 
-  /** The price `order` fills at on `bar`, or null when it does not fill there. */
-  private fillPrice(order: FillableOrder, bar: Bar): Decimal | null {
+  /**
+   * Whether `order` was accepted after `bar`'s open time, inside its period (rule 4). An order
+   * accepted before the bar's stamp less a minute (a minute's start, or the evening before a daily
+   * bar's trading date) is before its open: the open time is worked out only for the others.
+   */
+  private acceptedInside(order: FillableOrder, bar: Bar): boolean {
+    const at = order.acceptedAt;
+    if (at <= bar.ts - MINUTE_MS) return false;
+    return at > barOpenTime(this.instrument(order.symbol).market, bar.interval, bar.ts);
+  }
+
+  /**
+   * The price `order` fills at on `bar`, or null when it does not fill there; `inside` when the
+   * order was accepted inside the bar's period (rule 4).
+   */
+  private fillPrice(order: FillableOrder, bar: Bar, inside: boolean): Decimal | null {
     const buy = order.side === OrderSide.BUY;
+    const cls = order.timeInForce === TimeInForce.CLS;
     let raw: number;
-    if (order.timeInForce === TimeInForce.CLS) {
-      if (!holdsRegularClose(order, bar)) return null;
+    if (cls && !holdsRegularClose(order, bar)) return null;
+    if (cls || inside) {
+      // at the close: the closing auction, or the one price a bar tells of its part after the order
       raw = bar.close;
-      if (order.price !== null) {
+      if (order.orderType !== OrderType.MARKET && order.price !== null) {
         const limit = order.price.toNumber();
         if (buy ? raw > limit : raw < limit) return null;
       }

@@ -24,7 +24,10 @@ export interface FillableOrder {
   readonly filledQuantity: Decimal;
   /** The value filled so far (sum of quantity × price of the slices). */
   readonly filledAmount: Decimal;
-  /** When the order was accepted, epoch ms (a bar model never fills on a bar closed before it). */
+  /**
+   * When the order was accepted, epoch ms (a bar model never fills on a bar closed before it, and
+   * fills one accepted inside a bar's period at that bar's close at best, never at its open).
+   */
   readonly acceptedAt: number;
 }
 

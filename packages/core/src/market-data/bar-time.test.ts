@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { barCloseTime, regularCloseOfDailyStamp } from './bar-time.js';
+import { barCloseTime, barOpenTime, regularCloseOfDailyStamp, regularOpenOfDailyStamp } from './bar-time.js';
 
 const kstMidnight = (date: string) => Date.parse(`${date}T00:00:00+09:00`);
 
-describe('regularCloseOfDailyStamp', () => {
+describe('regularOpenOfDailyStamp and regularCloseOfDailyStamp', () => {
   it.each([
-    ['KR', '2026-11-23', '2026-11-23T15:30:00+09:00'],
-    ['KR', '2026-07-01', '2026-07-01T15:30:00+09:00'],
-    ['US', '2026-11-23', '2026-11-23T16:00:00-05:00'],
-    ['US', '2026-07-01', '2026-07-01T16:00:00-04:00'],
-    ['US', '2026-03-09', '2026-03-09T16:00:00-04:00'],
-    ['US', '2026-11-02', '2026-11-02T16:00:00-05:00'],
-  ] as const)('%s trading date %s closes at %s', (market, date, close) => {
-    expect(regularCloseOfDailyStamp(market, kstMidnight(date))).toBe(Date.parse(close));
+    ['KR', '2026-11-23', '09:00:00+09:00', '15:30:00+09:00'],
+    ['KR', '2026-07-01', '09:00:00+09:00', '15:30:00+09:00'],
+    ['US', '2026-11-23', '09:30:00-05:00', '16:00:00-05:00'],
+    ['US', '2026-07-01', '09:30:00-04:00', '16:00:00-04:00'],
+    ['US', '2026-03-09', '09:30:00-04:00', '16:00:00-04:00'],
+    ['US', '2026-11-02', '09:30:00-05:00', '16:00:00-05:00'],
+  ] as const)('%s trading date %s opens at %s and closes at %s', (market, date, open, close) => {
+    expect(regularOpenOfDailyStamp(market, kstMidnight(date))).toBe(Date.parse(`${date}T${open}`));
+    expect(regularCloseOfDailyStamp(market, kstMidnight(date))).toBe(Date.parse(`${date}T${close}`));
   });
 });
 
@@ -25,5 +26,18 @@ describe('barCloseTime', () => {
 
   it('is the regular close of the trading day for a daily bar', () => {
     expect(barCloseTime('US', '1d', kstMidnight('2026-11-23'))).toBe(Date.parse('2026-11-23T16:00:00-05:00'));
+  });
+});
+
+describe('barOpenTime', () => {
+  it('is the minute’s start for a minute bar (a minute before its stamp)', () => {
+    const ts = Date.parse('2026-11-23T09:01:00+09:00');
+    expect(barOpenTime('KR', '1m', ts)).toBe(Date.parse('2026-11-23T09:00:00+09:00'));
+    expect(barOpenTime('US', '1m', ts)).toBe(Date.parse('2026-11-23T09:00:00+09:00'));
+  });
+
+  it('is the regular open of the trading day for a daily bar', () => {
+    expect(barOpenTime('KR', '1d', kstMidnight('2026-11-23'))).toBe(Date.parse('2026-11-23T09:00:00+09:00'));
+    expect(barOpenTime('US', '1d', kstMidnight('2026-11-23'))).toBe(Date.parse('2026-11-23T09:30:00-05:00'));
   });
 });
