@@ -3,6 +3,8 @@
  * streams over the simulator: prices (`onPrice`), order books (`onOrderbook`), trades (`onTrade`)
  * and the bars of a symbol outside the run's universe (`onBar`), each only to the strategy that
  * asked, a subscription made later (in `onBar`) too. Before, they were recorded and never delivered.
+ * A price polled again unchanged reaches `onPrice` once; before, every poll handed the same tick
+ * over again.
  */
 import type { Bar } from '@hoga/core';
 import { Decimal } from '@hoga/core';
@@ -60,7 +62,68 @@ class Quiet extends Strategy {
   }
 }
 
+/** Records the prices of 005930 and 000660. */
+class Ticks extends Strategy {
+  static ticks: PriceTick[] = [];
+  override onStart(): void {
+    this.ctx.subscribePrices('005930');
+    this.ctx.subscribePrices('000660');
+  }
+  override onPrice(tick: PriceTick): void {
+    Ticks.ticks.push(tick);
+  }
+}
+
+/** The ticks of `symbol` in `ticks`, each as `tsEvent price`. */
+function ticksOf(ticks: readonly PriceTick[], symbol: string): string[] {
+  return ticks.filter((t) => t.symbol === symbol).map((t) => `${t.tsEvent} ${t.price.toFixed()}`);
+}
+
 describe('market data subscriptions in paper and live runs', () => {
+  it('hands a strategy each price once however often it is polled, and a changed price again', async () => {
+    // at speed 1 the simulated market trades every few seconds, prices are polled about ten times a second
+    const s = await startSimulatedBroker(closers, { speed: 1 });
+    const db = openTempDb(closers, 'hoga-ticks-', s.clock);
+    Ticks.ticks = [];
+    const { handle } = await startTestRun(
+      { client: s.client, clock: s.clock, db },
+      {
+        runId: 't-ticks',
+        mode: 'paper',
+        symbols: ['005930'],
+        cashKrw: new Decimal(1_000_000),
+        strategies: [{ strategyClass: Ticks }],
+      },
+      { streamIntervals: { candles1m: 300 } },
+    );
+    let changed = '';
+    let polls = 0;
+    try {
+      await until(
+        () => ticksOf(Ticks.ticks, '005930').length > 0 && ticksOf(Ticks.ticks, '000660').length > 0,
+      );
+      const before = s.sim.counters().requestsByGroup.MARKET_DATA ?? 0;
+      await until(() => (s.sim.counters().requestsByGroup.MARKET_DATA ?? 0) - before >= 40);
+      polls = (s.sim.counters().requestsByGroup.MARKET_DATA ?? 0) - before;
+      const last = Ticks.ticks.filter((t) => t.symbol === '005930').at(-1)?.price ?? new Decimal(0);
+      changed = last.plus(1_000).toFixed();
+      s.sim.setPrice('005930', changed);
+      await until(() => Ticks.ticks.some((t) => t.symbol === '005930' && t.price.eq(changed)), 10_000);
+    } finally {
+      await handle.stop();
+    }
+    expect(polls).toBeGreaterThanOrEqual(40);
+    for (const symbol of ['005930', '000660']) {
+      const seen = ticksOf(Ticks.ticks, symbol);
+      const repeats = seen.filter((t, i) => i > 0 && t === seen[i - 1]);
+      expect(repeats, `${symbol}: ${seen.join(' | ')}`).toEqual([]);
+    }
+    // the changed price arrived once, as the last tick of its symbol
+    const after = ticksOf(Ticks.ticks, '005930');
+    expect(after.filter((t) => t.endsWith(` ${changed}`))).toHaveLength(1);
+    expect(after.at(-1)?.endsWith(` ${changed}`)).toBe(true);
+  }, 90_000);
+
   it("delivers prices, books, trades and another symbol's bars to the strategy that subscribed, and only to it", async () => {
     const s = await startSimulatedBroker(closers, { speed: 30 });
     const db = openTempDb(closers, 'hoga-subscriptions-', s.clock);

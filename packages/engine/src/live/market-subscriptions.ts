@@ -4,8 +4,9 @@
  * universe), from the connector's polled streams to the hooks of the strategies that asked:
  * `onPrice`, `onOrderbook`, `onTrade` and `onBar`. One stream per symbol and kind, shared by the
  * strategies; each item is handed over through the run's queue, one hook at a time, in turn with
- * the universe's bars. Subscriptions made after the start (in any hook) are picked up by
- * {@link MarketSubscriptions.sync}.
+ * the universe's bars. The streams emit every poll: a price or book polled again unchanged is not
+ * handed over again (see `sameTick` and `sameBook`); trades come once each from the stream.
+ * Subscriptions made after the start (in any hook) are picked up by {@link MarketSubscriptions.sync}.
  *
  * @module
  */
@@ -18,10 +19,11 @@ import {
   type Trade,
 } from '@hoga/connector';
 import type { Bar, BarInterval, Clock } from '@hoga/core';
-import { filter, type Subscription as RxSubscription } from 'rxjs';
+import { distinctUntilChanged, filter, map, mergeMap, type Subscription as RxSubscription } from 'rxjs';
 import type { EngineRuntime, Subscription } from '../runtime/engine-runtime.js';
 import type { MarketTrade, OrderbookSnapshot, PriceTick } from '../strategy/market-events.js';
 import type { StrategyHook } from '../strategy/strategy.js';
+import { sameBook, sameTick } from './repeated-market-data.js';
 
 /** What {@link MarketSubscriptions} works with. */
 export interface MarketSubscriptionsOptions {
@@ -82,14 +84,24 @@ export class MarketSubscriptions {
     let subscription: RxSubscription;
     switch (s.kind) {
       case 'prices':
-        subscription = streams.prices$([s.symbol]).subscribe((prices) => {
-          for (const p of prices) if (p.symbol === s.symbol) this.hand(strategies, 'onPrice', this.tick(p));
-        });
+        // the first of equal ticks is handed over; each poll of an unchanged price is not
+        subscription = streams
+          .prices$([s.symbol])
+          .pipe(
+            mergeMap((prices) => prices.filter((p) => p.symbol === s.symbol)),
+            map((p) => this.tick(p)),
+            distinctUntilChanged(sameTick),
+          )
+          .subscribe((tick) => this.hand(strategies, 'onPrice', tick));
         break;
       case 'orderbook':
         subscription = streams
           .orderbook$(s.symbol)
-          .subscribe((book) => this.hand(strategies, 'onOrderbook', this.book(s.symbol, book)));
+          .pipe(
+            map((book) => this.book(s.symbol, book)),
+            distinctUntilChanged(sameBook),
+          )
+          .subscribe((book) => this.hand(strategies, 'onOrderbook', book));
         break;
       case 'trades':
         subscription = streams.trades$(s.symbol).subscribe((batch) => {

@@ -7,14 +7,20 @@
  */
 import type { Decimal } from '@hoga/core';
 
-/** The latest price of a symbol. */
+/**
+ * The latest price of a symbol, handed to `onPrice` once: a poll that finds the same price at the
+ * same `tsEvent` again makes no new tick.
+ */
 export interface PriceTick {
   readonly type: 'PriceUpdated';
   readonly symbol: string;
   readonly price: Decimal;
   /** When the price was observed at the broker, epoch ms. */
   readonly tsEvent: number;
-  /** When the engine created this object, epoch ms. */
+  /**
+   * When the engine created this object, epoch ms, on the engine clock: it may precede `tsEvent`
+   * by as much as the engine's and the broker's clocks differ.
+   */
   readonly tsInit: number;
 }
 
@@ -24,7 +30,10 @@ export interface BookLevel {
   readonly quantity: Decimal;
 }
 
-/** An order book snapshot (best levels first). */
+/**
+ * An order book snapshot (best levels first); one equal to the last handed over (its time and every
+ * level) is not handed over again.
+ */
 export interface OrderbookSnapshot {
   readonly type: 'OrderbookUpdated';
   readonly symbol: string;
