@@ -4,21 +4,70 @@
  * `hoga run` and `hoga order` judge the broker's hours on it, so a simulator started at another
  * time is judged at its own time.
  *
+ * The simulator's clock runs on while its answer travels: at `--speed 30`, 10 ms on the way are
+ * 300 simulated ms. The clock is read a few times and the fastest answer is taken as read halfway
+ * between its request and its arrival, so that the engine clock is off by at most half that
+ * answer's round trip (scaled), not behind by all of it.
+ *
  * @module
  */
 import { type Clock, LiveClock, ScaledClock } from '@hoga/core';
 
-/** The simulator's clock, or null when `baseUrl` does not answer `GET /_sim/clock` (in 2 s). */
-export async function simulatorClock(baseUrl: string): Promise<Clock | null> {
+/** Reads of `GET /_sim/clock`; the fastest sets the engine clock. */
+const READS = 5;
+
+/** One read of the simulator's clock. */
+export interface SimClockRead {
+  /** When the request went out and when its answer was in, real ms on one monotonic clock. */
+  readonly sentMs: number;
+  readonly answeredMs: number;
+  /** The simulated time it answered, epoch ms. */
+  readonly simMs: number;
+  /** Simulated seconds per real second. */
+  readonly speed: number;
+}
+
+/**
+ * The simulated time at real time `nowMs` from reads of the simulator's clock: the read answered
+ * fastest, taken as read halfway between `sentMs` and `answeredMs`, moved on at its speed.
+ *
+ * @param reads - at least one read
+ * @param nowMs - real ms on the reads' clock
+ * @returns the simulated time (epoch ms) and the speed
+ */
+export function simulatedNow(reads: readonly SimClockRead[], nowMs: number): { ms: number; speed: number } {
+  let best = reads[0];
+  if (best === undefined) throw new Error('simulatedNow: no read of the simulator clock');
+  for (const r of reads) if (r.answeredMs - r.sentMs < best.answeredMs - best.sentMs) best = r;
+  const readAt = (best.sentMs + best.answeredMs) / 2;
+  return { ms: Math.round(best.simMs + (nowMs - readAt) * best.speed), speed: best.speed };
+}
+
+/** One read, or null when `baseUrl` does not answer `GET /_sim/clock` (in 2 s). */
+async function readSimClock(baseUrl: string): Promise<SimClockRead | null> {
   try {
+    const sentMs = performance.now();
     const res = await fetch(new URL('/_sim/clock', baseUrl), { signal: AbortSignal.timeout(2_000) });
     if (!res.ok) return null;
     const body = (await res.json()) as { now: string; speed: number };
-    return new ScaledClock({ start: body.now, speed: body.speed });
+    return { sentMs, answeredMs: performance.now(), simMs: Date.parse(body.now), speed: body.speed };
   } catch {
     // not the simulator (a broker answers 404), or not reachable in time
     return null;
   }
+}
+
+/** The simulator's clock, or null when `baseUrl` does not answer `GET /_sim/clock` (in 2 s). */
+export async function simulatorClock(baseUrl: string): Promise<Clock | null> {
+  const reads: SimClockRead[] = [];
+  for (let i = 0; i < READS; i++) {
+    const read = await readSimClock(baseUrl);
+    if (read === null) break;
+    reads.push(read);
+  }
+  if (reads.length === 0) return null;
+  const now = simulatedNow(reads, performance.now());
+  return new ScaledClock({ start: now.ms, speed: now.speed });
 }
 
 /** The simulator's clock when `baseUrl` is the simulator, else the machine's. */
