@@ -13,7 +13,7 @@ import type { Instrument } from '@hoga/core';
 import type { StrategyClass, Subscription } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { loadRiskConfig, riskConfigFile } from '../config/risk-config-file.js';
-import { loadStrategyFile } from '../config/strategy-inputs.js';
+import { checkStrategyConfig, loadStrategyFile, requireNewStrategyId } from '../config/strategy-inputs.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { downloadCandles, fxRates, instrumentsOf, reportEmpty } from './backtest-inputs.js';
 import {
@@ -254,32 +254,16 @@ async function loadStrategies(engine: Engine, request: BacktestRequest): Promise
   for (const input of request.strategies) {
     const strategyClass = await loadStrategyFile(engine.loadStrategyClass, input.file, 'backtest');
     const id = input.id ?? strategyClass.name;
-    if (loaded.some((s) => s.id === id)) {
-      throw new CliError(
-        `two strategies have the id ${id}: give each its own as FILE.ts:ID (e.g. ${input.file}:${id}2)`,
-        ExitCode.USAGE,
-        { helpFor: 'backtest' },
-      );
-    }
-    loaded.push({ input, strategyClass, id, config: checkConfig(engine, strategyClass, input) });
+    requireNewStrategyId(
+      loaded.map((s) => s.id),
+      id,
+      input.file,
+      'backtest',
+    );
+    const config = checkStrategyConfig(engine, strategyClass, input.config, input.configFile);
+    loaded.push({ input, strategyClass, id, config });
   }
   return loaded;
-}
-
-/**
- * Validates a strategy's config: a bad one exits 2 naming field, value, expectation. Returns it
- * parsed (defaults applied).
- */
-function checkConfig(engine: Engine, strategyClass: StrategyClass, input: StrategyInput): unknown {
-  try {
-    return engine.parseStrategyConfig(strategyClass.name, strategyClass.configSchema, input.config);
-  } catch (error) {
-    if (error instanceof engine.StrategyConfigError) {
-      const where = input.configFile === undefined ? '' : ` (from ${input.configFile})`;
-      throw new CliError(`${error.message.replace(/:\n/, `${where}:\n`)}`, ExitCode.USAGE, { cause: error });
-    }
-    throw error;
-  }
 }
 
 /**

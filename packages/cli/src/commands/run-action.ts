@@ -8,16 +8,24 @@
 import { resolve } from 'node:path';
 import { BrokerClient } from '@hoga/connector';
 import { Decimal } from '@hoga/core';
-import { loadStrategyClass, type StrategyHookError, type StrategySpec } from '@hoga/engine';
+import {
+  loadStrategyClass,
+  parseStrategyConfig,
+  StrategyConfigError,
+  type StrategyHookError,
+  type StrategySpec,
+} from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
 import { loadRiskConfig } from '../config/risk-config-file.js';
 import {
   checkConfigCount,
+  checkStrategyConfig,
   loadStrategyFile,
   parseStrategyArgument,
   parseSymbolList,
   readStrategyConfig,
   requireKnownSymbols,
+  requireNewStrategyId,
 } from '../config/strategy-inputs.js';
 import { formatMoney } from '../output/table.js';
 import { cliRuntime } from '../runtime/cli-runtime.js';
@@ -29,9 +37,13 @@ import { startSession } from './run-session.js';
 
 /**
  * The strategies of the command line: each file loaded, with the `--config` of the same position
- * (the defaults without one).
+ * (the defaults without one), its config checked against its schema and its id against the
+ * others', all before anything connects or starts (a failed start would leave nothing running,
+ * but it would have read the broker first).
  *
- * @throws {@link CliError} (usage) for more `--config` files than strategies
+ * @throws {@link CliError} (usage) for more `--config` files than strategies, a file that fails to
+ * load, a bad config (naming its file, each field, its value and what was expected), two
+ * strategies with one id
  */
 async function strategySpecs(argv: readonly string[], configs: readonly string[]): Promise<StrategySpec[]> {
   checkConfigCount(configs, argv.length, 'run');
@@ -39,8 +51,15 @@ async function strategySpecs(argv: readonly string[], configs: readonly string[]
   for (const [i, argument] of argv.entries()) {
     const { file, id } = parseStrategyArgument(argument);
     const strategyClass = await loadStrategyFile(loadStrategyClass, file, 'run');
+    requireNewStrategyId(
+      specs.map((s) => s.id ?? s.strategyClass.name),
+      id ?? strategyClass.name,
+      file,
+      'run',
+    );
     const configFile = configs[i];
     const config = configFile === undefined ? {} : readStrategyConfig(configFile, 'run');
+    checkStrategyConfig({ parseStrategyConfig, StrategyConfigError }, strategyClass, config, configFile);
     specs.push({ strategyClass, config, ...(id === undefined ? {} : { id }) });
   }
   return specs;

@@ -19,6 +19,7 @@ export const strategy = join(root, 'strategies/sma-crossover.ts');
 export const restsBelow = join(root, 'packages/cli/test/fixtures/rests-below-market.ts');
 export const throwsInOnBar = join(root, 'packages/cli/test/fixtures/throws-in-on-bar.ts');
 export const throwsInOnStop = join(root, 'packages/cli/test/fixtures/throws-in-on-stop.ts');
+export const throwsInConstructor = join(root, 'packages/cli/test/fixtures/throws-in-constructor.ts');
 
 const sims: SimulatorHandle[] = [];
 
@@ -50,6 +51,26 @@ export function start(args: string[], environment: NodeJS.ProcessEnv): Running {
   child.stderr?.on('data', (c: Buffer) => out.push(c.toString('utf8')));
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   return { child, out, exited };
+}
+
+/**
+ * The child's exit code once it exits by itself within `timeoutMs`; else `'still running'`, and the
+ * child is killed (SIGKILL) so that the test leaves nothing behind.
+ */
+export async function exitedWithin(r: Running, timeoutMs: number): Promise<number | null | 'still running'> {
+  let timer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([
+    r.exited,
+    new Promise<'still running'>((done) => {
+      timer = setTimeout(() => done('still running'), timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (code === 'still running') {
+    r.child.kill('SIGKILL');
+    await r.exited;
+  }
+  return code;
 }
 
 export async function until(r: Running, pattern: RegExp, timeoutMs: number): Promise<boolean> {

@@ -1,13 +1,15 @@
 /**
  * A strategy's inputs on the command line, read the same way by `hoga backtest` and `hoga run`: its
- * `--config` file (JSON), its `.ts` file and the `--symbols` it trades. Any of them failing is a
- * usage error (exit 2) that names the file or the symbol and what is wrong with it.
+ * `--config` file (JSON) and its config checked against the strategy's schema, its `.ts` file, its
+ * id, and the `--symbols` it trades. Any of them failing is a usage error (exit 2) that names the
+ * file or the symbol and what is wrong with it, before anything connects or runs.
  *
  * @module
  */
 import { readFileSync } from 'node:fs';
 import type { BrokerClient } from '@hoga/connector';
-import { usageError } from '../runtime/exit-codes.js';
+import type { StrategyClass } from '@hoga/engine';
+import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 
 /** A symbol as `--symbols` takes it: letters, digits, "." and "-". */
 const SYMBOL = /^[A-Za-z0-9.-]{1,20}$/;
@@ -135,6 +137,64 @@ export function checkConfigCount(configs: readonly string[], strategies: number,
   if (configs.length > strategies) {
     throw usageError(
       `${configs.length} --config files for ${strategies} strateg${strategies === 1 ? 'y' : 'ies'}: give at most one per strategy, in their order`,
+      command,
+    );
+  }
+}
+
+/** The engine's config check, passed in: `hoga backtest` imports the engine only when it runs. */
+export type StrategyConfigParser = Pick<
+  typeof import('@hoga/engine'),
+  'parseStrategyConfig' | 'StrategyConfigError'
+>;
+
+/**
+ * Checks a strategy's config against its class's `configSchema` (as the engine will when it adds
+ * the strategy), before anything connects or runs.
+ *
+ * @param engine - the engine's `parseStrategyConfig` and `StrategyConfigError`
+ * @param strategyClass - the strategy's class
+ * @param config - its parsed `--config` JSON (`{}` without one)
+ * @param configFile - the `--config` file it came from, as given, if any
+ * @returns the config parsed (defaults applied)
+ * @throws a usage error (exit 2): `invalid config for strategy NAME (from FILE):`, then one line
+ * per problem naming the field, the value found and what was expected
+ */
+export function checkStrategyConfig(
+  engine: StrategyConfigParser,
+  strategyClass: StrategyClass,
+  config: unknown,
+  configFile: string | undefined,
+): unknown {
+  try {
+    return engine.parseStrategyConfig(strategyClass.name, strategyClass.configSchema, config);
+  } catch (error) {
+    if (error instanceof engine.StrategyConfigError) {
+      const where = configFile === undefined ? '' : ` (from ${configFile})`;
+      throw new CliError(error.message.replace(/:\n/, `${where}:\n`), ExitCode.USAGE, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Checks that a strategy's id is not one an earlier strategy of the command line has.
+ *
+ * @param taken - the ids of the strategies before it
+ * @param id - its id (`FILE.ts:ID`, else its class name)
+ * @param file - its file, for the suggestion
+ * @param command - the command whose help the error points to
+ * @throws a usage error naming the id and how to give each strategy its own
+ */
+export function requireNewStrategyId(
+  taken: readonly string[],
+  id: string,
+  file: string,
+  command: string,
+): void {
+  if (taken.includes(id)) {
+    throw usageError(
+      `two strategies have the id ${id}: give each its own as FILE.ts:ID (e.g. ${file}:${id}2)`,
       command,
     );
   }

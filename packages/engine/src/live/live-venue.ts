@@ -68,10 +68,16 @@ export class LiveVenue implements ExecutionVenue {
     return this.manager.execute({ ...command, commandId: `${this.run}:${command.commandId}` });
   }
 
-  /** Stops polling, waits for the commands being sent, and polls once more. */
-  async dispose(): Promise<void> {
+  /** Stops polling at once (the poll under way, if any, finishes): a run whose start failed. */
+  stopPolling(): void {
     this.running = false;
     if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Stops polling, waits for the commands being sent, and polls once more. */
+  async dispose(): Promise<void> {
+    this.stopPolling();
     await this.loop;
     await this.manager.idle();
     await this.manager.pollOnce().catch((error: unknown) => this.options.onPollError?.(error));

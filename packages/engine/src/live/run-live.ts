@@ -109,7 +109,9 @@ export interface LiveRunHandle {
 
 /**
  * Starts a live or paper run: binds the mode's venue, starts the strategies, and feeds them the
- * completed candles of the run's symbols (paper: and the order books to the fill model).
+ * completed candles of the run's symbols (paper: and the order books to the fill model). A start
+ * that fails (a strategy's config or constructor, a failed read of the broker) gives the lease
+ * back and stops what it had started before it rejects, so that nothing of it keeps running.
  *
  * @param o - settings, strategies, client, store, clock
  */
@@ -158,28 +160,40 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     }),
   );
 
-  // Reconcile once the runtime listens: what filled or closed while the engine was down reaches
-  // the portfolio and the strategies like any other event.
-  if (liveVenue !== null) {
-    await liveVenue.start();
-    retrackStoredOrders(o.db, runtime, risk.module.book);
-  }
-  // Paper: the open orders of the last run go back on the venue (their unfilled part).
-  await paperAccount?.restoreOrders(runtime);
-  warnOfAbsentStrategies(o.db, paper ? 'paper' : 'live', runtime, o.logger);
-
-  runtime.callAll('onStart');
-  await runtime.settle();
-
   let stopped = false;
-  const bars = new BarDelivery(o, {
-    runtime,
-    marks,
-    risk,
-    paperAccount,
-    subscriptions,
-    stopped: () => stopped,
-  });
+  let bars: BarDelivery;
+  try {
+    // Reconcile once the runtime listens: what filled or closed while the engine was down reaches
+    // the portfolio and the strategies like any other event.
+    if (liveVenue !== null) {
+      await liveVenue.start();
+      retrackStoredOrders(o.db, runtime, risk.module.book);
+    }
+    // Paper: the open orders of the last run go back on the venue (their unfilled part).
+    await paperAccount?.restoreOrders(runtime);
+    warnOfAbsentStrategies(o.db, paper ? 'paper' : 'live', runtime, o.logger);
+
+    runtime.callAll('onStart');
+    await runtime.settle();
+
+    bars = new BarDelivery(o, {
+      runtime,
+      marks,
+      risk,
+      paperAccount,
+      subscriptions,
+      stopped: () => stopped,
+    });
+  } catch (error) {
+    // a start that fails stops what it set going (the order polls, the risk gate's refresh and
+    // reads, the streams): nothing of it keeps the process alive
+    halt.abort();
+    liveVenue?.stopPolling();
+    for (const s of subscriptions) s.unsubscribe();
+    paperAccount?.detach();
+    risk.dispose();
+    throw error;
+  }
 
   const failed = new Promise<StrategyHookError>((resolve) => runtime.onFailure(resolve));
   return {

@@ -60,7 +60,9 @@ export interface RunRuntime {
 
 /**
  * Assembles the runtime of a live or paper run (see the module documentation) and adds the run's
- * strategies; resolves once the risk gate's first reads are done. No strategy is started.
+ * strategies; resolves once the risk gate's first reads are done. No strategy is started. When a
+ * step fails (a strategy's config or constructor, the gate's first reads), the gate is disposed
+ * before the error is thrown: nothing of the assembly keeps running.
  *
  * @param o - the run's options
  * @param parts - the last prices, the mode's venue, the run's stop signal
@@ -89,25 +91,32 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     symbols: o.settings.symbols,
     watchStaleness: !paper,
   });
-  logPriorCloses(o.logger, await risk.start());
-  container.bind(RiskGate).toConstantValue(risk.gate);
-  container.bind(InstrumentsToken).toConstantValue(listedInstruments(risk));
-  container.bind(Portfolio).to(StrategyPortfolio).inSingletonScope();
-  container.bind(OrderIdFactory).toConstantValue(new RandomOrderIds());
-  container.bind(ExecutionVenue).toConstantValue(venue);
-  container.bind(AccountViewToken).toConstantValue(new LedgerAccountView(ledger));
-  // Every event the runtime routes to the strategies (the venue's, and the risk gate's denials,
-  // which never reach the venue) is journalled and handed to `onEvent`.
-  const recorder = new RunEventRecorder(o);
-  container.bind(EventRecorder).toConstantValue(recorder);
-  container
-    .bind(StrategyStateStore)
-    .toConstantValue(new DatabaseStrategyStateStore(o.db, paper ? 'paper/' : ''));
-  container.bind(EngineRuntime).toSelf().inSingletonScope();
-  const runtime = container.get(EngineRuntime);
-  const portfolio = container.get<Portfolio>(Portfolio);
-  addStrategies(o, runtime, portfolio, risk);
-  return { runtime, portfolio, risk, recorder };
+  try {
+    logPriorCloses(o.logger, await risk.start());
+    container.bind(RiskGate).toConstantValue(risk.gate);
+    container.bind(InstrumentsToken).toConstantValue(listedInstruments(risk));
+    container.bind(Portfolio).to(StrategyPortfolio).inSingletonScope();
+    container.bind(OrderIdFactory).toConstantValue(new RandomOrderIds());
+    container.bind(ExecutionVenue).toConstantValue(venue);
+    container.bind(AccountViewToken).toConstantValue(new LedgerAccountView(ledger));
+    // Every event the runtime routes to the strategies (the venue's, and the risk gate's denials,
+    // which never reach the venue) is journalled and handed to `onEvent`.
+    const recorder = new RunEventRecorder(o);
+    container.bind(EventRecorder).toConstantValue(recorder);
+    container
+      .bind(StrategyStateStore)
+      .toConstantValue(new DatabaseStrategyStateStore(o.db, paper ? 'paper/' : ''));
+    container.bind(EngineRuntime).toSelf().inSingletonScope();
+    const runtime = container.get(EngineRuntime);
+    const portfolio = container.get<Portfolio>(Portfolio);
+    addStrategies(o, runtime, portfolio, risk);
+    return { runtime, portfolio, risk, recorder };
+  } catch (error) {
+    // the gate's background refresh would keep the process alive after a failed start (a
+    // strategy's bad config or throwing constructor, a failed first read): stopped here
+    risk.dispose();
+    throw error;
+  }
 }
 
 /**
