@@ -12,7 +12,7 @@ export const EngineErrorCode = {
   INVALID_STRATEGY_CONFIG: 'invalid-strategy-config',
   /** A strategy file could not be loaded or exports no strategy class (exit code 2). */
   STRATEGY_LOAD_FAILED: 'strategy-load-failed',
-  /** A strategy hook threw; the run stopped. */
+  /** A strategy hook threw (or its code failed outside a hook); the run stopped. */
   STRATEGY_HOOK_FAILED: 'strategy-hook-failed',
   /** A backtest's options are unusable (bad range, no symbols, unknown symbol; exit code 2). */
   INVALID_RUN_OPTIONS: 'invalid-run-options',
@@ -39,27 +39,47 @@ export class EngineError extends HogaError {
   }
 }
 
-/** A strategy hook threw: names the strategy and the hook; the original error is the `cause`. */
+/**
+ * How strategy code can fail outside the engine's call of a hook: a promise it left rejected with
+ * no handler (an async helper called without `await` that throws), or an exception thrown from a
+ * callback it scheduled itself (a `setTimeout`'s). Node reports them on the process; a run takes
+ * them for the failure of the strategy they came from (see `watchStrayFailures`).
+ */
+export type StrayFailure = 'unhandled promise rejection' | 'uncaught exception';
+
+const STRAY: ReadonlySet<string> = new Set<StrayFailure>([
+  'unhandled promise rejection',
+  'uncaught exception',
+]);
+
+/**
+ * A strategy hook threw, or its code failed outside a hook ({@link StrayFailure}): names the
+ * strategy and the hook; the original error is the `cause`.
+ */
 export class StrategyHookError extends EngineError {
   /**
-   * @param strategyId - the strategy whose hook threw
-   * @param hook - the hook's name (`onBar`, …)
+   * @param strategyId - the strategy whose hook threw; null for a stray failure no strategy's code
+   *   is on the stack of
+   * @param hook - the hook's name (`onBar`, …), or the {@link StrayFailure}
    * @param cause - what it threw
    * @param strategyClass - the strategy's class: the message names where in its file it threw (` (at
    *   file:line:column)`), when it was loaded from one
    */
   constructor(
-    readonly strategyId: string,
+    readonly strategyId: string | null,
     readonly hook: string,
     cause: unknown,
     strategyClass?: object,
   ) {
     const what = cause instanceof Error ? cause.message : String(cause);
     const place = strategyClass === undefined ? '' : throwPlace(cause, strategyClass);
-    super(EngineErrorCode.STRATEGY_HOOK_FAILED, `strategy ${strategyId} threw in ${hook}: ${what}${place}`, {
-      cause,
-      details: { strategyId, hook },
-    });
+    const message =
+      strategyId === null
+        ? `${hook} not traced to a strategy (no frame of its stack is in a strategy's file): ${what}`
+        : STRAY.has(hook)
+          ? `${hook} in strategy ${strategyId}: ${what}${place}`
+          : `strategy ${strategyId} threw in ${hook}: ${what}${place}`;
+    super(EngineErrorCode.STRATEGY_HOOK_FAILED, message, { cause, details: { strategyId, hook } });
     this.name = 'StrategyHookError';
   }
 }

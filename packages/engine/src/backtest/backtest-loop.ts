@@ -54,9 +54,12 @@ export interface LoopCounts {
 }
 
 /**
- * Bars between two turns of the event loop (a `setImmediate`): a strategy whose hooks never await
- * would otherwise keep a signal handler (Ctrl-C) or a timer from running until the last bar. About
- * a hundredth of a second of bars; a turn costs a few microseconds.
+ * Most bars between two turns of the event loop (a `setImmediate`), which the loop also takes
+ * before each trading day's first bar: a strategy whose hooks never await would otherwise keep a
+ * signal handler (Ctrl-C) or a timer from running until the last bar, and Node reports a promise
+ * the strategies left rejected with no handler only at a turn (`watchStrayFailures`: the run then
+ * stops there, before the day's first bar). About a hundredth of a second of bars; a turn costs a
+ * few microseconds (a daily run: about 1 ms per year of trading days).
  */
 const BARS_PER_TURN = 16_384;
 
@@ -82,8 +85,8 @@ interface SymbolRoute {
 
 /**
  * Runs bars through the engine until the stream ends, a strategy fails or `signal` aborts (checked
- * between bars: after a hook that returned a promise, and at a turn of the event loop every
- * {@link BARS_PER_TURN} bars).
+ * between bars: after a hook that returned a promise, and at a turn of the event loop before each
+ * trading day and at least every {@link BARS_PER_TURN} bars).
  *
  * @param parts - runtime, clock, venue, marks, portfolio
  * @param stream - the bars
@@ -104,6 +107,9 @@ export async function runBacktestLoop(
     if (loop.turnDue) {
       loop.turnDue = false;
       await new Promise<void>((resolve) => setImmediate(resolve));
+      // a promise a strategy left rejected is reported at a turn (`watchStrayFailures`): the bar
+      // taken is not started
+      if (parts.runtime.failure !== null) break;
     } else await parts.runtime.settle();
     if (signal?.aborted === true) {
       interrupted = true;
@@ -124,6 +130,8 @@ const Phase = {
   MATCH: 2,
   /** Deliver the bar to the hosts from `hostIndex` on. */
   HOSTS: 3,
+  /** Start the bar taken (after the turn of the event loop due before it). */
+  BEGIN: 4,
 } as const;
 type Phase = (typeof Phase)[keyof typeof Phase];
 
@@ -149,6 +157,8 @@ class BarLoop {
   private hostIndex = 0;
   /** Bars left before the next turn of the event loop. */
   private untilTurn = BARS_PER_TURN;
+  /** The trading day of the last turn of the event loop (a turn is due before another day's first bar). */
+  private turnDay = Number.NaN;
   /** Whether {@link BarLoop.run} returned for a turn of the event loop (between two bars). */
   turnDue = false;
 
@@ -168,14 +178,17 @@ class BarLoop {
     const stream = this.stream;
     for (;;) {
       if (this.phase === Phase.NEXT) {
-        if (--this.untilTurn === 0) {
+        if (!stream.next()) return false;
+        const day = Math.floor((stream.current.closeTime + DAY_ROLL_SHIFT) / DAY_MS);
+        if (--this.untilTurn === 0 || day !== this.turnDay) {
           this.untilTurn = BARS_PER_TURN;
+          this.turnDay = day;
           this.turnDue = true;
+          this.phase = Phase.BEGIN;
           return true;
         }
-        if (!stream.next()) return false;
         if (!this.begin(stream.current)) continue;
-      }
+      } else if (this.phase === Phase.BEGIN && !this.begin(stream.current)) continue;
       if (this.phase === Phase.AFTER_TIMERS) {
         if (runtime.busy) return true;
         if (this.stoppedByTimer()) return false;

@@ -20,6 +20,7 @@ import type { CurrencyTotals } from '../portfolio/strategy-book.js';
 import { BarDayPnl } from '../risk/bar-day-pnl.js';
 import { allocateCash } from '../runtime/cash-allocation.js';
 import { EngineRuntime, type StrategySpec, type Subscription } from '../runtime/engine-runtime.js';
+import { watchStrayFailures } from '../runtime/stray-failures.js';
 import { ClockToken, type RunSettings } from '../runtime/tokens.js';
 import { type PerformanceStats, performanceStats } from '../stats/performance-stats.js';
 import { OrderSummaryRecorder } from '../store/order-summary-recorder.js';
@@ -109,7 +110,8 @@ export interface BacktestRecord {
 export interface BacktestOutcome {
   readonly runId: string;
   /**
-   * `completed`; `failed` when a strategy hook threw (see {@link BacktestOutcome.failure}); `stopped`
+   * `completed`; `failed` when a strategy hook threw, or its code left a promise rejected with no
+   * handler or threw in a callback of its own (see {@link BacktestOutcome.failure}); `stopped`
    * when {@link BacktestOptions.signal} aborted it before the bars ended.
    */
   readonly status: 'completed' | 'failed' | 'stopped';
@@ -189,6 +191,9 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
   let bars = 0;
   let warmupBars = 0;
   let interrupted = false;
+  // a promise the strategies leave rejected (or a throw in a callback of theirs) fails the run as a
+  // hook's throw does, where Node would end the process
+  const release = watchStrayFailures(runtime);
   try {
     try {
       runtime.callAll('onStart');
@@ -210,7 +215,8 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
         ]);
         clock.set(options.startMs);
         portfolio.recordEquity();
-        if (stream !== null) {
+        // (a stray failure of onStart is reported while the bars download)
+        if (stream !== null && runtime.failure === null) {
           const counts = await runBacktestLoop(
             { runtime, clock, venue, marks, portfolio, references, dayPnl: container.get(BarDayPnl) },
             stream,
@@ -224,9 +230,12 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
       }
     } finally {
       await runtime.stop();
+      // what the last bars or onStop left unhandled is still the run's
+      await release();
       container.get(BacktestHalts).summarise();
     }
   } catch (error) {
+    await release();
     await stored?.abandon(error);
     throw error;
   }

@@ -20,6 +20,7 @@ import type { OrderManagerAlert } from '../orders/order-requests.js';
 import type { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import type { EngineRuntime, StrategySpec } from '../runtime/engine-runtime.js';
+import { watchStrayFailures } from '../runtime/stray-failures.js';
 import type { RunSettings } from '../runtime/tokens.js';
 import { BarDelivery } from './bar-delivery.js';
 import { cancelOpenOrders } from './cancel-open-orders.js';
@@ -95,8 +96,9 @@ export interface LiveRunHandle {
    */
   cancelOpenOrders(): Promise<number>;
   /**
-   * Resolves with the first failure of a strategy hook (a throw in `onBar`, …): from then on no
-   * strategy is called, so the caller stops the run (nothing resolves it while the hooks succeed).
+   * Resolves with the first failure of a strategy hook (a throw in `onBar`, …, or a promise its
+   * code left rejected with no handler, a throw in a callback of its own): from then on no strategy
+   * is called, so the caller stops the run (nothing resolves it while the hooks succeed).
    */
   readonly failed: Promise<StrategyHookError>;
   /**
@@ -162,6 +164,9 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
 
   let stopped = false;
   let bars: BarDelivery;
+  // a promise the strategies leave rejected (or a throw in a callback of theirs) fails the run as a
+  // hook's throw does (`failed` below), where Node would end the process mid-run
+  let release: () => Promise<void> = () => Promise.resolve();
   try {
     // Reconcile once the runtime listens: what filled or closed while the engine was down reaches
     // the portfolio and the strategies like any other event.
@@ -173,6 +178,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     await paperAccount?.restoreOrders(runtime);
     warnOfAbsentStrategies(o.db, paper ? 'paper' : 'live', runtime, o.logger);
 
+    release = watchStrayFailures(runtime);
     runtime.callAll('onStart');
     await runtime.settle();
 
@@ -192,6 +198,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     for (const s of subscriptions) s.unsubscribe();
     paperAccount?.detach();
     risk.dispose();
+    await release();
     throw error;
   }
 
@@ -210,6 +217,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
       halt.abort();
       await bars.close(); // the timer, daily bars waiting, streams; then the bar being handled
       await runtime.stop(); // onStop, then the venue settles (live: last poll)
+      await release(); // what onStop left unhandled is still the run's failure
       for (const s of subscriptions) s.unsubscribe();
       risk.dispose();
       paperAccount?.detach();

@@ -206,13 +206,20 @@ export class EngineRuntime implements HostServices {
     return this.pending !== null;
   }
 
-  /** Records a hook failure (the first one wins), logs it and tells the listeners of the first. */
+  /** Records a hook failure of a strategy (see {@link EngineRuntime.failWith}). */
   fail(host: StrategyHost, hook: string, error: unknown): void {
-    const failure = new StrategyHookError(host.strategyId, hook, error, host.strategyClass);
+    this.failWith(new StrategyHookError(host.strategyId, hook, error, host.strategyClass), host.log);
+  }
+
+  /**
+   * Records a failure, a hook's or a stray one (`watchStrayFailures`): the first one wins; logs it
+   * and tells the listeners of the first.
+   */
+  failWith(failure: StrategyHookError, log: Logger = this.log): void {
     const first = this.failure === null;
     if (first) this.failure = failure;
     // The caller reports the failure once; the stack is for --verbose.
-    host.log.debug({ err: error, hook }, failure.message);
+    log.debug({ err: failure.cause, hook: failure.hook }, failure.message);
     if (first) for (const listener of this.failureListeners) listener(failure);
   }
 
@@ -405,8 +412,6 @@ export class EngineRuntime implements HostServices {
       );
     }
   }
-
-  // ---- routing ------------------------------------------------------------------------------
 
   // ---- routing ------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { noteStrategyFile, throwPlace } from './throw-place.js';
+import { noteStrategyFile, strategyFrameDepth, throwPlace } from './throw-place.js';
 
 /** An error with the stack `frames` (the `at …` lines). */
 function thrown(frames: readonly string[]): Error {
@@ -53,5 +53,29 @@ describe(throwPlace, () => {
     expect(throwPlace(error, Inline)).toBe('');
     expect(throwPlace(thrown(['<anonymous>']), Mine)).toBe('');
     expect(throwPlace('a string', Mine)).toBe('');
+  });
+});
+
+describe(strategyFrameDepth, () => {
+  it("tells how deep in the stack the strategy's own code is: the deepest of several strategies is the one the error came from", () => {
+    class Theirs {}
+    noteStrategyFile(Theirs, '/home/q/other/theirs.ts');
+    // Mine's code threw, called from Theirs's
+    const error = thrown([
+      'check (file:///opt/hoga/packages/engine/src/runtime/strategy-host.ts:120:5)',
+      'Mine.check (file:///home/q/strats/mine.ts:31:11)',
+      'Theirs.onBar (file:///home/q/other/theirs.ts:12:17)',
+    ]);
+    expect(strategyFrameDepth(error, Mine)).toBe(1);
+    expect(strategyFrameDepth(error, Theirs)).toBe(2);
+  });
+
+  it('is -1 for a class not loaded from a file, a stack without its frames or a rejected non-error', () => {
+    class Inline {}
+    expect(strategyFrameDepth(thrown(['Inline.onBar (file:///home/q/strats/mine.ts:12:17)']), Inline)).toBe(
+      -1,
+    );
+    expect(strategyFrameDepth(thrown(['f (file:///opt/hoga/packages/core/src/x.ts:1:1)']), Mine)).toBe(-1);
+    expect(strategyFrameDepth('no error object', Mine)).toBe(-1);
   });
 });
