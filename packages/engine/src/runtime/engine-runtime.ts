@@ -13,10 +13,8 @@ import {
   type Clock,
   createOrderIntent,
   type Fill,
-  isTerminalOrderState,
   type Logger,
   type OrderEvent,
-  type OrderState,
   strategyId as toStrategyId,
 } from '@hoga/core';
 import { inject, optional } from 'inversify';
@@ -38,7 +36,6 @@ import type {
   AccountView,
   DecimalInput,
   OrderRequest,
-  OrderView,
   TimerSpec,
   Universe,
 } from '../strategy/strategy-context.js';
@@ -47,10 +44,9 @@ import { CommandPath } from './command-path.js';
 import { EventQueue } from './event-queue.js';
 import { decimalOf, intentInput } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
-import { StrategyBudgets } from './strategy-budget.js';
 import type { HostServices } from './strategy-host.js';
 import { StrategyHost } from './strategy-host.js';
-import { StrategyShares } from './strategy-shares.js';
+import { StrategyOrderChecks } from './strategy-order-checks.js';
 import { TimerQueue } from './timer-queue.js';
 import { ClockToken, type InstrumentLookup, InstrumentsToken, LoggerToken, RunSettings } from './tokens.js';
 
@@ -91,8 +87,8 @@ export class EngineRuntime implements HostServices {
   private pending: Promise<void> | null = null;
   private readonly fillListeners: ((fill: Fill, event: OrderEvent) => void)[] = [];
   private readonly log: Logger;
-  private readonly budgets: StrategyBudgets;
-  private readonly shares: StrategyShares;
+  /** Its own checks of the strategies' commands, before the gate. */
+  private readonly checks: StrategyOrderChecks;
   /** The way of the strategies' commands through the risk gate to the venue. */
   private readonly path: CommandPath;
   private warnedNoTicks = false;
@@ -115,8 +111,6 @@ export class EngineRuntime implements HostServices {
     this.mode = settings.mode;
     this.universe = { symbols: settings.symbols, interval: settings.interval };
     this.log = logger.child({ component: 'engine' });
-    this.budgets = new StrategyBudgets(portfolio);
-    this.shares = new StrategyShares(this.hosts, () => this.account);
     this.path = new CommandPath(risk, venue, recorder, this.log, {
       enqueue: (event) => this.enqueue(event),
       await: (promise) => this.await(promise),
@@ -125,6 +119,7 @@ export class EngineRuntime implements HostServices {
         if (host !== undefined) this.fail(host, 'venue', error);
       },
     });
+    this.checks = new StrategyOrderChecks(this.path, this.hosts, portfolio, () => this.account);
     venue.events$.subscribe((event) => this.enqueue(event));
   }
 
@@ -273,22 +268,8 @@ export class EngineRuntime implements HostServices {
       tsInit: now,
       intent,
     };
-    if (host.isWarmingUp) {
-      this.path.deny(
-        command,
-        host.strategyId,
-        clientOrderId,
-        'warm-up',
-        'orders are not placed during warm-up',
-      );
-      return clientOrderId;
-    }
-    // several strategies share the run's cash: a buy must fit in its strategy's own
-    if (this.overBudget(command, host)) return clientOrderId;
-    // and a sell in its shares
     const fromAccount = 'quantity' in request && request.fromAccount === true;
-    if (this.overShares(command, host, fromAccount)) return clientOrderId;
-    this.path.send(command, clientOrderId);
+    if (!this.checks.refusesSubmit(command, host, fromAccount)) this.path.send(command, clientOrderId);
     return clientOrderId;
   }
 
@@ -319,36 +300,7 @@ export class EngineRuntime implements HostServices {
       ...(quantity === undefined ? {} : { quantity }),
       confirmHighValue: change.confirmHighValue === true,
     };
-    if (this.refusedAsClosed(command, order?.state, 'modified')) return;
-    // nor may a modify raise a buy past its strategy's cash, or a sell past its shares
-    if (this.overBudget(command, host, order) || this.overShares(command, host, false, order)) return;
-    this.path.send(command, id);
-  }
-
-  /** Denies `risk-strategy-shares` a sell (or a modify raising one) past its strategy's shares. */
-  private overShares(
-    command: SubmitOrder | ModifyOrder,
-    host: StrategyHost,
-    fromAccount: boolean,
-    order?: OrderView,
-  ): boolean {
-    const short = this.shares.shortfall(command, host, fromAccount, order);
-    const id = command.type === 'SubmitOrder' ? command.intent.clientOrderId : command.clientOrderId;
-    if (short === null) return false;
-    this.path.deny(command, command.strategyId, id, 'risk-strategy-shares', short);
-    if (command.type === 'SubmitOrder') host.deniedNow(id);
-    return true;
-  }
-
-  /** Denies `risk-strategy-cash` a create or modify of one of several strategies that its cash does not cover. */
-  private overBudget(command: SubmitOrder | ModifyOrder, host: StrategyHost, order?: OrderView): boolean {
-    if (this.hosts.length < 2) return false;
-    const short = this.budgets.shortfall(command, host.openOrders(), order);
-    const id = command.type === 'SubmitOrder' ? command.intent.clientOrderId : command.clientOrderId;
-    if (short === null) return false;
-    this.path.deny(command, command.strategyId, id, 'risk-strategy-cash', short);
-    if (command.type === 'SubmitOrder') host.deniedNow(id);
-    return true;
+    if (!this.checks.refusesModify(command, host, order)) this.path.send(command, id);
   }
 
   /** @inheritdoc */
@@ -361,22 +313,7 @@ export class EngineRuntime implements HostServices {
       tsInit: this.clock.nowMs(),
       clientOrderId: id,
     };
-    if (!this.refusedAsClosed(command, host.order(id)?.state, 'canceled')) this.path.send(command, id);
-  }
-
-  /**
-   * Refuses a modify or cancel of an order already closed (the strategy gets the rejection at once,
-   * code `order-closed`; nothing is sent, as the broker would refuse it): true when refused.
-   */
-  private refusedAsClosed(
-    command: ModifyOrder | CancelOrder,
-    state: OrderState | undefined,
-    verb: 'modified' | 'canceled',
-  ): boolean {
-    if (state === undefined || !isTerminalOrderState(state)) return false;
-    const reason = `order ${command.clientOrderId} is ${state}: it can no longer be ${verb}`;
-    this.path.deny(command, command.strategyId, command.clientOrderId, 'order-closed', reason);
-    return true;
+    if (!this.checks.refusesCancel(command, host.order(id))) this.path.send(command, id);
   }
 
   /** @inheritdoc */

@@ -1,0 +1,108 @@
+/**
+ * The runtime's own checks of a strategy's order commands, before the risk gate: no order during
+ * warm-up (`warm-up`), no modify or cancel of an order already closed (`order-closed`), a buy
+ * within the strategy's own cash when several strategies share the run's (`risk-strategy-cash`,
+ * see strategy-budget.ts), and a sell within its own shares (`risk-strategy-shares`, see
+ * strategy-shares.ts). A command refused here is denied to the strategy at once and never sent.
+ *
+ * @module
+ */
+import { isTerminalOrderState, type OrderState } from '@hoga/core';
+import type { CancelOrder, ModifyOrder, SubmitOrder } from '../commands/order-commands.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
+import type { AccountView, OrderView } from '../strategy/strategy-context.js';
+import type { CommandPath } from './command-path.js';
+import { StrategyBudgets } from './strategy-budget.js';
+import type { StrategyHost } from './strategy-host.js';
+import { StrategyShares } from './strategy-shares.js';
+
+/** See the module description. */
+export class StrategyOrderChecks {
+  private readonly budgets: StrategyBudgets;
+  private readonly shares: StrategyShares;
+
+  /**
+   * @param path - where a refusal is denied
+   * @param hosts - the run's strategies
+   */
+  constructor(
+    private readonly path: CommandPath,
+    private readonly hosts: readonly StrategyHost[],
+    portfolio: Portfolio,
+    account: () => AccountView,
+  ) {
+    this.budgets = new StrategyBudgets(portfolio);
+    this.shares = new StrategyShares(hosts, account);
+  }
+
+  /**
+   * Whether a new order is refused (and denied): during warm-up, past the strategy's cash, past its
+   * shares unless it asked for the account's (`fromAccount`).
+   */
+  refusesSubmit(command: SubmitOrder, host: StrategyHost, fromAccount: boolean): boolean {
+    if (host.isWarmingUp) {
+      this.deny(command, host, 'warm-up', 'orders are not placed during warm-up');
+      return true;
+    }
+    // several strategies share the run's cash: a buy must fit in its strategy's own, a sell in its shares
+    return this.overBudget(command, host) || this.overShares(command, host, fromAccount);
+  }
+
+  /** Whether a modify is refused (and denied): of a closed order, raising a buy past the cash or a sell past the shares. */
+  refusesModify(command: ModifyOrder, host: StrategyHost, order: OrderView | undefined): boolean {
+    return (
+      this.refusedAsClosed(command, order?.state, 'modified') ||
+      this.overBudget(command, host, order) ||
+      this.overShares(command, host, false, order)
+    );
+  }
+
+  /** Whether a cancel is refused (and denied): of a closed order. */
+  refusesCancel(command: CancelOrder, order: OrderView | undefined): boolean {
+    return this.refusedAsClosed(command, order?.state, 'canceled');
+  }
+
+  /** Denies `risk-strategy-shares` a sell (or a modify raising one) past its strategy's shares. */
+  private overShares(
+    command: SubmitOrder | ModifyOrder,
+    host: StrategyHost,
+    fromAccount: boolean,
+    order?: OrderView,
+  ): boolean {
+    const short = this.shares.shortfall(command, host, fromAccount, order);
+    if (short === null) return false;
+    this.deny(command, host, 'risk-strategy-shares', short);
+    return true;
+  }
+
+  /** Denies `risk-strategy-cash` a create or modify of one of several strategies that its cash does not cover. */
+  private overBudget(command: SubmitOrder | ModifyOrder, host: StrategyHost, order?: OrderView): boolean {
+    if (this.hosts.length < 2) return false;
+    const short = this.budgets.shortfall(command, host.openOrders(), order);
+    if (short === null) return false;
+    this.deny(command, host, 'risk-strategy-cash', short);
+    return true;
+  }
+
+  /**
+   * Refuses a modify or cancel of an order already closed (the strategy gets the rejection at once,
+   * code `order-closed`; nothing is sent, as the broker would refuse it): true when refused.
+   */
+  private refusedAsClosed(
+    command: ModifyOrder | CancelOrder,
+    state: OrderState | undefined,
+    verb: 'modified' | 'canceled',
+  ): boolean {
+    if (state === undefined || !isTerminalOrderState(state)) return false;
+    const reason = `order ${command.clientOrderId} is ${state}: it can no longer be ${verb}`;
+    this.path.deny(command, command.strategyId, command.clientOrderId, 'order-closed', reason);
+    return true;
+  }
+
+  /** Denies a command of `host`; a new order denied no longer counts as open for the next ones. */
+  private deny(command: SubmitOrder | ModifyOrder, host: StrategyHost, code: string, reason: string): void {
+    const id = command.type === 'SubmitOrder' ? command.intent.clientOrderId : command.clientOrderId;
+    this.path.deny(command, command.strategyId, id, code, reason);
+    if (command.type === 'SubmitOrder') host.deniedNow(id);
+  }
+}
