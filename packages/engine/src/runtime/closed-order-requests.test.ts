@@ -4,9 +4,10 @@ import { backtestBars, minuteBars } from '../backtest/backtest-fixture.test-help
 import { Strategy } from '../strategy/strategy.js';
 
 /**
- * Buys 10 at market on the first bar (000660's) and sells 5 of another stock it does not have
- * (denied `risk-strategy-shares`: a strategy sells only its own shares); once the buy filled and
- * the sell was denied, asks to cancel and to modify both (orders that can no longer change).
+ * Buys 10 at market on the first bar (000660's) and sells 5 of another stock it does not have (of
+ * the same stock, the broker's opposite-side rule would deny it before the venue); once the buy
+ * filled and the sell was rejected, asks to cancel and to modify both (orders that can no longer
+ * change).
  */
 class TouchesClosedOrders extends Strategy {
   readonly events: OrderEvent[] = [];
@@ -66,9 +67,9 @@ describe('a cancel or modify of an order that can no longer change', () => {
     expect(outcome.status).toBe('completed');
     const seen = (strategy?.events ?? []).map((e) => [e.type, 'reason' in e ? e.reason : undefined]);
     const buy = outcome.trades[0]?.clientOrderId ?? '';
-    const sell = (strategy?.events ?? []).find((e) => e.type === 'OrderDenied')?.clientOrderId ?? '';
+    const sell = (strategy?.events ?? []).find((e) => e.type === 'OrderRejected')?.clientOrderId ?? '';
     expect(sell).not.toBe('');
-    // after the fill and the denial: one refusal per request, nothing else (no request events)
+    // after the fill and the rejection: one refusal per request, nothing else (no request events)
     const after = (strategy?.events ?? []).filter(
       (e) => e.type.startsWith('OrderCancel') || e.type.startsWith('OrderModify'),
     );
@@ -84,7 +85,7 @@ describe('a cancel or modify of an order that can no longer change', () => {
     ]);
     expect(seen).toContainEqual([
       'OrderModifyRejected',
-      `order ${sell} is DENIED: it can no longer be modified`,
+      `order ${sell} is REJECTED: it can no longer be modified`,
     ]);
     expect(records.filter((r) => (r.level as number) >= 40).map((r) => r.msg)).toEqual([]);
   });

@@ -4,7 +4,9 @@
  * So a sell of a strategy must fit in its own position less what its open sells still sell. A
  * strategy that means to sell the account's shares says so on the order (`fromAccount: true`): its
  * sell may then also take the account's shares that no strategy of the run holds (never another
- * strategy's). A modify that raises a sell's quantity is judged the same way.
+ * strategy's). A modify that raises a sell's quantity is judged the same way. A sell of more than
+ * the account holds is left to the broker's rule (the risk gate and the venue refuse it with the
+ * broker's code, as live hears it).
  *
  * @module
  */
@@ -89,18 +91,21 @@ export class StrategyShares {
     const selling = holder.openSellRest(symbol, orderId);
     // the common case: the strategy holds enough, with no look at the account
     if (quantity.lte(own.minus(selling))) return null;
-    const external = this.fromAccount.has(orderId) ? this.unheld(symbol) : null;
+    const account =
+      this.account()
+        .holdings()
+        .find((h) => h.symbol === symbol)?.quantity ?? ZERO;
+    // the account itself holds too few: the broker's rule refuses the sell, with the broker's code
+    // (the risk gate's, or the venue's), as live would hear it
+    if (quantity.gt(account)) return null;
+    const external = this.fromAccount.has(orderId) ? this.unheld(symbol, account) : null;
     return sharesShortfall(symbol, quantity, own, selling, external);
   }
 
-  /** The account's shares of `symbol` that no strategy of the run holds (0 or more). */
-  private unheld(symbol: string): Decimal {
-    const held = this.account()
-      .holdings()
-      .find((h) => h.symbol === symbol)?.quantity;
-    if (held === undefined) return ZERO;
+  /** The account's shares of `symbol` (`account` of them) that no strategy of the run holds (0 or more). */
+  private unheld(symbol: string, account: Decimal): Decimal {
     let theirs = ZERO;
     for (const h of this.holders) theirs = theirs.plus(h.heldQuantity(symbol));
-    return Decimal.max(ZERO, held.minus(theirs));
+    return Decimal.max(ZERO, account.minus(theirs));
   }
 }
