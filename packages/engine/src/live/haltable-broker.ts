@@ -40,8 +40,8 @@ export function haltable(
     getPrices: (symbols, options) => read(options, (o) => broker.getPrices(symbols, o)),
     getPriceLimits: (symbol, options) => read(options, (o) => broker.getPriceLimits(symbol, o)),
     getExchangeRate: () => broker.getExchangeRate(),
-    getKrMarketCalendar: () => broker.getKrMarketCalendar(),
-    getUsMarketCalendar: () => broker.getUsMarketCalendar(),
+    getKrMarketCalendar: (date) => broker.getKrMarketCalendar(date),
+    getUsMarketCalendar: (date) => broker.getUsMarketCalendar(date),
     getBuyingPower: (currency, options) => read(options, (o) => broker.getBuyingPower(currency, o)),
     getSellableQuantity: (symbol, options) => read(options, (o) => broker.getSellableQuantity(symbol, o)),
   };

@@ -34,8 +34,8 @@ export function paperBrokerView(
     getPrices: (symbols, options) => market.getPrices(symbols, options),
     getPriceLimits: (symbol, options) => market.getPriceLimits(symbol, options),
     getExchangeRate: () => market.getExchangeRate(),
-    getKrMarketCalendar: () => market.getKrMarketCalendar(),
-    getUsMarketCalendar: () => market.getUsMarketCalendar(),
+    getKrMarketCalendar: (date) => market.getKrMarketCalendar(date),
+    getUsMarketCalendar: (date) => market.getUsMarketCalendar(date),
     getBuyingPower: (currency) => Promise.resolve({ cashBuyingPower: ledger.buyingPower(currency) }),
     getSellableQuantity: (symbol) => Promise.resolve({ sellableQuantity: ledger.sellableQuantity(symbol) }),
   };

@@ -1,7 +1,8 @@
 /**
  * The market as the broker's rules need it, read from the broker through the connector and cached:
  * instruments with their trading flags (stock info and warnings), the KR and US calendars (the
- * order session and the US regular hours), price limits, last prices and the USD/KRW rate.
+ * order session and the US regular hours, read for the date of the instant judged:
+ * `market-calendars.ts`), price limits, last prices and the USD/KRW rate.
  *
  * @module
  */
@@ -14,6 +15,7 @@ import {
   KST_ZONE,
   type Market,
   type MarketCalendar,
+  type MarketSession,
   nextOpen,
   SecurityType,
   SessionName,
@@ -24,6 +26,12 @@ import {
 } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import type { MarketRulesView } from './broker-rules-check.js';
+import {
+  CALENDAR_MARKETS,
+  type CalendarSource,
+  calendarDateOf,
+  MarketCalendars,
+} from './market-calendars.js';
 
 /**
  * Most symbols one `GET /api/v1/prices` call takes (spec: `symbols` is a list of 1 to 200); a
@@ -40,7 +48,7 @@ export interface ReadOptions {
 }
 
 /** The market reads the view makes (the connector's `BrokerClient` has them). */
-export interface MarketInfoSource {
+export interface MarketInfoSource extends CalendarSource {
   getStocks(
     symbols: readonly string[],
     options?: ReadOptions,
@@ -69,8 +77,6 @@ export interface MarketInfoSource {
     options?: ReadOptions,
   ): Promise<{ readonly upperLimitPrice: Decimal | null; readonly lowerLimitPrice: Decimal | null }>;
   getExchangeRate(): Promise<{ readonly rate: Decimal }>;
-  getKrMarketCalendar(): Promise<unknown>;
-  getUsMarketCalendar(): Promise<unknown>;
 }
 
 /** How long each kind of data is kept before `prepare` re-reads it, ms. */
@@ -118,7 +124,7 @@ export class BrokerMarketView implements MarketRulesView {
   private readonly limits = new Map<string, Stamped<{ upper: Decimal; lower: Decimal } | null>>();
   private readonly prices = new Map<string, Stamped<Decimal>>();
   private readonly inFlight = new Map<string, Promise<void>>();
-  private calendars: Stamped<{ KR: MarketCalendar; US: MarketCalendar }> | undefined;
+  private readonly calendars: MarketCalendars;
   private fx: Stamped<Decimal> | undefined;
   private readonly ages: MarketViewAges;
 
@@ -133,10 +139,14 @@ export class BrokerMarketView implements MarketRulesView {
     ages: Partial<MarketViewAges> = {},
   ) {
     this.ages = { ...DEFAULT_AGES, ...ages };
+    this.calendars = new MarketCalendars(source, clock, this.ages.calendar);
   }
 
   /**
-   * Reads what is missing or older than its age for `symbol` (everything with `force`).
+   * Reads what is missing or older than its age for `symbol` (everything with `force`), and the KR
+   * and US calendars when they do not tell the hours at the engine clock's now (the instant the
+   * rules judge): read for its date, so a clock far from the broker's day (`hoga order --at`) or
+   * past the next business day (a long run) is judged on its own day's hours.
    *
    * @param options - how the instrument and quote reads are queued (the background refresh passes
    *   the `POLL` priority and its stop signal); an order's read (no options) never joins a
@@ -147,8 +157,12 @@ export class BrokerMarketView implements MarketRulesView {
     const tag = options.priority === undefined ? '' : `@${options.priority}`;
     if (force || this.stale(this.instruments.get(symbol), this.ages.reference))
       jobs.push(this.once(`instrument:${symbol}${tag}`, () => this.readInstrument(symbol, options)));
-    if (force || this.stale(this.calendars, this.ages.calendar))
-      jobs.push(this.once('calendars', () => this.readCalendars()));
+    const nowMs = this.clock.nowMs();
+    for (const market of CALENDAR_MARKETS) {
+      if (!force && !this.calendars.due(market, nowMs)) continue;
+      const key = `calendar:${market}:${calendarDateOf(market, nowMs)}`;
+      jobs.push(this.once(key, () => this.calendars.read(market, nowMs)));
+    }
     if (force || this.stale(this.prices.get(symbol), this.ages.quote))
       jobs.push(this.once(`quote:${symbol}${tag}`, () => this.readPrice(symbol, options)));
     if (force || this.staleLimits(this.limits.get(symbol)))
@@ -186,7 +200,7 @@ export class BrokerMarketView implements MarketRulesView {
     );
   }
 
-  /** One read per key at a time: concurrent `prepare`s (one per symbol) share the calendars and fx reads. */
+  /** One read per key at a time: concurrent `prepare`s (one per symbol) share the calendar and fx reads. */
   private once(key: string, read: () => Promise<void>): Promise<void> {
     const running = this.inFlight.get(key);
     if (running !== undefined) return running;
@@ -210,9 +224,12 @@ export class BrokerMarketView implements MarketRulesView {
     return this.fx?.value;
   }
 
-  /** A market's calendar as last read (refreshed with a symbol's data once older than its age), or undefined before the first read. */
+  /**
+   * A market's calendar as last read (with a symbol's data, once older than its age or when the
+   * engine clock left the days it holds), or undefined before the first read.
+   */
   calendar(market: Market): MarketCalendar | undefined {
-    return this.calendars?.value[market];
+    return this.calendars.latest(market);
   }
 
   /** @inheritdoc */
@@ -222,26 +239,40 @@ export class BrokerMarketView implements MarketRulesView {
 
   /** @inheritdoc */
   moment(instrument: TradableInstrument, at: DateTime): MarketMoment | undefined {
-    const calendars = this.calendars?.value;
+    // the calendar that holds the instant's day: never another day's, which would judge it closed
+    const calendar = this.calendars.covering(instrument.market, at);
     const lastPrice = this.prices.get(instrument.symbol)?.value;
     const usdKrw = this.fx?.value;
     const limits = this.limits.get(instrument.symbol);
-    if (calendars === undefined || lastPrice === undefined || usdKrw === undefined || limits === undefined) {
+    if (calendar === undefined || lastPrice === undefined || usdKrw === undefined || limits === undefined) {
       return undefined;
     }
-    const calendar = calendars[instrument.market];
     const session = sessionAt(calendar, at)?.name ?? null;
-    const regular = sessionAt(calendars.US, at, [SessionName.REGULAR_MARKET]);
+    const usRegularHours = this.usRegularHours(at);
     return {
       at: at.setZone(KST_ZONE),
       session,
       nextOpenAt: session === null ? (nextOpen(calendar, at)?.at ?? null) : null,
       usRegularHours:
-        regular === null ? null : { start: regular.session.startTime, end: regular.session.endTime },
+        usRegularHours === null ? null : { start: usRegularHours.startTime, end: usRegularHours.endTime },
       priceLimits: limits.value,
       lastPrice,
       usdKrw,
     };
+  }
+
+  /** @inheritdoc */
+  missing(instrument: TradableInstrument, at: DateTime): string | undefined {
+    if (this.calendars.covering(instrument.market, at) === undefined)
+      return this.calendars.unknownHours(instrument.market, at);
+    return undefined;
+  }
+
+  /** The US regular session in progress at `at` (amount orders, CLS orders), when the US calendar holds its day. */
+  private usRegularHours(at: DateTime): MarketSession | null {
+    const calendar = this.calendars.covering('US', at);
+    if (calendar === undefined) return null;
+    return sessionAt(calendar, at, [SessionName.REGULAR_MARKET])?.session ?? null;
   }
 
   private async readInstrument(symbol: string, options: ReadOptions): Promise<void> {
@@ -279,17 +310,6 @@ export class BrokerMarketView implements MarketRulesView {
       warnings: warnings.map((w) => w.warningType as StockWarningType),
     });
     this.instruments.set(symbol, { value: { ...base, flags }, atMs: this.clock.nowMs() });
-  }
-
-  private async readCalendars(): Promise<void> {
-    const [kr, us] = await Promise.all([
-      this.source.getKrMarketCalendar(),
-      this.source.getUsMarketCalendar(),
-    ]);
-    this.calendars = {
-      value: { KR: kr as MarketCalendar, US: us as MarketCalendar },
-      atMs: this.clock.nowMs(),
-    };
   }
 
   private async readPrice(symbol: string, options: ReadOptions): Promise<void> {

@@ -33,6 +33,11 @@ export interface MarketRulesView {
   instrument(symbol: string): TradableInstrument | undefined;
   /** The market moment of an instrument at an instant, or undefined when data is missing. */
   moment(instrument: TradableInstrument, at: DateTime): MarketMoment | undefined;
+  /**
+   * What is missing when {@link MarketRulesView.moment} has no moment, if the view can say (e.g.
+   * the broker has no calendar for the instant's date), for the denial's message.
+   */
+  missing?(instrument: TradableInstrument, at: DateTime): string | undefined;
 }
 
 /** Buying power and sellable quantity as the broker last told them, net of orders hoga sent since. */
@@ -96,9 +101,10 @@ export function checkBrokerRules(subject: RiskSubject, input: BrokerRulesInput):
   const instrument = input.market.instrument(subject.symbol);
   const moment = instrument === undefined ? undefined : input.market.moment(instrument, input.at);
   if (instrument === undefined || moment === undefined) {
+    const detail = instrument === undefined ? undefined : input.market.missing?.(instrument, input.at);
     return deny(
       'risk-market-data-missing',
-      `hoga has no market data for ${subject.symbol} to check the order against`,
+      detail ?? `hoga has no market data for ${subject.symbol} to check the order against`,
       {
         symbol: subject.symbol,
       },

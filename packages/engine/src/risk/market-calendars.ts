@@ -1,0 +1,148 @@
+/**
+ * The KR and US calendars of the risk module's market view, read from the broker for the instant
+ * being judged. One calendar answer holds three business days (the previous, current and next
+ * around its date), so it tells the session hours of the instants from the first session of its
+ * previous business day to the end of the last session of its next one; an instant outside that
+ * span (`hoga order --check --at` another week, or a long run's clock past the next business day)
+ * has its market's calendar read for its own date.
+ *
+ * @module
+ */
+import { NotFoundError, RequestValidationError } from '@hoga/connector';
+import {
+  type Clock,
+  calendarSessions,
+  KST_ZONE,
+  type Market,
+  type MarketCalendar,
+  NEW_YORK_ZONE,
+} from '@hoga/core';
+import { DateTime } from 'luxon';
+
+/** The calendar reads (the connector's `BrokerClient` has them): `date` is the market's local date. */
+export interface CalendarSource {
+  getKrMarketCalendar(date?: string): Promise<unknown>;
+  getUsMarketCalendar(date?: string): Promise<unknown>;
+}
+
+/** The markets whose calendars are kept. */
+export const CALENDAR_MARKETS: readonly Market[] = ['KR', 'US'];
+
+interface Stamped<T> {
+  readonly value: T;
+  readonly atMs: number;
+}
+
+/** A date the broker gave no calendar for, and why. */
+interface Gap {
+  readonly date: string;
+  readonly reason: string;
+}
+
+/**
+ * The date the broker's calendar of `market` is asked about for an instant: the KST date for KR,
+ * the New York date for US (the spec's "US local date"; a US trading day's sessions run from the
+ * evening before, New York time, which the answer's next business day holds).
+ */
+export function calendarDateOf(market: Market, atMs: number): string {
+  const zone = market === 'KR' ? KST_ZONE : NEW_YORK_ZONE;
+  return DateTime.fromMillis(atMs, { zone }).toISODate() as string;
+}
+
+/**
+ * Whether a calendar answer tells the session hours at an instant: from the start of its first
+ * session to the end of its last one, every session is in it (its days are consecutive business
+ * days), so an instant in between is in one of them or in none.
+ */
+export function calendarCovers(calendar: MarketCalendar, atMs: number): boolean {
+  const sessions = calendarSessions(calendar);
+  const first = sessions[0];
+  if (first === undefined) return false;
+  const lastEnd = Math.max(...sessions.map((s) => s.session.endTime.toMillis()));
+  return first.session.startTime.toMillis() <= atMs && atMs < lastEnd;
+}
+
+/** The broker's KR and US calendars, each read for the date of the instant it is asked about. */
+export class MarketCalendars {
+  private readonly calendars = new Map<Market, Stamped<MarketCalendar>>();
+  private readonly gaps = new Map<Market, Stamped<Gap>>();
+
+  /**
+   * @param source - the broker
+   * @param clock - engine clock (the ages)
+   * @param maxAgeMs - how long a calendar (or the broker's refusal of a date) is kept before it is read again
+   */
+  constructor(
+    private readonly source: CalendarSource,
+    private readonly clock: Clock,
+    private readonly maxAgeMs: number,
+  ) {}
+
+  /**
+   * Whether `market`'s calendar must be read to tell the hours at `atMs`: none yet, older than
+   * the age, or not covering the instant (a date the broker refused is not asked again until the age).
+   */
+  due(market: Market, atMs: number): boolean {
+    const nowMs = this.clock.nowMs();
+    const kept = this.calendars.get(market);
+    if (kept !== undefined && nowMs - kept.atMs <= this.maxAgeMs && calendarCovers(kept.value, atMs))
+      return false;
+    const gap = this.gaps.get(market);
+    return !(
+      gap !== undefined &&
+      nowMs - gap.atMs <= this.maxAgeMs &&
+      gap.value.date === calendarDateOf(market, atMs)
+    );
+  }
+
+  /**
+   * Reads `market`'s calendar for the date of `atMs`. A 400 or 404 answer (`unsupported-date`: the
+   * broker has no calendar for the date) is kept as the reason the hours are unknown; other errors
+   * are thrown.
+   */
+  async read(market: Market, atMs: number): Promise<void> {
+    const date = calendarDateOf(market, atMs);
+    let answer: unknown;
+    try {
+      answer = await (market === 'KR'
+        ? this.source.getKrMarketCalendar(date)
+        : this.source.getUsMarketCalendar(date));
+    } catch (error) {
+      if (!(error instanceof RequestValidationError || error instanceof NotFoundError)) throw error;
+      this.gaps.set(market, {
+        value: { date, reason: `${error.code}: ${error.brokerMessage}` },
+        atMs: this.clock.nowMs(),
+      });
+      return;
+    }
+    const calendar = answer as MarketCalendar;
+    this.calendars.set(market, { value: calendar, atMs: this.clock.nowMs() });
+    if (calendarCovers(calendar, atMs)) this.gaps.delete(market);
+    else {
+      const days = `${calendar.previousBusinessDay.date} to ${calendar.nextBusinessDay.date}`;
+      this.gaps.set(market, {
+        value: { date, reason: `the broker's answer for ${date} holds ${days} only` },
+        atMs: this.clock.nowMs(),
+      });
+    }
+  }
+
+  /** `market`'s calendar as last read (the one around the instant last asked about), or undefined before the first read. */
+  latest(market: Market): MarketCalendar | undefined {
+    return this.calendars.get(market)?.value;
+  }
+
+  /** `market`'s calendar when it tells the hours at `at`, else undefined. */
+  covering(market: Market, at: DateTime): MarketCalendar | undefined {
+    const calendar = this.calendars.get(market)?.value;
+    return calendar !== undefined && calendarCovers(calendar, at.toMillis()) ? calendar : undefined;
+  }
+
+  /** Why the hours of `market` at `at` are not known (the calendar not read for its date, or the broker's refusal). */
+  unknownHours(market: Market, at: DateTime): string {
+    const date = calendarDateOf(market, at.toMillis());
+    const gap = this.gaps.get(market)?.value;
+    const why = gap?.date === date ? gap.reason : 'not read for that date';
+    return `hoga does not know the ${market} order hours at ${at.setZone(KST_ZONE).toISO()}: the broker's ${market} calendar for ${date}: ${why}`;
+  }
+}
