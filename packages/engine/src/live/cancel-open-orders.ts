@@ -1,7 +1,8 @@
 /**
  * A stopping live or paper run's cancels of its strategies' open orders (`--cancel-on-stop`, see
- * `LiveRunHandle.cancelOpenOrders`): live, the store's own open orders (not external ones, not
- * manual ones) through the order manager; paper, the paper venue's working orders.
+ * `LiveRunHandle.cancelOpenOrders`): live, the store's open orders of the run's strategies (not
+ * external ones, not manual ones, not those of another live run on the store) through the order
+ * manager; paper, the paper venue's working orders.
  *
  * @module
  */
@@ -30,9 +31,10 @@ export async function cancelOpenOrders(
   const { manager, paperAccount, venue } = mode;
   const open: { clientOrderId: string; strategyId: string }[] = [];
   if (manager !== null) {
+    const running = new Set<string>(runtime.hosts.map((h) => h.strategyId));
     for (const order of o.db.orders.list({ mode: 'live' })) {
       if (order.clientOrderId.startsWith('ext-') || order.strategyId === null) continue;
-      if (!OPEN_STATES.has(order.state)) continue;
+      if (!OPEN_STATES.has(order.state) || !running.has(order.strategyId)) continue;
       open.push({ clientOrderId: order.clientOrderId, strategyId: order.strategyId });
     }
   } else if (paperAccount !== null) {

@@ -53,6 +53,8 @@ export async function bindModeVenue(
   }
   const manager = new OrderManager(o.client, o.db, o.clock, {
     ...o.orderManager,
+    // the orders of strategies other live runs on the store work are left to those runs
+    strategies: o.strategies.map((s) => s.id ?? s.strategyClass.name),
     onCheckpointError: (e) => o.onError?.(e, 'store-checkpoint'),
   });
   const liveVenue = new LiveVenue(manager, {

@@ -10,7 +10,9 @@
  * A lease records the process id, host and start of the run that holds it (in `strategy_state`);
  * the run takes its leases when it starts and gives them back when it stops, and a lease whose
  * process is gone (killed, a power loss) is taken over. The leases are read and written in one
- * immediate transaction, so two runs starting together cannot both take one.
+ * immediate transaction, so two runs starting together cannot both take one. The order manager of
+ * each process reads the live leases too: an order of a strategy another run works is left to that
+ * run (`orders/order-ownership.ts`).
  *
  * @module
  */
@@ -82,6 +84,20 @@ function slotsOf(mode: 'live' | 'paper', strategyIds: readonly string[]): LeaseS
       `strategy ${id} already runs live on ${file} (${holder}): the same strategy in two processes ` +
       'would trade twice on every signal; stop that one, or give this one another id (FILE.ts:ID)',
   }));
+}
+
+/**
+ * The strategy ids a live run on this store holds a lease for now (its process alive, or on
+ * another host): the order manager leaves their orders to that run (`OrderOwnership`).
+ *
+ * @param db - the store
+ */
+export function leasedLiveStrategies(db: HogaDatabase): Set<string> {
+  const host = hostname();
+  const held = new Set<string>();
+  for (const [id, lease] of db.strategyState.entries(LIVE_LEASES))
+    if (holds(lease as LeaseRecord | undefined, host)) held.add(id);
+  return held;
 }
 
 /**

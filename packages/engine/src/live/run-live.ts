@@ -90,9 +90,9 @@ export interface LiveRunHandle {
   readonly manager: OrderManager | null;
   status(): LiveStatus;
   /**
-   * Cancels the open orders of the run's strategies (`--cancel-on-stop`): live, every open order of
-   * the store's own (not external) orders through the order manager; paper, every open order of
-   * the paper venue. Call before {@link LiveRunHandle.stop}; resolves once the cancels were handed over.
+   * Cancels the open orders of the run's strategies (`--cancel-on-stop`): live, every open order
+   * the store has of them (not external or manual orders, not another live run's) through the order
+   * manager; paper, every open order of the paper venue. Call before {@link LiveRunHandle.stop}; resolves once the cancels were handed over.
    */
   cancelOpenOrders(): Promise<number>;
   /**

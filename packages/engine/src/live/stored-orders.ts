@@ -9,6 +9,7 @@ import { type Logger, ORDER_STATES, type OrderState, TERMINAL_ORDER_STATES } fro
 import type { HogaDatabase } from '@hoga/store';
 import type { RiskBook } from '../risk/risk-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
+import { leasedLiveStrategies } from './run-lease.js';
 
 /** Store states of an order that has not ended (a strategy still sees it among its open orders). */
 export const OPEN_ORDER_STATES: readonly OrderState[] = ORDER_STATES.filter(
@@ -52,7 +53,8 @@ export function retrackStoredOrders(db: HogaDatabase, runtime: EngineRuntime, bo
  * The open orders in the store of strategies this run does not run (one renamed, or not started
  * this time), each as `<clientOrderId> <strategy> <side> <size> <symbol> <type>[ @ <price>]`:
  * they keep working (live at the broker, paper on the paper venue) with no strategy managing them.
- * Manual orders (no strategy) and orders from other channels (`ext-`) are not counted.
+ * Manual orders (no strategy), orders from other channels (`ext-`) and, live, the orders of
+ * strategies another live run on the store works (that run manages them) are not counted.
  *
  * @param db - the run's store (reconciled with the broker, or the paper orders restored)
  * @param mode - the run's mode
@@ -64,6 +66,7 @@ function ordersOfAbsentStrategies(
   runtime: EngineRuntime,
 ): string[] {
   const running = new Set<string>(runtime.hosts.map((h) => h.strategyId));
+  if (mode === 'live') for (const id of leasedLiveStrategies(db)) running.add(id);
   return db.orders
     .list({ mode, state: OPEN_ORDER_STATES, limit: 10_000 })
     .filter((o) => o.strategyId !== null && !running.has(o.strategyId) && !o.clientOrderId.startsWith('ext-'))

@@ -53,7 +53,8 @@ export class OrderEventFactory {
   /** Strategy of each logical order (it never changes). */
   private readonly strategies = new Map<string, string | null>();
 
-  private strategyOf(clientOrderId: string): string | null {
+  /** The strategy of a logical order (null: none, or no such order), read once and kept. */
+  strategyOf(clientOrderId: string): string | null {
     let known = this.strategies.get(clientOrderId);
     if (known === undefined) {
       const order = this.db.orders.get(clientOrderId);

@@ -53,6 +53,12 @@ export interface OrderManagerOptions {
    */
   readonly checkpointEveryMs?: number;
   /**
+   * The strategy ids the process of this manager runs (a live run's; none for `hoga order`, the
+   * default). An order of a strategy another live run on the store holds a lease for is left to
+   * that run: its reports are not counted here (see `OrderOwnership`).
+   */
+  readonly strategies?: readonly string[];
+  /**
    * Told of each timed WAL checkpoint that failed (a full disk, an I/O error): the commits stay
    * in the WAL and the next tick tries again; the run goes on. Default: nothing.
    */

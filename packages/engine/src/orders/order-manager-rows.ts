@@ -220,11 +220,15 @@ export function prepareStatements(conn: Connection) {
       p(`INSERT OR IGNORE INTO broker_executions (broker_order_id, client_order_id, symbol, side,
         status, closed, filled_quantity, filled_amount, commission, tax, ordered_at, updated_at)
         VALUES (@id, @clientOrderId, @symbol, @side, @status, 0, @q, @a, @c, @t, @orderedAt, @at)`),
+    // Only over the quantity and status the report was counted from: another process sharing the
+    // store may have counted it since (compared as numbers: the same quantity in any decimal text).
     updateExecution: p(`UPDATE broker_executions SET status = @status, closed = @closed, filled_quantity = @q,
-        filled_amount = @a, commission = @c, tax = @t, updated_at = @at WHERE broker_order_id = @id`),
+        filled_amount = @a, commission = @c, tax = @t, updated_at = @at WHERE broker_order_id = @id
+        AND CAST(filled_quantity AS REAL) = CAST(@wasQ AS REAL) AND status = @wasStatus`),
     updateTotals:
       p(`UPDATE broker_executions SET filled_quantity = ?, filled_amount = ?, commission = ?, tax = ?,
-        updated_at = ? WHERE broker_order_id = ?`),
+        updated_at = ? WHERE broker_order_id = ? AND CAST(filled_quantity AS REAL) = CAST(? AS REAL)
+        AND status = ?`),
     position: p('SELECT quantity FROM om_positions WHERE symbol = ?'),
     positions: p('SELECT symbol, quantity FROM om_positions ORDER BY symbol'),
     setPosition: p(`INSERT INTO om_positions (symbol, quantity, updated_at) VALUES (?, ?, ?)

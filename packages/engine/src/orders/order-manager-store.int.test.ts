@@ -19,7 +19,7 @@ import {
 import { CommandJournal, HogaDatabase, type NewOrder } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CumulativeExecution, executionDelta } from './execution-delta.js';
-import { CommandStatus, type LoggedCreate, OrderManagerStore } from './order-manager-store.js';
+import { CommandStatus, type LoggedCreate, OrderManagerStore, STALE } from './order-manager-store.js';
 import { createContent, newOrderOf } from './order-requests.js';
 
 const dirs: string[] = [];
@@ -253,7 +253,11 @@ describe('OrderManagerStore', () => {
         const owned = store.execution('B1');
         if (owned === null) throw new Error('B1 is not stored');
         const delta = executionDelta(owned, reported(q));
-        return store.batch(() => store.applyReport(owned, 'PARTIAL_FILLED', false, delta, 2_000, 2_000));
+        const fill = store.batch(() =>
+          store.applyReport(owned, 'PARTIAL_FILLED', false, delta, 2_000, 2_000),
+        );
+        if (fill === STALE) throw new Error('B1 changed under the count');
+        return fill;
       };
       expect(count(3)?.delta.quantity.toString()).toBe('3');
       // the fill of the next report cannot be stored: its batch is rolled back

@@ -37,6 +37,13 @@ export {
  */
 export const NOT_FOUND_STATUS = 'NOT_FOUND';
 
+/**
+ * What {@link OrderManagerStore.applyReport} answers when the broker order's row is no longer what
+ * the report was counted from: another process sharing the store counted or ended it since (a
+ * manual order that two runs poll). Nothing was written; count again from the row as it is now.
+ */
+export const STALE = 'stale';
+
 /** How many broker orders (and logical orders' heads) are kept in memory at most. */
 const KEPT = 10_000;
 
@@ -48,9 +55,10 @@ export class OrderManagerStore extends OrderCommandTables {
   }
 
   /**
-   * The owned broker orders as last written, by id: the manager is the only writer of
-   * `broker_executions`, so what it wrote is what a read would return (dropped when a transaction
-   * that wrote it is rolled back). Spares a read and four decimal parses per report.
+   * The owned broker orders as last written, by id: what a read would return unless another
+   * process sharing the store wrote the row since, which the report's write finds out
+   * ({@link STALE}; dropped then, and when a transaction that wrote it is rolled back). Spares a
+   * read and four decimal parses per report.
    */
   private readonly executions = new Map<string, StoredExecution>();
   /** The broker order ids of the logical orders whose list was read (dropped when one is linked). */
@@ -175,7 +183,8 @@ export class OrderManagerStore extends OrderCommandTables {
 
   /**
    * Counts a broker report: stores the new totals and status and, when quantity was added, the
-   * fill (store `fills`, positions) in one transaction. Returns the fill, or null.
+   * fill (store `fills`, positions) in one transaction. Returns the fill, or null; or
+   * {@link STALE}, writing nothing, when the row no longer holds `owned`'s quantity and status.
    */
   applyReport(
     owned: StoredExecution,
@@ -184,12 +193,13 @@ export class OrderManagerStore extends OrderCommandTables {
     delta: ExecutionDelta | null,
     filledAt: number,
     at: number,
-  ): CountedFill | null {
+  ): CountedFill | null | typeof STALE {
     // inside a poll's batch already: no savepoint per fill
     if (this.conn.inTransaction) return this.countReport(owned, status, closed, delta, filledAt, at);
-    return this.runTx(() =>
-      this.countReport(owned, status, closed, delta, filledAt, at),
-    ) as CountedFill | null;
+    return this.runTx(() => this.countReport(owned, status, closed, delta, filledAt, at)) as
+      | CountedFill
+      | null
+      | typeof STALE;
   }
 
   private countReport(
@@ -199,29 +209,42 @@ export class OrderManagerStore extends OrderCommandTables {
     delta: ExecutionDelta | null,
     filledAt: number,
     at: number,
-  ): CountedFill | null {
+  ): CountedFill | null | typeof STALE {
     const after = delta?.after ?? owned;
+    const wasQ = owned.filledQuantity.toString();
     // Status and `closed` rarely change; leaving them out then spares the index on `closed`.
-    if (status === owned.status && closed === owned.closed)
-      this.statements.updateTotals.run(
-        after.filledQuantity.toString(),
-        after.filledAmount.toString(),
-        after.commission.toString(),
-        after.tax.toString(),
-        at,
-        owned.brokerOrderId,
-      );
-    else
-      this.statements.updateExecution.run({
-        id: owned.brokerOrderId,
-        status,
-        closed: closed ? 1 : 0,
-        q: after.filledQuantity.toString(),
-        a: after.filledAmount.toString(),
-        c: after.commission.toString(),
-        t: after.tax.toString(),
-        at,
-      });
+    const { changes } = (
+      status === owned.status && closed === owned.closed
+        ? this.statements.updateTotals.run(
+            after.filledQuantity.toString(),
+            after.filledAmount.toString(),
+            after.commission.toString(),
+            after.tax.toString(),
+            at,
+            owned.brokerOrderId,
+            wasQ,
+            owned.status,
+          )
+        : this.statements.updateExecution.run({
+            id: owned.brokerOrderId,
+            status,
+            closed: closed ? 1 : 0,
+            q: after.filledQuantity.toString(),
+            a: after.filledAmount.toString(),
+            c: after.commission.toString(),
+            t: after.tax.toString(),
+            at,
+            wasQ,
+            wasStatus: owned.status,
+          })
+    ) as { changes: number };
+    if (changes === 0) {
+      // another process wrote the row since this one kept it: read it again before counting
+      this.executions.delete(owned.brokerOrderId);
+      this.executionIds.delete(owned.clientOrderId);
+      this.heads.delete(owned.clientOrderId);
+      return STALE;
+    }
     const updated = this.keep({
       ...owned,
       status,

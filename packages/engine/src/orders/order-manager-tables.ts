@@ -40,14 +40,18 @@ export class OrderManagerTables {
   /** Drops what is kept in memory of the tables (a transaction that wrote it was rolled back). */
   protected forget(): void {}
 
-  /** Runs `fn` in one (normal-durability) transaction. */
+  /**
+   * Runs `fn` in one (normal-durability) write transaction, taken at its start (`BEGIN IMMEDIATE`):
+   * what it reads stays what other processes sharing the store leave it until it commits.
+   */
   batch<T>(fn: () => T): T {
     if (this.pendingPositions !== null) return this.runTx(fn) as T;
     // The positions the batch's fills change are written once each, at its end.
     const pending = new Map<string, { quantity: Decimal; at: number }>();
     this.pendingPositions = pending;
+    const tx = this.conn.inTransaction ? this.runTx : this.runTx.immediate;
     try {
-      return this.runTx(() => {
+      return tx(() => {
         const result = fn();
         for (const [symbol, p] of pending)
           this.statements.setPosition.run(symbol, p.quantity.toString(), p.at);

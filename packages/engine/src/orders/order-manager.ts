@@ -24,6 +24,7 @@ import { DEFAULT_SEND_SKEW_MS } from './history-match.js';
 import { OrderEventFactory } from './order-event-factory.js';
 import { type OrderManagerOptions, POLL } from './order-manager-options.js';
 import { OrderManagerStore, type StoredCommand, type StoredExecution } from './order-manager-store.js';
+import { OrderOwnership } from './order-ownership.js';
 import { OrderPoller } from './order-poll.js';
 import { OrderReports } from './order-reports.js';
 import type { OrderGateway, OrderManagerAlert } from './order-requests.js';
@@ -37,6 +38,8 @@ export type { ReconcileReport } from './reconciliation.js';
 /** See the module description. */
 export class OrderManager {
   readonly store: OrderManagerStore;
+  /** Which logical orders it reports on (not those of strategies another live run works). */
+  readonly ownership: OrderOwnership;
   private readonly events = new Subject<OrderEvent>();
   private readonly alerts = new Subject<OrderManagerAlert>();
   private readonly factory: OrderEventFactory;
@@ -48,7 +51,7 @@ export class OrderManager {
   private polling: Promise<void> | null = null;
   /** Events held back while a batch of reports is being written. */
   private held: OrderEvent[] | null = null;
-  readonly options: Required<Omit<OrderManagerOptions, 'onCheckpointError'>>;
+  readonly options: Required<Omit<OrderManagerOptions, 'onCheckpointError' | 'strategies'>>;
 
   /** Every order event, own and adopted orders, in the order they happened. */
   readonly events$: Observable<OrderEvent> = this.events.asObservable();
@@ -84,7 +87,15 @@ export class OrderManager {
     }
     this.store = new OrderManagerStore(db, this.options.commandDurability);
     this.factory = new OrderEventFactory(this.store, db, clock);
-    this.reports = new OrderReports(this.store, this.factory, clock, this.options.skewMs, this);
+    this.ownership = new OrderOwnership(db, options.strategies ?? [], (id) => this.factory.strategyOf(id));
+    this.reports = new OrderReports(
+      this.store,
+      this.factory,
+      clock,
+      this.options.skewMs,
+      this,
+      this.ownership,
+    );
     this.resolver = new CommandResolver(this);
     this.sender = new CommandSender(this, this.factory, this.reports, this.resolver);
     this.poller = new OrderPoller(this, this.resolver);
@@ -102,15 +113,19 @@ export class OrderManager {
    * the events go out after the commit. Returns how many were counted.
    */
   applyRecords(records: Iterable<OrderRecord>, unresolved = this.store.unresolvedCommands()): number {
-    return this.reports.applyRecords(records, unresolved, () => {
-      const held: OrderEvent[] = [];
-      this.held = held;
-      return () => {
-        this.held = null;
-        for (const event of held) this.events.next(event);
-      };
-    });
+    return this.reports.applyRecords(records, unresolved, this.hold);
   }
+
+  /** Starts holding events back; returns a function that releases them (nested: the outer one does). */
+  private readonly hold = (): (() => void) => {
+    if (this.held !== null) return () => undefined;
+    const held: OrderEvent[] = [];
+    this.held = held;
+    return () => {
+      this.held = null;
+      for (const event of held) this.events.next(event);
+    };
+  };
 
   /** Emits an alert. @internal */
   alert(alert: OrderManagerAlert): void {
@@ -183,11 +198,11 @@ export class OrderManager {
 
   /**
    * Counts one broker report of an owned order (or adopts an order placed elsewhere), and settles
-   * the logical order. Returns false when the report was deferred (an unsettled command may own it).
-   * @internal
+   * the logical order; its events go out after the commit. Returns false when the report was
+   * deferred (an unsettled command may own it). @internal
    */
   applyRecord(record: OrderRecord, unresolved?: readonly StoredCommand[]): boolean {
-    return this.reports.applyRecord(record, unresolved);
+    return this.reports.applyRecord(record, unresolved, this.hold);
   }
 
   /** Ends an owned broker order the broker has no record of (see `NOT_FOUND_STATUS`). @internal */
@@ -224,8 +239,9 @@ export class OrderManager {
 
   /**
    * Brings one logical order up to date with the broker (`hoga order`, which does not poll): reads
-   * the broker's record of its current broker order and counts what changed, fills included, once.
-   * False when the order is not known here or the broker no longer lists it.
+   * the broker's record of its current broker order and counts what changed, fills included, once;
+   * but an order of a strategy another live run works is left to that run (it reports the change to
+   * the strategy). False when the order is not known here or the broker no longer lists it.
    */
   async refreshOrder(clientOrderId: string): Promise<boolean> {
     const execution = this.currentExecution(clientOrderId);

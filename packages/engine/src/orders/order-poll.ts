@@ -2,7 +2,8 @@
  * One order poll of the order manager: the open orders, the newest closed pages since the last
  * poll (one store transaction for all their reports), the detail of owned open orders that neither
  * list showed (a few per poll, in turn), then a check of every command whose answer was lost, and
- * (while a symbol is barred) of the barred positions against the holdings.
+ * (while a symbol is barred) of the barred positions against the holdings. The orders and commands
+ * of strategies another live run works are left to that run ({@link OrderOwnership}).
  *
  * @module
  */
@@ -11,12 +12,20 @@ import type { CommandResolver } from './command-resolver.js';
 import type { OrderManager } from './order-manager.js';
 import { POLL } from './order-manager-options.js';
 import { CommandStatus, type StoredExecution } from './order-manager-store.js';
+import type { OrderOwnership } from './order-ownership.js';
 
 /** See the module description. */
 export class OrderPoller {
   private detailCursor = 0;
   /** Owned open broker orders whose detail answered 404: since when, and how many reads. */
   private readonly notFound = new Map<string, { since: number; reads: number }>();
+  /**
+   * When this poller's last complete poll started: the next one reads the orders closed since. The
+   * stored `last_poll_at`, which every process sharing the store writes, is read at the first poll
+   * only (after a start): another run's poll leaves this run's orders alone, so it must not move
+   * where this one reads from.
+   */
+  private lastPollAt: number | null = null;
 
   /**
    * @param m - the order manager
@@ -30,19 +39,26 @@ export class OrderPoller {
   /** One poll (see {@link OrderManager.pollOnce}). */
   async poll(maxClosedPages: number): Promise<void> {
     const startedAt = this.m.clock.nowMs();
-    const since = Number(this.m.store.meta('last_poll_at') ?? startedAt) - this.m.options.skewMs;
+    const last = this.lastPollAt ?? Number(this.m.store.meta('last_poll_at') ?? startedAt);
+    const since = last - this.m.options.skewMs;
     const snapshot = await pollOrderSnapshots(this.m.gateway, { closedSinceMs: since, maxClosedPages }, POLL);
     const seen = new Map<string, OrderRecord>();
     for (const r of snapshot.open) seen.set(r.orderId, r);
     for (const r of snapshot.closed) seen.set(r.orderId, r);
     this.m.applyRecords(seen.values());
-    await this.readMissing(seen);
+    const ownership = this.m.ownership;
+    const others = ownership.others();
+    await this.readMissing(seen, ownership, others);
     this.resolver.remember(seen.values());
     // Commands being sent by this process wait for their answer; the rest (lost answers, and
-    // commands a crash interrupted) are looked for.
+    // commands a crash interrupted) are looked for, but those another run is sending or looks for.
     for (const stored of this.m.store.unresolvedCommands())
-      if (stored.status === CommandStatus.AMBIGUOUS) await this.resolver.resolve(stored);
-    if (snapshot.complete) this.m.store.setMeta('last_poll_at', String(startedAt));
+      if (stored.status === CommandStatus.AMBIGUOUS && !ownership.leavesCommand(stored, others))
+        await this.resolver.resolve(stored);
+    if (snapshot.complete) {
+      this.lastPollAt = startedAt;
+      this.m.store.setMeta('last_poll_at', String(startedAt));
+    }
     await this.m.recheckBarred();
   }
 
@@ -51,8 +67,14 @@ export class OrderPoller {
    * broker answers 404 for in `minChecks` reads over at least `unknownAfterMs` is ended
    * ({@link OrderReports.endMissing}): a single 404 may be a detail read that lags a create.
    */
-  private async readMissing(seen: ReadonlyMap<string, OrderRecord>): Promise<void> {
-    const missing = this.m.store.openExecutions().filter((e) => !seen.has(e.brokerOrderId));
+  private async readMissing(
+    seen: ReadonlyMap<string, OrderRecord>,
+    ownership: OrderOwnership,
+    others: ReadonlySet<string>,
+  ): Promise<void> {
+    const missing = this.m.store
+      .openExecutions()
+      .filter((e) => !seen.has(e.brokerOrderId) && !ownership.leaves(e.clientOrderId, others));
     for (const id of this.notFound.keys()) if (seen.has(id)) this.notFound.delete(id);
     if (missing.length === 0) return;
     const count = Math.min(missing.length, this.m.options.maxDetailReads);

@@ -1,8 +1,9 @@
 /**
  * The report side of the order manager: broker order reports (from polls, details, lost answers)
  * turned into counted fills, status changes and the end of logical orders. Each broker order's
- * cumulative execution is counted once in the store; orders placed elsewhere are adopted as
- * external logical orders; a report an unsettled command may own is deferred.
+ * cumulative execution is counted once in the store, whichever process counts it; orders placed
+ * elsewhere are adopted as external logical orders; a report an unsettled command may own is
+ * deferred; a report of an order another live run works is left to that run ({@link OrderOwnership}).
  *
  * @module
  */
@@ -14,9 +15,11 @@ import type { OrderEventFactory } from './order-event-factory.js';
 import {
   NOT_FOUND_STATUS,
   type OrderManagerStore,
+  STALE,
   type StoredCommand,
   type StoredExecution,
 } from './order-manager-store.js';
+import type { OrderOwnership } from './order-ownership.js';
 import { externalOrderOf, type OrderManagerAlert } from './order-requests.js';
 
 /** Where the reports' events and alerts go. */
@@ -33,6 +36,7 @@ export class OrderReports {
    * @param clock - the engine clock
    * @param skewMs - tolerated difference between our clock and the broker's `orderedAt`
    * @param sink - the manager's event and alert streams
+   * @param ownership - which logical orders are counted here
    */
   constructor(
     private readonly store: OrderManagerStore,
@@ -40,6 +44,7 @@ export class OrderReports {
     private readonly clock: Clock,
     private readonly skewMs: number,
     private readonly sink: ReportSink,
+    private readonly ownership: OrderOwnership,
   ) {}
 
   /**
@@ -69,11 +74,48 @@ export class OrderReports {
       }
       counted.push([record, owned]);
     }
+    this.countAll(counted, hold);
+    return counted.length;
+  }
+
+  /**
+   * Counts one broker report of an owned order (or adopts an order placed elsewhere), and settles
+   * the logical order, in one store transaction; the events go out after the commit. Returns false
+   * when the report was deferred (an unsettled command may own it).
+   *
+   * @param hold - as for {@link OrderReports.applyRecords}
+   */
+  applyRecord(
+    record: OrderRecord,
+    unresolved: readonly StoredCommand[] | undefined,
+    hold: () => () => void,
+  ): boolean {
+    let owned = this.store.execution(record.orderId);
+    if (owned === null) {
+      const open = unresolved ?? this.store.unresolvedCommands();
+      if (open.some((c) => this.mayOwn(c, record))) return false;
+      owned = this.adopt(record, false);
+    }
+    this.countAll([[record, owned]], hold);
+    return true;
+  }
+
+  /**
+   * Counts reports of owned broker orders in one write transaction, but those of orders another
+   * live run works: who works which strategy is read inside it, so a run that took its lease
+   * before is seen, and one that takes it after books this transaction's fills from the store.
+   */
+  private countAll(
+    counted: readonly (readonly [OrderRecord, StoredExecution])[],
+    hold: () => () => void,
+  ): void {
     const release = hold();
     try {
       this.store.batch(() => {
+        const others = this.ownership.others();
         const done = new Set<string>();
         for (const [record, owned] of counted) {
+          if (this.ownership.leaves(owned.clientOrderId, others)) continue;
           // The same order twice in one batch: the second report counts from what the first stored.
           const current = done.has(record.orderId) ? this.store.execution(record.orderId) : owned;
           done.add(record.orderId);
@@ -83,35 +125,32 @@ export class OrderReports {
     } finally {
       release();
     }
-    return counted.length;
   }
 
   /**
-   * Counts one broker report of an owned order (or adopts an order placed elsewhere), and settles
-   * the logical order. Returns false when the report was deferred (an unsettled command may own it).
+   * Counts one report of an owned broker order (see {@link OrderReports.applyRecord}). What this
+   * process last stored of the order may be older than the store's row (another process counted
+   * it since: a manual order two runs poll): then the row is read again, inside the same write
+   * transaction, and the report counted from it.
    */
-  applyRecord(record: OrderRecord, unresolved?: readonly StoredCommand[]): boolean {
-    let owned = this.store.execution(record.orderId);
-    if (owned === null) {
-      const open = unresolved ?? this.store.unresolvedCommands();
-      if (open.some((c) => this.mayOwn(c, record))) return false;
-      owned = this.adopt(record, false);
-    }
-    this.count(record, owned);
-    return true;
-  }
-
-  /** Counts one report of an owned broker order (see {@link OrderReports.applyRecord}). */
   private count(record: OrderRecord, owned: StoredExecution): void {
     const now = this.clock.nowMs();
     const closed = TERMINAL_BROKER_ORDER_STATUSES.has(record.status);
-    const delta = executionDelta(owned, cumulativeOf(record.execution));
-    if (delta === null && owned.status === record.status && owned.closed === closed) return;
     const filledAt = record.execution.filledAt?.toMillis() ?? now;
-    const fill = this.store.applyReport(owned, record.status, closed, delta, filledAt, now);
-    if (fill !== null) this.sink.emit(this.factory.fill(fill, owned, record, filledAt));
-    // A logical order ends only once all its broker orders are closed: an open report cannot end it.
-    if (closed) this.settleLogical(owned.clientOrderId);
+    let counted: StoredExecution | null = owned;
+    for (let read = 0; counted !== null && read < 2; read++) {
+      const delta = executionDelta(counted, cumulativeOf(record.execution));
+      if (delta === null && counted.status === record.status && counted.closed === closed) return;
+      const fill = this.store.applyReport(counted, record.status, closed, delta, filledAt, now);
+      if (fill === STALE) {
+        counted = this.store.execution(record.orderId);
+        continue;
+      }
+      if (fill !== null) this.sink.emit(this.factory.fill(fill, counted, record, filledAt));
+      // A logical order ends only once all its broker orders are closed: an open report cannot end it.
+      if (closed) this.settleLogical(counted.clientOrderId);
+      return;
+    }
   }
 
   /** Whether an unsettled command could have made this (unowned) order. */
@@ -157,7 +196,9 @@ export class OrderReports {
    */
   endMissing(owned: StoredExecution): void {
     const now = this.clock.nowMs();
-    this.store.applyReport(owned, NOT_FOUND_STATUS, true, null, now, now);
+    if (this.ownership.leaves(owned.clientOrderId, this.ownership.others())) return;
+    // another process wrote it since (counted or ended it): the next poll reads it as it is now
+    if (this.store.applyReport(owned, NOT_FOUND_STATUS, true, null, now, now) === STALE) return;
     this.sink.alert({
       type: 'OrderMissingAtBroker',
       clientOrderId: owned.clientOrderId,

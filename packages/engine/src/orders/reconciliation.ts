@@ -29,8 +29,10 @@ export async function reconcileWithBroker(m: OrderManager): Promise<ReconcileRep
   const now = m.clock.nowMs();
   m.store.repairInterrupted();
   m.store.repairLinks(now);
+  // (a command of a strategy another live run works is being sent by that run, not interrupted)
+  const others = m.ownership.others();
   for (const c of m.store.unresolvedCommands())
-    if (c.status === CommandStatus.SENDING)
+    if (c.status === CommandStatus.SENDING && !m.ownership.leavesCommand(c, others))
       m.store.settleCommand(c.commandId, CommandStatus.AMBIGUOUS, now, { error: 'interrupted' });
   const firstRun = m.store.meta('baseline_at') === null;
   let adopted = 0;

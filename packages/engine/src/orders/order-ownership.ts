@@ -1,0 +1,54 @@
+/**
+ * Which logical orders an order manager reports on. Several processes may share one store: live
+ * runs of different strategy ids (each holds a lease on its ids, `live/run-lease.ts`) and
+ * `hoga order`. The broker's lists show every order of the account, so each manager would see the
+ * others' orders; the strategy that placed an order hears of it only from the manager of its own
+ * run. So an order of a strategy that another live run works is left to that run: its reports are
+ * not counted, its lost answers not settled and its missing detail not read here. The orders of
+ * this manager's strategies, of strategies no run works (their fills are booked from the store
+ * when their strategy starts again), manual ones and those placed elsewhere are its own.
+ *
+ * @module
+ */
+import type { HogaDatabase } from '@hoga/store';
+import { leasedLiveStrategies } from '../live/run-lease.js';
+
+/** See the module description. */
+export class OrderOwnership {
+  private readonly mine: ReadonlySet<string>;
+
+  /**
+   * @param db - the store (its live leases)
+   * @param strategies - the strategy ids this manager's process runs (none: `hoga order`)
+   * @param strategyOf - the strategy of a logical order (null: manual with no id, or placed elsewhere)
+   */
+  constructor(
+    private readonly db: HogaDatabase,
+    strategies: readonly string[],
+    private readonly strategyOf: (clientOrderId: string) => string | null,
+  ) {
+    this.mine = new Set(strategies);
+  }
+
+  /**
+   * The strategy ids another live run works now (read from the store each time: read it inside
+   * the transaction that counts, so that a run starting meanwhile is seen).
+   */
+  others(): ReadonlySet<string> {
+    const leased = leasedLiveStrategies(this.db);
+    for (const id of this.mine) leased.delete(id);
+    return leased;
+  }
+
+  /** Whether the logical order is left to another run (its strategy is among `others`). */
+  leaves(clientOrderId: string, others: ReadonlySet<string>): boolean {
+    if (others.size === 0) return false;
+    const strategy = this.strategyOf(clientOrderId);
+    return strategy !== null && others.has(strategy);
+  }
+
+  /** Whether a command is left to another run (see {@link OrderOwnership.leaves}). */
+  leavesCommand(command: { readonly strategyId: string | null }, others: ReadonlySet<string>): boolean {
+    return command.strategyId !== null && others.has(command.strategyId);
+  }
+}
