@@ -1,9 +1,13 @@
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type ClientOrderId, Decimal, newEventId, strategyId as toStrategyId } from '@hoga/core';
+import { OrderManager } from '@hoga/engine';
 import { startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { Command } from 'commander';
 import { describe, expect, it, vi } from 'vitest';
 import { simFlags } from '../hoga-process.test-helper.js';
+import { connect } from './broker/connection.js';
 import { useCliSimulator } from './cli-simulator.test-helper.js';
 import { registerOrderCommand } from './order.js';
 import { registerRiskCommand } from './risk.js';
@@ -37,6 +41,18 @@ async function hoga(...args: string[]): Promise<{ out: string; err: string; code
 }
 
 const connection = () => [...simFlags(t.sim.url), '--db', dbFile, '--sim-clock'];
+const engineFlags = () => ({ baseUrl: t.sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' });
+
+/** The stored order's price, quantity and state, as hoga db orders lists them. */
+function stored(clientOrderId: string): Record<string, string | undefined> {
+  const db = HogaDatabase.open(dbFile, { readonly: true });
+  try {
+    const order = db.orders.get(clientOrderId);
+    return { price: order?.price?.toFixed(), quantity: order?.quantity?.toFixed(), state: order?.state };
+  } finally {
+    db.close();
+  }
+}
 
 async function openOrders(): Promise<number> {
   return t.sim.counters().requestsByGroup.ORDER ?? 0;
@@ -172,6 +188,66 @@ describe('hoga order', () => {
     expect(cancel.code).toBe(3);
     // before: the store kept the order ACCEPTED with no fill until a live run polled
     expect(stored()).toEqual({ state: 'FILLED', fills: ['2'] });
+  });
+
+  it('a modify stores the price the broker now holds, and a cancel leaves the order CANCELED at once', async () => {
+    // Before: hoga db orders kept the create's price (with the new broker order id), and the order
+    // stayed PENDING_CANCEL after the cancel until a live run polled (a second cancel was denied).
+    const placed = await hoga('order', 'buy', '005930', '1', '--limit', '60000', '--json', ...connection());
+    const { clientOrderId } = JSON.parse(placed.out) as { clientOrderId: string };
+    const modify = await hoga('order', 'modify', clientOrderId, '--limit', '59500', ...connection());
+    expect(modify.code, modify.err).toBe(0);
+    expect(stored(clientOrderId)).toMatchObject({ price: '59500', quantity: '1', state: 'ACCEPTED' });
+    const cancel = await hoga('order', 'cancel', clientOrderId, ...connection());
+    expect(cancel.code, cancel.err).toBe(0);
+    expect(stored(clientOrderId)).toMatchObject({ price: '59500', state: 'CANCELED' });
+  });
+
+  it('a cancel while a running engine modifies the order follows it to its newest broker order', async () => {
+    // Before: the cancel went to the broker order the engine was replacing, got the broker's 409
+    // already-modified, and hoga order cancel exited 1 (the audit's first cancel).
+    const placed = await hoga('order', 'buy', '005930', '2', '--limit', '60000', '--json', ...connection());
+    const { clientOrderId, brokerOrderId } = JSON.parse(placed.out) as {
+      clientOrderId: string;
+      brokerOrderId: string;
+    };
+    const connected = connect({ ...engineFlags(), db: dbFile });
+    const db = HogaDatabase.open(dbFile);
+    const clock = { now: () => t.sim.now(), nowMs: () => t.sim.now().toMillis() };
+    const engine = new OrderManager(connected.client, db, clock);
+    try {
+      t.sim.injectFault({
+        kind: 'delay-after-commit',
+        path: '/api/v1/orders/*/modify',
+        count: 1,
+        delayMs: 1_500,
+      });
+      const modifying = engine.execute({
+        type: 'ModifyOrder',
+        commandId: newEventId(),
+        strategyId: toStrategyId('engine'),
+        tsInit: 0,
+        clientOrderId: clientOrderId as ClientOrderId,
+        orderType: 'LIMIT',
+        price: new Decimal('59000'),
+        quantity: new Decimal('2'),
+        confirmHighValue: false,
+      });
+      while ((await connected.client.getOrder(brokerOrderId)).status !== 'REPLACED') await sleep(20);
+      const cancel = await hoga('order', 'cancel', clientOrderId, '--json', ...connection());
+      await modifying;
+      expect(cancel.code, `${cancel.out}${cancel.err}`).toBe(0);
+      const answer = JSON.parse(cancel.out) as { outcome: string; events: string[] };
+      expect(answer.outcome).toBe('sent');
+      expect(answer.events).toEqual(['OrderCancelRequested', 'OrderCanceled']);
+      expect(stored(clientOrderId)).toMatchObject({ price: '59000', state: 'CANCELED' });
+      const lineage = db.orders.brokerOrderIds(clientOrderId);
+      const replacement = lineage.find((l) => l.kind === 'modify')?.brokerOrderId ?? '';
+      expect((await connected.client.getOrder(replacement)).status).toBe('CANCELED');
+    } finally {
+      db.close();
+      connected.close();
+    }
   });
 
   it('denies a new order while the account is HALTED by hand, and accepts again after hoga risk reset', async () => {

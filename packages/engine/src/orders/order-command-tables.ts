@@ -266,6 +266,14 @@ export class OrderCommandTables extends OrderManagerTables {
     });
   }
 
+  /**
+   * Points a modify or cancel at another broker order of its logical order (the newest one, after
+   * the broker refused it on the one it targeted), durably, before it is sent again.
+   */
+  retargetCommand(commandId: string, brokerOrderId: string, at: number): void {
+    this.durableRun(this.statements.retarget, brokerOrderId, at, commandId);
+  }
+
   /** Changes a command's status (and result or error). */
   settleCommand(
     commandId: string,

@@ -217,10 +217,13 @@ export class OrderEventFactory {
 
   /**
    * The end of a logical order, once every broker order of it is closed and no command of it is
-   * unsettled (null while it is still working, or when it already ended).
+   * unsettled (null while it is still working, or when it already ended). Judged on what the file
+   * holds, not on what this process kept: another process on the same store may have linked or
+   * closed its broker orders (before, an engine that kept a replaced broker order as open left the
+   * order `PENDING_CANCEL` for ever once the cancel of another process closed the rest).
    */
   settle(clientOrderId: string): OrderEvent | null {
-    const executions = this.store.executionsOf(clientOrderId);
+    const executions = this.store.reload(clientOrderId);
     if (executions.length === 0 || executions.some((e) => !e.closed)) return null;
     const order = this.db.orders.get(clientOrderId);
     if (order === null || isTerminalOrderState(order.state)) return null;

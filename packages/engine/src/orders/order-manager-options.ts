@@ -41,6 +41,14 @@ export interface OrderManagerOptions {
    */
   readonly barredRecheckMs?: number;
   /**
+   * A modify or cancel the broker refused because its target was modified meanwhile
+   * (`already-modified`) or is being modified or cancelled (`already-processing`), by another
+   * process on the same store (`hoga order`, another engine) or by this one, waits at most this
+   * many real ms for the logical order's newer broker order to be stored, then is sent again to it
+   * (default 5,000).
+   */
+  readonly newestOrderWaitMs?: number;
+  /**
    * How a command is written before it is sent: `normal` (default) survives a process crash (the
    * WAL write is in the OS before the request leaves), not an OS crash or power loss; `full` fsyncs
    * it (survives power loss). See docs/order-manager.md, "Durability".

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Currency, Decimal, type OrderState } from '@hoga/core';
+import { type Currency, Decimal, type OrderState, TERMINAL_ORDER_STATES } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import type { CumulativeExecution, ExecutionDelta } from './execution-delta.js';
 
@@ -157,6 +157,9 @@ export interface CountedFill {
   readonly order: OrderHead | null;
 }
 
+/** The terminal order states as an SQL list. */
+const TERMINAL = [...TERMINAL_ORDER_STATES].map((s) => `'${s}'`).join(', ');
+
 /** Prepares every statement the store runs. */
 export function prepareStatements(conn: Connection) {
   const p = (sql: string): Statement => conn.prepare(sql) as unknown as Statement;
@@ -208,6 +211,23 @@ export function prepareStatements(conn: Connection) {
     setStateFilled: p(
       'UPDATE orders SET state = ?, updated_at = ?, filled_quantity = ?, average_fill_price = ? WHERE client_order_id = ?',
     ),
+    setTerms: p(
+      'UPDATE orders SET order_type = ?, price = ?, quantity = coalesce(?, quantity), updated_at = ? WHERE client_order_id = ?',
+    ),
+    retarget: p('UPDATE order_commands SET target_broker_order_id = ?, updated_at = ? WHERE command_id = ?'),
+    // live logical orders still open whose every broker order is closed (to be settled)
+    finishedOpen: p(`SELECT o.client_order_id FROM orders o WHERE o.mode = 'live'
+        AND o.state NOT IN (${TERMINAL})
+        AND EXISTS (SELECT 1 FROM broker_executions e WHERE e.client_order_id = o.client_order_id)
+        AND NOT EXISTS (SELECT 1 FROM broker_executions e WHERE e.client_order_id = o.client_order_id
+          AND e.closed = 0)`),
+    // each open live order's last confirmed modify (repairs what an older hoga left in orders)
+    lastModifies: p(`SELECT c.client_order_id, c.content, c.result_broker_order_id FROM order_commands c
+        JOIN orders o ON o.client_order_id = c.client_order_id
+        WHERE c.kind = 'modify' AND c.status = 'done' AND o.mode = 'live'
+          AND o.state NOT IN (${TERMINAL})
+          AND c.rowid = (SELECT max(m.rowid) FROM order_commands m WHERE m.client_order_id = c.client_order_id
+            AND m.kind = 'modify' AND m.status = 'done')`),
     commandById: p('SELECT * FROM order_commands WHERE command_id = ?'),
     commandsOf: p('SELECT * FROM order_commands WHERE client_order_id = ? ORDER BY created_at'),
     execution: p('SELECT * FROM broker_executions WHERE broker_order_id = ?'),

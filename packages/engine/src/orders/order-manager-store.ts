@@ -11,6 +11,7 @@
 import { type Currency, Decimal, formatDecimal, type OrderState } from '@hoga/core';
 import type { NewOrder } from '@hoga/store';
 import type { CumulativeExecution, ExecutionDelta } from './execution-delta.js';
+import type { ModifyContent } from './history-match.js';
 import { OrderCommandTables } from './order-command-tables.js';
 import {
   type CountedFill,
@@ -19,6 +20,7 @@ import {
   type OrderHead,
   type StoredExecution,
 } from './order-manager-rows.js';
+import { modifiedTerms } from './order-requests.js';
 
 export type { CommandParams, LoggedCreate } from './order-command-tables.js';
 export {
@@ -58,7 +60,8 @@ export class OrderManagerStore extends OrderCommandTables {
    * The owned broker orders as last written, by id: what a read would return unless another
    * process sharing the store wrote the row since, which the report's write finds out
    * ({@link STALE}; dropped then, and when a transaction that wrote it is rolled back). Spares a
-   * read and four decimal parses per report.
+   * read and four decimal parses per report. What decides an order's end or a command's target is
+   * read again ({@link OrderManagerStore.reload}).
    */
   private readonly executions = new Map<string, StoredExecution>();
   /** The broker order ids of the logical orders whose list was read (dropped when one is linked). */
@@ -128,6 +131,62 @@ export class OrderManagerStore extends OrderCommandTables {
       all.map((e) => e.brokerOrderId),
     );
     return all;
+  }
+
+  /**
+   * Reads a logical order's head and broker orders again from the file, and keeps them: another
+   * process on the same store (`hoga order`, another engine) may have linked, modified, cancelled
+   * or closed them since they were kept. Modifies and cancels find their target this way, and a
+   * logical order is settled on what the file holds. Returns its broker orders.
+   */
+  reload(clientOrderId: string): StoredExecution[] {
+    this.heads.delete(clientOrderId);
+    this.executionIds.delete(clientOrderId);
+    return this.executionsOf(clientOrderId);
+  }
+
+  /** The live logical orders still open whose every broker order is closed. */
+  finishedOpenOrders(): string[] {
+    return (this.statements.finishedOpen.all() as { client_order_id: string }[]).map(
+      (r) => r.client_order_id,
+    );
+  }
+
+  /**
+   * At startup: each open live order takes the terms of its last confirmed modify, which an older
+   * hoga did not write to `orders` (it kept the create's price with the new broker order id, and a
+   * restarted strategy's `ctx.order()` said the old price).
+   */
+  repairModifiedTerms(at: number): void {
+    const rows = this.statements.lastModifies.all() as {
+      client_order_id: string;
+      content: string;
+      result_broker_order_id: string | null;
+    }[];
+    for (const row of rows) {
+      const content = JSON.parse(row.content) as ModifyContent;
+      let filled = new Decimal(0);
+      for (const e of this.executionsOf(row.client_order_id))
+        if (e.brokerOrderId !== row.result_broker_order_id) filled = filled.plus(e.filledQuantity);
+      this.setOrderTerms(row.client_order_id, modifiedTerms(content, filled), at);
+    }
+  }
+
+  /**
+   * A confirmed modify's terms on the logical order: its order type, its price (null for a market
+   * order) and, when the modify gave one, its quantity (the logical order's total).
+   */
+  setOrderTerms(
+    clientOrderId: string,
+    terms: {
+      readonly orderType: 'LIMIT' | 'MARKET';
+      readonly price: Decimal | null;
+      readonly quantity?: Decimal;
+    },
+    at: number,
+  ): void {
+    const text = (d: Decimal | null | undefined) => (d === null || d === undefined ? null : formatDecimal(d));
+    this.statements.setTerms.run(terms.orderType, text(terms.price), text(terms.quantity), at, clientOrderId);
   }
 
   /**

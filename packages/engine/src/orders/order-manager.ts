@@ -79,6 +79,7 @@ export class OrderManager {
       maxDetailReads: options.maxDetailReads ?? 3,
       skewMs: options.skewMs ?? DEFAULT_SEND_SKEW_MS,
       barredRecheckMs: options.barredRecheckMs ?? 10_000,
+      newestOrderWaitMs: options.newestOrderWaitMs ?? 5_000,
       commandDurability: options.commandDurability ?? 'normal',
       checkpointEveryMs: options.checkpointEveryMs ?? 1_000,
     };
@@ -197,6 +198,16 @@ export class OrderManager {
   }
 
   /**
+   * The logical order's newest broker order as the store file holds it now (another process on
+   * the same store may have modified or cancelled it since this one last looked): the target of a
+   * modify or cancel.
+   */
+  newestExecution(clientOrderId: string): StoredExecution | null {
+    this.store.reload(clientOrderId);
+    return this.currentExecution(clientOrderId);
+  }
+
+  /**
    * Counts one broker report of an owned order (or adopts an order placed elsewhere), and settles
    * the logical order; its events go out after the commit. Returns false when the report was
    * deferred (an unsettled command may own it). @internal
@@ -217,14 +228,34 @@ export class OrderManager {
 
   /**
    * One poll: open orders, the newest closed pages since the last poll, the detail of owned open
-   * orders missing from both, then the unsettled commands. Polls never overlap.
+   * orders missing from both, then the unsettled commands; then the logical orders whose broker
+   * orders all closed are ended ({@link OrderManager.settleFinished}). Polls never overlap.
    */
   pollOnce(maxClosedPages = this.options.maxClosedPages): Promise<void> {
     if (this.polling !== null) return this.polling;
-    this.polling = this.poller.poll(maxClosedPages).finally(() => {
-      this.polling = null;
-    });
+    this.polling = this.poller
+      .poll(maxClosedPages)
+      .then(() => this.settleFinished())
+      .finally(() => {
+        this.polling = null;
+      });
     return this.polling;
+  }
+
+  /**
+   * Ends the live logical orders the store still holds open although every broker order of them is
+   * closed (and no command of them unsettled), as their current broker order's status says
+   * (`FILLED`, `CANCELED`, ...). A poll ends a logical order when it counts the report that closes
+   * its last broker order; one whose broker orders another process closed, or that an older hoga
+   * left open so, is ended here, at the next poll or start (before, it stayed `PENDING_CANCEL` for
+   * ever: counted open by its strategy, a modify refused `order-not-open`, warned of at every run).
+   * @internal
+   */
+  settleFinished(): void {
+    // an order of a strategy another live run works is that run's to end (and to tell its strategy)
+    const others = this.ownership.others();
+    for (const clientOrderId of this.store.finishedOpenOrders())
+      if (!this.ownership.leaves(clientOrderId, others)) this.reports.settleLogical(clientOrderId);
   }
 
   /**
@@ -239,21 +270,30 @@ export class OrderManager {
 
   /**
    * Brings one logical order up to date with the broker (`hoga order`, which does not poll): reads
-   * the broker's record of its current broker order and counts what changed, fills included, once;
-   * but an order of a strategy another live run works is left to that run (it reports the change to
-   * the strategy). False when the order is not known here or the broker no longer lists it.
+   * the broker's record of each of its broker orders the store holds open (the current one, and
+   * one a modify or cancel replaced that no poll saw closed), counts what changed, fills included,
+   * once, and ends the order once they are all closed (a cancel's original and its record both
+   * `CANCELED`: before, only the current one was read and the order stayed `PENDING_CANCEL` until
+   * an engine polled); but an order of a strategy another live run works is left to that run (it
+   * reports the change to the strategy). False when the order is not known here or the broker has
+   * no record of one of them.
    */
   async refreshOrder(clientOrderId: string): Promise<boolean> {
-    const execution = this.currentExecution(clientOrderId);
-    if (execution === null) return false;
-    let record: OrderRecord;
-    try {
-      record = await this.gateway.getOrder(execution.brokerOrderId, POLL);
-    } catch (error) {
-      if (error instanceof NotFoundError) return false;
-      throw error;
+    const executions = this.store.reload(clientOrderId);
+    if (executions.length === 0 || this.currentExecution(clientOrderId) === null) return false;
+    let known = true;
+    for (const execution of executions) {
+      if (execution.closed) continue;
+      try {
+        known = this.applyRecord(await this.gateway.getOrder(execution.brokerOrderId, POLL)) && known;
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+        known = false;
+      }
     }
-    return this.applyRecord(record);
+    if (!this.ownership.leaves(clientOrderId, this.ownership.others()))
+      this.reports.settleLogical(clientOrderId);
+    return known;
   }
 
   /** Compares the positions with the broker's holdings; bars or frees symbols. Returns the barred. */

@@ -190,3 +190,19 @@ export function externalOrderOf(record: OrderRecord, clientOrderId: string, at: 
     createdAt: at,
   };
 }
+
+/**
+ * The terms a confirmed modify gives its logical order: its order type, its price (null for a
+ * market order) and, when it gave one, its quantity: the new broker order's plus what the logical
+ * order's earlier broker orders filled (a KR modify drops the original's rest).
+ */
+export function modifiedTerms(
+  content: ModifyContent,
+  filledBefore: Decimal,
+): { orderType: 'LIMIT' | 'MARKET'; price: Decimal | null; quantity?: Decimal } {
+  return {
+    orderType: content.orderType,
+    price: content.price === undefined ? null : new Decimal(content.price),
+    ...(content.quantity === undefined ? {} : { quantity: filledBefore.plus(content.quantity) }),
+  };
+}

@@ -10,6 +10,7 @@
 import type { OrderRecord } from '@hoga/connector';
 import { Decimal } from '@hoga/core';
 import type { CancelOrder, ModifyOrder, SubmitOrder } from '../commands/order-commands.js';
+import { ChangeTargets, superseded } from './change-targets.js';
 import type { CommandResolver } from './command-resolver.js';
 import type { CreateContent, ModifyContent } from './history-match.js';
 import type { OrderEventFactory } from './order-event-factory.js';
@@ -21,11 +22,15 @@ import {
   createContent,
   createRequest,
   createRequestOf,
+  modifiedTerms,
   modifyContent,
   modifyRequest,
   newOrderOf,
   type OrderGateway,
 } from './order-requests.js';
+
+/** How often a modify or cancel refused as superseded is sent again to a newer broker order. */
+const CHANGE_RETRIES = 3;
 
 /** See the module description. */
 export class CommandSender {
@@ -40,7 +45,12 @@ export class CommandSender {
     private readonly factory: OrderEventFactory,
     private readonly reports: OrderReports,
     private readonly resolver: CommandResolver,
-  ) {}
+  ) {
+    this.targets = new ChangeTargets(m);
+  }
+
+  /** Which broker order a modify or cancel goes to. */
+  private readonly targets: ChangeTargets;
 
   async submit(command: SubmitOrder): Promise<void> {
     const intent = command.intent;
@@ -135,15 +145,9 @@ export class CommandSender {
   }
 
   async modify(command: ModifyOrder): Promise<void> {
-    const target = this.m.currentExecution(command.clientOrderId);
-    if (target === null || target.closed) {
-      this.m.emit(
-        this.factory.modifyRejected(
-          command.clientOrderId,
-          'order-not-open',
-          'no open broker order to modify',
-        ),
-      );
+    const target = await this.targets.of(command.clientOrderId, 'modify');
+    if ('code' in target) {
+      this.m.emit(this.factory.modifyRejected(command.clientOrderId, target.code, target.reason));
       return;
     }
     const content = modifyContent(command);
@@ -155,15 +159,9 @@ export class CommandSender {
   }
 
   async cancel(command: CancelOrder): Promise<void> {
-    const target = this.m.currentExecution(command.clientOrderId);
-    if (target === null || target.closed) {
-      this.m.emit(
-        this.factory.cancelRejected(
-          command.clientOrderId,
-          'order-not-open',
-          'no open broker order to cancel',
-        ),
-      );
+    const target = await this.targets.of(command.clientOrderId, 'cancel');
+    if ('code' in target) {
+      this.m.emit(this.factory.cancelRejected(command.clientOrderId, target.code, target.reason));
       return;
     }
     const now = this.m.clock.nowMs();
@@ -173,7 +171,7 @@ export class CommandSender {
     await this.sendChange(this.requireCommand(command.commandId));
   }
 
-  private async sendChange(stored: StoredCommand): Promise<void> {
+  private async sendChange(stored: StoredCommand, retries = CHANGE_RETRIES): Promise<void> {
     const target = stored.targetBrokerOrderId ?? '';
     try {
       const outcome =
@@ -199,6 +197,18 @@ export class CommandSender {
         this.rejectChange(stored, 'order-closed', `the order was already ${outcome.order.status}`);
       }
     } catch (error) {
+      if (retries > 0 && superseded(error)) {
+        // the order moved on (a modify of another process, or of this one): follow it
+        const next = await this.targets.after(stored, error);
+        if ('code' in next) {
+          this.rejectChange(stored, next.code, next.reason);
+          return;
+        }
+        if (next.brokerOrderId !== target)
+          this.m.store.retargetCommand(stored.commandId, next.brokerOrderId, this.m.clock.nowMs());
+        await this.sendChange(this.requireCommand(stored.commandId), retries - 1);
+        return;
+      }
       this.onCommandError(stored, error);
     }
   }
@@ -217,9 +227,9 @@ export class CommandSender {
         now,
       );
     }
-    this.m.store.settleCommand(stored.commandId, CommandStatus.DONE, now, { result: brokerOrderId });
-    if (kind === 'modify') {
-      this.m.store.setOrderState(stored.clientOrderId, 'ACCEPTED', now);
+    if (kind === 'cancel') {
+      this.m.store.settleCommand(stored.commandId, CommandStatus.DONE, now, { result: brokerOrderId });
+    } else {
       // A KR modify's quantity is the new broker order's (the original's rest is dropped): the
       // logical order now totals what its broker orders filled so far plus that.
       const content = stored.content as unknown as ModifyContent;
@@ -227,6 +237,13 @@ export class CommandSender {
       for (const e of this.m.store.executionsOf(stored.clientOrderId)) {
         if (e.brokerOrderId !== brokerOrderId) filled = filled.plus(e.filledQuantity);
       }
+      // The stored order takes the terms the broker now holds (hoga db orders, a restart's
+      // ctx.order(), the risk checks' value of open buys), with the command's settlement.
+      this.m.store.together(() => {
+        this.m.store.settleCommand(stored.commandId, CommandStatus.DONE, now, { result: brokerOrderId });
+        this.m.store.setOrderTerms(stored.clientOrderId, modifiedTerms(content, filled), now);
+        this.settleState(stored.clientOrderId, now);
+      });
       this.m.emit(
         this.factory.modified(
           stored.clientOrderId,
@@ -247,7 +264,7 @@ export class CommandSender {
     this.m.store.settleCommand(stored.commandId, CommandStatus.REJECTED, now, {
       error: `${code}: ${reason}`,
     });
-    this.m.store.setOrderState(stored.clientOrderId, 'ACCEPTED', now);
+    this.settleState(stored.clientOrderId, now);
     this.m.emit(
       stored.kind === 'modify'
         ? this.factory.modifyRejected(stored.clientOrderId, code, reason)
@@ -270,6 +287,21 @@ export class CommandSender {
     } else {
       this.rejectChange(stored, codeOf(error), reason);
     }
+  }
+
+  /**
+   * After a modify or cancel settled: the logical order's state goes back from `PENDING_MODIFY` /
+   * `PENDING_CANCEL` to working (`PARTIALLY_FILLED` once anything filled, else `ACCEPTED`), unless
+   * another command of it, from this process or another, is still on its way (its own answer
+   * settles the state) or the order has ended meanwhile.
+   */
+  private settleState(clientOrderId: string, at: number): void {
+    if (this.m.store.hasUnsettled(clientOrderId)) return;
+    const executions = this.m.store.reload(clientOrderId); // as the file holds it now
+    const state = this.m.store.orderHead(clientOrderId)?.state;
+    if (state !== 'PENDING_MODIFY' && state !== 'PENDING_CANCEL') return;
+    const filled = executions.some((e) => !e.filledQuantity.isZero());
+    this.m.store.setOrderState(clientOrderId, filled ? 'PARTIALLY_FILLED' : 'ACCEPTED', at);
   }
 
   /** Whether a command was already settled (done, rejected or unknown). */

@@ -29,6 +29,7 @@ export async function reconcileWithBroker(m: OrderManager): Promise<ReconcileRep
   const now = m.clock.nowMs();
   m.store.repairInterrupted();
   m.store.repairLinks(now);
+  m.store.repairModifiedTerms(now);
   // (a command of a strategy another live run works is being sent by that run, not interrupted)
   const others = m.ownership.others();
   for (const c of m.store.unresolvedCommands())
@@ -51,6 +52,7 @@ export async function reconcileWithBroker(m: OrderManager): Promise<ReconcileRep
   } else {
     await m.pollOnce(20);
   }
+  m.settleFinished(); // logical orders left open with every broker order closed (a poll does it too)
   const mismatched = await comparePositions(m);
   m.store.snapshotPositions(m.clock.nowMs());
   return { firstRun, adopted, mismatched };

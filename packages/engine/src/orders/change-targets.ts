@@ -1,0 +1,99 @@
+/**
+ * Which broker order a modify or cancel goes to. A logical order addresses its newest broker order,
+ * and another process on the same store (`hoga order`, another engine) may have modified it since
+ * this one last looked, or be modifying it right now: the target is read from the store file, and
+ * one the broker shows replaced (`REPLACED`; a refusal `already-modified`) or being changed
+ * (`already-processing`) is followed to its replacement once that process has stored it.
+ *
+ * @module
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ConflictError } from '@hoga/connector';
+import type { OrderManager } from './order-manager.js';
+import { codeOf } from './order-manager-options.js';
+import type { StoredCommand, StoredExecution } from './order-manager-store.js';
+
+/** How often the store is read for a newer broker order while one is waited for (real ms). */
+const READ_EVERY_MS = 50;
+
+/** A refusal of a modify or cancel: the code and reason its rejection event carries. */
+export interface ChangeRefusal {
+  readonly code: string;
+  readonly reason: string;
+}
+
+/**
+ * Whether the broker refused a modify or cancel because its target is no longer the order's
+ * newest broker order (`already-modified`), or is being modified or cancelled (`already-processing`).
+ */
+export function superseded(error: unknown): boolean {
+  return (
+    error instanceof ConflictError &&
+    (error.code === 'already-modified' || error.code === 'already-processing')
+  );
+}
+
+/** See the module description. */
+export class ChangeTargets {
+  /** @param m - the order manager (store, options) */
+  constructor(private readonly m: OrderManager) {}
+
+  /**
+   * The broker order a new modify or cancel of the logical order goes to: its newest as the store
+   * file holds it; one a modify replaced whose answer is not stored yet (that process is still
+   * waiting for it) is followed to the replacement, waited for up to `newestOrderWaitMs`. A
+   * refusal (`order-not-open`) when no open broker order of it is known.
+   */
+  async of(clientOrderId: string, kind: 'modify' | 'cancel'): Promise<StoredExecution | ChangeRefusal> {
+    let target = this.m.newestExecution(clientOrderId);
+    if (target?.closed === true && target.status === 'REPLACED')
+      target = await this.newerThan(clientOrderId, target.brokerOrderId);
+    if (target !== null && !target.closed) return target;
+    const reason =
+      target?.status === 'REPLACED'
+        ? `its broker order ${target.brokerOrderId} was replaced by a modify not stored here (from another channel?): the next poll adopts the replacement`
+        : `no open broker order to ${kind}`;
+    return { code: 'order-not-open', reason };
+  }
+
+  /**
+   * After the broker refused a sent modify or cancel as superseded ({@link superseded}): the
+   * broker order to send it to again, the logical order's newer one once it is stored (waited for
+   * up to `newestOrderWaitMs`; `already-processing` goes to the same one again after the wait). A
+   * refusal when no newer one is stored (modified from another channel: the next poll adopts the
+   * replacement) or the newest one is closed already.
+   */
+  async after(stored: StoredCommand, error: unknown): Promise<StoredExecution | ChangeRefusal> {
+    const target = stored.targetBrokerOrderId ?? '';
+    const newest = await this.newerThan(stored.clientOrderId, target);
+    const code = codeOf(error);
+    if (newest === null || (newest.brokerOrderId === target && code !== 'already-processing')) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return {
+        code,
+        reason: `${reason}; no newer broker order of ${stored.clientOrderId} is stored (modified from another channel?): the next poll adopts it`,
+      };
+    }
+    if (newest.closed)
+      return {
+        code: 'order-closed',
+        reason: `the order went on to broker order ${newest.brokerOrderId}, already ${newest.status}`,
+      };
+    return newest;
+  }
+
+  /**
+   * The logical order's newest stored broker order once it is not `brokerOrderId`, or after
+   * `newestOrderWaitMs` of real time (the store is written by another process, or by this one when
+   * an answer arrives).
+   */
+  private async newerThan(clientOrderId: string, brokerOrderId: string): Promise<StoredExecution | null> {
+    const deadline = Date.now() + this.m.options.newestOrderWaitMs;
+    let newest = this.m.newestExecution(clientOrderId);
+    while (newest !== null && newest.brokerOrderId === brokerOrderId && Date.now() < deadline) {
+      await sleep(READ_EVERY_MS);
+      newest = this.m.newestExecution(clientOrderId);
+    }
+    return newest;
+  }
+}
