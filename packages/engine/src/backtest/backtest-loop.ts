@@ -58,8 +58,10 @@ export interface LoopCounts {
  * before each trading day's first bar: a strategy whose hooks never await would otherwise keep a
  * signal handler (Ctrl-C) or a timer from running until the last bar, and Node reports a promise
  * the strategies left rejected with no handler only at a turn (`watchStrayFailures`: the run then
- * stops there, before the day's first bar). About a hundredth of a second of bars; a turn costs a
- * few microseconds (a daily run: about 1 ms per year of trading days).
+ * stops there, before the day's first bar, the same bar in every run). About a hundredth of a
+ * second of bars; a turn costs some 15 µs in a run (the daily bench of 200 symbols × 20 years takes
+ * 5,220 of them: about 7 % of its time; turns every millisecond of run time instead cost a fifth of
+ * that, but a failed run then stopped at a bar that depended on the machine's speed).
  */
 const BARS_PER_TURN = 16_384;
 
