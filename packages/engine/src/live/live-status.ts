@@ -1,8 +1,8 @@
 /**
  * The status line of a live or paper run ({@link LiveStatus}): positions and open orders as the
  * mode's venue has them (live: the order manager's store; paper: the paper ledger and venue), the
- * fills, bars and refusals so far, the strategies' PnL and charges, the client's requests and the
- * risk module's trading states.
+ * fills, bars and refusals so far, the strategies' PnL and charges of this run, the client's
+ * requests and the risk module's trading states.
  *
  * @module
  */
@@ -23,6 +23,23 @@ export interface LiveStatusSources {
   readonly bars: BarDelivery;
   readonly refusals: RefusalTally;
   readonly risk: RiskGateBinding;
+  /**
+   * The strategies' realized PnL and charges per currency when the run started (their books open
+   * with the fills of earlier runs): the status counts this run's from there, as it counts its fills.
+   */
+  readonly atStart: Readonly<Record<Currency, RunPnl>>;
+}
+
+/** Realized PnL and charges (commissions and taxes) in one currency. */
+export interface RunPnl {
+  readonly realized: Decimal;
+  readonly charges: Decimal;
+}
+
+/** The strategies' realized PnL and charges in `currency` so far, their earlier runs' included. */
+export function booksPnl(portfolio: Portfolio, currency: Currency): RunPnl {
+  const t = portfolioTotals(portfolio, currency);
+  return { realized: t.realizedPnl, charges: t.commissions.plus(t.taxes) };
 }
 
 /**
@@ -33,9 +50,10 @@ export interface LiveStatusSources {
  */
 export function liveStatus(o: Pick<LiveRunOptions, 'client'>, run: LiveStatusSources): LiveStatus {
   const { manager, ledger, paperAccount } = run.mode;
-  const totals = (c: Currency) => {
-    const t = portfolioTotals(run.portfolio, c);
-    return { realized: t.realizedPnl, charges: t.commissions.plus(t.taxes) };
+  const totals = (c: Currency): RunPnl => {
+    const now = booksPnl(run.portfolio, c);
+    const start = run.atStart[c];
+    return { realized: now.realized.minus(start.realized), charges: now.charges.minus(start.charges) };
   };
   const positions = new Map<string, Decimal>();
   if (manager !== null) {

@@ -76,9 +76,15 @@ describe('startLiveRun', () => {
     await first.handle.stop();
     expect(s.sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
     expect(first.handle.status().positions.get('005930')?.toString()).toBe('2');
+    expect(first.handle.status().pnl.KRW.charges.isZero()).toBe(false);
     const second = await run('paper', s);
     try {
       expect(second.handle.status().positions.get('005930')?.toString()).toBe('2');
+      // the status line's fills and PnL are this run's: nothing filled yet, so no charges either
+      // (before: the first run's commission, beside `fills 0`)
+      const status = second.handle.status();
+      expect(status.fills).toBe(0);
+      expect(status.pnl.KRW.charges.toFixed()).toBe('0');
     } finally {
       await second.handle.stop();
     }

@@ -24,7 +24,7 @@ import { watchStrayFailures } from '../runtime/stray-failures.js';
 import type { RunSettings } from '../runtime/tokens.js';
 import { BarDelivery } from './bar-delivery.js';
 import { cancelOpenOrders } from './cancel-open-orders.js';
-import { liveStatus } from './live-status.js';
+import { booksPnl, liveStatus } from './live-status.js';
 import { bindModeVenue } from './mode-venue.js';
 import { type RunLease, takeRunLease } from './run-lease.js';
 import { assembleRunRuntime } from './run-runtime.js';
@@ -74,7 +74,7 @@ export interface LiveStatus {
   readonly barsWaiting: number;
   /** The orders refused so far (denied by the risk module or rejected by the broker), by code. */
   readonly refused: Readonly<Record<string, number>>;
-  /** Realized PnL (before charges) and charges per currency, all strategies. */
+  /** Realized PnL (before charges) and charges per currency of this run, all strategies. */
   readonly pnl: Readonly<Record<Currency, { realized: Decimal; charges: Decimal }>>;
   /** Requests the client made so far and how many were rate-limited (429). */
   readonly requests: number;
@@ -150,6 +150,8 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     halt: halt.signal,
   });
   pollSucceeded = () => risk.module.staleness?.noteOrderPoll();
+  // the books open with the fills of earlier runs: the status counts this run's PnL from here
+  const atStart = { KRW: booksPnl(portfolio, 'KRW'), USD: booksPnl(portfolio, 'USD') };
 
   // the session as a stored run (hoga db runs), its fills appended as they are routed
   const record = new SessionRecord({ ...o, runtime, portfolio, now: () => o.clock.nowMs() });
@@ -208,7 +210,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     manager,
     failed,
     status: (): LiveStatus =>
-      liveStatus(o, { mode, portfolio, fills, bars, refusals: recorder.refusals, risk }),
+      liveStatus(o, { mode, portfolio, fills, bars, refusals: recorder.refusals, risk, atStart }),
     cancelOpenOrders: (): Promise<number> => cancelOpenOrders(o, mode, runtime),
     async stop(): Promise<void> {
       if (stopped) return;
