@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError } from '@hoga/connector';
 import type { OrderManager } from './order-manager.js';
@@ -84,13 +85,13 @@ export class ChangeTargets {
 
   /**
    * The logical order's newest stored broker order once it is not `brokerOrderId`, or after
-   * `newestOrderWaitMs` of real time (the store is written by another process, or by this one when
-   * an answer arrives).
+   * `newestOrderWaitMs` of real time, on the process's monotonic timer (the store is written by
+   * another process, or by this one when an answer arrives).
    */
   private async newerThan(clientOrderId: string, brokerOrderId: string): Promise<StoredExecution | null> {
-    const deadline = Date.now() + this.m.options.newestOrderWaitMs;
+    const deadline = performance.now() + this.m.options.newestOrderWaitMs;
     let newest = this.m.newestExecution(clientOrderId);
-    while (newest !== null && newest.brokerOrderId === brokerOrderId && Date.now() < deadline) {
+    while (newest !== null && newest.brokerOrderId === brokerOrderId && performance.now() < deadline) {
       await sleep(READ_EVERY_MS);
       newest = this.m.newestExecution(clientOrderId);
     }

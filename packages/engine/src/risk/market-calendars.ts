@@ -33,6 +33,12 @@ interface Stamped<T> {
   readonly atMs: number;
 }
 
+/** A calendar as read, with the instants it tells the hours of (worked out once, at the read). */
+interface KeptCalendar extends Stamped<MarketCalendar> {
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
 /** A date the broker gave no calendar for, and why. */
 interface Gap {
   readonly date: string;
@@ -50,21 +56,26 @@ export function calendarDateOf(market: Market, atMs: number): string {
 }
 
 /**
- * Whether a calendar answer tells the session hours at an instant: from the start of its first
- * session to the end of its last one, every session is in it (its days are consecutive business
- * days), so an instant in between is in one of them or in none.
+ * The instants a calendar answer tells the session hours of: from the start of its first session
+ * to the end of its last one, every session is in it (its days are consecutive business days), so
+ * an instant in between is in one of them or in none. Empty without sessions.
  */
-export function calendarCovers(calendar: MarketCalendar, atMs: number): boolean {
+function coveredSpan(calendar: MarketCalendar): { readonly fromMs: number; readonly toMs: number } {
   const sessions = calendarSessions(calendar);
   const first = sessions[0];
-  if (first === undefined) return false;
-  const lastEnd = Math.max(...sessions.map((s) => s.session.endTime.toMillis()));
-  return first.session.startTime.toMillis() <= atMs && atMs < lastEnd;
+  if (first === undefined) return { fromMs: 0, toMs: 0 };
+  const toMs = Math.max(...sessions.map((s) => s.session.endTime.toMillis()));
+  return { fromMs: first.session.startTime.toMillis(), toMs };
+}
+
+/** Whether a kept calendar tells the hours at `atMs`. */
+function covers(kept: KeptCalendar, atMs: number): boolean {
+  return kept.fromMs <= atMs && atMs < kept.toMs;
 }
 
 /** The broker's KR and US calendars, each read for the date of the instant it is asked about. */
 export class MarketCalendars {
-  private readonly calendars = new Map<Market, Stamped<MarketCalendar>>();
+  private readonly calendars = new Map<Market, KeptCalendar>();
   private readonly gaps = new Map<Market, Stamped<Gap>>();
 
   /**
@@ -85,8 +96,7 @@ export class MarketCalendars {
   due(market: Market, atMs: number): boolean {
     const nowMs = this.clock.nowMs();
     const kept = this.calendars.get(market);
-    if (kept !== undefined && nowMs - kept.atMs <= this.maxAgeMs && calendarCovers(kept.value, atMs))
-      return false;
+    if (kept !== undefined && nowMs - kept.atMs <= this.maxAgeMs && covers(kept, atMs)) return false;
     const gap = this.gaps.get(market);
     return !(
       gap !== undefined &&
@@ -116,8 +126,9 @@ export class MarketCalendars {
       return;
     }
     const calendar = answer as MarketCalendar;
-    this.calendars.set(market, { value: calendar, atMs: this.clock.nowMs() });
-    if (calendarCovers(calendar, atMs)) this.gaps.delete(market);
+    const kept: KeptCalendar = { value: calendar, atMs: this.clock.nowMs(), ...coveredSpan(calendar) };
+    this.calendars.set(market, kept);
+    if (covers(kept, atMs)) this.gaps.delete(market);
     else {
       const days = `${calendar.previousBusinessDay.date} to ${calendar.nextBusinessDay.date}`;
       this.gaps.set(market, {
@@ -134,8 +145,8 @@ export class MarketCalendars {
 
   /** `market`'s calendar when it tells the hours at `at`, else undefined. */
   covering(market: Market, at: DateTime): MarketCalendar | undefined {
-    const calendar = this.calendars.get(market)?.value;
-    return calendar !== undefined && calendarCovers(calendar, at.toMillis()) ? calendar : undefined;
+    const kept = this.calendars.get(market);
+    return kept !== undefined && covers(kept, at.toMillis()) ? kept.value : undefined;
   }
 
   /** Why the hours of `market` at `at` are not known (the calendar not read for its date, or the broker's refusal). */
