@@ -20,7 +20,7 @@ import type { BarFeed, DownloadProgress, FxRates } from '@hoga/engine';
 import type { FxRateAnswer, HogaDatabase } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
-import type { BacktestRequest, SymbolRange } from './backtest-options.js';
+import { type BacktestRequest, noBarsError, type SymbolRange } from './backtest-options.js';
 
 type Engine = typeof import('@hoga/engine');
 
@@ -163,13 +163,7 @@ export function reportEmpty(feed: BarFeed, request: BacktestRequest, present: re
     const ts = series.columns.ts;
     return ts.length === 0 || (ts[ts.length - 1] as number) < range.fromTs;
   });
-  if (empty.length === request.symbols.length) {
-    throw new CliError(
-      `no ${request.interval} bars for ${request.symbols.join(',')} from ${request.from} to ${request.to}: ` +
-        'check the dates (trading days, not in the future) and the symbols',
-      ExitCode.FAILURE,
-    );
-  }
+  if (empty.length === request.symbols.length) throw noBarsError(request);
   for (const symbol of empty) {
     process.stderr.write(
       `hoga: no ${request.interval} bars for ${symbol} from ${request.from} to ${request.to}\n`,

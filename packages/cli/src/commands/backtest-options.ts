@@ -1,7 +1,7 @@
 /**
  * The flags of `hoga backtest`, checked once: symbols, interval, the inclusive date range, the
  * starting cash, the strategy config file. Every problem is a usage error (exit 2) naming the flag
- * and the value.
+ * and the value, but a range no bar can be in (exit 1, as a range the broker has no bars for).
  *
  * @module
  */
@@ -12,6 +12,7 @@ import {
   isBarInterval,
   KST_ZONE,
   type Market,
+  MINUTE_CANDLE_HISTORY_START,
   marketOfSymbol,
   ValidationError,
 } from '@hoga/core';
@@ -23,7 +24,7 @@ import {
   parseSymbolList,
   readStrategyConfig,
 } from '../config/strategy-inputs.js';
-import { usageError } from '../runtime/exit-codes.js';
+import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 
 /** The flags as commander gives them. */
 export interface BacktestFlags {
@@ -76,7 +77,7 @@ export interface BacktestRequest {
   readonly to: string;
   /** Per symbol (same order as `symbols`); null when the range holds no possible candle. */
   readonly ranges: readonly (SymbolRange | null)[];
-  /** The run's first instant: the earliest of the symbols' starts (NaN when no range is possible). */
+  /** The run's first instant: the earliest of the symbols' starts. */
   readonly startMs: number;
   readonly cash: Readonly<Record<Currency, Decimal>>;
   /** Fixed USD/KRW valuation rate, when given. */
@@ -109,7 +110,9 @@ export function parseBacktestFlags(
   checkOrder(from, to);
   const ranges = symbols.map((symbol) => symbolRange(symbol, interval, from, to));
   const present = ranges.filter((r): r is SymbolRange => r !== null);
-  const startMs = present.length === 0 ? Number.NaN : Math.min(...present.map((r) => r.fromTs));
+  // before: a range no bar can be in ran on to `new VirtualClock(NaN)` ("invalid-value: start: … NaN")
+  if (present.length === 0) throw noBarsError({ symbols, interval, from, to });
+  const startMs = Math.min(...present.map((r) => r.fromTs));
   return {
     strategies: strategyInputs(strategyArguments, flags),
     symbols,
@@ -183,6 +186,29 @@ function symbolRange(symbol: string, interval: BarInterval, from: string, to: st
     throw usage(`--${error instanceof ValidationError ? error.message : String(error)}`);
   }
   return range === null ? null : { symbol, market, fromTs: range.start, toTs: range.end };
+}
+
+/**
+ * The failure of a run with no bar in its range for any symbol (exit 1). A minute range that ends
+ * before the broker's minute history (spec, candle rule 11) says where that history starts.
+ *
+ * @param request - the symbols, the interval and the range as given
+ */
+export function noBarsError(
+  request: Pick<BacktestRequest, 'symbols' | 'interval' | 'from' | 'to'>,
+): CliError {
+  const { symbols, interval, from, to } = request;
+  const markets = [...new Set(symbols.map(marketOfSymbol))];
+  // a date-time's own date is near enough for the hint
+  const beforeHistory =
+    interval === '1m' && markets.every((m) => to.slice(0, 10) < MINUTE_CANDLE_HISTORY_START[m]);
+  const why = beforeHistory
+    ? `the broker's minute candles start on ${markets.map((m) => `${MINUTE_CANDLE_HISTORY_START[m]} for ${m} stocks`).join(' and ')}: give a later --from, or --interval 1d`
+    : 'check the dates (trading days, not in the future) and the symbols';
+  return new CliError(
+    `no ${interval} bars for ${symbols.join(',')} from ${from} to ${to}: ${why}`,
+    ExitCode.FAILURE,
+  );
 }
 
 /** `--to` must not be before `--from` (compared as instants, dates at KST midnight). */

@@ -40,6 +40,35 @@ describe('hoga backtest over a range in the future', () => {
   });
 });
 
+describe('hoga backtest over a range that can hold no bar', () => {
+  const run = (interval: string, from: string, to: string) =>
+    hoga([
+      SMA,
+      ...['--symbols', '005930', '--interval', interval, '--from', from, '--to', to],
+      ...simFlags(sim.url),
+      '--db',
+      join(dir, 'empty.sqlite'),
+    ]);
+
+  it("says so before the broker's minute history (KR from 2022-11-23), not 'invalid-value: start: … NaN'", async () => {
+    const result = await run('1m', '2020-01-01', '2020-01-03');
+    expect(result.stderr).not.toContain('NaN');
+    expect(result.stderr).toContain(
+      "no 1m bars for 005930 from 2020-01-01 to 2020-01-03: the broker's minute candles start on 2022-11-23 for KR stocks",
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it('says so for a date-time range inside one trading day on daily bars', async () => {
+    const result = await run('1d', '2026-10-14T12:00:00+09:00', '2026-10-14T13:00:00+09:00');
+    expect(result.stderr).not.toContain('NaN');
+    expect(result.stderr).toContain(
+      'no 1d bars for 005930 from 2026-10-14T12:00:00+09:00 to 2026-10-14T13:00:00+09:00: check the dates',
+    );
+    expect(result.code).toBe(1);
+  });
+});
+
 describe("hoga backtest starting before the broker's USD/KRW history (the simulator's starts 2020-01-01)", () => {
   const run = (symbols: string, from: string, to: string) =>
     hoga([
