@@ -180,7 +180,7 @@ describe('hoga backtest', () => {
     const run = JSON.parse(one.out) as {
       trades: BacktestJson['trades'];
       equity: BacktestJson['equity'];
-      stats: { trades: number };
+      stats: Record<string, unknown>;
     };
     const fields = (t: BacktestJson['trades'][number]) => [
       t.time,
@@ -194,7 +194,11 @@ describe('hoga backtest', () => {
     expect(run.trades.map(fields)).toEqual(printed.trades.map(fields));
     // the same curve, to the won as printed (before: the stored floats, 236110649.70999998)
     expect(run.equity).toEqual(printed.equity);
-    expect(run.stats.trades).toBe(printed.stats.trades);
+    // the statistics as printed too, decimals as strings (before: the stored numbers,
+    // "totalReturn": -0.000386…, "startEquity": 239627000), and why it failed (null: it did not)
+    expect(run.stats).toEqual({ ...printed.stats, failure: null });
+    const listed = runs.find((r) => r.runId === printed.runId) as { stats?: unknown } | undefined;
+    expect(listed?.stats).toEqual(run.stats);
     const table = await hogaBin(['db', 'runs', '--db', db]);
     const row = table.out.split('\n').find((line) => line.includes(printed.runId)) ?? '';
     const stats = printed.stats as { totalReturn: string; trades: number };

@@ -82,6 +82,30 @@ export function backtestJson(outcome: BacktestOutcome, stats: PerformanceStats):
   };
 }
 
+/** The statistics that are ratios (numbers in the stored run, decimal strings in `--json`). */
+const RATIO_STATS: ReadonlySet<string> = new Set(['totalReturn', 'cagr', 'maxDrawdown', 'sharpe', 'winRate']);
+/** The statistics that are equity in KRW (numbers in the stored run, whole won in `--json`). */
+const EQUITY_STATS: ReadonlySet<string> = new Set(['startEquity', 'endEquity']);
+
+/**
+ * A stored run's statistics as `--json` prints them (`hoga db runs`): the ratios as decimal
+ * strings and the equity to the won as `hoga backtest --json` gives them, counts as numbers, the
+ * rest (money per currency, refusals, halts, a failure) as stored.
+ *
+ * @param stats - the run's stored statistics (null while it runs)
+ */
+export function storedStatsJson(stats: unknown): unknown {
+  if (stats === null || typeof stats !== 'object' || Array.isArray(stats)) return stats;
+  return Object.fromEntries(
+    Object.entries(stats).map(([key, value]) => {
+      if (typeof value !== 'number') return [key, value];
+      if (RATIO_STATS.has(key)) return [key, ratio(value)];
+      if (EQUITY_STATS.has(key)) return [key, equityText(value)];
+      return [key, value];
+    }),
+  );
+}
+
 /**
  * Equity in KRW to the won (the curve is computed in numbers; USD enters through the rate), as
  * `hoga backtest` prints it and `hoga db runs` reads a stored curve back.

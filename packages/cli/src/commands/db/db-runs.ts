@@ -11,7 +11,7 @@ import { existsSync, statSync } from 'node:fs';
 import { formatDecimal, formatKst } from '@hoga/core';
 import { type RunKind, type RunRecord, RunRepository, resolveDatabasePath } from '@hoga/store';
 import { DateTime } from 'luxon';
-import { equityText, type StatsView, statisticsRows } from '../backtest-report.js';
+import { equityText, type StatsView, statisticsRows, storedStatsJson } from '../backtest-report.js';
 import { simulatorDatabaseHint } from '../simulator-database.js';
 import { type DbCommandIo, formatTable } from './db-io.js';
 import { openForReading } from './open-for-reading.js';
@@ -93,7 +93,7 @@ function header(run: RunRecord): Record<string, unknown> {
     startedAt: kst(run.startedAt),
     endedAt: kst(run.endedAt),
     params: run.params,
-    stats: run.stats,
+    stats: storedStatsJson(run.stats),
   };
 }
 
