@@ -1,6 +1,7 @@
 import { ORDER_STATES, type OrderState } from '@hoga/core';
 import { TRADING_MODES, type TradingMode } from '@hoga/store';
 import { type Command, InvalidArgumentError } from 'commander';
+import { DateTime } from 'luxon';
 import { dbFills, dbInfo, dbMigrate, dbOrders } from './db/db-actions.js';
 import { type DbCommandIo, processIo } from './db/db-io.js';
 
@@ -17,13 +18,30 @@ function states(value: string): OrderState[] {
   return list as OrderState[];
 }
 
-function mode(value: string): TradingMode {
-  if (!TRADING_MODES.has(value)) {
-    throw new InvalidArgumentError(
-      `--mode: expected one of ${[...TRADING_MODES].join(', ')}, found "${value}"`,
-    );
+/** The parser of a flag taking a trading mode (`--mode`, `--kind`), its errors naming that flag. */
+function modeOf(flag: string): (value: string) => TradingMode {
+  return (value) => {
+    if (!TRADING_MODES.has(value)) {
+      throw new InvalidArgumentError(
+        `${flag}: expected one of ${[...TRADING_MODES].join(', ')}, found "${value}"`,
+      );
+    }
+    return value as TradingMode;
+  };
+}
+
+/** `db positions --mode`: the engine keeps positions for live and paper runs only. */
+function positionsMode(value: string): 'live' | 'paper' {
+  if (value !== 'live' && value !== 'paper') {
+    // before: any other value listed the live positions, exit 0
+    throw new InvalidArgumentError(`--mode: expected live or paper, found "${value}"`);
   }
-  return value as TradingMode;
+  return value;
+}
+
+/** Symbols are stored upper-cased (`aapl` is `AAPL`, as `hoga backtest` takes it). */
+function symbol(value: string): string {
+  return value.trim().toUpperCase();
 }
 
 function limit(value: string): number {
@@ -34,7 +52,8 @@ function limit(value: string): number {
 }
 
 function date(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+  // a calendar date (2026-13-07 too was taken here, then failed with exit 1 once the file was open)
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || !DateTime.fromISO(value, { zone: 'utc' }).isValid) {
     throw new InvalidArgumentError(`--date: expected a date like 2026-11-23, found "${value}"`);
   }
   return value;
@@ -66,8 +85,8 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .option('--json', 'print JSON (decimals as strings, times in KST)')
     .option('--state <states>', 'only these states (comma-separated)', states)
     .option('--strategy <id>', 'only this strategy')
-    .option('--symbol <symbol>', 'only this symbol')
-    .option('--mode <mode>', 'only backtest, paper or live orders', mode)
+    .option('--symbol <symbol>', 'only this symbol', symbol)
+    .option('--mode <mode>', 'only backtest, paper or live orders', modeOf('--mode'))
     .option(
       '--run <runId>',
       "with --mode backtest: only this backtest run's orders (hoga db runs lists them)",
@@ -80,7 +99,7 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .option('--db <file>', DB_HELP)
     .option('--json', 'print JSON (decimals as strings, times in KST)')
     .option('--order <clientOrderId>', 'only fills of this order')
-    .option('--symbol <symbol>', 'only this symbol')
+    .option('--symbol <symbol>', 'only this symbol', symbol)
     .option('--date <yyyy-mm-dd>', 'only fills on this KST date', date)
     .option('--limit <n>', 'at most n fills', limit, 10_000)
     .action((flags) => dbFills(flags, io));
@@ -91,13 +110,13 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .option('--db <file>', DB_HELP)
     .option('--json', 'print JSON (decimals as strings, times in KST)')
     .option('--id <runId>', 'one run')
-    .option('--kind <kind>', 'only backtest, paper or live runs', mode)
+    .option('--kind <kind>', 'only backtest, paper or live runs', modeOf('--kind'))
     .option('--limit <n>', 'at most n runs', limit, 50)
     .action(async (flags) => (await import('./db/db-runs.js')).dbRuns(flags, io));
   db.command('positions')
     .description("the engine's positions (live: the order manager's; paper: the paper account's)")
     .option('--db <file>', DB_HELP)
     .option('--json', 'print JSON')
-    .option('--mode <mode>', 'live (default) or paper')
+    .option('--mode <mode>', 'live (default) or paper', positionsMode)
     .action(async (flags) => (await import('./db/db-positions.js')).dbPositions(flags, io));
 }

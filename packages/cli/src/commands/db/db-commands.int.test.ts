@@ -199,10 +199,61 @@ describe('registerDbCommands', () => {
       expect(lines).toHaveLength(3);
     });
 
+    it('takes a symbol in any case, as hoga backtest does (before: --symbol aapl found none of AAPL)', async () => {
+      seed();
+      const db = HogaDatabase.open(file);
+      db.orders.recordIntent({
+        clientOrderId: 'ord-us',
+        strategyId: 'sma',
+        mode: 'live',
+        market: 'US',
+        currency: 'USD',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        timeInForce: 'DAY',
+        amount: null,
+        symbol: 'AAPL',
+        price: new Decimal('226.02'),
+        quantity: new Decimal('1'),
+        createdAt: T0,
+      });
+      db.close();
+      const orders = JSON.parse((await hoga('orders', '--json', '--db', file, '--symbol', 'aapl')).out) as {
+        clientOrderId: string;
+      }[];
+      expect(orders.map((o) => o.clientOrderId)).toEqual(['ord-us']);
+    });
+
+    it('refuses a date that is not in the calendar as bad usage (before: exit 1 after opening the file)', async () => {
+      seed();
+      await expect(hoga('orders', '--db', file, '--date', '2026-13-07')).rejects.toThrow(
+        /--date: expected a date like 2026-11-23, found "2026-13-07"/,
+      );
+      await expect(hoga('fills', '--db', file, '--date', '2026-02-30')).rejects.toThrow(/--date: expected/);
+    });
+
     it('rejects an unknown state with the allowed values', async () => {
       seed();
       await expect(hoga('orders', '--db', file, '--state', 'DONE')).rejects.toThrow(
         /--state: expected one or more of/,
+      );
+    });
+  });
+
+  describe('db runs', () => {
+    it('names --kind, not --mode, when the kind is unknown', async () => {
+      seed();
+      const failure = hoga('runs', '--db', file, '--kind', 'foo');
+      await expect(failure).rejects.toThrow(/\. --kind: expected one of backtest, paper, live, found "foo"$/);
+      await expect(failure).rejects.not.toThrow(/--mode/);
+    });
+  });
+
+  describe('db positions', () => {
+    it('refuses a mode without positions of its own (before: --mode foo listed the live positions)', async () => {
+      seed();
+      await expect(hoga('positions', '--db', file, '--mode', 'backtest')).rejects.toThrow(
+        /--mode: expected live or paper, found "backtest"/,
       );
     });
   });
