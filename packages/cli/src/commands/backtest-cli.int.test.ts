@@ -10,6 +10,7 @@ import type { BacktestJson } from './backtest-report.js';
 import { cachedBars, hogaBacktest as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
 
 const THROWS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'throws-in-on-bar.ts');
+const THROWS_IN_CONSTRUCTOR = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'throws-in-constructor.ts');
 const LOGS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'logs-fills.ts');
 const SLOW = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'waits-each-bar.ts');
 const SYMBOLS = ['005930', 'AAPL'];
@@ -321,6 +322,18 @@ describe('hoga backtest', () => {
     expect(shown.out).toMatch(
       /^failure {9}strategy ThrowsInOnBar threw in onBar: cannot handle the bar of 005930/m,
     );
+  }, 60_000);
+
+  it('says which strategy threw in its constructor as for a hook, without the error code, and stores no run', async () => {
+    const before = readStore((_, stored) => stored.list({ limit: 1000 }).length);
+    const result = await hoga(backtestArgs({ strategy: THROWS_IN_CONSTRUCTOR, extra: ['--json'] }));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    // before: 'hoga: strategy-hook-failed: strategy ThrowsInConstructor threw in constructor: …'
+    expect(result.stderr).toMatch(
+      /^hoga: strategy ThrowsInConstructor threw in constructor: cannot read its model \(at \S*throws-in-constructor\.ts:\d+:\d+\)$/m,
+    );
+    expect(readStore((_, stored) => stored.list({ limit: 1000 }).length)).toBe(before);
   }, 60_000);
 
   it("shows the strategy's log lines on stderr and in --log-file, stamped with the backtest's time", async () => {

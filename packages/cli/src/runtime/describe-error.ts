@@ -13,6 +13,12 @@ export interface ErrorReport {
   readonly exitCode: ExitCode;
 }
 
+/**
+ * The engine's code of a strategy that threw (`EngineErrorCode.STRATEGY_HOOK_FAILED`; the engine is
+ * loaded only by the commands that run one).
+ */
+const STRATEGY_HOOK_FAILED = 'strategy-hook-failed';
+
 /** Environment variable of each connector setting. */
 const ENV_OF: Readonly<Record<string, string>> = {
   baseUrl: 'HOGA_BASE_URL',
@@ -53,6 +59,8 @@ export function describeError(error: unknown, context: { readonly baseUrl?: stri
   const fs = fileReport(error);
   if (fs !== null) return fs;
   if (error instanceof HogaError) {
+    // a strategy's failure already says which strategy, where and what (as a hook's does)
+    if (error.code === STRATEGY_HOOK_FAILED) return { lines: [error.message], exitCode: ExitCode.FAILURE };
     return { lines: [`${error.code}: ${error.message}`], exitCode: ExitCode.FAILURE };
   }
   const message = error instanceof Error ? error.message : String(error);
