@@ -40,6 +40,17 @@ describe('parseBacktestFlags', () => {
     );
   });
 
+  it('refuses a currency named twice or an amount with a second "=" in --cash (KRW=5,KRW=6 ran with 6)', () => {
+    expect(usageMessage({ cash: 'KRW=5,KRW=6' })).toContain('--cash: KRW is given twice');
+    expect(usageMessage({ cash: 'KRW=1=2' })).toContain(
+      '--cash: expected KRW=<amount>,USD=<amount>, found "KRW=1=2"',
+    );
+  });
+
+  it('says that --interval is required when it is missing (before: expected 1m or 1d, found "")', () => {
+    expect(usageMessage({ interval: undefined })).toBe('--interval is required: 1m or 1d');
+  });
+
   it('refuses --csv, which printed the table as if it had been asked for', () => {
     expect(usageMessage({ csv: true })).toContain('--csv');
   });

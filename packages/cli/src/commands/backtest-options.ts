@@ -104,6 +104,7 @@ export function parseBacktestFlags(
   }
   const symbols = parseSymbolList(flags.symbols, 'backtest');
   const interval = flags.interval ?? '';
+  if (interval.trim() === '') throw usage('--interval is required: 1m or 1d');
   if (!isBarInterval(interval)) throw usage(`--interval: expected 1m or 1d, found "${interval}"`);
   const from = required(flags.from, '--from');
   const to = required(flags.to, '--to');
@@ -246,11 +247,15 @@ const CASH_AMOUNT: Readonly<Record<Currency, { readonly pattern: RegExp; readonl
 function parseCash(raw: string | undefined): Record<Currency, Decimal> {
   const cash: Record<Currency, Decimal> = { ...DEFAULT_CASH };
   if (raw === undefined) return cash;
+  const named = new Set<string>();
   for (const part of raw.split(',')) {
-    const [currency = '', amount = ''] = part.split('=').map((s) => s.trim());
-    if (currency !== Currency.KRW && currency !== Currency.USD) {
+    const [currency = '', amount = '', ...more] = part.split('=').map((s) => s.trim());
+    if ((currency !== Currency.KRW && currency !== Currency.USD) || more.length > 0) {
       throw usage(`--cash: expected KRW=<amount>,USD=<amount>, found "${part}"`);
     }
+    // before: the last one won, unseen
+    if (named.has(currency)) throw usage(`--cash: ${currency} is given twice`);
+    named.add(currency);
     const { pattern, unit } = CASH_AMOUNT[currency];
     if (!pattern.test(amount))
       throw usage(`--cash: ${currency} amount "${amount}" is not a non-negative amount in ${unit}`);
