@@ -168,6 +168,22 @@ export default class UsesBadSizing extends Strategy {
     );
   }, 120_000);
 
+  it("says that a directory or a file that is not a module is not a strategy's .ts file (exit 2)", async () => {
+    // before: "Directory import '…' is not supported resolving ES modules imported from
+    // …/dist/b-…/chunk-….mjs", and for a JSON file "needs an import attribute of \"type: json\""
+    const config = join(dir, 'my.json');
+    writeFileSync(config, '{"fast": 3}\n');
+    const folder = await backtestMarch(dir);
+    expect(folder.run.code).toBe(2);
+    expect(folder.run.err).toContain(`strategy file ${dir} is a directory: give the strategy's .ts file`);
+    expect(folder.run.err).not.toContain('chunk-');
+    const json = await backtestMarch(config);
+    expect(json.run.code).toBe(2);
+    expect(json.run.err).toContain(
+      `strategy file ${config} is not a TypeScript or JavaScript file: give the strategy's .ts file`,
+    );
+  }, 120_000);
+
   it('runs `hoga start` (pnpm start) with the repository’s reference strategy and exits 0', async () => {
     const run = await hoga(['start', '--seconds', '4'], { cwd: dir, killAfterMs: 90_000 });
     expect(run.code, run.err).toBe(0);

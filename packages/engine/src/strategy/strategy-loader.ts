@@ -5,26 +5,44 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
 import { isStrategyClass, type StrategyClass } from './strategy.js';
 import { installStrategyImportHooks } from './strategy-imports.js';
 import { noteStrategyFile } from './throw-place.js';
 
+/** The files Node (with tsx, or its type stripping) imports as modules. */
+const MODULE_EXTENSIONS: ReadonlySet<string> = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
+
 /**
  * Imports `file` and returns its strategy class: the default export when it is one, else the only
  * exported strategy class.
  *
  * @param file - path of the strategy's `.ts` file (relative to the working directory)
- * @throws {@link EngineError} `strategy-load-failed` when the file is missing, fails to import, or
- *   exports no (or more than one, without a default) strategy class
+ * @throws {@link EngineError} `strategy-load-failed` when the file is missing, a directory or not a
+ *   module (by its extension), fails to import, or exports no (or more than one, without a default)
+ *   strategy class
  */
 export async function loadStrategyClass(file: string): Promise<StrategyClass> {
   const path = resolve(file);
   if (!existsSync(path)) {
     throw new EngineError(EngineErrorCode.STRATEGY_LOAD_FAILED, `strategy file ${file} does not exist`);
+  }
+  // before: Node's words for importing these ("Directory import … is not supported resolving ES
+  // modules imported from …/dist/…/chunk-….mjs", "needs an import attribute of type: json")
+  if (statSync(path).isDirectory()) {
+    throw new EngineError(
+      EngineErrorCode.STRATEGY_LOAD_FAILED,
+      `strategy file ${file} is a directory: give the strategy's .ts file`,
+    );
+  }
+  if (!MODULE_EXTENSIONS.has(extname(path).toLowerCase())) {
+    throw new EngineError(
+      EngineErrorCode.STRATEGY_LOAD_FAILED,
+      `strategy file ${file} is not a TypeScript or JavaScript file: give the strategy's .ts file`,
+    );
   }
   installStrategyImportHooks();
   let module: Record<string, unknown>;
