@@ -234,6 +234,10 @@ describe('hoga backtest', () => {
       expect(report.get(key), key).toBeDefined();
       expect(stored.get(key), key).toBe(report.get(key));
     }
+    // numbers grouped and money in its currency's decimals, as docs/cli.md says of hoga's output
+    // (before: '239627000 KRW', '1252 KRW, 23.3 USD')
+    expect(report.get('start equity')).toMatch(/^\d{1,3}(,\d{3})+ KRW$/);
+    expect(report.get('commissions')).toMatch(/^\d{1,3}(,\d{3})* KRW, \$\d+\.\d{2}$/);
   }, 60_000);
 
   it('stores the config the strategy ran with: the file given, completed by the schema’s defaults', async () => {

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { type Decimal, formatKst } from '@hoga/core';
+import { Decimal, formatKst } from '@hoga/core';
 import type { BacktestOutcome, PerformanceStats } from '@hoga/engine';
 import { DateTime } from 'luxon';
+import { formatMoney, groupDecimal } from '../output/table.js';
 
 /** The `--json` document. */
 export interface BacktestJson {
@@ -122,11 +123,19 @@ function count(value: number | null): string {
   return value === null ? '-' : String(value);
 }
 
+/** Money per currency as the tables show it (`1,252 KRW, $23.30`); `0` when none was charged. */
 function money(values: Readonly<Record<string, string>>): string {
   const parts = Object.entries(values)
     .filter(([, v]) => Number(v) !== 0)
-    .map(([c, v]) => `${v} ${c}`);
+    .map(([c, v]) =>
+      c === 'USD' ? formatMoney(new Decimal(v), c) : `${formatMoney(new Decimal(v), c)} ${c}`,
+    );
   return parts.length === 0 ? '0' : parts.join(', ');
+}
+
+/** Equity in KRW as the report shows it: whole won, grouped (`239,627,000 KRW`). */
+function equityKrw(value: number): string {
+  return `${groupDecimal(new Decimal(equityText(value)))} KRW`;
 }
 
 /**
@@ -185,8 +194,8 @@ export function haltCounts(halts: Readonly<Record<string, number>> | null): stri
 export function statisticsRows(s: StatsView): [string, string][] {
   return [
     ['bars', count(s.bars)],
-    ['start equity', s.startEquity === null ? '-' : `${equityText(s.startEquity)} KRW`],
-    ['end equity', s.endEquity === null ? '-' : `${equityText(s.endEquity)} KRW`],
+    ['start equity', s.startEquity === null ? '-' : equityKrw(s.startEquity)],
+    ['end equity', s.endEquity === null ? '-' : equityKrw(s.endEquity)],
     ['total return', percent(s.totalReturn)],
     ['CAGR', percent(s.cagr)],
     ['max drawdown', percent(s.maxDrawdown)],
