@@ -83,6 +83,7 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .description('list stored orders, oldest first')
     .option('--db <file>', DB_HELP)
     .option('--json', 'print JSON (decimals as strings, times in KST)')
+    .option('--csv', 'print CSV')
     .option('--state <states>', 'only these states (comma-separated)', states)
     .option('--strategy <id>', 'only this strategy')
     .option('--symbol <symbol>', 'only this symbol', symbol)
@@ -98,6 +99,7 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .description('list stored fills by time')
     .option('--db <file>', DB_HELP)
     .option('--json', 'print JSON (decimals as strings, times in KST)')
+    .option('--csv', 'print CSV')
     .option('--order <clientOrderId>', 'only fills of this order')
     .option('--symbol <symbol>', 'only this symbol', symbol)
     .option('--date <yyyy-mm-dd>', 'only fills on this KST date', date)
@@ -109,6 +111,7 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     )
     .option('--db <file>', DB_HELP)
     .option('--json', 'print JSON (decimals as strings, times in KST)')
+    .option('--csv', 'print the list as CSV')
     .option('--id <runId>', 'one run')
     .option('--kind <kind>', 'only backtest, paper or live runs', modeOf('--kind'))
     .option('--limit <n>', 'at most n runs', limit, 50)
@@ -117,6 +120,7 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .description("the engine's positions (live: the order manager's; paper: the paper account's)")
     .option('--db <file>', DB_HELP)
     .option('--json', 'print JSON')
+    .option('--csv', 'print CSV')
     .option('--mode <mode>', 'live (default) or paper', positionsMode)
     .action(async (flags) => (await import('./db/db-positions.js')).dbPositions(flags, io));
 }

@@ -17,7 +17,7 @@ import {
 import { DateTime } from 'luxon';
 import { CliError, ExitCode } from '../../runtime/exit-codes.js';
 import { type BacktestOrder, backtestOrders } from './db-backtest-orders.js';
-import { type DbCommandIo, formatTable } from './db-io.js';
+import { type DbCommandIo, formatRows } from './db-io.js';
 import { openForReading } from './open-for-reading.js';
 
 /** Flags common to every `db` command. */
@@ -26,6 +26,8 @@ export interface DbFlags {
   readonly db?: string | undefined;
   /** Print JSON instead of a table. */
   readonly json?: boolean | undefined;
+  /** Print CSV instead of a table (the listings; `--json` goes first). */
+  readonly csv?: boolean | undefined;
 }
 
 /** Flags of `db info`. */
@@ -149,7 +151,7 @@ export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
       return;
     }
     io.out(
-      formatTable(
+      formatRows(
         ['created', 'clientOrderId', 'brokerOrderId', 'strategy', 'mode', 'symbol', ...ORDER_COLUMNS],
         orders.map((o) => [
           kst(o.createdAt),
@@ -160,6 +162,7 @@ export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
           o.symbol,
           ...orderCells(o, o.currency),
         ]),
+        flags,
       ),
     );
   });
@@ -202,7 +205,7 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
       return;
     }
     io.out(
-      formatTable(
+      formatRows(
         [
           'filled',
           'clientOrderId',
@@ -225,6 +228,7 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
           `${dec(f.commission)} ${f.commissionCurrency}`,
           dec(f.cumulativeQuantity),
         ]),
+        flags,
       ),
     );
   });
@@ -344,7 +348,7 @@ function listBacktestOrders(db: HogaDatabase, flags: DbOrdersFlags, io: DbComman
     return;
   }
   io.out(
-    formatTable(
+    formatRows(
       ['created', 'clientOrderId', 'strategy', 'symbol', ...ORDER_COLUMNS, 'reason'],
       orders.map((o) => [
         kst(o.createdAt),
@@ -355,6 +359,7 @@ function listBacktestOrders(db: HogaDatabase, flags: DbOrdersFlags, io: DbComman
         ...orderCells(o, 'USD'),
         o.reason ?? '',
       ]),
+      flags,
     ),
   );
 }

@@ -232,6 +232,18 @@ describe('registerDbCommands', () => {
       await expect(hoga('fills', '--db', file, '--date', '2026-02-30')).rejects.toThrow(/--date: expected/);
     });
 
+    it('prints CSV with --csv, as docs/cli.md says of every tabular command (before: unknown option)', async () => {
+      seed();
+      const lines = (await hoga('orders', '--csv', '--db', file)).out.trimEnd().split('\n');
+      expect(lines[0]).toBe(
+        'created,clientOrderId,brokerOrderId,strategy,mode,symbol,side,type,price,qty,filled,avg,state',
+      );
+      expect(lines[1]).toBe('2026-11-23 09:00:00,ord-a,B-2,sma,live,005930,BUY,LIMIT,72100,10,10,-,FILLED');
+      expect(lines).toHaveLength(3);
+      const fills = (await hoga('fills', '--csv', '--db', file)).out.trimEnd().split('\n');
+      expect(fills[1]).toBe('2026-11-23 09:00:00,ord-a,B-2,005930,BUY,10,72100,108.15 KRW,10');
+    });
+
     it('rejects an unknown state with the allowed values', async () => {
       seed();
       await expect(hoga('orders', '--db', file, '--state', 'DONE')).rejects.toThrow(
@@ -241,6 +253,15 @@ describe('registerDbCommands', () => {
   });
 
   describe('db runs', () => {
+    it('lists runs as CSV with --csv, and refuses --csv for one run', async () => {
+      seed();
+      expect((await hoga('runs', '--csv', '--db', file)).out).toBe(
+        'started,run,kind,strategy,status,return,trades\n',
+      );
+      const one = await hoga('runs', '--csv', '--db', file, '--id', 'x');
+      expect([one.code, one.err]).toEqual([2, expect.stringContaining('--csv lists runs')]);
+    });
+
     it('names --kind, not --mode, when the kind is unknown', async () => {
       seed();
       const failure = hoga('runs', '--db', file, '--kind', 'foo');

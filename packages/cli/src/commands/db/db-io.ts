@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { renderCsv } from '../../output/table.js';
 
 /** Where the `db` commands write, and how they report failure. */
 export interface DbCommandIo {
@@ -37,4 +38,20 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
       .join('  ')
       .trimEnd();
   return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+}
+
+/**
+ * Rows as the listing commands print them: a table ({@link formatTable}), or CSV with `--csv` (the
+ * same columns and cells).
+ *
+ * @param header - column titles
+ * @param rows - cells, as text
+ * @param flags - `csv: true` for CSV
+ */
+export function formatRows(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  flags: { readonly csv?: boolean | undefined },
+): string {
+  return flags.csv === true ? `${renderCsv(header, rows)}\n` : formatTable(header, rows);
 }

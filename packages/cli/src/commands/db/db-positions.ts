@@ -8,12 +8,14 @@
 import { existsSync } from 'node:fs';
 import { PAPER_STATE_ID } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
-import { type DbCommandIo, formatTable } from './db-io.js';
+import { type DbCommandIo, formatRows } from './db-io.js';
 
 /** Flags of `db positions`. */
 export interface DbPositionsFlags {
   readonly db?: string;
   readonly json?: boolean;
+  /** Print CSV instead of a table. */
+  readonly csv?: boolean;
   readonly mode?: string;
 }
 
@@ -86,9 +88,10 @@ export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
       return;
     }
     io.out(
-      formatTable(
+      formatRows(
         ['symbol', 'quantity', 'avg price', 'blocked'],
         rows.map((r) => [r.symbol, r.quantity, r.averagePrice ?? '', r.blocked ?? '']),
+        flags,
       ),
     );
   } finally {

@@ -13,13 +13,15 @@ import { type RunKind, type RunRecord, RunRepository, resolveDatabasePath } from
 import { DateTime } from 'luxon';
 import { equityText, type StatsView, statisticsRows, storedStatsJson } from '../backtest-report.js';
 import { simulatorDatabaseHint } from '../simulator-database.js';
-import { type DbCommandIo, formatTable } from './db-io.js';
+import { type DbCommandIo, formatRows } from './db-io.js';
 import { openForReading } from './open-for-reading.js';
 
 /** Flags of `db runs`. */
 export interface DbRunsFlags {
   readonly db?: string;
   readonly json?: boolean;
+  /** Print the list as CSV (not with `--id`: one run is a report, or JSON). */
+  readonly csv?: boolean;
   readonly id?: string;
   readonly kind?: RunKind;
   readonly limit?: number;
@@ -149,6 +151,13 @@ export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
         .get() !== undefined;
     const runs = hasRuns ? new RunRepository(reading.db.connection) : null;
     if (flags.id !== undefined) {
+      if (flags.csv === true && flags.json !== true) {
+        io.err(
+          'hoga db: --csv lists runs; one run (--id) prints as a report, or with its trades and equity as --json\n',
+        );
+        io.fail(2);
+        return;
+      }
       const run = runs?.get(flags.id);
       if (runs === null || run === undefined) {
         io.err(
@@ -168,7 +177,7 @@ export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
       return;
     }
     io.out(
-      formatTable(
+      formatRows(
         ['started', 'run', 'kind', 'strategy', 'status', 'return', 'trades'],
         list.map((r) => [
           (kst(r.startedAt) ?? '-').slice(0, 19).replace('T', ' '),
@@ -178,6 +187,7 @@ export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
           r.status,
           ...listedStats(statsView(r.stats)),
         ]),
+        flags,
       ),
     );
   } finally {
