@@ -56,6 +56,23 @@ describe('parseBacktestFlags', () => {
   });
 });
 
+describe('parseBacktestFlags strategy ids', () => {
+  it('takes the ids the engine takes, "." included (before: s.ts:sma.v2 was read as a file that does not exist)', () => {
+    const request = parseBacktestFlags(['s.ts:sma.v2'], BASE);
+    expect(request.strategies.map((s) => [s.file, s.id])).toEqual([['s.ts', 'sma.v2']]);
+  });
+
+  it('refuses an id the engine refuses, as bad usage before anything runs', () => {
+    // before: 'strategy file s.ts:my id does not exist' (FILE:ID), and for --id, after the download,
+    // 'invalid-strategy-id: strategyId: expected …' with exit 1
+    const expected =
+      'strategy id "my id" is not valid: use 1-64 characters of letters, digits, "_", "." and "-"';
+    expect(usageMessage({})).toBe('accepted');
+    expect(() => parseBacktestFlags(['s.ts:my id'], BASE)).toThrow(expected);
+    expect(usageMessage({ id: 'my id' })).toBe(expected);
+  });
+});
+
 describe('parseBacktestFlags symbols', () => {
   it('upper-cases symbols as hoga data does (aapl is AAPL: one cache series, its instrument found)', () => {
     const request = parseBacktestFlags(['s.ts'], { ...BASE, symbols: 'aapl, 005930,AAPL' });

@@ -20,6 +20,7 @@ import { tradingDateRange } from '@hoga/engine';
 import { DateTime } from 'luxon';
 import {
   checkConfigCount,
+  checkStrategyId,
   parseStrategyArgument,
   parseSymbolList,
   readStrategyConfig,
@@ -141,7 +142,7 @@ function strategyInputs(strategyArguments: readonly string[], flags: BacktestFla
     const configFile = configs[i];
     return {
       file,
-      id: id ?? flags.id,
+      id: id ?? (flags.id === undefined ? undefined : checkStrategyId(flags.id)),
       config: configFile === undefined ? {} : readStrategyConfig(configFile, 'backtest'),
       configFile,
     };

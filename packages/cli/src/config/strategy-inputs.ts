@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { BrokerClient } from '@hoga/connector';
+import { strategyId } from '@hoga/core';
 import type { StrategyClass } from '@hoga/engine';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 
@@ -121,10 +122,33 @@ export interface StrategyArgument {
   readonly id?: string;
 }
 
-/** `FILE.ts:ID` as file and id (no id: the class name is the strategy's id). */
+/**
+ * `FILE.ts:ID` as file and id (no id: the class name is the strategy's id).
+ *
+ * @throws a usage error for an id the engine would refuse (core's `strategyId`)
+ */
 export function parseStrategyArgument(argument: string): StrategyArgument {
-  const m = /^(.+\.[cm]?ts):([A-Za-z0-9_-]+)$/.exec(argument);
-  return m === null ? { file: argument } : { file: m[1] as string, id: m[2] as string };
+  // the id's characters are core's rule (strategyId), checked below: this one had its own, without
+  // ".", and read s.ts:sma.v2 as a file of that name
+  const m = /^(.+\.[cm]?ts):([^/\\]*)$/.exec(argument);
+  return m === null ? { file: argument } : { file: m[1] as string, id: checkStrategyId(m[2] as string) };
+}
+
+/**
+ * A strategy id given on the command line (`FILE.ts:ID`, `--id`), checked by core's rule before
+ * anything runs.
+ *
+ * @throws a usage error naming the id and the characters an id may have
+ */
+export function checkStrategyId(id: string): string {
+  try {
+    return strategyId(id);
+  } catch {
+    throw new CliError(
+      `strategy id ${JSON.stringify(id)} is not valid: use 1-64 characters of letters, digits, "_", "." and "-"`,
+      ExitCode.USAGE,
+    );
+  }
 }
 
 /**
