@@ -64,8 +64,12 @@ export async function instrumentsOf(
   return instruments;
 }
 
+/** The rate of a run that holds no dollars: any positive number values its USD (zero) the same. */
+const NO_DOLLARS_RATE = 1;
+
 /**
- * The USD/KRW rates of the run: `--usd-krw` when given; else the exchange-rate endpoint's rate at
+ * The USD/KRW rates of the run: `--usd-krw` when given; none needed for a KR run without USD cash;
+ * else the exchange-rate endpoint's rate at
  * the start, and when the universe holds US symbols, at the start of each following month (at most
  * {@link MAX_RATE_SAMPLES}), as a step function. Each rate is read from the database's
  * exchange-rate cache first; the broker is asked only for the times not cached, and its answers
@@ -80,6 +84,10 @@ export async function fxRates(
 ): Promise<FxRates> {
   if (request.usdKrw !== undefined) return new engine.FixedFxRates(request.usdKrw);
   const hasUs = request.ranges.some((r) => r?.market === Market.US);
+  // a run with no US symbol and no USD holds no dollar to value (no automatic currency exchange,
+  // and a US buy without dollars is refused): it needs no rate, and one before the broker's rate
+  // history stopped it (exit 2, 'give one with --usd-krw')
+  if (!hasUs && request.cash.USD.isZero()) return new engine.FixedFxRates(NO_DOLLARS_RATE);
   const end = Math.max(...request.ranges.map((r) => r?.toTs ?? 0));
   const times = rateTimes(request.startMs, end);
   const points: [number, number][] = [];
@@ -95,7 +103,7 @@ export async function fxRates(
   }
   if (points.length === 0) {
     throw new CliError(
-      'the broker has no USD/KRW rate for the backtest range; give one with --usd-krw (e.g. --usd-krw 1350)',
+      `the broker has no USD/KRW rate for the backtest range; give one with --usd-krw (e.g. --usd-krw 1350)${hasUs ? '' : ', or hold no dollars: --cash USD=0'}`,
       ExitCode.USAGE,
     );
   }

@@ -95,6 +95,20 @@ describe("hoga backtest starting before the broker's USD/KRW history (the simula
     expect(Number(start)).toBeGreaterThan(100_000_000);
   });
 
+  it('runs a KR range wholly before the rate history when it holds no USD (--cash USD=0): no rate is needed', async () => {
+    // before: 'the broker has no USD/KRW rate for the backtest range; give one with --usd-krw', exit 2
+    const result = await hoga([
+      SMA,
+      ...['--symbols', '005930', '--interval', '1d', '--from', '2016-01-04', '--to', '2016-06-30'],
+      ...['--cash', 'USD=0', '--json', ...simFlags(sim.url), '--db', join(dir, 'fx.sqlite')],
+    ]);
+    expect(result.stderr).not.toContain('USD/KRW');
+    expect(result.code).toBe(0);
+    const { stats } = JSON.parse(result.stdout) as { stats: { startEquity: string; trades: number } };
+    expect(stats.startEquity).toBe('100000000');
+    expect(stats.trades).toBeGreaterThan(0);
+  });
+
   it("uses the rates of a US run's later months, spread over a range longer than a year", async () => {
     const result = await run('AAPL', '2018-06-01', '2021-06-30');
     expect(result.stderr).not.toContain('give one with --usd-krw');
