@@ -88,10 +88,28 @@ export function backtestOrderOf(s: OrderSummary): BacktestOrder {
   };
 }
 
-/** The backtest orders `query` asks for, in the order the journal has them (each as it ended). */
+/** The sequence number a run gave an order (`bt…-7`: 7), in the order the run created them. */
+function sequenceOf(clientOrderId: string): number {
+  return Number(clientOrderId.slice(clientOrderId.lastIndexOf('-') + 1));
+}
+
+/** Oldest first: by creation time, then (one run's orders created at one time) by sequence number. */
+function byCreation(a: BacktestOrder, b: BacktestOrder): number {
+  return (
+    a.createdAt - b.createdAt ||
+    sequenceOf(a.clientOrderId) - sequenceOf(b.clientOrderId) ||
+    (a.clientOrderId < b.clientOrderId ? -1 : a.clientOrderId > b.clientOrderId ? 1 : 0)
+  );
+}
+
+/**
+ * The backtest orders `query` asks for, oldest first, at most `limit` (the oldest). The journal has
+ * them as they ended (a limit order canceled after three bars comes after the orders placed
+ * meanwhile), so every summary is read and the oldest kept.
+ */
 export function backtestOrders(db: HogaDatabase, query: BacktestOrderQuery): BacktestOrder[] {
   const prefix = query.runId === undefined ? '' : `${backtestOrderIdPrefix(query.runId)}-`;
-  const out: BacktestOrder[] = [];
+  let out: BacktestOrder[] = [];
   for (const entry of db.journal.orderSummaries('backtest', prefix)) {
     const o = backtestOrderOf(entry.payload as OrderSummary);
     if (query.states !== undefined && !query.states.includes(o.state)) continue;
@@ -100,7 +118,8 @@ export function backtestOrders(db: HogaDatabase, query: BacktestOrderQuery): Bac
     if (query.from !== undefined && o.createdAt < query.from) continue;
     if (query.to !== undefined && o.createdAt >= query.to) continue;
     out.push(o);
-    if (out.length >= query.limit) break;
+    // the oldest `limit` so far, in bounded memory over a run of many thousand orders
+    if (out.length >= 2 * query.limit) out = out.sort(byCreation).slice(0, query.limit);
   }
-  return out;
+  return out.sort(byCreation).slice(0, query.limit);
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Decimal } from '@hoga/core';
-import { HogaDatabase, LATEST_SCHEMA_VERSION } from '@hoga/store';
+import { backtestOrderIdPrefix, HogaDatabase, LATEST_SCHEMA_VERSION } from '@hoga/store';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerDbCommands } from '../db.js';
@@ -249,6 +249,56 @@ describe('registerDbCommands', () => {
       await expect(hoga('orders', '--db', file, '--state', 'DONE')).rejects.toThrow(
         /--state: expected one or more of/,
       );
+    });
+  });
+
+  describe('db orders --mode backtest', () => {
+    it("lists a run's orders oldest first, and --limit keeps the oldest (before: in the order they ended)", async () => {
+      const run = '0123abcd-4567-89ef-0000-000000000000';
+      const prefix = backtestOrderIdPrefix(run);
+      const db = HogaDatabase.open(file);
+      // as a run journals them: each order when it ends, so a limit buy canceled three bars on is
+      // written after the orders placed meanwhile
+      const summary = (n: number, created: number, ended: number, last: string) => ({
+        type: 'OrderSummary',
+        tsEvent: T0 + ended * 60_000,
+        tsInit: T0 + ended * 60_000,
+        mode: 'backtest' as const,
+        strategyId: 'rsi',
+        clientOrderId: `${prefix}-${n}`,
+        payload: {
+          clientOrderId: `${prefix}-${n}`,
+          strategyId: 'rsi',
+          symbol: '005930',
+          side: 'BUY',
+          orderType: 'LIMIT',
+          price: '68300',
+          quantity: '10',
+          amount: null,
+          last,
+          events: [
+            ['OrderSubmitted', T0 + created * 60_000],
+            [last, T0 + ended * 60_000],
+          ],
+          fills: [],
+          reason: null,
+        },
+      });
+      db.journal.appendMany([
+        summary(2, 2, 3, 'OrderRejected'),
+        summary(1, 1, 4, 'OrderCanceled'),
+        summary(4, 5, 5, 'OrderRejected'),
+        summary(3, 4, 7, 'OrderCanceled'),
+      ]);
+      db.close();
+      const ids = async (...more: string[]) =>
+        (
+          JSON.parse(
+            (await hoga('orders', '--mode', 'backtest', '--run', run, '--json', '--db', file, ...more)).out,
+          ) as { clientOrderId: string }[]
+        ).map((o) => o.clientOrderId.slice(prefix.length + 1));
+      expect(await ids()).toEqual(['1', '2', '3', '4']);
+      expect(await ids('--limit', '2')).toEqual(['1', '2']);
     });
   });
 
