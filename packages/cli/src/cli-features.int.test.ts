@@ -40,6 +40,20 @@ describe('hoga init and profiles', () => {
     expect(again.err).toMatch(/already exists; give --force/);
   });
 
+  it('--dir makes a directory that does not exist yet, and names one that is a file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoga-init-dir-'));
+    // before: 'hoga: …/new/project/hoga.config.json does not exist', exit 2
+    const made = await hoga(['init', '--dir', join(dir, 'new', 'project')], { cwd: dir });
+    expect(made.code, made.err).toBe(0);
+    expect(existsSync(join(dir, 'new', 'project', 'hoga.config.json'))).toBe(true);
+    writeFileSync(join(dir, 'a-file'), '');
+    const file = await hoga(['init', '--dir', join(dir, 'a-file')], { cwd: dir });
+    expect([file.code, file.err]).toEqual([
+      2,
+      `hoga: --dir ${join(dir, 'a-file')} is a file, not a directory\n`,
+    ]);
+  });
+
   it('--profile fills the connection from the file, .env supplies the secret, the environment wins', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hoga-profile-'));
     expect((await hoga(['init'], { cwd: dir })).code).toBe(0);

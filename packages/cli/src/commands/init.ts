@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CONFIG_FILE } from '../config/profile.js';
@@ -50,12 +50,17 @@ const IGNORED = ['.env', 'data/'];
 /**
  * Writes the files in `dir`.
  *
- * @param dir - target directory
+ * @param dir - target directory (made when missing)
  * @param force - overwrite an existing config file
  * @returns one line per file written or left alone
  */
 export function initProject(dir: string, force: boolean): string[] {
   const lines: string[] = [];
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new CliError(`--dir ${dir} is a file, not a directory`, ExitCode.USAGE);
+  }
+  // a new project's directory (before: '…/hoga.config.json does not exist')
+  mkdirSync(dir, { recursive: true });
   const config = join(dir, CONFIG_FILE);
   if (existsSync(config) && !force) {
     throw new CliError(`${config} already exists; give --force to overwrite it`, ExitCode.USAGE, {
@@ -92,7 +97,7 @@ export function registerInitCommand(program: Command): void {
   program
     .command('init')
     .description('write hoga.config.json (profiles sim and live), a .env template and .gitignore entries')
-    .option('--dir <dir>', 'where to write (default: the working directory)')
+    .option('--dir <dir>', 'where to write, made when missing (default: the working directory)')
     .option('--force', 'overwrite an existing hoga.config.json', false)
     .action((flags: { dir?: string; force: boolean }) => {
       for (const line of initProject(resolve(flags.dir ?? '.'), flags.force)) console.log(line);
