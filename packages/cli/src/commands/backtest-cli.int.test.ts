@@ -163,6 +163,23 @@ describe('hoga backtest', () => {
     expect(stored.out).toContain(`order-type-not-allowed ${refused['order-type-not-allowed']}`);
   }, 120_000);
 
+  it("computes a mixed minute run's Sharpe ratio on the daily equity curve it prints", async () => {
+    const args = backtestArgs({ symbols: SYMBOLS, from: '2026-11-24', to: '2026-11-27', extra: ['--json'] });
+    args[args.indexOf('1d')] = '1m';
+    const result = await hoga(args);
+    expect(result.code, result.stderr).toBe(0);
+    const run = JSON.parse(result.stdout) as BacktestJson;
+    // the start and one point per trading day: 11-24, 11-25, 11-26 (KR only), 11-27
+    expect(run.equity).toHaveLength(5);
+    const equity = run.equity.map((p) => Number(p.equity));
+    const returns = equity.slice(1).map((e, i) => e / (equity[i] as number) - 1);
+    const mean = returns.reduce((a, b) => a + b, 0) / returns.length;
+    const sd = Math.sqrt(returns.reduce((a, r) => a + (r - mean) ** 2, 0) / (returns.length - 1));
+    // before: the US after-market's last hour (to 08:00 KST) counted as the next day, and the
+    // Sharpe ratio was computed on 3 of the 4 days
+    expect(Number(run.stats.sharpe)).toBeCloseTo((mean / sd) * Math.sqrt(252), 2);
+  }, 120_000);
+
   it('gives the same stats, trades and equity curve to the last digit when run twice', async () => {
     const first = JSON.parse((await hoga(args())).stdout) as BacktestJson;
     const second = JSON.parse((await hoga(args())).stdout) as BacktestJson;

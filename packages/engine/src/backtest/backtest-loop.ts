@@ -14,6 +14,7 @@ import type { Portfolio } from '../portfolio/portfolio.js';
 import type { BarDayPnl } from '../risk/bar-day-pnl.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import type { StrategyHost } from '../runtime/strategy-host.js';
+import { SESSION_DAY_SHIFT_MS } from '../stats/equity-stats.js';
 import { sessionShiftOf } from '../venue/session-key.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
 
@@ -66,8 +67,8 @@ export interface LoopCounts {
 const BARS_PER_TURN = 16_384;
 
 const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
-const DAY_ROLL_SHIFT = HOUR_MS - 30_000;
+/** Where a trading day ends (the stats resample by the same rule). */
+const DAY_ROLL_SHIFT = SESSION_DAY_SHIFT_MS;
 
 interface SymbolRoute {
   readonly slot: number;

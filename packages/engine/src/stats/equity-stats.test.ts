@@ -84,6 +84,18 @@ describe('resampleDaily', () => {
     expect(sessionDayKey(a)).toBe(sessionDayKey(b));
     expect(sessionDayKey(Date.parse('2026-11-24T09:31:00-05:00'))).toBe(sessionDayKey(b) + 1);
   });
+  it("ends a session day after the US after-market's last minute and before the KR pre-market's first, as the backtest's equity curve does", () => {
+    // winter: 18:00 New York is 08:00 KST; summer: 18:00 New York is 07:00 KST
+    for (const [afterMarketEnd, preMarketFirst, regularOpen] of [
+      ['2026-11-25T18:00:00-05:00', '2026-11-26T08:01:00+09:00', '2026-11-25T09:31:00-05:00'],
+      ['2026-07-08T18:00:00-04:00', '2026-07-09T08:01:00+09:00', '2026-07-08T09:31:00-04:00'],
+    ] as const) {
+      // before: the key rolled at 07:00 KST, so the winter after-market's last hour counted as the
+      // next day, and a minute run's Sharpe ratio merged two days' returns into one
+      expect(sessionDayKey(Date.parse(afterMarketEnd))).toBe(sessionDayKey(Date.parse(regularOpen)));
+      expect(sessionDayKey(Date.parse(preMarketFirst))).toBe(sessionDayKey(Date.parse(afterMarketEnd)) + 1);
+    }
+  });
   it('leaves a daily curve unchanged', () => {
     const curve = daily(100, 110, 99, 121);
     expect(resampleDaily(curve)).toEqual(curve);

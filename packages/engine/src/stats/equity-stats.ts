@@ -22,15 +22,24 @@ const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
 /**
- * The default trading-session key of an instant: the KST calendar date of `time − 7 h`, as a day
- * number. It keeps a KR session (08:00–20:00 KST) and a US regular session (23:30–06:00 KST in
- * winter, 22:30–05:00 in summer) each inside one key, so a mixed KR/US curve resamples to one point
- * per session day.
+ * Where a trading day ends, as a shift of epoch ms: `floor((time + shift) / day)` rolls at 23:00:30
+ * UTC (08:00:30 KST), after the US after-market's last minute (18:00 New York: 08:00 KST in winter,
+ * 07:00 in summer) and before the KR pre-market's first bar (08:01 KST). The backtest's equity curve
+ * takes one point per such day, and {@link sessionDayKey} resamples by it.
+ */
+export const SESSION_DAY_SHIFT_MS = HOUR_MS - 30_000;
+
+/**
+ * The default trading-session key of an instant, as a day number (see {@link SESSION_DAY_SHIFT_MS}).
+ * It keeps a KR trading day (08:00–20:00 KST) and a US one (its day market from 20:00 New York the
+ * evening before to its after-market's end at 18:00) each inside one key, so a mixed KR/US curve
+ * resamples to one point per trading day, as the backtest records it. (It rolled at 07:00 KST before,
+ * which put the winter after-market's last hour in the next day.)
  *
  * @param time - epoch ms
  */
 export function sessionDayKey(time: number): number {
-  return Math.floor((time + 9 * HOUR_MS - 7 * HOUR_MS) / DAY_MS);
+  return Math.floor((time + SESSION_DAY_SHIFT_MS) / DAY_MS);
 }
 
 /**
