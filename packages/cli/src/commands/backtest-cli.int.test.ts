@@ -259,7 +259,8 @@ describe('hoga backtest', () => {
 
   it('stores the config the strategy ran with: the file given, completed by the schema’s defaults', async () => {
     const config = join(dir, 'fast3.json');
-    writeFileSync(config, JSON.stringify({ fast: 3 }));
+    // with the byte-order mark a Windows editor may write (before: "is not JSON: Unexpected token '﻿'")
+    writeFileSync(config, `\ufeff${JSON.stringify({ fast: 3 })}`);
     const printed = JSON.parse(
       (await hoga(backtestArgs({ extra: ['--config', config, '--json'] }))).stdout,
     ) as BacktestJson;

@@ -5,10 +5,11 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
+
 import { parseRiskConfig, type RiskConfig } from '@hoga/engine';
 import { ZodError, z } from 'zod';
 import { usageError } from '../runtime/exit-codes.js';
+import { readJsonText } from './json-file.js';
 
 /** The risk configuration's file: the `--risk-config` flag, else `$HOGA_RISK_CONFIG`; none for the defaults. */
 export function riskConfigFile(
@@ -30,7 +31,7 @@ export function loadRiskConfig(file: string | undefined, env: NodeJS.ProcessEnv 
   if (path === undefined) return parseRiskConfig({});
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(readJsonText(path));
   } catch (error) {
     throw usageError(`cannot read the risk configuration ${path}: ${(error as Error).message}`);
   }

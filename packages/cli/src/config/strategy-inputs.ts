@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import type { BrokerClient } from '@hoga/connector';
 import { strategyId } from '@hoga/core';
 import type { StrategyClass } from '@hoga/engine';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
+import { readJsonText } from './json-file.js';
 
 /** A symbol as `--symbols` takes it: letters, digits, "." and "-". */
 const SYMBOL = /^[A-Za-z0-9.-]{1,20}$/;
@@ -78,7 +78,7 @@ export async function requireKnownSymbols(
 export function readStrategyConfig(file: string, command: string): unknown {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readJsonText(file);
   } catch (error) {
     throw usageError(
       `--config: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
