@@ -14,6 +14,7 @@ import {
   LiveClock,
   type Logger,
   Market,
+  MINUTE_CANDLE_HISTORY_START,
   SecurityType,
 } from '@hoga/core';
 import type { BarFeed, DownloadProgress, FxRates } from '@hoga/engine';
@@ -158,25 +159,64 @@ function rateTimes(startMs: number, end: number): number[] {
   return [startMs, ...(picked as number[])];
 }
 
+/** A first bar this long after the range's start is a late start, not a weekend or a holiday (Korea's longest, 2017's, ran ten days). */
+const LATE_START_MS = 14 * 86_400_000;
+
 /**
- * Warns (on stderr) about each symbol without bars in the range; fails when no symbol has any.
+ * Warns (on stderr) about each symbol without bars in the range, and about each whose bars begin
+ * well after the range's start (the broker's history begins later, or the stock was listed later):
+ * the equity curve, the return and the CAGR count the whole range. Fails when no symbol has any bar.
  *
  * @throws {@link CliError} (exit 1) when the range holds no bar at all
  */
-export function reportEmpty(feed: BarFeed, request: BacktestRequest, present: readonly SymbolRange[]): void {
-  const empty = request.symbols.filter((symbol) => {
+export function reportCoverage(
+  feed: BarFeed,
+  request: BacktestRequest,
+  present: readonly SymbolRange[],
+): void {
+  const empty: string[] = [];
+  const late: string[] = [];
+  for (const symbol of request.symbols) {
     const series = feed.series.find((s) => s.symbol === symbol);
     const range = present.find((r) => r.symbol === symbol);
-    if (series === undefined || range === undefined) return true;
-    const ts = series.columns.ts;
-    return ts.length === 0 || (ts[ts.length - 1] as number) < range.fromTs;
-  });
+    const ts = series?.columns.ts;
+    if (
+      range === undefined ||
+      ts === undefined ||
+      ts.length === 0 ||
+      (ts[ts.length - 1] as number) < range.fromTs
+    ) {
+      empty.push(symbol);
+      continue;
+    }
+    // the first bar of the run (the series holds its warm-up bars before it)
+    const first = ts.find((t) => t >= range.fromTs) as number;
+    if (first - range.fromTs >= LATE_START_MS) {
+      const format = request.interval === '1d' ? 'yyyy-MM-dd' : "yyyy-MM-dd HH:mm 'KST'";
+      const from = DateTime.fromMillis(first, { zone: KST_ZONE }).toFormat(format);
+      late.push(
+        `hoga: ${symbol} has ${request.interval} bars from ${from} on (the range starts ${request.from}): ` +
+          `the equity curve, return and CAGR count from ${request.from}\n`,
+      );
+    }
+  }
   if (empty.length === request.symbols.length) throw noBarsError(request);
   for (const symbol of empty) {
     process.stderr.write(
       `hoga: no ${request.interval} bars for ${symbol} from ${request.from} to ${request.to}\n`,
     );
   }
+  // a minute range is cut to the broker's minute history (its run starts there, its curve too)
+  const markets = [...new Set(present.map((r) => r.market))];
+  for (const market of markets) {
+    const start = MINUTE_CANDLE_HISTORY_START[market];
+    if (request.interval === '1m' && request.from.slice(0, 10) < start) {
+      process.stderr.write(
+        `hoga: the broker's minute candles start on ${start} for ${market} stocks: their run starts there, not on ${request.from}\n`,
+      );
+    }
+  }
+  for (const line of late) process.stderr.write(line);
 }
 
 /**

@@ -160,11 +160,6 @@ function required(value: string | undefined, flag: string): string {
 }
 
 /**
- * The candle stamps of one symbol from `--from` to `--to`, both inclusive (the engine's
- * `tradingDateRange`: a date is a trading date of the symbol's market; a date-time an instant).
- * Null when the range holds no possible candle (before the minute history starts).
- */
-/**
  * The request over other symbols (same interval, dates and everything else): the bars a strategy
  * subscribed to in `onStart` beyond the universe.
  *
@@ -179,6 +174,11 @@ export function requestFor(request: BacktestRequest, symbols: readonly string[])
   };
 }
 
+/**
+ * The candle stamps of one symbol from `--from` to `--to`, both inclusive (the engine's
+ * `tradingDateRange`: a date is a trading date of the symbol's market; a date-time an instant).
+ * Null when the range holds no possible candle (before the minute history starts).
+ */
 function symbolRange(symbol: string, interval: BarInterval, from: string, to: string): SymbolRange | null {
   const market = marketOfSymbol(symbol);
   let range: { start: number; end: number } | null;

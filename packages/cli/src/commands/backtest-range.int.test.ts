@@ -115,3 +115,49 @@ describe("hoga backtest starting before the broker's USD/KRW history (the simula
     expect(result.code).toBe(0);
   });
 });
+
+describe("hoga backtest starting before a symbol's first bar", () => {
+  it('says where its bars begin, since the equity curve and CAGR count from --from', async () => {
+    // the simulator's daily candles of 005930 begin in 2015: a run from 2010 holds cash alone for
+    // four and a half years, which its CAGR counts (0.00 % for 0.03 % return), with nothing said
+    const result = await hoga([
+      SMA,
+      ...['--symbols', '005930,AAPL', '--interval', '1d', '--from', '2010-06-01', '--to', '2015-12-31'],
+      ...['--usd-krw', '1200', ...simFlags(sim.url), '--db', join(dir, 'late.sqlite')],
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(
+      /hoga: 005930 has 1d bars from 2015-\d\d-\d\d on \(the range starts 2010-06-01\): the equity curve, return and CAGR count from 2010-06-01\n/,
+    );
+    expect(result.stderr).toMatch(/hoga: AAPL has 1d bars from 20\d\d-\d\d-\d\d on/);
+  });
+
+  it('says nothing when the range starts on a weekend or a holiday', async () => {
+    // 2015-10-03 is a Saturday (and Korea's National Foundation Day)
+    const result = await hoga([
+      SMA,
+      ...['--symbols', '005930', '--interval', '1d', '--from', '2015-10-03', '--to', '2015-12-31'],
+      ...['--usd-krw', '1200', ...simFlags(sim.url), '--db', join(dir, 'late.sqlite')],
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('has 1d bars from');
+  });
+});
+
+describe("hoga backtest on minute bars from before the broker's minute history", () => {
+  it('says the run starts where the history does (KR 2022-11-23), where it said nothing', async () => {
+    const result = await hoga([
+      SMA,
+      ...['--symbols', '005930', '--interval', '1m', '--from', '2022-11-01', '--to', '2022-11-23'],
+      ...['--usd-krw', '1200', '--json', ...simFlags(sim.url), '--db', join(dir, 'minutes.sqlite')],
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      "hoga: the broker's minute candles start on 2022-11-23 for KR stocks: their run starts there, not on 2022-11-01\n",
+    );
+    // its curve starts there too: no late-start note for the cut range
+    expect(result.stderr).not.toContain('has 1m bars from');
+    const { equity } = JSON.parse(result.stdout) as { equity: { time: string }[] };
+    expect(equity[0]?.time.slice(0, 10)).toBe('2022-11-23');
+  });
+});

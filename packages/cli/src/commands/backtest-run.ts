@@ -15,7 +15,7 @@ import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { loadRiskConfig, riskConfigFile } from '../config/risk-config-file.js';
 import { checkStrategyConfig, loadStrategyFile, requireNewStrategyId } from '../config/strategy-inputs.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
-import { downloadCandles, fxRates, instrumentsOf, reportEmpty } from './backtest-inputs.js';
+import { downloadCandles, fxRates, instrumentsOf, reportCoverage } from './backtest-inputs.js';
 import {
   type BacktestFlags,
   type BacktestRequest,
@@ -98,7 +98,7 @@ export async function runBacktestCommand(
         warmupBars,
       });
     const feed = readFeed(present.map((r) => r.symbol));
-    reportEmpty(feed, request, present);
+    reportCoverage(feed, request, present);
     // after the bars: a range with none (in the future) says so, rather than that no rate exists
     const fx = await fxRates(engine, source.client, db, request, logger);
     const marketSource = source;
