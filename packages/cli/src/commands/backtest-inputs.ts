@@ -92,10 +92,11 @@ export async function fxRates(
   const end = Math.max(...request.ranges.map((r) => r?.toTs ?? 0));
   const times = rateTimes(request.startMs, end);
   const points: [number, number][] = [];
+  const missing: number[] = [];
   for (const t of times) {
     const rate = await usdKrwAt(client, db, t);
     if (rate === null) {
-      logger.warn({ at: formatKst(DateTime.fromMillis(t)) }, 'no USD/KRW rate for this time');
+      missing.push(t);
       continue;
     }
     points.push([t, rate.toNumber()]);
@@ -108,7 +109,22 @@ export async function fxRates(
       ExitCode.USAGE,
     );
   }
+  if (missing.length > 0) logger.warn(missingRates(missing, points[0]?.[0] as number));
   return new engine.SteppedFxRates(points);
+}
+
+/**
+ * What a run is told of the times it sampled without a USD/KRW rate (one line, not one per time):
+ * those before the first rate found are valued at it, later ones at the rate before them.
+ */
+function missingRates(missing: readonly number[], firstFound: number): string {
+  const day = (t: number) => DateTime.fromMillis(t, { zone: KST_ZONE }).toFormat('yyyy-MM-dd');
+  const first = missing[0] as number;
+  const last = missing[missing.length - 1] as number;
+  const span = first === last ? `on ${day(first)}` : `from ${day(first)} to ${day(last)}`;
+  return last < firstFound
+    ? `the broker has no USD/KRW rate ${span}: the first rate after them (${day(firstFound)}) values those days`
+    : `the broker has no USD/KRW rate at ${missing.length} of the times sampled (${span}): the rate before each values it`;
 }
 
 /**

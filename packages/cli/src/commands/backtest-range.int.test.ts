@@ -161,3 +161,35 @@ describe("hoga backtest on minute bars from before the broker's minute history",
     expect(equity[0]?.time.slice(0, 10)).toBe('2022-11-23');
   });
 });
+
+describe('hoga backtest wholly before the broker USD/KRW history, holding dollars', () => {
+  it('says once that it needs a rate, without a line per month it looked at', async () => {
+    // before: twelve 'no USD/KRW rate for this time (at=…)' lines, one per sampled month, then the error
+    const result = await hoga([
+      SMA,
+      ...['--symbols', '005930', '--interval', '1d', '--from', '2016-01-04', '--to', '2016-12-30'],
+      ...simFlags(sim.url),
+      ...['--db', join(dir, 'no-rate.sqlite')],
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).not.toContain('no USD/KRW rate for this time');
+    expect(result.stderr.match(/USD\/KRW/g)).toHaveLength(1);
+    expect(result.stderr).toContain(
+      'the broker has no USD/KRW rate for the backtest range; give one with --usd-krw (e.g. --usd-krw 1350), or hold no dollars: --cash USD=0',
+    );
+  });
+
+  it('says once which part of a US run has no rate, and runs on the nearest one', async () => {
+    const result = await hoga([
+      SMA,
+      ...['--symbols', 'AAPL', '--interval', '1d', '--from', '2019-01-02', '--to', '2020-03-31'],
+      ...simFlags(sim.url),
+      ...['--db', join(dir, 'no-rate.sqlite')],
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr.match(/USD\/KRW/g)).toHaveLength(1);
+    expect(result.stderr).toMatch(
+      /hoga: the broker has no USD\/KRW rate from 2019-01-02 to 2019-12-01: the first rate after them \(2020-0\d-01\) values those days\n/,
+    );
+  });
+});
