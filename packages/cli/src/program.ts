@@ -10,7 +10,7 @@ import { registerRiskCommand } from './commands/risk.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerSimCommands } from './commands/sim.js';
 import { registerStartCommand } from './commands/start.js';
-import { cliRuntime } from './runtime/cli-runtime.js';
+import { cliRuntime, STRATEGY_COMMANDS } from './runtime/cli-runtime.js';
 
 /**
  * Builds the `hoga` command. Each command family lives in its own module under `commands/` and
@@ -41,6 +41,7 @@ export function createProgram(): Command {
     const flags = action.opts<{ profile?: string; verbose?: boolean; logFile?: string }>();
     cliRuntime.verbose = flags.verbose === true;
     cliRuntime.logFile = flags.logFile;
+    cliRuntime.endWhenDone = STRATEGY_COMMANDS.has(commandPath(action));
     const { applyProfile } = await import('./config/profile.js');
     applyProfile(flags.profile, process.cwd(), process.env);
   });

@@ -3,6 +3,4 @@
  * `node --import tsx run-cli.test-helper.ts run …`, with every command's common flags
  * (`--log-file`, `--verbose`, `--profile`) and the real exit codes.
  */
-import { runCli } from '../run-cli.js';
-
-process.exitCode = await runCli(process.argv);
+import '../main.js';

@@ -15,10 +15,20 @@ export interface CliRuntime {
    * Ctrl-C. Without one, a closed stdout ends the process quietly with exit 0.
    */
   onStdoutClosed?: (() => void) | undefined;
+  /**
+   * Whether the process ends when the command is done (commands that run strategy code: a timer or
+   * an interval a strategy left running would otherwise keep the process alive after the
+   * backtest's report, or after `hoga run` stopped). Other commands end when nothing is left to do
+   * (`hoga sim` keeps serving after its action returns).
+   */
+  endWhenDone: boolean;
 }
 
+/** The commands that run strategy code (see {@link CliRuntime.endWhenDone}). */
+export const STRATEGY_COMMANDS: ReadonlySet<string> = new Set(['backtest', 'run', 'start']);
+
 /** The settings of this run (set by the program's pre-action hook). */
-export const cliRuntime: CliRuntime = { verbose: false, logFile: undefined };
+export const cliRuntime: CliRuntime = { verbose: false, logFile: undefined, endWhenDone: false };
 
 /** pino level numbers and their names. */
 export const LEVEL_NAMES: Readonly<Record<number, string>> = {
