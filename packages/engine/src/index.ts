@@ -26,6 +26,7 @@ export {
 export { EngineError, EngineErrorCode, StrategyHookError } from './engine-error.js';
 export { LiveVenue, type LiveVenueOptions } from './live/live-venue.js';
 export { PAPER_STATE_ID } from './live/paper-account.js';
+export { type RunLease, takeCommandLease } from './live/run-lease.js';
 export { type LiveRunHandle, type LiveRunOptions, type LiveStatus, startLiveRun } from './live/run-live.js';
 export {
   BarCursor,

@@ -29,6 +29,8 @@ import {
   OrderManager,
   type RiskModule,
   type RiskVerdict,
+  type RunLease,
+  takeCommandLease,
 } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { DateTime } from 'luxon';
@@ -207,6 +209,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
   let db: HogaDatabase | undefined;
   let close: (() => void) | undefined;
   let risk: RiskModule | undefined;
+  let lease: RunLease | undefined;
   try {
     const config = loadRiskConfig(flags.riskConfig);
     const strategy = toStrategyId(flags.strategy ?? 'manual');
@@ -254,6 +257,9 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     const subscription = risk.sender.events$.subscribe((e) => {
       if (e.clientOrderId === clientOrderId) events.push(e);
     });
+    // held until the answer is settled: an engine starting on the store meanwhile leaves the
+    // command to this process (it would take it for interrupted, and re-send or refuse it)
+    if (flags.check !== true) lease = takeCommandLease(db, command.commandId, clock.nowMs());
     const verdict = await risk.sender.send(command, flags.check === true);
     const isRefusal = (e: OrderEvent) =>
       e.type === 'OrderRejected' || e.type === 'OrderModifyRejected' || e.type === 'OrderCancelRejected';
@@ -301,6 +307,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
   } finally {
     risk?.sender.dispose();
     close?.();
+    lease?.release();
     db?.close();
   }
 }

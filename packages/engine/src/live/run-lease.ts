@@ -14,6 +14,11 @@
  * each process reads the live leases too: an order of a strategy another run works is left to that
  * run (`orders/order-ownership.ts`).
  *
+ * `hoga order` holds a lease on the one command it sends ({@link takeCommandLease}) from before it
+ * is written until its answer is settled: an engine starting meanwhile on the same store leaves
+ * that command to it (a command being sent is not one a crash interrupted), and its polls do not
+ * look for its outcome while the process that sends it still may.
+ *
  * @module
  */
 import { hostname } from 'node:os';
@@ -26,6 +31,8 @@ import { EngineError, EngineErrorCode } from '../engine-error.js';
 const PAPER_LEASE = { owner: 'paper/_account', key: 'lease' } as const;
 /** The live strategies' leases: one key per strategy id. */
 const LIVE_LEASES = 'live/_leases';
+/** The leases of commands `hoga order` sends: one key per command id. */
+const COMMAND_LEASES = 'live/_commands';
 
 /** The leases a run holds. */
 export interface RunLease {
@@ -43,8 +50,11 @@ interface LeaseRecord {
 interface LeaseSlot {
   readonly owner: string;
   readonly key: string;
-  readonly code: EngineErrorCode;
-  readonly what: (holder: string, file: string) => string;
+  /** Absent for a fresh key (a command id), which no other process holds. */
+  readonly refusal?: {
+    readonly code: EngineErrorCode;
+    readonly what: (holder: string, file: string) => string;
+  };
 }
 
 /** Whether process `pid` of this host is alive (a process of another user counts as alive). */
@@ -69,20 +79,24 @@ function slotsOf(mode: 'live' | 'paper', strategyIds: readonly string[]): LeaseS
     return [
       {
         ...PAPER_LEASE,
-        code: EngineErrorCode.PAPER_ACCOUNT_BUSY,
-        what: (holder, file) =>
-          `another paper run (${holder}) works the paper account of ${file}: paper runs share it, so ` +
-          'one runs at a time; stop that one, or give this run a store of its own (--db)',
+        refusal: {
+          code: EngineErrorCode.PAPER_ACCOUNT_BUSY,
+          what: (holder, file) =>
+            `another paper run (${holder}) works the paper account of ${file}: paper runs share it, so ` +
+            'one runs at a time; stop that one, or give this run a store of its own (--db)',
+        },
       },
     ];
   }
   return strategyIds.map((id) => ({
     owner: LIVE_LEASES,
     key: id,
-    code: EngineErrorCode.STRATEGY_RUNNING,
-    what: (holder, file) =>
-      `strategy ${id} already runs live on ${file} (${holder}): the same strategy in two processes ` +
-      'would trade twice on every signal; stop that one, or give this one another id (FILE.ts:ID)',
+    refusal: {
+      code: EngineErrorCode.STRATEGY_RUNNING,
+      what: (holder, file) =>
+        `strategy ${id} already runs live on ${file} (${holder}): the same strategy in two processes ` +
+        'would trade twice on every signal; stop that one, or give this one another id (FILE.ts:ID)',
+    },
   }));
 }
 
@@ -101,6 +115,38 @@ export function leasedLiveStrategies(db: HogaDatabase): Set<string> {
 }
 
 /**
+ * The ids of the commands another process (`hoga order`) sends or settles now: its lease is held
+ * by a process that is alive, or on another host. Such a command is neither interrupted nor lost.
+ *
+ * @param db - the store
+ */
+export function leasedCommands(db: HogaDatabase): Set<string> {
+  const host = hostname();
+  const held = new Set<string>();
+  for (const [id, lease] of db.strategyState.entries(COMMAND_LEASES))
+    if (holds(lease as LeaseRecord | undefined, host)) held.add(id);
+  return held;
+}
+
+/**
+ * Takes the lease of one command this process is about to write and send (`hoga order`): give it
+ * back once the command's answer is settled (or it was lost, for an engine to look for). The
+ * leases a process left behind when it was killed are dropped here.
+ *
+ * @param db - the store the command is written to
+ * @param commandId - the command's id (fresh: no other process holds it)
+ * @param nowMs - engine time, recorded in the lease
+ */
+export function takeCommandLease(db: HogaDatabase, commandId: string, nowMs: number): RunLease {
+  const host = hostname();
+  db.transaction(() => {
+    for (const [id, lease] of db.strategyState.entries(COMMAND_LEASES))
+      if (!holds(lease as LeaseRecord | undefined, host)) db.strategyState.delete(COMMAND_LEASES, id);
+  });
+  return takeSlots(db, [{ owner: COMMAND_LEASES, key: commandId }], nowMs);
+}
+
+/**
  * Takes the leases of a run.
  *
  * @param db - the run's store
@@ -116,16 +162,21 @@ export function takeRunLease(
   strategyIds: readonly string[],
   nowMs: number,
 ): RunLease {
+  const slots = slotsOf(mode, strategyIds);
+  return takeSlots(db, slots, nowMs);
+}
+
+/** Takes `slots` in one transaction, or throws the refusal of the first one another process holds. */
+function takeSlots(db: HogaDatabase, slots: readonly LeaseSlot[], nowMs: number): RunLease {
   const host = hostname();
   const mine: LeaseRecord = { pid: process.pid, host, startedAt: nowMs };
-  const slots = slotsOf(mode, strategyIds);
   db.transaction(() => {
     for (const slot of slots) {
       const held = db.strategyState.get(slot.owner, slot.key) as LeaseRecord | undefined;
-      if (!holds(held, host)) continue;
+      if (slot.refusal === undefined || !holds(held, host)) continue;
       const where = held.host === host ? `process ${held.pid}` : `process ${held.pid} on ${held.host}`;
       const holder = `${where}, started ${formatKst(DateTime.fromMillis(held.startedAt))}`;
-      throw new EngineError(slot.code, slot.what(holder, db.file));
+      throw new EngineError(slot.refusal.code, slot.refusal.what(holder, db.file));
     }
     for (const slot of slots) db.strategyState.set(slot.owner, slot.key, mine);
   });

@@ -6,12 +6,14 @@
  * run. So an order of a strategy that another live run works is left to that run: its reports are
  * not counted, its lost answers not settled and its missing detail not read here. The orders of
  * this manager's strategies, of strategies no run works (their fills are booked from the store
- * when their strategy starts again), manual ones and those placed elsewhere are its own.
+ * when their strategy starts again), manual ones and those placed elsewhere are its own. A command
+ * that `hoga order` is sending (it holds the command's lease) is left to it until it settles or
+ * exits: its answer may still come.
  *
  * @module
  */
 import type { HogaDatabase } from '@hoga/store';
-import { leasedLiveStrategies } from '../live/run-lease.js';
+import { leasedCommands, leasedLiveStrategies } from '../live/run-lease.js';
 
 /** See the module description. */
 export class OrderOwnership {
@@ -47,8 +49,24 @@ export class OrderOwnership {
     return strategy !== null && others.has(strategy);
   }
 
-  /** Whether a command is left to another run (see {@link OrderOwnership.leaves}). */
-  leavesCommand(command: { readonly strategyId: string | null }, others: ReadonlySet<string>): boolean {
-    return command.strategyId !== null && others.has(command.strategyId);
+  /**
+   * The ids of the commands another process (`hoga order`) sends now (read from the store each
+   * time: read it after the commands themselves, since a command's lease is taken before it is
+   * written).
+   */
+  inFlight(): ReadonlySet<string> {
+    return leasedCommands(this.db);
+  }
+
+  /**
+   * Whether a command is left to another process: another run's (see {@link OrderOwnership.leaves}),
+   * or one that a `hoga order` process is sending (among `inFlight`).
+   */
+  leavesCommand(
+    command: { readonly commandId: string; readonly strategyId: string | null },
+    others: ReadonlySet<string>,
+    inFlight: ReadonlySet<string>,
+  ): boolean {
+    return inFlight.has(command.commandId) || (command.strategyId !== null && others.has(command.strategyId));
   }
 }

@@ -51,9 +51,12 @@ export class OrderPoller {
     await this.readMissing(seen, ownership, others);
     this.resolver.remember(seen.values());
     // Commands being sent by this process wait for their answer; the rest (lost answers, and
-    // commands a crash interrupted) are looked for, but those another run is sending or looks for.
-    for (const stored of this.m.store.unresolvedCommands())
-      if (stored.status === CommandStatus.AMBIGUOUS && !ownership.leavesCommand(stored, others))
+    // commands a crash interrupted) are looked for, but those another run is sending or looks for,
+    // and those a `hoga order` process still sends.
+    const unresolved = this.m.store.unresolvedCommands();
+    const inFlight = ownership.inFlight();
+    for (const stored of unresolved)
+      if (stored.status === CommandStatus.AMBIGUOUS && !ownership.leavesCommand(stored, others, inFlight))
         await this.resolver.resolve(stored);
     if (snapshot.complete) {
       this.lastPollAt = startedAt;

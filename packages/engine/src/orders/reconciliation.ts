@@ -30,10 +30,14 @@ export async function reconcileWithBroker(m: OrderManager): Promise<ReconcileRep
   m.store.repairInterrupted();
   m.store.repairLinks(now);
   m.store.repairModifiedTerms(now);
-  // (a command of a strategy another live run works is being sent by that run, not interrupted)
+  // (a command of a strategy another live run works is being sent by that run, and one `hoga order`
+  // holds the lease of by that process: neither was interrupted. Leases are read after the
+  // commands: a command's lease is taken before it is written.)
+  const unresolved = m.store.unresolvedCommands();
   const others = m.ownership.others();
-  for (const c of m.store.unresolvedCommands())
-    if (c.status === CommandStatus.SENDING && !m.ownership.leavesCommand(c, others))
+  const inFlight = m.ownership.inFlight();
+  for (const c of unresolved)
+    if (c.status === CommandStatus.SENDING && !m.ownership.leavesCommand(c, others, inFlight))
       m.store.settleCommand(c.commandId, CommandStatus.AMBIGUOUS, now, { error: 'interrupted' });
   const firstRun = m.store.meta('baseline_at') === null;
   let adopted = 0;
