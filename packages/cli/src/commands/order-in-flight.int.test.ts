@@ -3,7 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OrderManager } from '@hoga/engine';
+import { type ClientOrderId, newEventId, strategyId } from '@hoga/core';
+import { OrderManager, type OrderManagerAlert } from '@hoga/engine';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,8 +35,14 @@ async function faultsFired(count: number): Promise<void> {
   while (sim.counters().faultsFired < count) await sleep(20);
 }
 
-/** An engine starting on the store: its reconciliation, then `polls` polls. */
-async function engineStarts(polls: number): Promise<void> {
+/**
+ * An engine starting on the store: its reconciliation, then `then` (its own commands), then `polls`
+ * polls. Returns the alerts it raised.
+ */
+async function engineStarts(
+  polls: number,
+  then: (engine: OrderManager) => Promise<void> = async () => undefined,
+): Promise<OrderManagerAlert[]> {
   const connected = connect({
     baseUrl: sim.url,
     clientId: 'sim-client',
@@ -44,14 +51,19 @@ async function engineStarts(polls: number): Promise<void> {
   });
   const db = HogaDatabase.open(dbFile);
   const clock = { now: () => sim.now(), nowMs: () => sim.now().toMillis() };
+  const alerts: OrderManagerAlert[] = [];
   try {
     const engine = new OrderManager(connected.client, db, clock, { minChecks: 2, unknownAfterMs: 0 });
+    const subscription = engine.alerts$.subscribe((a) => alerts.push(a));
     await engine.reconcile();
+    await then(engine);
     for (let i = 0; i < polls; i++) await engine.pollOnce();
+    subscription.unsubscribe();
   } finally {
     db.close();
     connected.close();
   }
+  return alerts;
 }
 
 function orderRequests(): number {
@@ -145,6 +157,60 @@ describe('hoga order while an engine starts on the same store', () => {
       expect(placed.map((o) => o.state)).toEqual(['ACCEPTED']);
       const clientOrderId = placed[0]?.clientOrderId ?? '';
       expect(sim.counters().ordersPerClientOrderId[clientOrderId]).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a cancel of a hoga order killed on its way, then cancelled again by the engine, is refused, not unknown', async () => {
+    // Seen with a strategy cancelling its resting buys on every bar and killed mid-cancel: the next
+    // run's cancel of the order was answered and linked, and the interrupted one, finding the
+    // broker order CANCELED and its cancel record taken, was declared unknown after its checks
+    // (ALERT OrderOutcomeUnknown '0 orders in the history match the cancel') though the order was
+    // cleanly cancelled once.
+    const placed = await order('buy', '005930', '1', '--limit', '59000');
+    const { clientOrderId } = JSON.parse(placed.out) as { clientOrderId: string };
+    const fired = sim.counters().faultsFired;
+    sim.injectFault({
+      kind: 'delay',
+      path: '/api/v1/orders/*/cancel',
+      method: 'POST',
+      delayMs: 1_500,
+      count: 1,
+    });
+    let child: ChildProcess | undefined;
+    const cancelling = hoga(['order', 'cancel', clientOrderId, ...simFlags(sim.url), '--db', dbFile], {
+      env,
+      onSpawn: (c) => {
+        child = c;
+      },
+    });
+    await faultsFired(fired + 1);
+    child?.kill('SIGKILL');
+    await cancelling;
+    const alerts = await engineStarts(3, async (engine) => {
+      await engine.execute({
+        type: 'CancelOrder',
+        commandId: newEventId(),
+        strategyId: strategyId('manual'),
+        tsInit: 0,
+        clientOrderId: clientOrderId as ClientOrderId,
+      });
+      await sleep(2_000); // the held cancel reaches the broker: 409 already-canceled
+    });
+    expect(alerts.map((a) => a.type)).toEqual([]);
+    const db = HogaDatabase.open(dbFile, { readonly: true });
+    try {
+      expect(db.orders.get(clientOrderId)?.state).toBe('CANCELED');
+      const rows = db.connection
+        .prepare(
+          'SELECT status, error FROM order_commands WHERE client_order_id = ? AND kind = ? ORDER BY created_at',
+        )
+        .all(clientOrderId, 'cancel');
+      expect(rows).toEqual([
+        { status: 'rejected', error: expect.stringMatching(/^already-canceled: /) },
+        { status: 'done', error: null },
+      ]);
     } finally {
       db.close();
     }

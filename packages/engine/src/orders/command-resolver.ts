@@ -94,6 +94,26 @@ export class CommandResolver {
     m.applyRecord(target);
     const kind = command.kind;
     if (targetShowsApplied(kind, target)) {
+      // Another command of the order already made this change of the same broker order (a
+      // strategy cancelled again after a restart): the broker takes one change of an order and
+      // refuses the next (409), so this one did not take effect. Its outcome is known, not lost.
+      const made = m.store
+        .commandsOf(command.clientOrderId)
+        .find(
+          (c) =>
+            c.commandId !== command.commandId &&
+            c.kind === kind &&
+            c.status === CommandStatus.DONE &&
+            c.targetBrokerOrderId === command.targetBrokerOrderId,
+        );
+      if (made !== undefined) {
+        m.rejectChange(
+          current,
+          kind === 'cancel' ? 'already-canceled' : 'already-modified',
+          `the order was already ${kind === 'cancel' ? 'cancelled' : 'modified'} by command ${made.commandId}`,
+        );
+        return;
+      }
       const pending: PendingCommand =
         kind === 'modify'
           ? { kind, sentAt: command.sentAt, target, content: command.content as unknown as ModifyContent }
