@@ -13,6 +13,7 @@ import { type Clock, type OrderEvent, TERMINAL_BROKER_ORDER_STATUSES } from '@ho
 import { cumulativeOf, executionDelta } from './execution-delta.js';
 import type { OrderEventFactory } from './order-event-factory.js';
 import {
+  CommandStatus,
   NOT_FOUND_STATUS,
   type OrderManagerStore,
   STALE,
@@ -153,12 +154,18 @@ export class OrderReports {
     }
   }
 
-  /** Whether an unsettled command could have made this (unowned) order. */
+  /**
+   * Whether an unsettled command could have made this (unowned) order: one of its symbol and side,
+   * placed after it was sent (less the tolerated clock difference) or, while its answer is still
+   * awaited, at any time: the answer names its order shortly, and an engine clock further ahead of
+   * the broker's than the tolerance would otherwise take the command's own order for external.
+   */
   private mayOwn(command: StoredCommand, record: OrderRecord): boolean {
     return (
       command.symbol === record.symbol &&
       command.side === record.side &&
-      record.orderedAt.toMillis() >= command.sentAt - this.skewMs
+      (command.status === CommandStatus.SENDING ||
+        record.orderedAt.toMillis() >= command.sentAt - this.skewMs)
     );
   }
 
