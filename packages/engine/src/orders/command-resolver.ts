@@ -20,6 +20,7 @@ import {
   targetShowsProcessing,
 } from './history-match.js';
 import type { OrderManager } from './order-manager.js';
+import { resendsCreate } from './order-manager-options.js';
 import { CommandStatus, type StoredCommand } from './order-manager-store.js';
 
 const RECENT_LIMIT = 2_000;
@@ -63,8 +64,7 @@ export class CommandResolver {
     m.store.settleCommand(command.commandId, CommandStatus.AMBIGUOUS, now, { checks });
     const current = { ...command, status: CommandStatus.AMBIGUOUS, checks };
     if (command.kind === 'create') {
-      const windowEnd = command.sentAt + m.options.clientOrderIdWindowMs - m.options.windowMarginMs;
-      if (now < windowEnd) {
+      if (resendsCreate(command, now, m.options)) {
         await m.sendCreate(current);
         return;
       }

@@ -4,6 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock, OrderEvent } from '@hoga/core';
+import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fillEvents, submitLimit, useLiveFixtures } from './live-fixture.test-helper.js';
 import { OrderManager } from './order-manager.js';
@@ -47,5 +48,46 @@ describe('OrderManager with the engine clock ahead of the broker', () => {
     ]);
     expect(f.db.orders.get(id)?.state).toBe('FILLED');
     expect(f.db.orders.list().filter((o) => o.clientOrderId.startsWith('ext-'))).toEqual([]);
+  });
+
+  it("counts an interrupted create's fill as its own when the restart's poll sees the order first", async () => {
+    // The same clock difference across a restart: the first engine's create was on its way when it
+    // stopped (its command interrupted); the restart's poll listed the order, filled, before the
+    // re-send under the same key got the broker's replay naming it, and adopted it as external.
+    const f = await live();
+    const ahead: Clock = {
+      now: () => f.sim.now().plus({ milliseconds: 5_000 }),
+      nowMs: () => f.sim.now().toMillis() + 5_000,
+    };
+    const first = new OrderManager(f.client, f.db, ahead);
+    await first.reconcile();
+    f.sim.advanceClock(10_000);
+    const order = submitLimit('005930', 'BUY', '2');
+    f.sim.injectFault({
+      kind: 'delay-after-commit',
+      path: '/api/v1/orders',
+      method: 'POST',
+      count: 1,
+      delayMs: 2_000,
+    });
+    const abandoned = first.execute(order); // its answer comes after the restart's first poll
+    while ((await f.client.listOrders({ status: 'CLOSED' })).orders.length === 0) await sleep(20);
+    const db = HogaDatabase.open(f.dbFile, { clock: ahead });
+    try {
+      const events: OrderEvent[] = [];
+      const restarted = new OrderManager(f.client, db, ahead);
+      restarted.events$.subscribe((e) => events.push(e));
+      await restarted.reconcile();
+      await restarted.pollOnce();
+      await abandoned;
+      const id = order.intent.clientOrderId;
+      expect(fillEvents(events).map((e) => [e.type, e.clientOrderId, e.quantity.toString()])).toEqual([
+        ['OrderFilled', id, '2'],
+      ]);
+      expect(db.orders.get(id)?.state).toBe('FILLED');
+      expect(db.orders.list().filter((o) => o.clientOrderId.startsWith('ext-'))).toEqual([]);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -73,6 +73,27 @@ export interface OrderManagerOptions {
   readonly onCheckpointError?: ((error: unknown) => void) | undefined;
 }
 
+/** The broker's `clientOrderId` window, and the margin before its end where re-sending stops. */
+export interface ResendWindow {
+  readonly clientOrderIdWindowMs: number;
+  readonly windowMarginMs: number;
+}
+
+/**
+ * Whether an unsettled command is a create that is re-sent under its key (inside its window, less
+ * the margin): the broker's answer, or its replay, then names the order it made. Past it, and for
+ * modifies and cancels, the outcome is looked for in the history instead.
+ */
+export function resendsCreate(
+  command: { readonly kind: string; readonly sentAt: number },
+  nowMs: number,
+  window: ResendWindow,
+): boolean {
+  return (
+    command.kind === 'create' && nowMs < command.sentAt + window.clientOrderIdWindowMs - window.windowMarginMs
+  );
+}
+
 /** Background reads queue behind the strategy's own reads (the ORDER_HISTORY budget is shared). */
 export const POLL = { priority: RequestPriority.POLL } as const;
 

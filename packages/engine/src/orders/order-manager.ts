@@ -96,6 +96,7 @@ export class OrderManager {
       this.options.skewMs,
       this,
       this.ownership,
+      this.options,
     );
     this.resolver = new CommandResolver(this);
     this.sender = new CommandSender(this, this.factory, this.reports, this.resolver);

@@ -12,6 +12,7 @@ import type { OrderRecord } from '@hoga/connector';
 import { type Clock, type OrderEvent, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
 import { cumulativeOf, executionDelta } from './execution-delta.js';
 import type { OrderEventFactory } from './order-event-factory.js';
+import { type ResendWindow, resendsCreate } from './order-manager-options.js';
 import {
   CommandStatus,
   NOT_FOUND_STATUS,
@@ -38,6 +39,7 @@ export class OrderReports {
    * @param skewMs - tolerated difference between our clock and the broker's `orderedAt`
    * @param sink - the manager's event and alert streams
    * @param ownership - which logical orders are counted here
+   * @param window - when an unsettled create is re-sent under its key
    */
   constructor(
     private readonly store: OrderManagerStore,
@@ -46,6 +48,7 @@ export class OrderReports {
     private readonly skewMs: number,
     private readonly sink: ReportSink,
     private readonly ownership: OrderOwnership,
+    private readonly window: ResendWindow,
   ) {}
 
   /**
@@ -157,16 +160,15 @@ export class OrderReports {
   /**
    * Whether an unsettled command could have made this (unowned) order: one of its symbol and side,
    * placed after it was sent (less the tolerated clock difference) or, while its answer is still
-   * awaited, at any time: the answer names its order shortly, and an engine clock further ahead of
-   * the broker's than the tolerance would otherwise take the command's own order for external.
+   * awaited or it is a create re-sent under its key (whose replay names its order), at any time:
+   * an engine clock further ahead of the broker's than the tolerance would otherwise take the
+   * command's own order for external.
    */
   private mayOwn(command: StoredCommand, record: OrderRecord): boolean {
-    return (
-      command.symbol === record.symbol &&
-      command.side === record.side &&
-      (command.status === CommandStatus.SENDING ||
-        record.orderedAt.toMillis() >= command.sentAt - this.skewMs)
-    );
+    if (command.symbol !== record.symbol || command.side !== record.side) return false;
+    if (command.status === CommandStatus.SENDING) return true;
+    if (resendsCreate(command, this.clock.nowMs(), this.window)) return true;
+    return record.orderedAt.toMillis() >= command.sentAt - this.skewMs;
   }
 
   /** Adopts an order placed elsewhere as an external logical order. */
