@@ -5,11 +5,13 @@
  * @module
  */
 
+import { averageFillPrice } from '@hoga/broker-model';
 import type { OrderRecord } from '@hoga/connector';
 import {
   type BrokerOrderId,
   type ClientOrderId,
   type Clock,
+  type Currency,
   Decimal,
   type Fill,
   isTerminalOrderState,
@@ -163,14 +165,15 @@ export class OrderEventFactory {
     return { ...this.base(clientOrderId), type: 'OrderCancelRejected', code, reason };
   }
 
-  private totals(clientOrderId: string): { quantity: Decimal; average: Decimal | null } {
+  /** An order's fills so far, over all its broker orders: quantity, and average price as the broker rounds it. */
+  private totals(clientOrderId: string, currency: Currency): { quantity: Decimal; average: Decimal | null } {
     let quantity = new Decimal(0);
     let amount = new Decimal(0);
     for (const e of this.store.executionsOf(clientOrderId)) {
       quantity = quantity.plus(e.filledQuantity);
       amount = amount.plus(e.filledAmount);
     }
-    return { quantity, average: quantity.isZero() ? null : amount.div(quantity) };
+    return { quantity, average: averageFillPrice(currency, amount, quantity) };
   }
 
   /**
@@ -198,7 +201,7 @@ export class OrderEventFactory {
       order?.brokerOrderId === owned.brokerOrderId &&
       !this.store.hasUnsettled(owned.clientOrderId);
     const quantity = counted.logicalCumulative;
-    const average = quantity.isZero() ? null : counted.logicalAmount.div(quantity);
+    const average = averageFillPrice(currency, counted.logicalAmount, quantity);
     const now = this.clock.nowMs();
     if (order !== null && !isTerminalOrderState(order.state)) {
       const state = completes
@@ -233,7 +236,7 @@ export class OrderEventFactory {
     const current = order.brokerOrderId === null ? null : this.store.execution(order.brokerOrderId);
     if (current === null) return null;
     const now = this.clock.nowMs();
-    const { quantity, average } = this.totals(clientOrderId);
+    const { quantity, average } = this.totals(clientOrderId, order.currency);
     if (current.status === 'FILLED') {
       this.store.setOrderState(clientOrderId, 'FILLED', now, quantity, average);
       return null;

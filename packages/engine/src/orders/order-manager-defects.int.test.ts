@@ -179,6 +179,23 @@ describe('order manager against the issue-11 defects (real HTTP)', () => {
     await expectAccountsAgree(f);
   });
 
+  it("stores an order's average fill price as the broker reports it (4 places for USD), not the exact quotient", async () => {
+    // Before: amount ÷ quantity unrounded, so hoga db orders showed 0.1636999787949471388325103753294356426646
+    const f = await live(US_OPEN);
+    const order = submitAmount('ZOM', 'BUY', '15000');
+    await f.manager.execute(order);
+    for (let i = 0; i < 40; i++) {
+      await f.manager.pollOnce();
+      if (f.events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderCanceled')) break;
+      f.sim.advanceClock(60_000);
+    }
+    expect(fillEvents(f.events).length).toBeGreaterThan(1);
+    const broker = (await allBrokerOrders(f.client)).find((o) => o.orderAmount !== null);
+    const stored = f.db.orders.get(order.intent.clientOrderId);
+    expect(stored?.averageFillPrice?.decimalPlaces()).toBeLessThanOrEqual(4);
+    expect(stored?.averageFillPrice?.toString()).toBe(broker?.execution.averageFilledPrice?.toString());
+  });
+
   it('4. tracking outlives a subscription: after a restart the own open orders stay own, fills continue', async () => {
     // Old tracker: after unsubscribe/subscribe the client's own open orders came back as ext-…
     // orders, and orders created before the first subscription likewise.
