@@ -84,7 +84,7 @@ function finishCommands(command: Command): void {
     }
     if (!has('--verbose')) {
       command.addOption(
-        new Option('-v, --verbose', 'show retries, rate-limit waits and token refreshes on stderr'),
+        new Option('-v, --verbose', 'also show rate-limit waits and token refreshes (retries always show)'),
       );
     }
     if (!has('--log-file')) {

@@ -1,7 +1,7 @@
 /**
  * What every command shares at run time: the `-v/--verbose` and `--log-file` settings and the
- * logger built from them, which shows retries, rate-limit waits and token refreshes (never a secret:
- * the core logger redacts tokens and secrets).
+ * logger built from them, which shows retries, and with `--verbose` rate-limit waits and token
+ * refreshes too (never a secret: the core logger redacts tokens and secrets).
  *
  * @module
  */
