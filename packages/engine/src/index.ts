@@ -24,6 +24,7 @@ export {
   type SubmitOrder,
 } from './commands/order-commands.js';
 export { EngineError, EngineErrorCode, StrategyHookError } from './engine-error.js';
+export type { CancelOnStopResult } from './live/cancel-open-orders.js';
 export { LiveVenue, type LiveVenueOptions } from './live/live-venue.js';
 export { PAPER_STATE_ID } from './live/paper-account.js';
 export { type RunLease, takeCommandLease } from './live/run-lease.js';

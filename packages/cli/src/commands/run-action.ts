@@ -33,7 +33,7 @@ import type { CliError } from '../runtime/exit-codes.js';
 import { brokerClock } from './broker/broker-clock.js';
 import { connect, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
-import { startSession } from './run-session.js';
+import { cancelOnStopLine, startSession } from './run-session.js';
 
 /**
  * The strategies of the command line: each file loaded, with the `--config` of the same position
@@ -128,8 +128,7 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     if (failure !== null) process.stderr.write(`hoga run: ${failure.message}; stopping the run\n`);
     print('stopping…');
     if (flags.cancelOnStop) {
-      const n = await session.run.cancelOpenOrders();
-      print(`cancel on stop: ${n} open order${n === 1 ? '' : 's'} cancelled`);
+      print(cancelOnStopLine(await session.run.cancelOpenOrders()));
     }
     await session.stop();
     print('stopped: strategies stopped, store flushed');

@@ -9,12 +9,26 @@ import {
   type OrderEvent,
 } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { describeEvent, fmt, ownerSuffix, statusLine } from './run-session.js';
+import { cancelOnStopLine, describeEvent, fmt, ownerSuffix, statusLine } from './run-session.js';
 
 const id = 'c-1' as ClientOrderId;
 const base = { eventId: 'e', clientOrderId: id, tsEvent: 0, tsInit: 0 };
 
 describe('the run output', () => {
+  it.each([
+    [{ open: 2, canceled: 2, stillOpen: [] }, 'cancel on stop: 2 open orders cancelled'],
+    [{ open: 1, canceled: 1, stillOpen: [] }, 'cancel on stop: 1 open order cancelled'],
+    [{ open: 0, canceled: 0, stillOpen: [] }, 'cancel on stop: 0 open orders cancelled'],
+    [
+      { open: 2, canceled: 1, stillOpen: ['c-9'] },
+      'cancel on stop: 1 of 2 open orders cancelled; still working (cancel refused, above): c-9',
+    ],
+    // one filled before its cancel: neither cancelled nor working
+    [{ open: 2, canceled: 1, stillOpen: [] }, 'cancel on stop: 1 of 2 open orders cancelled'],
+  ])('says what --cancel-on-stop cancelled and what still works (%o)', (result, line) => {
+    expect(cancelOnStopLine(result)).toBe(line);
+  });
+
   it('shows decimals with every digit (a fractional US fill is not rounded away)', () => {
     expect(fmt(new Decimal('2.233937'))).toBe('2.233937');
     expect(fmt(new Decimal('1234567.5'))).toBe('1,234,567.5');

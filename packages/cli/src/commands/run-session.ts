@@ -8,6 +8,7 @@
 import type { BrokerClient } from '@hoga/connector';
 import { type BarInterval, type Clock, Decimal, type OrderEvent } from '@hoga/core';
 import {
+  type CancelOnStopResult,
   FixedFxRates,
   type LiveRunHandle,
   type LiveStatus,
@@ -132,6 +133,18 @@ export function statusLine(s: LiveStatus, at: string): string {
     ` | PnL ${pnl || '0'} | requests ${s.requests} (429: ${s.rateLimited})` +
     (s.risk === undefined ? '' : ` | ${s.risk}`)
   );
+}
+
+/**
+ * What `--cancel-on-stop` did: `cancel on stop: 2 open orders cancelled`, or, when a cancel was
+ * refused (its `cancel refused` line came before), how many and which orders still work.
+ */
+export function cancelOnStopLine(r: CancelOnStopResult): string {
+  const orders = (n: number) => `${n} open order${n === 1 ? '' : 's'}`;
+  if (r.stillOpen.length === 0 && r.canceled === r.open) return `cancel on stop: ${orders(r.open)} cancelled`;
+  const still =
+    r.stillOpen.length === 0 ? '' : `; still working (cancel refused, above): ${r.stillOpen.join(', ')}`;
+  return `cancel on stop: ${r.canceled} of ${orders(r.open)} cancelled${still}`;
 }
 
 /** A running session. */

@@ -1,12 +1,14 @@
 /**
  * A stopping live or paper run's cancels of its strategies' open orders (`--cancel-on-stop`, see
  * `LiveRunHandle.cancelOpenOrders`): live, the store's open orders of the run's strategies (not
- * external ones, not manual ones, not those of another live run on the store) through the order
- * manager; paper, the paper venue's working orders.
+ * external ones, not manual ones, not those of another live run on the store); paper, the paper
+ * venue's working orders. Each cancel takes the way of a strategy's own `ctx.cancel`: through the
+ * risk module (the broker's rules: a cancel outside order hours, or of a US order at the close in
+ * its last 10 minutes, is refused as the broker refuses it, in paper as in live) to the venue.
  *
  * @module
  */
-import type { ClientOrderId, StrategyId } from '@hoga/core';
+import { type ClientOrderId, isOpenOrderState } from '@hoga/core';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import type { ModeVenue } from './mode-venue.js';
 import type { LiveRunOptions } from './run-live.js';
@@ -14,21 +16,34 @@ import type { LiveRunOptions } from './run-live.js';
 /** Store states of an order that may still be working at the broker. */
 const OPEN_STATES = new Set(['SUBMITTED', 'ACCEPTED', 'PARTIALLY_FILLED']);
 
+/** What the cancels on stop achieved. */
+export interface CancelOnStopResult {
+  /** The open orders of the run's strategies found at the stop. */
+  readonly open: number;
+  /** Those that ended cancelled. */
+  readonly canceled: number;
+  /**
+   * Those still working once the cancels were answered (a cancel refused, e.g.
+   * `cancel-restricted` or `order-hours-closed`), by client order id; each refusal reached its
+   * strategy as `OrderCancelRejected`.
+   */
+  readonly stillOpen: readonly string[];
+}
+
 /**
- * Hands the venue a cancel of each open order of the run's strategies, then lets the runtime
- * settle.
+ * Cancels each open order of the run's strategies through the runtime (risk gate, then venue),
+ * waits for the answers, and says which ended cancelled and which still work.
  *
- * @param o - the run's store and clock
+ * @param o - the run's store
  * @param mode - the venue of the run's mode
  * @param runtime - the run's runtime
- * @returns how many cancels were handed over
  */
 export async function cancelOpenOrders(
-  o: Pick<LiveRunOptions, 'db' | 'clock'>,
+  o: Pick<LiveRunOptions, 'db'>,
   mode: ModeVenue,
   runtime: EngineRuntime,
-): Promise<number> {
-  const { manager, paperAccount, venue } = mode;
+): Promise<CancelOnStopResult> {
+  const { manager, paperAccount } = mode;
   const open: { clientOrderId: string; strategyId: string }[] = [];
   if (manager !== null) {
     const running = new Set<string>(runtime.hosts.map((h) => h.strategyId));
@@ -40,15 +55,24 @@ export async function cancelOpenOrders(
   } else if (paperAccount !== null) {
     open.push(...paperAccount.openOrders());
   }
+  const hostOf = (strategyId: string) => runtime.hosts.find((h) => h.strategyId === strategyId);
   for (const { clientOrderId, strategyId } of open) {
-    await venue.execute({
-      type: 'CancelOrder',
-      commandId: `stop-${clientOrderId}`,
-      strategyId: strategyId as StrategyId,
-      tsInit: o.clock.nowMs(),
-      clientOrderId: clientOrderId as ClientOrderId,
-    });
+    hostOf(strategyId)?.cancel(clientOrderId as ClientOrderId);
+  }
+  // the gate's verdicts; live, the broker's answers, then a poll that sees the orders cancelled
+  // (an acknowledged cancel ends its order once the order history shows it); their events routed
+  await runtime.settle();
+  if (manager !== null) {
+    await manager.idle();
+    await manager.pollOnce();
   }
   await runtime.settle();
-  return open.length;
+  let canceled = 0;
+  const stillOpen: string[] = [];
+  for (const { clientOrderId, strategyId } of open) {
+    const state = hostOf(strategyId)?.order(clientOrderId as ClientOrderId)?.state;
+    if (state === 'CANCELED') canceled++;
+    else if (state === undefined || isOpenOrderState(state)) stillOpen.push(clientOrderId);
+  }
+  return { open: open.length, canceled, stillOpen };
 }

@@ -23,7 +23,7 @@ import type { EngineRuntime, StrategySpec } from '../runtime/engine-runtime.js';
 import { watchStrayFailures } from '../runtime/stray-failures.js';
 import type { RunSettings } from '../runtime/tokens.js';
 import { BarDelivery } from './bar-delivery.js';
-import { cancelOpenOrders } from './cancel-open-orders.js';
+import { type CancelOnStopResult, cancelOpenOrders } from './cancel-open-orders.js';
 import { booksPnl, liveStatus } from './live-status.js';
 import { bindModeVenue } from './mode-venue.js';
 import { type RunLease, takeRunLease } from './run-lease.js';
@@ -91,10 +91,13 @@ export interface LiveRunHandle {
   status(): LiveStatus;
   /**
    * Cancels the open orders of the run's strategies (`--cancel-on-stop`): live, every open order
-   * the store has of them (not external or manual orders, not another live run's) through the order
-   * manager; paper, every open order of the paper venue. Call before {@link LiveRunHandle.stop}; resolves once the cancels were handed over.
+   * the store has of them (not external or manual orders, not another live run's); paper, every
+   * open order of the paper venue; each through the risk module as a strategy's `ctx.cancel`, so a
+   * cancel the broker's rules refuse (`cancel-restricted`, `order-hours-closed`) is refused in
+   * paper too and never sent live. Call before {@link LiveRunHandle.stop}; resolves once the
+   * cancels were answered, with what they achieved.
    */
-  cancelOpenOrders(): Promise<number>;
+  cancelOpenOrders(): Promise<CancelOnStopResult>;
   /**
    * Resolves with the first failure of a strategy hook (a throw in `onBar`, …, or a promise its
    * code left rejected with no handler, a throw in a callback of its own): from then on no strategy
@@ -211,7 +214,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     failed,
     status: (): LiveStatus =>
       liveStatus(o, { mode, portfolio, fills, bars, refusals: recorder.refusals, risk, atStart }),
-    cancelOpenOrders: (): Promise<number> => cancelOpenOrders(o, mode, runtime),
+    cancelOpenOrders: (): Promise<CancelOnStopResult> => cancelOpenOrders(o, mode, runtime),
     async stop(): Promise<void> {
       if (stopped) return;
       stopped = true;
