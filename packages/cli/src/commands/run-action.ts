@@ -29,7 +29,7 @@ import {
 } from '../config/strategy-inputs.js';
 import { formatMoney } from '../output/table.js';
 import { cliRuntime } from '../runtime/cli-runtime.js';
-import type { CliError } from '../runtime/exit-codes.js';
+import { type CliError, usageError } from '../runtime/exit-codes.js';
 import { brokerClock } from './broker/broker-clock.js';
 import { connect, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
@@ -66,6 +66,22 @@ async function strategySpecs(argv: readonly string[], configs: readonly string[]
 }
 
 /**
+ * `--json` and `--csv` (flags every broker command shares) have no meaning for a run, which prints
+ * lines as it goes: refused before anything runs, naming where its JSON is.
+ *
+ * @throws {@link CliError} (usage)
+ */
+function refuseTabularFlags(flags: RunFlags): void {
+  const flag = flags.json === true ? '--json' : flags.csv === true ? '--csv' : null;
+  if (flag === null) return;
+  throw usageError(
+    `${flag}: a run prints lines as it goes; its orders, fills and session are JSON afterwards ` +
+      '(hoga db orders --json, hoga db fills --json, hoga db runs --id RUN --json), and --log-file keeps every record as JSON lines',
+    'run',
+  );
+}
+
+/**
  * Runs the command.
  *
  * @param files - the strategy files (`FILE.ts` or `FILE.ts:ID`)
@@ -75,6 +91,7 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
   let db: HogaDatabase | null = null;
   let close: (() => void) | null = null;
   try {
+    refuseTabularFlags(flags);
     const risk = loadRiskConfig(flags.riskConfig);
     const symbols = parseSymbolList(flags.symbols, 'run');
     const strategies = await strategySpecs(files, flags.config);

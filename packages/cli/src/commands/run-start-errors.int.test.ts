@@ -9,10 +9,13 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  cli,
   closeSims,
   env,
   exitedWithin,
   REST_ARGS,
+  root,
+  run,
   setup,
   start,
   strategy,
@@ -92,6 +95,20 @@ describe('hoga run, failing at its start', () => {
       expect(r.out.join('')).toContain(message);
     }
     expect(sim.counters().requestsTotal).toBe(0);
+  }, 90_000);
+
+  it('--json and --csv exit 2 at once, pointing at the JSON there is (before: accepted, and the run printed its text lines)', async () => {
+    const { sim, db } = await setup();
+    for (const flag of ['--json', '--csv']) {
+      const r = start(['run', strategy, '--mode', 'paper', flag, ...REST_ARGS], env(sim, db));
+      expect(await exitedWithin(r, PROMPTLY_MS), r.out.join('')).toBe(2);
+      expect(r.out.join('')).toContain(`hoga: ${flag}: a run prints lines as it goes`);
+      expect(r.out.join('')).toContain('hoga db orders --json');
+      expect(r.out.join('')).not.toContain(`hoga run: ${strategy}`);
+    }
+    expect(sim.counters().requestsTotal).toBe(0);
+    const help = await run(process.execPath, ['--import', 'tsx', cli, 'run', '--help'], { cwd: root });
+    expect(help.stdout).not.toMatch(/--json|--csv/);
   }, 90_000);
 
   it('a strategy that throws as the run adds it stops the start with exit 1, and the process exits by itself', async () => {

@@ -20,6 +20,9 @@ export interface RunFlags {
   readonly clientSecret?: string;
   readonly accountSeq?: string;
   readonly db?: string;
+  /** The shared `--json` and `--csv`, refused (hidden from the help). */
+  readonly json?: boolean;
+  readonly csv?: boolean;
 }
 
 function oneOf<T extends string>(values: readonly T[]): (value: string) => T {
@@ -59,7 +62,7 @@ function milliseconds(value: string): number {
  * @param program - the `hoga` program
  */
 export function registerRunCommand(program: Command): void {
-  withConnection(
+  const command = withConnection(
     program
       .command('run')
       .description(
@@ -102,7 +105,12 @@ export function registerRunCommand(program: Command): void {
         '--risk-config <file>',
         'risk configuration (JSON; default $HOGA_RISK_CONFIG, else the defaults)',
       ),
-  ).action(async (strategies: string[], flags: RunFlags) => {
+  );
+  // A run prints lines as it goes: the shared --json and --csv are refused (see runCommand).
+  for (const option of command.options) {
+    if (option.long === '--json' || option.long === '--csv') option.hideHelp();
+  }
+  command.action(async (strategies: string[], flags: RunFlags) => {
     const { runCommand } = await import('./run-action.js');
     await runCommand(strategies, flags);
   });
