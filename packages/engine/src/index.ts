@@ -74,7 +74,7 @@ export {
 } from './orders/order-manager-store.js';
 export type { OrderGateway, OrderManagerAlert } from './orders/order-requests.js';
 export { AccountViewToken, LedgerAccountView } from './portfolio/account-view.js';
-export { FixedFxRates, FxRates, SteppedFxRates } from './portfolio/fx-rates.js';
+export { FixedFxRates, FxRates, LatestFxRates, SteppedFxRates } from './portfolio/fx-rates.js';
 export { MarkBook } from './portfolio/mark-book.js';
 export { type EquityPoint, Portfolio, StrategyPortfolio } from './portfolio/portfolio.js';
 export { type CurrencyTotals, StrategyBook } from './portfolio/strategy-book.js';

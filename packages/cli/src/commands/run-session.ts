@@ -9,7 +9,6 @@ import type { BrokerClient } from '@hoga/connector';
 import { type BarInterval, type Clock, Decimal, type OrderEvent } from '@hoga/core';
 import {
   type CancelOnStopResult,
-  FixedFxRates,
   type LiveRunHandle,
   type LiveStatus,
   type OrderManagerAlert,
@@ -163,13 +162,6 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   const at = () => o.clock.now().toFormat('HH:mm:ss');
   const logger = createRunLogger(o.print, at);
   const runIds = new Set(o.strategies.map((s) => s.id ?? s.strategyClass.name));
-  let usdKrw = 1400;
-  try {
-    const rate = await o.client.getExchangeRate();
-    usdKrw = rate.rate.toNumber();
-  } catch {
-    // a display rate only values USD positions in KRW totals
-  }
   const run = await startLiveRun({
     settings: {
       runId: `${o.mode}-${o.clock.nowMs()}`,
@@ -184,7 +176,6 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     db: o.db,
     clock: o.clock,
     logger,
-    fx: new FixedFxRates(usdKrw),
     ...(o.pollIntervalMs === undefined ? {} : { pollIntervalMs: o.pollIntervalMs }),
     ...(o.candlePollMs === undefined ? {} : { streamIntervals: { candles1m: o.candlePollMs } }),
     ...(o.paperFromAccount === true ? { paperFromAccount: true } : {}),

@@ -4,7 +4,8 @@
  * ({@link DailyBarGate}), are handed to every strategy one bar at a time in the order they
  * complete, each bar's close marking its symbol's last price; in the same queue, the market data
  * the strategies subscribed to ({@link MarketSubscriptions}). The paper account polls its order
- * books on the same streams. A timer on the engine clock releases the daily bars whose market
+ * books on the same streams, and the run follows the broker's USD/KRW rate on them (unless its
+ * rates were fixed). A timer on the engine clock releases the daily bars whose market
  * opened, runs the paper account's closing auction and fires the strategies' timers.
  *
  * @module
@@ -12,6 +13,7 @@
 import { BrokerStreams, type CandleInterval, candleToBar } from '@hoga/connector';
 import type { Bar } from '@hoga/core';
 import { filter, type Subscription } from 'rxjs';
+import { type FxRates, LatestFxRates } from '../portfolio/fx-rates.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { RiskGateBinding } from '../risk/risk-gate-factory.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
@@ -40,6 +42,8 @@ export interface BarDeliveryParts {
   readonly subscriptions: Subscription[];
   /** True once the run stops. */
   readonly stopped: () => boolean;
+  /** The run's USD/KRW rates: {@link LatestFxRates} are kept at the broker's rate (the exchange-rate stream). */
+  readonly fx: FxRates;
 }
 
 /** Feeds a run's strategies the bars and market data they get (see the module documentation). */
@@ -94,6 +98,10 @@ export class BarDelivery {
           .pipe(filter((u) => u.complete))
           .subscribe((u) => this.dailyBars.offer(candleToBar(u.candle, symbol, interval), deliver)),
       );
+    }
+    const fx = parts.fx;
+    if (fx instanceof LatestFxRates) {
+      parts.subscriptions.push(this.streams.exchangeRate$().subscribe((r) => fx.set(r.rate.toNumber())));
     }
     parts.paperAccount?.attach(this.streams);
     // Timers run on the engine clock.

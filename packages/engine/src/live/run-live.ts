@@ -23,6 +23,7 @@ import type { EngineRuntime, StrategySpec } from '../runtime/engine-runtime.js';
 import { watchStrayFailures } from '../runtime/stray-failures.js';
 import type { RunSettings } from '../runtime/tokens.js';
 import { BarDelivery } from './bar-delivery.js';
+import { brokerFxRates } from './broker-fx.js';
 import { type CancelOnStopResult, cancelOpenOrders } from './cancel-open-orders.js';
 import { booksPnl, liveStatus } from './live-status.js';
 import { bindModeVenue } from './mode-venue.js';
@@ -41,7 +42,12 @@ export interface LiveRunOptions {
   /** The engine clock (follows the broker's; a scaled clock against a fast simulator). */
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly fx: FxRates;
+  /**
+   * USD/KRW rates valuing USD in KRW (`ctx.equity()`, the stored session's equity); by default the
+   * broker's display rate valid now: read at the start, then followed on the exchange-rate stream
+   * (as `LatestFxRates` given here are).
+   */
+  readonly fx?: FxRates;
   /** Real ms between order polls (live; default 1000). */
   readonly pollIntervalMs?: number;
   /** Stream poll intervals (candles, books). */
@@ -147,10 +153,13 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
 
   /** Aborted when the run stops: the risk gate's background reads still queued end at once. */
   const halt = new AbortController();
+  // the broker's rate valid now unless the caller gave rates; the bar delivery keeps it current
+  const fx = o.fx ?? (await brokerFxRates(o.client, o.logger));
   const { runtime, portfolio, risk, recorder } = await assembleRunRuntime(o, {
     marks,
     mode,
     halt: halt.signal,
+    fx,
   });
   pollSucceeded = () => risk.module.staleness?.noteOrderPoll();
   // the books open with the fills of earlier runs: the status counts this run's PnL from here
@@ -189,6 +198,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
 
     bars = new BarDelivery(o, {
       runtime,
+      fx,
       marks,
       risk,
       paperAccount,

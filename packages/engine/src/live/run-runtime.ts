@@ -47,6 +47,8 @@ export interface RunRuntimeParts {
   readonly mode: ModeVenue;
   /** Aborted when the run stops: the risk gate's background reads still queued end at once. */
   readonly halt: AbortSignal;
+  /** USD/KRW rates: the caller's (`LiveRunOptions.fx`), else the broker's followed. */
+  readonly fx: FxRates;
 }
 
 /** A run's runtime and what the run keeps of its assembly. */
@@ -65,7 +67,7 @@ export interface RunRuntime {
  * before the error is thrown: nothing of the assembly keeps running.
  *
  * @param o - the run's options
- * @param parts - the last prices, the mode's venue, the run's stop signal
+ * @param parts - the last prices, the mode's venue, the run's stop signal, the USD/KRW rates
  */
 export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimeParts): Promise<RunRuntime> {
   const { marks, halt } = parts;
@@ -76,7 +78,7 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
   container.bind(ClockToken).toConstantValue(o.clock);
   container.bind(LoggerToken).toConstantValue(o.logger);
   container.bind(DatabaseToken).toConstantValue(o.db);
-  container.bind(FxRates).toConstantValue(o.fx);
+  container.bind(FxRates).toConstantValue(parts.fx);
   container.bind(MarkBook).toConstantValue(marks);
   container.bind(TimerQueue).toSelf().inSingletonScope();
   // The risk module judges the broker's rules against the broker's market data and, for funds,

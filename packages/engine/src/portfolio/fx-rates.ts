@@ -18,15 +18,43 @@ export const FxRates = Symbol.for('hoga.engine.FxRates');
 export class FixedFxRates implements FxRates {
   /** @param usdKrw - KRW per USD (> 0) */
   constructor(private readonly usdKrw: number) {
-    if (!(usdKrw > 0) || !Number.isFinite(usdKrw)) {
-      throw new RangeError(`usdKrw: expected a positive rate, found ${String(usdKrw)}`);
-    }
+    checkedRate(usdKrw);
   }
 
   /** @inheritdoc */
   usdKrwAt(_ms: number): number {
     return this.usdKrw;
   }
+}
+
+/**
+ * The rate valid now, kept up to date by whoever follows the broker's rate (a live or paper run:
+ * the exchange-rate stream): each value holds until the next one is {@link LatestFxRates.set}.
+ */
+export class LatestFxRates implements FxRates {
+  private usdKrw: number;
+
+  /** @param usdKrw - KRW per USD to start from (> 0) */
+  constructor(usdKrw: number) {
+    this.usdKrw = checkedRate(usdKrw);
+  }
+
+  /** The rate valid from now on (> 0). */
+  set(usdKrw: number): void {
+    this.usdKrw = checkedRate(usdKrw);
+  }
+
+  /** @inheritdoc */
+  usdKrwAt(_ms: number): number {
+    return this.usdKrw;
+  }
+}
+
+function checkedRate(usdKrw: number): number {
+  if (!(usdKrw > 0) || !Number.isFinite(usdKrw)) {
+    throw new RangeError(`usdKrw: expected a positive rate, found ${String(usdKrw)}`);
+  }
+  return usdKrw;
 }
 
 /**

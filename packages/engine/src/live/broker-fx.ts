@@ -1,0 +1,36 @@
+/**
+ * The USD/KRW rates of a live or paper run that was given none: the broker's display rate valid
+ * now, read at the start; the run's bar delivery then follows the exchange-rate stream.
+ *
+ * @module
+ */
+import type { BrokerClient } from '@hoga/connector';
+import type { Logger } from '@hoga/core';
+import { LatestFxRates } from '../portfolio/fx-rates.js';
+
+/** KRW per USD until the broker first answers, when its rate cannot be read at the start. */
+export const FALLBACK_USD_KRW = 1400;
+
+/**
+ * The broker's USD/KRW rate valid now, as rates to be followed. When the broker does not answer,
+ * a warning says that USD is valued at {@link FALLBACK_USD_KRW} until the stream reads a rate (the
+ * rate only values USD in KRW: nothing is ever exchanged).
+ *
+ * @param client - the broker
+ * @param logger - where the warning goes
+ */
+export async function brokerFxRates(
+  client: Pick<BrokerClient, 'getExchangeRate'>,
+  logger: Logger,
+): Promise<LatestFxRates> {
+  try {
+    const rate = await client.getExchangeRate();
+    return new LatestFxRates(rate.rate.toNumber());
+  } catch (error) {
+    logger.warn(
+      { err: error },
+      `no USD/KRW rate from the broker: USD valued at ${FALLBACK_USD_KRW} KRW until it answers`,
+    );
+    return new LatestFxRates(FALLBACK_USD_KRW);
+  }
+}
