@@ -166,7 +166,15 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
   const atStart = { KRW: booksPnl(portfolio, 'KRW'), USD: booksPnl(portfolio, 'USD') };
 
   // the session as a stored run (hoga db runs), its fills appended as they are routed
-  const record = new SessionRecord({ ...o, runtime, portfolio, now: () => o.clock.nowMs() });
+  let bars: BarDelivery;
+  const record = new SessionRecord({
+    ...o,
+    runtime,
+    portfolio,
+    now: () => o.clock.nowMs(),
+    // read when the session ends: the bar delivery exists by then
+    counts: () => ({ refused: recorder.refusals.counts(), bars: bars.bars }),
+  });
   let fills = 0;
   const subscriptions: Subscription[] = [];
   subscriptions.push(
@@ -177,7 +185,6 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
   );
 
   let stopped = false;
-  let bars: BarDelivery;
   // a promise the strategies leave rejected (or a throw in a callback of theirs) fails the run as a
   // hook's throw does (`failed` below), where Node would end the process mid-run
   let release: () => Promise<void> = () => Promise.resolve();

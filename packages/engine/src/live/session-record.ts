@@ -1,7 +1,8 @@
 /**
  * A live or paper session as a stored run (`hoga db runs --kind live|paper`): written when it
  * starts (status `running`), each fill appended as it is routed, and at the stop its equity points,
- * statistics and how it ended (`stopped`, or `failed` after a strategy hook threw). A session killed
+ * statistics with the orders refused and the bars handed over, and how it ended (`stopped`, or
+ * `failed` after a strategy hook threw). A session killed
  * outright stays `running` in the store. A run id stored before (a restart under the same id) is
  * stored with a suffix (`-2`, `-3`, …); a store failure is logged and never stops the session.
  *
@@ -25,6 +26,11 @@ export interface SessionRecordOptions {
   readonly portfolio: Portfolio;
   readonly now: () => number;
   readonly logger: Logger;
+  /**
+   * What the session's end says besides its statistics, read at the finish: the orders refused
+   * (denied by the risk module or rejected by the broker) by code, and the bars handed over.
+   */
+  readonly counts?: () => { readonly refused: Readonly<Record<string, number>>; readonly bars: number };
 }
 
 /** The stored run of one session. */
@@ -102,7 +108,8 @@ export class SessionRecord {
       this.runs.finish(this.runId, {
         status: runtime.failure === null ? 'stopped' : 'failed',
         endedAt: this.o.now(),
-        stats: performanceStats(equity, this.trades),
+        // beside the statistics, as a backtest's stored run has them (hoga db runs --id)
+        stats: { ...performanceStats(equity, this.trades), ...this.o.counts?.() },
       });
     } catch (error) {
       this.o.logger.error({ err: error, runId: this.runId }, 'could not finish the stored run');
