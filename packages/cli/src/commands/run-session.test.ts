@@ -137,6 +137,11 @@ describe('the run output', () => {
     expect(statusLine(status, '00:10:26')).toContain(
       '| PnL KRW realized 1,235 charges 135; USD realized -0.88 charges 2.48 |',
     );
+    // cents always shown (before: 'USD realized -0.03 charges 1' after a $500 round trip)
+    const roundTrip = { KRW: zero, USD: { realized: new Decimal('-0.0267'), charges: new Decimal(1) } };
+    expect(statusLine({ ...status, pnl: roundTrip }, '01:30:06')).toContain(
+      '| PnL USD realized -0.03 charges 1.00 |',
+    );
     // the positions keep every digit (a fractional share is a quantity, not money)
     expect(statusLine({ ...status, pnl: { KRW: zero, USD: zero } }, '00:10:26')).toContain(
       'positions: AAPL 2.354866 |',

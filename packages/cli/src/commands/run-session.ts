@@ -48,17 +48,23 @@ export interface SessionOptions {
 
 /** A decimal as it is, every digit kept, with thousands separators (`2.233937`, `70,500`). */
 export function fmt(d: Decimal): string {
-  const [whole = '0', fraction] = d.toFixed().split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
+  return grouped(d.toFixed());
+}
+
+/** A plain decimal text (`-1234.5`) with thousands separators in its whole part (`-1,234.5`). */
+function grouped(text: string): string {
+  const [whole = '0', fraction] = text.split('.');
+  const withCommas = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction === undefined ? withCommas : `${withCommas}.${fraction}`;
 }
 
 /**
- * An amount of money to the currency's unit (won, cent), rounded half up: fractional US shares make
- * a realized PnL of many decimals (`-0.8823999746`), which the status line shows as `-0.88`.
+ * An amount of money to the currency's unit (won, cent), rounded half up, cents always shown:
+ * fractional US shares make a realized PnL of many decimals (`-0.8823999746`), which the status
+ * line shows as `-0.88`, and a dollar of charges is `1.00`.
  */
 export function fmtMoney(d: Decimal, currency: 'KRW' | 'USD'): string {
-  return fmt(d.toDecimalPlaces(currency === 'USD' ? 2 : 0, Decimal.ROUND_HALF_UP));
+  return grouped(d.toFixed(currency === 'USD' ? 2 : 0, Decimal.ROUND_HALF_UP));
 }
 
 /**
