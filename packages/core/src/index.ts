@@ -38,6 +38,7 @@ export {
   MAX_FRACTIONAL_DECIMALS,
   MAX_ORDER_AMOUNT_DECIMALS,
   MAX_ORDER_AMOUNT_KRW,
+  MIN_ORDER_AMOUNT_USD,
 } from './broker/order-limits.js';
 export {
   checkOrderForm,

@@ -20,6 +20,12 @@ export const MAX_FRACTIONAL_DECIMALS = 6;
 /** Most decimal places of a US `orderAmount` (cents). */
 export const MAX_ORDER_AMOUNT_DECIMALS = 2;
 
+/**
+ * The least US `orderAmount`: an amount order below it is taken and then ends `REJECTED` at the
+ * broker (the reference's behaviour; no create error names it).
+ */
+export const MIN_ORDER_AMOUNT_USD: Decimal = new Decimal(1);
+
 /** Amount and fractional orders close this long before the US regular session ends. */
 export const AMOUNT_ORDER_CUTOFF_MS = 60 * 60 * 1000;
 

@@ -40,6 +40,24 @@ describe(AccountInfoProvider, () => {
     });
   });
 
+  describe('.forget', () => {
+    it('makes the next refresh re-read, and leaves the figures to a check prepared before it', async () => {
+      const clock = new VirtualClock(T0);
+      const source = new FixedAccount();
+      const provider = new AccountInfoProvider(source, clock, 5_000);
+      await provider.refresh('USD', 'AAPL');
+      // an order's event between another order's refresh and its check (paper: a rejection
+      // booked at once) left that check with no figures: denied risk-account-data-missing
+      provider.forget('USD', 'AAPL');
+      expect(provider.cashBuyingPower('USD')?.toFixed()).toBe('1000000');
+      expect(provider.sellableQuantity('AAPL')?.toFixed()).toBe('10');
+      source.cash = new Decimal(400_000);
+      await provider.refresh('USD', 'AAPL');
+      expect(provider.reads).toBe(4);
+      expect(provider.cashBuyingPower('USD')?.toFixed()).toBe('400000');
+    });
+  });
+
   describe('.reserve', () => {
     it('takes an accepted buy (with commission) and sell from the cached figures until the next read', async () => {
       const provider = new AccountInfoProvider(new FixedAccount(), new VirtualClock(T0), 5_000);

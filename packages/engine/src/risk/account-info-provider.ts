@@ -99,13 +99,18 @@ export class AccountInfoProvider implements FundsView {
   }
 
   /**
-   * Forgets the buying power of `currency` and the sellable quantity of `symbol`: an order of them
-   * filled (a buy's shares and a sell's cash are the broker's now, not yet in the cached figures) or
-   * ended without filling (what it held back is free again). The next order re-reads them.
+   * Marks the buying power of `currency` and the sellable quantity of `symbol` stale: an order of
+   * them filled (a buy's shares and a sell's cash are the broker's now, not yet in the cached
+   * figures) or ended without filling (what it held back is free again). The next order re-reads
+   * them; a check already prepared still reads the figures it was prepared with (deleting them left
+   * it with none, and the order was denied `risk-account-data-missing`).
    */
   forget(currency: Currency, symbol: string): void {
-    this.cash.delete(currency);
-    this.shares.delete(symbol);
+    const cash = this.cash.get(currency);
+    if (cash !== undefined) this.cash.set(currency, { value: cash.value, atMs: Number.NEGATIVE_INFINITY });
+    const shares = this.shares.get(symbol);
+    if (shares !== undefined)
+      this.shares.set(symbol, { value: shares.value, atMs: Number.NEGATIVE_INFINITY });
   }
 
   /** Forgets every figure (the next order re-reads). */

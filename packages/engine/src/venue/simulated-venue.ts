@@ -14,6 +14,7 @@ import {
   exactIntOf,
   type Instrument,
   isTerminalOrderState,
+  MIN_ORDER_AMOUNT_USD,
   type OrderEvent,
   OrderSide,
   OrderType,
@@ -229,6 +230,18 @@ export class SimulatedVenue<M> implements ExecutionVenue {
         order.price = grid.price;
         order.reservePrice = grid.price;
       }
+    }
+    // the broker takes an amount order under its minimum and its record then shows REJECTED
+    if (order.orderAmount?.lt(MIN_ORDER_AMOUNT_USD)) {
+      order.state = 'REJECTED';
+      this.orders.end(order);
+      this.events.rejected(
+        order,
+        now,
+        'broker-rejected',
+        `an amount order under ${MIN_ORDER_AMOUNT_USD.toFixed()} USD is rejected by the broker`,
+      );
+      return;
     }
     const refusal = this.admission(order);
     if (refusal !== null) {

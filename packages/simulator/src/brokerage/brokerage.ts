@@ -6,7 +6,7 @@ import {
   checkStillOpen,
   workingOrderValueKrw,
 } from '@hoga/broker-model';
-import { BrokerOrderStatus, type Clock, Decimal, type KnownBrokerOrderStatus } from '@hoga/core';
+import { BrokerOrderStatus, type Clock, type KnownBrokerOrderStatus, MIN_ORDER_AMOUNT_USD } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import { type MarketModel, type SimInstrument, tradableInstrument } from '../market/market-model.js';
 import { AccountRegistry, defaultAccounts } from './accounts.js';
@@ -42,9 +42,6 @@ export interface OperationOptions {
   /** Fault "slow order processing": keep the request in progress this many real milliseconds. */
   readonly processingDelayMs?: number;
 }
-
-/** Amount orders below this USD amount are accepted and then REJECTED by the simulated broker. */
-const MIN_ORDER_AMOUNT_USD = new Decimal(1);
 
 /**
  * The simulated brokerage: accounts, cash and holdings, buying power, order

@@ -1,0 +1,56 @@
+/**
+ * A US amount order under $1 ends rejected in paper as it does live: the broker takes it and its
+ * record shows REJECTED. Before, paper filled it (0.002649 NVDA for $0.50, commission 0) while the
+ * same order live was rejected. Over the simulator on 127.0.0.1.
+ */
+import { Decimal, type OrderEvent } from '@hoga/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Strategy } from '../strategy/strategy.js';
+import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
+
+const closers = new Closers();
+afterEach(() => closers.closeAll());
+
+/** Buys NVDA for 50 cents, then for a dollar. */
+class Pennies extends Strategy {
+  override onStart(): void {
+    this.ctx.buyAmount('NVDA', '0.5');
+    this.ctx.buyAmount('NVDA', '1');
+  }
+}
+
+const ended = (e: OrderEvent) => e.type === 'OrderFilled' || e.type === 'OrderRejected';
+
+describe('a US amount order under $1', () => {
+  it.each(['live', 'paper'] as const)(
+    '%s: is rejected (broker-rejected); one of a dollar fills',
+    async (mode) => {
+      // 11:00 New York: the amount-order window is open
+      const s = await startSimulatedBroker(closers, { start: '2026-11-23T11:00:00-05:00', speed: 1 });
+      const db = openTempDb(closers, `hoga-min-amount-${mode}-`, s.clock);
+      const { handle, events } = await startTestRun(
+        { client: s.client, clock: s.clock, db },
+        {
+          runId: `min-amount-${mode}`,
+          mode,
+          symbols: ['NVDA'],
+          cashKrw: new Decimal(0),
+          cashUsd: new Decimal(1_000),
+          strategies: [{ strategyClass: Pennies }],
+        },
+        { pollIntervalMs: 200, streamIntervals: { orderbook: 200 } },
+      );
+      closers.add(() => handle.stop());
+      await until(() => events.filter(ended).length === 2, 20_000);
+      const [cents, dollar] = [
+        ...new Set(events.filter((e) => e.type === 'OrderSubmitted').map((e) => e.clientOrderId)),
+      ];
+      expect(events.find((e) => e.clientOrderId === cents && ended(e))).toMatchObject({
+        type: 'OrderRejected',
+        code: 'broker-rejected',
+      });
+      expect(events.find((e) => e.clientOrderId === dollar && ended(e))?.type).toBe('OrderFilled');
+    },
+    60_000,
+  );
+});
