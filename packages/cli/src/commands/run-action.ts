@@ -106,13 +106,11 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     close = () => client.close();
     await requireKnownSymbols(client, symbols, 'run');
     const print = (line: string) => console.log(line);
-    // live: the strategies' cash is a budget given here, not the account's (the broker's buying
-    // power still bounds every order); said at the start so that it is never a surprise
+    // the strategies' cash is a budget given here (live and paper), not the account's (the broker's
+    // buying power, or the paper account's, still bounds every order); said at the start so that it
+    // is never a surprise
     const cash = { KRW: new Decimal(flags.cashKrw), USD: new Decimal(flags.cashUsd) };
-    const budget =
-      flags.mode === 'live'
-        ? `, strategies' cash ${formatMoney(cash.KRW, 'KRW')} KRW + ${formatMoney(cash.USD, 'USD')}`
-        : '';
+    const budget = `, strategies' cash ${formatMoney(cash.KRW, 'KRW')} KRW + ${formatMoney(cash.USD, 'USD')}`;
     print(
       `hoga run: ${files.join(', ')} ${flags.mode} on ${symbols.join(',')} (${flags.interval})${budget}, store ${db.file}`,
     );

@@ -31,6 +31,11 @@ describe('hoga run --mode paper', () => {
     expect(await until(r, / fill /, 90_000)).toBe(true);
     r.child.kill('SIGINT');
     expect(await r.exited).toBe(0);
+    // paper too: --cash-krw/--cash-usd are the strategies' budget (their ctx.cash), said at the start
+    // (before, only live said so; a later paper run's --cash-usd changed ctx.cash unannounced)
+    expect(r.out.join('')).toContain(
+      "paper on 005930,000660,035420 (1m), strategies' cash 10,000,000 KRW + $10,000.00, store",
+    );
     const counters = sim.counters();
     expect(counters.requestsByGroup.ORDER ?? 0).toBe(0);
     expect(counters.ordersCreated).toBe(0);

@@ -85,13 +85,13 @@ export function registerRunCommand(program: Command): void {
       .option('--poll-ms <ms>', 'real ms between order polls (live)', milliseconds, 1000)
       .option(
         '--cash-krw <amount>',
-        "cash in KRW: live, the strategies' budget (their ctx.cash, shared); paper, the simulated account's at its first run",
+        "cash in KRW: the strategies' budget (their ctx.cash, shared), live and paper; paper also starts the simulated account with it at its first run",
         amount,
         '10000000',
       )
       .option(
         '--cash-usd <amount>',
-        "cash in USD: live, the strategies' budget (their ctx.cash, shared); paper, the simulated account's at its first run",
+        "cash in USD: the strategies' budget (their ctx.cash, shared), live and paper; paper also starts the simulated account with it at its first run",
         amount,
         '10000',
       )
