@@ -33,7 +33,7 @@ import { type CliError, usageError } from '../runtime/exit-codes.js';
 import { brokerClock } from './broker/broker-clock.js';
 import { connect, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
-import { cancelOnStopLine, startSession } from './run-session.js';
+import { cancelOnStopLine, type Session, startSession } from './run-session.js';
 
 /**
  * The strategies of the command line: each file loaded, with the `--config` of the same position
@@ -63,6 +63,24 @@ async function strategySpecs(argv: readonly string[], configs: readonly string[]
     specs.push({ strategyClass, config, ...(id === undefined ? {} : { id }) });
   }
   return specs;
+}
+
+/**
+ * `--cancel-on-stop`: cancels the run's open orders and says what it did; false when an order still
+ * works (its cancel refused, or the cancels failed: said on stderr).
+ */
+async function cancelOnStop(session: Session, print: (line: string) => void): Promise<boolean> {
+  try {
+    const result = await session.run.cancelOpenOrders();
+    print(cancelOnStopLine(result));
+    return result.stillOpen.length === 0;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    process.stderr.write(
+      `hoga run: cancel on stop failed (${why}): the run's orders may still work at the broker\n`,
+    );
+    return false;
+  }
 }
 
 /**
@@ -133,24 +151,30 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     // Until SIGINT or SIGTERM, or until a strategy's hook throws: no strategy is called after
     // that, so the run stops as a backtest does, saying which strategy and hook, exit 1. A closed
     // stdout (`hoga run … | head`) stops it as SIGINT does.
+    // The first SIGINT or SIGTERM stops the run gracefully; a second one ends the process at once
+    // (the listeners are gone: Node's default).
     const failure = await new Promise<StrategyHookError | null>((resolve) => {
-      const stop = () => resolve(null);
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      const stop = () => {
+        process.removeListener('SIGINT', stop);
+        process.removeListener('SIGTERM', stop);
+        resolve(null);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
       cliRuntime.onStdoutClosed = stop;
       void session.run.failed.then(resolve);
     });
     if (failure !== null) process.stderr.write(`hoga run: ${failure.message}; stopping the run\n`);
     print('stopping…');
-    if (flags.cancelOnStop) {
-      print(cancelOnStopLine(await session.run.cancelOpenOrders()));
-    }
+    // --cancel-on-stop that leaves an order working (a cancel refused, the broker gone) is a
+    // failure of the command (exit 1): the run still stops
+    const cancelled = flags.cancelOnStop ? await cancelOnStop(session, print) : true;
     await session.stop();
     print('stopped: strategies stopped, store flushed');
     // a hook that failed while stopping (onStop): said, and the run ends as failed
     const late = failure === null ? session.run.runtime.failure : null;
     if (late !== null) process.stderr.write(`hoga run: ${late.message}\n`);
-    process.exitCode = failure === null && late === null ? 0 : 1;
+    process.exitCode = failure === null && late === null && cancelled ? 0 : 1;
   } catch (error) {
     reportError(error);
   } finally {

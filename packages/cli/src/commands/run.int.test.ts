@@ -16,6 +16,7 @@ import {
   cli,
   closeSims,
   env,
+  exitedWithin,
   REST_ARGS,
   readStore,
   restsBelow,
@@ -265,6 +266,21 @@ describe('hoga run', () => {
       client.close();
     }
   }, 150_000);
+
+  it('live --cancel-on-stop with the broker gone: stops on SIGINT, says the order still works, exit 1', async () => {
+    const { sim, db } = await setup();
+    const r = start(['run', restsBelow, '--mode', 'live', ...REST_ARGS, '--cancel-on-stop'], env(sim, db));
+    expect(await until(r, / accepted /, 60_000)).toBe(true);
+    await sim.close();
+    r.child.kill('SIGINT');
+    // before: 'cancel on stop: 1 open order cancelled' and exit 0 while the order still worked at
+    // the broker (and 02ec9d8's poll after the cancels threw past the stop: the run never ended)
+    expect(await exitedWithin(r, 60_000), r.out.join('')).toBe(1);
+    expect(r.out.join('')).toMatch(
+      /cancel on stop: 0 of 1 open order cancelled; still working \(cancel refused, above\): \S+/,
+    );
+    expect(r.out.join('')).toContain('stopped: strategies stopped, store flushed');
+  }, 120_000);
 
   it('exits 2 naming the file when a strategy fails to load or a --config is missing or not JSON', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hoga-run-bad-'));
