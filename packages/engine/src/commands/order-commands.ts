@@ -71,3 +71,18 @@ export function modifyQuantity(
   if (given !== undefined || order === undefined || order.quantity === null) return given;
   return marketOfSymbol(order.symbol) === Market.KR ? order.quantity.minus(order.filledQuantity) : undefined;
 }
+
+/**
+ * The price of a modify: the one given, or for a LIMIT order its limit now (the broker's modify of
+ * a limit order needs a price; a change of the quantity alone keeps it). A MARKET order carries
+ * none.
+ *
+ * @param order - the order as known (its type and limit price), if it is
+ */
+export function modifyPrice(
+  given: Decimal | undefined,
+  order: { readonly orderType: OrderType; readonly price: Decimal | null } | undefined,
+): Decimal | undefined {
+  if (given !== undefined || order === undefined || order.orderType !== 'LIMIT') return given;
+  return order.price ?? undefined;
+}

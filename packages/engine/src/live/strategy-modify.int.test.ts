@@ -83,3 +83,60 @@ describe('a strategy modifying the price of its KR limit order', () => {
     }, 90_000);
   }
 });
+
+/** Rests a buy of 2 at 5 % under the close; once it is accepted, cuts its quantity to 1 (no price given). */
+class CutOnce extends Strategy {
+  static events: string[] = [];
+  static seen: string[] = [];
+  private id: ClientOrderId | undefined;
+  private cut = false;
+
+  override onBar(bar: Bar): void {
+    if (bar.symbol !== '005930') return;
+    if (this.id === undefined) {
+      this.id = this.ctx.buy(bar.symbol, 2, Math.floor((bar.close * 0.95) / 100) * 100);
+      return;
+    }
+    if (!this.cut && this.ctx.order(this.id)?.state === 'ACCEPTED') {
+      this.cut = true;
+      this.ctx.modify(this.id, { quantity: 1 });
+    }
+  }
+
+  override onOrderEvent(event: OrderEvent): void {
+    CutOnce.events.push(
+      event.type === 'OrderModifyRejected' ? `${event.type} ${event.code}: ${event.reason}` : event.type,
+    );
+    const order = this.id === undefined ? undefined : this.ctx.order(this.id);
+    CutOnce.seen.push(`${order?.quantity?.toFixed() ?? '-'} @ ${order?.price?.toFixed() ?? '-'}`);
+  }
+}
+
+describe('a strategy modifying the quantity of its KR limit order', () => {
+  for (const mode of ['live', 'paper'] as const) {
+    // before: refused at once, 'OrderModifyRejected invalid-request: A LIMIT order needs a price',
+    // though ctx.modify takes the price as optional
+    it(`${mode}: the order keeps its price with the new quantity`, async () => {
+      const { clock, client } = await startSimulatedBroker(closers, { speed: 30 });
+      const db = openTempDb(closers, `hoga-${mode}-modify-quantity-`, clock);
+      CutOnce.events = [];
+      CutOnce.seen = [];
+      const run = await startRunOf005930({ client, clock, db }, mode, { strategyClass: CutOnce });
+      try {
+        await until(() =>
+          CutOnce.events.some((e) => e === 'OrderModified' || e.startsWith('OrderModifyRejected')),
+        );
+      } finally {
+        await run.handle.stop();
+      }
+      expect(CutOnce.events).toEqual([
+        'OrderSubmitted',
+        'OrderAccepted',
+        'OrderModifyRequested',
+        'OrderModified',
+      ]);
+      const [first = '', , , last = ''] = CutOnce.seen;
+      expect(last).toBe(first.replace(/^2 @/, '1 @'));
+    }, 90_000);
+  }
+});

@@ -21,6 +21,7 @@ import { inject, optional } from 'inversify';
 import {
   type CancelOrder,
   type ModifyOrder,
+  modifyPrice,
   modifyQuantity,
   type SubmitOrder,
 } from '../commands/order-commands.js';
@@ -287,6 +288,11 @@ export class EngineRuntime implements HostServices {
         : decimalOf(change.quantity, `modify of order ${id}: quantity`),
       order,
     );
+    // a change of the quantity alone keeps the limit (the broker's modify needs a price)
+    const price = modifyPrice(
+      change.price === undefined ? undefined : decimalOf(change.price, `modify of order ${id}: price`),
+      order,
+    );
     const command: ModifyOrder = {
       type: 'ModifyOrder',
       commandId: `${id}:modify:${++this.commands}`,
@@ -294,9 +300,7 @@ export class EngineRuntime implements HostServices {
       tsInit: this.clock.nowMs(),
       clientOrderId: id,
       orderType: order?.orderType ?? 'LIMIT',
-      ...(change.price === undefined
-        ? {}
-        : { price: decimalOf(change.price, `modify of order ${id}: price`) }),
+      ...(price === undefined ? {} : { price }),
       ...(quantity === undefined ? {} : { quantity }),
       confirmHighValue: change.confirmHighValue === true,
     };
