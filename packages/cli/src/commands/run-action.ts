@@ -150,9 +150,8 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     });
     // Until SIGINT or SIGTERM, or until a strategy's hook throws: no strategy is called after
     // that, so the run stops as a backtest does, saying which strategy and hook, exit 1. A closed
-    // stdout (`hoga run … | head`) stops it as SIGINT does.
-    // The first SIGINT or SIGTERM stops the run gracefully; a second one ends the process at once
-    // (the listeners are gone: Node's default).
+    // stdout (`hoga run … | head`) stops it as SIGINT does. A second SIGINT or SIGTERM ends the
+    // process at once (the listeners are gone by then: Node's default).
     const failure = await new Promise<StrategyHookError | null>((resolve) => {
       const stop = () => {
         process.removeListener('SIGINT', stop);
