@@ -124,6 +124,57 @@ describe('matching', () => {
     });
   });
 
+  describe('book liquidity', () => {
+    it('is taken once: a limit placed right after a market order at the same instant gets none of the levels the market order took', async () => {
+      const { client } = await setup(US_OPEN);
+      const [l0, l1] = await asks(client, 'ZOM');
+      if (l0 === undefined || l1 === undefined) throw new Error('ZOM book has fewer than two ask levels');
+      const market = await client.post('/api/v1/orders', {
+        symbol: 'ZOM',
+        side: 'BUY',
+        orderType: 'MARKET',
+        quantity: l0.volume.plus(l1.volume).toFixed(),
+      });
+      expect((await detail(client, market.body.result.orderId)).status).toBe('FILLED');
+      const limit = await client.post('/api/v1/orders', {
+        symbol: 'ZOM',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        price: l1.price.toFixed(),
+        quantity: '1000',
+      });
+      expect(outcome(limit)).toBe('200');
+      const order = await detail(client, limit.body.result.orderId);
+      expect(order.status).toBe('PENDING');
+      expect(order.execution.filledQuantity).toBe('0');
+      const holdings = await client.get('/api/v1/holdings', { symbol: 'ZOM' });
+      expect(holdings.body.result.items[0].quantity).toBe(l0.volume.plus(l1.volume).toFixed());
+    });
+
+    it('is not refilled by matching runs within one simulated second: a resting marketable limit fills a level once per book', async () => {
+      const { sim, client } = await setup(US_OPEN);
+      const [l0] = await asks(client, 'ZOM');
+      if (l0 === undefined) throw new Error('ZOM book is empty');
+      const res = await client.post('/api/v1/orders', {
+        symbol: 'ZOM',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        price: l0.price.toFixed(),
+        quantity: l0.volume.times(10).toFixed(),
+      });
+      const id = res.body.result.orderId as string;
+      expect((await detail(client, id)).execution.filledQuantity).toBe(l0.volume.toFixed());
+      // five matching runs 100 ms apart, all in the book's second (it is redrawn every second)
+      for (let i = 0; i < 5; i += 1) {
+        sim.advanceClock(100);
+        await client.get('/api/v1/orders', { status: 'OPEN' });
+      }
+      const [again] = await asks(client, 'ZOM');
+      expect(again).toEqual(l0);
+      expect((await detail(client, id)).execution.filledQuantity).toBe(l0.volume.toFixed());
+    });
+  });
+
   describe('resting limit orders', () => {
     it('fill once the market price crosses them, never above their limit', async () => {
       const { sim, client } = await setup(KR_OPEN);

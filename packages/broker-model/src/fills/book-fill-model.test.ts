@@ -197,6 +197,13 @@ describe('BookFillModel', () => {
         slices: [['100', '70000', 'book', 'now']],
       },
       {
+        name: 'a limit the book reaches does not cross when the levels it reaches are used up',
+        o: order({ orderType: 'LIMIT', price: d(70000), quantity: d(500) }),
+        book: { asks: levels(['70000', '0'], ['70100', '100']), bids: [], lastPrice: d(69000) },
+        limits: { crossVolume: d(50) },
+        slices: [],
+      },
+      {
         name: 'a market order never crosses',
         o: order({ quantity: d(5) }),
         book: { asks: [], bids: [], lastPrice: d(1) },

@@ -146,8 +146,11 @@ export function isFillComplete(
 /**
  * Walks the opposite side of the book, best price first: a market order takes every level until
  * it is complete; a limit order stops at the first level beyond its limit. Each level gives at most
- * its visible volume. A limit order the book does not reach fills at its limit when the last price
- * has crossed it, up to the best opposite level's volume (or {@link BookFillLimits.crossVolume}).
+ * its visible volume. A limit order the book does not reach (no opposite level at or better than its
+ * limit) fills at its limit when the last price has crossed it, up to the best opposite level's
+ * volume (or {@link BookFillLimits.crossVolume}); one the book reaches takes the book only, so a
+ * level whose volume is used up (a caller nets the book of earlier fills) is not taken again as a
+ * cross. `BookMatcher` (`book-matcher.ts`) is this model with a memory of what it took from each book.
  * Prices come from the book or the limit, so they are on the tick grid and within the price limits
  * when those are. The model is pure: it returns slices and never changes the order; the caller
  * decides when the order may trade (sessions, suspension, CLS auctions) and books the slices.
@@ -184,6 +187,9 @@ export class BookFillModel implements FillModel<OrderBook> {
     }
     const last = book.lastPrice;
     if (slices.length > 0 || order.price === null || last === undefined || last === null) return slices;
+    // a limit the book reaches takes the book only, even when the levels it reaches are used up
+    const best = levels[0];
+    if (best !== undefined && isMarketable(order.side, order.price, best.price)) return slices;
     if (!isMarketable(order.side, order.price, last)) return slices;
     const pool = limits.crossVolume ?? levels[0]?.volume ?? new Decimal(0);
     const quantity = fillableQuantity(order, order.price, pool, progress);

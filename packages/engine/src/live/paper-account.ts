@@ -1,6 +1,6 @@
 /**
- * A paper run's account: the broker model's simulated venue over the book fill model with the
- * paper ledger, kept in the store across runs. It
+ * A paper run's account: the broker model's simulated venue over the book matcher (the simulator's,
+ * each book's liquidity taken once) with the paper ledger, kept in the store across runs. It
  * - opens the ledger saved by the last paper run (or the configured cash, or a copy of the real
  *   account's cash and holdings) and saves it with the open orders (which hold its reservations)
  *   in one transaction after each change;
@@ -18,7 +18,7 @@
  * @module
  */
 import {
-  BookFillModel,
+  BookMatcher,
   Ledger,
   type LedgerSnapshot,
   type OrderBook,
@@ -75,7 +75,9 @@ export class PaperAccount {
     marks: MarkBook,
   ) {
     this.tables = new PaperOrderTables(o.db);
-    const books = new BookFillModel();
+    // the simulator's matcher: a polled book's levels are taken once, across orders and polls,
+    // until the book shows them with another volume
+    const books = new BookMatcher();
     this.venue = new SimulatedVenue<OrderBook>({
       // a CLS order trades in the closing auction only (auctionAtClose), never against the book
       fillModel: {

@@ -5,8 +5,8 @@ import type { BookSnapshot, MarketModel } from '../market/market-model.js';
 /**
  * One look at the market at one instant, shared by every order matched at
  * that instant: sessions, books and last prices are asked once per country or
- * symbol, and the volume taken from each book level is tracked, so that two
- * orders never take the same shares.
+ * symbol. (What fills took from the books is the matching engine's
+ * `BookMatcher`'s to remember, across looks.)
  */
 export class MarketLook {
   /** The instant, in KST. */
@@ -14,7 +14,6 @@ export class MarketLook {
   private readonly sessions = new Map<Market, SessionName | null>();
   private readonly books = new Map<string, BookSnapshot>();
   private readonly lasts = new Map<string, Decimal>();
-  private readonly taken = new Map<string, Decimal>();
 
   constructor(
     private readonly market: MarketModel,
@@ -48,17 +47,5 @@ export class MarketLook {
       this.lasts.set(symbol, last);
     }
     return last;
-  }
-
-  /** What is left of `volume` under `key` (a book level) after earlier takes at this instant. */
-  left(key: string, volume: Decimal): Decimal {
-    const taken = this.taken.get(key);
-    return taken === undefined ? volume : volume.minus(taken);
-  }
-
-  /** Records a take of `quantity` under `key`. */
-  take(key: string, quantity: Decimal): void {
-    const taken = this.taken.get(key);
-    this.taken.set(key, taken === undefined ? quantity : taken.plus(quantity));
   }
 }

@@ -1,16 +1,13 @@
 import {
-  BookFillModel,
-  type BookFillSlice,
-  type BookLevel,
+  BookMatcher,
   type FillableOrder,
   fillableQuantity,
   isFillComplete,
   isMarketable,
-  type OrderBook,
   settlementDate,
   tradeCharges,
 } from '@hoga/broker-model';
-import { BrokerOrderStatus, Decimal, type KnownBrokerOrderStatus, KST_ZONE } from '@hoga/core';
+import { BrokerOrderStatus, type Decimal, type KnownBrokerOrderStatus, KST_ZONE } from '@hoga/core';
 import { DateTime } from 'luxon';
 import type { MarketModel, SimInstrument } from '../market/market-model.js';
 import type { Ledger } from './ledger.js';
@@ -21,8 +18,6 @@ import type { SimOrder } from './order-types.js';
 export const MATCH_STEP_MS = 5_000;
 /** At most this many looks per `advance` call: longer gaps are sampled more coarsely. */
 export const MAX_STEPS_PER_ADVANCE = 240;
-/** The one book matcher (shared with paper trading). */
-const BOOK_MODEL = new BookFillModel();
 
 /** Whether the order takes part in matching (a pending modify or cancel freezes it). */
 function isWorking(order: SimOrder): boolean {
@@ -50,18 +45,20 @@ function fillable(order: SimOrder): FillableOrder {
   };
 }
 
-function levelKey(order: SimOrder, price: Decimal): string {
-  return `${order.symbol}|${order.side}|${price.toFixed()}`;
-}
-
 /**
  * The matching engine: market orders and marketable limits walk the book
- * (price-time, at most each level's visible volume per step), resting limits
- * fill at their price when the last price crosses them (at most the best
- * opposite level's volume per step), CLS limits fill at the close, DAY orders
- * still open at the end of their trading day are cancelled.
+ * (oldest order first, at most each level's visible volume per book: what a
+ * fill took from a level stays taken, for every order and every later step,
+ * until the book shows that level with another volume, in practice the next
+ * simulated second), resting limits the book does not reach fill at their
+ * price when the last price crosses them (at most the best opposite level's
+ * volume per book), CLS limits fill at the close, DAY orders still open at
+ * the end of their trading day are cancelled.
  */
 export class MatchingEngine {
+  /** The one book matcher (paper trading runs its own on polled books), with what it took from each book. */
+  private readonly books = new BookMatcher();
+
   constructor(
     private readonly market: MarketModel,
     private readonly ledgerOf: (accountSeq: number) => Ledger,
@@ -105,50 +102,25 @@ export class MatchingEngine {
     if (session !== 'regularMarket' && (order.orderType === 'MARKET' || !tradesOutsideRegular(instrument)))
       return;
     const book = look.book(order.symbol);
-    const levels = order.side === 'BUY' ? book.asks : book.bids;
-    // the levels the order can reach, net of what earlier orders took at this instant
-    const net: BookLevel[] = [];
-    for (const level of levels) {
-      if (order.price !== null && !isMarketable(order.side, order.price, level.price)) break;
-      net.push({ price: level.price, volume: look.left(levelKey(order, level.price), level.volume) });
-    }
-    // a resting limit the last price crossed may fill at its limit, from its own pool
-    const crossKey = `${order.symbol}|${order.side}|cross`;
     let lastPrice: Decimal | null = null;
-    let crossVolume: Decimal | undefined;
     if (order.price !== null) {
-      const last = look.last(order.symbol);
-      if (isMarketable(order.side, order.price, last)) {
-        lastPrice = last;
-        crossVolume = look.left(crossKey, levels[0]?.volume ?? new Decimal(0));
-      } else if (net.length === 0) {
-        return;
-      }
+      // a limit neither the book nor the last price reaches has nothing to match
+      const best = (order.side === 'BUY' ? book.asks : book.bids)[0];
+      lastPrice = look.last(order.symbol);
+      const reached = best !== undefined && isMarketable(order.side, order.price, best.price);
+      if (!reached && !isMarketable(order.side, order.price, lastPrice)) return;
     }
-    const view: OrderBook = {
-      asks: order.side === 'BUY' ? net : [],
-      bids: order.side === 'SELL' ? net : [],
-      lastPrice,
-    };
     const ledger = this.ledgerOf(order.accountSeq);
-    const slices = BOOK_MODEL.match(fillable(order), view, look.atMs, {
-      cash: ledger.cash(order.currency),
-      shares: ledger.quantity(order.symbol),
-      ...(crossVolume === undefined ? {} : { crossVolume }),
-    });
-    for (const slice of slices) this.bookSlice(order, instrument, slice, look, crossKey);
-  }
-
-  /** Takes a slice from the look and books it on the order and the ledger. */
-  private bookSlice(
-    order: SimOrder,
-    instrument: SimInstrument,
-    slice: BookFillSlice,
-    look: MarketLook,
-    crossKey: string,
-  ): void {
-    look.take(slice.source === 'cross' ? crossKey : levelKey(order, slice.price), slice.quantity);
-    this.fill(order, instrument, slice.quantity, slice.price, slice.time);
+    const slices = this.books.match(
+      fillable(order),
+      { asks: book.asks, bids: book.bids, lastPrice },
+      look.atMs,
+      {
+        cash: ledger.cash(order.currency),
+        shares: ledger.quantity(order.symbol),
+      },
+    );
+    for (const slice of slices) this.fill(order, instrument, slice.quantity, slice.price, slice.time);
   }
 
   /** Closes an order (cancel, expiry, replace), keeping what it filled. */
