@@ -1,7 +1,8 @@
-import { parseDateTime, ScaledClock } from '@hoga/core';
+import { KST_ZONE, parseDateTime, ScaledClock } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { Brokerage } from './brokerage/brokerage.js';
+import { type BrokerageState, readState } from './brokerage/state-file.js';
 import { SimMarket } from './market/sim-market.js';
 import { type SimulatorHandle, serveSimulator } from './server/serve-simulator.js';
 import { SimulatorError } from './server/simulator-error.js';
@@ -14,7 +15,11 @@ export interface SimulatorOptions {
   readonly port?: number;
   /** Seed of every random process (markets, faults); default 1. */
   readonly seed?: number;
-  /** Simulated start instant; default the real time now. */
+  /**
+   * Simulated start instant, or `'now'` for the real time now. Default: the clock saved in
+   * `statePath` when that file holds one (a restart goes on where the last run stopped), else
+   * the real time now.
+   */
   readonly start?: DateTime | string;
   /** Simulated seconds per real second; default 1. */
   readonly speed?: number;
@@ -24,7 +29,7 @@ export interface SimulatorOptions {
   readonly clientSecret?: string;
   /** Token lifetime in simulated seconds; default 86400. */
   readonly tokenTtlSeconds?: number;
-  /** File in which accounts and orders survive a restart. */
+  /** File in which accounts, orders and the simulated clock survive a restart. */
   readonly statePath?: string;
   /** Enforce the spec's rate limits; default true. */
   readonly rateLimit?: boolean;
@@ -58,8 +63,13 @@ const optionsSchema = z.object({
   extraSymbols: z.number().int().min(0).max(10_000).default(0),
 });
 
-function startInstant(start: DateTime | string | undefined): DateTime {
-  if (start === undefined) return DateTime.now();
+function startInstant(start: DateTime | string | undefined, saved: BrokerageState | null): DateTime {
+  if (start === undefined) {
+    return saved?.lastAdvancedMs == null
+      ? DateTime.now()
+      : DateTime.fromMillis(saved.lastAdvancedMs, { zone: KST_ZONE });
+  }
+  if (start === 'now') return DateTime.now();
   if (typeof start !== 'string') {
     if (start.isValid) return start;
     throw new SimulatorError('invalid-simulator-option', 'start: the DateTime is invalid', 'start');
@@ -100,13 +110,26 @@ function parseOptions(options: SimulatorOptions): z.output<typeof optionsSchema>
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
   const config = parseOptions(options);
-  const clock = new ScaledClock({ start: startInstant(options.start), speed: config.speed });
+  const saved = options.statePath === undefined ? null : await readState(options.statePath);
+  const start = startInstant(options.start, saved);
+  const clock = new ScaledClock({ start, speed: config.speed });
   const market = new SimMarket({ seed: config.seed, clock, extraSymbols: config.extraSymbols });
-  const brokerage = await Brokerage.open({
-    market,
+  const brokerage = Brokerage.restored(
+    {
+      market,
+      clock,
+      seed: config.seed,
+      ...(options.statePath === undefined ? {} : { statePath: options.statePath }),
+    },
+    saved,
+  );
+  const resumedAt = options.start === undefined && saved?.lastAdvancedMs != null ? start : null;
+  return serveSimulator({
+    ...config,
     clock,
-    seed: config.seed,
-    ...(options.statePath === undefined ? {} : { statePath: options.statePath }),
+    market,
+    brokerage,
+    resumedAt,
+    onInternalError: options.onInternalError,
   });
-  return serveSimulator({ ...config, clock, market, brokerage, onInternalError: options.onInternalError });
 }

@@ -169,6 +169,33 @@ describe('hoga sim', () => {
     expect(await second.exit).toBe(0);
   });
 
+  it("resumes the --state file's simulated clock when restarted without --start; --start now takes the real time", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoga-sim-'));
+    dirs.push(dir);
+    const state = ['--port', '0', '--seed', '7', '--speed', '0', '--control', '--state', join(dir, 's.json')];
+    const first = await startCli([...state, '--start', KR_OPEN]);
+    const before = new TestClient(first.url);
+    const moved = await before.control('POST', '/_sim/clock', { advanceMs: 90 * 60_000 });
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+
+    const second = await startCli(state);
+    const resumed = await new TestClient(second.url).control('GET', '/_sim/clock');
+    // before, the clock restarted at the real time now, days after the saved 11:30 KST
+    expect(resumed.now).toBe(moved.now);
+    expect(second.errors()).toContain(
+      `resuming the simulated clock of ${join(dir, 's.json')} at ${moved.now}`,
+    );
+    second.child.kill('SIGTERM');
+    expect(await second.exit).toBe(0);
+
+    const third = await startCli([...state, '--start', 'now']);
+    const real = await new TestClient(third.url).control('GET', '/_sim/clock');
+    expect(Math.abs(DateTime.fromISO(real.now).toMillis() - Date.now())).toBeLessThan(60_000);
+    third.child.kill('SIGTERM');
+    expect(await third.exit).toBe(0);
+  });
+
   it('shows the defaults of the issue in --help (127.0.0.1, port 18080, speed 1, sim-client, sim-secret, 86400 s)', async () => {
     const child = spawn(process.execPath, [HOGA, 'sim', '--help'], { stdio: 'pipe' });
     children.push(child);

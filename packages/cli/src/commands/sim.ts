@@ -1,3 +1,4 @@
+import { formatKst } from '@hoga/core';
 import type { SimulatorHandle } from '@hoga/simulator';
 import { type Command, InvalidArgumentError } from 'commander';
 
@@ -47,7 +48,10 @@ export function registerSimCommands(program: Command): void {
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .option('--port <port>', 'port (0 picks a free port)', integer('--port', 0, 65535), 18080)
     .option('--seed <n>', 'seed of the markets (deterministic)', integer('--seed', -(2 ** 31), 2 ** 31 - 1))
-    .option('--start <iso>', 'simulated start date-time with offset (default: now)')
+    .option(
+      '--start <iso>',
+      'simulated start date-time with offset, or now (default: the clock saved in --state, else now)',
+    )
     .option('--speed <x>', 'simulated seconds per real second', speed, 1)
     .option('--client-id <id>', 'accepted client_id', 'sim-client')
     .option('--client-secret <secret>', 'accepted client_secret', 'sim-secret')
@@ -57,12 +61,18 @@ export function registerSimCommands(program: Command): void {
       integer('--token-ttl', 1, 2 ** 31 - 1),
       86400,
     )
-    .option('--state <file>', 'file in which accounts and orders survive a restart')
+    .option('--state <file>', 'file in which accounts, orders and the simulated clock survive a restart')
     .option('--no-rate-limit', 'do not enforce the rate limits')
     .option('--control', 'serve the control API under /_sim/', false)
     .action(async (flags: SimFlags) => {
       const sim = await start(flags);
       console.log(`listening on ${sim.url}`);
+      if (sim.resumedAt !== null) {
+        process.stderr.write(
+          `hoga sim: resuming the simulated clock of ${flags.state} at ${formatKst(sim.resumedAt)} ` +
+            '(--start now for the real time)\n',
+        );
+      }
       if (flags.state === undefined) {
         process.stderr.write(
           'hoga sim: without --state, accounts and orders start afresh at every start ' +

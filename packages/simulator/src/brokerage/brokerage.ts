@@ -76,11 +76,16 @@ export class Brokerage {
 
   /** Creates a brokerage, restoring `statePath` when the file exists. */
   static async open(options: BrokerageOptions): Promise<Brokerage> {
+    return Brokerage.restored(
+      options,
+      options.statePath === undefined ? null : await readState(options.statePath),
+    );
+  }
+
+  /** Creates a brokerage from a state already read with `readState` (null: a fresh one). */
+  static restored(options: BrokerageOptions, state: BrokerageState | null): Brokerage {
     const brokerage = new Brokerage(options);
-    if (options.statePath !== undefined) {
-      const state = await readState(options.statePath);
-      if (state) brokerage.restore(state);
-    }
+    if (state) brokerage.restore(state);
     return brokerage;
   }
 

@@ -35,6 +35,11 @@ export interface SimulatorHandle {
   revokeToken(clientId?: string): number;
   /** Every count the simulator keeps. */
   counters(): SimCounters;
+  /**
+   * The simulated instant the clock resumed at from the state file (started with `statePath`
+   * and no `start`, the file holding a clock); null otherwise.
+   */
+  readonly resumedAt: DateTime | null;
   /** The control API object itself (also has `faults()`, `removeFault(id)`, `speed()`). */
   readonly control: SimulatorControl;
 }
@@ -58,6 +63,8 @@ export interface SimulatorParts {
   };
   readonly brokerage: BrokerageEndpoints & { save(): Promise<void> };
   readonly onInternalError: ((error: unknown, method: string, path: string) => void) | undefined;
+  /** See {@link SimulatorHandle.resumedAt}. */
+  readonly resumedAt: DateTime | null;
 }
 
 /** Wires the HTTP server to a market and a brokerage and starts listening. */
@@ -101,10 +108,13 @@ export async function serveSimulator(parts: SimulatorParts): Promise<SimulatorHa
     url: `http://${host}:${port}`,
     port,
     control,
+    resumedAt: parts.resumedAt,
     close: () => {
       closed ??= (async () => {
         clearInterval(timer);
         await server.close();
+        // the fills up to this instant, and the clock a restart with the state file resumes at
+        brokerage.advanceTo(clock.now());
         await brokerage.save();
       })();
       return closed;
