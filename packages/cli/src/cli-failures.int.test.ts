@@ -131,6 +131,22 @@ describe('no stack traces (item 3)', () => {
     expect(run.err).not.toMatch(STACK);
   });
 
+  it.each([
+    ['not a simulator state', '{"version": 1, "sequence": "x"}', 'is corrupt (sequence: '],
+    ['a directory', null, 'is a directory'],
+  ])('sim --state with %s names the file in one line and exits 2', async (_what, text, says) => {
+    const state = join(dir, text === null ? 'state-dir' : 'state-shape.json');
+    if (text === null) mkdirSync(state);
+    else writeFileSync(state, text);
+    const run = await hoga(['sim', '--port', '0', '--state', state]);
+    // before: 'hoga: unexpected error: Simulator state file … is corrupt: ✖ Invalid input …' over
+    // 13 lines (or 'EISDIR: illegal operation on a directory, read'), exit 1
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(`hoga sim: the state file ${state} ${says}`);
+    expect(run.err.trim().split('\n')).toHaveLength(1);
+    expect(run.err).not.toMatch(STACK);
+  });
+
   it('a closed pipe (hoga candles … | head -3) ends quietly with exit 0', async () => {
     const run = await hoga(
       ['candles', '005930', '--interval', '1m', '--count', '5000', ...simFlags(sim.url)],

@@ -122,12 +122,6 @@ async function start(flags: SimFlags): Promise<SimulatorHandle> {
       process.stderr.write(`hoga sim: cannot listen on ${flags.host}:${flags.port}: ${String(code)}\n`);
       process.exit(1);
     }
-    if (error instanceof SyntaxError && flags.state !== undefined) {
-      process.stderr.write(
-        `hoga sim: the state file ${flags.state} is not valid JSON (${error.message}); fix it, move it away, or start without --state\n`,
-      );
-      process.exit(2);
-    }
     throw error;
   }
 }

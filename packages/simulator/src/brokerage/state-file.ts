@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { BrokerOrderStatus, Decimal, type KnownBrokerOrderStatus } from '@hoga/core';
 import { z } from 'zod';
+import { SimulatorError } from '../server/simulator-error.js';
 import type { SimAccount } from './accounts.js';
 import type { IdempotencyEntry } from './idempotency.js';
 import { type Holding, Ledger } from './ledger.js';
@@ -133,18 +134,45 @@ export async function writeState(path: string, state: BrokerageState): Promise<v
   await rename(temporary, path);
 }
 
-/** Reads a state file; null when it does not exist. Throws on a corrupt file. */
+const WHAT_TO_DO = 'fix it, move it away, or start without --state';
+
+function unusable(path: string, problem: string, cause?: unknown): SimulatorError {
+  return new SimulatorError(
+    'invalid-state-file',
+    `the state file ${path} ${problem}; ${WHAT_TO_DO}`,
+    'statePath',
+    cause === undefined ? {} : { cause },
+  );
+}
+
+/**
+ * Reads a state file; null when it does not exist.
+ *
+ * @throws {@link SimulatorError} `invalid-state-file`, one line naming the file and the first
+ * problem, when it is a directory, not JSON, or not a simulator state
+ */
 export async function readState(path: string): Promise<BrokerageState | null> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'EISDIR') throw unusable(path, 'is a directory', error);
     throw error;
   }
-  const parsed = stateSchema.safeParse(JSON.parse(text));
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw unusable(path, `is not valid JSON (${(error as Error).message})`, error);
+  }
+  const parsed = stateSchema.safeParse(json);
   if (!parsed.success) {
-    throw new Error(`Simulator state file ${path} is corrupt: ${z.prettifyError(parsed.error)}`);
+    const [first, ...more] = parsed.error.issues;
+    const where = first?.path.map(String).join('.') || 'top level';
+    const others = more.length === 0 ? '' : `; and ${more.length} more problem${more.length > 1 ? 's' : ''}`;
+    throw unusable(path, `is corrupt (${where}: ${first?.message ?? 'invalid'}${others})`, parsed.error);
   }
   const s = parsed.data;
   return {
