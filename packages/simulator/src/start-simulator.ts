@@ -78,7 +78,7 @@ function startInstant(start: DateTime | string | undefined, saved: BrokerageStat
     return parseDateTime(start, 'start');
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new SimulatorError('invalid-simulator-option', message, 'start', { cause: error });
+    throw new SimulatorError('invalid-simulator-option', `${message}, or now`, 'start', { cause: error });
   }
 }
 

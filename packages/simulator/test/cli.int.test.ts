@@ -218,6 +218,21 @@ describe('hoga sim', () => {
     });
   });
 
+  it('says it cannot listen on a --host that does not resolve, in one line, exit 1', async () => {
+    const child = spawn(process.execPath, [HOGA, 'sim', '--port', '0', '--host', 'no-such-host.invalid'], {
+      stdio: 'pipe',
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // before: 'hoga: unexpected error: getaddrinfo ENOTFOUND no-such-host.invalid' and --verbose advice
+    expect(code).toBe(1);
+    expect(stderr).toBe('hoga sim: cannot listen on no-such-host.invalid:0: ENOTFOUND\n');
+  });
+
   it('refuses a bad flag with a message naming it', async () => {
     const child = spawn(process.execPath, [HOGA, 'sim', '--port', 'abc'], { stdio: 'pipe' });
     children.push(child);

@@ -118,7 +118,7 @@ async function start(flags: SimFlags): Promise<SimulatorHandle> {
       process.exit(2);
     }
     const code = (error as { code?: unknown }).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    if (['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN'].includes(String(code))) {
       process.stderr.write(`hoga sim: cannot listen on ${flags.host}:${flags.port}: ${String(code)}\n`);
       process.exit(1);
     }
