@@ -41,7 +41,10 @@ export interface SimulatorOptions {
   readonly extraSymbols?: number;
   /** Real milliseconds between two background matching runs; default 100. */
   readonly matchIntervalMs?: number;
-  /** Receives unexpected errors (answered 500); default writes them to stderr. */
+  /**
+   * Receives unexpected errors (answered 500) and failed saves of `statePath` (method `SAVE`,
+   * not answered: the change stands); default writes them to stderr.
+   */
   readonly onInternalError?: (error: unknown, method: string, path: string) => void;
 }
 
@@ -120,6 +123,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       clock,
       seed: config.seed,
       ...(options.statePath === undefined ? {} : { statePath: options.statePath }),
+      ...(options.onInternalError === undefined
+        ? {}
+        : {
+            onSaveError: (error: unknown) =>
+              options.onInternalError?.(error, 'SAVE', options.statePath ?? ''),
+          }),
     },
     saved,
   );

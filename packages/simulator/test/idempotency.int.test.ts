@@ -1,9 +1,12 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import type { SimulatorHandle } from '../src/index.js';
 import { useSimulators } from './conformance-kit.js';
 import { krLimit } from './kr-orders.test-helper.js';
-import { type Json, outcome, type TestClient } from './sim-client.js';
+import { type Json, outcome, startTestSimulator, TestClient } from './sim-client.js';
 
 const startSim = useSimulators();
 
@@ -116,5 +119,35 @@ describe('clientOrderId idempotency', () => {
     expect(sim.counters()).toMatchObject({ ordersCreated: 1, ordersPerClientOrderId: { 'idem-5': 1 } });
     const open = await client.get('/api/v1/orders', { status: 'OPEN' });
     expect(open.body.result.orders.map((o: Json) => o.orderId)).toEqual([retry.body.result.orderId]);
+  });
+
+  it('answers a committed create 200 and keeps its clientOrderId when the --state file cannot be written', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hoga-idem-'));
+    const stateDir = join(dir, 'state');
+    const failures: unknown[] = [];
+    const sim = await startTestSimulator({
+      statePath: join(stateDir, 's.json'),
+      onInternalError: (error) => failures.push(error),
+    });
+    try {
+      const client = new TestClient(sim.url);
+      const res = await client.get('/api/v1/price-limits', { symbol: '005930' });
+      const body = krLimit('BUY', '1', res.body.result.lowerLimitPrice, { clientOrderId: 'disk-1' });
+      await writeFile(stateDir, 'a file where the state directory was');
+      const first = await client.post('/api/v1/orders', body);
+      const again = await client.post('/api/v1/orders', body);
+      // before: the first answer was 500 internal-error though the order was created (only the
+      // retry with the same clientOrderId found it; without one, a retry doubles the order)
+      expect(outcome(first)).toBe('200');
+      expect(again.body.result).toEqual(first.body.result);
+      expect(sim.counters()).toMatchObject({ ordersCreated: 1, ordersPerClientOrderId: { 'disk-1': 1 } });
+      // the failed save is reported once (the replay saves nothing)
+      expect(failures.map(String)).toEqual([expect.stringContaining('EEXIST')]);
+    } finally {
+      await rm(stateDir, { force: true });
+      await mkdir(stateDir);
+      await sim.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -35,6 +35,11 @@ export interface BrokerageOptions {
   readonly seed: number;
   /** JSON file the state is saved to and restored from (`--state`). */
   readonly statePath?: string;
+  /**
+   * Receives a failed save after a create, modify or cancel (the change stands in memory and is
+   * answered as done); default writes one line to stderr.
+   */
+  readonly onSaveError?: (error: unknown) => void;
 }
 
 /** Options of one order operation. */
@@ -185,7 +190,7 @@ export class Brokerage {
         this.ordersPerClientOrderId[clientOrderId] = (this.ordersPerClientOrderId[clientOrderId] ?? 0) + 1;
         this.idempotency.complete(accountSeq, clientOrderId, result);
       }
-      await this.save();
+      await this.saveAfterChange();
       return result;
     } catch (error) {
       if (clientOrderId !== null) this.idempotency.abandon(accountSeq, clientOrderId);
@@ -238,7 +243,7 @@ export class Brokerage {
     const order = buildOrder(this.market, fields, replacement, at, this.hiddenUntil(at.toMillis()));
     this.store.add(order);
     this.engine.match(order, new MarketLook(this.market, at.toMillis()));
-    await this.save();
+    await this.saveAfterChange();
     return { orderId: order.orderId };
   }
 
@@ -271,7 +276,7 @@ export class Brokerage {
     const record = buildCancelRecord(original, this.store.nextId(), atMs, this.hiddenUntil(atMs));
     this.engine.close(original, BrokerOrderStatus.CANCELED, atMs);
     this.store.add(record);
-    await this.save();
+    await this.saveAfterChange();
     return { orderId: record.orderId };
   }
 
@@ -334,6 +339,24 @@ export class Brokerage {
     };
     this.saving = this.saving.catch(() => undefined).then(() => writeState(path, state));
     return this.saving;
+  }
+
+  /**
+   * Saves after a committed change. A failure is reported, never answered: the order exists, and
+   * a 500 would have the client retry it (twice placed, without a `clientOrderId`).
+   */
+  private async saveAfterChange(): Promise<void> {
+    try {
+      await this.save();
+    } catch (error) {
+      const report =
+        this.options.onSaveError ??
+        ((e: unknown) =>
+          process.stderr.write(
+            `simulator: could not save the state file ${this.statePath}: ${String(e)}; the change is kept in memory only\n`,
+          ));
+      report(error);
+    }
   }
 
   private ledger(accountSeq: number) {
