@@ -121,6 +121,8 @@ export { isOrderEvent } from './orders/order-events.js';
 export {
   type AmountOrderIntent,
   createOrderIntent,
+  type JudgedOrderIntent,
+  judgeOrderIntent,
   type LimitOrderIntent,
   type MarketOrderIntent,
   type OrderIntent,

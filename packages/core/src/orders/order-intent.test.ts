@@ -3,7 +3,7 @@ import { Decimal } from '../decimal/decimal.js';
 import { ValidationError } from '../errors.js';
 import type { Instrument } from '../instruments/instrument.js';
 import { clientOrderId } from './ids.js';
-import { createOrderIntent, type OrderIntentInput } from './order-intent.js';
+import { createOrderIntent, judgeOrderIntent, type OrderIntentInput } from './order-intent.js';
 
 const kr: Instrument = { symbol: '005930', market: 'KR', currency: 'KRW', securityType: 'STOCK' };
 const us: Instrument = { symbol: 'AAPL', market: 'US', currency: 'USD', securityType: 'STOCK' };
@@ -114,5 +114,27 @@ describe('createOrderIntent', () => {
     ['a zero amount', byAmount(us, 'BUY', 'MARKET', '0'), 'at most 2 decimals, found 0'],
   ])('says which value it refused: %s', (_label, input, message) => {
     expect(() => createOrderIntent(input)).toThrow(message);
+  });
+});
+
+describe('judgeOrderIntent', () => {
+  it('answers the broker refusal of a fractional buy with the intent, instead of throwing', () => {
+    const { intent, refusal } = judgeOrderIntent(byQuantity(us, 'BUY', 'MARKET', '0.5'));
+    expect(intent).toMatchObject({ timeInForce: 'DAY', confirmHighValue: false });
+    expect(intent.sizing === 'QUANTITY' ? intent.quantity.toFixed() : null).toBe('0.5');
+    expect(refusal).toMatchObject({
+      code: 'invalid-request',
+      status: 400,
+      message: 'A fractional quantity is only allowed for US market sells, found 0.5',
+      data: { field: 'quantity' },
+    });
+  });
+
+  it('answers no refusal for a well-formed intent', () => {
+    expect(judgeOrderIntent(byQuantity(us, 'SELL', 'MARKET', '0.123456')).refusal).toBeNull();
+  });
+
+  it('throws for a side outside the enum (a programmer error)', () => {
+    expect(() => judgeOrderIntent(byQuantity(us, 'HOLD', 'MARKET', '1'))).toThrow(ValidationError);
   });
 });

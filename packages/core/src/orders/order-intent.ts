@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { BrokerRefusal } from '../broker/broker-verdict.js';
 import { checkOrderForm, checkOrderShape, type OrderShape } from '../broker/order-shape.js';
 import { Decimal } from '../decimal/decimal.js';
 import { ValidationError } from '../errors.js';
@@ -101,21 +102,34 @@ function intentField(field: unknown, input: OrderIntentInput): string {
   return String(field);
 }
 
+/** An intent as asked for, and the broker's refusal of its shape (null when the broker would take it). */
+export interface JudgedOrderIntent {
+  /** The intent, defaults filled (`confirmHighValue: false`, `timeInForce: DAY`), frozen. */
+  readonly intent: OrderIntent;
+  /**
+   * The broker's 400 `invalid-request` for the intent's shape, its message ending with the value
+   * found (`A fractional quantity is only allowed for US market sells, found 0.5`), or null.
+   */
+  readonly refusal: BrokerRefusal | null;
+}
+
 /**
- * Validates an intent's structure and fills defaults (`confirmHighValue: false`, `timeInForce: DAY`).
+ * Builds an intent and judges its shape by the broker's rules, answering a refusal instead of
+ * throwing: what a strategy asks for that the broker would refuse (a fractional buy, 7 decimals, a
+ * quantity of 0) is the strategy's order, denied with the broker's code, as live would refuse it.
  *
- * Checked: the discriminants (`side`, `sizing`, `orderType`), then the broker's shape rules
- * ({@link checkOrderForm}, {@link checkOrderShape}: positive quantity/price/amount; LIMIT has a
- * price, MARKET none; whole quantities except US MARKET SELL (≤ 6 decimals); amount orders only
- * for US MARKET (≤ 2 decimals); `CLS` only for US LIMIT; `OPG` never). Not checked (market-data or
- * account dependent, left to the broker model's admission): the tick grid, price limits, hours,
- * buying power, the high-value threshold.
+ * Checked: the discriminants (`side`, `sizing`, `orderType`: a value outside them is a programmer
+ * error and throws), then the broker's shape rules ({@link checkOrderForm}, {@link checkOrderShape}:
+ * positive quantity/price/amount; LIMIT has a price, MARKET none; whole quantities except US MARKET
+ * SELL (≤ 6 decimals); amount orders only for US MARKET (≤ 2 decimals); `CLS` only for US LIMIT;
+ * `OPG` never). Not checked (market-data or account dependent, left to the broker model's
+ * admission): the tick grid, price limits, hours, buying power, the high-value threshold.
  *
  * @param input - the requested order
- * @returns a frozen {@link OrderIntent}
- * @throws {@link ValidationError} (code `invalid-order-intent`) naming the offending field
+ * @throws {@link ValidationError} (code `invalid-order-intent`) for a side, sizing or order type
+ *   outside the enums
  */
-export function createOrderIntent(input: OrderIntentInput): OrderIntent {
+export function judgeOrderIntent(input: OrderIntentInput): JudgedOrderIntent {
   const raw = input as unknown as Readonly<Record<string, unknown>>;
   const confirmHighValue = input.confirmHighValue ?? false;
   if (input.side !== OrderSide.BUY && input.side !== OrderSide.SELL) {
@@ -127,14 +141,34 @@ export function createOrderIntent(input: OrderIntentInput): OrderIntent {
   if (input.orderType !== OrderType.LIMIT && input.orderType !== OrderType.MARKET) {
     fail('orderType', `expected LIMIT or MARKET, found ${String(raw.orderType)}`);
   }
+  const intent =
+    input.sizing === OrderSizing.AMOUNT
+      ? Object.freeze({ ...input, confirmHighValue })
+      : Object.freeze({ ...input, confirmHighValue, timeInForce: input.timeInForce ?? TimeInForce.DAY } as
+          | LimitOrderIntent
+          | MarketOrderIntent);
   const shape = shapeOf(input, raw);
   for (const verdict of [checkOrderForm(shape), checkOrderShape(shape, input.instrument.market)]) {
     if (!verdict.accepted) {
       const field = intentField(verdict.data?.field, input);
-      fail(field, `${verdict.message}${foundOf(raw[field])}`);
+      return { intent, refusal: { ...verdict, message: `${verdict.message}${foundOf(raw[field])}` } };
     }
   }
-  if (input.sizing === OrderSizing.AMOUNT) return Object.freeze({ ...input, confirmHighValue });
-  const timeInForce = input.timeInForce ?? TimeInForce.DAY;
-  return Object.freeze({ ...input, confirmHighValue, timeInForce } as LimitOrderIntent | MarketOrderIntent);
+  return { intent, refusal: null };
+}
+
+/**
+ * Validates an intent's structure and fills defaults (`confirmHighValue: false`, `timeInForce: DAY`):
+ * {@link judgeOrderIntent}, a refusal of the shape thrown.
+ *
+ * @param input - the requested order
+ * @returns a frozen {@link OrderIntent}
+ * @throws {@link ValidationError} (code `invalid-order-intent`) naming the offending field
+ */
+export function createOrderIntent(input: OrderIntentInput): OrderIntent {
+  const { intent, refusal } = judgeOrderIntent(input);
+  if (refusal !== null) {
+    fail(intentField(refusal.data?.field, input), refusal.message);
+  }
+  return intent;
 }

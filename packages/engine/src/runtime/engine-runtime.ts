@@ -11,8 +11,8 @@ import {
   type BarInterval,
   type ClientOrderId,
   type Clock,
-  createOrderIntent,
   type Fill,
+  judgeOrderIntent,
   type Logger,
   type OrderEvent,
   strategyId as toStrategyId,
@@ -257,7 +257,8 @@ export class EngineRuntime implements HostServices {
   /** @inheritdoc */
   submit(host: StrategyHost, request: OrderRequest): ClientOrderId {
     const clientOrderId = this.ids.next(host.strategyId);
-    const intent = createOrderIntent(
+    // an order the broker would refuse for its shape (a fractional buy) is denied, not thrown
+    const { intent, refusal } = judgeOrderIntent(
       intentInput(host.strategyId, clientOrderId, request, this.instruments?.(request.symbol)),
     );
     const now = this.clock.nowMs();
@@ -270,7 +271,8 @@ export class EngineRuntime implements HostServices {
       intent,
     };
     const fromAccount = 'quantity' in request && request.fromAccount === true;
-    if (!this.checks.refusesSubmit(command, host, fromAccount)) this.path.send(command, clientOrderId);
+    if (!this.checks.refusesSubmit(command, host, fromAccount, refusal))
+      this.path.send(command, clientOrderId);
     return clientOrderId;
   }
 

@@ -31,19 +31,24 @@ function stockOf(symbol: string): Instrument {
  * `value` as a Decimal.
  *
  * @param what - names the request and the field in the error (`order of 005930: price`)
- * @throws {@link EngineError} `invalid-request` naming `what` and the value when it is not a number
+ * @throws {@link EngineError} `invalid-request` naming `what` and the value when it is not a finite
+ *   number (a programmer error: the run stops, as the hook threw)
  */
 export function decimalOf(value: Decimal.Value, what: string): Decimal {
-  if (value instanceof Decimal) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value)) return decimalOfNumber(value);
+  let parsed: Decimal | undefined;
   try {
-    return new Decimal(value);
+    parsed = value instanceof Decimal ? value : new Decimal(value);
   } catch {
-    throw new EngineError(
-      EngineErrorCode.INVALID_REQUEST,
-      `${what}: expected a number, found ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
-    );
+    parsed = undefined;
   }
+  // NaN and Infinity are numbers to decimal.js, but no order can be sized or priced by them
+  if (parsed?.isFinite() === true) return parsed;
+  const found = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  throw new EngineError(
+    EngineErrorCode.INVALID_REQUEST,
+    `${what}: expected a ${parsed === undefined ? '' : 'finite '}number, found ${found}`,
+  );
 }
 
 /**

@@ -1,13 +1,14 @@
 /**
  * The runtime's own checks of a strategy's order commands, before the risk gate: no order during
- * warm-up (`warm-up`), no modify or cancel of an order already closed (`order-closed`), a buy
+ * warm-up (`warm-up`), no order of a shape the broker refuses (`invalid-request`: a fractional buy,
+ * a quantity of 0), no modify or cancel of an order already closed (`order-closed`), a buy
  * within the strategy's own cash when several strategies share the run's (`risk-strategy-cash`,
  * see strategy-budget.ts), and a sell within its own shares (`risk-strategy-shares`, see
  * strategy-shares.ts). A command refused here is denied to the strategy at once and never sent.
  *
  * @module
  */
-import { isTerminalOrderState, type OrderState } from '@hoga/core';
+import { type BrokerRefusal, isTerminalOrderState, type OrderState } from '@hoga/core';
 import type { CancelOrder, ModifyOrder, SubmitOrder } from '../commands/order-commands.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { AccountView, OrderView } from '../strategy/strategy-context.js';
@@ -36,12 +37,22 @@ export class StrategyOrderChecks {
   }
 
   /**
-   * Whether a new order is refused (and denied): during warm-up, past the strategy's cash, past its
-   * shares unless it asked for the account's (`fromAccount`).
+   * Whether a new order is refused (and denied): during warm-up, of a shape the broker refuses
+   * (`shape`: core's `judgeOrderIntent`, denied with the broker's code), past the strategy's cash,
+   * past its shares unless it asked for the account's (`fromAccount`).
    */
-  refusesSubmit(command: SubmitOrder, host: StrategyHost, fromAccount: boolean): boolean {
+  refusesSubmit(
+    command: SubmitOrder,
+    host: StrategyHost,
+    fromAccount: boolean,
+    shape: BrokerRefusal | null,
+  ): boolean {
     if (host.isWarmingUp) {
       this.deny(command, host, 'warm-up', 'orders are not placed during warm-up');
+      return true;
+    }
+    if (shape !== null) {
+      this.deny(command, host, shape.code, shape.message);
       return true;
     }
     // several strategies share the run's cash: a buy must fit in its strategy's own, a sell in its shares
