@@ -1,7 +1,9 @@
 /**
  * The broker's rules a backtest applies before its venue, beyond what its bar fill model and
  * ledger already enforce (price grid, price limits, buying power, sellable quantity), so that a
- * strategy refused live is refused in its backtest too: the high-value confirmation (an order of
+ * strategy refused live is refused in its backtest too: a modify's fields (a US modify changes the
+ * price only, a KR one a whole quantity within the rest; an amount order is not modified), the
+ * high-value confirmation (an order of
  * 100,000,000 KRW or more needs `confirmHighValue`), the maximum order amount, for KR stocks an
  * open order of the other side on the same stock, and, on minute bars, the session rules by the
  * broker model's session hours (order hours, for a modify or cancel too; `MARKET` and `CLS` in the
@@ -14,8 +16,10 @@
  */
 import {
   checkAmountOrderWindow,
+  checkChangeable,
   checkHighValue,
   checkMaxAmount,
+  checkModifyRequest,
   checkOppositePending,
   checkOrderHours,
   checkOrderTypeInSession,
@@ -43,7 +47,7 @@ import {
   type TradableInstrument,
 } from '@hoga/core';
 import { DateTime } from 'luxon';
-import type { OrderCommand } from '../commands/order-commands.js';
+import type { ModifyOrder, OrderCommand } from '../commands/order-commands.js';
 import type { FxRates } from '../portfolio/fx-rates.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import { fromRefusal } from '../risk/broker-rules-check.js';
@@ -69,6 +73,10 @@ export class BacktestBrokerRules {
 
   /** The first refusal of a new order, or null (anything else passes: the venue judges it). */
   check(command: OrderCommand): RiskVerdict | null {
+    if (command.type === 'ModifyOrder') {
+      const refusal = this.modifyRefusal(command);
+      if (refusal !== null) return refusal;
+    }
     if (command.type !== 'SubmitOrder') return this.changeRefusal(command.clientOrderId);
     const intent = command.intent;
     const instrument = intent.instrument;
@@ -113,6 +121,30 @@ export class BacktestBrokerRules {
       return refusalOf(checkOppositePending(instrument as TradableInstrument, intent.side, open));
     }
     return null;
+  }
+
+  /**
+   * A modify's refusal by its fields, as the broker checks them before the hours: a US modify
+   * changes the price only, a KR one needs a whole quantity within the unfilled rest, an amount
+   * order is not modified. Null when the venue no longer works the order (its answer stands).
+   * The close orders' freeze of their last 10 minutes is not judged (no `CLS` expiry here).
+   */
+  private modifyRefusal(command: ModifyOrder): RiskVerdict | null {
+    const order = this.input.venue.order(command.clientOrderId);
+    if (order === undefined || isTerminalOrderState(order.state)) return null;
+    const request = checkModifyRequest(
+      order.instrument,
+      { quantity: order.quantity ?? order.filledQuantity, filledQuantity: order.filledQuantity },
+      {
+        orderType: command.orderType,
+        price: command.price ?? null,
+        quantity: command.quantity ?? null,
+        confirmHighValueOrder: command.confirmHighValue,
+      },
+    );
+    if (!request.accepted) return fromRefusal(request);
+    const target = { ...order, expiresAtMs: Number.POSITIVE_INFINITY };
+    return refusalOf(checkChangeable(target, 'modify', this.input.clock.nowMs()));
   }
 
   /**
