@@ -121,6 +121,7 @@ export {
   type RiskConfig,
   riskConfigSchema,
   type StrategyLimits,
+  unmatchedStrategyLimits,
 } from './risk/risk-config.js';
 export { RiskEngine, type RiskEngineOptions } from './risk/risk-engine.js';
 export { PassThroughRiskGate, RiskGate, type RiskVerdict } from './risk/risk-gate.js';

@@ -12,7 +12,7 @@ import type { BrokerClient } from '@hoga/connector';
 import type { Instrument } from '@hoga/core';
 import type { StrategyClass, Subscription } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
-import { loadRiskConfig, riskConfigFile } from '../config/risk-config-file.js';
+import { loadRiskConfig, riskConfigFile, warnUnmatchedStrategyLimits } from '../config/risk-config-file.js';
 import { checkStrategyConfig, loadStrategyFile, requireNewStrategyId } from '../config/strategy-inputs.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { downloadCandles, fxRates, instrumentsOf, reportCoverage } from './backtest-inputs.js';
@@ -63,6 +63,11 @@ export async function runBacktestCommand(
   const risk = loadRiskConfig(riskFile);
   const engine = await import('@hoga/engine');
   const strategies = await loadStrategies(engine, request);
+  warnUnmatchedStrategyLimits(
+    risk,
+    riskFile,
+    strategies.map((s) => s.id),
+  );
   const names = strategies.map((s) => s.id).join(', ');
   // the backtest's clock: the strategies' log lines are stamped with its time
   const { VirtualClock, toKst } = await import('@hoga/core');

@@ -16,7 +16,7 @@ import {
   type StrategySpec,
 } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
-import { loadRiskConfig } from '../config/risk-config-file.js';
+import { loadRiskConfig, warnUnmatchedStrategyLimits } from '../config/risk-config-file.js';
 import {
   checkConfigCount,
   checkStrategyConfig,
@@ -113,6 +113,11 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     const risk = loadRiskConfig(flags.riskConfig);
     const symbols = parseSymbolList(flags.symbols, 'run');
     const strategies = await strategySpecs(files, flags.config);
+    warnUnmatchedStrategyLimits(
+      risk,
+      flags.riskConfig,
+      strategies.map((s) => s.id ?? s.strategyClass.name),
+    );
     const probe = connect(flags);
     const brokerConfig = probe.client.config;
     probe.close();

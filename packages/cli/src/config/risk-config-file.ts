@@ -6,7 +6,7 @@
  * @module
  */
 
-import { parseRiskConfig, type RiskConfig } from '@hoga/engine';
+import { parseRiskConfig, type RiskConfig, unmatchedStrategyLimits } from '@hoga/engine';
 import { ZodError, z } from 'zod';
 import { usageError } from '../runtime/exit-codes.js';
 import { readJsonText } from './json-file.js';
@@ -41,4 +41,31 @@ export function loadRiskConfig(file: string | undefined, env: NodeJS.ProcessEnv 
     if (error instanceof ZodError) throw usageError(`risk configuration ${path}:\n${z.prettifyError(error)}`);
     throw error;
   }
+}
+
+/**
+ * Says on stderr which `strategies` entries of the risk configuration name no strategy of the run
+ * (`hoga run`, `hoga backtest`): their limits protect nothing, and the strategy a misspelt id meant
+ * runs at the defaults. Nothing is said without such an entry.
+ *
+ * @param config - the parsed configuration
+ * @param file - the `--risk-config` flag, if given
+ * @param strategyIds - the run's strategy ids
+ * @param write - where the line goes (default stderr)
+ */
+export function warnUnmatchedStrategyLimits(
+  config: RiskConfig,
+  file: string | undefined,
+  strategyIds: readonly string[],
+  write: (line: string) => void = (line) => process.stderr.write(line),
+): void {
+  const unmatched = unmatchedStrategyLimits(config, strategyIds);
+  if (unmatched.length === 0) return;
+  const path = riskConfigFile(file) ?? 'the risk configuration';
+  const names = unmatched.map((id) => JSON.stringify(id)).join(', ');
+  const which = unmatched.length === 1 ? 'which is no strategy' : 'which are no strategies';
+  write(
+    `hoga: risk configuration ${path}: "strategies" has limits for ${names}, ${which} of this run ` +
+      `(its strategies: ${strategyIds.join(', ')}; ids are case-sensitive): they apply to none\n`,
+  );
 }

@@ -128,3 +128,15 @@ export function limitsFor(config: RiskConfig, strategyId: string): StrategyLimit
     dailyLossLimitKrw: pick('dailyLossLimitKrw'),
   };
 }
+
+/**
+ * The ids under `strategies` that name none of `strategyIds` (ids are case-sensitive): their limits
+ * apply to no strategy of the run, which is worth saying (a misspelt id leaves its strategy at the
+ * defaults unseen). Not an error: one file may hold the limits of strategies run apart.
+ *
+ * @param config - the parsed configuration
+ * @param strategyIds - the run's strategy ids
+ */
+export function unmatchedStrategyLimits(config: RiskConfig, strategyIds: readonly string[]): string[] {
+  return Object.keys(config.strategies).filter((id) => !strategyIds.includes(id));
+}
