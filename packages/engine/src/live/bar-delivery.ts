@@ -13,6 +13,7 @@
 import { BrokerStreams, type CandleInterval, candleToBar } from '@hoga/connector';
 import type { Bar } from '@hoga/core';
 import { filter, type Subscription } from 'rxjs';
+import { EngineError, EngineErrorCode } from '../engine-error.js';
 import { type FxRates, LatestFxRates } from '../portfolio/fx-rates.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { RiskGateBinding } from '../risk/risk-gate-factory.js';
@@ -70,7 +71,10 @@ export class BarDelivery {
   ) {
     this.streams = new BrokerStreams(o.client, {
       ...(o.streamIntervals === undefined ? {} : { intervals: o.streamIntervals }),
-      onError: (e, key) => o.onError?.(e, key),
+      // a subscription to a symbol the broker does not know ends, said once (not at every poll)
+      onError: (e, key) => {
+        if (!this.market.unknownSymbol(e, key)) o.onError?.(e, key);
+      },
     });
     const interval = o.settings.interval;
     // daily bars wait for their market's regular session (a market order placed on one goes in at
@@ -88,6 +92,8 @@ export class BarDelivery {
       interval: o.settings.interval,
       enqueue: (task) => this.enqueue(task),
       holdBar: (bar, hand) => this.dailyBars.offer(bar, hand),
+      onUnknownSymbol: (message) =>
+        o.onError?.(new EngineError(EngineErrorCode.INVALID_REQUEST, message), 'subscriptions'),
     });
     this.market.sync();
     const deliver = (bar: Bar): void => this.deliver(bar);

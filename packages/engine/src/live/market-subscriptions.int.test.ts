@@ -4,7 +4,9 @@
  * and the bars of a symbol outside the run's universe (`onBar`), each only to the strategy that
  * asked, a subscription made later (in `onBar`) too. Before, they were recorded and never delivered.
  * A price polled again unchanged reaches `onPrice` once; before, every poll handed the same tick
- * over again.
+ * over again. A subscription to a symbol the broker does not know ends at its first refused poll,
+ * said once naming the strategy and the call; before, its stream was polled on, each 404 a
+ * warning (twice a second for prices) for the rest of the run.
  */
 import type { Bar } from '@hoga/core';
 import { Decimal } from '@hoga/core';
@@ -168,4 +170,52 @@ describe('market data subscriptions in paper and live runs', () => {
     expect(Quiet.others).toBe(0);
     expect(new Set(Quiet.bars)).toEqual(new Set(['005930']));
   }, 90_000);
+
+  it('ends the subscriptions of a symbol the broker does not know, said once, and goes on with the others', async () => {
+    class Mistypes extends Strategy {
+      static prices: string[] = [];
+      override onStart(): void {
+        this.ctx.subscribePrices('ZZZZ');
+        this.ctx.subscribeBars('ZZZZ');
+        this.ctx.subscribePrices('005930');
+      }
+      override onPrice(tick: PriceTick): void {
+        Mistypes.prices.push(tick.symbol);
+      }
+    }
+    const s = await startSimulatedBroker(closers, { speed: 30 });
+    const db = openTempDb(closers, 'hoga-unknown-symbol-', s.clock);
+    const warnings: string[] = [];
+    const { handle } = await startTestRun(
+      { client: s.client, clock: s.clock, db },
+      {
+        runId: 't-unknown-symbol',
+        mode: 'paper',
+        symbols: ['005930'],
+        cashKrw: new Decimal(1_000_000),
+        strategies: [{ strategyClass: Mistypes, id: 'm' }],
+      },
+      {
+        streamIntervals: { candles1m: 300, prices: 100 },
+        onError: (e, where) => warnings.push(`${where}: ${e instanceof Error ? e.message : String(e)}`),
+      },
+    );
+    let refusedPolls = 0;
+    try {
+      await until(() => warnings.length >= 2 && Mistypes.prices.length > 0, 30_000);
+      const before = s.sim.counters().requestsTotal;
+      // two seconds more: the prices of ZZZZ polled every 100 ms would be 20 refusals
+      await new Promise((r) => setTimeout(r, 2_000));
+      refusedPolls = warnings.length - 2;
+      expect(s.sim.counters().requestsTotal).toBeGreaterThan(before);
+    } finally {
+      await handle.stop();
+    }
+    expect(warnings.sort()).toEqual([
+      'subscriptions: strategy m subscribed to ZZZZ (ctx.subscribeBars), which the broker does not know (stock-not-found): its data will not come',
+      'subscriptions: strategy m subscribed to ZZZZ (ctx.subscribePrices), which the broker does not know (stock-not-found): its data will not come',
+    ]);
+    expect(refusedPolls).toBe(0);
+    expect(new Set(Mistypes.prices)).toEqual(new Set(['005930']));
+  }, 60_000);
 });

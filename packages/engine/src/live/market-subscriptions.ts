@@ -7,10 +7,15 @@
  * the universe's bars. The streams emit every poll: a price or book polled again unchanged is not
  * handed over again (see `sameTick` and `sameBook`); trades come once each from the stream.
  * Subscriptions made after the start (in any hook) are picked up by {@link MarketSubscriptions.sync}.
+ * A symbol the broker does not know (404 `stock-not-found` on a poll of its stream) ends its
+ * subscriptions, said once naming the strategies and the call ({@link MarketSubscriptions.unknownSymbol}),
+ * instead of a poll refused and a warning twice a second for the rest of the run; a later
+ * subscription to it is refused the same way at once.
  *
  * @module
  */
 import {
+  BrokerApiError,
   type BrokerStreams,
   type CandleInterval,
   candleToBar,
@@ -40,17 +45,34 @@ export interface MarketSubscriptionsOptions {
    * session, see `DailyBarGate`); default: handed over at once.
    */
   readonly holdBar?: (bar: Bar, hand: (bar: Bar) => void) => void;
+  /** Told once per subscription to a symbol the broker does not know (the run prints it as a warning). */
+  readonly onUnknownSymbol?: (message: string) => void;
 }
 
 /** One stream and the strategies that get its items. */
 interface Feed {
+  readonly kind: Subscription['kind'];
+  readonly symbol: string;
   readonly strategies: Set<string>;
   readonly subscription: RxSubscription;
 }
 
+/** The context method of each kind of subscription, for the messages. */
+const CALLS: Readonly<Record<Subscription['kind'], string>> = {
+  bars: 'subscribeBars',
+  prices: 'subscribePrices',
+  orderbook: 'subscribeOrderbook',
+  trades: 'subscribeTrades',
+};
+
+/** The symbol of a market data stream's key (`prices:X+0`, `orderbook:X`, `trades:X`, `candles:X:1m`). */
+const STREAM_KEY = /^(?:prices|orderbook|trades|candles):([^:+]+)/;
+
 /** Wires the strategies' market data subscriptions to their hooks. */
 export class MarketSubscriptions {
   private readonly feeds = new Map<string, Feed>();
+  /** Symbols the broker answered `stock-not-found` for. */
+  private readonly unknown = new Set<string>();
   /** How many of the runtime's subscriptions were looked at. */
   private seen = 0;
 
@@ -69,10 +91,45 @@ export class MarketSubscriptions {
     this.feeds.clear();
   }
 
+  /**
+   * Ends the subscriptions of the symbol of a failed poll when the broker does not know it (404
+   * `stock-not-found`), telling `onUnknownSymbol` which strategies asked for what; answers whether
+   * it did (the error is then said, and needs no warning of its own).
+   *
+   * @param error - the poll's error
+   * @param key - the stream's key (`prices:ZZZZ+0`, `candles:ZZZZ:1m`, …)
+   */
+  unknownSymbol(error: unknown, key: string): boolean {
+    if (!(error instanceof BrokerApiError) || error.code !== 'stock-not-found') return false;
+    const symbol = STREAM_KEY.exec(key)?.[1];
+    if (symbol === undefined) return false;
+    let ended = false;
+    for (const [feedKey, feed] of this.feeds) {
+      if (feed.symbol !== symbol) continue;
+      feed.subscription.unsubscribe();
+      this.feeds.delete(feedKey);
+      for (const strategyId of feed.strategies) this.refuse(strategyId, feed.kind, symbol);
+      ended = true;
+    }
+    if (ended) this.unknown.add(symbol);
+    return ended;
+  }
+
+  private refuse(strategyId: string, kind: Subscription['kind'], symbol: string): void {
+    this.o.onUnknownSymbol?.(
+      `strategy ${strategyId} subscribed to ${symbol} (ctx.${CALLS[kind]}), which the broker does not know ` +
+        '(stock-not-found): its data will not come',
+    );
+  }
+
   private wire(s: Subscription): void {
     const interval = s.interval ?? this.o.interval;
     // the universe's bars go to every strategy already
     if (s.kind === 'bars' && interval === this.o.interval && this.o.symbols.includes(s.symbol)) return;
+    if (this.unknown.has(s.symbol)) {
+      this.refuse(s.strategyId, s.kind, s.symbol);
+      return;
+    }
     const key = `${s.kind}:${s.symbol}:${s.kind === 'bars' ? interval : ''}`;
     const existing = this.feeds.get(key);
     if (existing !== undefined) {
@@ -124,7 +181,7 @@ export class MarketSubscriptions {
       default:
         return;
     }
-    this.feeds.set(key, { strategies, subscription });
+    this.feeds.set(key, { kind: s.kind, symbol: s.symbol, strategies, subscription });
   }
 
   /** Queues `hook(item)` for each strategy of `strategies`, in the run's order of strategies. */
