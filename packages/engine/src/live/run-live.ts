@@ -31,6 +31,7 @@ import { type RunLease, takeRunLease } from './run-lease.js';
 import { assembleRunRuntime } from './run-runtime.js';
 import { SessionRecord } from './session-record.js';
 import { retrackStoredOrders, warnOfAbsentStrategies } from './stored-orders.js';
+import { warmUpStrategies } from './warm-up.js';
 
 /** What a live or paper run needs. */
 export interface LiveRunOptions {
@@ -202,6 +203,13 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     release = watchStrayFailures(runtime);
     runtime.callAll('onStart');
     await runtime.settle();
+    // the bars before the run's first, to the strategies with `warmupBars` (as a backtest's warm-up)
+    await warmUpStrategies(runtime, {
+      client: o.client,
+      clock: o.clock,
+      symbols: o.settings.symbols,
+      interval: o.settings.interval,
+    });
 
     bars = new BarDelivery(o, {
       runtime,

@@ -1,0 +1,84 @@
+/**
+ * The warm-up of a paper or live run, as a backtest's: a strategy with `static warmupBars = N` gets
+ * the N completed bars of each of the run's symbols that came before the run's first bar, through
+ * `onBar` with `ctx.isWarmingUp === true` (its orders denied `warm-up`), after `onStart` and before
+ * the first bar of the run. The run's first bar of a symbol is the newest completed candle when it
+ * starts (the candle stream hands that one over first), so the warm-up is the N candles before it,
+ * read from the broker's candles (`GET /candles`, newest first, paged by `nextBefore`); the bars of
+ * all symbols in time order (ties by symbol), every warm-up strategy getting those of the longest
+ * warm-up asked for, as a backtest delivers them.
+ *
+ * @module
+ */
+import {
+  type BrokerClient,
+  type Candle,
+  type CandleInterval,
+  candleToBar,
+  isCandleInProgress,
+} from '@hoga/connector';
+import { type Bar, type Clock, marketOfSymbol } from '@hoga/core';
+import { DateTime } from 'luxon';
+import type { EngineRuntime } from '../runtime/engine-runtime.js';
+
+/** The most candles one request returns. */
+const PAGE = 200;
+
+/** What the warm-up reads: the broker, the engine clock, the run's symbols and interval. */
+export interface WarmUpOptions {
+  readonly client: Pick<BrokerClient, 'getCandles'>;
+  readonly clock: Clock;
+  readonly symbols: readonly string[];
+  readonly interval: CandleInterval;
+}
+
+/**
+ * Delivers the warm-up bars to the strategies that ask for them (see the module documentation).
+ *
+ * @returns the number of warm-up bars delivered (0 when no strategy asks)
+ */
+export async function warmUpStrategies(runtime: EngineRuntime, o: WarmUpOptions): Promise<number> {
+  const hosts = runtime.hosts.filter((h) => (h.strategyClass.warmupBars ?? 0) > 0);
+  if (hosts.length === 0) return 0;
+  const wanted = Math.max(...hosts.map((h) => h.strategyClass.warmupBars ?? 0));
+  const now = DateTime.fromMillis(o.clock.nowMs());
+  const bars: Bar[] = [];
+  for (const symbol of o.symbols) bars.push(...(await barsBefore(o, symbol, wanted, now)));
+  bars.sort((a, b) => a.closeTime - b.closeTime || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+  try {
+    for (const bar of bars) {
+      for (const host of hosts) {
+        if (runtime.failure !== null) return bars.length;
+        host.isWarmingUp = true;
+        runtime.call(host, 'onBar', bar);
+        if (runtime.busy) await runtime.settle();
+      }
+    }
+  } finally {
+    for (const host of hosts) host.isWarmingUp = false;
+  }
+  return bars.length;
+}
+
+/** The `count` completed bars of `symbol` before its newest completed one, oldest first. */
+async function barsBefore(o: WarmUpOptions, symbol: string, count: number, now: DateTime): Promise<Bar[]> {
+  const market = marketOfSymbol(symbol);
+  const completed: Candle[] = [];
+  let before: string | undefined;
+  // one more than asked: the newest completed candle is the run's first bar, not warm-up
+  while (completed.length < count + 1) {
+    const page = await o.client.getCandles(symbol, {
+      interval: o.interval,
+      count: PAGE,
+      ...(before === undefined ? {} : { before }),
+    });
+    for (const c of page.candles) if (!isCandleInProgress(c, o.interval, market, now)) completed.push(c);
+    if (page.nextBefore === null || page.candles.length === 0) break;
+    before = page.nextBefore.toISO() ?? undefined;
+    if (before === undefined) break;
+  }
+  return completed
+    .slice(1, count + 1)
+    .reverse()
+    .map((c) => candleToBar(c, symbol, o.interval));
+}
