@@ -154,6 +154,7 @@ export { type EffectiveStates, TradingStateGateway } from './risk/trading-state-
 export {
   MemoryTradingStatePersistence,
   RISK_STATE_OWNER,
+  riskStateOwner,
   StoreTradingStatePersistence,
   type TradingStateChanged,
   type TradingStateEntry,

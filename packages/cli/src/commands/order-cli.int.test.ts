@@ -266,6 +266,19 @@ describe('hoga order', () => {
     db.close();
   });
 
+  it("keeps paper's trading states apart (--mode paper): a paper halt does not deny hoga order", async () => {
+    const set = await hoga('risk', 'set', 'HALTED', '--account', '--mode', 'paper', '--db', dbFile);
+    expect(set.out).toBe('risk: account HALTED (manual: set by hand)');
+    expect((await hoga('risk', 'status', '--db', dbFile)).out).toBe('risk: all ACTIVE');
+    const taken = await hoga('order', 'buy', '005930', '1', '--limit', '60000', '--check', ...connection());
+    expect(taken.code).toBe(0);
+    const reset = await hoga('risk', 'reset', '--mode', 'paper', '--db', dbFile);
+    expect(reset.out).toContain('risk: all ACTIVE');
+    await expect(hoga('risk', 'status', '--mode', 'backtest', '--db', dbFile)).rejects.toThrow(
+      'expected live or paper, found "backtest"',
+    );
+  });
+
   it('--at judges the order at another instant (Saturday: order-hours-closed)', async () => {
     const { out, code } = await hoga(
       'order',

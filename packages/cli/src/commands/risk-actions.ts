@@ -1,6 +1,7 @@
 /**
- * What `hoga risk` does, on the store's trading states (owner `__risk__` in `strategy_state`, and
- * the journal). A running engine reads them again before every order.
+ * What `hoga risk` does, on the store's trading states of `--mode` (owner `__risk__` in
+ * `strategy_state` live, `paper/__risk__` paper, and the journal). A running engine reads them
+ * again before every order.
  *
  * @module
  */
@@ -19,7 +20,9 @@ function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) =
   let db: HogaDatabase | undefined;
   try {
     db = HogaDatabase.open(resolveDatabasePath(flags.db));
-    return body(new TradingStateGateway(new LiveClock(), new StoreTradingStatePersistence(db, 'live')));
+    return body(
+      new TradingStateGateway(new LiveClock(), new StoreTradingStatePersistence(db, flags.mode ?? 'live')),
+    );
   } catch (error) {
     process.stderr.write(`hoga: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

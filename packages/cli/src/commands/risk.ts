@@ -2,6 +2,7 @@
  * `hoga risk status|reset|set`: the trading states (ACTIVE, REDUCING, HALTED) of the account, the
  * strategies and the symbols, kept in the store; `reset` lifts kill switches and every other
  * restriction by hand; `set` restricts a scope by hand. Every change is journalled with its reason.
+ * Live and paper keep their states apart (`--mode`, live by default).
  *
  * @module
  */
@@ -15,6 +16,8 @@ export interface RiskFlags {
   readonly strategy?: string;
   readonly symbol?: string;
   readonly reason?: string;
+  /** Whose states: `live` (default; `hoga order` and live runs) or `paper` (paper runs). */
+  readonly mode?: 'live' | 'paper';
 }
 
 function state(value: string): 'ACTIVE' | 'REDUCING' | 'HALTED' {
@@ -25,9 +28,17 @@ function state(value: string): 'ACTIVE' | 'REDUCING' | 'HALTED' {
   return upper;
 }
 
+function mode(value: string): 'live' | 'paper' {
+  if (value !== 'live' && value !== 'paper') {
+    throw new InvalidArgumentError(`expected live or paper, found "${value}"`);
+  }
+  return value;
+}
+
 function scoped(command: Command): Command {
   return command
     .option('--db <file>', 'database file (default: $HOGA_DB, else ./data/hoga.sqlite)')
+    .option('--mode <mode>', "live (hoga order's and live runs') or paper (paper runs') states", mode, 'live')
     .option('--account', 'the whole account')
     .option('--strategy <id>', 'one strategy')
     .option('--symbol <symbol>', 'one symbol')

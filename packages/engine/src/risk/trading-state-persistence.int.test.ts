@@ -44,4 +44,22 @@ describe('StoreTradingStatePersistence', () => {
     ]);
     again.close();
   });
+
+  it("keeps paper's states apart from live's in one store: a paper kill switch does not halt the live strategy", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoga-risk-modes-'));
+    dirs.push(dir);
+    const clock = new VirtualClock(T0);
+    const db = HogaDatabase.open(join(dir, 'hoga.db'), { clock });
+    const paper = new TradingStateGateway(clock, new StoreTradingStatePersistence(db, 'paper'));
+    paper.set({ kind: 'strategy', strategyId: 's1' }, 'HALTED', 'daily-loss', 'lost 1,000,000 KRW');
+    paper.set({ kind: 'account' }, 'HALTED', 'daily-loss', 'lost 3,000,000 KRW');
+    const live = new TradingStateGateway(clock, new StoreTradingStatePersistence(db, 'live'));
+    expect(live.snapshot().size).toBe(0);
+    expect(live.entry({ kind: 'strategy', strategyId: 's1' })).toBeUndefined();
+    // and the other way round; each mode's own states stay
+    live.set({ kind: 'symbol', symbol: '005930' }, 'REDUCING', 'manual', 'by hand');
+    const paperAgain = new TradingStateGateway(clock, new StoreTradingStatePersistence(db, 'paper'));
+    expect([...paperAgain.snapshot().keys()].sort()).toEqual(['account', 'strategy:s1']);
+    db.close();
+  });
 });

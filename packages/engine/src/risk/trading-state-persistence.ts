@@ -92,10 +92,24 @@ export class MemoryTradingStatePersistence implements TradingStatePersistence {
   }
 }
 
-/** The `strategy_state` owner id under which the risk module keeps the trading states. */
+/** The `strategy_state` owner id under which the risk module keeps live trading states. */
 export const RISK_STATE_OWNER = '__risk__';
 
-/** Storage in the store: states in `strategy_state` (owner `__risk__`), changes in the journal. */
+/**
+ * The `strategy_state` owner of a mode's trading states: `__risk__` live, `paper/__risk__` paper
+ * (as a paper strategy's own state is kept under `paper/`): a paper run's kill switch or a paper
+ * halt set by hand never restricts live trading on the same store, nor the other way round.
+ *
+ * @param mode - the session's mode
+ */
+export function riskStateOwner(mode: TradingMode): string {
+  return mode === 'paper' ? `paper/${RISK_STATE_OWNER}` : RISK_STATE_OWNER;
+}
+
+/**
+ * Storage in the store: states in `strategy_state` (owner {@link riskStateOwner} of the mode),
+ * changes in the journal.
+ */
 export class StoreTradingStatePersistence implements TradingStatePersistence {
   /**
    * @param db - the open store
@@ -108,14 +122,14 @@ export class StoreTradingStatePersistence implements TradingStatePersistence {
 
   load(): Map<string, TradingStateEntry> {
     const out = new Map<string, TradingStateEntry>();
-    for (const [key, value] of this.db.strategyState.entries(RISK_STATE_OWNER)) {
+    for (const [key, value] of this.db.strategyState.entries(riskStateOwner(this.mode))) {
       out.set(key, value as TradingStateEntry);
     }
     return out;
   }
   save(scopeKey: string, entry: TradingStateEntry | null): void {
-    if (entry === null) this.db.strategyState.delete(RISK_STATE_OWNER, scopeKey);
-    else this.db.strategyState.set(RISK_STATE_OWNER, scopeKey, entry);
+    if (entry === null) this.db.strategyState.delete(riskStateOwner(this.mode), scopeKey);
+    else this.db.strategyState.set(riskStateOwner(this.mode), scopeKey, entry);
   }
   journal(event: TradingStateChanged): void {
     this.db.journal.append({
