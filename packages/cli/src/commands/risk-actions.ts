@@ -9,6 +9,7 @@ import { LiveClock } from '@hoga/core';
 import {
   type RiskScope,
   StoreTradingStatePersistence,
+  scopeKey,
   type TradingState,
   TradingStateGateway,
   TradingStateSource,
@@ -62,7 +63,7 @@ export function riskReset(flags: RiskFlags): void {
     const done = gateway.reset(flags.reason ?? 'hoga risk reset', scopes.length === 0 ? undefined : scopes);
     if (flags.json !== true) {
       console.log(
-        done.length === 0 ? 'nothing to reset' : `reset: ${done.map((s) => JSON.stringify(s)).join(', ')}`,
+        done.length === 0 ? 'nothing to reset' : `reset: ${done.map((s) => scopeKey(s)).join(', ')}`,
       );
     }
     print(flags, gateway, { reset: done });
