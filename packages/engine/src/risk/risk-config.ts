@@ -7,8 +7,18 @@
 import { Decimal } from '@hoga/core';
 import { z } from 'zod';
 
+/** What an amount must look like, said when it does not (zod would show its pattern). */
+const AMOUNT = 'expected an amount of 0 or more, digits only (a string such as "30000000", or a number)';
+
+/** The message of a value that is no amount, naming it. */
+const notAmount = (issue: { readonly input?: unknown }): string =>
+  `${AMOUNT}, found ${JSON.stringify(issue.input)}`;
+
 const decimalText = z
-  .union([z.string().regex(/^\d+(\.\d+)?$/), z.number().nonnegative()])
+  .union(
+    [z.string().regex(/^\d+(\.\d+)?$/, { error: notAmount }), z.number().nonnegative({ error: notAmount })],
+    { error: notAmount },
+  )
   .transform((v) => new Decimal(v));
 
 const limitsShape = {
