@@ -33,6 +33,13 @@ describe('parseRiskConfig', () => {
   });
 });
 
+describe('parseRiskConfig allowedSymbols', () => {
+  it('upper-cases the symbols, as --symbols and hoga order take them (before: ["aapl"] denied AAPL)', () => {
+    const config = parseRiskConfig({ defaults: { allowedSymbols: ['aapl', '005930'] } });
+    expect(config.defaults.allowedSymbols).toEqual(['AAPL', '005930']);
+  });
+});
+
 describe('unmatchedStrategyLimits', () => {
   it('names the ids under strategies that are no strategy of the run (case-sensitive)', () => {
     const config = parseRiskConfig({ strategies: { sma: {}, Rsi: {}, other: {} } });

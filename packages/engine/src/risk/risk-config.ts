@@ -30,8 +30,16 @@ const limitsShape = {
   maxOpenOrders: z.number().int().positive().optional(),
   /** Most KRW value of one order. */
   maxOrderValueKrw: decimalText.optional(),
-  /** Symbols the strategy may trade; absent or null: all. */
-  allowedSymbols: z.array(z.string().min(1)).nullable().optional(),
+  /** Symbols the strategy may trade (upper-cased, as `--symbols` takes them); absent or null: all. */
+  allowedSymbols: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .transform((symbol) => symbol.toUpperCase()),
+    )
+    .nullable()
+    .optional(),
   /** Loss (KRW, positive) of today's PnL that trips the strategy's kill switch. */
   dailyLossLimitKrw: decimalText.optional(),
 };
