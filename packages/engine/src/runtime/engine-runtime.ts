@@ -256,6 +256,9 @@ export class EngineRuntime implements HostServices {
 
   /** @inheritdoc */
   submit(host: StrategyHost, request: OrderRequest): ClientOrderId {
+    // symbols are upper-case, as --symbols takes them (`aapl` is AAPL)
+    const symbol = request.symbol.toUpperCase();
+    if (symbol !== request.symbol) request = { ...request, symbol };
     const clientOrderId = this.ids.next(host.strategyId);
     // an order the broker would refuse for its shape (a fractional buy) is denied, not thrown
     const { intent, refusal } = judgeOrderIntent(
@@ -341,7 +344,8 @@ export class EngineRuntime implements HostServices {
   }
 
   /** @inheritdoc */
-  subscribe(host: StrategyHost, kind: Subscription['kind'], symbol: string, interval?: BarInterval): void {
+  subscribe(host: StrategyHost, kind: Subscription['kind'], asked: string, interval?: BarInterval): void {
+    const symbol = asked.toUpperCase();
     const exists = this.subscriptions.some(
       (s) =>
         s.strategyId === host.strategyId && s.kind === kind && s.symbol === symbol && s.interval === interval,

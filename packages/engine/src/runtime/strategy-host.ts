@@ -210,7 +210,11 @@ export class StrategyHost implements StrategyContext {
   }
 
   position(symbol: string): PositionView | undefined {
-    return this.book.position(symbol);
+    const held = this.book.position(symbol);
+    if (held !== undefined) return held;
+    // `aapl` is AAPL, as in an order (upper-cased only when not found: this is asked every bar)
+    const upper = symbol.toUpperCase();
+    return upper === symbol ? undefined : this.book.position(upper);
   }
 
   positions(): readonly PositionView[] {
@@ -231,8 +235,10 @@ export class StrategyHost implements StrategyContext {
 
   openOrders(symbol?: string): readonly OrderView[] {
     const out: OrderView[] = [];
+    if (this.open.size === 0) return out;
+    const wanted = symbol?.toUpperCase();
     for (const o of this.open.values()) {
-      if (symbol === undefined || o.symbol === symbol) out.push(copyOf(o));
+      if (wanted === undefined || o.symbol === wanted) out.push(copyOf(o));
     }
     return out;
   }
