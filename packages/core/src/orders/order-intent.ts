@@ -118,16 +118,16 @@ export interface JudgedOrderIntent {
  * throwing: what a strategy asks for that the broker would refuse (a fractional buy, 7 decimals, a
  * quantity of 0) is the strategy's order, denied with the broker's code, as live would refuse it.
  *
- * Checked: the discriminants (`side`, `sizing`, `orderType`: a value outside them is a programmer
- * error and throws), then the broker's shape rules ({@link checkOrderForm}, {@link checkOrderShape}:
+ * Checked: the discriminants (`side`, `sizing`, `orderType`, and `timeInForce` when given: a value
+ * outside them is a programmer error and throws), then the broker's shape rules ({@link checkOrderForm}, {@link checkOrderShape}:
  * positive quantity/price/amount; LIMIT has a price, MARKET none; whole quantities except US MARKET
  * SELL (≤ 6 decimals); amount orders only for US MARKET (≤ 2 decimals); `CLS` only for US LIMIT;
  * `OPG` never). Not checked (market-data or account dependent, left to the broker model's
  * admission): the tick grid, price limits, hours, buying power, the high-value threshold.
  *
  * @param input - the requested order
- * @throws {@link ValidationError} (code `invalid-order-intent`) for a side, sizing or order type
- *   outside the enums
+ * @throws {@link ValidationError} (code `invalid-order-intent`) for a side, sizing, order type or
+ *   time in force outside the enums
  */
 export function judgeOrderIntent(input: OrderIntentInput): JudgedOrderIntent {
   const raw = input as unknown as Readonly<Record<string, unknown>>;
@@ -140,6 +140,10 @@ export function judgeOrderIntent(input: OrderIntentInput): JudgedOrderIntent {
   }
   if (input.orderType !== OrderType.LIMIT && input.orderType !== OrderType.MARKET) {
     fail('orderType', `expected LIMIT or MARKET, found ${String(raw.orderType)}`);
+  }
+  if (raw.timeInForce !== undefined && !((raw.timeInForce as string) in TimeInForce)) {
+    // a value outside the type (`GTC`, `day`): the broker has no such order, nor does the store
+    fail('timeInForce', `expected DAY or CLS, found ${String(raw.timeInForce)}`);
   }
   const intent =
     input.sizing === OrderSizing.AMOUNT

@@ -5,8 +5,9 @@
  * a backtest, and the run goes on: nothing reaches the broker, and the strategy's next order is
  * placed. Before, `ctx.buy('AAPL', 0.5)` threw from the strategy's hook and the run stopped
  * (`hoga run` and `hoga backtest` exit 1), though the broker would only have refused the order. A
- * quantity that is not a finite number (NaN) is a programmer error: it still stops the run, naming
- * the field and the value.
+ * quantity that is not a finite number (NaN), or a time in force the API does not have (`GTC`), is a
+ * programmer error: it still stops the run, naming the field and the value (before, `GTC` was sent:
+ * paper took it, live ended it rejected with a StoreError).
  */
 import type { Bar, OrderEvent } from '@hoga/core';
 import { Decimal } from '@hoga/core';
@@ -115,5 +116,25 @@ describe('an order of a shape the broker refuses', () => {
     expect(outcome.failure?.message).toContain(
       'order of 005930: quantity: expected a finite number, found NaN',
     );
+  });
+
+  it('stops the run naming the field when the time in force is not one the API has (GTC)', async () => {
+    class AsksGtc extends Strategy {
+      override onBar(bar: Bar): void {
+        this.ctx.submit({
+          symbol: bar.symbol,
+          side: 'BUY',
+          quantity: 1,
+          price: 60_000,
+          timeInForce: 'GTC' as never,
+        });
+      }
+    }
+    const { outcome } = await backtestBars(
+      [{ strategyClass: AsksGtc, id: 'gtc' }],
+      minuteBars('005930', [70_000, 70_100]),
+    );
+    expect(outcome.status).toBe('failed');
+    expect(outcome.failure?.message).toContain('order intent: expected DAY or CLS, found GTC');
   });
 });
