@@ -35,6 +35,7 @@ import {
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { loadRiskConfig } from '../config/risk-config-file.js';
+import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { simulatorClock } from './broker/broker-clock.js';
 import { connect, reportError } from './broker/connection.js';
 import type { OrderFlags } from './order.js';
@@ -165,8 +166,10 @@ function resolveTarget(
 ): { clientOrderId: string; brokerOrderId: string | null } {
   const own = db.orders.get(target) ?? db.orders.findByBrokerOrderId(target);
   if (own === null) {
-    throw new Error(
-      `order ${target} is not in hoga's store (${db.file}); only orders placed through hoga can be modified or cancelled here`,
+    // the user's mistake, said as such (before: 'unexpected error: …, run again with --verbose')
+    throw new CliError(
+      `order ${target} is not in hoga's store (${db.file}); only orders placed through hoga can be modified or cancelled here (hoga db orders lists them)`,
+      ExitCode.FAILURE,
     );
   }
   return { clientOrderId: own.clientOrderId, brokerOrderId: own.brokerOrderId };

@@ -297,6 +297,18 @@ describe('hoga order', () => {
     expect(out).toMatch(/^denied: order-hours-closed: /);
   });
 
+  it('says an unknown order is not in the store, without calling it unexpected (exit 1)', async () => {
+    for (const verb of [
+      ['cancel', 'nope'],
+      ['modify', 'nope', '--limit', '60000'],
+    ]) {
+      const { code, err } = await hoga('order', ...verb, ...connection());
+      expect(code).toBe(1);
+      expect(err).toContain(`hoga: order nope is not in hoga's store (${dbFile})`);
+      expect(err).not.toContain('unexpected error');
+    }
+  });
+
   it('exits 2 on a usage error', async () => {
     const { code, err } = await hoga('order', 'buy', '005930', '10', ...connection());
     expect(code).toBe(2);
