@@ -285,7 +285,6 @@ export class EngineRuntime implements HostServices {
     id: ClientOrderId,
     change: { price?: DecimalInput; quantity?: DecimalInput; confirmHighValue?: boolean },
   ): void {
-    this.requireOwn(host, id);
     const order = host.order(id);
     const quantity = modifyQuantity(
       change.quantity === undefined
@@ -314,7 +313,6 @@ export class EngineRuntime implements HostServices {
 
   /** @inheritdoc */
   cancel(host: StrategyHost, id: ClientOrderId): void {
-    this.requireOwn(host, id);
     const command: CancelOrder = {
       type: 'CancelOrder',
       commandId: `${id}:cancel:${++this.commands}`,
@@ -322,7 +320,7 @@ export class EngineRuntime implements HostServices {
       tsInit: this.clock.nowMs(),
       clientOrderId: id,
     };
-    if (!this.checks.refusesCancel(command, host.order(id))) this.path.send(command, id);
+    if (!this.checks.refusesCancel(command, host)) this.path.send(command, id);
   }
 
   /** @inheritdoc */
@@ -384,15 +382,6 @@ export class EngineRuntime implements HostServices {
     const hosts = this.hosts;
     for (let i = 0; i < hosts.length; i++) if (hosts[i]?.strategyId === id) return hosts[i];
     return undefined;
-  }
-
-  private requireOwn(host: StrategyHost, id: ClientOrderId): void {
-    if (!host.owns(id)) {
-      throw new EngineError(
-        EngineErrorCode.INVALID_REQUEST,
-        `order ${id} is not an order of strategy ${host.strategyId}`,
-      );
-    }
   }
 
   private await(promise: Promise<void>): void {

@@ -1,7 +1,8 @@
 /**
  * The runtime's own checks of a strategy's order commands, before the risk gate: no order during
  * warm-up (`warm-up`), no order of a shape the broker refuses (`invalid-request`: a fractional buy,
- * a quantity of 0), no modify or cancel of an order already closed (`order-closed`), a buy
+ * a quantity of 0), no modify or cancel of an order it does not have (`order-not-found`) or of one
+ * already closed (`order-closed`), a buy
  * within the strategy's own cash when several strategies share the run's (`risk-strategy-cash`,
  * see strategy-budget.ts), and a sell within its own shares (`risk-strategy-shares`, see
  * strategy-shares.ts). A command refused here is denied to the strategy at once and never sent.
@@ -59,18 +60,40 @@ export class StrategyOrderChecks {
     return this.overBudget(command, host) || this.overShares(command, host, fromAccount);
   }
 
-  /** Whether a modify is refused (and denied): of a closed order, raising a buy past the cash or a sell past the shares. */
+  /**
+   * Whether a modify is refused (and denied): of an order the strategy does not have, of a closed
+   * order, raising a buy past the cash or a sell past the shares.
+   */
   refusesModify(command: ModifyOrder, host: StrategyHost, order: OrderView | undefined): boolean {
     return (
+      this.refusedAsUnknown(command, host) ||
       this.refusedAsClosed(command, order?.state, 'modified') ||
       this.overBudget(command, host, order) ||
       this.overShares(command, host, false, order)
     );
   }
 
-  /** Whether a cancel is refused (and denied): of a closed order. */
-  refusesCancel(command: CancelOrder, order: OrderView | undefined): boolean {
-    return this.refusedAsClosed(command, order?.state, 'canceled');
+  /** Whether a cancel is refused (and denied): of an order the strategy does not have, of a closed order. */
+  refusesCancel(command: CancelOrder, host: StrategyHost): boolean {
+    return (
+      this.refusedAsUnknown(command, host) ||
+      this.refusedAsClosed(command, host.order(command.clientOrderId)?.state, 'canceled')
+    );
+  }
+
+  /**
+   * Refuses a modify or cancel of an id the strategy does not have among its open orders and its
+   * recent closed ones (code `order-not-found`, as the broker answers an unknown id): an order of
+   * an earlier run that ended while the engine was down (an id kept in `ctx.state`), another
+   * strategy's, or no order at all. Nothing is sent; the run goes on. True when refused.
+   */
+  private refusedAsUnknown(command: ModifyOrder | CancelOrder, host: StrategyHost): boolean {
+    if (host.owns(command.clientOrderId)) return false;
+    const reason =
+      `order ${command.clientOrderId} is not an open or recent order of strategy ${host.strategyId} ` +
+      '(an order of an earlier run that ended while the engine was down, or not its own)';
+    this.path.deny(command, command.strategyId, command.clientOrderId, 'order-not-found', reason);
+    return true;
   }
 
   /** Denies `risk-strategy-shares` a sell (or a modify raising one) past its strategy's shares. */
