@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ClientOrderId, Decimal, newEventId, strategyId as toStrategyId } from '@hoga/core';
 import { OrderManager } from '@hoga/engine';
@@ -306,6 +306,30 @@ describe('hoga order', () => {
       expect(code).toBe(1);
       expect(err).toContain(`hoga: order nope is not in hoga's store (${dbFile})`);
       expect(err).not.toContain('unexpected error');
+    }
+  });
+
+  it('names $HOGA_RISK_CONFIG when the risk configuration it names cannot be read (exit 2)', async () => {
+    const missing = join(dirname(dbFile), 'no-such-risk.json');
+    process.env.HOGA_RISK_CONFIG = missing;
+    try {
+      const { code, err } = await hoga(
+        'order',
+        'buy',
+        '005930',
+        '1',
+        '--limit',
+        '60000',
+        '--check',
+        ...connection(),
+      );
+      expect(code).toBe(2);
+      // before: 'cannot read the risk configuration …: ENOENT: no such file or directory, open …'
+      expect(err).toContain(
+        `hoga: cannot read the risk configuration ${missing} (from $HOGA_RISK_CONFIG): no such file`,
+      );
+    } finally {
+      delete process.env.HOGA_RISK_CONFIG;
     }
   });
 

@@ -29,16 +29,21 @@ export function riskConfigFile(
 export function loadRiskConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): RiskConfig {
   const path = riskConfigFile(file, env);
   if (path === undefined) return parseRiskConfig({});
+  // a file named by the environment is said to be, or a user who gave no flag cannot tell where it came from
+  const named = file === undefined ? `${path} (from $HOGA_RISK_CONFIG)` : path;
   let raw: unknown;
   try {
     raw = JSON.parse(readJsonText(path));
   } catch (error) {
-    throw usageError(`cannot read the risk configuration ${path}: ${(error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw usageError(`cannot read the risk configuration ${named}: ${why}`);
   }
   try {
     return parseRiskConfig(raw);
   } catch (error) {
-    if (error instanceof ZodError) throw usageError(`risk configuration ${path}:\n${z.prettifyError(error)}`);
+    if (error instanceof ZodError)
+      throw usageError(`risk configuration ${named}:\n${z.prettifyError(error)}`);
     throw error;
   }
 }
