@@ -49,7 +49,7 @@ export function booksPnl(portfolio: Portfolio, currency: Currency): RunPnl {
  * @param run - the mode's venue, the portfolio, the counts so far, the risk gate
  */
 export function liveStatus(o: Pick<LiveRunOptions, 'client'>, run: LiveStatusSources): LiveStatus {
-  const { manager, ledger, paperAccount } = run.mode;
+  const { manager, paperAccount } = run.mode;
   const totals = (c: Currency): RunPnl => {
     const now = booksPnl(run.portfolio, c);
     const start = run.atStart[c];
@@ -59,7 +59,7 @@ export function liveStatus(o: Pick<LiveRunOptions, 'client'>, run: LiveStatusSou
   if (manager !== null) {
     for (const [s, q] of manager.store.positions()) if (!q.isZero()) positions.set(s, q);
   } else {
-    for (const [s, h] of ledger.holdings()) positions.set(s, h.quantity);
+    for (const h of run.mode.account.holdings()) positions.set(h.symbol, h.quantity);
   }
   return {
     positions,

@@ -1,15 +1,18 @@
 /**
  * The venue a live or paper run sends its commands to, and the account's books beside it: paper,
  * the paper account (the broker model's simulated venue over the paper ledger kept in the store,
- * see {@link PaperAccount}); live, the order manager with its {@link LiveVenue}, and a ledger of
- * the broker's holdings as the run starts.
+ * see {@link PaperAccount}); live, the order manager with its {@link LiveVenue}, and the broker's
+ * account ({@link BrokerAccount}).
  *
  * @module
  */
-import { Ledger } from '@hoga/broker-model';
+import type { Ledger } from '@hoga/broker-model';
 import { OrderManager } from '../orders/order-manager.js';
+import { LedgerAccountView } from '../portfolio/account-view.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
+import type { AccountView } from '../strategy/strategy-context.js';
 import type { ExecutionVenue } from '../venue/execution-venue.js';
+import { BrokerAccount } from './broker-account.js';
 import { LiveVenue } from './live-venue.js';
 import { PaperAccount } from './paper-account.js';
 import type { LiveRunOptions } from './run-live.js';
@@ -18,8 +21,12 @@ import type { LiveRunOptions } from './run-live.js';
 export interface ModeVenue {
   /** Where the runtime sends commands: the live venue, or the paper account's simulated venue. */
   readonly venue: ExecutionVenue;
-  /** The account's books: the paper ledger, or (live) the broker's holdings as the run started. */
-  readonly ledger: Ledger;
+  /** The account the strategies see (`ctx.account`): the paper ledger's, or (live) the broker's. */
+  readonly account: AccountView;
+  /** Live: the broker's account, read again as the run goes (start it, dispose it); null in paper. */
+  readonly brokerAccount: BrokerAccount | null;
+  /** Paper: the paper ledger; null in live. */
+  readonly ledger?: Ledger;
   /** Live: the order manager; null in paper. */
   readonly manager: OrderManager | null;
   /** Live: the venue over the order manager (not polling before its `start()`); null in paper. */
@@ -45,6 +52,8 @@ export async function bindModeVenue(
     const paperAccount = await PaperAccount.open(o, marks);
     return {
       venue: paperAccount.venue,
+      account: new LedgerAccountView(paperAccount.ledger),
+      brokerAccount: null,
       ledger: paperAccount.ledger,
       manager: null,
       liveVenue: null,
@@ -63,12 +72,7 @@ export async function bindModeVenue(
     onPollSuccess,
   });
   if (o.onAlert !== undefined) manager.alerts$.subscribe(o.onAlert);
-  const holdings = await o.client.getHoldings();
-  const ledger = new Ledger(
-    {},
-    new Map(
-      holdings.items.map((i) => [i.symbol, { quantity: i.quantity, averagePrice: i.averagePurchasePrice }]),
-    ),
-  );
-  return { venue: liveVenue, ledger, manager, liveVenue, paperAccount: null };
+  const account = await BrokerAccount.open(o.client, (e) => o.onError?.(e, 'account'));
+  account.follow(liveVenue.events$);
+  return { venue: liveVenue, account, brokerAccount: account, manager, liveVenue, paperAccount: null };
 }

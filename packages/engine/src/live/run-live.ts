@@ -150,7 +150,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
   /** Set once the risk gate exists: successful order polls keep its stale-data monitor fresh. */
   let pollSucceeded: () => void = () => undefined;
   const mode = await bindModeVenue(o, marks, () => pollSucceeded());
-  const { manager, venue, liveVenue, paperAccount } = mode;
+  const { manager, venue, liveVenue, paperAccount, brokerAccount } = mode;
 
   /** Aborted when the run stops: the risk gate's background reads still queued end at once. */
   const halt = new AbortController();
@@ -200,6 +200,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     await paperAccount?.restoreOrders(runtime);
     warnOfAbsentStrategies(o.db, paper ? 'paper' : 'live', runtime, o.logger);
 
+    brokerAccount?.start();
     release = watchStrayFailures(runtime);
     runtime.callAll('onStart');
     await runtime.settle();
@@ -225,6 +226,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     // reads, the streams): nothing of it keeps the process alive
     halt.abort();
     liveVenue?.stopPolling();
+    brokerAccount?.dispose();
     for (const s of subscriptions) s.unsubscribe();
     paperAccount?.detach();
     risk.dispose();
@@ -250,6 +252,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
       await release(); // what onStop left unhandled is still the run's failure
       for (const s of subscriptions) s.unsubscribe();
       risk.dispose();
+      brokerAccount?.dispose();
       paperAccount?.detach();
       paperAccount?.save();
       lease.release();

@@ -10,7 +10,7 @@
 import 'reflect-metadata';
 import { type Instrument, instrumentOf } from '@hoga/core';
 import { Container } from 'inversify';
-import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.js';
+import { AccountViewToken } from '../portfolio/account-view.js';
 import { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import { Portfolio, StrategyPortfolio } from '../portfolio/portfolio.js';
@@ -71,7 +71,7 @@ export interface RunRuntime {
  */
 export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimeParts): Promise<RunRuntime> {
   const { marks, halt } = parts;
-  const { venue, ledger } = parts.mode;
+  const { venue, ledger, account } = parts.mode;
   const paper = o.settings.mode === 'paper';
   const container = new Container();
   container.bind(RunSettings).toConstantValue(o.settings);
@@ -89,7 +89,7 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     db: o.db,
     mode: o.settings.mode,
     venue,
-    broker: haltable(paper ? paperBrokerView(o.client, ledger) : o.client, halt),
+    broker: haltable(paper && ledger !== undefined ? paperBrokerView(o.client, ledger) : o.client, halt),
     symbols: o.settings.symbols,
     watchStaleness: !paper,
   });
@@ -100,7 +100,7 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     container.bind(Portfolio).to(StrategyPortfolio).inSingletonScope();
     container.bind(OrderIdFactory).toConstantValue(new RandomOrderIds());
     container.bind(ExecutionVenue).toConstantValue(venue);
-    container.bind(AccountViewToken).toConstantValue(new LedgerAccountView(ledger));
+    container.bind(AccountViewToken).toConstantValue(account);
     // Every event the runtime routes to the strategies (the venue's, and the risk gate's denials,
     // which never reach the venue) is journalled and handed to `onEvent`.
     const recorder = new RunEventRecorder(o);
