@@ -326,10 +326,17 @@ export class EngineRuntime implements HostServices {
   /** @inheritdoc */
   setTimer(host: StrategyHost, name: string, spec: TimerSpec): void {
     const every = spec.every;
-    if (every !== undefined && !(every > 0)) {
+    if (every !== undefined && !(every > 0 && Number.isFinite(every))) {
       throw new EngineError(
         EngineErrorCode.INVALID_REQUEST,
-        `timer ${name}: expected every > 0 ms, found ${every}`,
+        `timer ${name}: expected every > 0 ms, found ${String(every)}`,
+      );
+    }
+    // a NaN (or a Date, a string) would sit first in the queue and hold back every timer after it
+    if (spec.at !== undefined && !(typeof spec.at === 'number' && Number.isFinite(spec.at))) {
+      throw new EngineError(
+        EngineErrorCode.INVALID_REQUEST,
+        `timer ${name}: expected at in epoch ms (a finite number), found ${String(spec.at)}`,
       );
     }
     const due = spec.at ?? this.clock.nowMs() + (every ?? 0);
