@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ClientOrderId, Decimal, newEventId, strategyId as toStrategyId } from '@hoga/core';
@@ -331,6 +332,17 @@ describe('hoga order', () => {
     } finally {
       delete process.env.HOGA_RISK_CONFIG;
     }
+  });
+
+  it('hoga risk refuses a database that does not exist instead of making an empty one (exit 2)', async () => {
+    const typo = join(dirname(dbFile), 'typo', 'hoga.sqlite');
+    for (const args of [['status'], ['reset'], ['set', 'HALTED', '--account']]) {
+      const { code, err } = await hoga('risk', ...args, '--db', typo);
+      expect(code).toBe(2);
+      // before: 'risk: all ACTIVE' from a new, empty store made at the mistyped path
+      expect(err).toContain(`hoga: no database at ${typo}`);
+    }
+    expect(existsSync(typo)).toBe(false);
   });
 
   it('exits 2 on a usage error', async () => {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs';
 import { LiveClock } from '@hoga/core';
 import {
   type RiskScope,
@@ -19,8 +20,17 @@ import type { RiskFlags } from './risk.js';
 
 function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) => T): T | undefined {
   let db: HogaDatabase | undefined;
+  const file = resolveDatabasePath(flags.db);
+  if (file !== ':memory:' && !existsSync(file)) {
+    // a mistyped path would be a new, empty store: 'all ACTIVE' while the real one is halted
+    process.stderr.write(
+      `hoga: no database at ${file}: give --db or HOGA_DB (the store hoga run and hoga order use), or create it with hoga db migrate\n`,
+    );
+    process.exitCode = 2;
+    return undefined;
+  }
   try {
-    db = HogaDatabase.open(resolveDatabasePath(flags.db));
+    db = HogaDatabase.open(file);
     return body(
       new TradingStateGateway(new LiveClock(), new StoreTradingStatePersistence(db, flags.mode ?? 'live')),
     );
