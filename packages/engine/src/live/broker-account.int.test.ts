@@ -8,6 +8,7 @@ import type { Bar, Fill } from '@hoga/core';
 import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
+import { BrokerAccount } from './broker-account.js';
 import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
 
 const closers = new Closers();
@@ -73,4 +74,23 @@ describe('ctx.account in a live run', () => {
       cash.minus(spent).toFixed(),
     );
   }, 90_000);
+});
+
+describe('BrokerAccount', () => {
+  it('says nothing of a read cut short by the run stopping (the connector closed after it)', async () => {
+    // before: `pnpm start` ended with 'warning: account: ORDER_INFO: network-aborted: rate limiter
+    // disposed' after 'done: closing the connector and the simulator.' when a read was under way
+    const s = await startSimulatedBroker(closers, { speed: 30 });
+    const errors: unknown[] = [];
+    const account = await BrokerAccount.open(s.client, (e) => errors.push(e));
+    account.start();
+    // the account group's rate budget spent: the read waits at the client's rate limiter
+    const spent = Array.from({ length: 6 }, () => s.client.getBuyingPower('KRW').catch(() => undefined));
+    const reading = account.refresh();
+    account.dispose();
+    s.client.close();
+    await reading;
+    await Promise.all(spent);
+    expect(errors).toEqual([]);
+  });
 });

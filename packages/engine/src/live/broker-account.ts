@@ -12,6 +12,7 @@ import { type Holding, Ledger } from '@hoga/broker-model';
 import type { BrokerClient } from '@hoga/connector';
 import type { Currency, Decimal, OrderEvent } from '@hoga/core';
 import type { Observable, Subscription } from 'rxjs';
+import { holdingsOf } from '../portfolio/account-view.js';
 import type { AccountHolding, AccountView } from '../strategy/strategy-context.js';
 
 /** Real ms between two reads of the account. */
@@ -28,6 +29,8 @@ export class BrokerAccount implements AccountView {
   private soon: ReturnType<typeof setTimeout> | null = null;
   private reading = false;
   private following: Subscription | null = null;
+  /** Ends a read under way when the run stops (its failure is then no news: the run is over). */
+  private readonly stopped = new AbortController();
 
   private constructor(
     private readonly source: AccountSource,
@@ -64,6 +67,7 @@ export class BrokerAccount implements AccountView {
 
   /** Stops the reads. */
   dispose(): void {
+    this.stopped.abort();
     this.following?.unsubscribe();
     this.following = null;
     if (this.timer !== null) clearInterval(this.timer);
@@ -97,10 +101,13 @@ export class BrokerAccount implements AccountView {
   async refresh(): Promise<void> {
     if (this.reading) return;
     this.reading = true;
+    const signal = this.stopped.signal;
     try {
-      this.ledger = await readLedger(this.source);
+      const ledger = await readLedger(this.source, signal);
+      if (!signal.aborted) this.ledger = ledger;
     } catch (error) {
-      this.onError(error);
+      // a read the stop cut short (the connector closes after the run) says nothing
+      if (!signal.aborted) this.onError(error);
     } finally {
       this.reading = false;
     }
@@ -113,19 +120,15 @@ export class BrokerAccount implements AccountView {
 
   /** @inheritdoc */
   holdings(): readonly AccountHolding[] {
-    return [...this.ledger.holdings()].map(([symbol, h]) => ({
-      symbol,
-      quantity: h.quantity,
-      averagePrice: h.averagePrice,
-    }));
+    return holdingsOf(this.ledger);
   }
 }
 
-async function readLedger(source: AccountSource): Promise<Ledger> {
+async function readLedger(source: AccountSource, signal?: AbortSignal): Promise<Ledger> {
   const [holdings, krw, usd] = await Promise.all([
-    source.getHoldings(),
-    source.getBuyingPower('KRW'),
-    source.getBuyingPower('USD'),
+    source.getHoldings({}, { signal }),
+    source.getBuyingPower('KRW', { signal }),
+    source.getBuyingPower('USD', { signal }),
   ]);
   const held = new Map<string, Holding>(
     holdings.items.map((i) => [i.symbol, { quantity: i.quantity, averagePrice: i.averagePurchasePrice }]),

@@ -27,6 +27,19 @@ const live = useLiveFixtures(afterEach);
 
 const limits = (f: LiveFixture, symbol: string) => priceLimits(f.client, symbol);
 
+/** A live US market buy of $15,000 of ZOM (thin: it fills in parts), polled a minute at a time until it ends. */
+async function buyZomByAmount() {
+  const f = await live(US_OPEN);
+  const order = submitAmount('ZOM', 'BUY', '15000');
+  await f.manager.execute(order);
+  for (let i = 0; i < 40; i++) {
+    await f.manager.pollOnce();
+    if (f.events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderCanceled')) break;
+    f.sim.advanceClock(60_000);
+  }
+  return { f, order };
+}
+
 /** The store's fills per broker order equal the broker's executions, and nothing was adopted. */
 async function expectAccountsAgree(f: LiveFixture): Promise<void> {
   const broker = brokerFillsByOrder(await allBrokerOrders(f.client));
@@ -161,14 +174,7 @@ describe('order manager against the issue-11 defects (real HTTP)', () => {
   it('3. amount orders complete on the broker status, each partial fill is one partial event', async () => {
     // Old tracker: judged completion by filledQuantity >= quantity, so the first partial fill of an
     // amount order became OrderFilled and the next was refused by the state machine.
-    const f = await live(US_OPEN);
-    const order = submitAmount('ZOM', 'BUY', '15000');
-    await f.manager.execute(order);
-    for (let i = 0; i < 40; i++) {
-      await f.manager.pollOnce();
-      if (f.events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderCanceled')) break;
-      f.sim.advanceClock(60_000);
-    }
+    const { f } = await buyZomByAmount();
     const broker = (await allBrokerOrders(f.client)).find((o) => o.orderAmount !== null);
     const fills = fillEvents(f.events);
     expect(fills.length).toBeGreaterThan(1);
@@ -181,14 +187,7 @@ describe('order manager against the issue-11 defects (real HTTP)', () => {
 
   it("stores an order's average fill price as the broker reports it (4 places for USD), not the exact quotient", async () => {
     // Before: amount ÷ quantity unrounded, so hoga db orders showed 0.1636999787949471388325103753294356426646
-    const f = await live(US_OPEN);
-    const order = submitAmount('ZOM', 'BUY', '15000');
-    await f.manager.execute(order);
-    for (let i = 0; i < 40; i++) {
-      await f.manager.pollOnce();
-      if (f.events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderCanceled')) break;
-      f.sim.advanceClock(60_000);
-    }
+    const { f, order } = await buyZomByAmount();
     expect(fillEvents(f.events).length).toBeGreaterThan(1);
     const broker = (await allBrokerOrders(f.client)).find((o) => o.orderAmount !== null);
     const stored = f.db.orders.get(order.intent.clientOrderId);

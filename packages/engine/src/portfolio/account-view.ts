@@ -23,10 +23,15 @@ export class LedgerAccountView implements AccountView {
 
   /** @inheritdoc */
   holdings(): readonly AccountHolding[] {
-    return [...this.ledger.holdings()].map(([symbol, h]) => ({
-      symbol,
-      quantity: h.quantity,
-      averagePrice: h.averagePrice,
-    }));
+    return holdingsOf(this.ledger);
   }
+}
+
+/** A ledger's holdings as the strategy API lists them. */
+export function holdingsOf(ledger: Ledger): readonly AccountHolding[] {
+  return [...ledger.holdings()].map(([symbol, h]) => ({
+    symbol,
+    quantity: h.quantity,
+    averagePrice: h.averagePrice,
+  }));
 }
