@@ -60,9 +60,10 @@ export interface LoopCounts {
  * signal handler (Ctrl-C) or a timer from running until the last bar, and Node reports a promise
  * the strategies left rejected with no handler only at a turn (`watchStrayFailures`: the run then
  * stops there, before the day's first bar, the same bar in every run). About a hundredth of a
- * second of bars; a turn costs some 15 µs in a run (the daily bench of 200 symbols × 20 years takes
- * 5,220 of them: about 7 % of its time; turns every millisecond of run time instead cost a fifth of
- * that, but a failed run then stopped at a bar that depended on the machine's speed).
+ * second of bars. A bare turn costs some 2 µs (the daily bench of 200 symbols × 20 years takes
+ * 5,220 of them); its runs with and without them once differed by about 7 % (the other threads get
+ * the core at each turn). Turns every millisecond of run time instead cost a fifth of that, but a
+ * failed run then stopped at a bar that depended on the machine's speed.
  */
 const BARS_PER_TURN = 16_384;
 
