@@ -116,7 +116,13 @@ export function equityText(value: number): string {
 }
 
 function percent(value: number | null): string {
-  return value === null || !Number.isFinite(value) ? 'n/a' : `${(value * 100).toFixed(2)} %`;
+  return value === null || !Number.isFinite(value) ? 'n/a' : `${fixed2(value * 100)} %`;
+}
+
+/** Two decimals, with no sign on a value they round to zero (-0.00 reads as a loss). */
+function fixed2(value: number): string {
+  const text = value.toFixed(2);
+  return text === '-0.00' ? '0.00' : text;
 }
 
 function count(value: number | null): string {
@@ -199,7 +205,7 @@ export function statisticsRows(s: StatsView): [string, string][] {
     ['total return', percent(s.totalReturn)],
     ['CAGR', percent(s.cagr)],
     ['max drawdown', percent(s.maxDrawdown)],
-    ['Sharpe ratio', s.sharpe === null || !Number.isFinite(s.sharpe) ? 'n/a' : s.sharpe.toFixed(2)],
+    ['Sharpe ratio', s.sharpe === null || !Number.isFinite(s.sharpe) ? 'n/a' : fixed2(s.sharpe)],
     ['trades (fills)', count(s.trades)],
     ['round trips', count(s.roundTrips)],
     ['win rate', percent(s.winRate)],

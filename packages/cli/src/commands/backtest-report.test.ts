@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { type StatsView, statisticsRows } from './backtest-report.js';
+
+const stats: StatsView = {
+  bars: 261,
+  startEquity: 220_000_000,
+  endEquity: 219_999_990,
+  totalReturn: -0.00000004,
+  cagr: -0.00000004,
+  maxDrawdown: 0.0000001,
+  sharpe: -0.001,
+  trades: 2,
+  roundTrips: 1,
+  winRate: 0,
+  commissions: { KRW: '10' },
+  taxes: {},
+  refused: {},
+  halts: {},
+};
+
+describe('statisticsRows', () => {
+  it('prints a loss too small for its digits as 0.00, not -0.00', () => {
+    const rows = new Map(statisticsRows(stats));
+    expect([rows.get('total return'), rows.get('CAGR'), rows.get('Sharpe ratio')]).toEqual([
+      '0.00 %',
+      '0.00 %',
+      '0.00',
+    ]);
+  });
+
+  it('keeps the sign of a loss its digits show', () => {
+    const rows = new Map(statisticsRows({ ...stats, totalReturn: -0.0123, sharpe: -0.456 }));
+    expect([rows.get('total return'), rows.get('Sharpe ratio')]).toEqual(['-1.23 %', '-0.46']);
+  });
+});
