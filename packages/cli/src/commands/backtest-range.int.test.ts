@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simFlags } from '../hoga-process.test-helper.js';
+import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
 import { hogaBacktest as hoga, SMA } from './backtest-runs.test-helper.js';
 
 let sim: SimulatorHandle;
@@ -191,5 +191,27 @@ describe('hoga backtest wholly before the broker USD/KRW history, holding dollar
     expect(result.stderr).toMatch(
       /hoga: the broker has no USD\/KRW rate from 2019-01-02 to 2019-12-01: the first rate after them \(2020-0\d-01\) values those days\n/,
     );
+  });
+});
+
+describe('hoga backtest against a broker named without its credentials', () => {
+  it('says which are missing (exit 2) and makes no database', async () => {
+    // before: the same message, but ./data/hoga.sqlite was left behind, empty
+    const cwd = mkdtempSync(join(tmpdir(), 'hoga-no-credentials-'));
+    try {
+      const result = await hogaBin(
+        [
+          'backtest',
+          SMA,
+          ...['--symbols', '005930', '--interval', '1d', '--from', '2026-10-01', '--to', '2026-10-30'],
+        ],
+        { cwd, env: { HOGA_BASE_URL: sim.url } },
+      );
+      expect(result.err).toMatch(/^hoga: HOGA_CLIENT_ID, HOGA_CLIENT_SECRET are not set/);
+      expect(result.code).toBe(2);
+      expect(existsSync(join(cwd, 'data'))).toBe(false);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });

@@ -25,7 +25,7 @@ import {
   type SymbolRange,
 } from './backtest-options.js';
 import { backtestJson, backtestText } from './backtest-report.js';
-import { type ConnectionFlags, connect } from './broker/connection.js';
+import { type ConnectionFlags, connect, connectionSettings } from './broker/connection.js';
 import { SIMULATOR_DATABASE_PATH, usesDefaultDatabase } from './simulator-database.js';
 
 /** A broker to download from: the configured one, or an embedded simulator. */
@@ -74,6 +74,8 @@ export async function runBacktestCommand(
   const clock = new VirtualClock(request.startMs);
   const logger = (await import('../runtime/cli-logger.js')).createBacktestLogger(clock);
   const simulated = !connectionConfigured(flags);
+  // a broker named without its credentials is refused before the database is made
+  if (!simulated) connectionSettings(flags);
   const db = HogaDatabase.open(
     simulated && usesDefaultDatabase(flags.db)
       ? resolveDatabasePath(SIMULATOR_DATABASE_PATH)

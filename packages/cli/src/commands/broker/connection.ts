@@ -33,15 +33,14 @@ export interface Connection {
 }
 
 /**
- * Builds a client from flags and environment.
+ * The broker's address and credentials from flags, else `HOGA_*` variables.
  *
- * @param flags - the command's flags
- * @param env - the environment
- * @throws ConnectorConfigError when the configuration is invalid
+ * @throws {@link CliError} (exit 2) naming each one missing
  */
-export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connection {
-  const accountSeq = flags.accountSeq ?? flags.account ?? env.HOGA_ACCOUNT_SEQ;
-  const timeoutMs = Math.round((flags.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
+export function connectionSettings(
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): { baseUrl: string; clientId: string; clientSecret: string } {
   const settings = {
     baseUrl: flags.baseUrl ?? env.HOGA_BASE_URL,
     clientId: flags.clientId ?? env.HOGA_CLIENT_ID,
@@ -60,6 +59,20 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
       ExitCode.USAGE,
     );
   }
+  return settings as { baseUrl: string; clientId: string; clientSecret: string };
+}
+
+/**
+ * Builds a client from flags and environment.
+ *
+ * @param flags - the command's flags
+ * @param env - the environment
+ * @throws ConnectorConfigError when the configuration is invalid
+ */
+export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connection {
+  const accountSeq = flags.accountSeq ?? flags.account ?? env.HOGA_ACCOUNT_SEQ;
+  const timeoutMs = Math.round((flags.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
+  const settings = connectionSettings(flags, env);
   const config = parseConnectorConfig({
     ...settings,
     ...(accountSeq ? { accountSeq } : {}),
