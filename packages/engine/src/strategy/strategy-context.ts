@@ -196,7 +196,10 @@ export interface StrategyContext {
   unrealizedPnl(currency: Currency): Decimal;
   /** This strategy's working orders (of one symbol when given). */
   openOrders(symbol?: string): readonly OrderView[];
-  /** One of this strategy's orders by id. */
+  /**
+   * One of this strategy's orders by id: of this run, or of an earlier run and still open when this
+   * one started (an order that ended before the restart is undefined here).
+   */
   order(clientOrderId: ClientOrderId): OrderView | undefined;
 
   /** Sets (or replaces) a named timer; `onTimer` receives it. */
