@@ -74,6 +74,21 @@ describe('hoga init and profiles', () => {
     expect(unknown.err).toMatch(/has no profile "paper" \(it has sim, live\)/);
   });
 
+  it('reads hoga.config.json and .env written with a byte-order mark, as --config files are', async () => {
+    // (their parsers trim the mark as white space; the --config and --risk-config readers strip it)
+    const dir = mkdtempSync(join(tmpdir(), 'hoga-profile-bom-'));
+    expect((await hoga(['init'], { cwd: dir })).code).toBe(0);
+    const file = join(dir, 'hoga.config.json');
+    writeFileSync(
+      file,
+      `\ufeff${readFileSync(file, 'utf8').replace('https://openapi.example.com', sim.url)}`,
+    );
+    writeFileSync(join(dir, '.env'), '\ufeffHOGA_CLIENT_ID=sim-client\nHOGA_CLIENT_SECRET=sim-secret\n');
+    const live = await hoga(['quote', '005930', '--profile', 'live'], { cwd: dir, env: { HOME: home } });
+    expect(live.err).toBe('');
+    expect(live.out).toMatch(/^005930\s+[\d,]+\s+KRW/m);
+  });
+
   it('every command takes --profile', async () => {
     for (const args of [
       ['quote', '--help'],

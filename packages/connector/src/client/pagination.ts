@@ -46,7 +46,7 @@ function instant(value: DateTime | string, field: string): DateTime {
  * @param options - signal and priority for every page request
  */
 export async function* candlePages(
-  client: BrokerClient,
+  client: Pick<BrokerClient, 'getCandles'>,
   symbol: string,
   range: CandleRange,
   options?: CallOptions,

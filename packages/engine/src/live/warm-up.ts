@@ -4,7 +4,7 @@
  * `onBar` with `ctx.isWarmingUp === true` (its orders denied `warm-up`), after `onStart` and before
  * the first bar of the run. The run's first bar of a symbol is the newest completed candle when it
  * starts (the candle stream hands that one over first), so the warm-up is the N candles before it,
- * read from the broker's candles (`GET /candles`, newest first, paged by `nextBefore`); the bars of
+ * read from the broker's candles (the connector's `candlePages`, newest first); the bars of
  * all symbols in time order (ties by symbol), every warm-up strategy getting those of the longest
  * warm-up asked for, as a backtest delivers them.
  *
@@ -14,15 +14,13 @@ import {
   type BrokerClient,
   type Candle,
   type CandleInterval,
+  candlePages,
   candleToBar,
   isCandleInProgress,
 } from '@hoga/connector';
 import { type Bar, type Clock, marketOfSymbol } from '@hoga/core';
 import { DateTime } from 'luxon';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
-
-/** The most candles one request returns. */
-const PAGE = 200;
 
 /** What the warm-up reads: the broker, the engine clock, the run's symbols and interval. */
 export interface WarmUpOptions {
@@ -64,21 +62,14 @@ export async function warmUpStrategies(runtime: EngineRuntime, o: WarmUpOptions)
 async function barsBefore(o: WarmUpOptions, symbol: string, count: number, now: DateTime): Promise<Bar[]> {
   const market = marketOfSymbol(symbol);
   const completed: Candle[] = [];
-  let before: string | undefined;
-  // one more than asked: the newest completed candle is the run's first bar, not warm-up
-  while (completed.length < count + 1) {
-    const page = await o.client.getCandles(symbol, {
-      interval: o.interval,
-      count: PAGE,
-      ...(before === undefined ? {} : { before }),
-    });
-    for (const c of page.candles) if (!isCandleInProgress(c, o.interval, market, now)) completed.push(c);
-    if (page.nextBefore === null || page.candles.length === 0) break;
-    before = page.nextBefore.toISO() ?? undefined;
-    if (before === undefined) break;
+  for await (const c of candlePages(o.client, symbol, { interval: o.interval })) {
+    if (isCandleInProgress(c, o.interval, market, now)) continue;
+    completed.push(c);
+    // one more than asked: the newest completed candle is the run's first bar, not warm-up
+    if (completed.length > count) break;
   }
   return completed
-    .slice(1, count + 1)
+    .slice(1)
     .reverse()
     .map((c) => candleToBar(c, symbol, o.interval));
 }
