@@ -11,7 +11,7 @@
  * from the broker's minute candles (before, from the engine's first price, so what the position lost
  * before the engine started went uncounted).
  */
-import { type Bar, Decimal, type OrderEvent } from '@hoga/core';
+import { type Bar, Decimal, type Fill, type OrderEvent } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StrategyClass } from '../strategy/strategy.js';
@@ -116,6 +116,13 @@ async function paperDay(
 const filledOrDenied = (events: readonly OrderEvent[]) =>
   until(() => events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied'));
 
+/** The first fill among `events`; throws naming the denial or saying there was none. */
+function fillOf(events: readonly OrderEvent[]): Fill {
+  const first = events.find((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied');
+  if (first?.type === 'OrderFilled') return first.fill;
+  throw new Error(first?.type === 'OrderDenied' ? `denied ${first.code}: ${first.reason}` : 'no fill');
+}
+
 const MONDAY = '2026-11-23T10:00:00+09:00';
 const TUESDAY = '2026-11-24T10:00:00+09:00';
 /** Monday evening: 005930's last minute candle of Monday closes at about the price set then. */
@@ -181,14 +188,26 @@ describe('the daily loss limit of a position carried from an earlier day', () =>
 
   it('paper: a loss realised before a restart on the same day still counts after it', async () => {
     const file = tempDbFile('hoga-daily-loss-restart-');
-    // Monday: buys 100 at 70,000; a second run sells them at 64,000 (600,000 KRW lost), a third buys
-    // 100 at 64,000 again, and the price falls to 60,000 (400,000 more, 1,000,000 and charges today)
-    await paperDay(file, MONDAY, 70_000, InThenOut, filledOrDenied);
-    await paperDay(file, '2026-11-23T10:10:00+09:00', 64_000, InThenOut, filledOrDenied);
+    // Monday: buys 100 at about 70,000; a second run sells them at about 64,000 (some 600,000 KRW
+    // lost), a third buys 100 again, and the price falls until today's loss is 1,200,000 KRW: what
+    // the third run's position lost alone stays under the 1,000,000 KRW limit. The simulator's
+    // prices move on from where they are set, so the loss is reckoned from the fills themselves.
+    const first = fillOf(await paperDay(file, MONDAY, 70_000, InThenOut, filledOrDenied));
+    const second = fillOf(
+      await paperDay(file, '2026-11-23T10:10:00+09:00', 64_000, InThenOut, filledOrDenied),
+    );
+    expect(`${first.side} ${first.quantity.toFixed()}, ${second.side} ${second.quantity.toFixed()}`).toBe(
+      'BUY 100, SELL 100',
+    );
+    const realised = second.price.minus(first.price).times(100);
+    expect(realised.lessThan(-300_000), `realised ${realised.toFixed()}`).toBe(true);
     await paperDay(file, '2026-11-23T10:20:00+09:00', 64_000, InThenOut, async (events, { sim }) => {
       await filledOrDenied(events);
+      const third = fillOf(events);
+      expect(`${third.side} ${third.quantity.toFixed()}`).toBe('BUY 100');
       expect(stateChanges(file)).toEqual([]);
-      sim.setPrice('005930', new Decimal(60_000));
+      // the position alone loses 1,200,000 less what was realised (at most 900,000 KRW)
+      sim.setPrice('005930', third.price.minus(realised.plus(1_200_000).dividedBy(100)));
       // before: never (a restarted run counted today's loss from its own start)
       await until(() => stateChanges(file).length > 0, 30_000);
     });
