@@ -43,8 +43,9 @@ describe('runBacktest with several strategies', () => {
       { cash },
     );
     expect(one.outcome.equity[0]?.equity).toBe(10_000_001);
-    // two strategies of 5,000,000 won each (the odd won stays the account's, in no strategy's books)
-    expect(two.outcome.equity[0]?.equity).toBe(10_000_000);
+    // two strategies of 5,000,000 won each: the odd won stays the account's, in no strategy's books,
+    // and in the account's equity (before: 10,000,000, a won short of the account's cash)
+    expect(two.outcome.equity[0]?.equity).toBe(10_000_001);
     expect(two.outcome.trades.map((t) => t.strategyId)).toEqual(['a', 'b']);
   });
 

@@ -18,7 +18,7 @@ import { MarkBook } from '../portfolio/mark-book.js';
 import { type EquityPoint, Portfolio, portfolioTotals } from '../portfolio/portfolio.js';
 import type { CurrencyTotals } from '../portfolio/strategy-book.js';
 import { BarDayPnl } from '../risk/bar-day-pnl.js';
-import { allocateCash } from '../runtime/cash-allocation.js';
+import { allocateCash, unallocatedCash } from '../runtime/cash-allocation.js';
 import { EngineRuntime, type StrategySpec, type Subscription } from '../runtime/engine-runtime.js';
 import { watchStrayFailures } from '../runtime/stray-failures.js';
 import { ClockToken, type RunSettings } from '../runtime/tokens.js';
@@ -179,7 +179,10 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
   const venue = container.get<SimulatedVenue<Bar>>(BacktestVenue);
   const marks = container.get(MarkBook);
   const references = container.get(ReferencePrices);
-  for (const spec of allocateCash(options.settings.cash, options.strategies)) runtime.addStrategy(spec);
+  const allocated = allocateCash(options.settings.cash, options.strategies);
+  for (const spec of allocated) runtime.addStrategy(spec);
+  // the won or cent the strategies' shares leave over is the account's, and in its equity
+  portfolio.holdUnallocatedCash(unallocatedCash(options.settings.cash, allocated));
 
   const runId = options.settings.runId;
   const stored =

@@ -33,7 +33,13 @@ export interface Portfolio {
   strategies(): readonly string[];
   /** Applies an order event (fills move the owning strategy's books). */
   onOrderEvent(event: OrderEvent): void;
-  /** Total value in KRW now: one strategy's, or all strategies' together. */
+  /**
+   * Sets the account's cash that no strategy was given (the won or cent an equal split of the run's
+   * cash leaves over, or what strategies given their own cash left): no strategy can spend it, but
+   * the account holds it, so the total equity counts it (a strategy's does not).
+   */
+  holdUnallocatedCash(cash: Readonly<Partial<Record<Currency, Decimal>>>): void;
+  /** Total value in KRW now: one strategy's, or all strategies' together with the unallocated cash. */
   equityKrw(strategyId?: string): number;
   /** One strategy's unrealized PnL in a currency at the last prices. */
   unrealizedPnl(strategyId: string, currency: Currency): Decimal;
@@ -49,6 +55,9 @@ export interface Portfolio {
 export class StrategyPortfolio implements Portfolio {
   private readonly books = new Map<string, StrategyBook>();
   private readonly curve: EquityPoint[] = [];
+  /** Cash no strategy was given, per currency as numbers (see {@link Portfolio.holdUnallocatedCash}). */
+  private unallocatedKrw = 0;
+  private unallocatedUsd = 0;
 
   /**
    * @param clock - the engine clock
@@ -88,11 +97,19 @@ export class StrategyPortfolio implements Portfolio {
   }
 
   /** @inheritdoc */
+  holdUnallocatedCash(cash: Readonly<Partial<Record<Currency, Decimal>>>): void {
+    this.unallocatedKrw = cash.KRW?.toNumber() ?? 0;
+    this.unallocatedUsd = cash.USD?.toNumber() ?? 0;
+  }
+
+  /** @inheritdoc */
   equityKrw(strategyId?: string): number {
     const rate = this.fx.usdKrwAt(this.clock.nowMs());
     if (strategyId !== undefined) return this.book(strategyId).equityKrwAt(this.marks, rate);
     let total = 0;
     for (const book of this.books.values()) total += book.equityKrwAt(this.marks, rate);
+    if (this.unallocatedKrw !== 0) total += this.unallocatedKrw;
+    if (this.unallocatedUsd !== 0) total += this.unallocatedUsd * rate;
     return total;
   }
 

@@ -2,7 +2,7 @@ import { Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../engine-error.js';
 import { Strategy } from '../strategy/strategy.js';
-import { allocateCash } from './cash-allocation.js';
+import { allocateCash, unallocatedCash } from './cash-allocation.js';
 
 class A extends Strategy {}
 const d = (v: string | number) => new Decimal(v);
@@ -51,5 +51,40 @@ describe('allocateCash', () => {
         { strategyClass: A },
       ]),
     ).toThrow("the strategies' own cash, 1001 KRW, exceeds the run's 1000 KRW");
+  });
+});
+
+describe('unallocatedCash', () => {
+  const left = (run: Parameters<typeof allocateCash>[0], specs: Parameters<typeof allocateCash>[1]) =>
+    Object.fromEntries(
+      Object.entries(unallocatedCash(run, allocateCash(run, specs))).map(([k, v]) => [k, v.toFixed()]),
+    );
+
+  it('is the won and cent equal shares leave over', () => {
+    const three = [
+      { strategyClass: A, id: 'a' },
+      { strategyClass: A, id: 'b' },
+      { strategyClass: A, id: 'c' },
+    ];
+    expect(left({ KRW: d(100_000_000), USD: d(100_000) }, three)).toEqual({ KRW: '1', USD: '0.01' });
+  });
+
+  it('is nothing for one strategy (it gets the run’s cash) or shares that divide', () => {
+    expect(left({ KRW: d(1_000), USD: d(10) }, [{ strategyClass: A }])).toEqual({});
+    expect(
+      left({ KRW: d(1_000) }, [
+        { strategyClass: A, id: 'a' },
+        { strategyClass: A, id: 'b' },
+      ]),
+    ).toEqual({});
+  });
+
+  it('is what strategies all given their own cash leave of the run’s', () => {
+    expect(
+      left({ KRW: d(10_000), USD: d(100) }, [
+        { strategyClass: A, id: 'a', cash: { KRW: d(4_000) } },
+        { strategyClass: A, id: 'b', cash: { KRW: d(1_000), USD: d(100) } },
+      ]),
+    ).toEqual({ KRW: '5000' });
   });
 });

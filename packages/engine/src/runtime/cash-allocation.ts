@@ -45,3 +45,25 @@ export function allocateCash(runCash: Cash, specs: readonly StrategySpec[]): Str
   }
   return specs.map((spec) => (spec.cash === undefined ? { ...spec, cash: share } : spec));
 }
+
+/**
+ * The run's cash that no strategy was given, per currency (what {@link allocateCash}'s equal shares
+ * leave over, rounded down as they are, or what strategies given their own cash leave): the
+ * account's, counted in its total equity.
+ *
+ * @param runCash - the account's starting cash per currency
+ * @param allocated - the strategies as {@link allocateCash} returned them (a strategy without its
+ *   own cash gets the run's)
+ */
+export function unallocatedCash(
+  runCash: Cash,
+  allocated: readonly StrategySpec[],
+): Partial<Record<Currency, Decimal>> {
+  const left: Partial<Record<Currency, Decimal>> = {};
+  for (const [currency, total] of Object.entries(runCash) as [Currency, Decimal][]) {
+    let given = new Decimal(0);
+    for (const spec of allocated) given = given.plus((spec.cash ?? runCash)[currency] ?? 0);
+    if (given.lt(total)) left[currency] = total.minus(given);
+  }
+  return left;
+}
