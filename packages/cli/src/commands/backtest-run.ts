@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
+import { DEFAULT_VOLUME_FRACTION } from '@hoga/broker-model';
 import type { BrokerClient } from '@hoga/connector';
 import type { Instrument } from '@hoga/core';
 import type { StrategyClass, Subscription } from '@hoga/engine';
@@ -186,6 +187,10 @@ export async function runBacktestCommand(
           from: request.from,
           to: request.to,
           cash: Object.fromEntries(Object.entries(request.cash).map(([c, v]) => [c, v.toFixed()])),
+          // what else changes the numbers: the USD/KRW rate (`--usd-krw`, else the broker's rate
+          // history, cached in the database) and the share of a bar's volume an order may fill
+          usdKrw: request.usdKrw === undefined ? 'broker' : String(request.usdKrw),
+          volumeFraction: String(request.volumeFraction ?? DEFAULT_VOLUME_FRACTION),
           // the file the limits came from and the configuration as it ran, its defaults filled in
           // (none: hoga's defaults)
           ...(riskFile === undefined ? {} : { riskConfig: resolve(riskFile), risk }),

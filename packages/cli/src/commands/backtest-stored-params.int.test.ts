@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simFlags } from '../hoga-process.test-helper.js';
+import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
 import { hogaBacktest, SMA } from './backtest-runs.test-helper.js';
 
@@ -33,7 +33,35 @@ async function backtest(args: readonly string[]): Promise<BacktestJson> {
   return JSON.parse(run.stdout) as BacktestJson;
 }
 
+async function storedParams(runId: string): Promise<Record<string, unknown>> {
+  const one = await hogaBin(['db', 'runs', '--db', db, '--id', runId, '--json']);
+  expect(one.code, one.err).toBe(0);
+  return (JSON.parse(one.out) as { params: Record<string, unknown> }).params;
+}
+
 describe('a stored backtest', () => {
+  it('keeps --usd-krw and --volume-fraction with its parameters (before: neither was stored, so the stored run could not be rerun to its numbers)', async () => {
+    const printed = await backtest([
+      SMA,
+      '--symbols',
+      '005930,AAPL',
+      '--usd-krw',
+      '1400.5',
+      '--volume-fraction',
+      '0.25',
+    ]);
+    const params = await storedParams(printed.runId);
+    expect(params.usdKrw).toBe('1400.5');
+    expect(params.volumeFraction).toBe('0.25');
+  }, 60_000);
+
+  it('stores the default volume fraction and the broker rate history when they are not given', async () => {
+    const printed = await backtest([SMA, '--symbols', '005930']);
+    const params = await storedParams(printed.runId);
+    expect(params.volumeFraction).toBe('0.1');
+    expect(params.usdKrw).toBe('broker');
+  }, 60_000);
+
   it("counts the won and cent the strategies' equal shares leave over in the equity curve (before: three strategies started at 239,999,985 KRW of an account of 240,000,000)", async () => {
     const printed = await backtest([
       `${SMA}:a`,
