@@ -86,7 +86,9 @@ export interface PositionView {
   /**
    * Realized PnL of this symbol so far, in its currency: each sell's amount less the average price
    * (as the broker rounds it, 4 places) times its quantity, before commissions and taxes (the
-   * portfolio counts those apart, as `hoga backtest` reports them). Gone with the position once flat.
+   * portfolio counts those apart, as `hoga backtest` reports them). Gone with the position once flat;
+   * a position opened again in the symbol starts from what the earlier ones realized (it is the
+   * symbol's, not the round trip's).
    */
   readonly realizedPnl: Decimal;
 }
