@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RateLimitGroup } from '@hoga/core';
@@ -72,4 +72,50 @@ describe('hoga backtest', () => {
     expect(two?.runId).not.toBe(one?.runId);
     expect({ ...two, runId: '' }).toEqual({ ...one, runId: '' });
   }, 120_000);
+});
+
+/** The simulator's USD/KRW rate valid at an instant (ISO 8601), over its HTTP API. */
+async function brokerRateAt(time: string): Promise<number> {
+  const token = (await (
+    await fetch(`${sim.url}/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: 'sim-client',
+        client_secret: 'sim-secret',
+      }),
+    })
+  ).json()) as { access_token: string };
+  const query = new URLSearchParams({ dateTime: time, baseCurrency: 'USD', quoteCurrency: 'KRW' });
+  const answer = (await (
+    await fetch(`${sim.url}/api/v1/exchange-rate?${query}`, {
+      headers: { authorization: `Bearer ${token.access_token}` },
+    })
+  ).json()) as { result: { rate: string } };
+  return Number(answer.result.rate);
+}
+
+describe('hoga backtest valuing dollars', () => {
+  it("values the end's dollars at the rate of the range's end, not at the last month start's (before: a month's drift of the rate in the end equity and the total return)", async () => {
+    // no trade (the averages never cross in a month): the equity is the dollars at the rate used
+    const config = join(dir, 'never.json');
+    writeFileSync(config, JSON.stringify({ fast: 40, slow: 60, quantity: 1 }));
+    const { result } = await backtest([
+      SMA,
+      ...['--symbols', 'AAPL', '--interval', '1d', '--from', '2026-03-02', '--to', '2026-03-31'],
+      ...['--config', config, '--cash', 'KRW=0,USD=100000', '--json'],
+      ...simFlags(sim.url),
+      ...['--db', join(dir, 'end-rate.sqlite')],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout) as BacktestJson;
+    expect(printed.stats.trades).toBe(0);
+    const last = printed.equity[printed.equity.length - 1] as { time: string; equity: string };
+    const used = Number(last.equity) / 100_000;
+    const atEnd = await brokerRateAt(last.time);
+    const atStart = await brokerRateAt('2026-03-02T00:00:00+09:00');
+    // the simulator's rate moved more than 0.5 % in that month; within the end's day it moves far less
+    expect(Math.abs(atEnd - atStart) / atStart).toBeGreaterThan(0.005);
+    expect(Math.abs(used - atEnd) / atEnd).toBeLessThan(0.002);
+  }, 60_000);
 });

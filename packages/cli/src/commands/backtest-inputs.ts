@@ -71,10 +71,13 @@ const NO_DOLLARS_RATE = 1;
 /**
  * The USD/KRW rates of the run: `--usd-krw` when given; none needed for a KR run without USD cash;
  * else the exchange-rate endpoint's rate at
- * the start, and when the universe holds US symbols, at the start of each following month (at most
- * {@link MAX_RATE_SAMPLES}), as a step function. Each rate is read from the database's
+ * the start, and when the universe holds US symbols, at the start of each following month and at the
+ * range's end (at most {@link MAX_RATE_SAMPLES}), as a step function. Each rate is read from the database's
  * exchange-rate cache first; the broker is asked only for the times not cached, and its answers
  * (a rate, or none for that time) are cached when they are history.
+ *
+ * @param lastBarMs - the close of the range's last bar, where the equity curve ends (default: the
+ *   instant before the range's end)
  */
 export async function fxRates(
   engine: Engine,
@@ -82,6 +85,7 @@ export async function fxRates(
   db: HogaDatabase,
   request: BacktestRequest,
   logger: Logger,
+  lastBarMs?: number,
 ): Promise<FxRates> {
   if (request.usdKrw !== undefined) return new engine.FixedFxRates(request.usdKrw);
   const hasUs = request.ranges.some((r) => r?.market === Market.US);
@@ -89,8 +93,10 @@ export async function fxRates(
   // and a US buy without dollars is refused): it needs no rate, and one before the broker's rate
   // history stopped it (exit 2, 'give one with --usd-krw')
   if (!hasUs && request.cash.USD.isZero()) return new engine.FixedFxRates(NO_DOLLARS_RATE);
-  const end = Math.max(...request.ranges.map((r) => r?.toTs ?? 0));
-  const times = rateTimes(request.startMs, end);
+  // the end's dollars at the rate of the last bar's close (else the instant before the range's end),
+  // never a time to come
+  const end = lastBarMs ?? Math.max(...request.ranges.map((r) => r?.toTs ?? 0)) - 1;
+  const times = rateTimes(request.startMs, Math.min(end, Date.now()));
   const points: [number, number][] = [];
   const missing: number[] = [];
   for (const t of times) {
@@ -153,26 +159,29 @@ async function usdKrwAt(client: BrokerClient, db: HogaDatabase, t: number): Prom
 }
 
 /**
- * When to read the USD/KRW rate: the start, then month starts before `end`, at most
- * {@link MAX_RATE_SAMPLES} in all, spread evenly over a range of more months (they were the first
- * 11 months, so a long run's rate stopped moving after its first year, and a run starting before
- * the broker's history had no rate at all).
+ * When to read the USD/KRW rate: the start, month starts up to `last`, and `last` itself (the
+ * range's last bar's close, where the equity curve ends), at most
+ * {@link MAX_RATE_SAMPLES} in all, the month starts spread evenly over a range of more months (they
+ * were the first 11 months, so a long run's rate stopped moving after its first year, and a run
+ * starting before the broker's history had no rate at all). Without the end, the end's dollars were
+ * valued at the last month start's rate: up to a month's drift in the end equity and the return.
  */
-function rateTimes(startMs: number, end: number): number[] {
+function rateTimes(startMs: number, last: number): number[] {
   const first = DateTime.fromMillis(startMs, { zone: KST_ZONE }).startOf('month');
   const months: number[] = [];
   for (let m = 1; ; m++) {
     const t = first.plus({ months: m }).toMillis();
-    if (t >= end) break;
+    if (t > last) break;
     months.push(t);
   }
-  const room = MAX_RATE_SAMPLES - 1;
-  if (months.length <= room) return [startMs, ...months];
+  const tail = last > startMs && months[months.length - 1] !== last ? [last] : [];
+  const room = MAX_RATE_SAMPLES - 1 - tail.length;
+  if (months.length <= room) return [startMs, ...months, ...tail];
   const picked = Array.from(
     { length: room },
     (_, i) => months[Math.round(((i + 1) * months.length) / room) - 1],
   );
-  return [startMs, ...(picked as number[])];
+  return [startMs, ...(picked as number[]), ...tail];
 }
 
 /** A first bar this long after the range's start is a late start, not a weekend or a holiday (Korea's longest, 2017's, ran ten days). */

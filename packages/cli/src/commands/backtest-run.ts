@@ -108,7 +108,7 @@ export async function runBacktestCommand(
     const feed = readFeed(present.map((r) => r.symbol));
     reportCoverage(feed, request, present);
     // after the bars: a range with none (in the future) says so, rather than that no rate exists
-    const fx = await fxRates(engine, source.client, db, request, logger);
+    const fx = await fxRates(engine, source.client, db, request, logger, lastBarClose(feed.series));
     const marketSource = source;
     /** The universe's bars, and those of the symbols the strategies subscribed to in `onStart`. */
     const openStream = async (extra: readonly Subscription[], _warmup: number, signal?: AbortSignal) => {
@@ -338,4 +338,16 @@ async function embeddedSimulator(): Promise<MarketSource> {
       await sim.close();
     },
   };
+}
+
+/** The close of the last bar of any series (undefined when none has a bar). */
+function lastBarClose(
+  series: readonly { readonly columns: { readonly closeTime: Float64Array; readonly length: number } }[],
+): number | undefined {
+  let last: number | undefined;
+  for (const s of series) {
+    const t = s.columns.closeTime[s.columns.length - 1];
+    if (t !== undefined && (last === undefined || t > last)) last = t;
+  }
+  return last;
 }
