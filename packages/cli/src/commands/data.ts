@@ -5,7 +5,7 @@
  * @module
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { withConnection } from './broker/connection-flags.js';
+import { describeStoreDb, withConnection } from './broker/connection-flags.js';
 
 const DB_HELP = 'database file (default: $HOGA_DB, else ./data/hoga.sqlite)';
 
@@ -29,14 +29,24 @@ export function registerDataCommands(program: Command): void {
   const data = program
     .command('data')
     .description('download, list and export cached candles (the backtest data)');
-  withConnection(
-    data
-      .command('download')
-      .description('fill the candle cache; a rerun (after Ctrl-C too) fetches only what is missing')
-      .requiredOption('--symbols <list>', 'comma-separated symbols, e.g. 005930,AAPL (required)', symbolList)
-      .addOption(interval())
-      .requiredOption('--from <date>', 'first trading date (2026-11-02) or date-time with offset (required)')
-      .requiredOption('--to <date>', 'last trading date, included (required)'),
+  describeStoreDb(
+    withConnection(
+      data
+        .command('download')
+        .description('fill the candle cache; a rerun (after Ctrl-C too) fetches only what is missing')
+        .requiredOption(
+          '--symbols <list>',
+          'comma-separated symbols, e.g. 005930,AAPL (required)',
+          symbolList,
+        )
+        .addOption(interval())
+        .requiredOption(
+          '--from <date>',
+          'first trading date (2026-11-02) or date-time with offset (required)',
+        )
+        .requiredOption('--to <date>', 'last trading date, included (required)'),
+    ),
+    'the candle cache',
   ).action(async (flags) => {
     const { dataDownload } = await import('./data-actions.js');
     await dataDownload(flags);

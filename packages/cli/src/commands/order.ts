@@ -7,7 +7,7 @@
  * @module
  */
 import { type Command, InvalidArgumentError } from 'commander';
-import { type ConnectionFlags, withConnection } from './broker/connection-flags.js';
+import { type ConnectionFlags, describeStoreDb, withConnection } from './broker/connection-flags.js';
 
 /** Flags of the order commands: the connection's (`withConnection`) and their own. */
 export interface OrderFlags extends ConnectionFlags {
@@ -32,7 +32,7 @@ function decimalText(name: string): (value: string) => string {
 }
 
 function common(command: Command): Command {
-  return withConnection(command)
+  return describeStoreDb(withConnection(command), 'the orders hoga placed (written before they are sent)')
     .option(
       '--confirm-high-value',
       'confirm an order of 100,000,000 KRW or more (confirmHighValueOrder)',

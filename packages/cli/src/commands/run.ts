@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { withConnection } from './broker/connection-flags.js';
+import { describeStoreDb, withConnection } from './broker/connection-flags.js';
 
 /** Flags of `hoga run`. */
 export interface RunFlags {
@@ -106,6 +106,7 @@ export function registerRunCommand(program: Command): void {
         'risk configuration (JSON; default $HOGA_RISK_CONFIG, else the defaults)',
       ),
   );
+  describeStoreDb(command, "the run's orders, fills, strategy state and stored run");
   // A run prints lines as it goes: the shared --json and --csv are refused (see runCommand).
   for (const option of command.options) {
     if (option.long === '--json' || option.long === '--csv') option.hideHelp();

@@ -47,7 +47,12 @@ export function registerSimCommands(program: Command): void {
     .description('run the broker simulator (a real HTTP server that behaves like the broker)')
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .option('--port <port>', 'port (0 picks a free port)', integer('--port', 0, 65535), 18080)
-    .option('--seed <n>', 'seed of the markets (deterministic)', integer('--seed', -(2 ** 31), 2 ** 31 - 1))
+    .option(
+      '--seed <n>',
+      'seed of the markets (deterministic)',
+      integer('--seed', -(2 ** 31), 2 ** 31 - 1),
+      1,
+    )
     .option(
       '--start <iso>',
       'simulated start date-time with offset, or now (default: the clock saved in --state, else now)',

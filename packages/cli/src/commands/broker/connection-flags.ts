@@ -59,3 +59,19 @@ export function withConnection(command: Command): Command {
     .option('--json', 'print JSON instead of a table', false)
     .option('--csv', 'print CSV instead of a table', false);
 }
+
+/**
+ * Describes `--db` of a command that keeps what it does in the database (and makes it when
+ * missing), instead of the read-only broker commands' "also share the token" description.
+ *
+ * @param command - a command given the connection flags by {@link withConnection}
+ * @param holds - what the command keeps there, e.g. "the run's orders, fills and runs"
+ */
+export function describeStoreDb(command: Command, holds: string): Command {
+  for (const option of command.options) {
+    if (option.long === '--db') {
+      option.description = `database of ${holds}, made when missing (default $HOGA_DB, else ./data/hoga.sqlite)`;
+    }
+  }
+  return command;
+}
