@@ -3,7 +3,7 @@
  * daily candles of 005930 into a SQLite file, then asks again and shows that the second time
  * nothing is downloaded.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrokerClient, MemoryTokenCache } from '@hoga/connector';
@@ -13,7 +13,8 @@ import { DateTime } from 'luxon';
 import { cachedCandles } from './cached-candles.js';
 
 const sim = await startSimulator({ seed: 7, start: '2026-11-23T10:00:00+09:00' });
-const db = HogaDatabase.open(join(mkdtempSync(join(tmpdir(), 'hoga-example-')), 'hoga.sqlite'));
+const dir = mkdtempSync(join(tmpdir(), 'hoga-example-'));
+const db = HogaDatabase.open(join(dir, 'hoga.sqlite'));
 const client = new BrokerClient({
   config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
   tokenCache: new MemoryTokenCache(),
@@ -34,4 +35,5 @@ try {
   client.close();
   db.close();
   await sim.close();
+  rmSync(dir, { recursive: true, force: true });
 }
