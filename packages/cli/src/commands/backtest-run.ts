@@ -85,11 +85,14 @@ export async function runBacktestCommand(
   let source: MarketSource | null = null;
   let interrupt: Interrupt | null = null;
   try {
-    source = simulated ? await embeddedSimulator() : configuredBroker(flags);
+    const opened = simulated ? await embeddedSimulator() : configuredBroker(flags);
+    source = opened;
     // extra symbols a strategy subscribes to in onStart join this list when the stream opens
     const present = request.ranges.filter((r): r is SymbolRange => r !== null);
     const warmupBars = Math.max(...strategies.map((s) => s.strategyClass.warmupBars ?? 0));
-    await downloadCandles(engine, source.client, db, request, warmupBars);
+    await downloadOrStop(db.file, (signal) =>
+      downloadCandles(engine, opened.client, db, request, warmupBars, signal),
+    );
     const instruments = new Map<string, Instrument>(
       await instrumentsOf(
         source.client,
@@ -227,6 +230,38 @@ export async function runBacktestCommand(
 }
 
 type Engine = typeof import('@hoga/engine');
+
+/**
+ * Runs the download of the bars of `--symbols` with Ctrl-C (SIGINT) or SIGTERM stopping it: the
+ * pages stored so far stay in the cache, the command says so and exits 130 (before, the signal
+ * killed the process silently, and a terminal's progress bar left its cursor hidden). A second
+ * signal quits at once.
+ *
+ * @param file - the database file, named in the message
+ * @param download - the download, given the signal that stops it
+ */
+async function downloadOrStop(file: string, download: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  const controller = new AbortController();
+  const onSignal = (): void => {
+    if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    await download(controller.signal);
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+    throw new CliError(
+      `interrupted while downloading candles; what was downloaded is kept in ${file}: run the same command again to fetch the rest`,
+      ExitCode.INTERRUPTED,
+      { cause: error },
+    );
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}
 
 /** Ctrl-C during a run: its signal, and `release` (idempotent) to give the signals back. */
 interface Interrupt {
