@@ -33,6 +33,15 @@ function hasTable(db: HogaDatabase, name: string): boolean {
   );
 }
 
+/**
+ * Whether a live run has set the order manager's baseline (the broker's holdings at its first
+ * start); before one, `om_positions` holds only the fills `hoga order` recorded, not the account.
+ */
+function hasLiveBaseline(db: HogaDatabase): boolean {
+  if (!hasTable(db, 'om_meta')) return false;
+  return db.connection.prepare("SELECT 1 FROM om_meta WHERE key = 'baseline_at'").get() !== undefined;
+}
+
 function livePositions(db: HogaDatabase): PositionRow[] {
   if (!hasTable(db, 'om_positions')) return [];
   const blocked = new Map(
@@ -82,7 +91,17 @@ export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
   }
   const db = HogaDatabase.open(file, { migrate: false });
   try {
-    const rows = flags.mode === 'paper' ? paperPositions(db) : livePositions(db);
+    const live = flags.mode !== 'paper';
+    // before the first live run, the fills of `hoga order` alone would read as positions (a sale
+    // of 5 shares held as -5): nothing is listed, and stderr says where the account's are
+    const baseline = !live || hasLiveBaseline(db);
+    if (!baseline) {
+      io.err(
+        `hoga: no live run has started on this store (${db.file}) yet: the engine's live positions start from ` +
+          "the broker's holdings at the first one (hoga holdings shows the broker's now)\n",
+      );
+    }
+    const rows = !live ? paperPositions(db) : baseline ? livePositions(db) : [];
     if (flags.json === true) {
       io.out(`${JSON.stringify(rows, null, 2)}\n`);
       return;
