@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hoga, nodeForAnyUser, simFlags } from './hoga-process.test-helper.js';
+import { hoga, nodeForAnyUser, REPO_ROOT, simFlags } from './hoga-process.test-helper.js';
 
 let sim: SimulatorHandle;
 let silent: Server;
@@ -51,10 +51,39 @@ describe('an unreachable broker (item 1)', () => {
     const run = await hoga(['quote', '005930', '--base-url', closedUrl, ...creds]);
     expect(run.code).toBe(1);
     expect(run.err).toBe(
-      `hoga: the broker at ${closedUrl} is not reachable (ECONNREFUSED): check the address (HOGA_BASE_URL or --base-url) and that the broker is running\n`,
+      `hoga: the broker at ${closedUrl} is not reachable (ECONNREFUSED): check the address (HOGA_BASE_URL, --base-url or the profile's baseUrl in hoga.config.json) and that the broker is running\n`,
     );
     expect(run.out).toBe('');
   });
+
+  // Before: `hoga init`'s profile named a simulator not running, and hoga backtest (or hoga run)
+  // said "the broker is not reachable (ECONNREFUSED): check the address (HOGA_BASE_URL or
+  // --base-url)": no address, and not where it came from (no HOGA_BASE_URL was set).
+  it('hoga backtest and hoga run name the address of the profile and the profile as a place to check', async () => {
+    const project = join(dir, 'profile-closed');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(
+      join(project, 'hoga.config.json'),
+      JSON.stringify({
+        defaultProfile: 'sim',
+        profiles: { sim: { baseUrl: closedUrl, clientId: 'sim-client', clientSecret: 'sim-secret' } },
+      }),
+    );
+    const address = closedUrl.replace('http://', '');
+    const sma = join(REPO_ROOT, 'strategies', 'sma-crossover.ts');
+    const range = ['--symbols', '005930', '--interval', '1d', '--from', '2026-10-01', '--to', '2026-10-30'];
+    for (const args of [
+      ['backtest', sma, ...range],
+      ['run', sma, '--mode', 'paper'],
+    ]) {
+      const run = await hoga(args, { cwd: project });
+      expect(run.code, run.err).toBe(1);
+      expect(run.err).toContain(
+        `hoga: the broker at ${address} is not reachable (ECONNREFUSED): check the address (HOGA_BASE_URL, --base-url or the profile's baseUrl in hoga.config.json)`,
+      );
+      expect(run.err).not.toMatch(STACK);
+    }
+  }, 60_000);
 
   it('a server that never answers ends at --timeout', async () => {
     const run = await hoga(['quote', '005930', '--base-url', silentUrl, ...creds, '--timeout', '1.5']);

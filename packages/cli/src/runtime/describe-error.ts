@@ -88,12 +88,30 @@ function configReport(error: ConnectorConfigError): ErrorReport {
 /** Socket error codes that mean the address is wrong or nothing listens there. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/**
+ * The address a socket error names (`127.0.0.1:18080`, or the host name it could not resolve), for
+ * a failure reported without the broker's base URL (a backtest's or a run's client).
+ */
+function causeAddress(
+  cause: { address?: unknown; port?: unknown; hostname?: unknown } | undefined,
+): string | null {
+  if (typeof cause?.address === 'string') {
+    return typeof cause.port === 'number' ? `${cause.address}:${cause.port}` : cause.address;
+  }
+  return typeof cause?.hostname === 'string' ? cause.hostname : null;
+}
+
 function networkSentence(error: NetworkError, baseUrl: string | undefined): string {
-  const where = baseUrl === undefined ? 'the broker' : `the broker at ${baseUrl}`;
-  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const cause = error.cause as
+    | { code?: unknown; message?: unknown; address?: unknown; port?: unknown; hostname?: unknown }
+    | undefined;
+  const address = baseUrl ?? causeAddress(cause);
+  const where = address === null ? 'the broker' : `the broker at ${address}`;
   const code = typeof cause?.code === 'string' ? cause.code : '';
   if (UNREACHABLE.has(code)) {
-    return `${where} is not reachable (${code}): check the address (HOGA_BASE_URL or --base-url) and that the broker is running`;
+    // the address may come from a profile of hoga.config.json (hoga init writes one), not only
+    // from the variable or the flag
+    return `${where} is not reachable (${code}): check the address (HOGA_BASE_URL, --base-url or the profile's baseUrl in hoga.config.json) and that the broker is running`;
   }
   if (
     code.startsWith('ERR_SSL') ||
