@@ -205,11 +205,21 @@ export async function dataExport(flags: {
   interval: '1m' | '1d';
   from?: string;
   to?: string;
-  format: 'csv' | 'parquet';
+  /** Absent: Parquet for an `--out` file named `.parquet`, else CSV. */
+  format?: 'csv' | 'parquet';
   out?: string;
 }): Promise<void> {
-  if (flags.format === 'parquet' && flags.out === undefined) {
+  const parquetName = flags.out?.toLowerCase().endsWith('.parquet') === true;
+  const format = flags.format ?? (parquetName ? 'parquet' : 'csv');
+  if (format === 'parquet' && flags.out === undefined) {
     throw usageError('parquet is binary: give --out <file>', 'data export');
+  }
+  if (format === 'csv' && parquetName) {
+    // before, CSV text was written into the .parquet file, which no Parquet reader opens
+    throw usageError(
+      `--format csv writes CSV text, not into ${flags.out}: name the file .csv, or leave out --format (or give --format parquet)`,
+      'data export',
+    );
   }
   checkOrder(flags.from, flags.to, 'data export');
   const reading = openExisting(flags.db, 'data export');
@@ -223,7 +233,7 @@ export async function dataExport(flags: {
         .all(flags.interval) as string[]);
     const columns: string[][] = EXPORT_COLUMNS.map(() => []);
     const out =
-      flags.format === 'csv'
+      format === 'csv'
         ? flags.out === undefined
           ? process.stdout
           : // opened here: a path that cannot be written fails now, before any row (the stream's

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
@@ -74,5 +74,34 @@ describe('hoga data with --to before --from', () => {
     expect(unwritable.err).toContain(nowhere);
     expect(unwritable.err).not.toContain('wrote');
     expect(unwritable.code).not.toBe(0);
+  });
+});
+
+// Before: `hoga data export --out candles.parquet` wrote CSV text into candles.parquet (the format
+// was csv unless --format said otherwise), which no Parquet reader opens.
+describe('hoga data export --out with a .parquet name', () => {
+  it('writes Parquet without --format, and refuses --format csv into a .parquet file (exit 2)', async () => {
+    const downloaded = await download('2025-03-03', '2025-03-14');
+    expect(downloaded.code).toBe(0);
+    const file = join(dir, 'candles.parquet');
+    const inferred = await hoga(['data', 'export', '--interval', '1d', '--out', file, '--db', db], {
+      env,
+      cwd: dir,
+    });
+    expect(inferred.code, inferred.err).toBe(0);
+    const bytes = readFileSync(file);
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('PAR1');
+    expect(bytes.subarray(-4).toString('latin1')).toBe('PAR1');
+    const other = join(dir, 'other.parquet');
+    const refused = await hoga(
+      ['data', 'export', '--interval', '1d', '--format', 'csv', '--out', other, '--db', db],
+      { env, cwd: dir },
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('--format csv writes CSV text');
+    expect(existsSync(other)).toBe(false);
+    // a .csv name, or none, stays CSV
+    const csv = await hoga(['data', 'export', '--interval', '1d', '--db', db], { env, cwd: dir });
+    expect(csv.out.startsWith('symbol,interval,time,')).toBe(true);
   });
 });

@@ -74,10 +74,8 @@ export function registerDataCommands(program: Command): void {
     .addOption(
       new Option(
         '--format <format>',
-        'output format; parquet needs --out and stores every column as UTF8 text like the CSV (prices and volume exact)',
-      )
-        .choices(['csv', 'parquet'])
-        .default('csv'),
+        'output format; parquet needs --out and stores every column as UTF8 text like the CSV (prices and volume exact) (default: parquet for an --out file ending .parquet, else csv)',
+      ).choices(['csv', 'parquet']),
     )
     .option('--out <file>', 'write to this file instead of stdout')
     .action(async (flags) => {
