@@ -93,6 +93,8 @@ describe('OpeningRange', () => {
     [{ rangeMinutes: 0 }, 'rangeMinutes', '0'],
     [{ flatMinutes: 'late' }, 'flatMinutes', '"late"'],
     [{ quantity: -1 }, 'quantity', '-1'],
+    // before: accepted, and every buy was denied invalid-request (a KR buy of 1.5 shares)
+    [{ quantity: 1.5 }, 'quantity', '1.5'],
   ])('refuses the config %j naming the field and the value', async (config, field, value) => {
     const run = backtestBars([{ strategyClass: OpeningRange, config }], minuteBars('005930', [1, 2]));
     await expect(run).rejects.toBeInstanceOf(StrategyConfigError);

@@ -26,8 +26,8 @@ import { DateTime } from 'luxon';
 const Config = z.strictObject({
   /** Minutes of the opening range. */
   rangeMinutes: z.number().int().min(1).max(120).default(30),
-  /** Shares bought on a breakout. */
-  quantity: z.number().positive().default(10),
+  /** Shares bought on a breakout (whole shares: a buy of a fractional quantity is refused). */
+  quantity: z.number().int().positive().default(10),
   /** Minutes before the regular close at which what is held is sold. */
   flatMinutes: z.number().int().min(1).max(120).default(15),
 });

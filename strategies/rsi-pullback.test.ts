@@ -86,6 +86,8 @@ describe('RsiPullback', () => {
     [{ buyBelow: 60, sellAbove: 55 }, 'buyBelow', '60'],
     [{ period: 50 }, 'period', '50'],
     [{ discountPct: -1 }, 'discountPct', '-1'],
+    // before: accepted, and every buy was denied invalid-request (a KR buy of 1.5 shares)
+    [{ quantity: 1.5 }, 'quantity', '1.5'],
   ])('refuses the config %j naming the field and the value', async (config, field, value) => {
     const run = backtestBars([{ strategyClass: RsiPullback, config }], minuteBars('005930', [1, 2]));
     await expect(run).rejects.toBeInstanceOf(StrategyConfigError);

@@ -41,8 +41,8 @@ const Config = z
     buyBelow: z.number().gt(0).lt(100).default(30),
     /** Sell above this RSI (more than `buyBelow`). */
     sellAbove: z.number().gt(0).lt(100).default(55),
-    /** Shares bought. */
-    quantity: z.number().positive().default(10),
+    /** Shares bought (whole shares: a buy of a fractional quantity is refused). */
+    quantity: z.number().int().positive().default(10),
     /** How far under the close the limit buy rests, in percent. */
     discountPct: z.number().min(0).lt(100).default(0.5),
     /** Bars a limit buy may work before it is cancelled. */
