@@ -215,6 +215,7 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
           'qty',
           'price',
           'commission',
+          'tax',
           'cumulative',
         ],
         fills.map((f) => [
@@ -226,6 +227,7 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
           dec(f.quantity),
           dec(f.price),
           `${dec(f.commission)} ${f.commissionCurrency}`,
+          f.tax === null ? '-' : `${dec(f.tax)} ${f.commissionCurrency}`,
           dec(f.cumulativeQuantity),
         ]),
         flags,

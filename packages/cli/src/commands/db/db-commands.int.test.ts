@@ -241,7 +241,7 @@ describe('registerDbCommands', () => {
       expect(lines[1]).toBe('2026-11-23 09:00:00,ord-a,B-2,sma,live,005930,BUY,LIMIT,72100,10,10,-,FILLED');
       expect(lines).toHaveLength(3);
       const fills = (await hoga('fills', '--csv', '--db', file)).out.trimEnd().split('\n');
-      expect(fills[1]).toBe('2026-11-23 09:00:00,ord-a,B-2,005930,BUY,10,72100,108.15 KRW,10');
+      expect(fills[1]).toBe('2026-11-23 09:00:00,ord-a,B-2,005930,BUY,10,72100,108.15 KRW,-,10');
     });
 
     it('rejects an unknown state with the allowed values', async () => {
@@ -348,6 +348,45 @@ describe('registerDbCommands', () => {
         }),
       ]);
       expect(JSON.parse((await hoga('fills', '--json', '--db', file, '--symbol', '000660')).out)).toEqual([]);
+    });
+
+    it('shows each fill with its commission and tax in the table', async () => {
+      seed();
+      const db = HogaDatabase.open(file);
+      const sell = db.orders.recordIntent({
+        strategyId: 'sma',
+        mode: 'live',
+        market: 'KR',
+        currency: 'KRW',
+        side: 'SELL',
+        orderType: 'LIMIT',
+        timeInForce: 'DAY',
+        amount: null,
+        clientOrderId: 'ord-s',
+        symbol: '005930',
+        price: new Decimal('73000'),
+        quantity: new Decimal('10'),
+        createdAt: T0 + 3,
+      });
+      db.fills.record({
+        orderId: sell.id,
+        brokerOrderId: 'B-3',
+        symbol: '005930',
+        side: 'SELL',
+        quantity: new Decimal('10'),
+        price: new Decimal('73000'),
+        commission: new Decimal('109'),
+        commissionCurrency: 'KRW',
+        tax: new Decimal('1095'),
+        filledAt: T0 + 4,
+        cumulativeQuantity: new Decimal('10'),
+      });
+      db.close();
+      const lines = (await hoga('fills', '--db', file)).out.trim().split('\n');
+      // before: no tax column (the 1,095 won of tax the sell paid was in --json only)
+      expect(lines[0]).toMatch(/\bcommission\s+tax\b/);
+      expect(lines.find((l) => l.includes('B-3'))).toMatch(/109 KRW\s+1095 KRW/);
+      expect(lines.find((l) => l.includes('B-2'))).toMatch(/108\.15 KRW\s+- /);
     });
 
     it('exits 1 naming an unknown order', async () => {
