@@ -95,6 +95,22 @@ export interface TradeBatch {
 }
 
 const TRADE_PAGE = 50;
+/** Minute candles a poll asks for at least (the newest, the one in progress, a few more). */
+const CANDLE_PAGE = 10;
+/** Most candles one request returns (spec: `count` 1 to 200). */
+const MAX_CANDLE_PAGE = 200;
+
+/**
+ * How many candles the next poll of a stream asks for: {@link CANDLE_PAGE}, or, for minute
+ * candles, enough to reach back to the newest one already handed over when the polls of many
+ * symbols share the chart group's budget (200 symbols: each polled every 40 s) or the process
+ * was paused, so that no candle completed between two polls is skipped (at most 200).
+ */
+function candlePageSize(interval: CandleInterval, newestMs: number | null, nowMs: number): number {
+  if (interval !== '1m' || newestMs === null) return CANDLE_PAGE;
+  const minutes = Math.ceil((nowMs - newestMs) / 60_000) + 2;
+  return Math.min(MAX_CANDLE_PAGE, Math.max(CANDLE_PAGE, minutes));
+}
 
 /** The streams; see the module description. */
 export class BrokerStreams {
@@ -246,7 +262,8 @@ export class BrokerStreams {
 
   /**
    * Candles of one symbol: each completed candle once, and the candle in progress marked
-   * `complete: false` whenever it changes.
+   * `complete: false` whenever it changes. A poll reaches back to the last candle handed over
+   * (up to 200 minute candles), so polls spaced wider than ten minutes skip none.
    *
    * @param symbol - the symbol
    * @param interval - `1m` or `1d`
@@ -267,7 +284,10 @@ export class BrokerStreams {
               fetch: (signal) =>
                 this.client.getCandles(
                   symbol,
-                  { interval, count: 10 },
+                  {
+                    interval,
+                    count: candlePageSize(interval, tracker.newestCompletedMs, this.client.clock.nowMs()),
+                  },
                   { priority: RequestPriority.POLL, signal },
                 ),
             })

@@ -52,6 +52,11 @@ export class CandleTracker {
     private readonly market: Market,
   ) {}
 
+  /** The end stamp (ms) of the newest completed candle seen so far, or null before the first poll. */
+  get newestCompletedMs(): number | null {
+    return this.watermark;
+  }
+
   /**
    * The updates a poll brings: completed candles newer than the last one emitted (oldest first;
    * on the first poll only the newest completed one), then the in-progress candle if it changed.

@@ -1,0 +1,55 @@
+/**
+ * A minute-candle stream polled less often than its candles come (many symbols sharing the chart
+ * group's 5 requests a second, a process paused, a fast simulator) hands over every completed
+ * candle since its last poll, not only the last ten.
+ */
+import type { ScaledClock } from '@hoga/core';
+import { filter } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BrokerStreams, type CandleUpdate } from '../src/index.js';
+import { type SimFixture, startFixture } from './simulator-fixture.js';
+
+let fixture: SimFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('BrokerStreams.candles$ after a long gap between polls', () => {
+  it('hands over each of the 25 minute candles completed since the last poll, oldest first', async () => {
+    fixture = await startFixture({ speed: 0, start: '2026-11-23T10:00:30.000+09:00', rateLimit: false });
+    const { sim, client } = fixture;
+    const clock = fixture.clock as ScaledClock;
+    const streams = new BrokerStreams(client, {
+      intervals: { candles1m: 100 },
+      marketHours: { isOpen: () => true },
+    });
+    const seen: CandleUpdate[] = [];
+    const sub = streams
+      .candles$('005930', '1m')
+      .pipe(filter((u) => u.complete))
+      .subscribe((u) => seen.push(u));
+    try {
+      await until(() => seen.length === 1);
+      const first = seen[0]?.candle.timestamp.toMillis() ?? 0;
+      // 25 minutes pass between two polls
+      sim.advanceClock(25 * 60_000);
+      clock.advance(25 * 60_000);
+      const last = first + 25 * 60_000;
+      await until(() => seen.some((u) => u.candle.timestamp.toMillis() >= last));
+      const stamps = seen.slice(1).map((u) => (u.candle.timestamp.toMillis() - first) / 60_000);
+      expect(stamps).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    } finally {
+      sub.unsubscribe();
+      streams.dispose();
+    }
+  });
+});
