@@ -107,7 +107,13 @@ export class BarDelivery {
     }
     const fx = parts.fx;
     if (fx instanceof LatestFxRates) {
-      parts.subscriptions.push(this.streams.exchangeRate$().subscribe((r) => fx.set(r.rate.toNumber())));
+      // the risk checks take the same rate (the risk module's market view reads none of its own)
+      parts.subscriptions.push(
+        this.streams.exchangeRate$().subscribe((r) => {
+          fx.set(r.rate.toNumber());
+          parts.risk.module.market?.followFx(r.rate);
+        }),
+      );
     }
     parts.paperAccount?.attach(this.streams);
     // Timers run on the engine clock.

@@ -5,7 +5,7 @@
  * @module
  */
 import type { BrokerClient } from '@hoga/connector';
-import type { Logger } from '@hoga/core';
+import type { Decimal, Logger } from '@hoga/core';
 import { LatestFxRates } from '../portfolio/fx-rates.js';
 
 /** KRW per USD until the broker first answers, when its rate cannot be read at the start. */
@@ -18,13 +18,16 @@ export const FALLBACK_USD_KRW = 1400;
  *
  * @param client - the broker
  * @param logger - where the warning goes
+ * @param onRead - given the rate read (not called when the broker did not answer)
  */
 export async function brokerFxRates(
   client: Pick<BrokerClient, 'getExchangeRate'>,
   logger: Logger,
+  onRead?: (rate: Decimal) => void,
 ): Promise<LatestFxRates> {
   try {
     const rate = await client.getExchangeRate();
+    onRead?.(rate.rate);
     return new LatestFxRates(rate.rate.toNumber());
   } catch (error) {
     logger.warn(

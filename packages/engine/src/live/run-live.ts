@@ -154,13 +154,20 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
 
   /** Aborted when the run stops: the risk gate's background reads still queued end at once. */
   const halt = new AbortController();
-  // the broker's rate valid now unless the caller gave rates; the bar delivery keeps it current
-  const fx = o.fx ?? (await brokerFxRates(o.client, o.logger));
+  // the broker's rate valid now unless the caller gave rates; the bar delivery keeps it current,
+  // and the risk checks take the same rate (read once, not once more for them)
+  let startRate: Decimal | undefined;
+  const fx =
+    o.fx ??
+    (await brokerFxRates(o.client, o.logger, (rate) => {
+      startRate = rate;
+    }));
   const { runtime, portfolio, risk, recorder } = await assembleRunRuntime(o, {
     marks,
     mode,
     halt: halt.signal,
     fx,
+    ...(startRate === undefined ? {} : { startRate }),
   });
   pollSucceeded = () => risk.module.staleness?.noteOrderPoll();
   // the books open with the fills of earlier runs: the status counts this run's PnL from here

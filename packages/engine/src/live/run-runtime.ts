@@ -8,7 +8,7 @@
  * @module
  */
 import 'reflect-metadata';
-import { type Instrument, instrumentOf } from '@hoga/core';
+import { type Decimal, type Instrument, instrumentOf } from '@hoga/core';
 import { Container } from 'inversify';
 import { AccountViewToken } from '../portfolio/account-view.js';
 import { FxRates } from '../portfolio/fx-rates.js';
@@ -49,6 +49,11 @@ export interface RunRuntimeParts {
   readonly halt: AbortSignal;
   /** USD/KRW rates: the caller's (`LiveRunOptions.fx`), else the broker's followed. */
   readonly fx: FxRates;
+  /**
+   * The broker's rate read at the start for {@link RunRuntimeParts.fx}: the risk checks take it
+   * (and then the run's exchange-rate stream's) instead of reading it again.
+   */
+  readonly startRate?: Decimal;
 }
 
 /** A run's runtime and what the run keeps of its assembly. */
@@ -93,6 +98,7 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     symbols: o.settings.symbols,
     watchStaleness: !paper,
   });
+  if (parts.startRate !== undefined) risk.module.market?.followFx(parts.startRate);
   try {
     logPriorCloses(o.logger, await risk.start());
     container.bind(RiskGate).toConstantValue(risk.gate);

@@ -126,6 +126,8 @@ export class BrokerMarketView implements MarketRulesView {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly calendars: MarketCalendars;
   private fx: Stamped<Decimal> | undefined;
+  /** The rate is given by {@link BrokerMarketView.followFx} (a run's exchange-rate stream): never read here. */
+  private fxFollowed = false;
   private readonly ages: MarketViewAges;
 
   /**
@@ -167,7 +169,8 @@ export class BrokerMarketView implements MarketRulesView {
       jobs.push(this.once(`quote:${symbol}${tag}`, () => this.readPrice(symbol, options)));
     if (force || this.staleLimits(this.limits.get(symbol)))
       jobs.push(this.once(`limits:${symbol}${tag}`, () => this.readLimits(symbol, options)));
-    if (force || this.stale(this.fx, this.ages.fx)) jobs.push(this.once('fx', () => this.readFx()));
+    const fxStale = this.fxFollowed ? this.fx === undefined : this.stale(this.fx, this.ages.fx);
+    if ((force && !this.fxFollowed) || fxStale) jobs.push(this.once('fx', () => this.readFx()));
     await Promise.all(jobs);
   }
 
@@ -212,6 +215,18 @@ export class BrokerMarketView implements MarketRulesView {
   /** A price from a stream (saves a read). */
   notePrice(symbol: string, price: Decimal): void {
     this.prices.set(symbol, { value: price, atMs: this.clock.nowMs() });
+  }
+
+  /**
+   * The USD/KRW rate as someone else reads it (a run's exchange-rate stream, which the broker
+   * refreshes every minute): from now on the view takes the rates given here and reads none itself,
+   * so the run reads the rate once, not once for its valuation and again for its risk checks.
+   *
+   * @param rate - KRW per USD
+   */
+  followFx(rate: Decimal): void {
+    this.fxFollowed = true;
+    this.fx = { value: rate, atMs: this.clock.nowMs() };
   }
 
   /** The last price of a symbol, when known. */
