@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { BrokerStreams, type CandleInterval, candleToBar } from '@hoga/connector';
+import { BrokerStreams, type CandleInterval, candleToBar, DEFAULT_STREAM_INTERVALS } from '@hoga/connector';
 import type { Bar } from '@hoga/core';
 import { filter, type Subscription } from 'rxjs';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
@@ -22,11 +22,12 @@ import { DailyBarGate } from './daily-bar-gate.js';
 import { MarketSubscriptions } from './market-subscriptions.js';
 import type { PaperAccount } from './paper-account.js';
 import type { LiveRunOptions } from './run-live.js';
+import { sayCandlePolling } from './start-progress.js';
 
 /** What the bar delivery needs of the run's options. */
 type DeliveryOptions = Pick<
   LiveRunOptions,
-  'client' | 'clock' | 'settings' | 'streamIntervals' | 'onBar' | 'onError'
+  'client' | 'clock' | 'settings' | 'streamIntervals' | 'onBar' | 'onError' | 'logger'
 >;
 
 /** What {@link BarDelivery} hands the bars to, and what it works with. */
@@ -105,6 +106,10 @@ export class BarDelivery {
           .subscribe((u) => this.dailyBars.offer(candleToBar(u.candle, symbol, interval), deliver)),
       );
     }
+    // many symbols share the chart group's requests: how late their bars can come, said once
+    const intervals = { ...DEFAULT_STREAM_INTERVALS, ...o.streamIntervals };
+    const asked = interval === '1m' ? intervals.candles1m : intervals.candles1d;
+    sayCandlePolling(o.logger, o.client, o.settings.symbols.length, asked);
     const fx = parts.fx;
     if (fx instanceof LatestFxRates) {
       // the risk checks take the same rate (the risk module's market view reads none of its own)

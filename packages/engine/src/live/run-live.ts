@@ -30,6 +30,7 @@ import { bindModeVenue } from './mode-venue.js';
 import { type RunLease, takeRunLease } from './run-lease.js';
 import { assembleRunRuntime } from './run-runtime.js';
 import { SessionRecord } from './session-record.js';
+import { sayFirstReads, sayWarmUp } from './start-progress.js';
 import { retrackStoredOrders, warnOfAbsentStrategies } from './stored-orders.js';
 import { warmUpStrategies } from './warm-up.js';
 
@@ -157,6 +158,8 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
   // the broker's rate valid now unless the caller gave rates; the bar delivery keeps it current,
   // and the risk checks take the same rate (read once, not once more for them)
   let startRate: Decimal | undefined;
+  // many symbols take a while to read: said first
+  sayFirstReads(o.logger, o.client, o.settings.symbols.length);
   const fx =
     o.fx ??
     (await brokerFxRates(o.client, o.logger, (rate) => {
@@ -212,6 +215,8 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     runtime.callAll('onStart');
     await runtime.settle();
     // the bars before the run's first, to the strategies with `warmupBars` (as a backtest's warm-up)
+    const warmUpBars = Math.max(0, ...runtime.hosts.map((h) => h.strategyClass.warmupBars ?? 0));
+    sayWarmUp(o.logger, o.client, warmUpBars, o.settings.symbols.length);
     await warmUpStrategies(runtime, {
       client: o.client,
       clock: o.clock,
