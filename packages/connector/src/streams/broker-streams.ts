@@ -36,6 +36,7 @@ import { MarketHours } from './market-hours.js';
 import { orderUpdates } from './order-updates.js';
 import { PollScheduler } from './poll-scheduler.js';
 import { diffTrades } from './trade-dedup.js';
+import { WatchedPrices } from './watched-prices.js';
 
 /** Least time between two polls of one subscription, per stream kind (ms). */
 export interface StreamIntervals {
@@ -120,6 +121,7 @@ export class BrokerStreams {
   private readonly scheduler: SchedulerLike;
   private readonly orderHoldMs: number | undefined;
   private readonly cache = new Map<string, Observable<unknown>>();
+  private readonly watchedPrices: WatchedPrices;
   private readonly stop$ = new Subject<void>();
   private disposed = false;
 
@@ -143,6 +145,12 @@ export class BrokerStreams {
       onIdle: () => hours.cancelLoads?.(),
       ...(options.onError ? { onError: options.onError } : {}),
       ...(options.maxInFlight ? { maxInFlight: options.maxInFlight } : {}),
+    });
+    this.watchedPrices = new WatchedPrices({
+      client,
+      polls: this.polls,
+      minIntervalMs: this.intervals.prices,
+      onError: options.onError,
     });
   }
 
@@ -201,6 +209,26 @@ export class BrokerStreams {
       },
       false,
     );
+  }
+
+  /**
+   * The last price of one symbol, polled together with every other symbol watched this way in its
+   * market: one request (per 200 symbols) for all of them, where a `prices$` per symbol makes one
+   * each. A symbol the broker does not know is reported to `onError` on the key `prices:<symbol>+0`
+   * and dropped; the others go on.
+   *
+   * @param symbol - the symbol
+   */
+  price$(symbol: string): Observable<Price> {
+    const market = marketOfSymbol(symbol);
+    const upper = symbol.toUpperCase();
+    return defer(() => {
+      const unwatch = this.watchedPrices.watch(market, symbol);
+      return this.shared(`prices:watched-${market}`, () => this.watchedPrices.poll$(market), false).pipe(
+        mergeMap((prices) => prices.filter((p) => p.symbol.toUpperCase() === upper)),
+        finalize(unwatch),
+      );
+    });
   }
 
   /**

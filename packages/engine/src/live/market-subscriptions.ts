@@ -24,7 +24,7 @@ import {
   type Trade,
 } from '@hoga/connector';
 import type { Bar, BarInterval, Clock } from '@hoga/core';
-import { distinctUntilChanged, filter, map, mergeMap, type Subscription as RxSubscription } from 'rxjs';
+import { distinctUntilChanged, filter, map, type Subscription as RxSubscription } from 'rxjs';
 import type { EngineRuntime, Subscription } from '../runtime/engine-runtime.js';
 import type { MarketTrade, OrderbookSnapshot, PriceTick } from '../strategy/market-events.js';
 import type { StrategyHook } from '../strategy/strategy.js';
@@ -142,10 +142,10 @@ export class MarketSubscriptions {
     switch (s.kind) {
       case 'prices':
         // the first of equal ticks is handed over; each poll of an unchanged price is not
+        // polled with the other subscribed prices of its market: one request for all of them
         subscription = streams
-          .prices$([s.symbol])
+          .price$(s.symbol)
           .pipe(
-            mergeMap((prices) => prices.filter((p) => p.symbol === s.symbol)),
             map((p) => this.tick(p)),
             distinctUntilChanged(sameTick),
           )
