@@ -90,6 +90,17 @@ export class AccountInfoProvider implements FundsView {
     return this.shares.get(symbol)?.value;
   }
 
+  /**
+   * Whether the account may hold shares of `symbol` to sell: not known yet, or the broker's last
+   * answer was more than zero. The background refresh re-reads only these (a sell of another symbol
+   * reads its figure itself, as it is then stale), so that a run over many symbols does not spend
+   * the ORDER_INFO group's few requests a second on figures of zero.
+   */
+  mayHold(symbol: string): boolean {
+    const shares = this.shares.get(symbol);
+    return shares === undefined || !shares.value.isZero();
+  }
+
   /** An order was let through: what it holds back leaves the cached figures until the next read. */
   reserve(order: ReservingOrder): void {
     const cash = this.cash.get(order.currency);

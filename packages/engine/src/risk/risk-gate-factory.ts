@@ -93,7 +93,10 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
       symbols.map(async (symbol) => {
         await market?.prepare(symbol, false, background);
         const instrument = market?.instrument(symbol);
-        if (instrument !== undefined) await funds?.refresh(instrument.currency, symbol, false, background);
+        // the sellable quantity of what the account may hold: a symbol the broker said none of is
+        // read again by the sell order that needs it (one request per symbol and refresh otherwise)
+        const sellable = funds?.mayHold(symbol) === true ? symbol : null;
+        if (instrument !== undefined) await funds?.refresh(instrument.currency, sellable, false, background);
       }),
     );
   };
