@@ -25,7 +25,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'int', include: INT, exclude: ['**/node_modules/**'], pool: 'forks' },
+        test: {
+          name: 'int',
+          include: INT,
+          exclude: ['**/node_modules/**'],
+          pool: 'forks',
+          // the `hoga` bundle built once before the child-process tests start it (see the file)
+          globalSetup: ['./scripts/int-global-setup.ts'],
+        },
       },
     ],
     // Two test files at a time at least: vitest's default (a worker fewer than the cores) runs them
