@@ -9,7 +9,14 @@
 import { type Bar, Decimal, type OrderEvent } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
-import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
+import {
+  Closers,
+  openTempDb,
+  type SimulatedBroker,
+  startSimulatedBroker,
+  startTestRun,
+  until,
+} from './live-run.test-helper.js';
 
 const closers = new Closers();
 afterEach(() => closers.closeAll());
@@ -23,9 +30,25 @@ class BuyOnFirstBar extends Strategy {
   }
 }
 
-async function dailyRun(start: string, speed: number, mode: 'paper' | 'live' = 'paper') {
+/**
+ * Sets the simulator's clock and the engine's together to `at` (when given) and runs both at
+ * `speed` from there. The tests start both frozen (speed 0), so that the run's start, however long
+ * it takes on a loaded machine, uses up none of the simulated minutes before the open: before,
+ * they ran at ×10 from 08:59:00, and a start slower than 6 s met the open already passed.
+ */
+function runClocks(s: SimulatedBroker, speed: number, at?: string): void {
+  if (at !== undefined) {
+    s.sim.setClock(at);
+    s.clock.set(Date.parse(at));
+  }
+  s.sim.setSpeed(speed);
+  s.clock.setSpeed(speed);
+}
+
+/** A paper or live run of {@link BuyOnFirstBar} on 005930's daily bars, both clocks frozen at `start`. */
+async function dailyRun(start: string, mode: 'paper' | 'live' = 'paper') {
   BuyOnFirstBar.seen = [];
-  const s = await startSimulatedBroker(closers, { start, speed });
+  const s = await startSimulatedBroker(closers, { start, speed: 0 });
   const db = openTempDb(closers, 'hoga-daily-open-', s.clock);
   const run = await startTestRun(
     { client: s.client, clock: s.clock, db },
@@ -40,7 +63,7 @@ async function dailyRun(start: string, speed: number, mode: 'paper' | 'live' = '
     { pollIntervalMs: 200, streamIntervals: { candles1d: 300 } },
   );
   closers.add(() => run.handle.stop());
-  return run;
+  return { ...run, s };
 }
 
 const outcome = (events: readonly OrderEvent[]): string[] =>
@@ -53,10 +76,12 @@ describe('daily bars in paper and live', () => {
     '%s: reach onBar at the regular open when the run starts in the pre-market; the market order fills',
     async (mode) => {
       // Wednesday 2026-11-25, 08:59:00 KST: the KR pre-market (MARKET refused), the open a minute away
-      const { handle, events } = await dailyRun('2026-11-25T08:59:00+09:00', 10, mode);
+      const { handle, events, s } = await dailyRun('2026-11-25T08:59:00+09:00', mode);
       // the status line counts it while it waits
-      await until(() => handle.status().barsWaiting === 1, 10_000);
+      await until(() => handle.status().barsWaiting === 1, 30_000);
       expect(BuyOnFirstBar.seen).toEqual([]);
+      // five seconds before the open, at real speed: the handover has 30 s of real time after it
+      runClocks(s, 1, '2026-11-25T08:59:55+09:00');
       await until(() => events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied'), 30_000);
       const [first] = BuyOnFirstBar.seen;
       // the bar of Tuesday 11-24 (stamped at its KST date), handed over at 09:00 or just after
@@ -69,7 +94,8 @@ describe('daily bars in paper and live', () => {
   );
 
   it('reach onBar at once when the run starts in the regular session', async () => {
-    const { events } = await dailyRun('2026-11-25T10:00:00+09:00', 1);
+    const { events, s } = await dailyRun('2026-11-25T10:00:00+09:00');
+    runClocks(s, 1);
     await until(() => events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied'), 30_000);
     const [first] = BuyOnFirstBar.seen;
     expect(first?.barTs).toBe(Date.parse('2026-11-24T00:00:00+09:00'));
@@ -93,7 +119,7 @@ describe('daily bars in paper and live', () => {
         if (bar.interval === '1m' && !seen.some((s) => s.startsWith('1m'))) seen.push(`1m ${bar.symbol}`);
       }
     }
-    const s = await startSimulatedBroker(closers, { start: '2026-11-25T08:59:00+09:00', speed: 10 });
+    const s = await startSimulatedBroker(closers, { start: '2026-11-25T08:59:00+09:00', speed: 0 });
     const db = openTempDb(closers, 'hoga-daily-sub-', s.clock);
     const { handle, events } = await startTestRun(
       { client: s.client, clock: s.clock, db },
@@ -109,8 +135,9 @@ describe('daily bars in paper and live', () => {
     );
     closers.add(() => handle.stop());
     // the pre-market's minute bars go through while the day's bar waits for 09:00
-    await until(() => seen.includes('1m 005930') && handle.status().barsWaiting === 1, 15_000);
+    await until(() => seen.includes('1m 005930') && handle.status().barsWaiting === 1, 30_000);
     expect(seen.some((e) => e.startsWith('1d'))).toBe(false);
+    runClocks(s, 1, '2026-11-25T08:59:55+09:00');
     await until(() => events.some((e) => e.type === 'OrderFilled' || e.type === 'OrderDenied'), 30_000);
     expect(seen.find((e) => e.startsWith('1d'))).toMatch(/^1d 000660 at 09:00:[0-2]\d$/);
     expect(outcome(events)).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderFilled']);
