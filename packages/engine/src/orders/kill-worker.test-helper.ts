@@ -1,7 +1,8 @@
 /**
  * A live order-manager process for the SIGKILL test (test code only).
  *
- * Usage: node --import tsx kill-worker.test-helper.ts <simUrl> <dbFile> work|settle
+ * Usage: node --import tsx kill-worker.test-helper.ts <simUrl> <dbFile> work|settle (the test runs
+ * it bundled: node <bundle> <simUrl> <dbFile> work|settle)
  *
  * `work` reconciles, then loops: place a resting buy, modify it to a marketable price, place another
  * resting buy and cancel it, poll; it prints `submit <n>`, `modify <n>`, `cancel <n>` before each
