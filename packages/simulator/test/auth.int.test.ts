@@ -81,9 +81,14 @@ describe('token authentication', () => {
     });
 
     it('lets a token expire with the scaled clock', async () => {
-      const { client } = await withSim({ tokenTtlSeconds: 60, speed: 600 });
+      // issued and used on a frozen clock, then the clock runs at ×600: 150 real ms are 90
+      // simulated s, past the 60 s lifetime. Before, the clock ran at ×600 from the start, and the
+      // token lived 100 real ms: on a loaded machine the login and the first request took longer,
+      // and the request that had to pass was refused expired-token.
+      const { sim, client } = await withSim({ tokenTtlSeconds: 60, speed: 0 });
       await client.login();
       expect(outcome(await prices(client))).toBe('200');
+      sim.setSpeed(600);
       await new Promise((r) => setTimeout(r, 150));
       expect(outcome(await prices(client))).toBe('401 expired-token');
     });
