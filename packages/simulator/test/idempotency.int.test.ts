@@ -36,9 +36,13 @@ describe('clientOrderId idempotency', () => {
 
   it('answers 409 request-in-progress while the first request is still processing, then replays', async () => {
     const { sim, client, order } = await setup();
-    sim.injectFault({ kind: 'slow-order', path: '/api/v1/orders', method: 'POST', delayMs: 500, count: 1 });
+    // the second request goes once the first has reached the simulator (its fault fired), and the
+    // first stays in processing 3 s. Before: a fixed 150 ms sleep and 500 ms of processing, so on
+    // a loaded machine the second could come after the first was done (a replay, 200), or reach
+    // the simulator first
+    sim.injectFault({ kind: 'slow-order', path: '/api/v1/orders', method: 'POST', delayMs: 3_000, count: 1 });
     const first = client.post('/api/v1/orders', order('idem-2'));
-    await sleep(150);
+    while (sim.counters().faultsFired === 0) await sleep(10);
     const during = await client.post('/api/v1/orders', order('idem-2'));
     expect(outcome(during)).toBe('409 request-in-progress');
     const done = await first;
