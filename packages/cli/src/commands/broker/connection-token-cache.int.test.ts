@@ -18,7 +18,7 @@ interface Outcome {
 /** One hoga process connecting as the commands do: with the database `db`, or with none. */
 async function processWith(db: string | null, secret = 'sim-secret'): Promise<Outcome> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', worker, ...(db === null ? [] : [db])], {
-    timeout: 60_000,
+    timeout: 120_000,
     env: {
       ...process.env,
       HOGA_BASE_URL: t.sim.url,
@@ -32,7 +32,8 @@ async function processWith(db: string | null, secret = 'sim-secret'): Promise<Ou
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Outcome;
 }
 
-describe('connect() token caches', () => {
+// up to 7 processes a test, each compiling the sources through tsx at its start (see token-cache-cli)
+describe('connect() token caches', { timeout: 300_000 }, () => {
   it('shares one token between a process with the database and one with the token file only', async () => {
     const db = t.database();
     const [a, b] = await Promise.all([processWith(null), processWith(db)]);

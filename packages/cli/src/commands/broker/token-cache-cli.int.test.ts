@@ -20,7 +20,7 @@ async function hoga(
       ['--import', 'tsx', 'packages/cli/src/main.ts', ...args],
       {
         cwd: root,
-        timeout: 60_000,
+        timeout: 120_000,
         env: {
           ...process.env,
           HOGA_BASE_URL: t.sim.url,
@@ -40,7 +40,10 @@ async function hoga(
   }
 }
 
-describe('hoga broker commands on one client id', () => {
+// up to 7 processes a test, each compiling the CLI's sources through tsx at its start: seconds each on a
+// quiet machine, tens of seconds on a loaded one (vitest's default 30 s per test timed out in a CI run
+// under a load average of 20)
+describe('hoga broker commands on one client id', { timeout: 300_000 }, () => {
   it.each([
     { cache: 'the token file', db: [] as string[] },
     { cache: 'the database', db: ['--db'] as string[] },
