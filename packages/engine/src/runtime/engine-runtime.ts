@@ -43,7 +43,7 @@ import type {
 import { ExecutionVenue } from '../venue/execution-venue.js';
 import { CommandPath } from './command-path.js';
 import { EventQueue } from './event-queue.js';
-import { decimalOf, intentInput } from './intent-input.js';
+import { decimalOf, intentInput, orderIdOf } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
 import type { HostServices } from './strategy-host.js';
 import { StrategyHost } from './strategy-host.js';
@@ -285,6 +285,7 @@ export class EngineRuntime implements HostServices {
     id: ClientOrderId,
     change: { price?: DecimalInput; quantity?: DecimalInput; confirmHighValue?: boolean },
   ): void {
+    orderIdOf(id, 'modify');
     const order = host.order(id);
     const quantity = modifyQuantity(
       change.quantity === undefined
@@ -313,6 +314,7 @@ export class EngineRuntime implements HostServices {
 
   /** @inheritdoc */
   cancel(host: StrategyHost, id: ClientOrderId): void {
+    orderIdOf(id, 'cancel');
     const command: CancelOrder = {
       type: 'CancelOrder',
       commandId: `${id}:cancel:${++this.commands}`,

@@ -28,6 +28,24 @@ function stockOf(symbol: string): Instrument {
 }
 
 /**
+ * `id` as an order id: what `ctx.buy` and the others returned (a non-empty string).
+ *
+ * @param verb - `modify` or `cancel`, named in the error
+ * @throws {@link EngineError} `invalid-request` naming the call and the value when it is not one (a
+ *   programmer error, `order.id` of an order view whose field is `clientOrderId`: the run stops, as
+ *   the hook threw; before, the denial went out with no order id and the run's printer threw on it)
+ */
+export function orderIdOf(id: unknown, verb: 'modify' | 'cancel'): ClientOrderId {
+  if (typeof id === 'string' && id !== '') return id as ClientOrderId;
+  const found =
+    typeof id === 'string' ? '""' : typeof id === 'object' && id !== null ? 'an object' : String(id);
+  throw new EngineError(
+    EngineErrorCode.INVALID_REQUEST,
+    `${verb}: expected an order id (a string), found ${found}`,
+  );
+}
+
+/**
  * `value` as a Decimal.
  *
  * @param what - names the request and the field in the error (`order of 005930: price`)
