@@ -92,6 +92,7 @@ export class BarDelivery {
       symbols: o.settings.symbols,
       interval: o.settings.interval,
       enqueue: (task) => this.enqueue(task),
+      marks: parts.marks,
       holdBar: (bar, hand) => this.dailyBars.offer(bar, hand),
       onUnknownSymbol: (message) =>
         o.onError?.(new EngineError(EngineErrorCode.INVALID_REQUEST, message), 'subscriptions'),

@@ -25,6 +25,7 @@ import {
 } from '@hoga/connector';
 import type { Bar, BarInterval, Clock } from '@hoga/core';
 import { distinctUntilChanged, filter, map, type Subscription as RxSubscription } from 'rxjs';
+import type { MarkBook } from '../portfolio/mark-book.js';
 import type { EngineRuntime, Subscription } from '../runtime/engine-runtime.js';
 import type { MarketTrade, OrderbookSnapshot, PriceTick } from '../strategy/market-events.js';
 import type { StrategyHook } from '../strategy/strategy.js';
@@ -47,6 +48,13 @@ export interface MarketSubscriptionsOptions {
   readonly holdBar?: (bar: Bar, hand: (bar: Bar) => void) => void;
   /** Told once per subscription to a symbol the broker does not know (the run prints it as a warning). */
   readonly onUnknownSymbol?: (message: string) => void;
+  /**
+   * The run's last prices: a price tick marks its symbol, and so does a subscribed bar of a symbol
+   * outside the universe (whose bars mark their own). Before, only the universe's bars did, so a
+   * strategy's market buy of a subscribed symbol outside it was never held to its own cash (see
+   * `strategy-budget.ts`: no price known, not judged) and its positions there were never valued.
+   */
+  readonly marks?: MarkBook;
 }
 
 /** One stream and the strategies that get its items. */
@@ -190,8 +198,13 @@ export class MarketSubscriptions {
     hook: StrategyHook,
     item: PriceTick | OrderbookSnapshot | MarketTrade | Bar,
   ): void {
-    const { runtime } = this.o;
+    const { runtime, marks } = this.o;
     this.o.enqueue(async () => {
+      if (marks !== undefined) {
+        if (hook === 'onPrice') marks.set(item.symbol, (item as PriceTick).price.toNumber());
+        else if (hook === 'onBar' && !this.o.symbols.includes(item.symbol))
+          marks.set(item.symbol, (item as Bar).close);
+      }
       for (const host of runtime.hosts) {
         if (!strategies.has(host.strategyId)) continue;
         runtime.call(host, hook, item);

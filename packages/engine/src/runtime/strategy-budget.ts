@@ -4,7 +4,8 @@
  * account's buying power bounds all of them together. So that one strategy cannot spend another's
  * share, a buy of a strategy must fit in its own cash less what its open buys still need, in the
  * buy's currency. A buy is valued at its amount, or its quantity at its limit price (a market order
- * at the symbol's last price; with no price known yet it is not judged), and a modify that raises
+ * at the symbol's last price: in paper and live the last bar's close or subscribed price tick; with no
+ * price known yet it is not judged), and a modify that raises
  * a buy's price at its rest there. Charges are not counted: the venue's reservation covers them.
  *
  * @module

@@ -1,0 +1,68 @@
+/**
+ * Two strategies share a live run's cash (over the simulator, HTTP, a real SQLite file); one buys
+ * at market a symbol it subscribed to (`subscribePrices`) outside the run's universe. Its buys must
+ * fit in its own cash, as its limit buys and its market buys of a universe symbol do. Before: only
+ * the universe's bars marked a last price, so the market buy of 035420 had no price to be judged
+ * by and was never held to the strategy's cash: with 500,000 KRW of its own it bought 035420 (about
+ * 240,000 KRW a share) four times, its cash went to about -460,000 KRW (the other strategy's share
+ * spent), and nothing was denied. Now a price tick marks its symbol's last price.
+ */
+import { Decimal, type OrderEvent } from '@hoga/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PriceTick } from '../strategy/market-events.js';
+import { Strategy } from '../strategy/strategy.js';
+import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
+
+const closers = new Closers();
+afterEach(() => closers.closeAll());
+
+/** Buys 1 035420 at market on a price tick whenever it has no open order, four times in all. */
+class BuysSubscribed extends Strategy {
+  static placed = 0;
+  static cash: Decimal[] = [];
+  override onStart(): void {
+    this.ctx.subscribePrices('035420');
+  }
+  override onPrice(tick: PriceTick): void {
+    BuysSubscribed.cash.push(this.ctx.cash('KRW'));
+    if (BuysSubscribed.placed >= 4 || this.ctx.openOrders().length > 0) return;
+    BuysSubscribed.placed++;
+    this.ctx.buy(tick.symbol, 1);
+  }
+}
+
+/** Does nothing: its share of the cash is what the other one must not spend. */
+class Idle extends Strategy {}
+
+describe('a market buy of a subscribed symbol outside the universe, several strategies', () => {
+  it('is held to its strategy’s own cash', async () => {
+    const broker = await startSimulatedBroker(closers, { speed: 1, control: true, rateLimit: false });
+    const db = openTempDb(closers, 'hoga-cash-sub-', broker.clock);
+    const { handle, events } = await startTestRun(
+      { ...broker, db },
+      {
+        runId: 'cash-sub',
+        mode: 'live',
+        symbols: ['005930'],
+        cashKrw: new Decimal(1_000_000),
+        strategies: [
+          { strategyClass: BuysSubscribed, id: 'buyer' },
+          { strategyClass: Idle, id: 'idle' },
+        ],
+      },
+      { pollIntervalMs: 200 },
+    );
+    closers.add(() => handle.stop());
+    const ended = (e: OrderEvent): boolean => e.type === 'OrderFilled' || e.type === 'OrderDenied';
+    await until(() => BuysSubscribed.placed >= 4 && events.filter(ended).length >= 4, 90_000);
+    await handle.stop();
+    const denied = events.filter((e) => e.type === 'OrderDenied');
+    // 500,000 KRW of its own buys two shares of about 240,000 KRW, not a third
+    expect(denied.map((e) => (e.type === 'OrderDenied' ? e.code : ''))).toEqual([
+      'risk-strategy-cash',
+      'risk-strategy-cash',
+    ]);
+    expect(events.filter((e) => e.type === 'OrderFilled')).toHaveLength(2);
+    expect(BuysSubscribed.cash.every((c) => c.gte(0))).toBe(true);
+  }, 120_000);
+});
