@@ -2,13 +2,14 @@
  * The account a live run's strategies see (`ctx.account`): the broker's cash (its cash buying power
  * per currency, `GET /buying-power`) and holdings (`GET /holdings`), read when the run starts, read
  * again every {@link REFRESH_MS} and soon after each fill of the run, and moved by each fill at once
- * in between (so that `onFill` sees the account with its fill). Before, a live run read the
+ * in between (so that `onFill` sees the account with its fill; a fill the last read already holds,
+ * a sell of more than it holds, is left to the next read). Before, a live run read the
  * holdings once at its start and no cash at all: `ctx.account.cash('USD')` was 0 and the holdings
  * never moved.
  *
  * @module
  */
-import { type Holding, Ledger } from '@hoga/broker-model';
+import { type Holding, Ledger, LedgerError } from '@hoga/broker-model';
 import type { BrokerClient } from '@hoga/connector';
 import type { Currency, Decimal, OrderEvent } from '@hoga/core';
 import type { Observable, Subscription } from 'rxjs';
@@ -80,15 +81,23 @@ export class BrokerAccount implements AccountView {
   private onEvent(event: OrderEvent): void {
     if (event.type !== 'OrderFilled' && event.type !== 'OrderPartiallyFilled') return;
     const f = event.fill;
-    this.ledger.applyFill({
-      symbol: f.symbol,
-      currency: f.commission.currency,
-      side: f.side,
-      quantity: f.quantity,
-      price: f.price,
-      commission: f.commission.amount,
-      ...(f.tax === undefined ? {} : { tax: f.tax.amount }),
-    });
+    try {
+      this.ledger.applyFill({
+        symbol: f.symbol,
+        currency: f.commission.currency,
+        side: f.side,
+        quantity: f.quantity,
+        price: f.price,
+        commission: f.commission.amount,
+        ...(f.tax === undefined ? {} : { tax: f.tax.amount }),
+      });
+    } catch (error) {
+      // The last read already holds this fill (a sell that filled while the engine was down,
+      // reported by the first poll of the start; one a read saw before the poll did): a sell of
+      // more than the ledger holds. Not booked: the read below says what the account holds.
+      // Before, the error was thrown from the order events' subscriber and ended the process.
+      if (!(error instanceof LedgerError)) throw error;
+    }
     if (this.timer !== null && this.soon === null) {
       this.soon = setTimeout(() => {
         this.soon = null;
