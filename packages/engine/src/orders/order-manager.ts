@@ -129,6 +129,11 @@ export class OrderManager {
     };
   };
 
+  /** Marks the commands whose broker answer the store could not take as ambiguous, once it can. @internal */
+  markUnstored(): void {
+    this.sender.markUnstored();
+  }
+
   /** Emits an alert. @internal */
   alert(alert: OrderManagerAlert): void {
     this.alerts.next(alert);

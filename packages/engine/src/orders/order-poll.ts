@@ -53,6 +53,7 @@ export class OrderPoller {
     // Commands being sent by this process wait for their answer; the rest (lost answers, and
     // commands a crash interrupted) are looked for, but those another run is sending or looks for,
     // and those a `hoga order` process still sends.
+    this.m.markUnstored();
     const unresolved = this.m.store.unresolvedCommands();
     const inFlight = ownership.inFlight();
     for (const stored of unresolved)

@@ -51,6 +51,8 @@ export class CommandSender {
 
   /** Which broker order a modify or cancel goes to. */
   private readonly targets: ChangeTargets;
+  /** Commands whose answer the store could not take, and why: marked ambiguous once it can. */
+  private readonly unstoredIds = new Map<string, string>();
 
   async submit(command: SubmitOrder): Promise<void> {
     const intent = command.intent;
@@ -108,18 +110,72 @@ export class CommandSender {
     request = createRequest(stored.content as unknown as CreateContent),
     sent?: () => void,
   ): Promise<void> {
+    let answer: ReturnType<OrderGateway['createOrder']>;
     try {
-      let answer: ReturnType<OrderGateway['createOrder']>;
-      try {
-        answer = this.m.gateway.createOrder(request);
-      } catch (error) {
-        answer = Promise.reject(error); // what was sent (or not) is settled below all the same
-      }
+      answer = this.m.gateway.createOrder(request);
+    } catch (error) {
+      answer = Promise.reject(error); // what was sent (or not) is settled below all the same
+    }
+    try {
       sent?.();
-      const result = await answer;
+    } catch (error) {
+      answer.catch(() => undefined);
+      this.unstored(stored, error);
+      return;
+    }
+    let result: Awaited<typeof answer>;
+    try {
+      result = await answer;
+    } catch (error) {
+      this.failed(stored, error);
+      return;
+    }
+    try {
       this.onCreated(stored, result.orderId, null);
     } catch (error) {
+      this.unstored(stored, error);
+    }
+  }
+
+  /**
+   * The broker's answer came, but the store could not take it (a write failed: the file locked by
+   * another process past the busy timeout): the order may be working at the broker, so the
+   * command is not settled on this failure, as the broker's refusal would be, but marked to be
+   * looked for like a lost answer (a create re-sent under its key, whose replay names the order);
+   * while the store stays locked, each poll tries again ({@link CommandSender.markUnstored}).
+   * Before, the store's error settled the command `rejected` and the order `REJECTED`, and the
+   * broker's order was adopted as an external one with its fills.
+   */
+  private unstored(stored: StoredCommand, error: unknown): void {
+    this.unstoredIds.set(
+      stored.commandId,
+      `store: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    this.markUnstored();
+  }
+
+  /** Marks the commands whose answer the store could not take as ambiguous, once it can (each poll). */
+  markUnstored(): void {
+    for (const [commandId, why] of this.unstoredIds) {
+      try {
+        if (!this.settled(commandId)) {
+          this.m.store.settleCommand(commandId, CommandStatus.AMBIGUOUS, this.m.clock.nowMs(), {
+            error: why,
+          });
+        }
+        this.unstoredIds.delete(commandId);
+      } catch {
+        // still locked: the next poll tries again
+      }
+    }
+  }
+
+  /** A command's send failed at the broker, or its answer was lost; settled as such when the store can. */
+  private failed(stored: StoredCommand, error: unknown): void {
+    try {
       this.onCommandError(stored, error);
+    } catch (local) {
+      this.unstored(stored, local);
     }
   }
 
@@ -173,14 +229,24 @@ export class CommandSender {
 
   private async sendChange(stored: StoredCommand, retries = CHANGE_RETRIES): Promise<void> {
     const target = stored.targetBrokerOrderId ?? '';
+    let outcome: Awaited<ReturnType<OrderGateway['cancelOrder']>>;
     try {
-      const outcome =
+      outcome =
         stored.kind === 'modify'
           ? await this.m.gateway.modifyOrder(
               target,
               modifyRequest(stored.content as unknown as ModifyContent),
             )
           : await this.m.gateway.cancelOrder(target);
+    } catch (error) {
+      try {
+        await this.changeFailed(stored, target, retries, error);
+      } catch (local) {
+        this.unstored(stored, local);
+      }
+      return;
+    }
+    try {
       if (outcome.kind === 'acknowledged') {
         this.onChanged(stored, outcome.orderId, null);
         return;
@@ -197,20 +263,30 @@ export class CommandSender {
         this.rejectChange(stored, 'order-closed', `the order was already ${outcome.order.status}`);
       }
     } catch (error) {
-      if (retries > 0 && superseded(error)) {
-        // the order moved on (a modify of another process, or of this one): follow it
-        const next = await this.targets.after(stored, error);
-        if ('code' in next) {
-          this.rejectChange(stored, next.code, next.reason);
-          return;
-        }
-        if (next.brokerOrderId !== target)
-          this.m.store.retargetCommand(stored.commandId, next.brokerOrderId, this.m.clock.nowMs());
-        await this.sendChange(this.requireCommand(stored.commandId), retries - 1);
+      this.unstored(stored, error);
+    }
+  }
+
+  /** A modify or cancel the broker refused, or whose answer was lost. */
+  private async changeFailed(
+    stored: StoredCommand,
+    target: string,
+    retries: number,
+    error: unknown,
+  ): Promise<void> {
+    if (retries > 0 && superseded(error)) {
+      // the order moved on (a modify of another process, or of this one): follow it
+      const next = await this.targets.after(stored, error);
+      if ('code' in next) {
+        this.rejectChange(stored, next.code, next.reason);
         return;
       }
-      this.onCommandError(stored, error);
+      if (next.brokerOrderId !== target)
+        this.m.store.retargetCommand(stored.commandId, next.brokerOrderId, this.m.clock.nowMs());
+      await this.sendChange(this.requireCommand(stored.commandId), retries - 1);
+      return;
     }
+    this.onCommandError(stored, error);
   }
 
   /** A modify or cancel made `brokerOrderId`: link it, settle, report. */
