@@ -274,6 +274,21 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     const data = verdict.accepted
       ? {}
       : { code: verdict.code, message: verdict.reason, data: verdict.data ?? null };
+    // the risk checks passed, but the order manager denied it before sending (`symbol-blocked`):
+    // nothing was sent (before, this printed `sent: …: OrderDenied` and exited 0, with no reason)
+    const denied = events.find((e) => e.type === 'OrderDenied');
+    if (flags.check !== true && verdict.accepted && denied?.type === 'OrderDenied') {
+      const out = {
+        verdict: 'denied',
+        clientOrderId,
+        sent: false,
+        code: denied.code,
+        message: denied.reason,
+      };
+      console.log(flags.json === true ? JSON.stringify(out) : `denied: ${denied.code}: ${denied.reason}`);
+      process.exitCode = 3;
+      return;
+    }
     if (flags.check === true || !verdict.accepted) {
       const out = { verdict: verdict.accepted ? 'accepted' : 'denied', clientOrderId, sent: false, ...data };
       console.log(flags.json === true ? JSON.stringify(out) : describeVerdict(verdict));

@@ -1,0 +1,51 @@
+/**
+ * `hoga order buy` of a symbol the order manager bars (`symbol-blocked`: its position differs from
+ * the broker's holdings, as a `hoga run` beside it found), as a child process over the simulator
+ * with a real SQLite file. The risk checks accept it; the order manager denies it and sends nothing.
+ * Before: the command printed `sent: cli-…: OrderDenied` and exited 0, with no reason, as though
+ * the order had gone to the broker. Now it says `denied: symbol-blocked: …` and exits 3, as a
+ * denial of the risk checks does (`--json`: `verdict: "denied"`, `sent: false`, the code).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { HogaDatabase } from '@hoga/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, closeSims, env, root, setup } from './run-process.test-helper.js';
+
+afterEach(closeSims);
+
+const exec = promisify(execFile);
+
+async function hoga(args: string[], environment: NodeJS.ProcessEnv): Promise<{ out: string; code: number }> {
+  try {
+    const r = await exec(process.execPath, ['--import', 'tsx', cli, ...args], {
+      cwd: root,
+      env: environment,
+    });
+    return { out: r.stdout + r.stderr, code: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number };
+    return { out: e.stdout + e.stderr, code: e.code };
+  }
+}
+
+describe('hoga order buy of a barred symbol', () => {
+  it('says denied with the code and exits 3, not sent', async () => {
+    const { sim, db } = await setup();
+    const environment = env(sim, db);
+    expect((await hoga(['db', 'migrate', '--db', db], environment)).code).toBe(0);
+    const store = HogaDatabase.open(db);
+    store.connection
+      .prepare('INSERT INTO om_blocked_symbols (symbol, reason, since) VALUES (?, ?, ?)')
+      .run('005930', 'position mismatch', 0);
+    store.close();
+    const text = await hoga(['order', 'buy', '005930', '1', '--limit', '50000'], environment);
+    expect(text.out).toContain('denied: symbol-blocked');
+    expect(text.out).not.toContain('sent:');
+    expect(text.code).toBe(3);
+    const json = await hoga(['order', 'buy', '005930', '1', '--limit', '50000', '--json'], environment);
+    expect(JSON.parse(json.out)).toMatchObject({ verdict: 'denied', sent: false, code: 'symbol-blocked' });
+    expect(json.code).toBe(3);
+    expect(sim.counters().ordersCreated).toBe(0);
+  }, 120_000);
+});
