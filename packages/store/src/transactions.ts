@@ -26,10 +26,13 @@ export class TransactionRunner {
 
   /**
    * Runs `fn` in a transaction committed with `synchronous=NORMAL` (a savepoint when nested).
-   * An exception rolls everything back and is rethrown.
+   * An exception rolls everything back and is rethrown. It takes the write lock as it begins
+   * (`BEGIN IMMEDIATE`, waiting up to the busy timeout): a deferred one that read first could not
+   * write once another connection had committed meanwhile (SQLite refuses that upgrade with
+   * SQLITE_BUSY at once, without the busy timeout: `database is locked`).
    */
   run<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   /**

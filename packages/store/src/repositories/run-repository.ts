@@ -138,7 +138,7 @@ export class RunRepository {
     );
     this.selectEquity = db.prepare('SELECT time, equity FROM run_equity WHERE run_id = ? ORDER BY seq').raw();
     this.deleteRun = db.prepare('DELETE FROM runs WHERE run_id = ?');
-    this.tx = <T>(fn: () => T): T => (db.inTransaction ? fn() : db.transaction(fn)());
+    this.tx = <T>(fn: () => T): T => (db.inTransaction ? fn() : db.transaction(fn).immediate());
   }
 
   /**
