@@ -129,6 +129,9 @@ export class OrderManager {
     };
   };
 
+  /** Ids of the commands this process is sending now (their first send not settled). */
+  private readonly sendingHere = new Set<string>();
+
   /** Marks the commands whose broker answer the store could not take as ambiguous, once it can. @internal */
   markUnstored(): void {
     this.sender.markUnstored();
@@ -141,6 +144,7 @@ export class OrderManager {
 
   /** Hands a command to the manager; resolves once it is stored and its first send settled. */
   async execute(command: OrderCommand): Promise<void> {
+    this.sendingHere.add(command.commandId);
     const work =
       command.type === 'SubmitOrder'
         ? this.submit(command)
@@ -152,7 +156,23 @@ export class OrderManager {
       await work;
     } finally {
       this.pending.delete(work);
+      this.sendingHere.delete(command.commandId);
     }
+  }
+
+  /**
+   * Whether a command stored `sending` was left so by a process that is gone: not being sent by
+   * this one, not another live run's, not a living `hoga order`'s (a `hoga order` killed while
+   * its create was on its way). @internal
+   */
+  orphaned(
+    command: { readonly commandId: string; readonly strategyId: string | null },
+    others: ReadonlySet<string>,
+    inFlight: ReadonlySet<string>,
+  ): boolean {
+    return (
+      !this.sendingHere.has(command.commandId) && !this.ownership.leavesCommand(command, others, inFlight)
+    );
   }
 
   /** Whether trading a symbol is barred (its position differs from the broker's holdings). */

@@ -56,9 +56,22 @@ export class OrderPoller {
     this.m.markUnstored();
     const unresolved = this.m.store.unresolvedCommands();
     const inFlight = ownership.inFlight();
-    for (const stored of unresolved)
-      if (stored.status === CommandStatus.AMBIGUOUS && !ownership.leavesCommand(stored, others, inFlight))
+    for (const stored of unresolved) {
+      if (stored.status === CommandStatus.SENDING && this.m.orphaned(stored, others, inFlight)) {
+        // its process is gone (a `hoga order` killed while sending): interrupted, as a start
+        // finds such a command (before, it stayed `sending` and its order SUBMITTED until the
+        // next start, though the broker held the order)
+        this.m.store.settleCommand(stored.commandId, CommandStatus.AMBIGUOUS, this.m.clock.nowMs(), {
+          error: 'interrupted',
+        });
+        const settled = this.m.store.command(stored.commandId);
+        if (settled !== null) await this.resolver.resolve(settled);
+      } else if (
+        stored.status === CommandStatus.AMBIGUOUS &&
+        !ownership.leavesCommand(stored, others, inFlight)
+      )
         await this.resolver.resolve(stored);
+    }
     if (snapshot.complete) {
       this.lastPollAt = startedAt;
       this.m.store.setMeta('last_poll_at', String(startedAt));
