@@ -292,6 +292,18 @@ export class OrderCommandTables extends OrderManagerTables {
     });
   }
 
+  /**
+   * Settles a command left `sending` by a process that is gone as interrupted (`ambiguous`, to be
+   * looked for), in one statement that changes it only if it is still `sending`: the process read
+   * as gone may have settled it (and given up its lease) after the command was read.
+   *
+   * @returns whether the command was still `sending` (and is now `ambiguous`)
+   */
+  interruptIfSending(commandId: string, at: number): boolean {
+    const result = this.statements.interruptSending.run({ id: commandId, error: 'interrupted', at });
+    return (result as { readonly changes: number }).changes === 1;
+  }
+
   /** Commands still being sent or looked for, oldest first. */
   unresolvedCommands(): StoredCommand[] {
     return (this.statements.unresolved.all() as CommandRow[]).map(command);

@@ -194,6 +194,9 @@ export function prepareStatements(conn: Connection) {
     logEntries: p('SELECT seq, row FROM om_command_log ORDER BY seq'),
     updateCommand: p(`UPDATE order_commands SET status = @status, result_broker_order_id = coalesce(@result,
         result_broker_order_id), error = coalesce(@error, error), checks = @checks, updated_at = @at WHERE command_id = @id`),
+    // only while still `sending`: the process that sent it may have settled it since it was read
+    interruptSending: p(`UPDATE order_commands SET status = 'ambiguous', error = @error, updated_at = @at
+        WHERE command_id = @id AND status = 'sending'`),
     unresolved: p(
       `SELECT * FROM order_commands WHERE status IN ('sending', 'ambiguous') ORDER BY created_at`,
     ),

@@ -143,6 +143,44 @@ describe('OrderManagerStore', () => {
     );
   });
 
+  describe('.interruptIfSending', () => {
+    it('settles a command still sending as interrupted, and leaves one its sender settled meanwhile', () => {
+      const db = open();
+      const engine = new OrderManagerStore(db);
+      // two `hoga order` processes on the same file, each sending one create
+      const other = HogaDatabase.open(db.file);
+      const sender = new OrderManagerStore(other);
+      const buy = (id: string) =>
+        createOrderIntent({
+          clientOrderId: newClientOrderId(id),
+          instrument: instrumentOf('005930'),
+          side: 'BUY',
+          sizing: 'QUANTITY',
+          orderType: 'LIMIT',
+          quantity: new Decimal(1),
+          price: new Decimal(50_000),
+        });
+      const [gone, done] = [buy('gone'), buy('done')].map((intent, i) => {
+        const logged = written(sender, intent, 1_000 + i);
+        sender.recordSent(logged, newOrderOf(intent, 1_000 + i));
+        return logged.row;
+      }) as [LoggedCreate['row'], LoggedCreate['row']];
+      // the engine's poll reads both as sending ...
+      const read = engine.unresolvedCommands();
+      expect(read.map((c) => c.status)).toEqual([CommandStatus.SENDING, CommandStatus.SENDING]);
+      // ... then the second one's sender has its answer and settles it (and gives up its lease)
+      sender.settleCommand(done.commandId, CommandStatus.DONE, 1_500, { result: 'B-1' });
+      // before: the poll settled both as interrupted, the second one over its sender's answer
+      expect(read.map((c) => engine.interruptIfSending(c.commandId, 2_000))).toEqual([true, false]);
+      expect([gone, done].map((c) => engine.command(c.commandId)?.status)).toEqual([
+        CommandStatus.AMBIGUOUS,
+        CommandStatus.DONE,
+      ]);
+      other.close();
+      db.close();
+    });
+  });
+
   describe('the command journal beside the file', () => {
     const intent = (side: 'BUY' | 'SELL') =>
       createOrderIntent({

@@ -61,9 +61,7 @@ export class OrderPoller {
         // its process is gone (a `hoga order` killed while sending): interrupted, as a start
         // finds such a command (before, it stayed `sending` and its order SUBMITTED until the
         // next start, though the broker held the order)
-        this.m.store.settleCommand(stored.commandId, CommandStatus.AMBIGUOUS, this.m.clock.nowMs(), {
-          error: 'interrupted',
-        });
+        if (!this.m.store.interruptIfSending(stored.commandId, this.m.clock.nowMs())) continue;
         const settled = this.m.store.command(stored.commandId);
         if (settled !== null) await this.resolver.resolve(settled);
       } else if (
