@@ -62,7 +62,9 @@ export async function warmUpStrategies(runtime: EngineRuntime, o: WarmUpOptions)
 async function barsBefore(o: WarmUpOptions, symbol: string, count: number, now: DateTime): Promise<Bar[]> {
   const market = marketOfSymbol(symbol);
   const completed: Candle[] = [];
-  for await (const c of candlePages(o.client, symbol, { interval: o.interval })) {
+  // the bars wanted, the run's first bar and one in progress in the first page (more pages if not)
+  const pageSize = Math.min(200, count + 2);
+  for await (const c of candlePages(o.client, symbol, { interval: o.interval, pageSize })) {
     if (isCandleInProgress(c, o.interval, market, now)) continue;
     completed.push(c);
     // one more than asked: the newest completed candle is the run's first bar, not warm-up
