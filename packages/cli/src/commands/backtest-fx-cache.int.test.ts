@@ -87,12 +87,20 @@ async function brokerRateAt(time: string): Promise<number> {
     })
   ).json()) as { access_token: string };
   const query = new URLSearchParams({ dateTime: time, baseCurrency: 'USD', quoteCurrency: 'KRW' });
-  const answer = (await (
-    await fetch(`${sim.url}/api/v1/exchange-rate?${query}`, {
+  // the market-info group allows 3 requests a second, which the backtest before may have spent:
+  // a refusal (429) is asked again after the second it names
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(`${sim.url}/api/v1/exchange-rate?${query}`, {
       headers: { authorization: `Bearer ${token.access_token}` },
-    })
-  ).json()) as { result: { rate: string } };
-  return Number(answer.result.rate);
+    });
+    const answer = (await response.json()) as { result?: { rate: string } };
+    if (response.status !== 429 || attempt === 5) {
+      if (answer.result === undefined) throw new Error(`no rate at ${time}: ${JSON.stringify(answer)}`);
+      return Number(answer.result.rate);
+    }
+    const wait = Number(response.headers.get('retry-after') ?? 1);
+    await new Promise((resolve) => setTimeout(resolve, (Number.isFinite(wait) ? wait : 1) * 1000 + 100));
+  }
 }
 
 describe('hoga backtest valuing dollars', () => {
