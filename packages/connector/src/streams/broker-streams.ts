@@ -309,15 +309,21 @@ export class BrokerStreams {
               key: `candles:${symbol}:${interval}`,
               market,
               minIntervalMs: interval === '1m' ? this.intervals.candles1m : this.intervals.candles1d,
-              fetch: (signal) =>
-                this.client.getCandles(
-                  symbol,
-                  {
-                    interval,
-                    count: candlePageSize(interval, tracker.newestCompletedMs, this.client.clock.nowMs()),
-                  },
-                  { priority: RequestPriority.POLL, signal },
-                ),
+              fetch: async (signal) => {
+                const ask = (count: number) =>
+                  this.client.getCandles(
+                    symbol,
+                    { interval, count },
+                    { priority: RequestPriority.POLL, signal },
+                  );
+                const newest = tracker.newestCompletedMs;
+                const count = candlePageSize(interval, newest, this.client.clock.nowMs());
+                const page = await ask(count);
+                // the clock moved on while the page was on its way (a paused process, a fast
+                // simulator): a full page may not reach back to the newest candle handed over
+                const wider = candlePageSize(interval, newest, this.client.clock.nowMs());
+                return wider > count && page.candles.length >= count ? ask(wider) : page;
+              },
             })
             .pipe(mergeMap((page) => tracker.update(page.candles, this.client.clock.now())));
         }),
