@@ -23,65 +23,62 @@ async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {
   }
 }
 
-describe('BrokerStreams.candles$ after a long gap between polls', () => {
-  it('hands over each of the 25 minute candles completed since the last poll, oldest first', async () => {
-    fixture = await startFixture({ speed: 0, start: '2026-11-23T10:00:30.000+09:00', rateLimit: false });
-    const { sim, client } = fixture;
-    const clock = fixture.clock as ScaledClock;
-    const streams = new BrokerStreams(client, {
-      intervals: { candles1m: 100 },
-      marketHours: { isOpen: () => true },
-    });
-    const seen: CandleUpdate[] = [];
-    const sub = streams
-      .candles$('005930', '1m')
-      .pipe(filter((u) => u.complete))
-      .subscribe((u) => seen.push(u));
-    try {
-      await until(() => seen.length === 1);
-      const first = seen[0]?.candle.timestamp.toMillis() ?? 0;
-      // 25 minutes pass between two polls
+/**
+ * A minute-candle stream of 005930 polled every 100 ms on a frozen simulator at 10:00:30, once its
+ * first completed candle came; `pass` moves both clocks on 25 minutes (at its own moment), then
+ * answers the minutes after the first candle of each completed candle handed over since.
+ */
+async function minutesAfter(pass: (advance: () => void) => Promise<void>): Promise<number[]> {
+  fixture = await startFixture({ speed: 0, start: '2026-11-23T10:00:30.000+09:00', rateLimit: false });
+  const { sim, client } = fixture;
+  const clock = fixture.clock as ScaledClock;
+  const streams = new BrokerStreams(client, {
+    intervals: { candles1m: 100 },
+    marketHours: { isOpen: () => true },
+  });
+  const seen: CandleUpdate[] = [];
+  const sub = streams
+    .candles$('005930', '1m')
+    .pipe(filter((u) => u.complete))
+    .subscribe((u) => seen.push(u));
+  try {
+    await until(() => seen.length === 1);
+    const first = seen[0]?.candle.timestamp.toMillis() ?? 0;
+    await pass(() => {
       sim.advanceClock(25 * 60_000);
       clock.advance(25 * 60_000);
-      const last = first + 25 * 60_000;
-      await until(() => seen.some((u) => u.candle.timestamp.toMillis() >= last));
-      const stamps = seen.slice(1).map((u) => (u.candle.timestamp.toMillis() - first) / 60_000);
-      expect(stamps).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
-    } finally {
-      sub.unsubscribe();
-      streams.dispose();
-    }
+    });
+    const last = first + 25 * 60_000;
+    await until(() => seen.some((u) => u.candle.timestamp.toMillis() >= last));
+    return seen.slice(1).map((u) => (u.candle.timestamp.toMillis() - first) / 60_000);
+  } finally {
+    sub.unsubscribe();
+    streams.dispose();
+  }
+}
+
+const ALL_25 = Array.from({ length: 25 }, (_, i) => i + 1);
+
+describe('BrokerStreams.candles$ after a long gap between polls', () => {
+  it('hands over each of the 25 minute candles completed since the last poll, oldest first', async () => {
+    // 25 minutes pass between two polls
+    expect(await minutesAfter(async (advance) => advance())).toEqual(ALL_25);
   });
 
   it('hands over each of them when the 25 minutes pass while a poll is on its way', async () => {
-    fixture = await startFixture({ speed: 0, start: '2026-11-23T10:00:30.000+09:00', rateLimit: false });
-    const { sim, client } = fixture;
-    const clock = fixture.clock as ScaledClock;
-    const streams = new BrokerStreams(client, {
-      intervals: { candles1m: 100 },
-      marketHours: { isOpen: () => true },
-    });
-    const seen: CandleUpdate[] = [];
-    const sub = streams
-      .candles$('005930', '1m')
-      .pipe(filter((u) => u.complete))
-      .subscribe((u) => seen.push(u));
-    try {
-      await until(() => seen.length === 1);
-      const first = seen[0]?.candle.timestamp.toMillis() ?? 0;
+    const stamps = await minutesAfter(async (advance) => {
       // the next poll, asked for its page at 10:00, is held 1 s; the minutes pass meanwhile
-      sim.injectFault({ kind: 'delay', path: '/api/v1/candles', method: 'GET', delayMs: 1_000, count: 1 });
-      await until(() => sim.control.faults().length === 0);
-      sim.advanceClock(25 * 60_000);
-      clock.advance(25 * 60_000);
-      const last = first + 25 * 60_000;
-      await until(() => seen.some((u) => u.candle.timestamp.toMillis() >= last));
-      const stamps = seen.slice(1).map((u) => (u.candle.timestamp.toMillis() - first) / 60_000);
-      // before: 17 to 25 (the page asked for at 10:00 held the 10 newest candles of 10:25)
-      expect(stamps).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
-    } finally {
-      sub.unsubscribe();
-      streams.dispose();
-    }
+      fixture?.sim.injectFault({
+        kind: 'delay',
+        path: '/api/v1/candles',
+        method: 'GET',
+        delayMs: 1_000,
+        count: 1,
+      });
+      await until(() => fixture?.sim.control.faults().length === 0);
+      advance();
+    });
+    // before: 17 to 25 (the page asked for at 10:00 held the 10 newest candles of 10:25)
+    expect(stamps).toEqual(ALL_25);
   });
 });
