@@ -46,6 +46,8 @@ describe('hoga init and profiles', () => {
     const made = await hoga(['init', '--dir', join(dir, 'new', 'project')], { cwd: dir });
     expect(made.code, made.err).toBe(0);
     expect(existsSync(join(dir, 'new', 'project', 'hoga.config.json'))).toBe(true);
+    // before: 'next: hoga sim …', which in the working directory finds no hoga.config.json
+    expect(made.out).toContain(`next: cd ${join('new', 'project')}, then: hoga sim   (in another terminal)`);
     writeFileSync(join(dir, 'a-file'), '');
     const file = await hoga(['init', '--dir', join(dir, 'a-file')], { cwd: dir });
     expect([file.code, file.err]).toEqual([

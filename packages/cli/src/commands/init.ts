@@ -5,7 +5,7 @@
  * @module
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CONFIG_FILE } from '../config/profile.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
@@ -88,7 +88,10 @@ export function initProject(dir: string, force: boolean): string[] {
     appendFileSync(gitignore, `${sep}# hoga: secrets and local data\n${missing.join('\n')}\n`);
     lines.push(`added ${missing.join(', ')} to ${gitignore}`);
   }
-  lines.push('next: hoga sim   (in another terminal), then: hoga quote 005930');
+  // hoga reads hoga.config.json from the working directory: a project made elsewhere is gone into first
+  const where = relative(process.cwd(), dir);
+  const cd = where === '' ? '' : `cd ${where.includes(' ') ? JSON.stringify(where) : where}, then: `;
+  lines.push(`next: ${cd}hoga sim   (in another terminal), then: hoga quote 005930`);
   return lines;
 }
 
