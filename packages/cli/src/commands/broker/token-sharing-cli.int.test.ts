@@ -43,5 +43,8 @@ describe('hoga broker commands with --db', () => {
     const c = await hoga('holdings');
     expect(c.stdout).toContain('005930');
     expect(sim.counters().tokensIssued).toBe(1);
-  });
+    // three processes through tsx (two at once, then one), each compiling the CLI's sources at its
+    // start: 18 s of vitest's default 30 s in one of three runs with four busy loops (5–7 s in the
+    // others)
+  }, 150_000);
 });
