@@ -100,7 +100,9 @@ describe('hoga run', () => {
   it("follows the clock of a simulator started without its control API (hoga sim's default)", async () => {
     const { sim, db, config } = await setup(false);
     const r = start(['run', strategy, '--mode', 'paper', '--config', config, ...ARGS], env(sim, db));
-    expect(await until(r, /status[^\n]*\n[^\n]*status/, 30_000)).toBe(true);
+    // a start through tsx took 10–25 s on a loaded machine, and two status lines come 2 s apart
+    // after it; 90 s keeps the first status before 11:00 simulated (×30), checked below
+    expect(await until(r, /status[^\n]*\n[^\n]*status/, 90_000), r.out.join('')).toBe(true);
     r.child.kill('SIGTERM');
     expect(await r.exited).toBe(0);
     // status lines stamped in the simulator's time (from 10:00 KST at ×30), not the wall clock's
@@ -112,7 +114,7 @@ describe('hoga run', () => {
     expect(stamps[0]).toBeLessThan(11 * 3600);
     // two status lines 2 real seconds apart are a minute of simulated time apart
     expect((stamps[1] as number) - (stamps[0] as number)).toBeGreaterThanOrEqual(40);
-  }, 60_000);
+  }, 150_000);
 
   it("shows the strategy's own log records in the run's output, and writes every record to --log-file", async () => {
     const { sim, db } = await setup();
@@ -121,7 +123,7 @@ describe('hoga run', () => {
       ['run', restsBelow, '--mode', 'paper', '--log-file', logFile, ...ARGS.slice(0, 2)],
       env(sim, db),
     );
-    expect(await until(r, /resting a buy/, 30_000), r.out.join('')).toBe(true);
+    expect(await until(r, /resting a buy/, 90_000), r.out.join('')).toBe(true);
     r.child.kill('SIGTERM');
     expect(await r.exited).toBe(0);
     // a line of the output, stamped in engine time, naming the strategy, with the record's fields
@@ -140,7 +142,7 @@ describe('hoga run', () => {
         symbol: '005930',
       }),
     );
-  }, 60_000);
+  }, 150_000);
 
   it('stops when a strategy throws in a hook, saying which strategy and hook, exit 1, its fill stored', async () => {
     const { sim, db } = await setup();
@@ -317,7 +319,9 @@ describe('hoga run', () => {
       expect(failed?.stderr).not.toContain('unexpected error');
       expect(failed?.code, failed?.stderr).toBe(2);
     }
-  }, 60_000);
+    // six processes one after the other, each compiling the CLI's sources through tsx at its start:
+    // 19–21 s with two busy loops here, 60–150 s at the 10–25 s a start took on a loaded CI machine
+  }, 300_000);
 
   it('refuses an unknown symbol with exit 2 naming it before anything runs; a symbol in lower case is the same symbol', async () => {
     const { sim, db } = await setup();
@@ -342,7 +346,8 @@ describe('hoga run', () => {
     expect(r.out.join('')).toContain('paper on AAPL (1m)');
     const runs = readStore(db, (d) => new RunRepository(d.connection).list({ kind: 'paper' }));
     expect(runs.map((x) => (x.params as { symbols: string[] }).symbols)).toEqual([['AAPL']]);
-  }, 90_000);
+    // two processes through tsx, the second up to its first status line (60 s)
+  }, 180_000);
 
   it('--risk-config: the run judges orders by the given risk configuration, and a bad one exits 2 naming the field', async () => {
     const { sim, db } = await setup();
