@@ -6,6 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
 import { hogaBacktest as hoga, SMA } from './backtest-runs.test-helper.js';
 
+/**
+ * Each test starts `hoga backtest` through tsx, which compiles the CLI's sources at the start:
+ * 3–11 s a test with two busy loops on two cores, up to a third of vitest's default 30 s.
+ */
+const TSX_CHILD = { timeout: 120_000 };
+
 let sim: SimulatorHandle;
 let dir: string;
 
@@ -18,7 +24,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('hoga backtest over a range in the future', () => {
+describe('hoga backtest over a range in the future', TSX_CHILD, () => {
   it('says there are no bars (exit 1), not that the broker has no USD/KRW rate (exit 2)', async () => {
     const result = await hoga([
       SMA,
@@ -40,7 +46,7 @@ describe('hoga backtest over a range in the future', () => {
   });
 });
 
-describe('hoga backtest over a range that can hold no bar', () => {
+describe('hoga backtest over a range that can hold no bar', TSX_CHILD, () => {
   const run = (interval: string, from: string, to: string) =>
     hoga([
       SMA,
@@ -69,54 +75,58 @@ describe('hoga backtest over a range that can hold no bar', () => {
   });
 });
 
-describe("hoga backtest starting before the broker's USD/KRW history (the simulator's starts 2020-01-01)", () => {
-  const run = (symbols: string, from: string, to: string) =>
-    hoga([
-      SMA,
-      '--symbols',
-      symbols,
-      '--interval',
-      '1d',
-      '--from',
-      from,
-      '--to',
-      to,
-      '--json',
-      ...simFlags(sim.url),
-      '--db',
-      join(dir, 'fx.sqlite'),
-    ]);
+describe(
+  "hoga backtest starting before the broker's USD/KRW history (the simulator's starts 2020-01-01)",
+  TSX_CHILD,
+  () => {
+    const run = (symbols: string, from: string, to: string) =>
+      hoga([
+        SMA,
+        '--symbols',
+        symbols,
+        '--interval',
+        '1d',
+        '--from',
+        from,
+        '--to',
+        to,
+        '--json',
+        ...simFlags(sim.url),
+        '--db',
+        join(dir, 'fx.sqlite'),
+      ]);
 
-  it('values the USD cash of a KR run at the first rate the range has', async () => {
-    const result = await run('005930', '2019-12-02', '2020-02-28');
-    expect(result.stderr).not.toContain('give one with --usd-krw');
-    expect(result.code).toBe(0);
-    const start = (JSON.parse(result.stdout) as { stats: { startEquity: string } }).stats.startEquity;
-    expect(Number(start)).toBeGreaterThan(100_000_000);
-  });
+    it('values the USD cash of a KR run at the first rate the range has', async () => {
+      const result = await run('005930', '2019-12-02', '2020-02-28');
+      expect(result.stderr).not.toContain('give one with --usd-krw');
+      expect(result.code).toBe(0);
+      const start = (JSON.parse(result.stdout) as { stats: { startEquity: string } }).stats.startEquity;
+      expect(Number(start)).toBeGreaterThan(100_000_000);
+    });
 
-  it('runs a KR range wholly before the rate history when it holds no USD (--cash USD=0): no rate is needed', async () => {
-    // before: 'the broker has no USD/KRW rate for the backtest range; give one with --usd-krw', exit 2
-    const result = await hoga([
-      SMA,
-      ...['--symbols', '005930', '--interval', '1d', '--from', '2016-01-04', '--to', '2016-06-30'],
-      ...['--cash', 'USD=0', '--json', ...simFlags(sim.url), '--db', join(dir, 'fx.sqlite')],
-    ]);
-    expect(result.stderr).not.toContain('USD/KRW');
-    expect(result.code).toBe(0);
-    const { stats } = JSON.parse(result.stdout) as { stats: { startEquity: string; trades: number } };
-    expect(stats.startEquity).toBe('100000000');
-    expect(stats.trades).toBeGreaterThan(0);
-  });
+    it('runs a KR range wholly before the rate history when it holds no USD (--cash USD=0): no rate is needed', async () => {
+      // before: 'the broker has no USD/KRW rate for the backtest range; give one with --usd-krw', exit 2
+      const result = await hoga([
+        SMA,
+        ...['--symbols', '005930', '--interval', '1d', '--from', '2016-01-04', '--to', '2016-06-30'],
+        ...['--cash', 'USD=0', '--json', ...simFlags(sim.url), '--db', join(dir, 'fx.sqlite')],
+      ]);
+      expect(result.stderr).not.toContain('USD/KRW');
+      expect(result.code).toBe(0);
+      const { stats } = JSON.parse(result.stdout) as { stats: { startEquity: string; trades: number } };
+      expect(stats.startEquity).toBe('100000000');
+      expect(stats.trades).toBeGreaterThan(0);
+    });
 
-  it("uses the rates of a US run's later months, spread over a range longer than a year", async () => {
-    const result = await run('AAPL', '2018-06-01', '2021-06-30');
-    expect(result.stderr).not.toContain('give one with --usd-krw');
-    expect(result.code).toBe(0);
-  });
-});
+    it("uses the rates of a US run's later months, spread over a range longer than a year", async () => {
+      const result = await run('AAPL', '2018-06-01', '2021-06-30');
+      expect(result.stderr).not.toContain('give one with --usd-krw');
+      expect(result.code).toBe(0);
+    });
+  },
+);
 
-describe("hoga backtest starting before a symbol's first bar", () => {
+describe("hoga backtest starting before a symbol's first bar", TSX_CHILD, () => {
   it('says where its bars begin, since the equity curve and CAGR count from --from', async () => {
     // the simulator's daily candles of 005930 begin in 2015: a run from 2010 holds cash alone for
     // four and a half years, which its CAGR counts (0.00 % for 0.03 % return), with nothing said
@@ -144,7 +154,7 @@ describe("hoga backtest starting before a symbol's first bar", () => {
   });
 });
 
-describe("hoga backtest on minute bars from before the broker's minute history", () => {
+describe("hoga backtest on minute bars from before the broker's minute history", TSX_CHILD, () => {
   it('says the run starts where the history does (KR 2022-11-23), where it said nothing', async () => {
     const result = await hoga([
       SMA,
@@ -162,7 +172,7 @@ describe("hoga backtest on minute bars from before the broker's minute history",
   });
 });
 
-describe('hoga backtest wholly before the broker USD/KRW history, holding dollars', () => {
+describe('hoga backtest wholly before the broker USD/KRW history, holding dollars', TSX_CHILD, () => {
   it('says once that it needs a rate, without a line per month it looked at', async () => {
     // before: twelve 'no USD/KRW rate for this time (at=…)' lines, one per sampled month, then the error
     const result = await hoga([
@@ -194,7 +204,7 @@ describe('hoga backtest wholly before the broker USD/KRW history, holding dollar
   });
 });
 
-describe('hoga backtest against a broker named without its credentials', () => {
+describe('hoga backtest against a broker named without its credentials', TSX_CHILD, () => {
   it('says which are missing (exit 2) and makes no database', async () => {
     // before: the same message, but ./data/hoga.sqlite was left behind, empty
     const cwd = mkdtempSync(join(tmpdir(), 'hoga-no-credentials-'));

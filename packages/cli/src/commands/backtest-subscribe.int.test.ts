@@ -80,7 +80,13 @@ function args(config: object): string[] {
   ];
 }
 
-describe('hoga backtest with bars a strategy subscribes to in onStart', () => {
+/**
+ * Each test starts `hoga backtest` through tsx, which compiles the CLI's sources at the start:
+ * 7–12 s a test with two busy loops on two cores, up to a third of vitest's default 30 s.
+ */
+const TSX_CHILD = { timeout: 120_000 };
+
+describe('hoga backtest with bars a strategy subscribes to in onStart', TSX_CHILD, () => {
   it("downloads the subscribed symbol's bars and delivers them: its order fills at the next bar's open", async () => {
     const result = await hoga(args({ symbol: '000660' }));
     expect(result.stderr).toContain('000660 1d: downloaded');
@@ -101,7 +107,7 @@ describe('hoga backtest with bars a strategy subscribes to in onStart', () => {
   });
 });
 
-describe('Ctrl-C while the bars subscribed to in onStart download', () => {
+describe('Ctrl-C while the bars subscribed to in onStart download', TSX_CHILD, () => {
   it('names the subscription, not --symbols, when a symbol a strategy subscribed to is unknown (exit 2)', async () => {
     const result = await hoga(args({ symbol: 'ZZZZ' }));
     expect(result.code).toBe(2);

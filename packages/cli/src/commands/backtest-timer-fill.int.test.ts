@@ -58,7 +58,13 @@ async function trades(
   return run.trades.map((t) => ({ quantity: t.quantity, price: t.price, time: Date.parse(t.time) }));
 }
 
-describe('hoga backtest: an order placed inside a bar fills at its close', () => {
+/**
+ * Each test starts `hoga backtest` through tsx, which compiles the CLI's sources at the start:
+ * 4–6 s a test with two busy loops on two cores, up to a third of vitest's default 30 s.
+ */
+const TSX_CHILD = { timeout: 120_000 };
+
+describe('hoga backtest: an order placed inside a bar fills at its close', TSX_CHILD, () => {
   it("daily bars: a market buy from a timer at 14:00 KST fills at that day's close, 15:30; one placed on the previous bar at the open", async () => {
     const filled = await trades('1d', '2026-11-03', '2026-11-05', {
       onBarAt: '2026-11-03T15:30:00+09:00',
