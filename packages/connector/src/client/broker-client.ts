@@ -237,6 +237,7 @@ export class BrokerClient {
         auth: false,
         account: false,
         schema: TokenResponseSchema,
+        secretBody: true,
       },
       options,
     );

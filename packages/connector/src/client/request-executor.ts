@@ -65,6 +65,8 @@ export interface CallSpec<T> {
   readonly priority: RequestPriority;
   /** For {@link RetryMode.KEYED_CREATE}: retries stop once this time (clock ms) has passed. */
   readonly retryUntilMs?: number;
+  /** The answer carries a secret (the token endpoint's access token): errors never quote its body. */
+  readonly secretBody?: boolean;
 }
 
 /** Collaborators of {@link RequestExecutor}. */
@@ -273,6 +275,14 @@ export class RequestExecutor {
     try {
       json = JSON.parse(response.body);
     } catch (error) {
+      // A secret body is not quoted, nor is the parser's error (V8 quotes the text around a bad token).
+      if (spec.secretBody === true) {
+        throw new ResponseShapeError(
+          spec.endpoint,
+          '(body)',
+          `expected JSON, found ${response.body.length} characters of something else (not shown: the answer carries the access token)`,
+        );
+      }
       throw new ResponseShapeError(
         spec.endpoint,
         '(body)',

@@ -1,0 +1,63 @@
+/**
+ * The client secret and the access tokens never reach the user's terminal, log file or error
+ * messages, whatever the token endpoint answers.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hoga } from './hoga-process.test-helper.js';
+
+const CLIENT_ID = 'MARKER-ID-f7c1';
+const SECRET = 'MARKER-SECRET-9d2e';
+let sim: SimulatorHandle;
+const dir = mkdtempSync(join(tmpdir(), 'hoga-secrets-'));
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    start: '2026-11-23T10:00:00.000+09:00',
+    rateLimit: false,
+    clientId: CLIENT_ID,
+    clientSecret: SECRET,
+  });
+});
+afterEach(() => {
+  sim.clearFaults();
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+function flags(logFile: string): string[] {
+  return [
+    '--base-url',
+    sim.url,
+    '--client-id',
+    CLIENT_ID,
+    '--client-secret',
+    SECRET,
+    '-v',
+    '--log-file',
+    logFile,
+  ];
+}
+
+describe('the token endpoint answer', () => {
+  // Before: a token answer cut short failed with "issueToken: unexpected response shape at (body):
+  // expected JSON, found {"access_token":"wiS4RXeqmAYz3oTS1tbYtKPf_gN_nJ33PN": the first 80
+  // characters of the body, most of a live access token, on stderr (and, under -v, again in the
+  // stack and its cause).
+  it('cut short, fails naming the endpoint without showing any of the body', async () => {
+    sim.injectFault({ kind: 'malformed-body', path: '/oauth2/token', count: 1 });
+    const logFile = join(dir, 'malformed.log');
+    const run = await hoga(['quote', '005930', ...flags(logFile)], {
+      env: { HOGA_TOKEN_FILE: join(dir, 'malformed-tokens.json') },
+    });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain('issueToken: unexpected response shape at (body)');
+    const everything = `${run.out}\n${run.err}\n${readFileSync(logFile, 'utf8')}`;
+    expect(everything).not.toContain('access_token');
+    expect(everything).not.toContain(SECRET);
+  });
+});
