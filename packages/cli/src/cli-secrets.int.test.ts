@@ -2,7 +2,7 @@
  * The client secret and the access tokens never reach the user's terminal, log file or error
  * messages, whatever the token endpoint answers.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
@@ -59,5 +59,23 @@ describe('the token endpoint answer', () => {
     const everything = `${run.out}\n${run.err}\n${readFileSync(logFile, 'utf8')}`;
     expect(everything).not.toContain('access_token');
     expect(everything).not.toContain(SECRET);
+  });
+});
+
+describe('the token cache file', () => {
+  // Before: a tokens.json left group- and world-readable (0644: copied, restored from a backup,
+  // made by hand) stayed so while every command read the live token from it; only the next token
+  // issue, which rewrites the file, made it 0600 again.
+  it('found readable by others, is made 0600 by the next command that reads it', async () => {
+    const tokenFile = join(dir, 'open-tokens.json');
+    const env = { HOGA_TOKEN_FILE: tokenFile };
+    const first = await hoga(['quote', '005930', ...flags(join(dir, 'open-1.log'))], { env });
+    expect(first.code).toBe(0);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    chmodSync(tokenFile, 0o644);
+    const again = await hoga(['quote', '005930', ...flags(join(dir, 'open-2.log'))], { env });
+    expect(again.code).toBe(0);
+    expect(again.err).not.toContain('requesting an access token');
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
   });
 });

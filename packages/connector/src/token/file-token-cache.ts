@@ -5,7 +5,7 @@
  * @module
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CachedToken, TokenCache } from '@hoga/core';
 import lockfile from 'proper-lockfile';
@@ -23,6 +23,22 @@ function isCachedToken(value: unknown): value is CachedToken {
     typeof t.issuedAt === 'number' &&
     (t.credentialFingerprint === undefined || typeof t.credentialFingerprint === 'string')
   );
+}
+
+/**
+ * Reads the cache file and, when group or others may read or write it (a copy, a restored backup,
+ * a file made by hand), makes it 0600 first: the documented mode holds from the first read on,
+ * not from the next write. A file that is not the user's own is read as it is (chmod is theirs).
+ */
+async function readPrivately(path: string): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const { mode } = await handle.stat();
+    if ((mode & 0o077) !== 0) await handle.chmod(0o600).catch(() => undefined);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Retry settings for taking a lock held by another process (about 30 s in total). */
@@ -81,7 +97,7 @@ export class FileTokenCache implements TokenCache {
   private async load(): Promise<Store> {
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      text = await readPrivately(this.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw new ConnectorError('token-cache-read', `could not read the token cache ${this.path}`, {
