@@ -4,6 +4,7 @@
  * @module
  */
 import { type DestinationStream, type Level, type Logger, pino } from 'pino';
+import { scrubErrorSerializer, scrubLogValue } from './scrub.js';
 
 /** Paths whose values are replaced by `[redacted]` in every log line. */
 export const REDACTED_PATHS: readonly string[] = [
@@ -49,6 +50,12 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   const base = {
     level,
     redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+    // The paths above reach fixed depths; this hides secrets at any depth of a record (errors, arrays,
+    // strings). A child logger's bindings get the paths above only (pino gives children no formatter).
+    formatters: {
+      log: (record: Record<string, unknown>) => scrubLogValue(record) as Record<string, unknown>,
+    },
+    serializers: { err: scrubErrorSerializer },
     ...(options.name === undefined ? {} : { name: options.name }),
   };
   if (options.destination !== undefined) return pino(base, options.destination);

@@ -1,0 +1,61 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from './logger.js';
+
+/** A logger writing to a string, and that string. */
+function capture(): { logger: ReturnType<typeof createLogger>; text: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: createLogger({ destination: stream, level: 'debug' }), text: () => chunks.join('') };
+}
+
+// Before: the redaction paths reached one level down only (`*.token`, `*.headers.authorization`):
+// an error carrying its request (`err.config.headers.Authorization`, `err.request.headers`), a
+// token endpoint form body as text, a token two levels down or in an array, was written in clear.
+// (A child logger's bindings still get the fixed paths only: pino gives children no formatter.)
+describe('createLogger redaction at any depth', () => {
+  it('hides tokens and secrets however deep, in errors, arrays and form bodies', () => {
+    const { logger, text } = capture();
+    logger.info({ err: { config: { headers: { Authorization: 'Bearer T-3' } } } }, 'config');
+    logger.info({ body: 'grant_type=client_credentials&client_id=x&client_secret=S-5' }, 'form');
+    logger.info({ a: { b: { access_token: 'T-6' } } }, 'deep');
+    logger.info({ tokens: [{ accessToken: 'T-10' }] }, 'array');
+    const withRequest = Object.assign(new Error('request failed'), {
+      request: { headers: { authorization: 'Bearer T-11' } },
+    });
+    logger.info({ err: withRequest }, 'error');
+    logger.error(
+      Object.assign(new Error('direct'), { config: { headers: { authorization: 'Bearer T-13' } } }),
+    );
+    logger.error(new Error('outer', { cause: Object.assign(new Error('inner'), { clientSecret: 'S-14' }) }));
+    logger.warn({ header: 'Bearer T-15' }, 'header text');
+    const out = text();
+    expect(out).not.toMatch(/[TS]-\d+/);
+    const lines = out.trim().split('\n');
+    expect(lines).toHaveLength(8);
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(parsed[0]).toMatchObject({ err: { config: { headers: { Authorization: '[redacted]' } } } });
+    expect(parsed[1]?.body).toBe('grant_type=client_credentials&client_id=x&client_secret=[redacted]');
+    expect(parsed[4]).toMatchObject({ err: { type: 'Error', message: 'request failed' } });
+    expect(parsed[5]).toMatchObject({ err: { type: 'Error', message: 'direct' }, msg: 'direct' });
+    expect(parsed[7]?.header).toBe('Bearer [redacted]');
+  });
+
+  it('keeps values that are not secrets, and does not change the logged objects', () => {
+    const { logger, text } = capture();
+    const fields = { symbol: '005930', nested: { price: '69700', tokenType: 'Bearer' }, list: [1, 'two'] };
+    logger.info(fields, 'plain');
+    const line = JSON.parse(text()) as Record<string, unknown>;
+    expect(line).toMatchObject({
+      symbol: '005930',
+      nested: { price: '69700', tokenType: 'Bearer' },
+      list: [1, 'two'],
+    });
+    expect(fields.nested.price).toBe('69700');
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * Deep redaction of log records: pino's `redact` paths reach fixed depths, so every record (and
+ * every child logger's bindings) is also copied through {@link scrubLogValue}, which hides secret
+ * keys at any depth, in arrays and in errors, and bearer tokens or form secrets inside strings.
+ *
+ * @module
+ */
+import { stdSerializers } from 'pino';
+
+/** What a hidden value is replaced by. */
+export const CENSOR = '[redacted]';
+
+/** Key names (lower case, without `_` and `-`) whose values are secrets wherever they appear. */
+const SECRET_KEYS: ReadonlySet<string> = new Set([
+  'accesstoken',
+  'refreshtoken',
+  'token',
+  'clientsecret',
+  'authorization',
+  'proxyauthorization',
+  'password',
+  'secret',
+  'cookie',
+]);
+
+const MAX_DEPTH = 10;
+
+function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.has(key.toLowerCase().replace(/[-_]/g, ''));
+}
+
+/** A string with bearer tokens and `access_token=` / `client_secret=` form values hidden. */
+function scrubString(value: string): string {
+  if (!/bearer|secret|token/i.test(value)) return value;
+  return value
+    .replace(/\b(Bearer)\s+[A-Za-z0-9\-._~+/]+=*/gi, `$1 ${CENSOR}`)
+    .replace(/\b(client_secret|access_token|refresh_token)=[^&\s"]*/gi, `$1=${CENSOR}`);
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A copy of `value` safe to log: errors serialized as pino does (type, message, stack, own
+ * properties), then every secret key's value and every bearer token in a string replaced by
+ * {@link CENSOR}. Objects of other classes (Decimal, Date) are kept as they are; the input is never
+ * changed.
+ *
+ * @param value - a log record, a binding or any value in one
+ */
+export function scrubLogValue(value: unknown): unknown {
+  return scrub(value, 0, new WeakSet());
+}
+
+function scrub(value: unknown, depth: number, seen: WeakSet<object>): unknown {
+  if (typeof value === 'string') return scrubString(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > MAX_DEPTH) return value;
+  if (seen.has(value)) return '[Circular]';
+  seen.add(value);
+  try {
+    // pino's error serializer gives an object of its own prototype: copied like a plain one.
+    if (value instanceof Error) return copyEntries(stdSerializers.err(value), depth, seen);
+    if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1, seen));
+    return isPlainObject(value) ? copyEntries(value, depth, seen) : value;
+  } finally {
+    seen.delete(value);
+  }
+}
+
+function copyEntries(value: object, depth: number, seen: WeakSet<object>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    copy[key] = item !== undefined && isSecretKey(key) ? CENSOR : scrub(item, depth + 1, seen);
+  }
+  return copy;
+}
+
+/**
+ * The `err` serializer: pino's, then scrubbed. A value already scrubbed (a plain object) is kept.
+ *
+ * @param value - what was logged under `err`
+ */
+export function scrubErrorSerializer(value: unknown): unknown {
+  return value instanceof Error ? scrubLogValue(value) : value;
+}
