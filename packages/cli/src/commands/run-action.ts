@@ -6,7 +6,7 @@
  * @module
  */
 import { resolve } from 'node:path';
-import { BrokerClient } from '@hoga/connector';
+import { BrokerClient, FileTokenCache, MirroredTokenCache } from '@hoga/connector';
 import { Decimal } from '@hoga/core';
 import {
   loadStrategyClass,
@@ -31,7 +31,7 @@ import { formatMoney } from '../output/table.js';
 import { cliRuntime } from '../runtime/cli-runtime.js';
 import { type CliError, usageError } from '../runtime/exit-codes.js';
 import { brokerClock } from './broker/broker-clock.js';
-import { connect, reportError } from './broker/connection.js';
+import { connect, defaultTokenFile, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
 import { cancelOnStopLine, type Session, startSession } from './run-session.js';
 
@@ -118,14 +118,21 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
       flags.riskConfig,
       strategies.map((s) => s.id ?? s.strategyClass.name),
     );
-    const probe = connect(flags);
+    // The broker settings only: the run makes its database below when missing (a broker command's
+    // connection would insist that --db exists).
+    const { db: _runDb, ...brokerFlags } = flags;
+    const probe = connect(brokerFlags, { ...process.env, HOGA_DB: '' });
     const brokerConfig = probe.client.config;
     probe.close();
     const clock = await brokerClock(brokerConfig.baseUrl);
     db = HogaDatabase.open(resolveDatabasePath(flags.db), { clock });
-    // The engine's client runs on the engine clock and shares its token through the store, so
-    // other hoga processes on the same database never revoke it.
-    const client = new BrokerClient({ config: brokerConfig, clock, tokenCache: new SqliteTokenCache(db) });
+    // The engine's client runs on the engine clock and shares its token through the token file
+    // (as every other hoga command does) and the store, so other hoga processes never revoke it.
+    const tokenCache = new MirroredTokenCache([
+      new FileTokenCache(defaultTokenFile()),
+      new SqliteTokenCache(db),
+    ]);
+    const client = new BrokerClient({ config: brokerConfig, clock, tokenCache });
     close = () => client.close();
     await requireKnownSymbols(client, symbols, 'run');
     const print = (line: string) => console.log(line);
