@@ -58,7 +58,7 @@ config file or in the working directory is loaded; it never overrides a variable
 
 | what | where | when |
 | --- | --- | --- |
-| access token cache | \`HOGA_TOKEN_FILE\`, else \`~/.hoga/tokens.json\` (mode 0600) | every broker command: one token is shared by every hoga process on the client id, so a command never revokes a running engine's token |
+| access token cache | \`HOGA_TOKEN_FILE\`, else \`~/.hoga/tokens.json\` (mode 0600, made so when read if found looser) | every broker command and hoga run: one token is shared by every hoga process on the client id, so a command never revokes a running engine's token |
 | database | \`--db\`, else \`HOGA_DB\`, else \`./data/hoga.sqlite\` | created only by \`hoga db migrate\`, \`hoga data download\`, \`hoga order\` (its orders and the risk states, \`--check\` included) and the engine (\`hoga run\`, \`hoga backtest\`); read commands open it read-only; broker commands with \`--db\` use an existing file only |
 | logs | \`--log-file <file>\` (JSON lines, appended) | only when asked; secrets are redacted |
 | config | \`hoga.config.json\`, \`.env\`, \`.gitignore\` | only \`hoga init\` |
