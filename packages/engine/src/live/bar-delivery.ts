@@ -19,6 +19,7 @@ import type { MarkBook } from '../portfolio/mark-book.js';
 import type { RiskGateBinding } from '../risk/risk-gate-factory.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { DailyBarGate } from './daily-bar-gate.js';
+import { MarketClosedNotice } from './market-closed-notice.js';
 import { MarketSubscriptions } from './market-subscriptions.js';
 import type { PaperAccount } from './paper-account.js';
 import type { LiveRunOptions } from './run-live.js';
@@ -58,6 +59,8 @@ export class BarDelivery {
   private readonly dailyBars: DailyBarGate;
   private readonly market: MarketSubscriptions;
   private readonly timerTick: ReturnType<typeof setInterval>;
+  private readonly closedNotice: MarketClosedNotice;
+  private closedCheckedMs = Number.NEGATIVE_INFINITY;
 
   /**
    * Starts at once: the streams of the run's symbols and of the strategies' subscriptions so far,
@@ -98,6 +101,13 @@ export class BarDelivery {
         o.onError?.(new EngineError(EngineErrorCode.INVALID_REQUEST, message), 'subscriptions'),
     });
     this.market.sync();
+    // a closed market's symbols get no bars: said once, with when it opens next
+    this.closedNotice = new MarketClosedNotice({
+      clock: o.clock,
+      logger: o.logger,
+      symbols: o.settings.symbols,
+      calendar: (m) => parts.risk.module.market?.calendar(m),
+    });
     const deliver = (bar: Bar): void => this.deliver(bar);
     for (const symbol of o.settings.symbols) {
       parts.subscriptions.push(
@@ -182,6 +192,10 @@ export class BarDelivery {
     this.dailyBars.release();
     paperAccount?.auctionAtClose();
     const now = this.o.clock.nowMs();
+    if (Date.now() - this.closedCheckedMs >= 1_000) {
+      this.closedCheckedMs = Date.now();
+      this.closedNotice.check();
+    }
     for (let t = runtime.timers.takeDue(now); t !== undefined; t = runtime.timers.takeDue(now))
       runtime.fireTimer(t.owner, t.name, t.due);
     this.market.sync();
