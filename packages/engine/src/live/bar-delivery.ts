@@ -191,6 +191,7 @@ export class BarDelivery {
     const { runtime, paperAccount } = this.parts;
     this.dailyBars.release();
     paperAccount?.auctionAtClose();
+    paperAccount?.expireDayOrders();
     const now = this.o.clock.nowMs();
     if (Date.now() - this.closedCheckedMs >= 1_000) {
       this.closedCheckedMs = Date.now();

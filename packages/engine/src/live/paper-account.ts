@@ -19,6 +19,7 @@
  */
 import {
   BookMatcher,
+  dayOrderExpiry,
   Ledger,
   type LedgerSnapshot,
   type OrderBook,
@@ -29,6 +30,7 @@ import {
   type Decimal,
   isTerminalOrderState,
   KST_ZONE,
+  marketOfSymbol,
   NEW_YORK_ZONE,
   newEventId,
   type OrderEvent,
@@ -164,6 +166,24 @@ export class PaperAccount {
           this.o.onError?.(error, 'paper-close-auction');
         },
       );
+    }
+  }
+
+  /**
+   * Ends the DAY orders whose trading day is over, as the broker cancels them then (KR 20:00 KST of
+   * the order date, US 20:00 New York of its trading date): each gets its `OrderExpired`. Before,
+   * an order ended only at the first book of a later session (the next morning's pre-market), and
+   * its strategy saw it working all night. Call it often (the run's timer tick).
+   */
+  expireDayOrders(): void {
+    if (this.venue.workingCount === 0) return;
+    const now = this.o.clock.nowMs();
+    for (const symbol of this.venue.workingSymbols()) {
+      const market = marketOfSymbol(symbol);
+      for (const order of this.venue.workingOf(symbol).slice()) {
+        if (order.timeInForce !== TimeInForce.DAY) continue;
+        if (now >= dayOrderExpiry(market, order.acceptedAt)) this.venue.expire(order.clientOrderId);
+      }
     }
   }
 

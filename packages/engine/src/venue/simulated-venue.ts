@@ -143,6 +143,21 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     else for (const order of list.slice()) this.match(order, view, sessionKey, now);
   }
 
+  /**
+   * Ends a working order as its trading day ended (a DAY order at the broker's end of day), with
+   * its `OrderExpired` stamped now; an order not working is left alone.
+   *
+   * @param clientOrderId - the order
+   * @returns whether it was working and has now expired
+   */
+  expire(clientOrderId: string): boolean {
+    const order = this.orders.get(clientOrderId);
+    if (order === undefined || !isWorking(order)) return false;
+    this.close(order, 'EXPIRED');
+    this.events.expired(order, this.options.clock.nowMs());
+    return true;
+  }
+
   private match(order: SimulatedOrder, view: M, sessionKey: number, now: number): void {
     if (order.sessionKey === undefined) order.sessionKey = sessionKey;
     else if (order.sessionKey !== sessionKey) {
