@@ -74,7 +74,10 @@ export interface BrokerStreamsOptions {
    * Market hours; default calendars read through the client. `cancelLoads`, if given, is called
    * when the last subscription ended, so no calendar read is left behind.
    */
-  readonly marketHours?: { isOpen(market: Market): boolean | undefined; cancelLoads?(): void };
+  readonly marketHours?: {
+    isOpen(market: Market, graceMs?: number): boolean | undefined;
+    cancelLoads?(): void;
+  };
   /** Receives failed polls (the stream goes on). */
   readonly onError?: (error: unknown, key: string) => void;
   /** Polls of one group in flight at once (default 2). */
@@ -98,6 +101,12 @@ export interface TradeBatch {
 const TRADE_PAGE = 50;
 /** Minute candles a poll asks for at least (the newest, the one in progress, a few more). */
 const CANDLE_PAGE = 10;
+/**
+ * How long (clock ms) minute candles are still polled after their market closed: the candle ending
+ * at the close (KR 20:00 KST) completes at that instant; before, the streams stopped at the close
+ * and it came only at the next open (the next morning, Monday's after a Friday).
+ */
+const CLOSE_GRACE_MS = 2 * 60_000;
 /** Most candles one request returns (spec: `count` 1 to 200). */
 const MAX_CANDLE_PAGE = 200;
 
@@ -140,7 +149,7 @@ export class BrokerStreams {
     this.polls = new PollScheduler({
       rateOf: (group) => client.limiter.limitOf(group) * client.config.rateLimitUtilization,
       scheduler: this.scheduler,
-      isMarketOpen: (market) => hours.isOpen(market),
+      isMarketOpen: (market, graceMs) => hours.isOpen(market, graceMs),
       pollClosedMarkets: options.pollClosedMarkets ?? false,
       onIdle: () => hours.cancelLoads?.(),
       ...(options.onError ? { onError: options.onError } : {}),
@@ -309,6 +318,8 @@ export class BrokerStreams {
               key: `candles:${symbol}:${interval}`,
               market,
               minIntervalMs: interval === '1m' ? this.intervals.candles1m : this.intervals.candles1d,
+              // the session's last minute candle completes at the close: polled a while after it
+              closeGraceMs: interval === '1m' ? CLOSE_GRACE_MS : 0,
               fetch: async (signal) => {
                 const ask = (count: number) =>
                   this.client.getCandles(

@@ -38,9 +38,10 @@ export class MarketHours {
    * Whether `market` has any session (pre, regular, after, day market) open now.
    *
    * @param market - KR or US
+   * @param graceMs - also true this long (clock ms) after a session ended (default 0)
    * @returns undefined while the first calendar is loading
    */
-  isOpen(market: Market): boolean | undefined {
+  isOpen(market: Market, graceMs = 0): boolean | undefined {
     let entry = this.entries.get(market);
     if (entry === undefined) {
       entry = {
@@ -55,7 +56,9 @@ export class MarketHours {
     const now = this.clock.nowMs();
     if (!entry.loading && now - entry.fetchedAtMs > this.refreshMs) this.load(market, entry);
     if (entry.calendar === null) return entry.failed ? true : undefined;
-    return isMarketOpen(entry.calendar, this.clock.now());
+    const at = this.clock.now();
+    if (isMarketOpen(entry.calendar, at)) return true;
+    return graceMs > 0 && isMarketOpen(entry.calendar, at.minus({ milliseconds: graceMs }));
   }
 
   /**

@@ -32,6 +32,11 @@ export interface PollJobSpec<T> {
   readonly minIntervalMs?: number;
   /** Skip while this market is closed (unless the scheduler polls closed markets). */
   readonly market?: Market;
+  /**
+   * Keep polling this long (clock ms) after the market's session ended: a minute candle ending at
+   * the close completes at that instant, and only a poll after it sees it complete (default 0).
+   */
+  readonly closeGraceMs?: number;
 }
 
 /** Options of {@link PollScheduler}. */
@@ -44,7 +49,7 @@ export interface PollSchedulerOptions {
    * Whether a market is open now; `undefined` means not known yet (asked again after 100 ms).
    * Default: always open.
    */
-  readonly isMarketOpen?: (market: Market) => boolean | undefined;
+  readonly isMarketOpen?: (market: Market, graceMs?: number) => boolean | undefined;
   /** Poll market-bound jobs while their market is closed (default false). */
   readonly pollClosedMarkets?: boolean;
   /** How often a job of a closed market looks again (default 30 s). */
@@ -222,7 +227,7 @@ export class PollScheduler {
       if (job.running !== null) continue;
       const market = job.spec.market;
       if (market !== undefined && !this.options.pollClosedMarkets && this.options.isMarketOpen) {
-        const open = this.options.isMarketOpen(market);
+        const open = this.options.isMarketOpen(market, job.spec.closeGraceMs);
         if (open !== true) {
           nextDue = Math.min(nextDue, now + (open === false ? recheck : UNKNOWN_RECHECK_MS));
           continue;
