@@ -65,7 +65,8 @@ export class MarketClosedNotice {
     for (const [market, symbols] of this.symbolsOf) {
       const calendar = this.o.calendar(market);
       if (calendar === undefined) continue;
-      if (sessionAt(calendar, now) !== null) {
+      // the streams poll minute candles a while after the close (the bar ending there): said after it
+      if (sessionAt(calendar, now) !== null || sessionAt(calendar, now.minus({ minutes: 2 })) !== null) {
         this.said.delete(market);
         continue;
       }
