@@ -77,7 +77,8 @@ async function paperRun(name: string, extraEnv: Readonly<Record<string, string>>
       },
     },
   );
-  expect(run.err).toBe('');
+  // the run follows the real clock: on a weekend or at night it says once that the market is closed
+  expect(run.err.replace(/^hoga: (KR|US) market is closed at .*\n/gm, '')).toBe('');
   return { argv, env, code: run.code };
 }
 
