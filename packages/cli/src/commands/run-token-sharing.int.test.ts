@@ -9,24 +9,29 @@ import { startSimulator } from '@hoga/simulator';
 import { describe, expect, it } from 'vitest';
 import { cli, exitedWithin, root, run, start, strategy, until } from './run-process.test-helper.js';
 
+/** A simulator on the wall clock (both processes judge a token's expiry alike), a new folder named `prefix…`, and the environment of a hoga process on them. */
+async function simulatorAndEnv(prefix: string) {
+  const sim = await startSimulator({ port: 0, start: 'now', rateLimit: false });
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const env = {
+    ...process.env,
+    HOGA_BASE_URL: sim.url,
+    HOGA_CLIENT_ID: 'sim-client',
+    HOGA_CLIENT_SECRET: 'sim-secret',
+    HOGA_TOKEN_FILE: join(dir, 'tokens.json'),
+    HOGA_DB: '',
+    HOGA_PROFILE: '',
+  };
+  return { sim, dir, env };
+}
+
 describe('hoga run and hoga quote side by side', () => {
   // Before: the run's client kept its token in the database only, the other commands in
   // ~/.hoga/tokens.json: the run issued a token (revoking the file's), `hoga quote` then found its
   // token revoked and issued another (revoking the run's), and so on at every command; the run's
   // requests met 401 token-revoked (docs/cli.md: "a command never revokes a running engine's token").
   it('issue one token between them', async () => {
-    // the simulator on the wall clock, so that both processes judge the token's expiry alike
-    const sim = await startSimulator({ port: 0, start: 'now', rateLimit: false });
-    const dir = mkdtempSync(join(tmpdir(), 'hoga-token-sharing-'));
-    const env = {
-      ...process.env,
-      HOGA_BASE_URL: sim.url,
-      HOGA_CLIENT_ID: 'sim-client',
-      HOGA_CLIENT_SECRET: 'sim-secret',
-      HOGA_TOKEN_FILE: join(dir, 'tokens.json'),
-      HOGA_DB: '',
-      HOGA_PROFILE: '',
-    };
+    const { sim, dir, env } = await simulatorAndEnv('hoga-token-sharing-');
     const db = join(dir, 'run.sqlite');
     try {
       await run(process.execPath, ['--import', 'tsx', cli, 'db', 'migrate', '--db', db], { cwd: root, env });
@@ -58,17 +63,7 @@ describe('hoga run and hoga quote side by side', () => {
   // with hoga db migrate", though its --help says the database is made when missing (the broker
   // settings were read through the path of the broker commands, which never create one).
   it('hoga run --db makes a database that is missing, as its help says', async () => {
-    const sim = await startSimulator({ port: 0, start: 'now', rateLimit: false });
-    const dir = mkdtempSync(join(tmpdir(), 'hoga-run-new-db-'));
-    const env = {
-      ...process.env,
-      HOGA_BASE_URL: sim.url,
-      HOGA_CLIENT_ID: 'sim-client',
-      HOGA_CLIENT_SECRET: 'sim-secret',
-      HOGA_TOKEN_FILE: join(dir, 'tokens.json'),
-      HOGA_DB: '',
-      HOGA_PROFILE: '',
-    };
+    const { sim, dir, env } = await simulatorAndEnv('hoga-run-new-db-');
     try {
       const db = join(dir, 'new', 'run.sqlite');
       const r = start(
