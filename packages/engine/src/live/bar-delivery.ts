@@ -21,6 +21,7 @@ import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { DailyBarGate } from './daily-bar-gate.js';
 import { MarketClosedNotice } from './market-closed-notice.js';
 import { MarketSubscriptions } from './market-subscriptions.js';
+import { OpenWakeHours } from './open-wake.js';
 import type { PaperAccount } from './paper-account.js';
 import type { LiveRunOptions } from './run-live.js';
 import { sayCandlePolling } from './start-progress.js';
@@ -75,6 +76,12 @@ export class BarDelivery {
   ) {
     this.streams = new BrokerStreams(o.client, {
       ...(o.streamIntervals === undefined ? {} : { intervals: o.streamIntervals }),
+      // a closed market is looked at again shortly before its next open, not up to 30 s after it
+      marketHours: new OpenWakeHours({
+        client: o.client,
+        clock: o.clock,
+        calendar: (m) => parts.risk.module.market?.calendar(m),
+      }),
       // a subscription to a symbol the broker does not know ends, said once (not at every poll)
       onError: (e, key) => {
         if (!this.market.unknownSymbol(e, key)) o.onError?.(e, key);
