@@ -60,6 +60,27 @@ describe('checkOrderHours', () => {
       data: { retryAfterAt: '2026-11-30T08:00:00.000+09:00' },
     });
   });
+
+  it('says in its message when orders are taken again: KST for KR, KST and New York for US', () => {
+    const kr = checkOrderHours(samsung, moment('2026-11-28T10:00:00', null, at('2026-11-30T08:00:00')));
+    expect(kr.accepted ? '' : kr.message).toBe(
+      'KR orders are not accepted at 2026-11-28T10:00:00.000+09:00; they are taken again from 2026-11-30 08:00 KST (Mon)',
+    );
+    // Sunday 20:00 New York (EST), the day market of Monday 2026-11-30
+    const us = checkOrderHours(
+      { market: 'US' },
+      moment('2026-11-28T10:00:00', null, at('2026-11-30T10:00:00')),
+    );
+    expect(us.accepted ? '' : us.message).toBe(
+      'US orders are not accepted at 2026-11-28T10:00:00.000+09:00; they are taken again from 2026-11-30 10:00 KST (Mon) = 2026-11-29 20:00 New York (Sun)',
+    );
+  });
+
+  it('says when the next opening is not known', () => {
+    const verdict = checkOrderHours(samsung, moment('2026-11-28T10:00:00', null, null));
+    expect(verdict.accepted ? '' : verdict.message).toMatch(/when they are taken again is not known$/);
+    expect(verdict.accepted ? {} : verdict.data).toBeUndefined();
+  });
 });
 
 describe('checkNotSuspended', () => {

@@ -10,6 +10,8 @@ import {
   AMOUNT_ORDER_CUTOFF_MS,
   type BrokerVerdict,
   formatKst,
+  KST_ZONE,
+  NEW_YORK_ZONE,
   refuse,
   SessionName,
   type TradableInstrument,
@@ -48,8 +50,23 @@ export function nextOrderOpen(
 }
 
 /**
+ * When a market's orders are taken again, for a message: the KST date and time with the weekday,
+ * and for US the New York date and time beside it (`2026-11-30 10:00 KST (Mon) = 2026-11-29 20:00
+ * New York (Sun)`).
+ *
+ * @param market - KR or US
+ * @param at - the instant
+ */
+export function describeOpening(market: TradableInstrument['market'], at: DateTime): string {
+  const kst = `${at.setZone(KST_ZONE).toFormat("yyyy-MM-dd HH:mm 'KST' (ccc)")}`;
+  if (market === 'KR') return kst;
+  return `${kst} = ${at.setZone(NEW_YORK_ZONE).toFormat("yyyy-MM-dd HH:mm 'New York' (ccc)")}`;
+}
+
+/**
  * 422 `order-hours-closed` when no order session of the instrument's market is open (create, modify
- * and cancel), with `data.retryAfterAt` (KST) when the next opening is known.
+ * and cancel), with `data.retryAfterAt` (KST) when the next opening is known; the message says it
+ * too (`KR orders are not accepted at …; they are taken again from 2026-11-30 08:00 KST (Mon)`).
  */
 export function checkOrderHours(
   instrument: Pick<TradableInstrument, 'market'>,
@@ -57,11 +74,14 @@ export function checkOrderHours(
 ): BrokerVerdict {
   if (moment.session !== null) return ACCEPTED;
   const next = moment.nextOpenAt;
-  return refuse(
-    'order-hours-closed',
-    `${instrument.market} orders are not accepted at ${formatKst(moment.at)}`,
-    next === null ? undefined : { retryAfterAt: formatKst(next) },
-  );
+  const closed = `${instrument.market} orders are not accepted at ${formatKst(moment.at)}`;
+  return next === null
+    ? refuse('order-hours-closed', `${closed}; when they are taken again is not known`)
+    : refuse(
+        'order-hours-closed',
+        `${closed}; they are taken again from ${describeOpening(instrument.market, next)}`,
+        { retryAfterAt: formatKst(next) },
+      );
 }
 
 /**

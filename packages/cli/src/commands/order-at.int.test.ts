@@ -85,6 +85,27 @@ describe('hoga order --check --at judges the hours of the instant asked about', 
     expect([answer.verdict, answer.code], err).toEqual([verdict, denial]);
   });
 
+  it.each([
+    [
+      'KR on Christmas 2026-12-25',
+      '005930',
+      '60000',
+      '2026-12-25T10:00:00+09:00',
+      '2026-12-28 08:00 KST (Mon)',
+    ],
+    [
+      'US on Saturday 12-05',
+      'AAPL',
+      '200',
+      '2026-12-05T23:40:00+09:00',
+      '2026-12-07 10:00 KST (Mon) = 2026-12-06 20:00 New York (Sun)',
+    ],
+  ])('says in the denial when orders are taken again (%s)', async (_label, symbol, price, at, next) => {
+    const { answer, err } = await checkAt(symbol, price, at);
+    expect(answer.code, err).toBe('order-hours-closed');
+    expect(answer.message).toContain(`they are taken again from ${next}`);
+  });
+
   it('says the broker has no calendar for a date outside its range, instead of order-hours-closed', async () => {
     const { answer, code, err } = await checkAt('005930', '60000', '2030-01-02T10:00:00+09:00');
     expect([answer.verdict, answer.code, code], err).toEqual(['denied', 'risk-market-data-missing', 3]);
