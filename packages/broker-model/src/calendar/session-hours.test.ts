@@ -45,6 +45,22 @@ describe('orderSessionAt', () => {
     expect(orderSessionAt('US', at(time))).toBe(session);
   });
 
+  it.each([
+    // the CSAT day 2026-11-19: pre-market 09:00–10:00, regular 10:00–16:30, after-market to 20:00
+    ['2026-11-19T08:30:00+09:00', null],
+    ['2026-11-19T09:00:00+09:00', 'preMarket'],
+    ['2026-11-19T09:59:59+09:00', 'preMarket'],
+    ['2026-11-19T10:00:00+09:00', 'regularMarket'],
+    ['2026-11-19T16:29:59+09:00', 'regularMarket'],
+    ['2026-11-19T16:30:00+09:00', 'afterMarket'],
+    ['2026-11-19T19:59:59+09:00', 'afterMarket'],
+    // the first trading day of 2027 opens late, closes as usual
+    ['2027-01-04T09:30:00+09:00', 'preMarket'],
+    ['2027-01-04T15:30:00+09:00', 'afterMarket'],
+  ])('KR on a late opening at %s: %s', (time, session) => {
+    expect(orderSessionAt('KR', at(time))).toBe(session);
+  });
+
   it('treats an unknown holiday as a trading day when told there are none', () => {
     expect(orderSessionAt('KR', at('2026-09-24T10:00:00+09:00'), NO_HOLIDAYS)).toBe('regularMarket');
   });

@@ -3,8 +3,9 @@
  * 08:00–09:00, regular 09:00–15:30, after-market 15:30–20:00 KST; US day market 20:00 (the evening
  * before)–03:50, pre-market 04:00–09:30, regular 09:30–16:00, after-market 16:00–18:00 New York
  * time, daylight saving time followed. On a NYSE early close ({@link NYSE_EARLY_CLOSES}) the US
- * regular session ends at 13:00 and the after-market runs 13:00–17:00; KR special hours (a late
- * opening) are not modelled. Days are numbered (`epoch ms / 86,400,000` of the date at UTC midnight): the KST date
+ * regular session ends at 13:00 and the after-market runs 13:00–17:00; on a KRX late opening
+ * ({@link krxSpecialHours}: the first trading day of the year, the CSAT day) the KR sessions move
+ * with it. Days are numbered (`epoch ms / 86,400,000` of the date at UTC midnight): the KST date
  * for KR, the US trading date (from 20:00 New York the evening before) for US. One home for the
  * simulator's calendar and the backtest's session rules.
  *
@@ -12,7 +13,12 @@
  */
 import { type Market, NEW_YORK_ZONE, SessionName } from '@hoga/core';
 import { DateTime } from 'luxon';
-import { type HolidayPredicate, isUsEarlyClose, knownHolidays } from './exchange-holidays.js';
+import {
+  type HolidayPredicate,
+  isUsEarlyClose,
+  knownHolidays,
+  krxSpecialHours,
+} from './exchange-holidays.js';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -117,18 +123,28 @@ export function localDay(market: Market, ms: number): number {
   return market === 'KR' ? kstDay(ms) : usTradingDay(ms);
 }
 
-/** Sessions of KR trading day `dn`. */
+/** KR regular hours of day `dn` (minutes after KST midnight): 09:00–15:30, or the day's special hours. */
+export function krRegularHours(dn: number): { readonly open: number; readonly close: number } {
+  return krxSpecialHours(isoDate(dn)) ?? { open: 9 * 60, close: 15 * 60 + 30 };
+}
+
+/**
+ * Sessions of KR trading day `dn`. On a late opening ({@link krxSpecialHours}) the pre-market
+ * moves with the opening (an hour before it) and the after-market starts at the close; it still
+ * ends at 20:00.
+ */
 export function krSessions(dn: number): KrSessions {
+  const { open, close } = krRegularHours(dn);
   return {
-    preMarket: { start: kstMs(dn, 8 * 60), auctionStart: kstMs(dn, 8 * 60 + 50), end: kstMs(dn, 9 * 60) },
+    preMarket: { start: kstMs(dn, open - 60), auctionStart: kstMs(dn, open - 10), end: kstMs(dn, open) },
     regularMarket: {
-      start: kstMs(dn, 9 * 60),
-      auctionStart: kstMs(dn, 15 * 60 + 20),
-      end: kstMs(dn, 15 * 60 + 30),
+      start: kstMs(dn, open),
+      auctionStart: kstMs(dn, close - 10),
+      end: kstMs(dn, close),
     },
     afterMarket: {
-      start: kstMs(dn, 15 * 60 + 30),
-      auctionEnd: kstMs(dn, 15 * 60 + 40),
+      start: kstMs(dn, close),
+      auctionEnd: kstMs(dn, close + 10),
       end: kstMs(dn, 20 * 60),
     },
   };

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { isUsEarlyClose } from '@hoga/broker-model';
+import { isUsEarlyClose, krRegularHours } from '@hoga/broker-model';
 import { isoDate, kstMs, nyMs } from './trading-calendar.js';
 import type { InstrumentSpec } from './universe.js';
 
@@ -53,33 +53,42 @@ function mark(kinds: Uint8Array, from: number, to: number, kind: MinuteKind): vo
 
 const krKinds = new Map<string, Uint8Array>();
 
-function krMinuteKinds(spec: InstrumentSpec): Uint8Array {
-  const variant = `${spec.nxtSupported}:${spec.afterMarketEligible}`;
+/**
+ * The KR minute kinds of a day whose regular session opens `late` minutes after 09:00 and closes
+ * `later` minutes after 15:30 (both 0 on a day of usual hours; a KRX late opening moves the
+ * pre-market with the opening and the after-market with the close).
+ */
+function krMinuteKinds(spec: InstrumentSpec, late: number, later: number): Uint8Array {
+  const variant = `${spec.nxtSupported}:${spec.afterMarketEligible}:${late}:${later}`;
   const cached = krKinds.get(variant);
   if (cached !== undefined) return cached;
   const kinds = new Uint8Array(KR_WINDOW);
   // 09:00–15:20 continuous (the 09:00 opening and 15:30 closing auction trades are separate)
-  mark(kinds, 60, 440, MinuteKind.REGULAR);
+  mark(kinds, 60 + late, 440 + later, MinuteKind.REGULAR);
   if (spec.nxtSupported) {
-    mark(kinds, 0, 50, MinuteKind.EXTENDED); // NXT pre-market 08:00–08:50
-    mark(kinds, 460, KR_WINDOW, MinuteKind.EXTENDED); // NXT after-market 15:40–20:00
+    mark(kinds, late, 50 + late, MinuteKind.EXTENDED); // NXT pre-market 08:00–08:50
+    mark(kinds, 460 + later, KR_WINDOW, MinuteKind.EXTENDED); // NXT after-market 15:40–20:00
   } else if (spec.afterMarketEligible) {
-    for (let i = 480; i <= 600; i += 10) kinds[i] = MinuteKind.SINGLE_PRICE; // 16:00–18:00 every 10 min
+    // 16:00–18:00 every 10 min
+    for (let i = 480 + later; i <= 600 + later; i += 10) kinds[i] = MinuteKind.SINGLE_PRICE;
   }
   krKinds.set(variant, kinds);
   return kinds;
 }
 
 function krSchedule(spec: InstrumentSpec, dn: number): DaySchedule {
-  const kinds = krMinuteKinds(spec);
-  const lastStamp = spec.nxtSupported || spec.afterMarketEligible ? KR_WINDOW : 450;
+  const hours = krRegularHours(dn);
+  const late = hours.open - 9 * 60;
+  const later = hours.close - (15 * 60 + 30);
+  const kinds = krMinuteKinds(spec, late, later);
+  const lastStamp = spec.nxtSupported || spec.afterMarketEligible ? KR_WINDOW : 450 + later;
   return {
     dn,
     startMs: kstMs(dn, 8 * 60),
     minutes: KR_WINDOW,
-    openIdx: 60,
-    closeIdx: 450,
-    firstStamp: spec.nxtSupported ? 1 : 61,
+    openIdx: 60 + late,
+    closeIdx: 450 + later,
+    firstStamp: spec.nxtSupported ? 1 + late : 61 + late,
     lastStamp,
     kinds,
   };
