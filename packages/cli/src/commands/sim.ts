@@ -1,4 +1,5 @@
-import { formatKst } from '@hoga/core';
+import { CALENDAR_RANGE } from '@hoga/broker-model';
+import { formatKst, KST_ZONE } from '@hoga/core';
 import type { SimulatorHandle } from '@hoga/simulator';
 import { type Command, InvalidArgumentError } from 'commander';
 
@@ -35,6 +36,20 @@ function speed(value: string): number {
     throw new InvalidArgumentError(`--speed: expected a non-negative number, found "${value}"`);
   }
   return parsed;
+}
+
+/**
+ * What the simulator does on a date (`YYYY-MM-DD`) its holiday lists do not cover, or null inside
+ * them: its calendar endpoints refuse the date, no holiday closes and every trading day has the
+ * usual hours.
+ */
+export function outsideCalendars(date: string): string | null {
+  if (date >= CALENDAR_RANGE.from && date <= CALENDAR_RANGE.to) return null;
+  return (
+    `hoga sim: its market calendars cover ${CALENDAR_RANGE.from} to ${CALENDAR_RANGE.to}; on ${date} ` +
+    'the calendar endpoints answer 400 unsupported-date (an engine then denies orders ' +
+    'risk-market-data-missing), only weekends are closed and every weekday has the usual hours'
+  );
 }
 
 /**
@@ -78,6 +93,8 @@ export function registerSimCommands(program: Command): void {
             '(--start now for the real time)\n',
         );
       }
+      const outside = outsideCalendars(sim.now().setZone(KST_ZONE).toISODate() ?? '');
+      if (outside !== null) process.stderr.write(`${outside}\n`);
       if (flags.state === undefined) {
         process.stderr.write(
           'hoga sim: without --state, accounts and orders start afresh at every start ' +
