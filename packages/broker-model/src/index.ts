@@ -183,6 +183,7 @@ export {
   checkOrderHours,
   checkOrderTypeInSession,
   checkPrerequisite,
+  describeOpening,
   isAmountOrFractional,
   nextOrderOpen,
 } from './rules/session-rules.js';

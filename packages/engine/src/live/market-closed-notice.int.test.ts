@@ -50,7 +50,9 @@ describe('a run on a closed market', () => {
     expect(said.find((m) => m.startsWith('KR'))).toContain('005930');
     expect(said.find((m) => m.startsWith('KR'))).toContain('2026-11-30 08:00 KST');
     expect(said.find((m) => m.startsWith('US'))).toContain('AAPL');
-    expect(said.find((m) => m.startsWith('US'))).toContain('2026-11-30 10:00 KST');
+    expect(said.find((m) => m.startsWith('US'))).toContain(
+      'until it opens at 2026-11-30 10:00 KST (Mon) = 2026-11-29 20:00 New York (Sun), day market',
+    );
   }, 90_000);
 
   it('says nothing of a market that is open (KR regular session); says the closed US one', async () => {

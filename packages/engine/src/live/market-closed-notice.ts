@@ -1,13 +1,14 @@
 /**
  * Tells the user of a paper or live run when a market of its symbols is closed, and when it opens
- * next: the streams do not poll a closed market, so its symbols get no bars (a run started on a
- * Saturday, or a US symbol at 20:00 KST). Said once per closure of a market (at the start of the
+ * next (KST, and New York time beside it for US): the streams do not poll a closed market, so its
+ * symbols get no bars (a run started on a Saturday, or a US symbol at 20:00 KST). Said once per closure of a market (at the start of the
  * run, or when a session ends and no other follows at once); said again only after the market
  * opened and closed again. The calendar is the one the risk module reads from the broker; while
  * none is known, nothing is said.
  *
  * @module
  */
+import { describeOpening } from '@hoga/broker-model';
 import {
   type Clock,
   KST_ZONE,
@@ -78,7 +79,7 @@ export class MarketClosedNotice {
       this.said.add(market);
       this.o.logger.info(
         { component: 'market-hours', market, symbols, nextOpen: next.at.toISO() },
-        `${market} market is closed at ${kst(now)}: no bars of ${symbols.join(', ')} until it opens at ${kst(next.at)}, ${SESSION_LABEL[next.name]} (nothing is polled for them meanwhile)`,
+        `${market} market is closed at ${kst(now)}: no bars of ${symbols.join(', ')} until it opens at ${describeOpening(market, next.at)}, ${SESSION_LABEL[next.name]} (nothing is polled for them meanwhile)`,
       );
     }
   }
