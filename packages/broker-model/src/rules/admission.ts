@@ -99,7 +99,7 @@ export function checkTradingRules(input: TradingRulesInput): BrokerVerdict {
             moment.at,
           )
         : { accepted: true },
-    () => checkOrderTypeInSession(order, moment),
+    () => checkOrderTypeInSession(order, moment, instrument.market),
     () => checkPriceLimits(order.price, moment.priceLimits),
     () => checkMaxAmount(workingOrderValueKrw(instrument, order, moment)),
     () =>

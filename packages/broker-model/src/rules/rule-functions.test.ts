@@ -5,7 +5,12 @@ import { checkChangeable, checkStillOpen } from './change-rules.js';
 import { checkLimitPrice } from './order-request.js';
 import { krPriceLimits } from './price-limits.js';
 import type { MarketMoment } from './rule-inputs.js';
-import { checkNotSuspended, checkOrderHours, nextOrderOpen } from './session-rules.js';
+import {
+  checkNotSuspended,
+  checkOrderHours,
+  checkOrderTypeInSession,
+  nextOrderOpen,
+} from './session-rules.js';
 
 const KST = 'Asia/Seoul';
 const at = (iso: string) => DateTime.fromISO(iso, { zone: KST });
@@ -80,6 +85,21 @@ describe('checkOrderHours', () => {
     const verdict = checkOrderHours(samsung, moment('2026-11-28T10:00:00', null, null));
     expect(verdict.accepted ? '' : verdict.message).toMatch(/when they are taken again is not known$/);
     expect(verdict.accepted ? {} : verdict.data).toBeUndefined();
+  });
+});
+
+describe('checkOrderTypeInSession', () => {
+  it('says when the regular session opens, when the moment knows', () => {
+    const moment = { session: SessionName.PRE_MARKET, regularOpenAt: at('2026-11-23T09:00:00') };
+    const verdict = checkOrderTypeInSession({ orderType: 'MARKET', timeInForce: 'DAY' }, moment, 'KR');
+    expect(verdict.accepted ? '' : verdict.message).toBe(
+      'MARKET orders are accepted in the regular session only; the regular session opens at 2026-11-23 09:00 KST (Mon)',
+    );
+    const bare = checkOrderTypeInSession(
+      { orderType: 'MARKET', timeInForce: 'DAY' },
+      { session: SessionName.PRE_MARKET },
+    );
+    expect(bare.accepted ? '' : bare.message).toBe('MARKET orders are accepted in the regular session only');
   });
 });
 

@@ -53,6 +53,11 @@ export interface MarketMoment {
   readonly session: SessionName | null;
   /** When orders of the instrument's market are accepted next (read only when `session` is null). */
   readonly nextOpenAt: DateTime | null;
+  /**
+   * When the instrument's market's next regular session starts (read only in an extended session,
+   * for the message of a `MARKET` or `CLS` order refused there); absent or null when not known.
+   */
+  readonly regularOpenAt?: DateTime | null;
   /** The US regular session containing `at`, or null (amount and fractional orders). */
   readonly usRegularHours: SessionHours | null;
   /** The instrument's daily price limits; null where none exist (US). */

@@ -156,25 +156,41 @@ export function checkAmountOrderWindow(
 
 /**
  * 422 `order-type-not-allowed`: `MARKET` outside the regular session of its market, `CLS` outside
- * the US regular session; `data = {field, session}`.
+ * the US regular session; `data = {field, session}`. The message says when the regular session
+ * opens when the moment knows (`regularOpenAt`).
+ *
+ * @param market - the instrument's market (the time zones of that message)
  */
 export function checkOrderTypeInSession(
   request: Pick<OrderRequest, 'orderType' | 'timeInForce'>,
-  moment: Pick<MarketMoment, 'session'>,
+  moment: Pick<MarketMoment, 'session' | 'regularOpenAt'>,
+  market?: TradableInstrument['market'],
 ): BrokerVerdict {
   const session = moment.session;
   if (session === null || session === SessionName.REGULAR_MARKET) return ACCEPTED;
+  const opens =
+    moment.regularOpenAt == null || market === undefined
+      ? ''
+      : `; the regular session opens at ${describeOpening(market, moment.regularOpenAt)}`;
   if (request.orderType === 'MARKET') {
-    return refuse('order-type-not-allowed', 'MARKET orders are accepted in the regular session only', {
-      field: 'orderType',
-      session,
-    });
+    return refuse(
+      'order-type-not-allowed',
+      `MARKET orders are accepted in the regular session only${opens}`,
+      {
+        field: 'orderType',
+        session,
+      },
+    );
   }
   if (request.timeInForce === 'CLS') {
-    return refuse('order-type-not-allowed', 'CLS orders are accepted in the US regular session only', {
-      field: 'timeInForce',
-      session,
-    });
+    return refuse(
+      'order-type-not-allowed',
+      `CLS orders are accepted in the US regular session only${opens}`,
+      {
+        field: 'timeInForce',
+        session,
+      },
+    );
   }
   return ACCEPTED;
 }

@@ -23,12 +23,16 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-/** `hoga order buy <symbol> 1 --limit <price> --check --json --at <at>` against the simulator. */
+/**
+ * `hoga order buy <symbol> 1 --limit <price> --check --json --at <at>` against the simulator
+ * (`--market` for the price `market`).
+ */
 async function checkAt(symbol: string, price: string, at: string) {
   const before = sim.counters().requestsByGroup.MARKET_INFO ?? 0;
+  const kind = price === 'market' ? ['--market'] : ['--limit', price];
   const run = await hoga(
     [
-      ...['order', 'buy', symbol, '1', '--limit', price, '--check', '--json', '--at', at],
+      ...['order', 'buy', symbol, '1', ...kind, '--check', '--json', '--at', at],
       ...simFlags(sim.url),
       ...['--db', join(home, 'hoga.sqlite')],
     ],
@@ -105,6 +109,23 @@ describe('hoga order --check --at judges the hours of the instant asked about', 
     expect(answer.code, err).toBe('order-hours-closed');
     expect(answer.message).toContain(`they are taken again from ${next}`);
   });
+
+  it.each([
+    ['KR at 08:30 KST (pre-market)', '005930', '2026-11-25T08:30:00+09:00', '2026-11-25 09:00 KST (Wed)'],
+    [
+      'US at 06:00 New York (pre-market)',
+      'AAPL',
+      '2026-12-02T20:00:00+09:00',
+      '2026-12-02 23:30 KST (Wed) = 2026-12-02 09:30 New York (Wed)',
+    ],
+  ])(
+    'says when the regular session opens in the denial of a MARKET order (%s)',
+    async (_label, symbol, at, opens) => {
+      const { answer, err } = await checkAt(symbol, 'market', at);
+      expect(answer.code, err).toBe('order-type-not-allowed');
+      expect(answer.message).toContain(`the regular session opens at ${opens}`);
+    },
+  );
 
   it('says the broker has no calendar for a date outside its range, instead of order-hours-closed', async () => {
     const { answer, code, err } = await checkAt('005930', '60000', '2030-01-02T10:00:00+09:00');

@@ -193,10 +193,20 @@ export class BacktestBrokerRules {
       if (refusal !== null) return refusal;
     }
     if (session === SessionName.REGULAR_MARKET) return null;
+    const at = DateTime.fromMillis(nowMs, { zone: KST_ZONE });
+    const regular = (ms: number) =>
+      orderSessionAt(market, ms, NO_HOLIDAYS) === SessionName.REGULAR_MARKET ? session : null;
     return refusalOf(
       checkOrderTypeInSession(
         { orderType: intent.orderType, timeInForce: fields.timeInForce ?? 'DAY' },
-        { session },
+        // read only for the message of a refusal: worked out then
+        {
+          session,
+          get regularOpenAt() {
+            return nextOrderOpen(regular, at);
+          },
+        },
+        market,
       ),
     );
   }

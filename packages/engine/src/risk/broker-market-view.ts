@@ -268,6 +268,10 @@ export class BrokerMarketView implements MarketRulesView {
       at: at.setZone(KST_ZONE),
       session,
       nextOpenAt: session === null ? (nextOpen(calendar, at)?.at ?? null) : null,
+      regularOpenAt:
+        session === null || session === SessionName.REGULAR_MARKET
+          ? null
+          : (nextOpen(calendar, at, [SessionName.REGULAR_MARKET])?.at ?? null),
       usRegularHours:
         usRegularHours === null ? null : { start: usRegularHours.startTime, end: usRegularHours.endTime },
       priceLimits: limits.value,

@@ -14,7 +14,7 @@ import {
   sellableQuantity,
   type WorkingOrder,
 } from '@hoga/broker-model';
-import type { TradableInstrument } from '@hoga/core';
+import { SessionName, type TradableInstrument } from '@hoga/core';
 import { DateTime } from 'luxon';
 import type { MarketModel, SimInstrument } from '../market/market-model.js';
 import { orThrow } from './brokerage-errors.js';
@@ -33,6 +33,11 @@ export function marketMoment(market: MarketModel, instrument: SimInstrument, now
     at: now,
     session,
     nextOpenAt: session === null ? nextOrderOpen(sessionAt, now) : null,
+    // read only for the message of a refusal in an extended session: worked out then
+    get regularOpenAt() {
+      if (session === null || session === SessionName.REGULAR_MARKET) return null;
+      return nextOrderOpen((ms) => (sessionAt(ms) === SessionName.REGULAR_MARKET ? session : null), now);
+    },
     usRegularHours: market.usRegularSession(now),
     priceLimits: market.priceLimits(instrument.symbol, now),
     lastPrice: market.lastPrice(instrument.symbol, now),
