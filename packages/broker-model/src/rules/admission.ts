@@ -97,6 +97,7 @@ export function checkTradingRules(input: TradingRulesInput): BrokerVerdict {
             order.orderAmount !== null ? 'orderAmount' : 'quantity',
             moment.usRegularHours,
             moment.at,
+            moment.regularOpenAt,
           )
         : { accepted: true },
     () => checkOrderTypeInSession(order, moment, instrument.market),

@@ -6,6 +6,7 @@ import { checkLimitPrice } from './order-request.js';
 import { krPriceLimits } from './price-limits.js';
 import type { MarketMoment } from './rule-inputs.js';
 import {
+  checkAmountOrderWindow,
   checkNotSuspended,
   checkOrderHours,
   checkOrderTypeInSession,
@@ -100,6 +101,20 @@ describe('checkOrderTypeInSession', () => {
       { session: SessionName.PRE_MARKET },
     );
     expect(bare.accepted ? '' : bare.message).toBe('MARKET orders are accepted in the regular session only');
+  });
+});
+
+describe('checkAmountOrderWindow', () => {
+  it('says when the next US regular session opens, outside one', () => {
+    const verdict = checkAmountOrderWindow(
+      'orderAmount',
+      null,
+      at('2026-12-02T20:00:00'),
+      at('2026-12-02T23:30:00'),
+    );
+    expect(verdict.accepted ? '' : verdict.message).toMatch(
+      /; the next regular session opens at 2026-12-02 23:30 KST \(Wed\) = 2026-12-02 09:30 New York \(Wed\)$/,
+    );
   });
 });
 

@@ -131,11 +131,13 @@ export function isAmountOrFractional(request: Pick<OrderRequest, 'orderAmount' |
  * @param field - the field that made it one (`orderAmount` or `quantity`)
  * @param regular - the US regular session containing `at`, or null
  * @param at - the instant
+ * @param opensAt - when the next US regular session starts, if known (for the message; before it)
  */
 export function checkAmountOrderWindow(
   field: string,
   regular: SessionHours | null,
   at: DateTime,
+  opensAt?: DateTime | null,
 ): BrokerVerdict {
   const nowMs = at.toMillis();
   if (
@@ -147,9 +149,13 @@ export function checkAmountOrderWindow(
   }
   const data: Record<string, unknown> = { field };
   if (regular) data.regularHours = { start: regular.start.toISO(), end: regular.end.toISO() };
+  const opens =
+    regular === null && opensAt != null && opensAt > at
+      ? `; the next regular session opens at ${describeOpening('US', opensAt)}`
+      : '';
   return refuse(
     'amount-order-outside-regular-hours',
-    'Amount and fractional orders are accepted from the US regular-session start until one hour before its end',
+    `Amount and fractional orders are accepted from the US regular-session start until one hour before its end${opens}`,
     data,
   );
 }

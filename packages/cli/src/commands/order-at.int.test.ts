@@ -25,14 +25,19 @@ afterAll(async () => {
 
 /**
  * `hoga order buy <symbol> 1 --limit <price> --check --json --at <at>` against the simulator
- * (`--market` for the price `market`).
+ * (`--market` for the price `market`, `--amount <usd>` for the price `$<usd>`).
  */
 async function checkAt(symbol: string, price: string, at: string) {
   const before = sim.counters().requestsByGroup.MARKET_INFO ?? 0;
-  const kind = price === 'market' ? ['--market'] : ['--limit', price];
+  const kind =
+    price === 'market'
+      ? ['--market', '1']
+      : price.startsWith('$')
+        ? ['--amount', price.slice(1)]
+        : ['--limit', price, '1'];
   const run = await hoga(
     [
-      ...['order', 'buy', symbol, '1', ...kind, '--check', '--json', '--at', at],
+      ...['order', 'buy', symbol, ...kind, '--check', '--json', '--at', at],
       ...simFlags(sim.url),
       ...['--db', join(home, 'hoga.sqlite')],
     ],
@@ -126,6 +131,15 @@ describe('hoga order --check --at judges the hours of the instant asked about', 
       expect(answer.message).toContain(`the regular session opens at ${opens}`);
     },
   );
+
+  it('says when the next US regular session opens in the denial of an amount order in the pre-market', async () => {
+    // 06:00 New York
+    const { answer, err } = await checkAt('AAPL', '$100', '2026-12-02T20:00:00+09:00');
+    expect(answer.code, err).toBe('amount-order-outside-regular-hours');
+    expect(answer.message).toContain(
+      'the next regular session opens at 2026-12-02 23:30 KST (Wed) = 2026-12-02 09:30 New York (Wed)',
+    );
+  });
 
   it('says the broker has no calendar for a date outside its range, instead of order-hours-closed', async () => {
     const { answer, code, err } = await checkAt('005930', '60000', '2030-01-02T10:00:00+09:00');

@@ -177,6 +177,9 @@ export class BacktestBrokerRules {
     const nowMs = this.input.clock.nowMs();
     const session = this.sessions[market].at(nowMs);
     if (session === null) return this.closedRefusal(intent.instrument, nowMs);
+    const at = DateTime.fromMillis(nowMs, { zone: KST_ZONE });
+    const inRegular = (ms: number) =>
+      orderSessionAt(market, ms, NO_HOLIDAYS) === SessionName.REGULAR_MARKET ? session : null;
     if (isAmountOrFractional(fields)) {
       const span = usRegularSessionAt(nowMs, NO_HOLIDAYS);
       const regular =
@@ -187,15 +190,12 @@ export class BacktestBrokerRules {
               end: DateTime.fromMillis(span.end, { zone: KST_ZONE }),
             };
       const field = fields.orderAmount !== null ? 'orderAmount' : 'quantity';
-      const refusal = refusalOf(
-        checkAmountOrderWindow(field, regular, DateTime.fromMillis(nowMs, { zone: KST_ZONE })),
-      );
+      // outside a regular session, the message says when the next one opens
+      const opensAt = regular === null ? nextOrderOpen(inRegular, at) : null;
+      const refusal = refusalOf(checkAmountOrderWindow(field, regular, at, opensAt));
       if (refusal !== null) return refusal;
     }
     if (session === SessionName.REGULAR_MARKET) return null;
-    const at = DateTime.fromMillis(nowMs, { zone: KST_ZONE });
-    const regular = (ms: number) =>
-      orderSessionAt(market, ms, NO_HOLIDAYS) === SessionName.REGULAR_MARKET ? session : null;
     return refusalOf(
       checkOrderTypeInSession(
         { orderType: intent.orderType, timeInForce: fields.timeInForce ?? 'DAY' },
@@ -203,7 +203,7 @@ export class BacktestBrokerRules {
         {
           session,
           get regularOpenAt() {
-            return nextOrderOpen(regular, at);
+            return nextOrderOpen(inRegular, at);
           },
         },
         market,
