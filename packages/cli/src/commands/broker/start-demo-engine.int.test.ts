@@ -19,4 +19,18 @@ describe('runEngineDemo (pnpm start)', () => {
     expect(text).toMatch(/^ {2}KRW: realized -?[\d,]+, charges [\d,]+, net -?[\d,]+$/m);
     expect(lines.at(-1)).toBe('done: closing the connector and the simulator.');
   }, 120_000);
+
+  it("runs on the last trading day of the simulator's calendars when today is outside them (2028)", async () => {
+    // before: it stopped at once on the calendar's 400 unsupported-date
+    const lines: string[] = [];
+    await runEngineDemo({
+      durationMs: 8_000,
+      simStart: '2028-03-02T10:00:00+09:00',
+      print: (line) => lines.push(line),
+    });
+    expect(lines[0]).toMatch(/the demo runs on 2027-12-30, the last trading day they hold$/);
+    expect(lines[1]).toMatch(/ clock 2027-12-30 10:00 KST /);
+    expect(lines.join('\n')).not.toMatch(/risk-market-data-missing/);
+    expect(lines.at(-1)).toBe('done: closing the connector and the simulator.');
+  }, 120_000);
 });

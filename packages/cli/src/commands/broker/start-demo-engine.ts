@@ -15,6 +15,7 @@ import { loadStrategyClass } from '@hoga/engine';
 import { startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { fmtMoney, startSession } from '../run-session.js';
+import { demoTradingDay } from './demo-day.js';
 
 const REFERENCE_STRATEGY = join('strategies', 'sma-crossover.ts');
 
@@ -39,6 +40,8 @@ export interface EngineDemoOptions {
   /** The strategy file (default `strategies/sma-crossover.ts` of the repository). */
   readonly strategyFile?: string;
   readonly print?: (line: string) => void;
+  /** Where the simulator's clock starts before the demo moves it to a trading day (default now). */
+  readonly simStart?: string;
 }
 
 const SYMBOLS = ['005930', '000660', '035420'];
@@ -54,7 +57,12 @@ export async function runEngineDemo(options: EngineDemoOptions = {}): Promise<nu
   const durationMs = options.durationMs ?? 60_000;
   const file = options.strategyFile ?? referenceStrategyFile();
   const strategyClass = await loadStrategyClass(file);
-  const sim = await startSimulator({ port: 0, speed: 0, rateLimit: true });
+  const sim = await startSimulator({
+    port: 0,
+    speed: 0,
+    rateLimit: true,
+    ...(options.simStart === undefined ? {} : { start: options.simStart }),
+  });
   const dir = mkdtempSync(join(tmpdir(), 'hoga-start-'));
   let client: BrokerClient | null = null;
   let db: HogaDatabase | null = null;
@@ -63,9 +71,10 @@ export async function runEngineDemo(options: EngineDemoOptions = {}): Promise<nu
       config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
       tokenCache: new MemoryTokenCache(),
     });
-    const calendar = await probe.getKrMarketCalendar();
+    const day = await demoTradingDay(probe);
     probe.close();
-    sim.setClock(`${calendar.nextBusinessDay.date}T10:00:00.000+09:00`);
+    if (day.note !== null) print(`hoga: ${day.note}`);
+    sim.setClock(`${day.date}T10:00:00.000+09:00`);
     sim.setSpeed(speed);
     const clock = new ScaledClock({ start: sim.now(), speed });
     client = new BrokerClient({

@@ -20,6 +20,7 @@ import {
   throttleTime,
   timeout,
 } from 'rxjs';
+import { demoTradingDay } from './demo-day.js';
 
 /** Options of {@link runStartDemo}. */
 export interface StartDemoOptions {
@@ -29,6 +30,8 @@ export interface StartDemoOptions {
   readonly speed?: number;
   /** Where lines go (default `console.log`). */
   readonly print?: (line: string) => void;
+  /** Where the simulator's clock starts before the demo moves it to a trading day (default now). */
+  readonly simStart?: string;
 }
 
 const SYMBOLS = ['005930', '000660', '035420'] as const;
@@ -45,7 +48,11 @@ function fmt(d: Decimal): string {
 export async function runStartDemo(options: StartDemoOptions = {}): Promise<void> {
   const print = options.print ?? ((line: string) => console.log(line));
   const speed = options.speed ?? 60;
-  const sim = await startSimulator({ speed, rateLimit: true });
+  const sim = await startSimulator({
+    speed,
+    rateLimit: true,
+    ...(options.simStart === undefined ? {} : { start: options.simStart }),
+  });
   const subscriptions: Subscription[] = [];
   let client: BrokerClient | null = null;
   try {
@@ -54,9 +61,10 @@ export async function runStartDemo(options: StartDemoOptions = {}): Promise<void
       config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
       tokenCache: new MemoryTokenCache(),
     });
-    const calendar = await probe.getKrMarketCalendar();
+    const day = await demoTradingDay(probe);
     probe.close();
-    sim.setClock(`${calendar.nextBusinessDay.date}T10:00:00.000+09:00`);
+    if (day.note !== null) print(`hoga: ${day.note}`);
+    sim.setClock(`${day.date}T10:00:00.000+09:00`);
     const clock = new ScaledClock({ start: sim.now(), speed });
     client = new BrokerClient({
       config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
