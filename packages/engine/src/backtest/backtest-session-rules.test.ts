@@ -68,6 +68,47 @@ describe('a minute backtest judges the session rules', () => {
     ]);
   });
 
+  it('follows the KRX late opening of the CSAT day (regular 10:00–16:30 KST), saying when it opens', async () => {
+    outcomes.length = 0;
+    const reasons: string[] = [];
+    // 005930 minute bars closing 09:58 … 10:01 and 16:28 … 16:31 KST of Thursday 2026-11-19
+    const morning = minuteBars(
+      '005930',
+      [70_000, 70_000, 70_100, 70_100],
+      Date.parse('2026-11-19T09:58:00+09:00'),
+    );
+    const afternoon = minuteBars(
+      '005930',
+      [70_300, 70_300, 70_400, 70_400],
+      Date.parse('2026-11-19T16:28:00+09:00'),
+    );
+    const Placing = placing({
+      '09:59': (ctx, bar) => ctx.buy(bar.symbol, 1), // pre-market on that day: refused
+      '10:00': (ctx, bar) => ctx.buy(bar.symbol, 1), // the regular session opens at 10:00
+      '16:29': (ctx, bar) => ctx.buy(bar.symbol, 1), // still regular (closes 16:30)
+    });
+    class Noting extends Placing {
+      override onOrderEvent(event: OrderEvent): void {
+        super.onOrderEvent(event);
+        if (event.type === 'OrderDenied') reasons.push(event.reason);
+      }
+    }
+    const { outcome } = await backtestBars([{ strategyClass: Noting }], [...morning, ...afternoon], {
+      start: Date.parse('2026-11-19T09:58:00+09:00'),
+    });
+    expect(outcome.status).toBe('completed');
+    expect(outcomes).toEqual([
+      '09:59 denied order-type-not-allowed',
+      '10:00 accepted',
+      '10:01 filled',
+      '16:29 accepted',
+      '16:30 filled',
+    ]);
+    expect(reasons).toEqual([
+      'MARKET orders are accepted in the regular session only; the regular session opens at 2026-11-19 10:00 KST (Thu)',
+    ]);
+  });
+
   it('refuses any order outside order hours (a limit order from a timer at 20:30 KST)', async () => {
     const reasons: string[] = [];
     class AtNight extends Strategy {
