@@ -2,10 +2,22 @@
  * The account a live run's strategies see (`ctx.account`): the broker's cash (its cash buying power
  * per currency, `GET /buying-power`) and holdings (`GET /holdings`), read when the run starts, read
  * again every {@link REFRESH_MS} and soon after each fill of the run, and moved by each fill at once
- * in between (so that `onFill` sees the account with its fill; a fill the last read already holds,
- * a sell of more than it holds, is left to the next read). Before, a live run read the
+ * in between (so that `onFill` sees the account with its fill). Before, a live run read the
  * holdings once at its start and no cash at all: `ctx.account.cash('USD')` was 0 and the holdings
  * never moved.
+ *
+ * Each fill counts once. The broker's answers do not say which fills they hold, so a read is taken
+ * only when it is known to hold exactly the fills the run reported before it began: no order event
+ * came from its start until an order poll that began after it ended had reported what the broker
+ * had (a poll reports every fill the broker made before it began). A read that an event crossed is
+ * dropped and read again. Before, each read was taken as it came and the next fill booked on top:
+ * a read made after the broker filled an order but before the poll reported it held the fill, and
+ * the report booked it again (a buy of 2 showed 4 more shares until the read a second later).
+ *
+ * The buying power is net of what open buys hold back, so the cash the run's own open buys hold
+ * ({@link openOrdersReservedCash}) is added as it was at the read and taken off as it is now: a
+ * resting buy read before it filled no longer has its cost taken twice (before: the cash was low
+ * by the order's cost until the next read).
  *
  * @module
  */
@@ -14,22 +26,68 @@ import type { BrokerClient } from '@hoga/connector';
 import type { Currency, Decimal, OrderEvent } from '@hoga/core';
 import type { Observable, Subscription } from 'rxjs';
 import { holdingsOf } from '../portfolio/account-view.js';
+import type { CashByCurrency } from '../store/reserved-cash.js';
 import type { AccountHolding, AccountView } from '../strategy/strategy-context.js';
 
 /** Real ms between two reads of the account. */
 const REFRESH_MS = 10_000;
-/** Real ms from a fill to the read that confirms it. */
+/** Real ms from a fill (or a read an event crossed) to the next read. */
 const AFTER_FILL_MS = 1_000;
 
 /** What the account reads of the broker. */
 export type AccountSource = Pick<BrokerClient, 'getHoldings' | 'getBuyingPower'>;
+
+/** The order polls that tell when a read holds exactly the fills reported (the order manager's). */
+export interface AccountPolls {
+  /** How many polls have started. */
+  pollsStarted(): number;
+  /** The number of each complete poll, once it ended and its events went out. */
+  readonly polled$: Observable<number>;
+  /** Polls now (or joins the poll under way). */
+  pollOnce(): Promise<void>;
+}
+
+/** What the account follows besides the broker. */
+export interface AccountFollow {
+  /** The run's order events (subscribed before the runtime: `onFill` sees its fill). */
+  readonly events$: Observable<OrderEvent>;
+  /** The order polls; without them a read is taken when no event crossed it. */
+  readonly polls?: AccountPolls;
+  /** What the run's open buys hold back now; none by default. */
+  readonly reserved?: () => CashByCurrency;
+}
+
+/** A read waiting for the poll that confirms it. */
+interface Candidate {
+  readonly ledger: Ledger;
+  /** Events counted when the read began. */
+  readonly seq: number;
+  /** Polls started when the read ended: a later one confirms it. */
+  readonly after: number;
+  /** What the run's open buys held back when the read began. */
+  readonly reserved: CashByCurrency | null;
+}
 
 /** See the module documentation. */
 export class BrokerAccount implements AccountView {
   private timer: ReturnType<typeof setInterval> | null = null;
   private soon: ReturnType<typeof setTimeout> | null = null;
   private reading = false;
-  private following: Subscription | null = null;
+  private readonly following: Subscription[] = [];
+  private follows: AccountFollow | null = null;
+  /**
+   * Set by {@link BrokerAccount.start}. Before, the fills reported are those the start's
+   * reconciliation found (filled while the engine was down): the read the account opened with
+   * already holds them, and they are not booked.
+   */
+  private started = false;
+  /** Order events seen (a read that one crossed may or may not hold it). */
+  private seq = 0;
+  private candidate: Candidate | null = null;
+  /** What the run's open buys held back when the account's read began (null: not known). */
+  private readReserved: CashByCurrency | null = null;
+  /** What they hold back now (null: to be asked again). */
+  private nowReserved: CashByCurrency | null = null;
   /** Ends a read under way when the run stops (its failure is then no news: the run is over). */
   private readonly stopped = new AbortController();
 
@@ -54,31 +112,57 @@ export class BrokerAccount implements AccountView {
 
   /**
    * Follows the run's order events (subscribe before the runtime does: a strategy's `onFill` then
-   * sees the account with its fill).
+   * sees the account with its fill) and order polls.
    */
-  follow(events$: Observable<OrderEvent>): void {
-    this.following?.unsubscribe();
-    this.following = events$.subscribe((event) => this.onEvent(event));
+  follow(follow: AccountFollow | Observable<OrderEvent>): void {
+    for (const s of this.following.splice(0)) s.unsubscribe();
+    const f: AccountFollow = 'events$' in follow ? follow : { events$: follow };
+    this.follows = f;
+    this.readReserved = null;
+    this.nowReserved = null;
+    this.following.push(f.events$.subscribe((event) => this.onEvent(event)));
+    if (f.polls !== undefined) this.following.push(f.polls.polled$.subscribe((n) => this.onPolled(n)));
   }
 
-  /** Starts the reads every {@link REFRESH_MS}. */
-  start(): void {
-    if (this.timer === null) this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
+  /**
+   * Reads the account again once the start's reconciliation is done and, with order polls, waits
+   * for the poll that confirms the read; from then on the run's fills are booked as they come, and
+   * the account is read every {@link REFRESH_MS}.
+   */
+  async start(): Promise<void> {
+    const polls = this.follows?.polls;
+    if (polls !== undefined) {
+      for (let tries = 0; tries < 3 && !this.stopped.signal.aborted; tries++) {
+        await this.refresh();
+        const candidate = this.candidate;
+        if (candidate === null) continue;
+        while (polls.pollsStarted() <= candidate.after && !this.stopped.signal.aborted)
+          await polls.pollOnce().catch(() => undefined);
+        await polls.pollOnce().catch(() => undefined);
+        if (this.candidate === null && this.seq === candidate.seq) break;
+      }
+    }
+    this.started = true;
+    if (this.timer === null && !this.stopped.signal.aborted)
+      this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
   }
 
   /** Stops the reads. */
   dispose(): void {
     this.stopped.abort();
-    this.following?.unsubscribe();
-    this.following = null;
+    for (const s of this.following.splice(0)) s.unsubscribe();
     if (this.timer !== null) clearInterval(this.timer);
     if (this.soon !== null) clearTimeout(this.soon);
     this.timer = null;
     this.soon = null;
+    this.candidate = null;
   }
 
   /** Books a fill of the run at once, and asks the broker again soon after. */
   private onEvent(event: OrderEvent): void {
+    this.seq++;
+    this.nowReserved = null;
+    if (!this.started) return;
     if (event.type !== 'OrderFilled' && event.type !== 'OrderPartiallyFilled') return;
     const f = event.fill;
     try {
@@ -92,12 +176,17 @@ export class BrokerAccount implements AccountView {
         ...(f.tax === undefined ? {} : { tax: f.tax.amount }),
       });
     } catch (error) {
-      // The last read already holds this fill (a sell that filled while the engine was down,
-      // reported by the first poll of the start; one a read saw before the poll did): a sell of
-      // more than the ledger holds. Not booked: the read below says what the account holds.
-      // Before, the error was thrown from the order events' subscriber and ended the process.
+      // A sell of more than the account holds: shares sold elsewhere since the last read (or, with
+      // no order polls to confirm the reads, a read that already held this fill). Not booked: the
+      // next read says what the account holds. Before, the error was thrown from the order events'
+      // subscriber and ended the process.
       if (!(error instanceof LedgerError)) throw error;
     }
+    this.readSoon();
+  }
+
+  /** Reads again {@link AFTER_FILL_MS} from now (once the periodic reads run). */
+  private readSoon(): void {
     if (this.timer !== null && this.soon === null) {
       this.soon = setTimeout(() => {
         this.soon = null;
@@ -106,14 +195,41 @@ export class BrokerAccount implements AccountView {
     }
   }
 
-  /** Reads the account again (one read at a time; a failure keeps what the account had). */
+  /** A complete poll ended: the read waiting for it is taken, or dropped if an event crossed it. */
+  private onPolled(poll: number): void {
+    const candidate = this.candidate;
+    if (candidate === null || poll <= candidate.after) return;
+    this.candidate = null;
+    if (this.seq === candidate.seq) this.take(candidate.ledger, candidate.reserved);
+    else this.readSoon();
+  }
+
+  private take(ledger: Ledger, reserved: CashByCurrency | null): void {
+    this.ledger = ledger;
+    this.readReserved = reserved;
+  }
+
+  /**
+   * Reads the account again (one read at a time; a failure keeps what the account had). The read
+   * is taken once it is known to hold exactly the fills reported (see the module documentation).
+   */
   async refresh(): Promise<void> {
     if (this.reading) return;
     this.reading = true;
     const signal = this.stopped.signal;
+    const seq = this.seq;
+    const reserved = this.follows?.reserved?.() ?? null;
     try {
       const ledger = await readLedger(this.source, signal);
-      if (!signal.aborted) this.ledger = ledger;
+      if (signal.aborted) return;
+      if (this.seq !== seq) {
+        // an order event came while the broker answered: the read may or may not hold it
+        this.readSoon();
+        return;
+      }
+      const polls = this.follows?.polls;
+      if (polls === undefined) this.take(ledger, reserved);
+      else this.candidate = { ledger, seq, after: polls.pollsStarted(), reserved };
     } catch (error) {
       // a read the stop cut short (the connector closes after the run) says nothing
       if (!signal.aborted) this.onError(error);
@@ -124,7 +240,13 @@ export class BrokerAccount implements AccountView {
 
   /** @inheritdoc */
   cash(currency: Currency): Decimal {
-    return this.ledger.cash(currency);
+    const cash = this.ledger.cash(currency);
+    const reserved = this.follows?.reserved;
+    // before the start, the store's orders may not yet be what the first read saw
+    if (reserved === undefined || !this.started) return cash;
+    this.readReserved ??= reserved();
+    this.nowReserved ??= reserved();
+    return cash.plus(this.readReserved[currency]).minus(this.nowReserved[currency]);
   }
 
   /** @inheritdoc */

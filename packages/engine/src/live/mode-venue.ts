@@ -10,6 +10,7 @@ import type { Ledger } from '@hoga/broker-model';
 import { OrderManager } from '../orders/order-manager.js';
 import { LedgerAccountView } from '../portfolio/account-view.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
+import { openOrdersReservedCash } from '../store/reserved-cash.js';
 import type { AccountView } from '../strategy/strategy-context.js';
 import type { ExecutionVenue } from '../venue/execution-venue.js';
 import { BrokerAccount } from './broker-account.js';
@@ -60,10 +61,11 @@ export async function bindModeVenue(
       paperAccount,
     };
   }
+  const strategies = o.strategies.map((s) => s.id ?? s.strategyClass.name);
   const manager = new OrderManager(o.client, o.db, o.clock, {
     ...o.orderManager,
     // the orders of strategies other live runs on the store work are left to those runs
-    strategies: o.strategies.map((s) => s.id ?? s.strategyClass.name),
+    strategies,
     onCheckpointError: (e) => o.onError?.(e, 'store-checkpoint'),
   });
   const liveVenue = new LiveVenue(manager, {
@@ -73,6 +75,11 @@ export async function bindModeVenue(
   });
   if (o.onAlert !== undefined) manager.alerts$.subscribe(o.onAlert);
   const account = await BrokerAccount.open(o.client, (e) => o.onError?.(e, 'account'));
-  account.follow(liveVenue.events$);
+  const own = new Set(strategies);
+  account.follow({
+    events$: liveVenue.events$,
+    polls: manager,
+    reserved: () => openOrdersReservedCash(o.db, own),
+  });
   return { venue: liveVenue, account, brokerAccount: account, manager, liveVenue, paperAccount: null };
 }

@@ -210,7 +210,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     await paperAccount?.restoreOrders(runtime);
     warnOfAbsentStrategies(o.db, paper ? 'paper' : 'live', runtime, o.logger);
 
-    brokerAccount?.start();
+    await brokerAccount?.start();
     release = watchStrayFailures(runtime);
     runtime.callAll('onStart');
     await runtime.settle();

@@ -49,6 +49,9 @@ export class OrderManager {
   private readonly poller: OrderPoller;
   private readonly pending = new Set<Promise<unknown>>();
   private polling: Promise<void> | null = null;
+  /** How many polls have started. */
+  private pollsBegun = 0;
+  private readonly polled = new Subject<number>();
   /** Events held back while a batch of reports is being written. */
   private held: OrderEvent[] | null = null;
   readonly options: Required<Omit<OrderManagerOptions, 'onCheckpointError' | 'strategies'>>;
@@ -57,6 +60,12 @@ export class OrderManager {
   readonly events$: Observable<OrderEvent> = this.events.asObservable();
   /** Unknown outcomes, position differences, adoptions. */
   readonly alerts$: Observable<OrderManagerAlert> = this.alerts.asObservable();
+  /**
+   * The number ({@link OrderManager.pollsStarted} when it started) of each poll that read every
+   * list it meant to, once it ended and its events went out: whatever the broker had of the
+   * manager's orders when that poll started has been reported by then.
+   */
+  readonly polled$: Observable<number> = this.polled.asObservable();
 
   /**
    * @param gateway - the broker calls (a `BrokerClient`)
@@ -259,13 +268,22 @@ export class OrderManager {
    */
   pollOnce(maxClosedPages = this.options.maxClosedPages): Promise<void> {
     if (this.polling !== null) return this.polling;
+    const index = ++this.pollsBegun;
     this.polling = this.poller
       .poll(maxClosedPages)
-      .then(() => this.settleFinished())
+      .then((complete) => {
+        this.settleFinished();
+        if (complete) this.polled.next(index);
+      })
       .finally(() => {
         this.polling = null;
       });
     return this.polling;
+  }
+
+  /** How many polls have started (the number of the last one). */
+  pollsStarted(): number {
+    return this.pollsBegun;
   }
 
   /**

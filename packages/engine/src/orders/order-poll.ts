@@ -36,8 +36,8 @@ export class OrderPoller {
     private readonly resolver: CommandResolver,
   ) {}
 
-  /** One poll (see {@link OrderManager.pollOnce}). */
-  async poll(maxClosedPages: number): Promise<void> {
+  /** One poll (see {@link OrderManager.pollOnce}); answers whether it read every list it meant to. */
+  async poll(maxClosedPages: number): Promise<boolean> {
     const startedAt = this.m.clock.nowMs();
     const last = this.lastPollAt ?? Number(this.m.store.meta('last_poll_at') ?? startedAt);
     const since = last - this.m.options.skewMs;
@@ -75,6 +75,7 @@ export class OrderPoller {
       this.m.store.setMeta('last_poll_at', String(startedAt));
     }
     await this.m.recheckBarred();
+    return snapshot.complete;
   }
 
   /**

@@ -1,0 +1,207 @@
+/**
+ * `ctx.account` in a live run counts each fill of the run once, from `onFill` on and at every later
+ * look: never twice, never not at all. Before, the account booked a fill on top of the broker's
+ * holdings and cash it last read, though that read could already hold it: (1) a resting limit buy
+ * holds its cash back at the broker, so a read taken while it rested already had its cash out of
+ * the buying power, and the fill took it out again (cash low by the order's cost until the next
+ * read); (2) a read taken after the broker filled an order but before the engine's poll reported it
+ * already held the fill, and the report booked it again (the holding up by the fill's quantity
+ * twice). Over the simulator (HTTP) and a real SQLite file.
+ */
+import { type Bar, Decimal, type Fill } from '@hoga/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Strategy } from '../strategy/strategy.js';
+import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
+
+const closers = new Closers();
+afterEach(() => closers.closeAll());
+
+/**
+ * Places limit buys of 2 005930 at 97% and (with `Watcher.second`) 94% of the first bar's close,
+ * and records the account (`tag cash held`) at each fill and, once a fill came, every 200 ms.
+ */
+class Watcher extends Strategy {
+  static second = false;
+  static seen: string[] = [];
+  static fills: Fill[] = [];
+  static prices: number[] = [];
+  private placed = false;
+  private show(tag: string): void {
+    const held = this.ctx.account
+      .holdings()
+      .find((h) => h.symbol === '005930')
+      ?.quantity.toFixed();
+    Watcher.seen.push(`${tag} ${this.ctx.account.cash('KRW').toFixed()} ${held}`);
+  }
+  override onStart(): void {
+    this.ctx.setTimer('look', { every: 200 });
+  }
+  override onBar(bar: Bar): void {
+    if (this.placed || bar.symbol !== '005930') return;
+    this.placed = true;
+    const at = (f: number): number => Math.floor((bar.close * f) / 100) * 100;
+    Watcher.prices = Watcher.second ? [at(0.97), at(0.94)] : [at(0.97)];
+    for (const p of Watcher.prices) this.ctx.buy('005930', 2, p);
+  }
+  override onFill(fill: Fill): void {
+    Watcher.fills.push(fill);
+    this.show(`fill${Watcher.fills.length}`);
+  }
+  override onTimer(): void {
+    if (Watcher.fills.length > 0) this.show(`tick${Watcher.fills.length}`);
+  }
+}
+
+function reset(second: boolean): void {
+  Watcher.second = second;
+  Watcher.seen = [];
+  Watcher.fills = [];
+  Watcher.prices = [];
+}
+
+/** The account as the broker says it now (`cash held`). */
+async function brokerSays(client: {
+  getBuyingPower(c: 'KRW'): Promise<{ cashBuyingPower: Decimal }>;
+  getHoldings(): Promise<{ items: readonly { symbol: string; quantity: Decimal }[] }>;
+}): Promise<string> {
+  const cash = (await client.getBuyingPower('KRW')).cashBuyingPower.toFixed();
+  const held = (await client.getHoldings()).items.find((h) => h.symbol === '005930')?.quantity.toFixed();
+  return `${cash} ${held}`;
+}
+
+describe('ctx.account counts each fill of a live run once', () => {
+  it('a resting buy read by the account before it fills: its cash is not taken twice', async () => {
+    reset(false);
+    const s = await startSimulatedBroker(closers, { speed: 1, control: true, rateLimit: false });
+    const db = openTempDb(closers, 'hoga-account-exact-', s.clock);
+    // counts the account's reads of the holdings (the run's client is this one)
+    let reads = 0;
+    const getHoldings = s.client.getHoldings.bind(s.client);
+    s.client.getHoldings = async (...args) => {
+      const r = await getHoldings(...args);
+      reads++;
+      return r;
+    };
+    const { handle, events } = await startTestRun(
+      { ...s, db },
+      {
+        runId: 'exact-1',
+        mode: 'live',
+        symbols: ['005930'],
+        cashKrw: new Decimal(1_000_000),
+        strategies: [{ strategyClass: Watcher }],
+      },
+      { pollIntervalMs: 200, streamIntervals: { candles1m: 300 } },
+    );
+    closers.add(() => handle.stop());
+    await until(() => events.some((e) => e.type === 'OrderAccepted'), 60_000);
+    // a read of the account while the buy rests (every 10 s)
+    const before = reads;
+    await until(() => reads > before + 1, 60_000);
+    s.sim.setPrice('005930', String((Watcher.prices[0] as number) - 500));
+    await until(() => Watcher.fills.length === 1, 60_000);
+    // the account's read after the fill, and a few looks more
+    const after = reads;
+    await until(() => reads > after + 1, 60_000);
+    const n = Watcher.seen.length;
+    await until(() => Watcher.seen.length > n + 3, 30_000);
+    const truth = await brokerSays(s.client);
+    expect(truth).toMatch(/ 102$/);
+    expect({ truth, wrong: Watcher.seen.filter((x) => !x.endsWith(truth)) }).toEqual({ truth, wrong: [] });
+  }, 180_000);
+
+  it('a fill the account read before the poll reported it is not counted twice', async () => {
+    reset(true);
+    const s = await startSimulatedBroker(closers, { speed: 1, control: true, rateLimit: false });
+    const db = openTempDb(closers, 'hoga-account-exact-', s.clock);
+    let filled = 0;
+    const { handle } = await startTestRun(
+      { ...s, db },
+      {
+        runId: 'exact-2',
+        mode: 'live',
+        symbols: ['005930'],
+        cashKrw: new Decimal(1_000_000),
+        strategies: [{ strategyClass: Watcher }],
+      },
+      {
+        // a slow poll: the account's read a second after the first fill comes before it
+        pollIntervalMs: 3_000,
+        streamIntervals: { candles1m: 300 },
+        onEvent: (e) => {
+          if (e.type !== 'OrderFilled') return;
+          filled++;
+          // the second buy fills at the broker as soon as the first one is reported
+          if (filled === 1) s.sim.setPrice('005930', String((Watcher.prices[1] as number) - 500));
+        },
+      },
+    );
+    closers.add(() => handle.stop());
+    await until(() => Watcher.prices.length === 2, 60_000);
+    const openOrders = async (): Promise<number> =>
+      (await s.client.listOrders({ status: 'OPEN' })).orders.length;
+    for (let i = 0; i < 600 && (await openOrders()) < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    s.sim.setPrice('005930', String((Watcher.prices[0] as number) - 500));
+    await until(() => Watcher.fills.length === 2, 90_000);
+    const n = Watcher.seen.length;
+    // past the reads after the second fill
+    await until(() => Watcher.seen.length > n + 15, 30_000);
+    const truth = await brokerSays(s.client);
+    expect(truth).toMatch(/ 104$/);
+    const afterSecond = Watcher.seen.slice(Watcher.seen.findIndex((x) => x.startsWith('fill2')));
+    expect(afterSecond.filter((x) => !x.endsWith(truth))).toEqual([]);
+    // after the first fill: 102 held, never 104 before the second fill nor 100
+    const afterFirst = Watcher.seen.slice(
+      0,
+      Watcher.seen.findIndex((x) => x.startsWith('fill2')),
+    );
+    expect(afterFirst.filter((x) => !x.endsWith(' 102'))).toEqual([]);
+  }, 180_000);
+});
+
+/** Records the account at its fills and at its start (`tag cash held`). */
+class Restarted extends Strategy {
+  static seen: string[] = [];
+  private show(tag: string): void {
+    const held = this.ctx.account
+      .holdings()
+      .find((h) => h.symbol === '005930')
+      ?.quantity.toFixed();
+    Restarted.seen.push(`${tag} ${this.ctx.account.cash('KRW').toFixed()} ${held}`);
+  }
+  override onStart(): void {
+    this.show('start');
+  }
+  override onFill(): void {
+    this.show('fill');
+  }
+}
+
+describe('ctx.account after a restart', () => {
+  it('a buy that filled while the engine was down counts once (the first read already held it)', async () => {
+    reset(false);
+    Restarted.seen = [];
+    const s = await startSimulatedBroker(closers, { speed: 1, control: true, rateLimit: false });
+    const db = openTempDb(closers, 'hoga-account-exact-', s.clock);
+    const run = { mode: 'live' as const, symbols: ['005930'], cashKrw: new Decimal(1_000_000) };
+    const first = await startTestRun(
+      { ...s, db },
+      { ...run, runId: 'exact-3a', strategies: [{ strategyClass: Watcher, id: 'buyer' }] },
+      { pollIntervalMs: 200, streamIntervals: { candles1m: 300 } },
+    );
+    await until(() => first.events.some((e) => e.type === 'OrderAccepted'), 60_000);
+    await first.handle.stop();
+    // the engine is down: the buy fills at the broker
+    s.sim.setPrice('005930', String((Watcher.prices[0] as number) - 500));
+    const truth = await brokerSays(s.client);
+    expect(truth).toMatch(/ 102$/);
+    const second = await startTestRun(
+      { ...s, db },
+      { ...run, runId: 'exact-3b', strategies: [{ strategyClass: Restarted, id: 'buyer' }] },
+      { pollIntervalMs: 200 },
+    );
+    closers.add(() => second.handle.stop());
+    await until(() => Restarted.seen.length >= 2, 60_000);
+    expect(Restarted.seen.sort()).toEqual([`fill ${truth}`, `start ${truth}`]);
+  }, 180_000);
+});
