@@ -102,11 +102,14 @@ describe('order manager reconciliation (real HTTP)', () => {
       f.clock.nowMs(),
     );
     await f.client.createOrder(createRequestOf(intent));
+    // the broker fails the start's keyed re-send: the create stays unsettled, the start bars
+    // (a start that settles it counts its fill first: restart-position-check.int.test.ts)
+    const fault = f.sim.injectFault({ kind: 'internal-error', path: '/api/v1/orders', method: 'POST' });
     const manager = f.restart();
     const report = await manager.reconcile();
-    // the start compares before the interrupted create is matched to its order: barred
     expect(report.mismatched).toEqual(['005930']);
     expect(manager.isBlocked('005930')).toBe(true);
+    f.sim.control.removeFault(fault);
     // the next polls match it (its answer: the order of its clientOrderId), read its fill, and the
     // next comparison frees the symbol (before: barred for the whole run, until a restart)
     for (let i = 0; i < 5 && manager.isBlocked('005930'); i++) {

@@ -12,6 +12,9 @@ import type { OrderManager } from './order-manager.js';
 import { POLL } from './order-manager-options.js';
 import { CommandStatus } from './order-manager-store.js';
 
+/** Polls the start makes at most before it compares the positions (while one settles commands). */
+const START_POLLS = 4;
+
 /** What the startup reconciliation found. */
 export interface ReconcileReport {
   readonly firstRun: boolean;
@@ -54,7 +57,17 @@ export async function reconcileWithBroker(m: OrderManager): Promise<ReconcileRep
     m.store.setMeta('baseline_at', String(now));
     m.store.setMeta('last_poll_at', String(now));
   } else {
-    await m.pollOnce(20);
+    // A command the start settles (a create the engine was killed sending, found at the broker by
+    // its key) links its order in a poll, and the next poll reads that order's fills: the positions
+    // are compared once a poll settled nothing more. Before, they were compared at once: the start
+    // reported PositionMismatch (store 100, broker 102) and barred the symbol, and a poll later
+    // PositionResolved, though nothing was wrong.
+    for (let poll = 0; poll < START_POLLS; poll++) {
+      const before = m.store.unresolvedCommands().map((c) => c.commandId);
+      await m.pollOnce(20);
+      const after = new Set(m.store.unresolvedCommands().map((c) => c.commandId));
+      if (before.every((id) => after.has(id))) break;
+    }
   }
   m.settleFinished(); // logical orders left open with every broker order closed (a poll does it too)
   const mismatched = await comparePositions(m);
