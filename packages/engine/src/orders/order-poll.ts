@@ -45,6 +45,9 @@ export class OrderPoller {
     const seen = new Map<string, OrderRecord>();
     for (const r of snapshot.open) seen.set(r.orderId, r);
     for (const r of snapshot.closed) seen.set(r.orderId, r);
+    // commands whose answer (or rows) the store could not take are stored first: their orders are
+    // then theirs to look for, not orders from another channel
+    this.m.markUnstored();
     this.m.applyRecords(seen.values());
     const ownership = this.m.ownership;
     const others = ownership.others();
@@ -53,7 +56,6 @@ export class OrderPoller {
     // Commands being sent by this process wait for their answer; the rest (lost answers, and
     // commands a crash interrupted) are looked for, but those another run is sending or looks for,
     // and those a `hoga order` process still sends.
-    this.m.markUnstored();
     const unresolved = this.m.store.unresolvedCommands();
     const inFlight = ownership.inFlight();
     for (const stored of unresolved) {

@@ -53,6 +53,11 @@ export class CommandSender {
   private readonly targets: ChangeTargets;
   /** Commands whose answer the store could not take, and why: marked ambiguous once it can. */
   private readonly unstoredIds = new Map<string, string>();
+  /**
+   * Creates sent whose rows (the command's, the logical order's) the store could not take, by
+   * command id: what writes them (and tells the strategy of its order), tried at each poll.
+   */
+  private readonly unstoredCreates = new Map<string, () => void>();
 
   async submit(command: SubmitOrder): Promise<void> {
     const intent = command.intent;
@@ -98,9 +103,18 @@ export class CommandSender {
     // The request leaves first (built from the intent's own decimals, equal to the stored body);
     // then the command's and the logical order's rows, and the strategy hears of it
     // (OrderSubmitted) while it is on its way.
-    await this.sendCreate(stored, createRequestOf(intent), () => {
+    const record = (): void => {
       this.m.store.recordSent(logged, newOrderOf(intent, now));
       this.m.emit(this.factory.submitted(intent, now));
+    };
+    await this.sendCreate(stored, createRequestOf(intent), () => {
+      try {
+        record();
+      } catch (error) {
+        // the rows are written by the next poll that can (the order may be working at the broker)
+        this.unstoredCreates.set(stored.commandId, record);
+        throw error;
+      }
     });
   }
 
@@ -154,9 +168,24 @@ export class CommandSender {
     this.markUnstored();
   }
 
-  /** Marks the commands whose answer the store could not take as ambiguous, once it can (each poll). */
+  /**
+   * Marks the commands whose answer the store could not take as ambiguous, once it can (each poll,
+   * before it reads the orders). A create whose rows could not be written when it was sent gets
+   * them first, and is then looked for like a lost answer. Before, its rows waited in the command
+   * journal for the next start: `hoga db orders` did not show the order working at the broker, the
+   * strategy never heard of it, and the next poll adopted it as an order from another channel.
+   */
   markUnstored(): void {
+    for (const [commandId, record] of this.unstoredCreates) {
+      try {
+        record();
+        this.unstoredCreates.delete(commandId);
+      } catch {
+        // still locked: the next poll tries again
+      }
+    }
     for (const [commandId, why] of this.unstoredIds) {
+      if (this.unstoredCreates.has(commandId)) continue;
       try {
         if (!this.settled(commandId)) {
           this.m.store.settleCommand(commandId, CommandStatus.AMBIGUOUS, this.m.clock.nowMs(), {
