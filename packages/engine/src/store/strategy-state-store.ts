@@ -1,7 +1,8 @@
 /**
- * Persistent strategy state through the store's `strategy_state`, under a namespace: live and paper
- * use the strategy id itself; a backtest writes under `backtest/<runId>/<strategyId>` so every run
- * starts empty and never touches a live strategy's state.
+ * Persistent strategy state through the store's `strategy_state`, under a namespace: live uses the
+ * strategy id itself, paper `paper/<strategyId>` (a paper run never reads or writes the live
+ * strategy's state); a backtest writes under `backtest/<runId>/<strategyId>` so every run starts
+ * empty and never touches a live strategy's state.
  *
  * @module
  */
@@ -21,7 +22,7 @@ export interface StrategyStateStore {
 export class DatabaseStrategyStateStore implements StrategyStateStore {
   /**
    * @param db - the store
-   * @param namespace - prefix of the stored strategy id (`''` for live; `backtest/<runId>/`)
+   * @param namespace - prefix of the stored strategy id (`''` live, `paper/`, `backtest/<runId>/`)
    */
   constructor(
     private readonly db: HogaDatabase,
