@@ -1,6 +1,9 @@
 /**
  * The account's holdings and cash as a read-only view: the simulated venue's ledger in backtests
- * and paper, the broker's holdings in live.
+ * and paper, the broker's holdings in live. The cash is the cash buying power, as live reads it
+ * from the broker: the cash less what the open buys hold back. Before, backtests and paper answered
+ * the ledger's whole cash, a resting buy's included (127,620 KRW more than live for a limit buy of 2
+ * at 63,800).
  *
  * @module
  */
@@ -16,9 +19,9 @@ export class LedgerAccountView implements AccountView {
   /** @param ledger - the account's books */
   constructor(private readonly ledger: Ledger) {}
 
-  /** @inheritdoc */
+  /** The cash buying power: the cash less what the open buys hold back. */
   cash(currency: Currency): Decimal {
-    return this.ledger.cash(currency);
+    return this.ledger.buyingPower(currency);
   }
 
   /** @inheritdoc */

@@ -102,7 +102,10 @@ export interface AccountHolding {
 
 /** The account as the broker (or the simulated venue) keeps it: read-only. */
 export interface AccountView {
-  /** Cash of the whole account in a currency. */
+  /**
+   * Cash of the whole account in a currency that a new order can use: the cash less what the
+   * account's open buys hold back (the broker's cash buying power), in every mode.
+   */
   cash(currency: Currency): Decimal;
   /** Every holding of the account. */
   holdings(): readonly AccountHolding[];
