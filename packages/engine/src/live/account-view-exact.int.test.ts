@@ -205,3 +205,60 @@ describe('ctx.account after a restart', () => {
     expect(Restarted.seen.sort()).toEqual([`fill ${truth}`, `start ${truth}`]);
   }, 180_000);
 });
+
+/** Records the account's KRW cash every 200 ms. */
+class Looks extends Strategy {
+  static cash: string[] = [];
+  override onStart(): void {
+    this.ctx.setTimer('look', { every: 200 });
+  }
+  override onTimer(): void {
+    Looks.cash.push(this.ctx.account.cash('KRW').toFixed());
+  }
+}
+
+describe('ctx.account and an order from another channel', () => {
+  it("a resting buy placed elsewhere: its held-back cash is taken once, and its fill's cost once", async () => {
+    Looks.cash = [];
+    const s = await startSimulatedBroker(closers, { speed: 1, control: true, rateLimit: false });
+    const db = openTempDb(closers, 'hoga-account-exact-', s.clock);
+    const alerts: string[] = [];
+    const { handle, events } = await startTestRun(
+      { ...s, db },
+      {
+        runId: 'exact-ext',
+        mode: 'live',
+        symbols: ['005930'],
+        cashKrw: new Decimal(1_000_000),
+        strategies: [{ strategyClass: Looks }],
+      },
+      { pollIntervalMs: 300, onAlert: (a) => alerts.push(a.type) },
+    );
+    closers.add(() => handle.stop());
+    await until(() => Looks.cash.length > 0, 60_000);
+    const before = (await s.client.getBuyingPower('KRW')).cashBuyingPower;
+    // a limit buy of 3 000660 placed elsewhere, resting well below the market
+    const price = new Decimal(130_000);
+    await s.client.createOrder({
+      symbol: '000660',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity: new Decimal(3),
+      price,
+    });
+    const resting = (await s.client.getBuyingPower('KRW')).cashBuyingPower;
+    await until(() => alerts.includes('ExternalOrderAdopted'), 60_000);
+    // past the account's next reads
+    const n = Looks.cash.length;
+    await until(() => Looks.cash.length > n + 60, 60_000);
+    const whileResting = [...new Set(Looks.cash.slice(n))];
+    expect(whileResting.filter((c) => c !== resting.toFixed() && c !== before.toFixed())).toEqual([]);
+    expect(Looks.cash.at(-1)).toBe(resting.toFixed());
+    s.sim.setPrice('000660', '129000');
+    await until(() => events.some((e) => e.type === 'OrderFilled'), 60_000);
+    const filled = (await s.client.getBuyingPower('KRW')).cashBuyingPower;
+    const m = Looks.cash.length;
+    await until(() => Looks.cash.length > m + 30, 60_000);
+    expect([...new Set(Looks.cash.slice(m))].filter((c) => c !== filled.toFixed())).toEqual([]);
+  }, 180_000);
+});

@@ -64,8 +64,6 @@ interface Candidate {
   readonly seq: number;
   /** Polls started when the read ended: a later one confirms it. */
   readonly after: number;
-  /** What the run's open buys held back when the read began. */
-  readonly reserved: CashByCurrency | null;
 }
 
 /** See the module documentation. */
@@ -197,16 +195,24 @@ export class BrokerAccount implements AccountView {
 
   /** A complete poll ended: the read waiting for it is taken, or dropped if an event crossed it. */
   private onPolled(poll: number): void {
+    // a poll may adopt orders placed elsewhere (no order event): what they hold back is asked again
+    this.nowReserved = null;
     const candidate = this.candidate;
     if (candidate === null || poll <= candidate.after) return;
     this.candidate = null;
-    if (this.seq === candidate.seq) this.take(candidate.ledger, candidate.reserved);
+    if (this.seq === candidate.seq) this.take(candidate.ledger);
     else this.readSoon();
   }
 
-  private take(ledger: Ledger, reserved: CashByCurrency | null): void {
+  /**
+   * Takes a read that holds exactly the fills reported, with what the open buys held back then: as
+   * the store has them now (no order event since the read began; the confirming poll adopted the
+   * orders placed elsewhere that the read saw resting).
+   */
+  private take(ledger: Ledger): void {
     this.ledger = ledger;
-    this.readReserved = reserved;
+    this.readReserved = this.follows?.reserved?.() ?? null;
+    this.nowReserved = null;
   }
 
   /**
@@ -218,7 +224,6 @@ export class BrokerAccount implements AccountView {
     this.reading = true;
     const signal = this.stopped.signal;
     const seq = this.seq;
-    const reserved = this.follows?.reserved?.() ?? null;
     try {
       const ledger = await readLedger(this.source, signal);
       if (signal.aborted) return;
@@ -228,8 +233,8 @@ export class BrokerAccount implements AccountView {
         return;
       }
       const polls = this.follows?.polls;
-      if (polls === undefined) this.take(ledger, reserved);
-      else this.candidate = { ledger, seq, after: polls.pollsStarted(), reserved };
+      if (polls === undefined) this.take(ledger);
+      else this.candidate = { ledger, seq, after: polls.pollsStarted() };
     } catch (error) {
       // a read the stop cut short (the connector closes after the run) says nothing
       if (!signal.aborted) this.onError(error);
