@@ -8,13 +8,17 @@
  *
  * @module
  */
-import { type ClientOrderId, isOpenOrderState } from '@hoga/core';
+import { type ClientOrderId, isOpenOrderState, type OrderState } from '@hoga/core';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import type { ModeVenue } from './mode-venue.js';
 import type { LiveRunOptions } from './run-live.js';
 
 /** Store states of an order that may still be working at the broker. */
-const OPEN_STATES = new Set(['SUBMITTED', 'ACCEPTED', 'PARTIALLY_FILLED']);
+const OPEN_STATES: ReadonlySet<OrderState> = new Set<OrderState>([
+  'SUBMITTED',
+  'ACCEPTED',
+  'PARTIALLY_FILLED',
+]);
 
 /** What the cancels on stop achieved. */
 export interface CancelOnStopResult {
@@ -47,7 +51,9 @@ export async function cancelOpenOrders(
   const open: { clientOrderId: string; strategyId: string }[] = [];
   if (manager !== null) {
     const running = new Set<string>(runtime.hosts.map((h) => h.strategyId));
-    for (const order of o.db.orders.list({ mode: 'live' })) {
+    // the open ones, looked for in the store (before, among its first 1,000 live orders only: on a
+    // store of more, the newest, every working one among them, were never cancelled)
+    for (const order of o.db.orders.list({ mode: 'live', state: [...OPEN_STATES] })) {
       if (order.clientOrderId.startsWith('ext-') || order.strategyId === null) continue;
       if (!OPEN_STATES.has(order.state) || !running.has(order.strategyId)) continue;
       open.push({ clientOrderId: order.clientOrderId, strategyId: order.strategyId });
