@@ -167,10 +167,15 @@ export class OrderCommandTables extends OrderManagerTables {
    * already (inside the caller's transaction); {@link clearFolded} empties the file once that
    * committed (a crash before folds the same lines again, to the same effect).
    */
-  private foldJournal(journal: CommandJournal): void {
+  private foldJournal(journal: CommandJournal): number {
+    let stored = 0;
     for (const [i, line] of journal.entries().entries()) {
-      this.statements.insertCommandIfNew.run(journalRow(line, i, journal.path));
+      const { changes } = this.statements.insertCommandIfNew.run(journalRow(line, i, journal.path)) as {
+        changes: number;
+      };
+      stored += changes;
     }
+    return stored;
   }
 
   /** Empties the journal after a fold, unless an outer transaction has yet to commit it. */
@@ -198,6 +203,27 @@ export class OrderCommandTables extends OrderManagerTables {
       this.repairIntents();
     });
     if (journal !== null) this.clearFolded(journal);
+  }
+
+  /**
+   * While the engine runs: stores the creates the command journal holds and the tables do not (a
+   * process that died, or gave up on a locked store, between its send and its rows: `hoga order`,
+   * another run), with their logical orders, and answers whether it stored any. The file is left
+   * as it is (its lines may still be pending). A damaged line is left to the next start, which
+   * names it. Called before an order nobody knows is adopted as one from another channel.
+   */
+  foldJournalNow(): boolean {
+    const journal = this.journal;
+    if (journal === null) return false;
+    try {
+      return this.runTx(() => {
+        const stored = this.foldJournal(journal);
+        if (stored > 0) this.repairIntents();
+        return stored > 0;
+      }) as boolean;
+    } catch {
+      return false;
+    }
   }
 
   /** Stores a logical order of the manager's (state SUBMITTED) unless it is stored already. */

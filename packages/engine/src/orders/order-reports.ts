@@ -69,10 +69,17 @@ export class OrderReports {
     const counted: [OrderRecord, StoredExecution][] = [];
     const all = [...records];
     const known = this.store.executionsById(all.map((r) => r.orderId)); // one read for the poll
+    let open = unresolved;
+    let folded = false;
     for (const record of all) {
       let owned = known.get(record.orderId) ?? null;
       if (owned === null) {
-        if (unresolved.some((c) => this.mayOwn(c, record))) continue;
+        if (open.some((c) => this.mayOwn(c, record))) continue;
+        if (!folded) {
+          folded = true;
+          open = this.foldJournal(open);
+          if (open.some((c) => this.mayOwn(c, record))) continue;
+        }
         owned = this.adopt(record, false);
         known.set(record.orderId, owned);
       }
@@ -96,12 +103,25 @@ export class OrderReports {
   ): boolean {
     let owned = this.store.execution(record.orderId);
     if (owned === null) {
-      const open = unresolved ?? this.store.unresolvedCommands();
+      let open = unresolved ?? this.store.unresolvedCommands();
+      if (open.some((c) => this.mayOwn(c, record))) return false;
+      open = this.foldJournal(open);
       if (open.some((c) => this.mayOwn(c, record))) return false;
       owned = this.adopt(record, false);
     }
     this.countAll([[record, owned]], hold);
     return true;
+  }
+
+  /**
+   * Before an order nobody knows is adopted as one from another channel: the creates the command
+   * journal holds and the tables do not are stored (a process died, or gave up on a locked store,
+   * between its send and its rows), and the unsettled commands read again if any was. Before, the
+   * order was adopted as `ext-<id>`, its fills booked to no strategy, and the next start stored
+   * the create, which then found its order taken and stayed ACCEPTED for ever.
+   */
+  private foldJournal(unresolved: readonly StoredCommand[]): readonly StoredCommand[] {
+    return this.store.foldJournalNow() ? this.store.unresolvedCommands() : unresolved;
   }
 
   /**
