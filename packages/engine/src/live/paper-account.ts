@@ -32,9 +32,8 @@ import {
   KST_ZONE,
   marketOfSymbol,
   NEW_YORK_ZONE,
-  newEventId,
   type OrderEvent,
-  type OrderExpired,
+  type StrategyId,
   TimeInForce,
 } from '@hoga/core';
 import { DateTime } from 'luxon';
@@ -171,7 +170,8 @@ export class PaperAccount {
 
   /**
    * Ends the DAY orders whose trading day is over, as the broker cancels them then (KR 20:00 KST of
-   * the order date, US 20:00 New York of its trading date): each gets its `OrderExpired`. Before,
+   * the order date, US 20:00 New York of its trading date): each gets its `OrderExpired`, stamped
+   * with that time as live's is with the broker's `canceledAt`. Before,
    * an order ended only at the first book of a later session (the next morning's pre-market), and
    * its strategy saw it working all night. Call it often (the run's timer tick).
    */
@@ -182,7 +182,8 @@ export class PaperAccount {
       const market = marketOfSymbol(symbol);
       for (const order of this.venue.workingOf(symbol).slice()) {
         if (order.timeInForce !== TimeInForce.DAY) continue;
-        if (now >= dayOrderExpiry(market, order.acceptedAt)) this.venue.expire(order.clientOrderId);
+        const end = dayOrderExpiry(market, order.acceptedAt);
+        if (now >= end) this.venue.expire(order.clientOrderId, end);
       }
     }
   }
@@ -237,8 +238,11 @@ export class PaperAccount {
    * Every paper order of an earlier session that the `orders` table lists as working and that is
    * not back on the venue has ended with its session (a DAY order): one the saved orders held, and
    * a row an older hoga left working (it dropped such orders from the saved ones and left the
-   * table as it was). Each gets its `OrderExpired`, stamped now, in the journal and the table; the
-   * saved orders are written again without them. A row of the current session is left as it is.
+   * table as it was). Each gets its `OrderExpired`, stamped with the end of its trading day, through
+   * the venue: the strategy, the journal and the table get it as live's reconciliation hands over
+   * a DAY order the broker ended while the engine was down (before, paper wrote it to the journal
+   * and the table only, and the strategy never heard of it). The saved orders follow (`onEvent`).
+   * A row of the current session is left as it is.
    */
   private expireUnrestored(now: number): void {
     const working = new Set<string>(this.orders.openOrders().map((o) => o.clientOrderId));
@@ -255,22 +259,14 @@ export class PaperAccount {
       'paper orders of an earlier session expired with it',
     );
     for (const row of ended) {
-      const event: OrderExpired = {
-        type: 'OrderExpired',
-        eventId: newEventId(),
-        clientOrderId: row.clientOrderId,
-        ...(row.strategyId === null ? {} : { strategyId: row.strategyId }),
-        tsEvent: now,
-        tsInit: now,
-      };
-      try {
-        this.o.db.transaction(() => {
-          this.o.db.journal.appendEvent(event, 'paper');
-          this.tables.apply(event);
-        });
-      } catch (error) {
-        this.o.onError?.(error, 'paper-orders-table');
-      }
+      const end = Math.min(now, dayOrderExpiry(marketOfSymbol(row.symbol), row.createdAt));
+      this.venue.expireEarlier(
+        {
+          clientOrderId: row.clientOrderId,
+          strategyId: (row.strategyId ?? undefined) as StrategyId | undefined,
+        },
+        end,
+      );
     }
     this.save();
   }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { averageFillPrice } from '@hoga/broker-model';
+import { averageFillPrice, dayOrderExpiry } from '@hoga/broker-model';
 import type { OrderRecord } from '@hoga/connector';
 import {
   type BrokerOrderId,
@@ -16,6 +16,7 @@ import {
   type Fill,
   isTerminalOrderState,
   Money,
+  marketOfSymbol,
   newEventId,
   type OrderEvent,
   type OrderIntent,
@@ -37,6 +38,18 @@ function canceledBy(status: string): string {
   if (status === 'REPLACED') return 'replaced-elsewhere';
   if (status === NOT_FOUND_STATUS) return 'not-found-at-broker';
   return 'broker';
+}
+
+/**
+ * Whether a broker report shows a DAY order the broker ended at the end of its trading day (KR 20:00
+ * KST of its order date, US 20:00 New York of its trading date): `CANCELED` at or after that time.
+ * The wire has no `EXPIRED`; a cancel asked for in the app ends an order during order hours, before it.
+ */
+export function endedAtDayEnd(record: OrderRecord): boolean {
+  if (record.status !== 'CANCELED' || record.timeInForce !== 'DAY' || record.canceledAt === null)
+    return false;
+  const end = dayOrderExpiry(marketOfSymbol(record.symbol), record.orderedAt.toMillis());
+  return record.canceledAt.toMillis() >= end;
 }
 
 /** Builds events; see the module description. */
@@ -223,9 +236,14 @@ export class OrderEventFactory {
    * unsettled (null while it is still working, or when it already ended). Judged on what the file
    * holds, not on what this process kept: another process on the same store may have linked or
    * closed its broker orders (before, an engine that kept a replaced broker order as open left the
-   * order `PENDING_CANCEL` for ever once the cancel of another process closed the rest).
+   * order `PENDING_CANCEL` for ever once the cancel of another process closed the rest). A DAY order
+   * the broker ended at the end of its trading day, no cancel of ours asked for, ends `EXPIRED`
+   * with `OrderExpired` stamped with the broker's time, as paper and backtest end it (before, live
+   * said `OrderCanceled`, reason `broker`, and paper `OrderExpired` for the same order).
+   *
+   * @param record - the report that closed one of its broker orders, when there is one
    */
-  settle(clientOrderId: string): OrderEvent | null {
+  settle(clientOrderId: string, record?: OrderRecord): OrderEvent | null {
     const executions = this.store.reload(clientOrderId);
     if (executions.length === 0 || executions.some((e) => !e.closed)) return null;
     const order = this.db.orders.get(clientOrderId);
@@ -246,6 +264,10 @@ export class OrderEventFactory {
       return this.rejected(clientOrderId, 'broker-rejected', 'the broker rejected the order');
     }
     const byUs = commands.some((c) => c.kind === 'cancel' && c.status === CommandStatus.DONE);
+    if (!byUs && record?.orderId === current.brokerOrderId && endedAtDayEnd(record)) {
+      this.store.setOrderState(clientOrderId, 'EXPIRED', now, quantity, average);
+      return { ...this.base(clientOrderId, record.canceledAt?.toMillis()), type: 'OrderExpired' };
+    }
     this.store.setOrderState(clientOrderId, 'CANCELED', now, quantity, average);
     return {
       ...this.base(clientOrderId),

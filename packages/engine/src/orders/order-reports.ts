@@ -172,7 +172,7 @@ export class OrderReports {
       }
       if (fill !== null) this.sink.emit(this.factory.fill(fill, counted, record, filledAt));
       // A logical order ends only once all its broker orders are closed: an open report cannot end it.
-      if (closed) this.settleLogical(counted.clientOrderId);
+      if (closed) this.settleLogical(counted.clientOrderId, record);
       return;
     }
   }
@@ -237,8 +237,13 @@ export class OrderReports {
     this.settleLogical(owned.clientOrderId);
   }
 
-  /** Emits the end of a logical order once every broker order and command of it is settled. */
-  settleLogical(clientOrderId: string): void {
-    this.sink.emit(this.factory.settle(clientOrderId));
+  /**
+   * Emits the end of a logical order once every broker order and command of it is settled.
+   *
+   * @param record - the report that closed one of its broker orders, when there is one (it tells a
+   *   DAY order the broker ended at the end of its trading day)
+   */
+  settleLogical(clientOrderId: string, record?: OrderRecord): void {
+    this.sink.emit(this.factory.settle(clientOrderId, record));
   }
 }

@@ -145,17 +145,28 @@ export class SimulatedVenue<M> implements ExecutionVenue {
 
   /**
    * Ends a working order as its trading day ended (a DAY order at the broker's end of day), with
-   * its `OrderExpired` stamped now; an order not working is left alone.
+   * its `OrderExpired` stamped `at` (default now); an order not working is left alone.
    *
    * @param clientOrderId - the order
+   * @param at - when it ended (the end of its trading day)
    * @returns whether it was working and has now expired
    */
-  expire(clientOrderId: string): boolean {
+  expire(clientOrderId: string, at?: number): boolean {
     const order = this.orders.get(clientOrderId);
     if (order === undefined || !isWorking(order)) return false;
     this.close(order, 'EXPIRED');
-    this.events.expired(order, this.options.clock.nowMs());
+    const now = this.options.clock.nowMs();
+    this.events.expired(order, now, at ?? now);
     return true;
+  }
+
+  /**
+   * Says that an order this venue never worked (one an earlier run left working) ended with its
+   * trading day at `at`: its `OrderExpired` goes out like the venue's own events, to the runtime,
+   * the strategy and the journal.
+   */
+  expireEarlier(order: Pick<SimulatedOrder, 'clientOrderId' | 'strategyId'>, at: number): void {
+    this.events.expired(order, this.options.clock.nowMs(), at);
   }
 
   private match(order: SimulatedOrder, view: M, sessionKey: number, now: number): void {

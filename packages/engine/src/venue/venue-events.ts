@@ -74,9 +74,12 @@ export class VenueEvents {
     this.hub.emit({ type: 'OrderRejected', ...this.base(order, now), code, reason });
   }
 
-  /** A DAY order outlived its session (`OrderExpired`). */
-  expired(order: SimulatedOrder, now: number): void {
-    this.hub.emit({ type: 'OrderExpired', ...this.base(order, now) });
+  /**
+   * A DAY order outlived its session (`OrderExpired`), stamped `tsEvent` (default now): also an
+   * order of an earlier run the venue never worked (only its id and strategy are read).
+   */
+  expired(order: Pick<SimulatedOrder, 'clientOrderId' | 'strategyId'>, now: number, tsEvent = now): void {
+    this.hub.emit({ type: 'OrderExpired', ...this.base(order, now, tsEvent) });
   }
 
   /** The order ended canceled (`OrderCanceled`): by the user, at the close, or for want of cash. */
@@ -173,7 +176,7 @@ export class VenueEvents {
     this.hub.complete();
   }
 
-  private base(order: SimulatedOrder, now: number, tsEvent = now) {
+  private base(order: Pick<SimulatedOrder, 'clientOrderId' | 'strategyId'>, now: number, tsEvent = now) {
     return {
       eventId: this.nextEventId(),
       clientOrderId: order.clientOrderId,
