@@ -17,7 +17,7 @@ import { Portfolio, StrategyPortfolio } from '../portfolio/portfolio.js';
 import { logPriorCloses } from '../risk/prior-closes.js';
 import { RiskGate } from '../risk/risk-gate.js';
 import { createRiskGateBinding, type RiskGateBinding } from '../risk/risk-gate-factory.js';
-import { allocateCash } from '../runtime/cash-allocation.js';
+import { allocateCash, unallocatedCash } from '../runtime/cash-allocation.js';
 import { EngineRuntime } from '../runtime/engine-runtime.js';
 import { OrderIdFactory, RandomOrderIds } from '../runtime/order-ids.js';
 import { TimerQueue } from '../runtime/timer-queue.js';
@@ -146,14 +146,21 @@ function listedInstruments(risk: RiskGateBinding): InstrumentLookup {
   };
 }
 
-/** Adds the run's strategies, each with its share of the run's cash and its stored books. */
+/**
+ * Adds the run's strategies, each with its share of the run's cash and its stored books; the won
+ * or cent the shares leave over is the account's, in the run's equity as in a backtest's (before,
+ * three strategies on 100,000,000 KRW and 100,000 USD at 1,400 started a paper or live session at
+ * 239,999,985 KRW, and a backtest of the same account at 240,000,000).
+ */
 function addStrategies(
   o: LiveRunOptions,
   runtime: EngineRuntime,
   portfolio: Portfolio,
   risk: RiskGateBinding,
 ): void {
-  for (const spec of allocateCash(o.settings.cash, o.strategies)) {
+  const allocated = allocateCash(o.settings.cash, o.strategies);
+  portfolio.holdUnallocatedCash(unallocatedCash(o.settings.cash, allocated));
+  for (const spec of allocated) {
     const host = runtime.addStrategy(spec);
     // its books as its stored fills left them (earlier runs of this strategy id, this mode), and
     // the risk module's with them: its position limits hold across restarts, and so does the loss
