@@ -5,7 +5,7 @@
  * @module
  */
 
-import { averageFillPrice, dayOrderExpiry } from '@hoga/broker-model';
+import { averageFillPrice, dayOrderExpiry, usRegularSessionAt } from '@hoga/broker-model';
 import type { OrderRecord } from '@hoga/connector';
 import {
   type BrokerOrderId,
@@ -50,6 +50,18 @@ export function endedAtDayEnd(record: OrderRecord): boolean {
     return false;
   const end = dayOrderExpiry(marketOfSymbol(record.symbol), record.orderedAt.toMillis());
   return record.canceledAt.toMillis() >= end;
+}
+
+/**
+ * Whether a broker report shows a US order at the close (`CLS`) the broker ended at the close, its
+ * limit missed by the closing price: `CANCELED` at or after the close of the regular session it was
+ * placed in (a cancel asked for is refused in the last 10 minutes before it, `cancel-restricted`).
+ */
+export function endedAtClose(record: OrderRecord): boolean {
+  if (record.status !== 'CANCELED' || record.timeInForce !== 'CLS' || record.canceledAt === null)
+    return false;
+  const regular = usRegularSessionAt(record.orderedAt.toMillis());
+  return regular !== null && record.canceledAt.toMillis() >= regular.end;
 }
 
 /** Builds events; see the module description. */
@@ -239,7 +251,9 @@ export class OrderEventFactory {
    * order `PENDING_CANCEL` for ever once the cancel of another process closed the rest). A DAY order
    * the broker ended at the end of its trading day, no cancel of ours asked for, ends `EXPIRED`
    * with `OrderExpired` stamped with the broker's time, as paper and backtest end it (before, live
-   * said `OrderCanceled`, reason `broker`, and paper `OrderExpired` for the same order).
+   * said `OrderCanceled`, reason `broker`, and paper `OrderExpired` for the same order); a CLS order
+   * it ended at the close is `OrderCanceled` with reason `close`, as paper's (before: `broker`). A
+   * cancel is stamped with the broker's `canceledAt` when the closing report is at hand.
    *
    * @param record - the report that closed one of its broker orders, when there is one
    */
@@ -264,16 +278,23 @@ export class OrderEventFactory {
       return this.rejected(clientOrderId, 'broker-rejected', 'the broker rejected the order');
     }
     const byUs = commands.some((c) => c.kind === 'cancel' && c.status === CommandStatus.DONE);
-    if (!byUs && record?.orderId === current.brokerOrderId && endedAtDayEnd(record)) {
+    // the report that closed the current broker order, when this settle follows it: its time and how it ended
+    const closing = record?.orderId === current.brokerOrderId ? record : undefined;
+    const at = closing?.canceledAt?.toMillis();
+    if (!byUs && closing !== undefined && endedAtDayEnd(closing)) {
       this.store.setOrderState(clientOrderId, 'EXPIRED', now, quantity, average);
-      return { ...this.base(clientOrderId, record.canceledAt?.toMillis()), type: 'OrderExpired' };
+      return { ...this.base(clientOrderId, at), type: 'OrderExpired' };
     }
     this.store.setOrderState(clientOrderId, 'CANCELED', now, quantity, average);
     return {
-      ...this.base(clientOrderId),
+      ...this.base(clientOrderId, at),
       type: 'OrderCanceled',
       brokerOrderId: current.brokerOrderId as BrokerOrderId,
-      reason: byUs ? 'user' : canceledBy(current.status),
+      reason: byUs
+        ? 'user'
+        : closing !== undefined && endedAtClose(closing)
+          ? 'close'
+          : canceledBy(current.status),
     };
   }
 }
