@@ -203,6 +203,8 @@ class BarLoop {
       const warm = this.warm;
       if (this.phase === Phase.MATCH) {
         clock.set(this.t);
+        // the DAY orders (of any symbol) whose trading day ended before this bar end there
+        if (!warm) venue.expireDayOrdersBefore(this.t);
         if (!warm && route.working.length > 0) {
           venue.onMarket(bar.symbol, bar, Math.floor((this.t + route.sessionShift) / DAY_MS));
         }
@@ -270,7 +272,7 @@ class BarLoop {
       this.day = d;
     }
     if (runtime.timers.nextDue <= t) {
-      fireTimers(runtime, clock, t);
+      fireTimers(runtime, clock, t, this.parts.venue);
       this.phase = Phase.AFTER_TIMERS;
     }
     return true;
@@ -327,9 +329,16 @@ function routeOf(parts: BacktestLoopParts, bar: Bar, startTs: number): SymbolRou
   };
 }
 
-function fireTimers(runtime: EngineRuntime, clock: VirtualClock, upTo: number): void {
+function fireTimers(
+  runtime: EngineRuntime,
+  clock: VirtualClock,
+  upTo: number,
+  venue: SimulatedVenue<Bar>,
+): void {
   for (let timer = runtime.timers.takeDue(upTo); timer !== undefined; timer = runtime.timers.takeDue(upTo)) {
     clock.set(Math.max(timer.due, clock.nowMs()));
+    // a timer after the end of a DAY order's trading day sees it ended, as paper and live do
+    venue.expireDayOrdersBefore(timer.due);
     runtime.fireTimer(timer.owner, timer.name, timer.due);
     if (runtime.failure !== null) return;
   }

@@ -183,7 +183,10 @@ describe('runBacktest', () => {
     const { outcome } = await backtestBars([{ strategyClass: RestsBelow }], bars, { start });
     expect(outcome.status).toBe('completed');
     expect(types).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderExpired']);
-    expect(expiredAt).toBe(next);
+    // ended at the end of its trading day, 20:00 New York, as paper and live stamp it (handed over
+    // before the next day's first bar; before: stamped at that bar, 20:01)
+    expect(expiredAt).toBe(Date.parse('2026-11-20T20:00:00-05:00'));
+    expect(expiredAt).toBe(next - 60_000);
     expect(open).toBe(0);
   });
 

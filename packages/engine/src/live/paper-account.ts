@@ -91,6 +91,8 @@ export class PaperAccount {
         const v = marks.values[marks.slot(symbol)];
         return v === undefined || Number.isNaN(v) ? undefined : v;
       },
+      // a paper order belongs to the trading day it is placed in, as at the broker
+      dayOf: 'acceptance',
       // broker order ids unique across paper runs (each run's venue counts from 1; the store links
       // an id to one order only): the run's start on the engine clock, base 36
       idPrefix: `paper-${o.clock.nowMs().toString(36)}`,
@@ -176,16 +178,8 @@ export class PaperAccount {
    * its strategy saw it working all night. Call it often (the run's timer tick).
    */
   expireDayOrders(): void {
-    if (this.venue.workingCount === 0) return;
-    const now = this.o.clock.nowMs();
-    for (const symbol of this.venue.workingSymbols()) {
-      const market = marketOfSymbol(symbol);
-      for (const order of this.venue.workingOf(symbol).slice()) {
-        if (order.timeInForce !== TimeInForce.DAY) continue;
-        const end = dayOrderExpiry(market, order.acceptedAt);
-        if (now >= end) this.venue.expire(order.clientOrderId, end);
-      }
-    }
+    // an order whose end is now or earlier (the broker cancels at 20:00:00.000)
+    this.venue.expireDayOrdersBefore(this.o.clock.nowMs() + 1);
   }
 
   /** Notes an accepted CLS order with the close it trades at (none outside a regular session). */

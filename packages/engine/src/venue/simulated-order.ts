@@ -42,6 +42,11 @@ export interface SimulatedOrder extends FillableOrder, ReservingOrder {
   state: OrderState;
   /** Session key of the first market view the order was matched against (DAY orders end with it). */
   sessionKey: number | undefined;
+  /**
+   * When the broker ends it if still working: the end of a DAY order's trading day (+∞ for others,
+   * and until its trading day is known: see `SimulatedVenueOptions.dayOf`).
+   */
+  dayEnd: number;
   /** Fills so far (for fill ids). */
   fills: number;
 }

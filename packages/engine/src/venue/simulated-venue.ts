@@ -22,6 +22,7 @@ import {
 } from '@hoga/core';
 import type { Observable } from 'rxjs';
 import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
+import { DayOrderEnds } from './day-order-end.js';
 import type { ExecutionVenue } from './execution-venue.js';
 import { fillOf, isWorking, type SimulatedOrder } from './simulated-order.js';
 import { VenueEvents } from './venue-events.js';
@@ -49,6 +50,13 @@ export interface SimulatedVenueOptions<M> {
    * undefined to keep the intent's; default: the intent's.
    */
   readonly instrument?: ((symbol: string) => Instrument | undefined) | undefined;
+  /**
+   * Which trading day a DAY order belongs to: the one it was accepted in (`acceptance`: paper,
+   * whose orders are placed in real time), or the one of the first market view it meets
+   * (`first-view`, the default: a backtest's order placed at a bar's close, the day's last one
+   * included, trades from the next bar on).
+   */
+  readonly dayOf?: 'acceptance' | 'first-view';
 }
 
 /**
@@ -59,6 +67,7 @@ export interface SimulatedVenueOptions<M> {
 export class SimulatedVenue<M> implements ExecutionVenue {
   private readonly orders = new VenueOrders();
   private readonly events: VenueEvents;
+  private readonly dayEnds = new DayOrderEnds();
 
   /** Every order event, synchronously as it happens. */
   readonly events$: Observable<OrderEvent>;
@@ -161,6 +170,19 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   }
 
   /**
+   * Ends every working DAY order whose trading day ended before `time` (any symbol), each with its
+   * `OrderExpired` stamped at that end, as the broker cancels it then: a backtest calls it before
+   * each timer and bar, so nothing after the end of the day sees the order working (before, it
+   * worked on until the first bar of its own symbol in a later session). A bar closing at the end
+   * itself (KR 20:00) is still matched: the order ends after it.
+   *
+   * @param time - the instant about to be handled (a timer's due time, a bar's close)
+   */
+  expireDayOrdersBefore(time: number): void {
+    for (const order of this.dayEnds.due(time, this.orders)) this.expire(order.clientOrderId, order.dayEnd);
+  }
+
+  /**
    * Says that an order this venue never worked (one an earlier run left working) ended with its
    * trading day at `at`: its `OrderExpired` goes out like the venue's own events, to the runtime,
    * the strategy and the journal.
@@ -170,8 +192,13 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   }
 
   private match(order: SimulatedOrder, view: M, sessionKey: number, now: number): void {
-    if (order.sessionKey === undefined) order.sessionKey = sessionKey;
-    else if (order.sessionKey !== sessionKey) {
+    if (order.sessionKey === undefined) {
+      order.sessionKey = sessionKey;
+      if (order.dayEnd === Number.POSITIVE_INFINITY) {
+        order.dayEnd = this.dayEnds.of(order.symbol, order.timeInForce, now);
+        this.dayEnds.note(order);
+      }
+    } else if (order.sessionKey !== sessionKey) {
       this.close(order, 'EXPIRED');
       this.events.expired(order, now);
       return;
@@ -219,6 +246,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const limit = intent.sizing === 'QUANTITY' && intent.orderType === OrderType.LIMIT ? intent.price : null;
     const last = this.options.lastPrice(instrument.symbol);
     const reservePrice = limit ?? (last === undefined ? ZERO : decimalOfNumber(last));
+    const timeInForce = intent.sizing === 'AMOUNT' ? TimeInForce.DAY : intent.timeInForce;
     const order: SimulatedOrder = {
       clientOrderId: intent.clientOrderId,
       brokerOrderId: this.events.nextBrokerId(),
@@ -228,7 +256,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       currency: instrument.currency,
       side: intent.side,
       orderType: intent.orderType,
-      timeInForce: intent.sizing === 'AMOUNT' ? TimeInForce.DAY : intent.timeInForce,
+      timeInForce,
       price: limit,
       quantity: isAmount ? null : intent.quantity,
       orderAmount: isAmount ? intent.amount : null,
@@ -238,6 +266,10 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       reservePrice,
       state: 'SUBMITTED',
       sessionKey: undefined,
+      dayEnd:
+        this.options.dayOf === 'acceptance'
+          ? this.dayEnds.of(instrument.symbol, timeInForce, now)
+          : Number.POSITIVE_INFINITY,
       fills: 0,
     };
     this.orders.add(order);
@@ -279,6 +311,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     this.options.ledger.reserve(order.clientOrderId, order);
     order.state = 'ACCEPTED';
     this.orders.work(order);
+    this.dayEnds.note(order);
     this.events.accepted(order, now);
   }
 
