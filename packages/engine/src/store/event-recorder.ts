@@ -1,6 +1,7 @@
 /**
  * How order events reach the store. Backtests append them to the journal (mode `backtest`) in
- * batches inside one transaction each; live and paper bind the order manager's durable writer.
+ * batches inside one transaction each; live and paper journal each event as it is routed
+ * (`RunEventRecorder`).
  *
  * @module
  */
