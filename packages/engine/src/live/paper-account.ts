@@ -4,7 +4,7 @@
  * - opens the ledger saved by the last paper run (or the configured cash, or a copy of the real
  *   account's cash and holdings) and saves it with the open orders (which hold its reservations)
  *   in one transaction after each change;
- * - puts the last run's open orders of the current session back on the venue;
+ * - works again the last run's open orders of the current session, as they stood;
  * - lists its orders and fills in the store's `orders` and `fills` tables ({@link PaperOrderTables});
  * - polls the order books of the symbols with working orders only, each from its first working
  *   order to its last (any symbol, in the universe or not). Polling every symbol's book all run
@@ -39,13 +39,14 @@ import {
 import { DateTime } from 'luxon';
 import type { Subscription } from 'rxjs';
 import type { MarkBook } from '../portfolio/mark-book.js';
+import type { RiskBook } from '../risk/risk-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { trackedOrderOf } from '../runtime/strategy-host.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { PaperOrderTables } from './paper-order-tables.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import type { LiveRunOptions } from './run-live.js';
-import { OPEN_ORDER_STATES } from './stored-orders.js';
+import { OPEN_ORDER_STATES, trackStoredOrder } from './stored-orders.js';
 
 /** How long after a failed or premature read of a closing price the next one is tried, ms (engine time). */
 const CLOSE_RETRY_MS = 5_000;
@@ -206,26 +207,47 @@ export class PaperAccount {
   }
 
   /**
-   * Puts the orders saved by the last run back on the venue: the unfilled part of each order of the
-   * current session, under its `clientOrderId`, tracked by its strategy again (the strategy's
-   * `openOrders()` shows it in `onStart`). Orders of an earlier session have ended (DAY): see
-   * {@link PaperAccount.expireUnrestored}.
+   * Works again the orders saved by the last run, each as it stood (its whole quantity, what filled
+   * of it, the rest reserved anew) under its `clientOrderId` and a new paper broker id the store
+   * links to it, and each is tracked by its strategy again as the store lists it (the strategy's
+   * `openOrders()` shows it in `onStart`), with no event, as live tracks an earlier run's order
+   * again. Before, only its unfilled part was submitted again as a new order: the strategy got
+   * `OrderSubmitted` and `OrderAccepted` for it, saw a partly filled order as an order of the rest
+   * with nothing filled, and its next fill's `cumulativeQuantity` counted from 0. Orders of an
+   * earlier session have ended (DAY): see {@link PaperAccount.expireUnrestored}.
+   *
+   * @param runtime - the run's strategies
+   * @param book - the risk module's book (it knows the orders as open, as live's)
    */
-  async restoreOrders(runtime: EngineRuntime): Promise<void> {
+  async restoreOrders(runtime: EngineRuntime, book: RiskBook): Promise<void> {
     const now = this.o.clock.nowMs();
     const restored = restorablePaperOrders(this.o.db.strategyState.get(PAPER_STATE_ID, 'orders'), now);
-    for (const { strategyId, intent } of restored) {
-      runtime.hosts.find((h) => h.strategyId === strategyId)?.track(trackedOrderOf(intent));
-      await this.venue.execute({
-        type: 'SubmitOrder',
-        commandId: `${intent.clientOrderId}:restore`,
-        strategyId,
-        tsInit: now,
-        intent,
-      });
+    for (const order of restored) {
+      const id = order.intent.clientOrderId;
+      const stored = this.o.db.orders.get(id);
+      const fills = stored === null ? 0 : this.o.db.fills.byOrder(stored.id).length;
+      const brokerOrderId = this.venue.restore(order.intent, order.filledQuantity, order.filledAmount, fills);
+      this.orders.restore(order);
+      const host = runtime.hosts.find((h) => h.strategyId === order.strategyId);
+      try {
+        this.o.db.orders.linkBrokerOrderId(id, brokerOrderId, 'create', now);
+        const row = this.o.db.orders.get(id);
+        if (host !== undefined && row !== null) trackStoredOrder(host, book, row);
+      } catch (error) {
+        this.o.onError?.(error, 'paper-orders-table');
+      }
+      // an order no row lists (an older hoga's): as its intent and fills say
+      if (host !== undefined && !host.owns(id)) {
+        host.track({
+          ...trackedOrderOf(order.intent),
+          state: order.filledQuantity.isZero() ? 'ACCEPTED' : 'PARTIALLY_FILLED',
+          filledQuantity: order.filledQuantity,
+        });
+      }
     }
-    if (restored.length > 0) await runtime.settle();
+    if (restored.length > 0) this.save();
     this.expireUnrestored(now);
+    await runtime.settle();
   }
 
   /**

@@ -79,14 +79,15 @@ describe(restorablePaperOrders, () => {
       .snapshot()
       .map((s) => ({ ...s, session }));
 
-  it('gives back the unfilled part of an order of the same session, under its id, with decimals', () => {
+  it('gives back an order of the same session as it stood: whole, with what filled, under its id, with decimals', () => {
     const restored = restorablePaperOrders(JSON.parse(JSON.stringify(saved(paperSession('005930', T0)))), T0);
     expect(restored).toHaveLength(1);
     const r = restored[0];
     expect(r?.strategyId).toBe('s');
     expect(r?.intent.clientOrderId).toBe('o-1');
     if (r?.intent.sizing !== 'QUANTITY' || r.intent.orderType !== 'LIMIT') throw new Error('not a limit');
-    expect(r.intent.quantity).toEqual(new Decimal(6));
+    expect(r.intent.quantity).toEqual(new Decimal(10));
+    expect(r.filledQuantity).toEqual(new Decimal(4));
     expect(r.intent.price).toEqual(new Decimal(65_000));
   });
 

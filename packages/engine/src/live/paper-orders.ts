@@ -1,8 +1,8 @@
 /**
  * The paper account's open orders, kept beside its ledger so that a restart puts them back on the
  * simulated venue. The ledger is saved without reservations (they belong to the open orders); the
- * orders are saved with what is left of them, and on restart their unfilled part is submitted
- * again under the same `clientOrderId` (the venue reserves cash or shares for it anew). A DAY order
+ * orders are saved with what filled of them, and on restart each is worked again as it stood under
+ * the same `clientOrderId` (the venue reserves cash or shares for its rest anew). A DAY order
  * saved in an earlier session than the restart's has ended: it is not put back.
  *
  * @module
@@ -92,6 +92,16 @@ export class PaperOrders {
     return false;
   }
 
+  /** Keeps an order worked again after a restart (no `OrderSubmitted` comes for it). */
+  restore(order: RestoredPaperOrder): void {
+    this.open.set(order.intent.clientOrderId, {
+      intent: order.intent,
+      filledQuantity: order.filledQuantity,
+      filledAmount: order.filledAmount,
+      session: order.session,
+    });
+  }
+
   /** The open orders: id and strategy. */
   openOrders(): { readonly clientOrderId: ClientOrderId; readonly strategyId: StrategyId }[] {
     return [...this.open.values()].map((o) => ({
@@ -111,16 +121,23 @@ export class PaperOrders {
   }
 }
 
-/** A saved order's unfilled part, ready to submit again. */
+/** A saved order to work again: the order as it stood, with what filled of it. */
 export interface RestoredPaperOrder {
   readonly strategyId: StrategyId;
-  /** The intent of what is left (same `clientOrderId`). */
+  /** The intent as first submitted, its price and quantity as last modified (same `clientOrderId`). */
   readonly intent: OrderIntent;
+  readonly filledQuantity: Decimal;
+  /** Amount filled so far (amount orders). */
+  readonly filledAmount: Decimal;
+  /** Its session key ({@link paperSession}). */
+  readonly session: number;
 }
 
 /**
- * The saved orders still alive in `session`, each as the intent of its unfilled part. Orders of an
- * earlier session (DAY orders end with their session) and fully filled ones are left out.
+ * The saved orders still alive in `session`, each as it stood: its intent (whole quantity or
+ * amount) and what filled of it. Orders of an earlier session (DAY orders end with their session)
+ * and fully filled ones are left out. Before, each was given back as the intent of its unfilled part
+ * only, and a strategy saw a partly filled order come back as a new order of the rest.
  *
  * @param saved - what {@link PaperOrders.snapshot} saved (or undefined)
  * @param nowMs - the instant now (each order's session key now is its symbol's, {@link paperSession})
@@ -134,19 +151,25 @@ export function restorablePaperOrders(saved: unknown, nowMs: number): RestoredPa
     const symbol = String((raw.instrument as { symbol?: unknown } | undefined)?.symbol ?? '');
     if (s.session !== paperSession(symbol, nowMs)) continue;
     const amount = raw.sizing === OrderSizing.AMOUNT;
-    const left = amount
-      ? new Decimal(String(raw.amount)).minus(s.filledAmount)
-      : new Decimal(String(raw.quantity)).minus(s.filledQuantity);
-    if (left.lte(0)) continue;
+    const filledQuantity = new Decimal(s.filledQuantity);
+    const filledAmount = new Decimal(s.filledAmount);
+    const whole = new Decimal(String(amount ? raw.amount : raw.quantity));
+    if (whole.minus(amount ? filledAmount : filledQuantity).lte(0)) continue;
     const intent = Object.freeze({
       ...raw,
       clientOrderId: id as ClientOrderId,
-      ...(amount ? { amount: left } : { quantity: left }),
+      ...(amount ? { amount: whole } : { quantity: whole }),
       ...(raw.orderType === OrderType.LIMIT && raw.price != null
         ? { price: new Decimal(String(raw.price)) }
         : {}),
     }) as unknown as OrderIntent;
-    restored.push({ strategyId: String(raw.strategyId ?? 'manual') as StrategyId, intent });
+    restored.push({
+      strategyId: String(raw.strategyId ?? 'manual') as StrategyId,
+      intent,
+      filledQuantity,
+      filledAmount,
+      session: s.session,
+    });
   }
   return restored;
 }

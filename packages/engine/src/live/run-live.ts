@@ -206,8 +206,8 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
       await liveVenue.start();
       retrackStoredOrders(o.db, runtime, risk.module.book);
     }
-    // Paper: the open orders of the last run go back on the venue (their unfilled part).
-    await paperAccount?.restoreOrders(runtime);
+    // Paper: the open orders of the last run are worked again, as they stood.
+    await paperAccount?.restoreOrders(runtime, risk.module.book);
     warnOfAbsentStrategies(o.db, paper ? 'paper' : 'live', runtime, o.logger);
 
     await brokerAccount?.start();

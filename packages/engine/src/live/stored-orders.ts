@@ -6,9 +6,10 @@
  * @module
  */
 import { type Logger, ORDER_STATES, type OrderState, TERMINAL_ORDER_STATES } from '@hoga/core';
-import type { HogaDatabase } from '@hoga/store';
+import type { HogaDatabase, OrderRecord } from '@hoga/store';
 import type { RiskBook } from '../risk/risk-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
+import type { StrategyHost } from '../runtime/strategy-host.js';
 import { leasedLiveStrategies } from './run-lease.js';
 
 /** Store states of an order that has not ended (a strategy still sees it among its open orders). */
@@ -30,23 +31,29 @@ export const OPEN_ORDER_STATES: readonly OrderState[] = ORDER_STATES.filter(
 export function retrackStoredOrders(db: HogaDatabase, runtime: EngineRuntime, book: RiskBook): void {
   for (const host of runtime.hosts) {
     const orders = db.orders.list({ mode: 'live', strategyId: host.strategyId, state: OPEN_ORDER_STATES });
-    for (const order of orders) {
-      if (host.owns(order.clientOrderId)) continue;
-      book.restoreOpen({ ...order, strategyId: host.strategyId });
-      host.track({
-        clientOrderId: order.clientOrderId,
-        symbol: order.symbol,
-        side: order.side,
-        orderType: order.orderType,
-        price: order.price,
-        quantity: order.quantity,
-        amount: order.amount,
-        state: order.state,
-        filledQuantity: order.filledQuantity,
-        averageFillPrice: order.averageFillPrice,
-      });
-    }
+    for (const order of orders) trackStoredOrder(host, book, order);
   }
+}
+
+/**
+ * One stored open order tracked again by its strategy and known to the risk module as open (see
+ * {@link retrackStoredOrders}; paper's restart too, for each order it works again).
+ */
+export function trackStoredOrder(host: StrategyHost, book: RiskBook, order: OrderRecord): void {
+  if (host.owns(order.clientOrderId)) return;
+  book.restoreOpen({ ...order, strategyId: host.strategyId });
+  host.track({
+    clientOrderId: order.clientOrderId,
+    symbol: order.symbol,
+    side: order.side,
+    orderType: order.orderType,
+    price: order.price,
+    quantity: order.quantity,
+    amount: order.amount,
+    state: order.state,
+    filledQuantity: order.filledQuantity,
+    averageFillPrice: order.averageFillPrice,
+  });
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { checkLimitPrice, type FillModel, type Ledger, reservedCash, tradeCharges } from '@hoga/broker-model';
 import {
+  type BrokerOrderId,
   type Clock,
   Decimal,
   decimalOfNumber,
@@ -16,6 +17,7 @@ import {
   isTerminalOrderState,
   MIN_ORDER_AMOUNT_USD,
   type OrderEvent,
+  type OrderIntent,
   OrderSide,
   OrderType,
   TimeInForce,
@@ -238,16 +240,38 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     return Promise.resolve();
   }
 
-  private submit(command: SubmitOrder): void {
-    const intent = command.intent;
+  /**
+   * Works again an order an earlier run left working (paper's restart), as it stood: its whole
+   * quantity (or amount) with what filled of it so far, the rest reserved anew, under a new broker
+   * id; no event, as live tracks an earlier run's order again (its later fills count on from what
+   * filled). Its trading day is the restart's.
+   *
+   * @param fills - how many fills it had (its fill ids go on from there)
+   * @returns its new broker order id
+   */
+  restore(intent: OrderIntent, filledQuantity: Decimal, filledAmount: Decimal, fills: number): BrokerOrderId {
     const now = this.options.clock.nowMs();
+    const order = this.build(intent, now);
+    order.filledQuantity = filledQuantity;
+    order.filledAmount = filledAmount;
+    // a fill counts on from what filled (the first fill's shortcut takes its figures as the order's)
+    order.fills = Math.max(fills, filledQuantity.isZero() && filledAmount.isZero() ? 0 : 1);
+    order.state = filledQuantity.isZero() ? 'ACCEPTED' : 'PARTIALLY_FILLED';
+    this.orders.add(order);
+    this.options.ledger.reserve(order.clientOrderId, order);
+    this.orders.work(order);
+    this.dayEnds.note(order);
+    return order.brokerOrderId;
+  }
+
+  private build(intent: OrderIntent, now: number): SimulatedOrder {
     const instrument = this.options.instrument?.(intent.instrument.symbol) ?? intent.instrument;
     const isAmount = intent.sizing === 'AMOUNT';
     const limit = intent.sizing === 'QUANTITY' && intent.orderType === OrderType.LIMIT ? intent.price : null;
     const last = this.options.lastPrice(instrument.symbol);
     const reservePrice = limit ?? (last === undefined ? ZERO : decimalOfNumber(last));
     const timeInForce = intent.sizing === 'AMOUNT' ? TimeInForce.DAY : intent.timeInForce;
-    const order: SimulatedOrder = {
+    return {
       clientOrderId: intent.clientOrderId,
       brokerOrderId: this.events.nextBrokerId(),
       strategyId: intent.strategyId,
@@ -272,6 +296,14 @@ export class SimulatedVenue<M> implements ExecutionVenue {
           : Number.POSITIVE_INFINITY,
       fills: 0,
     };
+  }
+
+  private submit(command: SubmitOrder): void {
+    const intent = command.intent;
+    const now = this.options.clock.nowMs();
+    const order = this.build(intent, now);
+    const instrument = order.instrument;
+    const limit = order.price;
     this.orders.add(order);
     this.events.submitted(order, intent, now);
     // the broker's price grid (a backtest's gate applies the owner's guards only): a KR price off
