@@ -32,6 +32,12 @@ export const ConnectorConfigSchema = z.object({
     .default('X-Service-Account'),
   /** Per-request timeout. */
   requestTimeoutMs: positiveMs(10_000),
+  /**
+   * An idle keep-alive connection is closed after this long (default 4 s, below the common 5 s of
+   * a server, so the client closes it first; a server's `Keep-Alive: timeout=` hint lowers it).
+   * Lower it for a broker that closes idle connections sooner.
+   */
+  idleSocketMs: positiveMs(4_000),
   /** Renew the token this long before it expires. */
   tokenRenewBeforeMs: positiveMs(300_000),
   /** A lease on the shared token cache is taken over after this long. */

@@ -228,16 +228,27 @@ export type NetworkFailure = (typeof NetworkFailure)[keyof typeof NetworkFailure
 /** No (complete) response was received: timeout, abort, refused or dropped connection. */
 export class NetworkError extends BrokerApiError {
   /**
+   * The request went out on a reused keep-alive connection that the server closed or reset before
+   * any byte of an answer came back: typically a connection the server had just idled out. The
+   * request most likely never reached the broker's application, but that cannot be proven (a
+   * server that failed while processing it looks the same), so only a request that may be
+   * repeated is sent again on a new connection.
+   */
+  readonly staleConnection: boolean;
+
+  /**
    * @param endpoint - endpoint name
    * @param failure - what went wrong
    * @param message - detail (e.g. the socket error)
    * @param cause - the underlying error
+   * @param options - `staleConnection`: see {@link NetworkError.staleConnection}
    */
   constructor(
     endpoint: string,
     readonly failure: NetworkFailure,
     message: string,
     cause?: unknown,
+    options: { readonly staleConnection?: boolean } = {},
   ) {
     super(ErrorFamily.NETWORK, {
       endpoint,
@@ -248,5 +259,6 @@ export class NetworkError extends BrokerApiError {
       retryable: failure !== NetworkFailure.ABORTED,
       cause,
     });
+    this.staleConnection = options.staleConnection ?? false;
   }
 }

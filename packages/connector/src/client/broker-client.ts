@@ -117,7 +117,7 @@ export class BrokerClient {
   readonly tokens: TokenManager;
   /** Low-level call machinery (exposed for figures: `executor.stats`). */
   readonly executor: RequestExecutor;
-  private readonly transport = new HttpTransport();
+  private readonly transport: HttpTransport;
   private readonly orders: OrderOperations;
   private readonly commands = new Subject<OrderCommandNotice>();
   private account: Promise<number> | null = null;
@@ -129,6 +129,7 @@ export class BrokerClient {
   /** @param options - configuration and injected collaborators */
   constructor(options: BrokerClientOptions) {
     this.config = parseConnectorConfig(options.config);
+    this.transport = new HttpTransport(16, this.config.idleSocketMs);
     this.clock = options.clock ?? new LiveClock();
     this.scheduler = options.scheduler ?? asyncScheduler;
     this.ownsLimiter = options.limiter === undefined;

@@ -28,6 +28,12 @@ import { backoffDelay, isRetryable, isUnreachable, RetryMode, sleep } from './re
 /** 401 codes after which a fresh token may help. */
 const TOKEN_CODES = new Set(['token-revoked', 'expired-token', 'invalid-token']);
 
+/**
+ * How often one call is sent again at once after meeting a keep-alive connection the server had
+ * closed (see `NetworkError.staleConnection`); the idle connections are closed with the first.
+ */
+const MAX_STALE_RESENDS = 2;
+
 /** How often a keyed create answered 409 `request-in-progress` is asked again at most. */
 const MAX_IN_PROGRESS_WAITS = 120;
 
@@ -92,6 +98,11 @@ export interface ExecutorStats {
   /** 429s per rate-limit group. */
   rateLimitedByGroup: Partial<Record<RateLimitGroup, number>>;
   tokenRefreshes: number;
+  /**
+   * Calls sent again at once, on a new connection, after a reused keep-alive connection turned
+   * out closed by the server (not counted in `retries`: nothing failed at the broker).
+   */
+  staleResends: number;
 }
 
 /** See the module description. */
@@ -103,6 +114,7 @@ export class RequestExecutor {
     rateLimited: 0,
     rateLimitedByGroup: {},
     tokenRefreshes: 0,
+    staleResends: 0,
   };
 
   /** @param deps - transport, limiter, clock, scheduler, token manager */
@@ -132,6 +144,7 @@ export class RequestExecutor {
     let retries = 0;
     let tokenRetries = 0;
     let inProgressWaits = 0;
+    let staleResends = 0;
     for (;;) {
       // The slot's token is spent when the request leaves (depart), not when its turn comes.
       const waitStart = clock.nowMs();
@@ -233,6 +246,24 @@ export class RequestExecutor {
           Math.min(config.backoffMaxMs, Math.max(config.backoffBaseMs, 250)),
           signal,
           spec.endpoint,
+        );
+        continue;
+      }
+      if (
+        failure instanceof NetworkError &&
+        failure.staleConnection &&
+        spec.retry !== RetryMode.UNSAFE &&
+        inWindow &&
+        staleResends < MAX_STALE_RESENDS
+      ) {
+        // A reused connection the server had just closed: the request is sent again at once on a
+        // new one, as a read (or a keyed create, which the broker answers once) may be. A request
+        // that may not be repeated is not: the server may have failed while processing it.
+        staleResends++;
+        this.stats.staleResends++;
+        this.deps.logger?.debug(
+          { endpoint: spec.endpoint, attempt: staleResends },
+          'keep-alive connection closed by the server; sending again on a new connection',
         );
         continue;
       }
