@@ -17,7 +17,6 @@ function capture(): { logger: ReturnType<typeof createLogger>; text: () => strin
 // Before: the redaction paths reached one level down only (`*.token`, `*.headers.authorization`):
 // an error carrying its request (`err.config.headers.Authorization`, `err.request.headers`), a
 // token endpoint form body as text, a token two levels down or in an array, was written in clear.
-// (A child logger's bindings still get the fixed paths only: pino gives children no formatter.)
 describe('createLogger redaction at any depth', () => {
   it('hides tokens and secrets however deep, in errors, arrays and form bodies', () => {
     const { logger, text } = capture();
@@ -57,5 +56,46 @@ describe('createLogger redaction at any depth', () => {
       list: [1, 'two'],
     });
     expect(fields.nested.price).toBe('69700');
+  });
+});
+
+// Before: a child logger's bindings got only the fixed-depth paths above: a token two levels down in
+// a binding, or a `Bearer …` string bound as a field, was written in clear on every line of the child.
+describe('createLogger redaction of child bindings', () => {
+  it('hides tokens and secrets however deep in the bindings of a child (and of its children)', () => {
+    const { logger, text } = capture();
+    const child = logger.child({
+      component: 'connector',
+      session: { auth: { credentials: { accessToken: 'T-21' } } },
+      header: 'Bearer T-22',
+      requests: [{ headers: { authorization: 'Bearer T-23' } }],
+      form: 'grant_type=client_credentials&client_secret=S-24',
+    });
+    child.info({ symbol: '005930' }, 'bound');
+    child.child({ deeper: { a: { b: { clientSecret: 'S-25' } } } }).warn('grandchild');
+    const out = text();
+    expect(out).not.toMatch(/[TS]-\d+/);
+    const [first, second] = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(first).toMatchObject({
+      component: 'connector',
+      symbol: '005930',
+      header: 'Bearer [redacted]',
+      session: { auth: { credentials: { accessToken: '[redacted]' } } },
+      form: 'grant_type=client_credentials&client_secret=[redacted]',
+    });
+    expect(second).toMatchObject({
+      component: 'connector',
+      deeper: { a: { b: { clientSecret: '[redacted]' } } },
+    });
+  });
+
+  it('hides a bearer token in the message text', () => {
+    const { logger, text } = capture();
+    logger.child({ component: 'x' }).info('sent with Bearer T-26');
+    logger.info({ a: 1 }, 'sent with access_token=T-27');
+    expect(text()).not.toMatch(/T-2[67]/);
   });
 });

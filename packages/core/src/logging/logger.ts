@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type DestinationStream, type Level, type Logger, pino } from 'pino';
+import { type DestinationStream, type Level, type LogFn, type Logger, pino } from 'pino';
 import { scrubErrorSerializer, scrubLogValue } from './scrub.js';
 
 /** Paths whose values are replaced by `[redacted]` in every log line. */
@@ -51,19 +51,40 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     level,
     redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
     // The paths above reach fixed depths; this hides secrets at any depth of a record (errors, arrays,
-    // strings). A child logger's bindings get the paths above only (pino gives children no formatter).
+    // strings) and of the message text; `scrubChildren` does the same for a child logger's bindings.
     formatters: {
       log: (record: Record<string, unknown>) => scrubLogValue(record) as Record<string, unknown>,
+    },
+    hooks: {
+      logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn): void {
+        const scrubbed = args.map((arg) => (typeof arg === 'string' ? scrubLogValue(arg) : arg));
+        method.apply(this, scrubbed as Parameters<LogFn>);
+      },
     },
     serializers: { err: scrubErrorSerializer },
     ...(options.name === undefined ? {} : { name: options.name }),
   };
-  if (options.destination !== undefined) return pino(base, options.destination);
+  if (options.destination !== undefined) return scrubChildren(pino(base, options.destination));
   const pretty = options.pretty ?? process.stdout.isTTY === true;
   if (pretty) {
-    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true } } });
+    return scrubChildren(
+      pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true } } }),
+    );
   }
-  return pino(base);
+  return scrubChildren(pino(base));
+}
+
+/**
+ * Makes every child of `root` (and their children, which inherit the method) scrub its bindings
+ * at any depth. pino writes a child's bindings once, when the child is made, through neither the
+ * `log` formatter nor the `bindings` one (children reset it), so the bindings are scrubbed before.
+ */
+function scrubChildren(root: Logger): Logger {
+  const child = root.child;
+  root.child = function scrubbedChild(this: Logger, bindings, childOptions) {
+    return child.call(this, scrubLogValue(bindings) as typeof bindings, childOptions);
+  } as Logger['child'];
+  return root;
 }
 
 const LEVELS: ReadonlySet<string> = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
