@@ -79,3 +79,17 @@ describe('the token cache file', () => {
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
   });
 });
+
+describe('the --log-file file', () => {
+  // Before: it was created 0644 (the umask's default), so every user of the machine could read a
+  // log of the account's orders, fills and positions.
+  it('is created readable and writable by its owner only', async () => {
+    const logFile = join(dir, 'new.log');
+    const run = await hoga(['quote', '005930', ...flags(logFile)], {
+      env: { HOGA_TOKEN_FILE: join(dir, 'new-log-tokens.json') },
+    });
+    expect(run.code).toBe(0);
+    expect(statSync(logFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(logFile, 'utf8')).toContain('"msg"');
+  });
+});

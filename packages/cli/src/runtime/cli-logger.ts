@@ -32,7 +32,8 @@ function cliLogger(
       if (logFile !== undefined) {
         const stamped: Record<string, unknown> = { ...record, level: LEVEL_NAMES[level] ?? level };
         if (engineTime !== undefined) stamped.engineTime = engineTime();
-        appendFileSync(logFile, `${JSON.stringify(stamped)}\n`);
+        // Created readable by its owner only: it holds the account's orders, fills and positions.
+        appendFileSync(logFile, `${JSON.stringify(stamped)}\n`, { mode: 0o600 });
       }
     },
   };
