@@ -2,7 +2,7 @@
  * The client secret and the access tokens never reach the user's terminal, log file or error
  * messages, whatever the token endpoint answers.
  */
-import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
@@ -91,5 +91,74 @@ describe('the --log-file file', () => {
     expect(run.code).toBe(0);
     expect(statSync(logFile).mode & 0o777).toBe(0o600);
     expect(readFileSync(logFile, 'utf8')).toContain('"msg"');
+  });
+});
+
+describe('the client secret kept off the command line', () => {
+  // Before: only --client-secret <secret> (seen by every user in ps and kept in the shell's history),
+  // $HOGA_CLIENT_SECRET, .env and profiles; no way to hand the secret over from a file or a pipe.
+  const base = (logFile: string) => ['--base-url', sim.url, '--client-id', CLIENT_ID, '--log-file', logFile];
+  const env = (name: string) => ({ HOGA_TOKEN_FILE: join(dir, `${name}-tokens.json`) });
+
+  it('is read from --client-secret-file (its first line)', async () => {
+    const file = join(dir, 'secret.txt');
+    writeFileSync(file, `${SECRET}\n`, { mode: 0o600 });
+    const logFile = join(dir, 'secret-file.log');
+    const run = await hoga(['quote', '005930', ...base(logFile), '--client-secret-file', file], {
+      env: env('file'),
+    });
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('005930');
+    expect(`${run.out}${readFileSync(logFile, 'utf8')}`).not.toContain(SECRET);
+  });
+
+  it('is read from $HOGA_CLIENT_SECRET_FILE', async () => {
+    const file = join(dir, 'secret-env.txt');
+    writeFileSync(file, `${SECRET}\r\n`, { mode: 0o600 });
+    const run = await hoga(['quote', '005930', ...base(join(dir, 'secret-env.log'))], {
+      env: { ...env('env-file'), HOGA_CLIENT_SECRET_FILE: file },
+    });
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+  });
+
+  it('is read from stdin with --client-secret -', async () => {
+    const run = await hoga(['quote', '005930', ...base(join(dir, 'stdin.log')), '--client-secret', '-'], {
+      env: env('stdin'),
+      input: `${SECRET}\n`,
+    });
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+  });
+
+  it.each([
+    { name: 'a missing file', args: ['--client-secret-file', join(dir, 'nope.txt')], shows: 'nope.txt' },
+    { name: 'an empty file', args: ['--client-secret-file', 'EMPTY'], shows: 'is empty' },
+    { name: 'a directory', args: ['--client-secret-file', dir], shows: 'is a directory' },
+    {
+      name: 'both flags',
+      args: ['--client-secret', 'x', '--client-secret-file', 'EMPTY'],
+      shows: 'not both',
+    },
+  ])('refuses $name with a usage error (exit 2)', async ({ args, shows }) => {
+    const empty = join(dir, 'empty.txt');
+    writeFileSync(empty, '\n');
+    const resolved = args.map((a) => (a === 'EMPTY' ? empty : a));
+    const run = await hoga(['quote', '005930', ...base(join(dir, 'refused.log')), ...resolved], {
+      env: env('refused'),
+    });
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('--client-secret');
+    expect(run.err).toContain(shows);
+    expect(run.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('the help points to the file, stdin and the environment before the flag', async () => {
+    const run = await hoga(['quote', '--help']);
+    const help = run.out.replace(/\s+/g, ' ');
+    expect(help).toContain('--client-secret-file <file>');
+    expect(help).toContain('prefer stdin, --client-secret-file or the environment');
+    expect(help).toContain('visible to other users in ps');
   });
 });

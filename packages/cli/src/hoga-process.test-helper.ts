@@ -33,6 +33,8 @@ export interface HogaOptions {
   readonly node?: string;
   /** Kill after this many ms (default 60 s). */
   readonly killAfterMs?: number;
+  /** Written to the child's stdin, which is then closed (default: no stdin). */
+  readonly input?: string;
   /** Called with the child once it runs (to send signals, close pipes). */
   readonly onSpawn?: (child: import('node:child_process').ChildProcess) => void;
 }
@@ -97,7 +99,7 @@ export function hoga(args: readonly string[], options: HogaOptions = {}): Promis
     const child = spawn(options.node ?? process.execPath, [HOGA_BIN, ...args], {
       cwd: options.cwd ?? tmpdir(),
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [(options.input === undefined ? 'ignore' : 'pipe') as 'pipe', 'pipe', 'pipe'],
       ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
     });
     const out: Buffer[] = [];
@@ -105,6 +107,10 @@ export function hoga(args: readonly string[], options: HogaOptions = {}): Promis
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.stdout.on('error', () => {});
+    if (options.input !== undefined) {
+      child.stdin?.on('error', () => {});
+      child.stdin?.end(options.input);
+    }
     const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {

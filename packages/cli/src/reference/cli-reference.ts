@@ -46,7 +46,8 @@ config file or in the working directory is loaded; it never overrides a variable
 | --- | --- | --- |
 | \`HOGA_BASE_URL\` | \`--base-url\` | the broker's address |
 | \`HOGA_CLIENT_ID\` | \`--client-id\` | OAuth client id |
-| \`HOGA_CLIENT_SECRET\` | \`--client-secret\` | OAuth client secret (never printed or logged) |
+| \`HOGA_CLIENT_SECRET\` | \`--client-secret\` | OAuth client secret (never printed, logged or stored); \`--client-secret -\` reads it from stdin. A secret given as a flag is visible to other users in \`ps\`: prefer stdin, a file or the environment |
+| \`HOGA_CLIENT_SECRET_FILE\` | \`--client-secret-file\` | a file whose first line is the client secret (used when no secret is given otherwise) |
 | \`HOGA_ACCOUNT_SEQ\` | \`--account-seq\` | account for account-bound calls (default: the first) |
 | \`HOGA_DB\` | \`--db\` | the database file (default \`./data/hoga.sqlite\`) |
 | \`HOGA_TOKEN_FILE\` | | the token cache file (default \`~/.hoga/tokens.json\`) |
@@ -60,7 +61,7 @@ config file or in the working directory is loaded; it never overrides a variable
 | --- | --- | --- |
 | access token cache | \`HOGA_TOKEN_FILE\`, else \`~/.hoga/tokens.json\` (mode 0600, made so when read if found looser) | every broker command and hoga run: one token is shared by every hoga process on the client id, so a command never revokes a running engine's token |
 | database | \`--db\`, else \`HOGA_DB\`, else \`./data/hoga.sqlite\` | created only by \`hoga db migrate\`, \`hoga data download\`, \`hoga order\` (its orders and the risk states, \`--check\` included) and the engine (\`hoga run\`, \`hoga backtest\`); read commands open it read-only; broker commands with \`--db\` use an existing file only |
-| logs | \`--log-file <file>\` (JSON lines, appended) | only when asked; secrets are redacted |
+| logs | \`--log-file <file>\` (JSON lines, appended; a new file is made 0600) | only when asked; secrets are redacted |
 | config | \`hoga.config.json\`, \`.env\`, \`.gitignore\` | only \`hoga init\` |
 | bundle | \`packages/cli/dist/hoga.mjs\` | the \`hoga\` command rebuilds it when a source file is newer (git ignores it) |
 

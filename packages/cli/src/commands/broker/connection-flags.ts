@@ -11,7 +11,10 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 export interface ConnectionFlags {
   readonly baseUrl?: string;
   readonly clientId?: string;
+  /** `-` reads it from stdin. */
   readonly clientSecret?: string;
+  /** File whose first line is the client secret. */
+  readonly clientSecretFile?: string;
   readonly accountSeq?: string;
   /** Older spelling of `accountSeq` (`--account`), still accepted. */
   readonly account?: string;
@@ -43,7 +46,14 @@ export function withConnection(command: Command): Command {
   return command
     .option('--base-url <url>', 'broker base URL (default $HOGA_BASE_URL)')
     .option('--client-id <id>', 'OAuth client id (default $HOGA_CLIENT_ID)')
-    .option('--client-secret <secret>', 'OAuth client secret (default $HOGA_CLIENT_SECRET)')
+    .option(
+      '--client-secret-file <file>',
+      'read the OAuth client secret from the first line of this file (default $HOGA_CLIENT_SECRET_FILE)',
+    )
+    .option(
+      '--client-secret <secret>',
+      'OAuth client secret, "-" to read it from stdin (default $HOGA_CLIENT_SECRET); prefer stdin, --client-secret-file or the environment: a secret given here is visible to other users in ps',
+    )
     .option(
       '--account-seq <seq>',
       'accountSeq for account-bound calls (default $HOGA_ACCOUNT_SEQ, else the first account)',

@@ -16,7 +16,7 @@ import { createCliLogger } from '../../runtime/cli-logger.js';
 import { cliRuntime } from '../../runtime/cli-runtime.js';
 import { describeError } from '../../runtime/describe-error.js';
 import { CliError, ExitCode } from '../../runtime/exit-codes.js';
-
+import { clientSecretOf } from './client-secret.js';
 import { type ConnectionFlags, DEFAULT_TIMEOUT_SECONDS } from './connection-flags.js';
 
 export { type ConnectionFlags, DEFAULT_TIMEOUT_SECONDS, withConnection } from './connection-flags.js';
@@ -44,7 +44,7 @@ export function connectionSettings(
   const settings = {
     baseUrl: flags.baseUrl ?? env.HOGA_BASE_URL,
     clientId: flags.clientId ?? env.HOGA_CLIENT_ID,
-    clientSecret: flags.clientSecret ?? env.HOGA_CLIENT_SECRET,
+    clientSecret: clientSecretOf(flags, env),
   };
   const missing = (
     [
