@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hoga, nodeForAnyUser, REPO_ROOT, simFlags } from './hoga-process.test-helper.js';
+import { envWithoutHoga, hoga, nodeForAnyUser, REPO_ROOT, simFlags } from './hoga-process.test-helper.js';
 
 const exec = promisify(execFile);
 let sim: SimulatorHandle;
@@ -89,7 +89,7 @@ describe('the hoga command (item 8)', () => {
       ['-w', '--silent', 'hoga', 'db', 'info', '--db', './no-such.sqlite'],
       {
         cwd: sub,
-        env: { ...process.env, HOGA_DB: '' },
+        env: { ...envWithoutHoga(), HOGA_DB: '' },
       },
     ).catch((error: { stdout: string; stderr: string }) => error);
     expect(stdout).toBe('');
@@ -118,7 +118,7 @@ describe('the hoga command (item 8)', () => {
     // pnpm 10+ has no `link --global`; `add -g` of a directory links it. Its bin directory must be
     // on PATH, as `pnpm setup` arranges on a user's machine.
     const home = mkdtempSync(join(tmpdir(), 'hoga-pnpm-home-'));
-    const env = { ...process.env, PNPM_HOME: home, PATH: `${join(home, 'bin')}:${process.env.PATH}` };
+    const env = { ...envWithoutHoga(), PNPM_HOME: home, PATH: `${join(home, 'bin')}:${process.env.PATH}` };
     await exec('pnpm', ['add', '-g', '.'], { cwd: REPO_ROOT, env });
     const { stdout, stderr } = await exec('hoga', ['--version'], { cwd: tmpdir(), env });
     expect(stdout).toMatch(/^\d+\.\d+\.\d+\n$/);

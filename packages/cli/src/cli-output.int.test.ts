@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOGA_BIN, hoga, simFlags } from './hoga-process.test-helper.js';
+import { envWithoutHoga, HOGA_BIN, hoga, simFlags } from './hoga-process.test-helper.js';
 
 let sim: SimulatorHandle;
 const home = mkdtempSync(join(tmpdir(), 'hoga-output-'));
@@ -158,7 +158,7 @@ describe('output (item 11)', () => {
     // Asynchronously: the simulator answers from this process.
     const exec = async (file: string, args: string[], env: NodeJS.ProcessEnv) =>
       (await promisify(execFile)(file, args, { env })).stdout;
-    const env = { ...process.env, HOME: home, TERM: 'xterm' };
+    const env = { ...envWithoutHoga(), HOME: home, TERM: 'xterm' };
     const command = `${process.execPath} ${HOGA_BIN} holdings ${simFlags(sim.url).join(' ')}`;
     const tty = await exec('script', ['-qec', command, '/dev/null'], { ...env, NO_COLOR: '' });
     expect(tty).toContain('\x1b[32m');

@@ -71,6 +71,17 @@ export function nodeForAnyUser(): string {
   return target;
 }
 
+/**
+ * This process's environment without any `HOGA_*` variable, for a child `hoga` whose settings a
+ * test gives itself: a `HOGA_PROFILE`, `HOGA_TOKEN_FILE` or `HOGA_DB` exported in the developer's
+ * shell must not reach it.
+ */
+export function envWithoutHoga(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('HOGA_')) env[name] = value;
+  return env;
+}
+
 /** A fresh HOME for one test file. */
 export function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'hoga-home-'));

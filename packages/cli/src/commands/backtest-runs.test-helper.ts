@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { type Bar, barCloseTime, marketOfSymbol } from '@hoga/core';
 import { tradingDateRange } from '@hoga/engine';
 import { HogaDatabase } from '@hoga/store';
+import { envWithoutHoga } from '../hoga-process.test-helper.js';
 
 const exec = promisify(execFile);
 
@@ -25,13 +26,6 @@ export interface BacktestRunResult {
   readonly stderr: string;
 }
 
-/** The environment without any HOGA_* setting (so only the flags count). */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('HOGA_')) env[k] = v;
-  return env;
-}
-
 /**
  * Runs `hoga backtest <args>` from the repository root; resolves with the exit code too when it fails.
  *
@@ -45,7 +39,7 @@ export async function hogaBacktest(
   try {
     const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', HOGA, 'backtest', ...args], {
       cwd: ROOT,
-      env: { ...cleanEnv(), ...env },
+      env: { ...envWithoutHoga(), ...env },
       maxBuffer: 64 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };

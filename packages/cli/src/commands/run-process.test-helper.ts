@@ -6,11 +6,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { BrokerClient } from '@hoga/connector';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
+import { envWithoutHoga } from '../hoga-process.test-helper.js';
 
 export const run = promisify(execFile);
 export const root = resolve(import.meta.dirname, '../../../..');
@@ -28,13 +29,18 @@ export async function closeSims(): Promise<void> {
   await Promise.all(sims.splice(0).map((s) => s.close()));
 }
 
+/**
+ * The environment of a `hoga` child on `sim` and `db`: no `HOGA_*` of the caller's shell, and the
+ * token cache beside the database (never the user's `~/.hoga/tokens.json`).
+ */
 export function env(sim: SimulatorHandle, db: string): NodeJS.ProcessEnv {
   return {
-    ...process.env,
+    ...envWithoutHoga(),
     HOGA_BASE_URL: sim.url,
     HOGA_CLIENT_ID: 'sim-client',
     HOGA_CLIENT_SECRET: 'sim-secret',
     HOGA_DB: db,
+    HOGA_TOKEN_FILE: join(dirname(db), 'tokens.json'),
   };
 }
 

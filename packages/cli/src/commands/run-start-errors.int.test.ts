@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { envWithoutHoga } from '../hoga-process.test-helper.js';
 import {
   cli,
   closeSims,
@@ -111,7 +112,10 @@ describe('hoga run, failing at its start', () => {
       expect(r.out.join('')).not.toContain(`hoga run: ${strategy}`);
     }
     expect(sim.counters().requestsTotal).toBe(0);
-    const help = await run(process.execPath, ['--import', 'tsx', cli, 'run', '--help'], { cwd: root });
+    const help = await run(process.execPath, ['--import', 'tsx', cli, 'run', '--help'], {
+      cwd: root,
+      env: envWithoutHoga(),
+    });
     expect(help.stdout).not.toMatch(/--json|--csv/);
   }, 210_000);
 

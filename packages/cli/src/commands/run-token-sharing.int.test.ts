@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '@hoga/simulator';
 import { describe, expect, it } from 'vitest';
+import { envWithoutHoga } from '../hoga-process.test-helper.js';
 import { cli, exitedWithin, root, run, start, strategy, until } from './run-process.test-helper.js';
 
 /** A simulator on the wall clock (both processes judge a token's expiry alike), a new folder named `prefix…`, and the environment of a hoga process on them. */
@@ -14,7 +15,7 @@ async function simulatorAndEnv(prefix: string) {
   const sim = await startSimulator({ port: 0, start: 'now', rateLimit: false });
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const env = {
-    ...process.env,
+    ...envWithoutHoga(),
     HOGA_BASE_URL: sim.url,
     HOGA_CLIENT_ID: 'sim-client',
     HOGA_CLIENT_SECRET: 'sim-secret',

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { envWithoutHoga } from '../../hoga-process.test-helper.js';
 import { useSimulatorAndFolder } from './token-cache.test-helper.js';
 
 const run = promisify(execFile);
@@ -20,7 +21,7 @@ async function processWith(db: string | null, secret = 'sim-secret'): Promise<Ou
   const { stdout } = await run(process.execPath, ['--import', 'tsx', worker, ...(db === null ? [] : [db])], {
     timeout: 120_000,
     env: {
-      ...process.env,
+      ...envWithoutHoga(),
       HOGA_BASE_URL: t.sim.url,
       HOGA_CLIENT_ID: 'sim-client',
       HOGA_CLIENT_SECRET: secret,

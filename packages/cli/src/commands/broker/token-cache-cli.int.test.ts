@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { envWithoutHoga } from '../../hoga-process.test-helper.js';
 import { useSimulatorAndFolder } from './token-cache.test-helper.js';
 
 const run = promisify(execFile);
@@ -22,7 +23,7 @@ async function hoga(
         cwd: root,
         timeout: 120_000,
         env: {
-          ...process.env,
+          ...envWithoutHoga(),
           HOGA_BASE_URL: t.sim.url,
           HOGA_CLIENT_ID: 'sim-client',
           HOGA_CLIENT_SECRET: 'sim-secret',

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envWithoutHoga } from '../../hoga-process.test-helper.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..', '..', '..', '..');
@@ -24,11 +25,12 @@ describe('hoga broker commands with --db', () => {
     // Broker commands never create a database (issue 13 item 10): it exists first.
     HogaDatabase.open(db).close();
     const env = {
-      ...process.env,
+      ...envWithoutHoga(),
       HOGA_BASE_URL: sim.url,
       HOGA_CLIENT_ID: 'sim-client',
       HOGA_CLIENT_SECRET: 'sim-secret',
       HOGA_ACCOUNT_SEQ: '1',
+      HOGA_TOKEN_FILE: join(dirname(db), 'tokens.json'),
     };
     const hoga = (...args: string[]) =>
       run(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', ...args, '--db', db], {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { LATEST_SCHEMA_VERSION } from '@hoga/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { envWithoutHoga } from '../../hoga-process.test-helper.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..', '..');
@@ -19,7 +20,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe('hoga db', () => {
   it('creates a database with `db migrate` and describes it with `db info --json`, taking the file from HOGA_DB', async () => {
     const file = join(dir, 'data', 'hoga.sqlite');
-    const env = { ...process.env, HOGA_DB: file };
+    const env = { ...envWithoutHoga(), HOGA_DB: file };
     const migrate = await run(process.execPath, ['--import', 'tsx', MAIN, 'db', 'migrate'], {
       cwd: ROOT,
       env,
@@ -28,9 +29,7 @@ describe('hoga db', () => {
     const info = await run(
       process.execPath,
       ['--import', 'tsx', MAIN, 'db', 'info', '--json', '--db', file],
-      {
-        cwd: ROOT,
-      },
+      { cwd: ROOT, env: envWithoutHoga() },
     );
     expect(JSON.parse(info.stdout)).toMatchObject({
       file,
