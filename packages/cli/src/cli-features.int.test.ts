@@ -3,7 +3,7 @@
  * loaded), `hoga data download|list|export` (resumes after Ctrl-C), and `-v`/`--log-file` showing
  * retries and token requests without secrets.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
@@ -74,6 +74,27 @@ describe('hoga init and profiles', () => {
     const unknown = await hoga(['fx', '--profile', 'paper'], { cwd: dir, env: { HOME: home } });
     expect(unknown.code).toBe(2);
     expect(unknown.err).toMatch(/has no profile "paper" \(it has sim, live\)/);
+  });
+
+  // Before: a profile could hold the secret itself only (in a file that may be committed), or leave
+  // it to .env and the environment; it could not point at a file holding it.
+  it('a profile names a secret file with clientSecretFile, relative to the config file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoga-profile-secret-file-'));
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets', 'broker'), 'sim-secret\n', { mode: 0o600 });
+    const profiles = {
+      profiles: {
+        live: { baseUrl: sim.url, clientId: 'sim-client', clientSecretFile: 'secrets/broker' },
+      },
+    };
+    writeFileSync(join(dir, 'hoga.config.json'), JSON.stringify(profiles));
+    mkdirSync(join(dir, 'sub'));
+    const live = await hoga(['quote', '005930', '--profile', 'live'], {
+      cwd: join(dir, 'sub'),
+      env: { HOME: home },
+    });
+    expect(live.err).toBe('');
+    expect(live.out).toMatch(/^005930\s+[\d,]+\s+KRW/m);
   });
 
   it('reads hoga.config.json and .env written with a byte-order mark, as --config files are', async () => {

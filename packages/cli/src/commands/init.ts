@@ -13,8 +13,8 @@ import { CliError, ExitCode } from '../runtime/exit-codes.js';
 /** The config file `hoga init` writes. */
 export const CONFIG_TEMPLATE = `// hoga configuration, written by \`hoga init\`. Lines starting with // are comments.
 // Pick a profile with --profile NAME (or HOGA_PROFILE); without one, "defaultProfile" is used.
-// Environment variables (HOGA_BASE_URL, HOGA_CLIENT_ID, HOGA_CLIENT_SECRET, HOGA_ACCOUNT_SEQ,
-// HOGA_DB, HOGA_TOKEN_FILE) override these values. Keep real secrets out of this file: put them in
+// Environment variables (HOGA_BASE_URL, HOGA_CLIENT_ID, HOGA_CLIENT_SECRET, HOGA_CLIENT_SECRET_FILE,
+// HOGA_ACCOUNT_SEQ, HOGA_DB, HOGA_TOKEN_FILE) override these values. Keep real secrets out of this file: put them in
 // .env (hoga loads it; git ignores it) or in the environment.
 {
   "defaultProfile": "sim",
@@ -27,7 +27,8 @@ export const CONFIG_TEMPLATE = `// hoga configuration, written by \`hoga init\`.
       "clientSecret": "sim-secret",
       "db": "./data/sim.sqlite"
     },
-    // The real broker. HOGA_CLIENT_ID and HOGA_CLIENT_SECRET come from .env or the environment;
+    // The real broker. HOGA_CLIENT_ID and HOGA_CLIENT_SECRET come from .env or the environment
+    // (or "clientSecretFile": "<file>", a file whose first line is the secret, kept out of git);
     // set baseUrl to the address your broker gave you.
     "live": {
       "baseUrl": "https://openapi.example.com",

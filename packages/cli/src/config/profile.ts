@@ -17,6 +17,8 @@ export interface Profile {
   readonly baseUrl?: string;
   readonly clientId?: string;
   readonly clientSecret?: string;
+  /** A file whose first line is the client secret (relative to the config file). */
+  readonly clientSecretFile?: string;
   readonly accountSeq?: string | number;
   readonly db?: string;
   readonly tokenFile?: string;
@@ -27,13 +29,14 @@ export const PROFILE_ENV: Readonly<Record<keyof Profile, string>> = {
   baseUrl: 'HOGA_BASE_URL',
   clientId: 'HOGA_CLIENT_ID',
   clientSecret: 'HOGA_CLIENT_SECRET',
+  clientSecretFile: 'HOGA_CLIENT_SECRET_FILE',
   accountSeq: 'HOGA_ACCOUNT_SEQ',
   db: 'HOGA_DB',
   tokenFile: 'HOGA_TOKEN_FILE',
 };
 
 /** Keys holding paths, resolved against the config file's directory. */
-const PATH_KEYS = new Set<keyof Profile>(['db', 'tokenFile']);
+const PATH_KEYS = new Set<keyof Profile>(['db', 'tokenFile', 'clientSecretFile']);
 
 /**
  * Finds the config file: `HOGA_CONFIG`, else `hoga.config.json` in the working directory or the
