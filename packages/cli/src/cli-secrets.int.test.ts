@@ -123,6 +123,22 @@ describe('the client secret kept off the command line', () => {
     expect(run.code).toBe(0);
   });
 
+  it('warns, and still reads it, when the file may be read by other users', async () => {
+    const file = join(dir, 'secret-open.txt');
+    writeFileSync(file, `${SECRET}\n`);
+    chmodSync(file, 0o644);
+    const run = await hoga(
+      ['quote', '005930', ...base(join(dir, 'open.log')), '--client-secret-file', file],
+      {
+        env: env('open'),
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(run.err).toBe(
+      `hoga: warning: --client-secret-file: ${file} may be read by other users (mode 0644); chmod 600 it\n`,
+    );
+  });
+
   it('is read from stdin with --client-secret -', async () => {
     const run = await hoga(['quote', '005930', ...base(join(dir, 'stdin.log')), '--client-secret', '-'], {
       env: env('stdin'),
@@ -135,6 +151,7 @@ describe('the client secret kept off the command line', () => {
   it.each([
     { name: 'a missing file', args: ['--client-secret-file', join(dir, 'nope.txt')], shows: 'nope.txt' },
     { name: 'an empty file', args: ['--client-secret-file', 'EMPTY'], shows: 'is empty' },
+    { name: 'a blank first line', args: ['--client-secret-file', 'BLANK'], shows: 'has a blank first line' },
     { name: 'a directory', args: ['--client-secret-file', dir], shows: 'is a directory' },
     {
       name: 'both flags',
@@ -144,7 +161,9 @@ describe('the client secret kept off the command line', () => {
   ])('refuses $name with a usage error (exit 2)', async ({ args, shows }) => {
     const empty = join(dir, 'empty.txt');
     writeFileSync(empty, '\n');
-    const resolved = args.map((a) => (a === 'EMPTY' ? empty : a));
+    const blankFirst = join(dir, 'blank-first.txt');
+    writeFileSync(blankFirst, `\n${SECRET}\n`);
+    const resolved = args.map((a) => (a === 'EMPTY' ? empty : a === 'BLANK' ? blankFirst : a));
     const run = await hoga(['quote', '005930', ...base(join(dir, 'refused.log')), ...resolved], {
       env: env('refused'),
     });

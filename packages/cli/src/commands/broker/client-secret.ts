@@ -14,6 +14,13 @@ function firstLine(text: string): string {
   return (text.split(/\r?\n/, 1)[0] ?? '').trim();
 }
 
+/** Why `text` gave no secret: nothing in it, or a blank first line. */
+function blank(text: string): string {
+  return text.trim() === ''
+    ? 'is empty (expected the client secret on its first line)'
+    : 'has a blank first line (expected the client secret there)';
+}
+
 function usage(message: string): CliError {
   return new CliError(message, ExitCode.USAGE);
 }
@@ -28,7 +35,14 @@ function usage(message: string): CliError {
 function fromFile(file: string, source: string): string {
   let text: string;
   try {
-    if (statSync(file).isDirectory()) throw usage(`${source}: ${file} is a directory, not a file`);
+    const stat = statSync(file);
+    if (stat.isDirectory()) throw usage(`${source}: ${file} is a directory, not a file`);
+    if ((stat.mode & 0o077) !== 0) {
+      const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
+      process.stderr.write(
+        `hoga: warning: ${source}: ${file} may be read by other users (mode ${mode}); chmod 600 it\n`,
+      );
+    }
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if (error instanceof CliError) throw error;
@@ -37,8 +51,7 @@ function fromFile(file: string, source: string): string {
     throw usage(`${source}: ${file} ${why}`);
   }
   const secret = firstLine(text);
-  if (secret === '')
-    throw usage(`${source}: ${file} is empty (expected the client secret on its first line)`);
+  if (secret === '') throw usage(`${source}: ${file} ${blank(text)}`);
   return secret;
 }
 
@@ -56,7 +69,7 @@ function fromStdin(): string {
     throw usage(`--client-secret -: stdin cannot be read (${(error as { code?: unknown }).code ?? error})`);
   }
   const secret = firstLine(text);
-  if (secret === '') throw usage('--client-secret -: stdin held no secret (expected it on the first line)');
+  if (secret === '') throw usage(`--client-secret -: stdin ${blank(text)}`);
   return secret;
 }
 
