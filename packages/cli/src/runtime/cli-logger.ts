@@ -19,6 +19,7 @@ function cliLogger(
   engineTime?: () => string,
 ): Logger {
   const { verbose, logFile } = cliRuntime;
+  let fileBroken = false;
   const destination = {
     write(line: string): void {
       let record: Record<string, unknown>;
@@ -29,15 +30,43 @@ function cliLogger(
       }
       const level = typeof record.level === 'number' ? record.level : 30;
       show(record, level);
-      if (logFile !== undefined) {
+      if (logFile !== undefined && !fileBroken) {
         const stamped: Record<string, unknown> = { ...record, level: LEVEL_NAMES[level] ?? level };
         if (engineTime !== undefined) stamped.engineTime = engineTime();
-        // Created readable by its owner only: it holds the account's orders, fills and positions.
-        appendFileSync(logFile, `${JSON.stringify(stamped)}\n`, { mode: 0o600 });
+        try {
+          // Created readable by its owner only: it holds the account's orders, fills and positions.
+          appendFileSync(logFile, `${JSON.stringify(stamped)}\n`, { mode: 0o600 });
+        } catch (error) {
+          // A log call must not throw into its caller (a strategy's hook, an order's path): the
+          // run goes on without the file, and says so once.
+          fileBroken = true;
+          process.stderr.write(
+            `hoga: --log-file ${logFile} cannot be written (${fileFailure(error)}); records are no longer written to it\n`,
+          );
+        }
       }
     },
   };
   return createLogger({ level: verbose || logFile !== undefined ? 'debug' : quietLevel, destination });
+}
+
+/** Words for the usual reasons a log file stops taking records. */
+const FILE_FAILURES: Readonly<Record<string, string>> = {
+  EISDIR: 'is a directory',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EACCES: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOENT: 'its directory is gone',
+  EIO: 'input/output error',
+};
+
+/** `CODE: words` of a failed append (or its message when it has no code). */
+function fileFailure(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error instanceof Error ? error.message : String(error);
+  const words = FILE_FAILURES[code];
+  return words === undefined ? code : `${code}: ${words}`;
 }
 
 /**
