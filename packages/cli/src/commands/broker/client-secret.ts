@@ -55,8 +55,12 @@ function fromFile(file: string, source: string): string {
   return secret;
 }
 
+/** The secret read from stdin: stdin is read once, however many clients a command makes. */
+let stdinSecret: string | undefined;
+
 /** Reads the secret from stdin (`--client-secret -`), refusing a terminal: it would echo the secret. */
 function fromStdin(): string {
+  if (stdinSecret !== undefined) return stdinSecret;
   if (process.stdin.isTTY === true) {
     throw usage(
       '--client-secret -: stdin is a terminal; pipe the secret in (e.g. pass show broker | hoga ... --client-secret -) or use --client-secret-file',
@@ -70,6 +74,7 @@ function fromStdin(): string {
   }
   const secret = firstLine(text);
   if (secret === '') throw usage(`--client-secret -: stdin ${blank(text)}`);
+  stdinSecret = secret;
   return secret;
 }
 
