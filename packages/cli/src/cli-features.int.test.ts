@@ -3,7 +3,7 @@
  * loaded), `hoga data download|list|export` (resumes after Ctrl-C), and `-v`/`--log-file` showing
  * retries and token requests without secrets.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
@@ -74,6 +74,32 @@ describe('hoga init and profiles', () => {
     const unknown = await hoga(['fx', '--profile', 'paper'], { cwd: dir, env: { HOME: home } });
     expect(unknown.code).toBe(2);
     expect(unknown.err).toMatch(/has no profile "paper" \(it has sim, live\)/);
+  });
+
+  // Before: a .env holding the client secret was read silently whoever else could read it too.
+  it('warns when a .env holding the client secret may be read by other users', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoga-open-env-'));
+    const profiles = { defaultProfile: 'live', profiles: { live: { baseUrl: sim.url } } };
+    writeFileSync(join(dir, 'hoga.config.json'), JSON.stringify(profiles));
+    const dotenv = join(dir, '.env');
+    writeFileSync(dotenv, 'HOGA_CLIENT_ID=sim-client\nHOGA_CLIENT_SECRET=sim-secret\n');
+    chmodSync(dotenv, 0o644);
+    const open = await hoga(['quote', '005930'], { cwd: dir, env: { HOME: home } });
+    expect(open.code).toBe(0);
+    expect(open.err).toBe(
+      `hoga: warning: ${dotenv} holds HOGA_CLIENT_SECRET and may be read by other users (mode 0644); chmod 600 it\n`,
+    );
+    chmodSync(dotenv, 0o600);
+    const closed = await hoga(['quote', '005930'], { cwd: dir, env: { HOME: home } });
+    expect(closed.err).toBe('');
+    // A .env without the secret may be read by anyone.
+    writeFileSync(dotenv, 'HOGA_CLIENT_ID=sim-client\n');
+    chmodSync(dotenv, 0o644);
+    const noSecret = await hoga(['quote', '005930'], {
+      cwd: dir,
+      env: { HOME: home, HOGA_CLIENT_SECRET: 'sim-secret' },
+    });
+    expect(noSecret.err).toBe('');
   });
 
   // Before: a profile could hold the secret itself only (in a file that may be committed), or leave

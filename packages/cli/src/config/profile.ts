@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 
@@ -115,6 +115,19 @@ export function parseConfig(
 }
 
 /**
+ * Warns on stderr when a `.env` file holding the client secret may be read by other users (as
+ * `hoga init` writes it, it may not: mode 0600).
+ */
+function warnIfSecretExposed(envFile: string, values: Readonly<Record<string, string>>): void {
+  if ((values.HOGA_CLIENT_SECRET ?? '') === '') return;
+  const mode = statSync(envFile).mode & 0o777;
+  if ((mode & 0o077) === 0) return;
+  process.stderr.write(
+    `hoga: warning: ${envFile} holds HOGA_CLIENT_SECRET and may be read by other users (mode ${mode.toString(8).padStart(4, '0')}); chmod 600 it\n`,
+  );
+}
+
+/**
  * Loads `.env` and the chosen profile into `env`, never overriding a variable that is set.
  *
  * @param profileName - `--profile`, else `HOGA_PROFILE`, else the file's `defaultProfile`
@@ -133,7 +146,9 @@ export function applyProfile(
   if (file !== undefined) envFiles.unshift(join(dirname(file), '.env'));
   for (const envFile of new Set(envFiles)) {
     if (!existsSync(envFile)) continue;
-    for (const [name, value] of Object.entries(parseDotEnv(readFileSync(envFile, 'utf8')))) {
+    const values = parseDotEnv(readFileSync(envFile, 'utf8'));
+    warnIfSecretExposed(envFile, values);
+    for (const [name, value] of Object.entries(values)) {
       if (env[name] === undefined) env[name] = value;
     }
   }
