@@ -92,10 +92,19 @@ describe('createLogger redaction of child bindings', () => {
     });
   });
 
-  it('hides a bearer token in the message text', () => {
+  it('hides a bearer token in the message text, an error taken as the message, and a prefix', () => {
     const { logger, text } = capture();
     logger.child({ component: 'x' }).info('sent with Bearer T-26');
     logger.info({ a: 1 }, 'sent with access_token=T-27');
-    expect(text()).not.toMatch(/T-2[67]/);
+    logger.error(new Error('refused: Bearer T-28'));
+    logger.child({}, { msgPrefix: 'Bearer T-29 ' }).info('prefixed');
+    const out = text();
+    expect(out).not.toMatch(/T-2\d/);
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[2]).toMatchObject({ msg: 'refused: Bearer [redacted]', err: { type: 'Error' } });
+    expect(lines[3]?.msg).toBe('Bearer [redacted] prefixed');
   });
 });

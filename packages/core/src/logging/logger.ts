@@ -57,7 +57,12 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     },
     hooks: {
       logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn): void {
-        const scrubbed = args.map((arg) => (typeof arg === 'string' ? scrubLogValue(arg) : arg));
+        const scrubbed: unknown[] = args.map((arg) => (typeof arg === 'string' ? scrubLogValue(arg) : arg));
+        // `logger.error(err)` takes its message from the error's: given here, scrubbed.
+        const [first, second] = scrubbed;
+        if (first instanceof Error && typeof second !== 'string') {
+          scrubbed.splice(1, 0, scrubLogValue(first.message));
+        }
         method.apply(this, scrubbed as Parameters<LogFn>);
       },
     },
@@ -82,7 +87,11 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
 function scrubChildren(root: Logger): Logger {
   const child = root.child;
   root.child = function scrubbedChild(this: Logger, bindings, childOptions) {
-    return child.call(this, scrubLogValue(bindings) as typeof bindings, childOptions);
+    const options =
+      typeof childOptions?.msgPrefix === 'string'
+        ? { ...childOptions, msgPrefix: scrubLogValue(childOptions.msgPrefix) as string }
+        : childOptions;
+    return child.call(this, scrubLogValue(bindings) as typeof bindings, options);
   } as Logger['child'];
   return root;
 }
