@@ -38,6 +38,18 @@ describe('FileTokenCache', () => {
     });
   });
 
+  // Before: "could not read the token cache /tmp/x", with nothing of why (the reason was in the
+  // error's cause only, which the CLI does not print without -v).
+  it('says why a path that is no file cannot be read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoga-token-dir-'));
+    const error = await new FileTokenCache(dir).read('a|1').then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'token-cache-read' });
+    expect((error as Error).message).toBe(`could not read the token cache ${dir}: EISDIR: it is a directory`);
+  });
+
   describe('.lock', () => {
     it('lets one holder at a time hold a key', async () => {
       const path = tempFile();

@@ -41,6 +41,14 @@ async function readPrivately(path: string): Promise<string> {
   }
 }
 
+/** Words for the usual reasons the cache file cannot be read. */
+const REASONS: Readonly<Record<string, string>> = {
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of its path is a file',
+  EACCES: 'permission denied',
+  EIO: 'input/output error',
+};
+
 /** Retry settings for taking a lock held by another process (about 30 s in total). */
 const LOCK_RETRIES = { retries: 300, factor: 1, minTimeout: 25, maxTimeout: 100 } as const;
 
@@ -99,8 +107,11 @@ export class FileTokenCache implements TokenCache {
     try {
       text = await readPrivately(this.path);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw new ConnectorError('token-cache-read', `could not read the token cache ${this.path}`, {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return {};
+      const why =
+        code === undefined ? '' : `: ${code}${REASONS[code] === undefined ? '' : `: ${REASONS[code]}`}`;
+      throw new ConnectorError('token-cache-read', `could not read the token cache ${this.path}${why}`, {
         cause: error,
       });
     }
