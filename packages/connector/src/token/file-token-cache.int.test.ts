@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +48,15 @@ describe('FileTokenCache', () => {
     );
     expect(error).toMatchObject({ code: 'token-cache-read' });
     expect((error as Error).message).toBe(`could not read the token cache ${dir}: EISDIR: it is a directory`);
+  });
+
+  // Before: the read opened the directory, saw group and others may read it and made it 0600 (a
+  // HOGA_TOKEN_FILE=/tmp by mistake left /tmp drw------- for every other user of the machine).
+  it('leaves the mode of a path that is no file as it is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoga-token-dir-'));
+    chmodSync(dir, 0o755);
+    await expect(new FileTokenCache(dir).read('a|1')).rejects.toMatchObject({ code: 'token-cache-read' });
+    expect(statSync(dir).mode & 0o7777).toBe(0o755);
   });
 
   describe('.lock', () => {

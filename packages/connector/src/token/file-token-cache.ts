@@ -28,13 +28,16 @@ function isCachedToken(value: unknown): value is CachedToken {
 /**
  * Reads the cache file and, when group or others may read or write it (a copy, a restored backup,
  * a file made by hand), makes it 0600 first: the documented mode holds from the first read on,
- * not from the next write. A file that is not the user's own is read as it is (chmod is theirs).
+ * not from the next write. A file that is not the user's own is read as it is (chmod is theirs);
+ * a path that is no regular file keeps its mode.
  */
 async function readPrivately(path: string): Promise<string> {
   const handle = await open(path, 'r');
   try {
-    const { mode } = await handle.stat();
-    if ((mode & 0o077) !== 0) await handle.chmod(0o600).catch(() => undefined);
+    const stat = await handle.stat();
+    // only a file is made private: a directory given by mistake keeps its mode (before,
+    // HOGA_TOKEN_FILE=/tmp made /tmp 0600); reading it then fails EISDIR
+    if (stat.isFile() && (stat.mode & 0o077) !== 0) await handle.chmod(0o600).catch(() => undefined);
     return await handle.readFile('utf8');
   } finally {
     await handle.close();
