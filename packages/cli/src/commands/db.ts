@@ -93,7 +93,12 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
       "with --mode backtest: only this backtest run's orders (hoga db runs lists them)",
     )
     .option('--date <yyyy-mm-dd>', 'only orders created on this KST date', date)
-    .option('--limit <n>', 'at most n orders', limit, 1_000)
+    .option(
+      '--limit <n>',
+      "the newest n orders, listed oldest first (with --run: the run's first n)",
+      limit,
+      1_000,
+    )
     .action((flags) => dbOrders(flags, io));
   db.command('fills')
     .description('list stored fills by time')
@@ -103,7 +108,7 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .option('--order <clientOrderId>', 'only fills of this order')
     .option('--symbol <symbol>', 'only this symbol', symbol)
     .option('--date <yyyy-mm-dd>', 'only fills on this KST date', date)
-    .option('--limit <n>', 'at most n fills', limit, 10_000)
+    .option('--limit <n>', 'the newest n fills, listed oldest first', limit, 10_000)
     .action((flags) => dbFills(flags, io));
   db.command('runs')
     .description(

@@ -56,6 +56,8 @@ export interface FillQuery {
   readonly to?: number | undefined;
   /** Most rows (default 10,000). */
   readonly limit?: number | undefined;
+  /** With `limit`: keep the newest rows rather than the oldest (still returned oldest first). */
+  readonly newest?: boolean | undefined;
 }
 
 interface FillRow {
@@ -144,14 +146,17 @@ export class FillRepository {
     const sql =
       `SELECT ${COLUMNS} FROM fills` +
       (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
-      ' ORDER BY filled_at, id LIMIT ?';
+      (query.newest === true
+        ? ' ORDER BY filled_at DESC, id DESC LIMIT ?'
+        : ' ORDER BY filled_at, id LIMIT ?');
     params.push(query.limit ?? 10_000);
     let statement = this.listStatements.get(sql);
     if (statement === undefined) {
       statement = this.db.prepare(sql);
       this.listStatements.set(sql, statement);
     }
-    return (statement.all(...params) as FillRow[]).map(decode);
+    const rows = (statement.all(...params) as FillRow[]).map(decode);
+    return query.newest === true ? rows.reverse() : rows;
   }
 
   private insertOne(fill: NewFill): boolean {

@@ -45,6 +45,8 @@ export interface OrderQuery {
   readonly to?: number | undefined;
   /** Most rows (default 1,000). */
   readonly limit?: number | undefined;
+  /** With `limit`: keep the newest rows rather than the oldest (still returned oldest first). */
+  readonly newest?: boolean | undefined;
 }
 
 const PENDING_STATES = ['SUBMITTED', 'PENDING_CANCEL', 'PENDING_MODIFY'];
@@ -248,14 +250,17 @@ export class OrderRepository {
     const sql =
       `SELECT ${ORDER_COLUMNS} FROM orders` +
       (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
-      ' ORDER BY created_at, id LIMIT ?';
+      (query.newest === true
+        ? ' ORDER BY created_at DESC, id DESC LIMIT ?'
+        : ' ORDER BY created_at, id LIMIT ?');
     params.push(query.limit ?? 1_000);
     let statement = this.listStatements.get(sql);
     if (statement === undefined) {
       statement = this.db.prepare(sql);
       this.listStatements.set(sql, statement);
     }
-    return (statement.all(...params) as OrderRow[]).map(decodeOrder);
+    const rows = (statement.all(...params) as OrderRow[]).map(decodeOrder);
+    return query.newest === true ? rows.reverse() : rows;
   }
 
   /**

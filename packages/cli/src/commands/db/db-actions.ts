@@ -134,14 +134,21 @@ export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
       listBacktestOrders(db, flags, io);
       return;
     }
-    const orders = db.orders.list({
-      state: flags.state,
-      strategyId: flags.strategy,
-      symbol: flags.symbol,
-      mode: flags.mode,
-      ...kstDay(flags.date),
-      limit: flags.limit,
-    });
+    const limit = flags.limit ?? 1_000;
+    const orders = newestOf(
+      db.orders.list({
+        state: flags.state,
+        strategyId: flags.strategy,
+        symbol: flags.symbol,
+        mode: flags.mode,
+        ...kstDay(flags.date),
+        limit: limit + 1,
+        newest: true,
+      }),
+      limit,
+      'order',
+      io,
+    );
     if (flags.json === true) {
       const out = orders.map((o) => ({
         ...orderJson(o),
@@ -168,6 +175,19 @@ export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
   });
 }
 
+/**
+ * The newest `limit` of rows read oldest first with one row more than the limit: when that row is
+ * there the list was cut, and stderr says so (before, `--limit` kept the oldest rows, so on a store
+ * of a few weeks' trading today's were left out, silently).
+ */
+function newestOf<T>(rows: T[], limit: number, noun: string, io: DbCommandIo): T[] {
+  if (rows.length <= limit) return rows;
+  io.err(
+    `hoga: the newest ${limit} ${noun}${limit === 1 ? '' : 's'} shown; --limit to see more, --date or --symbol to narrow\n`,
+  );
+  return rows.slice(rows.length - limit);
+}
+
 /** `db fills`: stored fills, by time. */
 export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
   withExisting(flags, io, (db) => {
@@ -181,7 +201,13 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
         );
       orderId = order.id;
     }
-    const fills = db.fills.list({ orderId, symbol: flags.symbol, ...kstDay(flags.date), limit: flags.limit });
+    const limit = flags.limit ?? 10_000;
+    const fills = newestOf(
+      db.fills.list({ orderId, symbol: flags.symbol, ...kstDay(flags.date), limit: limit + 1, newest: true }),
+      limit,
+      'fill',
+      io,
+    );
     const clientIds = new Map<number, string>();
     const clientId = (id: number): string => {
       let known = clientIds.get(id);

@@ -180,13 +180,24 @@ describe('registerDbCommands', () => {
       [['--symbol', '000660'], ['ord-b']],
       [['--date', '2026-11-24'], ['ord-b']],
       [['--strategy', 'other'], []],
-      [['--limit', '1'], ['ord-a']],
+      [['--limit', '1'], ['ord-b']],
     ])('filters with %j', async (filter, expected) => {
       seed();
       const orders = JSON.parse((await hoga('orders', '--json', '--db', file, ...filter)).out) as {
         clientOrderId: string;
       }[];
       expect(orders.map((o) => o.clientOrderId)).toEqual(expected);
+    });
+
+    // Before: --limit (1,000 by default) kept the oldest orders, so on a store of a few weeks'
+    // trading today's orders were left out, and nothing said the list was cut.
+    it('keeps the newest orders under --limit, oldest first, and says on stderr that it cut the list', async () => {
+      seed();
+      const { out, err } = await hoga('orders', '--db', file, '--limit', '1');
+      expect(out).toMatch(/ord-b/);
+      expect(out).not.toMatch(/ord-a/);
+      expect(err).toBe('hoga: the newest 1 order shown; --limit to see more, --date or --symbol to narrow\n');
+      expect((await hoga('orders', '--db', file, '--limit', '2')).err).toBe('');
     });
 
     it('prints a table with one line per order', async () => {
@@ -348,6 +359,34 @@ describe('registerDbCommands', () => {
         }),
       ]);
       expect(JSON.parse((await hoga('fills', '--json', '--db', file, '--symbol', '000660')).out)).toEqual([]);
+    });
+
+    it('keeps the newest fills under --limit, oldest first, and says on stderr that it cut the list', async () => {
+      seed();
+      const db = HogaDatabase.open(file);
+      const b = db.orders.get('ord-b');
+      db.fills.record({
+        orderId: b?.id as number,
+        brokerOrderId: 'B-3',
+        symbol: '000660',
+        side: 'BUY',
+        quantity: new Decimal('1'),
+        price: new Decimal('180500'),
+        commission: new Decimal('27.07'),
+        commissionCurrency: 'KRW',
+        filledAt: T0 + 86_400_000,
+        cumulativeQuantity: new Decimal('1'),
+      });
+      db.close();
+      const { out, err } = await hoga('fills', '--json', '--db', file, '--limit', '1');
+      expect((JSON.parse(out) as { clientOrderId: string }[]).map((f) => f.clientOrderId)).toEqual(['ord-b']);
+      expect(err).toBe('hoga: the newest 1 fill shown; --limit to see more, --date or --symbol to narrow\n');
+      const both = await hoga('fills', '--json', '--db', file, '--limit', '2');
+      expect((JSON.parse(both.out) as { clientOrderId: string }[]).map((f) => f.clientOrderId)).toEqual([
+        'ord-a',
+        'ord-b',
+      ]);
+      expect(both.err).toBe('');
     });
 
     it('shows each fill with its commission and tax in the table', async () => {
