@@ -4,20 +4,22 @@
  * @module
  */
 import { existsSync, statSync } from 'node:fs';
-import { type Decimal, formatDecimal, HogaError, KST_ZONE, parseDate, toKst } from '@hoga/core';
-import {
-  type FillRecord,
-  HogaDatabase,
-  type OrderQuery,
-  type OrderRecord,
-  resolveDatabasePath,
-  StoreError,
-  StoreErrorCode,
-} from '@hoga/store';
+import { HogaError, KST_ZONE, parseDate } from '@hoga/core';
+import { HogaDatabase, type OrderQuery, resolveDatabasePath, StoreError, StoreErrorCode } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { CliError, ExitCode } from '../../runtime/exit-codes.js';
-import { type BacktestOrder, backtestOrders } from './db-backtest-orders.js';
+import { backtestOrders } from './db-backtest-orders.js';
 import { type DbCommandIo, formatRows } from './db-io.js';
+import {
+  dec,
+  fillJson,
+  iso,
+  kst,
+  ORDER_COLUMNS,
+  orderCells,
+  orderDecimalsJson,
+  orderJson,
+} from './db-rows.js';
 import { openForReading } from './open-for-reading.js';
 
 /** Flags common to every `db` command. */
@@ -308,44 +310,6 @@ function kstDay(date: string | undefined): { from?: number; to?: number } {
   return { from: start.toMillis(), to: start.plus({ days: 1 }).toMillis() };
 }
 
-function kst(ms: number): string {
-  return toKst(DateTime.fromMillis(ms)).toFormat('yyyy-MM-dd HH:mm:ss');
-}
-
-function iso(ms: number): string {
-  return toKst(DateTime.fromMillis(ms)).toISO() ?? String(ms);
-}
-
-function dec(d: Decimal | null): string {
-  return d === null ? '-' : formatDecimal(d);
-}
-
-function decJson(d: Decimal | null): string | null {
-  return d === null ? null : formatDecimal(d);
-}
-
-function orderJson(o: OrderRecord): Record<string, unknown> {
-  return {
-    ...o,
-    ...orderDecimalsJson(o),
-    createdAt: iso(o.createdAt),
-    updatedAt: iso(o.updatedAt),
-  };
-}
-
-function fillJson(f: FillRecord, clientOrderId: string): Record<string, unknown> {
-  return {
-    ...f,
-    clientOrderId,
-    quantity: decJson(f.quantity),
-    price: decJson(f.price),
-    commission: decJson(f.commission),
-    tax: decJson(f.tax),
-    cumulativeQuantity: decJson(f.cumulativeQuantity),
-    filledAt: iso(f.filledAt),
-  };
-}
-
 /** `db orders --mode backtest`: the orders of backtests (of one with `--run`), from the journal. */
 function listBacktestOrders(db: HogaDatabase, flags: DbOrdersFlags, io: DbCommandIo): void {
   const states = flags.state === undefined ? undefined : [flags.state].flat();
@@ -390,37 +354,4 @@ function listBacktestOrders(db: HogaDatabase, flags: DbOrdersFlags, io: DbComman
       flags,
     ),
   );
-}
-
-/** The columns of an order after its ids, strategy, mode and symbol. */
-const ORDER_COLUMNS = ['side', 'type', 'price', 'qty', 'filled', 'avg', 'state'] as const;
-
-/** An order's cells under {@link ORDER_COLUMNS} (an amount order's amount in `amountCurrency`). */
-function orderCells(o: ListedOrder, amountCurrency: string): string[] {
-  return [
-    o.side,
-    o.orderType,
-    dec(o.price),
-    o.quantity === null ? `${dec(o.amount)} ${amountCurrency}` : dec(o.quantity),
-    dec(o.filledQuantity),
-    dec(o.averageFillPrice),
-    o.state,
-  ];
-}
-
-/** What an order listed shows, a stored one or a backtest's. */
-type ListedOrder = Pick<
-  BacktestOrder,
-  'side' | 'orderType' | 'price' | 'quantity' | 'amount' | 'filledQuantity' | 'averageFillPrice' | 'state'
->;
-
-/** An order's decimals as strings (null stays null). */
-function orderDecimalsJson(o: ListedOrder): Record<string, string | null> {
-  return {
-    price: decJson(o.price),
-    quantity: decJson(o.quantity),
-    amount: decJson(o.amount),
-    filledQuantity: decJson(o.filledQuantity),
-    averageFillPrice: decJson(o.averageFillPrice),
-  };
 }
