@@ -1,6 +1,7 @@
 /**
  * The command journal on a real file: lines appended before a send are read back after a crash, a
- * line cut short by one is skipped, the file is emptied once nothing is pending, and it is private
+ * line cut short by one is skipped, the file is emptied once nothing is pending (never losing a line
+ * another process appends meanwhile), and it is private
  * (mode 0600) and opened beside the database by `HogaDatabase.commandJournal`.
  */
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -33,7 +34,7 @@ describe('CommandJournal', () => {
     appendFileSync(path, '{"commandId":"c","con');
     const next = new CommandJournal(path);
     expect(next.entries().map((l) => JSON.parse(l).commandId)).toEqual(['a', 'b']);
-    next.clear();
+    next.compact(() => true);
     expect(readFileSync(path, 'utf8')).toBe('');
     expect(new CommandJournal(path).entries()).toEqual([]);
     journal.close();
@@ -50,6 +51,32 @@ describe('CommandJournal', () => {
     expect(existsSync(path)).toBe(true);
     other.append('b', line('b'));
     expect(new CommandJournal(path).entries()).toEqual([line('a'), line('b')]);
+    other.close();
+  });
+
+  it('keeps, when compacted, the lines another process appends meanwhile, before and after the new file replaces the old', () => {
+    const path = join(tempDir(), 'db.sqlite-commands');
+    const owner = new CommandJournal(path);
+    const other = new CommandJournal(path); // hoga order beside hoga run
+    owner.append('a', line('a'));
+    other.append('b', line('b'));
+    owner.settle('a');
+    // while the owner decides which lines are stored (after it read the file, before the rename)
+    owner.compact((l) => {
+      if (l === line('a')) other.append('c', line('c'));
+      return l !== line('b');
+    });
+    expect(new CommandJournal(path).entries()).toEqual([line('b'), line('c')]);
+    // the other process still holds the old file: its next line reaches the journal all the same
+    other.append('d', line('d'));
+    expect(new CommandJournal(path).entries()).toEqual([line('b'), line('c'), line('d')]);
+    owner.append('e', line('e'));
+    owner.compact(() => true);
+    expect(readFileSync(path, 'utf8')).toBe('');
+    other.append('f', line('f'), true);
+    expect(new CommandJournal(path).entries()).toEqual([line('f')]);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    owner.close();
     other.close();
   });
 
@@ -74,7 +101,7 @@ describe('CommandJournal', () => {
     expect(journal.shouldCompact()).toBe(false);
     journal.settle('first');
     expect(journal.shouldCompact()).toBe(true);
-    journal.clear();
+    journal.compact(() => true);
     expect(statSync(path).size).toBe(0);
     expect(journal.shouldCompact()).toBe(false);
     journal.close();
@@ -87,7 +114,7 @@ describe('CommandJournal', () => {
     expect(journal.has('a')).toBe(true);
     expect(journal.has('b')).toBe(false);
     journal.settle('a');
-    journal.clear();
+    journal.compact(() => true);
     expect(journal.has('a')).toBe(true);
     journal.close();
   });

@@ -9,13 +9,19 @@
  * Its owner writes each command's rows into its tables right after the send ({@link
  * CommandJournal.settle}); the lines are then redundant. At each start, and whenever the file has
  * passed 64 KB with nothing pending ({@link CommandJournal.shouldCompact}), the owner stores every
- * line idempotently (a command already stored is left as it is) and {@link CommandJournal.clear}s
- * the file; so after a crash the lines the crash left become their rows. A line cut short by a
- * crash during its `write` was never followed by its send, so it is skipped.
+ * line idempotently (a command already stored is left as it is) and {@link CommandJournal.compact}s
+ * the file: the lines whose rows are stored go; so after a crash the lines the crash left become
+ * their rows. A line cut short by a crash during its `write` was never followed by its send, so it
+ * is skipped.
  *
  * Several processes may write one database's journal (`hoga run` and `hoga order`): appends do
  * not interleave (`O_APPEND`), a fold stores the other process's lines too, and the file is never
- * removed.
+ * removed. A compaction never empties the file in place (a line another process appended after
+ * the fold read the file would go with it): it writes the lines still needed to a new file and
+ * renames it over the journal, then copies what was appended to the old file meanwhile; an
+ * appender that finds, after its `write`, that the journal is another file than the one it wrote
+ * to writes its line again to the new one (a line twice is stored once). Compactions must not run
+ * at once (the owner holds the database's write lock through one).
  *
  * @module
  */
@@ -23,11 +29,16 @@ import {
   closeSync,
   fdatasyncSync,
   fstatSync,
-  ftruncateSync,
+  fsyncSync,
   openSync,
   readFileSync,
+  readSync,
+  renameSync,
+  type Stats,
+  statSync,
   writeSync,
 } from 'node:fs';
+import { dirname } from 'node:path';
 
 /** Bytes past which the file is folded into the database and emptied once nothing is pending. */
 const COMPACT_BYTES = 64 * 1024;
@@ -43,13 +54,16 @@ export class CommandJournal {
   /** The newest ids appended by this process (settled or not), oldest first. */
   private readonly appended = new Set<string>();
   private bytes: number;
+  /** The file `fd` is open on (the journal's path may have been given to a compacted file since). */
+  private file: Stats;
 
   /**
    * @param path - the journal's file (created, mode 0600, when missing)
    */
   constructor(readonly path: string) {
     this.fd = openSync(path, 'a+', 0o600);
-    this.bytes = fstatSync(this.fd).size;
+    this.file = fstatSync(this.fd);
+    this.bytes = this.file.size;
   }
 
   /** Whether this process appended the id (among its newest 100,000). */
@@ -63,9 +77,22 @@ export class CommandJournal {
    * @param durable - fdatasync before returning (survives a power loss)
    */
   append(id: string, json: string, durable = false): void {
-    const line = `${json}\n`;
-    this.bytes += writeSync(this.openFd(), line);
-    if (durable) fdatasyncSync(this.openFd());
+    const line = Buffer.from(`${json}\n`, 'utf8');
+    for (;;) {
+      const fd = this.openFd();
+      const written = writeSync(fd, line);
+      if (durable) fdatasyncSync(fd);
+      if (written !== line.length) {
+        throw new Error(
+          `the command journal ${this.path} took ${written} of ${line.length} bytes (disk full?)`,
+        );
+      }
+      this.bytes += written;
+      // another process compacted the journal into a new file before this line reached the old one
+      // (or after it copied the old one's last lines): write it again, to the journal
+      if (this.isCurrent()) break;
+      this.reopen(durable);
+    }
     this.pending.add(id);
     this.appended.add(id);
     if (this.appended.size > REMEMBERED) {
@@ -82,13 +109,13 @@ export class CommandJournal {
   }
 
   /**
-   * Whether the owner should fold the file into the database and {@link CommandJournal.clear} it:
+   * Whether the owner should fold the file into the database and {@link CommandJournal.compact} it:
    * nothing of this process is pending and the file passed 64 KB (settled lines, and any line of
    * another process writing the same database, are stored idempotently by the fold).
    */
   shouldCompact(): boolean {
     if (this.pending.size > 0 || this.bytes < COMPACT_BYTES) return false;
-    this.bytes = fstatSync(this.openFd()).size; // other processes' lines count too
+    this.bytes = statSync(this.path, { throwIfNoEntry: false })?.size ?? 0; // other processes' lines count too
     return this.bytes >= COMPACT_BYTES;
   }
 
@@ -103,11 +130,49 @@ export class CommandJournal {
       .filter((line) => line.length > 0);
   }
 
-  /** Empties the file: every line it held is stored in the database. */
-  clear(): void {
-    ftruncateSync(this.openFd(), 0);
-    this.bytes = 0;
-    this.pending.clear();
+  /**
+   * Drops the complete lines whose rows are stored, keeping every other line, those appended by
+   * other processes while it runs included: the lines kept are written to a new file (fdatasynced),
+   * which is renamed over the journal (the directory fsynced), then the lines that reached the old
+   * file meanwhile are copied to it (fdatasynced). The caller must keep other compactions of the
+   * same journal from running at once (the owner holds the database's write lock).
+   *
+   * @param stored - whether a line's command is stored in the database (its line may go)
+   */
+  compact(stored: (line: string) => boolean): void {
+    this.openFd();
+    const old = openSync(this.path, 'a+', 0o600);
+    try {
+      const before = readAll(old, 0);
+      const end = before.lastIndexOf(0x0a) + 1;
+      const kept = linesOf(before.subarray(0, end)).filter((line) => !stored(line));
+      const next = `${this.path}.compacting`;
+      const fd = openSync(next, 'w+', 0o600);
+      try {
+        if (kept.length > 0) writeSync(fd, Buffer.from(`${kept.join('\n')}\n`, 'utf8'));
+        fdatasyncSync(fd);
+        renameSync(next, this.path);
+        syncDirectory(this.path);
+        // every write to the old file that returned before this read is in it; one that returns
+        // after finds the journal renamed and writes its line again
+        const late = readAll(old, end);
+        const lateEnd = late.lastIndexOf(0x0a) + 1;
+        if (lateEnd > 0) {
+          writeSync(fd, late.subarray(0, lateEnd));
+          fdatasyncSync(fd);
+        }
+      } catch (error) {
+        closeSync(fd);
+        throw error;
+      }
+      if (this.fd !== null) closeSync(this.fd);
+      this.fd = fd;
+      this.file = fstatSync(fd);
+      this.bytes = this.file.size;
+      this.pending.clear();
+    } finally {
+      closeSync(old);
+    }
   }
 
   /**
@@ -123,5 +188,52 @@ export class CommandJournal {
   private openFd(): number {
     if (this.fd === null) throw new Error(`the command journal ${this.path} is closed`);
     return this.fd;
+  }
+
+  /** Whether the journal's path still names the file this process writes to. */
+  private isCurrent(): boolean {
+    const now = statSync(this.path, { throwIfNoEntry: false });
+    return now !== undefined && now.ino === this.file.ino && now.dev === this.file.dev;
+  }
+
+  /** Opens the journal's path again (another process renamed a compacted file over it). */
+  private reopen(durable: boolean): void {
+    const fd = openSync(this.path, 'a+', 0o600);
+    if (durable) syncDirectory(this.path);
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = fd;
+    this.file = fstatSync(fd);
+    this.bytes = this.file.size;
+  }
+}
+
+/** The bytes of an open file from `offset` to its end. */
+function readAll(fd: number, offset: number): Buffer {
+  const size = fstatSync(fd).size;
+  const buffer = Buffer.alloc(Math.max(0, size - offset));
+  let read = 0;
+  while (read < buffer.length) {
+    const n = readSync(fd, buffer, read, buffer.length - read, offset + read);
+    if (n === 0) break;
+    read += n;
+  }
+  return buffer.subarray(0, read);
+}
+
+/** The non-empty lines of complete text (newline-terminated). */
+function linesOf(bytes: Buffer): string[] {
+  return bytes
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.length > 0);
+}
+
+/** Makes a rename in the file's directory survive a power loss. */
+function syncDirectory(file: string): void {
+  const fd = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -156,16 +156,20 @@ export class OrderCommandTables extends OrderManagerTables {
     const journal = this.journal;
     if (logged.seq >= 0 || journal === null) return;
     journal.settle(logged.row.commandId);
-    if (journal.shouldCompact()) {
-      this.runTx(() => this.foldJournal(journal));
-      this.clearFolded(journal);
+    if (!journal.shouldCompact()) return;
+    try {
+      this.durable(this.runTx, () => this.foldJournal(journal));
+      this.compactFolded(journal);
+    } catch {
+      // housekeeping: the create's rows are stored; the lines stay for the next fold (a damaged
+      // one is named at the next start)
     }
   }
 
   /**
    * Stores every complete line of the journal as its command row unless the command is stored
-   * already (inside the caller's transaction); {@link clearFolded} empties the file once that
-   * committed (a crash before folds the same lines again, to the same effect).
+   * already (inside the caller's transaction); {@link compactFolded} drops the stored lines once
+   * that committed (a crash before folds the same lines again, to the same effect).
    */
   private foldJournal(journal: CommandJournal): number {
     let stored = 0;
@@ -178,23 +182,41 @@ export class OrderCommandTables extends OrderManagerTables {
     return stored;
   }
 
-  /** Empties the journal after a fold, unless an outer transaction has yet to commit it. */
-  private clearFolded(journal: CommandJournal): void {
-    if (!this.conn.inTransaction) journal.clear();
+  /**
+   * After a fold committed (not while an outer transaction has yet to commit it): drops the
+   * journal's lines whose commands are stored, keeping any line another process appended since the
+   * fold read the file. The database's write lock (`BEGIN IMMEDIATE`) is held through it, so two
+   * processes never compact the journal at once; appenders take no lock.
+   */
+  private compactFolded(journal: CommandJournal): void {
+    if (this.conn.inTransaction) return;
+    this.runTx.immediate(() => journal.compact((line) => this.isStored(line)));
+  }
+
+  /** Whether a journal line's command has its row (a damaged line is kept, to be named). */
+  private isStored(line: string): boolean {
+    let id: unknown;
+    try {
+      id = (JSON.parse(line) as { commandId?: unknown }).commandId;
+    } catch {
+      return false;
+    }
+    return typeof id === 'string' && this.statements.commandById.get(id) !== undefined;
   }
 
   /**
    * At startup: the creates a crash left in the command journal or log (their request may have
    * left) become command rows (`sending`, settled by reconciliation), and creates without a
-   * logical order get it. The journal is emptied once its lines are committed (a crash before that
-   * stores them again, idempotently, at the next start).
+   * logical order get it. The journal's stored lines are dropped once they are committed (a crash
+   * before that stores them again, idempotently, at the next start).
    *
    * @throws Error naming the journal's file and line when a line other than the last is not a
    *   command (the file is left as it is)
    */
   repairInterrupted(): void {
     const journal = this.journal;
-    this.runTx(() => {
+    // with `full` durability committed as such: the journal's lines go once it is
+    this.durable(this.runTx, () => {
       for (const entry of this.statements.logEntries.all() as { seq: number; row: string }[]) {
         this.statements.insertCommandIfNew.run(JSON.parse(entry.row) as CommandParams);
         this.statements.deleteLog.run(entry.seq);
@@ -202,7 +224,7 @@ export class OrderCommandTables extends OrderManagerTables {
       if (journal !== null) this.foldJournal(journal);
       this.repairIntents();
     });
-    if (journal !== null) this.clearFolded(journal);
+    if (journal !== null) this.compactFolded(journal);
   }
 
   /**

@@ -1,0 +1,150 @@
+/**
+ * The command journal emptied while another process appends to it (`hoga order` beside `hoga
+ * run`, sharing one database and so one journal). The other process is a real child process that
+ * appends its create the way {@link CommandJournal.append} does (`O_APPEND`, one `write`) and
+ * exits without writing its rows (killed between its send and its rows). It appends exactly while
+ * the engine folds the file (a temporary SQLite trigger on the fold's insert of an earlier line
+ * runs it), so the interleaving is the same at every run. Before: the engine emptied the file
+ * after its fold (`ftruncate` to 0), the other process's line with it, and the next start knew
+ * nothing of a create that may be working at the broker (the poll would adopt it as `ext-<id>`).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createOrderIntent,
+  Decimal,
+  instrumentOf,
+  newClientOrderId,
+  type OrderIntent,
+  strategyId,
+  VirtualClock,
+} from '@hoga/core';
+import { HogaDatabase } from '@hoga/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CommandStatus, OrderManagerStore } from './order-manager-store.js';
+import { createContent, newOrderOf } from './order-requests.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const clock = new VirtualClock('2026-11-23T10:00:00+09:00');
+
+function open(file?: string): HogaDatabase {
+  if (file !== undefined) return HogaDatabase.open(file, { clock });
+  const dir = mkdtempSync(join(tmpdir(), 'hoga-journal-compaction-'));
+  dirs.push(dir);
+  return HogaDatabase.open(join(dir, 'store.sqlite'), { clock });
+}
+
+const intent = (side: 'BUY' | 'SELL', s = 's1'): OrderIntent =>
+  createOrderIntent({
+    clientOrderId: newClientOrderId(s),
+    strategyId: strategyId(s),
+    instrument: instrumentOf('005930'),
+    side,
+    sizing: 'QUANTITY',
+    orderType: 'MARKET',
+    quantity: new Decimal(2),
+  });
+
+/** A create's journal line, as `recordCreate` writes it. */
+const lineOf = (i: OrderIntent, at: number): string =>
+  JSON.stringify({
+    commandId: `${i.clientOrderId}:submit`,
+    clientOrderId: i.clientOrderId,
+    kind: 'create',
+    target: null,
+    symbol: i.instrument.symbol,
+    side: i.side,
+    content: JSON.stringify(createContent(i)),
+    strategyId: i.strategyId ?? null,
+    at,
+  });
+
+/** Another process appends one line to the journal, as `CommandJournal.append` does, and exits. */
+function otherProcessAppends(path: string, line: string): void {
+  execFileSync(process.execPath, [
+    '-e',
+    "const fs = require('node:fs'); const fd = fs.openSync(process.argv[1], 'a', 0o600); fs.writeSync(fd, process.argv[2] + '\\n');",
+    path,
+    line,
+  ]);
+}
+
+/** Runs `then` (once) inside the fold, right after it stores the command `commandId`. */
+function whenFolded(db: HogaDatabase, commandId: string, then: () => void): void {
+  let done = false;
+  db.connection.function('hoga_test_hook', () => {
+    if (!done) {
+      done = true;
+      then();
+    }
+    return null;
+  });
+  db.connection.exec(`CREATE TEMP TRIGGER hoga_test_fold AFTER INSERT ON order_commands
+    WHEN NEW.command_id = '${commandId}' BEGIN SELECT hoga_test_hook(); END`);
+}
+
+function written(store: OrderManagerStore, i: OrderIntent, at: number) {
+  return store.recordCreate(
+    `${i.clientOrderId}:submit`,
+    i.clientOrderId,
+    { symbol: i.instrument.symbol, side: i.side, strategyId: i.strategyId ?? null },
+    JSON.stringify(createContent(i)),
+    at,
+  );
+}
+
+describe('the command journal emptied while another process appends', () => {
+  it('keeps the line another process appended during the fold at startup', () => {
+    const db = open();
+    const path = `${db.file}-commands`;
+    const first = intent('BUY', 'o1');
+    const second = intent('SELL', 'o1');
+    // the other process's first create (sent, rows never written) is in the file at the start
+    otherProcessAppends(path, lineOf(first, 900));
+    // it appends its second create while the starting engine folds the file
+    whenFolded(db, `${first.clientOrderId}:submit`, () => otherProcessAppends(path, lineOf(second, 901)));
+    new OrderManagerStore(db).repairInterrupted();
+    expect(readFileSync(path, 'utf8')).toContain(second.clientOrderId);
+    db.close();
+
+    // the next start stores it: the create is known, with its logical order
+    const next = open(db.file);
+    const store = new OrderManagerStore(next);
+    store.repairInterrupted();
+    expect(store.command(`${second.clientOrderId}:submit`)?.status).toBe(CommandStatus.SENDING);
+    expect(next.orders.get(second.clientOrderId)?.strategyId).toBe('o1');
+    next.close();
+  });
+
+  it('keeps the line another process appended during a compaction past 64 KB', () => {
+    const db = open();
+    const store = new OrderManagerStore(db);
+    const path = `${db.file}-commands`;
+    const first = intent('BUY', 'o1');
+    const second = intent('SELL', 'o1');
+    otherProcessAppends(path, lineOf(first, 900));
+    whenFolded(db, `${first.clientOrderId}:submit`, () => otherProcessAppends(path, lineOf(second, 901)));
+    let folded = false;
+    for (let i = 0; !folded; i++) {
+      const buy = intent('BUY');
+      store.recordSent(written(store, buy, 1_000 + i), newOrderOf(buy, 1_000 + i));
+      folded = store.command(`${first.clientOrderId}:submit`) !== null;
+      if (i > 1_000) throw new Error('never folded');
+    }
+    expect(readFileSync(path, 'utf8')).toContain(second.clientOrderId);
+    db.close();
+
+    const next = open(db.file);
+    const restarted = new OrderManagerStore(next);
+    restarted.repairInterrupted();
+    expect(restarted.command(`${second.clientOrderId}:submit`)?.status).toBe(CommandStatus.SENDING);
+    expect(next.orders.get(second.clientOrderId)?.strategyId).toBe('o1');
+    next.close();
+  });
+});
