@@ -9,7 +9,7 @@
  * nothing of a create that may be working at the broker (the poll would adopt it as `ext-<id>`).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -146,5 +146,48 @@ describe('the command journal emptied while another process appends', () => {
     expect(restarted.command(`${second.clientOrderId}:submit`)?.status).toBe(CommandStatus.SENDING);
     expect(next.orders.get(second.clientOrderId)?.strategyId).toBe('o1');
     next.close();
+  });
+});
+
+describe('the command journal after a write cut short', () => {
+  it("stores a create whose line follows a fragment another process's write left (disk full), at the next start", () => {
+    const db = open();
+    const path = `${db.file}-commands`;
+    const first = intent('BUY', 'o1');
+    otherProcessAppends(path, lineOf(first, 900));
+    // the other process's next write took only part of its line (its create was never sent)
+    appendFileSync(path, lineOf(intent('SELL', 'o1'), 901).slice(0, 40));
+    // the engine's create follows on the same line, is sent, and the engine dies before its rows
+    const buy = intent('BUY');
+    written(new OrderManagerStore(db), buy, 1_000);
+    db.close();
+
+    const next = open(db.file);
+    const store = new OrderManagerStore(next);
+    store.repairInterrupted();
+    expect(store.unresolvedCommands().map((c) => c.clientOrderId)).toEqual([
+      first.clientOrderId,
+      buy.clientOrderId,
+    ]);
+    expect(next.orders.get(buy.clientOrderId)?.strategyId).toBe('s1');
+    next.close();
+  });
+
+  it('stores the rows of creates sent while the file past 64 KB holds a damaged line', () => {
+    const db = open();
+    const store = new OrderManagerStore(db);
+    const path = `${db.file}-commands`;
+    appendFileSync(path, 'garbage\n');
+    for (let i = 0; readFileSync(path).length < 70 * 1024; i++) {
+      const buy = intent('BUY');
+      expect(() =>
+        store.recordSent(written(store, buy, 1_000 + i), newOrderOf(buy, 1_000 + i)),
+      ).not.toThrow();
+      expect(store.command(`${buy.clientOrderId}:submit`)?.status).toBe(CommandStatus.SENDING);
+    }
+    const buy = intent('BUY');
+    expect(() => store.recordSent(written(store, buy, 5_000), newOrderOf(buy, 5_000))).not.toThrow();
+    expect(db.orders.get(buy.clientOrderId)?.state).toBe('SUBMITTED');
+    db.close();
   });
 });

@@ -9,6 +9,7 @@
 import { Currency, Decimal, formatDecimal, Market } from '@hoga/core';
 import type { CommandJournal, HogaDatabase, NewOrder } from '@hoga/store';
 import type { CreateContent } from './history-match.js';
+import { journalRow } from './journal-line.js';
 import {
   type CommandRow,
   type CommandStatus,
@@ -186,22 +187,25 @@ export class OrderCommandTables extends OrderManagerTables {
    * After a fold committed (not while an outer transaction has yet to commit it): drops the
    * journal's lines whose commands are stored, keeping any line another process appended since the
    * fold read the file. The database's write lock (`BEGIN IMMEDIATE`) is held through it, so two
-   * processes never compact the journal at once; appenders take no lock.
+   * processes never compact the journal at once; appenders take no lock. A compaction that fails
+   * (the store locked for longer than the busy timeout) leaves the file as it is, to the next one.
    */
   private compactFolded(journal: CommandJournal): void {
     if (this.conn.inTransaction) return;
-    this.runTx.immediate(() => journal.compact((line) => this.isStored(line)));
+    try {
+      this.runTx.immediate(() => journal.compact((line) => this.isStored(line)));
+    } catch {
+      // the lines stay: the next fold stores them again, to the same effect
+    }
   }
 
   /** Whether a journal line's command has its row (a damaged line is kept, to be named). */
   private isStored(line: string): boolean {
-    let id: unknown;
     try {
-      id = (JSON.parse(line) as { commandId?: unknown }).commandId;
+      return this.statements.commandById.get(journalRow(line, 0, '').commandId) !== undefined;
     } catch {
       return false;
     }
-    return typeof id === 'string' && this.statements.commandById.get(id) !== undefined;
   }
 
   /**
@@ -376,20 +380,4 @@ export class OrderCommandTables extends OrderManagerTables {
 
 function alreadyStored(commandId: string): Error {
   return new Error(`command ${commandId} is already stored; it is not sent again`);
-}
-
-/** A journal line as the command row it stands for. */
-function journalRow(line: string, index: number, path: string): CommandParams {
-  let row: Partial<CommandParams> | null = null;
-  try {
-    row = JSON.parse(line) as Partial<CommandParams>;
-  } catch {
-    row = null;
-  }
-  if (row === null || typeof row.commandId !== 'string' || typeof row.clientOrderId !== 'string') {
-    throw new Error(
-      `the command journal ${path} has a damaged line ${index + 1} (${line.slice(0, 80)}); it is left as it is`,
-    );
-  }
-  return row as CommandParams;
 }
