@@ -70,7 +70,9 @@ describe('CommandJournal', () => {
     // the other process still holds the old file: its next line reaches the journal all the same
     other.append('d', line('d'));
     expect(new CommandJournal(path).entries()).toEqual([line('b'), line('c'), line('d')]);
+    // the owner writes to the file it compacted into, after the other process's line
     owner.append('e', line('e'));
+    expect(new CommandJournal(path).entries()).toEqual([line('b'), line('c'), line('d'), line('e')]);
     owner.compact(() => true);
     expect(readFileSync(path, 'utf8')).toBe('');
     other.append('f', line('f'), true);

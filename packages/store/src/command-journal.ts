@@ -27,6 +27,7 @@
  */
 import {
   closeSync,
+  constants,
   fdatasyncSync,
   fstatSync,
   fsyncSync,
@@ -42,6 +43,9 @@ import { dirname } from 'node:path';
 
 /** Bytes past which the file is folded into the database and emptied once nothing is pending. */
 const COMPACT_BYTES = 64 * 1024;
+
+/** `open` flags of a new file written by appends only (emptied if a crashed compaction left it). */
+const APPEND_NEW = constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | constants.O_APPEND;
 
 /** How many of the newest appended ids {@link CommandJournal.has} remembers. */
 const REMEMBERED = 100_000;
@@ -147,7 +151,8 @@ export class CommandJournal {
       const end = before.lastIndexOf(0x0a) + 1;
       const kept = linesOf(before.subarray(0, end)).filter((line) => !stored(line));
       const next = `${this.path}.compacting`;
-      const fd = openSync(next, 'w+', 0o600);
+      // appending (O_APPEND): once renamed, other processes append to it too
+      const fd = openSync(next, APPEND_NEW, 0o600);
       try {
         if (kept.length > 0) writeSync(fd, Buffer.from(`${kept.join('\n')}\n`, 'utf8'));
         fdatasyncSync(fd);
