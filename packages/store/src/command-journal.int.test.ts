@@ -64,8 +64,11 @@ describe('CommandJournal', () => {
     // while the owner decides which lines are stored (after it read the file, before the rename)
     owner.compact((l) => {
       if (l === line('a')) other.append('c', line('c'));
+      // until the compaction is done with it, the old file is also <journal>.replaced
+      expect(readFileSync(`${path}.replaced`, 'utf8')).toContain(line('a'));
       return l !== line('b');
     });
+    expect(existsSync(`${path}.replaced`)).toBe(false);
     expect(new CommandJournal(path).entries()).toEqual([line('b'), line('c')]);
     // the other process still holds the old file: its next line reaches the journal all the same
     other.append('d', line('d'));

@@ -31,10 +31,12 @@ import {
   fdatasyncSync,
   fstatSync,
   fsyncSync,
+  linkSync,
   openSync,
   readFileSync,
   readSync,
   renameSync,
+  rmSync,
   type Stats,
   statSync,
   writeSync,
@@ -123,23 +125,27 @@ export class CommandJournal {
     return this.bytes >= COMPACT_BYTES;
   }
 
-  /** The complete lines in the file, oldest first (a last line without its newline is skipped). */
+  /**
+   * The complete lines in the file, oldest first (a last line without its newline is skipped),
+   * after those of the file a compaction replaced, if one was killed before it was done with it.
+   */
   entries(): string[] {
-    const text = readFileSync(this.path, 'utf8');
-    const end = text.lastIndexOf('\n');
-    if (end < 0) return [];
-    return text
-      .slice(0, end)
-      .split('\n')
-      .filter((line) => line.length > 0);
+    return [...completeLines(this.replaced), ...completeLines(this.path)];
+  }
+
+  /** The file a compaction replaces, named so until it is done with it (see {@link compact}). */
+  get replaced(): string {
+    return `${this.path}.replaced`;
   }
 
   /**
    * Drops the complete lines whose rows are stored, keeping every other line, those appended by
    * other processes while it runs included: the lines kept are written to a new file (fdatasynced),
    * which is renamed over the journal (the directory fsynced), then the lines that reached the old
-   * file meanwhile are copied to it (fdatasynced). The caller must keep other compactions of the
-   * same journal from running at once (the owner holds the database's write lock).
+   * file meanwhile are copied to it (fdatasynced). Until then the old file is also named
+   * `<journal>.replaced` (a hard link), whose lines {@link entries} reads too: a compaction killed
+   * after its rename loses none of them. The caller must keep other compactions of the same journal
+   * from running at once (the owner holds the database's write lock).
    *
    * @param stored - whether a line's command is stored in the database (its line may go)
    */
@@ -147,9 +153,17 @@ export class CommandJournal {
     this.openFd();
     const old = openSync(this.path, 'a+', 0o600);
     try {
+      // what a compaction killed before it was done left, then the journal under that name
+      const left = completeLines(this.replaced);
+      rmSync(this.replaced, { force: true });
+      try {
+        linkSync(this.path, this.replaced);
+      } catch {
+        // a file system without hard links: the compaction goes on without that net
+      }
       const before = readAll(old, 0);
       const end = before.lastIndexOf(0x0a) + 1;
-      const kept = linesOf(before.subarray(0, end)).filter((line) => !stored(line));
+      const kept = [...left, ...linesOf(before.subarray(0, end))].filter((line) => !stored(line));
       const next = `${this.path}.compacting`;
       // appending (O_APPEND): once renamed, other processes append to it too
       const fd = openSync(next, APPEND_NEW, 0o600);
@@ -170,6 +184,7 @@ export class CommandJournal {
         closeSync(fd);
         throw error;
       }
+      rmSync(this.replaced, { force: true });
       if (this.fd !== null) closeSync(this.fd);
       this.fd = fd;
       this.file = fstatSync(fd);
@@ -223,6 +238,24 @@ function readAll(fd: number, offset: number): Buffer {
     read += n;
   }
   return buffer.subarray(0, read);
+}
+
+/** The complete lines of a file (none when it is missing), a last one without its newline left out. */
+function completeLines(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const end = text.lastIndexOf('\n');
+  return end < 0
+    ? []
+    : text
+        .slice(0, end)
+        .split('\n')
+        .filter((line) => line.length > 0);
 }
 
 /** The non-empty lines of complete text (newline-terminated). */

@@ -9,7 +9,7 @@
  * nothing of a create that may be working at the broker (the poll would adopt it as `ext-<id>`).
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -146,6 +146,29 @@ describe('the command journal emptied while another process appends', () => {
     expect(restarted.command(`${second.clientOrderId}:submit`)?.status).toBe(CommandStatus.SENDING);
     expect(next.orders.get(second.clientOrderId)?.strategyId).toBe('o1');
     next.close();
+  });
+});
+
+describe('the command journal after a compaction killed midway', () => {
+  it('stores the lines of the file it replaced (kept as <journal>.replaced), at the next start', () => {
+    const db = open();
+    const path = `${db.file}-commands`;
+    const late = intent('BUY', 'o1');
+    const fresh = intent('SELL', 'o1');
+    // as the killed compaction left it: the journal renamed to the compacted file (then appended
+    // to), the old file still named .replaced, holding a line that reached it after the fold
+    otherProcessAppends(`${path}.replaced`, lineOf(late, 900));
+    otherProcessAppends(path, lineOf(fresh, 901));
+    const store = new OrderManagerStore(db);
+    store.repairInterrupted();
+    expect(store.unresolvedCommands().map((c) => c.clientOrderId)).toEqual([
+      late.clientOrderId,
+      fresh.clientOrderId,
+    ]);
+    expect(db.orders.get(late.clientOrderId)?.strategyId).toBe('o1');
+    expect(existsSync(`${path}.replaced`)).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe('');
+    db.close();
   });
 });
 
