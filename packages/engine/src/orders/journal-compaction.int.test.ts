@@ -7,6 +7,9 @@
  * runs it), so the interleaving is the same at every run. Before: the engine emptied the file
  * after its fold (`ftruncate` to 0), the other process's line with it, and the next start knew
  * nothing of a create that may be working at the broker (the poll would adopt it as `ext-<id>`).
+ * Also: two compactions never run at once (the store's write lock), a compaction killed midway
+ * leaves the old file's lines to the next start, a fragment a cut-short write left does not hide
+ * the line appended after it, and a damaged line does not make recording a sent create fail.
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -146,6 +149,34 @@ describe('the command journal emptied while another process appends', () => {
     expect(restarted.command(`${second.clientOrderId}:submit`)?.status).toBe(CommandStatus.SENDING);
     expect(next.orders.get(second.clientOrderId)?.strategyId).toBe('o1');
     next.close();
+  });
+});
+
+describe('two processes compacting the command journal', () => {
+  it("never compact at once: a compaction holds the store's write lock, which the other's fold and compaction need", () => {
+    const db = open();
+    const path = `${db.file}-commands`;
+    otherProcessAppends(path, lineOf(intent('BUY', 'o1'), 900));
+    // the other process (hoga order starting beside hoga run) on its own connection
+    const other = HogaDatabase.open(db.file, { clock, busyTimeoutMs: 20 });
+    const journal = db.commandJournal();
+    if (journal === null) throw new Error('no journal');
+    const compact = journal.compact.bind(journal);
+    let tried = false;
+    journal.compact = (stored) =>
+      compact((line) => {
+        if (!tried) {
+          tried = true;
+          expect(() => other.connection.prepare('BEGIN IMMEDIATE').run()).toThrow(/locked|busy/i);
+        }
+        return stored(line);
+      });
+    new OrderManagerStore(db).repairInterrupted();
+    expect(tried).toBe(true);
+    other.connection.prepare('BEGIN IMMEDIATE').run();
+    other.connection.prepare('COMMIT').run();
+    other.close();
+    db.close();
   });
 });
 
