@@ -85,6 +85,22 @@ describe('CommandJournal', () => {
     other.close();
   });
 
+  it('keeps what a killed compaction left as .replaced until the lines not stored are in the journal', () => {
+    const path = join(tempDir(), 'db.sqlite-commands');
+    appendFileSync(`${path}.replaced`, `${line('gone')}\n${line('left')}\n`);
+    const journal = new CommandJournal(path);
+    journal.append('a', line('a'));
+    expect(journal.entries()).toEqual([line('gone'), line('left'), line('a')]);
+    journal.compact((l) => {
+      // killed here, before the rename, the line not stored would still be read
+      expect(readFileSync(`${path}.replaced`, 'utf8')).toContain(line('left'));
+      return l !== line('left');
+    });
+    expect(existsSync(`${path}.replaced`)).toBe(false);
+    expect(journal.entries()).toEqual([line('left')]);
+    journal.close();
+  });
+
   it('is private to its owner (mode 0600)', () => {
     const path = join(tempDir(), 'db.sqlite-commands');
     const journal = new CommandJournal(path);

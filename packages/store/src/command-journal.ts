@@ -154,17 +154,21 @@ export class CommandJournal {
     this.openFd();
     const old = openSync(this.path, 'a+', 0o600);
     try {
-      // what a compaction killed before it was done left, then the journal under that name
-      const left = completeLines(this.replaced);
-      rmSync(this.replaced, { force: true });
-      try {
-        linkSync(this.path, this.replaced);
-      } catch {
-        // a file system without hard links: the compaction goes on without that net
+      // what a compaction killed before it was done left (its lines were folded before this one,
+      // unless another compaction died since): it gives way to the journal only once all of it is
+      // stored, else it stays until its lines, copied to the new file, are there
+      const left = completeLines(this.replaced).filter((line) => !stored(line));
+      if (left.length === 0) {
+        rmSync(this.replaced, { force: true });
+        try {
+          linkSync(this.path, this.replaced);
+        } catch {
+          // a file system without hard links: the compaction goes on without that net
+        }
       }
       const before = readAll(old, 0);
       const end = before.lastIndexOf(0x0a) + 1;
-      const kept = [...left, ...linesOf(before.subarray(0, end))].filter((line) => !stored(line));
+      const kept = [...left, ...linesOf(before.subarray(0, end)).filter((line) => !stored(line))];
       const next = `${this.path}.compacting`;
       // appending (O_APPEND): once renamed, other processes append to it too
       const fd = openSync(next, APPEND_NEW, 0o600);
