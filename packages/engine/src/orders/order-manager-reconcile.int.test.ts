@@ -131,7 +131,10 @@ describe('order manager reconciliation (real HTTP)', () => {
     );
     await f.manager.reconcile();
     const { lower } = await priceLimits(f.client, '005930');
-    f.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 1 });
+    // two drops: the connector sends a keyed create again at once when its connection is dropped
+    // before any answer (a kept-alive socket the server may have closed; the key makes it safe),
+    // and the answer must stay lost for this case
+    f.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 2 });
     const order = submitLimit('005930', 'BUY', '1', lower);
     await f.manager.execute(order);
     // an identical order from another channel, and the key window passes
