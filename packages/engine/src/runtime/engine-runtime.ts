@@ -43,7 +43,7 @@ import type {
 import { ExecutionVenue } from '../venue/execution-venue.js';
 import { CommandPath } from './command-path.js';
 import { EventQueue } from './event-queue.js';
-import { decimalOf, intentInput, orderIdOf } from './intent-input.js';
+import { decimalOf, intentInput, orderIdOf, orderRequestOf, symbolOf } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
 import type { HostServices } from './strategy-host.js';
 import { StrategyHost } from './strategy-host.js';
@@ -110,7 +110,12 @@ export class EngineRuntime implements HostServices {
     @inject(InstrumentsToken) @optional() private readonly instruments?: InstrumentLookup,
   ) {
     this.mode = settings.mode;
-    this.universe = { symbols: settings.symbols, interval: settings.interval };
+    // frozen, and a copy: a strategy that pushed to `ctx.universe.symbols` changed the run's own
+    // list (the report's header) and every other strategy's universe
+    this.universe = Object.freeze({
+      symbols: Object.freeze([...settings.symbols]),
+      interval: settings.interval,
+    });
     this.log = logger.child({ component: 'engine' });
     this.path = new CommandPath(risk, venue, recorder, this.log, {
       enqueue: (event) => this.enqueue(event),
@@ -256,8 +261,9 @@ export class EngineRuntime implements HostServices {
 
   /** @inheritdoc */
   submit(host: StrategyHost, request: OrderRequest): ClientOrderId {
+    request = orderRequestOf(request);
     // symbols are upper-case, as --symbols takes them (`aapl` is AAPL)
-    const symbol = request.symbol.toUpperCase();
+    const symbol = symbolOf(request.symbol, 'order: symbol');
     if (symbol !== request.symbol) request = { ...request, symbol };
     const clientOrderId = this.ids.next(host.strategyId);
     // an order the broker would refuse for its shape (a fractional buy) is denied, not thrown
@@ -352,7 +358,7 @@ export class EngineRuntime implements HostServices {
 
   /** @inheritdoc */
   subscribe(host: StrategyHost, kind: Subscription['kind'], asked: string, interval?: BarInterval): void {
-    const symbol = asked.toUpperCase();
+    const symbol = symbolOf(asked, `subscribe ${kind}`);
     const exists = this.subscriptions.some(
       (s) =>
         s.strategyId === host.strategyId && s.kind === kind && s.symbol === symbol && s.interval === interval,

@@ -37,11 +37,46 @@ function stockOf(symbol: string): Instrument {
  */
 export function orderIdOf(id: unknown, verb: 'modify' | 'cancel'): ClientOrderId {
   if (typeof id === 'string' && id !== '') return id as ClientOrderId;
-  const found =
-    typeof id === 'string' ? '""' : typeof id === 'object' && id !== null ? 'an object' : String(id);
   throw new EngineError(
     EngineErrorCode.INVALID_REQUEST,
-    `${verb}: expected an order id (a string), found ${found}`,
+    `${verb}: expected an order id (a string), found ${found(id)}`,
+  );
+}
+
+/** How a value a strategy passed is named in an error: `undefined`, `""`, `an object`, `42`. */
+function found(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' && value !== null ? 'an object' : String(value);
+}
+
+/**
+ * `value` as a symbol, upper-cased as the command line takes it (`aapl` is AAPL).
+ *
+ * @param what - names the call in the error (`order: symbol`, `subscribePrices`)
+ * @throws {@link EngineError} `invalid-request` naming the call and the value when it is not a
+ *   non-empty string (a programmer error: the run stops, as the hook threw; before, a `TypeError`
+ *   `Cannot read properties of undefined (reading 'toUpperCase')` said nothing of the call)
+ */
+export function symbolOf(value: unknown, what: string): string {
+  if (typeof value === 'string' && value !== '') return value.toUpperCase();
+  throw new EngineError(
+    EngineErrorCode.INVALID_REQUEST,
+    `${what}: expected a symbol (a non-empty string), found ${found(value)}`,
+  );
+}
+
+/**
+ * `request` as an order request: an object (its fields are judged on their own).
+ *
+ * @throws {@link EngineError} `invalid-request` when it is not one (`ctx.submit()` with nothing)
+ */
+export function orderRequestOf(request: unknown): OrderRequest {
+  if (typeof request === 'object' && request !== null && !Array.isArray(request))
+    return request as OrderRequest;
+  throw new EngineError(
+    EngineErrorCode.INVALID_REQUEST,
+    `submit: expected an order request ({symbol, side, quantity, price?} or {symbol, side, amount}), found ${found(request)}`,
   );
 }
 
@@ -62,11 +97,16 @@ export function decimalOf(value: Decimal.Value, what: string): Decimal {
   }
   // NaN and Infinity are numbers to decimal.js, but no order can be sized or priced by them
   if (parsed?.isFinite() === true) return parsed;
-  const found = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
   throw new EngineError(
     EngineErrorCode.INVALID_REQUEST,
-    `${what}: expected a ${parsed === undefined ? '' : 'finite '}number, found ${found}`,
+    `${what}: expected a ${parsed === undefined ? '' : 'finite '}number, found ${shown}`,
   );
+}
+
+/** The `timeInForce` an amount request carries (its type has none; a JavaScript strategy may give one). */
+function timeInForceOf(request: OrderRequest): unknown {
+  return (request as { readonly timeInForce?: unknown }).timeInForce;
 }
 
 /**
@@ -91,6 +131,7 @@ export function intentInput(
       sizing: 'AMOUNT',
       orderType: 'MARKET',
       amount: decimalOf(request.amount, `order of ${request.symbol}: amount`),
+      ...(timeInForceOf(request) === undefined ? {} : { timeInForce: timeInForceOf(request) as 'DAY' }),
       ...(request.confirmHighValue === true ? { confirmHighValue: true } : {}),
     };
   }
@@ -104,6 +145,9 @@ export function intentInput(
       sizing: 'QUANTITY',
       orderType: 'MARKET',
       quantity,
+      // passed on as given, to be judged: a `CLS` market order is denied and a `GTC` throws (before,
+      // both were dropped and the order went out as a DAY market order)
+      ...(request.timeInForce === undefined ? {} : { timeInForce: request.timeInForce as 'DAY' }),
       ...(request.confirmHighValue === true ? { confirmHighValue: true } : {}),
     };
   }

@@ -34,6 +34,7 @@ import type {
   TimerSpec,
   Universe,
 } from '../strategy/strategy-context.js';
+import { symbolOf } from './intent-input.js';
 
 /** What a host needs from the runtime. */
 export interface HostServices {
@@ -213,7 +214,7 @@ export class StrategyHost implements StrategyContext {
     const held = this.book.position(symbol);
     if (held !== undefined) return held;
     // `aapl` is AAPL, as in an order (upper-cased only when not found: this is asked every bar)
-    const upper = symbol.toUpperCase();
+    const upper = symbolOf(symbol, 'position');
     return upper === symbol ? undefined : this.book.position(upper);
   }
 
@@ -236,7 +237,7 @@ export class StrategyHost implements StrategyContext {
   openOrders(symbol?: string): readonly OrderView[] {
     const out: OrderView[] = [];
     if (this.open.size === 0) return out;
-    const wanted = symbol?.toUpperCase();
+    const wanted = symbol === undefined ? undefined : symbolOf(symbol, 'openOrders');
     for (const o of this.open.values()) {
       if (wanted === undefined || o.symbol === wanted) out.push(copyOf(o));
     }

@@ -1,0 +1,112 @@
+/**
+ * What a strategy author is told when a call to the context is wrong, as `hoga backtest` in a child
+ * process over the simulator's candles says it:
+ * - a `timeInForce` on a market order is judged as on a limit one: `CLS` (the broker's for US limit
+ *   orders only) is denied `invalid-request`, `GTC` (no such order) throws. Before, both were dropped
+ *   and the order went out, and filled, as a DAY market order;
+ * - `ctx.submit` without a symbol, or with no request at all, throws an error naming the call and the
+ *   value. Before, a `TypeError: Cannot read properties of undefined (reading 'toUpperCase')`;
+ * - `ctx.universe` is read-only: a strategy pushing to its `symbols` changed the run's own list
+ *   (the report's header said `on 005930,X`) and every other strategy's universe.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { simFlags } from '../hoga-process.test-helper.js';
+import type { BacktestJson } from './backtest-report.js';
+import { hogaBacktest as hoga } from './backtest-runs.test-helper.js';
+import { useCliSimulator } from './cli-simulator.test-helper.js';
+
+/** On its first bar, makes the call its config's `call` names. */
+const MISUSE = `
+import type { Bar, OrderEvent } from '@hoga/core';
+import { Strategy, z } from '@hoga/engine';
+
+const Config = z.object({ call: z.string() });
+
+export default class Misuse extends Strategy<z.infer<typeof Config>> {
+  static readonly configSchema = Config;
+  private done = false;
+  override onStart(): void {
+    if (this.config.call !== 'universe') return;
+    try {
+      (this.ctx.universe.symbols as string[]).push('X');
+    } catch (error) {
+      this.ctx.log.info('universe refused: ' + (error as Error).message);
+    }
+    this.ctx.log.info('universe ' + this.ctx.universe.symbols.join(','));
+  }
+  override onBar(bar: Bar): void {
+    if (this.done) return;
+    this.done = true;
+    const s = bar.symbol;
+    if (this.config.call === 'market-cls') this.ctx.submit({ symbol: s, side: 'BUY', quantity: 1, timeInForce: 'CLS' });
+    if (this.config.call === 'market-gtc') this.ctx.submit({ symbol: s, side: 'BUY', quantity: 1, timeInForce: 'GTC' as 'DAY' });
+    if (this.config.call === 'no-symbol') this.ctx.submit({ side: 'BUY', quantity: 1 } as never);
+    if (this.config.call === 'no-request') this.ctx.submit(undefined as never);
+  }
+  override onOrderEvent(event: OrderEvent): void {
+    if (event.type === 'OrderDenied') this.ctx.log.info('denied ' + event.code + ': ' + event.reason);
+  }
+}
+`;
+
+const scratch = useCliSimulator('hoga-backtest-misuse-');
+const db = join(scratch.dir, 'hoga.sqlite');
+const strategy = join(scratch.dir, 'misuse.ts');
+writeFileSync(strategy, MISUSE);
+afterAll(() => rmSync(scratch.dir, { recursive: true, force: true }));
+
+/** Runs the strategy with `call` over 005930's daily bars of three days. */
+async function run(call: string, json = true) {
+  const file = join(scratch.dir, `${call}.json`);
+  writeFileSync(file, JSON.stringify({ call }));
+  return hoga([
+    strategy,
+    ...['--symbols', '005930', '--interval', '1d', '--from', '2026-11-03', '--to', '2026-11-05'],
+    ...['--config', file, ...(json ? ['--json'] : []), ...simFlags(scratch.sim.url), '--db', db],
+  ]);
+}
+
+/** `hoga backtest` through tsx compiles the CLI's sources in the child: seconds each on a busy machine. */
+const TSX_CHILD = { timeout: 120_000 };
+
+describe('hoga backtest: a wrong call to the context', TSX_CHILD, () => {
+  it('denies a KR market order with timeInForce CLS (US limit orders only), as the broker would; it is not a DAY market order', async () => {
+    const result = await run('market-cls');
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as BacktestJson;
+    expect(report.trades).toEqual([]);
+    expect(result.stderr).toContain('denied invalid-request: CLS is only for US limit orders');
+  });
+
+  it('stops the run on a market order with timeInForce GTC, naming the value', async () => {
+    const result = await run('market-gtc');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'strategy Misuse threw in onBar: order intent: expected DAY or CLS, found GTC',
+    );
+  });
+
+  it('stops the run on ctx.submit without a symbol, or without a request, naming the call and the value', async () => {
+    const noSymbol = await run('no-symbol');
+    expect(noSymbol.code).toBe(1);
+    expect(noSymbol.stderr).toContain(
+      'strategy Misuse threw in onBar: order: symbol: expected a symbol (a non-empty string), found undefined',
+    );
+    expect(noSymbol.stderr).not.toContain('toUpperCase');
+    const noRequest = await run('no-request');
+    expect(noRequest.code).toBe(1);
+    expect(noRequest.stderr).toContain(
+      'strategy Misuse threw in onBar: submit: expected an order request ({symbol, side, quantity, price?} or {symbol, side, amount}), found undefined',
+    );
+  });
+
+  it("keeps the run's symbols when a strategy pushes to ctx.universe.symbols (frozen)", async () => {
+    const result = await run('universe', false);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('universe refused: Cannot add property 1, object is not extensible');
+    expect(result.stderr).toContain('universe 005930\n');
+    expect(result.stdout).toContain('Misuse on 005930 1d, 2026-11-03 to 2026-11-05');
+  });
+});
