@@ -6,6 +6,9 @@
  *   and the order went out, and filled, as a DAY market order;
  * - `ctx.submit` without a symbol, or with no request at all, throws an error naming the call and the
  *   value. Before, a `TypeError: Cannot read properties of undefined (reading 'toUpperCase')`;
+ * - a cancel the venue gets for an order it rejected meanwhile (in the same hook) is refused with
+ *   the broker's `already-rejected`. Before, `already-filled`, for a rejected, canceled or expired
+ *   order alike;
  * - `ctx.universe` is read-only: a strategy pushing to its `symbols` changed the run's own list
  *   (the report's header said `on 005930,X`) and every other strategy's universe.
  */
@@ -44,9 +47,16 @@ export default class Misuse extends Strategy<z.infer<typeof Config>> {
     if (this.config.call === 'market-gtc') this.ctx.submit({ symbol: s, side: 'BUY', quantity: 1, timeInForce: 'GTC' as 'DAY' });
     if (this.config.call === 'no-symbol') this.ctx.submit({ side: 'BUY', quantity: 1 } as never);
     if (this.config.call === 'no-request') this.ctx.submit(undefined as never);
+    if (this.config.call === 'cancel-rejected') {
+      // off the tick grid: the venue rejects it, after this hook (its events are queued until then)
+      const id = this.ctx.buy(s, 1, bar.close + 1);
+      this.ctx.cancel(id);
+    }
   }
   override onOrderEvent(event: OrderEvent): void {
     if (event.type === 'OrderDenied') this.ctx.log.info('denied ' + event.code + ': ' + event.reason);
+    if (event.type === 'OrderRejected' || event.type === 'OrderCancelRejected')
+      this.ctx.log.info(event.type + ' ' + event.code);
   }
 }
 `;
@@ -100,6 +110,14 @@ describe('hoga backtest: a wrong call to the context', TSX_CHILD, () => {
     expect(noRequest.stderr).toContain(
       'strategy Misuse threw in onBar: submit: expected an order request ({symbol, side, quantity, price?} or {symbol, side, amount}), found undefined',
     );
+  });
+
+  it('answers a cancel of an order the venue rejected meanwhile with already-rejected (before: already-filled)', async () => {
+    const result = await run('cancel-rejected');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('OrderRejected invalid-request');
+    expect(result.stderr).toContain('OrderCancelRejected already-rejected');
+    expect(result.stderr).not.toContain('already-filled');
   });
 
   it("keeps the run's symbols when a strategy pushes to ctx.universe.symbols (frozen)", async () => {

@@ -141,8 +141,8 @@ describe('SimulatedVenue', () => {
     venue.executeNow(cancelOf(rejected.at(-1) as ClientOrderId));
     expect(events.filter((e) => e.type === 'OrderCancelRejected').map((e) => e.code)).toEqual([
       'order-not-found',
-      'already-filled',
-      'already-filled',
+      'already-rejected',
+      'already-rejected',
     ]);
   });
 

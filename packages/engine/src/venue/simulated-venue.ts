@@ -368,8 +368,8 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   ): SimulatedOrder | undefined {
     const order = this.orders.get(command.clientOrderId);
     if (order !== undefined && isWorking(order)) return order;
-    const known = order !== undefined || this.orders.endedRecently(command.clientOrderId);
-    this.events.notWorking(command, type, known, this.options.clock.nowMs());
+    const known = order ?? this.orders.endedRecently(command.clientOrderId);
+    this.events.notWorking(command, type, known?.state, this.options.clock.nowMs());
     return undefined;
   }
 

@@ -5,11 +5,22 @@
  *
  * @module
  */
-import type { BrokerOrderId, Decimal, Fill, OrderEvent, OrderIntent } from '@hoga/core';
+import type { BrokerOrderId, Decimal, Fill, OrderEvent, OrderIntent, OrderState } from '@hoga/core';
 import type { Observable } from 'rxjs';
 import type { CancelOrder, ModifyOrder } from '../commands/order-commands.js';
 import { EventHub } from './event-hub.js';
 import { ofStrategy, type SimulatedOrder } from './simulated-order.js';
+
+/**
+ * The broker's code for a modify or cancel of an order that ended so (its 409s): an expired DAY
+ * order is canceled at the broker.
+ */
+const NOT_WORKING_CODES: Partial<Record<OrderState, string>> = {
+  FILLED: 'already-filled',
+  CANCELED: 'already-canceled',
+  EXPIRED: 'already-canceled',
+  REJECTED: 'already-rejected',
+};
 
 /** A modify's new price and quantity, each when it changes. */
 export interface Amendment {
@@ -133,13 +144,14 @@ export class VenueEvents {
   }
 
   /**
-   * A modify or cancel of an order the venue does not work: `already-filled` when it knows the
-   * order (`known`), else `order-not-found`.
+   * A modify or cancel of an order the venue does not work, with the broker's code for what became
+   * of it (`state`, undefined when the venue does not know the order: `order-not-found`). Before,
+   * every known order was `already-filled`, a rejected, canceled or expired one too.
    */
   notWorking(
     command: ModifyOrder | CancelOrder,
     type: 'OrderModifyRejected' | 'OrderCancelRejected',
-    known: boolean,
+    state: OrderState | undefined,
     now: number,
   ): void {
     this.hub.emit({
@@ -149,8 +161,11 @@ export class VenueEvents {
       strategyId: command.strategyId,
       tsEvent: now,
       tsInit: now,
-      code: known ? 'already-filled' : 'order-not-found',
-      reason: `order ${command.clientOrderId} is not working`,
+      code: state === undefined ? 'order-not-found' : (NOT_WORKING_CODES[state] ?? 'order-closed'),
+      reason:
+        state === undefined
+          ? `order ${command.clientOrderId} is not working`
+          : `order ${command.clientOrderId} is not working: it is ${state}`,
     });
   }
 

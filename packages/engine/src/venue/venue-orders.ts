@@ -10,8 +10,8 @@ import { RecentRing } from '../recent-ring.js';
 import type { SimulatedOrder } from './simulated-order.js';
 
 /**
- * How many ended orders the venue still recognises (a modify or cancel of one is refused as
- * `already-filled`, not as unknown); older ones are let go, so that a long backtest's venue does not
+ * How many ended orders the venue still recognises (a modify or cancel of one is refused with the
+ * broker's code of its end, `already-filled`, `already-canceled` or `already-rejected`, not as unknown); older ones are let go, so that a long backtest's venue does not
  * grow with every order it ever took. The strategies' own view keeps 1,000 of them.
  */
 export const KEPT_ENDED_ORDERS = 4_096;
@@ -21,8 +21,8 @@ export class VenueOrders {
   /** Orders not ended yet, by client id. */
   private readonly live = new Map<string, SimulatedOrder>();
   private readonly working = new Map<string, SimulatedOrder[]>();
-  /** The ids of the last orders ended (filled, canceled, expired, rejected). */
-  private readonly ended = new RecentRing<string>(KEPT_ENDED_ORDERS);
+  /** The last orders ended (filled, canceled, expired, rejected). */
+  private readonly ended = new RecentRing<SimulatedOrder>(KEPT_ENDED_ORDERS);
   /** Number of working orders. */
   workingCount = 0;
 
@@ -45,7 +45,7 @@ export class VenueOrders {
   /** An order ended: it leaves the tables, its id stays among the recently ended. */
   end(order: SimulatedOrder): void {
     this.live.delete(order.clientOrderId);
-    this.ended.add(order.clientOrderId);
+    this.ended.add(order);
     const list = this.working.get(order.symbol);
     const at = list?.indexOf(order) ?? -1;
     if (list !== undefined && at >= 0) {
@@ -54,9 +54,9 @@ export class VenueOrders {
     }
   }
 
-  /** Whether `clientOrderId` is one of the last orders ended. */
-  endedRecently(clientOrderId: string): boolean {
-    return this.ended.findNewest((id) => id === clientOrderId) !== undefined;
+  /** The order of `clientOrderId` when it is one of the last orders ended (its final state), else undefined. */
+  endedRecently(clientOrderId: string): SimulatedOrder | undefined {
+    return this.ended.findNewest((order) => order.clientOrderId === clientOrderId);
   }
 
   /** The working orders of `symbol`: the same array, kept up to date in place, for the venue's life. */
