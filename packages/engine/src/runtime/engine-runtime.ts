@@ -359,6 +359,13 @@ export class EngineRuntime implements HostServices {
   /** @inheritdoc */
   subscribe(host: StrategyHost, kind: Subscription['kind'], asked: string, interval?: BarInterval): void {
     const symbol = symbolOf(asked, `subscribe ${kind}`);
+    // before, paper and live took a `5m` subscription and never delivered a bar of it, unsaid
+    if (interval !== undefined && interval !== '1m' && interval !== '1d') {
+      throw new EngineError(
+        EngineErrorCode.INVALID_REQUEST,
+        `subscribeBars ${symbol}: expected an interval of 1m or 1d, found ${JSON.stringify(interval)}`,
+      );
+    }
     const exists = this.subscriptions.some(
       (s) =>
         s.strategyId === host.strategyId && s.kind === kind && s.symbol === symbol && s.interval === interval,
