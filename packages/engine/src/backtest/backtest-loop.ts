@@ -170,7 +170,12 @@ class BarLoop {
     private readonly parts: BacktestLoopParts,
     private readonly stream: BarStream,
     private readonly startTs: (symbol: string) => number,
-  ) {}
+  ) {
+    this.runStart = parts.clock.nowMs();
+  }
+
+  /** The run's start (the clock when the loop begins): timers fire from there on, warm-up bars or not. */
+  private readonly runStart: number;
 
   /**
    * Runs bars until the stream ends or a strategy fails (false), or until a hook returned a promise
@@ -253,11 +258,19 @@ class BarLoop {
     this.t = t;
     this.phase = Phase.MATCH;
     if (warm) {
-      if (route.warmupHosts.length === 0) {
+      // A warm-up bar closing after the run's start (a US symbol's bars of the previous New York
+      // day, in a run whose KR day began at 00:00 KST) fires the timers due by then first, at their
+      // time: before, such bars moved the clock past them, and they fired hours late, at once.
+      const timersDue = t > this.runStart && runtime.timers.nextDue <= t;
+      if (route.warmupHosts.length > 0) this.warmupBars++;
+      else if (!timersDue) {
         this.phase = Phase.NEXT;
         return false;
       }
-      this.warmupBars++;
+      if (timersDue) {
+        fireTimers(runtime, clock, t, this.parts.venue);
+        this.phase = Phase.AFTER_TIMERS;
+      }
       return true;
     }
     this.bars++;
@@ -284,7 +297,8 @@ class BarLoop {
    */
   private stoppedByTimer(): boolean {
     if (this.parts.runtime.failure === null) return false;
-    this.bars--;
+    if (!this.warm) this.bars--;
+    else if ((this.route?.warmupHosts.length ?? 0) > 0) this.warmupBars--;
     this.lastTime = this.parts.clock.nowMs();
     this.phase = Phase.NEXT;
     return true;
@@ -335,6 +349,9 @@ function fireTimers(
   upTo: number,
   venue: SimulatedVenue<Bar>,
 ): void {
+  // the run has started: a timer's hook is not warm-up (before, one due right after the last
+  // warm-up bar saw `isWarmingUp` still true, and its orders were denied `warm-up`)
+  for (const host of runtime.hosts) host.isWarmingUp = false;
   for (let timer = runtime.timers.takeDue(upTo); timer !== undefined; timer = runtime.timers.takeDue(upTo)) {
     clock.set(Math.max(timer.due, clock.nowMs()));
     // a timer after the end of a DAY order's trading day sees it ended, as paper and live do
