@@ -9,6 +9,8 @@
  * - a cancel the venue gets for an order it rejected meanwhile (in the same hook) is refused with
  *   the broker's `already-rejected`. Before, `already-filled`, for a rejected, canceled or expired
  *   order alike;
+ * - `ctx.cash('krw')` is KRW's cash, and `ctx.cash('EUR')` throws. Before, both answered 0 (hoga runs
+ *   a `.ts` file without checking its types);
  * - `ctx.universe` is read-only: a strategy pushing to its `symbols` changed the run's own list
  *   (the report's header said `on 005930,X`) and every other strategy's universe.
  */
@@ -31,6 +33,10 @@ export default class Misuse extends Strategy<z.infer<typeof Config>> {
   static readonly configSchema = Config;
   private done = false;
   override onStart(): void {
+    if (this.config.call === 'cash') {
+      this.ctx.log.info('cash krw ' + this.ctx.cash('krw' as 'KRW').toFixed() + ' usd ' + this.ctx.cash('usd' as 'USD').toFixed());
+      this.ctx.cash('EUR' as 'KRW');
+    }
     if (this.config.call !== 'universe') return;
     try {
       (this.ctx.universe.symbols as string[]).push('X');
@@ -118,6 +124,15 @@ describe('hoga backtest: a wrong call to the context', TSX_CHILD, () => {
     expect(result.stderr).toContain('OrderRejected invalid-request');
     expect(result.stderr).toContain('OrderCancelRejected already-rejected');
     expect(result.stderr).not.toContain('already-filled');
+  });
+
+  it("takes ctx.cash('krw') for KRW, and stops the run on ctx.cash('EUR') (before: both 0)", async () => {
+    const result = await run('cash');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('cash krw 100000000 usd 100000');
+    expect(result.stderr).toContain(
+      'strategy Misuse threw in onStart: cash: expected a currency, KRW or USD, found "EUR"',
+    );
   });
 
   it("keeps the run's symbols when a strategy pushes to ctx.universe.symbols (frozen)", async () => {

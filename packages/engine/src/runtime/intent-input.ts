@@ -67,6 +67,24 @@ export function symbolOf(value: unknown, what: string): string {
 }
 
 /**
+ * `value` as a currency, upper-cased (`krw` is KRW, as a symbol's case is taken).
+ *
+ * @param what - names the call in the error (`cash`, `unrealizedPnl`)
+ * @throws {@link EngineError} `invalid-request` naming the call and the value when it is not KRW or
+ *   USD (before, `ctx.cash('krw')` or `ctx.cash('EUR')` answered 0, and a strategy sized by it
+ *   bought nothing, unsaid: hoga runs a `.ts` file without checking its types)
+ */
+export function currencyOf(value: unknown, what: string): 'KRW' | 'USD' {
+  if (value === 'KRW' || value === 'USD') return value;
+  const upper = typeof value === 'string' ? value.toUpperCase() : undefined;
+  if (upper === 'KRW' || upper === 'USD') return upper;
+  throw new EngineError(
+    EngineErrorCode.INVALID_REQUEST,
+    `${what}: expected a currency, KRW or USD, found ${found(value)}`,
+  );
+}
+
+/**
  * `request` as an order request: an object (its fields are judged on their own).
  *
  * @throws {@link EngineError} `invalid-request` when it is not one (`ctx.submit()` with nothing)

@@ -34,7 +34,7 @@ import type {
   TimerSpec,
   Universe,
 } from '../strategy/strategy-context.js';
-import { symbolOf } from './intent-input.js';
+import { currencyOf, symbolOf } from './intent-input.js';
 
 /** What a host needs from the runtime. */
 export interface HostServices {
@@ -223,7 +223,7 @@ export class StrategyHost implements StrategyContext {
   }
 
   cash(currency: 'KRW' | 'USD'): Decimal {
-    return this.book.cash(currency);
+    return this.book.cash(currencyOf(currency, 'cash'));
   }
 
   equity(): number {
@@ -231,7 +231,7 @@ export class StrategyHost implements StrategyContext {
   }
 
   unrealizedPnl(currency: 'KRW' | 'USD'): Decimal {
-    return this.services.portfolio.unrealizedPnl(this.strategyId, currency);
+    return this.services.portfolio.unrealizedPnl(this.strategyId, currencyOf(currency, 'unrealizedPnl'));
   }
 
   openOrders(symbol?: string): readonly OrderView[] {
