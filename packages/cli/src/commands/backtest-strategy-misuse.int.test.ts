@@ -143,3 +143,40 @@ describe('hoga backtest: a wrong call to the context', TSX_CHILD, () => {
     expect(result.stdout).toContain('Misuse on 005930 1d, 2026-11-03 to 2026-11-05');
   });
 });
+
+describe("hoga backtest: a strategy class's statics", TSX_CHILD, () => {
+  it('a configSchema that is not a zod schema, or a warmupBars that is not a whole number, exits 2 naming them', async () => {
+    const fields = join(scratch.dir, 'fields.ts');
+    // the fields without z.object: before, `unexpected error: schema.safeParse is not a function`
+    writeFileSync(
+      fields,
+      "import { Strategy, z } from '@hoga/engine';\nexport default class Fields extends Strategy { static readonly configSchema = { quantity: z.number() }; }\n",
+    );
+    const warm = join(scratch.dir, 'warm.ts');
+    // before: taken for no warm-up, unsaid
+    writeFileSync(
+      warm,
+      "import { Strategy } from '@hoga/engine';\nexport default class Warm extends Strategy { static readonly warmupBars = '50'; }\n",
+    );
+    const cases: [string, string][] = [
+      [
+        fields,
+        `strategy file ${fields}: Fields.configSchema is not a zod schema: declare it as z.object({…})`,
+      ],
+      [
+        warm,
+        `strategy file ${warm}: Warm.warmupBars: expected a whole number of bars (0 or more), found "50"`,
+      ],
+    ];
+    for (const [file, message] of cases) {
+      const result = await hoga([
+        file,
+        ...['--symbols', '005930', '--interval', '1d', '--from', '2026-11-03', '--to', '2026-11-05'],
+        ...simFlags(scratch.sim.url),
+        ...['--db', db],
+      ]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(message);
+    }
+  });
+});

@@ -62,6 +62,7 @@ export async function loadStrategyClass(file: string): Promise<StrategyClass> {
     ? [module.default]
     : Object.values(module).filter(isStrategyClass);
   if (classes.length === 1 && classes[0] !== undefined) {
+    checkStatics(classes[0], file);
     noteStrategyFile(classes[0], path);
     return classes[0];
   }
@@ -89,4 +90,30 @@ function placeOf(error: Error): string {
   const file = head[1]?.startsWith('file:') ? fileURLToPath(head[1]) : head[1];
   const column = (lines[caret] as string).indexOf('^') + 1;
   return ` at ${file}:${head[2]}:${column}\n${lines[caret - 1]}\n${(lines[caret] as string).trimEnd()}`;
+}
+
+/**
+ * The class's `configSchema` and `warmupBars` as the engine reads them: a zod schema, and a whole
+ * number of bars (0 or more). Before, `warmupBars = -3` or `'50'` was taken for none, unsaid, and a
+ * `configSchema` that is not a schema (`{quantity: z.number()}`, the fields without `z.object`)
+ * stopped the run with `unexpected error: schema.safeParse is not a function`.
+ *
+ * @throws {@link EngineError} `strategy-load-failed` naming the file, the class and the static
+ */
+function checkStatics(cls: StrategyClass, file: string): void {
+  const schema: unknown = cls.configSchema;
+  if (schema !== undefined && typeof (schema as { safeParse?: unknown } | null)?.safeParse !== 'function') {
+    throw new EngineError(
+      EngineErrorCode.STRATEGY_LOAD_FAILED,
+      `strategy file ${file}: ${cls.name}.configSchema is not a zod schema: declare it as z.object({…}) (z from @hoga/engine or zod)`,
+    );
+  }
+  const warmup: unknown = cls.warmupBars;
+  if (warmup !== undefined && !(Number.isSafeInteger(warmup) && (warmup as number) >= 0)) {
+    const found = typeof warmup === 'string' ? JSON.stringify(warmup) : String(warmup);
+    throw new EngineError(
+      EngineErrorCode.STRATEGY_LOAD_FAILED,
+      `strategy file ${file}: ${cls.name}.warmupBars: expected a whole number of bars (0 or more), found ${found}`,
+    );
+  }
 }
