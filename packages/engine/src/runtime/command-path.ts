@@ -45,6 +45,9 @@ export class CommandPath {
     private readonly owner: CommandPathOwner,
   ) {}
 
+  /** Each order's last command still waiting for the gate (live, paper), by client order id. */
+  private readonly checking = new Map<ClientOrderId, Promise<unknown>>();
+
   /** Sends a command through the risk gate to the venue. */
   send(command: OrderCommand, clientOrderId: ClientOrderId): void {
     // A gate that refreshes its view first (live, paper) hands back a promise: check once it has.
@@ -55,8 +58,15 @@ export class CommandPath {
     } catch (error) {
       preparing = Promise.reject(error);
     }
+    // a gate that does not know the order yet has nothing to refresh for it: its create is still
+    // being checked, and this command waits for that
+    if (preparing === undefined && this.checking.has(clientOrderId)) preparing = Promise.resolve();
     if (preparing !== undefined) this.checkWhenPrepared(preparing, command, clientOrderId);
-    else this.checkAndExecute(command, clientOrderId);
+    else {
+      const executing = this.checkAndExecute(command, clientOrderId);
+      // a venue working asynchronously behind a gate with nothing to refresh (live, the gate disabled)
+      if (executing !== undefined) this.track(clientOrderId, executing);
+    }
   }
 
   /** Refuses a command before the venue: its denial event goes to the strategy (see the module description). */
@@ -81,23 +91,55 @@ export class CommandPath {
     this.owner.enqueue(denied);
   }
 
+  /**
+   * Checks `command` once the gate prepared its view and the order's earlier commands were checked:
+   * the commands of one order reach the gate and the venue in the order the strategy gave them.
+   * Before, a cancel or modify in the same hook as its order's create (whose refresh reads the
+   * buying power too, and takes longer) was checked first, refused `order-not-found` by a gate that
+   * did not know the order yet, and the order went on working at the broker, paper and live.
+   */
   private checkWhenPrepared(preparing: Promise<void>, command: OrderCommand, id: ClientOrderId): void {
-    this.owner.await(
-      preparing.then(
-        () => this.checkAndExecute(command, id),
-        (error: unknown) => {
-          const reason = `the risk gate could not refresh its view: ${error instanceof Error ? error.message : String(error)}`;
-          this.deny(command, command.strategyId, id, 'risk-unavailable', reason);
-        },
-      ),
+    const earlier = this.checking.get(id);
+    const ready = earlier === undefined ? preparing : Promise.all([preparing, earlier]);
+    let executed: Promise<void> | undefined;
+    const checked = ready.then(
+      () => {
+        executed = this.checkAndExecute(command, id);
+      },
+      (error: unknown) => {
+        const reason = `the risk gate could not refresh its view: ${error instanceof Error ? error.message : String(error)}`;
+        this.deny(command, command.strategyId, id, 'risk-unavailable', reason);
+      },
+    );
+    // the order's next command waits until the venue took this one (live: the broker answered the
+    // create, so a cancel has a broker order to cancel); the run waits for the check only
+    this.track(
+      id,
+      checked.then(() => executed),
+    );
+    this.owner.await(checked);
+  }
+
+  /** Makes the order's next command wait for `done` (it never rejects). */
+  private track(id: ClientOrderId, done: Promise<unknown>): void {
+    this.checking.set(id, done);
+    void done.then(
+      () => this.checked(id, done),
+      () => this.checked(id, done),
     );
   }
 
-  private checkAndExecute(command: OrderCommand, clientOrderId: ClientOrderId): void {
+  /** The last command of an order done: it is no longer waited for (unless a later one replaced it). */
+  private checked(id: ClientOrderId, done: Promise<unknown>): void {
+    if (this.checking.get(id) === done) this.checking.delete(id);
+  }
+
+  /** Judges `command` and hands it to the venue; answers the venue's promise when it works asynchronously. */
+  private checkAndExecute(command: OrderCommand, clientOrderId: ClientOrderId): Promise<void> | undefined {
     const verdict = this.risk.check(command);
     if (!verdict.accepted) {
       this.deny(command, command.strategyId, clientOrderId, verdict.code, verdict.reason);
-      return;
+      return undefined;
     }
     const venue = this.venue;
     if (venue.executeNow !== undefined) {
@@ -107,13 +149,17 @@ export class CommandPath {
       } catch (error) {
         this.venueFailed(command, clientOrderId, error);
       }
-      return;
+      return undefined;
     }
-    this.executeLater(venue, command, clientOrderId);
+    return this.executeLater(venue, command, clientOrderId);
   }
 
-  private executeLater(venue: ExecutionVenue, command: OrderCommand, clientOrderId: ClientOrderId): void {
-    venue.execute(command).catch((error: unknown) => this.venueFailed(command, clientOrderId, error));
+  private executeLater(
+    venue: ExecutionVenue,
+    command: OrderCommand,
+    clientOrderId: ClientOrderId,
+  ): Promise<void> {
+    return venue.execute(command).catch((error: unknown) => this.venueFailed(command, clientOrderId, error));
   }
 
   private venueFailed(command: OrderCommand, clientOrderId: ClientOrderId, error: unknown): void {
