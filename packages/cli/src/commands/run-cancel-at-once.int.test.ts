@@ -5,6 +5,8 @@
  * did not know yet) and refused it `order-not-found: No order … is known`, with a warning that the
  * event did not apply to the order's state, and the order went on working at the broker; live, once
  * the gate let it through, the order manager refused it `order-not-open` (no broker order yet).
+ * And an order for a symbol the broker does not know is denied with the broker's `stock-not-found`
+ * (before, `risk-unavailable: the risk gate could not refresh its view`, as for a passing failure).
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -40,4 +42,20 @@ describe('hoga run: a cancel and a modify in the same hook as the create', () =>
       expect(out).not.toContain('does not apply to the order state');
     }, 180_000);
   }
+});
+
+const BUYS_UNKNOWN = join(root, 'packages/cli/test/fixtures/buys-unknown-symbol.ts');
+
+describe('hoga run: an order for a symbol the broker does not know', () => {
+  it('is denied stock-not-found, paper and live (before: risk-unavailable)', async () => {
+    const { sim, db } = await setup();
+    for (const mode of ['paper', 'live']) {
+      const r = start(['run', BUYS_UNKNOWN, '--mode', mode, ...REST_ARGS], env(sim, db));
+      const seen = await until(r, /denied \S+: stock-not-found/, 90_000);
+      r.child.kill('SIGINT');
+      expect(await exitedWithin(r, 60_000)).not.toBe('still running');
+      expect(seen, r.out.join('')).toBe(true);
+      expect(r.out.join('')).not.toContain('risk-unavailable');
+    }
+  }, 240_000);
 });

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { BrokerApiError } from '@hoga/connector';
 import type { ClientOrderId, Logger, OrderDenied, OrderEvent, StrategyId } from '@hoga/core';
 import type { OrderCommand } from '../commands/order-commands.js';
 import type { RiskGate } from '../risk/risk-gate.js';
@@ -107,6 +108,18 @@ export class CommandPath {
         executed = this.checkAndExecute(command, id);
       },
       (error: unknown) => {
+        // a symbol the broker does not know: its code, as the broker would refuse the order (before,
+        // `risk-unavailable`, which reads as a passing failure of the gate)
+        if (error instanceof BrokerApiError && error.code === 'stock-not-found') {
+          this.deny(
+            command,
+            command.strategyId,
+            id,
+            error.code,
+            `the broker has no such stock: ${error.message}`,
+          );
+          return;
+        }
         const reason = `the risk gate could not refresh its view: ${error instanceof Error ? error.message : String(error)}`;
         this.deny(command, command.strategyId, id, 'risk-unavailable', reason);
       },
