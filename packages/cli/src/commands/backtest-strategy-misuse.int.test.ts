@@ -9,6 +9,8 @@
  * - a cancel the venue gets for an order it rejected meanwhile (in the same hook) is refused with
  *   the broker's `already-rejected`. Before, `already-filled`, for a rejected, canceled or expired
  *   order alike;
+ * - a cancel or modify of an order denied in the same hook (by the runtime or the risk gate) is
+ *   refused `order-closed`, as the docs say; before, `order-not-found: No order … is known`;
  * - `ctx.cash('krw')` is KRW's cash, and `ctx.cash('EUR')` throws. Before, both answered 0 (hoga runs
  *   a `.ts` file without checking its types);
  * - `ctx.universe` is read-only: a strategy pushing to its `symbols` changed the run's own list
@@ -53,6 +55,14 @@ export default class Misuse extends Strategy<z.infer<typeof Config>> {
     if (this.config.call === 'market-gtc') this.ctx.submit({ symbol: s, side: 'BUY', quantity: 1, timeInForce: 'GTC' as 'DAY' });
     if (this.config.call === 'no-symbol') this.ctx.submit({ side: 'BUY', quantity: 1 } as never);
     if (this.config.call === 'no-request') this.ctx.submit(undefined as never);
+    if (this.config.call === 'cancel-denied') {
+      // a quantity of 0: denied invalid-request at once, before the venue
+      const id = this.ctx.buy(s, 0, bar.close);
+      this.ctx.cancel(id);
+      // over the default risk limit of 30,000,000 KRW an order: denied by the risk gate
+      const big = this.ctx.buy(s, 1000, bar.close);
+      this.ctx.modify(big, { price: bar.close - 100 });
+    }
     if (this.config.call === 'cancel-rejected') {
       // off the tick grid: the venue rejects it, after this hook (its events are queued until then)
       const id = this.ctx.buy(s, 1, bar.close + 1);
@@ -61,7 +71,7 @@ export default class Misuse extends Strategy<z.infer<typeof Config>> {
   }
   override onOrderEvent(event: OrderEvent): void {
     if (event.type === 'OrderDenied') this.ctx.log.info('denied ' + event.code + ': ' + event.reason);
-    if (event.type === 'OrderRejected' || event.type === 'OrderCancelRejected')
+    if (event.type === 'OrderRejected' || event.type === 'OrderCancelRejected' || event.type === 'OrderModifyRejected')
       this.ctx.log.info(event.type + ' ' + event.code);
   }
 }
@@ -124,6 +134,16 @@ describe('hoga backtest: a wrong call to the context', TSX_CHILD, () => {
     expect(result.stderr).toContain('OrderRejected invalid-request');
     expect(result.stderr).toContain('OrderCancelRejected already-rejected');
     expect(result.stderr).not.toContain('already-filled');
+  });
+
+  it('refuses a cancel or modify of an order denied in the same hook order-closed (before: order-not-found, No order … is known)', async () => {
+    const result = await run('cancel-denied');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('denied invalid-request');
+    expect(result.stderr).toContain('denied risk-max-order-value');
+    expect(result.stderr).toContain('OrderCancelRejected order-closed');
+    expect(result.stderr).toContain('OrderModifyRejected order-closed');
+    expect(result.stderr).not.toContain('order-not-found');
   });
 
   it("takes ctx.cash('krw') for KRW, and stops the run on ctx.cash('EUR') (before: both 0)", async () => {

@@ -383,6 +383,9 @@ export class EngineRuntime implements HostServices {
   // ---- routing ------------------------------------------------------------------------------
 
   private enqueue(event: OrderEvent): void {
+    // a create denied (by the runtime, the risk gate): closed for its strategy at once
+    if (event.type === 'OrderDenied' && event.strategyId !== undefined)
+      this.hostOf(event.strategyId)?.deniedNow(event.clientOrderId);
     this.queue.push(event);
     if (this.inHook === 0) this.drain();
   }

@@ -294,11 +294,15 @@ export class StrategyHost implements StrategyContext {
   }
 
   /**
-   * A new order the runtime denied at once (its `OrderDenied` follows): no longer counted open by
-   * the orders placed after it in the same hook.
+   * A new order denied (its `OrderDenied` is on its way to the strategy): no longer counted open by
+   * the orders placed after it in the same hook, and `DENIED` at once, so that a modify or cancel of
+   * it in the same hook is refused `order-closed` (before, it went on to the risk gate, which
+   * answered `order-not-found: No order … is known`).
    */
   deniedNow(clientOrderId: string): void {
     this.open.delete(clientOrderId);
+    const o = this.orders.get(clientOrderId);
+    if (o !== undefined && OPEN.has(o.state)) o.state = 'DENIED';
   }
 
   /** Whether `clientOrderId` is one of this strategy's orders. */
@@ -318,10 +322,13 @@ export class StrategyHost implements StrategyContext {
       return;
     }
     const hasFills = !o.filledQuantity.isZero();
-    try {
-      o.state = transitionOrder(o.state, event.type, hasFills ? HAS_FILLS : NO_FILLS);
-    } catch {
-      this.log.warn({ state: o.state, event: event.type }, 'order event does not apply to the order state');
+    // (an order denied is DENIED from the denial on: see `deniedNow`)
+    if (event.type !== 'OrderDenied' || o.state !== 'DENIED') {
+      try {
+        o.state = transitionOrder(o.state, event.type, hasFills ? HAS_FILLS : NO_FILLS);
+      } catch {
+        this.log.warn({ state: o.state, event: event.type }, 'order event does not apply to the order state');
+      }
     }
     if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
       const f = event.fill;
