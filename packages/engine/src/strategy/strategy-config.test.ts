@@ -31,6 +31,23 @@ describe('parseStrategyConfig', () => {
     expect(parseStrategyConfig('Demo', undefined, undefined)).toEqual({});
   });
 
+  it('refuses a field a nested z.object does not declare, through optional and default (before: dropped unseen)', () => {
+    const Nested = z.object({
+      stop: z.object({ pct: z.number() }).optional(),
+      take: z.object({ pct: z.number() }).default({ pct: 2 }),
+      loose: z.looseObject({ pct: z.number() }).optional(),
+    });
+    expect(() =>
+      parseStrategyConfig('Demo', Nested, {
+        stop: { pct: 1, typo: 2 },
+        take: { pct: 3, pcy: 4 },
+        loose: { pct: 1, extra: true },
+      }),
+    ).toThrow(
+      'invalid config for strategy Demo:\n  stop.typo: found 2, expected no such field (a typo?)\n  take.pcy: found 4, expected no such field (a typo?)',
+    );
+  });
+
   it.each([
     [{ fast: 'five' }, [['fast', 'five', 'number']]],
     [

@@ -66,19 +66,27 @@ export function parseStrategyConfig<C>(strategy: string, schema: ZodType<C> | un
  * purpose says so (`z.looseObject`, or a `catchall`) and is left alone. Read from the schema's
  * definition, so a strategy's own copy of zod is understood too.
  */
-function unknownFields(schema: ZodType, raw: unknown): ConfigIssue[] {
-  const def = (schema as { _zod?: { def?: { type?: string; catchall?: unknown; shape?: object } } })._zod
-    ?.def;
-  if (def?.type !== 'object' || def.catchall !== undefined || def.shape === undefined) return [];
+function unknownFields(schema: ZodType, raw: unknown, path: readonly string[] = []): ConfigIssue[] {
+  const def = objectDefOf(schema);
+  if (def === undefined || def.catchall !== undefined || def.shape === undefined) return [];
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return [];
-  const declared = def.shape;
-  return Object.keys(raw)
-    .filter((key) => !Object.hasOwn(declared, key))
-    .map((key) => ({
-      field: key,
-      value: (raw as Record<string, unknown>)[key],
-      expected: 'no such field (a typo?)',
-    }));
+  const declared = def.shape as Record<string, ZodType>;
+  return Object.keys(raw).flatMap((key): ConfigIssue[] => {
+    const value = (raw as Record<string, unknown>)[key];
+    // a nested object's fields too (before, `{"stop": {"pct": 1, "typo": 2}}` lost `typo` unseen)
+    if (Object.hasOwn(declared, key)) return unknownFields(declared[key] as ZodType, value, [...path, key]);
+    return [{ field: [...path, key].join('.'), value, expected: 'no such field (a typo?)' }];
+  });
+}
+
+/** The definition of a `z.object` schema, through `optional`, `nullable`, `default` and the like. */
+function objectDefOf(schema: ZodType): { catchall?: unknown; shape?: object } | undefined {
+  type Def = { type?: string; catchall?: unknown; shape?: object; innerType?: unknown };
+  let def = (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+  for (let depth = 0; def !== undefined && def.type !== 'object' && depth < 8; depth++) {
+    def = (def.innerType as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+  }
+  return def?.type === 'object' ? def : undefined;
 }
 
 function issuesOf(error: ZodError, raw: unknown): ConfigIssue[] {
