@@ -70,4 +70,13 @@ describe('dayOrderExpiry', () => {
   ] as const)('ends a %s DAY order of %s at %s', (market, at, end) => {
     expect(DateTime.fromMillis(dayOrderExpiry(market, ms(at)), { zone: 'Asia/Seoul' }).toISO()).toBe(end);
   });
+
+  it('ends a KR order at 20:00 KST of its KST date at every hour from 2000 to 2030 (no zone lookup)', () => {
+    for (let t = Date.UTC(2000, 0, 1); t < Date.UTC(2030, 0, 1); t += 3_600_000 * 7 + 60_001) {
+      const date = DateTime.fromMillis(t, { zone: 'Asia/Seoul' }).toISODate();
+      expect(dayOrderExpiry('KR', t)).toBe(
+        DateTime.fromISO(`${date}T20:00:00`, { zone: 'Asia/Seoul' }).toMillis(),
+      );
+    }
+  });
 });

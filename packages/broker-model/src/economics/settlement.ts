@@ -57,12 +57,18 @@ export function settlementDate(
   return addBusinessDays(tradingDate(market, atMs), SETTLEMENT_LAG_DAYS[market], holidays);
 }
 
+const DAY_MS = 86_400_000;
+const KST_OFFSET_MS = 9 * 3_600_000;
+/** 20:00 KST as a time of the UTC day. */
+const KR_EXPIRY_UTC_MS = 11 * 3_600_000;
+
 /**
  * When a DAY order still open is cancelled: KR at 20:00 KST of its order date (after the last
  * session of the day); US at 20:00 New York of its US trading date (the end of the after-market).
  */
 export function dayOrderExpiry(market: Market, orderedAtMs: number): number {
-  const date = tradingDate(market, orderedAtMs);
-  const zone = market === 'KR' ? KST_ZONE : NEW_YORK_ZONE;
-  return DateTime.fromISO(`${date}T20:00:00`, { zone }).toMillis();
+  // KST has no daylight saving (a fixed UTC+9 since 1988): 20:00 KST of the KST date is 11:00 UTC,
+  // reckoned without a time-zone lookup (a backtest asks this of thousands of orders)
+  if (market === 'KR') return Math.floor((orderedAtMs + KST_OFFSET_MS) / DAY_MS) * DAY_MS + KR_EXPIRY_UTC_MS;
+  return DateTime.fromISO(`${tradingDate(market, orderedAtMs)}T20:00:00`, { zone: NEW_YORK_ZONE }).toMillis();
 }

@@ -194,13 +194,9 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   }
 
   private match(order: SimulatedOrder, view: M, sessionKey: number, now: number): void {
-    if (order.sessionKey === undefined) {
-      order.sessionKey = sessionKey;
-      if (order.dayEnd === Number.POSITIVE_INFINITY) {
-        order.dayEnd = this.dayEnds.of(order.symbol, order.timeInForce, now);
-        this.dayEnds.note(order);
-      }
-    } else if (order.sessionKey !== sessionKey) {
+    const first = order.sessionKey === undefined;
+    if (first) order.sessionKey = sessionKey;
+    else if (order.sessionKey !== sessionKey) {
       this.close(order, 'EXPIRED');
       this.events.expired(order, now);
       return;
@@ -209,6 +205,12 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     for (let i = 0; i < slices.length; i++) {
       const slice = slices[i] as (typeof slices)[number];
       if (!this.fill(order, slice.quantity, slice.price, slice.time)) break;
+    }
+    // its trading day is the one of the first bar it meets; its end is looked up only when it works
+    // on past that bar (a backtest's market orders fill on it: the calendar is not read for them)
+    if (first && order.dayEnd === Number.POSITIVE_INFINITY && !isTerminalOrderState(order.state)) {
+      order.dayEnd = this.dayEnds.of(order.symbol, order.timeInForce, now);
+      this.dayEnds.note(order);
     }
   }
 
