@@ -19,6 +19,7 @@ import {
 import type { HogaDatabase } from '@hoga/store';
 import { createRunLogger } from '../runtime/cli-logger.js';
 import { refusals } from './backtest-report.js';
+import { RepeatedWarnings } from './repeated-warnings.js';
 
 /** What a session needs. */
 export interface SessionOptions {
@@ -168,6 +169,8 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   const at = () => o.clock.now().toFormat('HH:mm:ss');
   const logger = createRunLogger(o.print, at);
   const runIds = new Set(o.strategies.map((s) => s.id ?? s.strategyClass.name));
+  // a broker outage fails every poll: each kind of failure is said once a minute, its repeats counted
+  const warnings = new RepeatedWarnings(o.print);
   const run = await startLiveRun({
     settings: {
       runId: `${o.mode}-${o.clock.nowMs()}`,
@@ -196,8 +199,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
       if (a.type === 'ExternalOrderAdopted') return;
       o.print(`${at()} ALERT ${a.type} ${JSON.stringify({ ...a, type: undefined })}`);
     },
-    onError: (e, where) =>
-      o.print(`${at()} warning: ${where}: ${e instanceof Error ? e.message : String(e)}`),
+    onError: (e, where) => warnings.warn(at(), where, e instanceof Error ? e.message : String(e)),
   });
   const timer = setInterval(() => o.print(statusLine(run.status(), at())), o.statusEveryMs);
   return {
@@ -205,6 +207,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     async stop(): Promise<LiveStatus> {
       clearInterval(timer);
       await run.stop();
+      warnings.flush(at());
       const s = run.status();
       o.print(statusLine(s, at()));
       // the orders denied (risk module) or rejected (broker) this session, by code
