@@ -177,7 +177,8 @@ export class BacktestBrokerRules {
     const nowMs = this.input.clock.nowMs();
     const session = this.sessions[market].at(nowMs);
     if (session === null) return this.closedRefusal(intent.instrument, nowMs);
-    const at = DateTime.fromMillis(nowMs, { zone: KST_ZONE });
+    // a time-zone lookup costs some microseconds: made only for an amount order or a refusal's message
+    const at = () => DateTime.fromMillis(nowMs, { zone: KST_ZONE });
     const inRegular = (ms: number) =>
       orderSessionAt(market, ms, NO_HOLIDAYS) === SessionName.REGULAR_MARKET ? session : null;
     if (isAmountOrFractional(fields)) {
@@ -191,11 +192,13 @@ export class BacktestBrokerRules {
             };
       const field = fields.orderAmount !== null ? 'orderAmount' : 'quantity';
       // outside a regular session, the message says when the next one opens
-      const opensAt = regular === null ? nextOrderOpen(inRegular, at) : null;
-      const refusal = refusalOf(checkAmountOrderWindow(field, regular, at, opensAt));
+      const now = at();
+      const opensAt = regular === null ? nextOrderOpen(inRegular, now) : null;
+      const refusal = refusalOf(checkAmountOrderWindow(field, regular, now, opensAt));
       if (refusal !== null) return refusal;
     }
     if (session === SessionName.REGULAR_MARKET) return null;
+    const self = this;
     return refusalOf(
       checkOrderTypeInSession(
         { orderType: intent.orderType, timeInForce: fields.timeInForce ?? 'DAY' },
@@ -203,12 +206,27 @@ export class BacktestBrokerRules {
         {
           session,
           get regularOpenAt() {
-            return nextOrderOpen(inRegular, at);
+            return self.regularOpenAt(market, nowMs, () => nextOrderOpen(inRegular, at()));
           },
         },
         market,
       ),
     );
+  }
+
+  /** The last answer of {@link regularOpenAt} per market: the orders of one bar time share it. */
+  private readonly opens: Record<string, { at: number; value: DateTime | null }> = {};
+
+  /**
+   * When the regular session opens next after `nowMs`, for a refusal's message: worked out once
+   * per market and time (a minute backtest refuses the market orders of many symbols at one bar).
+   */
+  private regularOpenAt(market: string, nowMs: number, work: () => DateTime | null): DateTime | null {
+    const last = this.opens[market];
+    if (last !== undefined && last.at === nowMs) return last.value;
+    const value = work();
+    this.opens[market] = { at: nowMs, value };
+    return value;
   }
 }
 
