@@ -28,13 +28,13 @@ describe('RepeatedWarnings', () => {
     w.warn('10:01:01', 'candles', 'HTTP 500 after 3 retries (005930)');
     w.flush('10:02:00');
     expect(lines.slice(3)).toEqual([
-      '10:02:00 warning: candles: 1 more like it: HTTP 500 after 3 retries (005930)',
+      '10:02:00 warning: candles: 1 more like it, the last: HTTP 500 after 3 retries (005930)',
     ]);
     w.flush('10:03:00');
     expect(lines).toHaveLength(4);
   });
 
-  it("counts the same failure of another symbol's stream, another request id, as a repeat", () => {
+  it("counts the same failure of another symbol's stream, another request id, as a repeat, and tells the last at flush", () => {
     const lines: string[] = [];
     const w = new RepeatedWarnings(
       (l) => lines.push(l),
@@ -45,7 +45,7 @@ describe('RepeatedWarnings', () => {
     w.flush('u');
     expect(lines).toEqual([
       't warning: candles:005930:1m: getCandles: HTTP 500 internal-error (request 7fd3ff14-f8f2-4c63)',
-      'u warning: candles:005930:1m: 1 more like it: getCandles: HTTP 500 internal-error (request 7fd3ff14-f8f2-4c63)',
+      'u warning: candles:000660:1m: 1 more like it, the last: getCandles: HTTP 500 internal-error (request dfd7bcd8-ca3d-4990)',
     ]);
   });
 

@@ -11,17 +11,18 @@ const QUIET_MS = 60_000;
 interface Seen {
   /** When it was last printed (real ms). */
   printedAt: number;
-  /** The place and the message as last printed. */
+  /** The place and the message of the last one (printed or counted). */
   where: string;
   message: string;
-  /** Repeats since, not printed. */
+  /** Repeats since the last print, not printed. */
   repeats: number;
 }
 
 /**
  * Prints a warning the first time it comes, then counts its repeats (the same kind of stream and
- * message, its symbols, numbers and request ids aside) for a minute; the next one after that says how many came meanwhile, and
- * {@link flush} tells what is still counted (at the run's stop).
+ * message, its symbols, numbers and request ids aside) for a minute; the next one after that says
+ * how many came meanwhile, and {@link flush} tells what is still counted (at the run's stop), with
+ * the last one counted.
  */
 export class RepeatedWarnings {
   private readonly seen = new Map<string, Seen>();
@@ -47,6 +48,8 @@ export class RepeatedWarnings {
     const seen = this.seen.get(key);
     if (seen !== undefined && now - seen.printedAt < QUIET_MS) {
       seen.repeats += 1;
+      seen.where = where;
+      seen.message = message;
       return;
     }
     const more =
@@ -55,11 +58,11 @@ export class RepeatedWarnings {
     this.print(`${at} warning: ${where}: ${message}${more}`);
   }
 
-  /** Tells each warning's repeats not yet printed. */
+  /** Tells each warning's repeats not yet printed, with the last of them as it came. */
   flush(at: string): void {
     for (const seen of this.seen.values()) {
       if (seen.repeats === 0) continue;
-      this.print(`${at} warning: ${seen.where}: ${moreLikeIt(seen.repeats)}: ${seen.message}`);
+      this.print(`${at} warning: ${seen.where}: ${moreLikeIt(seen.repeats)}, the last: ${seen.message}`);
       seen.repeats = 0;
     }
   }

@@ -12,6 +12,8 @@ import type { SimulatedOrder } from './simulated-order.js';
 import type { VenueOrders } from './venue-orders.js';
 
 const HOUR_MS = 3_600_000;
+/** What {@link DayOrderEnds.due} answers while no order's end has passed (asked before every bar). */
+const NONE_DUE: readonly SimulatedOrder[] = Object.freeze([]);
 
 /**
  * The end of the trading day of orders placed at an instant, per market, cached by the hour; and
@@ -45,10 +47,10 @@ export class DayOrderEnds {
 
   /**
    * The working orders whose day ended before `time` (none at the cost of one comparison while no
-   * working order's end has passed).
+   * working order's end has passed, and no allocation: a backtest asks before each of its bars).
    */
-  due(time: number, orders: VenueOrders): SimulatedOrder[] {
-    if (time <= this.next) return [];
+  due(time: number, orders: VenueOrders): readonly SimulatedOrder[] {
+    if (time <= this.next) return NONE_DUE;
     const out: SimulatedOrder[] = [];
     let next = Number.POSITIVE_INFINITY;
     for (const symbol of orders.workingSymbols()) {
