@@ -140,22 +140,10 @@ describe('a keep-alive connection the server closes as a request is written', ()
 describe('a blocked event loop', () => {
   it('does not reuse a socket idle past idleSocketMs by the wall clock, though its timer could not run', async () => {
     // The client retires idle sockets after 300 ms; the proxy resets the next reused one.
-    proxy = await startIdleClosingProxy(fx.sim.url);
-    const client = new BrokerClient({
-      clock: fx.clock,
-      config: {
-        baseUrl: proxy.url,
-        clientId: 'sim-client',
-        clientSecret: 'sim-secret',
-        accountSeq: 1,
-        idleSocketMs: 300,
-      },
-    });
-    clients.push(client);
+    const client = await clientBehindProxy({ idleSocketMs: 300 });
     const request = await restingBuy(client);
     // Let the socket go back to the pool, then block past the client's idle limit.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    proxy.armReset();
+    await idleGap();
     stall(900);
     const created = await client.createOrder(request);
     expect(proxy.dropped).toBe(0);
