@@ -96,6 +96,7 @@ export {
 } from './streams/broker-streams.js';
 export { CandleTracker, type CandleUpdate, isCandleInProgress } from './streams/candle-tracker.js';
 export { MarketHours } from './streams/market-hours.js';
+export { endedAtDayEnd } from './streams/order-day-end.js';
 export {
   type OrderListReader,
   type OrderSnapshotPoll,

@@ -26,6 +26,7 @@ import {
   TERMINAL_BROKER_ORDER_STATUSES,
 } from '@hoga/core';
 import type { OrderRecord } from '../schemas/orders.js';
+import { endedAtDayEnd } from './order-day-end.js';
 
 /** How an order id relates to the order the user placed. */
 type Role = 'order' | 'replacement' | 'cancel';
@@ -278,11 +279,15 @@ export class OrderTracker {
     if (previous?.status === order.status) return events;
     switch (order.status) {
       case BrokerOrderStatus.CANCELED:
-        events.push({
-          ...base(order.canceledAt?.toMillis() ?? now),
-          type: 'OrderCanceled',
-          brokerOrderId: brokerId,
-        });
+        // a DAY order the broker ended with its trading day (the wire has no EXPIRED)
+        if (endedAtDayEnd(order))
+          events.push({ ...base(order.canceledAt?.toMillis() ?? now), type: 'OrderExpired' });
+        else
+          events.push({
+            ...base(order.canceledAt?.toMillis() ?? now),
+            type: 'OrderCanceled',
+            brokerOrderId: brokerId,
+          });
         break;
       case BrokerOrderStatus.REJECTED:
         events.push({ ...base(now), type: 'OrderRejected', reason: 'rejected by the broker' });

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { averageFillPrice, dayOrderExpiry, usRegularSessionAt } from '@hoga/broker-model';
-import type { OrderRecord } from '@hoga/connector';
+import { averageFillPrice, usRegularSessionAt } from '@hoga/broker-model';
+import { endedAtDayEnd, type OrderRecord } from '@hoga/connector';
 import {
   type BrokerOrderId,
   type ClientOrderId,
@@ -16,7 +16,6 @@ import {
   type Fill,
   isTerminalOrderState,
   Money,
-  marketOfSymbol,
   newEventId,
   type OrderEvent,
   type OrderIntent,
@@ -38,18 +37,6 @@ function canceledBy(status: string): string {
   if (status === 'REPLACED') return 'replaced-elsewhere';
   if (status === NOT_FOUND_STATUS) return 'not-found-at-broker';
   return 'broker';
-}
-
-/**
- * Whether a broker report shows a DAY order the broker ended at the end of its trading day (KR 20:00
- * KST of its order date, US 20:00 New York of its trading date): `CANCELED` at or after that time.
- * The wire has no `EXPIRED`; a cancel asked for in the app ends an order during order hours, before it.
- */
-export function endedAtDayEnd(record: OrderRecord): boolean {
-  if (record.status !== 'CANCELED' || record.timeInForce !== 'DAY' || record.canceledAt === null)
-    return false;
-  const end = dayOrderExpiry(marketOfSymbol(record.symbol), record.orderedAt.toMillis());
-  return record.canceledAt.toMillis() >= end;
 }
 
 /**
