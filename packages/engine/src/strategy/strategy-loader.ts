@@ -22,8 +22,8 @@ const MODULE_EXTENSIONS: ReadonlySet<string> = new Set(['.ts', '.mts', '.cts', '
  *
  * @param file - path of the strategy's `.ts` file (relative to the working directory)
  * @throws {@link EngineError} `strategy-load-failed` when the file is missing, a directory or not a
- *   module (by its extension), fails to import, or exports no (or more than one, without a default)
- *   strategy class
+ *   module (by its extension), fails to import, has a default export that is not a strategy class,
+ *   or exports no (or more than one, without a default) strategy class
  */
 export async function loadStrategyClass(file: string): Promise<StrategyClass> {
   const path = resolve(file);
@@ -58,20 +58,75 @@ export async function loadStrategyClass(file: string): Promise<StrategyClass> {
       },
     );
   }
-  const classes = isStrategyClass(module.default)
-    ? [module.default]
-    : Object.values(module).filter(isStrategyClass);
-  if (classes.length === 1 && classes[0] !== undefined) {
-    checkStatics(classes[0], file);
-    noteStrategyFile(classes[0], path);
-    return classes[0];
+  const cls = strategyClassOf(module, file);
+  checkStatics(cls, file);
+  noteStrategyFile(cls, path);
+  return cls;
+}
+
+/**
+ * The strategy class of a module: its default export, else its only exported strategy class.
+ * Before, a default export that is no strategy class (`export default { … }`, a function, a class
+ * not extending `Strategy`) was passed over for a strategy class exported by name, unsaid.
+ *
+ * @throws {@link EngineError} `strategy-load-failed` naming the file: for a default export that is
+ *   not a strategy class (what it is, and the strategy classes it exports by name), for none at
+ *   all, for more than one by name and no default (naming them)
+ */
+function strategyClassOf(module: Record<string, unknown>, file: string): StrategyClass {
+  const fallback = module.default;
+  if (isStrategyClass(fallback)) return fallback;
+  // a CommonJS module's default export is its `module.exports` object, holding the named ones
+  const hasDefault = fallback !== undefined && fallback !== module['module.exports'];
+  const named = Object.entries(module)
+    .filter(([key, value]) => key !== 'default' && isStrategyClass(value))
+    .map(([, value]) => value as StrategyClass);
+  if (hasDefault) {
+    const also =
+      named.length === 0
+        ? '; the file exports no class extending Strategy (from @hoga/engine)'
+        : `; it also exports the strategy class${named.length > 1 ? 'es' : ''} ${names(named)}: export ${named.length > 1 ? 'the one to run' : 'it'} as the default (export default class ${named[0]?.name} …)`;
+    throw new EngineError(
+      EngineErrorCode.STRATEGY_LOAD_FAILED,
+      `strategy file ${file}: its default export is ${describeExport(fallback)}${also}`,
+    );
   }
+  if (named.length === 1 && named[0] !== undefined) return named[0];
   throw new EngineError(
     EngineErrorCode.STRATEGY_LOAD_FAILED,
-    classes.length === 0
+    named.length === 0
       ? `strategy file ${file} exports no class extending Strategy (from @hoga/engine)`
-      : `strategy file ${file} exports ${classes.length} strategy classes; make the one to run the default export`,
+      : `strategy file ${file} exports ${named.length} strategy classes, ${names(named)}, and none as the default: export the one to run as the default (export default class ${named[0]?.name} …), or give each its own file`,
   );
+}
+
+/** `A`, `A and B`, `A, B and C`. */
+function names(classes: readonly StrategyClass[]): string {
+  const all = classes.map((c) => c.name);
+  return all.length < 2 ? (all[0] ?? '') : `${all.slice(0, -1).join(', ')} and ${all.at(-1)}`;
+}
+
+/**
+ * What a default export that is no strategy class is, for the error: `an object, not a strategy
+ * class`, `a function, not a strategy class`, `class X, which does not extend Strategy`.
+ */
+function describeExport(value: unknown): string {
+  if (typeof value !== 'function') {
+    if (value === null) return 'null, not a strategy class';
+    if (Array.isArray(value)) return 'an array, not a strategy class';
+    const what = typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+    return `${what}, not a strategy class`;
+  }
+  const anonymous = value.name === '' || value.name === 'default';
+  if (!Function.prototype.toString.call(value).startsWith('class'))
+    return `${anonymous ? 'a function' : `function ${value.name}`}, not a strategy class`;
+  const name = anonymous ? 'a class' : `class ${value.name}`;
+  // a Strategy of another copy of @hoga/engine (the strategy's own node_modules) is not this one's
+  for (let p: unknown = Object.getPrototypeOf(value); typeof p === 'function'; p = Object.getPrototypeOf(p)) {
+    if (p.name === 'Strategy')
+      return `${name}, which extends a Strategy that is not this hoga's (another copy of @hoga/engine?)`;
+  }
+  return `${name}, which does not extend Strategy`;
 }
 
 /**

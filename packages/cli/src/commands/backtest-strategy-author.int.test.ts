@@ -1,0 +1,83 @@
+/**
+ * Rough edges a strategy author met, as `hoga backtest` in a child process over the
+ * simulator's candles says them:
+ * - a file whose default export is not a strategy class (an object, a function, a class not
+ *   extending `Strategy`) but which also exports one by name exits 2 naming the file and what its
+ *   default export is. Before, the named class ran without a word; and a file of two named strategy
+ *   classes and no default said "exports 2 strategy classes" without naming them;
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { simFlags } from '../hoga-process.test-helper.js';
+import { hogaBacktest as hoga } from './backtest-runs.test-helper.js';
+import { useCliSimulator } from './cli-simulator.test-helper.js';
+
+const scratch = useCliSimulator('hoga-backtest-author-');
+const db = join(scratch.dir, 'hoga.sqlite');
+afterAll(() => rmSync(scratch.dir, { recursive: true, force: true }));
+
+/** A strategy class exported by name, saying that it runs and what config it got. */
+const NAMED = `import { Strategy } from '@hoga/engine';
+export class Named extends Strategy {
+  override onStart(): void {
+    this.ctx.log.info('Named runs with config ' + JSON.stringify(this.config));
+  }
+}
+`;
+
+/** Writes `source` as `name.ts` in the scratch folder. */
+function strategyFile(name: string, source: string): string {
+  const file = join(scratch.dir, `${name}.ts`);
+  writeFileSync(file, source);
+  return file;
+}
+
+/** `hoga backtest <file> …` over 005930's daily bars of three days. */
+function backtest(file: string, ...more: string[]) {
+  return hoga([
+    file,
+    ...['--symbols', '005930', '--interval', '1d', '--from', '2026-11-03', '--to', '2026-11-05'],
+    ...simFlags(scratch.sim.url),
+    ...['--db', db, ...more],
+  ]);
+}
+
+/** `hoga backtest` through tsx compiles the CLI's sources in the child: seconds each on a busy machine. */
+const TSX_CHILD = { timeout: 180_000 };
+
+describe("hoga backtest: a strategy file's exports", TSX_CHILD, () => {
+  it('exits 2 when the default export is not a strategy class, naming the file, what it is and the named class', async () => {
+    const cases: [string, string][] = [
+      ['export default { foo: 1 };', 'an object, not a strategy class'],
+      ['export default function () {}', 'a function, not a strategy class'],
+      [
+        'export default class NotAStrategy { onBar(): void {} }',
+        'class NotAStrategy, which does not extend Strategy',
+      ],
+    ];
+    for (const [i, [line, what]] of cases.entries()) {
+      const file = strategyFile(`default-${i}`, `${NAMED}${line}\n`);
+      const result = await backtest(file);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`strategy file ${file}: its default export is ${what};`);
+      expect(result.stderr).toContain('it also exports the strategy class Named: export it as the default');
+      expect(result.stderr).not.toContain('Named runs');
+    }
+  });
+
+  it('exits 2 for two named strategy classes and no default, naming both', async () => {
+    const file = strategyFile('two', `${NAMED}export class Other extends Named {}\n`);
+    const result = await backtest(file);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      `strategy file ${file} exports 2 strategy classes, Named and Other, and none as the default: export the one to run as the default`,
+    );
+  });
+
+  it('still runs the only named strategy class of a file without a default export', async () => {
+    const result = await backtest(strategyFile('named', NAMED));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('Named runs with config {}');
+  });
+});
