@@ -5,6 +5,10 @@
  *   extending `Strategy`) but which also exports one by name exits 2 naming the file and what its
  *   default export is. Before, the named class ran without a word; and a file of two named strategy
  *   classes and no default said "exports 2 strategy classes" without naming them;
+ * - `ctx.modify(id, {})` (or `{price: undefined}`, or no change at all) throws an error naming the
+ *   call and what is missing, and the run stops as for any wrong call to the context. Before, a
+ *   modify of nothing went to the venue (the broker) as one at the order's own price; a modify at
+ *   the order's own price is still sent (the broker's API has no rule against it);
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -79,5 +83,73 @@ describe("hoga backtest: a strategy file's exports", TSX_CHILD, () => {
     const result = await backtest(strategyFile('named', NAMED));
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('Named runs with config {}');
+  });
+});
+
+/** On its first bar, a limit buy at the close, then the modify its config's `change` names. */
+const MODIFY = `
+import type { Bar, OrderEvent } from '@hoga/core';
+import { Strategy, z } from '@hoga/engine';
+
+const Config = z.object({ change: z.string() });
+
+export default class Modifier extends Strategy<z.infer<typeof Config>> {
+  static readonly configSchema = Config;
+  private done = false;
+  override onBar(bar: Bar): void {
+    if (this.done) return;
+    this.done = true;
+    const id = this.ctx.buy(bar.symbol, 1, bar.close);
+    if (this.config.change === 'empty') this.ctx.modify(id, {});
+    if (this.config.change === 'undefined-price') this.ctx.modify(id, { price: undefined });
+    if (this.config.change === 'confirm-only') this.ctx.modify(id, { confirmHighValue: true });
+    if (this.config.change === 'none') this.ctx.modify(id, undefined as never);
+    if (this.config.change === 'same-price') this.ctx.modify(id, { price: bar.close });
+  }
+  override onOrderEvent(event: OrderEvent): void {
+    this.ctx.log.info('event ' + event.type + ('code' in event ? ' ' + event.code : ''));
+  }
+}
+`;
+
+describe('hoga backtest: ctx.modify without a change', TSX_CHILD, () => {
+  const file = strategyFile('modifier', MODIFY);
+  const run = (change: string) => {
+    const config = join(scratch.dir, `modify-${change}.json`);
+    writeFileSync(config, JSON.stringify({ change }));
+    return backtest(file, '--config', config);
+  };
+
+  it('stops the run on ctx.modify(id, {}), naming the call and that neither a price nor a quantity was given', async () => {
+    const cases: [string, string][] = [
+      ['empty', 'found {}'],
+      ['undefined-price', 'found {price: undefined}'],
+      ['confirm-only', 'found {confirmHighValue: true}'],
+    ];
+    for (const [change, found] of cases) {
+      const result = await run(change);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `strategy Modifier threw in onBar: modify of order \\S+: expected a new price or quantity, ${found.replace(/[{}]/g, '\\$&')}`,
+        ),
+      );
+      expect(result.stderr).not.toContain('event OrderModified');
+    }
+  });
+
+  it('stops the run on ctx.modify(id) with no change at all, naming the call', async () => {
+    const result = await run('none');
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(
+      /strategy Modifier threw in onBar: modify of order \S+: expected a change \({price\?, quantity\?}\), found undefined/,
+    );
+    expect(result.stderr).not.toContain('Cannot read properties');
+  });
+
+  it("sends a modify at the order's own price, as the broker's API takes it", async () => {
+    const result = await run('same-price');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('event OrderModified');
   });
 });

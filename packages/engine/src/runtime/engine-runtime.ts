@@ -43,7 +43,14 @@ import type {
 import { ExecutionVenue } from '../venue/execution-venue.js';
 import { CommandPath } from './command-path.js';
 import { EventQueue } from './event-queue.js';
-import { decimalOf, intentInput, orderIdOf, orderRequestOf, symbolOf } from './intent-input.js';
+import {
+  checkOrderChange,
+  decimalOf,
+  intentInput,
+  orderIdOf,
+  orderRequestOf,
+  symbolOf,
+} from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
 import type { HostServices } from './strategy-host.js';
 import { StrategyHost } from './strategy-host.js';
@@ -292,6 +299,7 @@ export class EngineRuntime implements HostServices {
     change: { price?: DecimalInput; quantity?: DecimalInput; confirmHighValue?: boolean },
   ): void {
     orderIdOf(id, 'modify');
+    checkOrderChange(change, id);
     const order = host.order(id);
     const quantity = modifyQuantity(
       change.quantity === undefined

@@ -43,6 +43,35 @@ export function orderIdOf(id: unknown, verb: 'modify' | 'cancel'): ClientOrderId
   );
 }
 
+/**
+ * Checks a modify's change: an object with a new price or a new quantity (or both).
+ *
+ * @param id - the order's id, named in the error
+ * @throws {@link EngineError} `invalid-request` naming the call (`modify of order ID`) and what was
+ *   given when it is not an object, or has neither a price nor a quantity (`{}`, `{price:
+ *   undefined}`, `{confirmHighValue: true}`): a programmer error, the run stops as the hook threw.
+ *   Before, such a modify went to the venue as one at the order's own price and quantity, and the
+ *   broker replaced the order by a new one, losing its place in the queue; `ctx.modify(id)` threw a
+ *   `TypeError` (`Cannot read properties of undefined (reading 'quantity')`)
+ */
+export function checkOrderChange(change: unknown, id: ClientOrderId): void {
+  if (typeof change !== 'object' || change === null || Array.isArray(change)) {
+    throw new EngineError(
+      EngineErrorCode.INVALID_REQUEST,
+      `modify of order ${id}: expected a change ({price?, quantity?}), found ${found(change)}`,
+    );
+  }
+  const { price, quantity } = change as { readonly price?: unknown; readonly quantity?: unknown };
+  if (price !== undefined || quantity !== undefined) return;
+  const given = Object.entries(change)
+    .map(([key, value]) => `${key}: ${found(value)}`)
+    .join(', ');
+  throw new EngineError(
+    EngineErrorCode.INVALID_REQUEST,
+    `modify of order ${id}: expected a new price or quantity, found {${given}}`,
+  );
+}
+
 /** How a value a strategy passed is named in an error: `undefined`, `""`, `an object`, `42`. */
 function found(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);

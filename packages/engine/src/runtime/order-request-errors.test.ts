@@ -48,3 +48,24 @@ describe('an order request with a value that is not a number', () => {
     });
   }
 });
+
+describe('a modify that changes nothing', () => {
+  const open = (s: Strategy) => s.ctx.openOrders()[0]?.clientOrderId ?? ('' as never);
+  for (const [change, found] of [
+    [{}, '{}'],
+    [{ price: undefined, quantity: undefined }, '{price: undefined, quantity: undefined}'],
+    [{ confirmHighValue: true }, '{confirmHighValue: true}'],
+  ] as const) {
+    it(`stops the run naming the call and what was given (${found}); nothing is sent`, async () => {
+      const { outcome } = await backtestBars(
+        [{ strategyClass: strategyCalling((s) => s.ctx.modify(open(s), change as never)), id: 'Asks' }],
+        minuteBars('005930', [70_000, 71_000, 72_000]),
+      );
+      expect(outcome.status).toBe('failed');
+      expect(outcome.failure?.message).toMatch(
+        /modify of order \S+: expected a new price or quantity, found /,
+      );
+      expect(outcome.failure?.message).toContain(`found ${found}`);
+    });
+  }
+});
