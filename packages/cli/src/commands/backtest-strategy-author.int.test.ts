@@ -9,6 +9,8 @@
  *   call and what is missing, and the run stops as for any wrong call to the context. Before, a
  *   modify of nothing went to the venue (the broker) as one at the order's own price; a modify at
  *   the order's own price is still sent (the broker's API has no rule against it);
+ * - `--config` given to a strategy without a `configSchema` is passed on, with a warning naming the
+ *   strategy and that its config is not checked. Before, taken unchecked without a word.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -151,5 +153,23 @@ describe('hoga backtest: ctx.modify without a change', TSX_CHILD, () => {
     const result = await run('same-price');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('event OrderModified');
+  });
+});
+
+describe('hoga backtest: --config for a strategy without a configSchema', TSX_CHILD, () => {
+  it('passes the config on unchecked and says so on stderr, naming the strategy and the file', async () => {
+    const file = strategyFile('schemaless', `${NAMED}export default Named;\n`);
+    const config = join(scratch.dir, 'schemaless.json');
+    writeFileSync(config, JSON.stringify({ quantity: 5 }));
+    const result = await backtest(file, '--config', config);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('Named runs with config {"quantity":5}');
+    expect(result.stderr).toContain(
+      `hoga: warning: strategy Named declares no configSchema: the config of ${config} is passed on as this.config unchecked`,
+    );
+    // without --config: no warning
+    const bare = await backtest(file);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(bare.stderr).not.toContain('declares no configSchema');
   });
 });

@@ -180,7 +180,10 @@ export type StrategyConfigParser = Pick<
  * @param strategyClass - the strategy's class
  * @param config - its parsed `--config` JSON (`{}` without one)
  * @param configFile - the `--config` file it came from, as given, if any
- * @returns the config parsed (defaults applied)
+ * @param write - where the warning for a `--config` of a strategy without a schema goes (stderr)
+ * @returns the config parsed (defaults applied); a strategy without a `configSchema` gets its
+ * `--config` as it is, with a warning naming the strategy and the file: its fields are not checked
+ * (before, unsaid: a misspelt or unused field went unseen)
  * @throws a usage error (exit 2): `invalid config for strategy NAME (from FILE):`, then one line
  * per problem naming the field, the value found and what was expected
  */
@@ -189,7 +192,15 @@ export function checkStrategyConfig(
   strategyClass: StrategyClass,
   config: unknown,
   configFile: string | undefined,
+  write: (line: string) => void = (line) => process.stderr.write(line),
 ): unknown {
+  if (configFile !== undefined && strategyClass.configSchema === undefined) {
+    write(
+      `hoga: warning: strategy ${strategyClass.name} declares no configSchema: the config of ${configFile} ` +
+        'is passed on as this.config unchecked (a misspelt or unused field is not caught); ' +
+        'declare static configSchema = z.object({…}) to have it checked\n',
+    );
+  }
   try {
     return engine.parseStrategyConfig(strategyClass.name, strategyClass.configSchema, config);
   } catch (error) {
