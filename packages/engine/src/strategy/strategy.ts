@@ -76,7 +76,10 @@ export abstract class Strategy<Config = Record<string, unknown>> {
  */
 export interface StrategyClass {
   new (ctx: StrategyContext, config: never): Strategy<unknown>;
-  /** The config schema; omitted means the strategy takes no config (`{}`). */
+  /**
+   * The config schema; omitted, the strategy gets `{}`, or a `--config` file as it is, unchecked
+   * (the CLI warns).
+   */
   readonly configSchema?: ZodType | undefined;
   /**
    * Bars per symbol delivered before the run's start, with orders denied (default 0). A strategy
