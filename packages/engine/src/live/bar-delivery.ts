@@ -10,7 +10,12 @@
  *
  * @module
  */
-import { BrokerStreams, type CandleInterval, candleToBar, DEFAULT_STREAM_INTERVALS } from '@hoga/connector';
+import {
+  type BrokerStreams,
+  type CandleInterval,
+  candleToBar,
+  DEFAULT_STREAM_INTERVALS,
+} from '@hoga/connector';
 import type { Bar } from '@hoga/core';
 import { filter, type Subscription } from 'rxjs';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
@@ -21,9 +26,9 @@ import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { DailyBarGate } from './daily-bar-gate.js';
 import { MarketClosedNotice } from './market-closed-notice.js';
 import { MarketSubscriptions } from './market-subscriptions.js';
-import { OpenWakeHours } from './open-wake.js';
 import type { PaperAccount } from './paper-account.js';
 import type { LiveRunOptions } from './run-live.js';
+import { runStreams } from './run-streams.js';
 import { sayCandlePolling } from './start-progress.js';
 
 /** What the bar delivery needs of the run's options. */
@@ -74,14 +79,11 @@ export class BarDelivery {
     private readonly o: DeliveryOptions,
     private readonly parts: BarDeliveryParts,
   ) {
-    this.streams = new BrokerStreams(o.client, {
-      ...(o.streamIntervals === undefined ? {} : { intervals: o.streamIntervals }),
-      // a closed market is looked at again shortly before its next open, not up to 30 s after it
-      marketHours: new OpenWakeHours({
-        client: o.client,
-        clock: o.clock,
-        calendar: (m) => parts.risk.module.market?.calendar(m),
-      }),
+    this.streams = runStreams({
+      client: o.client,
+      clock: o.clock,
+      streamIntervals: o.streamIntervals,
+      calendar: (m) => parts.risk.module.market?.calendar(m),
       // a subscription to a symbol the broker does not know ends, said once (not at every poll)
       onError: (e, key) => {
         if (!this.market.unknownSymbol(e, key)) o.onError?.(e, key);
