@@ -128,4 +128,19 @@ describe(ScaledClock, () => {
       expect(() => new ScaledClock({ start: 0 }).advance(-5)).toThrow(ValidationError);
     });
   });
+
+  describe('.onChange', () => {
+    it('tells its listeners of a new speed and of each jump, until they leave', () => {
+      const clock = new ScaledClock({ start: 0, speed: 0 });
+      let told = 0;
+      const leave = clock.onChange(() => told++);
+      clock.setSpeed(20);
+      clock.set(5_000);
+      clock.advance(1_000);
+      expect(told).toBe(3);
+      leave();
+      clock.setSpeed(1);
+      expect(told).toBe(3);
+    });
+  });
 });

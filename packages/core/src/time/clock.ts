@@ -112,6 +112,7 @@ export class ScaledClock implements Clock {
   private anchorReal: number;
   private anchorSim: number;
   private speed: number;
+  private readonly listeners = new Set<() => void>();
 
   /** @param options - start instant, speed and real time source */
   constructor(options: ScaledClockOptions) {
@@ -140,6 +141,7 @@ export class ScaledClock implements Clock {
   set(at: InstantInput): void {
     this.anchorSim = toMs(at, 'at');
     this.anchorReal = this.realNowMs();
+    this.changed();
   }
 
   /** Moves the simulated time forward by `ms` milliseconds. */
@@ -149,6 +151,7 @@ export class ScaledClock implements Clock {
     }
     this.rebase();
     this.anchorSim += ms;
+    this.changed();
   }
 
   /** Changes the speed from now on, without a jump in simulated time. */
@@ -156,6 +159,26 @@ export class ScaledClock implements Clock {
     const checked = checkSpeed(speed);
     this.rebase();
     this.speed = checked;
+    this.changed();
+  }
+
+  /**
+   * Calls `listener` after each change made by hand: a new speed, a jump ({@link ScaledClock.set},
+   * {@link ScaledClock.advance}). Whoever waits in real time for a clock instant (the connector's
+   * poll scheduler, for a market's next open) waits again from there.
+   *
+   * @param listener - called with no argument; it must not throw
+   * @returns a function that removes the listener
+   */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
   }
 
   private rebase(): void {
