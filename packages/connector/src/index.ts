@@ -111,7 +111,12 @@ export {
   type OrderTrackerOptions,
 } from './streams/order-tracker.js';
 export { type OrderUpdatesOptions, orderUpdates } from './streams/order-updates.js';
-export { type PollJobSpec, PollScheduler, type PollSchedulerOptions } from './streams/poll-scheduler.js';
+export {
+  type PollClock,
+  type PollJobSpec,
+  PollScheduler,
+  type PollSchedulerOptions,
+} from './streams/poll-scheduler.js';
 export { diffTrades, type TradeDiff } from './streams/trade-dedup.js';
 export {
   credentialFingerprint,

@@ -71,11 +71,15 @@ export interface BrokerStreamsOptions {
   /** Poll market data while its market is closed (default false). */
   readonly pollClosedMarkets?: boolean;
   /**
-   * Market hours; default calendars read through the client. `cancelLoads`, if given, is called
-   * when the last subscription ended, so no calendar read is left behind.
+   * Market hours, judged on the client's clock; default calendars read through the client
+   * ({@link MarketHours}). `nextOpenMs`, if given, tells when a closed market opens next (epoch
+   * ms; null or undefined when not known): its streams wake then, else they look at it again every
+   * 30 real seconds. `cancelLoads`, if given, is called when the last subscription ended, so no
+   * calendar read is left behind.
    */
   readonly marketHours?: {
     isOpen(market: Market, graceMs?: number): boolean | undefined;
+    nextOpenMs?(market: Market): number | null | undefined;
     cancelLoads?(): void;
   };
   /** Receives failed polls (the stream goes on). */
@@ -150,6 +154,11 @@ export class BrokerStreams {
       rateOf: (group) => client.limiter.limitOf(group) * client.config.rateLimitUtilization,
       scheduler: this.scheduler,
       isMarketOpen: (market, graceMs) => hours.isOpen(market, graceMs),
+      // a closed market is looked at again at its next open (not up to 30 s after it)
+      clock: client.clock,
+      ...(hours.nextOpenMs === undefined
+        ? {}
+        : { nextOpenMs: (market: Market) => hours.nextOpenMs?.(market) }),
       pollClosedMarkets: options.pollClosedMarkets ?? false,
       onIdle: () => hours.cancelLoads?.(),
       ...(options.onError ? { onError: options.onError } : {}),

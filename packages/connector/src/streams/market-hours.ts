@@ -1,9 +1,10 @@
 /**
- * Knows whether a market is open now, from the broker's calendars, refreshed in the background.
+ * Knows whether a market is open now, and when a closed one opens next, from the broker's
+ * calendars, refreshed in the background.
  *
  * @module
  */
-import { type Clock, isMarketOpen, type Market, type MarketCalendar } from '@hoga/core';
+import { type Clock, isMarketOpen, type Market, type MarketCalendar, nextOpen } from '@hoga/core';
 import type { BrokerClient } from '../client/broker-client.js';
 import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 
@@ -14,6 +15,8 @@ interface Entry {
   failed: boolean;
   /** Aborts the calendar read under way, if any. */
   abort: AbortController | null;
+  /** The next open last worked out: from which calendar, at which instant (ms), and when (ms, or null: none). */
+  next: { calendar: MarketCalendar; fromMs: number; atMs: number | null } | null;
 }
 
 /**
@@ -50,6 +53,7 @@ export class MarketHours {
         loading: false,
         failed: false,
         abort: null,
+        next: null,
       };
       this.entries.set(market, entry);
     }
@@ -74,7 +78,35 @@ export class MarketHours {
       loading: false,
       failed: false,
       abort: null,
+      next: null,
     });
+  }
+
+  /**
+   * When `market`'s next session opens, after now, on the calendar {@link MarketHours.isOpen}
+   * judges it by (worked out again only once that instant passed or the calendar was read again).
+   *
+   * @param market - KR or US
+   * @returns epoch ms; null when the calendar shows no session ahead; undefined while no calendar
+   *   is known (none asked for yet, the first one loading, or none could be read)
+   */
+  nextOpenMs(market: Market): number | null | undefined {
+    const entry = this.entries.get(market);
+    const calendar = entry?.calendar;
+    if (entry === undefined || calendar === null || calendar === undefined) return undefined;
+    const now = this.clock.nowMs();
+    const kept = entry.next;
+    if (
+      kept !== null &&
+      kept.calendar === calendar &&
+      kept.fromMs <= now &&
+      (kept.atMs === null || kept.atMs > now)
+    ) {
+      return kept.atMs;
+    }
+    const at = nextOpen(calendar, this.clock.now());
+    entry.next = { calendar, fromMs: now, atMs: at === null ? null : at.at.toMillis() };
+    return entry.next.atMs;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { RateLimitGroup } from '@hoga/core';
+import { RateLimitGroup, ScaledClock } from '@hoga/core';
 import { type ObservableInput, of, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
@@ -88,6 +88,127 @@ describe('PollScheduler', () => {
         });
         expectObservable(stream, '^ 2500ms !').toBe('2000ms a 399ms a');
       });
+    });
+
+    it('looks at a closed market again at its next open, in real time at the clock speed (x20)', () => {
+      const ts = testScheduler();
+      let closedLooks = 0;
+      ts.run(({ cold, expectObservable }) => {
+        const clock = new ScaledClock({ start: 0, speed: 20, realNowMs: () => ts.now() });
+        // 60.05 real seconds away: looks after a 30 s wait, again after 30 s, then at the open
+        const openAt = 20 * 60_000 + 1_000;
+        const polls = new PollScheduler({
+          rateOf: () => 10,
+          scheduler: ts,
+          clock,
+          isMarketOpen: () => {
+            if (clock.nowMs() >= openAt) return true;
+            closedLooks++;
+            return false;
+          },
+          nextOpenMs: () => openAt,
+        });
+        const stream = polls.poll$({
+          group: RateLimitGroup.MARKET_DATA,
+          key: 'k',
+          market: 'KR',
+          minIntervalMs: 400,
+          fetch: () => cold('(a|)'),
+        });
+        // before: at the next look every 30 s, at 90 s
+        expectObservable(stream, '^ 60500ms !').toBe('60050ms a 399ms a');
+      });
+      expect(closedLooks).toBe(3);
+    });
+
+    it('looks again when the clock is started or jumps (frozen, then x20 five seconds later)', () => {
+      const ts = testScheduler();
+      let closedLooks = 0;
+      ts.run(({ cold, expectObservable }) => {
+        const clock = new ScaledClock({ start: 0, speed: 0, realNowMs: () => ts.now() });
+        const openAt = 30_000; // 1.5 real seconds at x20
+        const polls = new PollScheduler({
+          rateOf: () => 10,
+          scheduler: ts,
+          clock,
+          isMarketOpen: () => {
+            if (clock.nowMs() >= openAt) return true;
+            closedLooks++;
+            return false;
+          },
+          nextOpenMs: () => openAt,
+        });
+        ts.schedule(() => clock.setSpeed(20), 5_000);
+        const stream = polls.poll$({
+          group: RateLimitGroup.MARKET_DATA,
+          key: 'k',
+          market: 'KR',
+          minIntervalMs: 400,
+          fetch: () => cold('(a|)'),
+        });
+        // before the clock was followed: the next look 30 real s after the first
+        expectObservable(stream, '^ 7000ms !').toBe('6500ms a 399ms a');
+      });
+      expect(closedLooks).toBe(2);
+    });
+
+    it('waits closedRecheckMs at most, and that while the next open is not known', () => {
+      const ts = testScheduler();
+      let open = false;
+      ts.run(({ cold, expectObservable }) => {
+        const clock = new ScaledClock({ start: 0, speed: 1, realNowMs: () => ts.now() });
+        let nextOpen: number | null = 10_000;
+        const polls = new PollScheduler({
+          rateOf: () => 10,
+          scheduler: ts,
+          clock,
+          isMarketOpen: () => open,
+          nextOpenMs: () => nextOpen,
+          closedRecheckMs: 1000,
+        });
+        ts.schedule(() => {
+          open = true;
+          nextOpen = null;
+        }, 1500);
+        const stream = polls.poll$({
+          group: RateLimitGroup.MARKET_DATA,
+          key: 'k',
+          market: 'KR',
+          minIntervalMs: 400,
+          fetch: () => cold('(a|)'),
+        });
+        expectObservable(stream, '^ 2500ms !').toBe('2000ms a 399ms a');
+      });
+    });
+
+    it('leaves no listener on the clock after the last unsubscribe', () => {
+      const ts = testScheduler();
+      let listeners = 0;
+      const clock = {
+        nowMs: () => 0,
+        onChange: () => {
+          listeners++;
+          return () => listeners--;
+        },
+      };
+      const polls = new PollScheduler({
+        rateOf: () => 10,
+        scheduler: ts,
+        clock,
+        isMarketOpen: () => false,
+        nextOpenMs: () => 60_000,
+      });
+      ts.run(({ expectObservable }) => {
+        for (const key of ['a', 'b']) {
+          expectObservable(
+            polls.poll$({ group: RateLimitGroup.MARKET_DATA, key, market: 'KR', fetch: () => of(1) }),
+            '^ 100ms !',
+          );
+        }
+        ts.schedule(() => expect(listeners).toBe(1), 50);
+      });
+      expect(listeners).toBe(0);
+      expect(polls.activity()).toEqual({ jobs: 0, timers: 0, inFlight: 0 });
     });
 
     it('reports a failed poll and keeps polling', () => {

@@ -2,8 +2,10 @@
  * Shares each rate-limit group's request budget fairly among all polling subscriptions: jobs of a
  * group take turns (the one polled longest ago goes next), dispatched at the group's rate, so 40 orderbook subscriptions on
  * a 10-per-second group are each refreshed about every 4 s. Jobs tied to a market are skipped
- * while that market is closed, unless asked otherwise. No timer and no request is left once the
- * last subscription of a group ends.
+ * while that market is closed, unless asked otherwise; a closed market is looked at again at its
+ * next open when the market hours know it (converted to real time at the clock's speed, and worked
+ * out again whenever the clock's speed or time is changed), and every 30 real seconds at the
+ * latest. No timer, no clock listener and no request is left once the last subscription ends.
  *
  * @module
  */
@@ -19,6 +21,18 @@ import {
 
 /** How soon a job whose market's hours are not known yet looks again. */
 const UNKNOWN_RECHECK_MS = 100;
+/** How soon (real ms) at the latest a job of a closed market looks again, by default. */
+const CLOSED_RECHECK_MS = 30_000;
+
+/** The clock a market's hours are judged on, as the poll scheduler reads it (core's clocks fit). */
+export interface PollClock {
+  /** The current instant, epoch ms. */
+  nowMs(): number;
+  /** Clock ms per real ms (a scaled clock's speed; taken as 1 when absent). */
+  getSpeed?(): number;
+  /** Calls `listener` after the clock's speed or time was changed by hand; returns its removal. */
+  onChange?(listener: () => void): () => void;
+}
 
 /** One polling job. */
 export interface PollJobSpec<T> {
@@ -50,9 +64,19 @@ export interface PollSchedulerOptions {
    * Default: always open.
    */
   readonly isMarketOpen?: (market: Market, graceMs?: number) => boolean | undefined;
+  /**
+   * When a closed market opens next (epoch ms on `clock`); null or undefined when not known (the
+   * market is then looked at again after `closedRecheckMs`). Needs `clock`.
+   */
+  readonly nextOpenMs?: (market: Market) => number | null | undefined;
+  /** The clock `isMarketOpen` and `nextOpenMs` answer by: the wait for an open is in its time. */
+  readonly clock?: PollClock;
   /** Poll market-bound jobs while their market is closed (default false). */
   readonly pollClosedMarkets?: boolean;
-  /** How often a job of a closed market looks again (default 30 s). */
+  /**
+   * How long (real ms) at the longest a job of a closed market waits before it looks again
+   * (default 30 s); it looks sooner when the market opens sooner (`nextOpenMs`).
+   */
   readonly closedRecheckMs?: number;
   /** Polls of one group in flight at once (default 2). */
   readonly maxInFlight?: number;
@@ -85,6 +109,8 @@ interface GroupState {
 export class PollScheduler {
   private readonly groups = new Map<RateLimitGroup, GroupState>();
   private readonly scheduler: SchedulerLike;
+  /** Removes the listener of the clock's changes (set while any job is active). */
+  private leaveClock: (() => void) | null = null;
 
   /** @param options - rates, scheduler, market hours */
   constructor(private readonly options: PollSchedulerOptions) {
@@ -108,6 +134,7 @@ export class PollScheduler {
       };
       const group = this.group(spec.group);
       group.jobs.push(job);
+      this.followClock();
       this.pump(spec.group);
       return () => this.remove(spec.group, job);
     });
@@ -164,8 +191,37 @@ export class PollScheduler {
     if (g.jobs.length === 0) {
       g.timer?.unsubscribe();
       g.timer = null;
-      if ([...this.groups.values()].every((other) => other.jobs.length === 0)) this.options.onIdle?.();
+      if ([...this.groups.values()].every((other) => other.jobs.length === 0)) {
+        this.leaveClock?.();
+        this.leaveClock = null;
+        this.options.onIdle?.();
+      }
     }
+  }
+
+  /**
+   * Listens to the clock's changes while jobs are active: a new speed or a jump moves a closed
+   * market's next open in real time, so every group looks again (at once, on the scheduler).
+   */
+  private followClock(): void {
+    const clock = this.options.clock;
+    if (this.leaveClock !== null || clock?.onChange === undefined || this.options.nextOpenMs === undefined) {
+      return;
+    }
+    this.leaveClock = clock.onChange(() => {
+      for (const [name, g] of this.groups) {
+        if (g.jobs.length === 0) continue;
+        if (g.pumping) {
+          g.again = true;
+          continue;
+        }
+        g.timer?.unsubscribe();
+        g.timer = this.scheduler.schedule(() => {
+          g.timer = null;
+          this.pump(name);
+        });
+      }
+    });
   }
 
   private pump(name: RateLimitGroup): void {
@@ -222,14 +278,16 @@ export class PollScheduler {
   private pick(g: GroupState, now: number): { job: Job | null; nextDue: number } {
     let nextDue = Number.POSITIVE_INFINITY;
     let best: Job | null = null;
-    const recheck = this.options.closedRecheckMs ?? 30_000;
     for (const job of g.jobs) {
       if (job.running !== null) continue;
       const market = job.spec.market;
       if (market !== undefined && !this.options.pollClosedMarkets && this.options.isMarketOpen) {
         const open = this.options.isMarketOpen(market, job.spec.closeGraceMs);
         if (open !== true) {
-          nextDue = Math.min(nextDue, now + (open === false ? recheck : UNKNOWN_RECHECK_MS));
+          nextDue = Math.min(
+            nextDue,
+            now + (open === false ? this.closedWaitMs(market) : UNKNOWN_RECHECK_MS),
+          );
           continue;
         }
       }
@@ -238,6 +296,22 @@ export class PollScheduler {
       else if (best === null || job.lastStart < best.lastStart) best = job;
     }
     return { job: best, nextDue };
+  }
+
+  /**
+   * How long (real ms) a job of a closed market waits before it looks again: until the market's
+   * next open at the clock's speed, at most `closedRecheckMs` (the speed can change, the open be
+   * unknown); `closedRecheckMs` too while the clock is frozen or the open is not ahead.
+   */
+  private closedWaitMs(market: Market): number {
+    const recheck = this.options.closedRecheckMs ?? CLOSED_RECHECK_MS;
+    const clock = this.options.clock;
+    const atMs = clock === undefined ? undefined : this.options.nextOpenMs?.(market);
+    if (clock === undefined || atMs === undefined || atMs === null) return recheck;
+    const speed = clock.getSpeed?.() ?? 1;
+    const aheadMs = atMs - clock.nowMs();
+    if (!(speed > 0) || aheadMs <= 0) return recheck;
+    return Math.min(recheck, Math.max(1, Math.ceil(aheadMs / speed)));
   }
 
   private dispatch(name: RateLimitGroup, g: GroupState, job: Job, now: number): void {

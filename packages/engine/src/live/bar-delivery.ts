@@ -81,9 +81,7 @@ export class BarDelivery {
   ) {
     this.streams = runStreams({
       client: o.client,
-      clock: o.clock,
       streamIntervals: o.streamIntervals,
-      calendar: (m) => parts.risk.module.market?.calendar(m),
       // a subscription to a symbol the broker does not know ends, said once (not at every poll)
       onError: (e, key) => {
         if (!this.market.unknownSymbol(e, key)) o.onError?.(e, key);

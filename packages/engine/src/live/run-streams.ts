@@ -1,23 +1,19 @@
 /**
  * The connector streams a paper or live run polls its market data on (the run's candles, the
- * strategies' subscriptions, the paper account's books, the USD/KRW rate).
+ * strategies' subscriptions, the paper account's books, the USD/KRW rate). They poll nothing
+ * while a market is closed, and wake at its next open on the broker's calendar (the connector's
+ * `MarketHours` and `PollScheduler`).
  *
  * @module
  */
 import { type BrokerClient, BrokerStreams, type StreamIntervals } from '@hoga/connector';
-import type { Clock, Market, MarketCalendar } from '@hoga/core';
-import { OpenWakeHours } from './open-wake.js';
 
 /** What {@link runStreams} needs. */
 export interface RunStreamsOptions {
-  /** The broker client. */
+  /** The broker client (on the engine clock). */
   readonly client: BrokerClient;
-  /** The engine clock. */
-  readonly clock: Clock;
   /** The run's stream intervals, if any were set. */
   readonly streamIntervals?: Partial<StreamIntervals> | undefined;
-  /** A market's calendar as last read from the broker (the risk module's), or undefined while none is known. */
-  readonly calendar: (market: Market) => MarketCalendar | undefined;
   /** Receives a failed poll (the stream goes on). */
   readonly onError: (error: unknown, key: string) => void;
 }
@@ -25,13 +21,11 @@ export interface RunStreamsOptions {
 /**
  * The run's streams.
  *
- * @param o - client, clock, intervals, calendars, error sink
+ * @param o - client, intervals, error sink
  */
 export function runStreams(o: RunStreamsOptions): BrokerStreams {
   return new BrokerStreams(o.client, {
     ...(o.streamIntervals === undefined ? {} : { intervals: o.streamIntervals }),
-    // a closed market is looked at again shortly before its next open, not up to 30 s after it
-    marketHours: new OpenWakeHours({ client: o.client, clock: o.clock, calendar: o.calendar }),
     onError: o.onError,
   });
 }

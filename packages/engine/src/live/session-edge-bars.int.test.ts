@@ -3,20 +3,25 @@
  * 127.0.0.1:
  * - the first bars after an open: the streams do not poll a closed market, and before, they looked
  *   at it again only every 30 real seconds, so the first poll after an open came up to 30 s late
- *   (at ×20, ten simulated minutes: the session's first ten minute bars at once); now the run's
- *   market hours tell the streams to look again shortly before the calendar's next open;
+ *   (at ×20, ten simulated minutes: the session's first ten minute bars at once); now they wait
+ *   for the calendar's next open, at the clock's speed, and wait again when the speed changes
+ *   (the run's clock frozen while they found the market closed, then started at ×20);
  * - the last bars at the close: the streams stop polling a market once it closed, and before, the
  *   bar ending at the close (KR 20:00 KST, completed at that instant) was only fetched at the next
  *   morning's first poll (Monday's after a Friday), a stale bar of the previous session.
  */
+import { MarketHours } from '@hoga/connector';
 import type { Bar } from '@hoga/core';
 import { Decimal } from '@hoga/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
 import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
 
 const closers = new Closers();
-afterEach(() => closers.closeAll());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await closers.closeAll();
+});
 
 /** Notes the close time of each bar it gets, and the engine time then. */
 class Note extends Strategy {
@@ -28,9 +33,9 @@ class Note extends Strategy {
 
 /**
  * A paper run of {@link Note} on 005930 from `start` (KST), both clocks frozen while the run starts
- * (its streams look at the market then), then both at ×20.
+ * (its streams look at the market then) and until `frozenUntil` holds, then both at ×20.
  */
-async function paperRunFrom(start: string, runId: string) {
+async function paperRunFrom(start: string, runId: string, frozenUntil: () => boolean = () => true) {
   Note.seen = [];
   const s = await startSimulatedBroker(closers, { start, speed: 0 });
   const db = openTempDb(closers, `hoga-${runId}-`, s.clock);
@@ -46,6 +51,7 @@ async function paperRunFrom(start: string, runId: string) {
     { pollIntervalMs: 200, streamIntervals: { candles1m: 300 } },
   );
   closers.add(() => run.handle.stop());
+  await until(frozenUntil, 60_000);
   s.sim.setSpeed(20);
   s.clock.setSpeed(20);
   return s;
@@ -60,12 +66,16 @@ function expectOnceInOrder(): void {
 
 describe('the bars at the edges of a session', () => {
   it('reach onBar as they complete after the open (KR pre-market 08:00 KST), not in a batch minutes later', async () => {
-    // Monday 2026-11-30 07:59:30 KST, KR closed until the pre-market at 08:00
-    await paperRunFrom('2026-11-30T07:59:30+09:00', 'first-bar');
+    // Monday 2026-11-30 07:59:30 KST, KR closed until the pre-market at 08:00; the clocks are
+    // started once the streams found the market closed (on the calendar read from the simulator)
+    const looks = vi.spyOn(MarketHours.prototype, 'isOpen');
+    await paperRunFrom('2026-11-30T07:59:30+09:00', 'first-bar', () =>
+      looks.mock.results.some((r) => r.type === 'return' && r.value === false),
+    );
     const open = Date.parse('2026-11-30T08:00:00+09:00');
     const firstClose = open + 60_000;
-    // before: the streams looked again 30 real s after the start, at about 08:09, and the bars
-    // ending 08:01 .. 08:09 came together then
+    // before: the streams looked again 30 real s after they found it closed, at about 08:09, and
+    // the bars ending 08:01 .. 08:09 came together then
     await until(() => Note.seen.some((b) => b.closeMs >= firstClose), 180_000);
     const first = Note.seen.find((b) => b.closeMs > open);
     expect(first?.closeMs).toBe(firstClose);

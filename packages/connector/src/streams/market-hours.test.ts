@@ -1,0 +1,53 @@
+import { type MarketCalendar, parseKrMarketCalendar, VirtualClock } from '@hoga/core';
+import { describe, expect, it } from 'vitest';
+import type { BrokerClient } from '../client/broker-client.js';
+import { MarketHours } from './market-hours.js';
+
+/** KR calendar around Monday 2026-11-30: Friday 11-27, Monday 11-30, Tuesday 12-01 (usual hours). */
+function krCalendar(): MarketCalendar {
+  const day = (date: string) => ({
+    date,
+    integrated: {
+      preMarket: { startTime: `${date}T08:00:00+09:00`, endTime: `${date}T09:00:00+09:00` },
+      regularMarket: { startTime: `${date}T09:00:00+09:00`, endTime: `${date}T15:30:00+09:00` },
+      afterMarket: { startTime: `${date}T15:30:00+09:00`, endTime: `${date}T20:00:00+09:00` },
+    },
+  });
+  return parseKrMarketCalendar({
+    previousBusinessDay: day('2026-11-27'),
+    today: day('2026-11-30'),
+    nextBusinessDay: day('2026-12-01'),
+  });
+}
+
+/** A client whose calendar reads (a refresh every 30 clock minutes) never answer: the calendar set stays. */
+const client = { getKrMarketCalendar: () => new Promise(() => undefined) } as unknown as BrokerClient;
+
+describe(MarketHours, () => {
+  describe('.nextOpenMs', () => {
+    it('is the next session start on the calendar isOpen judges by, worked out again once it passed', () => {
+      const clock = new VirtualClock('2026-11-30T07:00:00+09:00');
+      const hours = new MarketHours(client, clock);
+      hours.set('KR', krCalendar());
+      expect(hours.isOpen('KR')).toBe(false);
+      expect(hours.nextOpenMs('KR')).toBe(Date.parse('2026-11-30T08:00:00+09:00'));
+      clock.set('2026-11-30T08:00:00+09:00');
+      expect(hours.isOpen('KR')).toBe(true);
+      // after the after-market: Tuesday's pre-market
+      clock.set('2026-11-30T20:05:00+09:00');
+      expect(hours.isOpen('KR')).toBe(false);
+      expect(hours.nextOpenMs('KR')).toBe(Date.parse('2026-12-01T08:00:00+09:00'));
+      // a clock set back finds the earlier open again
+      clock.set('2026-11-30T07:30:00+09:00');
+      expect(hours.nextOpenMs('KR')).toBe(Date.parse('2026-11-30T08:00:00+09:00'));
+      // none ahead on the calendar
+      clock.set('2026-12-01T20:05:00+09:00');
+      expect(hours.nextOpenMs('KR')).toBeNull();
+    });
+
+    it('is undefined while no calendar is known', () => {
+      const hours = new MarketHours(client, new VirtualClock('2026-11-30T07:00:00+09:00'));
+      expect(hours.nextOpenMs('US')).toBeUndefined();
+    });
+  });
+});
