@@ -71,11 +71,9 @@ export interface BrokerStreamsOptions {
   /** Poll market data while its market is closed (default false). */
   readonly pollClosedMarkets?: boolean;
   /**
-   * Market hours, judged on the client's clock; default calendars read through the client
-   * ({@link MarketHours}). `nextOpenMs`, if given, tells when a closed market opens next (epoch
-   * ms; null or undefined when not known): its streams wake then, else they look at it again every
-   * 30 real seconds. `cancelLoads`, if given, is called when the last subscription ended, so no
-   * calendar read is left behind.
+   * Market hours on the client's clock; default {@link MarketHours} (calendars read through the
+   * client). `nextOpenMs`: a closed market's next open (epoch ms), when its streams wake (else every
+   * 30 real s). `cancelLoads`: called after the last subscription (no calendar read left behind).
    */
   readonly marketHours?: {
     isOpen(market: Market, graceMs?: number): boolean | undefined;
@@ -154,7 +152,6 @@ export class BrokerStreams {
       rateOf: (group) => client.limiter.limitOf(group) * client.config.rateLimitUtilization,
       scheduler: this.scheduler,
       isMarketOpen: (market, graceMs) => hours.isOpen(market, graceMs),
-      // a closed market is looked at again at its next open (not up to 30 s after it)
       clock: client.clock,
       ...(hours.nextOpenMs === undefined
         ? {}
