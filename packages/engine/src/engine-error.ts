@@ -22,6 +22,8 @@ export const EngineErrorCode = {
   PAPER_ACCOUNT_BUSY: 'paper-account-busy',
   /** The strategy already runs live on the store in another process (exit code 1). */
   STRATEGY_RUNNING: 'strategy-running',
+  /** The store refused a paper run's order events and ledger up to its stop (told, the run not failed). */
+  PAPER_NOT_STORED: 'paper-not-stored',
 } as const;
 /** One of {@link EngineErrorCode}. */
 export type EngineErrorCode = (typeof EngineErrorCode)[keyof typeof EngineErrorCode];

@@ -197,8 +197,7 @@ export class BarDelivery {
   private tick(): void {
     const { runtime, paperAccount } = this.parts;
     this.dailyBars.release();
-    paperAccount?.auctionAtClose();
-    paperAccount?.expireDayOrders();
+    paperAccount?.tick();
     const now = this.o.clock.nowMs();
     if (Date.now() - this.closedCheckedMs >= 1_000) {
       this.closedCheckedMs = Date.now();

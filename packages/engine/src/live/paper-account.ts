@@ -2,10 +2,11 @@
  * A paper run's account: the broker model's simulated venue over the book matcher (the simulator's,
  * each book's liquidity taken once) with the paper ledger, kept in the store across runs. It
  * - opens the ledger saved by the last paper run (or the configured cash, or a copy of the real
- *   account's cash and holdings) and saves it with the open orders (which hold its reservations)
- *   in one transaction after each change;
+ *   account's cash and holdings) and stores it with the open orders (which hold its reservations)
+ *   and each order event's rows in the store's `orders` and `fills` tables, in one transaction per
+ *   event ({@link PaperStore}: a fill is stored with the ledger and the open order it changed, or
+ *   not at all; a refused write is told and tried again);
  * - works again the last run's open orders of the current session, as they stood;
- * - lists its orders and fills in the store's `orders` and `fills` tables ({@link PaperOrderTables});
  * - polls the order books of the symbols with working orders only, each from its first working
  *   order to its last (any symbol, in the universe or not). Polling every symbol's book all run
  *   long shared the market-data budget among all of them: with 200 symbols a book came every few
@@ -43,16 +44,15 @@ import type { RiskBook } from '../risk/risk-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { trackedOrderOf } from '../runtime/strategy-host.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
-import { PaperOrderTables } from './paper-order-tables.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
+import { PAPER_STATE_ID, PaperStore } from './paper-store.js';
 import type { LiveRunOptions } from './run-live.js';
 import { OPEN_ORDER_STATES, trackStoredOrder } from './stored-orders.js';
 
 /** How long after a failed or premature read of a closing price the next one is tried, ms (engine time). */
 const CLOSE_RETRY_MS = 5_000;
 
-/** Where the paper account is kept (`strategy_state` owner; `hoga db positions --mode paper` reads it). */
-export const PAPER_STATE_ID = 'paper/_account';
+export { PAPER_STATE_ID } from './paper-store.js';
 
 /** What the paper account needs of the run's options. */
 type PaperOptions = Pick<
@@ -64,7 +64,7 @@ type PaperOptions = Pick<
 export class PaperAccount {
   readonly venue: SimulatedVenue<OrderBook>;
   private readonly orders = new PaperOrders();
-  private readonly tables: PaperOrderTables;
+  private readonly store: PaperStore;
   private readonly books = new Map<string, Subscription>();
   /** The run's market-data streams, once they exist (orders restored before then wait for them). */
   private streams: BrokerStreams | null = null;
@@ -76,7 +76,12 @@ export class PaperAccount {
     readonly ledger: Ledger,
     marks: MarkBook,
   ) {
-    this.tables = new PaperOrderTables(o.db);
+    this.store = new PaperStore(
+      o.db,
+      () => ({ ledger: this.ledger.snapshot(), orders: this.orders.snapshot() }),
+      o.logger,
+      (error, where) => o.onError?.(error, where),
+    );
     // the simulator's matcher: a polled book's levels are taken once, across orders and polls,
     // until the book shows them with another volume
     const books = new BookMatcher();
@@ -98,6 +103,9 @@ export class PaperAccount {
       // an id to one order only): the run's start on the engine clock, base 36
       idPrefix: `paper-${o.clock.nowMs().toString(36)}`,
     });
+    // the store takes each event before the runtime routes it to the strategies (subscribed first),
+    // as live stores a fill before its strategy hears of it
+    this.venue.events$.subscribe((event) => this.onEvent(event));
   }
 
   /**
@@ -122,18 +130,26 @@ export class PaperAccount {
     return new PaperAccount(o, ledger, marks);
   }
 
-  /** Follows one event of the venue: saves what changed, lists it, polls the books needed. */
-  onEvent(event: OrderEvent): void {
+  /**
+   * Follows one event of the venue: stores its rows with the ledger and the open orders it changed
+   * (one transaction), polls the books needed.
+   */
+  private onEvent(event: OrderEvent): void {
     if (event.type === 'OrderAccepted') this.noteClose(event.clientOrderId);
     const filled = event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled';
-    if (this.orders.onEvent(event) || filled) this.save();
+    const changed = this.orders.onEvent(event) || filled;
+    this.store.onEvent(event, changed);
     this.watchBooks();
-    try {
-      this.tables.apply(event);
-    } catch (error) {
-      // the ledger and orders are saved above: the listing tables must not stop the run
-      this.o.onError?.(error, 'paper-orders-table');
-    }
+  }
+
+  /**
+   * What the run's timer tick does for the account: the closing auctions due, the DAY orders whose
+   * trading day is over, and the store's writes it refused, tried again.
+   */
+  tick(): void {
+    this.auctionAtClose();
+    this.expireDayOrders();
+    this.store.retry();
   }
 
   /**
@@ -293,12 +309,14 @@ export class PaperAccount {
     this.watchBooks();
   }
 
-  /** The ledger and the open orders, saved together. */
+  /** The ledger and the open orders, stored together (with the events' rows still waiting). */
   save(): void {
-    this.o.db.transaction(() => {
-      this.o.db.strategyState.set(PAPER_STATE_ID, 'ledger', this.ledger.snapshot());
-      this.o.db.strategyState.set(PAPER_STATE_ID, 'orders', this.orders.snapshot());
-    });
+    this.store.save();
+  }
+
+  /** At the run's stop: stores what waits, else says what the store is left without (`onError`). */
+  close(): void {
+    this.store.close();
   }
 
   /** Stops polling books. */

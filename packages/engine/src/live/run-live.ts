@@ -191,7 +191,6 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
   subscriptions.push(
     venue.events$.subscribe((event) => {
       if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') fills++;
-      paperAccount?.onEvent(event);
     }),
   );
 
@@ -266,7 +265,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
       risk.dispose();
       brokerAccount?.dispose();
       paperAccount?.detach();
-      paperAccount?.save();
+      paperAccount?.close(); // what the store refused, tried once more (else said)
       lease.release();
       if (manager !== null) manager.store.snapshotPositions(o.clock.nowMs());
       record.finish();

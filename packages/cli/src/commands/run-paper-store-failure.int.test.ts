@@ -1,0 +1,133 @@
+/**
+ * A paper run whose store fails to take a fill (a write refused: disk full, I/O error, the file
+ * locked past the busy timeout), as a `hoga run --mode paper` child process against the simulator
+ * over a real SQLite file. A test-only trigger on the file refuses the write of the fill's rows
+ * (`fills`) or of the paper account (`strategy_state` of `paper/_account`). The fill's rows, its
+ * order's row and the ledger with the open orders it produced are one transaction: the store holds
+ * all of it or none of it, whatever else is refused or however the process ends. Before, the ledger
+ * and the open orders were saved first and the fill's rows in a transaction of their own: a refused
+ * `fills` write left the ledger with the fill and `hoga db fills` without it (the run went on with
+ * a warning, and the order's row stayed `SUBMITTED` with nothing filled for good); a refused ledger
+ * write was thrown out of the venue's event handler and failed the run as an "uncaught exception".
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ARGS,
+  cli,
+  closeSims,
+  env,
+  type Running,
+  readStore,
+  root,
+  run,
+  setup,
+  start,
+  until,
+} from './run-process.test-helper.js';
+
+afterEach(closeSims);
+
+/** Buys 2 shares at the market on its 3rd bar. */
+const buysTwo = join(root, 'packages/cli/test/fixtures/logs-fills.ts');
+/** Places nothing. */
+const placesNothing = join(root, 'packages/cli/test/fixtures/logs-each-bar.ts');
+const ONE_SYMBOL = ['--symbols', '005930', ...ARGS.slice(2)];
+
+/** Test-only triggers that refuse a write, as a full disk would. */
+const REFUSE = {
+  fills: `CREATE TRIGGER test_refuse BEFORE INSERT ON fills
+      BEGIN SELECT RAISE(ABORT, 'test: the disk is full'); END`,
+  ledger: `CREATE TRIGGER test_refuse BEFORE UPDATE ON strategy_state
+      WHEN NEW.strategy_id = 'paper/_account' AND NEW.key = 'ledger' AND NEW.value IS NOT OLD.value
+      BEGIN SELECT RAISE(ABORT, 'test: the disk is full'); END`,
+};
+
+function refuse(db: string, which: keyof typeof REFUSE): void {
+  readStore(db, (d) => d.connection.exec(REFUSE[which]));
+}
+
+function allow(db: string): void {
+  readStore(db, (d) => d.connection.exec('DROP TRIGGER test_refuse'));
+}
+
+async function dbJson(sim: Parameters<typeof env>[0], db: string, ...args: string[]) {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', cli, 'db', ...args, '--json'], {
+    cwd: root,
+    env: env(sim, db),
+  });
+  return JSON.parse(stdout) as Record<string, string | null>[];
+}
+
+/** The paper positions and the net of the stored fills, by symbol (zero positions left out). */
+async function positionsAndFills(sim: Parameters<typeof env>[0], db: string) {
+  const positions = (await dbJson(sim, db, 'positions', '--mode', 'paper'))
+    .map((p) => [p.symbol, Number(p.quantity)] as const)
+    .filter(([, q]) => q !== 0)
+    .sort();
+  const net = new Map<string, number>();
+  for (const f of await dbJson(sim, db, 'fills')) {
+    const q = Number(f.quantity) * (f.side === 'BUY' ? 1 : -1);
+    net.set(f.symbol as string, (net.get(f.symbol as string) ?? 0) + q);
+  }
+  return { positions, fills: [...net].filter(([, q]) => q !== 0).sort() };
+}
+
+/** Kills the child as a crash would (no stop, nothing flushed). */
+async function crash(r: Running): Promise<void> {
+  r.child.kill('SIGKILL');
+  await r.exited;
+}
+
+describe('hoga run --mode paper: a fill the store refuses', () => {
+  it.each(['fills', 'ledger'] as const)(
+    'refused %s write, then a crash: the ledger and the fills agree, and the restart fills the order once',
+    async (which) => {
+      const { sim, db } = await setup();
+      // the store file exists (migrated) before the run, with the trigger on it
+      readStore(db, () => undefined);
+      refuse(db, which);
+      const first = start(['run', buysTwo, '--mode', 'paper', ...ONE_SYMBOL], env(sim, db));
+      expect(await until(first, / fill +BUY 2 005930/, 90_000)).toBe(true);
+      // the run says what the store refused, and goes on
+      expect(await until(first, /warning: paper-store: .*test: the disk is full/, 30_000)).toBe(true);
+      await crash(first);
+      allow(db);
+
+      // the store holds neither the fill nor the ledger's part of it
+      expect(await positionsAndFills(sim, db)).toEqual({ positions: [], fills: [] });
+      // the order is worked again from what the store holds, and fills once
+      const second = start(['run', placesNothing, '--mode', 'paper', ...ONE_SYMBOL], env(sim, db));
+      expect(await until(second, / fill +BUY 2 005930/, 90_000)).toBe(true);
+      second.child.kill('SIGINT');
+      expect(await second.exited).toBe(0);
+      expect(await positionsAndFills(sim, db)).toEqual({
+        positions: [['005930', 2]],
+        fills: [['005930', 2]],
+      });
+      const orders = await dbJson(sim, db, 'orders', '--mode', 'paper');
+      expect(orders.map((o) => [o.state, o.filledQuantity])).toEqual([['FILLED', '2']]);
+    },
+    240_000,
+  );
+
+  it('a refused write taken once the store takes writes again: the fill is stored, once, with the ledger', async () => {
+    const { sim, db } = await setup();
+    readStore(db, () => undefined);
+    refuse(db, 'fills');
+    const r = start(['run', buysTwo, '--mode', 'paper', ...ONE_SYMBOL], env(sim, db));
+    expect(await until(r, / fill +BUY 2 005930/, 90_000)).toBe(true);
+    expect(await until(r, /warning: paper-store: .*test: the disk is full/, 30_000)).toBe(true);
+    allow(db);
+    // the run's next tick stores what waited
+    const stored = async () => (await dbJson(sim, db, 'fills')).length > 0;
+    const end = performance.now() + 30_000;
+    while (!(await stored()) && performance.now() < end) await new Promise((x) => setTimeout(x, 500));
+    r.child.kill('SIGINT');
+    expect(await r.exited).toBe(0);
+    expect(await positionsAndFills(sim, db)).toEqual({ positions: [['005930', 2]], fills: [['005930', 2]] });
+    const orders = await dbJson(sim, db, 'orders', '--mode', 'paper');
+    expect(orders.map((o) => [o.state, o.filledQuantity])).toEqual([['FILLED', '2']]);
+    expect(readStore(db, (d) => d.strategyState.get('paper/_account', 'orders'))).toEqual([]);
+  }, 150_000);
+});
