@@ -66,7 +66,7 @@ async function positionsAndFills(sim: Parameters<typeof env>[0], db: string) {
     .filter(([, q]) => q !== 0)
     .sort();
   const net = new Map<string, number>();
-  for (const f of await dbJson(sim, db, 'fills')) {
+  for (const f of await dbJson(sim, db, 'fills', '--mode', 'paper')) {
     const q = Number(f.quantity) * (f.side === 'BUY' ? 1 : -1);
     net.set(f.symbol as string, (net.get(f.symbol as string) ?? 0) + q);
   }
@@ -120,7 +120,7 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
     expect(await until(r, /warning: paper-store: .*test: the disk is full/, 30_000)).toBe(true);
     allow(db);
     // the run's next tick stores what waited
-    const stored = async () => (await dbJson(sim, db, 'fills')).length > 0;
+    const stored = async () => (await dbJson(sim, db, 'fills', '--mode', 'paper')).length > 0;
     const end = performance.now() + 30_000;
     while (!(await stored()) && performance.now() < end) await new Promise((x) => setTimeout(x, 500));
     r.child.kill('SIGINT');

@@ -14,6 +14,7 @@ import {
   textToMember,
   textToNullableDecimal,
 } from '../codec.js';
+import type { TradingMode } from '../trading-mode.js';
 
 /** A fill to record. Times are epoch ms. */
 export interface NewFill {
@@ -50,6 +51,8 @@ export interface FillRecord extends Omit<NewFill, 'brokerOrderId' | 'tax'> {
 export interface FillQuery {
   readonly orderId?: number | undefined;
   readonly symbol?: string | undefined;
+  /** Only the fills of orders of this mode (`orders.mode`). */
+  readonly mode?: TradingMode | undefined;
   /** Filled at or after (epoch ms). */
   readonly from?: number | undefined;
   /** Filled before (epoch ms). */
@@ -134,6 +137,10 @@ export class FillRepository {
     if (query.symbol !== undefined) {
       where.push('symbol = ?');
       params.push(query.symbol);
+    }
+    if (query.mode !== undefined) {
+      where.push('order_id IN (SELECT id FROM orders WHERE mode = ?)');
+      params.push(query.mode);
     }
     if (query.from !== undefined) {
       where.push('filled_at >= ?');

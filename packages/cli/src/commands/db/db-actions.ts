@@ -54,6 +54,8 @@ export interface DbOrdersFlags extends DbFlags {
 /** Flags of `db fills`. */
 export interface DbFillsFlags extends DbFlags {
   readonly symbol?: string | undefined;
+  /** Only the fills of this mode's orders. */
+  readonly mode?: OrderQuery['mode'];
   /** `clientOrderId` of the order. */
   readonly order?: string | undefined;
   /** KST calendar date of the fill, `YYYY-MM-DD`. */
@@ -205,7 +207,14 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
     }
     const limit = flags.limit ?? 10_000;
     const fills = newestOf(
-      db.fills.list({ orderId, symbol: flags.symbol, ...kstDay(flags.date), limit: limit + 1, newest: true }),
+      db.fills.list({
+        orderId,
+        symbol: flags.symbol,
+        mode: flags.mode,
+        ...kstDay(flags.date),
+        limit: limit + 1,
+        newest: true,
+      }),
       limit,
       'fill',
       io,

@@ -361,6 +361,52 @@ describe('registerDbCommands', () => {
       expect(JSON.parse((await hoga('fills', '--json', '--db', file, '--symbol', '000660')).out)).toEqual([]);
     });
 
+    it("--mode lists only the fills of that mode's orders (a store a live and a paper run share)", async () => {
+      // before: db fills had no --mode, and hoga db positions --mode paper could not be checked
+      // against the paper run's fills when the store held live ones too
+      seed();
+      const db = HogaDatabase.open(file);
+      const p = db.orders.recordIntent({
+        strategyId: 'sma',
+        mode: 'paper',
+        market: 'KR',
+        currency: 'KRW',
+        side: 'BUY',
+        orderType: 'MARKET',
+        timeInForce: 'DAY',
+        amount: null,
+        price: null,
+        clientOrderId: 'ord-p',
+        symbol: '000660',
+        quantity: new Decimal('2'),
+        createdAt: T0 + 5,
+      });
+      db.fills.record({
+        orderId: p.id,
+        brokerOrderId: 'paper-x-1',
+        symbol: '000660',
+        side: 'BUY',
+        quantity: new Decimal('2'),
+        price: new Decimal('180500'),
+        commission: new Decimal('54'),
+        commissionCurrency: 'KRW',
+        filledAt: T0 + 6,
+        cumulativeQuantity: new Decimal('2'),
+      });
+      db.close();
+      const ids = async (...flags: string[]) =>
+        (
+          JSON.parse((await hoga('fills', '--json', '--db', file, ...flags)).out) as {
+            clientOrderId: string;
+          }[]
+        ).map((f) => f.clientOrderId);
+      expect(await ids()).toEqual(['ord-a', 'ord-p']);
+      expect(await ids('--mode', 'paper')).toEqual(['ord-p']);
+      expect(await ids('--mode', 'live')).toEqual(['ord-a']);
+      expect(await ids('--mode', 'backtest')).toEqual([]);
+      await expect(hoga('fills', '--db', file, '--mode', 'demo')).rejects.toThrow(/--mode: expected one of/);
+    });
+
     it('keeps the newest fills under --limit, oldest first, and says on stderr that it cut the list', async () => {
       seed();
       const db = HogaDatabase.open(file);
