@@ -30,6 +30,8 @@ afterEach(closeSims);
 
 /** Buys 2 shares at the market on its 3rd bar. */
 const buysTwo = join(root, 'packages/cli/test/fixtures/logs-fills.ts');
+/** Buys 1 share at the market on each of its 3rd, 4th and 5th bars. */
+const buysThrice = join(root, 'packages/cli/test/fixtures/buys-on-bars.ts');
 /** Places nothing. */
 const placesNothing = join(root, 'packages/cli/test/fixtures/logs-each-bar.ts');
 const ONE_SYMBOL = ['--symbols', '005930', ...ARGS.slice(2)];
@@ -130,4 +132,28 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
     expect(orders.map((o) => [o.state, o.filledQuantity])).toEqual([['FILLED', '2']]);
     expect(readStore(db, (d) => d.strategyState.get('paper/_account', 'orders'))).toEqual([]);
   }, 150_000);
+
+  it('nothing fills while the store refuses writes; once it takes them, the orders fill and all is stored', async () => {
+    // before, the venue went on filling while the store refused: every fill it could not keep
+    // would be filled again after a crash, its strategy hearing of it twice
+    const { sim, db } = await setup();
+    readStore(db, () => undefined);
+    refuse(db, 'fills');
+    const r = start(['run', buysThrice, '--mode', 'paper', ...ONE_SYMBOL], env(sim, db));
+    const fillLines = () => r.out.join('').match(/ fill +BUY 1 005930/g)?.length ?? 0;
+    expect(await until(r, / fill +BUY 1 005930/, 90_000)).toBe(true);
+    expect(await until(r, /warning: paper-store: .*test: the disk is full/, 30_000)).toBe(true);
+    // the 3rd order is accepted (its events wait with the fill), and two more bars pass: a market
+    // order fills at the next book (every 100 ms) when the store takes writes
+    expect(await until(r, /BuysOnBars: bar 7/, 90_000)).toBe(true);
+    expect(r.out.join('').match(/ accepted /g)?.length).toBe(3);
+    expect(fillLines()).toBe(1);
+    allow(db);
+    const end = performance.now() + 60_000;
+    while (fillLines() < 3 && performance.now() < end) await new Promise((x) => setTimeout(x, 200));
+    expect(fillLines()).toBe(3);
+    r.child.kill('SIGINT');
+    expect(await r.exited).toBe(0);
+    expect(await positionsAndFills(sim, db)).toEqual({ positions: [['005930', 3]], fills: [['005930', 3]] });
+  }, 240_000);
 });

@@ -343,6 +343,9 @@ export class PaperAccount {
           if (!venue.hasWorking(symbol)) return;
           const view: OrderBook = { asks: book.asks, bids: book.bids };
           this.o.onBook?.(symbol, view);
+          // nothing fills while the store refuses writes: a fill it could not keep is worked again
+          // after a crash, and the strategy would hear of it twice
+          if (this.store.refusing) return;
           venue.onMarket(symbol, view, paperSession(symbol, this.o.clock.nowMs()));
         }),
       );

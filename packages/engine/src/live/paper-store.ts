@@ -14,7 +14,9 @@
  * A write the store refuses (disk full, an I/O error, the file locked past the busy timeout) is
  * told to `onError` (`paper-store`) and the run goes on: what it held waits in memory, in order,
  * and is written with the next event or the run's next tick (at most once a second while the store
- * keeps refusing), all in one transaction. A crash meanwhile leaves the store as it was before the
+ * keeps refusing), all in one transaction. Meanwhile the paper venue fills nothing (the account
+ * skips the books: {@link PaperStore.refusing}), so that what a crash could undo stays the one
+ * event batch the store refused. A crash meanwhile leaves the store as it was before the
  * first refused write, consistent: the next paper run works the orders again from there (a fill
  * the strategy heard of but the store never took is filled again, once). The stop tries once more
  * and says what it could not store.
@@ -81,6 +83,11 @@ export class PaperStore {
     private readonly onError: (error: unknown, where: string) => void,
   ) {
     this.tables = new PaperOrderTables(db);
+  }
+
+  /** Whether the store refused the last write (what it held still waits). */
+  get refusing(): boolean {
+    return this.refusedAt !== null;
   }
 
   /** Whether something waits for the store. */
