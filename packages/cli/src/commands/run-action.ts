@@ -181,11 +181,17 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     // failure of the command (exit 1): the run still stops
     const cancelled = flags.cancelOnStop ? await cancelOnStop(session, print) : true;
     await session.stop();
-    print('stopped: strategies stopped, store flushed');
+    // a paper store that refused writes to the end: said (the warning above says why), exit 1
+    const unstored = session.run.unstoredAtStop();
+    print(
+      unstored === null
+        ? 'stopped: strategies stopped, store flushed'
+        : `stopped: strategies stopped; the store refused the paper account's last changes (${unstored} order event${unstored === 1 ? '' : 's'} and its ledger): the next paper run works their orders again from what it holds`,
+    );
     // a hook that failed while stopping (onStop): said, and the run ends as failed
     const late = failure === null ? session.run.runtime.failure : null;
     if (late !== null) process.stderr.write(`hoga run: ${late.message}\n`);
-    process.exitCode = failure === null && late === null && cancelled ? 0 : 1;
+    process.exitCode = failure === null && late === null && cancelled && unstored === null ? 0 : 1;
   } catch (error) {
     reportError(error);
   } finally {

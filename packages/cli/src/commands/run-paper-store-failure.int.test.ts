@@ -156,4 +156,29 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
     expect(await r.exited).toBe(0);
     expect(await positionsAndFills(sim, db)).toEqual({ positions: [['005930', 3]], fills: [['005930', 3]] });
   }, 240_000);
+
+  it('a stop while the store still refuses says so and exits 1; the session is stored stopped', async () => {
+    // before: "stopped: strategies stopped, store flushed", exit 0, though the paper account's
+    // fill was in neither the ledger nor hoga db fills
+    const { sim, db } = await setup();
+    readStore(db, () => undefined);
+    refuse(db, 'ledger');
+    const r = start(['run', buysTwo, '--mode', 'paper', ...ONE_SYMBOL], env(sim, db));
+    expect(await until(r, / fill +BUY 2 005930/, 90_000)).toBe(true);
+    expect(await until(r, /warning: paper-store: .*test: the disk is full/, 30_000)).toBe(true);
+    r.child.kill('SIGINT');
+    expect(await r.exited).toBe(1);
+    const out = r.out.join('');
+    // the fill (its order's submission and acceptance were stored: they left the ledger as it was)
+    expect(out).toMatch(
+      /warning: paper-store: 1 order event of this paper run and its ledger are not stored/,
+    );
+    expect(out).toMatch(
+      /stopped: strategies stopped; the store refused the paper account's last changes \(1 order event and its ledger\)/,
+    );
+    expect(out).not.toContain('store flushed');
+    allow(db);
+    expect((await dbJson(sim, db, 'runs', '--kind', 'paper')).map((x) => x.status)).toEqual(['stopped']);
+    expect(await positionsAndFills(sim, db)).toEqual({ positions: [], fills: [] });
+  }, 150_000);
 });

@@ -314,9 +314,14 @@ export class PaperAccount {
     this.store.save();
   }
 
-  /** At the run's stop: stores what waits, else says what the store is left without (`onError`). */
-  close(): void {
-    this.store.close();
+  /**
+   * At the run's stop: stores what waits, else says what the store is left without (`onError`).
+   *
+   * @returns null when all is stored, else how many order events the store is left without (0:
+   *   the ledger and the open orders only)
+   */
+  close(): number | null {
+    return this.store.close();
   }
 
   /** Stops polling books. */

@@ -123,9 +123,12 @@ export class PaperStore {
   /**
    * The last try, at the run's stop: stores what waits, else tells `onError` what the store is
    * left without.
+   *
+   * @returns null when all is stored, else how many order events the store is left without (0:
+   *   the ledger and the open orders only)
    */
-  close(): void {
-    if (this.save()) return;
+  close(): number | null {
+    if (this.save()) return null;
     const events = this.waiting.length;
     this.onError(
       new EngineError(
@@ -136,6 +139,7 @@ export class PaperStore {
       ),
       'paper-store',
     );
+    return events;
   }
 
   /** What waits, written (inside the write's transaction). */

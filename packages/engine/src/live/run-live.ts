@@ -118,6 +118,12 @@ export interface LiveRunHandle {
    * saves paper state.
    */
   stop(): Promise<void>;
+  /**
+   * Paper: null when the store took all of the account at the stop, else how many order events of
+   * the run it is left without (0: the ledger and the open orders only) as it refused the writes
+   * to the end (`onError` said why, `paper-store`). Live: null.
+   */
+  unstoredAtStop(): number | null;
 }
 
 /**
@@ -195,6 +201,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
   );
 
   let stopped = false;
+  let unstored: number | null = null;
   // a promise the strategies leave rejected (or a throw in a callback of theirs) fails the run as a
   // hook's throw does (`failed` below), where Node would end the process mid-run
   let release: () => Promise<void> = () => Promise.resolve();
@@ -253,6 +260,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     status: (): LiveStatus =>
       liveStatus(o, { mode, portfolio, fills, bars, refusals: recorder.refusals, risk, atStart }),
     cancelOpenOrders: (): Promise<CancelOnStopResult> => cancelOpenOrders(o, mode, runtime),
+    unstoredAtStop: () => unstored,
     async stop(): Promise<void> {
       if (stopped) return;
       stopped = true;
@@ -265,7 +273,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
       risk.dispose();
       brokerAccount?.dispose();
       paperAccount?.detach();
-      paperAccount?.close(); // what the store refused, tried once more (else said)
+      unstored = paperAccount?.close() ?? null; // what the store refused, tried once more (else said)
       lease.release();
       if (manager !== null) manager.store.snapshotPositions(o.clock.nowMs());
       record.finish();
