@@ -86,10 +86,12 @@ export class PaperAccount {
     // until the book shows them with another volume
     const books = new BookMatcher();
     this.venue = new SimulatedVenue<OrderBook>({
-      // a CLS order trades in the closing auction only (auctionAtClose), never against the book
+      // a CLS order trades in the closing auction only (auctionAtClose), never against the book;
+      // nothing fills while the store refuses writes (the next order of the same book included): a
+      // fill it could not keep is worked again after a crash, and its strategy hears of it twice
       fillModel: {
         match: (order, book, nowMs) =>
-          order.timeInForce === TimeInForce.CLS ? [] : books.match(order, book, nowMs),
+          order.timeInForce === TimeInForce.CLS || this.store.refusing ? [] : books.match(order, book, nowMs),
       },
       ledger,
       clock: o.clock,
@@ -160,7 +162,8 @@ export class PaperAccount {
    * run's timer tick): it does nothing while no CLS order waits.
    */
   auctionAtClose(): void {
-    if (this.atClose.size === 0) return;
+    // the auction waits while the store refuses writes (its price is the day's close all the same)
+    if (this.atClose.size === 0 || this.store.refusing) return;
     const now = this.o.clock.nowMs();
     for (const [id, due] of this.atClose) {
       if (now < due.close || now < due.nextTry) continue;
@@ -348,9 +351,6 @@ export class PaperAccount {
           if (!venue.hasWorking(symbol)) return;
           const view: OrderBook = { asks: book.asks, bids: book.bids };
           this.o.onBook?.(symbol, view);
-          // nothing fills while the store refuses writes: a fill it could not keep is worked again
-          // after a crash, and the strategy would hear of it twice
-          if (this.store.refusing) return;
           venue.onMarket(symbol, view, paperSession(symbol, this.o.clock.nowMs()));
         }),
       );

@@ -14,12 +14,12 @@
  * A write the store refuses (disk full, an I/O error, the file locked past the busy timeout) is
  * told to `onError` (`paper-store`) and the run goes on: what it held waits in memory, in order,
  * and is written with the next event or the run's next tick (at most once a second while the store
- * keeps refusing), all in one transaction. Meanwhile the paper venue fills nothing (the account
- * skips the books: {@link PaperStore.refusing}), so that what a crash could undo stays the one
- * event batch the store refused. A crash meanwhile leaves the store as it was before the
- * first refused write, consistent: the next paper run works the orders again from there (a fill
- * the strategy heard of but the store never took is filled again, once). The stop tries once more
- * and says what it could not store.
+ * keeps refusing), all in one transaction. Meanwhile the paper venue fills nothing (its fill model
+ * matches nothing, the closing auctions wait: {@link PaperStore.refusing}), so that what a crash
+ * could undo stays the one match the store refused (an order walking several levels: its fills).
+ * A crash meanwhile leaves the store as it was before the first refused write, consistent: the
+ * next paper run works the orders again from there (a fill the strategy heard of but the store
+ * never took is filled again, once). The stop tries once more and says what it could not store.
  *
  * @module
  */
