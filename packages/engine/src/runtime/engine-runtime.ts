@@ -44,12 +44,14 @@ import { ExecutionVenue } from '../venue/execution-venue.js';
 import { CommandPath } from './command-path.js';
 import { EventQueue } from './event-queue.js';
 import {
+  barIntervalOf,
   checkOrderChange,
   decimalOf,
   intentInput,
   orderIdOf,
   orderRequestOf,
   symbolOf,
+  timerDueOf,
 } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
 import type { HostServices } from './strategy-host.js';
@@ -341,22 +343,7 @@ export class EngineRuntime implements HostServices {
 
   /** @inheritdoc */
   setTimer(host: StrategyHost, name: string, spec: TimerSpec): void {
-    const every = spec.every;
-    if (every !== undefined && !(every > 0 && Number.isFinite(every))) {
-      throw new EngineError(
-        EngineErrorCode.INVALID_REQUEST,
-        `timer ${name}: expected every > 0 ms, found ${String(every)}`,
-      );
-    }
-    // a NaN (or a Date, a string) would sit first in the queue and hold back every timer after it
-    if (spec.at !== undefined && !(typeof spec.at === 'number' && Number.isFinite(spec.at))) {
-      throw new EngineError(
-        EngineErrorCode.INVALID_REQUEST,
-        `timer ${name}: expected at in epoch ms (a finite number), found ${String(spec.at)}`,
-      );
-    }
-    const due = spec.at ?? this.clock.nowMs() + (every ?? 0);
-    this.timers.set(host.strategyId, name, due, every);
+    this.timers.set(host.strategyId, name, timerDueOf(name, spec, this.clock.nowMs()), spec.every);
   }
 
   /** @inheritdoc */
@@ -367,13 +354,7 @@ export class EngineRuntime implements HostServices {
   /** @inheritdoc */
   subscribe(host: StrategyHost, kind: Subscription['kind'], asked: string, interval?: BarInterval): void {
     const symbol = symbolOf(asked, `subscribe ${kind}`);
-    // before, paper and live took a `5m` subscription and never delivered a bar of it, unsaid
-    if (interval !== undefined && interval !== '1m' && interval !== '1d') {
-      throw new EngineError(
-        EngineErrorCode.INVALID_REQUEST,
-        `subscribeBars ${symbol}: expected an interval of 1m or 1d, found ${JSON.stringify(interval)}`,
-      );
-    }
+    if (interval !== undefined) barIntervalOf(interval, symbol);
     const exists = this.subscriptions.some(
       (s) =>
         s.strategyId === host.strategyId && s.kind === kind && s.symbol === symbol && s.interval === interval,

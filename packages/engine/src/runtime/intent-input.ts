@@ -1,9 +1,12 @@
 /**
- * A strategy's order request as core's order intent input (validated by `createOrderIntent`).
+ * What a strategy asks of its context, checked: an order request as core's order intent input
+ * (validated by `createOrderIntent`), an order id, a change, a timer, a bar interval. A bad value
+ * throws an {@link EngineError} `invalid-request` naming the call and the value.
  *
  * @module
  */
 import {
+  type BarInterval,
   type ClientOrderId,
   Decimal,
   decimalOfNumber,
@@ -13,7 +16,7 @@ import {
   type StrategyId,
 } from '@hoga/core';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
-import type { OrderRequest } from '../strategy/strategy-context.js';
+import type { OrderRequest, TimerSpec } from '../strategy/strategy-context.js';
 
 const stocks = new Map<string, Instrument>();
 
@@ -210,4 +213,43 @@ export function intentInput(
     ...(request.timeInForce === undefined ? {} : { timeInForce: request.timeInForce }),
     ...(request.confirmHighValue === true ? { confirmHighValue: true } : {}),
   };
+}
+
+/**
+ * When timer `name` is first due: `spec.at`, else `nowMs` plus `spec.every` (0 without it).
+ *
+ * @throws {@link EngineError} `invalid-request` when `every` is not a positive finite number of ms,
+ *   or `at` not a finite epoch-ms number (a NaN, a Date or a string would sit first in the queue and
+ *   hold back every timer after it)
+ */
+export function timerDueOf(name: string, spec: TimerSpec, nowMs: number): number {
+  const every = spec.every;
+  if (every !== undefined && !(every > 0 && Number.isFinite(every))) {
+    throw new EngineError(
+      EngineErrorCode.INVALID_REQUEST,
+      `timer ${name}: expected every > 0 ms, found ${String(every)}`,
+    );
+  }
+  if (spec.at !== undefined && !(typeof spec.at === 'number' && Number.isFinite(spec.at))) {
+    throw new EngineError(
+      EngineErrorCode.INVALID_REQUEST,
+      `timer ${name}: expected at in epoch ms (a finite number), found ${String(spec.at)}`,
+    );
+  }
+  return spec.at ?? nowMs + (every ?? 0);
+}
+
+/**
+ * `interval` as a bar interval a run can deliver (`1m` or `1d`).
+ *
+ * @param symbol - the symbol subscribed to, named in the error
+ * @throws {@link EngineError} `invalid-request` for any other (before, paper and live took a `5m`
+ *   subscription and never delivered a bar of it, unsaid)
+ */
+export function barIntervalOf(interval: unknown, symbol: string): BarInterval {
+  if (interval === '1m' || interval === '1d') return interval;
+  throw new EngineError(
+    EngineErrorCode.INVALID_REQUEST,
+    `subscribeBars ${symbol}: expected an interval of 1m or 1d, found ${JSON.stringify(interval)}`,
+  );
 }
