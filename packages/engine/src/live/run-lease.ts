@@ -26,9 +26,10 @@ import { formatKst } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
+import { PAPER_STATE_ID } from './paper-store.js';
 
 /** The paper account's lease: beside its ledger and orders. */
-const PAPER_LEASE = { owner: 'paper/_account', key: 'lease' } as const;
+const PAPER_LEASE = { owner: PAPER_STATE_ID, key: 'lease' } as const;
 /** The live strategies' leases: one key per strategy id. */
 const LIVE_LEASES = 'live/_leases';
 /** The leases of commands `hoga order` sends: one key per command id. */
