@@ -50,6 +50,13 @@ export function nextOrderOpen(
 }
 
 /**
+ * The last opening {@link describeOpening} wrote: a minute backtest refuses the market orders of
+ * many symbols at one bar, each message naming the same opening (luxon's formatting of it cost
+ * more than the rest of the order's checks).
+ */
+let lastOpening: { market: string; ms: number; text: string } | null = null;
+
+/**
  * When a market's orders are taken again, for a message: the KST date and time with the weekday,
  * and for US the New York date and time beside it (`2026-11-30 10:00 KST (Mon) = 2026-11-29 20:00
  * New York (Sun)`).
@@ -58,9 +65,16 @@ export function nextOrderOpen(
  * @param at - the instant
  */
 export function describeOpening(market: TradableInstrument['market'], at: DateTime): string {
+  const ms = at.toMillis();
+  const last = lastOpening;
+  if (last !== null && last.ms === ms && last.market === market) return last.text;
   const kst = `${at.setZone(KST_ZONE).toFormat("yyyy-MM-dd HH:mm 'KST' (ccc)")}`;
-  if (market === 'KR') return kst;
-  return `${kst} = ${at.setZone(NEW_YORK_ZONE).toFormat("yyyy-MM-dd HH:mm 'New York' (ccc)")}`;
+  const text =
+    market === 'KR'
+      ? kst
+      : `${kst} = ${at.setZone(NEW_YORK_ZONE).toFormat("yyyy-MM-dd HH:mm 'New York' (ccc)")}`;
+  lastOpening = { market, ms, text };
+  return text;
 }
 
 /**
@@ -174,6 +188,9 @@ export function checkOrderTypeInSession(
 ): BrokerVerdict {
   const session = moment.session;
   if (session === null || session === SessionName.REGULAR_MARKET) return ACCEPTED;
+  // the opening is worked out for a refusal's message only (a limit order outside the regular
+  // session is accepted without it)
+  if (request.orderType !== 'MARKET' && request.timeInForce !== 'CLS') return ACCEPTED;
   const opens =
     moment.regularOpenAt == null || market === undefined
       ? ''
@@ -188,15 +205,8 @@ export function checkOrderTypeInSession(
       },
     );
   }
-  if (request.timeInForce === 'CLS') {
-    return refuse(
-      'order-type-not-allowed',
-      `CLS orders are accepted in the US regular session only${opens}`,
-      {
-        field: 'timeInForce',
-        session,
-      },
-    );
-  }
-  return ACCEPTED;
+  return refuse('order-type-not-allowed', `CLS orders are accepted in the US regular session only${opens}`, {
+    field: 'timeInForce',
+    session,
+  });
 }

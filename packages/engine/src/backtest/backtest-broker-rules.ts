@@ -212,18 +212,22 @@ export class BacktestBrokerRules {
     );
   }
 
-  /** The last answer of {@link regularOpenAt} per market: the orders of one bar time share it. */
-  private readonly opens: Record<string, { at: number; value: DateTime | null }> = {};
+  /** The last answer of {@link regularOpenAt} per market, asked at `at` (the opening at `until`). */
+  private readonly opens: Record<string, { at: number; until: number; value: DateTime | null }> = {};
 
   /**
    * When the regular session opens next after `nowMs`, for a refusal's message: worked out once
-   * per market and time (a minute backtest refuses the market orders of many symbols at one bar).
+   * per market and stretch outside the regular session (a minute backtest refuses the market
+   * orders of many symbols at each bar of a pre- or after-market). The answer holds from the time
+   * it was asked until that opening: no opening lies between (the clock only moves on).
    */
   private regularOpenAt(market: Market, nowMs: number): DateTime | null {
     const last = this.opens[market];
-    if (last !== undefined && last.at === nowMs) return last.value;
+    if (last !== undefined && (last.at === nowMs || (last.at < nowMs && nowMs < last.until))) {
+      return last.value;
+    }
     const value = nextOrderOpen(regularOf(market), DateTime.fromMillis(nowMs, { zone: KST_ZONE }));
-    this.opens[market] = { at: nowMs, value };
+    this.opens[market] = { at: nowMs, until: value === null ? nowMs : value.toMillis(), value };
     return value;
   }
 }

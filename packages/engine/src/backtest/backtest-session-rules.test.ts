@@ -109,6 +109,39 @@ describe('a minute backtest judges the session rules', () => {
     ]);
   });
 
+  it('names the opening each refused market order waits for, from one bar to the next of a stretch outside the regular session and into the next stretch', async () => {
+    // the opening is worked out once per stretch (it holds until that opening): market orders in
+    // Tuesday's pre-market, its after-market, then Wednesday's pre-market, each told its own
+    const reasons: string[] = [];
+    const buyAt = (ctx: Strategy['ctx'], bar: Bar) => ctx.buy(bar.symbol, 1);
+    const Placing = placing({ '08:58': buyAt, '08:59': buyAt, '15:31': buyAt, '15:32': buyAt });
+    class Noting extends Placing {
+      override onOrderEvent(event: OrderEvent): void {
+        if (event.type === 'OrderDenied') reasons.push(`${kst(this.ctx.now())} ${event.reason}`);
+      }
+    }
+    const bars = [
+      ...minuteBars('005930', [70_000, 70_000, 70_100], Date.parse('2026-03-03T08:58:00+09:00')),
+      ...minuteBars('005930', [70_300, 70_300, 70_400], Date.parse('2026-03-03T15:31:00+09:00')),
+      ...minuteBars('005930', [70_500, 70_500], Date.parse('2026-03-04T08:58:00+09:00')),
+    ];
+    const { outcome } = await backtestBars([{ strategyClass: Noting }], bars, {
+      start: Date.parse('2026-03-03T08:58:00+09:00'),
+    });
+    expect(outcome.status).toBe('completed');
+    const tuesday = 'the regular session opens at 2026-03-03 09:00 KST (Tue)';
+    const wednesday = 'the regular session opens at 2026-03-04 09:00 KST (Wed)';
+    const refused = 'MARKET orders are accepted in the regular session only';
+    expect(reasons).toEqual([
+      `08:58 ${refused}; ${tuesday}`,
+      `08:59 ${refused}; ${tuesday}`,
+      `15:31 ${refused}; ${wednesday}`,
+      `15:32 ${refused}; ${wednesday}`,
+      `08:58 ${refused}; ${wednesday}`,
+      `08:59 ${refused}; ${wednesday}`,
+    ]);
+  });
+
   it('refuses any order outside order hours (a limit order from a timer at 20:30 KST)', async () => {
     const reasons: string[] = [];
     class AtNight extends Strategy {
