@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { BrokerClient, FileTokenCache, MirroredTokenCache } from '@hoga/connector';
-import { Decimal } from '@hoga/core';
+import { Decimal, ScaledClock } from '@hoga/core';
 import {
   loadStrategyClass,
   parseStrategyConfig,
@@ -30,7 +30,7 @@ import {
 import { formatMoney } from '../output/table.js';
 import { cliRuntime } from '../runtime/cli-runtime.js';
 import { type CliError, usageError } from '../runtime/exit-codes.js';
-import { brokerClock } from './broker/broker-clock.js';
+import { brokerClock, followSimulatorClock } from './broker/broker-clock.js';
 import { connect, defaultTokenFile, reportError } from './broker/connection.js';
 import type { RunFlags } from './run.js';
 import { cancelOnStopLine, type Session, startSession } from './run-session.js';
@@ -108,6 +108,7 @@ function refuseTabularFlags(flags: RunFlags): void {
 export async function runCommand(files: readonly string[], flags: RunFlags): Promise<void> {
   let db: HogaDatabase | null = null;
   let close: (() => void) | null = null;
+  let unfollow: (() => void) | null = null;
   try {
     refuseTabularFlags(flags);
     const risk = loadRiskConfig(flags.riskConfig);
@@ -125,6 +126,15 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     const brokerConfig = probe.client.config;
     probe.close();
     const clock = await brokerClock(brokerConfig.baseUrl);
+    // the simulator's speed and clock can change through its control API while the run goes on
+    if (clock instanceof ScaledClock) {
+      unfollow = followSimulatorClock(brokerConfig.baseUrl, clock, {
+        onAhead: (aheadMs) =>
+          process.stderr.write(
+            `hoga run: the simulator's clock is ${Math.round(aheadMs / 1000)} s behind the run's (set back, or slowed down): the run's clock waits for it\n`,
+          ),
+      });
+    }
     db = HogaDatabase.open(resolveDatabasePath(flags.db), { clock });
     // The engine's client runs on the engine clock and shares its token through the token file
     // (as every other hoga command does) and the store, so other hoga processes never revoke it.
@@ -195,6 +205,7 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
   } catch (error) {
     reportError(error);
   } finally {
+    unfollow?.();
     close?.();
     db?.close();
   }

@@ -9,7 +9,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { simulatorClock } from './broker-clock.js';
+import { followSimulatorClock, simulatorClock } from './broker-clock.js';
 
 const opened: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -77,5 +77,52 @@ describe('simulatorClock', () => {
     await new Promise<void>((r) => broker.listen(0, '127.0.0.1', r));
     opened.push(() => new Promise<void>((r) => broker.close(() => r())));
     expect(await simulatorClock(`http://127.0.0.1:${(broker.address() as AddressInfo).port}`)).toBeNull();
+  });
+});
+
+describe('followSimulatorClock', () => {
+  /** Waits until `check` holds (every 50 ms, at most `timeoutMs`). */
+  async function until(check: () => boolean, timeoutMs = 10_000): Promise<boolean> {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      if (check()) return true;
+      await sleep(50);
+    }
+    return check();
+  }
+
+  it("takes the simulator's new speed and its jump forward, within a read", async () => {
+    const sim = await simulator(1);
+    const clock = await simulatorClock(sim.url);
+    if (clock === null) throw new Error('no simulator clock');
+    const unfollow = followSimulatorClock(sim.url, clock, { everyMs: 100 });
+    opened.push(async () => unfollow());
+    sim.setSpeed(60);
+    expect(await until(() => clock.getSpeed() === 60)).toBe(true);
+    // three hours on: the engine clock follows (within the second allowed and the read's way)
+    sim.advanceClock(3 * 3_600_000);
+    expect(await until(() => Math.abs(clock.nowMs() - sim.now().toMillis()) < 5_000)).toBe(true);
+    expect(clock.nowMs()).toBeGreaterThan(Date.parse('2026-11-23T13:00:00+09:00'));
+  });
+
+  it("never goes back: a simulator clock set back stops the engine's until it has caught up, said once", async () => {
+    const sim = await simulator(60);
+    const clock = await simulatorClock(sim.url);
+    if (clock === null) throw new Error('no simulator clock');
+    const told: number[] = [];
+    const unfollow = followSimulatorClock(sim.url, clock, { everyMs: 100, onAhead: (ms) => told.push(ms) });
+    opened.push(async () => unfollow());
+    const before = clock.nowMs();
+    sim.setClock(sim.now().minus({ minutes: 10 }));
+    expect(await until(() => clock.getSpeed() === 0)).toBe(true);
+    expect(clock.nowMs()).toBeGreaterThanOrEqual(before);
+    await sleep(500);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toBeGreaterThan(9 * 60_000);
+    // the simulator passes the engine clock again: it runs on at the simulator's speed
+    sim.advanceClock(20 * 60_000);
+    expect(await until(() => clock.getSpeed() === 60)).toBe(true);
+    expect(await until(() => Math.abs(clock.nowMs() - sim.now().toMillis()) < 5_000)).toBe(true);
+    expect(told).toHaveLength(1);
   });
 });

@@ -58,7 +58,7 @@ async function readSimClock(baseUrl: string): Promise<SimClockRead | null> {
 }
 
 /** The simulator's clock, or null when `baseUrl` does not answer `GET /_sim/clock` (in 2 s). */
-export async function simulatorClock(baseUrl: string): Promise<Clock | null> {
+export async function simulatorClock(baseUrl: string): Promise<ScaledClock | null> {
   const reads: SimClockRead[] = [];
   for (let i = 0; i < READS; i++) {
     const read = await readSimClock(baseUrl);
@@ -68,6 +68,72 @@ export async function simulatorClock(baseUrl: string): Promise<Clock | null> {
   if (reads.length === 0) return null;
   const now = simulatedNow(reads, performance.now());
   return new ScaledClock({ start: now.ms, speed: now.speed });
+}
+
+/** How often {@link followSimulatorClock} reads the simulator's clock again (real ms). */
+const FOLLOW_EVERY_MS = 2_000;
+/** How far the engine clock may be off the simulator's (simulated ms) before it is moved, beyond a read's own uncertainty. */
+const FOLLOW_TOLERANCE_MS = 1_000;
+
+/** Options of {@link followSimulatorClock}. */
+export interface FollowOptions {
+  /** Real ms between two reads (default 2,000). */
+  readonly everyMs?: number;
+  /**
+   * Told when the simulator's clock is found behind the engine clock (set back, or slowed down
+   * after the last read), once until it has caught up: the engine clock stops until it does.
+   */
+  readonly onAhead?: (aheadMs: number) => void;
+}
+
+/**
+ * Keeps an engine clock made by {@link simulatorClock} on the simulator's while a run goes on: the
+ * simulator's speed can change, and its clock jump, through its control API. Every `everyMs` the
+ * clock is read again: a new speed is taken, and an engine clock behind the simulator's by more
+ * than a second (and the read's own uncertainty) is moved on to it. The engine clock never goes
+ * back: found ahead, it stops (speed 0) until the simulator's has caught up, said through
+ * `onAhead`. Before, `hoga run` read the simulator's speed once, at its start: a simulator sped up
+ * from 1 to 60 was still polled at the old pace, its minute bars handed over up to a real minute
+ * late.
+ *
+ * @param baseUrl - the simulator's address
+ * @param clock - the engine clock (from {@link simulatorClock})
+ * @param options - see {@link FollowOptions}
+ * @returns a function that stops following
+ */
+export function followSimulatorClock(
+  baseUrl: string,
+  clock: ScaledClock,
+  options: FollowOptions = {},
+): () => void {
+  let reading = false;
+  let ahead = false;
+  const follow = async (): Promise<void> => {
+    const read = await readSimClock(baseUrl);
+    // the simulator gone or slow: the run's own requests say so
+    if (read === null) return;
+    const sim = simulatedNow([read], performance.now());
+    const tolerance = FOLLOW_TOLERANCE_MS + (read.answeredMs - read.sentMs) * sim.speed;
+    const drift = sim.ms - clock.nowMs();
+    if (drift < -tolerance) {
+      if (clock.getSpeed() !== 0) clock.setSpeed(0);
+      if (!ahead) options.onAhead?.(-drift);
+      ahead = true;
+      return;
+    }
+    ahead = false;
+    if (clock.getSpeed() !== sim.speed) clock.setSpeed(sim.speed);
+    if (drift > tolerance) clock.advance(drift);
+  };
+  const timer = setInterval(() => {
+    if (reading) return;
+    reading = true;
+    void follow().finally(() => {
+      reading = false;
+    });
+  }, options.everyMs ?? FOLLOW_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** The simulator's clock when `baseUrl` is the simulator, else the machine's. */
