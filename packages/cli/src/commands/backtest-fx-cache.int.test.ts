@@ -61,7 +61,11 @@ describe('hoga backtest', () => {
     ];
     const first = await backtest(args);
     expect(first.result.code, first.result.stderr).toBe(0);
-    expect(first.fxRequests).toBe(12);
+    // the start, the 19 month starts after it up to the last bar's close (AAPL's 2020-12-31 bar
+    // closes on 2021-01-01 KST) and that close (a request the simulator's rate limit refused is
+    // asked again: counted twice)
+    expect(first.result.stderr).toContain('hoga: USD/KRW: reading 21 rates from the broker');
+    expect(first.fxRequests).toBeGreaterThanOrEqual(21);
     expect(rateWarnings(first.result.stderr).length).toBeGreaterThan(0);
 
     const second = await backtest(args);
@@ -126,4 +130,32 @@ describe('hoga backtest valuing dollars', () => {
     expect(Math.abs(atEnd - atStart) / atStart).toBeGreaterThan(0.005);
     expect(Math.abs(used - atEnd) / atEnd).toBeLessThan(0.002);
   }, 60_000);
+
+  it("values them at each month start's rate over a two-year range (before: 12 rates in all, one every two months)", async () => {
+    // no trade (the averages need 601 bars, more than the range has): the equity is the dollars
+    const config = join(dir, 'never-long.json');
+    writeFileSync(config, JSON.stringify({ fast: 400, slow: 600, quantity: 1 }));
+    const { result, fxRequests } = await backtest([
+      SMA,
+      ...['--symbols', 'AAPL', '--interval', '1d', '--from', '2023-01-01', '--to', '2024-12-31'],
+      ...['--config', config, '--cash', 'KRW=0,USD=100000', '--json'],
+      ...simFlags(sim.url),
+      ...['--db', join(dir, 'monthly.sqlite')],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    // the start, 24 month starts (the last bar closes on 2025-01-01 KST) and that close (a request
+    // refused by the rate limit counted twice)
+    expect(fxRequests).toBeGreaterThanOrEqual(26);
+    expect(result.stderr).toContain(
+      'hoga: USD/KRW: reading 26 rates from the broker (the start, each month start and the end; about 9 s at its 3 a second); later runs read them from the database\n',
+    );
+    const printed = JSON.parse(result.stdout) as BacktestJson;
+    expect(printed.stats.trades).toBe(0);
+    const rates = printed.equity.map((p) => Number(p.equity) / 100_000);
+    expect(new Set(rates).size).toBeGreaterThanOrEqual(24);
+    // a day in mid-July 2024 (a bar's close, KST) holds July's first rate
+    const july = printed.equity.find((p) => p.time.startsWith('2024-07-1')) as { equity: string };
+    const atJuly = await brokerRateAt('2024-07-01T00:00:00+09:00');
+    expect(Math.abs(Number(july.equity) / 100_000 - atJuly) / atJuly).toBeLessThan(1e-9);
+  }, 90_000);
 });

@@ -25,8 +25,15 @@ import { type BacktestRequest, noBarsError, type SymbolRange } from './backtest-
 
 type Engine = typeof import('@hoga/engine');
 
-/** At most this many rates are fetched for a run (one per month from the start). */
-const MAX_RATE_SAMPLES = 12;
+/**
+ * At most this many rates are read for a run: the start, one per month start (ten years of them)
+ * and the end. A longer range spreads its month starts evenly.
+ */
+const MAX_RATE_SAMPLES = 122;
+/** Rates to read from the broker (not cached) from which the run says it waits for them. */
+const SAY_RATES_FROM = 13;
+/** The exchange-rate endpoint's group allows 3 requests a second (MARKET_INFO). */
+const RATES_PER_SECOND = 3;
 /** The pair the backtest values USD with: KRW per USD. */
 const USD_KRW = { baseCurrency: 'USD', quoteCurrency: 'KRW' } as const;
 /** Symbols per stock-info request (the endpoint takes 1 to 200). */
@@ -73,8 +80,9 @@ const NO_DOLLARS_RATE = 1;
  * else the exchange-rate endpoint's rate at
  * the start, and when the universe holds US symbols, at the start of each following month and at the
  * range's end (at most {@link MAX_RATE_SAMPLES}), as a step function. Each rate is read from the database's
- * exchange-rate cache first; the broker is asked only for the times not cached, and its answers
- * (a rate, or none for that time) are cached when they are history.
+ * exchange-rate cache first; the broker is asked only for the times not cached (at its 3 a second:
+ * a run that asks for 13 or more says so on stderr first), and its answers (a rate, or none for
+ * that time) are cached when they are history.
  *
  * @param lastBarMs - the close of the range's last bar, where the equity curve ends (default: the
  *   instant before the range's end)
@@ -99,6 +107,12 @@ export async function fxRates(
   const times = rateTimes(request.startMs, Math.min(end, Date.now()));
   const points: [number, number][] = [];
   const missing: number[] = [];
+  const toRead = hasUs ? times.filter((t) => db.fxRates.get({ ...USD_KRW, at: t }) === undefined).length : 0;
+  if (toRead >= SAY_RATES_FROM) {
+    process.stderr.write(
+      `hoga: USD/KRW: reading ${toRead} rates from the broker (the start, each month start and the end; about ${Math.ceil(toRead / RATES_PER_SECOND)} s at its ${RATES_PER_SECOND} a second); later runs read them from the database\n`,
+    );
+  }
   for (const t of times) {
     const rate = await usdKrwAt(client, db, t);
     if (rate === null) {
@@ -161,10 +175,12 @@ async function usdKrwAt(client: BrokerClient, db: HogaDatabase, t: number): Prom
 /**
  * When to read the USD/KRW rate: the start, month starts up to `last`, and `last` itself (the
  * range's last bar's close, where the equity curve ends), at most
- * {@link MAX_RATE_SAMPLES} in all, the month starts spread evenly over a range of more months (they
- * were the first 11 months, so a long run's rate stopped moving after its first year, and a run
- * starting before the broker's history had no rate at all). Without the end, the end's dollars were
- * valued at the last month start's rate: up to a month's drift in the end equity and the return.
+ * {@link MAX_RATE_SAMPLES} in all (ten years of month starts), the month starts spread evenly over
+ * a longer range. They were the first 11 months once, so a long run's rate stopped moving after its
+ * first year, and a run starting before the broker's history had no rate at all; then 12 reads in
+ * all, spread evenly: a two-year run held each rate for two months, a twenty-year one for twenty.
+ * Without the end, the end's dollars were valued at the last month start's rate: up to a month's
+ * drift in the end equity and the return.
  */
 function rateTimes(startMs: number, last: number): number[] {
   const first = DateTime.fromMillis(startMs, { zone: KST_ZONE }).startOf('month');

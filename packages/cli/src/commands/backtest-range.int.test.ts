@@ -197,7 +197,9 @@ describe('hoga backtest wholly before the broker USD/KRW history, holding dollar
       ...['--db', join(dir, 'no-rate.sqlite')],
     ]);
     expect(result.code).toBe(0);
-    expect(result.stderr.match(/USD\/KRW/g)).toHaveLength(1);
+    // one line on the missing rates (beside the one saying how many rates it reads)
+    expect(result.stderr.match(/no USD\/KRW rate/g)).toHaveLength(1);
+    expect(result.stderr).toContain('hoga: USD/KRW: reading 17 rates from the broker');
     expect(result.stderr).toMatch(
       /hoga: the broker has no USD\/KRW rate from 2019-01-02 to 2019-12-01: the first rate after them \(2020-0\d-01\) values those days\n/,
     );
