@@ -20,8 +20,8 @@ describe('a CLS order its closing price misses', () => {
   it.each(['paper', 'live'] as const)(
     '%s: ends OrderCanceled, reason close, at the close',
     async (mode) => {
-      // four minutes before the close, at ten times real speed
-      const s = await startSimulatedBroker(closers, { start: '2026-11-23T15:56:00-05:00', speed: 10 });
+      // four minutes before the close, at forty times real speed (the close 6 s away)
+      const s = await startSimulatedBroker(closers, { start: '2026-11-23T15:56:00-05:00', speed: 40 });
       const [quote] = await s.client.getPrices(['AAPL']);
       const stingy = (quote?.lastPrice ?? new Decimal(0)).times(0.8).toDecimalPlaces(2);
       const ids: string[] = [];
