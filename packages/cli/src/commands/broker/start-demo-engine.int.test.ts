@@ -4,7 +4,8 @@ import { runEngineDemo } from './start-demo-engine.js';
 describe('runEngineDemo (pnpm start)', () => {
   it('trades the SMA crossover live against the simulator: orders, fills, status lines and a summary', async () => {
     const lines: string[] = [];
-    const fills = await runEngineDemo({ durationMs: 40_000, speed: 30, print: (line) => lines.push(line) });
+    // twenty simulated minutes, as 40 s at ×30 were: the bars come once a second (its candle poll)
+    const fills = await runEngineDemo({ durationMs: 20_000, speed: 60, print: (line) => lines.push(line) });
     const text = lines.join('\n');
     expect(lines[0]).toMatch(
       /^hoga start: SMA crossover \(1m bars, fast 3, slow 8\) live on 005930, 000660, 035420/,
