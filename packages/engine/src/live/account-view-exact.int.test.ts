@@ -8,6 +8,7 @@
  * already held the fill, and the report booked it again (the holding up by the fill's quantity
  * twice). Over the simulator (HTTP) and a real SQLite file.
  */
+import type { BrokerClient } from '@hoga/connector';
 import { type Bar, Decimal, type Fill } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
@@ -59,6 +60,54 @@ function reset(second: boolean): void {
   Watcher.prices = [];
 }
 
+/** Calls of a client's method, counted as they begin and end. */
+interface Calls {
+  /** How many have begun so far. */
+  begun(): number;
+  /** Waits until a call numbered above `mark` (begun after `begun()` said `mark`) has answered. */
+  endedAfter(mark: number, timeoutMs: number): Promise<void>;
+}
+
+/** Counts the calls of `client[method]` whose arguments `counts` (all by default). */
+function callsOf<K extends 'getHoldings' | 'getBuyingPower' | 'listOrders'>(
+  client: Record<K, (...args: never[]) => Promise<unknown>>,
+  method: K,
+  counts: (...args: never[]) => boolean = () => true,
+): Calls {
+  let begun = 0;
+  let lastEnded = 0;
+  const original = client[method].bind(client);
+  client[method] = (async (...args: never[]) => {
+    if (!counts(...args)) return original(...args);
+    const n = ++begun;
+    const r = await original(...args);
+    lastEnded = Math.max(lastEnded, n);
+    return r;
+  }) as (typeof client)[K];
+  return {
+    begun: () => begun,
+    endedAfter: (mark, timeoutMs) => until(() => lastEnded > mark, timeoutMs),
+  };
+}
+
+/**
+ * The account's reads of `reads` and the run's order polls (each begins with a list of the open
+ * orders): `oneTaken` waits until a read begun after it was called has answered and a poll begun
+ * after that has ended (the read is taken then: see broker-account.ts), with a generous timeout.
+ */
+function accountReads(client: BrokerClient, reads: 'getHoldings' | 'getBuyingPower') {
+  const read = callsOf(client, reads);
+  const polls = callsOf(client, 'listOrders', ((q?: { status?: string }) => q?.status === 'OPEN') as never);
+  return {
+    async oneTaken(): Promise<void> {
+      await read.endedAfter(read.begun(), 60_000);
+      // the first poll begun after the read ended, then the next one's begun and ended: the first's
+      // end (and what it confirms) came before
+      await polls.endedAfter(polls.begun() + 1, 60_000);
+    },
+  };
+}
+
 /** The account as the broker says it now (`cash held`). */
 async function brokerSays(client: {
   getBuyingPower(c: 'KRW'): Promise<{ cashBuyingPower: Decimal }>;
@@ -74,14 +123,8 @@ describe('ctx.account counts each fill of a live run once', () => {
     reset(false);
     const s = await startSimulatedBroker(closers, { speed: 1, control: true, rateLimit: false });
     const db = openTempDb(closers, 'hoga-account-exact-', s.clock);
-    // counts the account's reads of the holdings (the run's client is this one)
-    let reads = 0;
-    const getHoldings = s.client.getHoldings.bind(s.client);
-    s.client.getHoldings = async (...args) => {
-      const r = await getHoldings(...args);
-      reads++;
-      return r;
-    };
+    // the account's reads of the holdings (the run's client is this one)
+    const reads = accountReads(s.client, 'getHoldings');
     const { handle, events } = await startTestRun(
       { ...s, db },
       {
@@ -95,14 +138,12 @@ describe('ctx.account counts each fill of a live run once', () => {
     );
     closers.add(() => handle.stop());
     await until(() => events.some((e) => e.type === 'OrderAccepted'), 60_000);
-    // a read of the account while the buy rests (every 10 s)
-    const before = reads;
-    await until(() => reads > before + 1, 60_000);
+    // a read of the account while the buy rests (every 10 s): one begun after the order rested
+    await reads.oneTaken();
     s.sim.setPrice('005930', String((Watcher.prices[0] as number) - 500));
     await until(() => Watcher.fills.length === 1, 60_000);
     // the account's read after the fill, and a few looks more
-    const after = reads;
-    await until(() => reads > after + 1, 60_000);
+    await reads.oneTaken();
     const n = Watcher.seen.length;
     await until(() => Watcher.seen.length > n + 3, 30_000);
     const truth = await brokerSays(s.client);
@@ -222,6 +263,8 @@ describe('ctx.account and an order from another channel', () => {
     Looks.cash = [];
     const s = await startSimulatedBroker(closers, { speed: 1, control: true, rateLimit: false });
     const db = openTempDb(closers, 'hoga-account-exact-', s.clock);
+    // the account's reads of the cash (the run's client is this one)
+    const reads = accountReads(s.client, 'getBuyingPower');
     const alerts: string[] = [];
     const { handle, events } = await startTestRun(
       { ...s, db },
@@ -248,9 +291,12 @@ describe('ctx.account and an order from another channel', () => {
     });
     const resting = (await s.client.getBuyingPower('KRW')).cashBuyingPower;
     await until(() => alerts.includes('ExternalOrderAdopted'), 60_000);
-    // past the account's next reads
+    // past the account's next read (every 10 s), taken, of the cash the order holds back, and a
+    // second of looks more
     const n = Looks.cash.length;
-    await until(() => Looks.cash.length > n + 60, 60_000);
+    await reads.oneTaken();
+    const k = Looks.cash.length;
+    await until(() => Looks.cash.length > k + 5, 60_000);
     const whileResting = [...new Set(Looks.cash.slice(n))];
     expect(whileResting.filter((c) => c !== resting.toFixed() && c !== before.toFixed())).toEqual([]);
     expect(Looks.cash.at(-1)).toBe(resting.toFixed());
@@ -258,7 +304,10 @@ describe('ctx.account and an order from another channel', () => {
     await until(() => events.some((e) => e.type === 'OrderFilled'), 60_000);
     const filled = (await s.client.getBuyingPower('KRW')).cashBuyingPower;
     const m = Looks.cash.length;
-    await until(() => Looks.cash.length > m + 30, 60_000);
+    // past the account's read after the fill, and a second of looks more
+    await reads.oneTaken();
+    const j = Looks.cash.length;
+    await until(() => Looks.cash.length > j + 5, 60_000);
     expect([...new Set(Looks.cash.slice(m))].filter((c) => c !== filled.toFixed())).toEqual([]);
   }, 180_000);
 });
