@@ -88,12 +88,20 @@ export async function until(r: Running, pattern: RegExp, timeoutMs: number): Pro
   return false;
 }
 
-export async function setup(control = true): Promise<{ sim: SimulatorHandle; db: string; config: string }> {
+/**
+ * The simulator (seed 7, Monday 2026-11-23 10:00 KST at `speed`, ×30 unless given; its control API
+ * unless `control` is false) and a store and an SMA config in a fresh temporary folder. A test that
+ * only waits for the market's next bars may ask for {@link FAST} (a 1m bar every half second).
+ */
+export async function setup(
+  control = true,
+  speed = 30,
+): Promise<{ sim: SimulatorHandle; db: string; config: string }> {
   const sim = await startSimulator({
     port: 0,
     seed: 7,
     start: '2026-11-23T10:00:00+09:00',
-    speed: 30,
+    speed,
     control,
   });
   sims.push(sim);
@@ -103,6 +111,9 @@ export async function setup(control = true): Promise<{ sim: SimulatorHandle; db:
   writeFileSync(config, JSON.stringify({ fast: 3, slow: 8 }));
   return { sim, db: join(dir, 'hoga.sqlite'), config };
 }
+
+/** A simulator speed for tests that only wait on the market's bars: 120 simulated seconds a second. */
+export const FAST = 120;
 
 export const ARGS = [
   '--symbols',

@@ -17,6 +17,7 @@ import {
   closeSims,
   env,
   exitedWithin,
+  FAST,
   REST_ARGS,
   readStore,
   restsBelow,
@@ -34,7 +35,7 @@ afterEach(closeSims);
 
 describe('hoga run', () => {
   it('live: trades, prints status lines, stops on SIGTERM with exit 0; db fills and positions match the broker', async () => {
-    const { sim, db, config } = await setup();
+    const { sim, db, config } = await setup(true, FAST);
     const r = start(['run', strategy, '--mode', 'live', '--config', config, ...ARGS], env(sim, db));
     expect(await until(r, / fill /, 90_000)).toBe(true);
     expect(await until(r, / status /, 10_000)).toBe(true);
@@ -48,14 +49,16 @@ describe('hoga run', () => {
     expect(text).toMatch(/order {2}BUY 10 \d+ MARKET/);
     expect(text).toMatch(/stopping/);
 
-    const fills = JSON.parse(
-      (
-        await run(process.execPath, ['--import', 'tsx', cli, 'db', 'fills', '--json'], {
+    // the two reads of the store, side by side
+    const [fillsOut, positionsOut] = await Promise.all(
+      ['fills', 'positions'].map((what) =>
+        run(process.execPath, ['--import', 'tsx', cli, 'db', what, '--json'], {
           cwd: root,
           env: env(sim, db),
-        })
-      ).stdout,
-    ) as {
+        }),
+      ),
+    );
+    const fills = JSON.parse(fillsOut?.stdout ?? '') as {
       symbol: string;
       side: string;
       quantity: string;
@@ -72,14 +75,7 @@ describe('hoga run', () => {
       expect(f.brokerOrderId).toEqual(expect.any(String));
       expect(Number(f.price)).toBeGreaterThan(0);
     }
-    const positions = JSON.parse(
-      (
-        await run(process.execPath, ['--import', 'tsx', cli, 'db', 'positions', '--json'], {
-          cwd: root,
-          env: env(sim, db),
-        })
-      ).stdout,
-    ) as {
+    const positions = JSON.parse(positionsOut?.stdout ?? '') as {
       symbol: string;
       quantity: string;
     }[];
@@ -117,7 +113,7 @@ describe('hoga run', () => {
   }, 150_000);
 
   it("shows the strategy's own log records in the run's output, and writes every record to --log-file", async () => {
-    const { sim, db } = await setup();
+    const { sim, db } = await setup(true, FAST);
     const logFile = join(dirname(db), 'run.jsonl');
     const r = start(
       ['run', restsBelow, '--mode', 'paper', '--log-file', logFile, ...ARGS.slice(0, 2)],
@@ -145,7 +141,7 @@ describe('hoga run', () => {
   }, 150_000);
 
   it('stops when a strategy throws in a hook, saying which strategy and hook, exit 1, its fill stored', async () => {
-    const { sim, db } = await setup();
+    const { sim, db } = await setup(true, FAST);
     const config = join(dirname(db), 'throws.json');
     writeFileSync(config, JSON.stringify({ buyAt: 1, throwAt: 4 }));
     const r = start(['run', throwsInOnBar, '--mode', 'live', '--config', config, ...ARGS], env(sim, db));
@@ -174,7 +170,7 @@ describe('hoga run', () => {
   }, 90_000);
 
   it('says so and exits 1 when a strategy throws in onStop as the run stops', async () => {
-    const { sim, db } = await setup();
+    const { sim, db } = await setup(true, FAST);
     const r = start(['run', throwsInOnStop, '--mode', 'paper', ...ARGS], env(sim, db));
     expect(await until(r, / status /, 60_000)).toBe(true);
     r.child.kill('SIGINT');
@@ -186,7 +182,7 @@ describe('hoga run', () => {
   }, 90_000);
 
   it('runs several strategies in one engine, each under its own id (FILE:ID), each with its own config', async () => {
-    const { sim, db } = await setup();
+    const { sim, db } = await setup(true, FAST);
     const dir = dirname(db);
     writeFileSync(join(dir, 'a.json'), JSON.stringify({ buyAt: 1, throwAt: 1_000 }));
     const args = [
@@ -236,7 +232,7 @@ describe('hoga run', () => {
   }, 120_000);
 
   it("live --cancel-on-stop: the run's resting orders are cancelled at the broker on SIGTERM; without the flag they stay open", async () => {
-    const { sim, db } = await setup();
+    const { sim, db } = await setup(true, FAST);
     const args = ['run', restsBelow, '--mode', 'live', ...REST_ARGS];
     const first = start(args, env(sim, db));
     expect(await until(first, / accepted /, 60_000)).toBe(true);
@@ -270,7 +266,7 @@ describe('hoga run', () => {
   }, 150_000);
 
   it('live --cancel-on-stop with the broker gone: stops on SIGINT, says the order still works, exit 1', async () => {
-    const { sim, db } = await setup();
+    const { sim, db } = await setup(true, FAST);
     const r = start(['run', restsBelow, '--mode', 'live', ...REST_ARGS, '--cancel-on-stop'], env(sim, db));
     expect(await until(r, / accepted /, 60_000)).toBe(true);
     await sim.close();
@@ -303,28 +299,30 @@ describe('hoga run', () => {
         `--config: cannot read ${join(dir, 'missing.json')} (ENOENT)`,
       ],
     ];
-    for (const [args, message] of cases) {
-      const failed = await run(
-        process.execPath,
-        ['--import', 'tsx', cli, 'run', ...args, '--mode', 'paper'],
-        {
+    // the six processes side by side (each reads only its own arguments' files)
+    const outcomes = await Promise.all(
+      cases.map(([args]) =>
+        run(process.execPath, ['--import', 'tsx', cli, 'run', ...args, '--mode', 'paper'], {
           cwd: root,
           env: process.env,
-        },
-      ).then(
-        () => null,
-        (e: { code: number; stderr: string }) => e,
-      );
+        }).then(
+          () => null,
+          (e: { code: number; stderr: string }) => e,
+        ),
+      ),
+    );
+    for (const [i, [, message]] of cases.entries()) {
+      const failed = outcomes[i];
       expect(failed?.stderr).toContain(message);
       expect(failed?.stderr).not.toContain('unexpected error');
       expect(failed?.code, failed?.stderr).toBe(2);
     }
-    // six processes one after the other, each compiling the CLI's sources through tsx at its start:
-    // 19–21 s with two busy loops here, 60–150 s at the 10–25 s a start took on a loaded CI machine
+    // six processes at once, each compiling the CLI's sources through tsx at its start: 60–150 s
+    // one after the other at the 10–25 s a start took on a loaded CI machine
   }, 300_000);
 
   it('refuses an unknown symbol with exit 2 naming it before anything runs; a symbol in lower case is the same symbol', async () => {
-    const { sim, db } = await setup();
+    const { sim, db } = await setup(true, FAST);
     const failed = await run(
       process.execPath,
       ['--import', 'tsx', cli, 'run', strategy, '--mode', 'paper', '--symbols', '999999,aapl'],
@@ -350,7 +348,7 @@ describe('hoga run', () => {
   }, 180_000);
 
   it('--risk-config: the run judges orders by the given risk configuration, and a bad one exits 2 naming the field', async () => {
-    const { sim, db } = await setup();
+    const { sim, db } = await setup(true, FAST);
     const dir = mkdtempSync(join(tmpdir(), 'hoga-run-risk-'));
     const allowOnly = join(dir, 'risk.json');
     writeFileSync(allowOnly, JSON.stringify({ defaults: { allowedSymbols: ['000660'] } }));
