@@ -12,11 +12,12 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HOGA_BIN } from '../hoga-process.test-helper.js';
 import {
   ARGS,
-  cli,
   closeSims,
   env,
+  FAST,
   type Running,
   readStore,
   root,
@@ -53,8 +54,9 @@ function allow(db: string): void {
   readStore(db, (d) => d.connection.exec('DROP TRIGGER test_refuse'));
 }
 
+/** `hoga db … --json` as a user runs it (the bundle: no compile through tsx at each start). */
 async function dbJson(sim: Parameters<typeof env>[0], db: string, ...args: string[]) {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', cli, 'db', ...args, '--json'], {
+  const { stdout } = await run(process.execPath, [HOGA_BIN, 'db', ...args, '--json'], {
     cwd: root,
     env: env(sim, db),
   });
@@ -63,12 +65,17 @@ async function dbJson(sim: Parameters<typeof env>[0], db: string, ...args: strin
 
 /** The paper positions and the net of the stored fills, by symbol (zero positions left out). */
 async function positionsAndFills(sim: Parameters<typeof env>[0], db: string) {
-  const positions = (await dbJson(sim, db, 'positions', '--mode', 'paper'))
+  // the two reads side by side
+  const [held, fills] = await Promise.all([
+    dbJson(sim, db, 'positions', '--mode', 'paper'),
+    dbJson(sim, db, 'fills', '--mode', 'paper'),
+  ]);
+  const positions = held
     .map((p) => [p.symbol, Number(p.quantity)] as const)
     .filter(([, q]) => q !== 0)
     .sort();
   const net = new Map<string, number>();
-  for (const f of await dbJson(sim, db, 'fills', '--mode', 'paper')) {
+  for (const f of fills) {
     const q = Number(f.quantity) * (f.side === 'BUY' ? 1 : -1);
     net.set(f.symbol as string, (net.get(f.symbol as string) ?? 0) + q);
   }
@@ -85,7 +92,7 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
   it.each(['fills', 'ledger'] as const)(
     'refused %s write, then a crash: the ledger and the fills agree, and the restart fills the order once',
     async (which) => {
-      const { sim, db } = await setup();
+      const { sim, db } = await setup(true, FAST);
       // the store file exists (migrated) before the run, with the trigger on it
       readStore(db, () => undefined);
       refuse(db, which);
@@ -103,32 +110,39 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
       expect(await until(second, / fill +BUY 2 005930/, 90_000)).toBe(true);
       second.child.kill('SIGINT');
       expect(await second.exited).toBe(0);
-      expect(await positionsAndFills(sim, db)).toEqual({
+      const [stored, orders] = await Promise.all([
+        positionsAndFills(sim, db),
+        dbJson(sim, db, 'orders', '--mode', 'paper'),
+      ]);
+      expect(stored).toEqual({
         positions: [['005930', 2]],
         fills: [['005930', 2]],
       });
-      const orders = await dbJson(sim, db, 'orders', '--mode', 'paper');
       expect(orders.map((o) => [o.state, o.filledQuantity])).toEqual([['FILLED', '2']]);
     },
     240_000,
   );
 
   it('a refused write taken once the store takes writes again: the fill is stored, once, with the ledger', async () => {
-    const { sim, db } = await setup();
+    const { sim, db } = await setup(true, FAST);
     readStore(db, () => undefined);
     refuse(db, 'fills');
     const r = start(['run', buysTwo, '--mode', 'paper', ...ONE_SYMBOL], env(sim, db));
     expect(await until(r, / fill +BUY 2 005930/, 90_000)).toBe(true);
     expect(await until(r, /warning: paper-store: .*test: the disk is full/, 30_000)).toBe(true);
     allow(db);
-    // the run's next tick stores what waited
-    const stored = async () => (await dbJson(sim, db, 'fills', '--mode', 'paper')).length > 0;
+    // the run's next tick stores what waited (looked for in the file: a read is no process start)
+    const stored = () =>
+      readStore(db, (d) => d.connection.prepare('SELECT count(*) AS n FROM fills').get() as { n: number }).n;
     const end = performance.now() + 30_000;
-    while (!(await stored()) && performance.now() < end) await new Promise((x) => setTimeout(x, 500));
+    while (stored() === 0 && performance.now() < end) await new Promise((x) => setTimeout(x, 200));
     r.child.kill('SIGINT');
     expect(await r.exited).toBe(0);
-    expect(await positionsAndFills(sim, db)).toEqual({ positions: [['005930', 2]], fills: [['005930', 2]] });
-    const orders = await dbJson(sim, db, 'orders', '--mode', 'paper');
+    const [both, orders] = await Promise.all([
+      positionsAndFills(sim, db),
+      dbJson(sim, db, 'orders', '--mode', 'paper'),
+    ]);
+    expect(both).toEqual({ positions: [['005930', 2]], fills: [['005930', 2]] });
     expect(orders.map((o) => [o.state, o.filledQuantity])).toEqual([['FILLED', '2']]);
     expect(readStore(db, (d) => d.strategyState.get('paper/_account', 'orders'))).toEqual([]);
   }, 150_000);
@@ -136,7 +150,7 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
   it('nothing fills while the store refuses writes; once it takes them, the orders fill and all is stored', async () => {
     // before, the venue went on filling while the store refused: every fill it could not keep
     // would be filled again after a crash, its strategy hearing of it twice
-    const { sim, db } = await setup();
+    const { sim, db } = await setup(true, FAST);
     readStore(db, () => undefined);
     refuse(db, 'fills');
     const r = start(['run', buysThrice, '--mode', 'paper', ...ONE_SYMBOL], env(sim, db));
@@ -160,7 +174,7 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
   it('a stop while the store still refuses says so and exits 1; the session is stored stopped', async () => {
     // before: "stopped: strategies stopped, store flushed", exit 0, though the paper account's
     // fill was in neither the ledger nor hoga db fills
-    const { sim, db } = await setup();
+    const { sim, db } = await setup(true, FAST);
     readStore(db, () => undefined);
     refuse(db, 'ledger');
     const r = start(['run', buysTwo, '--mode', 'paper', ...ONE_SYMBOL], env(sim, db));
@@ -178,7 +192,11 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
     );
     expect(out).not.toContain('store flushed');
     allow(db);
-    expect((await dbJson(sim, db, 'runs', '--kind', 'paper')).map((x) => x.status)).toEqual(['stopped']);
-    expect(await positionsAndFills(sim, db)).toEqual({ positions: [], fills: [] });
+    const [runs, both] = await Promise.all([
+      dbJson(sim, db, 'runs', '--kind', 'paper'),
+      positionsAndFills(sim, db),
+    ]);
+    expect(runs.map((x) => x.status)).toEqual(['stopped']);
+    expect(both).toEqual({ positions: [], fills: [] });
   }, 150_000);
 });
