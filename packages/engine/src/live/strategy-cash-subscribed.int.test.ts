@@ -36,7 +36,8 @@ class Idle extends Strategy {}
 
 describe('a market buy of a subscribed symbol outside the universe, several strategies', () => {
   it('is held to its strategy’s own cash', async () => {
-    const broker = await startSimulatedBroker(closers, { speed: 1, control: true, rateLimit: false });
+    // at ×20: the quote of 035420 moves (a price tick) every second or so rather than every 10–20 s
+    const broker = await startSimulatedBroker(closers, { speed: 20, control: true, rateLimit: false });
     const db = openTempDb(closers, 'hoga-cash-sub-', broker.clock);
     const { handle, events } = await startTestRun(
       { ...broker, db },
