@@ -5,12 +5,13 @@
  */
 import type { LedgerSnapshot } from '@hoga/broker-model';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HOGA_BIN } from '../hoga-process.test-helper.js';
 import {
   ARGS,
   brokerOf,
-  cli,
   closeSims,
   env,
+  FAST,
   REST_ARGS,
   readStore,
   restsBelow,
@@ -24,9 +25,19 @@ import {
 
 afterEach(closeSims);
 
+/** `hoga db … --json` on the run's store as a user runs it (the bundle: no compile through tsx at each start). */
+async function readsDb(sim: Parameters<typeof env>[0], db: string, ...args: string[]) {
+  const { stdout } = await run(process.execPath, [HOGA_BIN, 'db', ...args, '--json'], {
+    cwd: root,
+    env: env(sim, db),
+  });
+  return JSON.parse(stdout) as Record<string, string | null>[];
+}
+
 describe('hoga run --mode paper', () => {
   it('paper: trades on live data with zero order requests reaching the broker', async () => {
-    const { sim, db, config } = await setup();
+    // at ×120 a candle poll (every 5 s) brings about ten bars: the SMA crosses in fewer polls
+    const { sim, db, config } = await setup(true, FAST);
     const r = start(['run', strategy, '--mode', 'paper', '--config', config, ...ARGS], env(sim, db));
     expect(await until(r, / fill /, 90_000)).toBe(true);
     r.child.kill('SIGINT');
@@ -40,30 +51,16 @@ describe('hoga run --mode paper', () => {
     expect(counters.requestsByGroup.ORDER ?? 0).toBe(0);
     expect(counters.ordersCreated).toBe(0);
     expect(counters.requestsByGroup.MARKET_DATA_CHART ?? 0).toBeGreaterThan(0);
-    const positions = JSON.parse(
-      (
-        await run(
-          process.execPath,
-          ['--import', 'tsx', cli, 'db', 'positions', '--json', '--mode', 'paper'],
-          { cwd: root, env: env(sim, db) },
-        )
-      ).stdout,
-    ) as {
-      symbol: string;
-      quantity: string;
-    }[];
+    // what the paper run did is listed by hoga db positions, fills, orders and runs (it was in the
+    // journal only): the four reads side by side
+    const dbJson = (...args: string[]) => readsDb(sim, db, ...args);
+    const [positions, fills, orders, listed] = await Promise.all([
+      dbJson('positions', '--mode', 'paper') as Promise<{ symbol: string; quantity: string }[]>,
+      dbJson('fills'),
+      dbJson('orders', '--mode', 'paper'),
+      dbJson('runs', '--kind', 'paper'),
+    ]);
     expect(positions.length).toBeGreaterThan(0);
-    // what the paper run did is listed by hoga db fills and orders (it was in the journal only)
-    const dbJson = async (...args: string[]) =>
-      JSON.parse(
-        (
-          await run(process.execPath, ['--import', 'tsx', cli, 'db', ...args, '--json'], {
-            cwd: root,
-            env: env(sim, db),
-          })
-        ).stdout,
-      ) as Record<string, string | null>[];
-    const fills = await dbJson('fills');
     expect(fills.length).toBeGreaterThan(0);
     const net = new Map<string, number>();
     for (const f of fills) {
@@ -76,13 +73,12 @@ describe('hoga run --mode paper', () => {
     expect(positions.map((p) => [p.symbol, Number(p.quantity)]).sort()).toEqual(
       [...net].filter(([, q]) => q !== 0).sort(),
     );
-    const orders = await dbJson('orders', '--mode', 'paper');
     expect(orders.length).toBeGreaterThanOrEqual(new Set(fills.map((f) => f.clientOrderId)).size);
     expect(orders.filter((o) => o.state === 'FILLED').length).toBe(
       new Set(fills.map((f) => f.clientOrderId)).size,
     );
     // the session is a stored run (hoga db runs listed backtests only): its fills, how it ended
-    const runs = (await dbJson('runs', '--kind', 'paper')) as unknown as {
+    const runs = listed as unknown as {
       runId: string;
       kind: string;
       strategy: string;
@@ -162,14 +158,7 @@ describe('hoga run --mode paper', () => {
     expect(await until(r, / accepted /, 60_000)).toBe(true);
     r.child.stdout?.destroy(); // the reader of the pipe is gone: the next status line meets EPIPE
     expect(await r.exited).toBe(0);
-    const runs = JSON.parse(
-      (
-        await run(process.execPath, ['--import', 'tsx', cli, 'db', 'runs', '--kind', 'paper', '--json'], {
-          cwd: root,
-          env: env(sim, db),
-        })
-      ).stdout,
-    ) as { status: string }[];
+    const runs = (await readsDb(sim, db, 'runs', '--kind', 'paper')) as { status: string }[];
     expect(runs.map((x) => x.status)).toEqual(['stopped']);
   }, 90_000);
 });
