@@ -232,8 +232,10 @@ describe('hoga data', () => {
       '005930',
       '--interval',
       '1m',
+      // two weeks of minute candles (about 37 pages, the client pacing them ~0.2 s apart): the
+      // interrupt after 5 requests leaves most of it to the rerun (before: 5 weeks, 97 pages)
       '--from',
-      '2026-10-15',
+      '2026-11-09',
       '--to',
       '2026-11-20',
       '--db',
