@@ -63,8 +63,7 @@ export function liveStatus(o: Pick<LiveRunOptions, 'client'>, run: LiveStatusSou
   }
   return {
     positions,
-    openOrders:
-      manager !== null ? manager.store.openExecutions().length : (paperAccount?.venue.workingCount ?? 0),
+    openOrders: manager !== null ? manager.store.openExecutions().length : (paperAccount?.workingCount ?? 0),
     fills: run.fills,
     bars: run.bars.bars,
     barsWaiting: run.bars.waiting,

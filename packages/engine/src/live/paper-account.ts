@@ -6,6 +6,9 @@
  *   and each order event's rows in the store's `orders` and `fills` tables, in one transaction per
  *   event ({@link PaperStore}: a fill is stored with the ledger and the open order it changed, or
  *   not at all; a refused write is told and tried again);
+ * - hands the runtime ({@link PaperAccount.venue}) each event of the simulated venue once the store
+ *   holds it, in order (persist, then publish): while the store refuses a write, the events wait,
+ *   and a crash then leaves neither the store nor the strategy with the fill the store refused;
  * - works again the last run's open orders of the current session, as they stood;
  * - polls the order books of the symbols with working orders only, each from its first working
  *   order to its last (any symbol, in the universe or not). Polling every symbol's book all run
@@ -43,6 +46,8 @@ import type { MarkBook } from '../portfolio/mark-book.js';
 import type { RiskBook } from '../risk/risk-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { trackedOrderOf } from '../runtime/strategy-host.js';
+import { EventHub } from '../venue/event-hub.js';
+import type { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import { PAPER_STATE_ID, PaperStore } from './paper-store.js';
@@ -62,7 +67,15 @@ type PaperOptions = Pick<
 
 /** See the module documentation. */
 export class PaperAccount {
-  readonly venue: SimulatedVenue<OrderBook>;
+  /**
+   * The venue the runtime (and the risk module) sends commands to: the simulated venue's, whose
+   * events it hands on once the store holds them ({@link PaperStore}).
+   */
+  readonly venue: ExecutionVenue;
+  /** The broker model's venue over the book matcher and the paper ledger. */
+  private readonly sim: SimulatedVenue<OrderBook>;
+  /** The events the store holds, in order: {@link PaperAccount.venue}'s. */
+  private readonly stored = new EventHub<OrderEvent>();
   private readonly orders = new PaperOrders();
   private readonly store: PaperStore;
   private readonly books = new Map<string, Subscription>();
@@ -81,14 +94,15 @@ export class PaperAccount {
       () => ({ ledger: this.ledger.snapshot(), orders: this.orders.snapshot() }),
       o.logger,
       (error, where) => o.onError?.(error, where),
+      (event) => this.stored.emit(event),
     );
     // the simulator's matcher: a polled book's levels are taken once, across orders and polls,
     // until the book shows them with another volume
     const books = new BookMatcher();
-    this.venue = new SimulatedVenue<OrderBook>({
+    const sim = new SimulatedVenue<OrderBook>({
       // a CLS order trades in the closing auction only (auctionAtClose), never against the book;
-      // nothing fills while the store refuses writes (the next order of the same book included): a
-      // fill it could not keep is worked again after a crash, and its strategy hears of it twice
+      // nothing fills while the store refuses writes (the next order of the same book included): the
+      // events wait for the store meanwhile, and a crash undoes what they hold
       fillModel: {
         match: (order, book, nowMs) =>
           order.timeInForce === TimeInForce.CLS || this.store.refusing ? [] : books.match(order, book, nowMs),
@@ -105,9 +119,20 @@ export class PaperAccount {
       // an id to one order only): the run's start on the engine clock, base 36
       idPrefix: `paper-${o.clock.nowMs().toString(36)}`,
     });
-    // the store takes each event before the runtime routes it to the strategies (subscribed first),
-    // as live stores a fill before its strategy hears of it
-    this.venue.events$.subscribe((event) => this.onEvent(event));
+    this.sim = sim;
+    // the store takes each event before the runtime hears of it (the runtime and the risk module
+    // listen to `venue`, which the store tells), as live stores a fill before its strategy hears of it
+    sim.events$.subscribe((event) => this.onEvent(event));
+    const stored = this.stored;
+    this.venue = {
+      execute: (command) => sim.execute(command),
+      executeNow: (command) => sim.executeNow(command),
+      events$: stored.events$,
+      dispose: async () => {
+        await sim.dispose();
+        stored.complete();
+      },
+    };
   }
 
   /**
@@ -134,7 +159,8 @@ export class PaperAccount {
 
   /**
    * Follows one event of the venue: stores its rows with the ledger and the open orders it changed
-   * (one transaction), polls the books needed.
+   * (one transaction), then tells it to the runtime (the store does, after what waits before it);
+   * polls the books needed.
    */
   private onEvent(event: OrderEvent): void {
     if (event.type === 'OrderAccepted') this.noteClose(event.clientOrderId);
@@ -167,7 +193,7 @@ export class PaperAccount {
     const now = this.o.clock.nowMs();
     for (const [id, due] of this.atClose) {
       if (now < due.close || now < due.nextTry) continue;
-      const order = this.venue.order(id);
+      const order = this.sim.order(id);
       if (order === undefined || isTerminalOrderState(order.state)) {
         this.atClose.delete(id);
         continue;
@@ -180,7 +206,7 @@ export class PaperAccount {
             return;
           }
           this.atClose.delete(id);
-          this.venue.closeAuction(id, price, due.close);
+          this.sim.closeAuction(id, price, due.close);
         },
         (error: unknown) => {
           due.nextTry = this.o.clock.nowMs() + CLOSE_RETRY_MS;
@@ -199,12 +225,12 @@ export class PaperAccount {
    */
   expireDayOrders(): void {
     // an order whose end is now or earlier (the broker cancels at 20:00:00.000)
-    this.venue.expireDayOrdersBefore(this.o.clock.nowMs() + 1);
+    this.sim.expireDayOrdersBefore(this.o.clock.nowMs() + 1);
   }
 
   /** Notes an accepted CLS order with the close it trades at (none outside a regular session). */
   private noteClose(clientOrderId: string): void {
-    const order = this.venue.order(clientOrderId);
+    const order = this.sim.order(clientOrderId);
     if (order === undefined || order.timeInForce !== TimeInForce.CLS) return;
     const regular = usRegularSessionAt(order.acceptedAt);
     if (regular !== null) this.atClose.set(clientOrderId, { close: regular.end, nextTry: 0 });
@@ -245,7 +271,7 @@ export class PaperAccount {
       const id = order.intent.clientOrderId;
       const stored = this.o.db.orders.get(id);
       const fills = stored === null ? 0 : this.o.db.fills.byOrder(stored.id).length;
-      const brokerOrderId = this.venue.restore(order.intent, order.filledQuantity, order.filledAmount, fills);
+      const brokerOrderId = this.sim.restore(order.intent, order.filledQuantity, order.filledAmount, fills);
       this.orders.restore(order);
       const host = runtime.hosts.find((h) => h.strategyId === order.strategyId);
       try {
@@ -295,7 +321,7 @@ export class PaperAccount {
     );
     for (const row of ended) {
       const end = Math.min(now, dayOrderExpiry(marketOfSymbol(row.symbol), row.createdAt));
-      this.venue.expireEarlier(
+      this.sim.expireEarlier(
         {
           clientOrderId: row.clientOrderId,
           strategyId: (row.strategyId ?? undefined) as StrategyId | undefined,
@@ -312,13 +338,28 @@ export class PaperAccount {
     this.watchBooks();
   }
 
-  /** The ledger and the open orders, stored together (with the events' rows still waiting). */
+  /** The ledger and the open orders, stored together (with the events still waiting, then told). */
   save(): void {
     this.store.save();
   }
 
+  /** How many orders work on the venue. */
+  get workingCount(): number {
+    return this.sim.workingCount;
+  }
+
   /**
-   * At the run's stop: stores what waits, else says what the store is left without (`onError`).
+   * At the run's stop, before the strategies stop: stores what waits for the store now (however
+   * recently it refused a write), and tells the runtime what it stored. Whether all is stored.
+   */
+  flush(): boolean {
+    return this.store.flush();
+  }
+
+  /**
+   * At the run's stop, once the strategies have stopped: stores the ledger and the open orders,
+   * unless events still wait for the store (they are neither stored nor told then: see
+   * {@link PaperStore.close}); says what the store is left without (`onError`).
    *
    * @returns null when all is stored, else how many order events the store is left without (0:
    *   the ledger and the open orders only)
@@ -337,7 +378,7 @@ export class PaperAccount {
   private watchBooks(): void {
     const streams = this.streams;
     if (streams === null) return;
-    const venue = this.venue;
+    const venue = this.sim;
     for (const [symbol, sub] of this.books) {
       if (venue.hasWorking(symbol)) continue;
       sub.unsubscribe();

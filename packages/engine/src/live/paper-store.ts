@@ -1,25 +1,36 @@
 /**
- * What a paper run keeps in the store, written so that a crash or a refused write never splits it:
- * each order event's rows in the `orders` and `fills` tables ({@link PaperOrderTables}) and the
- * paper ledger with the open orders it produced (`strategy_state` of `paper/_account`), in ONE
- * transaction. The store holds a fill with the ledger and the open order it changed, or none of
- * them.
+ * What a paper run keeps in the store, written so that a crash or a refused write never splits it,
+ * and told to the run only once kept (persist, then publish): each order event's rows in the
+ * `orders` and `fills` tables ({@link PaperOrderTables}) and the paper ledger with the open orders
+ * it produced (`strategy_state` of `paper/_account`), in ONE transaction; and the event is handed
+ * to the runtime (its strategy's `onOrderEvent` and `onFill`, its books, the risk module, the run's
+ * journal and output) once that transaction has committed, as live's order manager stores a fill
+ * before it tells anyone. The store holds a fill with the ledger and the open order it changed, or
+ * none of them; and the strategy has heard of exactly what the store holds.
  *
  * Before, the ledger and the open orders were saved in one transaction and the fill's rows in
  * another: a crash between them, or a refused write of the second, left the ledger with a fill
- * `hoga db fills` did not list (the order's row left as it was, its next fills counted from there);
- * and a refused ledger write was thrown out of the venue's event handler, failing the run as an
- * "uncaught exception" whose stop threw again (the session left `running`).
+ * `hoga db fills` did not list; and a refused ledger write was thrown out of the venue's event
+ * handler, failing the run as an "uncaught exception" whose stop threw again. And until the
+ * events waited for the store, the venue's events reached the runtime whether or not the store
+ * took them: a fill the store refused, then a crash, and the restarted run filled that order again,
+ * its strategy (whose `ctx.state` may have counted the first) hearing of a second fill of the same
+ * order, the journal listing both.
  *
  * A write the store refuses (disk full, an I/O error, the file locked past the busy timeout) is
- * told to `onError` (`paper-store`) and the run goes on: what it held waits in memory, in order,
- * and is written with the next event or the run's next tick (at most once a second while the store
- * keeps refusing), all in one transaction. Meanwhile the paper venue fills nothing (its fill model
- * matches nothing, the closing auctions wait: {@link PaperStore.refusing}), so that what a crash
- * could undo stays the one match the store refused (an order walking several levels: its fills).
- * A crash meanwhile leaves the store as it was before the first refused write, consistent: the
- * next paper run works the orders again from there (a fill the strategy heard of but the store
- * never took is filled again, once). The stop tries once more and says what it could not store.
+ * told to `onError` (`paper-store`) and the run goes on: the events wait in memory, in order (the
+ * refused ones and every one after them), are written with the next event or the run's next tick
+ * (at most once a second while the store keeps refusing), all in one transaction, and are told to
+ * the runtime, in order, right after the write that stores them. Meanwhile the paper venue fills
+ * nothing (its fill model matches nothing, the closing auctions wait: {@link PaperStore.refusing}),
+ * so few events wait. What the strategy sees meanwhile is what it was told: the order still working
+ * as before the refused fill (`ctx.openOrders()`), its position without it (`ctx.position()`); only
+ * the paper account (`ctx.account`, the ledger: the broker's side, as live's account can be ahead
+ * of the orders the engine has heard of) holds the fill already. A crash meanwhile leaves the store
+ * as it was before the first refused write, and the strategy never heard of what it lacks: the
+ * next paper run works the orders again from there, and the strategy hears of each fill once. The
+ * stop tries once more before the strategies stop ({@link PaperStore.flush}); what is still
+ * refused then is neither told nor stored ({@link PaperStore.close} says so).
  *
  * @module
  */
@@ -65,6 +76,16 @@ export class PaperStore {
   private readonly tables: PaperOrderTables;
   /** Events whose rows are not stored yet, in order. */
   private readonly waiting: OrderEvent[] = [];
+  /**
+   * The events not told to the runtime yet, in order: the first `stored` of them are stored (being
+   * told now), the rest wait for the store. Empty but for the event at hand while the store takes
+   * every write.
+   */
+  private readonly outbox: OrderEvent[] = [];
+  /** How many events at the head of the outbox are stored. */
+  private stored = 0;
+  /** Whether the outbox is being told (an event the runtime's reaction brings waits behind it). */
+  private telling = false;
   /** Whether the ledger and the open orders changed since they were last stored. */
   private snapshotDue = false;
   /** When the last write was refused (real ms, `performance.now()`), or null when the last one went through. */
@@ -75,12 +96,14 @@ export class PaperStore {
    * @param snapshot - the ledger and the open orders as they stand now
    * @param logger - the run's logger (a write taken after refusals is said there)
    * @param onError - told of each refused write (`paper-store`)
+   * @param publish - hands one event to the runtime, once the store holds it
    */
   constructor(
     private readonly db: HogaDatabase,
     private readonly snapshot: () => PaperSnapshot,
     private readonly logger: Logger,
     private readonly onError: (error: unknown, where: string) => void,
+    private readonly publish: (event: OrderEvent) => void,
   ) {
     this.tables = new PaperOrderTables(db);
   }
@@ -98,37 +121,55 @@ export class PaperStore {
   /**
    * Stores one event of the venue: its rows and, when `changed`, the ledger and the open orders
    * after it, in one transaction with whatever still waits (unless the store refused a write less
-   * than a second ago: then it waits too).
+   * than a second ago: then it waits too); then tells it to the runtime, after the events before it.
    */
   onEvent(event: OrderEvent, changed: boolean): void {
     const rows = ROW_EVENTS.has(event.type);
-    if (!rows && !changed) return;
+    // nothing to store and nothing waiting before it: told at once
+    if (!rows && !changed && this.outbox.length === 0) {
+      this.publish(event);
+      return;
+    }
     if (rows) this.waiting.push(event);
     if (changed) this.snapshotDue = true;
-    if (this.refusedAt === null || performance.now() - this.refusedAt >= RETRY_MS) this.write();
+    this.outbox.push(event);
+    if (this.refusedAt === null || performance.now() - this.refusedAt >= RETRY_MS) this.flush();
   }
 
-  /** Stores the ledger and the open orders as they stand (with what waits); whether the store took it. */
+  /** Stores the ledger and the open orders as they stand (with what waits, then told); whether the store took it. */
   save(): boolean {
     this.snapshotDue = true;
-    return this.write();
+    return this.flush();
   }
 
   /** Tries again what waits, at most once a second (call it from the run's timer tick: cheap when nothing waits). */
   retry(): void {
     if (this.refusedAt === null || !this.pending) return;
-    if (performance.now() - this.refusedAt >= RETRY_MS) this.write();
+    if (performance.now() - this.refusedAt >= RETRY_MS) this.flush();
   }
 
   /**
-   * The last try, at the run's stop: stores what waits, else tells `onError` what the store is
-   * left without.
+   * Stores what waits now (however recently the store refused a write) and tells the runtime what
+   * it stored: the stop's last try, while the strategies still hear of events. Whether all is stored.
+   */
+  flush(): boolean {
+    if (this.pending && !this.write()) return false;
+    this.stored = this.outbox.length;
+    this.tell();
+    return true;
+  }
+
+  /**
+   * At the run's stop, once the strategies have stopped: stores the ledger and the open orders,
+   * unless events still wait for the store. Those are not stored now (their strategies, stopped,
+   * would never hear of them): the store keeps the paper account as it was before the first
+   * refused write, and `onError` is told what it is left without.
    *
    * @returns null when all is stored, else how many order events the store is left without (0:
    *   the ledger and the open orders only)
    */
   close(): number | null {
-    if (this.save()) return null;
+    if (this.outbox.length === 0 && this.save()) return null;
     const events = this.waiting.length;
     this.onError(
       new EngineError(
@@ -142,6 +183,22 @@ export class PaperStore {
     return events;
   }
 
+  /** Tells the runtime the stored events, in order (those its reactions bring, stored, after them). */
+  private tell(): void {
+    if (this.telling) return; // the loop below tells what was added
+    const outbox = this.outbox;
+    this.telling = true;
+    let told = 0;
+    try {
+      while (told < this.stored) this.publish(outbox[told++] as OrderEvent);
+    } finally {
+      if (told === outbox.length) outbox.length = 0;
+      else outbox.splice(0, told);
+      this.stored -= told;
+      this.telling = false;
+    }
+  }
+
   /** What waits, written (inside the write's transaction). */
   private readonly writeAll = (): void => {
     for (const event of this.waiting) this.tables.apply(event);
@@ -152,9 +209,17 @@ export class PaperStore {
     }
   };
 
+  /** Whether an event of `waiting` must be written durably. */
+  private durable(): boolean {
+    const waiting = this.waiting;
+    for (let i = 0; i < waiting.length; i++)
+      if (DURABLE_EVENTS.has((waiting[i] as OrderEvent).type)) return true;
+    return false;
+  }
+
   private write(): boolean {
     try {
-      if (this.waiting.some((e) => DURABLE_EVENTS.has(e.type))) this.db.durableTransaction(this.writeAll);
+      if (this.durable()) this.db.durableTransaction(this.writeAll);
       else this.db.transaction(this.writeAll);
     } catch (error) {
       this.refusedAt = performance.now();
@@ -162,7 +227,10 @@ export class PaperStore {
       return false;
     }
     if (this.refusedAt !== null) {
-      this.logger.info({ events: this.waiting.length }, 'paper store: the waiting order events are stored');
+      this.logger.info(
+        { events: this.waiting.length },
+        'paper store: the waiting order events are stored, and told to the strategies',
+      );
       this.refusedAt = null;
     }
     this.waiting.length = 0;

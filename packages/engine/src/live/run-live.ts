@@ -267,13 +267,15 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
       // the background reads queued at the rate limits end now; what is in flight is answered
       halt.abort();
       await bars.close(); // the timer, daily bars waiting, streams; then the bar being handled
+      // paper: what waits for the store, tried once more while the strategies still hear of it
+      paperAccount?.flush();
       await runtime.stop(); // onStop, then the venue settles (live: last poll)
       await release(); // what onStop left unhandled is still the run's failure
       for (const s of subscriptions) s.unsubscribe();
       risk.dispose();
       brokerAccount?.dispose();
       paperAccount?.detach();
-      unstored = paperAccount?.close() ?? null; // what the store refused, tried once more (else said)
+      unstored = paperAccount?.close() ?? null; // the ledger stored, unless events wait (then said)
       lease.release();
       if (manager !== null) manager.store.snapshotPositions(o.clock.nowMs());
       record.finish();
