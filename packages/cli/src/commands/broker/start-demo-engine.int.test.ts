@@ -4,11 +4,19 @@ import { runEngineDemo } from './start-demo-engine.js';
 describe('runEngineDemo (pnpm start)', () => {
   it('trades the SMA crossover live against the simulator: orders, fills, status lines and a summary', async () => {
     const lines: string[] = [];
-    // twenty simulated minutes, as 40 s at ×30 were: the bars come once a second (its candle poll)
-    const fills = await runEngineDemo({ durationMs: 20_000, speed: 60, print: (line) => lines.push(line) });
+    // twenty simulated minutes, as 40 s at ×30 were: the bars come once a second (its candle poll).
+    // On a day of its own (the demo trades the next trading day's simulated market from 10:00 KST,
+    // whose prices the date draws: a day whose twenty minutes held no crossing would fail this
+    // test): Friday 2026-11-20, so Monday 2026-11-23
+    const fills = await runEngineDemo({
+      durationMs: 20_000,
+      speed: 60,
+      simStart: '2026-11-20T12:00:00+09:00',
+      print: (line) => lines.push(line),
+    });
     const text = lines.join('\n');
     expect(lines[0]).toMatch(
-      /^hoga start: SMA crossover \(1m bars, fast 3, slow 8\) live on 005930, 000660, 035420/,
+      /^hoga start: SMA crossover \(1m bars, fast 3, slow 8\) live on 005930, 000660, 035420 .* clock 2026-11-23 10:00 KST /,
     );
     expect(text).toMatch(/ order {2}(BUY|SELL) 10 \d{6} MARKET/);
     expect(text).toMatch(/ accepted .* as broker order /);
