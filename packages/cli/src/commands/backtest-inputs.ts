@@ -6,7 +6,6 @@
  */
 import { BrokerApiError, type BrokerClient } from '@hoga/connector';
 import {
-  type Decimal,
   formatKst,
   type Instrument,
   instrumentOf,
@@ -107,14 +106,17 @@ export async function fxRates(
   const times = rateTimes(request.startMs, Math.min(end, Date.now()));
   const points: [number, number][] = [];
   const missing: number[] = [];
-  const toRead = hasUs ? times.filter((t) => db.fxRates.get({ ...USD_KRW, at: t }) === undefined).length : 0;
+  // each time's cached answer, read once: the times without one are asked of the broker
+  const cached = times.map((t) => db.fxRates.get({ ...USD_KRW, at: t }));
+  const toRead = hasUs ? cached.filter((answer) => answer === undefined).length : 0;
   if (toRead >= SAY_RATES_FROM) {
     process.stderr.write(
       `hoga: USD/KRW: reading ${toRead} rates from the broker (the start, each month start and the end; about ${Math.ceil(toRead / RATES_PER_SECOND)} s at its ${RATES_PER_SECOND} a second); later runs read them from the database\n`,
     );
   }
-  for (const t of times) {
-    const rate = await usdKrwAt(client, db, t);
+  for (const [i, t] of times.entries()) {
+    const answer = cached[i] ?? (await brokerUsdKrwAt(client, db, t));
+    const rate = answer.type === 'rate' ? answer.rate : null;
     if (rate === null) {
       missing.push(t);
       continue;
@@ -148,13 +150,11 @@ function missingRates(missing: readonly number[], firstFound: number): string {
 }
 
 /**
- * The USD/KRW rate at `t`: the cached answer, else the broker's (cached when it is history, see
- * the store's `FxRateCache`); null when the broker has no rate for that time.
+ * The broker's USD/KRW answer at `t` (a rate, or none for that time), cached when it is history
+ * (see the store's `FxRateCache`).
  */
-async function usdKrwAt(client: BrokerClient, db: HogaDatabase, t: number): Promise<Decimal | null> {
+async function brokerUsdKrwAt(client: BrokerClient, db: HogaDatabase, t: number): Promise<FxRateAnswer> {
   const key = { ...USD_KRW, at: t };
-  const cached = db.fxRates.get(key);
-  if (cached !== undefined) return cached.type === 'rate' ? cached.rate : null;
   let answer: FxRateAnswer;
   try {
     const rate = await client.getExchangeRate({ ...USD_KRW, dateTime: formatKst(DateTime.fromMillis(t)) });
@@ -169,7 +169,7 @@ async function usdKrwAt(client: BrokerClient, db: HogaDatabase, t: number): Prom
     answer = { type: 'no-rate' };
   }
   db.fxRates.store(key, answer);
-  return answer.type === 'rate' ? answer.rate : null;
+  return answer;
 }
 
 /**
