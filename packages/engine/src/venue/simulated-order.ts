@@ -1,5 +1,5 @@
 /**
- * A working order inside the simulated venue, and the events it produces.
+ * A working order inside the simulated venue, how its fills count, and the events it produces.
  *
  * @module
  */
@@ -9,7 +9,7 @@ import {
   type BrokerOrderId,
   type ClientOrderId,
   type Currency,
-  type Decimal,
+  Decimal,
   type Fill,
   type Instrument,
   Money,
@@ -61,6 +61,7 @@ export function ofStrategy<E extends OrderEvent>(event: E, order: SimulatedOrder
   return event;
 }
 
+const ZERO = new Decimal(0);
 const ZERO_MONEY: Partial<Record<Currency, Money>> = {};
 
 /** 0 in a currency (one per currency: Money is immutable). */
@@ -76,6 +77,27 @@ export function zeroMoney(currency: Currency): Money {
 /** Whether the venue still works the order (accepted, or partly filled). */
 export function isWorking(order: SimulatedOrder): boolean {
   return order.state === 'ACCEPTED' || order.state === 'PARTIALLY_FILLED';
+}
+
+/**
+ * Counts a slice of `quantity` for `amount` into the order's filled figures and its fill count
+ * (the first slice's figures are taken as the filled ones: 0 + x is x), and answers whether the
+ * order is now filled: its whole quantity, or, for an amount order, all of its amount but less
+ * than a millionth of `price`.
+ */
+export function countSlice(
+  order: SimulatedOrder,
+  quantity: Decimal,
+  amount: Decimal,
+  price: Decimal,
+): boolean {
+  const first = order.fills === 0;
+  order.filledQuantity = first ? quantity : order.filledQuantity.plus(quantity);
+  order.filledAmount = first ? amount : order.filledAmount.plus(amount);
+  order.fills++;
+  return order.quantity !== null
+    ? order.filledQuantity === order.quantity || order.filledQuantity.gte(order.quantity)
+    : (order.orderAmount ?? ZERO).minus(order.filledAmount).lt(price.times('0.000001'));
 }
 
 /**

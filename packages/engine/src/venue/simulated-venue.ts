@@ -2,63 +2,49 @@
  * The broker model's simulated venue: takes order commands, keeps working orders, and fills them
  * against market views through a {@link FillModel} (bars in backtests, order books in paper),
  * booking every fill on a {@link Ledger} with the broker's fees, tax and rounding. Events are
- * emitted synchronously, in the order they happen, with deterministic ids.
+ * emitted synchronously, in the order they happen, with deterministic ids. How an order is built
+ * from its intent and admitted on arrival is in `order-admission.ts`.
  *
  * @module
  */
-import { checkLimitPrice, type FillModel, type Ledger, reservedCash, tradeCharges } from '@hoga/broker-model';
+import { checkLimitPrice, type FillModel, type Ledger, tradeCharges } from '@hoga/broker-model';
 import {
   type BrokerOrderId,
   type Clock,
-  Decimal,
-  decimalOfNumber,
+  type Decimal,
   exactIntOf,
-  type Instrument,
   isTerminalOrderState,
   MIN_ORDER_AMOUNT_USD,
   type OrderEvent,
   type OrderIntent,
   OrderSide,
-  OrderType,
-  TimeInForce,
 } from '@hoga/core';
 import type { Observable } from 'rxjs';
 import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
 import { DayOrderEnds } from './day-order-end.js';
 import type { ExecutionVenue } from './execution-venue.js';
-import { fillOf, isWorking, type SimulatedOrder } from './simulated-order.js';
+import { admissionRefusal, buildOrder, type OrderBuildOptions } from './order-admission.js';
+import { countSlice, fillOf, isWorking, type SimulatedOrder } from './simulated-order.js';
 import { VenueEvents } from './venue-events.js';
 import { VenueOrders } from './venue-orders.js';
 
-const ZERO = new Decimal(0);
 const CODE_BUYING_POWER = 'insufficient-buying-power';
 /** What `execute` resolves with: the venue's work is done synchronously. */
 const DONE: Promise<void> = Promise.resolve();
 
-/** Options of {@link SimulatedVenue}. */
-export interface SimulatedVenueOptions<M> {
+/**
+ * Options of {@link SimulatedVenue}; how it builds orders (price and instrument sources, which day a
+ * DAY order belongs to) is {@link OrderBuildOptions}.
+ */
+export interface SimulatedVenueOptions<M> extends OrderBuildOptions {
   /** How orders fill against a market view. */
   readonly fillModel: FillModel<M>;
   /** The account's books (starting cash and holdings). */
   readonly ledger: Ledger;
   /** The engine clock (acceptance and event times). */
   readonly clock: Clock;
-  /** The last known price of a symbol (market buys reserve cash at it), or undefined. */
-  readonly lastPrice: (symbol: string) => number | undefined;
   /** Prefix of broker order ids and event ids (default `sim`). */
   readonly idPrefix?: string;
-  /**
-   * The venue's own instrument of a symbol (its real security type: ETF/ETN ticks and taxes), or
-   * undefined to keep the intent's; default: the intent's.
-   */
-  readonly instrument?: ((symbol: string) => Instrument | undefined) | undefined;
-  /**
-   * Which trading day a DAY order belongs to: the one it was accepted in (`acceptance`: paper,
-   * whose orders are placed in real time), or the one of the first market view it meets
-   * (`first-view`, the default: a backtest's order placed at a bar's close, the day's last one
-   * included, trades from the next bar on).
-   */
-  readonly dayOf?: 'acceptance' | 'first-view';
 }
 
 /**
@@ -253,10 +239,10 @@ export class SimulatedVenue<M> implements ExecutionVenue {
    */
   restore(intent: OrderIntent, filledQuantity: Decimal, filledAmount: Decimal, fills: number): BrokerOrderId {
     const now = this.options.clock.nowMs();
-    const order = this.build(intent, now);
+    const order = buildOrder(intent, now, this.options, this.events, this.dayEnds);
     order.filledQuantity = filledQuantity;
     order.filledAmount = filledAmount;
-    // a fill counts on from what filled (the first fill's shortcut takes its figures as the order's)
+    // a fill counts on from what filled (countSlice takes a first slice's figures as the order's)
     order.fills = Math.max(fills, filledQuantity.isZero() && filledAmount.isZero() ? 0 : 1);
     order.state = filledQuantity.isZero() ? 'ACCEPTED' : 'PARTIALLY_FILLED';
     this.orders.add(order);
@@ -266,44 +252,10 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     return order.brokerOrderId;
   }
 
-  private build(intent: OrderIntent, now: number): SimulatedOrder {
-    const instrument = this.options.instrument?.(intent.instrument.symbol) ?? intent.instrument;
-    const isAmount = intent.sizing === 'AMOUNT';
-    const limit = intent.sizing === 'QUANTITY' && intent.orderType === OrderType.LIMIT ? intent.price : null;
-    const last = this.options.lastPrice(instrument.symbol);
-    const reservePrice = limit ?? (last === undefined ? ZERO : decimalOfNumber(last));
-    const timeInForce = intent.sizing === 'AMOUNT' ? TimeInForce.DAY : intent.timeInForce;
-    return {
-      clientOrderId: intent.clientOrderId,
-      brokerOrderId: this.events.nextBrokerId(),
-      strategyId: intent.strategyId,
-      instrument,
-      symbol: instrument.symbol,
-      currency: instrument.currency,
-      side: intent.side,
-      orderType: intent.orderType,
-      timeInForce,
-      price: limit,
-      quantity: isAmount ? null : intent.quantity,
-      orderAmount: isAmount ? intent.amount : null,
-      filledQuantity: ZERO,
-      filledAmount: ZERO,
-      acceptedAt: now,
-      reservePrice,
-      state: 'SUBMITTED',
-      sessionKey: undefined,
-      dayEnd:
-        this.options.dayOf === 'acceptance'
-          ? this.dayEnds.of(instrument.symbol, timeInForce, now)
-          : Number.POSITIVE_INFINITY,
-      fills: 0,
-    };
-  }
-
   private submit(command: SubmitOrder): void {
     const intent = command.intent;
     const now = this.options.clock.nowMs();
-    const order = this.build(intent, now);
+    const order = buildOrder(intent, now, this.options, this.events, this.dayEnds);
     const instrument = order.instrument;
     const limit = order.price;
     this.orders.add(order);
@@ -335,7 +287,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       );
       return;
     }
-    const refusal = this.admission(order);
+    const refusal = admissionRefusal(order, this.options.ledger);
     if (refusal !== null) {
       order.state = 'REJECTED';
       this.orders.end(order);
@@ -347,20 +299,6 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     this.orders.work(order);
     this.dayEnds.note(order);
     this.events.accepted(order, now);
-  }
-
-  /** Null when the account can take the order, else why not (the broker's buying-power check). */
-  private admission(order: SimulatedOrder): string | null {
-    const ledger = this.options.ledger;
-    if (order.side === OrderSide.SELL) {
-      const sellable = ledger.sellableQuantity(order.symbol);
-      const wanted = order.quantity ?? ZERO;
-      return wanted.gt(sellable) ? `only ${sellable.toFixed()} ${order.symbol} can be sold` : null;
-    }
-    const needed = reservedCash(order);
-    if (ledger.affords(order.currency, needed)) return null;
-    const power = ledger.buyingPower(order.currency);
-    return `buying power ${power.toFixed()} ${order.currency} is below the ${needed.toFixed()} ${order.currency} this order needs`;
   }
 
   /** The working order a modify or cancel addresses, or undefined after emitting its rejection. */
@@ -442,15 +380,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       commission: charges.commission,
       tax: charges.tax,
     });
-    // the first slice's figures are the filled ones (0 + x is x)
-    const first = order.fills === 0;
-    order.filledQuantity = first ? quantity : order.filledQuantity.plus(quantity);
-    order.filledAmount = first ? charges.amount : order.filledAmount.plus(charges.amount);
-    order.fills++;
-    const done =
-      order.quantity !== null
-        ? order.filledQuantity === order.quantity || order.filledQuantity.gte(order.quantity)
-        : (order.orderAmount ?? ZERO).minus(order.filledAmount).lt(price.times('0.000001'));
+    const done = countSlice(order, quantity, charges.amount, price);
     const fill = fillOf(order, quantity, price, charges, time);
     if (done) this.close(order, 'FILLED');
     else {
