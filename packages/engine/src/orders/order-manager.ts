@@ -19,6 +19,7 @@ import type { Clock, OrderEvent } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { type Observable, Subject } from 'rxjs';
 import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
+import { CommandAnswers } from './command-answers.js';
 import { CommandResolver } from './command-resolver.js';
 import { DEFAULT_SEND_SKEW_MS } from './history-match.js';
 import { OrderEventFactory } from './order-event-factory.js';
@@ -45,6 +46,7 @@ export class OrderManager {
   private readonly factory: OrderEventFactory;
   private readonly reports: OrderReports;
   private readonly resolver: CommandResolver;
+  private readonly answers: CommandAnswers;
   private readonly sender: CommandSender;
   private readonly poller: OrderPoller;
   private readonly pending = new Set<Promise<unknown>>();
@@ -108,7 +110,8 @@ export class OrderManager {
       this.options,
     );
     this.resolver = new CommandResolver(this);
-    this.sender = new CommandSender(this, this.factory, this.reports, this.resolver);
+    this.answers = new CommandAnswers(this, this.factory, this.reports);
+    this.sender = new CommandSender(this, this.factory, this.answers, this.resolver);
     this.poller = new OrderPoller(this, this.resolver);
   }
 
@@ -208,22 +211,22 @@ export class OrderManager {
 
   /** A create's order is known: link it, settle the command, report it. @internal */
   onCreated(stored: StoredCommand, brokerOrderId: string, record: OrderRecord | null): void {
-    this.sender.onCreated(stored, brokerOrderId, record);
+    this.answers.onCreated(stored, brokerOrderId, record);
   }
 
   /** A modify or cancel made `brokerOrderId`: link it, settle, report. @internal */
   onChanged(stored: StoredCommand, brokerOrderId: string, record: OrderRecord | null): void {
-    this.sender.onChanged(stored, brokerOrderId, record);
+    this.answers.onChanged(stored, brokerOrderId, record);
   }
 
   /** A modify or cancel did not take effect. @internal */
   rejectChange(stored: StoredCommand, code: string, reason: string): void {
-    this.sender.rejectChange(stored, code, reason);
+    this.answers.rejectChange(stored, code, reason);
   }
 
   /** The stored command with this id, still unsettled. @internal */
   requireCommand(commandId: string): StoredCommand {
-    return this.sender.requireCommand(commandId);
+    return this.answers.requireCommand(commandId);
   }
 
   /** The logical order's current broker order. */

@@ -1,28 +1,25 @@
 /**
  * The command side of the order manager: creates, modifies and cancels written to the store with
- * their full content before they are sent, sent through the gateway, and their answers linked to
- * the logical order (new broker ids), settled, and reported. A lost answer leaves the command
- * ambiguous for the resolver; a refusal is reported.
+ * their full content before they are sent, and sent through the gateway; their answers go to
+ * {@link CommandAnswers} (linked to the logical order, settled, reported). A lost answer leaves the
+ * command ambiguous for the resolver; a refusal is reported; an answer the store could not take is
+ * marked ambiguous once it can.
  *
  * @module
  */
 
-import type { OrderRecord } from '@hoga/connector';
-import { Decimal } from '@hoga/core';
 import type { CancelOrder, ModifyOrder, SubmitOrder } from '../commands/order-commands.js';
 import { ChangeTargets, superseded } from './change-targets.js';
+import type { CommandAnswers } from './command-answers.js';
 import type { CommandResolver } from './command-resolver.js';
 import type { CreateContent, ModifyContent } from './history-match.js';
 import type { OrderEventFactory } from './order-event-factory.js';
 import type { OrderManager } from './order-manager.js';
-import { ambiguous, codeOf } from './order-manager-options.js';
 import { CommandStatus, type StoredCommand } from './order-manager-store.js';
-import type { OrderReports } from './order-reports.js';
 import {
   createContent,
   createRequest,
   createRequestOf,
-  modifiedTerms,
   modifyContent,
   modifyRequest,
   newOrderOf,
@@ -37,13 +34,13 @@ export class CommandSender {
   /**
    * @param m - the order manager (store, gateway, clock, event stream, report counting)
    * @param factory - builds the events
-   * @param reports - settles logical orders
+   * @param answers - links, settles and reports the commands' answers
    * @param resolver - settles commands whose answer was lost
    */
   constructor(
     private readonly m: OrderManager,
     private readonly factory: OrderEventFactory,
-    private readonly reports: OrderReports,
+    private readonly answers: CommandAnswers,
     private readonly resolver: CommandResolver,
   ) {
     this.targets = new ChangeTargets(m);
@@ -145,7 +142,7 @@ export class CommandSender {
       return;
     }
     try {
-      this.onCreated(stored, result.orderId, null);
+      this.answers.onCreated(stored, result.orderId, null);
     } catch (error) {
       this.unstored(stored, error);
     }
@@ -187,7 +184,7 @@ export class CommandSender {
     for (const [commandId, why] of this.unstoredIds) {
       if (this.unstoredCreates.has(commandId)) continue;
       try {
-        if (!this.settled(commandId)) {
+        if (!this.answers.settled(commandId)) {
           this.m.store.settleCommand(commandId, CommandStatus.AMBIGUOUS, this.m.clock.nowMs(), {
             error: why,
           });
@@ -202,31 +199,10 @@ export class CommandSender {
   /** A command's send failed at the broker, or its answer was lost; settled as such when the store can. */
   private failed(stored: StoredCommand, error: unknown): void {
     try {
-      this.onCommandError(stored, error);
+      this.answers.onCommandError(stored, error);
     } catch (local) {
       this.unstored(stored, local);
     }
-  }
-
-  /** A create's order is known: link it, settle the command, report it. */
-  onCreated(stored: StoredCommand, brokerOrderId: string, record: OrderRecord | null): void {
-    const now = this.m.clock.nowMs();
-    if (this.settled(stored.commandId)) return;
-    this.m.store.together(() => {
-      if (this.m.store.execution(brokerOrderId) === null) {
-        this.m.store.link(
-          stored.clientOrderId,
-          brokerOrderId,
-          'create',
-          { symbol: stored.symbol, side: stored.side, orderedAt: record?.orderedAt.toMillis() ?? null },
-          now,
-        );
-      }
-      this.m.store.settleCommand(stored.commandId, CommandStatus.DONE, now, { result: brokerOrderId });
-      this.m.store.setOrderState(stored.clientOrderId, 'ACCEPTED', now);
-    });
-    this.m.emit(this.factory.accepted(stored.clientOrderId, brokerOrderId));
-    if (record !== null) this.m.applyRecord(record);
   }
 
   async modify(command: ModifyOrder): Promise<void> {
@@ -240,7 +216,7 @@ export class CommandSender {
     this.m.store.recordChange(command.commandId, 'modify', target, command.strategyId, { ...content }, now);
     this.m.store.setOrderState(command.clientOrderId, 'PENDING_MODIFY', now);
     this.m.emit(this.factory.modifyRequested(command.clientOrderId, target.brokerOrderId, command));
-    await this.sendChange(this.requireCommand(command.commandId));
+    await this.sendChange(this.answers.requireCommand(command.commandId));
   }
 
   async cancel(command: CancelOrder): Promise<void> {
@@ -253,7 +229,7 @@ export class CommandSender {
     this.m.store.recordChange(command.commandId, 'cancel', target, command.strategyId, {}, now);
     this.m.store.setOrderState(command.clientOrderId, 'PENDING_CANCEL', now);
     this.m.emit(this.factory.cancelRequested(command.clientOrderId, target.brokerOrderId));
-    await this.sendChange(this.requireCommand(command.commandId));
+    await this.sendChange(this.answers.requireCommand(command.commandId));
   }
 
   private async sendChange(stored: StoredCommand, retries = CHANGE_RETRIES): Promise<void> {
@@ -277,7 +253,7 @@ export class CommandSender {
     }
     try {
       if (outcome.kind === 'acknowledged') {
-        this.onChanged(stored, outcome.orderId, null);
+        this.answers.onChanged(stored, outcome.orderId, null);
         return;
       }
       // The answer was lost; the connector read the order instead. Its state tells whether the
@@ -287,9 +263,9 @@ export class CommandSender {
         this.m.store.settleCommand(stored.commandId, CommandStatus.AMBIGUOUS, this.m.clock.nowMs(), {
           error: 'answer lost; order shows the change',
         });
-        await this.resolver.resolve(this.requireCommand(stored.commandId));
+        await this.resolver.resolve(this.answers.requireCommand(stored.commandId));
       } else {
-        this.rejectChange(stored, 'order-closed', `the order was already ${outcome.order.status}`);
+        this.answers.rejectChange(stored, 'order-closed', `the order was already ${outcome.order.status}`);
       }
     } catch (error) {
       this.unstored(stored, error);
@@ -307,125 +283,14 @@ export class CommandSender {
       // the order moved on (a modify of another process, or of this one): follow it
       const next = await this.targets.after(stored, error);
       if ('code' in next) {
-        this.rejectChange(stored, next.code, next.reason);
+        this.answers.rejectChange(stored, next.code, next.reason);
         return;
       }
       if (next.brokerOrderId !== target)
         this.m.store.retargetCommand(stored.commandId, next.brokerOrderId, this.m.clock.nowMs());
-      await this.sendChange(this.requireCommand(stored.commandId), retries - 1);
+      await this.sendChange(this.answers.requireCommand(stored.commandId), retries - 1);
       return;
     }
-    this.onCommandError(stored, error);
-  }
-
-  /** A modify or cancel made `brokerOrderId`: link it, settle, report. */
-  onChanged(stored: StoredCommand, brokerOrderId: string, record: OrderRecord | null): void {
-    const now = this.m.clock.nowMs();
-    if (this.settled(stored.commandId)) return;
-    const kind = stored.kind === 'cancel' ? 'cancel' : 'modify';
-    if (this.m.store.execution(brokerOrderId) === null) {
-      this.m.store.link(
-        stored.clientOrderId,
-        brokerOrderId,
-        kind,
-        { symbol: stored.symbol, side: stored.side, orderedAt: record?.orderedAt.toMillis() ?? null },
-        now,
-      );
-    }
-    if (kind === 'cancel') {
-      this.m.store.settleCommand(stored.commandId, CommandStatus.DONE, now, { result: brokerOrderId });
-    } else {
-      // A KR modify's quantity is the new broker order's (the original's rest is dropped): the
-      // logical order now totals what its broker orders filled so far plus that.
-      const content = stored.content as unknown as ModifyContent;
-      let filled = new Decimal(0);
-      for (const e of this.m.store.executionsOf(stored.clientOrderId)) {
-        if (e.brokerOrderId !== brokerOrderId) filled = filled.plus(e.filledQuantity);
-      }
-      // The stored order takes the terms the broker now holds (hoga db orders, a restart's
-      // ctx.order(), the risk checks' value of open buys), with the command's settlement.
-      this.m.store.together(() => {
-        this.m.store.settleCommand(stored.commandId, CommandStatus.DONE, now, { result: brokerOrderId });
-        this.m.store.setOrderTerms(stored.clientOrderId, modifiedTerms(content, filled), now);
-        this.settleState(stored.clientOrderId, now);
-      });
-      this.m.emit(
-        this.factory.modified(
-          stored.clientOrderId,
-          brokerOrderId,
-          stored.targetBrokerOrderId,
-          content,
-          filled,
-        ),
-      );
-    }
-    if (record !== null) this.m.applyRecord(record);
-    this.reports.settleLogical(stored.clientOrderId);
-  }
-
-  /** A modify or cancel did not take effect. */
-  rejectChange(stored: StoredCommand, code: string, reason: string): void {
-    const now = this.m.clock.nowMs();
-    this.m.store.settleCommand(stored.commandId, CommandStatus.REJECTED, now, {
-      error: `${code}: ${reason}`,
-    });
-    this.settleState(stored.clientOrderId, now);
-    this.m.emit(
-      stored.kind === 'modify'
-        ? this.factory.modifyRejected(stored.clientOrderId, code, reason)
-        : this.factory.cancelRejected(stored.clientOrderId, code, reason),
-    );
-    this.reports.settleLogical(stored.clientOrderId);
-  }
-
-  private onCommandError(stored: StoredCommand, error: unknown): void {
-    const now = this.m.clock.nowMs();
-    if (ambiguous(error)) {
-      this.m.store.settleCommand(stored.commandId, CommandStatus.AMBIGUOUS, now, { error: codeOf(error) });
-      return;
-    }
-    const reason = error instanceof Error ? error.message : String(error);
-    if (stored.kind === 'create') {
-      this.m.store.settleCommand(stored.commandId, CommandStatus.REJECTED, now, { error: codeOf(error) });
-      this.m.store.setOrderState(stored.clientOrderId, 'REJECTED', now);
-      this.m.emit(this.factory.rejected(stored.clientOrderId, codeOf(error), reason));
-    } else {
-      this.rejectChange(stored, codeOf(error), reason);
-    }
-  }
-
-  /**
-   * After a modify or cancel settled: the logical order's state goes back from `PENDING_MODIFY` /
-   * `PENDING_CANCEL` to working (`PARTIALLY_FILLED` once anything filled, else `ACCEPTED`), unless
-   * another command of it, from this process or another, is still on its way (its own answer
-   * settles the state) or the order has ended meanwhile.
-   */
-  private settleState(clientOrderId: string, at: number): void {
-    if (this.m.store.hasUnsettled(clientOrderId)) return;
-    const executions = this.m.store.reload(clientOrderId); // as the file holds it now
-    const state = this.m.store.orderHead(clientOrderId)?.state;
-    if (state !== 'PENDING_MODIFY' && state !== 'PENDING_CANCEL') return;
-    const filled = executions.some((e) => !e.filledQuantity.isZero());
-    this.m.store.setOrderState(clientOrderId, filled ? 'PARTIALLY_FILLED' : 'ACCEPTED', at);
-  }
-
-  /** Whether a command was already settled (done, rejected or unknown). */
-  private settled(commandId: string): boolean {
-    return this.unsettled(commandId) === null;
-  }
-
-  /** The stored command with this id, still being sent or looked for. */
-  requireCommand(commandId: string): StoredCommand {
-    const found = this.unsettled(commandId);
-    if (found !== null) return found;
-    throw new Error(`command ${commandId} is not pending`);
-  }
-
-  private unsettled(commandId: string): StoredCommand | null {
-    const found = this.m.store.command(commandId);
-    return found !== null &&
-      (found.status === CommandStatus.SENDING || found.status === CommandStatus.AMBIGUOUS)
-      ? found
-      : null;
+    this.answers.onCommandError(stored, error);
   }
 }
