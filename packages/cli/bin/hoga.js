@@ -4,7 +4,7 @@
 // failed build) runs the sources through tsx instead. Relative paths are the caller's: run through
 // `pnpm hoga` the command moves back to the directory pnpm was started in.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,7 +14,13 @@ const packagesDir = join(cliDir, '..');
 const bundlePath = join(cliDir, 'dist', 'hoga.mjs');
 
 /**
- * Node and glibc settings for `hoga run`, a paper or live run that lasts hours, measured by
+ * Node and glibc settings per command (bin/node-settings.json), applied by re-executing the command
+ * once in the same process (`process.execve`: the same pid, so signals and a supervisor see one
+ * process; Node 22.15+ / 23.11+; without it the command goes on untuned). Flags the user set
+ * (`NODE_OPTIONS`, node's own arguments) and environment variables already set are kept;
+ * `HOGA_RUN_TUNED=1` skips the re-execution.
+ *
+ * `hoga run`, a paper or live run that lasts hours, measured by
  * packages/engine/bench/paper-rss.bench.ts (docs/order-manager.md, "Figures"):
  * - `--max-semi-space-size=8`: V8's young generation stays at the 2 × 8 MB it has after start-up
  *   instead of doubling to 2 × 16 MB a few minutes into the run (12–13 MB more RSS, no live data);
@@ -25,21 +31,27 @@ const bundlePath = join(cliDir, 'dist', 'hoga.mjs');
  *   after a full collection grew about 3 MB in 100 s);
  * - `MALLOC_ARENA_MAX=2`: glibc's malloc keeps two arenas instead of one per thread that ever
  *   allocated (V8's and libuv's worker threads: 8 arenas, 1.5–3 MB each).
- * Applied by re-executing the command once in the same process (`process.execve`: the same pid,
- * so signals and a supervisor see one process; Node 22.15+ / 23.11+; without it the run goes on
- * untuned). Flags the user set (`NODE_OPTIONS`, node's own arguments) and `MALLOC_ARENA_MAX` are
- * kept; `HOGA_RUN_TUNED=1` skips the re-execution.
+ *
+ * `hoga backtest`, a batch job of seconds, measured by packages/engine/bench/backtest.bench.ts
+ * (docs/strategies.md, "Figures"), whose cold runs use the same flags:
+ * - `--initial-old-space-size=256`: V8's old generation may reach 256 MB before its first full
+ *   collection (V8 otherwise starts far lower and marks the heap several times as a run's orders,
+ *   fills and trades pile up: in the daily bench, five full collections, each marking the heap
+ *   concurrently while the engine's and the journal's threads run, on their two cores). A run
+ *   holds more garbage meanwhile (at most that much); a heap that outgrows it is collected as usual.
  */
-const RUN_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
-const RUN_MALLOC_ARENA_MAX = '2';
+const NODE_SETTINGS = JSON.parse(readFileSync(join(cliDir, 'bin', 'node-settings.json'), 'utf8'));
 
-function tuneLongRun() {
-  if (process.argv[2] !== 'run' || process.env.HOGA_RUN_TUNED === '1') return;
+function tuneNode() {
+  const command = process.argv[2];
+  if (command === undefined || !Object.hasOwn(NODE_SETTINGS, command) || process.env.HOGA_RUN_TUNED === '1')
+    return;
+  const settings = NODE_SETTINGS[command];
   if (typeof process.execve !== 'function') return;
   const given = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
-  const flags = RUN_NODE_FLAGS.filter((flag) => !given.includes(flag.split('=')[0]));
+  const flags = settings.flags.filter((flag) => !given.includes(flag.split('=')[0]));
   const env = { ...process.env, HOGA_RUN_TUNED: '1' };
-  env.MALLOC_ARENA_MAX ??= RUN_MALLOC_ARENA_MAX;
+  for (const [name, value] of Object.entries(settings.env)) env[name] ??= value;
   try {
     process.execve(
       process.execPath,
@@ -47,11 +59,11 @@ function tuneLongRun() {
       env,
     );
   } catch {
-    // run untuned
+    // go on untuned
   }
 }
 
-tuneLongRun();
+tuneNode();
 
 if (process.env.npm_lifecycle_event === 'hoga' && process.env.INIT_CWD) {
   try {

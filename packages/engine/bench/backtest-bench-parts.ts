@@ -4,7 +4,8 @@
  * process (as `hoga backtest` would run them). Bench code only.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { BarInterval } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
@@ -136,11 +137,22 @@ export function tradeDigest(outcome: BacktestOutcome): string {
 }
 
 /**
+ * The Node flags `hoga backtest` runs with (the CLI re-executes itself with them: packages/cli/bin/hoga.js),
+ * read from the file the CLI reads them from.
+ */
+export const BACKTEST_NODE_FLAGS: readonly string[] = (
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../cli/bin/node-settings.json'), 'utf8')) as {
+    backtest: { flags: string[] };
+  }
+).backtest.flags;
+
+/**
  * Runs one part of the bench (`HOGA_BENCH_PART=<part>`) in a child process of the same script and
- * flags, and answers what it printed on its `BENCH_RESULT` line.
+ * flags, plus those `hoga backtest` runs with ({@link BACKTEST_NODE_FLAGS}), and answers what it
+ * printed on its `BENCH_RESULT` line.
  */
 export function runPart<T>(script: string, part: string, env: Record<string, string> = {}): T {
-  const child = spawnSync(process.execPath, [...process.execArgv, script], {
+  const child = spawnSync(process.execPath, [...process.execArgv, ...BACKTEST_NODE_FLAGS, script], {
     env: { ...process.env, ...env, HOGA_BENCH_PART: part },
     encoding: 'utf8',
     maxBuffer: 1 << 24,

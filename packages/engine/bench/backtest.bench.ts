@@ -11,6 +11,7 @@ import type { Strategy, StrategyClass } from '../src/strategy/strategy.js';
 import type { StrategyContext } from '../src/strategy/strategy-context.js';
 import { loadStrategyClass } from '../src/strategy/strategy-loader.js';
 import {
+  BACKTEST_NODE_FLAGS,
   bareLoop,
   buildCandleCache,
   cacheIsCurrent,
@@ -314,7 +315,9 @@ if (!cacheIsCurrent(cacheFile, minute)) {
 // The cache runs read everything from the file: the in-memory columns are let go first, so that
 // (b) measures a process holding only what it read (as `hoga backtest` does).
 minute = null;
-// (b) runs in a child process, as `hoga backtest` would: a fresh process reading the cache.
+// (b) runs in a child process, as `hoga backtest` would: a fresh process reading the cache, with
+// the Node flags `hoga backtest` runs with (BACKTEST_NODE_FLAGS).
+console.log(`child processes run as \`hoga backtest\` does: node ${BACKTEST_NODE_FLAGS.join(' ')}`);
 const cached = runPart<CacheResult>(import.meta.filename, 'cache', { HOGA_BENCH_CACHE: cacheFile });
 console.log(
   `candle cache read alone (child, after its run): ${fmt(cached.readBars)} bars in ${fmt(cached.readMs)} ms ` +
@@ -335,7 +338,7 @@ row(
 );
 
 // (c): daily bars, 200 × 20 years, each in a child process of its own (as `hoga backtest --interval
-// 1d` would run: a cold process, the minute runs' heap not weighing on it), three times: a single
+// 1d` would run: a cold process with its Node flags, the minute runs' heap not weighing on it), three times: a single
 // cold run of about a second varies by a third from one to the next on a shared machine; the
 // median is reported.
 const DAILY_RUNS = Number(process.env.HOGA_BENCH_DAILY_RUNS ?? 3);

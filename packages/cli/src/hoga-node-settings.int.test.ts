@@ -1,15 +1,20 @@
 /**
- * `hoga run`, the command that runs for hours, re-executes itself once in the same process with the
- * Node and glibc settings that keep a paper run's memory flat (bin/hoga.js; docs/order-manager.md,
- * stop 5): what the running process's command line and environment hold, read from /proc while
- * it runs against the simulator, and that it still stops on SIGTERM with exit code 0. Linux only.
+ * `hoga run` and `hoga backtest` re-execute themselves once in the same process with the Node (and
+ * glibc) settings of bin/node-settings.json (bin/hoga.js):
+ * - `hoga run`, the command that runs for hours, with those that keep a paper run's memory flat
+ *   (docs/order-manager.md, stop 5): what the running process's command line and environment hold,
+ *   read from /proc while it runs against the simulator, and that it still stops on SIGTERM with
+ *   exit code 0;
+ * - `hoga backtest`, a batch job, with an old generation that starts at 256 MB (docs/strategies.md,
+ *   "Figures"): what the process its strategy runs in was started with, written by the strategy.
+ * Linux only.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hoga, REPO_ROOT } from './hoga-process.test-helper.js';
+import { hoga, REPO_ROOT, simFlags } from './hoga-process.test-helper.js';
 
 let sim: SimulatorHandle;
 let dir: string;
@@ -111,5 +116,75 @@ describe.runIf(process.platform === 'linux' && 'execve' in process)('hoga run', 
     const script = seen.argv.findIndex((a) => a.endsWith('hoga.js'));
     expect(seen.argv.slice(1, script)).toEqual([]);
     expect(seen.env.has('MALLOC_ARENA_MAX')).toBe(false);
+  });
+});
+
+/** What the process a backtest's strategy ran in was started with (the strategy writes it down). */
+interface Started {
+  readonly pid: number;
+  readonly execArgv: readonly string[];
+}
+
+/** Runs `hoga backtest` of a strategy that writes down its process's pid and node flags. */
+async function backtestRun(
+  name: string,
+  extraEnv: Readonly<Record<string, string>>,
+  node?: string,
+): Promise<Started & { readonly childPid: number | undefined }> {
+  const out = join(dir, `${name}.json`);
+  const file = join(dir, `${name}.ts`);
+  writeFileSync(
+    file,
+    `import { writeFileSync } from 'node:fs';
+import { Strategy } from '@hoga/engine';
+export default class WritesItsProcess extends Strategy {
+  override onStart(): void {
+    const started = { pid: process.pid, execArgv: process.execArgv };
+    writeFileSync(${JSON.stringify(out)}, JSON.stringify(started));
+  }
+}
+`,
+  );
+  let childPid: number | undefined;
+  const run = await hoga(
+    [
+      'backtest',
+      file,
+      ...['--symbols', '005930', '--interval', '1d', '--from', '2026-11-03', '--to', '2026-11-05'],
+      ...simFlags(sim.url),
+      ...['--db', join(dir, `${name}.sqlite`)],
+    ],
+    {
+      cwd: dir,
+      env: extraEnv,
+      onSpawn: (child) => (childPid = child.pid),
+      ...(node === undefined ? {} : { node }),
+    },
+  );
+  expect(run.code, run.err).toBe(0);
+  return { ...(JSON.parse(readFileSync(out, 'utf8')) as Started), childPid };
+}
+
+describe.runIf(process.platform === 'linux' && 'execve' in process)('hoga backtest', () => {
+  it('runs with an old generation that starts at 256 MB, in the same process', async () => {
+    const seen = await backtestRun('bt-tuned', {});
+    expect(seen.execArgv).toContain('--initial-old-space-size=256');
+    expect(seen.pid).toBe(seen.childPid);
+  });
+
+  it("keeps the user's own setting (node's own arguments: V8 takes this one nowhere else)", async () => {
+    const node = join(dir, 'node-with-flag');
+    writeFileSync(node, `#!/bin/sh\nexec ${process.execPath} --initial-old-space-size=64 "$@"\n`, {
+      mode: 0o755,
+    });
+    const seen = await backtestRun('bt-user', {}, node);
+    expect(seen.execArgv.filter((a) => a.startsWith('--initial-old-space-size'))).toEqual([
+      '--initial-old-space-size=64',
+    ]);
+  });
+
+  it('runs untuned when asked', async () => {
+    const seen = await backtestRun('bt-untuned', { HOGA_RUN_TUNED: '1' });
+    expect(seen.execArgv.join(' ')).not.toContain('--initial-old-space-size');
   });
 });
