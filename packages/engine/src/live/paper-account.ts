@@ -8,7 +8,8 @@
  *   not at all; a refused write is told and tried again);
  * - hands the runtime ({@link PaperAccount.venue}) each event of the simulated venue once the store
  *   holds it, in order (persist, then publish): while the store refuses a write, the events wait,
- *   and a crash then leaves neither the store nor the strategy with the fill the store refused;
+ *   a crash then leaves neither the store nor the strategy with the fill the store refused, and no
+ *   new order or modify reaches the venue ({@link PaperAccount.guard}: `store-unavailable`);
  * - works again the last run's open orders of the current session, as they stood;
  * - polls the order books of the symbols with working orders only, each from its first working
  *   order to its last (any symbol, in the universe or not). Polling every symbol's book all run
@@ -44,6 +45,7 @@ import { DateTime } from 'luxon';
 import type { Subscription } from 'rxjs';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { RiskBook } from '../risk/risk-book.js';
+import type { RiskGate } from '../risk/risk-gate.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { trackedOrderOf } from '../runtime/strategy-host.js';
 import { EventHub } from '../venue/event-hub.js';
@@ -51,6 +53,7 @@ import type { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import { PAPER_STATE_ID, PaperStore } from './paper-store.js';
+import { PaperStoreGate } from './paper-store-gate.js';
 import type { LiveRunOptions } from './run-live.js';
 import { OPEN_ORDER_STATES, trackStoredOrder } from './stored-orders.js';
 
@@ -341,6 +344,11 @@ export class PaperAccount {
   /** The ledger and the open orders, stored together (with the events still waiting, then told). */
   save(): void {
     this.store.save();
+  }
+
+  /** The risk module's `gate`, closed to new orders and modifies while the store refuses writes. */
+  guard(gate: RiskGate): RiskGate {
+    return new PaperStoreGate(gate, this.store);
   }
 
   /** How many orders work on the venue. */

@@ -23,7 +23,12 @@
  * (at most once a second while the store keeps refusing), all in one transaction, and are told to
  * the runtime, in order, right after the write that stores them. Meanwhile the paper venue fills
  * nothing (its fill model matches nothing, the closing auctions wait: {@link PaperStore.refusing}),
- * so few events wait. What the strategy sees meanwhile is what it was told: the order still working
+ * and takes no new order and no modify: the risk module, which learns of open orders from the
+ * events told, would not count them (its `maxOpenOrders`, the exposure of open orders), so the
+ * paper run's gate denies them before the venue, code `store-unavailable`, the reason saying what
+ * the store refused and that orders resume once it takes what waits ({@link PaperStore.refusal},
+ * `PaperStoreGate`; before, the venue took them and their events waited unseen). A cancel goes
+ * through (it only takes risk off; its events wait with the others). So few events wait. What the strategy sees meanwhile is what it was told: the order still working
  * as before the refused fill (`ctx.openOrders()`), its position without it (`ctx.position()`); only
  * the paper account (`ctx.account`, the ledger: the broker's side, as live's account can be ahead
  * of the orders the engine has heard of) holds the fill already. A crash meanwhile leaves the store
@@ -90,6 +95,8 @@ export class PaperStore {
   private snapshotDue = false;
   /** When the last write was refused (real ms, `performance.now()`), or null when the last one went through. */
   private refusedAt: number | null = null;
+  /** What the store said when it last refused a write. */
+  private refusedWith = '';
 
   /**
    * @param db - the run's store
@@ -111,6 +118,19 @@ export class PaperStore {
   /** Whether the store refused the last write (what it held still waits). */
   get refusing(): boolean {
     return this.refusedAt !== null;
+  }
+
+  /**
+   * While the store refuses writes, why a new order or a modify is refused now (the store's last
+   * refusal and how many order events wait for it); null while it takes them.
+   */
+  get refusal(): string | null {
+    if (this.refusedAt === null) return null;
+    const n = this.outbox.length;
+    return (
+      `the paper store refuses writes (${this.refusedWith}), ${n} order event${n === 1 ? '' : 's'} ` +
+      'waiting for it: new orders and modifies resume once it takes them'
+    );
   }
 
   /** Whether something waits for the store. */
@@ -223,6 +243,7 @@ export class PaperStore {
       else this.db.transaction(this.writeAll);
     } catch (error) {
       this.refusedAt = performance.now();
+      this.refusedWith = error instanceof Error ? error.message : String(error);
       this.onError(error, 'paper-store');
       return false;
     }

@@ -101,7 +101,11 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
   if (parts.startRate !== undefined) risk.module.market?.followFx(parts.startRate);
   try {
     logPriorCloses(o.logger, await risk.start());
-    container.bind(RiskGate).toConstantValue(risk.gate);
+    // paper: no new order or modify while the store refuses writes (see PaperStoreGate)
+    const paperAccount = parts.mode.paperAccount;
+    container
+      .bind(RiskGate)
+      .toConstantValue(paperAccount === null ? risk.gate : paperAccount.guard(risk.gate));
     container.bind(InstrumentsToken).toConstantValue(listedInstruments(risk));
     container.bind(Portfolio).to(StrategyPortfolio).inSingletonScope();
     container.bind(OrderIdFactory).toConstantValue(new RandomOrderIds());
