@@ -67,13 +67,14 @@ async function strategySpecs(argv: readonly string[], configs: readonly string[]
 
 /**
  * `--cancel-on-stop`: cancels the run's open orders and says what it did; false when an order still
- * works (its cancel refused, or the cancels failed: said on stderr).
+ * works (its cancel refused, or the cancels failed: said on stderr), or its cancel is not stored
+ * (paper, the store refusing writes: the next paper run works it again).
  */
 async function cancelOnStop(session: Session, print: (line: string) => void): Promise<boolean> {
   try {
     const result = await session.run.cancelOpenOrders();
     print(cancelOnStopLine(result));
-    return result.stillOpen.length === 0;
+    return result.stillOpen.length === 0 && result.unstored.length === 0;
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     process.stderr.write(

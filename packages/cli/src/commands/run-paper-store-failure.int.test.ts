@@ -21,6 +21,7 @@ import {
   FAST,
   type Running,
   readStore,
+  restsBelow,
   root,
   run,
   setup,
@@ -43,6 +44,8 @@ const REFUSE = {
   fills: `CREATE TRIGGER test_refuse BEFORE INSERT ON fills
       BEGIN SELECT RAISE(ABORT, 'test: the disk is full'); END`,
   orders: `CREATE TRIGGER test_refuse BEFORE INSERT ON orders
+      BEGIN SELECT RAISE(ABORT, 'test: the disk is full'); END`,
+  orderUpdates: `CREATE TRIGGER test_refuse BEFORE UPDATE ON orders
       BEGIN SELECT RAISE(ABORT, 'test: the disk is full'); END`,
   ledger: `CREATE TRIGGER test_refuse BEFORE UPDATE ON strategy_state
       WHEN NEW.strategy_id = 'paper/_account' AND NEW.key = 'ledger' AND NEW.value IS NOT OLD.value
@@ -255,4 +258,44 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
     expect(runs.map((x) => x.status)).toEqual(['stopped']);
     expect(both).toEqual({ positions: [], fills: [] });
   }, 150_000);
+
+  it('--cancel-on-stop while the store refuses: the cancel not stored is said so (not "cancel refused"), exit 1; the next run works the order again', async () => {
+    // before: "still working (cancel refused, above)", though the paper venue had cancelled it and
+    // no cancel was refused: only the store had not taken it
+    const { sim, db } = await setup(true, FAST);
+    readStore(db, () => undefined);
+    const args = ['run', restsBelow, '--mode', 'paper', ...ONE_SYMBOL];
+    const r = start([...args, '--cancel-on-stop'], env(sim, db));
+    expect(await until(r, / accepted /, 90_000)).toBe(true);
+    refuse(db, 'orderUpdates');
+    r.child.kill('SIGINT');
+    expect(await r.exited).toBe(1);
+    const out = r.out.join('');
+    expect(out).not.toContain('cancel refused');
+    expect(out).toMatch(
+      /cancel on stop: 0 of 1 open order cancelled; cancelled on the paper venue but not stored \(the store refuses writes, above: the next paper run works it again\): \S+/,
+    );
+    allow(db);
+    const orders = await dbJson(sim, db, 'orders', '--mode', 'paper');
+    expect(orders.map((o) => o.state)).toEqual(['ACCEPTED']);
+    // a run of another strategy leaves it working (it is not this run's to cancel)
+    const other = start(
+      ['run', placesNothing, '--mode', 'paper', ...ONE_SYMBOL, '--cancel-on-stop'],
+      env(sim, db),
+    );
+    expect(await until(other, / status /, 90_000)).toBe(true);
+    other.child.kill('SIGINT');
+    expect(await other.exited, other.out.join('')).toBe(0);
+    expect(other.out.join('')).toContain('cancel on stop: 0 open orders cancelled');
+    expect((await dbJson(sim, db, 'orders', '--mode', 'paper')).map((o) => o.state)).toEqual(['ACCEPTED']);
+    // as said: the next run of its strategy works the order again (and places its own), and
+    // cancels both for good on its stop
+    const second = start([...args, '--cancel-on-stop'], env(sim, db));
+    expect(await until(second, / accepted /, 90_000)).toBe(true);
+    second.child.kill('SIGINT');
+    expect(await second.exited, second.out.join('')).toBe(0);
+    expect(second.out.join('')).toContain('cancel on stop: 2 open orders cancelled');
+    const after = await dbJson(sim, db, 'orders', '--mode', 'paper');
+    expect(after.map((o) => o.state)).toEqual(['CANCELED', 'CANCELED']);
+  }, 240_000);
 });

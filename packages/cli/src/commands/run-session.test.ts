@@ -16,15 +16,20 @@ const base = { eventId: 'e', clientOrderId: id, tsEvent: 0, tsInit: 0 };
 
 describe('the run output', () => {
   it.each([
-    [{ open: 2, canceled: 2, stillOpen: [] }, 'cancel on stop: 2 open orders cancelled'],
-    [{ open: 1, canceled: 1, stillOpen: [] }, 'cancel on stop: 1 open order cancelled'],
-    [{ open: 0, canceled: 0, stillOpen: [] }, 'cancel on stop: 0 open orders cancelled'],
+    [{ open: 2, canceled: 2, stillOpen: [], unstored: [] }, 'cancel on stop: 2 open orders cancelled'],
+    [{ open: 1, canceled: 1, stillOpen: [], unstored: [] }, 'cancel on stop: 1 open order cancelled'],
+    [{ open: 0, canceled: 0, stillOpen: [], unstored: [] }, 'cancel on stop: 0 open orders cancelled'],
     [
-      { open: 2, canceled: 1, stillOpen: ['c-9'] },
+      { open: 2, canceled: 1, stillOpen: ['c-9'], unstored: [] },
       'cancel on stop: 1 of 2 open orders cancelled; still working (cancel refused, above): c-9',
     ],
+    // paper, the store refusing writes: cancelled on the venue, the store still holds them working
+    [
+      { open: 3, canceled: 1, stillOpen: [], unstored: ['c-7', 'c-8'] },
+      'cancel on stop: 1 of 3 open orders cancelled; cancelled on the paper venue but not stored (the store refuses writes, above: the next paper run works them again): c-7, c-8',
+    ],
     // one filled before its cancel: neither cancelled nor working
-    [{ open: 2, canceled: 1, stillOpen: [] }, 'cancel on stop: 1 of 2 open orders cancelled'],
+    [{ open: 2, canceled: 1, stillOpen: [], unstored: [] }, 'cancel on stop: 1 of 2 open orders cancelled'],
   ])('says what --cancel-on-stop cancelled and what still works (%o)', (result, line) => {
     expect(cancelOnStopLine(result)).toBe(line);
   });

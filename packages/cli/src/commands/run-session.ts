@@ -143,14 +143,24 @@ export function statusLine(s: LiveStatus, at: string): string {
 
 /**
  * What `--cancel-on-stop` did: `cancel on stop: 2 open orders cancelled`, or, when a cancel was
- * refused (its `cancel refused` line came before), how many and which orders still work.
+ * refused (its `cancel refused` line came before), how many and which orders still work; and, in
+ * paper while the store refuses writes, which the paper venue cancelled but the store still holds
+ * working.
  */
 export function cancelOnStopLine(r: CancelOnStopResult): string {
   const orders = (n: number) => `${n} open order${n === 1 ? '' : 's'}`;
-  if (r.stillOpen.length === 0 && r.canceled === r.open) return `cancel on stop: ${orders(r.open)} cancelled`;
+  const unstored = r.unstored;
+  if (r.stillOpen.length === 0 && unstored.length === 0 && r.canceled === r.open) {
+    return `cancel on stop: ${orders(r.open)} cancelled`;
+  }
   const still =
     r.stillOpen.length === 0 ? '' : `; still working (cancel refused, above): ${r.stillOpen.join(', ')}`;
-  return `cancel on stop: ${r.canceled} of ${orders(r.open)} cancelled${still}`;
+  const it = unstored.length === 1 ? 'it' : 'them';
+  const notStored =
+    unstored.length === 0
+      ? ''
+      : `; cancelled on the paper venue but not stored (the store refuses writes, above: the next paper run works ${it} again): ${unstored.join(', ')}`;
+  return `cancel on stop: ${r.canceled} of ${orders(r.open)} cancelled${still}${notStored}`;
 }
 
 /** A running session. */

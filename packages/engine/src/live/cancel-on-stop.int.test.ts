@@ -52,7 +52,7 @@ describe('cancelOpenOrders', () => {
 
       const result = await handle.cancelOpenOrders();
 
-      expect(result).toEqual({ open: 2, canceled: 1, stillOpen: [cls] });
+      expect(result).toEqual({ open: 2, canceled: 1, stillOpen: [cls], unstored: [] });
       expect(events.find((e) => e.clientOrderId === cls && e.type === 'OrderCancelRejected')).toMatchObject({
         code: 'cancel-restricted',
       });

@@ -2,7 +2,7 @@
  * A stopping live or paper run's cancels of its strategies' open orders (`--cancel-on-stop`, see
  * `LiveRunHandle.cancelOpenOrders`): live, the store's open orders of the run's strategies (not
  * external ones, not manual ones, not those of another live run on the store); paper, the paper
- * venue's working orders. Each cancel takes the way of a strategy's own `ctx.cancel`: through the
+ * venue's working orders of the run's strategies. Each cancel takes the way of a strategy's own `ctx.cancel`: through the
  * risk module (the broker's rules: a cancel outside order hours, or of a US order at the close in
  * its last 10 minutes, is refused as the broker refuses it, in paper as in live) to the venue.
  *
@@ -32,6 +32,11 @@ export interface CancelOnStopResult {
    * strategy as `OrderCancelRejected`.
    */
   readonly stillOpen: readonly string[];
+  /**
+   * Paper: those the paper venue cancelled whose cancel the store has not taken (it refuses writes):
+   * the store still holds them working, so the next paper run works them again. By client order id.
+   */
+  readonly unstored: readonly string[];
 }
 
 /**
@@ -49,8 +54,8 @@ export async function cancelOpenOrders(
 ): Promise<CancelOnStopResult> {
   const { manager, paperAccount } = mode;
   const open: { clientOrderId: string; strategyId: string }[] = [];
+  const running = new Set<string>(runtime.hosts.map((h) => h.strategyId));
   if (manager !== null) {
-    const running = new Set<string>(runtime.hosts.map((h) => h.strategyId));
     // the open ones, looked for in the store (before, among its first 1,000 live orders only: on a
     // store of more, the newest, every working one among them, were never cancelled)
     for (const order of o.db.orders.list({ mode: 'live', state: [...OPEN_STATES] })) {
@@ -59,7 +64,9 @@ export async function cancelOpenOrders(
       open.push({ clientOrderId: order.clientOrderId, strategyId: order.strategyId });
     }
   } else if (paperAccount !== null) {
-    open.push(...paperAccount.openOrders());
+    // those of the run's strategies (an earlier run's order of a strategy not in this one keeps
+    // working, as the run said at its start; before, it was counted here and said "cancel refused")
+    open.push(...paperAccount.openOrders().filter((order) => running.has(order.strategyId)));
   }
   const hostOf = (strategyId: string) => runtime.hosts.find((h) => h.strategyId === strategyId);
   for (const { clientOrderId, strategyId } of open) {
@@ -76,10 +83,17 @@ export async function cancelOpenOrders(
   await runtime.settle();
   let canceled = 0;
   const stillOpen: string[] = [];
+  const unstored: string[] = [];
+  // paper: the venue's working orders (its events reach the strategies only once stored)
+  const working =
+    paperAccount === null ? null : new Set<string>(paperAccount.openOrders().map((o) => o.clientOrderId));
   for (const { clientOrderId, strategyId } of open) {
     const state = hostOf(strategyId)?.order(clientOrderId as ClientOrderId)?.state;
     if (state === 'CANCELED') canceled++;
-    else if (state === undefined || isOpenOrderState(state)) stillOpen.push(clientOrderId);
+    else if (state === undefined || isOpenOrderState(state)) {
+      if (working === null || working.has(clientOrderId)) stillOpen.push(clientOrderId);
+      else unstored.push(clientOrderId);
+    }
   }
-  return { open: open.length, canceled, stillOpen };
+  return { open: open.length, canceled, stillOpen, unstored };
 }

@@ -278,7 +278,7 @@ describe('two live runs on one store', () => {
     );
     await c.handle.stop();
     expect(warnings.filter((w) => w.includes('strategies not in this run'))).toEqual([]);
-    expect(await a.handle.cancelOpenOrders()).toEqual({ open: 1, canceled: 1, stillOpen: [] });
+    expect(await a.handle.cancelOpenOrders()).toEqual({ open: 1, canceled: 1, stillOpen: [], unstored: [] });
     await a.handle.stop();
     await until(() => a.events.some((e) => e.type === 'OrderCanceled'), 15_000);
     expect((await s.client.getOrder(ofA.brokerOrderId)).status).toBe('CANCELED');
