@@ -146,13 +146,39 @@ export const BACKTEST_NODE_FLAGS: readonly string[] = (
   }
 ).backtest.flags;
 
+/** Those of {@link BACKTEST_NODE_FLAGS} this process was not started with. */
+function missingBacktestFlags(): string[] {
+  const given = new Set(process.execArgv.map((a) => a.split('=')[0]));
+  return BACKTEST_NODE_FLAGS.filter((flag) => !given.has(flag.split('=')[0]));
+}
+
+/**
+ * Makes this process one with the Node flags `hoga backtest` runs with: re-executes it once, in the
+ * same process (`process.execve`), with those it lacks; says so and goes on without them when it
+ * cannot.
+ */
+export function runAsHogaBacktest(): void {
+  const missing = missingBacktestFlags();
+  if (missing.length === 0) return;
+  if (typeof process.execve !== 'function') {
+    console.log(`(this Node cannot re-execute itself: the bench runs without ${missing.join(' ')})`);
+    return;
+  }
+  process.execve(process.execPath, [
+    process.execPath,
+    ...process.execArgv,
+    ...missing,
+    ...process.argv.slice(1),
+  ]);
+}
+
 /**
  * Runs one part of the bench (`HOGA_BENCH_PART=<part>`) in a child process of the same script and
  * flags, plus those `hoga backtest` runs with ({@link BACKTEST_NODE_FLAGS}), and answers what it
  * printed on its `BENCH_RESULT` line.
  */
 export function runPart<T>(script: string, part: string, env: Record<string, string> = {}): T {
-  const child = spawnSync(process.execPath, [...process.execArgv, ...BACKTEST_NODE_FLAGS, script], {
+  const child = spawnSync(process.execPath, [...process.execArgv, ...missingBacktestFlags(), script], {
     env: { ...process.env, ...env, HOGA_BENCH_PART: part },
     encoding: 'utf8',
     maxBuffer: 1 << 24,

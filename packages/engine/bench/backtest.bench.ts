@@ -17,11 +17,16 @@ import {
   cacheIsCurrent,
   FAST,
   QUANTITY,
+  runAsHogaBacktest,
   runPart,
   SLOW,
   tradeDigest,
 } from './backtest-bench-parts.js';
 import { generateUniverse, symbolOf, weekdays } from './bench-data.js';
+
+// Every part runs as `hoga backtest` runs, with its Node flags (packages/cli/bin/node-settings.json):
+// `pnpm bench` starts this script without them, and it re-executes itself once with them.
+runAsHogaBacktest();
 
 const MINUTE_SYMBOLS = Number(process.env.HOGA_BENCH_SYMBOLS ?? 100);
 const MINUTE_DAYS = Number(process.env.HOGA_BENCH_DAYS ?? 250);
@@ -225,6 +230,10 @@ if (process.env.HOGA_BENCH_PART === 'cache') {
 }
 
 // (a) and (b): minute bars
+const tuned = process.execArgv.filter((a) =>
+  BACKTEST_NODE_FLAGS.some((f) => a.split('=')[0] === f.split('=')[0]),
+);
+console.log(`node flags of \`hoga backtest\` this process runs with: ${tuned.join(' ') || 'none'}`);
 const minuteDays = weekdays('2025-01-01', MINUTE_DAYS);
 let t = performance.now();
 let minute: BarSeries[] | null = generateUniverse(MINUTE_SYMBOLS, '1m', minuteDays);
@@ -315,9 +324,7 @@ if (!cacheIsCurrent(cacheFile, minute)) {
 // The cache runs read everything from the file: the in-memory columns are let go first, so that
 // (b) measures a process holding only what it read (as `hoga backtest` does).
 minute = null;
-// (b) runs in a child process, as `hoga backtest` would: a fresh process reading the cache, with
-// the Node flags `hoga backtest` runs with (BACKTEST_NODE_FLAGS).
-console.log(`child processes run as \`hoga backtest\` does: node ${BACKTEST_NODE_FLAGS.join(' ')}`);
+// (b) runs in a child process, as `hoga backtest` would: a fresh process reading the cache.
 const cached = runPart<CacheResult>(import.meta.filename, 'cache', { HOGA_BENCH_CACHE: cacheFile });
 console.log(
   `candle cache read alone (child, after its run): ${fmt(cached.readBars)} bars in ${fmt(cached.readMs)} ms ` +
@@ -338,7 +345,7 @@ row(
 );
 
 // (c): daily bars, 200 × 20 years, each in a child process of its own (as `hoga backtest --interval
-// 1d` would run: a cold process with its Node flags, the minute runs' heap not weighing on it), three times: a single
+// 1d` would run: a cold process, the minute runs' heap not weighing on it), three times: a single
 // cold run of about a second varies by a third from one to the next on a shared machine; the
 // median is reported.
 const DAILY_RUNS = Number(process.env.HOGA_BENCH_DAILY_RUNS ?? 3);
