@@ -19,11 +19,11 @@
  * @module
  */
 import type { OrderCommand } from '../commands/order-commands.js';
+import { STORE_UNAVAILABLE } from '../orders/order-manager-options.js';
 import type { RiskGate, RiskVerdict } from '../risk/risk-gate.js';
 import type { PaperStore } from './paper-store.js';
 
-/** The code of a command refused because the paper store refuses writes. */
-export const STORE_UNAVAILABLE = 'store-unavailable';
+export { STORE_UNAVAILABLE };
 
 /** See the module documentation. */
 export class PaperStoreGate implements RiskGate {

@@ -296,7 +296,11 @@ export class OrderCommandTables extends OrderManagerTables {
     }
   }
 
-  /** Writes a modify or cancel durably before it is sent. */
+  /**
+   * Writes a modify or cancel before it is sent, and what `alongside` writes (its logical order's
+   * `PENDING_MODIFY` / `PENDING_CANCEL`), as one commit (durable with `full`): a store that refuses
+   * either write (full, locked past the busy timeout, an I/O error) keeps neither, and throws.
+   */
   recordChange(
     commandId: string,
     kind: 'modify' | 'cancel',
@@ -304,17 +308,21 @@ export class OrderCommandTables extends OrderManagerTables {
     strategyId: string | null,
     content: Record<string, unknown>,
     at: number,
+    alongside: () => void = () => undefined,
   ): void {
-    this.durableRun(this.statements.insertCommand, {
-      commandId,
-      clientOrderId: target.clientOrderId,
-      kind,
-      target: target.brokerOrderId,
-      symbol: target.symbol,
-      side: target.side,
-      content: JSON.stringify(content),
-      strategyId,
-      at,
+    this.durable(this.runTx, () => {
+      this.statements.insertCommand.run({
+        commandId,
+        clientOrderId: target.clientOrderId,
+        kind,
+        target: target.brokerOrderId,
+        symbol: target.symbol,
+        side: target.side,
+        content: JSON.stringify(content),
+        strategyId,
+        at,
+      });
+      alongside();
     });
   }
 

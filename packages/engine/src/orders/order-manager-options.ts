@@ -15,6 +15,13 @@ import {
   ServerError,
 } from '@hoga/connector';
 
+/**
+ * The code of a command refused because the store refuses writes (full, locked past the busy
+ * timeout, an I/O error): live, a modify or cancel whose row could not be written before its send
+ * (it is not sent); paper, a create or modify while the paper store refuses writes.
+ */
+export const STORE_UNAVAILABLE = 'store-unavailable';
+
 /** Tunables of {@link OrderManager}. */
 export interface OrderManagerOptions {
   /** The broker's `clientOrderId` window (default 10 minutes). */

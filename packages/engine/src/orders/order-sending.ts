@@ -15,7 +15,8 @@ import type { CommandResolver } from './command-resolver.js';
 import type { CreateContent, ModifyContent } from './history-match.js';
 import type { OrderEventFactory } from './order-event-factory.js';
 import type { OrderManager } from './order-manager.js';
-import { CommandStatus, type StoredCommand } from './order-manager-store.js';
+import { STORE_UNAVAILABLE } from './order-manager-options.js';
+import { CommandStatus, type StoredCommand, type StoredExecution } from './order-manager-store.js';
 import {
   createContent,
   createRequest,
@@ -212,9 +213,11 @@ export class CommandSender {
       return;
     }
     const content = modifyContent(command);
-    const now = this.m.clock.nowMs();
-    this.m.store.recordChange(command.commandId, 'modify', target, command.strategyId, { ...content }, now);
-    this.m.store.setOrderState(command.clientOrderId, 'PENDING_MODIFY', now);
+    const refused = this.storeChange(command, 'modify', target, { ...content });
+    if (refused !== null) {
+      this.m.emit(this.factory.modifyRejected(command.clientOrderId, STORE_UNAVAILABLE, refused));
+      return;
+    }
     this.m.emit(this.factory.modifyRequested(command.clientOrderId, target.brokerOrderId, command));
     await this.sendChange(this.answers.requireCommand(command.commandId));
   }
@@ -225,11 +228,42 @@ export class CommandSender {
       this.m.emit(this.factory.cancelRejected(command.clientOrderId, target.code, target.reason));
       return;
     }
-    const now = this.m.clock.nowMs();
-    this.m.store.recordChange(command.commandId, 'cancel', target, command.strategyId, {}, now);
-    this.m.store.setOrderState(command.clientOrderId, 'PENDING_CANCEL', now);
+    const refused = this.storeChange(command, 'cancel', target, {});
+    if (refused !== null) {
+      this.m.emit(this.factory.cancelRejected(command.clientOrderId, STORE_UNAVAILABLE, refused));
+      return;
+    }
     this.m.emit(this.factory.cancelRequested(command.clientOrderId, target.brokerOrderId));
     await this.sendChange(this.answers.requireCommand(command.commandId));
+  }
+
+  /**
+   * Writes a modify or cancel, and its order's pending state, before it is sent. A store that
+   * refuses the writes (full, locked past the busy timeout, an I/O error) keeps neither, and the
+   * command is not sent (fail closed: nothing reaches the broker that the store does not know of):
+   * answers the reason of its `store-unavailable` refusal, else null. Before, the store's error
+   * rejected the venue's promise: the strategy's `ctx.cancel` (or a kill switch's cancel,
+   * `--cancel-on-stop`'s) failed the run as a throw in the strategy's hook (`strategy … threw in
+   * venue`; a kill switch's cancel was dropped unsaid), and nothing told it its order was still
+   * working; a row written whose order state then was not stayed `sending`, never sent.
+   */
+  private storeChange(
+    command: ModifyOrder | CancelOrder,
+    kind: 'modify' | 'cancel',
+    target: StoredExecution,
+    content: Record<string, unknown>,
+  ): string | null {
+    const now = this.m.clock.nowMs();
+    const state = kind === 'cancel' ? 'PENDING_CANCEL' : 'PENDING_MODIFY';
+    try {
+      this.m.store.recordChange(command.commandId, kind, target, command.strategyId, content, now, () =>
+        this.m.store.setOrderState(command.clientOrderId, state, now),
+      );
+      return null;
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return `the ${kind} was not sent: the store refuses writes (${why})`;
+    }
   }
 
   private async sendChange(stored: StoredCommand, retries = CHANGE_RETRIES): Promise<void> {
