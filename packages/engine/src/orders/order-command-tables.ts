@@ -104,7 +104,8 @@ export class OrderCommandTables extends OrderManagerTables {
    * crash in between, {@link OrderManagerStore.repairInterrupted} builds them from the journal.
    *
    * @param content - the request body, already serialised (JSON)
-   * @throws Error when the command id is stored already (nothing is written or sent)
+   * @throws {@link CommandAlreadyStored} when the command id is stored already, else the store's
+   *   error when the line could not be written (nothing is written or sent either way)
    */
   recordCreate(
     commandId: string,
@@ -386,6 +387,15 @@ export class OrderCommandTables extends OrderManagerTables {
   }
 }
 
+/** A create under a command id stored already: refused before anything is written or sent. */
+export class CommandAlreadyStored extends Error {
+  /** @param commandId - the command's id */
+  constructor(readonly commandId: string) {
+    super(`command ${commandId} is already stored; it is not sent again`);
+    this.name = 'CommandAlreadyStored';
+  }
+}
+
 function alreadyStored(commandId: string): Error {
-  return new Error(`command ${commandId} is already stored; it is not sent again`);
+  return new CommandAlreadyStored(commandId);
 }

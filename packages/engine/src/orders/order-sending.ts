@@ -13,10 +13,16 @@ import { ChangeTargets, superseded } from './change-targets.js';
 import type { CommandAnswers } from './command-answers.js';
 import type { CommandResolver } from './command-resolver.js';
 import type { CreateContent, ModifyContent } from './history-match.js';
+import { CommandAlreadyStored } from './order-command-tables.js';
 import type { OrderEventFactory } from './order-event-factory.js';
 import type { OrderManager } from './order-manager.js';
 import { STORE_UNAVAILABLE } from './order-manager-options.js';
-import { CommandStatus, type StoredCommand, type StoredExecution } from './order-manager-store.js';
+import {
+  CommandStatus,
+  type LoggedCreate,
+  type StoredCommand,
+  type StoredExecution,
+} from './order-manager-store.js';
 import {
   createContent,
   createRequest,
@@ -74,14 +80,24 @@ export class CommandSender {
     }
     const content = createContent(intent);
     const strategyId = intent.strategyId ?? null;
-    // Written before it is sent: the command with its full body, one small commit.
-    const logged = this.m.store.recordCreate(
-      command.commandId,
-      intent.clientOrderId,
-      { symbol, side: intent.side, strategyId },
-      JSON.stringify(content),
-      now,
-    );
+    // Written before it is sent: the command with its full body, one small commit. A store that
+    // refuses it (the disk full: the command journal's line not written) sends nothing, and the
+    // strategy is told (before, the store's error failed the run as a throw in the strategy's hook).
+    let logged: LoggedCreate;
+    try {
+      logged = this.m.store.recordCreate(
+        command.commandId,
+        intent.clientOrderId,
+        { symbol, side: intent.side, strategyId },
+        JSON.stringify(content),
+        now,
+      );
+    } catch (error) {
+      if (error instanceof CommandAlreadyStored) throw error;
+      const refused = storeRefused('order', error);
+      this.m.emit(this.factory.denied(intent.clientOrderId, command.strategyId, STORE_UNAVAILABLE, refused));
+      return;
+    }
     const stored: StoredCommand = {
       commandId: command.commandId,
       clientOrderId: intent.clientOrderId,
@@ -261,8 +277,7 @@ export class CommandSender {
       );
       return null;
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      return `the ${kind} was not sent: the store refuses writes (${why})`;
+      return storeRefused(kind, error);
     }
   }
 
@@ -327,4 +342,10 @@ export class CommandSender {
     }
     this.answers.onCommandError(stored, error);
   }
+}
+
+/** The reason of a `store-unavailable` refusal: what was not sent, and the store's error. */
+function storeRefused(what: 'order' | 'modify' | 'cancel', error: unknown): string {
+  const why = error instanceof Error ? error.message : String(error);
+  return `the ${what} was not sent: the store refuses writes (${why})`;
 }
