@@ -8,7 +8,8 @@
  * the strategy is told by a typed refusal (`OrderCancelRejected` / `OrderModifyRejected`, code
  * `store-unavailable`, the reason naming the store's refusal), the run goes on, and once the store
  * takes writes again the order can be cancelled, each command stored and sent once. Over the
- * simulator (HTTP) and a real SQLite file.
+ * simulator (HTTP) and a real SQLite file; and the order manager alone with `full` durability
+ * (the row and the order's pending state then one fsynced commit).
  */
 import type { ClientOrderId, OrderEvent } from '@hoga/core';
 import { Decimal } from '@hoga/core';
@@ -25,6 +26,15 @@ import {
 } from '../live/live-run.test-helper.js';
 import { Strategy } from '../strategy/strategy.js';
 import type { StrategyContext } from '../strategy/strategy-context.js';
+import {
+  allBrokerOrders,
+  cancelOf,
+  KR_OPEN,
+  modifyTo,
+  priceLimits,
+  submitLimit,
+  useLiveFixtures,
+} from './live-fixture.test-helper.js';
 
 const closers = new Closers();
 afterEach(() => closers.closeAll());
@@ -205,4 +215,39 @@ describe('a cancel or modify whose command row the store refuses (live)', () => 
       expect(broker.sim.counters().ordersPerClientOrderId[id]).toBe(1);
     }, 180_000);
   }
+});
+
+describe('a modify or cancel whose command row the store refuses, `full` durability (the manager)', () => {
+  const live = useLiveFixtures(afterEach);
+
+  it('is refused store-unavailable without a throw; once the store takes writes, modify and cancel are stored and sent once each', async () => {
+    const f = await live(KR_OPEN, { commandDurability: 'full' });
+    await f.manager.reconcile();
+    const { lower } = await priceLimits(f.client, '005930');
+    const order = submitLimit('005930', 'BUY', '2', lower);
+    const id = order.intent.clientOrderId;
+    await f.manager.execute(order);
+    const restore = TRIGGER.refuse(f.db, f.dbFile);
+    await f.manager.execute(modifyTo(order, new Decimal(lower).plus(100).toString(), '2'));
+    await f.manager.execute(cancelOf(order));
+    restore();
+    expect(f.events.filter((e) => e.type.endsWith('Rejected')).map(shown)).toEqual([
+      'OrderModifyRejected store-unavailable: the modify was not sent: the store refuses writes (test: the disk is full)',
+      'OrderCancelRejected store-unavailable: the cancel was not sent: the store refuses writes (test: the disk is full)',
+    ]);
+    expect((await allBrokerOrders(f.client)).map((o) => o.status)).toEqual(['PENDING']); // nothing sent
+    expect(f.db.orders.get(id)?.state).toBe('ACCEPTED');
+    await f.manager.execute(modifyTo(order, new Decimal(lower).plus(100).toString(), '2'));
+    await f.manager.execute(cancelOf(order));
+    await f.manager.pollOnce();
+    expect(f.db.orders.get(id)?.state).toBe('CANCELED');
+    expect(
+      f.db.connection.prepare('SELECT kind, status FROM order_commands ORDER BY created_at, rowid').all(),
+    ).toEqual([
+      { kind: 'create', status: 'done' },
+      { kind: 'modify', status: 'done' },
+      { kind: 'cancel', status: 'done' },
+    ]);
+    expect((await allBrokerOrders(f.client)).length).toBe(3); // the order, its replacement, the cancel's record
+  }, 60_000);
 });
