@@ -162,6 +162,45 @@ export function startRunOf005930(
   );
 }
 
+/** A started run whose failure is watched, stopped by the test or else by the closers. */
+export interface WatchedRun extends StartedRun {
+  /** The run's failure (what stopped it as a failed run), null while it has not failed. */
+  failure(): string | null;
+  /** Stops the run (the closers then leave it alone). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a live run `runId` of one strategy on 005930 with 1,000,000 KRW, its orders polled every
+ * 300 ms and its errors not told, whose failure is watched; the closers stop it unless the test did.
+ */
+export async function startWatchedRun(
+  closers: Closers,
+  s: { readonly client: BrokerClient; readonly clock: ScaledClock; readonly db: HogaDatabase },
+  runId: string,
+  strategy: StrategySpec,
+): Promise<WatchedRun> {
+  const run = await startTestRun(
+    s,
+    { runId, mode: 'live', symbols: ['005930'], cashKrw: new Decimal(1_000_000), strategies: [strategy] },
+    { pollIntervalMs: 300, onError: () => undefined },
+  );
+  let stopped = false;
+  closers.add(() => (stopped ? undefined : run.handle.stop()));
+  let failure: string | null = null;
+  void run.handle.failed.then((f) => {
+    failure = f.message;
+  });
+  return {
+    ...run,
+    failure: () => failure,
+    stop: async () => {
+      stopped = true;
+      await run.handle.stop();
+    },
+  };
+}
+
 /** Polls `check` every 50 ms (real time) for up to `timeoutMs`; answers whether it came true. */
 export async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
   const end = performance.now() + timeoutMs;

@@ -19,7 +19,7 @@ import {
   Closers,
   type SimulatedBroker,
   startSimulatedBroker,
-  startTestRun,
+  startWatchedRun,
   tempDbFile,
   until,
   waitUntil,
@@ -133,22 +133,9 @@ describe('a cancel or modify whose command row the store refuses (live)', () => 
       closers.add(() => db.close());
       RestsOne.ctx = null;
       RestsOne.id = null;
-      const run = await startTestRun(
-        { ...broker, db },
-        {
-          runId: 'change-refused',
-          mode: 'live',
-          symbols: ['005930'],
-          cashKrw: new Decimal(1_000_000),
-          strategies: [{ strategyClass: RestsOne, id: 'rests' }],
-        },
-        { pollIntervalMs: 300, onError: () => undefined },
-      );
-      let stopped = false;
-      closers.add(() => (stopped ? undefined : run.handle.stop()));
-      let failure: string | null = null;
-      void run.handle.failed.then((f) => {
-        failure = f.message;
+      const run = await startWatchedRun(closers, { ...broker, db }, 'change-refused', {
+        strategyClass: RestsOne,
+        id: 'rests',
       });
       const unhandled: unknown[] = [];
       const onUnhandled = (reason: unknown): void => {
@@ -173,11 +160,15 @@ describe('a cancel or modify whose command row the store refuses (live)', () => 
         else stillOpen = (await run.handle.cancelOpenOrders()).stillOpen;
         const refusedType = change === 'modify' ? 'OrderModifyRejected' : 'OrderCancelRejected';
         const told = await waitUntil(
-          () => failure !== null || events.some((e) => e.type === refusedType),
+          () => run.failure() !== null || events.some((e) => e.type === refusedType),
           30_000,
         );
         await run.handle.runtime.settle();
-        expect({ told, failure, unhandled }).toEqual({ told: true, failure: null, unhandled: [] });
+        expect({ told, failure: run.failure(), unhandled }).toEqual({
+          told: true,
+          failure: null,
+          unhandled: [],
+        });
         const kind = change === 'modify' ? 'modify' : 'cancel';
         expect(events.filter((e) => e.type === refusedType).map(shown)).toEqual([
           `${refusedType} store-unavailable: the ${kind} was not sent: the store refuses writes (${refusal.why})`,
@@ -192,14 +183,18 @@ describe('a cancel or modify whose command row the store refuses (live)', () => 
 
       // the store takes writes again: the order is cancelled, each command stored and sent once
       if (change === 'cancel-on-stop') {
-        expect(await run.handle.cancelOpenOrders()).toEqual({ open: 1, canceled: 1, stillOpen: [] });
+        expect(await run.handle.cancelOpenOrders()).toEqual({
+          open: 1,
+          canceled: 1,
+          stillOpen: [],
+          unstored: [],
+        });
       } else {
         ctx.cancel(id);
         await until(() => events.some((e) => e.type === 'OrderCanceled'), 60_000);
       }
-      stopped = true;
-      await run.handle.stop();
-      expect(failure).toBeNull();
+      await run.stop();
+      expect(run.failure()).toBeNull();
       expect(unhandled).toEqual([]);
       const after = await brokerOrders(broker);
       expect(after.open).toEqual([]);

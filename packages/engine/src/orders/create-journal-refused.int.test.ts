@@ -8,13 +8,13 @@
  * Over the simulator (HTTP) and a real SQLite file.
  */
 import { renameSync, rmSync, symlinkSync } from 'node:fs';
-import { type ClientOrderId, Decimal } from '@hoga/core';
+import type { ClientOrderId } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   Closers,
   startSimulatedBroker,
-  startTestRun,
+  startWatchedRun,
   tempDbFile,
   until,
   waitUntil,
@@ -73,30 +73,16 @@ describe('a live create whose command-journal line the disk refuses', () => {
     BuysOnce.id = null;
     BuysOnce.state = undefined;
     BuysOnce.later = 0;
-    const run = await startTestRun(
-      { ...broker, db },
-      {
-        runId: 'disk-full',
-        mode: 'live',
-        symbols: ['005930'],
-        cashKrw: new Decimal(1_000_000),
-        strategies: [{ strategyClass: BuysOnce, id: 'buys' }],
-      },
-      { pollIntervalMs: 300, onError: () => undefined },
-    );
-    let stopped = false;
-    closers.add(() => (stopped ? undefined : run.handle.stop()));
-    let failure: string | null = null;
-    void run.handle.failed.then((f) => {
-      failure = f.message;
+    const run = await startWatchedRun(closers, { ...broker, db }, 'disk-full', {
+      strategyClass: BuysOnce,
+      id: 'buys',
     });
-    const told = await waitUntil(() => failure !== null || run.events.length > 0, 30_000);
+    const told = await waitUntil(() => run.failure() !== null || run.events.length > 0, 30_000);
     restore(); // nothing reads the journal's path while it names /dev/full
-    expect({ told, failure }).toEqual({ told: true, failure: null });
+    expect({ told, failure: run.failure() }).toEqual({ told: true, failure: null });
     await until(() => BuysOnce.later > 0, 30_000);
-    stopped = true;
-    await run.handle.stop();
-    expect(failure).toBeNull();
+    await run.stop();
+    expect(run.failure()).toBeNull();
     expect(run.events.map((e) => ('code' in e ? `${e.type} ${e.code}: ${e.reason}` : e.type))).toEqual([
       'OrderDenied store-unavailable: the order was not sent: the store refuses writes (ENOSPC: no space left on device, write)',
     ]);
