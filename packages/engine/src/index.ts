@@ -66,6 +66,7 @@ export {
 } from './orders/execution-delta.js';
 export { isOutcomeOf, outcomesOf, type PendingCommand } from './orders/history-match.js';
 export { OrderManager, type OrderManagerOptions, type ReconcileReport } from './orders/order-manager.js';
+export { STORE_UNAVAILABLE } from './orders/order-manager-options.js';
 export {
   CommandStatus,
   OrderManagerStore,

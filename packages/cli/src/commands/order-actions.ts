@@ -30,6 +30,7 @@ import {
   type RiskModule,
   type RiskVerdict,
   type RunLease,
+  STORE_UNAVAILABLE,
   takeCommandLease,
 } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
@@ -297,10 +298,13 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     }
     const refused = events.find(isRefusal);
     const brokerOrderId = db.orders.get(clientOrderId)?.brokerOrderId ?? null;
-    const outcome = refused === undefined ? 'sent' : 'refused';
+    // a modify or cancel the store could not record before its send was not sent (fail closed);
+    // before, it was told as the broker's refusal, `sent: true`
+    const unsent = refused !== undefined && 'code' in refused && refused.code === STORE_UNAVAILABLE;
+    const outcome = refused === undefined ? 'sent' : unsent ? 'not-sent' : 'refused';
     const out = {
       verdict: 'accepted',
-      sent: true,
+      sent: !unsent,
       outcome,
       clientOrderId,
       brokerOrderId,
@@ -308,6 +312,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       ...(refused !== undefined && 'code' in refused ? { code: refused.code, message: refused.reason } : {}),
     };
     if (flags.json === true) console.log(JSON.stringify(out));
+    else if (unsent) console.log(`not sent: ${refused.code}: ${refused.reason}`);
     else if (refused !== undefined && 'reason' in refused)
       console.log(`refused by the broker: ${refused.code ?? ''}: ${refused.reason}`);
     else
