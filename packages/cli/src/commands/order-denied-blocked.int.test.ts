@@ -6,28 +6,11 @@
  * the order had gone to the broker. Now it says `denied: symbol-blocked: …` and exits 3, as a
  * denial of the risk checks does (`--json`: `verdict: "denied"`, `sent: false`, the code).
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli, closeSims, env, root, setup } from './run-process.test-helper.js';
+import { closeSims, env, hogaToEnd as hoga, setup } from './run-process.test-helper.js';
 
 afterEach(closeSims);
-
-const exec = promisify(execFile);
-
-async function hoga(args: string[], environment: NodeJS.ProcessEnv): Promise<{ out: string; code: number }> {
-  try {
-    const r = await exec(process.execPath, ['--import', 'tsx', cli, ...args], {
-      cwd: root,
-      env: environment,
-    });
-    return { out: r.stdout + r.stderr, code: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number };
-    return { out: e.stdout + e.stderr, code: e.code };
-  }
-}
 
 describe('hoga order buy of a barred symbol', () => {
   it('says denied with the code and exits 3, not sent', async () => {

@@ -8,37 +8,10 @@
  * store-unavailable: …`, exit 1 (`--json`: `sent: false`, `outcome: "not-sent"`); once the store
  * takes writes, the cancel goes through.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli, closeSims, env, root, setup } from './run-process.test-helper.js';
+import { closeSims, env, hogaToEnd as hoga, readStore, setup } from './run-process.test-helper.js';
 
 afterEach(closeSims);
-
-const exec = promisify(execFile);
-
-async function hoga(args: string[], environment: NodeJS.ProcessEnv): Promise<{ out: string; code: number }> {
-  try {
-    const r = await exec(process.execPath, ['--import', 'tsx', cli, ...args], {
-      cwd: root,
-      env: environment,
-    });
-    return { out: r.stdout + r.stderr, code: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number };
-    return { out: e.stdout + e.stderr, code: e.code };
-  }
-}
-
-function onStore(file: string, sql: string): void {
-  const store = HogaDatabase.open(file);
-  try {
-    store.connection.exec(sql);
-  } finally {
-    store.close();
-  }
-}
 
 describe('hoga order cancel while the store refuses to record it', () => {
   it('says not sent with the code and exits 1; once the store takes writes, the cancel goes through', async () => {
@@ -54,10 +27,11 @@ describe('hoga order cancel while the store refuses to record it', () => {
     const { clientOrderId } = JSON.parse(placed.out) as { clientOrderId: string };
     const sentBefore = sim.counters().requestsByGroup.ORDER ?? 0;
 
-    onStore(
-      db,
-      `CREATE TRIGGER test_refuse BEFORE INSERT ON order_commands WHEN NEW.kind = 'cancel'
-         BEGIN SELECT RAISE(ABORT, 'test: the disk is full'); END`,
+    readStore(db, (d) =>
+      d.connection.exec(
+        `CREATE TRIGGER test_refuse BEFORE INSERT ON order_commands WHEN NEW.kind = 'cancel'
+           BEGIN SELECT RAISE(ABORT, 'test: the disk is full'); END`,
+      ),
     );
     const text = await hoga(['order', 'cancel', clientOrderId], environment);
     expect(text.out).toContain(
@@ -77,7 +51,7 @@ describe('hoga order cancel while the store refuses to record it', () => {
     // nothing reached the broker: the order rests
     expect(sim.counters().requestsByGroup.ORDER ?? 0).toBe(sentBefore);
 
-    onStore(db, 'DROP TRIGGER test_refuse');
+    readStore(db, (d) => d.connection.exec('DROP TRIGGER test_refuse'));
     const canceled = await hoga(['order', 'cancel', clientOrderId, '--json'], environment);
     expect(canceled.code, canceled.out).toBe(0);
     expect(JSON.parse(canceled.out)).toMatchObject({ sent: true, outcome: 'sent', clientOrderId });

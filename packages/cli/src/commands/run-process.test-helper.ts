@@ -145,3 +145,20 @@ export function readStore<T>(file: string, read: (db: HogaDatabase) => T): T {
     db.close();
   }
 }
+
+/**
+ * Runs `hoga <args>` through tsx to its end in `root`, answering its stdout and stderr together and
+ * its exit code (0 when it succeeded).
+ */
+export async function hogaToEnd(
+  args: readonly string[],
+  environment: NodeJS.ProcessEnv,
+): Promise<{ out: string; code: number }> {
+  try {
+    const r = await run(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env: environment });
+    return { out: r.stdout + r.stderr, code: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number };
+    return { out: e.stdout + e.stderr, code: e.code };
+  }
+}
