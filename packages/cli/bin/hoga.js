@@ -4,7 +4,7 @@
 // failed build) runs the sources through tsx instead. Relative paths are the caller's: run through
 // `pnpm hoga` the command moves back to the directory pnpm was started in.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,8 +15,8 @@ const bundlePath = join(cliDir, 'dist', 'hoga.mjs');
 
 /**
  * Node and glibc settings per command (bin/node-settings.json), applied by re-executing the command
- * once in the same process (`process.execve`: the same pid, so signals and a supervisor see one
- * process; Node 22.15+ / 23.11+; without it the command goes on untuned). Flags the user set
+ * once in the same process (bin/node-tuning.js; `process.execve`: the same pid, so signals and a
+ * supervisor see one process; Node 22.15+ / 23.11+; without it the command goes on untuned). Flags the user set
  * (`NODE_OPTIONS`, node's own arguments) and environment variables already set are kept;
  * `HOGA_RUN_TUNED=1` skips the re-execution.
  *
@@ -33,37 +33,27 @@ const bundlePath = join(cliDir, 'dist', 'hoga.mjs');
  *   allocated (V8's and libuv's worker threads: 8 arenas, 1.5–3 MB each).
  *
  * `hoga backtest`, a batch job of seconds, measured by packages/engine/bench/backtest.bench.ts
- * (docs/strategies.md, "Figures"), whose cold runs use the same flags:
+ * (docs/strategies.md, "Backtests", the paragraph on speed), whose cold runs use the same flags:
  * - `--initial-old-space-size=256`: V8's old generation may reach 256 MB before its first full
  *   collection (V8 otherwise starts far lower and marks the heap several times as a run's orders,
  *   fills and trades pile up: in the daily bench, five full collections, each marking the heap
  *   concurrently while the engine's and the journal's threads run, on their two cores). A run
  *   holds more garbage meanwhile (at most that much); a heap that outgrows it is collected as usual.
  */
-const NODE_SETTINGS = JSON.parse(readFileSync(join(cliDir, 'bin', 'node-settings.json'), 'utf8'));
-
-function tuneNode() {
+async function tuneNode() {
   const command = process.argv[2];
-  if (command === undefined || !Object.hasOwn(NODE_SETTINGS, command) || process.env.HOGA_RUN_TUNED === '1')
-    return;
-  const settings = NODE_SETTINGS[command];
-  if (typeof process.execve !== 'function') return;
-  const given = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
-  const flags = settings.flags.filter((flag) => !given.includes(flag.split('=')[0]));
-  const env = { ...process.env, HOGA_RUN_TUNED: '1' };
-  for (const [name, value] of Object.entries(settings.env)) env[name] ??= value;
+  if (command === undefined || process.env.HOGA_RUN_TUNED === '1') return;
+  const tuning = await import('./node-tuning.js');
+  const settings = tuning.nodeSettingsOf(command);
+  if (settings === undefined || !tuning.canReexecute()) return;
   try {
-    process.execve(
-      process.execPath,
-      [process.execPath, ...process.execArgv, ...flags, ...process.argv.slice(1)],
-      env,
-    );
+    tuning.reexecuteWith(settings, { HOGA_RUN_TUNED: '1' });
   } catch {
     // go on untuned
   }
 }
 
-tuneNode();
+await tuneNode();
 
 if (process.env.npm_lifecycle_event === 'hoga' && process.env.INIT_CWD) {
   try {

@@ -6,7 +6,7 @@
  *   read from /proc while it runs against the simulator, and that it still stops on SIGTERM with
  *   exit code 0;
  * - `hoga backtest`, a batch job, with an old generation that starts at 256 MB (docs/strategies.md,
- *   "Figures"): what the process its strategy runs in was started with, written by the strategy.
+ *   "Backtests"): what the process its strategy runs in was started with, written by the strategy.
  * Linux only.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -108,6 +108,13 @@ describe.runIf(process.platform === 'linux' && 'execve' in process)('hoga run', 
     expect(seen.argv.slice(1, script)).toEqual(['--heap-growing-percent=50']);
     expect(seen.env.get('NODE_OPTIONS')).toBe('--max-semi-space-size=4');
     expect(seen.env.get('MALLOC_ARENA_MAX')).toBe('4');
+  });
+
+  it("knows the user's flag in V8's other spelling (underscores) as the same flag", async () => {
+    const seen = await paperRun('user-underscores', { NODE_OPTIONS: '--max_semi_space_size=4' });
+    expect(seen.code).toBe(0);
+    const script = seen.argv.findIndex((a) => a.endsWith('hoga.js'));
+    expect(seen.argv.slice(1, script)).toEqual(['--heap-growing-percent=50']);
   });
 
   it('runs untuned when asked', async () => {

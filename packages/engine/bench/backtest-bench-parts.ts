@@ -4,11 +4,17 @@
  * process (as `hoga backtest` would run them). Bench code only.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { BarInterval } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
+import {
+  canReexecute,
+  missingFlags,
+  type NodeSettings,
+  nodeSettingsOf,
+  reexecuteWith,
+} from '../../cli/bin/node-tuning.js';
 import type { BacktestOutcome } from '../src/backtest/run-backtest.js';
 import type { BarSeries } from '../src/market-data/bar-feed.js';
 
@@ -136,40 +142,24 @@ export function tradeDigest(outcome: BacktestOutcome): string {
   return `${outcome.trades.length}:${h >>> 0}`;
 }
 
-/**
- * The Node flags `hoga backtest` runs with (the CLI re-executes itself with them: packages/cli/bin/hoga.js),
- * read from the file the CLI reads them from.
- */
-export const BACKTEST_NODE_FLAGS: readonly string[] = (
-  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../cli/bin/node-settings.json'), 'utf8')) as {
-    backtest: { flags: string[] };
-  }
-).backtest.flags;
+/** The Node settings `hoga backtest` runs with (the CLI re-executes itself with them: packages/cli/bin/hoga.js). */
+const BACKTEST_NODE_SETTINGS = nodeSettingsOf('backtest') as NodeSettings;
 
-/** Those of {@link BACKTEST_NODE_FLAGS} this process was not started with. */
-function missingBacktestFlags(): string[] {
-  const given = new Set(process.execArgv.map((a) => a.split('=')[0]));
-  return BACKTEST_NODE_FLAGS.filter((flag) => !given.has(flag.split('=')[0]));
-}
+/** The Node flags `hoga backtest` runs with. */
+export const BACKTEST_NODE_FLAGS: readonly string[] = BACKTEST_NODE_SETTINGS.flags;
 
 /**
  * Makes this process one with the Node flags `hoga backtest` runs with: re-executes it once, in the
- * same process (`process.execve`), with those it lacks; says so and goes on without them when it
- * cannot.
+ * same process, with those it lacks; says so and goes on without them when it cannot.
  */
 export function runAsHogaBacktest(): void {
-  const missing = missingBacktestFlags();
+  const missing = missingFlags(BACKTEST_NODE_FLAGS);
   if (missing.length === 0) return;
-  if (typeof process.execve !== 'function') {
+  if (!canReexecute()) {
     console.log(`(this Node cannot re-execute itself: the bench runs without ${missing.join(' ')})`);
     return;
   }
-  process.execve(process.execPath, [
-    process.execPath,
-    ...process.execArgv,
-    ...missing,
-    ...process.argv.slice(1),
-  ]);
+  reexecuteWith(BACKTEST_NODE_SETTINGS);
 }
 
 /**
@@ -178,11 +168,15 @@ export function runAsHogaBacktest(): void {
  * printed on its `BENCH_RESULT` line.
  */
 export function runPart<T>(script: string, part: string, env: Record<string, string> = {}): T {
-  const child = spawnSync(process.execPath, [...process.execArgv, ...missingBacktestFlags(), script], {
-    env: { ...process.env, ...env, HOGA_BENCH_PART: part },
-    encoding: 'utf8',
-    maxBuffer: 1 << 24,
-  });
+  const child = spawnSync(
+    process.execPath,
+    [...process.execArgv, ...missingFlags(BACKTEST_NODE_FLAGS), script],
+    {
+      env: { ...process.env, ...env, HOGA_BENCH_PART: part },
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    },
+  );
   const line = child.stdout.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
   if (child.status !== 0 || line === undefined) {
     throw new Error(`the ${part} run failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);

@@ -1,0 +1,42 @@
+// Re-executing a process in place with the Node flags and environment a hoga command runs with
+// (bin/node-settings.json): used by bin/hoga.js for the commands it tunes, and by the engine's
+// backtest bench, which runs as `hoga backtest` runs. Types: node-tuning.d.ts.
+import { readFileSync } from 'node:fs';
+
+/** The settings of `command` in bin/node-settings.json, or undefined when it has none. */
+export function nodeSettingsOf(command) {
+  const all = JSON.parse(readFileSync(new URL('./node-settings.json', import.meta.url), 'utf8'));
+  return Object.hasOwn(all, command) ? all[command] : undefined;
+}
+
+/** A flag's name as V8 reads it: `--max_semi_space_size=4` and `--max-semi-space-size` are one flag. */
+const flagName = (arg) => arg.split('=')[0].replaceAll('_', '-');
+
+/**
+ * Those of `flags` this process was not started with, by name, in its own arguments
+ * (`process.execArgv`) or in `NODE_OPTIONS`: a value the user chose is kept.
+ */
+export function missingFlags(flags) {
+  const given = new Set(
+    [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].filter(Boolean).map(flagName),
+  );
+  return flags.filter((flag) => !given.has(flagName(flag)));
+}
+
+/** Whether this Node can re-execute a process in place (`process.execve`: Node 22.15+ / 23.11+). */
+export const canReexecute = () => typeof process.execve === 'function';
+
+/**
+ * Re-executes this process once, in place (the same pid, so signals and a supervisor see one
+ * process), with `settings`' flags it lacks ({@link missingFlags}) and its environment variables
+ * that are not set yet, plus `extraEnv`. Does not return when it succeeds; throws when it cannot.
+ */
+export function reexecuteWith(settings, extraEnv = {}) {
+  const env = { ...process.env, ...extraEnv };
+  for (const [name, value] of Object.entries(settings.env)) env[name] ??= value;
+  process.execve(
+    process.execPath,
+    [process.execPath, ...process.execArgv, ...missingFlags(settings.flags), ...process.argv.slice(1)],
+    env,
+  );
+}
