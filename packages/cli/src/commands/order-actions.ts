@@ -30,7 +30,6 @@ import {
   type RiskModule,
   type RiskVerdict,
   type RunLease,
-  STORE_UNAVAILABLE,
   takeCommandLease,
 } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
@@ -298,9 +297,9 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     }
     const refused = events.find(isRefusal);
     const brokerOrderId = db.orders.get(clientOrderId)?.brokerOrderId ?? null;
-    // a modify or cancel the store could not record before its send was not sent (fail closed);
-    // before, it was told as the broker's refusal, `sent: true`
-    const unsent = refused !== undefined && 'code' in refused && refused.code === STORE_UNAVAILABLE;
+    // a modify or cancel the engine refused before sending it (the store could not record it
+    // first: fail closed) was not sent; before, it was told as the broker's refusal, `sent: true`
+    const unsent = refused !== undefined && 'sent' in refused && refused.sent === false;
     const outcome = refused === undefined ? 'sent' : unsent ? 'not-sent' : 'refused';
     const out = {
       verdict: 'accepted',

@@ -263,7 +263,12 @@ export class OrderTracker {
     const brokerId = brokerOrderId(order.orderId);
     if (tracked.role === 'cancel') {
       if (previous?.status !== order.status && order.status === BrokerOrderStatus.CANCEL_REJECTED) {
-        events.push({ ...base(now), type: 'OrderCancelRejected', reason: 'the broker rejected the cancel' });
+        events.push({
+          ...base(now),
+          type: 'OrderCancelRejected',
+          reason: 'the broker rejected the cancel',
+          sent: true,
+        });
       }
       return events;
     }
@@ -297,6 +302,7 @@ export class OrderTracker {
           ...base(now),
           type: 'OrderModifyRejected',
           reason: 'the broker rejected the modification',
+          sent: true,
         });
         break;
       case BrokerOrderStatus.REPLACED: {

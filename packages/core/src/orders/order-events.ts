@@ -77,6 +77,12 @@ export interface OrderCancelRejected extends OrderEventBase {
   readonly type: 'OrderCancelRejected';
   readonly code?: string;
   readonly reason: string;
+  /**
+   * Whether the cancel reached the venue: false when it was refused before it was sent (by the
+   * risk module, by the engine, or because the store could not record it first), true when the
+   * venue (the broker, the simulated venue) refused it. Absent where the emitter does not say.
+   */
+  readonly sent?: boolean;
 }
 /** A modify was sent. */
 export interface OrderModifyRequested extends OrderEventBase {
@@ -104,6 +110,12 @@ export interface OrderModifyRejected extends OrderEventBase {
   readonly type: 'OrderModifyRejected';
   readonly code?: string;
   readonly reason: string;
+  /**
+   * Whether the modify reached the venue: false when it was refused before it was sent (by the
+   * risk module, by the engine, or because the store could not record it first), true when the
+   * venue (the broker, the simulated venue) refused it. Absent where the emitter does not say.
+   */
+  readonly sent?: boolean;
 }
 /** The order ended unfilled (or partly filled) at the end of its time in force. */
 export interface OrderExpired extends OrderEventBase {

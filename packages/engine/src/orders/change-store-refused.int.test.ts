@@ -59,9 +59,11 @@ function placedOrder(): { id: ClientOrderId; ctx: StrategyContext } {
   return { id, ctx };
 }
 
-/** What the test reads of an event: its type, and a refusal's code and reason. */
+/** What the test reads of an event: its type, and a refusal's code, reason and whether it was sent. */
 function shown(e: OrderEvent): string {
-  return 'code' in e ? `${e.type} ${e.code}: ${e.reason}` : e.type;
+  if (!('code' in e)) return e.type;
+  const sent = 'sent' in e && e.sent !== undefined ? (e.sent ? ' (sent)' : ' (not sent)') : '';
+  return `${e.type} ${e.code}: ${e.reason}${sent}`;
 }
 
 /** The broker's open and closed orders (ids), as a second channel reads them. */
@@ -171,7 +173,7 @@ describe('a cancel or modify whose command row the store refuses (live)', () => 
         });
         const kind = change === 'modify' ? 'modify' : 'cancel';
         expect(events.filter((e) => e.type === refusedType).map(shown)).toEqual([
-          `${refusedType} store-unavailable: the ${kind} was not sent: the store refuses writes (${refusal.why})`,
+          `${refusedType} store-unavailable: the ${kind} was not sent: the store refuses writes (${refusal.why}) (not sent)`,
         ]);
         if (change === 'cancel-on-stop') expect(stillOpen).toEqual([id]);
         expect(await brokerOrders(broker)).toEqual(placed);
@@ -227,8 +229,8 @@ describe('a modify or cancel whose command row the store refuses, `full` durabil
     await f.manager.execute(cancelOf(order));
     restore();
     expect(f.events.filter((e) => e.type.endsWith('Rejected')).map(shown)).toEqual([
-      'OrderModifyRejected store-unavailable: the modify was not sent: the store refuses writes (test: the disk is full)',
-      'OrderCancelRejected store-unavailable: the cancel was not sent: the store refuses writes (test: the disk is full)',
+      'OrderModifyRejected store-unavailable: the modify was not sent: the store refuses writes (test: the disk is full) (not sent)',
+      'OrderCancelRejected store-unavailable: the cancel was not sent: the store refuses writes (test: the disk is full) (not sent)',
     ]);
     expect((await allBrokerOrders(f.client)).map((o) => o.status)).toEqual(['PENDING']); // nothing sent
     expect(f.db.orders.get(id)?.state).toBe('ACCEPTED');

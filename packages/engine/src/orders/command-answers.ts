@@ -108,8 +108,8 @@ export class CommandAnswers {
     this.settleState(stored.clientOrderId, now);
     this.m.emit(
       stored.kind === 'modify'
-        ? this.factory.modifyRejected(stored.clientOrderId, code, reason)
-        : this.factory.cancelRejected(stored.clientOrderId, code, reason),
+        ? this.factory.modifyRejected(stored.clientOrderId, code, reason, true)
+        : this.factory.cancelRejected(stored.clientOrderId, code, reason, true),
     );
     this.reports.settleLogical(stored.clientOrderId);
   }

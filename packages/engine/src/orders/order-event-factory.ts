@@ -161,8 +161,9 @@ export class OrderEventFactory {
     };
   }
 
-  modifyRejected(clientOrderId: string, code: string, reason: string): OrderEvent {
-    return { ...this.base(clientOrderId), type: 'OrderModifyRejected', code, reason };
+  /** A modify refused: by the broker (`sent`), or by the engine before it was sent. */
+  modifyRejected(clientOrderId: string, code: string, reason: string, sent: boolean): OrderEvent {
+    return { ...this.base(clientOrderId), type: 'OrderModifyRejected', code, reason, sent };
   }
 
   cancelRequested(clientOrderId: string, brokerOrderId: string): OrderEvent {
@@ -173,8 +174,9 @@ export class OrderEventFactory {
     };
   }
 
-  cancelRejected(clientOrderId: string, code: string, reason: string): OrderEvent {
-    return { ...this.base(clientOrderId), type: 'OrderCancelRejected', code, reason };
+  /** A cancel refused: by the broker (`sent`), or by the engine before it was sent. */
+  cancelRejected(clientOrderId: string, code: string, reason: string, sent: boolean): OrderEvent {
+    return { ...this.base(clientOrderId), type: 'OrderCancelRejected', code, reason, sent };
   }
 
   /** An order's fills so far, over all its broker orders: quantity, and average price as the broker rounds it. */

@@ -3,7 +3,7 @@
  * simulator and a real SQLite file: the stored price and quantity follow each confirmed modify; a
  * cancel sent by another process (`hoga order`, a second engine) while a modify is on its way
  * follows the logical order to its newest broker id; a logical order whose broker orders are all
- * closed ends, whatever an engine kept in memory of it.
+ * closed ends, whatever an engine kept in memory of it; a refused cancel says whether it was sent.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Decimal, type OrderEvent } from '@hoga/core';
@@ -136,6 +136,22 @@ describe('modify and cancel of a logical order (real HTTP, one store file)', () 
       expect(cli.events.map((e) => e.type)).toEqual(['OrderCancelRequested', 'OrderCanceled']);
     },
   );
+
+  it("says whether a refused cancel reached the broker: the broker's refusal was sent, the engine's own was not", async () => {
+    const f = await live();
+    const { order, id } = await resting(f);
+    await f.manager.execute(order);
+    // cancelled at the broker through another channel, unknown to the store
+    await f.client.cancelOrder(f.manager.currentExecution(id)?.brokerOrderId ?? '');
+    await f.manager.execute(cancelOf(order));
+    await f.manager.pollOnce(); // the store learns the order ended
+    await f.manager.execute(cancelOf(order));
+    const refusals = f.events.filter((e) => e.type === 'OrderCancelRejected');
+    expect(refusals.map((e) => [e.code, e.sent])).toEqual([
+      ['already-canceled', true],
+      ['order-not-open', false],
+    ]);
+  });
 
   it('a modify from another process on an order an engine modified meanwhile goes to the newest broker id', async () => {
     const f = await live();

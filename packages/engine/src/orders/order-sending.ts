@@ -225,13 +225,13 @@ export class CommandSender {
   async modify(command: ModifyOrder): Promise<void> {
     const target = await this.targets.of(command.clientOrderId, 'modify');
     if ('code' in target) {
-      this.m.emit(this.factory.modifyRejected(command.clientOrderId, target.code, target.reason));
+      this.m.emit(this.factory.modifyRejected(command.clientOrderId, target.code, target.reason, false));
       return;
     }
     const content = modifyContent(command);
     const refused = this.storeChange(command, 'modify', target, { ...content });
     if (refused !== null) {
-      this.m.emit(this.factory.modifyRejected(command.clientOrderId, STORE_UNAVAILABLE, refused));
+      this.m.emit(this.factory.modifyRejected(command.clientOrderId, STORE_UNAVAILABLE, refused, false));
       return;
     }
     this.m.emit(this.factory.modifyRequested(command.clientOrderId, target.brokerOrderId, command));
@@ -241,12 +241,12 @@ export class CommandSender {
   async cancel(command: CancelOrder): Promise<void> {
     const target = await this.targets.of(command.clientOrderId, 'cancel');
     if ('code' in target) {
-      this.m.emit(this.factory.cancelRejected(command.clientOrderId, target.code, target.reason));
+      this.m.emit(this.factory.cancelRejected(command.clientOrderId, target.code, target.reason, false));
       return;
     }
     const refused = this.storeChange(command, 'cancel', target, {});
     if (refused !== null) {
-      this.m.emit(this.factory.cancelRejected(command.clientOrderId, STORE_UNAVAILABLE, refused));
+      this.m.emit(this.factory.cancelRejected(command.clientOrderId, STORE_UNAVAILABLE, refused, false));
       return;
     }
     this.m.emit(this.factory.cancelRequested(command.clientOrderId, target.brokerOrderId));

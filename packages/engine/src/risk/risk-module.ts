@@ -206,6 +206,7 @@ export class RiskedOrderSender {
         tsInit: nowMs,
         code: verdict.code,
         reason: verdict.reason,
+        sent: false,
       };
       this.db?.journal.appendEvent(event, this.mode);
     }

@@ -84,7 +84,7 @@ export class CommandPath {
     };
     if (command.type !== 'SubmitOrder') {
       const type = command.type === 'CancelOrder' ? 'OrderCancelRejected' : 'OrderModifyRejected';
-      this.owner.enqueue({ type, ...refusal });
+      this.owner.enqueue({ type, ...refusal, sent: false });
       return;
     }
     const denied: OrderDenied = { type: 'OrderDenied', ...refusal };

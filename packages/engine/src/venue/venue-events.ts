@@ -140,7 +140,7 @@ export class VenueEvents {
 
   /** A modify of a working order refused (`OrderModifyRejected`: its price off the grid). */
   modifyRejected(order: SimulatedOrder, now: number, code: string, reason: string): void {
-    this.hub.emit({ type: 'OrderModifyRejected', ...this.base(order, now), code, reason });
+    this.hub.emit({ type: 'OrderModifyRejected', ...this.base(order, now), code, reason, sent: true });
   }
 
   /**
@@ -166,6 +166,7 @@ export class VenueEvents {
         state === undefined
           ? `order ${command.clientOrderId} is not working`
           : `order ${command.clientOrderId} is not working: it is ${state}`,
+      sent: true,
     });
   }
 
