@@ -10,6 +10,11 @@
  * takes writes again the order can be cancelled, each command stored and sent once. Over the
  * simulator (HTTP) and a real SQLite file; and the order manager alone with `full` durability
  * (the row and the order's pending state then one fsynced commit).
+ *
+ * The same change while the store cannot be read (an I/O error; here the table of broker orders
+ * renamed away by another connection, every read of it failing with SQLite's own error): the
+ * manager reads the order's newest broker order before it sends anything. Before, that read's
+ * error failed the run as a throw in the strategy's hook; now it is refused the same way.
  */
 import type { ClientOrderId, OrderEvent } from '@hoga/core';
 import { Decimal } from '@hoga/core';
@@ -247,4 +252,60 @@ describe('a modify or cancel whose command row the store refuses, `full` durabil
     ]);
     expect((await allBrokerOrders(f.client)).length).toBe(3); // the order, its replacement, the cancel's record
   }, 60_000);
+});
+
+describe('a cancel or modify while the store cannot be read (live)', () => {
+  for (const change of ['cancel', 'modify'] as const) {
+    it(`${change}: refused store-unavailable, not sent, the run goes on; once the store reads again the order is cancelled once`, async () => {
+      const broker = await startSimulatedBroker(closers, { speed: 1, control: true, rateLimit: false });
+      const file = tempDbFile('hoga-change-unreadable-');
+      const db = HogaDatabase.open(file, { clock: broker.clock, busyTimeoutMs: 200 });
+      closers.add(() => db.close());
+      RestsOne.ctx = null;
+      RestsOne.id = null;
+      const run = await startWatchedRun(closers, { ...broker, db }, `unreadable-${change}`, {
+        strategyClass: RestsOne,
+        id: 'rests',
+      });
+      const events = run.events;
+      await until(() => events.some((e) => e.type === 'OrderAccepted'), 30_000);
+      const { ctx, id } = placedOrder();
+      const placedOrders = broker.sim.counters().requestsByGroup.ORDER ?? 0;
+
+      // another connection renames the table of broker orders away: every read of it fails
+      const other = HogaDatabase.open(file);
+      closers.add(() => other.close());
+      other.connection.exec('ALTER TABLE broker_executions RENAME TO broker_executions_away');
+      try {
+        if (change === 'cancel') ctx.cancel(id);
+        else ctx.modify(id, { price: 56_000 });
+        const refusedType = change === 'modify' ? 'OrderModifyRejected' : 'OrderCancelRejected';
+        const told = await waitUntil(
+          () => run.failure() !== null || events.some((e) => e.type === refusedType),
+          30_000,
+        );
+        await run.handle.runtime.settle();
+        expect({ told, failure: run.failure() }).toEqual({ told: true, failure: null });
+        expect(events.filter((e) => e.type === refusedType).map(shown)).toEqual([
+          `${refusedType} store-unavailable: the ${change} was not sent: the store cannot be read (no such table: broker_executions) (not sent)`,
+        ]);
+        expect(broker.sim.counters().requestsByGroup.ORDER ?? 0).toBe(placedOrders);
+        expect(ctx.order(id)?.state).toBe('ACCEPTED');
+      } finally {
+        other.connection.exec('ALTER TABLE broker_executions_away RENAME TO broker_executions');
+      }
+
+      // the store reads again: the order is cancelled once
+      ctx.cancel(id);
+      await until(() => events.some((e) => e.type === 'OrderCanceled'), 60_000);
+      await run.stop();
+      expect(run.failure()).toBeNull();
+      expect(db.orders.get(id)?.state).toBe('CANCELED');
+      const commands = db.connection.prepare('SELECT kind, status FROM order_commands ORDER BY rowid').all();
+      expect(commands).toEqual([
+        { kind: 'create', status: 'done' },
+        { kind: 'cancel', status: 'done' },
+      ]);
+    }, 180_000);
+  }
 });

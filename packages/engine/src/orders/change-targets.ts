@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError } from '@hoga/connector';
 import type { OrderManager } from './order-manager.js';
-import { codeOf } from './order-manager-options.js';
+import { codeOf, STORE_UNAVAILABLE } from './order-manager-options.js';
 import type { StoredCommand, StoredExecution } from './order-manager-store.js';
 
 /** How often the store is read for a newer broker order while one is waited for (real ms). */
@@ -43,9 +43,27 @@ export class ChangeTargets {
    * The broker order a new modify or cancel of the logical order goes to: its newest as the store
    * file holds it; one a modify replaced whose answer is not stored yet (that process is still
    * waiting for it) is followed to the replacement, waited for up to `newestOrderWaitMs`. A
-   * refusal (`order-not-open`) when no open broker order of it is known.
+   * refusal (`order-not-open`) when no open broker order of it is known; `store-unavailable` when
+   * the store cannot be read (an I/O error): nothing is sent. Before, the read's error failed the
+   * run as a throw in the strategy's hook.
    */
   async of(clientOrderId: string, kind: 'modify' | 'cancel'): Promise<StoredExecution | ChangeRefusal> {
+    try {
+      return await this.newestOpen(clientOrderId, kind);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return {
+        code: STORE_UNAVAILABLE,
+        reason: `the ${kind} was not sent: the store cannot be read (${why})`,
+      };
+    }
+  }
+
+  /** See {@link of}; throws the store's error. */
+  private async newestOpen(
+    clientOrderId: string,
+    kind: 'modify' | 'cancel',
+  ): Promise<StoredExecution | ChangeRefusal> {
     let target = this.m.newestExecution(clientOrderId);
     if (target?.closed === true && target.status === 'REPLACED')
       target = await this.newerThan(clientOrderId, target.brokerOrderId);
