@@ -175,6 +175,13 @@ export {
   type SessionFilter,
   sessionAt,
 } from './sessions/sessions.js';
+export {
+  isUsEarlyClose,
+  KRX_SPECIAL_HOURS,
+  type KrxSpecialHours,
+  krxSpecialHours,
+  NYSE_EARLY_CLOSES,
+} from './sessions/special-hours.js';
 export { dailyCandleStamp, isPeakWindow, minuteCandleEnd, usTradingDate } from './time/candle-time.js';
 export {
   type Clock,

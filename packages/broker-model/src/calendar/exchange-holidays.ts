@@ -1,13 +1,23 @@
 /**
  * Exchange holidays (weekdays without trading) of the KRX and the NYSE for 2026 and 2027, plus
  * the few neighbouring dates needed to answer the previous/next business day at the edges of the
- * supported range, the NYSE's early closes and the KRX's late openings of those years. Outside
- * these years only weekends are closed and every trading day has the usual hours. Pure data: the simulator's
+ * supported range; the NYSE's early closes and the KRX's special hours of those years are core's
+ * (`sessions/special-hours.ts`), re-exported here. Outside these years only weekends are closed
+ * and every trading day has the usual hours. Pure data: the simulator's
  * calendar endpoints, settlement dates and backtests read the same list.
  *
  * @module
  */
 import type { Market } from '@hoga/core';
+
+// the special hours live in core, whose bar times follow them; re-exported here with the calendar
+export {
+  isUsEarlyClose,
+  KRX_SPECIAL_HOURS,
+  type KrxSpecialHours,
+  krxSpecialHours,
+  NYSE_EARLY_CLOSES,
+} from '@hoga/core';
 
 /** KRX full-day closures (weekdays only; weekends are closed anyway). */
 export const KRX_HOLIDAYS: readonly string[] = [
@@ -77,58 +87,11 @@ export const NYSE_HOLIDAYS: readonly string[] = [
   '2027-12-24', // Christmas (observed)
 ];
 
-/**
- * NYSE early closes: the regular session ends at 13:00 New York time (and the broker's after-market,
- * 16:00–18:00 on other days, runs 13:00–17:00, as the exchanges' late sessions do).
- */
-export const NYSE_EARLY_CLOSES: readonly string[] = [
-  '2026-11-27', // the day after Thanksgiving
-  '2026-12-24', // Christmas Eve
-  '2027-11-26', // the day after Thanksgiving (Christmas Eve 2027 is the observed Christmas holiday)
-];
-
-/** A KRX trading day's special regular hours, in minutes after KST midnight. */
-export interface KrxSpecialHours {
-  /** Regular session's start (usually 09:00 = 540). */
-  readonly open: number;
-  /** Regular session's end (usually 15:30 = 930). */
-  readonly close: number;
-  /** Why. */
-  readonly reason: string;
-}
-
-/**
- * KRX trading days with special hours: the first trading day of the year opens an hour late
- * (10:00 KST, after the opening ceremony), and the college entrance exam (CSAT) day opens and
- * closes an hour late (10:00–16:30 KST). The CSAT day of 2027 is the usual third Thursday of
- * November, not yet announced (see `docs/api-assumptions.md`).
- */
-export const KRX_SPECIAL_HOURS: Readonly<Record<string, KrxSpecialHours>> = {
-  '2026-01-02': { open: 600, close: 930, reason: 'first trading day of the year' },
-  '2026-11-19': { open: 600, close: 990, reason: 'college entrance exam (CSAT)' },
-  '2027-01-04': { open: 600, close: 930, reason: 'first trading day of the year' },
-  '2027-11-18': { open: 600, close: 990, reason: 'college entrance exam (CSAT), assumed' },
-};
-
-/**
- * The special regular hours of a KRX trading day (`YYYY-MM-DD`, KST), or undefined on a day of
- * usual hours (09:00–15:30).
- *
- * @example
- * ```ts
- * krxSpecialHours('2026-11-19'); // { open: 600, close: 990, reason: 'college entrance exam (CSAT)' }
- * ```
- */
-export function krxSpecialHours(date: string): KrxSpecialHours | undefined {
-  return Object.hasOwn(KRX_SPECIAL_HOURS, date) ? KRX_SPECIAL_HOURS[date] : undefined;
-}
-
 /** First and last date the holiday lists cover (inclusive): the simulator's calendar endpoints answer for this range. */
 export const CALENDAR_RANGE = { from: '2026-01-01', to: '2027-12-31' } as const;
 
 const KRX_SET: ReadonlySet<string> = new Set(KRX_HOLIDAYS);
 const NYSE_SET: ReadonlySet<string> = new Set(NYSE_HOLIDAYS);
-const NYSE_EARLY_SET: ReadonlySet<string> = new Set(NYSE_EARLY_CLOSES);
 
 /** Whether a date (`YYYY-MM-DD`) is a weekday closure of a market; tells nothing about weekends. */
 export type HolidayPredicate = (date: string) => boolean;
@@ -147,16 +110,4 @@ export const NO_HOLIDAYS: HolidayPredicate = () => false;
 export function knownHolidays(market: Market): HolidayPredicate {
   const set = market === 'KR' ? KRX_SET : NYSE_SET;
   return (date) => set.has(date);
-}
-
-/**
- * Whether a US trading date (`YYYY-MM-DD`) is one of the NYSE early closes this package knows.
- *
- * @example
- * ```ts
- * isUsEarlyClose('2026-11-27'); // true (the day after Thanksgiving: the regular session ends at 13:00)
- * ```
- */
-export function isUsEarlyClose(date: string): boolean {
-  return NYSE_EARLY_SET.has(date);
 }

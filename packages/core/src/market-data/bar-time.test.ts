@@ -11,6 +11,12 @@ describe('regularOpenOfDailyStamp and regularCloseOfDailyStamp', () => {
     ['US', '2026-07-01', '09:30:00-04:00', '16:00:00-04:00'],
     ['US', '2026-03-09', '09:30:00-04:00', '16:00:00-04:00'],
     ['US', '2026-11-02', '09:30:00-05:00', '16:00:00-05:00'],
+    // days of special hours: the KRX's first trading day opens late, its CSAT day opens and closes
+    // late, a NYSE early close ends at 13:00
+    ['KR', '2026-01-02', '10:00:00+09:00', '15:30:00+09:00'],
+    ['KR', '2026-11-19', '10:00:00+09:00', '16:30:00+09:00'],
+    ['US', '2026-11-27', '09:30:00-05:00', '13:00:00-05:00'],
+    ['US', '2026-12-24', '09:30:00-05:00', '13:00:00-05:00'],
   ] as const)('%s trading date %s opens at %s and closes at %s', (market, date, open, close) => {
     expect(regularOpenOfDailyStamp(market, kstMidnight(date))).toBe(Date.parse(`${date}T${open}`));
     expect(regularCloseOfDailyStamp(market, kstMidnight(date))).toBe(Date.parse(`${date}T${close}`));

@@ -200,3 +200,48 @@ describe('CandleDownloader', () => {
     });
   });
 });
+
+/**
+ * A trading day of special hours: the KRX's CSAT day trades until 16:30 KST, a NYSE early close
+ * ends at 13:00 New York. Before, a download between 15:30 and 16:30 on the CSAT day stored the
+ * day's candle, still forming, as complete (and the cache kept it); a download after an early
+ * close left the complete day out until 16:00.
+ */
+describe('CandleDownloader on a day of special hours', () => {
+  /** The daily candles `ensure` stores at `now` (its simulator and clock both there), as dates. */
+  async function dailyDatesAt(now: string, symbol: string, from: string, to: string): Promise<string[]> {
+    const daySim = await startSimulator({ port: 0, seed: 7, start: now, speed: 0, control: true });
+    const at = new VirtualClock(DateTime.fromISO(now).toMillis());
+    const c = new BrokerClient({
+      clock: at,
+      tokenCache: new MemoryTokenCache(),
+      config: { baseUrl: daySim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
+    });
+    try {
+      const db = open(`${symbol}-${now.slice(0, 16).replace(/\D/g, '')}.sqlite`);
+      await new CandleDownloader({ client: c, cache: db.candles, clock: at }).ensure(
+        '1d',
+        downloadTargets([symbol], '1d', from, to),
+      );
+      return db.candles
+        .get({ symbol, interval: '1d', adjusted: true }, { start: 0, end: Number.MAX_SAFE_INTEGER })
+        .map((candle) => DateTime.fromMillis(candle.ts, { zone: 'Asia/Seoul' }).toISODate() ?? '');
+    } finally {
+      c.close();
+      await daySim.close();
+    }
+  }
+
+  it('leaves the CSAT day out while the KRX still trades (15:45 KST), and stores it after its 16:30 close', async () => {
+    const during = await dailyDatesAt('2026-11-19T15:45:00.000+09:00', '005930', '2026-11-16', '2026-11-19');
+    expect(during).toEqual(['2026-11-16', '2026-11-17', '2026-11-18']);
+    const after = await dailyDatesAt('2026-11-19T16:45:00.000+09:00', '005930', '2026-11-16', '2026-11-19');
+    expect(after).toEqual(['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19']);
+  });
+
+  it('stores a NYSE early close day once its 13:00 close has passed', async () => {
+    const dates = await dailyDatesAt('2026-11-27T13:30:00.000-05:00', 'AAPL', '2026-11-23', '2026-11-27');
+    // Thanksgiving (11-26) is a holiday
+    expect(dates).toEqual(['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-27']);
+  });
+});
