@@ -70,7 +70,7 @@ export {
 } from './repositories/run-repository.js';
 export { StrategyStateRepository } from './repositories/strategy-state-repository.js';
 export { mergeRanges, subtractRanges, type TimeRange } from './repositories/time-ranges.js';
-export type { OrderSummary } from './run-journal/run-journal-thread.js';
+export type { OrderSummary } from './run-journal/run-journal-sink.js';
 export { RunJournalWriter, type RunJournalWriterOptions } from './run-journal/run-journal-writer.js';
 export { HOGA_APPLICATION_ID, LATEST_SCHEMA_VERSION } from './schema/migrations.js';
 export type { MigrationResult } from './schema/migrator.js';

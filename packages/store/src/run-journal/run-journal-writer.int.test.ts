@@ -10,7 +10,7 @@ import { openTemp } from '../../test/support.js';
 import { HogaDatabase } from '../hoga-database.js';
 import { RunRepository } from '../repositories/run-repository.js';
 import { StoreError } from '../store-error.js';
-import type { OrderSummary } from './run-journal-thread.js';
+import type { OrderSummary } from './run-journal-sink.js';
 import { RunJournalWriter } from './run-journal-writer.js';
 
 let db: HogaDatabase;

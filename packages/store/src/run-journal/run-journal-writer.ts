@@ -23,12 +23,10 @@ import {
   type RecordedDecimal,
   type RecordedType,
   RUN_JOURNAL_EVENT_TYPES,
-  type RunJournalMessage,
   RunJournalRecord,
-  type RunJournalReply,
-  RunJournalSink,
-  type RunJournalThreadData,
-} from './run-journal-thread.js';
+} from './run-journal-record.js';
+import { RunJournalSink } from './run-journal-sink.js';
+import type { RunJournalMessage, RunJournalReply, RunJournalThreadData } from './run-journal-thread.js';
 
 const TYPE_CODES: ReadonlyMap<string, number> = new Map(RUN_JOURNAL_EVENT_TYPES.map((t, i) => [t, i]));
 
