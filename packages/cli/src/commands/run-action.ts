@@ -169,6 +169,7 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
       risk,
       statusEveryMs: flags.statusEvery * 1000,
       pollIntervalMs: flags.pollMs,
+      ...(flags.candlePollMs === undefined ? {} : { candlePollMs: flags.candlePollMs }),
       print,
     });
     // Until SIGINT or SIGTERM, or until a strategy's hook throws: no strategy is called after

@@ -42,7 +42,11 @@ export interface SessionOptions {
   readonly statusEveryMs: number;
   /** Real ms between two order polls (live). */
   readonly pollIntervalMs?: number;
-  /** Real ms between two candle polls. */
+  /**
+   * Real ms between two candle polls of a symbol, for the run's `interval` (1m or 1d; a strategy's
+   * subscribed candles of the other interval keep theirs); the streams' defaults (5 s, 60 s) when
+   * absent. The chart group's rate limit still spaces the polls of many symbols further apart.
+   */
   readonly candlePollMs?: number;
   readonly print: (line: string) => void;
 }
@@ -163,6 +167,14 @@ export function cancelOnStopLine(r: CancelOnStopResult): string {
   return `cancel on stop: ${r.canceled} of ${orders(r.open)} cancelled${still}${notStored}`;
 }
 
+/** The stream intervals that poll the candles of `interval` every `ms` (the other interval's untouched). */
+export function candleIntervals(
+  interval: BarInterval,
+  ms: number,
+): { readonly candles1m: number } | { readonly candles1d: number } {
+  return interval === '1d' ? { candles1d: ms } : { candles1m: ms };
+}
+
 /** A running session. */
 export interface Session {
   readonly run: LiveRunHandle;
@@ -196,7 +208,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     clock: o.clock,
     logger,
     ...(o.pollIntervalMs === undefined ? {} : { pollIntervalMs: o.pollIntervalMs }),
-    ...(o.candlePollMs === undefined ? {} : { streamIntervals: { candles1m: o.candlePollMs } }),
+    ...(o.candlePollMs === undefined ? {} : { streamIntervals: candleIntervals(o.interval, o.candlePollMs) }),
     ...(o.paperFromAccount === true ? { paperFromAccount: true } : {}),
     ...(o.risk === undefined ? {} : { risk: o.risk }),
     onEvent: (e) => {

@@ -10,6 +10,8 @@ export interface RunFlags {
   readonly config: readonly string[];
   readonly statusEvery: number;
   readonly pollMs: number;
+  /** `--candle-poll-ms`: real ms between two candle polls of a symbol; the stream's default when absent. */
+  readonly candlePollMs?: number;
   readonly cashKrw: string;
   readonly cashUsd: string;
   readonly paperFromAccount: boolean;
@@ -54,6 +56,33 @@ function milliseconds(value: string): number {
   return n;
 }
 
+/** The least `--candle-poll-ms` (see {@link candlePollMilliseconds}). */
+export const MIN_CANDLE_POLL_MS = 250;
+/** The most `--candle-poll-ms`: an hour (a minute poll reaches back 200 candles, so none is skipped). */
+export const MAX_CANDLE_POLL_MS = 3_600_000;
+
+/**
+ * Parses `--candle-poll-ms`: whole milliseconds from {@link MIN_CANDLE_POLL_MS} to
+ * {@link MAX_CANDLE_POLL_MS}. The floor comes from the broker's rate limits (spec, Limits): every
+ * candle request of a client counts against the `MARKET_DATA_CHART` group's 5 requests a second
+ * (one each 200 ms; the broker may change it, `X-RateLimit-Limit` says), so one symbol polled
+ * every 250 ms takes four fifths of it and leaves a fifth to the rest (a strategy's subscribed
+ * candles, another hoga process of the same client). A faster ask would only be held back: the
+ * poll scheduler and the rate limiter stay in charge whatever the flag, and many symbols share
+ * the group's budget (40 symbols: each polled about every 8 s however low the flag).
+ *
+ * @throws InvalidArgumentError for anything else (commander names the flag; exit 2)
+ */
+export function candlePollMilliseconds(value: string): number {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || n < MIN_CANDLE_POLL_MS || n > MAX_CANDLE_POLL_MS)
+    throw new InvalidArgumentError(
+      `expected whole milliseconds from ${MIN_CANDLE_POLL_MS} to ${MAX_CANDLE_POLL_MS}, found "${value}" ` +
+        '(the floor: the broker allows 5 candle requests a second)',
+    );
+  return n;
+}
+
 /**
  * Registers `hoga run <strategy.ts…> --mode live|paper`: runs one or several strategies in one
  * engine against the broker (live) or on live data with simulated fills (paper) until SIGINT or
@@ -83,6 +112,11 @@ export function registerRunCommand(program: Command): void {
       )
       .option('--status-every <seconds>', 'seconds between status lines', seconds, 10)
       .option('--poll-ms <ms>', 'real ms between order polls (live)', milliseconds, 1000)
+      .option(
+        '--candle-poll-ms <ms>',
+        `real ms between two candle polls of a symbol, for the run's --interval (default: 5000 for 1m, 60000 for 1d; ${MIN_CANDLE_POLL_MS} to ${MAX_CANDLE_POLL_MS}); the symbols share the broker's 5 candle requests a second`,
+        candlePollMilliseconds,
+      )
       .option(
         '--cash-krw <amount>',
         "cash in KRW: the strategies' budget (their ctx.cash, shared), live and paper; paper also starts the simulated account with it at its first run",
