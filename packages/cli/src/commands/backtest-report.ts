@@ -115,8 +115,12 @@ export function equityText(value: number): string {
   return Math.round(value).toFixed(0);
 }
 
-function percent(value: number | null): string {
-  return value === null || !Number.isFinite(value) ? 'n/a' : `${fixed2(value * 100)} %`;
+/**
+ * A ratio as a percentage with two decimals (`-1.23 %`; a loss too small for them `0.00 %`), or
+ * `none` when it has no value: the reports' digits, and `hoga db runs`' list's.
+ */
+export function percentText(value: number | null, none = 'n/a'): string {
+  return value === null || !Number.isFinite(value) ? none : `${fixed2(value * 100)} %`;
 }
 
 /** Two decimals, with no sign on a value they round to zero (-0.00 reads as a loss). */
@@ -202,13 +206,13 @@ export function statisticsRows(s: StatsView): [string, string][] {
     ['bars', count(s.bars)],
     ['start equity', s.startEquity === null ? '-' : equityKrw(s.startEquity)],
     ['end equity', s.endEquity === null ? '-' : equityKrw(s.endEquity)],
-    ['total return', percent(s.totalReturn)],
-    ['CAGR', percent(s.cagr)],
-    ['max drawdown', percent(s.maxDrawdown)],
+    ['total return', percentText(s.totalReturn)],
+    ['CAGR', percentText(s.cagr)],
+    ['max drawdown', percentText(s.maxDrawdown)],
     ['Sharpe ratio', s.sharpe === null || !Number.isFinite(s.sharpe) ? 'n/a' : fixed2(s.sharpe)],
     ['trades (fills)', count(s.trades)],
     ['round trips', count(s.roundTrips)],
-    ['win rate', percent(s.winRate)],
+    ['win rate', percentText(s.winRate)],
     ['commissions', money(s.commissions)],
     ['taxes', money(s.taxes)],
     ['refused orders', refusals(s.refused)],

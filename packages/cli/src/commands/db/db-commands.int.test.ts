@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Decimal } from '@hoga/core';
-import { backtestOrderIdPrefix, HogaDatabase, LATEST_SCHEMA_VERSION } from '@hoga/store';
+import { backtestOrderIdPrefix, HogaDatabase, LATEST_SCHEMA_VERSION, RunRepository } from '@hoga/store';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerDbCommands } from '../db.js';
@@ -321,6 +321,33 @@ describe('registerDbCommands', () => {
       );
       const one = await hoga('runs', '--csv', '--db', file, '--id', 'x');
       expect([one.code, one.err]).toEqual([2, expect.stringContaining('--csv lists runs')]);
+    });
+
+    it("lists a run's return with the digits its report shows: a loss too small for them is 0.00 %, not -0.00 % (before: -0.00 % in the list, 0.00 % in the report)", async () => {
+      const db = HogaDatabase.open(file);
+      const runs = new RunRepository(db.connection);
+      const stored = (runId: string, totalReturn: number) => {
+        runs.start({
+          runId,
+          kind: 'backtest',
+          strategyPath: null,
+          strategyName: 'S',
+          params: {},
+          startedAt: T0,
+        });
+        runs.finish(runId, { status: 'completed', endedAt: T0 + 1, stats: { totalReturn, trades: 5 } });
+      };
+      // 239,995,034 / 240,000,000 − 1 = −0.0000206917 (−0.002 %): a minute run of hoga backtest
+      stored('tiny-loss', -0.000020691666666627917);
+      stored('loss', -0.0123);
+      db.close();
+      const list = (await hoga('runs', '--db', file)).out;
+      expect(list).toMatch(/tiny-loss +backtest +S +completed +0\.00 % +5\n/);
+      expect(list).toMatch(/ loss +backtest +S +completed +-1\.23 % +5\n/);
+      expect((await hoga('runs', '--csv', '--db', file)).out).toContain(
+        ',tiny-loss,backtest,S,completed,0.00 %,5\n',
+      );
+      expect((await hoga('runs', '--db', file, '--id', 'tiny-loss')).out).toMatch(/total return +0\.00 %\n/);
     });
 
     it('names --kind, not --mode, when the kind is unknown', async () => {

@@ -11,7 +11,13 @@ import { existsSync, statSync } from 'node:fs';
 import { formatDecimal, formatKst } from '@hoga/core';
 import { type RunKind, type RunRecord, RunRepository, resolveDatabasePath } from '@hoga/store';
 import { DateTime } from 'luxon';
-import { equityText, type StatsView, statisticsRows, storedStatsJson } from '../backtest-report.js';
+import {
+  equityText,
+  percentText,
+  type StatsView,
+  statisticsRows,
+  storedStatsJson,
+} from '../backtest-report.js';
 import { simulatorDatabaseHint } from '../simulator-database.js';
 import { type DbCommandIo, formatRows } from './db-io.js';
 import { openForReading } from './open-for-reading.js';
@@ -74,7 +80,8 @@ function statsView(stats: unknown): StatsView {
 /** A run's return (as a percentage) and trade count as the list shows them: `-` when not stored. */
 function listedStats(v: StatsView): [string, string] {
   return [
-    v.totalReturn === null ? '-' : `${(v.totalReturn * 100).toFixed(2)} %`,
+    // the report's digits (before, a loss too small for them was -0.00 % here, 0.00 % in the report)
+    percentText(v.totalReturn, '-'),
     v.trades === null ? '-' : String(v.trades),
   ];
 }
