@@ -1,0 +1,119 @@
+/**
+ * A backtest's accounting checked by hand: `hoga backtest --json` of a fixed plan of trades in a KR
+ * and a US stock on the simulator's daily candles (seed 1, 2025-01-02 to 2025-01-20, USD at 1,400),
+ * its fills, cash, equity curve and statistics worked out below from the candles and the broker's
+ * rules (KR commission 0.015 % truncated to the won, KR sell tax 0.15 % truncated, US commission
+ * 0.1 % half up to the cent), and the stored run (`hoga db runs --id`) against what it printed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
+import type { BacktestJson } from './backtest-report.js';
+import { cachedBars, hogaBacktest, ROOT } from './backtest-runs.test-helper.js';
+
+const PLAN = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'trades-a-plan.ts');
+const FROM = '2025-01-02';
+const TO = '2025-01-20';
+
+let sim: SimulatorHandle;
+let dir: string;
+let db: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0 });
+  dir = mkdtempSync(join(tmpdir(), 'hoga-backtest-accounting-'));
+  db = join(dir, 'hoga.sqlite');
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function backtest(extra: readonly string[], symbols = '005930,AAPL'): Promise<BacktestJson> {
+  const run = await hogaBacktest([
+    PLAN,
+    ...['--symbols', symbols, '--interval', '1d', '--from', FROM, '--to', TO, '--usd-krw', '1400'],
+    ...extra,
+    '--json',
+    ...simFlags(sim.url),
+    '--db',
+    db,
+  ]);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as BacktestJson;
+}
+
+describe('hoga backtest, checked by hand', () => {
+  it('books each fill with its charges, marks the positions at the last close and reports the statistics of that curve, as stored', async () => {
+    const run = await backtest([]);
+    // the candles' opens the market orders fill at (an order placed on a bar fills at the next one's open)
+    const opens = (symbol: string) => cachedBars(db, symbol, FROM, TO).map((b) => b.open);
+    expect(opens('005930').slice(1, 10)).toEqual([
+      53600, 53600, 54200, 53600, 53800, 54500, 54800, 54100, 54100,
+    ]);
+    expect(opens('AAPL').slice(2, 9)).toEqual([169.91, 173.24, 179.4, 177.28, 178.34, 177.07, 182.52]);
+    expect(run.trades.map((t) => [t.symbol, t.side, t.quantity, t.price, t.commission, t.tax])).toEqual([
+      ['005930', 'BUY', '10', '53600', '80', '0'], // 536,000 × 0.015 % = 80.4 → 80
+      ['AAPL', 'BUY', '4', '169.91', '0.68', '0'], // 679.64 × 0.1 % = 0.67964 → 0.68
+      ['005930', 'BUY', '5', '54200', '40', '0'], // 271,000 → 40.65 → 40
+      ['AAPL', 'SELL', '4', '179.4', '0.72', '0'], // 717.60 → 0.7176 → 0.72
+      ['005930', 'SELL', '8', '53800', '64', '645'], // 430,400 → 64.56 → 64; tax 645.6 → 645
+      ['AAPL', 'BUY', '2', '178.34', '0.36', '0'], // 356.68 → 0.35668 → 0.36
+      ['005930', 'SELL', '7', '54800', '57', '575'], // 383,600 → 57.54 → 57; tax 575.4 → 575
+      ['AAPL', 'SELL', '1', '182.52', '0.18', '0'], // 0.18252 → 0.18
+      ['005930', 'BUY', '3', '54100', '24', '0'], // 162,300 → 24.345 → 24
+    ]);
+    // Cash at the end: KRW 100,000,000 − 536,080 − 271,040 + (430,400 − 709) + (383,600 − 632)
+    // − 162,324 = 99,843,215; USD 100,000 − 680.32 + 716.88 − 357.04 + 182.34 = 99,861.86. Held: 3
+    // 005930 (last close 53,200) and 1 AAPL (172.76): 99,843,215 + 159,600 = 100,002,815 KRW and
+    // 99,861.86 + 172.76 = 100,034.62 USD × 1,400 = 140,048,468: 240,051,283 KRW.
+    // Each day's point values the day's cash and positions at that day's closes the same way.
+    expect(run.equity.map((p) => [p.time, p.equity])).toEqual([
+      ['2025-01-02T00:00:00.000+09:00', '240000000'],
+      ['2025-01-03T06:00:00.000+09:00', '240000000'],
+      ['2025-01-04T06:00:00.000+09:00', '239994920'], // 10 × (53,100 − 53,600) − 80 = −5,080
+      ['2025-01-07T06:00:00.000+09:00', '240014712'],
+      ['2025-01-08T06:00:00.000+09:00', '240035756'],
+      ['2025-01-09T06:00:00.000+09:00', '240043564'],
+      ['2025-01-10T06:00:00.000+09:00', '240051755'],
+      ['2025-01-11T06:00:00.000+09:00', '240050327'],
+      ['2025-01-14T06:00:00.000+09:00', '240070499'], // the peak
+      ['2025-01-15T06:00:00.000+09:00', '240061833'],
+      ['2025-01-16T06:00:00.000+09:00', '240054463'],
+      ['2025-01-17T06:00:00.000+09:00', '240055551'],
+      ['2025-01-18T06:00:00.000+09:00', '240053225'],
+      ['2025-01-21T06:00:00.000+09:00', '240051283'],
+    ]);
+    const s = run.stats;
+    expect([s.startEquity, s.endEquity]).toEqual(['240000000', '240051283']);
+    // 240,051,283 / 240,000,000 − 1 = 51,283 / 240,000,000
+    expect(Number(s.totalReturn)).toBeCloseTo(51_283 / 240_000_000, 15);
+    // from the peak 240,070,499 to 240,051,283: 19,216 / 240,070,499
+    expect(Number(s.maxDrawdown)).toBeCloseTo(19_216 / 240_070_499, 15);
+    // (1 + r)^(1 / years) − 1, 19.25 days from 2025-01-02 00:00 to 2025-01-21 06:00 KST
+    expect(Number(s.cagr)).toBeCloseTo((240_051_283 / 240_000_000) ** (365.25 / 19.25) - 1, 12);
+    // mean / sample sd of the 13 daily returns × √252
+    const values = run.equity.map((p) => Number(p.equity));
+    const returns = values.slice(1).map((v, i) => v / (values[i] as number) - 1);
+    const mean = returns.reduce((a, r) => a + r, 0) / 13;
+    const sd = Math.sqrt(returns.reduce((a, r) => a + (r - mean) ** 2, 0) / 12);
+    expect(Number(s.sharpe)).toBeCloseTo((mean / sd) * Math.sqrt(252), 9);
+    // AAPL: 717.60 − 679.64 − 0.68 − 0.72 = 36.56; 005930: 430,400 + 383,600 − 536,000 − 271,000
+    // − 80 − 40 − 64 − 645 − 57 − 575 = 5,539: two round trips, both won; the last buys stay open
+    expect([s.trades, s.roundTrips, s.wins, s.winRate]).toEqual([9, 2, 2, '1']);
+    expect([s.commissions, s.taxes]).toEqual([
+      { KRW: '265', USD: '1.94' }, // 80 + 40 + 64 + 57 + 24; 0.68 + 0.72 + 0.36 + 0.18
+      { KRW: '1220', USD: '0' }, // 645 + 575
+    ]);
+
+    const stored = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId, '--json']);
+    expect(stored.code, stored.err).toBe(0);
+    const back = JSON.parse(stored.out) as BacktestJson & { trades: { currency: string }[] };
+    expect(back.stats).toEqual({ ...run.stats, failure: null });
+    expect(back.equity).toEqual(run.equity);
+    expect(back.trades.map(({ currency: _, ...t }) => t)).toEqual(run.trades);
+  });
+});
