@@ -111,9 +111,28 @@ describe('hoga backtest, checked by hand', () => {
 
     const stored = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId, '--json']);
     expect(stored.code, stored.err).toBe(0);
-    const back = JSON.parse(stored.out) as BacktestJson & { trades: { currency: string }[] };
+    const back = JSON.parse(stored.out) as Omit<BacktestJson, 'trades'> & {
+      trades: (BacktestJson['trades'][number] & { currency: string })[];
+    };
     expect(back.stats).toEqual({ ...run.stats, failure: null });
     expect(back.equity).toEqual(run.equity);
     expect(back.trades.map(({ currency: _, ...t }) => t)).toEqual(run.trades);
+  });
+
+  it('gives no return for an account that started with nothing, as no CAGR (before: a total return of 0.00 %)', async () => {
+    const run = await backtest(['--cash', 'KRW=0,USD=0'], '005930');
+    // 0 → 0: last ÷ first − 1 is 0 ÷ 0, no number; the 3 buys find no cash and the 2 sells no
+    // shares (the broker answers both insufficient-buying-power)
+    expect(run.stats).toMatchObject({ startEquity: '0', endEquity: '0', totalReturn: null, cagr: null });
+    expect(run.stats.refused).toEqual({ 'insufficient-buying-power': 5 });
+    const text = await hogaBacktest([
+      PLAN,
+      ...['--symbols', '005930', '--interval', '1d', '--from', FROM, '--to', TO, '--cash', 'KRW=0,USD=0'],
+      ...simFlags(sim.url),
+      ...['--db', db],
+    ]);
+    expect(text.stdout).toMatch(/total return +n\/a\n/);
+    const list = await hogaBin(['db', 'runs', '--db', db]);
+    expect(list.out).toMatch(/completed +- +0\n/);
   });
 });

@@ -22,6 +22,9 @@ describe('totalReturn', () => {
   it('is 0 for an empty curve', () => {
     expect(totalReturn([])).toBe(0);
   });
+  it('is none from a start of 0 (0 → 0 is 0 ÷ 0; before, 0)', () => {
+    expect(totalReturn(daily(0, 0))).toBeNull();
+  });
 });
 
 describe('maxDrawdown', () => {

@@ -66,11 +66,15 @@ export function resampleDaily(
   return daily;
 }
 
-/** `last / first − 1`; 0 for fewer than two points or a non-positive start. */
-export function totalReturn(curve: readonly EquitySample[]): number {
+/**
+ * `last / first − 1`; 0 for an empty curve; null for a start that is not positive (an account that
+ * started with nothing has no return: before, 0, while its CAGR was none).
+ */
+export function totalReturn(curve: readonly EquitySample[]): number | null {
   const first = curve[0];
   const last = curve[curve.length - 1];
-  if (first === undefined || last === undefined || first.equity <= 0) return 0;
+  if (first === undefined || last === undefined) return 0;
+  if (!(first.equity > 0)) return null;
   return last.equity / first.equity - 1;
 }
 

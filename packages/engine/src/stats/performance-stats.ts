@@ -16,7 +16,8 @@ import { type TradeSample, type TradeStats, tradeStats } from './trade-stats.js'
 
 /** A run's statistics. Ratios are fractions (0.12 = 12 %). */
 export interface PerformanceStats extends TradeStats {
-  readonly totalReturn: number;
+  /** Null for a run that started with no equity. */
+  readonly totalReturn: number | null;
   /** Null for a run shorter than a day. */
   readonly cagr: number | null;
   /** Positive fraction of the running peak. */
