@@ -32,7 +32,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function backtest(extra: readonly string[], symbols = '005930,AAPL'): Promise<BacktestJson> {
+async function backtest(
+  extra: readonly string[],
+  symbols = '005930,AAPL',
+): Promise<BacktestJson & { readonly stderr: string }> {
   const run = await hogaBacktest([
     PLAN,
     ...['--symbols', symbols, '--interval', '1d', '--from', FROM, '--to', TO, '--usd-krw', '1400'],
@@ -43,7 +46,7 @@ async function backtest(extra: readonly string[], symbols = '005930,AAPL'): Prom
     db,
   ]);
   expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as BacktestJson;
+  return { ...(JSON.parse(run.stdout) as BacktestJson), stderr: run.stderr };
 }
 
 describe('hoga backtest, checked by hand', () => {
@@ -107,6 +110,23 @@ describe('hoga backtest, checked by hand', () => {
     expect([s.commissions, s.taxes]).toEqual([
       { KRW: '265', USD: '1.94' }, // 80 + 40 + 64 + 57 + 24; 0.68 + 0.72 + 0.36 + 0.18
       { KRW: '1220', USD: '0' }, // 645 + 575
+    ]);
+
+    // At a fill (stamped at its bar's close) the positions are worth their last closes, the filled
+    // bar's included (before, the filled symbol's was the bar before's: +2,000 KRW at the first fill,
+    // 10 × (53,800 − 53,600) at the 2025-01-02 close, while that day's point counted 53,100)
+    expect(
+      [...run.stderr.matchAll(/filled (\S+): unrealized (.+)$/gm)].map((m) => `${m[1]} ${m[2]}`),
+    ).toEqual([
+      '005930 -5000 KRW, 0 USD', // 10 × (53,100 − 53,600): its day's point, 239,994,920, counts the same
+      'AAPL 6000 KRW, 6.96 USD', // 4 × (171.65 − 169.91); 005930 10 × (54,200 − 53,600)
+      '005930 -4500 KRW, 6.96 USD', // 15 × (53,500 − 53,800), the average of 10 at 53,600 and 5 at 54,200
+      'AAPL -7500 KRW, 0 USD', // flat; 005930 at the 2025-01-08 close: 15 × (53,300 − 53,800)
+      '005930 1400 KRW, 0 USD', // 7 × (54,000 − 53,800)
+      'AAPL 9800 KRW, -6.66 USD', // 2 × (175.01 − 178.34); 005930 7 × (55,200 − 53,800)
+      '005930 0 KRW, -6.66 USD', // flat
+      'AAPL 0 KRW, 0.01 USD', // 1 × (178.35 − 178.34)
+      '005930 -1200 KRW, 0.01 USD', // 3 × (53,700 − 54,100)
     ]);
 
     const stored = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId, '--json']);

@@ -1,8 +1,9 @@
 /**
  * The backtest's hot loop: bars in delivery order, each one (1) fires the timers due before it,
- * (2) moves the virtual clock to its close, (3) matches the working orders of its symbol (so an
- * order placed on an earlier bar fills here, never on the bar that produced it), (4) marks the
- * symbol and (5) hands the bar to the strategies that trade it. Numbers only, no allocation per
+ * (2) moves the virtual clock to its close, (3) marks the symbol at its close, (4) matches the
+ * working orders of its symbol (so an order placed on an earlier bar fills here, never on the bar
+ * that produced it; its fill, stamped at the close, sees the positions at that close) and (5)
+ * hands the bar to the strategies that trade it. Numbers only, no allocation per
  * bar; `Decimal` appears where an order or a fill is made.
  *
  * @module
@@ -210,11 +211,13 @@ class BarLoop {
         clock.set(this.t);
         // the DAY orders (of any symbol) whose trading day ended before this bar end there
         if (!warm) venue.expireDayOrdersBefore(this.t);
+        // marked before its fills: at the bar's close, where they are stamped, its close is the
+        // symbol's last price (before, a fill's hooks valued the positions at the previous close)
+        marks.values[route.slot] = bar.close;
         if (!warm && route.working.length > 0) {
           venue.onMarket(bar.symbol, bar, Math.floor((this.t + route.sessionShift) / DAY_MS));
         }
         dayPnl?.moved(route.slot, bar.close);
-        marks.values[route.slot] = bar.close;
         this.hostIndex = 0;
         this.phase = Phase.HOSTS;
       }
