@@ -137,6 +137,12 @@ describe('hoga backtest, checked by hand', () => {
     expect(back.stats).toEqual({ ...run.stats, failure: null });
     expect(back.equity).toEqual(run.equity);
     expect(back.trades.map(({ currency: _, ...t }) => t)).toEqual(run.trades);
+    // a backtest's fills are its run's trades, not broker fills: asked for as those, hoga says
+    // where they are (before: an empty list, exit 0, for a run of 9 fills)
+    const fills = await hogaBin(['db', 'fills', '--mode', 'backtest', '--db', db]);
+    expect([fills.code, fills.out]).toEqual([2, '']);
+    expect(fills.err).toContain('hoga db runs --id RUN --json');
+    expect(fills.err).toContain('hoga db orders --mode backtest --run RUN --json');
   });
 
   it('gives no return for an account that started with nothing, as no CAGR (before: a total return of 0.00 %)', async () => {

@@ -107,7 +107,11 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .option('--csv', 'print CSV')
     .option('--order <clientOrderId>', 'only fills of this order')
     .option('--symbol <symbol>', 'only this symbol', symbol)
-    .option('--mode <mode>', 'only the fills of backtest, paper or live orders', modeOf('--mode'))
+    .option(
+      '--mode <mode>',
+      "only the fills of paper or live orders (a backtest's: hoga db runs --id RUN --json)",
+      modeOf('--mode'),
+    )
     .option('--date <yyyy-mm-dd>', 'only fills on this KST date', date)
     .option('--limit <n>', 'the newest n fills, listed oldest first', limit, 10_000)
     .action((flags) => dbFills(flags, io));

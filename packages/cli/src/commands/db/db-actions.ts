@@ -192,8 +192,18 @@ function newestOf<T>(rows: T[], limit: number, noun: string, io: DbCommandIo): T
   return rows.slice(rows.length - limit);
 }
 
-/** `db fills`: stored fills, by time. */
+/** `db fills`: stored fills, by time (a backtest's are its run's trades: refused with where they are). */
 export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
+  if (flags.mode === 'backtest') {
+    // before: an empty list, exit 0 (a backtest stores no broker fills)
+    guard(io, () => {
+      throw new CliError(
+        "a backtest's fills are stored with its run, not as broker fills: hoga db runs --id RUN --json lists its trades, hoga db orders --mode backtest --run RUN --json each order's fills",
+        ExitCode.USAGE,
+      );
+    });
+    return;
+  }
   withExisting(flags, io, (db) => {
     let orderId: number | undefined;
     if (flags.order !== undefined) {

@@ -430,7 +430,13 @@ describe('registerDbCommands', () => {
       expect(await ids()).toEqual(['ord-a', 'ord-p']);
       expect(await ids('--mode', 'paper')).toEqual(['ord-p']);
       expect(await ids('--mode', 'live')).toEqual(['ord-a']);
-      expect(await ids('--mode', 'backtest')).toEqual([]);
+      // a backtest stores no broker fills (its trades are its run's): said, not listed as none
+      const backtest = await hoga('fills', '--json', '--db', file, '--mode', 'backtest');
+      expect([backtest.code, backtest.out, backtest.err]).toEqual([
+        2,
+        '',
+        expect.stringContaining('hoga db runs --id'),
+      ]);
       await expect(hoga('fills', '--db', file, '--mode', 'demo')).rejects.toThrow(/--mode: expected one of/);
     });
 
