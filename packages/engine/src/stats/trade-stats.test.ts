@@ -50,6 +50,24 @@ describe('roundTrips', () => {
     expect(trips.map((t) => t.pnl.toFixed())).toEqual(['18', '18']);
   });
 
+  it('counts the amounts the cash moved by, rounded to the cent as the broker books them (before: quantity × price unrounded)', () => {
+    // a sub-dollar stock: 3 × 0.5555 = 1.6665 → 1.67 paid; 3 × 0.5557 = 1.6671 → 1.67 received;
+    // 0.1 % of 1.67 is 0.00167 → 0.00 commission: the cash is where it was, the trip made 0 (before,
+    // +0.0006, a win); a fractional one: 0.0123 × 100 = 1.23, 0.0123 × 100.01 = 1.230123 → 1.23
+    const subDollar = [trade(1, 'AAPL', 'BUY', 3, '0.5555', '0'), trade(2, 'AAPL', 'SELL', 3, '0.5557', '0')];
+    const fractional: TradeSample[] = [
+      { ...trade(3, 'AAPL', 'BUY', 1, '100', '0'), quantity: d('0.0123') },
+      { ...trade(4, 'AAPL', 'SELL', 1, '100.01', '0'), quantity: d('0.0123') },
+    ];
+    expect(roundTrips([...subDollar, ...fractional]).map((t) => t.pnl.toFixed())).toEqual(['0', '0']);
+    expect(tradeStats(subDollar)).toMatchObject({ roundTrips: 1, wins: 0 });
+    expect(tradeStats(fractional)).toMatchObject({ roundTrips: 1, wins: 0 });
+    // 3 × 0.5555 = 1.6665 → 1.67 paid, 3 × 0.5599 = 1.6797 → 1.68 received: +0.01, a win
+    const cent = [trade(5, 'AAPL', 'BUY', 3, '0.5555', '0'), trade(6, 'AAPL', 'SELL', 3, '0.5599', '0')];
+    expect(roundTrips(cent).map((t) => t.pnl.toFixed())).toEqual(['0.01']);
+    expect(tradeStats(cent)).toMatchObject({ roundTrips: 1, wins: 1 });
+  });
+
   it('keeps strategies apart in one symbol', () => {
     const a = { ...trade(1, 'AAPL', 'BUY', 1, '100', '0'), strategyId: 'a' };
     const b = { ...trade(2, 'AAPL', 'SELL', 1, '110', '0'), strategyId: 'b' };
@@ -136,8 +154,11 @@ describe('tradeStats', () => {
       trade(1, 'AAPL', 'BUY', 1, '0.1', '0'),
       trade(2, 'AAPL', 'BUY', 1, '0.2', '0'),
       trade(3, 'AAPL', 'SELL', 2, '0.15', '0'), // 0.3 − 0.3 = 0 in decimals, −5.6e-17 in doubles
-      trade(4, 'MSFT', 'BUY', 1, '0.1', '0'),
-      trade(5, 'MSFT', 'SELL', 1, '0.1000000000000000000001', '0'), // +1e-22: a win no double sees
+      trade(4, 'MSFT', 'BUY', 1, '0.1', '0', '0', 'USD'),
+      // +1e-22, a win no double sees, unrounded; the cash moves by 0.10 both ways: none
+      trade(5, 'MSFT', 'SELL', 1, '0.1000000000000000000001', '0', '0', 'USD'),
+      trade(6, 'NVDA', 'BUY', 1, '0.1', '0', '0', 'USD'),
+      trade(7, 'NVDA', 'SELL', 1, '0.11', '0', '0', 'USD'), // +0.01
     ];
     expect(counted(fills)).toEqual(inDecimals(fills));
     expect(tradeStats(fills).wins).toBe(1);

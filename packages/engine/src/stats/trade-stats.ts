@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { roundCash } from '@hoga/broker-model';
 import { Decimal, exactIntOf } from '@hoga/core';
 
 /** What the statistics read of a fill (structurally the backtest's trade record). */
@@ -28,7 +29,10 @@ export interface RoundTrip {
   readonly currency: string;
   readonly openedAt: number;
   readonly closedAt: number;
-  /** Proceeds of sells − cost of buys − commissions − taxes, in the trade currency. */
+  /**
+   * Proceeds of sells − cost of buys − commissions − taxes, in the trade currency: each fill's
+   * amount rounded to the won or cent as the broker books it, so the PnL is what the cash moved by.
+   */
   readonly pnl: Decimal;
 }
 
@@ -46,6 +50,20 @@ export interface TradeStats {
   readonly commissions: Readonly<Record<string, Decimal>>;
   /** Taxes per currency. */
   readonly taxes: Readonly<Record<string, Decimal>>;
+}
+
+/**
+ * A fill's amount as the cash moves by it: `quantity × price` rounded half up to the currency (KRW
+ * won, USD cent), as the broker books an execution; another currency unrounded.
+ */
+function amountOf(quantity: Decimal, price: Decimal, currency: string): Decimal {
+  const product = quantity.times(price);
+  return currency === 'KRW' || currency === 'USD' ? roundCash(currency, product) : product;
+}
+
+/** Whether `quantity × price` of an integer quantity may need rounding to the currency (more places than it keeps). */
+function mayRound(price: Decimal, currency: string): boolean {
+  return price.decimalPlaces() > (currency === 'KRW' ? 0 : currency === 'USD' ? 2 : Number.POSITIVE_INFINITY);
 }
 
 interface OpenTrip {
@@ -78,7 +96,7 @@ export function roundTrips(trades: readonly TradeSample[]): RoundTrip[] {
     const crosses =
       !trip.position.isZero() && !after.isZero() && trip.position.isPositive() !== after.isPositive();
     if (!crosses) {
-      trip.pnl = trip.pnl.minus(signed.times(t.price)).minus(charges);
+      trip.pnl = trip.pnl.minus(amountOf(signed, t.price, t.currency)).minus(charges);
       trip.position = after;
       if (after.isZero()) {
         closed.push({
@@ -94,7 +112,10 @@ export function roundTrips(trades: readonly TradeSample[]): RoundTrip[] {
     }
     const closing = trip.position.negated();
     const share = closing.abs().dividedBy(t.quantity);
-    trip.pnl = trip.pnl.minus(closing.times(t.price)).minus(charges.times(share));
+    // the fill's amount, the part that closes rounded and the rest opening the next trip
+    const closingAmount = amountOf(closing, t.price, t.currency);
+    const openingAmount = amountOf(signed, t.price, t.currency).minus(closingAmount);
+    trip.pnl = trip.pnl.minus(closingAmount).minus(charges.times(share));
     closed.push({
       symbol: t.symbol,
       currency: t.currency,
@@ -104,10 +125,7 @@ export function roundTrips(trades: readonly TradeSample[]): RoundTrip[] {
     });
     open.set(key, {
       position: after,
-      pnl: after
-        .negated()
-        .times(t.price)
-        .minus(charges.times(new Decimal(1).minus(share))),
+      pnl: openingAmount.negated().minus(charges.times(new Decimal(1).minus(share))),
       openedAt: t.time,
     });
   }
@@ -186,8 +204,9 @@ function isWin(trip: FastTrip): boolean | null {
  * are integers summing below 2^53 (KRW); and {@link roundTrips}' count and wins, positions exactly
  * (integer quantities only), each trip's PnL with an error bound: exact when every price,
  * commission and tax is an integer, else decided when the PnL is farther from zero than its bound.
- * The trips are null when a quantity is not an integer below 2^53 or a trip's sign is not decided
- * ({@link exactTripCounts} answers then).
+ * The trips are null when a quantity is not an integer below 2^53, a price has more places than
+ * its currency's cash (its amount is rounded) or a trip's sign is not decided ({@link
+ * exactTripCounts} answers then).
  */
 function fastTotals(trades: readonly TradeSample[]): FastTotals {
   /** Open trips per strategy, then per symbol. */
@@ -209,6 +228,11 @@ function fastTotals(trades: readonly TradeSample[]): FastTotals {
       continue;
     }
     const priceInteger = exactIntOf(t.price);
+    // an amount the broker rounds (a sub-dollar price's fourth place): the decimals count it
+    if (Number.isNaN(priceInteger) && mayRound(t.price, t.currency)) {
+      decided = false;
+      continue;
+    }
     const price = toDouble(t.price, priceInteger);
     const commission = toDouble(t.commission, commissionInteger);
     const tax = toDouble(t.tax, taxInteger);
