@@ -72,14 +72,18 @@ export class RunEventRecorder implements EventRecorder {
     const { o } = this;
     const mode = o.settings.mode;
     try {
-      o.db.orders.recordIntent({
-        ...orderFromIntent(intent, { mode, state: 'DENIED', createdAt: event.tsEvent }),
-        strategyId: event.strategyId ?? null,
-      });
-      o.db.orders.updateState(event.clientOrderId, {
-        state: 'DENIED',
-        updatedAt: event.tsEvent,
-        rejectReason: `${event.code}: ${event.reason}`,
+      // one transaction: the row whole (DENIED, with its reason) or none (before, the reason's update
+      // refused left a DENIED row without it)
+      o.db.durableTransaction(() => {
+        o.db.orders.recordIntent({
+          ...orderFromIntent(intent, { mode, state: 'DENIED', createdAt: event.tsEvent }),
+          strategyId: event.strategyId ?? null,
+        });
+        o.db.orders.updateState(event.clientOrderId, {
+          state: 'DENIED',
+          updatedAt: event.tsEvent,
+          rejectReason: `${event.code}: ${event.reason}`,
+        });
       });
       this.deniedFailures.stored();
     } catch (error) {
