@@ -68,12 +68,12 @@ export class StoreFailureLog {
     }
   }
 
-  /** A write went through: after failures, said once, with the repeats not said yet. */
-  stored(): void {
+  /** A write went through: after failures, said once (with `fields`), with the repeats not said yet. */
+  stored(fields?: Record<string, unknown>): void {
     if (!this.failing) return;
     const repeats = this.repeats;
     const more = repeats === 0 ? '' : `; ${this.moreLine()}`;
-    this.logger.info({ repeats, cause: this.cause }, `${this.words.again}${more}`);
+    this.logger.info({ ...fields, repeats, cause: this.cause }, `${this.words.again}${more}`);
     this.failing = false;
     this.repeats = 0;
   }
