@@ -351,6 +351,11 @@ export class PaperAccount {
     return new PaperStoreGate(gate, this.store);
   }
 
+  /** Whether the paper store refused its last write (what it holds waits for it). */
+  get storeRefusing(): boolean {
+    return this.store.refusing;
+  }
+
   /** How many orders work on the venue. */
   get workingCount(): number {
     return this.sim.workingCount;

@@ -20,7 +20,8 @@
  * A write the store refuses (disk full, an I/O error, the file locked past the busy timeout) is
  * told to `onError` (`paper-store`) and the run goes on: the events wait in memory, in order (the
  * refused ones and every one after them), are written with the next event or the run's next tick
- * (at most once a second while the store keeps refusing), all in one transaction, and are told to
+ * (after a pause while the store keeps refusing: 1 s, doubled after each refused try, at most
+ * 30 s), all in one transaction, and are told to
  * the runtime, in order, right after the write that stores them. Meanwhile the paper venue fills
  * nothing (its fill model matches nothing, the closing auctions wait: {@link PaperStore.refusing}),
  * and takes no new order and no modify: the risk module, which learns of open orders from the
@@ -49,8 +50,13 @@ import type { SavedPaperOrder } from './paper-orders.js';
 /** Where the paper account is kept (`strategy_state` owner; `hoga db positions --mode paper` reads it). */
 export const PAPER_STATE_ID = 'paper/_account';
 
-/** How long after a refused write the next one is tried, real ms (a locked file blocks each try for the busy timeout). */
-const RETRY_MS = 1_000;
+/**
+ * How long after a refused write the next one is tried, real ms: 1 s, doubled after each refused
+ * try, at most 30 s (a locked file blocks each try for the busy timeout: before, a try each second
+ * kept a run on a locked file blocked most of the time).
+ */
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
 
 /** The events whose rows the tables keep (the others change no row: no transaction for them). */
 const ROW_EVENTS = new Set<OrderEvent['type']>([
@@ -97,6 +103,8 @@ export class PaperStore {
   private refusedAt: number | null = null;
   /** What the store said when it last refused a write. */
   private refusedWith = '';
+  /** How long after the last refused write the next is tried (real ms). */
+  private retryMs = FIRST_RETRY_MS;
 
   /**
    * @param db - the run's store
@@ -153,7 +161,7 @@ export class PaperStore {
     if (rows) this.waiting.push(event);
     if (changed) this.snapshotDue = true;
     this.outbox.push(event);
-    if (this.refusedAt === null || performance.now() - this.refusedAt >= RETRY_MS) this.flush();
+    if (this.refusedAt === null || performance.now() - this.refusedAt >= this.retryMs) this.flush();
   }
 
   /** Stores the ledger and the open orders as they stand (with what waits, then told); whether the store took it. */
@@ -162,10 +170,10 @@ export class PaperStore {
     return this.flush();
   }
 
-  /** Tries again what waits, at most once a second (call it from the run's timer tick: cheap when nothing waits). */
+  /** Tries again what waits, after the pause (call it from the run's timer tick: cheap when nothing waits). */
   retry(): void {
     if (this.refusedAt === null || !this.pending) return;
-    if (performance.now() - this.refusedAt >= RETRY_MS) this.flush();
+    if (performance.now() - this.refusedAt >= this.retryMs) this.flush();
   }
 
   /**
@@ -242,6 +250,8 @@ export class PaperStore {
       if (this.durable()) this.db.durableTransaction(this.writeAll);
       else this.db.transaction(this.writeAll);
     } catch (error) {
+      // the pause doubles from the second refused try on
+      if (this.refusedAt !== null) this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
       this.refusedAt = performance.now();
       this.refusedWith = error instanceof Error ? error.message : String(error);
       this.onError(error, 'paper-store');
@@ -253,6 +263,7 @@ export class PaperStore {
         'paper store: the waiting order events are stored, and told to the strategies',
       );
       this.refusedAt = null;
+      this.retryMs = FIRST_RETRY_MS;
     }
     this.waiting.length = 0;
     this.snapshotDue = false;

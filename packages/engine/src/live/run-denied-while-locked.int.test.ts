@@ -35,6 +35,27 @@ class RetryEveryBar extends Strategy {
   }
 }
 
+/**
+ * On the first bar of 005930, a resting buy of 1 share 3 % under the close; in phase 1, the same on
+ * every bar. Records the order events it hears of.
+ */
+class RestThenRetry extends Strategy {
+  static phase = 0;
+  static placed: ClientOrderId[] = [];
+  static events: OrderEvent[] = [];
+
+  override onBar(bar: Bar): void {
+    if (bar.symbol !== '005930') return;
+    const { phase, placed } = RestThenRetry;
+    if ((phase === 0 && placed.length === 0) || phase === 1)
+      placed.push(this.ctx.buy('005930', 1, Math.floor((bar.close * 0.97) / 100) * 100));
+  }
+
+  override onOrderEvent(event: OrderEvent): void {
+    RestThenRetry.events.push(event);
+  }
+}
+
 /** Counts the gaps of a 50 ms ticker longer than `gapMs` (the event loop stalled). */
 function stallCounter(gapMs: number) {
   let last = performance.now();
@@ -100,6 +121,69 @@ describe('paper: denied orders while another process holds the store locked', ()
     const { placed, denied } = RetryEveryBar;
     expect(placed.slice(0, denied.length)).toEqual(denied);
     for (const id of denied)
+      expect(db.journal.forOrder(id).filter((e) => e.type === 'OrderDenied')).toHaveLength(1);
+  }, 360_000);
+
+  it("while the paper store itself waits for the lock: its tries and the recorder's are paced, and all is stored once the lock goes", async () => {
+    const { clock, client } = await startSimulatedBroker(closers, { speed: 30, port: 42322 });
+    const file = tempDbFile('hoga-paper-store-locked-');
+    const db = HogaDatabase.open(file, { clock, busyTimeoutMs: 1_500 });
+    closers.add(() => db.close());
+    RestThenRetry.phase = 0;
+    RestThenRetry.placed = [];
+    RestThenRetry.events = [];
+    const { handle } = await startTestRun(
+      { client, clock, db },
+      {
+        runId: 't-paper-store-locked',
+        mode: 'paper',
+        symbols: ['005930'],
+        cashKrw: new Decimal(1_000_000),
+        strategies: [{ strategyClass: RestThenRetry }],
+      },
+      { pollIntervalMs: 200, streamIntervals: { candles1m: 300, orderbook: 200 }, onError: () => undefined },
+    );
+    let failure: unknown = null;
+    void handle.failed.then((e) => {
+      failure = e;
+    });
+    closers.add(() => handle.stop());
+    const told = (type: OrderEvent['type']) => RestThenRetry.events.filter((e) => e.type === type);
+    await until(() => told('OrderAccepted').length === 1, 90_000);
+
+    // another process takes the write lock; a buy every bar: the first reaches the venue, its
+    // submission waits for the store, the others are denied store-unavailable
+    const other = HogaDatabase.open(file);
+    let locked = true;
+    other.connection.exec('BEGIN IMMEDIATE');
+    closers.add(() => {
+      if (locked) other.connection.exec('ROLLBACK');
+      other.close();
+    });
+    const counter = stallCounter(1_200);
+    RestThenRetry.phase = 1;
+    const denied = () => told('OrderDenied').map((e) => e.clientOrderId);
+    await until(() => denied().length >= 20, 240_000);
+    counter.stop();
+    RestThenRetry.phase = 2;
+    const deniedWhileLocked = denied();
+    expect(told('OrderDenied').every((e) => 'code' in e && e.code === 'store-unavailable')).toBe(true);
+    expect(counter.stalls()).toBeGreaterThanOrEqual(1);
+    expect(counter.stalls()).toBeLessThanOrEqual(deniedWhileLocked.length / 2);
+
+    // the lock goes: the submission waiting is stored and told, the denied orders stored
+    other.connection.exec('COMMIT');
+    locked = false;
+    await until(
+      () =>
+        told('OrderAccepted').length === 2 &&
+        deniedWhileLocked.every((id) => db.orders.get(id)?.state === 'DENIED'),
+      120_000,
+    );
+    await handle.stop();
+    expect(failure).toBeNull();
+    expect(handle.unstoredAtStop()).toBeNull();
+    for (const id of deniedWhileLocked)
       expect(db.journal.forOrder(id).filter((e) => e.type === 'OrderDenied')).toHaveLength(1);
   }, 360_000);
 });

@@ -39,8 +39,15 @@ export class RunEventRecorder implements EventRecorder {
   /** The denied orders' rows, kept while the store refuses them. */
   private readonly denied: StoreWriteBacklog<DeniedOrder>;
 
-  /** @param o - the store, the mode, the logger and `onEvent` */
-  constructor(private readonly o: RecorderOptions) {
+  /**
+   * @param o - the store, the mode, the logger and `onEvent`
+   * @param storeRefusing - whether the paper store refused its last write (paper): then the
+   *   recorder keeps its writes without trying them, each try a busy wait on a locked file
+   */
+  constructor(
+    private readonly o: RecorderOptions,
+    storeRefusing: () => boolean = () => false,
+  ) {
     this.refusals = new RefusalTally();
     const { db, logger } = o;
     const mode = o.settings.mode;
@@ -59,6 +66,7 @@ export class RunEventRecorder implements EventRecorder {
         again: 'order events are journalled again, those kept too',
         lost: 'order events are not journalled (the store refused them to the stop)',
       },
+      storeRefusing,
     );
     this.denied = new StoreWriteBacklog(
       db,
@@ -87,6 +95,7 @@ export class RunEventRecorder implements EventRecorder {
         again: 'denied orders are stored again, those kept too',
         lost: 'denied orders are not stored (the store refused them to the stop)',
       },
+      storeRefusing,
     );
   }
 

@@ -113,7 +113,10 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     container.bind(AccountViewToken).toConstantValue(account);
     // Every event the runtime routes to the strategies (the venue's, and the risk gate's denials,
     // which never reach the venue) is journalled and handed to `onEvent`.
-    const recorder = new RunEventRecorder(o);
+    const recorder = new RunEventRecorder(
+      o,
+      paperAccount === null ? undefined : () => paperAccount.storeRefusing,
+    );
     container.bind(EventRecorder).toConstantValue(recorder);
     container
       .bind(StrategyStateStore)

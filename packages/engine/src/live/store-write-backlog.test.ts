@@ -10,7 +10,14 @@ function backlog() {
     level: 'debug',
     destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
   });
-  const state = { now: 0, refuse: false, tries: 0, stored: [] as string[], poison: new Set<string>() };
+  const state = {
+    now: 0,
+    held: false,
+    refuse: false,
+    tries: 0,
+    stored: [] as string[],
+    poison: new Set<string>(),
+  };
   const run = <T>(fn: () => T): T => {
     state.tries += 1;
     if (state.refuse) throw new Error('database is locked');
@@ -41,6 +48,7 @@ function backlog() {
       again: 'denied orders are stored again, those kept too',
       lost: 'denied orders are not stored (the store refused them to the stop)',
     },
+    () => state.held,
     () => state.now,
   );
   const said = () => lines.map((l) => `${l.level} ${l.msg}`);
@@ -108,5 +116,18 @@ describe(StoreWriteBacklog, () => {
     expect(said().at(-1)).toBe(
       `50 ${MAX_KEPT_WRITES + 5} denied orders are not stored (the store refused them to the stop)`,
     );
+  });
+
+  it('keeps writes without trying while another writer saw the store refuse, and writes them once it takes writes', () => {
+    const { writes, state } = backlog();
+    state.held = true;
+    writes.add('a');
+    state.now += 60_000;
+    writes.add('b');
+    writes.retry();
+    expect(state.tries).toBe(0);
+    state.held = false;
+    writes.retry();
+    expect(state.stored).toEqual(['a', 'b']);
   });
 });

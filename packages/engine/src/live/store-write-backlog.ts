@@ -3,7 +3,8 @@
  * row, a journal line), kept in memory while the store refuses them and written once it takes
  * them again: a write the store refuses (a full disk, an I/O error, the file locked by another
  * process past the busy timeout) is kept, with every one after it, in order; while the store
- * refuses, a new one is only kept (no write tried), and what is kept is tried again, all in one
+ * refuses (or another writer saw it refuse: the paper store), a new one is only kept (no write
+ * tried), and what is kept is tried again, all in one
  * transaction, with the first new one after a pause (1 s, doubled after each refused try, at most
  * 30 s; call {@link StoreWriteBacklog.retry} to try without a new one). The first refused write is
  * logged with its cause, the refused tries counted ({@link StoreFailureLog}); the stop tries once
@@ -65,6 +66,8 @@ export class StoreWriteBacklog<T> {
    * @param writer - how one write is made
    * @param logger - the run's logger
    * @param words - what the log lines say
+   * @param held - whether another writer of the store saw it refuse its last write (the paper
+   *   store): then writes are kept, not tried, until it takes writes again
    * @param now - real time, ms (tests give their own)
    */
   constructor(
@@ -72,6 +75,7 @@ export class StoreWriteBacklog<T> {
     private readonly writer: BacklogWriter<T>,
     private readonly logger: Logger,
     private readonly words: BacklogWords,
+    private readonly held: () => boolean = () => false,
     private readonly now: () => number = () => performance.now(),
   ) {
     this.log = new StoreFailureLog(logger, words, now);
@@ -89,12 +93,12 @@ export class StoreWriteBacklog<T> {
       this.dropped += 1;
     }
     this.kept.push(item);
-    if (this.now() >= this.pauseUntil) this.write();
+    if (this.now() >= this.pauseUntil && !this.held()) this.write();
   }
 
   /** Tries what is kept, once the pause is over (cheap when nothing is kept). */
   retry(): void {
-    if (this.kept.length > 0 && this.now() >= this.pauseUntil) this.write();
+    if (this.kept.length > 0 && this.now() >= this.pauseUntil && !this.held()) this.write();
   }
 
   /** At the run's stop: tries what is kept once more and logs what is still not stored. */
