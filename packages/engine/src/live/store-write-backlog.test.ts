@@ -42,11 +42,11 @@ function backlog() {
     },
     logger,
     {
-      first: 'could not store a denied order (kept, tried again)',
-      more: 'refused tries to store the kept denied orders',
-      moreOne: 'refused try to store the kept denied orders',
-      again: 'denied orders are stored again, those kept too',
-      lost: 'denied orders are not stored (the store refused them to the stop)',
+      first: 'could not store a test write (kept, tried again)',
+      more: 'refused tries to store the kept test writes',
+      moreOne: 'refused try to store the kept test writes',
+      again: 'test writes are stored again, those kept too',
+      lost: 'test writes are not stored (the store refused them to the stop)',
     },
     () => state.held,
     () => state.now,
@@ -75,15 +75,13 @@ describe(StoreWriteBacklog, () => {
     // tried at 0.5 s, then after 1, 2, 4, 8, 16 and 30 s pauses: not once a write
     expect(state.tries).toBeLessThanOrEqual(8);
     expect(writes.size).toBe(100);
-    expect(said()[0]).toBe('50 could not store a denied order (kept, tried again)');
+    expect(said()[0]).toBe('50 could not store a test write (kept, tried again)');
     state.refuse = false;
     state.now += 30_000;
     writes.retry();
     expect(state.stored).toEqual(Array.from({ length: 100 }, (_, i) => `o${i}`));
     expect(writes.size).toBe(0);
-    expect(said().at(-1)).toMatch(
-      /^30 denied orders are stored again, those kept too; \d+ more refused tries/,
-    );
+    expect(said().at(-1)).toMatch(/^30 test writes are stored again, those kept too; \d+ more refused tries/);
     expect(lines.at(-1)?.stored).toBe(100);
     // the pause starts over: the next write goes at once
     writes.add('next');
@@ -101,7 +99,7 @@ describe(StoreWriteBacklog, () => {
     writes.add('c');
     expect(state.stored).toEqual(['a', 'c']);
     expect(writes.size).toBe(0);
-    expect(said()).toContain('50 could not store a denied order (kept, tried again)');
+    expect(said()).toContain('50 could not store a test write (kept, tried again)');
   });
 
   it('keeps at most MAX_KEPT_WRITES, and the stop says what the store never took', () => {
@@ -114,7 +112,7 @@ describe(StoreWriteBacklog, () => {
     expect(state.tries).toBe(tries + 1);
     expect(writes.size).toBe(0);
     expect(said().at(-1)).toBe(
-      `50 ${MAX_KEPT_WRITES + 5} denied orders are not stored (the store refused them to the stop)`,
+      `50 ${MAX_KEPT_WRITES + 5} test writes are not stored (the store refused them to the stop)`,
     );
   });
 
