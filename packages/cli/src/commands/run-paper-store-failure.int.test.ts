@@ -224,9 +224,16 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
     expect(out().match(/ accepted /g)).toHaveLength(1);
     expect(out()).toMatch(/refused orders: 2 \(store-unavailable 2\)/);
     expect(await positionsAndFills(sim, db)).toEqual({ positions: [['005930', 1]], fills: [['005930', 1]] });
-    // the denied orders' rows were refused too (said in the output); the order it took, once
+    // the order it took, once; the denied orders' rows, refused while the store refused writes, kept
+    // and stored once it took them (before: lost)
     const orders = await dbJson(sim, db, 'orders', '--mode', 'paper');
-    expect(orders.map((o) => [o.state, o.filledQuantity])).toEqual([['FILLED', '1']]);
+    expect(orders.filter((o) => o.state !== 'DENIED').map((o) => [o.state, o.filledQuantity])).toEqual([
+      ['FILLED', '1'],
+    ]);
+    const denials = orders.filter((o) => o.state === 'DENIED');
+    expect(denials).toHaveLength(2);
+    for (const o of denials)
+      expect(String(o.rejectReason)).toMatch(/^store-unavailable: the paper store refuses/);
   }, 240_000);
 
   it('a stop while the store still refuses says so and exits 1; the session is stored stopped', async () => {
