@@ -64,7 +64,7 @@ function eventsOf(ids: readonly ClientOrderId[] | undefined, type: OrderEvent['t
 
 describe('paper: the log while the store refuses writes', () => {
   it('says the store refusal with its cause, not a line per denied order, and stores the denied orders once it takes writes', async () => {
-    const { clock, client } = await startSimulatedBroker(closers, { speed: 30, port: 42312 });
+    const { clock, client } = await startSimulatedBroker(closers, { speed: 30 });
     const db = openTempDb(closers, 'hoga-paper-refusal-log-', clock);
     Retrying.phase = 0;
     Retrying.events = [];

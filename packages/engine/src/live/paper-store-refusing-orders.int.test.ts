@@ -72,7 +72,7 @@ function eventsOf(ids: readonly ClientOrderId[] | undefined, type: OrderEvent['t
 
 describe('paper: new orders while the store refuses writes', () => {
   it('are refused (store-unavailable) before the venue, a cancel goes through, and orders resume once the store takes what waits', async () => {
-    const { clock, client } = await startSimulatedBroker(closers, { speed: 30, port: 42313 });
+    const { clock, client } = await startSimulatedBroker(closers, { speed: 30 });
     const db = openTempDb(closers, 'hoga-paper-refusing-orders-', clock);
     Phases.phase = 0;
     Phases.events = [];
