@@ -69,16 +69,12 @@ class RetryEveryBar extends Strategy {
 }
 
 /**
- * A paper run of {@link RetryEveryBar} (`rest` as given) on 005930 over a new simulator on `port`
- * and a new SQLite file (busy timeout 1.5 s), `prepare` done on it before the run starts.
+ * A paper run of {@link RetryEveryBar} (`rest` as given) on 005930 over a new simulator at × 120 (a
+ * minute bar every half second) and a new SQLite file (busy timeout 1.5 s), `prepare` done on it
+ * before the run starts.
  */
-async function startRetrying(
-  port: number,
-  name: string,
-  rest: boolean,
-  prepare?: (db: HogaDatabase) => void,
-) {
-  const { clock, client } = await startSimulatedBroker(closers, { speed: 30, port });
+async function startRetrying(name: string, rest: boolean, prepare?: (db: HogaDatabase) => void) {
+  const { clock, client } = await startSimulatedBroker(closers, { speed: 120 });
   const file = tempDbFile(`hoga-${name}-`);
   const db = HogaDatabase.open(file, { clock, busyTimeoutMs: 1_500 });
   closers.add(() => db.close());
@@ -94,7 +90,7 @@ async function startRetrying(
       cashKrw: new Decimal(1_000_000),
       strategies: [{ strategyClass }],
     },
-    { pollIntervalMs: 200, streamIntervals: { candles1m: 300, orderbook: 200 }, onError: () => undefined },
+    { pollIntervalMs: 200, streamIntervals: { candles1m: 150, orderbook: 200 }, onError: () => undefined },
   );
   let failure: unknown = null;
   void handle.failed.then((e) => {
@@ -144,7 +140,7 @@ function stored(db: HogaDatabase, id: ClientOrderId): boolean {
 describe('paper: denied orders while the store refuses their writes', () => {
   it('(a full disk) reach the strategy at once, the store is tried at a modest pace, and what was kept is stored once it takes writes', async () => {
     const attempts = { orders: 0, journal: 0 };
-    const { db, handle, failure } = await startRetrying(42311, 'paper-denied-refused', false, (db) => {
+    const { db, handle, failure } = await startRetrying('paper-denied-refused', false, (db) => {
       db.connection.function('test_attempt', (table: unknown) => {
         attempts[table as keyof typeof attempts] += 1;
         return 0;
@@ -175,7 +171,7 @@ describe('paper: denied orders while the store refuses their writes', () => {
   }, 300_000);
 
   it('(the file locked by another process) reach the strategy, the store is tried at a modest pace (not a busy wait per denial), and all is stored once the lock goes', async () => {
-    const { file, db, handle, failure } = await startRetrying(42321, 'paper-denied-locked', false);
+    const { file, db, handle, failure } = await startRetrying('paper-denied-locked', false);
     await until(() => RetryEveryBar.denied().length >= 1, 90_000);
     const unlock = lockStore(file);
     const from = RetryEveryBar.denied().length;
@@ -197,7 +193,7 @@ describe('paper: denied orders while the store refuses their writes', () => {
   }, 360_000);
 
   it('(the paper store itself waiting for the lock) are denied store-unavailable, its tries and the recorder’s paced, and all is stored once the lock goes', async () => {
-    const { file, db, handle, failure } = await startRetrying(42322, 'paper-store-locked', true);
+    const { file, db, handle, failure } = await startRetrying('paper-store-locked', true);
     await until(() => RetryEveryBar.told('OrderAccepted').length === 1, 90_000);
 
     // a buy every bar: the first reaches the venue, its submission waits for the store, the others
