@@ -46,17 +46,10 @@ import type { HogaDatabase } from '@hoga/store';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
 import { PaperOrderTables } from './paper-order-tables.js';
 import type { SavedPaperOrder } from './paper-orders.js';
+import { RetryPause } from './retry-pause.js';
 
 /** Where the paper account is kept (`strategy_state` owner; `hoga db positions --mode paper` reads it). */
 export const PAPER_STATE_ID = 'paper/_account';
-
-/**
- * How long after a refused write the next one is tried, real ms: 1 s, doubled after each refused
- * try, at most 30 s (a locked file blocks each try for the busy timeout: before, a try each second
- * kept a run on a locked file blocked most of the time).
- */
-const FIRST_RETRY_MS = 1_000;
-const MAX_RETRY_MS = 30_000;
 
 /** The events whose rows the tables keep (the others change no row: no transaction for them). */
 const ROW_EVENTS = new Set<OrderEvent['type']>([
@@ -99,12 +92,10 @@ export class PaperStore {
   private telling = false;
   /** Whether the ledger and the open orders changed since they were last stored. */
   private snapshotDue = false;
-  /** When the last write was refused (real ms, `performance.now()`), or null when the last one went through. */
-  private refusedAt: number | null = null;
+  /** When the next write is tried after a refused one ({@link RetryPause}). */
+  private readonly pause = new RetryPause();
   /** What the store said when it last refused a write. */
   private refusedWith = '';
-  /** How long after the last refused write the next is tried (real ms). */
-  private retryMs = FIRST_RETRY_MS;
 
   /**
    * @param db - the run's store
@@ -125,7 +116,7 @@ export class PaperStore {
 
   /** Whether the store refused the last write (what it held still waits). */
   get refusing(): boolean {
-    return this.refusedAt !== null;
+    return this.pause.refusing;
   }
 
   /**
@@ -133,7 +124,7 @@ export class PaperStore {
    * refusal and how many order events wait for it); null while it takes them.
    */
   get refusal(): string | null {
-    if (this.refusedAt === null) return null;
+    if (!this.pause.refusing) return null;
     const n = this.outbox.length;
     return (
       `the paper store refuses writes (${this.refusedWith}), ${n} order event${n === 1 ? '' : 's'} ` +
@@ -161,7 +152,7 @@ export class PaperStore {
     if (rows) this.waiting.push(event);
     if (changed) this.snapshotDue = true;
     this.outbox.push(event);
-    if (this.refusedAt === null || performance.now() - this.refusedAt >= this.retryMs) this.flush();
+    if (this.pause.due()) this.flush();
   }
 
   /** Stores the ledger and the open orders as they stand (with what waits, then told); whether the store took it. */
@@ -172,8 +163,7 @@ export class PaperStore {
 
   /** Tries again what waits, after the pause (call it from the run's timer tick: cheap when nothing waits). */
   retry(): void {
-    if (this.refusedAt === null || !this.pending) return;
-    if (performance.now() - this.refusedAt >= this.retryMs) this.flush();
+    if (this.pause.refusing && this.pending && this.pause.due()) this.flush();
   }
 
   /**
@@ -250,20 +240,17 @@ export class PaperStore {
       if (this.durable()) this.db.durableTransaction(this.writeAll);
       else this.db.transaction(this.writeAll);
     } catch (error) {
-      // the pause doubles from the second refused try on
-      if (this.refusedAt !== null) this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
-      this.refusedAt = performance.now();
+      this.pause.refused();
       this.refusedWith = error instanceof Error ? error.message : String(error);
       this.onError(error, 'paper-store');
       return false;
     }
-    if (this.refusedAt !== null) {
+    if (this.pause.refusing) {
       this.logger.info(
         { events: this.waiting.length },
         'paper store: the waiting order events are stored, and told to the strategies',
       );
-      this.refusedAt = null;
-      this.retryMs = FIRST_RETRY_MS;
+      this.pause.stored();
     }
     this.waiting.length = 0;
     this.snapshotDue = false;

@@ -22,12 +22,9 @@
  */
 import type { Logger } from '@hoga/core';
 import { type HogaDatabase, StoreError } from '@hoga/store';
+import { RetryPause } from './retry-pause.js';
 import { StoreFailureLog, type StoreFailureWords } from './store-failure-log.js';
 
-/** The first pause after a refused try, real ms. */
-const FIRST_PAUSE_MS = 1_000;
-/** The longest pause between tries, real ms (a locked file blocks each try for the busy timeout). */
-const MAX_PAUSE_MS = 30_000;
 /** The most writes kept; beyond, the oldest is dropped (and said at the stop). */
 export const MAX_KEPT_WRITES = 10_000;
 
@@ -52,10 +49,8 @@ export class StoreWriteBacklog<T> {
   /** The writes not stored yet, in order. */
   private readonly kept: T[] = [];
   private readonly log: StoreFailureLog;
-  /** No write is tried before this (real ms); 0 while the store takes writes. */
-  private pauseUntil = 0;
-  /** The pause after the next refused try (real ms). */
-  private pause = FIRST_PAUSE_MS;
+  /** When the next write is tried after a refused one. */
+  private readonly pause: RetryPause;
   /** Kept writes dropped for the bound. */
   private dropped = 0;
   /** Tries the store refused since it last took one. */
@@ -76,9 +71,10 @@ export class StoreWriteBacklog<T> {
     private readonly logger: Logger,
     private readonly words: BacklogWords,
     private readonly held: () => boolean = () => false,
-    private readonly now: () => number = () => performance.now(),
+    now: () => number = () => performance.now(),
   ) {
     this.log = new StoreFailureLog(logger, words, now);
+    this.pause = new RetryPause(now);
   }
 
   /** How many writes are kept, not stored yet. */
@@ -93,12 +89,12 @@ export class StoreWriteBacklog<T> {
       this.dropped += 1;
     }
     this.kept.push(item);
-    if (this.now() >= this.pauseUntil && !this.held()) this.write();
+    if (this.pause.due() && !this.held()) this.write();
   }
 
   /** Tries what is kept, once the pause is over (cheap when nothing is kept). */
   retry(): void {
-    if (this.kept.length > 0 && this.now() >= this.pauseUntil && !this.held()) this.write();
+    if (this.kept.length > 0 && this.pause.due() && !this.held()) this.write();
   }
 
   /** At the run's stop: tries what is kept once more and logs what is still not stored. */
@@ -155,14 +151,12 @@ export class StoreWriteBacklog<T> {
   private done(stored: number): void {
     this.log.stored({ stored, tries: this.tries });
     this.tries = 0;
-    this.pauseUntil = 0;
-    this.pause = FIRST_PAUSE_MS;
+    this.pause.stored();
   }
 
   private refused(error: unknown): void {
     this.tries += 1;
     this.log.failed(error, { kept: this.kept.length, ...this.writer.fields(this.kept[0] as T) });
-    this.pauseUntil = this.now() + this.pause;
-    this.pause = Math.min(this.pause * 2, MAX_PAUSE_MS);
+    this.pause.refused();
   }
 }
