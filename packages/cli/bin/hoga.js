@@ -14,11 +14,19 @@ const packagesDir = join(cliDir, '..');
 const bundlePath = join(cliDir, 'dist', 'hoga.mjs');
 
 /**
- * Node and glibc settings per command (bin/node-settings.json), applied by re-executing the command
- * once in the same process (bin/node-tuning.js; `process.execve`: the same pid, so signals and a
- * supervisor see one process; Node 22.15+ / 23.11+; without it the command goes on untuned). Flags the user set
- * (`NODE_OPTIONS`, node's own arguments) and environment variables already set are kept;
- * `HOGA_RUN_TUNED=1` skips the re-execution.
+ * The commands bin/node-settings.json has settings for: only these load bin/node-tuning.js and read
+ * the file, every other command starts without either (a few milliseconds of start-up). Their names
+ * are written here and as the file's keys: src/hoga-node-settings.int.test.ts pins the two together.
+ */
+const TUNED_COMMANDS = ['run', 'backtest'];
+
+/**
+ * Node and glibc settings per command (bin/node-settings.json, for the {@link TUNED_COMMANDS}),
+ * applied by re-executing the command once in the same process (bin/node-tuning.js;
+ * `process.execve`: the same pid, so signals and a supervisor see one process; Node 22.15+ /
+ * 23.11+; without it the command goes on untuned). Flags the user set (`NODE_OPTIONS`, node's own
+ * arguments) and environment variables already set are kept; `HOGA_RUN_TUNED=1` skips the
+ * re-execution.
  *
  * `hoga run`, a paper or live run that lasts hours, measured by
  * packages/engine/bench/paper-rss.bench.ts (docs/order-manager.md, "Figures"):
@@ -42,7 +50,7 @@ const bundlePath = join(cliDir, 'dist', 'hoga.mjs');
  */
 async function tuneNode() {
   const command = process.argv[2];
-  if (command === undefined || process.env.HOGA_RUN_TUNED === '1') return;
+  if (!TUNED_COMMANDS.includes(command) || process.env.HOGA_RUN_TUNED === '1') return;
   const tuning = await import('./node-tuning.js');
   const settings = tuning.nodeSettingsOf(command);
   if (settings === undefined || !tuning.canReexecute()) return;

@@ -7,11 +7,14 @@
  *   exit code 0;
  * - `hoga backtest`, a batch job, with an old generation that starts at 256 MB (docs/strategies.md,
  *   "Backtests"): what the process its strategy runs in was started with, written by the strategy.
- * Linux only.
+ * Linux only. Every other command starts without loading bin/node-tuning.js or reading the file:
+ * what a module hook and a spy on `fs.readFileSync`, preloaded into `hoga`, saw of them.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hoga, REPO_ROOT, simFlags } from './hoga-process.test-helper.js';
@@ -195,3 +198,76 @@ describe.runIf(process.platform === 'linux' && 'execve' in process)('hoga backte
     expect(seen.execArgv.join(' ')).not.toContain('--initial-old-space-size');
   });
 });
+
+/**
+ * Preloaded into `hoga` (`--import`): writes to `$LOADS_LOG` each module resolved and each file
+ * read through `fs.readFileSync` whose name holds `node-tuning` or `node-settings`; with
+ * `$EXIT_AT_COMMAND=1` it ends the process where bin/hoga.js would go on to load the command
+ * (the bundle or the sources): after the tuning, before the seconds a command may take.
+ */
+const LOADS_HOOK = `import fs from 'node:fs';
+import { registerHooks, syncBuiltinESMExports } from 'node:module';
+const note = (what) => {
+  if (/node-(tuning|settings)/.test(what)) fs.appendFileSync(process.env.LOADS_LOG, what + '\\n');
+};
+registerHooks({
+  resolve(specifier, context, next) {
+    const resolved = next(specifier, context);
+    note(resolved.url);
+    if (process.env.EXIT_AT_COMMAND === '1' && /dist\\/hoga\\.mjs$|tsx\\/esm\\/api/.test(resolved.url)) process.exit(0);
+    return resolved;
+  },
+});
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+  note(String(file));
+  return readFileSync.call(this, file, ...rest);
+};
+syncBuiltinESMExports();
+`;
+
+/** Runs `hoga <args>` with {@link LOADS_HOOK} preloaded; answers what it saw of the settings. */
+async function loadsOf(name: string, args: readonly string[], exitAtCommand: boolean) {
+  const hook = join(dir, 'loads-hook.mjs');
+  writeFileSync(hook, LOADS_HOOK);
+  const log = join(dir, `${name}.loads`);
+  writeFileSync(log, '');
+  const run = await hoga(args, {
+    cwd: dir,
+    env: {
+      NODE_OPTIONS: `--import ${pathToFileURL(hook).href}`,
+      LOADS_LOG: log,
+      EXIT_AT_COMMAND: exitAtCommand ? '1' : '0',
+    },
+  });
+  expect(run.code, run.err).toBe(0);
+  return { run, loads: readFileSync(log, 'utf8') };
+}
+
+describe.runIf(process.platform === 'linux' && 'registerHooks' in nodeModule)(
+  'commands without settings',
+  () => {
+    it('start without loading bin/node-tuning.js or reading bin/node-settings.json; the tuned ones are its keys', async () => {
+      const help = await loadsOf('help', ['--help'], false);
+      expect(help.loads).toBe('');
+      const commands = [
+        ...help.run.out.slice(help.run.out.indexOf('Commands:')).matchAll(/^ {2}([a-z][\w-]*)/gm),
+      ].map((m) => m[1] as string);
+      expect(commands).toEqual(expect.arrayContaining(['run', 'backtest', 'quote', 'sim', 'order']));
+      const tuned: string[] = [];
+      for (const command of commands) {
+        const { loads } = await loadsOf(command, [command, '--help'], true);
+        if (loads !== '') {
+          // the tuned command: the module and the file, nothing else
+          expect(loads).toMatch(/node-tuning\.js\n/);
+          expect(loads).toMatch(/node-settings\.json\n/);
+          tuned.push(command);
+        }
+      }
+      const settings = JSON.parse(
+        readFileSync(join(REPO_ROOT, 'packages/cli/bin/node-settings.json'), 'utf8'),
+      ) as Record<string, unknown>;
+      expect(tuned.sort()).toEqual(Object.keys(settings).sort());
+    });
+  },
+);
