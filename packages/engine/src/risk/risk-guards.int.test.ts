@@ -98,6 +98,30 @@ describe('risk module against the simulator', () => {
     expect(verdicts.slice(0, 10).every((v) => v === 'accepted')).toBe(true);
     expect(verdicts[10]).toBe('risk-cancel-replace-loop');
     expect(r.sim.counters().rateLimited).toBe(0);
+    // the refusal says the modify never reached the broker
+    const refused = r.events.filter((e) => e.type === 'OrderModifyRejected');
+    expect(refused.map((e) => [e.code, 'sent' in e ? e.sent : '-'])).toEqual([
+      ['risk-cancel-replace-loop', false],
+    ]);
+  }, 60_000);
+
+  it('refuses a cancel of an order it does not know before the broker, and says it was not sent', async () => {
+    const r = await rig({});
+    const verdict = await r.risk.sender.send({
+      type: 'CancelOrder',
+      commandId: 'cancel-unknown',
+      strategyId: 'fidget' as SubmitOrder['strategyId'],
+      tsInit: Date.parse('2026-11-23T10:00:00+09:00'),
+      clientOrderId: 'never-placed' as ClientOrderId,
+    });
+    expect(verdict.accepted ? 'accepted' : verdict.code).toBe('order-not-found');
+    const refused = r.events.filter((e) => e.type === 'OrderCancelRejected');
+    expect(refused.map((e) => [e.clientOrderId, e.code, 'sent' in e ? e.sent : '-'])).toEqual([
+      ['never-placed', 'order-not-found', false],
+    ]);
+    // journalled as it was told, sent false with it
+    const journalled = r.db.journal.readFrom(1).filter((e) => e.type === 'OrderCancelRejected');
+    expect(journalled.map((e) => (e.payload as { sent?: unknown }).sent)).toEqual([false]);
   }, 60_000);
 
   it('halts a strategy that loses past its daily limit and cancels its open orders at the broker', async () => {

@@ -37,7 +37,7 @@ class Asks extends Strategy {
   override onOrderEvent(event: OrderEvent): void {
     if (event.type === 'OrderCancelRejected' || event.type === 'OrderModifyRejected')
       Asks.seen.push(
-        `${event.type} ${event.clientOrderId === placed[0] ? 'other' : event.clientOrderId} ${event.code}`,
+        `${event.type} ${event.clientOrderId === placed[0] ? 'other' : event.clientOrderId} ${event.code} sent=${event.sent}`,
       );
   }
 }
@@ -53,9 +53,10 @@ describe('a modify or cancel of an order the strategy does not have', () => {
     );
     expect(outcome.failure).toBeNull();
     expect(Asks.seen).toEqual([
-      'OrderCancelRejected yesterday order-not-found',
-      'OrderModifyRejected yesterday order-not-found',
-      'OrderCancelRejected other order-not-found',
+      // refused by the runtime: nothing reached the venue
+      'OrderCancelRejected yesterday order-not-found sent=false',
+      'OrderModifyRejected yesterday order-not-found sent=false',
+      'OrderCancelRejected other order-not-found sent=false',
     ]);
     expect(Places.canceled).toBe(0);
   });

@@ -111,19 +111,28 @@ describe('SimulatedVenue', () => {
     expect(venue.workingCount).toBe(0);
   });
 
-  it('refuses a cancel of a filled order as already-filled, and of an order it never saw as order-not-found', async () => {
+  it('refuses a cancel or modify of a filled order as already-filled, and of an order it never saw as order-not-found', async () => {
     const { venue, events, at } = setup();
     const order = submit('BUY', 10);
     await venue.execute(order);
     at(bar(1, 70_100));
     await venue.execute(cancelOf(idOf(order)));
     await venue.execute(cancelOf('never-submitted' as ClientOrderId));
+    await venue.execute(modifyOf(order, 70_000, 10));
+    // refused by the venue itself: the cancels reached it (sent true)
     expect(
-      events.filter((e) => e.type === 'OrderCancelRejected').map((e) => [e.clientOrderId, e.code]),
+      events
+        .filter((e) => e.type === 'OrderCancelRejected')
+        .map((e) => [e.clientOrderId, e.code, 'sent' in e ? e.sent : '-']),
     ).toEqual([
-      [idOf(order), 'already-filled'],
-      ['never-submitted', 'order-not-found'],
+      [idOf(order), 'already-filled', true],
+      ['never-submitted', 'order-not-found', true],
     ]);
+    expect(
+      events
+        .filter((e) => e.type === 'OrderModifyRejected')
+        .map((e) => [e.clientOrderId, e.code, 'sent' in e ? e.sent : '-']),
+    ).toEqual([[idOf(order), 'already-filled', true]]);
   });
 
   it('recognises the last KEPT_ENDED_ORDERS ended orders and lets older ones go (a cancel of one is then order-not-found)', async () => {
@@ -231,7 +240,10 @@ describe('SimulatedVenue', () => {
     const order = submit('BUY', 1, 70_000);
     await venue.execute(order);
     await venue.execute(modifyOf(order, 70_050, 1));
-    expect(events.at(-1)?.type).toBe('OrderModifyRejected');
+    const modifyRejected = events.at(-1);
+    expect(modifyRejected?.type).toBe('OrderModifyRejected');
+    // refused by the venue itself: the modify reached it (sent true)
+    expect(modifyRejected?.type === 'OrderModifyRejected' && modifyRejected.sent).toBe(true);
     expect(venue.workingCount).toBe(1);
   });
 });
