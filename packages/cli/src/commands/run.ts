@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { describeStoreDb, withConnection } from './broker/connection-flags.js';
+import { decimalFlag, wholeFlag } from './number-flags.js';
 
 /** Flags of `hoga run`. */
 export interface RunFlags {
@@ -34,12 +35,7 @@ function oneOf<T extends string>(values: readonly T[]): (value: string) => T {
   };
 }
 
-function seconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 1 || n > 3600)
-    throw new InvalidArgumentError(`expected 1 to 3600, found "${value}"`);
-  return n;
-}
+const seconds = decimalFlag(1, 3600, { what: 'seconds' });
 
 /** A cash amount: a non-negative decimal number of the currency's units (no grouping, no sign). */
 function amount(value: string): string {
@@ -49,12 +45,7 @@ function amount(value: string): string {
   return text;
 }
 
-function milliseconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 50 || n > 60_000)
-    throw new InvalidArgumentError(`expected whole milliseconds from 50 to 60000, found "${value}"`);
-  return n;
-}
+const milliseconds = wholeFlag(50, 60_000, { what: 'whole milliseconds' });
 
 /** The least `--candle-poll-ms` (see {@link candlePollMilliseconds}). */
 export const MIN_CANDLE_POLL_MS = 250;
@@ -73,15 +64,11 @@ export const MAX_CANDLE_POLL_MS = 3_600_000;
  *
  * @throws InvalidArgumentError for anything else (commander names the flag; exit 2)
  */
-export function candlePollMilliseconds(value: string): number {
-  const n = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || n < MIN_CANDLE_POLL_MS || n > MAX_CANDLE_POLL_MS)
-    throw new InvalidArgumentError(
-      `expected whole milliseconds from ${MIN_CANDLE_POLL_MS} to ${MAX_CANDLE_POLL_MS}, found "${value}" ` +
-        '(the floor: the broker allows 5 candle requests a second)',
-    );
-  return n;
-}
+export const candlePollMilliseconds: (value: string) => number = wholeFlag(
+  MIN_CANDLE_POLL_MS,
+  MAX_CANDLE_POLL_MS,
+  { what: 'whole milliseconds', note: '(the floor: the broker allows 5 candle requests a second)' },
+);
 
 /**
  * Registers `hoga run <strategy.ts…> --mode live|paper`: runs one or several strategies in one

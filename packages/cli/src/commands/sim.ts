@@ -2,6 +2,7 @@ import { CALENDAR_RANGE } from '@hoga/broker-model';
 import { formatKst, KST_ZONE } from '@hoga/core';
 import type { SimulatorHandle } from '@hoga/simulator';
 import { type Command, InvalidArgumentError } from 'commander';
+import { decimalFlag } from './number-flags.js';
 
 /** Flags of `hoga sim` as commander parses them. */
 interface SimFlags {
@@ -30,13 +31,9 @@ function integer(name: string, min: number, max: number): (value: string) => num
   };
 }
 
-function speed(value: string): number {
-  const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) {
-    throw new InvalidArgumentError(`--speed: expected a non-negative number, found "${value}"`);
-  }
-  return parsed;
-}
+const speed = decimalFlag(0, Number.POSITIVE_INFINITY, {
+  what: 'a number of simulated seconds per real second,',
+});
 
 /**
  * What the simulator does on a date (`YYYY-MM-DD`) its holiday lists do not cover, or null inside

@@ -1,4 +1,5 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
+import { decimalFlag } from './number-flags.js';
 
 /**
  * `hoga start` (`pnpm start`): the reference strategy trading live against the built-in simulator
@@ -29,11 +30,5 @@ export function registerStartCommand(program: Command): void {
     });
 }
 
-/** Parses `--watch`: a number of seconds from 1 to 3600. */
-function parseSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) {
-    throw new InvalidArgumentError(`expected seconds from 1 to 3600, found "${value}"`);
-  }
-  return seconds;
-}
+/** Parses `--seconds` and `--watch`: seconds from 1 to 3600. */
+const parseSeconds = decimalFlag(1, 3600, { what: 'seconds' });

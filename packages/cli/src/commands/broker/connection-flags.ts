@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
+import { decimalFlag } from '../number-flags.js';
 
 /** Connection flags shared by every broker command. */
 export interface ConnectionFlags {
@@ -29,13 +30,7 @@ export interface ConnectionFlags {
 /** Default of `--timeout` in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 
-function seconds(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 86_400) {
-    throw new InvalidArgumentError(`--timeout: expected seconds from 0.1 to 86400, found "${value}"`);
-  }
-  return n;
-}
+const seconds = decimalFlag(0.1, 86_400, { what: 'seconds' });
 
 /**
  * Adds the connection flags and `--json` to a command.
