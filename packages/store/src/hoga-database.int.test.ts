@@ -269,3 +269,32 @@ function captureOpen(file: string): StoreError & { file?: string } {
   }
   throw new Error(`expected ${file} to be refused`);
 }
+
+describe('HogaDatabase.withoutBusyWait', () => {
+  it('refuses a write to a file another connection holds locked at once, and restores the busy timeout', () => {
+    const file = tempFile();
+    // a busy timeout far beyond the test's own: waiting it out would fail the test
+    const db = HogaDatabase.open(file, { busyTimeoutMs: 600_000 });
+    const other = new Database(file);
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      const write = () =>
+        db.transaction(() =>
+          db.journal.append({ type: 'Ping', tsEvent: 1, tsInit: 1, mode: 'live', payload: {} }),
+        );
+      expect(() => db.withoutBusyWait(write)).toThrow(/database is locked/);
+      expect(db.connection.pragma('busy_timeout', { simple: true })).toBe(600_000);
+      other.exec('COMMIT');
+      expect(
+        db.withoutBusyWait(() => {
+          write();
+          return 'stored';
+        }),
+      ).toBe('stored');
+      expect(db.connection.pragma('busy_timeout', { simple: true })).toBe(600_000);
+    } finally {
+      other.close();
+      db.close();
+    }
+  });
+});

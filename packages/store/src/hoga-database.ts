@@ -203,6 +203,24 @@ export class HogaDatabase {
   }
 
   /**
+   * Runs `fn` with the connection's busy timeout at 0, restored after: a write that finds the file
+   * locked by another connection is refused at once (`SQLITE_BUSY`: `database is locked`) instead of
+   * waiting out the busy timeout, which blocks the thread (better-sqlite3 is synchronous). For a
+   * retry of writes the store refused before, kept in memory meanwhile: a run whose file another
+   * process holds locked then stalls once, at its first refused write, not at every retry.
+   */
+  withoutBusyWait<T>(fn: () => T): T {
+    const connection = this.connection;
+    const timeout = connection.pragma('busy_timeout', { simple: true }) as number;
+    connection.pragma('busy_timeout = 0');
+    try {
+      return fn();
+    } finally {
+      connection.pragma(`busy_timeout = ${timeout}`);
+    }
+  }
+
+  /**
    * Describes the file: version, journal mode, tables with row counts and, unless disabled, the
    * result of `PRAGMA integrity_check`.
    */

@@ -227,6 +227,12 @@ export class PaperStore {
     }
   };
 
+  /** What waits, written in one transaction (durable when an event of it must be). */
+  private readonly commit = (): void => {
+    if (this.durable()) this.db.durableTransaction(this.writeAll);
+    else this.db.transaction(this.writeAll);
+  };
+
   /** Whether an event of `waiting` must be written durably. */
   private durable(): boolean {
     const waiting = this.waiting;
@@ -237,8 +243,9 @@ export class PaperStore {
 
   private write(): boolean {
     try {
-      if (this.durable()) this.db.durableTransaction(this.writeAll);
-      else this.db.transaction(this.writeAll);
+      // a retry after a refused write does not wait out the busy timeout of a locked file
+      if (this.pause.refusing) this.db.withoutBusyWait(this.commit);
+      else this.commit();
     } catch (error) {
       this.pause.refused();
       this.refusedWith = error instanceof Error ? error.message : String(error);

@@ -30,7 +30,7 @@ function backlog() {
     }
   };
   const writes = new StoreWriteBacklog<string>(
-    { transaction: run, durableTransaction: run },
+    { transaction: run, durableTransaction: run, withoutBusyWait: <T>(fn: () => T): T => fn() },
     {
       durable: true,
       write: (item) => {

@@ -66,7 +66,7 @@ export class StoreWriteBacklog<T> {
    * @param now - real time, ms (tests give their own)
    */
   constructor(
-    private readonly db: Pick<HogaDatabase, 'transaction' | 'durableTransaction'>,
+    private readonly db: Pick<HogaDatabase, 'transaction' | 'durableTransaction' | 'withoutBusyWait'>,
     private readonly writer: BacklogWriter<T>,
     private readonly logger: Logger,
     private readonly words: BacklogWords,
@@ -140,12 +140,15 @@ export class StoreWriteBacklog<T> {
     this.done(stored);
   }
 
+  /** Writes `items` in one transaction; a retry after a refused try does not wait for a locked file. */
   private batch(items: readonly T[]): void {
     const writeAll = () => {
       for (const item of items) this.writer.write(item);
     };
-    if (this.writer.durable) this.db.durableTransaction(writeAll);
-    else this.db.transaction(writeAll);
+    const commit = () =>
+      this.writer.durable ? this.db.durableTransaction(writeAll) : this.db.transaction(writeAll);
+    if (this.pause.refusing) this.db.withoutBusyWait(commit);
+    else commit();
   }
 
   private done(stored: number): void {
