@@ -92,6 +92,9 @@ describe('hoga backtest, checked by hand', () => {
     ]);
     const s = run.stats;
     expect([s.startEquity, s.endEquity]).toEqual(['240000000', '240051283']);
+    // what the run made, in KRW: the end's equity less the start's, the open positions at their
+    // last closes (before: no such figure, a quant subtracted the two by hand)
+    expect(s.netProfit).toBe('51283');
     // 240,051,283 / 240,000,000 − 1 = 51,283 / 240,000,000
     expect(Number(s.totalReturn)).toBeCloseTo(51_283 / 240_000_000, 15);
     // from the peak 240,070,499 to 240,051,283: 19,216 / 240,070,499
@@ -135,6 +138,8 @@ describe('hoga backtest, checked by hand', () => {
       trades: (BacktestJson['trades'][number] & { currency: string })[];
     };
     expect(back.stats).toEqual({ ...run.stats, failure: null });
+    const report = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId]);
+    expect(report.out).toMatch(/^net profit +51,283 KRW$/m);
     expect(back.equity).toEqual(run.equity);
     expect(back.trades.map(({ currency: _, ...t }) => t)).toEqual(run.trades);
     // a backtest's fills are its run's trades, not broker fills: asked for as those, hoga says
@@ -158,7 +163,29 @@ describe('hoga backtest, checked by hand', () => {
       ...['--db', db],
     ]);
     expect(text.stdout).toMatch(/total return +n\/a\n/);
+    expect(text.stdout).toMatch(/^ {2}net profit +0 KRW$/m);
     const list = await hogaBin(['db', 'runs', '--db', db]);
     expect(list.out).toMatch(/completed +- +0\n/);
+  });
+
+  it('prints every ratio as a plain decimal string, a tiny one too (before: "1.592e-9")', async () => {
+    // one share on a trillion won: the return, the CAGR and the drawdown are all below 1e-6,
+    // where JavaScript writes a number with an exponent
+    const run = await backtest(['--cash', 'KRW=1000000000000,USD=0'], '005930');
+    const plain = /^-?\d+(\.\d+)?$/;
+    const ratios = ['totalReturn', 'cagr', 'maxDrawdown', 'sharpe', 'winRate'] as const;
+    for (const key of ratios) {
+      const value = run.stats[key];
+      if (value !== null) expect(value, key).toMatch(plain);
+    }
+    expect(Math.abs(Number(run.stats.totalReturn))).toBeGreaterThan(0);
+    expect(Math.abs(Number(run.stats.totalReturn))).toBeLessThan(1e-6);
+    const stored = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId, '--json']);
+    const back = JSON.parse(stored.out) as BacktestJson;
+    for (const key of ratios) {
+      const value = back.stats[key];
+      if (value !== null) expect(value, key).toMatch(plain);
+    }
+    expect(back.stats).toEqual({ ...run.stats, failure: null });
   });
 });

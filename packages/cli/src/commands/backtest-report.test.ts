@@ -32,4 +32,15 @@ describe('statisticsRows', () => {
     const rows = new Map(statisticsRows({ ...stats, totalReturn: -0.0123, sharpe: -0.456 }));
     expect([rows.get('total return'), rows.get('Sharpe ratio')]).toEqual(['-1.23 %', '-0.46']);
   });
+
+  it('gives the net profit as the end equity less the start, signed, to the won they print', () => {
+    const rows = new Map(statisticsRows({ ...stats, startEquity: 220_000_000.4, endEquity: 219_999_990.6 }));
+    // 219,999,991 − 220,000,000: the printed ends' difference, not round(−9.8) = −10
+    expect([rows.get('start equity'), rows.get('end equity'), rows.get('net profit')]).toEqual([
+      '220,000,000 KRW',
+      '219,999,991 KRW',
+      '-9 KRW',
+    ]);
+    expect(new Map(statisticsRows({ ...stats, endEquity: null })).get('net profit')).toBe('-');
+  });
 });

@@ -31,8 +31,22 @@ function iso(ms: number): string {
   return formatKst(DateTime.fromMillis(ms));
 }
 
+/**
+ * A ratio as a decimal string in plain notation, the digits of the number's shortest form (before,
+ * `String(value)`: a ratio below 1e-6, such as one share's return on a large account, came out as
+ * `"2.815e-9"`).
+ */
 function ratio(value: number | null): string | null {
-  return value === null || !Number.isFinite(value) ? null : String(value);
+  return value === null || !Number.isFinite(value) ? null : new Decimal(value).toFixed();
+}
+
+/**
+ * What the run made in KRW: the end's equity less the start's, each to the won as the report
+ * prints them (so the three agree to the won); null when either is not known.
+ */
+export function netProfitText(startEquity: number | null, endEquity: number | null): string | null {
+  if (startEquity === null || endEquity === null) return null;
+  return new Decimal(equityText(endEquity)).minus(equityText(startEquity)).toFixed();
 }
 
 function perCurrency(values: Readonly<Record<string, Decimal>>): Record<string, string> {
@@ -67,6 +81,7 @@ export function backtestJson(outcome: BacktestOutcome, stats: PerformanceStats):
       halts: outcome.halts,
       startEquity: equityText(stats.startEquity),
       endEquity: equityText(stats.endEquity),
+      netProfit: netProfitText(stats.startEquity, stats.endEquity),
       bars: outcome.bars,
     },
     trades: outcome.trades.map((t) => ({
@@ -90,19 +105,29 @@ const EQUITY_STATS: ReadonlySet<string> = new Set(['startEquity', 'endEquity']);
 
 /**
  * A stored run's statistics as `--json` prints them (`hoga db runs`): the ratios as decimal
- * strings and the equity to the won as `hoga backtest --json` gives them, counts as numbers, the
- * rest (money per currency, refusals, halts, a failure) as stored.
+ * strings and the equity to the won as `hoga backtest --json` gives them, with the net profit
+ * made from them (a run stored before it was reported included), counts as numbers, the rest
+ * (money per currency, refusals, halts, a failure) as stored.
  *
  * @param stats - the run's stored statistics (null while it runs)
  */
 export function storedStatsJson(stats: unknown): unknown {
   if (stats === null || typeof stats !== 'object' || Array.isArray(stats)) return stats;
+  const stored = stats as Record<string, unknown>;
+  const number = (key: string) => (typeof stored[key] === 'number' ? (stored[key] as number) : null);
+  const netProfit = netProfitText(number('startEquity'), number('endEquity'));
   return Object.fromEntries(
-    Object.entries(stats).map(([key, value]) => {
-      if (typeof value !== 'number') return [key, value];
-      if (RATIO_STATS.has(key)) return [key, ratio(value)];
-      if (EQUITY_STATS.has(key)) return [key, equityText(value)];
-      return [key, value];
+    Object.entries(stored).flatMap(([key, value]): [string, unknown][] => {
+      if (typeof value !== 'number') return [[key, value]];
+      if (RATIO_STATS.has(key)) return [[key, ratio(value)]];
+      if (key === 'endEquity' && netProfit !== null) {
+        return [
+          [key, equityText(value)],
+          ['netProfit', netProfit],
+        ];
+      }
+      if (EQUITY_STATS.has(key)) return [[key, equityText(value)]];
+      return [[key, value]];
     }),
   );
 }
@@ -146,6 +171,12 @@ function money(values: Readonly<Record<string, string>>): string {
 /** Equity in KRW as the report shows it: whole won, grouped (`239,627,000 KRW`). */
 function equityKrw(value: number): string {
   return `${groupDecimal(new Decimal(equityText(value)))} KRW`;
+}
+
+/** The net profit as the report shows it: whole won, grouped, signed (`-5,080 KRW`); `-` when not known. */
+function netProfitKrw(startEquity: number | null, endEquity: number | null): string {
+  const net = netProfitText(startEquity, endEquity);
+  return net === null ? '-' : `${groupDecimal(new Decimal(net))} KRW`;
 }
 
 /**
@@ -206,6 +237,7 @@ export function statisticsRows(s: StatsView): [string, string][] {
     ['bars', count(s.bars)],
     ['start equity', s.startEquity === null ? '-' : equityKrw(s.startEquity)],
     ['end equity', s.endEquity === null ? '-' : equityKrw(s.endEquity)],
+    ['net profit', netProfitKrw(s.startEquity, s.endEquity)],
     ['total return', percentText(s.totalReturn)],
     ['CAGR', percentText(s.cagr)],
     ['max drawdown', percentText(s.maxDrawdown)],

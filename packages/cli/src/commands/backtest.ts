@@ -1,6 +1,6 @@
 /**
  * `hoga backtest <strategy.ts>`: runs a strategy class over cached (or downloaded) bars and prints
- * total return, CAGR, maximum drawdown, Sharpe ratio, trades, win rate, commissions, taxes and the
+ * net profit, total return, CAGR, maximum drawdown, Sharpe ratio, trades, win rate, commissions, taxes and the
  * orders refused by code.
  *
  * @module
