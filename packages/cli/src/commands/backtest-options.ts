@@ -14,6 +14,7 @@ import {
   type Market,
   MINUTE_CANDLE_HISTORY_START,
   marketOfSymbol,
+  parseDateTime,
   ValidationError,
 } from '@hoga/core';
 import { tradingDateRange } from '@hoga/engine';
@@ -114,7 +115,7 @@ export function parseBacktestFlags(
   const present = ranges.filter((r): r is SymbolRange => r !== null);
   // before: a range no bar can be in ran on to `new VirtualClock(NaN)` ("invalid-value: start: … NaN")
   if (present.length === 0) throw noBarsError({ symbols, interval, from, to });
-  const startMs = Math.min(...present.map((r) => r.fromTs));
+  const startMs = runStart(from, present);
   return {
     strategies: strategyInputs(strategyArguments, flags),
     symbols,
@@ -188,6 +189,22 @@ function symbolRange(symbol: string, interval: BarInterval, from: string, to: st
     throw usage(`--${error instanceof ValidationError ? error.message : String(error)}`);
   }
   return range === null ? null : { symbol, market, fromTs: range.start, toTs: range.end };
+}
+
+/**
+ * The run's first instant (the clock's start, the equity curve's first point, the CAGR's first
+ * day): the earliest of the symbols' first candle stamps, but never before a date-time `--from`.
+ * A date-time bounds daily bars by their close, so a bar stamped before it (KST midnight of its
+ * date) is the run's when it closes after: before, the run started at that stamp, up to a day
+ * before `--from` (`--from 2025-01-02T00:00:00+09:00` with AAPL started at 2025-01-01 00:00 KST,
+ * the stamp of its bar closing at 06:00 on the 2nd).
+ *
+ * @param from - `--from` as given (a date, or a date-time with offset)
+ * @param present - the symbols' ranges (at least one)
+ */
+function runStart(from: string, present: readonly SymbolRange[]): number {
+  const at = from.includes('T') ? parseDateTime(from, 'from').toMillis() : Number.NEGATIVE_INFINITY;
+  return Math.min(...present.map((r) => Math.max(at, r.fromTs)));
 }
 
 /**

@@ -227,3 +227,27 @@ describe('hoga backtest against a broker named without its credentials', TSX_CHI
     }
   });
 });
+
+describe('hoga backtest from a date-time on daily bars', TSX_CHILD, () => {
+  it('starts the run and its equity curve at that instant, not at the candle stamp before it', async () => {
+    // AAPL's bar of 2025-01-01 (New York) closes at 06:00 KST on 2025-01-02, after --from: it is
+    // the run's; its stamp, 2025-01-01 00:00 KST, was the run's start (the clock, the timers, the
+    // equity curve's first point and the CAGR's years began a day before --from)
+    const result = await hoga([
+      SMA,
+      ...['--symbols', '005930,AAPL', '--interval', '1d'],
+      ...['--from', '2025-01-02T00:00:00+09:00', '--to', '2025-01-10', '--json'],
+      ...simFlags(sim.url),
+      ...['--db', join(dir, 'date-time.sqlite')],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const run = JSON.parse(result.stdout) as {
+      stats: { bars: number };
+      equity: { time: string; equity: string }[];
+    };
+    expect(run.equity[0]?.time).toBe('2025-01-02T00:00:00.000+09:00');
+    // 7 KR days (2025-01-02 to 01-10) and 8 US ones (01-01 to 01-10) on the simulator's weekdays
+    expect(run.stats.bars).toBe(15);
+    expect(run.equity[1]?.time).toBe('2025-01-02T06:00:00.000+09:00');
+  });
+});
