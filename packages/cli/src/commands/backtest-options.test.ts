@@ -96,6 +96,21 @@ describe('toBeforeFrom', () => {
     expect(toBeforeFrom('2026-11-20', '2026-11-19T23:59:00+09:00')).toBe(true);
   });
 
+  it("takes a date --to of a US symbol as its New York trading day, to 20:00 New York (before: KST's day, so its afternoon was 'after --to')", () => {
+    // 16:30 New York on 2025-01-03 is 06:30 KST on the 4th: inside AAPL's trading date 2025-01-03
+    expect(toBeforeFrom('2025-01-03T16:30:00-05:00', '2025-01-03', ['US'])).toBe(false);
+    expect(toBeforeFrom('2025-01-03T10:30:00-05:00', '2025-01-03', ['KR', 'US'])).toBe(false);
+    expect(toBeforeFrom('2025-01-03T20:00:00-05:00', '2025-01-03', ['US'])).toBe(true);
+    // a KR symbol's date is still KST's
+    expect(toBeforeFrom('2025-01-03T16:30:00-05:00', '2025-01-03', ['KR'])).toBe(true);
+    expect(
+      usageMessage({ symbols: 'AAPL', interval: '1m', from: '2025-01-03T16:30:00-05:00', to: '2025-01-03' }),
+    ).toBe('accepted');
+    expect(usageMessage({ symbols: 'AAPL', from: '2025-01-03T10:30:00-05:00', to: '2025-01-03' })).toBe(
+      'accepted',
+    );
+  });
+
   it('lets a backtest start at a time of its last day', () => {
     expect(usageMessage({ interval: '1m', from: '2025-03-14T10:00:00+09:00', to: '2025-03-14' })).toBe(
       'accepted',

@@ -14,6 +14,7 @@ import {
   type Market,
   MINUTE_CANDLE_HISTORY_START,
   marketOfSymbol,
+  NEW_YORK_ZONE,
   parseDateTime,
   ValidationError,
 } from '@hoga/core';
@@ -110,7 +111,7 @@ export function parseBacktestFlags(
   if (!isBarInterval(interval)) throw usage(`--interval: expected 1m or 1d, found "${interval}"`);
   const from = required(flags.from, '--from');
   const to = required(flags.to, '--to');
-  checkOrder(from, to);
+  checkOrder(from, to, symbols.map(marketOfSymbol));
   const ranges = symbols.map((symbol) => symbolRange(symbol, interval, from, to));
   const present = ranges.filter((r): r is SymbolRange => r !== null);
   // before: a range no bar can be in ran on to `new VirtualClock(NaN)` ("invalid-value: start: … NaN")
@@ -230,29 +231,39 @@ export function noBarsError(
   );
 }
 
-/** `--to` must not be before `--from` (compared as instants, dates at KST midnight). */
-function checkOrder(from: string, to: string): void {
+/** `--to` must not be before `--from` (compared as instants; a date `--to` as its markets' trading date). */
+function checkOrder(from: string, to: string, markets: readonly Market[]): void {
   const at = (v: string) =>
     v.includes('T') ? DateTime.fromISO(v, { setZone: true }) : DateTime.fromISO(v, { zone: KST_ZONE });
   if (!at(from).isValid)
     throw usage(`--from: expected a date like 2024-01-31 or a date-time with offset, found "${from}"`);
   if (!at(to).isValid)
     throw usage(`--to: expected a date like 2024-01-31 or a date-time with offset, found "${to}"`);
-  if (toBeforeFrom(from, to)) throw usage(`--to (${to}) is before --from (${from})`);
+  if (toBeforeFrom(from, to, markets)) throw usage(`--to (${to}) is before --from (${from})`);
 }
 
 /**
  * Whether `--to` comes before `--from` (each a date, KST, or a date-time with offset; invalid ones
- * are not compared). A date `--to` is its whole day: `--from 2026-11-20T10:00+09:00 --to 2026-11-20`
- * is in order.
+ * are not compared). A date `--to` is its whole trading date, in the latest of the markets': a KR
+ * one ends at KST midnight after it (`--from 2026-11-20T10:00+09:00 --to 2026-11-20` is in order),
+ * a US one at 20:00 New York on it, where its minute candles' trading day ends (before, KST's
+ * midnight for a US symbol too: `--from 2025-01-03T16:30:00-05:00 --to 2025-01-03`, AAPL's
+ * after-market of that date, was refused as `--to` before `--from`).
+ *
+ * @param markets - the markets of the symbols (default KR: a date is a KST date)
  */
-export function toBeforeFrom(from: string, to: string): boolean {
+export function toBeforeFrom(from: string, to: string, markets: readonly Market[] = ['KR']): boolean {
   const at = (v: string) =>
     v.includes('T') ? DateTime.fromISO(v, { setZone: true }) : DateTime.fromISO(v, { zone: KST_ZONE });
   const a = at(from);
   const b = at(to);
   if (!a.isValid || !b.isValid) return false;
-  return to.includes('T') ? b < a : b.plus({ days: 1 }) <= a;
+  if (to.includes('T')) return b < a;
+  const kst = b.plus({ days: 1 });
+  const end = markets.includes('US')
+    ? DateTime.max(kst, DateTime.fromISO(`${to}T20:00:00`, { zone: NEW_YORK_ZONE }))
+    : kst;
+  return end <= a;
 }
 
 /** Cash amounts as the broker keeps them: whole won, dollars to the cent. */

@@ -251,3 +251,22 @@ describe('hoga backtest from a date-time on daily bars', TSX_CHILD, () => {
     expect(run.equity[1]?.time).toBe('2025-01-02T06:00:00.000+09:00');
   });
 });
+
+describe('hoga backtest of a US symbol from a New York time to a date', TSX_CHILD, () => {
+  it("runs the rest of that New York trading day (before: '--to (2025-01-03) is before --from', exit 2)", async () => {
+    const run = (to: string) =>
+      hoga([
+        SMA,
+        ...['--symbols', 'AAPL', '--interval', '1m', '--from', '2025-01-03T16:30:00-05:00', '--to', to],
+        ...['--json', ...simFlags(sim.url), '--db', join(dir, 'new-york.sqlite')],
+      ]);
+    // the after-market of 2025-01-03, to its end at 18:00 New York
+    const explicit = await run('2025-01-03T18:00:00-05:00');
+    expect(explicit.code, explicit.stderr).toBe(0);
+    const bars = (JSON.parse(explicit.stdout) as { stats: { bars: number } }).stats.bars;
+    expect(bars).toBeGreaterThan(0);
+    const byDate = await run('2025-01-03');
+    expect(byDate.code, byDate.stderr).toBe(0);
+    expect((JSON.parse(byDate.stdout) as { stats: { bars: number } }).stats.bars).toBe(bars);
+  });
+});
