@@ -101,6 +101,9 @@ describe('toBeforeFrom', () => {
     expect(toBeforeFrom('2025-01-03T16:30:00-05:00', '2025-01-03', ['US'])).toBe(false);
     expect(toBeforeFrom('2025-01-03T10:30:00-05:00', '2025-01-03', ['KR', 'US'])).toBe(false);
     expect(toBeforeFrom('2025-01-03T20:00:00-05:00', '2025-01-03', ['US'])).toBe(true);
+    // two dates compare as dates, whatever the markets
+    expect(toBeforeFrom('2025-01-04', '2025-01-03', ['US'])).toBe(true);
+    expect(toBeforeFrom('2025-01-03', '2025-01-03', ['US'])).toBe(false);
     // a KR symbol's date is still KST's
     expect(toBeforeFrom('2025-01-03T16:30:00-05:00', '2025-01-03', ['KR'])).toBe(true);
     expect(

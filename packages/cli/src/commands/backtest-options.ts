@@ -259,6 +259,8 @@ export function toBeforeFrom(from: string, to: string, markets: readonly Market[
   const b = at(to);
   if (!a.isValid || !b.isValid) return false;
   if (to.includes('T')) return b < a;
+  // two dates are trading dates of the same markets: compared as dates
+  if (!from.includes('T')) return to < from;
   const kst = b.plus({ days: 1 });
   const end = markets.includes('US')
     ? DateTime.max(kst, DateTime.fromISO(`${to}T20:00:00`, { zone: NEW_YORK_ZONE }))
