@@ -188,4 +188,19 @@ describe('hoga backtest, checked by hand', () => {
     }
     expect(back.stats).toEqual({ ...run.stats, failure: null });
   });
+
+  it('refuses starting cash too large for the equity curve to count to the won (before: accepted, and the loss of a share did not show in the net profit)', async () => {
+    // the curve is kept in doubles: at 10^20 won one won is far below their resolution
+    const run = await hogaBacktest([
+      PLAN,
+      ...['--symbols', '005930', '--interval', '1d', '--from', FROM, '--to', TO],
+      ...['--cash', 'KRW=100000000000000000000,USD=0', '--json'],
+      ...simFlags(sim.url),
+      ...['--db', db],
+    ]);
+    expect(run.stderr).toContain(
+      'hoga: --cash: KRW amount 100000000000000000000 is more than 100,000,000,000,000 (the equity curve counts to the won below it)',
+    );
+    expect([run.code, run.stdout]).toEqual([2, '']);
+  });
 });

@@ -31,6 +31,17 @@ describe('parseBacktestFlags', () => {
     expect([none.KRW.toFixed(), none.USD.toFixed()]).toEqual(['0', '0.5']);
   });
 
+  it('refuses --cash the equity curve cannot count to the won (it is kept in doubles)', () => {
+    const at = parseBacktestFlags(['s.ts'], { ...BASE, cash: 'KRW=100000000000000,USD=100000000000' }).cash;
+    expect([at.KRW.toFixed(), at.USD.toFixed()]).toEqual(['100000000000000', '100000000000']);
+    expect(usageMessage({ cash: 'KRW=100000000000001' })).toContain(
+      '--cash: KRW amount 100000000000001 is more than 100,000,000,000,000',
+    );
+    expect(usageMessage({ cash: 'USD=100000000000.01' })).toContain(
+      '--cash: USD amount 100000000000.01 is more than 100,000,000,000',
+    );
+  });
+
   it('refuses fractional won and fractions of a cent in --cash (KRW=1.5 ran as "start equity 2 KRW")', () => {
     expect(usageMessage({ cash: 'KRW=1.5' })).toContain(
       '--cash: KRW amount "1.5" is not a non-negative amount in whole won',

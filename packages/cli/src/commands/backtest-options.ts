@@ -268,10 +268,17 @@ export function toBeforeFrom(from: string, to: string, markets: readonly Market[
   return end <= a;
 }
 
-/** Cash amounts as the broker keeps them: whole won, dollars to the cent. */
-const CASH_AMOUNT: Readonly<Record<Currency, { readonly pattern: RegExp; readonly unit: string }>> = {
-  KRW: { pattern: /^\d+$/, unit: 'whole won' },
-  USD: { pattern: /^\d+(\.\d{1,2})?$/, unit: 'dollars to the cent' },
+/**
+ * Cash amounts as the broker keeps them: whole won, dollars to the cent; and at most what the
+ * equity curve, kept in doubles (KRW, USD at the rate), counts to the won: 10^14 won and 10^11
+ * dollars, a start of 2.5 × 10^14 KRW at most at 1,500 KRW a dollar, where a double's step is
+ * 1/32 won (before: 10^20 won ran, and a share bought left the curve and the net profit unchanged).
+ */
+const CASH_AMOUNT: Readonly<
+  Record<Currency, { readonly pattern: RegExp; readonly unit: string; readonly max: Decimal }>
+> = {
+  KRW: { pattern: /^\d+$/, unit: 'whole won', max: new Decimal('1e14') },
+  USD: { pattern: /^\d+(\.\d{1,2})?$/, unit: 'dollars to the cent', max: new Decimal('1e11') },
 };
 
 /** `--cash`: the amounts it names; a currency it does not name keeps its default. */
@@ -287,12 +294,23 @@ function parseCash(raw: string | undefined): Record<Currency, Decimal> {
     // before: the last one won, unseen
     if (named.has(currency)) throw usage(`--cash: ${currency} is given twice`);
     named.add(currency);
-    const { pattern, unit } = CASH_AMOUNT[currency];
+    const { pattern, unit, max } = CASH_AMOUNT[currency];
     if (!pattern.test(amount))
       throw usage(`--cash: ${currency} amount "${amount}" is not a non-negative amount in ${unit}`);
-    cash[currency] = new Decimal(amount);
+    const value = new Decimal(amount);
+    if (value.greaterThan(max)) {
+      throw usage(
+        `--cash: ${currency} amount ${amount} is more than ${groupThousands(max)} (the equity curve counts to the won below it)`,
+      );
+    }
+    cash[currency] = value;
   }
   return cash;
+}
+
+/** A whole amount with its thousands grouped (`100,000,000,000`). */
+function groupThousands(value: Decimal): string {
+  return value.toFixed(0).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 function positive(raw: string, flag: string): number {
