@@ -4,7 +4,7 @@
  * @module
  */
 import { createWriteStream, existsSync, openSync, statSync, writeFileSync } from 'node:fs';
-import { formatDecimal, KST_ZONE, LiveClock } from '@hoga/core';
+import { formatDecimal, KST_ZONE, LiveClock, type Market, marketOfSymbol } from '@hoga/core';
 import {
   CandleDownloader,
   type DownloadProgress,
@@ -28,10 +28,20 @@ export interface DownloadFlags extends ConnectionFlags {
   readonly to: string;
 }
 
-/** A usage error when `--to` is before `--from` (dates are KST, date-times keep their offset). */
-function checkOrder(from: string | undefined, to: string | undefined, command: string): void {
+/**
+ * A usage error when `--to` is before `--from` (date-times keep their offset; a date `--to` is the
+ * whole trading date of the symbols' markets, a US one ending at 20:00 New York: see
+ * {@link toBeforeFrom}). Without symbols (export of every cached one) both markets count.
+ */
+function checkOrder(
+  from: string | undefined,
+  to: string | undefined,
+  symbols: readonly string[] | undefined,
+  command: string,
+): void {
   if (from === undefined || to === undefined) return;
-  if (toBeforeFrom(from, to)) throw usageError(`--to (${to}) is before --from (${from})`, command);
+  const markets: readonly Market[] = symbols === undefined ? ['KR', 'US'] : symbols.map(marketOfSymbol);
+  if (toBeforeFrom(from, to, markets)) throw usageError(`--to (${to}) is before --from (${from})`, command);
 }
 
 function targets(
@@ -41,7 +51,7 @@ function targets(
   to: string,
   command: string,
 ) {
-  checkOrder(from, to, command);
+  checkOrder(from, to, symbols, command);
   try {
     return downloadTargets(symbols, interval, from, to);
   } catch (error) {
@@ -221,7 +231,7 @@ export async function dataExport(flags: {
       'data export',
     );
   }
-  checkOrder(flags.from, flags.to, 'data export');
+  checkOrder(flags.from, flags.to, flags.symbols, 'data export');
   const reading = openExisting(flags.db, 'data export');
   const db = reading.db;
   try {

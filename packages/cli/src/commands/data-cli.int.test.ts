@@ -77,6 +77,42 @@ describe('hoga data with --to before --from', () => {
   });
 });
 
+describe('hoga data with a US date-time --from and a date --to of the same New York day', () => {
+  // AAPL's after-market of 2025-01-03 (16:30 New York is 06:30 KST on the 4th): a date --to of a US
+  // symbol ends at 20:00 New York on it. Before, both commands ended it at KST midnight and refused
+  // the range as --to before --from (exit 2), as hoga backtest did.
+  const range = ['--from', '2025-01-03T16:30:00-05:00', '--to', '2025-01-03'];
+
+  it('download and export take it', async () => {
+    const downloaded = await hoga(
+      [
+        'data',
+        'download',
+        '--symbols',
+        'AAPL',
+        '--interval',
+        '1m',
+        ...range,
+        '--db',
+        db,
+        ...simFlags(sim.url),
+      ],
+      { env, cwd: dir },
+    );
+    expect(downloaded.err).not.toContain('is before --from');
+    expect(downloaded.code).toBe(0);
+    for (const symbols of [['--symbols', 'AAPL'], []]) {
+      const exported = await hoga(['data', 'export', ...symbols, '--interval', '1m', ...range, '--db', db], {
+        env,
+        cwd: dir,
+      });
+      expect(exported.err).not.toContain('is before --from');
+      expect(exported.code).toBe(0);
+      expect(exported.out.trim().split('\n').length).toBeGreaterThan(1);
+    }
+  });
+});
+
 // Before: `hoga data export --out candles.parquet` wrote CSV text into candles.parquet (the format
 // was csv unless --format said otherwise), which no Parquet reader opens.
 describe('hoga data export --out with a .parquet name', () => {
