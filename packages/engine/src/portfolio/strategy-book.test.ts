@@ -73,4 +73,57 @@ describe('StrategyBook', () => {
     expect(atMarks).toBe(oneByOne);
     expect(atMarks).toBe(1_000_000 - 700_105 + 710_000 + (10_000 - 300.33 + 304.5) * 1400);
   });
+
+  it('realizes what the cash moved by over a round trip, the average rounded to 4 places or not', () => {
+    // before: 100 @ 10.01 and 200 @ 10.02 average 10.0167 (10.01666…), and the sale of the 300 at
+    // 10.00 realized 3,000.00 − 300 × 10.0167 = −5.01, where the cash had moved by −5.00 (before
+    // charges): the average's rounding leaked into the realized PnL
+    const book = new StrategyBook({ USD: new Decimal(10_000) });
+    book.apply(fill('BUY', '100', '10.01', '1.00', '0', 'USD'), 'USD');
+    book.apply(fill('BUY', '200', '10.02', '2.00', '0', 'USD'), 'USD');
+    expect(book.position('AAPL')?.averagePrice.toFixed()).toBe('10.0167');
+    book.apply(fill('SELL', '300', '10', '3.00', '0', 'USD'), 'USD');
+    expect(book.totals('USD').realizedPnl.toFixed(2)).toBe('-5.00');
+    expect(book.cash('USD').toFixed()).toBe(String(10_000 - 5 - 6));
+  });
+
+  it('realizes a partial sale at the average price and the rest of the cost on the sale that closes', () => {
+    const book = new StrategyBook({ KRW: new Decimal(10_000_000) });
+    book.apply(fill('BUY', '10', '70000', '105'), 'KRW');
+    book.apply(fill('BUY', '5', '71000', '53'), 'KRW');
+    // 1,055,000 / 15 = 70,333.3333…
+    expect(book.position('005930')?.averagePrice.toFixed()).toBe('70333.3333');
+    book.apply(fill('SELL', '4', '72000', '43', '432'), 'KRW');
+    // 288,000 − 4 × 70,333.3333
+    expect(book.position('005930')?.realizedPnl.toFixed()).toBe('6666.6668');
+    book.apply(fill('SELL', '11', '69000', '113', '1138'), 'KRW');
+    // sold 1,047,000 for 1,055,000: −8,000 (before: −7,999.9995)
+    const totals = book.totals('KRW');
+    expect(totals.realizedPnl.toFixed()).toBe('-8000');
+    expect(book.cash('KRW').toFixed()).toBe(
+      new Decimal(10_000_000)
+        .plus(totals.realizedPnl)
+        .minus(totals.commissions)
+        .minus(totals.taxes)
+        .toFixed(),
+    );
+    // opened again: the average starts afresh, the realized PnL goes on from the symbol's
+    book.apply(fill('BUY', '2', '50000', '15'), 'KRW');
+    expect(book.position('005930')?.averagePrice.toFixed()).toBe('50000');
+    expect(book.position('005930')?.realizedPnl.toFixed()).toBe('-8000');
+  });
+
+  it('values an open position at what it cost: realized + unrealized − charges is what the equity moved by', () => {
+    // before: 300 held at 10.0167 and marked at 10.02 counted 300 × 0.0033 = 0.99 unrealized, where
+    // the shares bought for 3,005.00 were worth 3,006.00
+    const book = new StrategyBook({ USD: new Decimal(10_000) });
+    book.apply(fill('BUY', '100', '10.01', '1.00', '0', 'USD'), 'USD');
+    book.apply(fill('BUY', '200', '10.02', '2.00', '0', 'USD'), 'USD');
+    expect(book.unrealizedPnl('USD', () => 10.02).toFixed(2)).toBe('1.00');
+    book.apply(fill('SELL', '100', '10.05', '1.01', '0', 'USD'), 'USD');
+    const t = book.totals('USD');
+    const unrealized = book.unrealizedPnl('USD', () => 10.02);
+    const moved = book.cash('USD').plus(new Decimal('10.02').times(200)).minus(10_000);
+    expect(t.realizedPnl.plus(unrealized).minus(t.commissions).toFixed()).toBe(moved.toFixed());
+  });
 });

@@ -49,6 +49,12 @@ interface PositionState {
   readonly currency: Currency;
   readonly quantity: Figure;
   readonly averagePrice: Figure;
+  /**
+   * What the shares held cost: the buys' amounts less what the sells released (each partial sell
+   * its quantity at the average price, the sell that closes the rest), so that the realized PnL of
+   * a position bought and sold off is what its cash moved by, however the average was rounded.
+   */
+  readonly cost: Figure;
   readonly realizedPnl: Figure;
   /** Quantity as a number, for valuation on the hot path. */
   quantityNumber: number;
@@ -103,6 +109,7 @@ export class StrategyBook {
         currency,
         quantity: { int: 0, dec: ZERO },
         averagePrice: { int: 0, dec: ZERO },
+        cost: { int: 0, dec: ZERO },
         realizedPnl: { int: 0, dec: ZERO },
         quantityNumber: 0,
         markSlot: -1,
@@ -143,30 +150,44 @@ export class StrategyBook {
       const cash = subExact(subExact(totals.cash.int, amount), charges);
       const held = p.quantity.int;
       const bought = addExact(held, quantity);
-      if (Number.isNaN(cash) || Number.isNaN(bought)) return false;
+      const cost = held === 0 ? amount : addExact(p.cost.int, amount);
+      if (Number.isNaN(cash) || Number.isNaN(bought) || Number.isNaN(cost)) return false;
       let average = price;
       if (held !== 0) {
         // (held × average + amount) / (held + bought), exact when it divides
-        const cost = addExact(mulExact(held, p.averagePrice.int), amount);
-        if (Number.isNaN(cost) || cost % bought !== 0) return false;
-        average = cost / bought;
+        const heldCost = addExact(mulExact(held, p.averagePrice.int), amount);
+        if (Number.isNaN(heldCost) || heldCost % bought !== 0) return false;
+        average = heldCost / bought;
       }
       setInt(totals.cash, cash);
       setInt(p.quantity, bought);
+      setInt(p.cost, cost);
       if (average !== p.averagePrice.int) setInt(p.averagePrice, average);
     } else {
       const cash = subExact(addExact(totals.cash.int, amount), charges);
       if (Number.isNaN(cash)) return false;
       if (position !== undefined) {
-        const gain = subExact(amount, mulExact(position.averagePrice.int, quantity));
+        const left = subExact(position.quantity.int, quantity);
+        // the sell that closes releases the rest of the cost, a partial one its quantity at the average
+        const released = left === 0 ? position.cost.int : mulExact(position.averagePrice.int, quantity);
+        const gain = subExact(amount, released);
         const pnl = addExact(position.realizedPnl.int, gain);
         const realized = addExact(totals.realized.int, gain);
-        const left = subExact(position.quantity.int, quantity);
+        const cost = subExact(position.cost.int, released);
         // a sell past the position (of the account's shares too): the general path books it
-        if (Number.isNaN(pnl) || Number.isNaN(realized) || Number.isNaN(left) || left < 0) return false;
+        if (
+          Number.isNaN(pnl) ||
+          Number.isNaN(realized) ||
+          Number.isNaN(cost) ||
+          Number.isNaN(left) ||
+          left < 0
+        ) {
+          return false;
+        }
         setInt(position.realizedPnl, pnl);
         setInt(totals.realized, realized);
         setInt(position.quantity, left);
+        setInt(position.cost, cost);
       }
       setInt(totals.cash, cash);
     }
@@ -198,6 +219,7 @@ export class StrategyBook {
           : averagePurchasePrice(held, decOf(p.averagePrice), fill.quantity, amount),
       );
       setDec(p.quantity, held.plus(fill.quantity));
+      setDec(p.cost, held.isZero() ? amount : decOf(p.cost).plus(amount));
     } else {
       setDec(totals.cash, roundCash(currency, cash.plus(amount).minus(commission).minus(tax)));
       if (position !== undefined) {
@@ -206,10 +228,14 @@ export class StrategyBook {
         const held = decOf(position.quantity);
         const own = fill.quantity.gt(held) ? Decimal.max(ZERO, held) : fill.quantity;
         const proceeds = own === fill.quantity ? amount : roundCash(currency, own.times(fill.price));
-        const gain = proceeds.minus(decOf(position.averagePrice).times(own));
+        // the sell that closes releases the rest of the cost, a partial one its quantity at the average
+        const cost = decOf(position.cost);
+        const released = own.eq(held) ? cost : decOf(position.averagePrice).times(own);
+        const gain = proceeds.minus(released);
         setDec(position.realizedPnl, decOf(position.realizedPnl).plus(gain));
         setDec(totals.realized, decOf(totals.realized).plus(gain));
         setDec(position.quantity, held.minus(own));
+        setDec(position.cost, cost.minus(released));
       }
     }
     setDec(totals.commissions, decOf(totals.commissions).plus(commission));
@@ -248,7 +274,9 @@ export class StrategyBook {
   }
 
   /**
-   * Unrealized PnL of a currency at the given marks: Σ quantity × (mark − average price).
+   * Unrealized PnL of a currency at the given marks: Σ quantity × mark − what the shares held cost
+   * (quantity × average price, less the average's rounding), so that realized + unrealized −
+   * charges is what the equity moved by.
    *
    * @param mark - last price of a symbol (undefined: valued at its average price)
    */
@@ -258,7 +286,7 @@ export class StrategyBook {
       if (p.currency !== currency || isFlat(p)) continue;
       const m = mark(p.symbol);
       if (m !== undefined) {
-        sum = sum.plus(new Decimal(m).minus(decOf(p.averagePrice)).times(decOf(p.quantity)));
+        sum = sum.plus(new Decimal(m).times(decOf(p.quantity)).minus(decOf(p.cost)));
       }
     }
     return sum;

@@ -84,11 +84,14 @@ export interface PositionView {
   /** Average purchase price, rounded as the broker rounds its holdings. */
   readonly averagePrice: Decimal;
   /**
-   * Realized PnL of this symbol so far, in its currency: each sell's amount less the average price
-   * (as the broker rounds it, 4 places) times its quantity, before commissions and taxes (the
-   * portfolio counts those apart, as `hoga backtest` reports them). Gone with the position once flat;
-   * a position opened again in the symbol starts from what the earlier ones realized (it is the
-   * symbol's, not the round trip's).
+   * Realized PnL of this symbol so far, in its currency, before commissions and taxes (the
+   * portfolio counts those apart, as `hoga backtest` reports them): a partial sell's amount less the
+   * average price (as the broker rounds it, 4 places) times its quantity, and the sell that closes
+   * the position its amount less the rest of what the shares cost, so that a position bought and
+   * sold off realizes what its cash moved by (before, the average's rounding stayed in it: 100 at
+   * 10.01 and 200 at 10.02, sold at 10.00, realized −5.01 for −5.00). Gone with the position once
+   * flat; a position opened again in the symbol starts from what the earlier ones realized (it is
+   * the symbol's, not the round trip's).
    */
   readonly realizedPnl: Decimal;
 }
@@ -195,8 +198,12 @@ export interface StrategyContext {
    */
   equity(): number;
   /**
-   * This strategy's unrealized PnL in a currency at the last prices: Σ quantity × (last price −
-   * average price) over its positions in that currency (a position with no price yet counts zero).
+   * This strategy's unrealized PnL in a currency at the last prices: Σ quantity × last price − what
+   * the shares held cost, over its positions in that currency (a position with no price yet counts
+   * zero). The cost is quantity × average price but for the average's rounding (4 places), so that
+   * realized + unrealized − commissions − taxes is what the strategy's equity moved by in that
+   * currency (before, 300 bought for 3,005.00 at an average of 10.0167 and marked at 10.02 counted
+   * 0.99, not 1.00).
    */
   unrealizedPnl(currency: Currency): Decimal;
   /** This strategy's working orders (of one symbol when given). */
