@@ -66,9 +66,18 @@ export class SteppedFxRates implements FxRates {
   private readonly rates: Float64Array;
   private last = 0;
 
-  /** @param points - `[validFromMs, usdKrw]` pairs, any order (at least one) */
+  /**
+   * @param points - `[validFromMs, usdKrw]` pairs, any order (at least one; each time finite, each
+   *   rate positive)
+   * @throws RangeError naming a time or a rate that is not one
+   */
   constructor(points: readonly (readonly [number, number])[]) {
     if (points.length === 0) throw new RangeError('SteppedFxRates: expected at least one rate');
+    for (const [time, rate] of points) {
+      if (!Number.isFinite(time))
+        throw new RangeError(`SteppedFxRates: expected a time in ms, found ${String(time)}`);
+      checkedRate(rate);
+    }
     const sorted = [...points].sort((a, b) => a[0] - b[0]);
     this.times = Float64Array.from(sorted.map((p) => p[0]));
     this.rates = Float64Array.from(sorted.map((p) => p[1]));
