@@ -234,6 +234,18 @@ export class StrategyHost implements StrategyContext {
     return this.services.portfolio.unrealizedPnl(this.strategyId, currencyOf(currency, 'unrealizedPnl'));
   }
 
+  realizedPnl(currency: 'KRW' | 'USD'): Decimal {
+    return this.book.totals(currencyOf(currency, 'realizedPnl')).realizedPnl;
+  }
+
+  commissions(currency: 'KRW' | 'USD'): Decimal {
+    return this.book.totals(currencyOf(currency, 'commissions')).commissions;
+  }
+
+  taxes(currency: 'KRW' | 'USD'): Decimal {
+    return this.book.totals(currencyOf(currency, 'taxes')).taxes;
+  }
+
   openOrders(symbol?: string): readonly OrderView[] {
     const out: OrderView[] = [];
     if (this.open.size === 0) return out;

@@ -206,6 +206,16 @@ export interface StrategyContext {
    * 0.99, not 1.00).
    */
   unrealizedPnl(currency: Currency): Decimal;
+  /**
+   * This strategy's realized PnL in a currency so far (since its books opened: in paper and live,
+   * its earlier runs' fills included), before commissions and taxes: the sum of its positions'
+   * `realizedPnl`, flat ones included (a flat position is no longer listed).
+   */
+  realizedPnl(currency: Currency): Decimal;
+  /** The commissions this strategy's fills paid in a currency so far (since its books opened). */
+  commissions(currency: Currency): Decimal;
+  /** The taxes (the KR transaction tax on sells) this strategy's fills paid in a currency so far. */
+  taxes(currency: Currency): Decimal;
   /** This strategy's working orders (of one symbol when given). */
   openOrders(symbol?: string): readonly OrderView[];
   /**
