@@ -1,7 +1,9 @@
 /**
  * One strategy's books: its positions from its own fills, its cash per currency, realized PnL,
  * commissions and taxes. Arithmetic is the broker's (`@hoga/broker-model`): traded amounts rounded
- * to the currency, average purchase prices rounded as the broker rounds holdings.
+ * to the currency, average purchase prices rounded as the broker rounds holdings. Each position also
+ * keeps what its shares cost, unrounded, so that the realized and unrealized PnL add up to what the
+ * cash and the positions' value moved by.
  *
  * Every figure is kept as a number while it is a safe integer (KRW amounts and whole-share
  * quantities always are, in any realistic account): a fill of such figures is booked with number
@@ -278,7 +280,7 @@ export class StrategyBook {
    * (quantity × average price, less the average's rounding), so that realized + unrealized −
    * charges is what the equity moved by.
    *
-   * @param mark - last price of a symbol (undefined: valued at its average price)
+   * @param mark - last price of a symbol (undefined: the position counts zero)
    */
   unrealizedPnl(currency: Currency, mark: (symbol: string) => number | undefined): Decimal {
     let sum = ZERO;
