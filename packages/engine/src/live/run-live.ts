@@ -248,6 +248,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     for (const s of subscriptions) s.unsubscribe();
     paperAccount?.detach();
     risk.dispose();
+    record.stopDayCheck();
     await release();
     throw error;
   }

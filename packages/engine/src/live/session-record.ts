@@ -1,9 +1,10 @@
 /**
  * A live or paper session as a stored run (`hoga db runs --kind live|paper`): written when it
- * starts (status `running`), each fill appended as it is routed, and at the stop its equity points,
+ * starts (status `running`), each fill appended as it is routed, its equity at the start and at the
+ * end of each trading day stored once that day ended, and at the stop its last equity point,
  * statistics with the orders refused and the bars handed over, and how it ended (`stopped`, or
  * `failed` after a strategy hook threw). A session killed
- * outright stays `running` in the store. A run id stored before (a restart under the same id) is
+ * outright stays `running` in the store, with the equity of the days it ended. A run id stored before (a restart under the same id) is
  * stored with a suffix (`-2`, `-3`, …); a store failure is logged and never stops the session.
  *
  * @module
@@ -13,7 +14,12 @@ import { type HogaDatabase, RunRepository, type RunTrade } from '@hoga/store';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { EngineRuntime, StrategySpec } from '../runtime/engine-runtime.js';
 import type { RunSettings } from '../runtime/tokens.js';
+import { SESSION_DAY_SHIFT_MS, sessionDayKey } from '../stats/equity-stats.js';
 import { performanceStats } from '../stats/performance-stats.js';
+
+const DAY_MS = 86_400_000;
+/** How often (wall-clock ms) a session looks whether its trading day ended. */
+const DAY_CHECK_MS = 1_000;
 
 /** What a session's run record needs. */
 export interface SessionRecordOptions {
@@ -38,6 +44,11 @@ export class SessionRecord {
   private readonly runs: RunRepository;
   private readonly trades: (RunTrade & { readonly strategyId?: string })[] = [];
   private finished = false;
+  /** The trading day (`sessionDayKey`) of the last equity point. */
+  private day: number;
+  /** How many of the equity curve's points are stored. */
+  private storedPoints = 0;
+  private readonly dayCheck: ReturnType<typeof setInterval>;
   /** The id the session is stored under (null when it could not be stored). */
   runId: string | null = null;
 
@@ -46,6 +57,7 @@ export class SessionRecord {
     this.runs = new RunRepository(o.db.connection);
     const { settings, runtime } = o;
     o.portfolio.recordEquity();
+    this.day = sessionDayKey(o.now());
     const run = {
       kind: settings.mode === 'paper' ? ('paper' as const) : ('live' as const),
       strategyPath: o.strategyPath ?? null,
@@ -94,17 +106,53 @@ export class SessionRecord {
         o.logger.error({ err: error, runId: this.runId }, 'could not add a fill to the stored run');
       }
     });
+    this.dayCheck = setInterval(() => this.endOfDay(), DAY_CHECK_MS);
+    this.dayCheck.unref();
+  }
+
+  /**
+   * When a trading day ended (23:00:30 UTC, as a backtest's curve counts days) since the last
+   * point: one equity point stamped at the day's last millisecond, so that it is that day's, and the
+   * points not yet stored are stored (a session killed later keeps them). Nothing trades between
+   * the roll and this look, a second at most after it.
+   */
+  private endOfDay(): void {
+    if (this.finished) return;
+    const day = sessionDayKey(this.o.now());
+    if (day <= this.day) return;
+    this.day = day;
+    this.o.portfolio.recordEquity(day * DAY_MS - SESSION_DAY_SHIFT_MS - 1);
+    this.storeEquity();
+  }
+
+  /** Stops looking for the end of the trading day (a session whose start failed: never finished). */
+  stopDayCheck(): void {
+    clearInterval(this.dayCheck);
+  }
+
+  /** Stores the equity points recorded since the last store. */
+  private storeEquity(): void {
+    if (this.runId === null) return;
+    const curve = this.o.portfolio.equityCurve();
+    if (curve.length <= this.storedPoints) return;
+    try {
+      this.runs.appendEquity(this.runId, curve.slice(this.storedPoints));
+      this.storedPoints = curve.length;
+    } catch (error) {
+      this.o.logger.error({ err: error, runId: this.runId }, 'could not add equity points to the stored run');
+    }
   }
 
   /** Records the last equity point, the statistics and how the session ended (once). */
   finish(): void {
+    this.stopDayCheck();
     if (this.finished || this.runId === null) return;
     this.finished = true;
     const { runtime, portfolio } = this.o;
     try {
       portfolio.recordEquity();
       const equity = portfolio.equityCurve();
-      this.runs.appendEquity(this.runId, equity);
+      this.runs.appendEquity(this.runId, equity.slice(this.storedPoints));
       this.runs.finish(this.runId, {
         status: runtime.failure === null ? 'stopped' : 'failed',
         endedAt: this.o.now(),

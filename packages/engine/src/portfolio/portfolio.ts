@@ -45,8 +45,12 @@ export interface Portfolio {
   unrealizedPnl(strategyId: string, currency: Currency): Decimal;
   /** The last price of a symbol the positions are valued at, if one is known. */
   lastPrice(symbol: string): number | undefined;
-  /** Appends the current total equity to the curve at the clock's time. */
-  recordEquity(): void;
+  /**
+   * Appends the current total equity to the curve at the clock's time, or at `at` (a paper or live
+   * session's point at the end of a trading day, stamped in the day it ends), USD valued at the rate
+   * valid then; a point at the last one's time replaces it.
+   */
+  recordEquity(at?: number): void;
   /** The equity curve of all strategies together. */
   equityCurve(): readonly EquityPoint[];
 }
@@ -104,7 +108,11 @@ export class StrategyPortfolio implements Portfolio {
 
   /** @inheritdoc */
   equityKrw(strategyId?: string): number {
-    const rate = this.fx.usdKrwAt(this.clock.nowMs());
+    return this.equityKrwAt(this.clock.nowMs(), strategyId);
+  }
+
+  private equityKrwAt(ms: number, strategyId?: string): number {
+    const rate = this.fx.usdKrwAt(ms);
     if (strategyId !== undefined) return this.book(strategyId).equityKrwAt(this.marks, rate);
     let total = 0;
     for (const book of this.books.values()) total += book.equityKrwAt(this.marks, rate);
@@ -124,9 +132,9 @@ export class StrategyPortfolio implements Portfolio {
   }
 
   /** @inheritdoc */
-  recordEquity(): void {
-    const time = this.clock.nowMs();
-    const equity = this.equityKrw();
+  recordEquity(at?: number): void {
+    const time = at ?? this.clock.nowMs();
+    const equity = this.equityKrwAt(time);
     const last = this.curve[this.curve.length - 1];
     if (last !== undefined && last.time === time) this.curve[this.curve.length - 1] = { time, equity };
     else this.curve.push({ time, equity });
