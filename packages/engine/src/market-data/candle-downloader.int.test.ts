@@ -186,6 +186,54 @@ describe('CandleDownloader', () => {
       );
     });
 
+    it('downloads a series again when its cached candles no longer match the broker’s adjusted prices (a corporate action since)', async () => {
+      const dailyKey = { symbol: '005930', interval: '1d', adjusted: true } as const;
+      const october = downloadTargets(['005930'], '1d', '2026-10-01', '2026-10-30');
+      const extended = downloadTargets(['005930'], '1d', '2026-10-01', '2026-11-20');
+      const whole = (extended[0] as (typeof extended)[number]).range;
+      const fresh = open('fresh.sqlite');
+      await downloader(fresh).ensure('1d', extended);
+      const broker = fresh.candles.get(dailyKey, whole);
+
+      const db = open('readjusted.sqlite');
+      await downloader(db).ensure('1d', october);
+      // the cache holds October on the basis before a 2:1 split the broker has adjusted since
+      db.connection.exec(
+        `UPDATE candles SET open = CAST(open AS INTEGER) * 2, high = CAST(high AS INTEGER) * 2,
+           low = CAST(low AS INTEGER) * 2, close = CAST(close AS INTEGER) * 2
+         WHERE symbol = '005930' AND interval = '1d'`,
+      );
+      const events: DownloadProgress[] = [];
+      await downloader(db, events).ensure('1d', extended);
+      // before: October stayed doubled next to November's candles, a fake price jump at the seam
+      expect(db.candles.get(dailyKey, whole)).toEqual(broker);
+      expect(db.candles.coverage(dailyKey)).toEqual(fresh.candles.coverage(dailyKey));
+      const done = events.at(-1) as DownloadProgress;
+      expect(done).toMatchObject({ type: 'SymbolCompleted', refreshed: true });
+      expect(progressLine(done, '1d')).toMatch(/no longer matched the broker's adjusted prices/);
+    });
+
+    it('keeps a cached series whose candle differs in a price or two only (a late-reported trade), and one that matches', async () => {
+      const dailyKey = { symbol: '005930', interval: '1d', adjusted: true } as const;
+      const db = open('late-report.sqlite');
+      await downloader(db).ensure('1d', downloadTargets(['005930'], '1d', '2026-10-01', '2026-10-30'));
+      db.connection.exec(
+        `UPDATE candles SET high = CAST(high AS INTEGER) + 100 WHERE symbol = '005930' AND interval = '1d'`,
+      );
+      const kept = db.candles.get(dailyKey, { start: 0, end: Number.MAX_SAFE_INTEGER });
+      const requestsBefore = chartRequests();
+      const events: DownloadProgress[] = [];
+      const summary = await downloader(db, events).ensure(
+        '1d',
+        downloadTargets(['005930'], '1d', '2026-10-01', '2026-11-20'),
+      );
+      expect(summary.pages).toBe(1);
+      expect(chartRequests() - requestsBefore).toBeGreaterThanOrEqual(1);
+      expect(events.at(-1)).not.toHaveProperty('refreshed');
+      const october = db.candles.get(dailyKey, { start: 0, end: (kept.at(-1)?.ts ?? 0) + 1 });
+      expect(october).toEqual(kept);
+    });
+
     it('downloads US daily candles by New York trading date (stamped KST midnight)', async () => {
       const db = open('e.sqlite');
       const targets = downloadTargets(['AAPL'], '1d', '2026-11-02', '2026-11-20');

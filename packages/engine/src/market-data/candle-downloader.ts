@@ -161,7 +161,7 @@ export class CandleDownloader {
       const future = end <= t.range.start;
       const gaps = future ? [] : cache.missing(key, { start: t.range.start, end });
       const estimated = gaps.reduce((n, g) => n + estimatePages(interval, market, g, this.pageSize), 0);
-      return { target: t, key, gaps, estimated, future };
+      return { target: t, key, end, gaps, estimated, future };
     });
     const progress = {
       totalEstimated: plans.reduce((n, p) => n + p.estimated, 0),
@@ -185,8 +185,10 @@ export class CandleDownloader {
       if (plan.gaps.length === 0 && !plan.future) cachedSymbols.push(symbol);
       let pages = 0;
       let stored = 0;
-      for (const gap of plan.gaps) {
-        await this.fillGap(plan.key, gap, (pageCandles) => {
+      let refreshed = false;
+      const gaps = [...plan.gaps];
+      for (let g = 0; g < gaps.length; g++) {
+        const fill = await this.fillGap(plan.key, gaps[g] as TimeRange, (pageCandles) => {
           pages++;
           stored += pageCandles;
           progress.totalPages++;
@@ -204,6 +206,12 @@ export class CandleDownloader {
             time: clock.nowMs(),
           });
         });
+        if (fill === 'stale' && !refreshed) {
+          // the broker re-adjusted the series since it was cached: the whole range again, once
+          refreshed = true;
+          cache.forget(plan.key);
+          gaps.splice(g + 1, gaps.length, { start: plan.target.range.start, end: plan.end });
+        }
       }
       candles += stored;
       this.emit({
@@ -213,6 +221,7 @@ export class CandleDownloader {
         candles: stored,
         cached: plan.gaps.length === 0 && !plan.future,
         future: plan.future,
+        ...(refreshed ? { refreshed } : {}),
         time: clock.nowMs(),
       });
     }
@@ -222,12 +231,15 @@ export class CandleDownloader {
   /**
    * Downloads one missing range, newest page first, storing each page with the range it covers;
    * when the broker has no older candles, the rest of the range is stored as covered (and empty).
+   *
+   * @returns `stale` when the last page, reaching below the range into cached candles, shows the
+   *   broker's adjusted prices changed since they were cached (see {@link readjusted}); else `filled`
    */
   private async fillGap(
     key: { readonly symbol: string; readonly interval: BarInterval; readonly adjusted: boolean },
     gap: TimeRange,
     onPage: (candles: number) => void,
-  ): Promise<void> {
+  ): Promise<'filled' | 'stale'> {
     const { client, cache, signal } = this.options;
     let upper = gap.end;
     let before = DateTime.fromMillis(gap.end).setZone('Asia/Seoul').toISO() ?? '';
@@ -246,10 +258,12 @@ export class CandleDownloader {
       const inGap: CachedCandle[] = [];
       let oldest = Number.POSITIVE_INFINITY;
       let reachedStart = false;
+      const below = new Map<number, Candle>();
       for (const c of page.candles) {
         const ts = c.timestamp.toMillis();
         if (ts < gap.start) {
           reachedStart = true;
+          below.set(ts, c);
           continue;
         }
         if (ts >= upper) continue;
@@ -260,7 +274,7 @@ export class CandleDownloader {
       const coveredFrom = last ? gap.start : Math.min(oldest, upper);
       if (coveredFrom < upper) cache.store(key, { start: coveredFrom, end: upper }, inGap);
       onPage(inGap.length);
-      if (last) return;
+      if (last) return readjusted(cache, key, below, gap.start) ? 'stale' : 'filled';
       upper = coveredFrom;
       const raw = (page.raw as { nextBefore?: unknown }).nextBefore;
       before = typeof raw === 'string' ? raw : (page.nextBefore?.toISO() ?? '');
@@ -279,6 +293,35 @@ export class CandleDownloader {
   private emit(event: DownloadProgress): void {
     this.options.onProgress?.(event);
   }
+}
+
+/**
+ * Whether the broker's candles `below` a range just downloaded (stamped before `start`, by stamp)
+ * show that the cached series was adjusted again since it was cached: a corporate action re-adjusts
+ * every earlier price of an adjusted series (spec, candle rules 8 and 9), so a cached candle of the
+ * same stamp then differs in its open, high, low and close alike. Only adjusted series, and only all
+ * four prices: a late-reported trade that changes a past US minute's high or close (rule 12) is not
+ * taken for one. The oldest cached candle the page holds too is compared, the one furthest from
+ * late reports.
+ */
+function readjusted(
+  cache: CandleCache,
+  key: { readonly symbol: string; readonly interval: BarInterval; readonly adjusted: boolean },
+  below: ReadonlyMap<number, Candle>,
+  start: number,
+): boolean {
+  if (!key.adjusted || below.size === 0) return false;
+  let from = start;
+  for (const ts of below.keys()) if (ts < from) from = ts;
+  const cached = cache.get(key, { start: from, end: start }).find((k) => below.has(k.ts));
+  if (cached === undefined) return false;
+  const c = below.get(cached.ts) as Candle;
+  return (
+    !cached.open.eq(c.openPrice) &&
+    !cached.high.eq(c.highPrice) &&
+    !cached.low.eq(c.lowPrice) &&
+    !cached.close.eq(c.closePrice)
+  );
 }
 
 function toCached(c: Candle, ts: number): CachedCandle {

@@ -54,6 +54,11 @@ export interface SymbolCompleted {
   readonly cached: boolean;
   /** The range starts after the last complete candle: nothing to fetch yet. */
   readonly future?: boolean;
+  /**
+   * The cached candles no longer matched the broker's adjusted prices (a corporate action since
+   * they were cached): the series' cache was dropped and the whole range downloaded again.
+   */
+  readonly refreshed?: boolean;
   readonly time: number;
 }
 
@@ -82,7 +87,11 @@ export function progressLine(event: DownloadProgress, interval: string): string 
   }
   if (event.cached) return `${event.symbol} ${interval}: cached`;
   const pages = `${event.pages} page${event.pages === 1 ? '' : 's'}`;
-  return `${event.symbol} ${interval}: downloaded ${event.candles} candles in ${pages}`;
+  const again =
+    event.refreshed === true
+      ? " (the cached candles no longer matched the broker's adjusted prices, a corporate action since: downloaded again)"
+      : '';
+  return `${event.symbol} ${interval}: downloaded ${event.candles} candles in ${pages}${again}`;
 }
 
 /**

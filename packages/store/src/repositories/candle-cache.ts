@@ -56,6 +56,7 @@ export class CandleCache {
   private readonly deleteRange: Database.Statement;
   private readonly insertRange: Database.Statement;
   private readonly selectCoverage: Database.Statement;
+  private readonly forgetTx: (key: CandleSeriesKey) => void;
   private readonly storeTx: (
     key: CandleSeriesKey,
     range: TimeRange,
@@ -86,6 +87,17 @@ export class CandleCache {
       `SELECT start_ts, end_ts FROM candle_ranges
        WHERE symbol = ? AND interval = ? AND adjusted = ? ORDER BY start_ts`,
     );
+    const deleteCandles = db.prepare(
+      'DELETE FROM candles WHERE symbol = ? AND interval = ? AND adjusted = ?',
+    );
+    const deleteRanges = db.prepare(
+      'DELETE FROM candle_ranges WHERE symbol = ? AND interval = ? AND adjusted = ?',
+    );
+    this.forgetTx = db.transaction((key: CandleSeriesKey) => {
+      const k = [key.symbol, key.interval, key.adjusted ? 1 : 0] as const;
+      deleteRanges.run(...k);
+      deleteCandles.run(...k);
+    });
     this.storeTx = db.transaction(
       (key: CandleSeriesKey, range: TimeRange, candles: readonly CachedCandle[]) => {
         const k = [key.symbol, key.interval, key.adjusted ? 1 : 0] as const;
@@ -125,6 +137,15 @@ export class CandleCache {
       }
     }
     this.storeTx(key, range, candles);
+  }
+
+  /**
+   * Drops every cached candle of a series and its covered ranges, in one transaction: for a series
+   * the broker has re-adjusted since it was cached (a corporate action), whose cached prices no
+   * longer match the ones it serves.
+   */
+  forget(key: CandleSeriesKey): void {
+    this.forgetTx(key);
   }
 
   /** Cached candles with `range.start <= ts < range.end`, oldest first. */
