@@ -94,7 +94,12 @@ export class OrderManagerTables {
     this.statements.setPosition.run(symbol, quantity.toString(), at);
   }
 
-  /** Saves the positions as a store snapshot (what `hoga db positions` shows). */
+  /**
+   * Saves the positions' quantities as a `position_snapshots` record (a history of what the engine
+   * held at each start and stop; `hoga db positions` reads `om_positions` itself). The order manager
+   * keeps no average price or realized PnL: each item's average is `prices`' (0 when not given)
+   * and its realized PnL 0.
+   */
   snapshotPositions(at: number, prices: ReadonlyMap<string, Decimal> = new Map()): void {
     const positions = [...this.positions()].map(([symbol, quantity]) => {
       const market = /^[0-9]/.test(symbol) ? Market.KR : Market.US;
