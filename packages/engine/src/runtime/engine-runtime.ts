@@ -261,6 +261,7 @@ export class EngineRuntime implements HostServices {
     await this.settle();
     this.callAll('onStop');
     await this.settle();
+    for (const host of this.hosts) host.end();
     this.drain();
     this.recorder.flush();
     await this.venue.dispose();

@@ -19,6 +19,7 @@ import {
   transitionOrder,
 } from '@hoga/core';
 import type { TradingMode } from '@hoga/store';
+import { EngineError, EngineErrorCode } from '../engine-error.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { StrategyBook } from '../portfolio/strategy-book.js';
 import { RecentRing } from '../recent-ring.js';
@@ -118,6 +119,8 @@ export class StrategyHost implements StrategyContext {
   strategy!: Strategy<unknown>;
   /** Whether warm-up bars are being delivered. */
   isWarmingUp = false;
+  /** Whether the run ended (`onStop` ran): the calls that act throw (see {@link StrategyHost.end}). */
+  private ended = false;
   private readonly orders = new Map<string, MutableOrderView>();
   private readonly filledAmount = new Map<string, Decimal>();
   /**
@@ -168,34 +171,42 @@ export class StrategyHost implements StrategyContext {
   }
 
   subscribeBars(symbol: string, interval?: BarInterval): void {
+    if (this.ended) this.refuseEnded('subscribeBars');
     this.services.subscribe(this, 'bars', symbol, interval);
   }
 
   subscribePrices(symbol: string): void {
+    if (this.ended) this.refuseEnded('subscribePrices');
     this.services.subscribe(this, 'prices', symbol);
   }
 
   subscribeOrderbook(symbol: string): void {
+    if (this.ended) this.refuseEnded('subscribeOrderbook');
     this.services.subscribe(this, 'orderbook', symbol);
   }
 
   subscribeTrades(symbol: string): void {
+    if (this.ended) this.refuseEnded('subscribeTrades');
     this.services.subscribe(this, 'trades', symbol);
   }
 
   buy(symbol: string, quantity: DecimalInput, price?: DecimalInput): ClientOrderId {
+    if (this.ended) this.refuseEnded('buy');
     return this.services.submit(this, { symbol, side: 'BUY', quantity, price });
   }
 
   sell(symbol: string, quantity: DecimalInput, price?: DecimalInput): ClientOrderId {
+    if (this.ended) this.refuseEnded('sell');
     return this.services.submit(this, { symbol, side: 'SELL', quantity, price });
   }
 
   buyAmount(symbol: string, amount: DecimalInput): ClientOrderId {
+    if (this.ended) this.refuseEnded('buyAmount');
     return this.services.submit(this, { symbol, side: 'BUY', amount });
   }
 
   submit(request: OrderRequest): ClientOrderId {
+    if (this.ended) this.refuseEnded('submit');
     return this.services.submit(this, request);
   }
 
@@ -203,10 +214,12 @@ export class StrategyHost implements StrategyContext {
     clientOrderId: ClientOrderId,
     change: { price?: DecimalInput; quantity?: DecimalInput; confirmHighValue?: boolean },
   ): void {
+    if (this.ended) this.refuseEnded('modify');
     this.services.modify(this, clientOrderId, change);
   }
 
   cancel(clientOrderId: ClientOrderId): void {
+    if (this.ended) this.refuseEnded('cancel');
     this.services.cancel(this, clientOrderId);
   }
 
@@ -278,11 +291,30 @@ export class StrategyHost implements StrategyContext {
   }
 
   setTimer(name: string, spec: TimerSpec): void {
+    if (this.ended) this.refuseEnded('setTimer');
     this.services.setTimer(this, name, spec);
   }
 
   cancelTimer(name: string): boolean {
     return this.services.cancelTimer(this, name);
+  }
+
+  /**
+   * The run ended (`onStop` ran and what it placed was routed): from now on a call that would place,
+   * change or cancel an order, set a timer or subscribe throws, naming the strategy and the call.
+   * Before, `ctx.buy` from a callback the strategy left behind (a `setTimeout` set in `onStop`)
+   * answered an order id and the order went nowhere (not filled, journalled or denied). Reads, the
+   * log and `cancelTimer` still answer.
+   */
+  end(): void {
+    this.ended = true;
+  }
+
+  private refuseEnded(call: string): never {
+    throw new EngineError(
+      EngineErrorCode.INVALID_REQUEST,
+      `strategy ${this.strategyId}: ctx.${call} after the run ended (onStop has run): nothing is placed, set or subscribed`,
+    );
   }
 
   /** Registers a new order of this strategy (state `INITIALIZED`, nothing filled). */
