@@ -168,6 +168,45 @@ export default class UsesBadSizing extends Strategy {
     );
   }, 120_000);
 
+  it('says how to write TypeScript that Node cannot strip (an enum, a parameter property), exit 2', async () => {
+    // before: only Node's "TypeScript enum is not supported in strip-only mode", which names a mode
+    // the user never chose (the same file runs through tsx, in the user's own tests)
+    const withEnum = join(dir, 'with-enum.ts');
+    writeFileSync(
+      withEnum,
+      `import { Strategy } from '@hoga/engine';
+enum Side { Buy, Sell }
+export default class WithEnum extends Strategy {
+  side = Side.Buy;
+}
+`,
+    );
+    const first = await backtestMarch(withEnum);
+    expect(first.run.code).toBe(2);
+    expect(first.run.err).toContain(
+      `strategy file ${withEnum} failed to load: TypeScript enum is not supported in strip-only mode at ${withEnum}:2:1`,
+    );
+    expect(first.run.err).toContain(
+      "hoga loads a strategy with Node's type stripping, which takes only TypeScript that erases to JavaScript: for an enum, write an object `as const`",
+    );
+    const withParameter = join(dir, 'with-parameter.ts');
+    writeFileSync(
+      withParameter,
+      `import { Strategy } from '@hoga/engine';
+class Lot { constructor(private readonly size: number) {} }
+export default class WithParameter extends Strategy {
+  lot = new Lot(3);
+}
+`,
+    );
+    const second = await backtestMarch(withParameter);
+    expect(second.run.code).toBe(2);
+    expect(second.run.err).toContain('TypeScript parameter property is not supported in strip-only mode');
+    expect(second.run.err).toContain(
+      'for a parameter property (constructor(private x: T)), declare the field and assign it in the constructor',
+    );
+  }, 120_000);
+
   it("says that a directory or a file that is not a module is not a strategy's .ts file (exit 2)", async () => {
     // before: "Directory import '…' is not supported resolving ES modules imported from
     // …/dist/b-…/chunk-….mjs", and for a JSON file "needs an import attribute of \"type: json\""

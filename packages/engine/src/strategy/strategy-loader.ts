@@ -49,7 +49,7 @@ export async function loadStrategyClass(file: string): Promise<StrategyClass> {
   try {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (cause) {
-    const what = cause instanceof Error ? cause.message + placeOf(cause) : String(cause);
+    const what = cause instanceof Error ? cause.message + placeOf(cause) + stripHint(cause) : String(cause);
     throw new EngineError(
       EngineErrorCode.STRATEGY_LOAD_FAILED,
       `strategy file ${file} failed to load: ${what}`,
@@ -145,6 +145,32 @@ function placeOf(error: Error): string {
   const file = head[1]?.startsWith('file:') ? fileURLToPath(head[1]) : head[1];
   const column = (lines[caret] as string).indexOf('^') + 1;
   return ` at ${file}:${head[2]}:${column}\n${lines[caret - 1]}\n${(lines[caret] as string).trimEnd()}`;
+}
+
+/** What to write instead of each TypeScript construct Node's type stripping refuses. */
+const STRIP_ADVICE: readonly (readonly [RegExp, string])[] = [
+  [/\benum\b/, 'for an enum, write an object `as const` (const Side = { Buy: 0, Sell: 1 } as const)'],
+  [
+    /parameter property/,
+    'for a parameter property (constructor(private x: T)), declare the field and assign it in the constructor',
+  ],
+  [/namespace|module declaration/, 'for a namespace, write plain exports (or a module of its own)'],
+  [
+    /import equals|export assignment/,
+    'write import … from / export default instead of import = require() / export =',
+  ],
+];
+
+/**
+ * Advice for a file Node's type stripping refuses (`TypeScript enum is not supported in
+ * strip-only mode`): the `hoga` command loads a strategy with it, which takes only TypeScript that
+ * erases to JavaScript, while tsx (the user's own tests) compiles the same file. Before, Node's
+ * message alone named a mode the user never chose. Answers nothing for any other error.
+ */
+function stripHint(error: Error): string {
+  if (!/not supported in strip-only mode/.test(error.message)) return '';
+  const advice = STRIP_ADVICE.find(([pattern]) => pattern.test(error.message))?.[1];
+  return `\nhoga loads a strategy with Node's type stripping, which takes only TypeScript that erases to JavaScript: ${advice ?? 'write the construct as plain JavaScript with type annotations'}`;
 }
 
 /**
