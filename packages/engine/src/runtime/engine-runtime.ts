@@ -158,12 +158,20 @@ export class EngineRuntime implements HostServices {
     const log = this.log.child({ component: 'strategy', strategyId: id });
     const book = this.portfolio.open(id, spec.cash ?? this.settings.cash);
     const host = new StrategyHost(id, cls, this, log, this.states.forStrategy(id), book, config);
+    // Among the run's strategies while it is constructed, its events held until it is: an order it
+    // places in its constructor is answered at once by a backtest's venue (before, those events
+    // found no strategy, and its view of the order stayed INITIALIZED, open, to the run's end)
+    this.hosts.push(host);
+    this.inHook++;
     try {
       host.strategy = new cls(host, config as never);
     } catch (error) {
+      this.hosts.splice(this.hosts.indexOf(host), 1);
       throw new StrategyHookError(id, 'constructor', error, cls);
+    } finally {
+      this.inHook--;
     }
-    this.hosts.push(host);
+    this.drain();
     return host;
   }
 
