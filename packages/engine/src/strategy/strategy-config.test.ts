@@ -48,6 +48,38 @@ describe('parseStrategyConfig', () => {
     );
   });
 
+  it('refuses a field an object inside an array, a tuple or a record does not declare (before: dropped unseen)', () => {
+    const Legs = z.object({
+      legs: z.array(z.object({ symbol: z.string(), qty: z.number().default(1) })).default([]),
+      pair: z.tuple([z.object({ a: z.number() })]).optional(),
+      weights: z.record(z.string(), z.object({ w: z.number() })).optional(),
+      steps: z.array(z.object({ at: z.number() }).transform((s) => s.at)).optional(),
+    });
+    // `qtty` left the leg at the default quantity of 1 instead of 5
+    expect(() =>
+      parseStrategyConfig('Demo', Legs, {
+        legs: [
+          { symbol: '005930', qty: 2 },
+          { symbol: 'AAPL', qtty: 5 },
+        ],
+        pair: [{ a: 1, b: 2 }],
+        weights: { x: { w: 1, ww: 2 } },
+        steps: [{ at: 1, att: 2 }],
+      }),
+    ).toThrow(
+      [
+        'invalid config for strategy Demo:',
+        '  legs.1.qtty: found 5, expected no such field (a typo?)',
+        '  pair.0.b: found 2, expected no such field (a typo?)',
+        '  weights.x.ww: found 2, expected no such field (a typo?)',
+        '  steps.0.att: found 2, expected no such field (a typo?)',
+      ].join('\n'),
+    );
+    expect(parseStrategyConfig('Demo', Legs, { legs: [{ symbol: 'AAPL', qty: 5 }] })).toEqual({
+      legs: [{ symbol: 'AAPL', qty: 5 }],
+    });
+  });
+
   it.each([
     [{ fast: 'five' }, [['fast', 'five', 'number']]],
     [

@@ -59,34 +59,72 @@ export function parseStrategyConfig<C>(strategy: string, schema: ZodType<C> | un
   ]);
 }
 
+/** The part of a zod schema's definition read here (zod 4's `_zod.def`). */
+interface SchemaDef {
+  readonly type?: string;
+  readonly catchall?: unknown;
+  readonly shape?: object;
+  readonly innerType?: unknown;
+  readonly in?: unknown;
+  readonly element?: unknown;
+  readonly items?: readonly unknown[];
+  readonly rest?: unknown;
+  readonly valueType?: unknown;
+}
+
+/** Types that wrap one schema (`innerType`) without changing the shape of the value. */
+const WRAPPERS: ReadonlySet<string> = new Set([
+  'optional',
+  'nullable',
+  'default',
+  'prefault',
+  'catch',
+  'readonly',
+  'nonoptional',
+]);
+
 /**
- * The top-level fields of `raw` that a plain `z.object` schema does not declare. zod drops them
+ * The fields of `raw` that a plain `z.object` schema does not declare, at any depth: a nested
+ * object's, and an object's inside an array, a tuple or a record (`legs.1.qtty`). zod drops them
  * without a word, so a misspelt field (`stopLos`) would leave its setting at the default unseen;
  * they are errors here as they are with `z.strictObject`. A schema that takes other fields on
  * purpose says so (`z.looseObject`, or a `catchall`) and is left alone. Read from the schema's
- * definition, so a strategy's own copy of zod is understood too.
+ * definition, so a strategy's own copy of zod is understood too. Before, only objects within
+ * objects were read: `{"legs": [{"symbol": "AAPL", "qtty": 5}]}` bought the default quantity.
  */
-function unknownFields(schema: ZodType, raw: unknown, path: readonly string[] = []): ConfigIssue[] {
-  const def = objectDefOf(schema);
-  if (def === undefined || def.catchall !== undefined || def.shape === undefined) return [];
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return [];
-  const declared = def.shape as Record<string, ZodType>;
-  return Object.keys(raw).flatMap((key): ConfigIssue[] => {
-    const value = (raw as Record<string, unknown>)[key];
+function unknownFields(schema: unknown, raw: unknown, path: readonly string[] = []): ConfigIssue[] {
+  const def = unwrap(schema);
+  if (def === undefined || raw === null || typeof raw !== 'object') return [];
+  const at = (key: string | number, inner: unknown, value: unknown): ConfigIssue[] =>
+    unknownFields(inner, value, [...path, String(key)]);
+  if (def.type === 'array' && Array.isArray(raw)) return raw.flatMap((v, i) => at(i, def.element, v));
+  if (def.type === 'tuple' && Array.isArray(raw))
+    return raw.flatMap((v, i) => at(i, def.items?.[i] ?? def.rest, v));
+  if (Array.isArray(raw)) return [];
+  const fields = raw as Record<string, unknown>;
+  if (def.type === 'record') return Object.keys(fields).flatMap((k) => at(k, def.valueType, fields[k]));
+  if (def.type !== 'object' || def.catchall !== undefined || def.shape === undefined) return [];
+  const declared = def.shape as Record<string, unknown>;
+  return Object.keys(fields).flatMap((key): ConfigIssue[] => {
     // a nested object's fields too (before, `{"stop": {"pct": 1, "typo": 2}}` lost `typo` unseen)
-    if (Object.hasOwn(declared, key)) return unknownFields(declared[key] as ZodType, value, [...path, key]);
-    return [{ field: [...path, key].join('.'), value, expected: 'no such field (a typo?)' }];
+    if (Object.hasOwn(declared, key)) return at(key, declared[key], fields[key]);
+    return [{ field: [...path, key].join('.'), value: fields[key], expected: 'no such field (a typo?)' }];
   });
 }
 
-/** The definition of a `z.object` schema, through `optional`, `nullable`, `default` and the like. */
-function objectDefOf(schema: ZodType): { catchall?: unknown; shape?: object } | undefined {
-  type Def = { type?: string; catchall?: unknown; shape?: object; innerType?: unknown };
-  let def = (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def;
-  for (let depth = 0; def !== undefined && def.type !== 'object' && depth < 8; depth++) {
-    def = (def.innerType as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+/** A schema's definition through `optional`, `nullable`, `default` and the like, and a pipe's input. */
+function unwrap(schema: unknown): SchemaDef | undefined {
+  let def = defOf(schema);
+  for (let depth = 0; def !== undefined && depth < 16; depth++) {
+    if (def.type === 'pipe') def = defOf(def.in);
+    else if (def.type !== undefined && WRAPPERS.has(def.type)) def = defOf(def.innerType);
+    else return def;
   }
-  return def?.type === 'object' ? def : undefined;
+  return undefined;
+}
+
+function defOf(schema: unknown): SchemaDef | undefined {
+  return (schema as { _zod?: { def?: SchemaDef } } | undefined)?._zod?.def;
 }
 
 function issuesOf(error: ZodError, raw: unknown): ConfigIssue[] {
