@@ -5,6 +5,7 @@
  *
  * @example
  * ```ts
+ * import type { Bar } from '@hoga/core';
  * import { Strategy, z } from '@hoga/engine';
  * const Config = z.object({ quantity: z.number().int().positive().default(1) });
  * export default class BuyOnce extends Strategy<z.infer<typeof Config>> {
@@ -50,7 +51,10 @@ export abstract class Strategy<Config = Record<string, unknown>> {
     this.config = config;
   }
 
-  /** Once, before the first event (subscribe here; orders are allowed in live and paper). */
+  /**
+   * Once, before the first bar: subscribe here, set timers; orders are allowed in every mode (a
+   * backtest's market order fills at the first bar's open).
+   */
   onStart?(): HookResult;
   /** A bar closed (the bar object is reused by the engine: copy what you keep). */
   onBar?(bar: Bar): HookResult;
