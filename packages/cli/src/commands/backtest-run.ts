@@ -6,6 +6,8 @@
  *
  * @module
  */
+
+import { Console } from 'node:console';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { DEFAULT_VOLUME_FRACTION } from '@hoga/broker-model';
@@ -59,6 +61,23 @@ export async function runBacktestCommand(
   flags: BacktestFlags & ConnectionFlags,
 ): Promise<void> {
   const request = parseBacktestFlags(files, flags);
+  if (!request.json) return backtest(request, flags);
+  // with --json, stdout holds the one JSON document: a strategy's console output (at its import or
+  // in a hook) goes to stderr (before, first on stdout, and `hoga backtest … --json | jq` failed)
+  const saved = globalThis.console;
+  globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
+  try {
+    return await backtest(request, flags);
+  } finally {
+    globalThis.console = saved;
+  }
+}
+
+/** `hoga backtest` of parsed flags. */
+async function backtest(
+  request: ReturnType<typeof parseBacktestFlags>,
+  flags: BacktestFlags & ConnectionFlags,
+): Promise<void> {
   // the same limits as a live or paper run with this file: read (and a bad one refused) before any network
   const riskFile = riskConfigFile(flags.riskConfig);
   const risk = loadRiskConfig(riskFile);

@@ -173,3 +173,28 @@ describe('hoga backtest: --config for a strategy without a configSchema', TSX_CH
     expect(bare.stderr).not.toContain('declares no configSchema');
   });
 });
+
+describe("hoga backtest --json: a strategy's console output", TSX_CHILD, () => {
+  it('goes to stderr, leaving stdout one JSON document', async () => {
+    // before: console.log of a strategy (at its import or in a hook) came first on stdout, and
+    // `hoga backtest … --json | jq` failed to parse it
+    const file = strategyFile(
+      'console-talker',
+      `import { Strategy } from '@hoga/engine';
+console.log('loaded');
+export default class ConsoleTalker extends Strategy {
+  override onStart(): void {
+    console.log('started');
+    console.info('info too');
+  }
+}
+`,
+    );
+    const result = await backtest(file, '--json');
+    expect(result.code, result.stderr).toBe(0);
+    expect(() => JSON.parse(result.stdout)).not.toThrow();
+    expect(result.stderr).toContain('loaded\n');
+    expect(result.stderr).toContain('started\n');
+    expect(result.stderr).toContain('info too\n');
+  });
+});
