@@ -43,6 +43,7 @@ import type {
 import { ExecutionVenue } from '../venue/execution-venue.js';
 import { CommandPath } from './command-path.js';
 import { EventQueue } from './event-queue.js';
+import { HookWatch } from './hook-watch.js';
 import {
   barIntervalOf,
   checkOrderChange,
@@ -102,6 +103,8 @@ export class EngineRuntime implements HostServices {
   /** The way of the strategies' commands through the risk gate to the venue. */
   private readonly path: CommandPath;
   private warnedNoTicks = false;
+  /** Warns of a hook's promise unsettled for long (a hook awaiting its own order's fill). */
+  private readonly hookWatch = new HookWatch(() => this.pending !== null);
   private commands = 0;
 
   constructor(
@@ -201,6 +204,7 @@ export class EngineRuntime implements HostServices {
 
   /** Waits for a hook's promise (a method: a closure in `call` would allocate a context per bar). */
   private awaitHook(host: StrategyHost, hook: string, result: Promise<void>): void {
+    if (this.pending === null) this.hookWatch.started(host, hook);
     this.await(result.then(undefined, (error: unknown) => this.fail(host, hook, error)));
   }
 
@@ -271,6 +275,7 @@ export class EngineRuntime implements HostServices {
     await this.settle();
     for (const host of this.hosts) host.end();
     this.drain();
+    this.hookWatch.stop();
     this.recorder.flush();
     await this.venue.dispose();
   }
