@@ -326,7 +326,7 @@ async function loadStrategies(engine: Engine, request: BacktestRequest): Promise
       input.file,
       'backtest',
     );
-    const config = checkStrategyConfig(engine, strategyClass, input.config, input.configFile);
+    const config = checkStrategyConfig(engine, strategyClass, input.config, input.configFile, undefined, id);
     loaded.push({ input, strategyClass, id, config });
   }
   return loaded;

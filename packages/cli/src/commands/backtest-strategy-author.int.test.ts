@@ -198,3 +198,26 @@ export default class ConsoleTalker extends Strategy {
     expect(result.stderr).toContain('info too\n');
   });
 });
+
+describe('hoga backtest: a bad config of one of two instances of a class', TSX_CHILD, () => {
+  it('names the instance by its id and says it had no --config', async () => {
+    // before: "invalid config for strategy Sized:" for the second of `sized.ts sized.ts:small`
+    // given one --config: which of the two was not said, nor that it got no file
+    const file = strategyFile(
+      'sized',
+      `import { Strategy, z } from '@hoga/engine';
+const Config = z.object({ qty: z.number().int().positive() });
+export default class Sized extends Strategy<z.infer<typeof Config>> {
+  static readonly configSchema = Config;
+}
+`,
+    );
+    const config = join(scratch.dir, 'sized.json');
+    writeFileSync(config, '{"qty": 2}\n');
+    const result = await backtest(file, `${file}:small`, '--config', config);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      'invalid config for strategy small (class Sized; no --config given):\n  qty: found nothing, expected number',
+    );
+  });
+});

@@ -59,7 +59,14 @@ async function strategySpecs(argv: readonly string[], configs: readonly string[]
     );
     const configFile = configs[i];
     const config = configFile === undefined ? {} : readStrategyConfig(configFile, 'run');
-    checkStrategyConfig({ parseStrategyConfig, StrategyConfigError }, strategyClass, config, configFile);
+    checkStrategyConfig(
+      { parseStrategyConfig, StrategyConfigError },
+      strategyClass,
+      config,
+      configFile,
+      undefined,
+      id ?? strategyClass.name,
+    );
     specs.push({ strategyClass, config, ...(id === undefined ? {} : { id }) });
   }
   return specs;

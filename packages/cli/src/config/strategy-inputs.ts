@@ -181,6 +181,8 @@ export type StrategyConfigParser = Pick<
  * @param config - its parsed `--config` JSON (`{}` without one)
  * @param configFile - the `--config` file it came from, as given, if any
  * @param write - where the warning for a `--config` of a strategy without a schema goes (stderr)
+ * @param id - the strategy's id (`FILE.ts:ID`), when it is not its class name: the error names it
+ *   (before, `a.ts a.ts:b2` given one `--config` said `invalid config for strategy A:` of b2)
  * @returns the config parsed (defaults applied); a strategy without a `configSchema` gets its
  * `--config` as it is, with a warning naming the strategy and the file: its fields are not checked
  * (before, unsaid: a misspelt or unused field went unseen)
@@ -193,6 +195,7 @@ export function checkStrategyConfig(
   config: unknown,
   configFile: string | undefined,
   write: (line: string) => void = (line) => process.stderr.write(line),
+  id: string = strategyClass.name,
 ): unknown {
   if (configFile !== undefined && strategyClass.configSchema === undefined) {
     write(
@@ -205,8 +208,18 @@ export function checkStrategyConfig(
     return engine.parseStrategyConfig(strategyClass.name, strategyClass.configSchema, config);
   } catch (error) {
     if (error instanceof engine.StrategyConfigError) {
-      const where = configFile === undefined ? '' : ` (from ${configFile})`;
-      throw new CliError(error.message.replace(/:\n/, `${where}:\n`), ExitCode.USAGE, { cause: error });
+      const other = id !== strategyClass.name;
+      const where =
+        configFile !== undefined
+          ? ` (${other ? `class ${strategyClass.name}; ` : ''}from ${configFile})`
+          : other
+            ? ` (class ${strategyClass.name}; no --config given)`
+            : '';
+      const message = error.message.replace(
+        `invalid config for strategy ${strategyClass.name}:\n`,
+        `invalid config for strategy ${id}${where}:\n`,
+      );
+      throw new CliError(message, ExitCode.USAGE, { cause: error });
     }
     throw error;
   }
