@@ -221,3 +221,37 @@ export default class Sized extends Strategy<z.infer<typeof Config>> {
     );
   });
 });
+
+describe(
+  'hoga backtest: a callback the strategy left behind calls the context after the run',
+  TSX_CHILD,
+  () => {
+    it('does nothing, says so on stderr, and the report is printed (exit 0)', async () => {
+      // a setTimeout set in onStop, firing while hoga prints the report. For a while ctx.buy threw
+      // there: no run catches a callback's exception any more, and the process died (exit 1, a stack
+      // trace) before the report. Before that, the buy went nowhere without a word.
+      const file = strategyFile(
+        'late-caller',
+        `import { Strategy } from '@hoga/engine';
+export default class LateCaller extends Strategy {
+  override onStop(): void {
+    setTimeout(() => {
+      this.ctx.buy('005930', 1);
+      this.ctx.buy('005930', 2);
+    }, 0);
+  }
+}
+`,
+      );
+      const result = await backtest(file, '--json');
+      expect(result.code, result.stderr).toBe(0);
+      expect(() => JSON.parse(result.stdout)).not.toThrow();
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      const said = result.stderr.split('\n').filter((l) => l.includes('ctx.buy after the run ended'));
+      expect(said, result.stderr).toHaveLength(1);
+      expect(said[0]).toContain(
+        'strategy LateCaller: ctx.buy after the run ended (onStop has run): nothing is placed',
+      );
+    });
+  },
+);

@@ -12,6 +12,7 @@ import {
   Decimal,
   isTerminalOrderState,
   type Logger,
+  newClientOrderId,
   type OrderEvent,
   type OrderIntent,
   type OrderState,
@@ -19,7 +20,6 @@ import {
   transitionOrder,
 } from '@hoga/core';
 import type { TradingMode } from '@hoga/store';
-import { EngineError, EngineErrorCode } from '../engine-error.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { StrategyBook } from '../portfolio/strategy-book.js';
 import { RecentRing } from '../recent-ring.js';
@@ -119,7 +119,7 @@ export class StrategyHost implements StrategyContext {
   strategy!: Strategy<unknown>;
   /** Whether warm-up bars are being delivered. */
   isWarmingUp = false;
-  /** Whether the run ended (`onStop` ran): the calls that act throw (see {@link StrategyHost.end}). */
+  /** Whether the run ended (`onStop` ran): the calls that act do nothing (see {@link StrategyHost.end}). */
   private ended = false;
   private readonly orders = new Map<string, MutableOrderView>();
   private readonly filledAmount = new Map<string, Decimal>();
@@ -171,42 +171,54 @@ export class StrategyHost implements StrategyContext {
   }
 
   subscribeBars(symbol: string, interval?: BarInterval): void {
-    if (this.ended) this.refuseEnded('subscribeBars');
+    if (this.ended) {
+      this.ignoreEnded('subscribeBars');
+      return;
+    }
     this.services.subscribe(this, 'bars', symbol, interval);
   }
 
   subscribePrices(symbol: string): void {
-    if (this.ended) this.refuseEnded('subscribePrices');
+    if (this.ended) {
+      this.ignoreEnded('subscribePrices');
+      return;
+    }
     this.services.subscribe(this, 'prices', symbol);
   }
 
   subscribeOrderbook(symbol: string): void {
-    if (this.ended) this.refuseEnded('subscribeOrderbook');
+    if (this.ended) {
+      this.ignoreEnded('subscribeOrderbook');
+      return;
+    }
     this.services.subscribe(this, 'orderbook', symbol);
   }
 
   subscribeTrades(symbol: string): void {
-    if (this.ended) this.refuseEnded('subscribeTrades');
+    if (this.ended) {
+      this.ignoreEnded('subscribeTrades');
+      return;
+    }
     this.services.subscribe(this, 'trades', symbol);
   }
 
   buy(symbol: string, quantity: DecimalInput, price?: DecimalInput): ClientOrderId {
-    if (this.ended) this.refuseEnded('buy');
+    if (this.ended) return this.ignoreOrderEnded('buy');
     return this.services.submit(this, { symbol, side: 'BUY', quantity, price });
   }
 
   sell(symbol: string, quantity: DecimalInput, price?: DecimalInput): ClientOrderId {
-    if (this.ended) this.refuseEnded('sell');
+    if (this.ended) return this.ignoreOrderEnded('sell');
     return this.services.submit(this, { symbol, side: 'SELL', quantity, price });
   }
 
   buyAmount(symbol: string, amount: DecimalInput): ClientOrderId {
-    if (this.ended) this.refuseEnded('buyAmount');
+    if (this.ended) return this.ignoreOrderEnded('buyAmount');
     return this.services.submit(this, { symbol, side: 'BUY', amount });
   }
 
   submit(request: OrderRequest): ClientOrderId {
-    if (this.ended) this.refuseEnded('submit');
+    if (this.ended) return this.ignoreOrderEnded('submit');
     return this.services.submit(this, request);
   }
 
@@ -214,12 +226,18 @@ export class StrategyHost implements StrategyContext {
     clientOrderId: ClientOrderId,
     change: { price?: DecimalInput; quantity?: DecimalInput; confirmHighValue?: boolean },
   ): void {
-    if (this.ended) this.refuseEnded('modify');
+    if (this.ended) {
+      this.ignoreEnded('modify');
+      return;
+    }
     this.services.modify(this, clientOrderId, change);
   }
 
   cancel(clientOrderId: ClientOrderId): void {
-    if (this.ended) this.refuseEnded('cancel');
+    if (this.ended) {
+      this.ignoreEnded('cancel');
+      return;
+    }
     this.services.cancel(this, clientOrderId);
   }
 
@@ -291,7 +309,10 @@ export class StrategyHost implements StrategyContext {
   }
 
   setTimer(name: string, spec: TimerSpec): void {
-    if (this.ended) this.refuseEnded('setTimer');
+    if (this.ended) {
+      this.ignoreEnded('setTimer');
+      return;
+    }
     this.services.setTimer(this, name, spec);
   }
 
@@ -301,20 +322,34 @@ export class StrategyHost implements StrategyContext {
 
   /**
    * The run ended (`onStop` ran and what it placed was routed): from now on a call that would place,
-   * change or cancel an order, set a timer or subscribe throws, naming the strategy and the call.
-   * Before, `ctx.buy` from a callback the strategy left behind (a `setTimeout` set in `onStop`)
-   * answered an order id and the order went nowhere (not filled, journalled or denied). Reads, the
-   * log and `cancelTimer` still answer.
+   * change or cancel an order, set a timer or subscribe does nothing and says so, once per call, on
+   * the strategy's log. Before, `ctx.buy` from a callback the strategy left behind (a `setTimeout`
+   * set in `onStop`) answered an order id and the order went nowhere without a word (not filled,
+   * journalled or denied). Not a throw: nothing calls the context after the run but a callback of the
+   * strategy's own, whose exception no run catches any more: it ended the process before `hoga
+   * backtest` printed its report. Reads, the log and `cancelTimer` still answer.
    */
   end(): void {
     this.ended = true;
   }
 
-  private refuseEnded(call: string): never {
-    throw new EngineError(
-      EngineErrorCode.INVALID_REQUEST,
+  /** The calls already said to do nothing after the run ended. */
+  private readonly ignoredAfterEnd = new Set<string>();
+
+  /** Says, once per call, that `ctx.<call>` after the run ended does nothing. */
+  private ignoreEnded(call: string): void {
+    if (this.ignoredAfterEnd.has(call)) return;
+    this.ignoredAfterEnd.add(call);
+    this.log.warn(
+      { call },
       `strategy ${this.strategyId}: ctx.${call} after the run ended (onStop has run): nothing is placed, set or subscribed`,
     );
+  }
+
+  /** {@link ignoreEnded} for an order call: the id answered is of an order that is never placed. */
+  private ignoreOrderEnded(call: string): ClientOrderId {
+    this.ignoreEnded(call);
+    return newClientOrderId();
   }
 
   /** Registers a new order of this strategy (state `INITIALIZED`, nothing filled). */
