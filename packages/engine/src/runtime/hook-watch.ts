@@ -27,7 +27,7 @@ export class HookWatch {
   started(host: StrategyHost, hook: string): void {
     this.host = host;
     this.hook = hook;
-    this.since = Date.now();
+    this.since = performance.now();
     this.warned = false;
     if (this.timer === null) {
       const every = Math.max(10, Math.min(5_000, HOOK_WAIT_WARNING_MS.value / 2));
@@ -45,7 +45,7 @@ export class HookWatch {
   private check(): void {
     const host = this.host;
     if (host === null || this.warned || !this.waiting()) return;
-    const waited = Date.now() - this.since;
+    const waited = performance.now() - this.since;
     if (waited < HOOK_WAIT_WARNING_MS.value) return;
     this.warned = true;
     host.log.warn(
