@@ -69,7 +69,8 @@ describe('hoga run, failing at its start', () => {
     );
     expect(await exitedWithin(live, PROMPTLY_MS), live.out.join('')).toBe(2);
     expect(live.out.join('')).toContain(
-      `hoga: invalid config for strategy SmaCrossover (from ${typos}):\n` +
+      // the second of two instances of one class: named by its id (before, by its class alone)
+      `hoga: invalid config for strategy b (class SmaCrossover; from ${typos}):\n` +
         '  fast: found "five", expected number\n' +
         '  fsat: found 5, expected no such field (a typo?)\n',
     );
