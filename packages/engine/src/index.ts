@@ -179,6 +179,7 @@ export {
   YEAR_MS,
 } from './stats/equity-stats.js';
 export { type PerformanceStats, performanceStats } from './stats/performance-stats.js';
+export { type StrategyStats, strategyStats } from './stats/strategy-stats.js';
 export {
   type RoundTrip,
   roundTrips,

@@ -8,8 +8,17 @@ import { Decimal, formatKst } from '@hoga/core';
 import type { BacktestOutcome, PerformanceStats } from '@hoga/engine';
 import { DateTime } from 'luxon';
 import { formatMoney, groupDecimal } from '../output/table.js';
+import {
+  storedStrategiesJson,
+  strategiesJson,
+  strategyRows,
+  strategyViews,
+} from './backtest-report-strategies.js';
 
-/** The `--json` document. */
+/**
+ * The `--json` document. Its `stats.byStrategy` gives each strategy's part, in the order given
+ * (`StrategyJson` of `backtest-report-strategies.ts`).
+ */
 export interface BacktestJson {
   readonly runId: string;
   readonly stats: Record<string, unknown>;
@@ -36,7 +45,7 @@ function iso(ms: number): string {
  * `String(value)`: a ratio below 1e-6, such as one share's return on a large account, came out as
  * `"2.815e-9"`).
  */
-function ratio(value: number | null): string | null {
+export function ratio(value: number | null): string | null {
   return value === null || !Number.isFinite(value) ? null : new Decimal(value).toFixed();
 }
 
@@ -49,7 +58,8 @@ export function netProfitText(startEquity: number | null, endEquity: number | nu
   return new Decimal(equityText(endEquity)).minus(equityText(startEquity)).toFixed();
 }
 
-function perCurrency(values: Readonly<Record<string, Decimal>>): Record<string, string> {
+/** Money per currency as decimal strings, the currencies sorted. */
+export function perCurrency(values: Readonly<Record<string, Decimal>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [currency, amount] of Object.entries(values).sort(([a], [b]) => (a < b ? -1 : 1))) {
     out[currency] = amount.toFixed();
@@ -83,6 +93,8 @@ export function backtestJson(outcome: BacktestOutcome, stats: PerformanceStats):
       endEquity: equityText(stats.endEquity),
       netProfit: netProfitText(stats.startEquity, stats.endEquity),
       bars: outcome.bars,
+      // each strategy's part (one entry for a run of one); no equity per strategy: the cash is shared
+      byStrategy: strategiesJson(outcome.byStrategy),
     },
     trades: outcome.trades.map((t) => ({
       time: iso(t.time),
@@ -107,7 +119,8 @@ const EQUITY_STATS: ReadonlySet<string> = new Set(['startEquity', 'endEquity']);
  * A stored run's statistics as `--json` prints them (`hoga db runs`): the ratios as decimal
  * strings and the equity to the won as `hoga backtest --json` gives them, with the net profit
  * made from them (a run stored before it was reported included), counts as numbers, the rest
- * (money per currency, refusals, halts, a failure) as stored.
+ * (money per currency, refusals, halts, a failure) as stored, and each strategy's part as `--json`
+ * prints it (a run stored before the parts were has none).
  *
  * @param stats - the run's stored statistics (null while it runs)
  */
@@ -118,6 +131,7 @@ export function storedStatsJson(stats: unknown): unknown {
   const netProfit = netProfitText(number('startEquity'), number('endEquity'));
   return Object.fromEntries(
     Object.entries(stored).flatMap(([key, value]): [string, unknown][] => {
+      if (key === 'byStrategy') return [[key, storedStrategiesJson(value)]];
       if (typeof value !== 'number') return [[key, value]];
       if (RATIO_STATS.has(key)) return [[key, ratio(value)]];
       if (key === 'endEquity' && netProfit !== null) {
@@ -159,7 +173,7 @@ function count(value: number | null): string {
 }
 
 /** Money per currency as the tables show it (`1,252 KRW, $23.30`); `0` when none was charged. */
-function money(values: Readonly<Record<string, string>>): string {
+export function money(values: Readonly<Record<string, string>>): string {
   const parts = Object.entries(values)
     .filter(([, v]) => Number(v) !== 0)
     .map(([c, v]) =>
@@ -277,6 +291,8 @@ export function backtestText(
       refused: outcome.refused,
       halts: outcome.halts,
     }),
+    // a run of several strategies: a row for each one's part (a run of one prints as before)
+    ...strategyRows(strategyViews(outcome.byStrategy)),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = [title, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)];

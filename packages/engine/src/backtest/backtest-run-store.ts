@@ -10,6 +10,7 @@
 import { type HogaDatabase, type RunJournalWriter, RunRepository } from '@hoga/store';
 import type { EquityPoint } from '../portfolio/portfolio.js';
 import type { PerformanceStats } from '../stats/performance-stats.js';
+import type { StrategyStats } from '../stats/strategy-stats.js';
 import type { BacktestRecord } from './run-backtest.js';
 
 /** How a stored run ended. */
@@ -17,6 +18,8 @@ export interface StoredRunEnd {
   readonly status: 'completed' | 'failed' | 'stopped';
   readonly equity: readonly EquityPoint[];
   readonly stats: PerformanceStats;
+  /** Each strategy's part, in the order given (stored beside the statistics as `byStrategy`). */
+  readonly byStrategy: readonly StrategyStats[];
   /** The orders refused, by code (stored beside the statistics). */
   readonly refused: Readonly<Record<string, number>>;
   /** The daily loss limit's halts, by scope (stored beside the statistics). */
@@ -72,6 +75,7 @@ export class BacktestRunStore {
       refused: end.refused,
       halts: end.halts,
       bars: end.bars,
+      byStrategy: end.byStrategy,
       failure,
     });
     if (writeFailure !== null) throw writeFailure;

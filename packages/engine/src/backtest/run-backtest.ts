@@ -23,6 +23,7 @@ import { EngineRuntime, type StrategySpec, type Subscription } from '../runtime/
 import { watchStrayFailures } from '../runtime/stray-failures.js';
 import { ClockToken, type RunSettings } from '../runtime/tokens.js';
 import { type PerformanceStats, performanceStats } from '../stats/performance-stats.js';
+import { type StrategyStats, strategyStats } from '../stats/strategy-stats.js';
 import { OrderSummaryRecorder } from '../store/order-summary-recorder.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
 import { BacktestHalts } from './backtest-halts.js';
@@ -131,6 +132,12 @@ export interface BacktestOutcome {
   readonly totals: Readonly<Record<Currency, CurrencyTotals>>;
   /** The run's statistics (from its equity curve and trades). */
   readonly stats: PerformanceStats;
+  /**
+   * Each strategy's part (its fills, round trips and win rate; its book's realized PnL,
+   * commissions and taxes in each currency of the run's trades), in the order the strategies were
+   * given. No equity per strategy: the cash is the account's.
+   */
+  readonly byStrategy: readonly StrategyStats[];
 }
 
 /**
@@ -247,6 +254,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
   writer.close().catch(() => undefined);
   const equity = portfolio.equityCurve();
   const trades = log.trades();
+  const stats = performanceStats(equity, trades);
   const outcome: BacktestOutcome = {
     runId,
     status: runtime.failure !== null ? 'failed' : interrupted ? 'stopped' : 'completed',
@@ -261,12 +269,20 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
       KRW: portfolioTotals(portfolio, 'KRW'),
       USD: portfolioTotals(portfolio, 'USD'),
     },
-    stats: performanceStats(equity, trades),
+    stats,
+    // once, at the end: the run's currencies, each strategy's fills and book
+    byStrategy: strategyStats(
+      runtime.hosts.map((h) => h.strategyId),
+      trades,
+      Object.keys(stats.commissions).sort(),
+      (id, currency) => portfolio.book(id).totals(currency as Currency),
+    ),
   };
   await stored?.finish({
     status: outcome.status,
     equity,
     stats: outcome.stats,
+    byStrategy: outcome.byStrategy,
     refused: outcome.refused,
     halts: outcome.halts,
     bars,

@@ -18,6 +18,7 @@ import {
   statisticsRows,
   storedStatsJson,
 } from '../backtest-report.js';
+import { storedStrategyViews, strategyRows } from '../backtest-report-strategies.js';
 import { simulatorDatabaseHint } from '../simulator-database.js';
 import { type DbCommandIo, formatRows } from './db-io.js';
 import { openForReading } from './open-for-reading.js';
@@ -132,9 +133,12 @@ function oneRun(runs: RunRepository, run: RunRecord, json: boolean, io: DbComman
     ['ended', kst(run.endedAt) ?? '-'],
     ['params', JSON.stringify(run.params)],
     ...(run.stats === null ? [] : statisticsRows(statsView(run.stats))),
+    // a run of several strategies: each one's part (none stored before they were)
+    ...strategyRows(storedStrategyViews((run.stats as { byStrategy?: unknown } | null)?.byStrategy)),
     ...failureRow(run.stats),
   ];
-  io.out(`${lines.map(([k, v]) => `${(k as string).padEnd(16)}${v}`).join('\n')}\n`);
+  // (a key as long as the column, a strategy's row, still has a space before its value)
+  io.out(`${lines.map(([k, v]) => `${(k as string).padEnd(15)} ${v}`).join('\n')}\n`);
 }
 
 /**

@@ -1,0 +1,71 @@
+/**
+ * Each strategy's part of a run that ran several in one engine: its fills, round trips and win
+ * rate (counted as the run's are, from its own fills), and the realized PnL, commissions and taxes
+ * its books hold. Computed once, at the end of a run (never per bar or per fill). The cash is the
+ * account's, shared: there is no equity curve per strategy.
+ *
+ * @module
+ */
+import type { Decimal } from '@hoga/core';
+import type { CurrencyTotals } from '../portfolio/strategy-book.js';
+import { type TradeSample, tradeStats } from './trade-stats.js';
+
+/** One strategy's statistics in a run. Ratios are fractions (0.5 = 50 %). */
+export interface StrategyStats {
+  readonly strategyId: string;
+  /** Its fills. */
+  readonly trades: number;
+  /** Its closed round trips (as the run's statistics count them: per strategy and symbol). */
+  readonly roundTrips: number;
+  /** Its round trips with a positive net PnL. */
+  readonly wins: number;
+  /** `wins / roundTrips`; null when none closed. */
+  readonly winRate: number | null;
+  /** Per currency, its realized PnL before commissions and taxes (its book's, as `ctx.realizedPnl` reads it). */
+  readonly realizedPnl: Readonly<Record<string, Decimal>>;
+  /** Per currency, the commissions its fills paid (its book's). */
+  readonly commissions: Readonly<Record<string, Decimal>>;
+  /** Per currency, the taxes its fills paid (its book's). */
+  readonly taxes: Readonly<Record<string, Decimal>>;
+}
+
+/**
+ * Each strategy's statistics, in the order of `strategyIds`: counts from its own fills, money from
+ * its book, in each of `currencies` (the run's: zero where the strategy traded none).
+ *
+ * @param strategyIds - the run's strategies, in the order they were given
+ * @param trades - the run's fills in time order (each with its strategy's id)
+ * @param currencies - the currencies to give the money in
+ * @param totalsOf - a strategy's book totals in a currency
+ */
+export function strategyStats(
+  strategyIds: readonly string[],
+  trades: readonly TradeSample[],
+  currencies: readonly string[],
+  totalsOf: (strategyId: string, currency: string) => CurrencyTotals,
+): StrategyStats[] {
+  const byStrategy = new Map<string, TradeSample[]>(strategyIds.map((id) => [id, []]));
+  for (const t of trades) byStrategy.get(t.strategyId ?? '')?.push(t);
+  return strategyIds.map((strategyId) => {
+    const own = tradeStats(byStrategy.get(strategyId) ?? []);
+    const realizedPnl: Record<string, Decimal> = {};
+    const commissions: Record<string, Decimal> = {};
+    const taxes: Record<string, Decimal> = {};
+    for (const currency of currencies) {
+      const totals = totalsOf(strategyId, currency);
+      realizedPnl[currency] = totals.realizedPnl;
+      commissions[currency] = totals.commissions;
+      taxes[currency] = totals.taxes;
+    }
+    return {
+      strategyId,
+      trades: own.trades,
+      roundTrips: own.roundTrips,
+      wins: own.wins,
+      winRate: own.winRate,
+      realizedPnl,
+      commissions,
+      taxes,
+    };
+  });
+}
