@@ -1,7 +1,7 @@
 /**
  * `hoga backtest <strategy.ts>`: runs a strategy class over cached (or downloaded) bars and prints
  * net profit, total return, CAGR, maximum drawdown, Sharpe ratio, trades, win rate, commissions, taxes and the
- * orders refused by code.
+ * orders refused by code; with several strategies, each one's part too (`stats.byStrategy` in `--json`).
  *
  * @module
  */
