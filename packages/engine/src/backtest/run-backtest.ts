@@ -276,6 +276,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
       trades,
       Object.keys(stats.commissions).sort(),
       (id, currency) => portfolio.book(id).totals(currency as Currency),
+      stats,
     ),
   };
   await stored?.finish({

@@ -2,7 +2,7 @@ import { Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import type { CurrencyTotals } from '../portfolio/strategy-book.js';
 import { strategyStats } from './strategy-stats.js';
-import type { TradeSample } from './trade-stats.js';
+import { type TradeSample, tradeStats } from './trade-stats.js';
 
 const d = (v: string | number) => new Decimal(v);
 const trade = (
@@ -60,5 +60,26 @@ describe('strategyStats', () => {
       // a strategy that never filled: nothing, and no win rate
       ['C', 0, 0, 0, null, '0', '0', '0'],
     ]);
+  });
+});
+
+describe('strategyStats of a run of one strategy', () => {
+  it('gives the run’s counts when every fill is its own, and counts its own fills when not', () => {
+    const trades = [
+      trade('A', 1, 'BUY', 10, '70000', '105'),
+      trade('A', 2, 'SELL', 10, '71000', '106', '1065'),
+    ];
+    const run = tradeStats(trades);
+    const [part] = strategyStats(['A'], trades, ['KRW'], () => zero, run);
+    expect([part?.trades, part?.roundTrips, part?.wins, part?.winRate]).toEqual([2, 1, 1, 1]);
+    // a fill of no strategy of the list (not the run's own counts)
+    const [other] = strategyStats(
+      ['A'],
+      [...trades, trade('B', 3, 'BUY', 1, '70000', '10')],
+      ['KRW'],
+      () => zero,
+      run,
+    );
+    expect(other?.trades).toBe(2);
   });
 });

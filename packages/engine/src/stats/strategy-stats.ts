@@ -8,7 +8,7 @@
  */
 import type { Decimal } from '@hoga/core';
 import type { CurrencyTotals } from '../portfolio/strategy-book.js';
-import { type TradeSample, tradeStats } from './trade-stats.js';
+import { type TradeSample, type TradeStats, tradeStats } from './trade-stats.js';
 
 /** One strategy's statistics in a run. Ratios are fractions (0.5 = 50 %). */
 export interface StrategyStats {
@@ -37,17 +37,23 @@ export interface StrategyStats {
  * @param trades - the run's fills in time order (each with its strategy's id)
  * @param currencies - the currencies to give the money in
  * @param totalsOf - a strategy's book totals in a currency
+ * @param runStats - the run's trade statistics, when made: a run of one strategy whose fills are
+ *   all its own reuses them rather than counting its fills again
  */
 export function strategyStats(
   strategyIds: readonly string[],
   trades: readonly TradeSample[],
   currencies: readonly string[],
   totalsOf: (strategyId: string, currency: string) => CurrencyTotals,
+  runStats?: TradeStats,
 ): StrategyStats[] {
+  const only = strategyIds.length === 1 ? strategyIds[0] : undefined;
+  const allOwn =
+    only !== undefined && runStats !== undefined && trades.every((t) => (t.strategyId ?? '') === only);
   const byStrategy = new Map<string, TradeSample[]>(strategyIds.map((id) => [id, []]));
-  for (const t of trades) byStrategy.get(t.strategyId ?? '')?.push(t);
+  if (!allOwn) for (const t of trades) byStrategy.get(t.strategyId ?? '')?.push(t);
   return strategyIds.map((strategyId) => {
-    const own = tradeStats(byStrategy.get(strategyId) ?? []);
+    const own = allOwn && runStats !== undefined ? runStats : tradeStats(byStrategy.get(strategyId) ?? []);
     const realizedPnl: Record<string, Decimal> = {};
     const commissions: Record<string, Decimal> = {};
     const taxes: Record<string, Decimal> = {};
