@@ -224,10 +224,11 @@ export function intentInput(
  */
 export function timerDueOf(name: string, spec: TimerSpec, nowMs: number): number {
   const every = spec.every;
-  if (every !== undefined && !(every > 0 && Number.isFinite(every))) {
+  // whole ms: the clocks count ms (before, every 0.5 fired twice a millisecond of a backtest)
+  if (every !== undefined && !(Number.isSafeInteger(every) && every >= 1)) {
     throw new EngineError(
       EngineErrorCode.INVALID_REQUEST,
-      `timer ${name}: expected every > 0 ms, found ${String(every)}`,
+      `timer ${name}: expected every in whole milliseconds from 1, found ${String(every)}`,
     );
   }
   if (spec.at !== undefined && !(typeof spec.at === 'number' && Number.isFinite(spec.at))) {

@@ -32,3 +32,27 @@ describe('ctx.setTimer', () => {
     );
   });
 });
+
+describe('ctx.setTimer every', () => {
+  it.each([0.5, 1.5, 0, -1000, Number.POSITIVE_INFINITY])(
+    'throws naming the timer for every: %s (whole milliseconds from 1)',
+    async (every) => {
+      // before: every 0.5 was taken and fired twice a millisecond of the virtual clock (a backtest
+      // of a day: 172.8 million calls of onTimer)
+      class EveryHalf extends Strategy {
+        override onStart(): void {
+          this.ctx.setTimer('fast', { every });
+        }
+      }
+      const { outcome } = await backtestBars(
+        [{ strategyClass: EveryHalf }],
+        minuteBars('005930', [70_000, 70_100]),
+        { start: T0 },
+      );
+      expect(outcome.status).toBe('failed');
+      expect(outcome.failure?.message).toContain(
+        `timer fast: expected every in whole milliseconds from 1, found ${String(every)}`,
+      );
+    },
+  );
+});

@@ -125,7 +125,7 @@ export interface StrategyState {
 export interface TimerSpec {
   /** First firing, epoch ms (engine clock). */
   readonly at?: number | undefined;
-  /** Repeat period in ms. */
+  /** Repeat period: whole milliseconds from 1 (a repeating timer). */
   readonly every?: number | undefined;
 }
 
