@@ -10,23 +10,15 @@ import type { Decimal } from '@hoga/core';
 import type { CurrencyTotals } from '../portfolio/strategy-book.js';
 import { type TradeSample, type TradeStats, tradeStats } from './trade-stats.js';
 
-/** One strategy's statistics in a run. Ratios are fractions (0.5 = 50 %). */
-export interface StrategyStats {
+/**
+ * One strategy's statistics in a run: the run's trade statistics of its own fills (its round trips
+ * counted as the run's are: per strategy and symbol; its commissions and taxes per currency, its
+ * book's), its id and its realized PnL. Ratios are fractions (0.5 = 50 %).
+ */
+export interface StrategyStats extends TradeStats {
   readonly strategyId: string;
-  /** Its fills. */
-  readonly trades: number;
-  /** Its closed round trips (as the run's statistics count them: per strategy and symbol). */
-  readonly roundTrips: number;
-  /** Its round trips with a positive net PnL. */
-  readonly wins: number;
-  /** `wins / roundTrips`; null when none closed. */
-  readonly winRate: number | null;
   /** Per currency, its realized PnL before commissions and taxes (its book's, as `ctx.realizedPnl` reads it). */
   readonly realizedPnl: Readonly<Record<string, Decimal>>;
-  /** Per currency, the commissions its fills paid (its book's). */
-  readonly commissions: Readonly<Record<string, Decimal>>;
-  /** Per currency, the taxes its fills paid (its book's). */
-  readonly taxes: Readonly<Record<string, Decimal>>;
 }
 
 /**
