@@ -47,7 +47,7 @@ import type { MarkBook } from '../portfolio/mark-book.js';
 import type { RiskBook } from '../risk/risk-book.js';
 import type { RiskGate } from '../risk/risk-gate.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
-import { trackedOrderOf } from '../runtime/strategy-host.js';
+import { trackedOrderOf } from '../runtime/order-views.js';
 import { EventHub } from '../venue/event-hub.js';
 import type { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';

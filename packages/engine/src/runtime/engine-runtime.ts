@@ -44,6 +44,7 @@ import { ExecutionVenue } from '../venue/execution-venue.js';
 import { CommandPath } from './command-path.js';
 import { EventQueue } from './event-queue.js';
 import { HookWatch } from './hook-watch.js';
+import type { HostServices } from './host-services.js';
 import {
   barIntervalOf,
   checkOrderChange,
@@ -55,7 +56,6 @@ import {
   timerDueOf,
 } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
-import type { HostServices } from './strategy-host.js';
 import { StrategyHost } from './strategy-host.js';
 import { StrategyOrderChecks } from './strategy-order-checks.js';
 import { TimerQueue } from './timer-queue.js';

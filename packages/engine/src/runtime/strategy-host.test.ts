@@ -16,7 +16,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { StrategyBook } from '../portfolio/strategy-book.js';
 import type { StrategyClass } from '../strategy/strategy.js';
-import type { HostServices } from './strategy-host.js';
+import type { HostServices } from './host-services.js';
 import { StrategyHost } from './strategy-host.js';
 
 const id = clientOrderId('restart-1');

@@ -20,7 +20,6 @@ import {
   transitionOrder,
 } from '@hoga/core';
 import type { TradingMode } from '@hoga/store';
-import type { Portfolio } from '../portfolio/portfolio.js';
 import type { StrategyBook } from '../portfolio/strategy-book.js';
 import { RecentRing } from '../recent-ring.js';
 import type { Strategy, StrategyClass } from '../strategy/strategy.js';
@@ -35,34 +34,9 @@ import type {
   TimerSpec,
   Universe,
 } from '../strategy/strategy-context.js';
+import type { HostServices } from './host-services.js';
 import { currencyOf, symbolOf } from './intent-input.js';
-
-/** What a host needs from the runtime. */
-export interface HostServices {
-  readonly mode: TradingMode;
-  readonly universe: Universe;
-  readonly clock: Clock;
-  readonly account: AccountView;
-  /** Values the strategies' books (`ctx.equity()`, `ctx.unrealizedPnl()`). */
-  readonly portfolio: Portfolio;
-  submit(host: StrategyHost, request: OrderRequest): ClientOrderId;
-  modify(
-    host: StrategyHost,
-    id: ClientOrderId,
-    change: { price?: DecimalInput; quantity?: DecimalInput; confirmHighValue?: boolean },
-  ): void;
-  cancel(host: StrategyHost, id: ClientOrderId): void;
-  setTimer(host: StrategyHost, name: string, spec: TimerSpec): void;
-  cancelTimer(host: StrategyHost, name: string): boolean;
-  subscribe(
-    host: StrategyHost,
-    kind: 'bars' | 'prices' | 'orderbook' | 'trades',
-    symbol: string,
-    interval?: BarInterval,
-  ): void;
-}
-
-type MutableOrderView = { -readonly [K in keyof OrderView]: OrderView[K] };
+import { copyOf, type MutableOrderView, trackedOrderOf } from './order-views.js';
 
 const OPEN: ReadonlySet<OrderState> = new Set([
   'INITIALIZED',
@@ -77,38 +51,6 @@ const ZERO = new Decimal(0);
 /** The two contexts of a transition (made once, not per event). */
 const HAS_FILLS = { hasFills: true } as const;
 const NO_FILLS = { hasFills: false } as const;
-
-/** A strategy's view of a new order of `intent` (state `INITIALIZED`, nothing filled). */
-export function trackedOrderOf(intent: OrderIntent): OrderView {
-  return {
-    clientOrderId: intent.clientOrderId,
-    symbol: intent.instrument.symbol,
-    side: intent.side,
-    orderType: intent.orderType,
-    price: intent.sizing === 'QUANTITY' && intent.orderType === 'LIMIT' ? intent.price : null,
-    quantity: intent.sizing === 'QUANTITY' ? intent.quantity : null,
-    amount: intent.sizing === 'AMOUNT' ? intent.amount : null,
-    state: 'INITIALIZED',
-    filledQuantity: ZERO,
-    averageFillPrice: null,
-  };
-}
-
-/** A copy of an order view (one shape for every copy; a spread copies through a slow path). */
-function copyOf(o: OrderView): MutableOrderView {
-  return {
-    clientOrderId: o.clientOrderId,
-    symbol: o.symbol,
-    side: o.side,
-    orderType: o.orderType,
-    price: o.price,
-    quantity: o.quantity,
-    amount: o.amount,
-    state: o.state,
-    filledQuantity: o.filledQuantity,
-    averageFillPrice: o.averageFillPrice,
-  };
-}
 
 /** How many closed orders a strategy can still look up with `ctx.order(id)`. */
 const KEPT_CLOSED_ORDERS = 1_000;
