@@ -1,8 +1,8 @@
 import type { Bar, OrderEvent } from '@hoga/core';
-import { createLogger, Decimal } from '@hoga/core';
+import { Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
-import { backtestBars, MINUTE, minuteBars, T0 } from './backtest-fixture.test-helper.js';
+import { backtestBars, MINUTE, minuteBars, recordingLogger, T0 } from './backtest-fixture.test-helper.js';
 
 // A backtest's daily loss limit counts what live and paper count: realised PnL today plus what the
 // positions made today at the bars' closes (from the last close before the day), not realised only.
@@ -72,13 +72,7 @@ describe('the daily loss limit in a backtest', () => {
       },
       seen,
     );
-    const records: Record<string, unknown>[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: {
-        write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>),
-      },
-    });
+    const { logger, records } = recordingLogger('info');
     const { outcome } = await backtestBars(
       [{ strategyClass: Cls }],
       twoDays([70_000, 70_000, 69_000, 65_000, 59_000, 59_000, 59_000], [59_000, 59_000, 59_500]),

@@ -1,5 +1,6 @@
 /**
- * Test helpers: bars from closes, and a backtest over in-memory bars with an in-memory store.
+ * Test helpers: bars from closes, a backtest over in-memory bars with an in-memory store, and a
+ * logger whose records a test reads.
  */
 import { type Bar, type BarInterval, createLogger, Decimal, type Instrument, type Logger } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
@@ -95,4 +96,24 @@ export async function backtestBars(
     openStream: async () => BarFeed.fromBars(bars, start).stream(),
   });
   return { outcome, db };
+}
+
+/**
+ * A logger from `level` up whose records (pino's JSON lines, parsed) land in `records`.
+ *
+ * @example
+ * ```ts
+ * const { logger, records } = recordingLogger('info');
+ * ```
+ */
+export function recordingLogger(level: 'debug' | 'info' = 'info'): {
+  readonly logger: Logger;
+  readonly records: Record<string, unknown>[];
+} {
+  const records: Record<string, unknown>[] = [];
+  const logger = createLogger({
+    level,
+    destination: { write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>) },
+  });
+  return { logger, records };
 }

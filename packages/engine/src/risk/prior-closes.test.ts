@@ -4,9 +4,10 @@
  * it the reference); a symbol the book has a price of is not read, and one with no usable candle
  * keeps the fallback (its first price of the day), the run going on.
  */
-import { createLogger, Decimal } from '@hoga/core';
+import { Decimal } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+import { recordingLogger } from '../backtest/backtest-fixture.test-helper.js';
 import { logPriorCloses, type PriorCloseSource, seedPriorCloses } from './prior-closes.js';
 import { RiskBook } from './risk-book.js';
 import { bookFill, T0 } from './risk-fixture.test-helper.js';
@@ -113,13 +114,7 @@ describe('seedPriorCloses', () => {
       '035420': [],
     });
     const found = await seedPriorCloses(new RiskBook(), broker, ['005930', '000660', '035420'], T0, 8);
-    const records: Record<string, unknown>[] = [];
-    const logger = createLogger({
-      level: 'debug',
-      destination: {
-        write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>),
-      },
-    });
+    const { logger, records } = recordingLogger('debug');
     logPriorCloses(logger, found);
     expect(records.map((r) => [r.level, r.msg])).toEqual([
       [20, "005930: today's PnL counts from 70000, its last price before the day began"],

@@ -8,9 +8,9 @@
  * Reading (positions, cash, the clock) and logging still work; orders placed in `onStop` itself are
  * placed as before.
  */
-import { type Bar, type ClientOrderId, createLogger, type OrderEvent } from '@hoga/core';
+import type { Bar, ClientOrderId, OrderEvent } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { backtestBars, minuteBars } from '../backtest/backtest-fixture.test-helper.js';
+import { backtestBars, minuteBars, recordingLogger } from '../backtest/backtest-fixture.test-helper.js';
 import { Strategy } from '../strategy/strategy.js';
 import type { StrategyContext } from '../strategy/strategy-context.js';
 
@@ -32,13 +32,7 @@ describe('the context after the run ended', () => {
         this.ctx.buy('005930', 1, 60_000);
       }
     }
-    const records: Record<string, unknown>[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: {
-        write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>),
-      },
-    });
+    const { logger, records } = recordingLogger('info');
     const { outcome } = await backtestBars(
       [{ strategyClass: KeepsContext }],
       minuteBars('005930', [70000, 70100, 70200]),

@@ -1,6 +1,6 @@
-import { type Bar, createLogger, type Fill, type OrderEvent } from '@hoga/core';
+import type { Bar, Fill, OrderEvent } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { backtestBars, minuteBars } from '../backtest/backtest-fixture.test-helper.js';
+import { backtestBars, minuteBars, recordingLogger } from '../backtest/backtest-fixture.test-helper.js';
 import { Strategy } from '../strategy/strategy.js';
 
 /**
@@ -38,13 +38,7 @@ class TouchesClosedOrders extends Strategy {
 
 describe('a cancel or modify of an order that can no longer change', () => {
   it('is refused to the strategy at once, naming the state, and is never sent to the venue; nothing warns', async () => {
-    const records: Record<string, unknown>[] = [];
-    const logger = createLogger({
-      level: 'debug',
-      destination: {
-        write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>),
-      },
-    });
+    const { logger, records } = recordingLogger('debug');
     let strategy: TouchesClosedOrders | undefined;
     const { outcome } = await backtestBars(
       [
