@@ -55,3 +55,53 @@ describe('a stored session', () => {
     60_000,
   );
 });
+
+/** Buys `quantity` of 005930 at market once started (a config of its own per instance). */
+class BuysOnce extends Strategy<{ quantity: number }> {
+  override onStart(): void {
+    this.ctx.buy('005930', this.config.quantity);
+  }
+}
+
+describe('a stored session of several strategies', () => {
+  it.each(['paper', 'live'] as const)(
+    '%s: keeps each strategy’s part beside the statistics, as a backtest does',
+    async (mode) => {
+      // 10:00 Seoul, the regular session, at ×30
+      const s = await startSimulatedBroker(closers, { start: '2026-11-24T10:00:00+09:00', speed: 30 });
+      const db = openTempDb(closers, `hoga-session-parts-${mode}-`, s.clock);
+      const { handle, events } = await startTestRun(
+        { client: s.client, clock: s.clock, db },
+        {
+          runId: `parts-${mode}`,
+          mode,
+          symbols: ['005930'],
+          cashKrw: new Decimal(10_000_000),
+          strategies: [
+            { strategyClass: BuysOnce, id: 'one', config: { quantity: 1 } },
+            { strategyClass: BuysOnce, id: 'two', config: { quantity: 2 } },
+          ],
+        },
+        { pollIntervalMs: 200, streamIntervals: { candles1m: 300 } },
+      );
+      await until(() => events.filter((e) => e.type === 'OrderFilled').length === 2, 30_000);
+      await handle.stop();
+
+      const stats = new RunRepository(db.connection).get(`parts-${mode}`)?.stats as
+        | { byStrategy?: { strategyId: string; trades: number; commissions: Record<string, string> }[] }
+        | undefined;
+      const parts = stats?.byStrategy ?? [];
+      expect(parts.map((p) => [p.strategyId, p.trades])).toEqual([
+        ['one', 1],
+        ['two', 1],
+      ]);
+      // each strategy's commission is its own fill's, and the two add up to the run's
+      const commissionOf = (id: string) =>
+        events
+          .filter((e) => e.type === 'OrderFilled' && e.strategyId === id)
+          .map((e) => (e.type === 'OrderFilled' ? e.fill.commission.amount.toString() : ''));
+      expect(parts.map((p) => p.commissions.KRW)).toEqual([...commissionOf('one'), ...commissionOf('two')]);
+    },
+    60_000,
+  );
+});

@@ -2,20 +2,22 @@
  * A live or paper session as a stored run (`hoga db runs --kind live|paper`): written when it
  * starts (status `running`), each fill appended as it is routed, its equity at the start and at the
  * end of each trading day stored once that day ended, and at the stop its last equity point,
- * statistics with the orders refused and the bars handed over, and how it ended (`stopped`, or
- * `failed` after a strategy hook threw). A session killed
- * outright stays `running` in the store, with the equity of the days it ended. A run id stored before (a restart under the same id) is
- * stored with a suffix (`-2`, `-3`, …); a store failure is logged and never stops the session.
+ * statistics with each strategy's part (`byStrategy`), the orders refused and the bars handed over,
+ * and how it ended (`stopped`, or `failed` after a strategy hook threw). A session killed outright
+ * stays `running` in the store, with the equity of the days it ended. A run id stored before (a
+ * restart under the same id) is stored with a suffix (`-2`, `-3`, …); a store failure is logged and
+ * never stops the session.
  *
  * @module
  */
-import { Decimal, type Logger } from '@hoga/core';
+import { type Currency, Decimal, type Logger } from '@hoga/core';
 import { type HogaDatabase, RunRepository, type RunTrade } from '@hoga/store';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { EngineRuntime, StrategySpec } from '../runtime/engine-runtime.js';
 import type { RunSettings } from '../runtime/tokens.js';
 import { SESSION_DAY_SHIFT_MS, sessionDayKey } from '../stats/equity-stats.js';
 import { performanceStats } from '../stats/performance-stats.js';
+import { strategyStats } from '../stats/strategy-stats.js';
 
 const DAY_MS = 86_400_000;
 /** How often (wall-clock ms) a session looks whether its trading day ended. */
@@ -153,11 +155,20 @@ export class SessionRecord {
       portfolio.recordEquity();
       const equity = portfolio.equityCurve();
       this.runs.appendEquity(this.runId, equity.slice(this.storedPoints));
+      const stats = performanceStats(equity, this.trades);
+      // each strategy's part, in the order given, as a backtest stores it (hoga db runs --id prints
+      // one row per strategy when there are several)
+      const byStrategy = strategyStats(
+        runtime.hosts.map((h) => h.strategyId),
+        this.trades,
+        Object.keys(stats.commissions).sort(),
+        (id, currency) => portfolio.book(id).totals(currency as Currency),
+      );
       this.runs.finish(this.runId, {
         status: runtime.failure === null ? 'stopped' : 'failed',
         endedAt: this.o.now(),
         // beside the statistics, as a backtest's stored run has them (hoga db runs --id)
-        stats: { ...performanceStats(equity, this.trades), ...this.o.counts?.() },
+        stats: { ...stats, byStrategy, ...this.o.counts?.() },
       });
     } catch (error) {
       this.o.logger.error({ err: error, runId: this.runId }, 'could not finish the stored run');
