@@ -15,8 +15,9 @@ const bundlePath = join(cliDir, 'dist', 'hoga.mjs');
 
 /**
  * The commands bin/node-settings.json has settings for: only these load bin/node-tuning.js and read
- * the file, every other command starts without either (a few milliseconds of start-up). Their names
- * are written here and as the file's keys: src/hoga-node-settings.int.test.ts pins the two together.
+ * the file, every other command starts without either (a few milliseconds of start-up), and only
+ * the others keep Node's compile cache (below). Their names are written here and as the file's
+ * keys: src/hoga-node-settings.int.test.ts pins the two together.
  */
 const TUNED_COMMANDS = ['run', 'backtest'];
 
@@ -182,8 +183,13 @@ if (process.env.HOGA_NO_BUNDLE === '1' || !nodeCanRunBundle) {
   if (ready) {
     stripTypesOutOfProcess();
     // V8's code of the bundle is kept between runs (Node's compile cache, in its default place
-    // unless NODE_COMPILE_CACHE says otherwise): a start no longer compiles its 3.7 MB again
-    if (process.env.NODE_DISABLE_COMPILE_CACHE === undefined) nodeModule.enableCompileCache?.();
+    // unless NODE_COMPILE_CACHE says otherwise): a start no longer compiles its 3.7 MB again (30–40
+    // ms). Not for the tuned commands, a live or paper run of hours and a backtest of seconds, to
+    // which that is nothing: a `hoga backtest` was once seen dying of SIGSEGV at start, seven times
+    // in a row, beside a new bundle's first starts (never reproduced), and V8 aborting on a code
+    // cache it cannot read back is a known failure of Node's compile cache elsewhere.
+    if (process.env.NODE_DISABLE_COMPILE_CACHE === undefined && !TUNED_COMMANDS.includes(process.argv[2]))
+      nodeModule.enableCompileCache?.();
     await import(pathToFileURL(bundlePath).href);
   } else await runSources();
 }

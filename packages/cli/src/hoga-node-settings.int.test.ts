@@ -133,6 +133,8 @@ describe.runIf(process.platform === 'linux' && 'execve' in process)('hoga run', 
 interface Started {
   readonly pid: number;
   readonly execArgv: readonly string[];
+  /** Node's compile cache directory, null when it is off. */
+  readonly compileCache: string | null;
 }
 
 /** Runs `hoga backtest` of a strategy that writes down its process's pid and node flags. */
@@ -146,10 +148,11 @@ async function backtestRun(
   writeFileSync(
     file,
     `import { writeFileSync } from 'node:fs';
+import { getCompileCacheDir } from 'node:module';
 import { Strategy } from '@hoga/engine';
 export default class WritesItsProcess extends Strategy {
   override onStart(): void {
-    const started = { pid: process.pid, execArgv: process.execArgv };
+    const started = { pid: process.pid, execArgv: process.execArgv, compileCache: getCompileCacheDir() ?? null };
     writeFileSync(${JSON.stringify(out)}, JSON.stringify(started));
   }
 }
@@ -180,6 +183,8 @@ describe.runIf(process.platform === 'linux' && 'execve' in process)('hoga backte
     const seen = await backtestRun('bt-tuned', {});
     expect(seen.execArgv).toContain('--initial-old-space-size=256');
     expect(seen.pid).toBe(seen.childPid);
+    // without Node's compile cache: a start that crashed reading it is not worth its 30–40 ms here
+    expect(seen.compileCache).toBeNull();
   });
 
   it("keeps the user's own setting (node's own arguments: V8 takes this one nowhere else)", async () => {
@@ -201,12 +206,13 @@ describe.runIf(process.platform === 'linux' && 'execve' in process)('hoga backte
 
 /**
  * Preloaded into `hoga` (`--import`): writes to `$LOADS_LOG` each module resolved and each file
- * read through `fs.readFileSync` whose name holds `node-tuning` or `node-settings`; with
+ * read through `fs.readFileSync` whose name holds `node-tuning` or `node-settings`, and each call
+ * of `module.enableCompileCache` (as `enableCompileCache`); with
  * `$EXIT_AT_COMMAND=1` it ends the process where bin/hoga.js would go on to load the command
  * (the bundle or the sources): after the tuning, before the seconds a command may take.
  */
 const LOADS_HOOK = `import fs from 'node:fs';
-import { registerHooks, syncBuiltinESMExports } from 'node:module';
+import { createRequire, registerHooks, syncBuiltinESMExports } from 'node:module';
 const note = (what) => {
   if (/node-(tuning|settings)/.test(what)) fs.appendFileSync(process.env.LOADS_LOG, what + '\\n');
 };
@@ -218,6 +224,12 @@ registerHooks({
     return resolved;
   },
 });
+const nodeModule = createRequire(import.meta.url)('node:module');
+const enableCompileCache = nodeModule.enableCompileCache;
+nodeModule.enableCompileCache = function (...args) {
+  fs.appendFileSync(process.env.LOADS_LOG, 'enableCompileCache\\n');
+  return enableCompileCache?.apply(this, args);
+};
 const readFileSync = fs.readFileSync;
 fs.readFileSync = function (file, ...rest) {
   note(String(file));
@@ -249,7 +261,8 @@ describe.runIf(process.platform === 'linux' && 'registerHooks' in nodeModule)(
   () => {
     it('start without loading bin/node-tuning.js or reading bin/node-settings.json; the tuned ones are its keys', async () => {
       const help = await loadsOf('help', ['--help'], false);
-      expect(help.loads).toBe('');
+      // Node's compile cache is on for the short commands (hoga run and hoga backtest: see below)
+      expect(help.loads).toBe('enableCompileCache\n');
       const commands = [
         ...help.run.out.slice(help.run.out.indexOf('Commands:')).matchAll(/^ {2}([a-z][\w-]*)/gm),
       ].map((m) => m[1] as string);
@@ -257,10 +270,11 @@ describe.runIf(process.platform === 'linux' && 'registerHooks' in nodeModule)(
       const tuned: string[] = [];
       for (const command of commands) {
         const { loads } = await loadsOf(command, [command, '--help'], true);
-        if (loads !== '') {
-          // the tuned command: the module and the file, nothing else
+        if (loads !== 'enableCompileCache\n') {
+          // the tuned command: the module and the file, and no compile cache
           expect(loads).toMatch(/node-tuning\.js\n/);
           expect(loads).toMatch(/node-settings\.json\n/);
+          expect(loads).not.toMatch(/enableCompileCache/);
           tuned.push(command);
         }
       }
