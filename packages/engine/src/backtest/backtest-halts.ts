@@ -4,7 +4,8 @@
  * what the backtest trades. Each halt is logged (info: `--verbose`, `--log-file`) when it happens,
  * with the backtest's time; a warning at the end counts them per scope, so that a run with halts
  * says so once rather than a line per day; the run's report, JSON and stored statistics count them
- * too (`risk halts`).
+ * too (`risk halts`). A paper or live session counts its halts the same way for its stored run,
+ * without these log lines (its journal and status line tell of each change).
  *
  * @module
  */
@@ -23,8 +24,8 @@ interface ScopeHalts {
 export class BacktestHalts {
   private readonly byScope = new Map<string, ScopeHalts>();
 
-  /** @param logger - the run's logger */
-  constructor(private readonly logger: Logger) {}
+  /** @param logger - the run's logger (none: count only) */
+  constructor(private readonly logger?: Logger) {}
 
   /** A trading-state change of the run (only the daily loss limit's halts are kept). */
   note(change: TradingStateChanged): void {
@@ -32,7 +33,7 @@ export class BacktestHalts {
     const halts = this.byScope.get(change.scope);
     if (halts === undefined) this.byScope.set(change.scope, { count: 1, firstMs: change.tsEvent });
     else halts.count += 1;
-    this.logger.info(
+    this.logger?.info(
       {
         component: 'risk',
         scope: change.scope,
@@ -54,7 +55,7 @@ export class BacktestHalts {
   /** Warns of the halts, one line per scope that had any. */
   summarise(): void {
     for (const [scope, h] of this.byScope) {
-      this.logger.warn(
+      this.logger?.warn(
         { component: 'risk', scope, halts: h.count, first: isoKst(h.firstMs) },
         `the daily loss limit halted ${describe(scope)} ${h.count === 1 ? 'once' : `${h.count} times`}: ` +
           'its orders were denied and its working orders canceled until the next trading day ' +

@@ -12,7 +12,7 @@
  * before the engine started went uncounted).
  */
 import { type Bar, Decimal, type Fill, type OrderEvent } from '@hoga/core';
-import { HogaDatabase } from '@hoga/store';
+import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StrategyClass } from '../strategy/strategy.js';
 import { Strategy } from '../strategy/strategy.js';
@@ -54,6 +54,19 @@ function stateChanges(file: string): string[] {
         const p = e.payload as { to?: unknown; source?: unknown };
         return `${e.strategyId} ${p.to} ${p.source}`;
       });
+  } finally {
+    db.close();
+  }
+}
+
+/** The daily loss limit's halts each stored session of the store `file` counted, by run id. */
+function storedHalts(file: string): Record<string, unknown> {
+  const db = HogaDatabase.open(file);
+  try {
+    const runs = new RunRepository(db.connection);
+    return Object.fromEntries(
+      runs.list().map((r) => [r.runId, (r.stats as { halts?: unknown } | null)?.halts]),
+    );
   } finally {
     db.close();
   }
@@ -167,6 +180,8 @@ describe('the daily loss limit of a position carried from an earlier day', () =>
       { at: MONDAY_EVE, price: 70_000 },
     );
     expect(stateChanges(file)).toEqual(['InThenOut HALTED daily-loss']);
+    // the stored sessions count the halt, as a backtest's stored run does (before, `risk halts -`)
+    expect(storedHalts(file)).toEqual({ 't-carried': {}, 't-carried-2': { 'strategy:InThenOut': 1 } });
   }, 120_000);
 
   it("paper: an engine started during Tuesday counts the carried position from Monday's last price", async () => {

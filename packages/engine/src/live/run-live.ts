@@ -14,6 +14,7 @@ import type { BrokerClient, StreamIntervals } from '@hoga/connector';
 import type { Bar, Clock, Currency, Decimal, Logger, OrderEvent } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import type { Subscription } from 'rxjs';
+import { BacktestHalts } from '../backtest/backtest-halts.js';
 import type { StrategyHookError } from '../engine-error.js';
 import type { OrderManager, OrderManagerOptions } from '../orders/order-manager.js';
 import type { OrderManagerAlert } from '../orders/order-requests.js';
@@ -184,16 +185,19 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
 
   // the session as a stored run (hoga db runs), its fills appended as they are routed
   let bars: BarDelivery;
+  // the daily loss limit's halts of this session, counted as a backtest counts them
+  const halts = new BacktestHalts();
   const record = new SessionRecord({
     ...o,
     runtime,
     portfolio,
     now: () => o.clock.nowMs(),
     // read when the session ends: the bar delivery exists by then
-    counts: () => ({ refused: recorder.refusals.counts(), bars: bars.bars }),
+    counts: () => ({ refused: recorder.refusals.counts(), halts: halts.counts(), bars: bars.bars }),
   });
   let fills = 0;
   const subscriptions: Subscription[] = [];
+  subscriptions.push(risk.module.gateway.changes$.subscribe((change) => halts.note(change)));
   subscriptions.push(
     venue.events$.subscribe((event) => {
       if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') fills++;

@@ -36,9 +36,15 @@ export interface SessionRecordOptions {
   readonly logger: Logger;
   /**
    * What the session's end says besides its statistics, read at the finish: the orders refused
-   * (denied by the risk module or rejected by the broker) by code, and the bars handed over.
+   * (denied by the risk module or rejected by the broker) by code, the risk halts and the bars
+   * handed over.
    */
-  readonly counts?: () => { readonly refused: Readonly<Record<string, number>>; readonly bars: number };
+  readonly counts?: () => {
+    readonly refused: Readonly<Record<string, number>>;
+    /** The daily loss limit's halts by scope (`strategy:<id>`, `account`). */
+    readonly halts?: Readonly<Record<string, number>>;
+    readonly bars: number;
+  };
 }
 
 /** The stored run of one session. */
