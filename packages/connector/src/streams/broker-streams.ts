@@ -91,7 +91,7 @@ export interface BrokerStreamsOptions {
   readonly orderHoldMs?: number;
 }
 
-/** New trades of one symbol since the previous poll. */
+/** New trades of one symbol since the previous poll (none from the first poll: see `trades$`). */
 export interface TradeBatch {
   readonly symbol: string;
   /** Oldest first; each trade is emitted once. */
@@ -267,7 +267,8 @@ export class BrokerStreams {
   }
 
   /**
-   * New trades of one symbol, each once across overlapping polls; `gap` flags missed trades.
+   * New trades of one symbol, each once across overlapping polls; `gap` flags missed trades. Only
+   * trades printed after the first poll: the trades it lists (printed before) are not emitted.
    *
    * @param symbol - the symbol
    */
@@ -292,6 +293,12 @@ export class BrokerStreams {
             })
             .pipe(
               map((latest) => {
+                // the first poll lists trades printed before the subscription: it is the baseline,
+                // not news (before, all of them, up to 50, were emitted as if just printed)
+                if (previous === null) {
+                  previous = latest;
+                  return { symbol, trades: [], gap: false };
+                }
                 const diff = diffTrades(previous, latest, TRADE_PAGE);
                 previous = latest;
                 return { symbol, trades: diff.fresh, gap: diff.gap };
