@@ -116,8 +116,15 @@ export interface AccountView {
 
 /** Persistent key-value state of one strategy (JSON values; decimals come back as strings). */
 export interface StrategyState {
+  /** The value stored under `key`, or `undefined` when there is none. */
   get<T = unknown>(key: string): T | undefined;
+  /**
+   * Stores `value` under `key`; `undefined` removes the key (`get` then gives `undefined`). A value
+   * JSON would lose (a Map, a Set, a function, NaN, a cycle, an `undefined` in an array) throws a
+   * `StoreError` naming the key and the place, and what was stored stays.
+   */
   set(key: string, value: unknown): void;
+  /** Removes `key`; answers whether it was there. */
   delete(key: string): boolean;
 }
 

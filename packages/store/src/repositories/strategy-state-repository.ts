@@ -40,12 +40,19 @@ export class StrategyStateRepository {
   }
 
   /**
-   * Stores a JSON value (a `Decimal` and a bigint are written as strings, a `Date` as its ISO text).
+   * Stores a JSON value (a `Decimal` and a bigint are written as strings, a `Date` as its ISO text;
+   * an object's `undefined` property is left out, as JSON does). `undefined` removes the key, so
+   * `get` gives `undefined` back (before, it was stored as JSON `null` and read back as `null`).
    *
    * @throws {@link StoreError} `invalid-argument` naming the key and the place of a part JSON would
-   * lose or cannot write (a Map, a Set, a function, NaN or an infinity, a cycle); nothing is stored
+   * lose or cannot write (a Map, a Set, a function, NaN or an infinity, a cycle, an `undefined` in
+   * an array); nothing is stored
    */
   set(strategyId: string, key: string, value: unknown): void {
+    if (value === undefined) {
+      this.delete(strategyId, key);
+      return;
+    }
     const lost = jsonLoss(value, key, []);
     if (lost !== null) {
       throw new StoreError(
@@ -91,6 +98,8 @@ function jsonLoss(value: unknown, path: string, parents: object[]): string | nul
   const inner = [...parents, value];
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
+      // JSON writes an array's undefined (or hole) as null: it would come back as null
+      if (value[i] === undefined) return `${path}[${i}] is undefined (JSON would write null)`;
       const lost = jsonLoss(value[i], `${path}[${i}]`, inner);
       if (lost !== null) return lost;
     }
