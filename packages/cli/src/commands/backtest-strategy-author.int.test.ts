@@ -77,7 +77,57 @@ describe("hoga backtest: a strategy file's exports", TSX_CHILD, () => {
     const result = await backtest(file);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain(
-      `strategy file ${file} exports 2 strategy classes, Named and Other, and none as the default: export the one to run as the default`,
+      `strategy file ${file} exports 2 strategy classes, Named and Other, and none as the default: export the one to run as the default (export default class Other …)`,
+    );
+  });
+
+  it('runs the concrete strategy class of a file that also exports its abstract base, with no default', async () => {
+    const file = strategyFile(
+      'abstract-base',
+      `import { Strategy } from '@hoga/engine';
+export abstract class Base extends Strategy {
+  protected abstract label(): string;
+  override onStart(): void {
+    this.ctx.log.info(this.label() + ' runs');
+  }
+}
+export class Mine extends Base {
+  protected label(): string {
+    return 'Mine';
+  }
+}
+`,
+    );
+    const result = await backtest(file);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('Mine runs');
+  });
+
+  it('exits 2 for two concrete classes of one abstract base and no default, naming the concrete ones only', async () => {
+    const file = strategyFile(
+      'abstract-two',
+      `import { Strategy } from '@hoga/engine';
+export abstract class Base extends Strategy {}
+export class Fast extends Base {}
+export class Slow extends Base {}
+`,
+    );
+    const result = await backtest(file);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      `strategy file ${file} exports 2 strategy classes, Fast and Slow, and none as the default: export the one to run as the default (export default class Fast …)`,
+    );
+  });
+
+  it('exits 2 for a file exporting only an abstract strategy class, naming it', async () => {
+    const file = strategyFile(
+      'abstract-only',
+      `import { Strategy } from '@hoga/engine';\nexport abstract class Base extends Strategy {}\n`,
+    );
+    const result = await backtest(file);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      `strategy file ${file} exports only the abstract strategy class Base: export a class extending it that can run`,
     );
   });
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
@@ -58,45 +58,70 @@ export async function loadStrategyClass(file: string): Promise<StrategyClass> {
       },
     );
   }
-  const cls = strategyClassOf(module, file);
+  const cls = strategyClassOf(module, file, abstractClassNames(path));
   checkStatics(cls, file);
   noteStrategyFile(cls, path);
   return cls;
 }
 
 /**
- * The strategy class of a module: its default export, else its only exported strategy class.
- * Before, a default export that is no strategy class (`export default { … }`, a function, a class
- * not extending `Strategy`) was passed over for a strategy class exported by name, unsaid.
+ * The names of the classes a strategy file declares `abstract` (its source read as text: the
+ * keyword is gone once the types are stripped or compiled), which the loader never picks.
+ */
+function abstractClassNames(path: string): ReadonlySet<string> {
+  const source = readFileSync(path, 'utf8');
+  return new Set(
+    Array.from(source.matchAll(/\babstract\s+class\s+([A-Za-z_$][\w$]*)/g), (m) => m[1] as string),
+  );
+}
+
+/**
+ * The strategy class of a module: its default export, else its only exported strategy class that
+ * the file does not declare `abstract`. Before, a default export that is no strategy class
+ * (`export default { … }`, a function, a class not extending `Strategy`) was passed over for a
+ * strategy class exported by name, unsaid; and a file exporting an abstract base and its one
+ * concrete strategy was refused as two strategy classes, advising the base as the default.
  *
+ * @param abstract - the names of the classes the file declares `abstract`
  * @throws {@link EngineError} `strategy-load-failed` naming the file: for a default export that is
  *   not a strategy class (what it is, and the strategy classes it exports by name), for none at
  *   all, for more than one by name and no default (naming them)
  */
-function strategyClassOf(module: Record<string, unknown>, file: string): StrategyClass {
+function strategyClassOf(
+  module: Record<string, unknown>,
+  file: string,
+  abstract: ReadonlySet<string>,
+): StrategyClass {
   const fallback = module.default;
   if (isStrategyClass(fallback)) return fallback;
   // a CommonJS module's default export is its `module.exports` object, holding the named ones
   const hasDefault = fallback !== undefined && fallback !== module['module.exports'];
-  const named = Object.entries(module)
+  const exported = Object.entries(module)
     .filter(([key, value]) => key !== 'default' && isStrategyClass(value))
     .map(([, value]) => value as StrategyClass);
+  const named = exported.filter((c) => !abstract.has(c.name));
+  // the class the advice names: one no other exported class extends (a subclass, not its base)
+  const example = (named.find((c) => !named.some((d) => d.prototype instanceof c)) ?? named[0])?.name;
   if (hasDefault) {
     const also =
       named.length === 0
         ? '; the file exports no class extending Strategy (from @hoga/engine)'
-        : `; it also exports the strategy class${named.length > 1 ? 'es' : ''} ${names(named)}: export ${named.length > 1 ? 'the one to run' : 'it'} as the default (export default class ${named[0]?.name} …)`;
+        : `; it also exports the strategy class${named.length > 1 ? 'es' : ''} ${names(named)}: export ${named.length > 1 ? 'the one to run' : 'it'} as the default (export default class ${example} …)`;
     throw new EngineError(
       EngineErrorCode.STRATEGY_LOAD_FAILED,
       `strategy file ${file}: its default export is ${describeExport(fallback)}${also}`,
     );
   }
   if (named.length === 1 && named[0] !== undefined) return named[0];
+  const onlyAbstract =
+    exported.length > 0
+      ? `strategy file ${file} exports only the abstract strategy class${exported.length > 1 ? 'es' : ''} ${names(exported)}: export a class extending ${exported.length > 1 ? 'one' : 'it'} that can run`
+      : `strategy file ${file} exports no class extending Strategy (from @hoga/engine)`;
   throw new EngineError(
     EngineErrorCode.STRATEGY_LOAD_FAILED,
     named.length === 0
-      ? `strategy file ${file} exports no class extending Strategy (from @hoga/engine)`
-      : `strategy file ${file} exports ${named.length} strategy classes, ${names(named)}, and none as the default: export the one to run as the default (export default class ${named[0]?.name} …), or give each its own file`,
+      ? onlyAbstract
+      : `strategy file ${file} exports ${named.length} strategy classes, ${names(named)}, and none as the default: export the one to run as the default (export default class ${example} …), or give each its own file`,
   );
 }
 
