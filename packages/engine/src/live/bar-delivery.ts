@@ -106,6 +106,7 @@ export class BarDelivery {
       holdBar: (bar, hand) => this.dailyBars.offer(bar, hand),
       onUnknownSymbol: (message) =>
         o.onError?.(new EngineError(EngineErrorCode.INVALID_REQUEST, message), 'subscriptions'),
+      onTradesMissed: (symbol, message) => o.logger.warn({ symbol }, message),
     });
     this.market.sync();
     // a closed market's symbols get no bars: said once, with when it opens next

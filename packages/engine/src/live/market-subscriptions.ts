@@ -10,7 +10,8 @@
  * A symbol the broker does not know (404 `stock-not-found` on a poll of its stream) ends its
  * subscriptions, said once naming the strategies and the call ({@link MarketSubscriptions.unknownSymbol}),
  * instead of a poll refused and a warning twice a second for the rest of the run; a later
- * subscription to it is refused the same way at once.
+ * subscription to it is refused the same way at once. More trades printed between two polls than
+ * a poll lists (50) is said once per symbol ({@link MarketSubscriptionsOptions.onTradesMissed}).
  *
  * @module
  */
@@ -49,6 +50,11 @@ export interface MarketSubscriptionsOptions {
   /** Told once per subscription to a symbol the broker does not know (the run prints it as a warning). */
   readonly onUnknownSymbol?: (message: string) => void;
   /**
+   * Told once per symbol when a poll of its trades found no overlap with the one before and a full
+   * list: more trades were printed between them than a poll lists, and some never reach `onTrade`.
+   */
+  readonly onTradesMissed?: (symbol: string, message: string) => void;
+  /**
    * The run's last prices: a price tick marks its symbol, and so does a subscribed bar of a symbol
    * outside the universe (whose bars mark their own). Before, only the universe's bars did, so a
    * strategy's market buy of a subscribed symbol outside it was never held to its own cash (see
@@ -81,6 +87,8 @@ export class MarketSubscriptions {
   private readonly feeds = new Map<string, Feed>();
   /** Symbols the broker answered `stock-not-found` for. */
   private readonly unknown = new Set<string>();
+  /** Symbols whose missed trades were said. */
+  private readonly missedSaid = new Set<string>();
   /** How many of the runtime's subscriptions were looked at. */
   private seen = 0;
 
@@ -121,6 +129,18 @@ export class MarketSubscriptions {
     }
     if (ended) this.unknown.add(symbol);
     return ended;
+  }
+
+  /** Says once per symbol that some of its trades were missed (before, dropped without a word). */
+  private missed(symbol: string, strategies: ReadonlySet<string>): void {
+    if (this.missedSaid.has(symbol)) return;
+    this.missedSaid.add(symbol);
+    const who = [...strategies].join(', ');
+    this.o.onTradesMissed?.(
+      symbol,
+      `trades of ${symbol}: more were printed between two polls than a poll lists (50); some never reached ` +
+        `onTrade (strategy ${who}); later gaps of ${symbol} are not said`,
+    );
   }
 
   private refuse(strategyId: string, kind: Subscription['kind'], symbol: string): void {
@@ -170,6 +190,7 @@ export class MarketSubscriptions {
         break;
       case 'trades':
         subscription = streams.trades$(s.symbol).subscribe((batch) => {
+          if (batch.gap) this.missed(s.symbol, strategies);
           // newest first on the wire: handed over oldest first
           const trades = [...batch.trades].sort((a, b) => a.timestamp.toMillis() - b.timestamp.toMillis());
           for (const t of trades) this.hand(strategies, 'onTrade', this.trade(s.symbol, t));

@@ -1,12 +1,17 @@
 /**
- * `ctx.subscribeTrades` hands `onTrade` the trades printed after the subscription, in paper and live
- * runs alike (both take them from the connector's `trades$`). Before, the first poll of the
- * broker's recent trades list (up to 50) counted every trade in it as new, so a strategy got a
- * burst of trades printed before the run started, as if they had just happened.
+ * `ctx.subscribeTrades` in paper and live runs (both take the trades from the connector's
+ * `trades$`):
+ * - `onTrade` gets the trades printed after the subscription. Before, the first poll of the
+ *   broker's recent trades list (up to 50) counted every trade in it as new, so a strategy got a
+ *   burst of trades printed before the run started, as if they had just happened;
+ * - more trades between two polls than a poll lists (50) is said on the run's log, naming the symbol
+ *   and the strategies. Before, the trades missed were dropped without a word (the stream flagged
+ *   the gap; nothing read the flag), and a strategy summing volume was short, unaware.
  */
 import type { Trade } from '@hoga/connector';
 import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordingLogger } from '../backtest/backtest-fixture.test-helper.js';
 import type { MarketTrade } from '../strategy/market-events.js';
 import { Strategy } from '../strategy/strategy.js';
 import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
@@ -67,4 +72,35 @@ describe('onTrade in paper and live runs', () => {
     },
     90_000,
   );
+
+  it('says on the log when trades were missed between two polls, naming the symbol and the strategy', async () => {
+    // at ×600 the simulated market prints far more than 50 trades in the 2 s between two polls
+    const s = await startSimulatedBroker(closers, { speed: 600 });
+    const db = openTempDb(closers, 'hoga-trades-gap-', s.clock);
+    const { logger, records } = recordingLogger('info');
+    Prints.trades = [];
+    const { handle } = await startTestRun(
+      { client: s.client, clock: s.clock, db },
+      {
+        runId: 't-trades-gap',
+        mode: 'paper',
+        symbols: ['005930'],
+        cashKrw: new Decimal(1_000_000),
+        strategies: [{ strategyClass: Prints, id: 'prints' }],
+      },
+      { streamIntervals: { candles1m: 300, trades: 2_000 }, logger },
+    );
+    const said = () => records.filter((r) => String(r.msg).includes('trades of 000660'));
+    try {
+      await until(() => said().length > 0 && Prints.trades.length > 0, 60_000);
+    } finally {
+      await handle.stop();
+    }
+    expect(said()[0]).toMatchObject({ level: 40, symbol: '000660' });
+    expect(String(said()[0]?.msg)).toContain(
+      'trades of 000660: more were printed between two polls than a poll lists (50); some never reached onTrade (strategy prints)',
+    );
+    // said once for the symbol, not at every poll
+    expect(said()).toHaveLength(1);
+  }, 90_000);
 });
