@@ -28,6 +28,7 @@ import type { Bar, BarInterval, Clock } from '@hoga/core';
 import { distinctUntilChanged, filter, map, type Subscription as RxSubscription } from 'rxjs';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { EngineRuntime, Subscription } from '../runtime/engine-runtime.js';
+import { SUBSCRIBE_CALLS } from '../runtime/intent-input.js';
 import type { MarketTrade, OrderbookSnapshot, PriceTick } from '../strategy/market-events.js';
 import type { StrategyHook } from '../strategy/strategy.js';
 import { sameBook, sameTick } from './repeated-market-data.js';
@@ -70,14 +71,6 @@ interface Feed {
   readonly strategies: Set<string>;
   readonly subscription: RxSubscription;
 }
-
-/** The context method of each kind of subscription, for the messages. */
-const CALLS: Readonly<Record<Subscription['kind'], string>> = {
-  bars: 'subscribeBars',
-  prices: 'subscribePrices',
-  orderbook: 'subscribeOrderbook',
-  trades: 'subscribeTrades',
-};
 
 /** The symbol of a market data stream's key (`prices:X+0`, `orderbook:X`, `trades:X`, `candles:X:1m`). */
 const STREAM_KEY = /^(?:prices|orderbook|trades|candles):([^:+]+)/;
@@ -145,7 +138,7 @@ export class MarketSubscriptions {
 
   private refuse(strategyId: string, kind: Subscription['kind'], symbol: string): void {
     this.o.onUnknownSymbol?.(
-      `strategy ${strategyId} subscribed to ${symbol} (ctx.${CALLS[kind]}), which the broker does not know ` +
+      `strategy ${strategyId} subscribed to ${symbol} (ctx.${SUBSCRIBE_CALLS[kind]}), which the broker does not know ` +
         '(stock-not-found): its data will not come',
     );
   }

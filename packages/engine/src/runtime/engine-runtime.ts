@@ -52,6 +52,7 @@ import {
   intentInput,
   orderIdOf,
   orderRequestOf,
+  SUBSCRIBE_CALLS,
   symbolOf,
   timerDueOf,
 } from './intent-input.js';
@@ -367,7 +368,8 @@ export class EngineRuntime implements HostServices {
 
   /** @inheritdoc */
   subscribe(host: StrategyHost, kind: Subscription['kind'], asked: string, interval?: BarInterval): void {
-    const symbol = symbolOf(asked, `subscribe ${kind}`);
+    // the context's call in the message (before, `subscribe prices`, which does not exist)
+    const symbol = symbolOf(asked, SUBSCRIBE_CALLS[kind]);
     if (interval !== undefined) barIntervalOf(interval, symbol);
     const exists = this.subscriptions.some(
       (s) =>

@@ -82,6 +82,14 @@ function found(value: unknown): string {
   return typeof value === 'object' && value !== null ? 'an object' : String(value);
 }
 
+/** The context's method of each kind of data subscription, for the messages. */
+export const SUBSCRIBE_CALLS: Readonly<Record<'bars' | 'prices' | 'orderbook' | 'trades', string>> = {
+  bars: 'subscribeBars',
+  prices: 'subscribePrices',
+  orderbook: 'subscribeOrderbook',
+  trades: 'subscribeTrades',
+};
+
 /**
  * `value` as a symbol, upper-cased as the command line takes it (`aapl` is AAPL).
  *
