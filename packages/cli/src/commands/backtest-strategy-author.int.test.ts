@@ -119,6 +119,30 @@ export class Slow extends Base {}
     );
   });
 
+  it('exits 2 when the default export is an abstract class, naming the concrete one to export instead', async () => {
+    const file = strategyFile(
+      'abstract-default',
+      `import { Strategy } from '@hoga/engine';
+export default abstract class Base extends Strategy {
+  protected abstract label(): string;
+  override onStart(): void {
+    this.ctx.log.info(this.label() + ' runs');
+  }
+}
+export class Mine extends Base {
+  protected label(): string {
+    return 'Mine';
+  }
+}
+`,
+    );
+    const result = await backtest(file);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      `strategy file ${file}: its default export is the abstract class Base, which cannot run; it also exports the strategy class Mine: export it as the default (export default class Mine …)`,
+    );
+  });
+
   it('exits 2 for a file exporting only an abstract strategy class, naming it', async () => {
     const file = strategyFile(
       'abstract-only',

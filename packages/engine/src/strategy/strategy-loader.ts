@@ -80,11 +80,12 @@ function abstractClassNames(path: string): ReadonlySet<string> {
  * the file does not declare `abstract`. Before, a default export that is no strategy class
  * (`export default { … }`, a function, a class not extending `Strategy`) was passed over for a
  * strategy class exported by name, unsaid; and a file exporting an abstract base and its one
- * concrete strategy was refused as two strategy classes, advising the base as the default.
+ * concrete strategy was refused as two strategy classes, advising the base as the default; and an
+ * abstract default export ran, and failed at its first abstract method.
  *
  * @param abstract - the names of the classes the file declares `abstract`
  * @throws {@link EngineError} `strategy-load-failed` naming the file: for a default export that is
- *   not a strategy class (what it is, and the strategy classes it exports by name), for none at
+ *   not a strategy class or is abstract (what it is, and the strategy classes it exports by name), for none at
  *   all, for more than one by name and no default (naming them)
  */
 function strategyClassOf(
@@ -93,7 +94,10 @@ function strategyClassOf(
   abstract: ReadonlySet<string>,
 ): StrategyClass {
   const fallback = module.default;
-  if (isStrategyClass(fallback)) return fallback;
+  // an abstract default export would run and fail at its first abstract method (`this.x is not a
+  // function`, mid-run): refused here, naming the classes to export instead
+  const abstractDefault = isStrategyClass(fallback) && abstract.has(fallback.name);
+  if (isStrategyClass(fallback) && !abstractDefault) return fallback;
   // a CommonJS module's default export is its `module.exports` object, holding the named ones
   const hasDefault = fallback !== undefined && fallback !== module['module.exports'];
   const exported = Object.entries(module)
@@ -109,7 +113,7 @@ function strategyClassOf(
         : `; it also exports the strategy class${named.length > 1 ? 'es' : ''} ${names(named)}: export ${named.length > 1 ? 'the one to run' : 'it'} as the default (export default class ${example} …)`;
     throw new EngineError(
       EngineErrorCode.STRATEGY_LOAD_FAILED,
-      `strategy file ${file}: its default export is ${describeExport(fallback)}${also}`,
+      `strategy file ${file}: its default export is ${abstractDefault ? `the abstract class ${(fallback as StrategyClass).name}, which cannot run` : describeExport(fallback)}${also}`,
     );
   }
   if (named.length === 1 && named[0] !== undefined) return named[0];
