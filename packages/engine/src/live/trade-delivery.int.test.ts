@@ -74,7 +74,7 @@ describe('onTrade in paper and live runs', () => {
   );
 
   it('says on the log when trades were missed between two polls, naming the symbol and the strategy', async () => {
-    // at ×600 the simulated market prints far more than 50 trades in the 2 s between two polls
+    // at ×600 the simulated market prints well over 50 trades in the 5 s (50 simulated minutes) between two polls
     const s = await startSimulatedBroker(closers, { speed: 600 });
     const db = openTempDb(closers, 'hoga-trades-gap-', s.clock);
     const { logger, records } = recordingLogger('info');
@@ -88,7 +88,7 @@ describe('onTrade in paper and live runs', () => {
         cashKrw: new Decimal(1_000_000),
         strategies: [{ strategyClass: Prints, id: 'prints' }],
       },
-      { streamIntervals: { candles1m: 300, trades: 2_000 }, logger },
+      { streamIntervals: { candles1m: 300, trades: 5_000 }, logger },
     );
     const said = () => records.filter((r) => String(r.msg).includes('trades of 000660'));
     try {
