@@ -219,10 +219,13 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
           interrupted = true;
         }
         // orders for symbols with no bars are denied from here on (nothing could fill them)
-        container.get(BacktestSymbols).known = new Set([
+        const known = new Set([
           ...options.settings.symbols,
           ...runtime.subscriptions.filter((s) => s.kind === 'bars').map((s) => s.symbol),
         ]);
+        container.get(BacktestSymbols).known = known;
+        // a later subscription to the bars of another symbol delivers none: said at the call
+        runtime.barsLoaded = known;
         clock.set(options.startMs);
         portfolio.recordEquity();
         // (a stray failure of onStart is reported while the bars download)

@@ -91,6 +91,12 @@ export class EngineRuntime implements HostServices {
   inHook = 0;
   /** Extra data subscriptions made by strategies. */
   readonly subscriptions: Subscription[] = [];
+  /**
+   * A backtest's symbols whose bars it loaded (set once `onStart`'s subscriptions are): a later
+   * subscription to the bars of another one delivers nothing, and is said. Null until then, and in
+   * paper and live (which take later subscriptions).
+   */
+  barsLoaded: ReadonlySet<string> | null = null;
   readonly mode: RunSettings['mode'];
   readonly universe: Universe;
   private readonly queue = new EventQueue();
@@ -376,6 +382,14 @@ export class EngineRuntime implements HostServices {
         s.strategyId === host.strategyId && s.kind === kind && s.symbol === symbol && s.interval === interval,
     );
     if (!exists) this.subscriptions.push({ strategyId: host.strategyId, kind, symbol, interval });
+    // before, these bars never came, without a word
+    if (!exists && kind === 'bars' && this.barsLoaded !== null && !this.barsLoaded.has(symbol)) {
+      this.log.warn(
+        { strategyId: host.strategyId, symbol },
+        `strategy ${host.strategyId} subscribed to the bars of ${symbol} (ctx.subscribeBars) after onStart: a backtest ` +
+          'loads the bars subscribed to in onStart only, so none of these come (subscribe in onStart; paper and live take either)',
+      );
+    }
     if (kind !== 'bars' && this.mode === 'backtest' && !this.warnedNoTicks) {
       this.warnedNoTicks = true;
       this.log.warn(
