@@ -61,6 +61,14 @@ describe('diffTrades', () => {
     expect(diff.gap).toBe(gap);
   });
 
+  it('flags a gap when a full page follows a poll that listed no trade (before: all fresh, no gap)', () => {
+    // the poll before the open listed nothing; the first poll after it lists a full page of 50:
+    // more may have been printed meanwhile, as after any full page without overlap
+    expect(diffTrades([], poll(79), 50).gap).toBe(true);
+    expect(numbers(diffTrades([], poll(79), 50).fresh)).toEqual(numbers(poll(79)).reverse());
+    expect(diffTrades([], poll(10), 50).gap).toBe(false);
+  });
+
   it('emits each trade exactly once over a sequence of overlapping polls', () => {
     const seen: number[] = [];
     let previous: Trade[] | null = null;

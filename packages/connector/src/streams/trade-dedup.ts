@@ -30,7 +30,10 @@ export function diffTrades(
   latest: readonly Trade[],
   pageSize: number,
 ): TradeDiff {
-  if (previous === null || previous.length === 0) return { fresh: [...latest].reverse(), gap: false };
+  if (previous === null) return { fresh: [...latest].reverse(), gap: false };
+  // after a poll that listed nothing (before the open): a full page may not hold all that came since
+  // (before, never a gap)
+  if (previous.length === 0) return { fresh: [...latest].reverse(), gap: latest.length >= pageSize };
   for (let offset = 0; offset < latest.length; offset++) {
     let matches = true;
     for (let i = 0; offset + i < latest.length && i < previous.length; i++) {
