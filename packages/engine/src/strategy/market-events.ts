@@ -43,7 +43,10 @@ export interface OrderbookSnapshot {
   readonly tsInit: number;
 }
 
-/** One trade printed on the market. */
+/**
+ * One trade printed on the market after the subscription (the trades the broker listed before its
+ * first poll are not handed over), each once, oldest first.
+ */
 export interface MarketTrade {
   readonly type: 'TradePrinted';
   readonly symbol: string;
@@ -58,7 +61,10 @@ export interface TimerFired {
   readonly type: 'TimerFired';
   /** The name given to `ctx.setTimer`. */
   readonly name: string;
-  /** When it was due, epoch ms (the clock reads this when the hook runs). */
+  /**
+   * When it was due, epoch ms: a backtest's clock reads this when the hook runs; paper's and live's
+   * read the time it fired, at or a little after (their timers are checked every 100 ms, real time).
+   */
   readonly tsEvent: number;
   readonly tsInit: number;
 }

@@ -62,7 +62,7 @@ export abstract class Strategy<Config = Record<string, unknown>> {
   onPrice?(tick: PriceTick): HookResult;
   /** A subscribed symbol's order book changed. */
   onOrderbook?(book: OrderbookSnapshot): HookResult;
-  /** A subscribed symbol traded on the market. */
+  /** A subscribed symbol traded on the market (a trade printed after the subscription). */
   onTrade?(trade: MarketTrade): HookResult;
   /** Any event of one of this strategy's orders (fills included). */
   onOrderEvent?(event: OrderEvent): HookResult;
