@@ -31,6 +31,7 @@ import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/risk-gate.js';
 import { EventRecorder } from '../store/event-recorder.js';
 import { StrategyStateStore } from '../store/strategy-state-store.js';
+import { misnamedHooks } from '../strategy/hook-names.js';
 import type { StrategyClass, StrategyHook } from '../strategy/strategy.js';
 import { parseStrategyConfig } from '../strategy/strategy-config.js';
 import type {
@@ -181,6 +182,12 @@ export class EngineRuntime implements HostServices {
     } finally {
       this.inHook--;
     }
+    // hoga runs a .ts file unchecked: `onBars` is never called (before, without a word)
+    for (const m of misnamedHooks(host.strategy))
+      log.warn(
+        { method: m.name, hook: m.hook },
+        `strategy ${id} defines ${m.name}, which is not a hook and is never called: did you mean ${m.hook}?`,
+      );
     this.drain();
     return host;
   }
