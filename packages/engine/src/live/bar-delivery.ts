@@ -204,7 +204,8 @@ export class BarDelivery {
       this.closedCheckedMs = Date.now();
       this.closedNotice.check();
     }
-    for (let t = runtime.timers.takeDue(now); t !== undefined; t = runtime.timers.takeDue(now))
+    // a repeating timer behind by periods (the process could not run) fires once for them
+    for (let t = runtime.timers.takeDue(now, true); t !== undefined; t = runtime.timers.takeDue(now, true))
       runtime.fireTimer(t.owner, t.name, t.due);
     this.market.sync();
   }

@@ -224,7 +224,9 @@ export function intentInput(
 }
 
 /**
- * When timer `name` is first due: `spec.at`, else `nowMs` plus `spec.every` (0 without it).
+ * When timer `name` is first due: `spec.at`, else `nowMs` plus `spec.every` (0 without it); a
+ * repeating timer's past `at`, the latest `at + k × every` not after `nowMs` (it fires once for the
+ * periods missed).
  *
  * @throws {@link EngineError} `invalid-request` when `every` is not a positive finite number of ms,
  *   or `at` not a finite epoch-ms number (a NaN, a Date or a string would sit first in the queue and
@@ -245,6 +247,10 @@ export function timerDueOf(name: string, spec: TimerSpec, nowMs: number): number
       `timer ${name}: expected at in epoch ms (a finite number), found ${String(spec.at)}`,
     );
   }
+  // a repeating timer's past `at`: the latest of its firings missed (once), then on its grid; before,
+  // each missed period fired at once (setTimer at 14:00 from the 09:00 open, every minute: 300 calls)
+  if (spec.at !== undefined && every !== undefined && spec.at < nowMs)
+    return spec.at + Math.floor((nowMs - spec.at) / every) * every;
   return spec.at ?? nowMs + (every ?? 0);
 }
 

@@ -43,12 +43,22 @@ export class TimerQueue {
     this.nextDue = this.timers[0]?.due ?? Number.POSITIVE_INFINITY;
   }
 
-  /** Takes the earliest timer due at or before `time` (re-arming a repeating one), or undefined. */
-  takeDue(time: number): PendingTimer | undefined {
+  /**
+   * Takes the earliest timer due at or before `time` (re-arming a repeating one), or undefined.
+   *
+   * @param time - the time now
+   * @param skipMissed - a repeating timer more than a period behind `time` (paper and live, after
+   *   the process could not run) is taken once, due at the latest of its missed firings, and re-armed
+   *   after `time`. Before, each missed firing came, back to back (a backtest's timers between two
+   *   bars are not missed: each fires with the clock at its time).
+   */
+  takeDue(time: number, skipMissed = false): PendingTimer | undefined {
     const first = this.timers[0];
     if (first === undefined || first.due > time) return undefined;
     this.timers.shift();
     if (first.every !== undefined && first.every > 0) {
+      if (skipMissed && first.due + first.every <= time)
+        first.due += Math.floor((time - first.due) / first.every) * first.every;
       this.insert({ ...first, due: first.due + first.every, seq: this.seq++ });
     }
     this.nextDue = this.timers[0]?.due ?? Number.POSITIVE_INFINITY;
