@@ -4,7 +4,6 @@
  * at 14:00 is not 300 calls of `onTimer` in a row, each reading 14:00. Before, it fired every missed
  * period at once (paper and live alike: see timer-missed.int.test.ts).
  */
-import type { Bar } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { backtestBars, MINUTE, minuteBars, T0 } from '../backtest/backtest-fixture.test-helper.js';
 import type { TimerFired } from '../strategy/market-events.js';
@@ -13,13 +12,9 @@ import { Strategy } from '../strategy/strategy.js';
 class PastGrid extends Strategy {
   static started = 0;
   static fired: { due: number; now: number }[] = [];
-  static bars: number[] = [];
   override onStart(): void {
     PastGrid.started = this.ctx.now();
     this.ctx.setTimer('grid', { at: PastGrid.started - 10 * MINUTE, every: MINUTE });
-  }
-  override onBar(bar: Bar): void {
-    PastGrid.bars.push(bar.timestamp);
   }
   override onTimer(timer: TimerFired): void {
     PastGrid.fired.push({ due: timer.tsEvent, now: this.ctx.now() });
@@ -29,7 +24,6 @@ class PastGrid extends Strategy {
 describe('a repeating timer whose at is past', () => {
   it('fires once for the periods it missed, then on the grid of at + k × every', async () => {
     PastGrid.fired = [];
-    PastGrid.bars = [];
     const { outcome } = await backtestBars(
       [{ strategyClass: PastGrid }],
       minuteBars('005930', [70_000, 70_100, 70_200]),
