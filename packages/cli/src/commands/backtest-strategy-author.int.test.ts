@@ -91,6 +91,7 @@ export abstract class Base extends Strategy {
     this.ctx.log.info(this.label() + ' runs');
   }
 }
+// a comment does not make a class abstract: an abstract class Mine would not run, this one does
 export class Mine extends Base {
   protected label(): string {
     return 'Mine';

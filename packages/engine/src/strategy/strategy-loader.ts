@@ -69,7 +69,8 @@ export async function loadStrategyClass(file: string): Promise<StrategyClass> {
  * keyword is gone once the types are stripped or compiled), which the loader never picks.
  */
 function abstractClassNames(path: string): ReadonlySet<string> {
-  const source = readFileSync(path, 'utf8');
+  // without its comments (a comment saying "abstract class Foo" makes no class abstract)
+  const source = readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
   return new Set(
     Array.from(source.matchAll(/\babstract\s+class\s+([A-Za-z_$][\w$]*)/g), (m) => m[1] as string),
   );
