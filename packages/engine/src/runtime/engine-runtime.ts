@@ -31,7 +31,7 @@ import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/risk-gate.js';
 import { EventRecorder } from '../store/event-recorder.js';
 import { StrategyStateStore } from '../store/strategy-state-store.js';
-import { misnamedHooks } from '../strategy/hook-names.js';
+import { sayMisnamedHooks } from '../strategy/hook-names.js';
 import type { StrategyClass, StrategyHook } from '../strategy/strategy.js';
 import { parseStrategyConfig } from '../strategy/strategy-config.js';
 import type {
@@ -51,6 +51,7 @@ import {
   checkOrderChange,
   decimalOf,
   intentInput,
+  lateBarsMessage,
   orderIdOf,
   orderRequestOf,
   SUBSCRIBE_CALLS,
@@ -92,11 +93,7 @@ export class EngineRuntime implements HostServices {
   inHook = 0;
   /** Extra data subscriptions made by strategies. */
   readonly subscriptions: Subscription[] = [];
-  /**
-   * A backtest's symbols whose bars it loaded (set once `onStart`'s subscriptions are): a later
-   * subscription to the bars of another one delivers nothing, and is said. Null until then, and in
-   * paper and live (which take later subscriptions).
-   */
+  /** A backtest's symbols whose bars it loaded after `onStart` (a later one's are said); null in paper and live. */
   barsLoaded: ReadonlySet<string> | null = null;
   readonly mode: RunSettings['mode'];
   readonly universe: Universe;
@@ -182,12 +179,7 @@ export class EngineRuntime implements HostServices {
     } finally {
       this.inHook--;
     }
-    // hoga runs a .ts file unchecked: `onBars` is never called (before, without a word)
-    for (const m of misnamedHooks(host.strategy))
-      log.warn(
-        { method: m.name, hook: m.hook },
-        `strategy ${id} defines ${m.name}, which is not a hook and is never called: did you mean ${m.hook}?`,
-      );
+    sayMisnamedHooks(host.strategy, id, log);
     this.drain();
     return host;
   }
@@ -390,13 +382,8 @@ export class EngineRuntime implements HostServices {
     );
     if (!exists) this.subscriptions.push({ strategyId: host.strategyId, kind, symbol, interval });
     // before, these bars never came, without a word
-    if (!exists && kind === 'bars' && this.barsLoaded !== null && !this.barsLoaded.has(symbol)) {
-      this.log.warn(
-        { strategyId: host.strategyId, symbol },
-        `strategy ${host.strategyId} subscribed to the bars of ${symbol} (ctx.subscribeBars) after onStart: a backtest ` +
-          'loads the bars subscribed to in onStart only, so none of these come (subscribe in onStart; paper and live take either)',
-      );
-    }
+    if (!exists && kind === 'bars' && this.barsLoaded?.has(symbol) === false)
+      this.log.warn({ strategyId: host.strategyId, symbol }, lateBarsMessage(host.strategyId, symbol));
     if (kind !== 'bars' && this.mode === 'backtest' && !this.warnedNoTicks) {
       this.warnedNoTicks = true;
       this.log.warn(

@@ -82,6 +82,17 @@ function found(value: unknown): string {
   return typeof value === 'object' && value !== null ? 'an object' : String(value);
 }
 
+/**
+ * What a backtest says of a `ctx.subscribeBars` after `onStart` of a symbol whose bars it did not
+ * load (paper and live take it).
+ */
+export function lateBarsMessage(strategyId: string, symbol: string): string {
+  return (
+    `strategy ${strategyId} subscribed to the bars of ${symbol} (ctx.subscribeBars) after onStart: a backtest ` +
+    'loads the bars subscribed to in onStart only, so none of these come (subscribe in onStart; paper and live take either)'
+  );
+}
+
 /** The context's method of each kind of data subscription, for the messages. */
 export const SUBSCRIBE_CALLS: Readonly<Record<'bars' | 'prices' | 'orderbook' | 'trades', string>> = {
   bars: 'subscribeBars',

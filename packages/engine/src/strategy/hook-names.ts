@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Logger } from '@hoga/core';
 import { Strategy, type StrategyHook } from './strategy.js';
 
 /** Every hook the engine calls. */
@@ -62,4 +63,20 @@ function withinOneEdit(a: string, b: string): boolean {
   return short.length === long.length
     ? short.slice(i + 1) === long.slice(i + 1)
     : short.slice(i) === long.slice(i + 1);
+}
+
+/**
+ * Warns on `log` of each method of `strategy` named like a hook but not one (see
+ * {@link misnamedHooks}), naming the hook it resembles.
+ *
+ * @param strategy - a constructed strategy
+ * @param strategyId - its id, in the message
+ * @param log - the strategy's logger
+ */
+export function sayMisnamedHooks(strategy: object, strategyId: string, log: Logger): void {
+  for (const m of misnamedHooks(strategy))
+    log.warn(
+      { method: m.name, hook: m.hook },
+      `strategy ${strategyId} defines ${m.name}, which is not a hook and is never called: did you mean ${m.hook}?`,
+    );
 }
