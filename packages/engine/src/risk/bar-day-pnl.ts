@@ -17,7 +17,7 @@
  */
 import { type Decimal, decimalOfNumber, type Fill } from '@hoga/core';
 import { unrealisedToday } from './day-references.js';
-import { type Holding, numberOf } from './risk-book-records.js';
+import { costResidual, type Holding, numberOf } from './risk-book-records.js';
 import { toKrw, tradingDayStartMs } from './valuation.js';
 
 /** Running sums of one scope (a strategy, or the account), native currencies. */
@@ -107,17 +107,18 @@ export class BarDayPnl {
   }
 
   /**
-   * A fill booked on a strategy's holding `after`, which held `q0` at average `a0` (numbers) before
-   * it: the unrealised PnL at the symbol's price changes by `(at − a1) × q1 − (at − a0) × q0`.
+   * A fill booked on a strategy's holding `after`, which held `q0` at average `a0` with the cost
+   * residual `r0` (numbers, see `costResidual`) before it: the unrealised PnL at the symbol's price
+   * (`(at − a) × q + r`) changes by `(at − a1) × q1 + r1 − (at − a0) × q0 − r0`.
    */
-  filled(strategyId: string, fill: Fill, after: Holding, q0: number, a0: number): void {
+  filled(strategyId: string, fill: Fill, after: Holding, q0: number, a0: number, r0: number): void {
     this.reach(this.barDay);
     const h = this.holder(strategyId, fill.symbol, after.currency === 'USD');
     // a fill before the symbol's first close: counted from its price
     if (Number.isNaN(h.at)) h.at = fill.price.toNumber();
     const q1 = numberOf(after.quantityInt, after.quantity);
     const a1 = numberOf(after.averagePriceInt, after.averagePrice);
-    const d = (h.at - a1) * q1 - (h.at - a0) * q0;
+    const d = (h.at - a1) * q1 - (h.at - a0) * q0 + (costResidual(after) - r0);
     h.q = q1;
     if (d !== 0) this.add(h, d);
   }

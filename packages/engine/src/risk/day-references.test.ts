@@ -2,7 +2,7 @@
  * The risk book's PnL of a day against a computation that knows nothing of average prices: what
  * the day's trading paid and received, plus what the position is worth at the last price, less
  * what it was worth at the day's reference when the day began (cash flows and marks only). With
- * average cost the two agree for any sequence of buys, sells, prices and days; so does a backtest's
+ * average cost the two agree exactly for any sequence of buys, sells, prices and days; so does a backtest's
  * book, its positions valued at its bars' closes through {@link BarDayPnl}, whose running sums'
  * bound stays under it and within a won of it.
  */
@@ -97,8 +97,8 @@ describe('RiskBook daily PnL', () => {
             steps,
             (price, atMs) => book.notePrice(SYMBOL, new Decimal(price), atMs),
             (expected, atMs) => {
-              // the average price is a Decimal quotient: equal to its rounding, far under a won
-              expect(book.dailyPnlKrw('s1', atMs).minus(expected).abs().lt('1e-12')).toBe(true);
+              // exactly: each holding keeps what its shares cost (before, off by the average's rounding)
+              expect(book.dailyPnlKrw('s1', atMs).toFixed()).toBe(String(expected));
             },
           );
         },
@@ -131,7 +131,7 @@ describe('a backtest’s daily PnL at its bars’ closes', () => {
               closes.values[slot] = close;
             },
             (expected, atMs) => {
-              expect(book.dailyPnlKrw('s1', atMs).minus(expected).abs().lt('1e-12')).toBe(true);
+              expect(book.dailyPnlKrw('s1', atMs).toFixed()).toBe(String(expected));
               for (const scope of ['s1', null]) {
                 const floor = book.dailyPnlKrwFloor(scope, atMs);
                 expect(floor).toBeLessThanOrEqual(expected);

@@ -5,14 +5,14 @@
  * starts by `prior-closes.ts`; else the day's first price), and per holding the quantity and average price it held when the day began.
  *
  * Today's PnL of a holding is then its realised PnL today plus
- * `(last − average) × held − (reference − day-start average) × day-start quantity`: with average
- * cost, realised plus unrealised PnL is the position's whole PnL, and the second term is that whole
- * PnL as it stood when the day began.
+ * `(last × held − cost) − (reference × day-start quantity − day-start cost)`: with the cost each
+ * holding keeps (see `bookOnHolding`), realised plus unrealised PnL is the position's whole PnL,
+ * exactly, and the second term is that whole PnL as it stood when the day began.
  *
  * @module
  */
 import { Decimal, type Fill } from '@hoga/core';
-import { bookOnHolding, type Holding } from './risk-book-records.js';
+import { bookOnHolding, costOf, type Holding } from './risk-book-records.js';
 
 const ZERO = new Decimal(0);
 
@@ -89,6 +89,7 @@ export function rollDayStart(h: Holding, dayStartMs: number): void {
     h.dayStartMs = dayStartMs;
     h.dayQuantity = h.quantity;
     h.dayAveragePrice = h.averagePrice;
+    h.dayCost = costOf(h);
   }
 }
 
@@ -102,19 +103,23 @@ export function bookOnDayStart(h: Holding, fill: Fill): void {
     averagePrice: h.dayAveragePrice,
     quantityInt: Number.NaN,
     averagePriceInt: Number.NaN,
+    costInt: Number.NaN,
+    cost: h.dayCost,
     currency: h.currency,
     dayStartMs: h.dayStartMs,
     dayQuantity: ZERO,
     dayAveragePrice: ZERO,
+    dayCost: ZERO,
   };
   bookOnHolding(start, fill);
   h.dayQuantity = start.quantity;
   h.dayAveragePrice = start.averagePrice;
+  h.dayCost = costOf(start);
 }
 
 /**
- * A holding's unrealised PnL today in its currency: `(mark − average) × held`, less the same at the
- * day's reference for what it held when the day began (a holding with no fill yet that day records
+ * A holding's unrealised PnL today in its currency: `mark × held − cost` (what its shares are worth
+ * less what they cost), less the same at the day's reference for what it held when the day began (a holding with no fill yet that day records
  * what it began the day with here). Null when it holds nothing and began the day with nothing. For
  * a day before the holding's record (a question about the past), the unrealised PnL against the
  * average price.
@@ -131,6 +136,6 @@ export function unrealisedToday(
   rollDayStart(h, dayStartMs);
   const carried = reference !== undefined && h.dayStartMs === dayStartMs && !h.dayQuantity.isZero();
   if (h.quantity.isZero() && !carried) return null;
-  const now = h.quantity.isZero() ? ZERO : mark.minus(h.averagePrice).times(h.quantity);
-  return carried ? now.minus(reference.minus(h.dayAveragePrice).times(h.dayQuantity)) : now;
+  const now = h.quantity.isZero() ? ZERO : mark.times(h.quantity).minus(costOf(h));
+  return carried ? now.minus(reference.times(h.dayQuantity).minus(h.dayCost)) : now;
 }

@@ -4,9 +4,11 @@
  *
  * @module
  */
+import { averagePurchasePrice, roundCash } from '@hoga/broker-model';
 import {
   type Currency,
   Decimal,
+  decimalOfNumber,
   exactIntOf,
   type Fill,
   type KnownBrokerOrderStatus,
@@ -76,6 +78,15 @@ export interface Holding {
   /** `quantity` and `averagePrice` as numbers when they are safe integers, else NaN (see exact-int). */
   quantityInt: number;
   averagePriceInt: number;
+  /**
+   * What the shares held cost: the buys' amounts (price × quantity) less what the sells released
+   * (a partial sell its quantity at the average price, the sell that closes the rest), as a safe
+   * integer, else NaN (then `cost` holds it). A position bought and sold off so realises what its
+   * shares brought less what they cost, however the average was rounded.
+   */
+  costInt: number;
+  /** The cost as a Decimal (null while `costInt` holds it and no one asked for the Decimal: see {@link costOf}). */
+  cost: Decimal | null;
   currency: Currency;
   /** The position as the checks see it while the quantity is positive, else null (undefined: not built yet). */
   view?: PositionView | null | undefined;
@@ -83,9 +94,26 @@ export interface Holding {
   rank?: number;
   /** Start (epoch ms) of the trading day the two fields below describe (NaN: none yet). */
   dayStartMs: number;
-  /** The quantity and average price held when that day began (today's PnL counts from them). */
+  /** The quantity, average price and cost held when that day began (today's PnL counts from them). */
   dayQuantity: Decimal;
   dayAveragePrice: Decimal;
+  dayCost: Decimal;
+}
+
+/** A holding's cost as a Decimal (made once from its integer when first asked). */
+export function costOf(h: Holding): Decimal {
+  if (h.cost === null) h.cost = decimalOfNumber(h.costInt);
+  return h.cost;
+}
+
+/**
+ * What a holding's average price times its quantity exceeds its cost by (the average's rounding),
+ * as a number: exact for whole numbers (no Decimal made), else the exact Decimal's nearest double.
+ * Its unrealised PnL at `mark` is `(mark − average) × quantity + residual`.
+ */
+export function costResidual(h: Holding): number {
+  const r = subExact(mulExact(h.averagePriceInt, h.quantityInt), h.costInt);
+  return Number.isNaN(r) ? h.averagePrice.times(h.quantity).minus(costOf(h)).toNumber() : r;
 }
 
 /** A daily PnL answer, good while the book's revision and the trading day are the same. */
@@ -96,10 +124,14 @@ export interface PnlAnswer {
 }
 
 /**
- * Books a fill on its strategy's holding and answers the realised change: −charges on a buy;
- * (price − average) × sold − charges on a sell. Whole numbers (won prices, share counts) are booked
- * as safe integers, exactly, with no Decimal made; anything else (or any result outside the safe
- * range) as Decimal (`change`, with `changeInt` NaN).
+ * Books a fill on its strategy's holding and answers the realised change, as the portfolio's books
+ * count it (`portfolio/strategy-book.ts`): −charges on a buy; on a sell, its amount (rounded to
+ * the currency) less what the sold shares cost, less charges: a partial sell releases its quantity
+ * at the average price, the sell that closes the position the rest of the cost, so a position
+ * bought and sold off realises what its fills moved, with no rounding of the average left in it.
+ * The average is the broker's (4 places). Whole numbers (won prices, share counts, won costs) are
+ * booked as safe integers, exactly, with no Decimal made; anything else (or any result outside the
+ * safe range) as Decimal (`change`, with `changeInt` NaN).
  */
 export function bookOnHolding(h: Holding, fill: Fill): { changeInt: number; change: Decimal | null } {
   const quantity = exactIntOf(fill.quantity);
@@ -109,37 +141,62 @@ export function bookOnHolding(h: Holding, fill: Fill): { changeInt: number; chan
   let changeInt = Number.NaN;
   let change: Decimal | null = null;
   if (fill.side === 'BUY') {
-    if (h.quantity.isZero() && exactProduct(fill.price, fill.quantity) && !fill.quantity.isZero()) {
-      // flat before: (0 + price × quantity) / quantity is the price itself when the product is exact
+    const flat = h.quantity.isZero();
+    const amountInt = mulExact(quantity, price);
+    if (!Number.isNaN(amountInt) && flat && quantity !== 0) {
+      // flat before, an integer amount: the average of the buy is its price
       h.quantity = fill.quantity;
       h.averagePrice = fill.price;
       h.quantityInt = quantity;
       h.averagePriceInt = price;
+      h.costInt = amountInt;
+      h.cost = null;
     } else {
-      const cost = h.averagePrice.times(h.quantity).plus(fill.price.times(fill.quantity));
+      const amount = Number.isNaN(amountInt)
+        ? roundCash(h.currency, fill.price.times(fill.quantity))
+        : fill.price.times(fill.quantity);
+      const costInt = flat ? amountInt : addExact(h.costInt, amountInt);
+      if (!Number.isNaN(costInt)) {
+        h.costInt = costInt;
+        h.cost = null;
+      } else {
+        h.cost = flat ? amount : costOf(h).plus(amount);
+        h.costInt = Number.NaN;
+      }
+      h.averagePrice = averagePurchasePrice(h.quantity, h.averagePrice, fill.quantity, amount);
       h.quantity = h.quantity.plus(fill.quantity);
-      h.averagePrice = h.quantity.isZero() ? ZERO : cost.dividedBy(h.quantity);
       h.quantityInt = exactIntOf(h.quantity);
       h.averagePriceInt = exactIntOf(h.averagePrice);
     }
     changeInt = -chargesInt;
     if (Number.isNaN(changeInt)) change = charges(fill).negated();
   } else {
-    // min(fill, held) and max(0, held − fill)
+    // min(fill, held) and max(0, held − fill); a sell of all (or past the holding) closes it
     const held = h.quantityInt;
     const sold = Math.min(quantity, held);
-    changeInt = subExact(mulExact(subExact(price, h.averagePriceInt), sold), chargesInt);
     const left = subExact(held, quantity);
-    if (!Number.isNaN(changeInt) && !Number.isNaN(left)) {
+    const closes = left <= 0;
+    const released = closes ? h.costInt : mulExact(h.averagePriceInt, sold);
+    const costLeft = closes ? 0 : subExact(h.costInt, released);
+    changeInt = subExact(subExact(mulExact(price, sold), released), chargesInt);
+    if (!Number.isNaN(changeInt) && !Number.isNaN(left) && !Number.isNaN(costLeft)) {
       h.quantityInt = Math.max(left, 0);
       h.quantity = left > 0 ? new Decimal(left) : ZERO;
+      h.costInt = costLeft;
+      h.cost = null;
     } else {
-      // without the copies Decimal.min and Decimal.max make
-      const soldDecimal = fill.quantity.lte(h.quantity) ? fill.quantity : h.quantity;
-      change = fill.price.minus(h.averagePrice).times(soldDecimal).minus(charges(fill));
+      const closing = fill.quantity.gte(h.quantity);
+      // without the copies Decimal.min makes
+      const soldDecimal = closing ? h.quantity : fill.quantity;
+      const proceeds = roundCash(h.currency, fill.price.times(soldDecimal));
+      const releasedDecimal = closing ? costOf(h) : h.averagePrice.times(soldDecimal);
+      change = proceeds.minus(releasedDecimal).minus(charges(fill));
       changeInt = Number.NaN;
-      h.quantity = nonNegative(h.quantity.minus(fill.quantity));
+      h.quantity = closing ? ZERO : h.quantity.minus(fill.quantity);
       h.quantityInt = exactIntOf(h.quantity);
+      const cost = closing ? ZERO : costOf(h).minus(releasedDecimal);
+      h.cost = cost;
+      h.costInt = exactIntOf(cost);
     }
   }
   return { changeInt, change };
@@ -153,11 +210,6 @@ export function charges(fill: Fill): Decimal {
 /** Whether an order has a limit price or an amount. */
 export function isPriced(o: MutableOrder): boolean {
   return o.price !== null || o.amount !== null;
-}
-
-/** Whether `a × b` is exact at the configured precision (no digit of the product is rounded away). */
-export function exactProduct(a: Decimal, b: Decimal): boolean {
-  return a.sd() + b.sd() <= Decimal.precision;
 }
 
 export function cachedView(o: MutableOrder): RiskOrder {
@@ -238,22 +290,26 @@ export function numberOf(exact: number, value: Decimal): number {
   return Number.isNaN(exact) ? value.toNumber() : exact;
 }
 
-/** A holding of `quantity` at `averagePrice`, with no record yet of what it held when a day began. */
+/** A holding of `quantity` at `averagePrice` (costing their product), with no record yet of what it held when a day began. */
 export function holdingOf(
   quantity: Decimal,
   averagePrice: Decimal,
   currency: Currency,
   rank: number,
 ): Holding {
+  const cost = quantity.isZero() ? ZERO : quantity.times(averagePrice);
   return {
     quantity,
     averagePrice,
     quantityInt: exactIntOf(quantity),
     averagePriceInt: exactIntOf(averagePrice),
+    costInt: exactIntOf(cost),
+    cost,
     currency,
     rank,
     dayStartMs: Number.NaN,
     dayQuantity: ZERO,
     dayAveragePrice: ZERO,
+    dayCost: ZERO,
   };
 }

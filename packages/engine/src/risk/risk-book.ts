@@ -11,6 +11,7 @@ import { bookOnDayStart, DayReferences, rollDayStart, unrealisedToday } from './
 import { amountOf, FillSlots, RealisedDays } from './realised-days.js';
 import {
   bookOnHolding,
+  costResidual,
   type Holding,
   holdingOf,
   holdingView,
@@ -321,8 +322,9 @@ export class RiskBook implements RiskView {
     if (this.prices.size > 0) this.references.noteFill(fill.symbol, fill.price, day);
     const q0 = this.barPnl === undefined ? 0 : numberOf(h.quantityInt, h.quantity);
     const a0 = this.barPnl === undefined ? 0 : numberOf(h.averagePriceInt, h.averagePrice);
+    const r0 = this.barPnl === undefined ? 0 : costResidual(h);
     const { changeInt, change } = bookOnHolding(h, fill);
-    this.barPnl?.filled(strategyId, fill, h, q0, a0);
+    this.barPnl?.filled(strategyId, fill, h, q0, a0, r0);
     // the position view and the strategy's list are rebuilt when next asked for
     h.view = undefined;
     if (this.positionCache.size !== 0) this.positionCache.delete(strategyId);

@@ -76,7 +76,7 @@ function setup(rawConfig: unknown = {}) {
     }
     return verdict;
   };
-  const fill = (command: OrderCommand, price: string): void => {
+  const fill = (command: OrderCommand, price: string, commission = '0'): void => {
     if (command.type !== 'SubmitOrder' || command.intent.sizing !== 'QUANTITY') throw new Error('fixture');
     const i = command.intent;
     const f: Fill = {
@@ -87,7 +87,7 @@ function setup(rawConfig: unknown = {}) {
       side: i.side,
       quantity: i.quantity,
       price: new Decimal(price),
-      commission: Money.of(new Decimal(0), i.instrument.currency),
+      commission: Money.of(new Decimal(commission), i.instrument.currency),
       cumulativeQuantity: i.quantity,
       tsEvent: clock.nowMs(),
     };
@@ -317,9 +317,9 @@ describe(RiskEngine, () => {
       const entry = buy('005930', '1', '70000');
       submit(entry);
       fill(entry, '70000');
-      const out = buy('005930', '1', '69899.5', 's1', 'SELL');
+      const out = buy('005930', '1', '69900', 's1', 'SELL');
       expect(submit(out).accepted).toBe(true);
-      fill(out, '69899.5'); // −100.5
+      fill(out, '69900', '0.5'); // −100 − 0.5 of commission
       expect(gateway.state({ kind: 'strategy', strategyId: 's1' })).toBe('HALTED');
     });
 
