@@ -130,6 +130,18 @@ describe('judgeOrderIntent', () => {
     });
   });
 
+  it('names the intent’s amount and what to do for an amount order of a KR stock (the broker says orderAmount)', () => {
+    const { refusal } = judgeOrderIntent(byAmount(kr, 'BUY', 'MARKET', '100000'));
+    expect(refusal).toMatchObject({
+      code: 'invalid-request',
+      message: 'amount is only for US market buys, found 100000 for 005930 (KR): give a quantity',
+      data: { field: 'orderAmount' },
+    });
+    expect(judgeOrderIntent(byAmount(us, 'BUY', 'MARKET', '10.001')).refusal?.message).toBe(
+      'amount must be a positive USD amount with at most 2 decimals, found 10.001',
+    );
+  });
+
   it('answers no refusal for a well-formed intent', () => {
     expect(judgeOrderIntent(byQuantity(us, 'SELL', 'MARKET', '0.123456')).refusal).toBeNull();
   });

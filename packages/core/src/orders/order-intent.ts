@@ -8,6 +8,7 @@ import { checkOrderForm, checkOrderShape, type OrderShape } from '../broker/orde
 import { Decimal } from '../decimal/decimal.js';
 import { ValidationError } from '../errors.js';
 import type { Instrument } from '../instruments/instrument.js';
+import { Market } from '../instruments/market.js';
 import type { ClientOrderId, StrategyId } from './ids.js';
 import { OrderSide, OrderSizing, OrderType, TimeInForce } from './order-types.js';
 
@@ -102,6 +103,23 @@ function intentField(field: unknown, input: OrderIntentInput): string {
   return String(field);
 }
 
+/**
+ * The refusal of an amount intent in the intent's words (`amount`, not the wire's `orderAmount`)
+ * and what to do instead: a KR stock or a limit is ordered by quantity.
+ */
+function amountMessage(input: OrderIntentInput, brokerMessage: string, amount: unknown): string {
+  const found = foundOf(amount);
+  const symbol = input.instrument.symbol;
+  if (input.instrument.market !== Market.US) {
+    return `amount is only for US market buys${found} for ${symbol} (${input.instrument.market}): give a quantity`;
+  }
+  if (input.orderType !== OrderType.MARKET) {
+    return `amount is only for US market buys${found} for a ${String(input.orderType)} order of ${symbol}: give a quantity`;
+  }
+  // its value (positive, 2 decimals at most): the broker's words, with the intent's field
+  return `${brokerMessage.replace(/^orderAmount/, 'amount')}${found}`;
+}
+
 /** An intent as asked for, and the broker's refusal of its shape (null when the broker would take it). */
 export interface JudgedOrderIntent {
   /** The intent, defaults filled (`confirmHighValue: false`, `timeInForce: DAY`), frozen. */
@@ -155,7 +173,11 @@ export function judgeOrderIntent(input: OrderIntentInput): JudgedOrderIntent {
   for (const verdict of [checkOrderForm(shape), checkOrderShape(shape, input.instrument.market)]) {
     if (!verdict.accepted) {
       const field = intentField(verdict.data?.field, input);
-      return { intent, refusal: { ...verdict, message: `${verdict.message}${foundOf(raw[field])}` } };
+      const message =
+        verdict.data?.field === 'orderAmount'
+          ? amountMessage(input, verdict.message, raw.amount)
+          : `${verdict.message}${foundOf(raw[field])}`;
+      return { intent, refusal: { ...verdict, message } };
     }
   }
   return { intent, refusal: null };

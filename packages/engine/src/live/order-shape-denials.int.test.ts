@@ -7,7 +7,10 @@
  * (`hoga run` and `hoga backtest` exit 1), though the broker would only have refused the order. A
  * quantity that is not a finite number (NaN), or a time in force the API does not have (`GTC`), is a
  * programmer error: it still stops the run, naming the field and the value (before, `GTC` was sent:
- * paper took it, live ended it rejected with a StoreError).
+ * paper took it, live ended it rejected with a StoreError), and so is an amount sell (before, it
+ * was sent as a buy of the amount). The denial of an amount order of a KR stock names what the
+ * strategy wrote (`amount`) and what to do (before, the broker's `orderAmount is only for US market
+ * orders`).
  */
 import type { Bar, OrderEvent } from '@hoga/core';
 import { Decimal } from '@hoga/core';
@@ -41,7 +44,7 @@ const EXPECTED = [
   'invalid-request: A fractional quantity is only allowed for US market sells, found 0.5',
   'invalid-request: A fractional quantity has at most 6 decimals, found 0.1234567',
   'invalid-request: quantity must be greater than 0, found 0',
-  'invalid-request: orderAmount is only for US market orders, found 100000',
+  'invalid-request: amount is only for US market buys, found 100000 for 005930 (KR): give a quantity',
 ];
 
 function denials(events: readonly OrderEvent[]): string[] {
@@ -116,6 +119,27 @@ describe('an order of a shape the broker refuses', () => {
     expect(outcome.failure?.message).toContain(
       'order of 005930: quantity: expected a finite number, found NaN',
     );
+  });
+
+  it('stops the run when an amount order sells (amount is for US market buys), sending nothing', async () => {
+    class SellsAmount extends Strategy {
+      static events: OrderEvent[] = [];
+      override onBar(): void {
+        this.ctx.submit({ symbol: 'AAPL', side: 'SELL', amount: 100 } as never);
+      }
+      override onOrderEvent(event: OrderEvent): void {
+        SellsAmount.events.push(event);
+      }
+    }
+    const { outcome } = await backtestBars(
+      [{ strategyClass: SellsAmount, id: 'sells' }],
+      minuteBars('005930', [70_000, 70_100]),
+    );
+    expect(outcome.status).toBe('failed');
+    expect(outcome.failure?.message).toContain(
+      'order of AAPL: amount is only for US market buys, found side "SELL": sell a quantity',
+    );
+    expect(SellsAmount.events).toEqual([]);
   });
 
   it('stops the run naming the field when the time in force is not one the API has (GTC)', async () => {

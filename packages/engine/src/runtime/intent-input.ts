@@ -192,6 +192,15 @@ export function intentInput(
 ): OrderIntentInput {
   const instrument = known ?? stockOf(request.symbol);
   if ('amount' in request) {
+    // a JavaScript strategy may write a sell: it was sent as a buy of the amount
+    if ((request as { readonly side?: unknown }).side !== 'BUY') {
+      throw new EngineError(
+        EngineErrorCode.INVALID_REQUEST,
+        `order of ${request.symbol}: amount is only for US market buys, found side ${found(
+          (request as { readonly side?: unknown }).side,
+        )}: sell a quantity`,
+      );
+    }
     return {
       clientOrderId,
       strategyId,
