@@ -316,7 +316,12 @@ describe('Brokerage', () => {
       await brokerage.createOrder(1, { ...body, clientOrderId: 'a-1' });
       await brokerage.createOrder(1, { ...body, clientOrderId: 'a-1' });
       await brokerage.createOrder(1, body);
-      expect(brokerage.counters()).toEqual({ ordersCreated: 2, ordersPerClientOrderId: { 'a-1': 1 } });
+      expect(brokerage.counters()).toEqual({
+        ordersCreated: 2,
+        ordersModified: 0,
+        ordersCanceled: 0,
+        ordersPerClientOrderId: { 'a-1': 1 },
+      });
     });
   });
 });

@@ -116,6 +116,27 @@ describe('Brokerage over HTTP', () => {
     expect(counters).toMatchObject({ ordersCreated: 1, ordersPerClientOrderId: { 'int-dup-1': 1 } });
   });
 
+  it('counts the modifies and cancels done, beside the orders created (refused ones not)', async () => {
+    const low = new Decimal(await lowerLimit('005930'));
+    const body = { symbol: '005930', side: 'BUY', orderType: 'LIMIT', quantity: '1', price: low.toFixed() };
+    const first = await create(body);
+    const second = await create(body);
+    const modified = await client.post(`/api/v1/orders/${first}/modify`, {
+      orderType: 'LIMIT',
+      price: low.plus(100).toFixed(),
+      quantity: '1',
+    });
+    expect(outcome(modified)).toBe('200');
+    expect(outcome(await client.post(`/api/v1/orders/${modified.body.result.orderId}/cancel`, {}))).toBe(
+      '200',
+    );
+    expect(outcome(await client.post(`/api/v1/orders/${second}/cancel`, {}))).toBe('200');
+    // refused: the order is closed already
+    expect(outcome(await client.post(`/api/v1/orders/${second}/cancel`, {}))).toBe('409 already-canceled');
+    const counters = await client.control('GET', '/_sim/counters');
+    expect(counters).toMatchObject({ ordersCreated: 2, ordersModified: 1, ordersCanceled: 2 });
+  });
+
   it('answers 409 request-in-progress while a slow first request is processing', async () => {
     sim.injectFault({ kind: 'slow-order', path: '/api/v1/orders', method: 'POST', count: 1, delayMs: 400 });
     const body = {

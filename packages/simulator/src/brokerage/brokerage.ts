@@ -23,7 +23,7 @@ import { OrderStore } from './order-store.js';
 import type { SimOrder } from './order-types.js';
 import { modifyRequestOf, parseCreateOrder, parseModifyShape } from './order-validation.js';
 import { buyingPowerPayload, sellableQuantityPayload } from './reservations.js';
-import { type BrokerageState, readState, writeState } from './state-file.js';
+import { type BrokerageCounters, type BrokerageState, readState, writeState } from './state-file.js';
 
 /** Options of {@link Brokerage}. */
 export interface BrokerageOptions {
@@ -66,6 +66,8 @@ export class Brokerage {
   private hideWindowEndMs = 0;
   private hideDurationMs = 0;
   private ordersCreated = 0;
+  private ordersModified = 0;
+  private ordersCanceled = 0;
   private ordersPerClientOrderId: Record<string, number> = {};
   private saving: Promise<void> = Promise.resolve();
 
@@ -99,6 +101,8 @@ export class Brokerage {
     this.store = new OrderStore(this.options.seed, state.orders, state.sequence);
     this.idempotency = new IdempotencyWindow(state.idempotency);
     this.ordersCreated = state.counters.ordersCreated;
+    this.ordersModified = state.counters.ordersModified;
+    this.ordersCanceled = state.counters.ordersCanceled;
     this.ordersPerClientOrderId = { ...state.counters.ordersPerClientOrderId };
     if (state.lastAdvancedMs !== null)
       this.lastAdvancedMs = Math.max(this.lastAdvancedMs, state.lastAdvancedMs);
@@ -243,6 +247,7 @@ export class Brokerage {
     const order = buildOrder(this.market, fields, replacement, at, this.hiddenUntil(at.toMillis()));
     this.store.add(order);
     this.engine.match(order, new MarketLook(this.market, at.toMillis()));
+    this.ordersModified += 1;
     await this.saveAfterChange();
     return { orderId: order.orderId };
   }
@@ -276,6 +281,7 @@ export class Brokerage {
     const record = buildCancelRecord(original, this.store.nextId(), atMs, this.hiddenUntil(atMs));
     this.engine.close(original, BrokerOrderStatus.CANCELED, atMs);
     this.store.add(record);
+    this.ordersCanceled += 1;
     await this.saveAfterChange();
     return { orderId: record.orderId };
   }
@@ -316,9 +322,17 @@ export class Brokerage {
     this.hideDurationMs = ms;
   }
 
-  /** Orders actually created (modify and cancel records not counted), in total and per `clientOrderId`. */
-  counters(): { ordersCreated: number; ordersPerClientOrderId: Record<string, number> } {
-    return { ordersCreated: this.ordersCreated, ordersPerClientOrderId: { ...this.ordersPerClientOrderId } };
+  /**
+   * Orders actually created (modify and cancel records not counted), in total and per
+   * `clientOrderId`, and the modifies and cancels done.
+   */
+  counters(): BrokerageCounters {
+    return {
+      ordersCreated: this.ordersCreated,
+      ordersModified: this.ordersModified,
+      ordersCanceled: this.ordersCanceled,
+      ordersPerClientOrderId: { ...this.ordersPerClientOrderId },
+    };
   }
 
   /**

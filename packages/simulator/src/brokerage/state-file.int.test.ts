@@ -68,6 +68,29 @@ describe('Brokerage', () => {
       expect([filled.orderId, (resting as { orderId: string }).orderId]).not.toContain(next.orderId);
     });
 
+    it('keeps the cancels counted across a restart, and reads a file written before they were counted', async () => {
+      const statePath = join(dir, 'counts.json');
+      const first = await open(statePath);
+      const price = first.market.priceLimits('005930', first.clock.now())!.lower.toFixed();
+      const body = { symbol: '005930', side: 'BUY', orderType: 'LIMIT', quantity: '1', price };
+      const { orderId } = (await first.brokerage.createOrder(1, body)) as { orderId: string };
+      await first.brokerage.cancelOrder(1, orderId, {});
+      await first.brokerage.save();
+      expect((await open(statePath)).brokerage.counters()).toMatchObject({
+        ordersCreated: 1,
+        ordersCanceled: 1,
+      });
+      const old = JSON.parse(await readFile(statePath, 'utf8'));
+      delete old.counters.ordersModified;
+      delete old.counters.ordersCanceled;
+      await writeFile(statePath, JSON.stringify(old));
+      expect((await open(statePath)).brokerage.counters()).toMatchObject({
+        ordersCreated: 1,
+        ordersModified: 0,
+        ordersCanceled: 0,
+      });
+    });
+
     it('starts fresh when the state file does not exist yet', async () => {
       const { brokerage } = await open(join(dir, 'absent.json'));
       expect(brokerage.counters().ordersCreated).toBe(0);

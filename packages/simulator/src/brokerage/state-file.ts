@@ -65,6 +65,9 @@ const stateSchema = z.object({
   ),
   counters: z.object({
     ordersCreated: z.number().int(),
+    // absent from a state file written before they were counted
+    ordersModified: z.number().int().default(0),
+    ordersCanceled: z.number().int().default(0),
     ordersPerClientOrderId: z.record(z.string(), z.number()),
   }),
 });
@@ -76,7 +79,19 @@ export interface BrokerageState {
   readonly accounts: SimAccount[];
   readonly orders: SimOrder[];
   readonly idempotency: IdempotencyEntry[];
-  readonly counters: { ordersCreated: number; ordersPerClientOrderId: Record<string, number> };
+  readonly counters: BrokerageCounters;
+}
+
+/** The brokerage's counts: orders created, modified and canceled (refusals and replays excluded). */
+export interface BrokerageCounters {
+  /** Orders actually created (replays excluded; modify and cancel records not counted). */
+  readonly ordersCreated: number;
+  /** Modifies done (each replaced an open order). */
+  readonly ordersModified: number;
+  /** Cancels done (each closed an open order). */
+  readonly ordersCanceled: number;
+  /** clientOrderId → orders created with it. */
+  readonly ordersPerClientOrderId: Record<string, number>;
 }
 
 const d = (text: string) => new Decimal(text);

@@ -20,6 +20,10 @@ export interface SimCounters {
   readonly faultsFired: number;
   /** Orders actually created (replays excluded). */
   readonly ordersCreated: number;
+  /** Modifies done (refused ones excluded). */
+  readonly ordersModified: number;
+  /** Cancels done (refused ones excluded). */
+  readonly ordersCanceled: number;
   /** clientOrderId → orders created with it. */
   readonly ordersPerClientOrderId: Record<string, number>;
 }
@@ -151,6 +155,8 @@ export class SimulatorControl {
       tokensIssued: tokens.tokensIssued,
       faultsFired: counters.faultsFired,
       ordersCreated: orders.ordersCreated,
+      ordersModified: orders.ordersModified,
+      ordersCanceled: orders.ordersCanceled,
       ordersPerClientOrderId: { ...orders.ordersPerClientOrderId },
     };
   }

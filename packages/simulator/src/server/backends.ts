@@ -1,4 +1,5 @@
 import type { DateTime } from 'luxon';
+import type { BrokerageCounters } from '../brokerage/state-file.js';
 
 /**
  * What the HTTP layer needs from the simulated market: the endpoint payload
@@ -49,5 +50,5 @@ export interface BrokerageEndpoints {
   orderDetail(accountSeq: number, orderId: string): unknown;
   advanceTo(now: DateTime): void;
   hideNewOrdersFor(ms: number): void;
-  counters(): { ordersCreated: number; ordersPerClientOrderId: Record<string, number> };
+  counters(): BrokerageCounters;
 }
