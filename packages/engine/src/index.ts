@@ -48,6 +48,7 @@ export {
 } from './market-data/candle-downloader.js';
 export {
   type DownloadProgress,
+  downloadedShare,
   formatEta,
   type PageStored,
   plainProgress,

@@ -16,11 +16,12 @@ import {
   MINUTE_CANDLE_HISTORY_START,
   SecurityType,
 } from '@hoga/core';
-import type { BarFeed, DownloadProgress, FxRates } from '@hoga/engine';
+import type { BarFeed, FxRates } from '@hoga/engine';
 import type { FxRateAnswer, HogaDatabase } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { type BacktestRequest, noBarsError, type SymbolRange } from './backtest-options.js';
+import { downloadBar } from './download-bar.js';
 
 type Engine = typeof import('@hoga/engine');
 
@@ -284,7 +285,7 @@ export async function downloadCandles(
     warmupBars,
   );
   let current = '';
-  const render = process.stderr.isTTY === true ? await progressBar(engine, request.interval) : null;
+  const render = process.stderr.isTTY === true ? await downloadBar(engine.formatEta, request.interval) : null;
   const plain = engine.plainProgress((text) => process.stderr.write(`hoga: ${text}`), request.interval);
   const downloader = new engine.CandleDownloader({
     client,
@@ -311,32 +312,4 @@ export async function downloadCandles(
   } finally {
     render?.stop();
   }
-}
-
-/** A cli-progress bar over the download's pages (a terminal only). */
-async function progressBar(engine: Engine, interval: string) {
-  const { SingleBar, Presets } = (await import('cli-progress')).default;
-  const bar = new SingleBar(
-    {
-      format: `candles ${interval} [{bar}] {value}/{total} pages  {symbol}  eta {eta_text}`,
-      stream: process.stderr,
-      hideCursor: true,
-    },
-    Presets.shades_classic,
-  );
-  let started = false;
-  return {
-    update(event: DownloadProgress): void {
-      if (event.type !== 'PageStored') return;
-      if (!started) {
-        bar.start(event.totalEstimatedPages, 0, { symbol: event.symbol, eta_text: '?' });
-        started = true;
-      }
-      bar.setTotal(event.totalEstimatedPages);
-      bar.update(event.totalPages, { symbol: event.symbol, eta_text: engine.formatEta(event.etaMs) });
-    },
-    stop(): void {
-      if (started) bar.stop();
-    },
-  };
 }

@@ -8,6 +8,7 @@ import { formatDecimal, KST_ZONE, LiveClock, type Market, marketOfSymbol } from 
 import {
   CandleDownloader,
   type DownloadProgress,
+  downloadedShare,
   downloadTargets,
   formatEta,
   progressLine,
@@ -124,11 +125,11 @@ function showProgress(event: DownloadProgress, interval: string, tty: boolean): 
     return;
   }
   if (event.type === 'PageStored') {
-    const total = Math.max(event.totalEstimatedPages, event.totalPages);
-    const done = total === 0 ? 1 : event.totalPages / total;
+    // the share of the range covered: its total is known before the first page (a page estimate grew)
+    const done = downloadedShare(event);
     const bar = '#'.repeat(Math.round(done * 20)).padEnd(20, '.');
     process.stderr.write(
-      `\r\x1b[K${event.symbol} [${bar}] page ${event.totalPages}/~${total}, ${event.candles.toLocaleString('en-US')} candles, ETA ${formatEta(event.etaMs)}`,
+      `\r\x1b[K${event.symbol} [${bar}] ${Math.floor(done * 100)}%, page ${event.totalPages}, ${event.candles.toLocaleString('en-US')} candles, ETA ${formatEta(event.etaMs)}`,
     );
   } else if (event.type === 'RateBudgetWaiting') {
     process.stderr.write(`\r\x1b[K${event.symbol}: waiting for the rate budget (${event.queued} queued)`);

@@ -8,7 +8,12 @@ import { HogaDatabase } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CandleDownloader, downloadTargets } from './candle-downloader.js';
-import { type DownloadProgress, progressLine } from './download-progress.js';
+import {
+  type DownloadProgress,
+  downloadedShare,
+  type PageStored,
+  progressLine,
+} from './download-progress.js';
 
 const NOW = '2026-11-25T12:00:00.000+09:00';
 let sim: SimulatorHandle;
@@ -100,6 +105,27 @@ describe('CandleDownloader', () => {
       expect(types.filter((t) => t === 'PageStored')).toHaveLength(summary.pages);
       const last = events.filter((e) => e.type === 'PageStored').at(-1);
       expect(last).toMatchObject({ symbol: '005930', pages: summary.pages, candles: stored.length });
+    });
+
+    it('reports the range covered out of a total known before the first page: it never grows, and ends full', async () => {
+      const db = open('progress.sqlite');
+      // a day cached already: the download fetches the gaps around it
+      await downloader(db).ensure('1m', downloadTargets(['005930'], '1m', '2026-11-19', '2026-11-19'));
+      const targets = downloadTargets(['005930', 'AAPL'], '1m', '2026-11-18', '2026-11-20');
+      const missing = targets
+        .flatMap((t) => db.candles.missing({ ...key, symbol: t.symbol }, t.range))
+        .reduce((n, g) => n + (g.end - g.start), 0);
+      const events: DownloadProgress[] = [];
+      await downloader(db, events).ensure('1m', targets);
+      const pages = events.filter((e) => e.type === 'PageStored');
+      expect(pages.length).toBeGreaterThan(5);
+      expect(new Set(pages.map((p) => p.totalMs))).toEqual(new Set([missing]));
+      const covered = pages.map((p) => p.coveredMs);
+      expect(covered).toEqual([...covered].sort((a, b) => a - b));
+      expect(new Set(covered).size).toBe(covered.length);
+      expect(covered.at(-1)).toBe(missing);
+      expect(downloadedShare(pages.at(-1) as PageStored)).toBe(1);
+      expect(pages.at(-1)?.etaMs).toBe(0);
     });
 
     it('keeps what it stored when interrupted, and a rerun fetches only the gap', async () => {

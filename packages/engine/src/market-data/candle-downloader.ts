@@ -166,6 +166,8 @@ export class CandleDownloader {
     const progress = {
       totalEstimated: plans.reduce((n, p) => n + p.estimated, 0),
       totalPages: 0,
+      totalMs: plans.reduce((n, p) => p.gaps.reduce((m, g) => m + (g.end - g.start), n), 0),
+      coveredMs: 0,
       began: clock.nowMs(),
     };
     let candles = 0;
@@ -188,12 +190,13 @@ export class CandleDownloader {
       let refreshed = false;
       const gaps = [...plan.gaps];
       for (let g = 0; g < gaps.length; g++) {
-        const fill = await this.fillGap(plan.key, gaps[g] as TimeRange, (pageCandles) => {
+        const fill = await this.fillGap(plan.key, gaps[g] as TimeRange, (pageCandles, coveredMs) => {
           pages++;
           stored += pageCandles;
           progress.totalPages++;
+          progress.coveredMs += coveredMs;
           const elapsed = clock.nowMs() - progress.began;
-          const remaining = Math.max(0, progress.totalEstimated - progress.totalPages);
+          const remaining = Math.max(0, progress.totalMs - progress.coveredMs);
           this.emit({
             type: 'PageStored',
             symbol,
@@ -202,7 +205,9 @@ export class CandleDownloader {
             candles: stored,
             totalPages: progress.totalPages,
             totalEstimatedPages: Math.max(progress.totalEstimated, progress.totalPages),
-            etaMs: progress.totalPages === 0 ? null : (elapsed / progress.totalPages) * remaining,
+            coveredMs: progress.coveredMs,
+            totalMs: progress.totalMs,
+            etaMs: progress.coveredMs <= 0 ? null : (elapsed / progress.coveredMs) * remaining,
             time: clock.nowMs(),
           });
         });
@@ -210,7 +215,11 @@ export class CandleDownloader {
           // the broker re-adjusted the series since it was cached: the whole range again, once
           refreshed = true;
           cache.forget(plan.key);
-          gaps.splice(g + 1, gaps.length, { start: plan.target.range.start, end: plan.end });
+          const again = { start: plan.target.range.start, end: plan.end };
+          // what the later gaps of the symbol would have fetched is in the range fetched again
+          for (const later of gaps.slice(g + 1)) progress.totalMs -= later.end - later.start;
+          progress.totalMs += again.end - again.start;
+          gaps.splice(g + 1, gaps.length, again);
         }
       }
       candles += stored;
@@ -238,7 +247,7 @@ export class CandleDownloader {
   private async fillGap(
     key: { readonly symbol: string; readonly interval: BarInterval; readonly adjusted: boolean },
     gap: TimeRange,
-    onPage: (candles: number) => void,
+    onPage: (candles: number, coveredMs: number) => void,
   ): Promise<'filled' | 'stale'> {
     const { client, cache, signal } = this.options;
     let upper = gap.end;
@@ -273,7 +282,7 @@ export class CandleDownloader {
       const last = reachedStart || page.nextBefore === null || page.candles.length === 0;
       const coveredFrom = last ? gap.start : Math.min(oldest, upper);
       if (coveredFrom < upper) cache.store(key, { start: coveredFrom, end: upper }, inGap);
-      onPage(inGap.length);
+      onPage(inGap.length, Math.max(0, upper - coveredFrom));
       if (last) return readjusted(cache, key, below, gap.start) ? 'stale' : 'filled';
       upper = coveredFrom;
       const raw = (page.raw as { nextBefore?: unknown }).nextBefore;

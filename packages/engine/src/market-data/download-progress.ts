@@ -27,10 +27,23 @@ export interface PageStored {
   readonly estimatedPages: number;
   /** Candles of this symbol stored so far. */
   readonly candles: number;
-  /** Pages of the whole download so far, and the estimated total. */
+  /**
+   * Pages of the whole download so far, and an estimate of its total from trading days (only an
+   * estimate: holidays, session hours and the broker's history start move it, and it is raised to
+   * the pages made when they pass it; a progress bar's total is {@link PageStored.totalMs}).
+   */
   readonly totalPages: number;
   readonly totalEstimatedPages: number;
-  /** Estimated time left of the whole download, ms (null before the first page). */
+  /**
+   * Of the time ranges the whole download fetches (the cache's gaps of every symbol, known before
+   * the first request), how much is covered so far, ms: each page covers from its oldest candle up
+   * to where the one before began, the last page of a gap the rest of it. `totalMs` is fixed for
+   * the download, except when a series is downloaded again whole (its cached candles no longer
+   * matched the broker's adjusted prices): its range is then added.
+   */
+  readonly coveredMs: number;
+  readonly totalMs: number;
+  /** Estimated time left of the whole download, ms, from the share covered so far (null before the first page). */
   readonly etaMs: number | null;
   readonly time: number;
 }
@@ -64,6 +77,14 @@ export interface SymbolCompleted {
 
 /** Every progress event of a candle download. */
 export type DownloadProgress = SymbolStarted | PageStored | RateBudgetWaiting | SymbolCompleted;
+
+/**
+ * The share of a download done at a page, 0 to 1: the range covered over the ranges it fetches
+ * (a total known before the first request, not the pages estimated).
+ */
+export function downloadedShare(event: PageStored): number {
+  return event.totalMs <= 0 ? 1 : Math.min(1, event.coveredMs / event.totalMs);
+}
 
 /** Formats a duration like `1m05s` or `12s`. */
 export function formatEta(ms: number | null): string {
