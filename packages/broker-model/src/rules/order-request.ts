@@ -41,12 +41,20 @@ export function checkLimitPrice(instrument: Instrument, price: Decimal): Request
   if (!price.isInteger() || !isOnTick(instrument, price)) {
     const lower = roundToTick(instrument, price, 'down');
     const upper = roundToTick(instrument, price, 'up');
-    return invalidRequest('price', `price ${price.toFixed()} is off the tick grid`, {
-      tickSize: tickSize(instrument, price).toFixed(),
-      lowerTick: lower.toFixed(),
-      upperTick: upper.toFixed(),
-      nearestPrices: [lower.toFixed(), upper.toFixed()],
-    });
+    const tick = tickSize(instrument, price).toFixed();
+    const nearest = lower.gt(0)
+      ? `the nearest prices are ${lower.toFixed()} and ${upper.toFixed()}`
+      : `the nearest price is ${upper.toFixed()}`;
+    return invalidRequest(
+      'price',
+      `price ${price.toFixed()} is off the tick grid (tick ${tick} at this price): ${nearest}`,
+      {
+        tickSize: tick,
+        lowerTick: lower.toFixed(),
+        upperTick: upper.toFixed(),
+        nearestPrices: [lower.toFixed(), upper.toFixed()],
+      },
+    );
   }
   return { accepted: true, price };
 }

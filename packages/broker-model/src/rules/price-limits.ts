@@ -40,7 +40,8 @@ export function krPriceLimits(instrument: Instrument, referencePrice: Decimal): 
 export function checkPriceLimits(price: Decimal | null, limits: PriceLimits | null): BrokerVerdict {
   if (price === null || limits === null || (price.lte(limits.upper) && price.gte(limits.lower)))
     return ACCEPTED;
-  return refuse('price-out-of-range', `price ${price.toFixed()} is outside the daily limits`, {
+  const range = `${limits.lower.toFixed()} to ${limits.upper.toFixed()}`;
+  return refuse('price-out-of-range', `price ${price.toFixed()} is outside the daily limits, ${range}`, {
     field: 'price',
     upperLimitPrice: limits.upper.toFixed(),
     lowerLimitPrice: limits.lower.toFixed(),

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrokerClient } from '@hoga/connector';
+import type { BrokerApiError, BrokerClient } from '@hoga/connector';
 import { type ClientOrderId, Decimal, type OrderEvent } from '@hoga/core';
 import type { SimulatorHandle } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
@@ -122,6 +122,41 @@ describe('risk module against the simulator', () => {
     // journalled as it was told, sent false with it
     const journalled = r.db.journal.readFrom(1).filter((e) => e.type === 'OrderCancelRejected');
     expect(journalled.map((e) => (e.payload as { sent?: unknown }).sent)).toEqual([false]);
+  }, 60_000);
+
+  it('names the valid prices when it denies a KR price off the tick grid or past the day’s limits, as the broker then says', async () => {
+    const r = await rig({});
+    const limits = await r.client.getPriceLimits('005930');
+    const upper = limits.upperLimitPrice as Decimal;
+    const lower = limits.lowerLimitPrice as Decimal;
+    const reasons: string[] = [];
+    for (const price of [upper.minus(1), upper.plus(100), lower.minus(100)]) {
+      const order = limitBuy('picky', '005930', '1', price.toFixed());
+      const verdict = await r.risk.sender.send(order);
+      reasons.push(verdict.accepted ? 'accepted' : `${verdict.code}: ${verdict.reason}`);
+      // the broker, asked directly, refuses it in the same words
+      const broker = await r.client
+        .createOrder({
+          symbol: '005930',
+          side: 'BUY',
+          orderType: 'LIMIT',
+          quantity: new Decimal(1),
+          price,
+        })
+        .then(
+          () => 'accepted',
+          (e: BrokerApiError) => `${e.code}: ${e.message}`,
+        );
+      expect(broker).toContain(reasons.at(-1)?.split(': ').slice(1).join(': '));
+    }
+    // 005930 ticks by 100 won above 50,000 and by 50 below it (KRX)
+    const limitsText = `${lower.toFixed()} to ${upper.toFixed()}`;
+    expect(reasons).toEqual([
+      `invalid-request: price ${upper.minus(1).toFixed()} is off the tick grid (tick 100 at this price): the nearest prices are ${upper.minus(100).toFixed()} and ${upper.toFixed()}`,
+      `price-out-of-range: price ${upper.plus(100).toFixed()} is outside the daily limits, ${limitsText}`,
+      `price-out-of-range: price ${lower.minus(100).toFixed()} is outside the daily limits, ${limitsText}`,
+    ]);
+    expect(r.sim.counters().ordersCreated).toBe(0);
   }, 60_000);
 
   it('halts a strategy that loses past its daily limit and cancels its open orders at the broker', async () => {

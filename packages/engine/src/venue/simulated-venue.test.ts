@@ -234,7 +234,7 @@ describe('SimulatedVenue', () => {
     expect(rejected?.type).toBe('OrderRejected');
     expect(rejected?.type === 'OrderRejected' && [rejected.code, rejected.reason]).toEqual([
       'invalid-request',
-      'price 70050 is off the tick grid',
+      'price 70050 is off the tick grid (tick 100 at this price): the nearest prices are 70000 and 70100',
     ]);
     expect(venue.workingCount).toBe(0);
     const order = submit('BUY', 1, 70_000);
