@@ -118,6 +118,16 @@ describe('checkAmountOrderWindow', () => {
   });
 });
 
+describe('checkAmountOrderWindow in the last hour of a regular session', () => {
+  it('says when the window closed (before, it said only the rule)', () => {
+    const regular = { start: at('2026-11-25T23:30:00'), end: at('2026-11-26T06:00:00') };
+    const verdict = checkAmountOrderWindow('orderAmount', regular, at('2026-11-26T05:30:00'));
+    expect(verdict.accepted ? '' : verdict.message).toBe(
+      'Amount and fractional orders are accepted from the US regular-session start until one hour before its end; today they stopped at 2026-11-26 05:00 KST (Thu) = 2026-11-25 15:00 New York (Wed)',
+    );
+  });
+});
+
 describe('checkNotSuspended', () => {
   it.each([
     [false, false, SessionName.REGULAR_MARKET, true],

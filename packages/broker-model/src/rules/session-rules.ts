@@ -163,10 +163,13 @@ export function checkAmountOrderWindow(
   }
   const data: Record<string, unknown> = { field };
   if (regular) data.regularHours = { start: regular.start.toISO(), end: regular.end.toISO() };
-  const opens =
-    regular === null && opensAt != null && opensAt > at
-      ? `; the next regular session opens at ${describeOpening('US', opensAt)}`
-      : '';
+  let opens = '';
+  if (regular !== null && nowMs >= regular.start.toMillis()) {
+    // in the session's last hour: when the window closed
+    opens = `; today they stopped at ${describeOpening('US', regular.end.minus(AMOUNT_ORDER_CUTOFF_MS))}`;
+  } else if (opensAt != null && opensAt > at) {
+    opens = `; the next regular session opens at ${describeOpening('US', opensAt)}`;
+  }
   return refuse(
     'amount-order-outside-regular-hours',
     `Amount and fractional orders are accepted from the US regular-session start until one hour before its end${opens}`,
