@@ -137,6 +137,9 @@ describe('judgeOrderIntent', () => {
       message: 'amount is only for US market buys, found 100000 for 005930 (KR): give a quantity',
       data: { field: 'orderAmount' },
     });
+    expect(judgeOrderIntent(byAmount(kr, 'SELL', 'MARKET', '100000')).refusal?.message).toBe(
+      'amount is only for US market sells, found 100000 for 005930 (KR): give a quantity',
+    );
     expect(judgeOrderIntent(byAmount(us, 'BUY', 'MARKET', '10.001')).refusal?.message).toBe(
       'amount must be a positive USD amount with at most 2 decimals, found 10.001',
     );

@@ -110,11 +110,13 @@ function intentField(field: unknown, input: OrderIntentInput): string {
 function amountMessage(input: OrderIntentInput, brokerMessage: string, amount: unknown): string {
   const found = foundOf(amount);
   const symbol = input.instrument.symbol;
+  // a strategy's amount orders are buys; `hoga order sell --amount` sells
+  const orders = input.side === OrderSide.SELL ? 'sells' : 'buys';
   if (input.instrument.market !== Market.US) {
-    return `amount is only for US market buys${found} for ${symbol} (${input.instrument.market}): give a quantity`;
+    return `amount is only for US market ${orders}${found} for ${symbol} (${input.instrument.market}): give a quantity`;
   }
   if (input.orderType !== OrderType.MARKET) {
-    return `amount is only for US market buys${found} for a ${String(input.orderType)} order of ${symbol}: give a quantity`;
+    return `amount is only for US market ${orders}${found} for a ${String(input.orderType)} order of ${symbol}: give a quantity`;
   }
   // its value (positive, 2 decimals at most): the broker's words, with the intent's field
   return `${brokerMessage.replace(/^orderAmount/, 'amount')}${found}`;
