@@ -48,6 +48,16 @@ describe('strategy guards', () => {
         data: { limit: '2800000', valueKrw: '2800140' },
       });
     });
+    it('shows a value a fraction of a won over the maximum rounded up, not down to the maximum', () => {
+      const c = ctx(fixtureClock(), { rawConfig: { defaults: { maxOrderValueKrw: '2800000' } } });
+      // 3 × 666.6667 USD = 2,000.0001 USD = 2,800,000.14 KRW (before: 'worth 2800000 KRW, over … 2800000')
+      const v = checkMaxOrderValue(c, createSubject({ symbol: 'AAPL', quantity: '3', price: '666.6667' }));
+      expect(v).toMatchObject({
+        accepted: false,
+        reason: "The order is worth 2800001 KRW, over the strategy's maximum of 2800000 KRW",
+        data: { valueKrw: '2800001' },
+      });
+    });
     it('checks a modify at its new value', () => {
       const c = ctx(fixtureClock(), { rawConfig: { defaults: { maxOrderValueKrw: '700000' } } });
       expect(checkMaxOrderValue(c, changeSubject('modify', openOrder(), '70000')).accepted).toBe(true);

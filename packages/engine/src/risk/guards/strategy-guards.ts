@@ -11,6 +11,14 @@ import { exceeds, openOrderValueKrw, positionValueKrw, within } from '../valuati
 
 const ZERO = new Decimal(0);
 
+/**
+ * A KRW value over a limit, in whole won rounded up: a value a fraction of a won over the limit
+ * (USD through the rate) shows over it, not rounded down onto it.
+ */
+function wonUp(value: Decimal): string {
+  return value.toFixed(0, Decimal.ROUND_UP);
+}
+
 /** `risk-symbol-not-allowed`: a new order in a symbol outside the strategy's allowed list. */
 export const checkAllowedSymbol: RiskGuard = (ctx, subject) => {
   const allowed = ctx.limits.allowedSymbols;
@@ -27,11 +35,11 @@ export const checkMaxOrderValue: RiskGuard = (ctx, subject) => {
   if (subject.action === 'cancel' || within(subject.valueKrw, ctx.limits.maxOrderValueKrw)) return ACCEPTED;
   return deny(
     'risk-max-order-value',
-    `The order is worth ${subject.valueKrw.toFixed(0)} KRW, over the strategy's maximum of ${ctx.limits.maxOrderValueKrw.toFixed()} KRW`,
+    `The order is worth ${wonUp(subject.valueKrw)} KRW, over the strategy's maximum of ${ctx.limits.maxOrderValueKrw.toFixed()} KRW`,
     {
       cap: 'maxOrderValueKrw',
       limit: ctx.limits.maxOrderValueKrw.toFixed(),
-      valueKrw: subject.valueKrw.toFixed(0),
+      valueKrw: wonUp(subject.valueKrw),
     },
   );
 };
@@ -118,11 +126,11 @@ export const checkPositionValue: RiskGuard = (ctx, subject): RiskVerdict => {
   if (exceeds(symbolAfter, ctx.limits.maxPositionValuePerSymbolKrw)) {
     return deny(
       'risk-max-position-value-symbol',
-      `${subject.symbol} would be worth ${symbolAfter.toFixed(0)} KRW with open buys, over the strategy's maximum of ${ctx.limits.maxPositionValuePerSymbolKrw.toFixed()} KRW`,
+      `${subject.symbol} would be worth ${wonUp(symbolAfter)} KRW with open buys, over the strategy's maximum of ${ctx.limits.maxPositionValuePerSymbolKrw.toFixed()} KRW`,
       {
         cap: 'maxPositionValuePerSymbolKrw',
         limit: ctx.limits.maxPositionValuePerSymbolKrw.toFixed(),
-        valueAfterKrw: symbolAfter.toFixed(0),
+        valueAfterKrw: wonUp(symbolAfter),
       },
     );
   }
@@ -130,11 +138,11 @@ export const checkPositionValue: RiskGuard = (ctx, subject): RiskVerdict => {
   if (exceeds(totalAfter, ctx.limits.maxTotalPositionValueKrw)) {
     return deny(
       'risk-max-position-value-total',
-      `The strategy's positions would be worth ${totalAfter.toFixed(0)} KRW with open buys, over its maximum of ${ctx.limits.maxTotalPositionValueKrw.toFixed()} KRW`,
+      `The strategy's positions would be worth ${wonUp(totalAfter)} KRW with open buys, over its maximum of ${ctx.limits.maxTotalPositionValueKrw.toFixed()} KRW`,
       {
         cap: 'maxTotalPositionValueKrw',
         limit: ctx.limits.maxTotalPositionValueKrw.toFixed(),
-        valueAfterKrw: totalAfter.toFixed(0),
+        valueAfterKrw: wonUp(totalAfter),
       },
     );
   }
