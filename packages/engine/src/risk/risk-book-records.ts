@@ -112,6 +112,8 @@ export function costOf(h: Holding): Decimal {
  * Its unrealised PnL at `mark` is `(mark − average) × quantity + residual`.
  */
 export function costResidual(h: Holding): number {
+  // flat (a closed position keeps its last average): no Decimal made
+  if (h.quantityInt === 0 && h.costInt === 0) return 0;
   const r = subExact(mulExact(h.averagePriceInt, h.quantityInt), h.costInt);
   return Number.isNaN(r) ? h.averagePrice.times(h.quantity).minus(costOf(h)).toNumber() : r;
 }
