@@ -22,9 +22,11 @@ export const US_MARKET_BUY_BUFFER = new Decimal('1.05');
 /** 422 `max-order-amount-exceeded` at 3,000,000,000 KRW or more, whatever the confirmation. */
 export function checkMaxAmount(valueKrw: Decimal): BrokerVerdict {
   if (valueKrw.lt(MAX_ORDER_AMOUNT_KRW)) return ACCEPTED;
-  return refuse('max-order-amount-exceeded', 'The order exceeds the maximum order amount', {
-    limits: { maxAmount: MAX_ORDER_AMOUNT_KRW.toFixed(), currency: 'KRW' },
-  });
+  return refuse(
+    'max-order-amount-exceeded',
+    `An order worth ${valueKrw.toFixed(0, Decimal.ROUND_UP)} KRW is at or over the maximum order amount of ${MAX_ORDER_AMOUNT_KRW.toFixed()} KRW`,
+    { limits: { maxAmount: MAX_ORDER_AMOUNT_KRW.toFixed(), currency: 'KRW' } },
+  );
 }
 
 /**

@@ -159,6 +159,32 @@ describe('risk module against the simulator', () => {
     expect(r.sim.counters().ordersCreated).toBe(0);
   }, 60_000);
 
+  it('names the value and the maximum when it denies an order of 3,000,000,000 KRW or more, as the broker then says', async () => {
+    const r = await rig({});
+    const price = (await r.client.getPriceLimits('000660')).lowerLimitPrice as Decimal;
+    const quantity = new Decimal(3_000_000_000).dividedBy(price).ceil();
+    const value = quantity.times(price).toFixed();
+    const big = limitBuy('whale', '000660', quantity.toFixed(), price.toFixed());
+    const order: SubmitOrder = { ...big, intent: { ...big.intent, confirmHighValue: true } };
+    const verdict = await r.risk.sender.send(order);
+    const reason = `An order worth ${value} KRW is at or over the maximum order amount of 3000000000 KRW`;
+    expect(verdict).toMatchObject({ accepted: false, code: 'max-order-amount-exceeded', reason });
+    const broker = await r.client
+      .createOrder({
+        symbol: '000660',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        quantity,
+        price,
+        confirmHighValueOrder: true,
+      })
+      .then(
+        () => 'accepted',
+        (e: BrokerApiError) => e.message,
+      );
+    expect(broker).toContain(reason);
+  }, 60_000);
+
   it('halts a strategy that loses past its daily limit and cancels its open orders at the broker', async () => {
     const r = await rig({ strategies: { loser: { dailyLossLimitKrw: '300000' } } });
     const entry = marketBuy('loser', '005930', '100');
