@@ -103,7 +103,7 @@ export function checkFunds(
     if (required.lte(account.cashBuyingPower)) return ACCEPTED;
     return refuse(
       'insufficient-buying-power',
-      `The order needs ${required.toFixed()} ${instrument.currency}`,
+      `The order needs ${required.toFixed()} ${instrument.currency} with its commission, more than the cash buying power of ${account.cashBuyingPower.toFixed()} ${instrument.currency}`,
       {
         currency: instrument.currency,
         required: required.toFixed(),

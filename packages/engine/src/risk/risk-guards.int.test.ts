@@ -185,6 +185,43 @@ describe('risk module against the simulator', () => {
     expect(broker).toContain(reason);
   }, 60_000);
 
+  it('names the buying power when it denies a buy it does not cover, as the broker then says', async () => {
+    const r = await rig({
+      defaults: {
+        maxOrderValueKrw: '1000000000',
+        maxPositionValuePerSymbolKrw: '1000000000',
+        maxTotalPositionValueKrw: '1000000000',
+      },
+    });
+    const price = (await r.client.getPriceLimits('000660')).lowerLimitPrice as Decimal;
+    const power = (await r.client.getBuyingPower('KRW')).cashBuyingPower;
+    const quantity = power.dividedBy(price).floor().plus(1);
+    const big = limitBuy('spender', '000660', quantity.toFixed(), price.toFixed());
+    const order: SubmitOrder = { ...big, intent: { ...big.intent, confirmHighValue: true } };
+    const verdict = await r.risk.sender.send(order);
+    expect(verdict).toMatchObject({ accepted: false, code: 'insufficient-buying-power' });
+    const reason = verdict.accepted ? '' : verdict.reason;
+    expect(reason).toMatch(
+      new RegExp(
+        `^The order needs \\d+ KRW with its commission, more than the cash buying power of ${power.toFixed()} KRW$`,
+      ),
+    );
+    const broker = await r.client
+      .createOrder({
+        symbol: '000660',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        quantity,
+        price,
+        confirmHighValueOrder: true,
+      })
+      .then(
+        () => 'accepted',
+        (e: BrokerApiError) => e.message,
+      );
+    expect(broker).toContain(reason);
+  }, 60_000);
+
   it('halts a strategy that loses past its daily limit and cancels its open orders at the broker', async () => {
     const r = await rig({ strategies: { loser: { dailyLossLimitKrw: '300000' } } });
     const entry = marketBuy('loser', '005930', '100');
