@@ -18,7 +18,13 @@ import {
   reservedShares,
   type TargetOrder,
 } from '@hoga/broker-model';
-import { type BrokerRefusal, type Currency, Decimal, type TradableInstrument } from '@hoga/core';
+import {
+  type BrokerRefusal,
+  type Currency,
+  Decimal,
+  judgeOrderIntent,
+  type TradableInstrument,
+} from '@hoga/core';
 import type { DateTime } from 'luxon';
 import { intentFields } from './intent-fields.js';
 import type { RiskOrder } from './risk-book.js';
@@ -146,7 +152,11 @@ export function checkBrokerRules(subject: RiskSubject, input: BrokerRulesInput):
       moment,
       account,
     });
-    return verdict.accepted ? ACCEPTED : fromRefusal(verdict);
+    if (verdict.accepted) return ACCEPTED;
+    // an amount the broker would refuse for its shape: in the intent's words (`amount`, what to do)
+    // rather than the wire's (`orderAmount`), as a strategy's intent is told (hoga order --amount)
+    const shaped = verdict.data?.field === 'orderAmount' ? judgeOrderIntent(i).refusal : null;
+    return fromRefusal(shaped ?? verdict);
   }
   const target = input.target;
   if (target === undefined) {

@@ -222,6 +222,22 @@ describe('risk module against the simulator', () => {
     expect(broker).toContain(reason);
   }, 60_000);
 
+  it('tells an amount order of a KR stock (hoga order buy 005930 --amount) in the intent’s words', async () => {
+    const r = await rig({});
+    const base = limitBuy('cli', '005930', '1', '60000');
+    // as the CLI builds it: the broker's rules judge its shape
+    const { quantity: _q, price: _p, ...rest } = base.intent as unknown as Record<string, unknown>;
+    const intent = { ...rest, sizing: 'AMOUNT', orderType: 'MARKET', amount: new Decimal(100_000) };
+    const verdict = await r.risk.sender.send({ ...base, intent: intent as unknown as SubmitOrder['intent'] });
+    // before: 'orderAmount is only for US market orders'
+    expect(verdict).toMatchObject({
+      accepted: false,
+      code: 'invalid-request',
+      reason: 'amount is only for US market buys, found 100000 for 005930 (KR): give a quantity',
+    });
+    expect(r.sim.counters().ordersCreated).toBe(0);
+  }, 60_000);
+
   it('halts a strategy that loses past its daily limit and cancels its open orders at the broker', async () => {
     const r = await rig({ strategies: { loser: { dailyLossLimitKrw: '300000' } } });
     const entry = marketBuy('loser', '005930', '100');
