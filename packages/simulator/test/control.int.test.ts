@@ -246,6 +246,8 @@ describe('control API', () => {
         tokensIssued: 1,
         faultsFired: 0,
         ordersCreated: 0,
+        ordersModified: 0,
+        ordersCanceled: 0,
         ordersPerClientOrderId: {},
       });
       expect(sim.counters()).toEqual(counters);
