@@ -57,6 +57,26 @@ const limitBuy = (strategy: string, symbol: string, quantity: string, price: str
 const marketBuy = (strategy: string, symbol: string, quantity: string): SubmitOrder =>
   submitLimit(symbol, 'BUY', quantity, undefined, strategy);
 
+/**
+ * What the simulator says to a high-value limit buy of `quantity` 000660 at `price` sent to it
+ * directly (not through the risk module): its error's message, or `accepted`.
+ */
+function brokerSays(client: BrokerClient, quantity: Decimal, price: Decimal): Promise<string> {
+  return client
+    .createOrder({
+      symbol: '000660',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      quantity,
+      price,
+      confirmHighValueOrder: true,
+    })
+    .then(
+      () => 'accepted',
+      (e: BrokerApiError) => e.message,
+    );
+}
+
 describe('risk module against the simulator', () => {
   it('throttles a tight loop of orders at 30 actions a minute per symbol, before any 429 or abuse', async () => {
     const r = await rig({ defaults: { maxOpenOrders: 100 } });
@@ -169,20 +189,7 @@ describe('risk module against the simulator', () => {
     const verdict = await r.risk.sender.send(order);
     const reason = `An order worth ${value} KRW is at or over the maximum order amount of 3000000000 KRW`;
     expect(verdict).toMatchObject({ accepted: false, code: 'max-order-amount-exceeded', reason });
-    const broker = await r.client
-      .createOrder({
-        symbol: '000660',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity,
-        price,
-        confirmHighValueOrder: true,
-      })
-      .then(
-        () => 'accepted',
-        (e: BrokerApiError) => e.message,
-      );
-    expect(broker).toContain(reason);
+    expect(await brokerSays(r.client, quantity, price)).toContain(reason);
   }, 60_000);
 
   it('names the buying power when it denies a buy it does not cover, as the broker then says', async () => {
@@ -206,20 +213,7 @@ describe('risk module against the simulator', () => {
         `^The order needs \\d+ KRW with its commission, more than the cash buying power of ${power.toFixed()} KRW$`,
       ),
     );
-    const broker = await r.client
-      .createOrder({
-        symbol: '000660',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        quantity,
-        price,
-        confirmHighValueOrder: true,
-      })
-      .then(
-        () => 'accepted',
-        (e: BrokerApiError) => e.message,
-      );
-    expect(broker).toContain(reason);
+    expect(await brokerSays(r.client, quantity, price)).toContain(reason);
   }, 60_000);
 
   it('tells an amount order of a KR stock (hoga order buy 005930 --amount) in the intent’s words', async () => {
