@@ -9,7 +9,14 @@
 import type { Decimal } from '@hoga/core';
 import type { RiskView } from './risk-book.js';
 import type { RiskConfig, StrategyLimits } from './risk-config.js';
-import type { OpenOrderView, OrderActionRecord, PositionView, RiskContext } from './risk-types.js';
+import type {
+  OpenOrderView,
+  OrderActionRecord,
+  PositionView,
+  RiskContext,
+  RiskScope,
+  TradingStateReason,
+} from './risk-types.js';
 
 /** Today's PnL of a strategy and of the account, as the daily-loss guard compares them. */
 export type DailyPnlSource = (strategyId: string, nowMs: number) => RiskContext['dailyPnlKrw'];
@@ -24,6 +31,7 @@ export class CheckContext implements RiskContext {
    * @param view - where positions and open orders are read
    * @param pnlOf - where the daily PnL is read
    * @param strategyId - the strategy of the command checked
+   * @param entryOf - why a scope is in its state (read only to explain a denial)
    */
   constructor(
     private readonly view: RiskView,
@@ -36,7 +44,13 @@ export class CheckContext implements RiskContext {
     readonly usdKrw: Decimal,
     readonly lastPrices: ReadonlyMap<string, Decimal>,
     readonly actions: readonly OrderActionRecord[],
+    private readonly entryOf?: (scope: RiskScope) => TradingStateReason | undefined,
   ) {}
+
+  /** @inheritdoc */
+  stateEntry(scope: RiskScope): TradingStateReason | undefined {
+    return this.entryOf?.(scope);
+  }
 
   /** @inheritdoc */
   get positions(): readonly PositionView[] {

@@ -192,6 +192,19 @@ describe(RiskEngine, () => {
     });
   });
 
+  it('a denial of an operator halt (hoga risk set) says by whom, why, since when and how to lift it', () => {
+    const { submit, gateway } = setup();
+    gateway.set({ kind: 'strategy', strategyId: 's1' }, 'HALTED', 'manual', 'broker maintenance');
+    const denied = submit(buy('005930', '1', '60000'));
+    expect(denied).toMatchObject({ accepted: false, code: 'risk-halted' });
+    expect(denied.accepted ? '' : denied.reason).toBe(
+      'Trading is halted for strategy s1: only cancels are accepted. Set by an operator (hoga risk set) ' +
+        '(broker maintenance) since 2026-11-23 10:00 KST (Mon), until lifted by hand; to lift it: ' +
+        "hoga risk reset --strategy s1 (with --mode paper for a paper run's states)",
+    );
+    expect(denied).toMatchObject({ data: { scope: 'strategy:s1', source: 'manual', untilMs: null } });
+  });
+
   describe('position value without prices', () => {
     it('counts open limit buys when no price is known, and lets market buys by quantity through', () => {
       const { submit } = setup({ strategies: { s1: { maxPositionValuePerSymbolKrw: '1000000' } } });

@@ -29,8 +29,10 @@ import {
   type OrderActionRecord,
   type RiskContext,
   type RiskGuard,
+  type RiskScope,
   type RiskSubject,
   TradingState,
+  type TradingStateReason,
 } from './risk-types.js';
 import type { TradingStateGateway } from './trading-state-gateway.js';
 import { TradingStateSource } from './trading-state-persistence.js';
@@ -75,6 +77,9 @@ export class RiskEngine implements RiskGate {
 
   /** Limits per strategy, resolved from the configuration on first use. */
   private readonly limitCache = new Map<string, ReturnType<typeof limitsFor>>();
+  /** Why a scope is in its state: one function for every check, called only to explain a denial. */
+  private readonly entryOf = (scope: RiskScope): TradingStateReason | undefined =>
+    this.options.gateway.entry(scope);
 
   /** The trading-state gateway. */
   get gateway(): TradingStateGateway {
@@ -342,6 +347,7 @@ export class RiskEngine implements RiskGate {
       this.usdKrw(),
       prices,
       this.actions,
+      this.entryOf,
     );
   }
 

@@ -268,6 +268,20 @@ describe('risk module against the simulator', () => {
     const denied = await r.risk.sender.send(limitBuy('loser', '005930', '1', '60000'));
     expect(denied).toMatchObject({ accepted: false, code: 'risk-daily-loss-strategy' });
     expect((await r.risk.sender.send(limitBuy('other', '000660', '1', '150000'))).accepted).toBe(true);
+
+    // the price comes back: the loss is under the limit, but the kill switch holds for the day, and
+    // the denial says by what, since and until when, and how to lift it
+    r.sim.setPrice('005930', fillPrice.toFixed());
+    const [back] = await r.client.getPrices(['005930']);
+    r.risk.book.notePrice('005930', back!.lastPrice, back!.timestamp.toMillis());
+    const halted = await r.risk.sender.send(limitBuy('loser', '005930', '1', '60000'));
+    expect(halted).toMatchObject({ accepted: false, code: 'risk-halted' });
+    const text = halted.accepted ? '' : halted.reason;
+    expect(text).toContain('Trading is halted for strategy loser');
+    expect(text).toContain('Set by the daily loss limit');
+    expect(text).toMatch(/since 2026-11-23 \d\d:\d\d KST \(Mon\)/);
+    expect(text).toContain('until 2026-11-24 08:00 KST (Tue)');
+    expect(text).toContain('hoga risk reset --strategy loser');
     const journal = r.db.journal.readFrom(1).filter((e) => e.type === 'TradingStateChanged');
     expect(journal.at(-1)).toMatchObject({
       strategyId: 'loser',

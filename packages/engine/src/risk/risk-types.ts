@@ -101,6 +101,17 @@ export interface OrderActionRecord {
   readonly replace: boolean;
 }
 
+/** Why a scope is HALTED or REDUCING, as the trading-state gateway keeps it. */
+export interface TradingStateReason {
+  /** What set it: `daily-loss`, `manual`, `reconciliation`, `stale-data`, `guard`. */
+  readonly source: string;
+  readonly reason: string;
+  /** When it was set, epoch ms. */
+  readonly sinceMs: number;
+  /** When it lapses by itself, epoch ms, or null (only `hoga risk reset` lifts it). */
+  readonly untilMs: number | null;
+}
+
 /** The engine's view a guard reads: pure data, taken when the command is checked. */
 export interface RiskContext {
   /** Engine clock, epoch ms. */
@@ -115,6 +126,11 @@ export interface RiskContext {
     readonly strategy: TradingState;
     readonly symbol: TradingState;
   };
+  /**
+   * Why a scope is in its state (what set it, since and until when), or undefined when it is
+   * ACTIVE or the context cannot tell. Read only to explain a denial.
+   */
+  stateEntry?(scope: RiskScope): TradingStateReason | undefined;
   /** Positions of the command's strategy. */
   readonly positions: readonly PositionView[];
   /** The strategy's position in one symbol, when the context can tell without the list. */

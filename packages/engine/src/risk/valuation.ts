@@ -80,6 +80,11 @@ export function tradingDayOf(nowMs: number, startHourKst: number): string {
 /** The last day named (checks ask for the same day many times in a row). */
 const lastDay = { start: Number.NaN, text: '' };
 
+/** An epoch ms for a message, as `2026-11-28 10:00 KST (Sat)` (the form of every risk message). */
+export function describeKst(ms: number): string {
+  return DateTime.fromMillis(ms, { zone: KST_ZONE }).toFormat("yyyy-MM-dd HH:mm 'KST' (ccc)");
+}
+
 /** ISO text (KST) of an epoch ms, for denial data. */
 export function isoKst(ms: number): string {
   return DateTime.fromMillis(ms, { zone: KST_ZONE }).toISO() ?? String(ms);

@@ -12,10 +12,12 @@ import {
   type RiskGuard,
   type RiskScope,
   type RiskSubject,
+  scopeKey,
   stricterState,
   TradingState,
+  type TradingStateReason,
 } from '../risk-types.js';
-import { isoKst, nextTradingDayStartMs } from '../valuation.js';
+import { describeKst, isoKst, nextTradingDayStartMs } from '../valuation.js';
 
 const ZERO = new Decimal(0);
 
@@ -49,19 +51,80 @@ export const checkTradingState: RiskGuard = (ctx, subject) => {
   const { account, strategy, symbol } = ctx.states;
   const state = stricterState(stricterState(account, strategy), symbol);
   if (state === TradingState.ACTIVE || subject.action === 'cancel') return ACCEPTED;
-  const scope =
+  if (state === TradingState.REDUCING && isReducing(ctx, subject)) return ACCEPTED;
+  // denied: only now read why (the hot path of an ACTIVE or reducing order never gets here)
+  const scope: RiskScope =
     account === state
-      ? 'the account'
+      ? { kind: 'account' }
       : strategy === state
-        ? `strategy ${subject.strategyId}`
-        : subject.symbol;
-  const data = { states: { account, strategy, symbol } };
+        ? { kind: 'strategy', strategyId: subject.strategyId }
+        : { kind: 'symbol', symbol: subject.symbol };
+  const name = scopeName(scope);
+  const why = explainState(scope, ctx.stateEntry?.(scope));
+  const data = { states: { account, strategy, symbol }, ...why.data };
   if (state === TradingState.HALTED) {
-    return deny('risk-halted', `Trading is halted for ${scope}: only cancels are accepted`, data);
+    return deny('risk-halted', `Trading is halted for ${name}: only cancels are accepted. ${why.text}`, data);
   }
-  if (isReducing(ctx, subject)) return ACCEPTED;
-  return deny('risk-reducing', `${scope} is REDUCING: only orders that reduce a position are accepted`, data);
+  return deny(
+    'risk-reducing',
+    `${name} is REDUCING: only orders that reduce a position are accepted. ${why.text}`,
+    data,
+  );
 };
+
+function scopeName(scope: RiskScope): string {
+  if (scope.kind === 'account') return 'the account';
+  return scope.kind === 'strategy' ? `strategy ${scope.strategyId}` : scope.symbol;
+}
+
+/** What set each source's state, for a denial's message. */
+const SET_BY: Readonly<Record<string, string>> = {
+  'daily-loss': 'the daily loss limit',
+  manual: 'an operator (hoga risk set)',
+  reconciliation: 'a reconciliation mismatch between the broker and hoga',
+  'stale-data': 'stale data (no order-history poll or price for too long)',
+  guard: 'a risk guard',
+};
+
+/**
+ * Why a scope is HALTED or REDUCING, for a denial: what set it, since and until when, and the
+ * command that lifts it (`hoga risk reset --strategy s1`; `--mode paper` for a paper run's states).
+ */
+function explainState(
+  scope: RiskScope,
+  entry: TradingStateReason | undefined,
+): { text: string; data: Record<string, unknown> } {
+  const flag =
+    scope.kind === 'account'
+      ? '--account'
+      : scope.kind === 'strategy'
+        ? `--strategy ${scope.strategyId}`
+        : `--symbol ${scope.symbol}`;
+  const lift = `hoga risk reset ${flag}`;
+  const liftText = `${lift} (with --mode paper for a paper run's states)`;
+  if (entry === undefined) return { text: `To lift it: ${liftText}`, data: { scope: scopeKey(scope), lift } };
+  const by = SET_BY[entry.source] ?? entry.source;
+  const since = describeKst(entry.sinceMs);
+  const until =
+    entry.untilMs === null
+      ? entry.source === 'stale-data'
+        ? 'until data flows again'
+        : 'until lifted by hand'
+      : `until ${describeKst(entry.untilMs)}`;
+  return {
+    text: `Set by ${by} (${entry.reason}) since ${since}, ${until}; to lift it${entry.untilMs === null ? '' : ' sooner'}: ${liftText}`,
+    data: {
+      scope: scopeKey(scope),
+      source: entry.source,
+      reason: entry.reason,
+      sinceMs: entry.sinceMs,
+      since: isoKst(entry.sinceMs),
+      untilMs: entry.untilMs,
+      ...(entry.untilMs === null ? {} : { until: isoKst(entry.untilMs) }),
+      lift,
+    },
+  };
+}
 
 /** The scopes whose daily PnL (KRW) is at or past their loss limit: the kill switch's triggers. */
 export function dailyLossBreaches(
