@@ -76,10 +76,10 @@ describe('a cancel or modify of an order that can no longer change', () => {
         'sent' in e ? e.sent : '-',
       ]),
     ).toEqual([
-      ['OrderCancelRejected', buy, 'order-closed', false],
-      ['OrderModifyRejected', buy, 'order-closed', false],
-      ['OrderCancelRejected', sell, 'order-closed', false],
-      ['OrderModifyRejected', sell, 'order-closed', false],
+      ['OrderCancelRejected', buy, 'already-filled', false],
+      ['OrderModifyRejected', buy, 'already-filled', false],
+      ['OrderCancelRejected', sell, 'already-rejected', false],
+      ['OrderModifyRejected', sell, 'already-rejected', false],
     ]);
     expect(seen).toContainEqual([
       'OrderCancelRejected',

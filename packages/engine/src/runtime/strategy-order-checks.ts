@@ -2,7 +2,8 @@
  * The runtime's own checks of a strategy's order commands, before the risk gate: no order during
  * warm-up (`warm-up`), no order of a shape the broker refuses (`invalid-request`: a fractional buy,
  * a quantity of 0), no modify or cancel of an order it does not have (`order-not-found`) or of one
- * already closed (`order-closed`), a buy
+ * already closed (the broker's code of its end: `already-filled`, `already-canceled`,
+ * `already-rejected`; `order-closed` for a denied one), a buy
  * within the strategy's own cash when several strategies share the run's (`risk-strategy-cash`,
  * see strategy-budget.ts), and a sell within its own shares (`risk-strategy-shares`, see
  * strategy-shares.ts). A command refused here is denied to the strategy at once and never sent.
@@ -13,6 +14,7 @@ import { type BrokerRefusal, isTerminalOrderState, type OrderState } from '@hoga
 import type { CancelOrder, ModifyOrder, SubmitOrder } from '../commands/order-commands.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { AccountView, OrderView } from '../strategy/strategy-context.js';
+import { closedOrderCode } from '../venue/venue-events.js';
 import type { CommandPath } from './command-path.js';
 import { StrategyBudgets } from './strategy-budget.js';
 import type { StrategyHost } from './strategy-host.js';
@@ -120,7 +122,8 @@ export class StrategyOrderChecks {
 
   /**
    * Refuses a modify or cancel of an order already closed (the strategy gets the rejection at once,
-   * code `order-closed`; nothing is sent, as the broker would refuse it): true when refused.
+   * with the code the venue or the broker gives the same request, {@link closedOrderCode}; nothing
+   * is sent, as the broker would refuse it): true when refused.
    */
   private refusedAsClosed(
     command: ModifyOrder | CancelOrder,
@@ -129,7 +132,7 @@ export class StrategyOrderChecks {
   ): boolean {
     if (state === undefined || !isTerminalOrderState(state)) return false;
     const reason = `order ${command.clientOrderId} is ${state}: it can no longer be ${verb}`;
-    this.path.deny(command, command.strategyId, command.clientOrderId, 'order-closed', reason);
+    this.path.deny(command, command.strategyId, command.clientOrderId, closedOrderCode(state), reason);
     return true;
   }
 

@@ -22,6 +22,16 @@ const NOT_WORKING_CODES: Partial<Record<OrderState, string>> = {
   REJECTED: 'already-rejected',
 };
 
+/**
+ * The code of a modify or cancel refused because the order ended: the broker's for the state it
+ * ended in (`already-filled`, `already-canceled` for a cancelled or expired order,
+ * `already-rejected`), or `order-closed` for one the broker never had (DENIED). The venue and the
+ * runtime answer with it alike, so a strategy checks one code per state whoever refused.
+ */
+export function closedOrderCode(state: OrderState): string {
+  return NOT_WORKING_CODES[state] ?? 'order-closed';
+}
+
 /** A modify's new price and quantity, each when it changes. */
 export interface Amendment {
   readonly price: Decimal | undefined;
@@ -161,7 +171,7 @@ export class VenueEvents {
       strategyId: command.strategyId,
       tsEvent: now,
       tsInit: now,
-      code: state === undefined ? 'order-not-found' : (NOT_WORKING_CODES[state] ?? 'order-closed'),
+      code: state === undefined ? 'order-not-found' : closedOrderCode(state),
       reason:
         state === undefined
           ? `order ${command.clientOrderId} is not working`
