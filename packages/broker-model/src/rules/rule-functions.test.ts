@@ -70,7 +70,7 @@ describe('checkOrderHours', () => {
   it('says in its message when orders are taken again: KST for KR, KST and New York for US', () => {
     const kr = checkOrderHours(samsung, moment('2026-11-28T10:00:00', null, at('2026-11-30T08:00:00')));
     expect(kr.accepted ? '' : kr.message).toBe(
-      'KR orders are not accepted at 2026-11-28T10:00:00.000+09:00; they are taken again from 2026-11-30 08:00 KST (Mon)',
+      'KR orders are not accepted at 2026-11-28 10:00 KST (Sat); they are taken again from 2026-11-30 08:00 KST (Mon)',
     );
     // Sunday 20:00 New York (EST), the day market of Monday 2026-11-30
     const us = checkOrderHours(
@@ -78,7 +78,7 @@ describe('checkOrderHours', () => {
       moment('2026-11-28T10:00:00', null, at('2026-11-30T10:00:00')),
     );
     expect(us.accepted ? '' : us.message).toBe(
-      'US orders are not accepted at 2026-11-28T10:00:00.000+09:00; they are taken again from 2026-11-30 10:00 KST (Mon) = 2026-11-29 20:00 New York (Sun)',
+      'US orders are not accepted at 2026-11-28 10:00 KST (Sat) = 2026-11-27 20:00 New York (Fri); they are taken again from 2026-11-30 10:00 KST (Mon) = 2026-11-29 20:00 New York (Sun)',
     );
   });
 

@@ -68,19 +68,30 @@ export function describeOpening(market: TradableInstrument['market'], at: DateTi
   const ms = at.toMillis();
   const last = lastOpening;
   if (last !== null && last.ms === ms && last.market === market) return last.text;
-  const kst = `${at.setZone(KST_ZONE).toFormat("yyyy-MM-dd HH:mm 'KST' (ccc)")}`;
-  const text =
-    market === 'KR'
-      ? kst
-      : `${kst} = ${at.setZone(NEW_YORK_ZONE).toFormat("yyyy-MM-dd HH:mm 'New York' (ccc)")}`;
+  const text = describeMoment(market, at);
   lastOpening = { market, ms, text };
   return text;
 }
 
 /**
+ * An instant for a message, in the form of {@link describeOpening} (`2026-11-28 10:00 KST (Sat)`,
+ * and for US `… = 2026-11-27 20:00 New York (Fri)`), uncached.
+ *
+ * @param market - KR or US
+ * @param at - the instant
+ */
+function describeMoment(market: TradableInstrument['market'], at: DateTime): string {
+  const kst = at.setZone(KST_ZONE).toFormat("yyyy-MM-dd HH:mm 'KST' (ccc)");
+  return market === 'KR'
+    ? kst
+    : `${kst} = ${at.setZone(NEW_YORK_ZONE).toFormat("yyyy-MM-dd HH:mm 'New York' (ccc)")}`;
+}
+
+/**
  * 422 `order-hours-closed` when no order session of the instrument's market is open (create, modify
  * and cancel), with `data.retryAfterAt` (KST) when the next opening is known; the message says it
- * too (`KR orders are not accepted at …; they are taken again from 2026-11-30 08:00 KST (Mon)`).
+ * too (`KR orders are not accepted at 2026-11-28 10:00 KST (Sat); they are taken again from
+ * 2026-11-30 08:00 KST (Mon)`).
  */
 export function checkOrderHours(
   instrument: Pick<TradableInstrument, 'market'>,
@@ -88,7 +99,7 @@ export function checkOrderHours(
 ): BrokerVerdict {
   if (moment.session !== null) return ACCEPTED;
   const next = moment.nextOpenAt;
-  const closed = `${instrument.market} orders are not accepted at ${formatKst(moment.at)}`;
+  const closed = `${instrument.market} orders are not accepted at ${describeMoment(instrument.market, moment.at)}`;
   return next === null
     ? refuse('order-hours-closed', `${closed}; when they are taken again is not known`)
     : refuse(

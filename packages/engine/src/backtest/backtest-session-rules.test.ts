@@ -161,7 +161,7 @@ describe('a minute backtest judges the session rules', () => {
       start: Date.parse('2026-03-03T19:59:00+09:00'),
     });
     expect(reasons).toEqual([
-      'order-hours-closed: KR orders are not accepted at 2026-03-03T20:30:00.000+09:00; they are taken again from 2026-03-04 08:00 KST (Wed)',
+      'order-hours-closed: KR orders are not accepted at 2026-03-03 20:30 KST (Tue); they are taken again from 2026-03-04 08:00 KST (Wed)',
     ]);
   });
 
