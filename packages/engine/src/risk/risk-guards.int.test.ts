@@ -267,6 +267,9 @@ describe('risk module against the simulator', () => {
     expect(restingId).toBeDefined();
     const denied = await r.risk.sender.send(limitBuy('loser', '005930', '1', '60000'));
     expect(denied).toMatchObject({ accepted: false, code: 'risk-daily-loss-strategy' });
+    expect(denied.accepted ? '' : denied.reason).toContain(
+      'frees at 2026-11-24 08:00 KST (Tue) or on hoga risk reset --strategy loser',
+    );
     expect((await r.risk.sender.send(limitBuy('other', '000660', '1', '150000'))).accepted).toBe(true);
 
     // the price comes back: the loss is under the limit, but the kill switch holds for the day, and

@@ -167,7 +167,7 @@ export const checkDailyLoss: RiskGuard = (ctx, subject) => {
   const freesAtMs = nextTradingDayStartMs(ctx.nowMs, ctx.config.tradingDayStartHourKst);
   return deny(
     account ? 'risk-daily-loss-account' : 'risk-daily-loss-strategy',
-    `${account ? 'The account' : `Strategy ${subject.strategyId}`} lost ${pnl.negated().toFixed(0)} KRW today, at or over its limit of ${limit.toFixed()} KRW; frees at ${isoKst(freesAtMs)} or on hoga risk reset`,
+    `${account ? 'The account' : `Strategy ${subject.strategyId}`} lost ${pnl.negated().toFixed(0)} KRW today, at or over its limit of ${limit.toFixed()} KRW; frees at ${describeKst(freesAtMs)} or on hoga risk reset ${account ? '--account' : `--strategy ${subject.strategyId}`}`,
     {
       cap: account ? 'account.dailyLossLimitKrw' : 'dailyLossLimitKrw',
       limit: limit.toFixed(),
