@@ -49,70 +49,72 @@ class RestAndOverreach extends Strategy {
   }
 }
 
-describe.each([
-  ['paper', 42301],
-  ['live', 42302],
-] as const)('%s: a denied order whose row the store refuses in part', (mode, port) => {
-  it('is stored whole or not at all, and a restart never takes it for an open order', async () => {
-    const { clock, client } = await startSimulatedBroker(closers, { speed: 30, port });
-    const file = tempDbFile(`hoga-${mode}-denied-row-`);
-    let db = HogaDatabase.open(file, { clock });
-    closers.add(() => db.close());
-    db.connection.exec(REFUSE_DENIED_UPDATE);
-    RestAndOverreach.resting = null;
-    RestAndOverreach.denied = null;
-    RestAndOverreach.events = [];
-    const run = {
-      runId: `t-${mode}-denied-row`,
-      mode,
-      symbols: ['005930'],
-      cashKrw: new Decimal(1_000_000),
-    };
-    const options = { pollIntervalMs: 200, streamIntervals: { candles1m: 300, orderbook: 200 } };
-    const first = await startTestRun(
-      { client, clock, db },
-      { ...run, strategies: [{ strategyClass: RestAndOverreach, id: 'Overreach' }] },
-      options,
-    );
-    const has = (id: ClientOrderId | null, type: OrderEvent['type']) =>
-      RestAndOverreach.events.some((e) => e.clientOrderId === id && e.type === type);
-    await until(
-      () => has(RestAndOverreach.resting, 'OrderAccepted') && has(RestAndOverreach.denied, 'OrderDenied'),
-      90_000,
-    );
-    await first.handle.stop(); // the resting order stays open
-    const { resting, denied } = RestAndOverreach as unknown as Record<'resting' | 'denied', ClientOrderId>;
+// each on a port the system picks (before, 42301 and 42302: one was taken by another test's
+// process once, and the test failed with EADDRINUSE)
+describe.each(['paper', 'live'] as const)(
+  '%s: a denied order whose row the store refuses in part',
+  (mode) => {
+    it('is stored whole or not at all, and a restart never takes it for an open order', async () => {
+      const { clock, client } = await startSimulatedBroker(closers, { speed: 30 });
+      const file = tempDbFile(`hoga-${mode}-denied-row-`);
+      let db = HogaDatabase.open(file, { clock });
+      closers.add(() => db.close());
+      db.connection.exec(REFUSE_DENIED_UPDATE);
+      RestAndOverreach.resting = null;
+      RestAndOverreach.denied = null;
+      RestAndOverreach.events = [];
+      const run = {
+        runId: `t-${mode}-denied-row`,
+        mode,
+        symbols: ['005930'],
+        cashKrw: new Decimal(1_000_000),
+      };
+      const options = { pollIntervalMs: 200, streamIntervals: { candles1m: 300, orderbook: 200 } };
+      const first = await startTestRun(
+        { client, clock, db },
+        { ...run, strategies: [{ strategyClass: RestAndOverreach, id: 'Overreach' }] },
+        options,
+      );
+      const has = (id: ClientOrderId | null, type: OrderEvent['type']) =>
+        RestAndOverreach.events.some((e) => e.clientOrderId === id && e.type === type);
+      await until(
+        () => has(RestAndOverreach.resting, 'OrderAccepted') && has(RestAndOverreach.denied, 'OrderDenied'),
+        90_000,
+      );
+      await first.handle.stop(); // the resting order stays open
+      const { resting, denied } = RestAndOverreach as unknown as Record<'resting' | 'denied', ClientOrderId>;
 
-    // the denied order's row: whole (DENIED, with its code and reason) or none
-    const row = db.orders.get(denied);
-    if (row !== null) {
-      expect(row.state).toBe('DENIED');
-      expect(row.rejectReason).toMatch(/^[a-z-]+: /);
-    }
-    // its denial is journalled all the same
-    expect(db.journal.forOrder(denied).map((e) => e.type)).toContain('OrderDenied');
+      // the denied order's row: whole (DENIED, with its code and reason) or none
+      const row = db.orders.get(denied);
+      if (row !== null) {
+        expect(row.state).toBe('DENIED');
+        expect(row.rejectReason).toMatch(/^[a-z-]+: /);
+      }
+      // its denial is journalled all the same
+      expect(db.journal.forOrder(denied).map((e) => e.type)).toContain('OrderDenied');
 
-    // the engine restarts on the same file: only the resting order is open
-    db.close();
-    db = HogaDatabase.open(file, { clock });
-    const second = await startTestRun(
-      { client, clock, db },
-      { ...run, strategies: [{ strategyClass: Watch, id: 'Overreach' }] },
-      options,
-    );
-    try {
-      expect(Watch.found).toHaveLength(1);
-      expect(Watch.found[0]).toMatch(new RegExp(`^${resting} BUY 1 @ \\d+ ACCEPTED$`));
-      expect(second.handle.status().openOrders).toBe(1);
-    } finally {
-      await second.handle.stop();
-    }
-    const open = db.orders.list({
-      mode,
-      state: ['INITIALIZED', 'SUBMITTED', 'ACCEPTED', 'PARTIALLY_FILLED'],
-    });
-    expect(open.map((o) => o.clientOrderId)).toEqual([resting]);
-    expect(db.orders.unknownOutcome().map((o) => o.clientOrderId)).not.toContain(denied);
-    expect(second.events.filter((e) => e.clientOrderId === denied)).toEqual([]);
-  }, 240_000);
-});
+      // the engine restarts on the same file: only the resting order is open
+      db.close();
+      db = HogaDatabase.open(file, { clock });
+      const second = await startTestRun(
+        { client, clock, db },
+        { ...run, strategies: [{ strategyClass: Watch, id: 'Overreach' }] },
+        options,
+      );
+      try {
+        expect(Watch.found).toHaveLength(1);
+        expect(Watch.found[0]).toMatch(new RegExp(`^${resting} BUY 1 @ \\d+ ACCEPTED$`));
+        expect(second.handle.status().openOrders).toBe(1);
+      } finally {
+        await second.handle.stop();
+      }
+      const open = db.orders.list({
+        mode,
+        state: ['INITIALIZED', 'SUBMITTED', 'ACCEPTED', 'PARTIALLY_FILLED'],
+      });
+      expect(open.map((o) => o.clientOrderId)).toEqual([resting]);
+      expect(db.orders.unknownOutcome().map((o) => o.clientOrderId)).not.toContain(denied);
+      expect(second.events.filter((e) => e.clientOrderId === denied)).toEqual([]);
+    }, 240_000);
+  },
+);
