@@ -1,25 +1,12 @@
 /**
- * The hooks' names, and the methods of a strategy named like one but not one (`onBars`, `on_fill`,
+ * The methods of a strategy named like a hook but not one (`onBars`, `on_fill`,
  * `onOrderBook`): hoga runs a `.ts` file without checking its types, so `override` does not catch
  * such a name, and the method is never called.
  *
  * @module
  */
 import type { Logger } from '@hoga/core';
-import { Strategy, type StrategyHook } from './strategy.js';
-
-/** Every hook the engine calls. */
-export const STRATEGY_HOOKS: readonly StrategyHook[] = [
-  'onStart',
-  'onBar',
-  'onPrice',
-  'onOrderbook',
-  'onTrade',
-  'onOrderEvent',
-  'onFill',
-  'onTimer',
-  'onStop',
-];
+import { STRATEGY_HOOKS, Strategy, type StrategyHook } from './strategy.js';
 
 /** A method named like a hook, and the hook. */
 export interface MisnamedHook {

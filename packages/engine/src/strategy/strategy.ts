@@ -93,17 +93,21 @@ export interface StrategyClass {
   readonly name: string;
 }
 
+/** Every hook the engine calls, by name. */
+export const STRATEGY_HOOKS = [
+  'onStart',
+  'onBar',
+  'onPrice',
+  'onOrderbook',
+  'onTrade',
+  'onOrderEvent',
+  'onFill',
+  'onTimer',
+  'onStop',
+] as const;
+
 /** The hooks, by name (for error messages and dispatch). */
-export type StrategyHook =
-  | 'onStart'
-  | 'onBar'
-  | 'onPrice'
-  | 'onOrderbook'
-  | 'onTrade'
-  | 'onOrderEvent'
-  | 'onFill'
-  | 'onTimer'
-  | 'onStop';
+export type StrategyHook = (typeof STRATEGY_HOOKS)[number];
 
 /** Whether a value is a strategy class (a constructor whose prototype derives from {@link Strategy}). */
 export function isStrategyClass(value: unknown): value is StrategyClass {
