@@ -4,7 +4,7 @@ import { downloadBarFormat, downloadBarFrames } from './download-bar.js';
 
 const HOUR = 3_600_000;
 
-/** A download of two symbols as the engine reports it: 24 pages where ~19 were estimated. */
+/** A download of two symbols as the engine reports it: 24 pages, where an estimate from trading days said about 19 (the bar's total before). */
 function download(): DownloadProgress[] {
   const events: DownloadProgress[] = [];
   let covered = 0;
@@ -16,7 +16,6 @@ function download(): DownloadProgress[] {
       index,
       symbols: 2,
       missingRanges: 1,
-      estimatedPages: 9,
       time: 0,
     });
     for (let i = 1; i <= 12; i++) {
@@ -26,11 +25,8 @@ function download(): DownloadProgress[] {
         type: 'PageStored',
         symbol,
         pages: i,
-        estimatedPages: Math.max(9, i),
         candles: i * 200,
         totalPages: page,
-        // the page estimate the bar's total was: passed at page 19, then raised page by page
-        totalEstimatedPages: Math.max(19, page),
         coveredMs: covered,
         totalMs: 48 * HOUR,
         etaMs: 1000 * (24 - page),

@@ -117,13 +117,6 @@ export function completeBefore(market: Market, interval: BarInterval, now: numbe
   return now >= regularCloseOfDailyStamp(market, today) ? today + 1 : today;
 }
 
-/** Pages a gap should take (for the ETA): trading minutes or days in it over the page size. */
-function estimatePages(interval: BarInterval, market: Market, gap: TimeRange, pageSize: number): number {
-  const days = Math.max(1, ((gap.end - gap.start) / DAY_MS) * (5 / 7));
-  const perDay = interval === '1d' ? 1 : market === 'KR' ? 720 : 960;
-  return Math.max(1, Math.ceil((Math.min(days * perDay, (gap.end - gap.start) / MINUTE_MS) || 1) / pageSize));
-}
-
 /**
  * Ensures the candle cache covers each target, downloading only the missing ranges.
  *
@@ -160,11 +153,9 @@ export class CandleDownloader {
       // a range starting after the last complete candle has nothing to fetch yet (not "cached")
       const future = end <= t.range.start;
       const gaps = future ? [] : cache.missing(key, { start: t.range.start, end });
-      const estimated = gaps.reduce((n, g) => n + estimatePages(interval, market, g, this.pageSize), 0);
-      return { target: t, key, end, gaps, estimated, future };
+      return { target: t, key, end, gaps, future };
     });
     const progress = {
-      totalEstimated: plans.reduce((n, p) => n + p.estimated, 0),
       totalPages: 0,
       totalMs: plans.reduce((n, p) => p.gaps.reduce((m, g) => m + (g.end - g.start), n), 0),
       coveredMs: 0,
@@ -181,7 +172,6 @@ export class CandleDownloader {
         index: i,
         symbols: plans.length,
         missingRanges: plan.gaps.length,
-        estimatedPages: plan.estimated,
         time: clock.nowMs(),
       });
       if (plan.gaps.length === 0 && !plan.future) cachedSymbols.push(symbol);
@@ -201,10 +191,8 @@ export class CandleDownloader {
             type: 'PageStored',
             symbol,
             pages,
-            estimatedPages: Math.max(plan.estimated, pages),
             candles: stored,
             totalPages: progress.totalPages,
-            totalEstimatedPages: Math.max(progress.totalEstimated, progress.totalPages),
             coveredMs: progress.coveredMs,
             totalMs: progress.totalMs,
             etaMs: progress.coveredMs <= 0 ? null : (elapsed / progress.coveredMs) * remaining,

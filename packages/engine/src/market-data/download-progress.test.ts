@@ -28,7 +28,6 @@ describe('progressLine', () => {
       index: 0,
       symbols: 1,
       missingRanges: 1,
-      estimatedPages: 1,
       time: 0,
     });
     sink({ type: 'SymbolCompleted', symbol: 'AAPL', pages: 1, candles: 20, cached: false, time: 0 });

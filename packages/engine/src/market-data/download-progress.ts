@@ -14,7 +14,6 @@ export interface SymbolStarted {
   readonly index: number;
   readonly symbols: number;
   readonly missingRanges: number;
-  readonly estimatedPages: number;
   readonly time: number;
 }
 
@@ -24,16 +23,10 @@ export interface PageStored {
   readonly symbol: string;
   /** Pages of this symbol so far. */
   readonly pages: number;
-  readonly estimatedPages: number;
   /** Candles of this symbol stored so far. */
   readonly candles: number;
-  /**
-   * Pages of the whole download so far, and an estimate of its total from trading days (only an
-   * estimate: holidays, session hours and the broker's history start move it, and it is raised to
-   * the pages made when they pass it; a progress bar's total is {@link PageStored.totalMs}).
-   */
+  /** Pages of the whole download so far (a progress bar's total is {@link PageStored.totalMs}). */
   readonly totalPages: number;
-  readonly totalEstimatedPages: number;
   /**
    * Of the time ranges the whole download fetches (the cache's gaps of every symbol, known before
    * the first request), how much is covered so far, ms: each page covers from its oldest candle up
@@ -80,7 +73,7 @@ export type DownloadProgress = SymbolStarted | PageStored | RateBudgetWaiting | 
 
 /**
  * The share of a download done at a page, 0 to 1: the range covered over the ranges it fetches
- * (a total known before the first request, not the pages estimated).
+ * (a total known before the first request, unlike the pages a download will take).
  */
 export function downloadedShare(event: PageStored): number {
   return event.totalMs <= 0 ? 1 : Math.min(1, event.coveredMs / event.totalMs);
