@@ -173,6 +173,24 @@ class BarLoop {
     private readonly startTs: (symbol: string) => number,
   ) {
     this.runStart = parts.clock.nowMs();
+    // a strategy's bars subscribed to or ended after onStart: the symbol's route is made again at
+    // its next bar (before, a second strategy's later subscription to bars another had loaded got
+    // none once the first of them was delivered)
+    this.unlisten = parts.runtime.subscriptionBook.listen((_, s) => {
+      if (s.kind === 'bars') this.forget(s.symbol);
+    });
+  }
+
+  /** Stops following the subscriptions. */
+  private readonly unlisten: () => void;
+
+  /** Drops the symbol's route: made again from the subscriptions at its next bar. */
+  private forget(symbol: string): void {
+    const route = this.routes.get(symbol);
+    if (route === undefined) return;
+    this.routes.delete(symbol);
+    for (let i = 0; i < this.routesBySeries.length; i++)
+      if (this.routesBySeries[i] === route) this.routesBySeries[i] = undefined;
   }
 
   /** The run's start (the clock when the loop begins): timers fire from there on, warm-up bars or not. */
@@ -309,6 +327,7 @@ class BarLoop {
 
   /** The last equity point, at the last bar's time (or the failed timer's), and warm-up off. */
   finish(): void {
+    this.unlisten();
     const { runtime, clock, portfolio } = this.parts;
     if (!Number.isNaN(this.lastTime)) {
       clock.set(this.lastTime);
@@ -323,7 +342,7 @@ function routeOf(parts: BacktestLoopParts, bar: Bar, startTs: number): SymbolRou
   const inUniverse =
     runtime.universe.symbols.includes(bar.symbol) && runtime.universe.interval === bar.interval;
   const subscribed = new Set(
-    runtime.subscriptions
+    runtime.subscriptionBook.list
       .filter(
         (s) =>
           s.kind === 'bars' &&

@@ -212,7 +212,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
         const warmup = Math.max(0, ...runtime.hosts.map((h) => h.strategyClass.warmupBars ?? 0));
         let stream: BarStream | null = null;
         try {
-          stream = await options.openStream(runtime.subscriptions, warmup, options.signal);
+          stream = await options.openStream([...runtime.subscriptionBook.list], warmup, options.signal);
         } catch (error) {
           // Ctrl-C while the bars subscribed to in onStart download: stopped before the first bar
           if (options.signal?.aborted !== true) throw error;
@@ -221,7 +221,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
         // orders for symbols with no bars are denied from here on (nothing could fill them)
         const known = new Set([
           ...options.settings.symbols,
-          ...runtime.subscriptions.filter((s) => s.kind === 'bars').map((s) => s.symbol),
+          ...runtime.subscriptionBook.list.filter((s) => s.kind === 'bars').map((s) => s.symbol),
         ]);
         container.get(BacktestSymbols).known = known;
         // a later subscription to the bars of another symbol delivers none: said at the call

@@ -82,22 +82,55 @@ export class MarketSubscriptions {
   private readonly unknown = new Set<string>();
   /** Symbols whose missed trades were said. */
   private readonly missedSaid = new Set<string>();
-  /** How many of the runtime's subscriptions were looked at. */
-  private seen = 0;
+  /** Subscriptions made and not yet wired (by {@link MarketSubscriptions.sync}). */
+  private pending: Subscription[];
+  private readonly stopListening: () => void;
 
   /** @param o - runtime, streams, clock, universe, queue */
-  constructor(private readonly o: MarketSubscriptionsOptions) {}
+  constructor(private readonly o: MarketSubscriptionsOptions) {
+    const book = o.runtime.subscriptionBook;
+    this.pending = [...book.list];
+    this.stopListening = book.listen((change, s) => {
+      if (change === 'added') this.pending.push(s);
+      else this.unwire(s);
+    });
+  }
 
   /** Starts the streams of the subscriptions made since the last call. */
   sync(): void {
-    const all = this.o.runtime.subscriptions;
-    for (; this.seen < all.length; this.seen++) this.wire(all[this.seen] as Subscription);
+    const pending = this.pending;
+    this.pending = [];
+    for (const s of pending) this.wire(s);
   }
 
   /** Stops every stream. */
   dispose(): void {
+    this.stopListening();
     for (const feed of this.feeds.values()) feed.subscription.unsubscribe();
     this.feeds.clear();
+  }
+
+  /**
+   * A subscription ended (`ctx.unsubscribe…`): its strategy gets no more of its items (those
+   * already queued included), and its stream stops once no strategy wants it.
+   */
+  private unwire(s: Subscription): void {
+    const waiting = this.pending.indexOf(s);
+    if (waiting >= 0) {
+      this.pending.splice(waiting, 1);
+      return;
+    }
+    const feed = this.feeds.get(this.keyOf(s));
+    if (feed === undefined) return;
+    feed.strategies.delete(s.strategyId);
+    if (feed.strategies.size > 0) return;
+    feed.subscription.unsubscribe();
+    this.feeds.delete(this.keyOf(s));
+  }
+
+  /** The key of a subscription's stream. */
+  private keyOf(s: Subscription): string {
+    return `${s.kind}:${s.symbol}:${s.kind === 'bars' ? (s.interval ?? this.o.interval) : ''}`;
   }
 
   /**
@@ -151,7 +184,7 @@ export class MarketSubscriptions {
       this.refuse(s.strategyId, s.kind, s.symbol);
       return;
     }
-    const key = `${s.kind}:${s.symbol}:${s.kind === 'bars' ? interval : ''}`;
+    const key = this.keyOf(s);
     const existing = this.feeds.get(key);
     if (existing !== undefined) {
       existing.strategies.add(s.strategyId);

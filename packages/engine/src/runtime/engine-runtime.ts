@@ -47,30 +47,22 @@ import { EventQueue } from './event-queue.js';
 import { HookWatch } from './hook-watch.js';
 import type { HostServices } from './host-services.js';
 import {
-  barIntervalOf,
   checkOrderChange,
   decimalOf,
   intentInput,
-  lateBarsMessage,
   orderIdOf,
   orderRequestOf,
-  SUBSCRIBE_CALLS,
   symbolOf,
   timerDueOf,
 } from './intent-input.js';
 import { OrderIdFactory } from './order-ids.js';
 import { StrategyHost } from './strategy-host.js';
 import { StrategyOrderChecks } from './strategy-order-checks.js';
+import { type Subscription, SubscriptionBook } from './subscription-book.js';
 import { TimerQueue } from './timer-queue.js';
 import { ClockToken, type InstrumentLookup, InstrumentsToken, LoggerToken, RunSettings } from './tokens.js';
 
-/** A data subscription a strategy made beyond the universe's bars. */
-export interface Subscription {
-  readonly strategyId: string;
-  readonly kind: 'bars' | 'prices' | 'orderbook' | 'trades';
-  readonly symbol: string;
-  readonly interval?: BarInterval | undefined;
-}
+export type { Subscription } from './subscription-book.js';
 
 /** How a strategy is added to a run. */
 export interface StrategySpec {
@@ -91,8 +83,8 @@ export class EngineRuntime implements HostServices {
   failure: StrategyHookError | null = null;
   /** Nesting depth of hook calls: events are queued while a hook runs and routed after it. */
   inHook = 0;
-  /** Extra data subscriptions made by strategies. */
-  readonly subscriptions: Subscription[] = [];
+  /** Extra data subscriptions made by strategies (what is subscribed now; `listen` to follow them). */
+  readonly subscriptionBook: SubscriptionBook;
   /** A backtest's symbols whose bars it loaded after `onStart` (a later one's are said); null in paper and live. */
   barsLoaded: ReadonlySet<string> | null = null;
   readonly mode: RunSettings['mode'];
@@ -107,7 +99,6 @@ export class EngineRuntime implements HostServices {
   private readonly checks: StrategyOrderChecks;
   /** The way of the strategies' commands through the risk gate to the venue. */
   private readonly path: CommandPath;
-  private warnedNoTicks = false;
   /** Warns of a hook's promise unsettled for long (a hook awaiting its own order's fill). */
   private readonly hookWatch = new HookWatch(() => this.pending !== null);
   private commands = 0;
@@ -134,6 +125,7 @@ export class EngineRuntime implements HostServices {
       interval: settings.interval,
     });
     this.log = logger.child({ component: 'engine' });
+    this.subscriptionBook = new SubscriptionBook(this.universe, this.mode, this.log);
     this.path = new CommandPath(risk, venue, recorder, this.log, {
       enqueue: (event) => this.enqueue(event),
       await: (promise) => this.await(promise),
@@ -373,24 +365,12 @@ export class EngineRuntime implements HostServices {
 
   /** @inheritdoc */
   subscribe(host: StrategyHost, kind: Subscription['kind'], asked: string, interval?: BarInterval): void {
-    // the context's call in the message (before, `subscribe prices`, which does not exist)
-    const symbol = symbolOf(asked, SUBSCRIBE_CALLS[kind]);
-    if (interval !== undefined) barIntervalOf(interval, symbol);
-    const exists = this.subscriptions.some(
-      (s) =>
-        s.strategyId === host.strategyId && s.kind === kind && s.symbol === symbol && s.interval === interval,
-    );
-    if (!exists) this.subscriptions.push({ strategyId: host.strategyId, kind, symbol, interval });
-    // before, these bars never came, without a word
-    if (!exists && kind === 'bars' && this.barsLoaded?.has(symbol) === false)
-      this.log.warn({ strategyId: host.strategyId, symbol }, lateBarsMessage(host.strategyId, symbol));
-    if (kind !== 'bars' && this.mode === 'backtest' && !this.warnedNoTicks) {
-      this.warnedNoTicks = true;
-      this.log.warn(
-        { kind, symbol },
-        'a bar backtest delivers bars only: price, order book and trade hooks are not called',
-      );
-    }
+    this.subscriptionBook.subscribe(host.strategyId, kind, asked, interval, this.barsLoaded);
+  }
+
+  /** @inheritdoc */
+  unsubscribe(host: StrategyHost, kind: Subscription['kind'], asked: string, interval?: BarInterval): void {
+    this.subscriptionBook.unsubscribe(host.strategyId, kind, asked, interval);
   }
 
   // ---- routing ------------------------------------------------------------------------------

@@ -40,4 +40,10 @@ export interface HostServices {
     symbol: string,
     interval?: BarInterval,
   ): void;
+  unsubscribe(
+    host: StrategyHost,
+    kind: 'bars' | 'prices' | 'orderbook' | 'trades',
+    symbol: string,
+    interval?: BarInterval,
+  ): void;
 }

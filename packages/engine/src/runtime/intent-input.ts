@@ -101,6 +101,14 @@ export const SUBSCRIBE_CALLS: Readonly<Record<'bars' | 'prices' | 'orderbook' | 
   trades: 'subscribeTrades',
 };
 
+/** The context's method that ends each kind of data subscription, for the messages. */
+export const UNSUBSCRIBE_CALLS: Readonly<Record<'bars' | 'prices' | 'orderbook' | 'trades', string>> = {
+  bars: 'unsubscribeBars',
+  prices: 'unsubscribePrices',
+  orderbook: 'unsubscribeOrderbook',
+  trades: 'unsubscribeTrades',
+};
+
 /**
  * `value` as a symbol, upper-cased as the command line takes it (`aapl` is AAPL).
  *

@@ -144,6 +144,22 @@ export class StrategyHost implements StrategyContext {
     this.services.subscribe(this, 'trades', symbol);
   }
 
+  unsubscribeBars(symbol: string, interval?: BarInterval): void {
+    if (!this.ended) this.services.unsubscribe(this, 'bars', symbol, interval);
+  }
+
+  unsubscribePrices(symbol: string): void {
+    if (!this.ended) this.services.unsubscribe(this, 'prices', symbol);
+  }
+
+  unsubscribeOrderbook(symbol: string): void {
+    if (!this.ended) this.services.unsubscribe(this, 'orderbook', symbol);
+  }
+
+  unsubscribeTrades(symbol: string): void {
+    if (!this.ended) this.services.unsubscribe(this, 'trades', symbol);
+  }
+
   buy(symbol: string, quantity: DecimalInput, price?: DecimalInput): ClientOrderId {
     if (this.ended) return this.ignoreOrderEnded('buy');
     return this.services.submit(this, { symbol, side: 'BUY', quantity, price });

@@ -166,6 +166,20 @@ export interface StrategyContext {
   subscribeOrderbook(symbol: string): void;
   /** Market trades of a symbol (paper and live). */
   subscribeTrades(symbol: string): void;
+  /**
+   * Stops the bars of a symbol this strategy subscribed to (`interval` as subscribed; default the
+   * universe's): none reach its `onBar` after the call, in any mode, and in paper and live their
+   * poll stops once no strategy of the run wants them. The universe's bars reach every strategy and
+   * cannot be stopped (said once). Subscribing again later resumes them (in a backtest, for bars
+   * subscribed to in `onStart`: it loads no others).
+   */
+  unsubscribeBars(symbol: string, interval?: BarInterval): void;
+  /** Stops the price updates of a symbol (see {@link StrategyContext.unsubscribeBars}). */
+  unsubscribePrices(symbol: string): void;
+  /** Stops the order book snapshots of a symbol (see {@link StrategyContext.unsubscribeBars}). */
+  unsubscribeOrderbook(symbol: string): void;
+  /** Stops the market trades of a symbol (see {@link StrategyContext.unsubscribeBars}). */
+  unsubscribeTrades(symbol: string): void;
 
   /** Buys `quantity` shares: at market, or as a limit order when `price` is given. */
   buy(symbol: string, quantity: DecimalInput, price?: DecimalInput): ClientOrderId;
