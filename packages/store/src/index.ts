@@ -10,6 +10,13 @@ export { CommandJournal } from './command-journal.js';
 export { DATABASE_ENV_VAR, DEFAULT_DATABASE_PATH, resolveDatabasePath } from './database-path.js';
 export { type DatabaseInfo, HogaDatabase, type OpenDatabaseOptions } from './hoga-database.js';
 export {
+  type BacktestRemoval,
+  backtestRunsStartedBefore,
+  type RemovedBacktestRows,
+  removeBacktestRun,
+  removeBacktestRuns,
+} from './repositories/backtest-removal.js';
+export {
   type BarColumns,
   barToCachedCandle,
   CandleBarReader,
