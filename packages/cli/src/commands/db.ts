@@ -51,13 +51,18 @@ function limit(value: string): number {
   return Number(value);
 }
 
-function date(value: string): string {
-  // a calendar date (2026-13-07 too was taken here, then failed with exit 1 once the file was open)
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || !DateTime.fromISO(value, { zone: 'utc' }).isValid) {
-    throw new InvalidArgumentError(`--date: expected a date like 2026-11-23, found "${value}"`);
-  }
-  return value;
+/** The parser of a flag taking a calendar date (`--date`, `--before`), its errors naming that flag. */
+function dateOf(flag: string, example: string): (value: string) => string {
+  return (value) => {
+    // a calendar date (2026-13-07 too was taken here, then failed with exit 1 once the file was open)
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || !DateTime.fromISO(value, { zone: 'utc' }).isValid) {
+      throw new InvalidArgumentError(`${flag}: expected a date like ${example}, found "${value}"`);
+    }
+    return value;
+  };
 }
+
+const date = dateOf('--date', '2026-11-23');
 
 /**
  * Registers `hoga db info|migrate|orders|fills|runs|positions`: inspect, create or upgrade the
@@ -117,7 +122,7 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .action((flags) => dbFills(flags, io));
   db.command('runs')
     .description(
-      'stored runs (backtests; paper and live sessions of hoga run), newest first; --id RUN for one, with its trades and equity in --json',
+      'stored runs (backtests; paper and live sessions of hoga run), newest first; --id RUN for one, with its trades and equity in --json; --delete or --delete-backtests removes backtests',
     )
     .option('--db <file>', DB_HELP)
     .option('--json', 'print JSON (decimals as strings, times in KST)')
@@ -125,7 +130,25 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .option('--id <runId>', 'one run')
     .option('--kind <kind>', 'only backtest, paper or live runs', modeOf('--kind'))
     .option('--limit <n>', 'at most n runs', limit, 50)
-    .action(async (flags) => (await import('./db/db-runs.js')).dbRuns(flags, io));
+    .option(
+      '--delete <runIds>',
+      'delete these backtests (comma-separated) with their trades, equity, journal entries and strategy state; paper and live runs are refused',
+    )
+    .option('--delete-backtests', 'delete every backtest started before --before')
+    .option(
+      '--before <yyyy-mm-dd>',
+      'with --delete-backtests: the KST date the deleted runs started before',
+      dateOf('--before', '2026-11-01'),
+    )
+    .option(
+      '--vacuum',
+      'give the space deleted rows left inside the file back to the disk (rewrites the file: needs free space about its size)',
+    )
+    .action(async (flags) => {
+      const removal = await import('./db/db-runs-delete.js');
+      if (removal.deletes(flags)) removal.dbRunsDelete(flags, io);
+      else (await import('./db/db-runs.js')).dbRuns(flags, io);
+    });
   db.command('positions')
     .description("the engine's positions (live: the order manager's; paper: the paper account's)")
     .option('--db <file>', DB_HELP)

@@ -60,7 +60,7 @@ config file or in the working directory is loaded; it never overrides a variable
 | what | where | when |
 | --- | --- | --- |
 | access token cache | \`HOGA_TOKEN_FILE\`, else \`~/.hoga/tokens.json\` (mode 0600, made so when read if found looser) | every broker command and hoga run: one token is shared by every hoga process on the client id, so a command never revokes a running engine's token |
-| database | \`--db\`, else \`HOGA_DB\`, else \`./data/hoga.sqlite\` | created only by \`hoga db migrate\`, \`hoga data download\`, \`hoga order\` (its orders and the risk states, \`--check\` included) and the engine (\`hoga run\`, \`hoga backtest\`); read commands open it read-only; broker commands with \`--db\` use an existing file only |
+| database | \`--db\`, else \`HOGA_DB\`, else \`./data/hoga.sqlite\` | created only by \`hoga db migrate\`, \`hoga data download\`, \`hoga order\` (its orders and the risk states, \`--check\` included) and the engine (\`hoga run\`, \`hoga backtest\`); \`hoga db runs --delete\` and \`--delete-backtests\` delete backtests from an existing file; the other read commands open it read-only; broker commands with \`--db\` use an existing file only |
 | logs | \`--log-file <file>\` (JSON lines, appended; a new file is made 0600) | only when asked; secrets are redacted |
 | config | \`hoga.config.json\`, \`.env\`, \`.gitignore\` | only \`hoga init\` |
 | bundle | \`packages/cli/dist/hoga.mjs\` | the \`hoga\` command rebuilds it when a source file is newer (git ignores it) |
@@ -70,8 +70,8 @@ config file or in the working directory is loaded; it never overrides a variable
 Tables group numbers (\`66,800\`) and show money in its currency's decimals (\`$1,234.56\`), as
 does the report of \`hoga backtest\`; \`hoga db\` shows stored decimals as stored (\`72100\`). Gains
 are green and losses red on a terminal only (\`NO_COLOR\` turns colour off). Tabular commands take
-\`--json\` or \`--csv\` (\`hoga backtest\`, \`hoga risk\`, and \`hoga db info\`, \`migrate\` and one run
-of \`db runs\`: \`--json\` only). A closed pipe (\`hoga candles … | head\`) ends quietly with exit 0; \`hoga run\`
+\`--json\` or \`--csv\` (\`hoga backtest\`, \`hoga risk\`, and \`hoga db info\`, \`migrate\`, one run
+of \`db runs\` and its deletions: \`--json\` only). A closed pipe (\`hoga candles … | head\`) ends quietly with exit 0; \`hoga run\`
 whose output pipe closes stops as on Ctrl-C (\`onStop\`, the session stored \`stopped\`), exit 0.
 
 ## Commands

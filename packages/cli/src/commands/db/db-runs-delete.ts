@@ -1,0 +1,214 @@
+/**
+ * `hoga db runs --delete RUN[,RUN…]` and `--delete-backtests --before DATE`: remove stored
+ * backtests with every row kept under them (run, trades, equity, journal entries, strategy state),
+ * one transaction per run. Paper and live runs are refused: their orders and fills are the
+ * account's record. SQLite keeps the freed pages inside the file; `--vacuum` gives them back to
+ * the disk.
+ *
+ * @module
+ */
+import { existsSync, statSync } from 'node:fs';
+import { KST_ZONE } from '@hoga/core';
+import {
+  type BacktestRemoval,
+  backtestRunsStartedBefore,
+  HogaDatabase,
+  type RemovedBacktestRows,
+  removeBacktestRuns,
+  resolveDatabasePath,
+} from '@hoga/store';
+import { DateTime } from 'luxon';
+import { simulatorDatabaseHint } from '../simulator-database.js';
+import type { DbCommandIo } from './db-io.js';
+
+/** The flags of `db runs` that delete. */
+export interface DbRunsDeleteFlags {
+  readonly db?: string;
+  readonly json?: boolean;
+  /** Run ids, comma-separated. */
+  readonly delete?: string;
+  readonly deleteBacktests?: boolean;
+  /** KST date `YYYY-MM-DD`: with `deleteBacktests`, the backtests started before its start. */
+  readonly before?: string;
+  readonly vacuum?: boolean;
+}
+
+/** Whether `db runs` was asked to delete (or vacuum) rather than list. */
+export function deletes(flags: DbRunsDeleteFlags): boolean {
+  return (
+    flags.delete !== undefined ||
+    flags.deleteBacktests === true ||
+    flags.before !== undefined ||
+    flags.vacuum === true
+  );
+}
+
+/** The usage mistake in the delete flags, if any. */
+function misuse(flags: DbRunsDeleteFlags & { id?: string; kind?: string; csv?: boolean }): string | null {
+  if (flags.delete !== undefined && flags.deleteBacktests === true) {
+    return '--delete and --delete-backtests: give one of them';
+  }
+  if (flags.deleteBacktests === true && flags.before === undefined) {
+    return '--delete-backtests needs --before <yyyy-mm-dd>: the backtests started before that KST date are deleted';
+  }
+  if (flags.before !== undefined && flags.deleteBacktests !== true) {
+    return '--before goes with --delete-backtests (the backtests started before that date are deleted)';
+  }
+  if (flags.id !== undefined || flags.kind !== undefined || flags.csv === true) {
+    return '--delete, --delete-backtests and --vacuum take no --id, --kind or --csv (--delete names its runs)';
+  }
+  if (flags.delete !== undefined && ids(flags.delete).length === 0) {
+    return '--delete: expected one or more run ids, comma-separated (hoga db runs lists them)';
+  }
+  return null;
+}
+
+function ids(list: string): string[] {
+  return [...new Set(list.split(',').map((s) => s.trim()))].filter((s) => s !== '');
+}
+
+/** The main file's and its WAL's bytes. */
+function fileBytes(file: string): number {
+  const size = (f: string): number => (existsSync(f) ? statSync(f).size : 0);
+  return size(file) + size(`${file}-wal`);
+}
+
+function sizeText(bytes: number): string {
+  return bytes < 1_048_576 ? `${Math.ceil(bytes / 1_024)} KB` : `${(bytes / 1_048_576).toFixed(1)} MB`;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+function removedText(runId: string, r: RemovedBacktestRows, sharedWith: readonly string[]): string {
+  const journal =
+    sharedWith.length > 0
+      ? `its journal entries kept (backtest ${sharedWith.join(', ')} has orders of the same ids; they go with it)`
+      : plural(r.journal, 'journal entry', 'journal entries');
+  return (
+    `deleted backtest ${runId}: ${plural(r.runs, 'run')}, ${plural(r.runTrades, 'trade')}, ` +
+    `${plural(r.runEquity, 'equity point')}, ${journal}, ${plural(r.strategyState, 'strategy state key')}\n`
+  );
+}
+
+/**
+ * Deletes the backtests the flags name (or vacuums the file), and says what it removed.
+ *
+ * @param flags - `--db`, `--json`, `--delete`, `--delete-backtests`, `--before`, `--vacuum`
+ * @param io - output
+ */
+export function dbRunsDelete(
+  flags: DbRunsDeleteFlags & { id?: string; kind?: string; csv?: boolean },
+  io: DbCommandIo,
+): void {
+  const wrong = misuse(flags);
+  if (wrong !== null) {
+    io.err(`hoga db: ${wrong}\n`);
+    io.fail(2);
+    return;
+  }
+  const file = resolveDatabasePath(flags.db);
+  if (file !== ':memory:' && (!existsSync(file) || statSync(file).isDirectory())) {
+    io.err(`hoga db: no database at ${file}: give --db or HOGA_DB${simulatorDatabaseHint(flags.db)}\n`);
+    io.fail(2);
+    return;
+  }
+  const db = HogaDatabase.open(file, { migrate: false });
+  try {
+    const c = db.connection;
+    const hasRuns =
+      c.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get() !== undefined;
+    let targets: string[] = [];
+    if (flags.delete !== undefined) {
+      targets = ids(flags.delete);
+      // every id checked before any is deleted: a typo or a paper run among them deletes nothing
+      const kinds = new Map(
+        targets.map((id) => [
+          id,
+          hasRuns
+            ? (c.prepare('SELECT kind FROM runs WHERE run_id = ?').pluck().get(id) as string | undefined)
+            : undefined,
+        ]),
+      );
+      const kept = [...kinds].filter(([, kind]) => kind !== undefined && kind !== 'backtest');
+      const missing = [...kinds].filter(([, kind]) => kind === undefined).map(([id]) => id);
+      for (const [id, kind] of kept) {
+        io.err(
+          `hoga db: run ${id} is a ${kind} run: its orders and fills are the account's record and are never deleted; only backtests are (hoga db runs --kind backtest lists them)\n`,
+        );
+      }
+      for (const id of missing) {
+        io.err(
+          `hoga db: no run ${id} in ${file} (hoga db runs lists them)${simulatorDatabaseHint(flags.db)}\n`,
+        );
+      }
+      if (kept.length > 0 || missing.length > 0) {
+        io.err('hoga db: nothing was deleted\n');
+        io.fail(kept.length > 0 ? 2 : 1);
+        return;
+      }
+    } else if (flags.before !== undefined) {
+      const before = DateTime.fromISO(flags.before, { zone: KST_ZONE }).toMillis();
+      targets = hasRuns ? backtestRunsStartedBefore(c, before) : [];
+    }
+    const results: BacktestRemoval[] = removeBacktestRuns(c, targets);
+    const done = results.filter((r) => r.outcome === 'removed');
+    // another process deleted one meanwhile (or, never seen, stored a paper run under its id)
+    for (const r of results) {
+      if (r.outcome !== 'removed')
+        io.err(`hoga db: run ${r.runId} was no longer a stored backtest; left alone\n`);
+    }
+    const freeBytes =
+      (c.pragma('freelist_count', { simple: true }) as number) *
+      (c.pragma('page_size', { simple: true }) as number);
+    let vacuum: { beforeBytes: number; afterBytes: number } | null = null;
+    if (flags.vacuum === true) {
+      const beforeBytes = fileBytes(file);
+      try {
+        c.exec('VACUUM');
+        c.pragma('wal_checkpoint(TRUNCATE)');
+      } catch (error) {
+        for (const r of done) io.out(removedText(r.runId, r.removed, r.journalSharedWith));
+        io.err(
+          `hoga db: VACUUM of ${file} failed (${(error as Error).message})${done.length > 0 ? '; the backtests above are deleted' : ''}: run hoga db runs --vacuum again when no other hoga process uses the file (it needs free disk space about the file's size)\n`,
+        );
+        io.fail(1);
+        return;
+      }
+      vacuum = { beforeBytes, afterBytes: fileBytes(file) };
+    }
+    if (flags.json === true) {
+      io.out(
+        `${JSON.stringify(
+          {
+            file,
+            deleted: done.map((r) => ({
+              runId: r.runId,
+              ...r.removed,
+              journalSharedWith: r.journalSharedWith,
+            })),
+            freeBytes: vacuum === null ? freeBytes : 0,
+            ...(vacuum === null ? {} : { vacuum }),
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      return;
+    }
+    if (flags.before !== undefined && targets.length === 0) {
+      io.out(`no backtest in ${file} started before ${flags.before} (KST); nothing deleted\n`);
+    }
+    for (const r of done) io.out(removedText(r.runId, r.removed, r.journalSharedWith));
+    if (vacuum !== null) {
+      io.out(`vacuumed ${file}: ${sizeText(vacuum.beforeBytes)} → ${sizeText(vacuum.afterBytes)}\n`);
+    } else if (freeBytes > 0) {
+      io.out(
+        `${sizeText(freeBytes)} free inside ${file}: SQLite reuses it for new rows; the file keeps its size until hoga db runs --vacuum${flags.db === undefined ? '' : ` --db ${file}`} gives the space back to the disk\n`,
+      );
+    }
+  } finally {
+    db.close();
+  }
+}
