@@ -92,6 +92,48 @@ function removedText(runId: string, r: RemovedBacktestRows, sharedWith: readonly
   );
 }
 
+/** What a deletion did, as {@link report} prints it. */
+interface Report {
+  readonly file: string;
+  readonly done: readonly Extract<BacktestRemoval, { outcome: 'removed' }>[];
+  /** Bytes of free pages inside the file. */
+  readonly freeBytes: number;
+  readonly vacuum: { readonly beforeBytes: number; readonly afterBytes: number } | null;
+  /** `--before`, if given. */
+  readonly before: string | undefined;
+  /** `--db`, if given. */
+  readonly db: string | undefined;
+}
+
+function report(r: Report, json: boolean, io: DbCommandIo): void {
+  if (json) {
+    const deleted = r.done.map((d) => ({
+      runId: d.runId,
+      ...d.removed,
+      journalSharedWith: d.journalSharedWith,
+    }));
+    const out = {
+      file: r.file,
+      deleted,
+      freeBytes: r.freeBytes,
+      ...(r.vacuum === null ? {} : { vacuum: r.vacuum }),
+    };
+    io.out(`${JSON.stringify(out, null, 2)}\n`);
+    return;
+  }
+  if (r.before !== undefined && r.done.length === 0) {
+    io.out(`no backtest in ${r.file} started before ${r.before} (KST); nothing deleted\n`);
+  }
+  for (const d of r.done) io.out(removedText(d.runId, d.removed, d.journalSharedWith));
+  if (r.vacuum !== null) {
+    io.out(`vacuumed ${r.file}: ${sizeText(r.vacuum.beforeBytes)} → ${sizeText(r.vacuum.afterBytes)}\n`);
+  } else if (r.freeBytes > 0) {
+    io.out(
+      `${sizeText(r.freeBytes)} free inside ${r.file}: SQLite reuses it for new rows; the file keeps its size until hoga db runs --vacuum${r.db === undefined ? '' : ` --db ${r.file}`} gives the space back to the disk\n`,
+    );
+  }
+}
+
 /**
  * Deletes the backtests the flags name (or vacuums the file), and says what it removed.
  *
@@ -131,9 +173,9 @@ export function dbRunsDelete(
             : undefined,
         ]),
       );
-      const kept = [...kinds].filter(([, kind]) => kind !== undefined && kind !== 'backtest');
+      const refused = [...kinds].filter(([, kind]) => kind !== undefined && kind !== 'backtest');
       const missing = [...kinds].filter(([, kind]) => kind === undefined).map(([id]) => id);
-      for (const [id, kind] of kept) {
+      for (const [id, kind] of refused) {
         io.err(
           `hoga db: run ${id} is a ${kind} run: its orders and fills are the account's record and are never deleted; only backtests are (hoga db runs --kind backtest lists them)\n`,
         );
@@ -143,9 +185,9 @@ export function dbRunsDelete(
           `hoga db: no run ${id} in ${file} (hoga db runs lists them)${simulatorDatabaseHint(flags.db)}\n`,
         );
       }
-      if (kept.length > 0 || missing.length > 0) {
+      if (refused.length > 0 || missing.length > 0) {
         io.err('hoga db: nothing was deleted\n');
-        io.fail(kept.length > 0 ? 2 : 1);
+        io.fail(refused.length > 0 ? 2 : 1);
         return;
       }
     } else if (flags.before !== undefined) {
@@ -153,7 +195,9 @@ export function dbRunsDelete(
       targets = hasRuns ? backtestRunsStartedBefore(c, before) : [];
     }
     const results: BacktestRemoval[] = removeBacktestRuns(c, targets);
-    const done = results.filter((r) => r.outcome === 'removed');
+    const done = results.filter(
+      (r): r is Extract<BacktestRemoval, { outcome: 'removed' }> => r.outcome === 'removed',
+    );
     // another process deleted one meanwhile (or, never seen, stored a paper run under its id)
     for (const r of results) {
       if (r.outcome !== 'removed')
@@ -162,52 +206,32 @@ export function dbRunsDelete(
     const freeBytes =
       (c.pragma('freelist_count', { simple: true }) as number) *
       (c.pragma('page_size', { simple: true }) as number);
-    let vacuum: { beforeBytes: number; afterBytes: number } | null = null;
-    if (flags.vacuum === true) {
-      const beforeBytes = fileBytes(file);
-      try {
-        c.exec('VACUUM');
-        c.pragma('wal_checkpoint(TRUNCATE)');
-      } catch (error) {
-        for (const r of done) io.out(removedText(r.runId, r.removed, r.journalSharedWith));
-        io.err(
-          `hoga db: VACUUM of ${file} failed (${(error as Error).message})${done.length > 0 ? '; the backtests above are deleted' : ''}: run hoga db runs --vacuum again when no other hoga process uses the file (it needs free disk space about the file's size)\n`,
-        );
-        io.fail(1);
-        return;
-      }
-      vacuum = { beforeBytes, afterBytes: fileBytes(file) };
-    }
-    if (flags.json === true) {
-      io.out(
-        `${JSON.stringify(
-          {
-            file,
-            deleted: done.map((r) => ({
-              runId: r.runId,
-              ...r.removed,
-              journalSharedWith: r.journalSharedWith,
-            })),
-            freeBytes: vacuum === null ? freeBytes : 0,
-            ...(vacuum === null ? {} : { vacuum }),
-          },
-          null,
-          2,
-        )}\n`,
+    if (flags.vacuum !== true) {
+      report(
+        { file, done, freeBytes, vacuum: null, before: flags.before, db: flags.db },
+        flags.json === true,
+        io,
       );
       return;
     }
-    if (flags.before !== undefined && targets.length === 0) {
-      io.out(`no backtest in ${file} started before ${flags.before} (KST); nothing deleted\n`);
-    }
-    for (const r of done) io.out(removedText(r.runId, r.removed, r.journalSharedWith));
-    if (vacuum !== null) {
-      io.out(`vacuumed ${file}: ${sizeText(vacuum.beforeBytes)} → ${sizeText(vacuum.afterBytes)}\n`);
-    } else if (freeBytes > 0) {
-      io.out(
-        `${sizeText(freeBytes)} free inside ${file}: SQLite reuses it for new rows; the file keeps its size until hoga db runs --vacuum${flags.db === undefined ? '' : ` --db ${file}`} gives the space back to the disk\n`,
+    const beforeBytes = fileBytes(file);
+    try {
+      c.exec('VACUUM');
+      c.pragma('wal_checkpoint(TRUNCATE)');
+    } catch (error) {
+      report(
+        { file, done, freeBytes, vacuum: null, before: flags.before, db: flags.db },
+        flags.json === true,
+        io,
       );
+      io.err(
+        `hoga db: VACUUM of ${file} failed (${(error as Error).message})${done.length > 0 ? '; the backtests listed are deleted' : ''}: run hoga db runs --vacuum again when no other hoga process uses the file (it needs free disk space about the file's size)\n`,
+      );
+      io.fail(1);
+      return;
     }
+    const vacuum = { beforeBytes, afterBytes: fileBytes(file) };
+    report({ file, done, freeBytes: 0, vacuum, before: flags.before, db: flags.db }, flags.json === true, io);
   } finally {
     db.close();
   }
