@@ -30,6 +30,7 @@ import { BacktestHalts } from './backtest-halts.js';
 import { type BarStream, runBacktestLoop } from './backtest-loop.js';
 import { BacktestSymbols, BacktestVenue, backtestModule } from './backtest-module.js';
 import { BacktestRunStore } from './backtest-run-store.js';
+import { sayOpenAtEnd } from './open-at-end.js';
 import { TradeLog } from './trade-log.js';
 
 /** One fill of a backtest, as reported and stored. */
@@ -252,6 +253,13 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     await stored?.abandon(error);
     throw error;
   }
+  sayOpenAtEnd(
+    options.logger,
+    venue
+      .workingSymbols()
+      .flatMap((symbol) => venue.workingOf(symbol))
+      .sort((a, b) => a.acceptedAt - b.acceptedAt),
+  );
   // nothing is recorded after the stop: the writer commits its last rows while the trades and
   // statistics are made here (`finish` and the caller wait for the same close)
   writer.close().catch(() => undefined);
