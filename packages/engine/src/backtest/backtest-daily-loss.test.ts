@@ -166,4 +166,38 @@ describe('the daily loss limit in a backtest', () => {
     expect(outcome.trades.filter((t) => t.side === 'BUY')).toHaveLength(2);
     expect(seen.sort()).toEqual(['a denied risk-daily-loss-account', 'b denied risk-daily-loss-account']);
   });
+
+  it('tells a denied strategy what ends its halt in a backtest, not hoga risk reset, which cannot reach it', async () => {
+    // 100 bought at 70,000; at 59,000 the kill switch halts the strategy: a buy is denied by the
+    // limit. The price comes back to 69,000 (1,000,000 is no longer lost today) and the strategy is
+    // still halted: a buy is denied by the halt. Before, both denials said to run hoga risk reset
+    // (with --mode paper for paper), which cannot reach a backtest's states.
+    const reasons: string[] = [];
+    class Probe extends Strategy {
+      n = 0;
+      override onBar(): void {
+        this.n += 1;
+        if (this.n === 1) this.ctx.buy('005930', 100);
+        if (this.n === 4 || this.n === 6) this.ctx.buy('005930', 10);
+      }
+      override onOrderEvent(event: OrderEvent): void {
+        if (event.type === 'OrderDenied') reasons.push(`${event.code}: ${event.reason}`);
+      }
+    }
+    const { outcome } = await backtestBars(
+      [{ strategyClass: Probe }],
+      minuteBars('005930', [70_000, 70_000, 59_000, 59_000, 69_000, 69_000]),
+      { cash: RICH },
+    );
+    expect(outcome.halts).toEqual({ 'strategy:Probe': 1 });
+    const wayOut =
+      'hoga risk reset does not reach a backtest: a larger dailyLossLimitKrw in --risk-config lets it trade on';
+    expect(reasons).toEqual([
+      'risk-daily-loss-strategy: Strategy Probe lost 1101050 KRW today, at or over its limit of 1000000 KRW; ' +
+        `frees at 2026-03-03 08:00 KST (Tue); ${wayOut}`,
+      'risk-halted: Trading is halted for strategy Probe: only cancels are accepted. Set by the daily loss limit ' +
+        '(daily loss 1101050 KRW reached the limit of 1000000 KRW) since 2026-03-02 09:03 KST (Mon), ' +
+        `until 2026-03-03 08:00 KST (Tue); ${wayOut}`,
+    ]);
+  });
 });

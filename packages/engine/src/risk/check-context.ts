@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Decimal } from '@hoga/core';
+import type { Decimal, TradingMode } from '@hoga/core';
 import type { RiskView } from './risk-book.js';
 import type { RiskConfig, StrategyLimits } from './risk-config.js';
 import type {
@@ -31,6 +31,7 @@ export class CheckContext implements RiskContext {
    * @param view - where positions and open orders are read
    * @param pnlOf - where the daily PnL is read
    * @param strategyId - the strategy of the command checked
+   * @param mode - the run's mode (the way out of a halt a denial names)
    * @param entryOf - why a scope is in its state (read only to explain a denial)
    */
   constructor(
@@ -44,6 +45,7 @@ export class CheckContext implements RiskContext {
     readonly usdKrw: Decimal,
     readonly lastPrices: ReadonlyMap<string, Decimal>,
     readonly actions: readonly OrderActionRecord[],
+    readonly mode: TradingMode | undefined,
     private readonly entryOf?: (scope: RiskScope) => TradingStateReason | undefined,
   ) {}
 

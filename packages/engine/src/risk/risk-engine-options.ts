@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Clock, Decimal } from '@hoga/core';
+import type { Clock, Decimal, TradingMode } from '@hoga/core';
 import type { CancelOrder } from '../commands/order-commands.js';
 import type { AccountInfoProvider } from './account-info-provider.js';
 import type { BrokerMarketView } from './broker-market-view.js';
@@ -17,6 +17,8 @@ import type { TradingStateGateway } from './trading-state-gateway.js';
 /** What the risk engine works with. */
 export interface RiskEngineOptions {
   readonly clock: Clock;
+  /** The run's mode, for the way out of a halt a denial names (live when absent). */
+  readonly mode?: TradingMode | undefined;
   readonly config: RiskConfig;
   readonly gateway: TradingStateGateway;
   /** Open orders, positions, PnL (the risk book fed with order events, or an adapter). */

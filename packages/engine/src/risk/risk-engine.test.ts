@@ -200,7 +200,7 @@ describe(RiskEngine, () => {
     expect(denied.accepted ? '' : denied.reason).toBe(
       'Trading is halted for strategy s1: only cancels are accepted. Set by an operator (hoga risk set) ' +
         '(broker maintenance) since 2026-11-23 10:00 KST (Mon), until lifted by hand; to lift it: ' +
-        "hoga risk reset --strategy s1 (with --mode paper for a paper run's states)",
+        'hoga risk reset --strategy s1',
     );
     expect(denied).toMatchObject({ data: { scope: 'strategy:s1', source: 'manual', untilMs: null } });
   });

@@ -347,6 +347,7 @@ export class RiskEngine implements RiskGate {
       this.usdKrw(),
       prices,
       this.actions,
+      this.options.mode,
       this.entryOf,
     );
   }

@@ -285,6 +285,8 @@ describe('risk module against the simulator', () => {
     expect(text).toMatch(/since 2026-11-23 \d\d:\d\d KST \(Mon\)/);
     expect(text).toContain('until 2026-11-24 08:00 KST (Tue)');
     expect(text).toContain('hoga risk reset --strategy loser');
+    // live's states are live's: no word of paper's
+    expect(text).not.toContain('paper');
     const journal = r.db.journal.readFrom(1).filter((e) => e.type === 'TradingStateChanged');
     expect(journal.at(-1)).toMatchObject({
       strategyId: 'loser',

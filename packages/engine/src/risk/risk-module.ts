@@ -91,6 +91,7 @@ export function createRiskModule(options: RiskModuleOptions): RiskModule {
     options.watchStaleness === true ? new StaleDataMonitor(options.clock, config, gateway) : undefined;
   const engine = new RiskEngine({
     clock: options.clock,
+    mode: options.mode,
     config,
     gateway,
     view: book,

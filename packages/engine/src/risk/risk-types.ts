@@ -14,6 +14,7 @@ import type {
   OrderType,
   StrategyId,
   TimeInForce,
+  TradingMode,
 } from '@hoga/core';
 import type { OrderCommand } from '../commands/order-commands.js';
 import type { RiskConfig, StrategyLimits } from './risk-config.js';
@@ -116,6 +117,11 @@ export interface TradingStateReason {
 export interface RiskContext {
   /** Engine clock, epoch ms. */
   readonly nowMs: number;
+  /**
+   * The run's mode: a denial names the way out of a halt that works in it (`hoga risk reset`, with
+   * `--mode paper` in paper; none reaches a backtest). Live when absent (`hoga order`'s).
+   */
+  readonly mode?: TradingMode | undefined;
   /** The whole risk configuration. */
   readonly config: RiskConfig;
   /** The limits of the command's strategy (its own, or the defaults). */

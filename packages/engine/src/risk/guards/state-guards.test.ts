@@ -38,6 +38,67 @@ describe('state guards', () => {
     });
   });
 
+  describe("the way out a denial names follows the run's mode", () => {
+    const halted = (mode?: 'live' | 'paper' | 'backtest') =>
+      ctx(fixtureClock(), {
+        ...(mode === undefined ? {} : { mode }),
+        states: states({ strategy: 'HALTED' }),
+        stateEntry: () => ({
+          source: 'daily-loss',
+          reason: 'daily loss 1000000 KRW reached the limit of 1000000 KRW',
+          sinceMs: Date.parse('2026-11-23T09:30:00+09:00'),
+          untilMs: Date.parse('2026-11-24T08:00:00+09:00'),
+        }),
+      });
+    const reasonOf = (v: ReturnType<typeof checkTradingState>) => (v.accepted ? '' : v.reason);
+    const set =
+      'Trading is halted for strategy s1: only cancels are accepted. Set by the daily loss limit ' +
+      '(daily loss 1000000 KRW reached the limit of 1000000 KRW) since 2026-11-23 09:30 KST (Mon), ' +
+      'until 2026-11-24 08:00 KST (Tue)';
+    it('live: hoga risk reset, with no word of paper', () => {
+      const v = checkTradingState(halted('live'), createSubject());
+      expect(reasonOf(v)).toBe(`${set}; to lift it sooner: hoga risk reset --strategy s1`);
+      expect(v).toMatchObject({ data: { lift: 'hoga risk reset --strategy s1' } });
+      // a context that does not say its mode is live's (hoga order)
+      expect(reasonOf(checkTradingState(halted(), createSubject()))).toBe(reasonOf(v));
+    });
+    it('paper: hoga risk reset --mode paper', () => {
+      const v = checkTradingState(halted('paper'), createSubject());
+      expect(reasonOf(v)).toBe(`${set}; to lift it sooner: hoga risk reset --strategy s1 --mode paper`);
+      expect(v).toMatchObject({ data: { lift: 'hoga risk reset --strategy s1 --mode paper' } });
+    });
+    it('backtest: no command reaches the run: the halt ends by itself, and a larger limit avoids it', () => {
+      const v = checkTradingState(halted('backtest'), createSubject());
+      expect(reasonOf(v)).toBe(
+        `${set}; hoga risk reset does not reach a backtest: a larger dailyLossLimitKrw in --risk-config lets it trade on`,
+      );
+      expect(v.accepted ? {} : v.data).not.toHaveProperty('lift');
+    });
+    it('backtest, an account halt: names the account limit', () => {
+      const c = { ...halted('backtest'), states: states({ account: 'HALTED' }) };
+      expect(reasonOf(checkTradingState(c, createSubject()))).toContain(
+        'a larger account.dailyLossLimitKrw in --risk-config lets it trade on',
+      );
+    });
+    it('the daily loss denial: live, paper and backtest each name their way out', () => {
+      const lost = (mode: 'live' | 'paper' | 'backtest') =>
+        checkDailyLoss(
+          ctx(fixtureClock(), {
+            mode,
+            dailyPnlKrw: { strategy: new Decimal(-1_000_000), account: new Decimal(-1_000_000) },
+          }),
+          createSubject(),
+        );
+      const head =
+        'Strategy s1 lost 1000000 KRW today, at or over its limit of 1000000 KRW; frees at 2026-11-24 08:00 KST (Tue)';
+      expect(reasonOf(lost('live'))).toBe(`${head} or on hoga risk reset --strategy s1`);
+      expect(reasonOf(lost('paper'))).toBe(`${head} or on hoga risk reset --strategy s1 --mode paper`);
+      expect(reasonOf(lost('backtest'))).toBe(
+        `${head}; hoga risk reset does not reach a backtest: a larger dailyLossLimitKrw in --risk-config lets it trade on`,
+      );
+    });
+  });
+
   describe('isReducing', () => {
     it('nets the strategy own open sells from what it holds', () => {
       const c = ctx(fixtureClock(), {

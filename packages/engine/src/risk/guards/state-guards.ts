@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Decimal } from '@hoga/core';
+import { Decimal, type TradingMode } from '@hoga/core';
 import {
   ACCEPTED,
   deny,
@@ -17,6 +17,7 @@ import {
   TradingState,
   type TradingStateReason,
 } from '../risk-types.js';
+import { TradingStateSource } from '../trading-state-persistence.js';
 import { describeKst, isoKst, nextTradingDayStartMs } from '../valuation.js';
 
 const ZERO = new Decimal(0);
@@ -60,7 +61,7 @@ export const checkTradingState: RiskGuard = (ctx, subject) => {
         ? { kind: 'strategy', strategyId: subject.strategyId }
         : { kind: 'symbol', symbol: subject.symbol };
   const name = scopeName(scope);
-  const why = explainState(scope, ctx.stateEntry?.(scope));
+  const why = explainState(scope, ctx.stateEntry?.(scope), ctx.mode);
   const data = { states: { account, strategy, symbol }, ...why.data };
   if (state === TradingState.HALTED) {
     return deny('risk-halted', `Trading is halted for ${name}: only cancels are accepted. ${why.text}`, data);
@@ -87,32 +88,65 @@ const SET_BY: Readonly<Record<string, string>> = {
 };
 
 /**
- * Why a scope is HALTED or REDUCING, for a denial: what set it, since and until when, and the
- * command that lifts it (`hoga risk reset --strategy s1`; `--mode paper` for a paper run's states).
+ * The way out of a scope's halt in the run's mode: the command that lifts it (live: `hoga risk
+ * reset --strategy s1`; paper: with `--mode paper`, whose states are kept apart), or none in a
+ * backtest, whose states live in the run where no command reaches them.
  */
-function explainState(
-  scope: RiskScope,
-  entry: TradingStateReason | undefined,
-): { text: string; data: Record<string, unknown> } {
+function liftCommand(scope: RiskScope, mode: TradingMode | undefined): string | undefined {
+  if (mode === 'backtest') return undefined;
   const flag =
     scope.kind === 'account'
       ? '--account'
       : scope.kind === 'strategy'
         ? `--strategy ${scope.strategyId}`
         : `--symbol ${scope.symbol}`;
-  const lift = `hoga risk reset ${flag}`;
-  const liftText = `${lift} (with --mode paper for a paper run's states)`;
-  if (entry === undefined) return { text: `To lift it: ${liftText}`, data: { scope: scopeKey(scope), lift } };
+  return `hoga risk reset ${flag}${mode === 'paper' ? ' --mode paper' : ''}`;
+}
+
+/**
+ * What a backtest's user can do about a halt: nothing lifts it within the run, and a daily loss
+ * limit's halt is avoided by a larger limit (the account's or the strategy's).
+ */
+function backtestWayOut(scope: RiskScope, dailyLoss: boolean): string {
+  const none = 'hoga risk reset does not reach a backtest';
+  if (!dailyLoss) return none;
+  const limit = scope.kind === 'account' ? 'account.dailyLossLimitKrw' : 'dailyLossLimitKrw';
+  return `${none}: a larger ${limit} in --risk-config lets it trade on`;
+}
+
+/**
+ * Why a scope is HALTED or REDUCING, for a denial: what set it, since and until when, and the
+ * way out in the run's mode (see {@link liftCommand}).
+ */
+function explainState(
+  scope: RiskScope,
+  entry: TradingStateReason | undefined,
+  mode: TradingMode | undefined,
+): { text: string; data: Record<string, unknown> } {
+  const lift = liftCommand(scope, mode);
+  const liftData = lift === undefined ? {} : { lift };
+  if (entry === undefined) {
+    return {
+      text: lift === undefined ? `${backtestWayOut(scope, false)}.` : `To lift it: ${lift}`,
+      data: { scope: scopeKey(scope), ...liftData },
+    };
+  }
   const by = SET_BY[entry.source] ?? entry.source;
   const since = describeKst(entry.sinceMs);
   const until =
-    entry.untilMs === null
-      ? entry.source === 'stale-data'
-        ? 'until data flows again'
-        : 'until lifted by hand'
-      : `until ${describeKst(entry.untilMs)}`;
+    entry.untilMs !== null
+      ? `until ${describeKst(entry.untilMs)}`
+      : lift === undefined
+        ? 'for the rest of the run'
+        : entry.source === 'stale-data'
+          ? 'until data flows again'
+          : 'until lifted by hand';
+  const way =
+    lift === undefined
+      ? backtestWayOut(scope, entry.source === TradingStateSource.DAILY_LOSS)
+      : `to lift it${entry.untilMs === null ? '' : ' sooner'}: ${lift}`;
   return {
-    text: `Set by ${by} (${entry.reason}) since ${since}, ${until}; to lift it${entry.untilMs === null ? '' : ' sooner'}: ${liftText}`,
+    text: `Set by ${by} (${entry.reason}) since ${since}, ${until}; ${way}`,
     data: {
       scope: scopeKey(scope),
       source: entry.source,
@@ -121,7 +155,7 @@ function explainState(
       since: isoKst(entry.sinceMs),
       untilMs: entry.untilMs,
       ...(entry.untilMs === null ? {} : { until: isoKst(entry.untilMs) }),
-      lift,
+      ...liftData,
     },
   };
 }
@@ -155,7 +189,7 @@ function negatedOf(limit: Decimal): Decimal {
 
 /**
  * `risk-daily-loss-account` / `risk-daily-loss-strategy`: today's loss reached the limit; new
- * orders and modifies are denied until the next trading day (or `hoga risk reset`).
+ * orders and modifies are denied until the next trading day (or `hoga risk reset`, in live and paper).
  */
 export const checkDailyLoss: RiskGuard = (ctx, subject) => {
   if (subject.action === 'cancel') return ACCEPTED;
@@ -165,9 +199,12 @@ export const checkDailyLoss: RiskGuard = (ctx, subject) => {
   const pnl = account ? ctx.dailyPnlKrw.account : ctx.dailyPnlKrw.strategy;
   const limit = account ? ctx.config.account.dailyLossLimitKrw : ctx.limits.dailyLossLimitKrw;
   const freesAtMs = nextTradingDayStartMs(ctx.nowMs, ctx.config.tradingDayStartHourKst);
+  const scope = breaches[0]!;
+  const lift = liftCommand(scope, ctx.mode);
+  const way = lift === undefined ? `; ${backtestWayOut(scope, true)}` : ` or on ${lift}`;
   return deny(
     account ? 'risk-daily-loss-account' : 'risk-daily-loss-strategy',
-    `${account ? 'The account' : `Strategy ${subject.strategyId}`} lost ${pnl.negated().toFixed(0)} KRW today, at or over its limit of ${limit.toFixed()} KRW; frees at ${describeKst(freesAtMs)} or on hoga risk reset ${account ? '--account' : `--strategy ${subject.strategyId}`}`,
+    `${account ? 'The account' : `Strategy ${subject.strategyId}`} lost ${pnl.negated().toFixed(0)} KRW today, at or over its limit of ${limit.toFixed()} KRW; frees at ${describeKst(freesAtMs)}${way}`,
     {
       cap: account ? 'account.dailyLossLimitKrw' : 'dailyLossLimitKrw',
       limit: limit.toFixed(),
