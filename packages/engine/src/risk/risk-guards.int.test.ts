@@ -91,7 +91,7 @@ describe('risk module against the simulator', () => {
     const denial = r.events.find((e) => e.type === 'OrderDenied');
     expect(denial).toMatchObject({ code: 'risk-throttle-symbol', strategyId: 'looper' });
     expect(denial?.type === 'OrderDenied' ? denial.reason : '').toMatch(
-      /30 order actions per 60 s reached; frees at 2026-11-23T10:01:00/,
+      /30 order actions per 60 s reached; frees at 2026-11-23 10:01:00 KST \(Mon\), in \d+ s$/,
     );
     const counters = r.sim.counters();
     expect(counters.ordersCreated).toBe(30);

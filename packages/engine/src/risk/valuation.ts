@@ -85,6 +85,14 @@ export function describeKst(ms: number): string {
   return DateTime.fromMillis(ms, { zone: KST_ZONE }).toFormat("yyyy-MM-dd HH:mm 'KST' (ccc)");
 }
 
+/**
+ * An epoch ms for a message to the second, as `2026-11-28 10:00:31 KST (Sat)`: for what frees
+ * within a minute (the throttles), which {@link describeKst}'s minutes would say too early.
+ */
+export function describeKstSeconds(ms: number): string {
+  return DateTime.fromMillis(ms, { zone: KST_ZONE }).toFormat("yyyy-MM-dd HH:mm:ss 'KST' (ccc)");
+}
+
 /** ISO text (KST) of an epoch ms, for denial data. */
 export function isoKst(ms: number): string {
   return DateTime.fromMillis(ms, { zone: KST_ZONE }).toISO() ?? String(ms);

@@ -23,8 +23,18 @@ describe('throttle guards', () => {
       expect(v).toMatchObject({
         accepted: false,
         code: 'risk-throttle-symbol',
-        data: { cap: 'throttle.perSymbol', limit: 30, freesAtMs: T0 - 29_000 + 60_000 },
+        data: {
+          cap: 'throttle.perSymbol',
+          limit: 30,
+          freesAtMs: T0 - 29_000 + 60_000,
+          freesAt: '2026-11-23T10:00:31.000+09:00',
+        },
       });
+      // said as the other risk messages say a time, to the second (a window frees within a minute);
+      // before, the ISO form 2026-11-23T10:00:31.000+09:00
+      expect(v.accepted ? '' : v.reason).toBe(
+        '005930: 30 order actions per 60 s reached; frees at 2026-11-23 10:00:31 KST (Mon), in 31 s',
+      );
     });
     it('forgets actions older than the window', () => {
       const clock = fixtureClock();
@@ -74,6 +84,10 @@ describe('throttle guards', () => {
         code: 'risk-cancel-replace-loop',
         data: { cap: 'throttle.loopMaxReplaces', limit: 10, freesAtMs: T0 - 9000 + 60_000 },
       });
+      const v = checkCancelReplaceLoop(ctx(clock, { actions: replaces(10) }), modify);
+      expect(v.accepted ? '' : v.reason).toBe(
+        '005930 BUY of s1 was replaced 10 times in 60 s (cap 10); frees at 2026-11-23 10:00:51 KST (Mon), in 51 s',
+      );
     });
     it('stops a create that re-places just-cancelled orders, but not a fresh order', () => {
       const clock = fixtureClock();

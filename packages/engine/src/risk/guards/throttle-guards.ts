@@ -16,7 +16,7 @@ import {
   type RiskGuard,
   type RiskSubject,
 } from '../risk-types.js';
-import { isoKst } from '../valuation.js';
+import { describeKstSeconds, isoKst } from '../valuation.js';
 
 /**
  * Whether `records` (oldest first) already hold `cap` entries inside `windowMs` before `nowMs`;
@@ -33,6 +33,11 @@ export function windowFull(
   return { count: inWindow.length, freesAtMs: inWindow[inWindow.length - cap]!.tsMs + windowMs };
 }
 
+/** When a window frees, for a denial: `2026-11-23 10:00:31 KST (Mon), in 31 s`. */
+function freesAt(freesAtMs: number, nowMs: number): string {
+  return `${describeKstSeconds(freesAtMs)}, in ${Math.max(1, Math.ceil((freesAtMs - nowMs) / 1000))} s`;
+}
+
 function capDenial(
   code: string,
   cap: string,
@@ -40,10 +45,11 @@ function capDenial(
   limit: number,
   windowMs: number,
   freesAtMs: number,
+  nowMs: number,
 ): RiskVerdict {
   return deny(
     code,
-    `${what}: ${limit} order actions per ${windowMs / 1000} s reached; frees at ${isoKst(freesAtMs)}`,
+    `${what}: ${limit} order actions per ${windowMs / 1000} s reached; frees at ${freesAt(freesAtMs, nowMs)}`,
     { cap, limit, windowMs, freesAtMs, freesAt: isoKst(freesAtMs) },
   );
 }
@@ -66,6 +72,7 @@ export const checkSymbolThrottle: RiskGuard = (ctx, subject) => {
     perSymbol,
     windowMs,
     full.freesAtMs,
+    ctx.nowMs,
   );
 };
 
@@ -82,6 +89,7 @@ export const checkAccountThrottle: RiskGuard = (ctx, subject) => {
     perAccount,
     windowMs,
     full.freesAtMs,
+    ctx.nowMs,
   );
 };
 
@@ -114,7 +122,7 @@ export const checkCancelReplaceLoop: RiskGuard = (ctx, subject) => {
   if (full.freesAtMs === null) return ACCEPTED;
   return deny(
     'risk-cancel-replace-loop',
-    `${subject.symbol} ${subject.side} of ${subject.strategyId} was replaced ${full.count} times in ${loopWindowMs / 1000} s (cap ${loopMaxReplaces}); frees at ${isoKst(full.freesAtMs)}`,
+    `${subject.symbol} ${subject.side} of ${subject.strategyId} was replaced ${full.count} times in ${loopWindowMs / 1000} s (cap ${loopMaxReplaces}); frees at ${freesAt(full.freesAtMs, ctx.nowMs)}`,
     {
       cap: 'throttle.loopMaxReplaces',
       limit: loopMaxReplaces,
