@@ -155,16 +155,22 @@ describe('the daily loss limit in a backtest', () => {
           if (event.type === 'OrderDenied') seen.push(`${name} denied ${event.code}`);
         }
       };
+    const { logger, records } = recordingLogger('warn');
     const { outcome } = await backtestBars(
       [
         { strategyClass: make('a'), id: 'a' },
         { strategyClass: make('b'), id: 'b' },
       ],
       minuteBars('005930', [70_000, 70_000, 67_000, 64_000, 64_000, 64_000]),
-      { cash: RICH, risk: { account: { dailyLossLimitKrw: '1000000' } } },
+      { cash: RICH, logger, risk: { account: { dailyLossLimitKrw: '1000000' } } },
     );
     expect(outcome.trades.filter((t) => t.side === 'BUY')).toHaveLength(2);
     expect(seen.sort()).toEqual(['a denied risk-daily-loss-account', 'b denied risk-daily-loss-account']);
+    // the warning at the end names the account's limit (before: dailyLossLimitKrw, a strategy's)
+    expect(records.filter((r) => r.component === 'risk').map((r) => r.msg)).toEqual([
+      'the daily loss limit halted the account once: its orders were denied and its working orders ' +
+        'canceled until the next trading day (a larger account.dailyLossLimitKrw in --risk-config lets it trade on)',
+    ]);
   });
 
   it('tells a denied strategy what ends its halt in a backtest, not hoga risk reset, which cannot reach it', async () => {

@@ -59,7 +59,7 @@ export class BacktestHalts {
         { component: 'risk', scope, halts: h.count, first: isoKst(h.firstMs) },
         `the daily loss limit halted ${describe(scope)} ${h.count === 1 ? 'once' : `${h.count} times`}: ` +
           'its orders were denied and its working orders canceled until the next trading day ' +
-          '(a larger dailyLossLimitKrw in --risk-config lets it trade on)',
+          `(a larger ${scope === 'account' ? 'account.dailyLossLimitKrw' : 'dailyLossLimitKrw'} in --risk-config lets it trade on)`,
       );
     }
   }
