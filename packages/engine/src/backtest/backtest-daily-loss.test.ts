@@ -155,7 +155,7 @@ describe('the daily loss limit in a backtest', () => {
           if (event.type === 'OrderDenied') seen.push(`${name} denied ${event.code}`);
         }
       };
-    const { logger, records } = recordingLogger('warn');
+    const { logger, records } = recordingLogger('info');
     const { outcome } = await backtestBars(
       [
         { strategyClass: make('a'), id: 'a' },
@@ -167,7 +167,7 @@ describe('the daily loss limit in a backtest', () => {
     expect(outcome.trades.filter((t) => t.side === 'BUY')).toHaveLength(2);
     expect(seen.sort()).toEqual(['a denied risk-daily-loss-account', 'b denied risk-daily-loss-account']);
     // the warning at the end names the account's limit (before: dailyLossLimitKrw, a strategy's)
-    expect(records.filter((r) => r.component === 'risk').map((r) => r.msg)).toEqual([
+    expect(records.filter((r) => r.component === 'risk' && r.level === 40).map((r) => r.msg)).toEqual([
       'the daily loss limit halted the account once: its orders were denied and its working orders ' +
         'canceled until the next trading day (a larger account.dailyLossLimitKrw in --risk-config lets it trade on)',
     ]);
