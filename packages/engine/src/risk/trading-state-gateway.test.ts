@@ -78,6 +78,20 @@ describe('TradingStateGateway', () => {
       gateway.set({ kind: 'strategy', strategyId: 's1' }, 'REDUCING', 'manual', 'winding down');
       expect(gateway.statusLine()).toBe('risk: strategy:s1 REDUCING (manual: winding down)');
     });
+    it('says until when a kill switch holds (before: nothing, as if it held until reset)', () => {
+      const { gateway } = setup();
+      gateway.set(
+        { kind: 'account' },
+        'HALTED',
+        'daily-loss',
+        'daily loss 3000000 KRW reached the limit of 3000000 KRW',
+        Date.parse('2026-11-24T08:00:00+09:00'),
+      );
+      expect(gateway.statusLine()).toBe(
+        'risk: account HALTED (daily-loss: daily loss 3000000 KRW reached the limit of 3000000 KRW; ' +
+          'until 2026-11-24 08:00 KST (Tue))',
+      );
+    });
   });
 });
 

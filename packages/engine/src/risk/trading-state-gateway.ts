@@ -14,6 +14,7 @@ import {
   type TradingStatePersistence,
   TradingStateSource,
 } from './trading-state-persistence.js';
+import { describeKst } from './valuation.js';
 
 /** The three states that bear on one order: the account's, its strategy's and its symbol's. */
 export interface EffectiveStates {
@@ -147,9 +148,15 @@ export class TradingStateGateway {
     return new Map(this.entries);
   }
 
-  /** One line for the status display: `account ACTIVE` or each restricted scope with its reason. */
+  /**
+   * One line for the status display: `all ACTIVE` or each restricted scope with its reason, and
+   * until when where it lapses by itself (a kill switch).
+   */
   statusLine(): string {
-    const restricted = [...this.snapshot()].map(([key, e]) => `${key} ${e.state} (${e.source}: ${e.reason})`);
+    const restricted = [...this.snapshot()].map(
+      ([key, e]) =>
+        `${key} ${e.state} (${e.source}: ${e.reason}${e.untilMs == null ? '' : `; until ${describeKst(e.untilMs)}`})`,
+    );
     return restricted.length === 0 ? 'risk: all ACTIVE' : `risk: ${restricted.join('; ')}`;
   }
 
