@@ -3,7 +3,16 @@
  *
  * @module
  */
-import { createWriteStream, existsSync, openSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  createWriteStream,
+  existsSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { formatDecimal, KST_ZONE, LiveClock, type Market, marketOfSymbol } from '@hoga/core';
 import {
   CandleDownloader,
@@ -201,6 +210,52 @@ export async function dataList(flags: { db?: string; json?: boolean; csv?: boole
   }
 }
 
+/** The time range of one symbol's export (a date `--to` is the whole trading date of its market). */
+function exportRange(
+  symbol: string,
+  flags: { interval: '1m' | '1d'; from?: string; to?: string },
+): { start: number; end: number } {
+  if (flags.from === undefined && flags.to === undefined)
+    return { start: Number.MIN_SAFE_INTEGER, end: Number.MAX_SAFE_INTEGER };
+  const from = flags.from ?? '1990-01-01';
+  const to = flags.to ?? '2999-12-31';
+  return targets([symbol], flags.interval, from, to, 'data export')[0]?.range ?? { start: 0, end: 0 };
+}
+
+function rangeText(flags: { from?: string; to?: string }): string {
+  if (flags.from !== undefined && flags.to !== undefined) return ` from ${flags.from} to ${flags.to}`;
+  if (flags.from !== undefined) return ` from ${flags.from}`;
+  return flags.to === undefined ? '' : ` up to ${flags.to}`;
+}
+
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+/**
+ * A usage error when `--out` is the database being read (or one of its `-wal`, `-shm`, `-journal`
+ * files) or any other SQLite database: opening it for writing would empty it.
+ */
+function refuseDatabaseOut(out: string, dbFile: string): void {
+  if (!existsSync(out) || !statSync(out).isFile()) return;
+  const target = realpathSync(out);
+  const own =
+    dbFile !== ':memory:' &&
+    existsSync(dbFile) &&
+    ['', '-wal', '-shm', '-journal'].some((suffix) => target === `${realpathSync(dbFile)}${suffix}`);
+  const header = Buffer.alloc(SQLITE_HEADER.length);
+  const fd = openSync(out, 'r');
+  try {
+    readSync(fd, header, 0, header.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (own || header.toString('latin1') === SQLITE_HEADER) {
+    throw usageError(
+      `${out} is a SQLite database${own ? ' (the one read)' : ''}: writing the export there would destroy it; give --out a new file name`,
+      'data export',
+    );
+  }
+}
+
 /** Columns of `data export`, in both formats. */
 const EXPORT_COLUMNS = ['symbol', 'interval', 'time', 'open', 'high', 'low', 'close', 'volume'] as const;
 
@@ -242,6 +297,9 @@ export async function dataExport(flags: {
         .prepare('SELECT DISTINCT symbol FROM candle_ranges WHERE interval = ? ORDER BY symbol')
         .pluck()
         .all(flags.interval) as string[]);
+    // every range before anything is written: a bad --from fails with the output file untouched
+    const ranges = symbols.map((symbol) => exportRange(symbol, flags));
+    if (flags.out !== undefined) refuseDatabaseOut(flags.out, resolveDatabasePath(flags.db));
     const columns: string[][] = EXPORT_COLUMNS.map(() => []);
     const out =
       format === 'csv'
@@ -253,20 +311,9 @@ export async function dataExport(flags: {
         : undefined;
     out?.write(`${EXPORT_COLUMNS.join(',')}\n`);
     let rows = 0;
-    for (const symbol of symbols) {
-      const range =
-        flags.from === undefined && flags.to === undefined
-          ? { start: Number.MIN_SAFE_INTEGER, end: Number.MAX_SAFE_INTEGER }
-          : (targets(
-              [symbol],
-              flags.interval,
-              flags.from ?? '1990-01-01',
-              flags.to ?? '2999-12-31',
-              'data export',
-            )[0]?.range ?? {
-              start: 0,
-              end: 0,
-            });
+    for (const [index, symbol] of symbols.entries()) {
+      const range = ranges[index]!;
+      const before = rows;
       for (const c of db.candles.get({ symbol, interval: flags.interval, adjusted: true }, range)) {
         const ts = DateTime.fromMillis(c.ts, { zone: KST_ZONE }).toISO() ?? String(c.ts);
         const row = [
@@ -282,6 +329,11 @@ export async function dataExport(flags: {
         if (out !== undefined) out.write(`${row.join(',')}\n`);
         else for (const [i, value] of row.entries()) columns[i]?.push(value);
         rows++;
+      }
+      if (rows === before) {
+        process.stderr.write(
+          `hoga: no cached ${flags.interval} candles of ${symbol}${rangeText(flags)}: hoga data list shows what the cache holds, hoga data download fills it\n`,
+        );
       }
     }
     if (flags.out === undefined) return;

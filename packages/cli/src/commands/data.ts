@@ -77,7 +77,7 @@ export function registerDataCommands(program: Command): void {
         'output format; parquet needs --out and stores every column as UTF8 text like the CSV (prices and volume exact) (default: parquet for an --out file ending .parquet, else csv)',
       ).choices(['csv', 'parquet']),
     )
-    .option('--out <file>', 'write to this file instead of stdout')
+    .option('--out <file>', 'write to this file instead of stdout (replaced when there; never a database)')
     .action(async (flags) => {
       const { dataExport } = await import('./data-actions.js');
       await dataExport(flags);
