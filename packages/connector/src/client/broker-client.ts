@@ -402,8 +402,9 @@ export class BrokerClient {
     return this.get('getCommissions', undefined, options);
   }
 
-  /** Stops timers and closes keep-alive sockets. */
+  /** Stops timers and closes keep-alive sockets; calls in flight are not repeated after a failure. */
   close(): void {
+    this.executor.close();
     if (this.ownsLimiter) this.limiter.dispose();
     this.transport.close();
     this.commands.complete();

@@ -117,8 +117,20 @@ export class RequestExecutor {
     staleResends: 0,
   };
 
+  /** Set by {@link close}: a call that fails from then on is not repeated. */
+  private closed = false;
+
   /** @param deps - transport, limiter, clock, scheduler, token manager */
   constructor(private readonly deps: RequestExecutorDeps) {}
+
+  /**
+   * The client is closing: calls still in flight fail with their own failure instead of being
+   * repeated (their caller has given up on them; before, each logged a retry after the command
+   * had already ended, and a repeat could even reach the broker).
+   */
+  close(): void {
+    this.closed = true;
+  }
 
   /**
    * Sets the token manager (it issues through this executor, so it is created after it).
@@ -145,7 +157,10 @@ export class RequestExecutor {
     let tokenRetries = 0;
     let inProgressWaits = 0;
     let staleResends = 0;
+    let previous: unknown;
     for (;;) {
+      // closed while waiting to repeat a failed attempt: that failure is the answer
+      if (this.closed && previous !== undefined) throw previous;
       // The slot's token is spent when the request leaves (depart), not when its turn comes.
       const waitStart = clock.nowMs();
       const permit = await limiter.reserve(spec.group, priority, signal, spec.endpoint);
@@ -209,6 +224,8 @@ export class RequestExecutor {
       // Sent: the token is spent now, when the answer (or the failure) came back; never sent (no
       // token, aborted): the slot is given back.
       permit.release();
+      previous = failure;
+      if (this.closed) throw failure;
       if (failure instanceof RateLimitError) {
         this.stats.rateLimited++;
         this.stats.rateLimitedByGroup[spec.group] = (this.stats.rateLimitedByGroup[spec.group] ?? 0) + 1;
