@@ -32,7 +32,7 @@ import {
   type RunLease,
   takeCommandLease,
 } from '@hoga/engine';
-import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import { HogaDatabase, resolveDatabasePath, type OrderRecord as StoredOrder } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { loadRiskConfig } from '../config/risk-config-file.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
@@ -202,8 +202,30 @@ async function engineClock(flags: OrderFlags): Promise<Clock> {
   return sim ?? new LiveClock();
 }
 
+/** What to do about a denial, where the CLI has a flag for it. */
+const DENIAL_HINTS: Readonly<Record<string, string>> = {
+  'confirm-high-value-required': 'give --confirm-high-value to confirm it',
+};
+
 function describeVerdict(verdict: RiskVerdict): string {
-  return verdict.accepted ? 'accepted' : `denied: ${verdict.code}: ${verdict.reason}`;
+  if (verdict.accepted) return 'accepted';
+  const hint = DENIAL_HINTS[verdict.code];
+  return `denied: ${verdict.code}: ${verdict.reason}${hint === undefined ? '' : ` (${hint})`}`;
+}
+
+/** How much of a sent order filled, from the store just refreshed from the broker. */
+function describeFill(order: StoredOrder | null): string {
+  if (order === null) return '';
+  if (order.filledQuantity.isZero()) return '; nothing filled yet';
+  const of =
+    order.quantity === null || order.filledQuantity.eq(order.quantity)
+      ? ''
+      : ` of ${order.quantity.toFixed()}`;
+  const average =
+    order.averageFillPrice === null
+      ? ''
+      : ` at an average ${order.averageFillPrice.toFixed()} ${order.currency}`;
+  return `; filled ${order.filledQuantity.toFixed()}${of}${average}`;
 }
 
 /** Runs one `hoga order` command and sets the exit code (0 accepted, 1 failed or refused, 2 usage, 3 denied). */
@@ -296,7 +318,8 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       return;
     }
     const refused = events.find(isRefusal);
-    const brokerOrderId = db.orders.get(clientOrderId)?.brokerOrderId ?? null;
+    const stored = db.orders.get(clientOrderId);
+    const brokerOrderId = stored?.brokerOrderId ?? null;
     // a modify or cancel the engine refused before sending it (the store could not record it
     // first: fail closed) was not sent; before, it was told as the broker's refusal, `sent: true`
     const unsent = refused !== undefined && 'sent' in refused && refused.sent === false;
@@ -308,6 +331,10 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       clientOrderId,
       brokerOrderId,
       events: events.map((e) => e.type),
+      // the order as the broker has it now (a marketable order has filled): state, quantity, price
+      state: stored?.state ?? null,
+      filledQuantity: stored?.filledQuantity.toFixed() ?? null,
+      averageFillPrice: stored?.averageFillPrice?.toFixed() ?? null,
       ...(refused !== undefined && 'code' in refused ? { code: refused.code, message: refused.reason } : {}),
     };
     if (flags.json === true) console.log(JSON.stringify(out));
@@ -316,7 +343,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       console.log(`refused by the broker: ${refused.code ?? ''}: ${refused.reason}`);
     else
       console.log(
-        `sent: ${clientOrderId}${brokerOrderId === null ? '' : ` (broker order ${brokerOrderId})`}: ${out.events.join(', ')}`,
+        `sent: ${clientOrderId}${brokerOrderId === null ? '' : ` (broker order ${brokerOrderId})`}: ${out.events.join(', ')}${describeFill(stored)}`,
       );
     process.exitCode = refused === undefined ? 0 : 1;
   } catch (error) {
