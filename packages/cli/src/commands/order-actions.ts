@@ -12,6 +12,7 @@ import {
   type Clock,
   Decimal,
   instrumentOf,
+  isTerminalOrderState,
   LiveClock,
   Money,
   newClientOrderId,
@@ -216,7 +217,8 @@ function describeVerdict(verdict: RiskVerdict): string {
 /** How much of a sent order filled, from the store just refreshed from the broker. */
 function describeFill(order: StoredOrder | null): string {
   if (order === null) return '';
-  if (order.filledQuantity.isZero()) return '; nothing filled yet';
+  if (order.filledQuantity.isZero())
+    return isTerminalOrderState(order.state) ? '; nothing filled' : '; nothing filled yet';
   const of =
     order.quantity === null || order.filledQuantity.eq(order.quantity)
       ? ''
@@ -236,6 +238,8 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
   let risk: RiskModule | undefined;
   let lease: RunLease | undefined;
   try {
+    if (flags.csv === true)
+      throw new OrderUsageError('--csv: hoga order prints a line of text, or JSON with --json');
     const config = loadRiskConfig(flags.riskConfig);
     const strategy = toStrategyId(flags.strategy ?? 'manual');
     const clock = await engineClock(flags);

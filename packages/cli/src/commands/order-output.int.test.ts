@@ -42,3 +42,16 @@ describe('hoga order buy of 100,000,000 KRW or more', () => {
     expect(run.out).toMatch(/^denied: confirm-high-value-required: .*give --confirm-high-value/m);
   }, 120_000);
 });
+
+// Before: --csv (a flag of every broker command) was taken and ignored: the order was sent and a
+// line of text printed where a script expected CSV.
+describe('hoga order buy --csv', () => {
+  it('is refused as bad usage (exit 2) and sends nothing', async () => {
+    const { sim, db } = await setup(true, 1);
+    const run = await hoga(['order', 'buy', '005930', '1', '--limit', '50000', '--csv'], env(sim, db));
+    expect(run.code).toBe(2);
+    expect(run.out).toContain('--csv');
+    expect(run.out).toContain('--json');
+    expect(sim.counters().ordersCreated).toBe(0);
+  }, 120_000);
+});

@@ -32,7 +32,10 @@ function decimalText(name: string): (value: string) => string {
 }
 
 function common(command: Command): Command {
-  return describeStoreDb(withConnection(command), 'the orders hoga placed (written before they are sent)')
+  const connected = withConnection(command);
+  // an order's answer is a line of text or JSON: --csv is refused (order-actions), not offered
+  connected.options.find((o) => o.long === '--csv')?.hideHelp();
+  return describeStoreDb(connected, 'the orders hoga placed (written before they are sent)')
     .option(
       '--confirm-high-value',
       'confirm an order of 100,000,000 KRW or more (confirmHighValueOrder)',

@@ -70,7 +70,7 @@ config file or in the working directory is loaded; it never overrides a variable
 Tables group numbers (\`66,800\`) and show money in its currency's decimals (\`$1,234.56\`), as
 does the report of \`hoga backtest\`; \`hoga db\` shows stored decimals as stored (\`72100\`). Gains
 are green and losses red on a terminal only (\`NO_COLOR\` turns colour off). Tabular commands take
-\`--json\` or \`--csv\` (\`hoga backtest\`, \`hoga risk\`, and \`hoga db info\`, \`migrate\`, one run
+\`--json\` or \`--csv\` (\`hoga backtest\`, \`hoga risk\`, \`hoga order\`, and \`hoga db info\`, \`migrate\`, one run
 of \`db runs\` and its deletions: \`--json\` only). A closed pipe (\`hoga candles … | head\`) ends quietly with exit 0; \`hoga run\`
 whose output pipe closes stops as on Ctrl-C (\`onStop\`, the session stored \`stopped\`), exit 0.
 
