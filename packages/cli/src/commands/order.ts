@@ -31,6 +31,10 @@ function decimalText(name: string): (value: string) => string {
   };
 }
 
+/** Broker order ids may start with '-', which the parser would take for an option. */
+const ORDER_ARGUMENT =
+  "the order: hoga's clientOrderId, or the broker's orderId (an id starting with - goes last, after --: hoga order cancel -- -bFr…)";
+
 function common(command: Command): Command {
   const connected = withConnection(command);
   // an order's answer is a line of text or JSON: --csv is refused (order-actions), not offered
@@ -90,7 +94,7 @@ export function registerOrderCommand(program: Command): void {
     order
       .command('modify')
       .description('change the price (and, KR, the quantity) of a working order')
-      .argument('<order>', "the order: hoga's clientOrderId, or the broker's orderId")
+      .argument('<order>', ORDER_ARGUMENT)
       .option('--limit <price>', 'new limit price', decimalText('--limit'))
       .option('--market', 'turn it into a market order', false)
       .option(
@@ -103,10 +107,7 @@ export function registerOrderCommand(program: Command): void {
     await runOrderCommand({ kind: 'modify', target, flags });
   });
   common(
-    order
-      .command('cancel')
-      .description('cancel a working order')
-      .argument('<order>', "the order: hoga's clientOrderId, or the broker's orderId"),
+    order.command('cancel').description('cancel a working order').argument('<order>', ORDER_ARGUMENT),
   ).action(async (target: string, flags: OrderFlags) => {
     const { runOrderCommand } = await import('./order-actions.js');
     await runOrderCommand({ kind: 'cancel', target, flags });
