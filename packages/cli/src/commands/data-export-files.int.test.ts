@@ -128,3 +128,15 @@ describe('hoga data export of a symbol with nothing cached in the range', () => 
     expect(outside.err).toContain('no cached 1d candles of 005930 from 2025-04-01 to 2025-04-30');
   });
 });
+
+// Before: a symbol given twice was exported twice, every candle on two rows.
+describe('hoga data export of a symbol named twice', () => {
+  it('writes its candles once', async () => {
+    const run = await hoga(
+      ['data', 'export', '--interval', '1d', '--symbols', '005930, 005930,005930', '--db', db],
+      { env, cwd: dir },
+    );
+    expect(run.code).toBe(0);
+    expect(run.out.trim().split('\n')).toHaveLength(1 + 10);
+  });
+});

@@ -16,7 +16,7 @@ function symbolList(value: string): string[] {
     .filter((s) => s !== '');
   if (list.length === 0)
     throw new InvalidArgumentError(`--symbols: expected symbols like 005930,AAPL, found "${value}"`);
-  return list;
+  return [...new Set(list)]; // a symbol named twice is downloaded and exported once
 }
 
 const interval = () =>
@@ -64,7 +64,7 @@ export function registerDataCommands(program: Command): void {
   data
     .command('export')
     .description(
-      'write cached candles as CSV or Parquet (symbol, interval, time, open, high, low, close, volume)',
+      "write cached candles as CSV or Parquet (symbol, interval, time, open, high, low, close, volume); time is the candle's end in KST (1d: its trading date's midnight KST), as the broker stamps it",
     )
     .option('--db <file>', DB_HELP)
     .option('--symbols <list>', 'only these symbols (default: every cached one)', symbolList)
