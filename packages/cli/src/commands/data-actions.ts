@@ -250,7 +250,7 @@ function refuseDatabaseOut(out: string, dbFile: string): void {
   }
   if (own || header.toString('latin1') === SQLITE_HEADER) {
     throw usageError(
-      `${out} is a SQLite database${own ? ' (the one read)' : ''}: writing the export there would destroy it; give --out a new file name`,
+      `${out} is ${own ? `the database read (${dbFile}), or one of its files` : 'a SQLite database'}: writing the export there would destroy it; give --out a new file name`,
       'data export',
     );
   }

@@ -58,7 +58,8 @@ describe('hoga data export --out naming a database', () => {
       { env, cwd: dir },
     );
     expect(run.code).toBe(2);
-    expect(run.err).toContain(`${copy} is a SQLite database`);
+    expect(run.err).toContain(`${copy} is the database read (${copy})`);
+    expect(run.err).toContain('would destroy it');
     expect(run.err).not.toContain('wrote');
     expect(readFileSync(copy).equals(before)).toBe(true);
     expect(await exportRows(copy)).toBe(10);
@@ -68,6 +69,7 @@ describe('hoga data export --out naming a database', () => {
       cwd: dir,
     });
     expect(other.code).toBe(2);
+    expect(other.err).toContain(`${copy} is a SQLite database`);
     expect(await exportRows(copy)).toBe(10);
   });
 });
