@@ -12,6 +12,7 @@ import {
   type Clock,
   Decimal,
   instrumentOf,
+  isOnTick,
   isTerminalOrderState,
   LiveClock,
   Money,
@@ -19,6 +20,7 @@ import {
   newEventId,
   type OrderEvent,
   type OrderIntent,
+  roundToTick,
   type StrategyId,
   strategyId as toStrategyId,
   VirtualClock,
@@ -88,6 +90,21 @@ export function buildIntent(
   if (flags.limit !== undefined) raw.price = new Decimal(flags.limit);
   if (flags.amount === undefined) raw.timeInForce = 'DAY';
   return Object.freeze(raw) as unknown as OrderIntent;
+}
+
+/**
+ * A usage error for a US limit off the broker's grid ($0.01 from $1, $0.0001 below): the broker
+ * truncates it and the order would rest at a price other than the one asked (and stored).
+ */
+function checkUsLimit(symbol: string, limit: string | undefined): void {
+  if (limit === undefined) return;
+  const instrument = instrumentOf(symbol.toUpperCase());
+  const price = new Decimal(limit);
+  if (instrument.market !== 'US' || isOnTick(instrument, price)) return;
+  const taken = roundToTick(instrument, price, 'down');
+  throw new OrderUsageError(
+    `--limit ${limit}: US prices go in cents from $1 (4 decimals below); the broker would truncate it to ${taken.toFixed()}: give a price on that grid`,
+  );
 }
 
 /** Feeds the engine's view for a CLI process: the account's open orders, a target's last state, holdings. */
@@ -243,6 +260,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     const config = loadRiskConfig(flags.riskConfig);
     const strategy = toStrategyId(flags.strategy ?? 'manual');
     const clock = await engineClock(flags);
+    if (spec.kind === 'buy' || spec.kind === 'sell') checkUsLimit(spec.symbol, flags.limit);
     const intent = spec.kind === 'buy' || spec.kind === 'sell' ? buildIntent(spec, strategy) : null;
     if (spec.kind === 'modify' && flags.limit === undefined && flags.market !== true) {
       throw new OrderUsageError('give --limit PRICE (or --market) for the modified order');
@@ -254,6 +272,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     const manager = new OrderManager(client, db, clock);
     risk = createRiskModule({ clock, config, db, mode: 'live', broker: client, sink: manager });
     const target = spec.kind === 'modify' || spec.kind === 'cancel' ? resolveTarget(db, spec.target) : null;
+    if (spec.kind === 'modify') checkUsLimit(db.orders.get(target!.clientOrderId)?.symbol ?? '', flags.limit);
     // the store as the broker has it now (no process may have polled since the order was sent):
     // an order that filled meanwhile is judged, and listed by hoga db, as filled
     if (target !== null) await manager.refreshOrder(target.clientOrderId);

@@ -55,3 +55,20 @@ describe('hoga order buy --csv', () => {
     expect(sim.counters().ordersCreated).toBe(0);
   }, 120_000);
 });
+
+// Before: a US limit below the broker's grid (cents from $1) was sent as given; the broker truncated
+// it (100.129 rested at 100.12) while hoga's store and output kept 100.129.
+describe('hoga order buy of a US stock at a price off the cent grid', () => {
+  it('is refused as bad usage (exit 2), naming the price the broker would take', async () => {
+    const { sim, db } = await setup(true, 1);
+    const environment = env(sim, db);
+    const run = await hoga(['order', 'buy', 'AAPL', '1', '--limit', '100.129'], environment);
+    expect(run.code).toBe(2);
+    expect(run.out).toContain('--limit 100.129');
+    expect(run.out).toContain('100.12');
+    const sub = await hoga(['order', 'buy', 'AAPL', '1', '--limit', '0.12345', '--check'], environment);
+    expect(sub.code).toBe(2);
+    expect(sub.out).toContain('0.1234');
+    expect(sim.counters().ordersCreated).toBe(0);
+  }, 120_000);
+});
