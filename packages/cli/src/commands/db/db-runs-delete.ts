@@ -127,8 +127,9 @@ function report(r: Report, json: boolean, io: DbCommandIo): void {
   for (const d of r.done) io.out(removedText(d.runId, d.removed, d.journalSharedWith));
   if (r.vacuum !== null) {
     io.out(`vacuumed ${r.file}: ${sizeText(r.vacuum.beforeBytes)} → ${sizeText(r.vacuum.afterBytes)}\n`);
-  } else if (r.freeBytes > 0) {
+  } else if (r.freeBytes > 0 && r.done.length > 0) {
     io.out(
+      // (said after a deletion only: a file whose other rows left free pages is not this command's doing)
       `${sizeText(r.freeBytes)} free inside ${r.file}: SQLite reuses it for new rows; the file keeps its size until hoga db runs --vacuum${r.db === undefined ? '' : ` --db ${r.file}`} gives the space back to the disk\n`,
     );
   }
