@@ -38,6 +38,7 @@ import {
 import { HogaDatabase, resolveDatabasePath, type OrderRecord as StoredOrder } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { loadRiskConfig } from '../config/risk-config-file.js';
+import { groupDecimal } from '../output/table.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { simulatorClock } from './broker/broker-clock.js';
 import { connect, reportError } from './broker/connection.js';
@@ -243,8 +244,8 @@ function describeFill(order: StoredOrder | null): string {
   const average =
     order.averageFillPrice === null
       ? ''
-      : ` at an average ${order.averageFillPrice.toFixed()} ${order.currency}`;
-  return `; filled ${order.filledQuantity.toFixed()}${of}${average}`;
+      : ` at an average ${groupDecimal(order.averageFillPrice)} ${order.currency}`;
+  return `; filled ${groupDecimal(order.filledQuantity)}${of}${average}`;
 }
 
 /** Runs one `hoga order` command and sets the exit code (0 accepted, 1 failed or refused, 2 usage, 3 denied). */

@@ -16,7 +16,7 @@ describe('hoga order buy that fills at once, or rests', () => {
     const environment = env(sim, db);
     const text = await hoga(['order', 'buy', '005930', '2', '--market'], environment);
     expect(text.code).toBe(0);
-    expect(text.out).toMatch(/^sent: cli-.*OrderFilled; filled 2 at an average \d+ KRW$/m);
+    expect(text.out).toMatch(/^sent: cli-.*OrderFilled; filled 2 at an average \d{2},\d{3} KRW$/m);
     const json = await hoga(['order', 'buy', '005930', '1', '--market', '--json'], environment);
     expect(json.code).toBe(0);
     const filled = JSON.parse(json.out.split('\n')[0]!) as Record<string, unknown>;
