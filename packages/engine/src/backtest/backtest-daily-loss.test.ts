@@ -83,7 +83,7 @@ describe('the daily loss limit in a backtest', () => {
     expect(risk.map((r) => [r.level, r.msg])).toEqual([
       [
         30, // the position's 1,100,000 and the buy's commission
-        'halted strategy Planned: daily loss 1101050 KRW reached the limit of 1000000 KRW',
+        'halted strategy Planned: daily loss 1,101,050 KRW reached the limit of 1,000,000 KRW',
       ],
       [
         40,
@@ -199,11 +199,104 @@ describe('the daily loss limit in a backtest', () => {
     const wayOut =
       'hoga risk reset does not reach a backtest: a larger dailyLossLimitKrw in --risk-config lets it trade on';
     expect(reasons).toEqual([
-      'risk-daily-loss-strategy: Strategy Probe lost 1101050 KRW today, at or over its limit of 1000000 KRW; ' +
+      'risk-daily-loss-strategy: Strategy Probe lost 1,101,050 KRW today, at or over its limit of 1,000,000 KRW; ' +
         `frees at 2026-03-03 08:00 KST (Tue); ${wayOut}`,
       'risk-halted: Trading is halted for strategy Probe: only cancels are accepted. Set by the daily loss limit ' +
-        '(daily loss 1101050 KRW reached the limit of 1000000 KRW) since 2026-03-02 09:03 KST (Mon), ' +
+        '(daily loss 1,101,050 KRW reached the limit of 1,000,000 KRW) since 2026-03-02 09:03 KST (Mon), ' +
         `until 2026-03-03 08:00 KST (Tue); ${wayOut}`,
     ]);
+  });
+});
+
+describe('the daily loss limit with dailyLossAction "reduce"', () => {
+  // 100 bought at 70,000; at bar 3 a limit sell of 50 at 80,000 works. At 59,000 the position has
+  // lost 1,100,000 today: the kill switch trips. At bar 7 the strategy sells the 50 shares it does
+  // not offer already; at bar 8 it cancels its limit sell; at bar 9 it buys 10 and sells the rest.
+  // (The broker's rules refuse a buy while a sell works, so the limit sell is canceled first; the
+  // kill switch's cancel of working buys alone is risk-engine.test.ts's.)
+  const plan = (seen: string[]) => {
+    let offer: ReturnType<Strategy['ctx']['sell']> | undefined;
+    return planned(
+      {
+        1: (ctx) => ctx.buy('005930', 100),
+        3: (ctx) => {
+          offer = ctx.sell('005930', 50, new Decimal(80_000));
+        },
+        7: (ctx) => ctx.sell('005930', 50),
+        8: (ctx) => ctx.cancel(offer!),
+        9: (ctx) => {
+          ctx.buy('005930', 10);
+          ctx.sell('005930', 50);
+        },
+      },
+      seen,
+    );
+  };
+  const bars = minuteBars(
+    '005930',
+    [70_000, 70_000, 69_000, 65_000, 59_000, 59_000, 59_000, 59_000, 59_000, 59_000],
+  );
+
+  it('lets the strategy exit after the breach: its sells fill, a new buy is denied, its working sell is kept', async () => {
+    const seen: string[] = [];
+    const reasons: string[] = [];
+    const Cls = plan(seen);
+    class Probe extends Cls {
+      override onOrderEvent(event: OrderEvent): void {
+        super.onOrderEvent(event);
+        if (event.type === 'OrderDenied') reasons.push(event.reason);
+      }
+    }
+    const { logger, records } = recordingLogger('info');
+    const { outcome } = await backtestBars([{ strategyClass: Probe, id: 'Planned' }], bars, {
+      cash: RICH,
+      logger,
+      risk: { defaults: { dailyLossAction: 'reduce' } },
+    });
+    // the kill switch did not cancel the limit sell of the long position: the strategy did, at bar 8
+    expect(seen).toEqual([
+      '1 filled 70000',
+      '7 filled 59000',
+      '8 canceled',
+      '9 denied risk-reducing',
+      '9 filled 59000',
+    ]);
+    expect(outcome.trades.map((t) => `${t.side} ${t.quantity.toFixed()} @ ${t.price.toFixed()}`)).toEqual([
+      'BUY 100 @ 70000',
+      'SELL 50 @ 59000',
+      'SELL 50 @ 59000',
+    ]);
+    expect(outcome.refused).toEqual({ 'risk-reducing': 1 });
+    expect(outcome.halts).toEqual({ 'strategy:Planned': 1 });
+    // the loss at the buy: the position's 1,100,000, the buy's commission, the sell's costs
+    expect(reasons).toEqual([
+      'Strategy Planned lost 1,105,917 KRW today, at or over its limit of 1,000,000 KRW: only orders that ' +
+        'reduce a position are accepted; frees at 2026-03-03 08:00 KST (Tue); hoga risk reset does not reach ' +
+        'a backtest: a larger dailyLossLimitKrw in --risk-config lets it trade on',
+    ]);
+    const risk = records.filter((r) => r.component === 'risk').map((r) => [r.level, r.msg]);
+    expect(risk).toEqual([
+      [30, 'set strategy Planned REDUCING: daily loss 1,101,050 KRW reached the limit of 1,000,000 KRW'],
+      [
+        40,
+        'the daily loss limit set strategy Planned REDUCING once: its buys were denied and its working buys ' +
+          'canceled until the next trading day (a larger dailyLossLimitKrw in --risk-config lets it trade on)',
+      ],
+    ]);
+  });
+
+  it('by default halts as before: the exit sells are denied too, and the working sell is canceled', async () => {
+    const seen: string[] = [];
+    const { outcome } = await backtestBars([{ strategyClass: plan(seen), id: 'Planned' }], bars, {
+      cash: RICH,
+    });
+    expect(seen).toEqual([
+      '1 filled 70000',
+      '5 canceled',
+      '7 denied risk-daily-loss-strategy',
+      '9 denied risk-daily-loss-strategy',
+      '9 denied risk-daily-loss-strategy',
+    ]);
+    expect(outcome.trades).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The kill switch's halts of a backtest, told to its user: a strategy halted by its daily loss limit
- * has its orders denied and its working orders canceled until the next trading day, which changes
- * what the backtest trades. Each halt is logged (info: `--verbose`, `--log-file`) when it happens,
+ * has its orders denied and its working orders canceled until the next trading day (with
+ * `dailyLossAction` `reduce`, set REDUCING: its buys denied and its working buys canceled), which
+ * changes what the backtest trades. Each halt is logged (info: `--verbose`, `--log-file`) when it happens,
  * with the backtest's time; a warning at the end counts them per scope, so that a run with halts
  * says so once rather than a line per day; the run's report, JSON and stored statistics count them
  * too (`risk halts`). A paper or live session counts its halts the same way for its stored run,
@@ -14,10 +15,11 @@ import { TradingState } from '../risk/risk-types.js';
 import { type TradingStateChanged, TradingStateSource } from '../risk/trading-state-persistence.js';
 import { isoKst } from '../risk/valuation.js';
 
-/** The halts of one scope: how many, and the first one's time. */
+/** The halts of one scope: how many, the first one's time, and whether they set it REDUCING. */
 interface ScopeHalts {
   count: number;
   readonly firstMs: number;
+  readonly reducing: boolean;
 }
 
 /** Collects a backtest's daily-loss halts from its trading-state changes. */
@@ -27,11 +29,12 @@ export class BacktestHalts {
   /** @param logger - the run's logger (none: count only) */
   constructor(private readonly logger?: Logger) {}
 
-  /** A trading-state change of the run (only the daily loss limit's halts are kept). */
+  /** A trading-state change of the run (only the daily loss limit's halts, HALTED or REDUCING, are kept). */
   note(change: TradingStateChanged): void {
-    if (change.to !== TradingState.HALTED || change.source !== TradingStateSource.DAILY_LOSS) return;
+    if (change.to === TradingState.ACTIVE || change.source !== TradingStateSource.DAILY_LOSS) return;
+    const reducing = change.to === TradingState.REDUCING;
     const halts = this.byScope.get(change.scope);
-    if (halts === undefined) this.byScope.set(change.scope, { count: 1, firstMs: change.tsEvent });
+    if (halts === undefined) this.byScope.set(change.scope, { count: 1, firstMs: change.tsEvent, reducing });
     else halts.count += 1;
     this.logger?.info(
       {
@@ -40,7 +43,7 @@ export class BacktestHalts {
         at: isoKst(change.tsEvent),
         until: change.untilMs === null ? null : isoKst(change.untilMs),
       },
-      `halted ${describe(change.scope)}: ${change.reason}`,
+      `${reducing ? 'set' : 'halted'} ${describe(change.scope)}${reducing ? ' REDUCING' : ''}: ${change.reason}`,
     );
   }
 
@@ -57,8 +60,10 @@ export class BacktestHalts {
     for (const [scope, h] of this.byScope) {
       this.logger?.warn(
         { component: 'risk', scope, halts: h.count, first: isoKst(h.firstMs) },
-        `the daily loss limit halted ${describe(scope)} ${h.count === 1 ? 'once' : `${h.count} times`}: ` +
-          'its orders were denied and its working orders canceled until the next trading day ' +
+        `the daily loss limit ${h.reducing ? 'set' : 'halted'} ${describe(scope)}${h.reducing ? ' REDUCING' : ''} ` +
+          `${h.count === 1 ? 'once' : `${h.count} times`}: ` +
+          `its ${h.reducing ? 'buys' : 'orders'} were denied and its working ${h.reducing ? 'buys' : 'orders'} ` +
+          'canceled until the next trading day ' +
           `(a larger ${scope === 'account' ? 'account.dailyLossLimitKrw' : 'dailyLossLimitKrw'} in --risk-config lets it trade on)`,
       );
     }

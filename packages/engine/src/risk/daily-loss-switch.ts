@@ -1,7 +1,8 @@
 /**
  * The risk module's daily-loss kill switch: each scope (a strategy, the account) whose PnL today
  * reached its daily loss limit is HALTED until the next trading day and its working orders are
- * canceled. After an operator resets a tripped scope, its PnL counts again from the loss it tripped
+ * canceled; or, with its `dailyLossAction` `reduce`, REDUCING (only orders that reduce a position
+ * pass) with only its working buys canceled, so that it may still exit what it holds. After an operator resets a tripped scope, its PnL counts again from the loss it tripped
  * at. A strategy found clear at the same revision of the view's PnL on the same trading day is clear
  * again without a look at the PnL, and whole-won limits are compared as numbers where the view gives
  * them, so the check on every order and fill makes no Decimal while nothing is near a limit.
@@ -12,12 +13,18 @@ import { type Decimal, strategyId as toStrategyId } from '@hoga/core';
 import type { CancelOrder } from '../commands/order-commands.js';
 import type { DailyPnlSource } from './check-context.js';
 import { limitIntOf } from './exact-int.js';
-import { dailyLossBreaches } from './guards/state-guards.js';
+import { dailyLossActionOf, dailyLossBreaches } from './guards/state-guards.js';
 import type { StrategyLimits } from './risk-config.js';
 import type { RiskEngineOptions } from './risk-engine-options.js';
 import { loopKeyOf, type OrderActionRecord, type RiskScope, scopeKey, TradingState } from './risk-types.js';
 import { TradingStateSource } from './trading-state-persistence.js';
-import { dailyPnlFloor, nextTradingDayStartMs, tradingDayOf, tradingDayStartMs } from './valuation.js';
+import {
+  dailyPnlFloor,
+  groupDigits,
+  nextTradingDayStartMs,
+  tradingDayOf,
+  tradingDayStartMs,
+} from './valuation.js';
 
 /** See the module description. */
 export class DailyLossSwitch {
@@ -107,17 +114,18 @@ export class DailyLossSwitch {
       const untilMs = nextTradingDayStartMs(nowMs, config.tradingDayStartHourKst);
       const limit =
         scope.kind === 'account' ? config.account.dailyLossLimitKrw : ctx.limits.dailyLossLimitKrw;
+      const reduce = dailyLossActionOf(ctx, scope) === 'reduce';
       const changed = gateway.set(
         scope,
-        TradingState.HALTED,
+        reduce ? TradingState.REDUCING : TradingState.HALTED,
         TradingStateSource.DAILY_LOSS,
-        `daily loss ${pnl.negated().toFixed(0)} KRW reached the limit of ${limit.toFixed()} KRW`,
+        `daily loss ${groupDigits(pnl.negated().toFixed(0))} KRW reached the limit of ${groupDigits(limit.toFixed())} KRW`,
         untilMs,
       );
       if (!changed) continue;
       const raw = view.dailyPnlKrw(scope.kind === 'strategy' ? scope.strategyId : null, nowMs);
       this.tripped.set(key, { day: tradingDayOf(nowMs, config.tradingDayStartHourKst), pnlKrw: raw });
-      this.cancelOpenOrders(scope);
+      this.cancelOpenOrders(scope, reduce);
     }
     return false;
   }
@@ -146,14 +154,19 @@ export class DailyLossSwitch {
     for (const [key, trip] of this.tripped) if (trip.day !== day) this.tripped.delete(key);
   }
 
-  /** Cancels the scope's working orders (each cancel recorded as the strategy's action). */
-  private cancelOpenOrders(scope: RiskScope): void {
+  /**
+   * Cancels the scope's working orders (each cancel recorded as the strategy's action); with
+   * `buysOnly`, only those that would increase a position: its buys (a cash account holds no
+   * shorts, so a working sell only reduces a long position, and is kept).
+   */
+  private cancelOpenOrders(scope: RiskScope, buysOnly: boolean): void {
     const send = this.options.cancel;
     if (send === undefined) return;
     const nowMs = this.options.clock.nowMs();
     for (const order of this.options.view.openOrders()) {
       if (scope.kind === 'strategy' && order.strategyId !== scope.strategyId) continue;
       if (scope.kind === 'symbol' && order.symbol !== scope.symbol) continue;
+      if (buysOnly && order.side !== 'BUY') continue;
       this.cancelSeq += 1;
       const command: CancelOrder = {
         type: 'CancelOrder',

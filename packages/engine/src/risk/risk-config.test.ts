@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseRiskConfig, unmatchedStrategyLimits } from './risk-config.js';
+import { limitsFor, parseRiskConfig, unmatchedStrategyLimits } from './risk-config.js';
 
 /** The prettified error of parsing `input`, as `hoga run --risk-config` prints it. */
 function problems(input: unknown): string {
@@ -30,6 +30,32 @@ describe('parseRiskConfig', () => {
     const config = parseRiskConfig({ defaults: { maxOrderValueKrw: '1000.5', dailyLossLimitKrw: 0 } });
     expect(config.defaults.maxOrderValueKrw?.toFixed()).toBe('1000.5');
     expect(config.defaults.dailyLossLimitKrw?.toFixed()).toBe('0');
+  });
+});
+
+describe('parseRiskConfig dailyLossAction', () => {
+  it('defaults to halt, for the account and every strategy', () => {
+    const config = parseRiskConfig({});
+    expect(config.account.dailyLossAction).toBe('halt');
+    expect(limitsFor(config, 'sma').dailyLossAction).toBe('halt');
+  });
+
+  it('takes reduce per strategy, from the defaults, and for the account', () => {
+    const config = parseRiskConfig({
+      defaults: { dailyLossAction: 'reduce' },
+      strategies: { sma: { dailyLossAction: 'halt' } },
+      account: { dailyLossAction: 'reduce' },
+    });
+    expect(limitsFor(config, 'sma').dailyLossAction).toBe('halt');
+    expect(limitsFor(config, 'rsi').dailyLossAction).toBe('reduce');
+    expect(config.account.dailyLossAction).toBe('reduce');
+  });
+
+  it('names the field and the two values on a bad one', () => {
+    const text = problems({ strategies: { sma: { dailyLossAction: 'sell' } } });
+    expect(text).toContain('expected "halt" or "reduce", found "sell"');
+    expect(text).toContain('strategies.sma.dailyLossAction');
+    expect(problems({ account: { dailyLossAction: 'stop' } })).toContain('account.dailyLossAction');
   });
 });
 

@@ -21,6 +21,18 @@ const decimalText = z
   )
   .transform((v) => new Decimal(v));
 
+/** What the kill switch does when a daily loss limit is reached (see {@link DailyLossAction}). */
+const dailyLossAction = z.enum(['halt', 'reduce'], {
+  error: (issue) => `expected "halt" or "reduce", found ${JSON.stringify(issue.input)}`,
+});
+
+/**
+ * What a scope's kill switch does when its daily loss limit is reached: `halt` sets it HALTED (every
+ * order denied, exits included) and cancels all its working orders; `reduce` sets it REDUCING (only
+ * orders that reduce a position pass) and cancels only its working buys.
+ */
+export type DailyLossAction = z.output<typeof dailyLossAction>;
+
 const limitsShape = {
   /** Most KRW value of one symbol's position plus open buys, after the order. */
   maxPositionValuePerSymbolKrw: decimalText.optional(),
@@ -42,6 +54,8 @@ const limitsShape = {
     .optional(),
   /** Loss (KRW, positive) of today's PnL that trips the strategy's kill switch. */
   dailyLossLimitKrw: decimalText.optional(),
+  /** What the strategy's kill switch does: `halt` (default) or `reduce` (exits still pass). */
+  dailyLossAction: dailyLossAction.optional(),
 };
 
 const limitsSchema = z.object(limitsShape).strict();
@@ -55,6 +69,7 @@ export interface StrategyLimits {
   /** Null: every symbol. */
   readonly allowedSymbols: readonly string[] | null;
   readonly dailyLossLimitKrw: Decimal;
+  readonly dailyLossAction: DailyLossAction;
 }
 
 /** hoga's defaults for a strategy that configures nothing. */
@@ -65,6 +80,7 @@ export const DEFAULT_STRATEGY_LIMITS: StrategyLimits = Object.freeze({
   maxOrderValueKrw: new Decimal('30000000'),
   allowedSymbols: null,
   dailyLossLimitKrw: new Decimal('1000000'),
+  dailyLossAction: 'halt',
 });
 
 /** The zod schema of the risk configuration (input: JSON; output: {@link RiskConfig}). */
@@ -80,9 +96,11 @@ export const riskConfigSchema = z
       .object({
         /** Loss (KRW, positive) of the account's PnL today that trips the account's kill switch. */
         dailyLossLimitKrw: decimalText.default(new Decimal('3000000')),
+        /** What the account's kill switch does: `halt` (default) or `reduce` (exits still pass). */
+        dailyLossAction: dailyLossAction.default('halt'),
       })
       .strict()
-      .default({ dailyLossLimitKrw: new Decimal('3000000') }),
+      .default({ dailyLossLimitKrw: new Decimal('3000000'), dailyLossAction: 'halt' }),
     throttle: z
       .object({
         /** Sliding window of the action caps, ms. */
@@ -144,6 +162,7 @@ export function limitsFor(config: RiskConfig, strategyId: string): StrategyLimit
     maxOrderValueKrw: pick('maxOrderValueKrw'),
     allowedSymbols: pick('allowedSymbols'),
     dailyLossLimitKrw: pick('dailyLossLimitKrw'),
+    dailyLossAction: pick('dailyLossAction'),
   };
 }
 

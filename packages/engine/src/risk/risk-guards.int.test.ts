@@ -297,4 +297,59 @@ describe('risk module against the simulator', () => {
     r.risk.gateway.reset('hoga risk reset');
     expect((await r.risk.sender.send(limitBuy('loser', '005930', '1', '60000'))).accepted).toBe(true);
   }, 60_000);
+
+  it('with dailyLossAction "reduce" sets the strategy REDUCING: its buy is canceled at the broker, its exit sell goes on', async () => {
+    const r = await rig({
+      strategies: { loser: { dailyLossLimitKrw: '300000', dailyLossAction: 'reduce' } },
+    });
+    const entry = marketBuy('loser', '005930', '100');
+    expect((await r.risk.sender.send(entry)).accepted).toBe(true);
+    for (let i = 0; i < 20 && !r.events.some((e) => e.type === 'OrderFilled'); i++) {
+      r.sim.advanceClock(1_000);
+      await r.manager.pollOnce();
+    }
+    const fill = r.events.find((e) => e.type === 'OrderFilled');
+    const fillPrice = fill?.type === 'OrderFilled' ? fill.fill.price : new Decimal(0);
+    expect(
+      await r.risk.sender.send(limitBuy('loser', '005930', '1', fillPrice.minus(10_000).toFixed())),
+    ).toMatchObject({ accepted: true });
+
+    // 100 shares lose 400,000 KRW, past the 300,000 limit
+    r.sim.setPrice('005930', fillPrice.minus(4_000).toFixed());
+    const [price] = await r.client.getPrices(['005930']);
+    r.risk.book.notePrice('005930', price!.lastPrice, price!.timestamp.toMillis());
+    r.risk.engine.evaluate();
+    expect(r.risk.gateway.entry({ kind: 'strategy', strategyId: 'loser' })).toMatchObject({
+      state: 'REDUCING',
+      source: 'daily-loss',
+      untilMs: Date.parse('2026-11-24T08:00:00+09:00'),
+    });
+    await r.manager.idle();
+    await r.manager.pollOnce();
+    expect((await r.client.listOrders({ status: 'OPEN' })).orders).toEqual([]);
+
+    const buy = await r.risk.sender.send(limitBuy('loser', '005930', '1', '60000'));
+    expect(buy).toMatchObject({ accepted: false, code: 'risk-reducing' });
+    expect(buy.accepted ? '' : buy.reason).toContain(
+      'only orders that reduce a position are accepted; frees at 2026-11-24 08:00 KST (Tue) or on hoga risk reset --strategy loser',
+    );
+    const exit = submitLimit('005930', 'SELL', '100', price!.lastPrice.toFixed(), 'loser');
+    expect(await r.risk.sender.send(exit)).toMatchObject({ accepted: true });
+    await r.manager.idle();
+    for (
+      let i = 0;
+      i < 20 &&
+      !r.events.some((e) => e.type === 'OrderFilled' && e.clientOrderId === exit.intent.clientOrderId);
+      i++
+    ) {
+      r.sim.advanceClock(1_000);
+      await r.manager.pollOnce();
+    }
+    expect(r.db.orders.get(exit.intent.clientOrderId as ClientOrderId)?.state).toBe('FILLED');
+    const journal = r.db.journal.readFrom(1).filter((e) => e.type === 'TradingStateChanged');
+    expect(journal.at(-1)).toMatchObject({
+      strategyId: 'loser',
+      payload: { to: 'REDUCING', source: 'daily-loss' },
+    });
+  }, 60_000);
 });

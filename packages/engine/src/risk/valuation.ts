@@ -107,3 +107,14 @@ export function dailyPnlFloor(view: RiskView, strategyId: string | null, nowMs: 
   const exact = view.dailyPnlKrwInt?.(strategyId, nowMs) ?? Number.NaN;
   return Number.isNaN(exact) ? (view.dailyPnlKrwFloor?.(strategyId, nowMs) ?? Number.NaN) : exact;
 }
+
+/**
+ * A decimal's text with its whole part grouped by thousands, as reports print amounts
+ * (`1101050` → `1,101,050`, `-2500.5` → `-2,500.5`): for the amounts in risk messages (their `data`
+ * keeps the plain text).
+ */
+export function groupDigits(text: string): string {
+  const dot = text.indexOf('.');
+  const whole = dot < 0 ? text : text.slice(0, dot);
+  return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (dot < 0 ? '' : text.slice(dot));
+}

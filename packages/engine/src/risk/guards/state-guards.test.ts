@@ -26,6 +26,25 @@ describe('state guards', () => {
       });
       expect(checkTradingState(c, createSubject({ side: 'SELL', quantity: '11' })).accepted).toBe(false);
     });
+    it('in REDUCING set by the daily loss limit says so, until when, and the way out', () => {
+      const c = ctx(fixtureClock(), {
+        mode: 'backtest',
+        states: states({ strategy: 'REDUCING' }),
+        stateEntry: () => ({
+          source: 'daily-loss',
+          reason: 'daily loss 1,000,000 KRW reached the limit of 1,000,000 KRW',
+          sinceMs: Date.parse('2026-11-23T09:30:00+09:00'),
+          untilMs: Date.parse('2026-11-24T08:00:00+09:00'),
+        }),
+      });
+      const v = checkTradingState(c, createSubject({ side: 'BUY' }));
+      expect(v.accepted ? '' : v.reason).toBe(
+        'strategy s1 is REDUCING: only orders that reduce a position are accepted. Set by the daily loss ' +
+          'limit (daily loss 1,000,000 KRW reached the limit of 1,000,000 KRW) since 2026-11-23 09:30 KST ' +
+          '(Mon), until 2026-11-24 08:00 KST (Tue); hoga risk reset does not reach a backtest: a larger ' +
+          'dailyLossLimitKrw in --risk-config lets it trade on',
+      );
+    });
     it('in HALTED accepts only cancels, whichever scope is halted', () => {
       for (const scope of ['account', 'strategy', 'symbol'] as const) {
         const c = ctx(fixtureClock(), { states: states({ [scope]: 'HALTED' }), positions: held });
@@ -90,7 +109,7 @@ describe('state guards', () => {
           createSubject(),
         );
       const head =
-        'Strategy s1 lost 1000000 KRW today, at or over its limit of 1000000 KRW; frees at 2026-11-24 08:00 KST (Tue)';
+        'Strategy s1 lost 1,000,000 KRW today, at or over its limit of 1,000,000 KRW; frees at 2026-11-24 08:00 KST (Tue)';
       expect(reasonOf(lost('live'))).toBe(`${head} or on hoga risk reset --strategy s1`);
       expect(reasonOf(lost('paper'))).toBe(`${head} or on hoga risk reset --strategy s1 --mode paper`);
       expect(reasonOf(lost('backtest'))).toBe(
@@ -130,6 +149,30 @@ describe('state guards', () => {
       });
       expect(dailyLossBreaches(c, 's1')).toEqual([{ kind: 'strategy', strategyId: 's1' }]);
       expect(checkDailyLoss(c, changeSubject('cancel', openOrder())).accepted).toBe(true);
+    });
+    it('with dailyLossAction "reduce", lets a sell of held shares through and denies a buy risk-reducing', () => {
+      const c = ctx(fixtureClock(), {
+        mode: 'paper',
+        positions: held,
+        rawConfig: { defaults: { dailyLossAction: 'reduce' } },
+        dailyPnlKrw: { strategy: new Decimal(-1_200_000), account: new Decimal(-1_200_000) },
+      });
+      expect(checkDailyLoss(c, createSubject({ side: 'SELL', quantity: '10' })).accepted).toBe(true);
+      expect(checkDailyLoss(c, createSubject({ side: 'SELL', quantity: '11' }))).toMatchObject({
+        accepted: false,
+        code: 'risk-reducing',
+      });
+      const v = checkDailyLoss(c, createSubject({ side: 'BUY' }));
+      expect(v).toMatchObject({
+        accepted: false,
+        code: 'risk-reducing',
+        data: { cap: 'dailyLossLimitKrw', limit: '1000000', pnlKrw: '-1200000', action: 'reduce' },
+      });
+      expect(v.accepted ? '' : v.reason).toBe(
+        'Strategy s1 lost 1,200,000 KRW today, at or over its limit of 1,000,000 KRW: only orders that ' +
+          'reduce a position are accepted; frees at 2026-11-24 08:00 KST (Tue) or on hoga risk reset ' +
+          '--strategy s1 --mode paper',
+      );
     });
     it('denies at the account limit (default 3,000,000 KRW) first', () => {
       const c = ctx(fixtureClock(), {

@@ -5,6 +5,7 @@
  * @module
  */
 import { Decimal, type TradingMode } from '@hoga/core';
+import type { DailyLossAction } from '../risk-config.js';
 import {
   ACCEPTED,
   deny,
@@ -18,7 +19,7 @@ import {
   type TradingStateReason,
 } from '../risk-types.js';
 import { TradingStateSource } from '../trading-state-persistence.js';
-import { describeKst, isoKst, nextTradingDayStartMs } from '../valuation.js';
+import { describeKst, groupDigits, isoKst, nextTradingDayStartMs } from '../valuation.js';
 
 const ZERO = new Decimal(0);
 
@@ -175,6 +176,17 @@ export function dailyLossBreaches(
   return breached;
 }
 
+/**
+ * What a breached scope's kill switch does: the account's `account.dailyLossAction`, a strategy's
+ * own `dailyLossAction` (or the defaults').
+ */
+export function dailyLossActionOf(
+  ctx: Pick<RiskContext, 'config' | 'limits'>,
+  scope: RiskScope,
+): DailyLossAction {
+  return scope.kind === 'account' ? ctx.config.account.dailyLossAction : ctx.limits.dailyLossAction;
+}
+
 /** Negated limits, per limit (the limits do not change during a run; checked on every order and fill). */
 const negatedLimits = new WeakMap<Decimal, Decimal>();
 
@@ -189,26 +201,34 @@ function negatedOf(limit: Decimal): Decimal {
 
 /**
  * `risk-daily-loss-account` / `risk-daily-loss-strategy`: today's loss reached the limit; new
- * orders and modifies are denied until the next trading day (or `hoga risk reset`, in live and paper).
+ * orders and modifies are denied until the next trading day (or `hoga risk reset`, in live and
+ * paper). Where every breached scope's `dailyLossAction` is `reduce`, orders that reduce a position
+ * pass, and the others are denied `risk-reducing`.
  */
 export const checkDailyLoss: RiskGuard = (ctx, subject) => {
   if (subject.action === 'cancel') return ACCEPTED;
   const breaches = dailyLossBreaches(ctx, subject.strategyId);
   if (breaches.length === 0) return ACCEPTED;
-  const account = breaches[0]!.kind === 'account';
+  // a scope that halts speaks first; else all reduce: a reducing order passes
+  const scope = breaches.find((s) => dailyLossActionOf(ctx, s) === 'halt') ?? breaches[0]!;
+  const reduce = dailyLossActionOf(ctx, scope) === 'reduce';
+  if (reduce && isReducing(ctx, subject)) return ACCEPTED;
+  const account = scope.kind === 'account';
   const pnl = account ? ctx.dailyPnlKrw.account : ctx.dailyPnlKrw.strategy;
   const limit = account ? ctx.config.account.dailyLossLimitKrw : ctx.limits.dailyLossLimitKrw;
   const freesAtMs = nextTradingDayStartMs(ctx.nowMs, ctx.config.tradingDayStartHourKst);
-  const scope = breaches[0]!;
   const lift = liftCommand(scope, ctx.mode);
   const way = lift === undefined ? `; ${backtestWayOut(scope, true)}` : ` or on ${lift}`;
+  const lost = `${account ? 'The account' : `Strategy ${subject.strategyId}`} lost ${groupDigits(pnl.negated().toFixed(0))} KRW today, at or over its limit of ${groupDigits(limit.toFixed())} KRW`;
+  const cap = account ? 'account.dailyLossLimitKrw' : 'dailyLossLimitKrw';
   return deny(
-    account ? 'risk-daily-loss-account' : 'risk-daily-loss-strategy',
-    `${account ? 'The account' : `Strategy ${subject.strategyId}`} lost ${pnl.negated().toFixed(0)} KRW today, at or over its limit of ${limit.toFixed()} KRW; frees at ${describeKst(freesAtMs)}${way}`,
+    reduce ? 'risk-reducing' : account ? 'risk-daily-loss-account' : 'risk-daily-loss-strategy',
+    `${lost}${reduce ? ': only orders that reduce a position are accepted' : ''}; frees at ${describeKst(freesAtMs)}${way}`,
     {
-      cap: account ? 'account.dailyLossLimitKrw' : 'dailyLossLimitKrw',
+      cap,
       limit: limit.toFixed(),
       pnlKrw: pnl.toFixed(0),
+      action: reduce ? 'reduce' : 'halt',
       freesAtMs,
       freesAt: isoKst(freesAtMs),
     },
