@@ -202,7 +202,7 @@ describe('hoga backtest and the risk configuration', () => {
         state: 'DENIED',
       });
       expect(o.reason).toMatch(
-        /^risk-max-order-value: The order is worth \d+ KRW, over the strategy's maximum of 30000000 KRW$/,
+        /^risk-max-order-value: The order is worth [\d,]+ KRW, over the strategy's maximum of 30,000,000 KRW$/,
       );
     }
     // the other run's orders: each filled at the price its trade shows, none of the first run's
@@ -215,7 +215,7 @@ describe('hoga backtest and the risk configuration', () => {
     const table = await hogaBin(['db', 'orders', '--db', db, '--mode', 'backtest', '--run', denied.runId]);
     expect(table.out.split('\n')[0]).toMatch(/^created .* state +reason$/);
     expect(table.out).toMatch(
-      / DENIED +risk-max-order-value: The order is worth \d+ KRW, over the strategy's maximum of 30000000 KRW/,
+      / DENIED +risk-max-order-value: The order is worth [\d,]+ KRW, over the strategy's maximum of 30,000,000 KRW/,
     );
   }, 120_000);
 

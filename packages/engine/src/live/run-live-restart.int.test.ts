@@ -201,11 +201,11 @@ describe('startLiveRun after a restart', () => {
       // would pass, three (about 210,000) are far outside the band
       expect(outcomes[0]).toBe('OrderFilled');
       const worth =
-        /^denied 005930 would be worth (\d+) KRW with open buys, over the strategy's maximum of 100000 KRW/.exec(
+        /^denied 005930 would be worth ([\d,]+) KRW with open buys, over the strategy's maximum of 100,000 KRW/.exec(
           outcomes[1] ?? '',
         );
       expect(worth, outcomes[1]).not.toBeNull();
-      const value = Number(worth?.[1]);
+      const value = Number(worth?.[1]?.replaceAll(',', ''));
       expect(value % 200, `${value} is two shares at a price on the 100-won tick`).toBe(0);
       expect(value).toBeGreaterThan(120_000);
       expect(value).toBeLessThan(160_000);

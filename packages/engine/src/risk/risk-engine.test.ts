@@ -117,7 +117,7 @@ describe(RiskEngine, () => {
       expect(submit(buy('005930', '5', '70000'))).toMatchObject({
         accepted: false,
         code: 'risk-max-position-value-symbol',
-        reason: expect.stringContaining('would be worth 1050000 KRW'),
+        reason: expect.stringContaining('would be worth 1,050,000 KRW'),
       });
     });
   });

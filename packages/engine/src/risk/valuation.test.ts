@@ -1,6 +1,13 @@
 import { Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { exceeds, nextTradingDayStartMs, tradingDayOf, tradingDayStartMs, within } from './valuation.js';
+import {
+  exceeds,
+  groupDigits,
+  nextTradingDayStartMs,
+  tradingDayOf,
+  tradingDayStartMs,
+  within,
+} from './valuation.js';
 
 describe('trading day', () => {
   it.each([
@@ -29,5 +36,18 @@ describe('exceeds and within', () => {
     const limit = new Decimal(l);
     expect(exceeds(value, limit)).toBe(value.gt(limit));
     expect(within(value, limit)).toBe(value.lte(limit));
+  });
+});
+
+describe('groupDigits', () => {
+  it.each([
+    ['0', '0'],
+    ['999', '999'],
+    ['1000', '1,000'],
+    ['1101050', '1,101,050'],
+    ['-2500.12345', '-2,500.12345'],
+    ['30000000', '30,000,000'],
+  ])('groups %s as %s (the fraction as it is)', (text, grouped) => {
+    expect(groupDigits(text)).toBe(grouped);
   });
 });

@@ -54,7 +54,7 @@ describe('strategy guards', () => {
       const v = checkMaxOrderValue(c, createSubject({ symbol: 'AAPL', quantity: '3', price: '666.6667' }));
       expect(v).toMatchObject({
         accepted: false,
-        reason: "The order is worth 2800001 KRW, over the strategy's maximum of 2800000 KRW",
+        reason: "The order is worth 2,800,001 KRW, over the strategy's maximum of 2,800,000 KRW",
         data: { valueKrw: '2800001' },
       });
     });

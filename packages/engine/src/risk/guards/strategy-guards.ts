@@ -7,7 +7,7 @@
 import { Decimal } from '@hoga/core';
 import type { RiskVerdict } from '../risk-gate.js';
 import { ACCEPTED, deny, type RiskContext, type RiskGuard, type RiskSubject } from '../risk-types.js';
-import { exceeds, openOrderValueKrw, positionValueKrw, within } from '../valuation.js';
+import { exceeds, groupDigits, openOrderValueKrw, positionValueKrw, within } from '../valuation.js';
 
 const ZERO = new Decimal(0);
 
@@ -35,7 +35,7 @@ export const checkMaxOrderValue: RiskGuard = (ctx, subject) => {
   if (subject.action === 'cancel' || within(subject.valueKrw, ctx.limits.maxOrderValueKrw)) return ACCEPTED;
   return deny(
     'risk-max-order-value',
-    `The order is worth ${wonUp(subject.valueKrw)} KRW, over the strategy's maximum of ${ctx.limits.maxOrderValueKrw.toFixed()} KRW`,
+    `The order is worth ${groupDigits(wonUp(subject.valueKrw))} KRW, over the strategy's maximum of ${groupDigits(ctx.limits.maxOrderValueKrw.toFixed())} KRW`,
     {
       cap: 'maxOrderValueKrw',
       limit: ctx.limits.maxOrderValueKrw.toFixed(),
@@ -126,7 +126,7 @@ export const checkPositionValue: RiskGuard = (ctx, subject): RiskVerdict => {
   if (exceeds(symbolAfter, ctx.limits.maxPositionValuePerSymbolKrw)) {
     return deny(
       'risk-max-position-value-symbol',
-      `${subject.symbol} would be worth ${wonUp(symbolAfter)} KRW with open buys, over the strategy's maximum of ${ctx.limits.maxPositionValuePerSymbolKrw.toFixed()} KRW`,
+      `${subject.symbol} would be worth ${groupDigits(wonUp(symbolAfter))} KRW with open buys, over the strategy's maximum of ${groupDigits(ctx.limits.maxPositionValuePerSymbolKrw.toFixed())} KRW`,
       {
         cap: 'maxPositionValuePerSymbolKrw',
         limit: ctx.limits.maxPositionValuePerSymbolKrw.toFixed(),
@@ -138,7 +138,7 @@ export const checkPositionValue: RiskGuard = (ctx, subject): RiskVerdict => {
   if (exceeds(totalAfter, ctx.limits.maxTotalPositionValueKrw)) {
     return deny(
       'risk-max-position-value-total',
-      `The strategy's positions would be worth ${wonUp(totalAfter)} KRW with open buys, over its maximum of ${ctx.limits.maxTotalPositionValueKrw.toFixed()} KRW`,
+      `The strategy's positions would be worth ${groupDigits(wonUp(totalAfter))} KRW with open buys, over its maximum of ${groupDigits(ctx.limits.maxTotalPositionValueKrw.toFixed())} KRW`,
       {
         cap: 'maxTotalPositionValueKrw',
         limit: ctx.limits.maxTotalPositionValueKrw.toFixed(),
