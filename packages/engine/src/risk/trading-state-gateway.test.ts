@@ -40,6 +40,21 @@ describe('TradingStateGateway', () => {
       expect(gateway.state({ kind: 'account' })).toBe('HALTED');
       expect(store.journalled).toHaveLength(1);
     });
+    it('keeps a daily-loss REDUCING when stale data sets the same state, so data flowing again does not lift it', () => {
+      // before, stale data's REDUCING replaced the kill switch's (its end lost), and its recovery
+      // lifted the account to ACTIVE for the rest of the day
+      const { gateway } = setup();
+      gateway.set({ kind: 'account' }, 'REDUCING', 'daily-loss', 'lost', T0 + 86_400_000);
+      expect(gateway.set({ kind: 'account' }, 'REDUCING', 'stale-data', 'stale')).toBe(false);
+      expect(gateway.liftIf({ kind: 'account' }, 'stale-data', 'data flows')).toBe(false);
+      expect(gateway.entry({ kind: 'account' })).toMatchObject({
+        state: 'REDUCING',
+        source: 'daily-loss',
+        untilMs: T0 + 86_400_000,
+      });
+      // an operator still can
+      expect(gateway.set({ kind: 'account' }, 'REDUCING', 'manual', 'operator')).toBe(true);
+    });
     it('lets a kill switch lapse at its end (the next trading day)', () => {
       const { gateway, clock, store } = setup();
       gateway.set({ kind: 'strategy', strategyId: 's1' }, 'HALTED', 'daily-loss', 'lost', T0 + 1000);

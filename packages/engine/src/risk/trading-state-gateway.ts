@@ -97,7 +97,10 @@ export class TradingStateGateway {
 
   /**
    * Sets a scope's state. A no-op when the state and source are unchanged; a stricter state is
-   * never loosened by a different source (stale data does not lift a halt), except by hand.
+   * never loosened by a different source (stale data does not lift a halt), except by hand; nor is
+   * a kill switch (source `daily-loss`) replaced by the same state of another source before it
+   * lapses, except by hand (stale data's REDUCING over a `reduce` kill switch's lost its end, and
+   * the data's recovery then lifted it).
    *
    * @returns whether the state changed
    */
@@ -111,6 +114,13 @@ export class TradingStateGateway {
     const current = this.entry(scope);
     const from = current?.state ?? TradingState.ACTIVE;
     if (current !== undefined && current.state === to && current.source === source) return false;
+    if (
+      current?.state === to &&
+      current.source === TradingStateSource.DAILY_LOSS &&
+      source !== TradingStateSource.MANUAL
+    ) {
+      return false;
+    }
     if (source !== TradingStateSource.MANUAL && stricterState(from, to) === from && from !== to) return false;
     this.apply(scope, to, source, reason, untilMs);
     return true;
