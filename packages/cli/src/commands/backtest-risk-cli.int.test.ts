@@ -126,7 +126,7 @@ describe('hoga backtest and the risk configuration', () => {
         maxPositionValuePerSymbolKrw: '99000000',
         dailyLossLimitKrw: '99000000',
       });
-      expect(params.risk?.account).toEqual({ dailyLossLimitKrw: '3000000' });
+      expect(params.risk?.account).toEqual({ dailyLossLimitKrw: '3000000', dailyLossAction: 'halt' });
     }
   }, 120_000);
 
