@@ -55,6 +55,21 @@ describe('TradingStateGateway', () => {
       // an operator still can
       expect(gateway.set({ kind: 'account' }, 'REDUCING', 'manual', 'operator')).toBe(true);
     });
+    it("keeps an operator's HALTED when the daily loss limit halts the same scope, so it does not lapse the next day", () => {
+      // before, the kill switch's HALTED replaced the operator's and gave it an end: the halt set by
+      // hand (`hoga risk set`, until lifted by hand) ended at the next trading day
+      const { gateway, clock } = setup();
+      gateway.set({ kind: 'strategy', strategyId: 's1' }, 'HALTED', 'manual', 'operator');
+      expect(
+        gateway.set({ kind: 'strategy', strategyId: 's1' }, 'HALTED', 'daily-loss', 'lost', T0 + 1000),
+      ).toBe(false);
+      clock.advance(2000);
+      expect(gateway.entry({ kind: 'strategy', strategyId: 's1' })).toMatchObject({
+        state: 'HALTED',
+        source: 'manual',
+        untilMs: null,
+      });
+    });
     it('lets a kill switch lapse at its end (the next trading day)', () => {
       const { gateway, clock, store } = setup();
       gateway.set({ kind: 'strategy', strategyId: 's1' }, 'HALTED', 'daily-loss', 'lost', T0 + 1000);

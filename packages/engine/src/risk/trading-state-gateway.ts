@@ -100,7 +100,8 @@ export class TradingStateGateway {
    * never loosened by a different source (stale data does not lift a halt), except by hand; nor is
    * a kill switch (source `daily-loss`) replaced by the same state of another source before it
    * lapses, except by hand (stale data's REDUCING over a `reduce` kill switch's lost its end, and
-   * the data's recovery then lifted it).
+   * the data's recovery then lifted it); nor is a state set by hand replaced by the same state of
+   * another source (a kill switch's HALTED over an operator's gave it an end: it lapsed the next day).
    *
    * @returns whether the state changed
    */
@@ -116,7 +117,7 @@ export class TradingStateGateway {
     if (current !== undefined && current.state === to && current.source === source) return false;
     if (
       current?.state === to &&
-      current.source === TradingStateSource.DAILY_LOSS &&
+      (current.source === TradingStateSource.DAILY_LOSS || current.source === TradingStateSource.MANUAL) &&
       source !== TradingStateSource.MANUAL
     ) {
       return false;
