@@ -16,7 +16,7 @@ import {
 import { asyncScheduler, type Observable, type SchedulerLike, Subject } from 'rxjs';
 import { z } from 'zod';
 import { type ConnectorConfig, type ConnectorConfigInput, parseConnectorConfig } from '../config.js';
-import { ConnectorError, InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors.js';
 import { HttpTransport } from '../http/http-transport.js';
 import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
@@ -40,6 +40,7 @@ import type {
 } from '../schemas/reference-data.js';
 import { MemoryTokenCache } from '../token/memory-token-cache.js';
 import { TokenManager } from '../token/token-manager.js';
+import { AccountResolver } from './account-resolver.js';
 import { checkSymbol, joinSymbols } from './order-bodies.js';
 import { type OrderCommandNotice, OrderOperations } from './order-operations.js';
 import {
@@ -120,7 +121,7 @@ export class BrokerClient {
   private readonly transport: HttpTransport;
   private readonly orders: OrderOperations;
   private readonly commands = new Subject<OrderCommandNotice>();
-  private account: Promise<number> | null = null;
+  private readonly accounts: AccountResolver;
   private readonly ownsLimiter: boolean;
 
   /** Orders created, modified or cancelled through this client, as the broker acknowledged them. */
@@ -133,6 +134,7 @@ export class BrokerClient {
     this.clock = options.clock ?? new LiveClock();
     this.scheduler = options.scheduler ?? asyncScheduler;
     this.ownsLimiter = options.limiter === undefined;
+    const logger = options.logger?.child({ component: 'connector' });
     this.limiter =
       options.limiter ??
       new RateLimiter({
@@ -147,7 +149,8 @@ export class BrokerClient {
       clock: this.clock,
       scheduler: this.scheduler,
       accountSeq: (signal) => this.accountSeq(signal),
-      logger: options.logger?.child({ component: 'connector' }),
+      accountRefused: (accountSeq) => this.accounts.refusedAccount(accountSeq),
+      logger,
     });
     this.tokens = new TokenManager({
       key: tokenCacheKey(this.config.baseUrl, this.config.clientId),
@@ -159,6 +162,12 @@ export class BrokerClient {
       lockTtlMs: this.config.tokenLockTtlMs,
     });
     this.executor.attachTokens(this.tokens);
+    this.accounts = new AccountResolver({
+      configured: this.config.accountSeq,
+      tokens: this.tokens,
+      listAccounts: async (signal) => (await this.getAccounts({ signal })).map((a) => a.accountSeq),
+      logger,
+    });
     this.orders = new OrderOperations(
       this.executor,
       this.clock,
@@ -201,24 +210,13 @@ export class BrokerClient {
   }
 
   /**
-   * The account header value: the configured `accountSeq`, else the first account of the list.
+   * The account header value: the configured `accountSeq`, else the account remembered beside the
+   * shared token, else the first account of the list (see {@link AccountResolver}).
    *
    * @param signal - aborts the lookup
    */
   accountSeq(signal?: AbortSignal): Promise<number> {
-    if (this.config.accountSeq !== undefined) return Promise.resolve(this.config.accountSeq);
-    if (this.account === null) {
-      this.account = this.getAccounts({ signal }).then((accounts) => {
-        const first = accounts[0];
-        if (first === undefined)
-          throw new ConnectorError('no-account', 'the broker lists no account for this client');
-        return first.accountSeq;
-      });
-      this.account.catch(() => {
-        this.account = null;
-      });
-    }
-    return this.account;
+    return this.accounts.accountSeq(signal);
   }
 
   /** `POST /oauth2/token` (group AUTH): issues a new token. Prefer `tokens.token()`, which shares one. */

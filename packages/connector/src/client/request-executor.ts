@@ -14,6 +14,7 @@ import {
   ConflictError,
   NetworkError,
   NetworkFailure,
+  NotFoundError,
   RateLimitError,
   ResponseShapeError,
 } from '../errors.js';
@@ -86,6 +87,11 @@ export interface RequestExecutorDeps {
   tokens?: TokenManager;
   /** Resolves the account header value. */
   accountSeq?: (signal?: AbortSignal) => Promise<number>;
+  /**
+   * Told that the broker answered 404 `account-not-found` for the account sent; true when the call
+   * may be sent again with the account resolved anew (a remembered account, not a configured one).
+   */
+  accountRefused?: (accountSeq: number) => Promise<boolean>;
   /** Receives retries, 429s and token refreshes (never a token or a secret). */
   readonly logger?: Logger | undefined;
 }
@@ -157,6 +163,7 @@ export class RequestExecutor {
     let tokenRetries = 0;
     let inProgressWaits = 0;
     let staleResends = 0;
+    let accountResends = 0;
     let previous: unknown;
     for (;;) {
       // closed while waiting to repeat a failed attempt: that failure is the answer
@@ -174,6 +181,7 @@ export class RequestExecutor {
       if (spec.form !== undefined)
         this.deps.logger?.info({ endpoint: spec.endpoint }, 'requesting an access token');
       let accessToken: string | null = null;
+      let sentAccount: number | null = null;
       let failure: unknown;
       try {
         const headers: Record<string, string> = { accept: 'application/json' };
@@ -183,7 +191,8 @@ export class RequestExecutor {
           headers.authorization = `Bearer ${token.accessToken}`;
         }
         if (spec.account) {
-          headers[config.accountHeader.toLowerCase()] = String(await this.deps.accountSeq!(signal));
+          sentAccount = await this.deps.accountSeq!(signal);
+          headers[config.accountHeader.toLowerCase()] = String(sentAccount);
         }
         let body: string | undefined;
         if (spec.form !== undefined) {
@@ -242,6 +251,23 @@ export class RequestExecutor {
         this.stats.tokenRefreshes++;
         this.deps.logger?.info({ endpoint: spec.endpoint, code: failure.code }, 'token refused; refreshing');
         await this.deps.tokens!.rejected(accessToken, signal);
+        continue;
+      }
+      if (
+        failure instanceof NotFoundError &&
+        failure.code === 'account-not-found' &&
+        sentAccount !== null &&
+        accountResends < 1 &&
+        this.deps.accountRefused !== undefined &&
+        (await this.deps.accountRefused(sentAccount))
+      ) {
+        // The broker refused the account before acting on the call (it checks the header first),
+        // so even an order may be sent again, once, with the account resolved anew.
+        accountResends++;
+        this.deps.logger?.debug(
+          { endpoint: spec.endpoint, accountSeq: sentAccount },
+          'account not found; resolving the account again',
+        );
         continue;
       }
       const inWindow = spec.retryUntilMs === undefined || clock.nowMs() < spec.retryUntilMs;

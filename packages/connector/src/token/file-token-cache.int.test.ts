@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,16 @@ describe('FileTokenCache', () => {
       await cache.write('k', token('t'));
       await cache.delete('k');
       expect(await cache.read('k')).toBeNull();
+    });
+
+    it('keeps the remembered account, and leaves out one that is no account number', async () => {
+      const path = tempFile();
+      const cache = new FileTokenCache(path);
+      await cache.write('k', { ...token('t'), accountSeq: 2 });
+      expect(await cache.read('k')).toEqual({ ...token('t'), accountSeq: 2 });
+      // a file edited by hand: the token is still used, the account is asked of the broker again
+      writeFileSync(path, JSON.stringify({ k: { ...token('t'), accountSeq: 'two' } }));
+      expect(await cache.read('k')).toEqual(token('t'));
     });
   });
 

@@ -25,6 +25,10 @@ function isCachedToken(value: unknown): value is CachedToken {
   );
 }
 
+function isAccountSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
 /**
  * Reads the cache file and, when group or others may read or write it (a copy, a restored backup,
  * a file made by hand), makes it 0600 first: the documented mode holds from the first read on,
@@ -63,7 +67,12 @@ export class FileTokenCache implements TokenCache {
   /** @inheritdoc */
   async read(key: string): Promise<CachedToken | null> {
     const token = (await this.load())[key];
-    return token !== undefined && isCachedToken(token) ? token : null;
+    if (token === undefined || !isCachedToken(token)) return null;
+    // a remembered account that is no account number (a file edited by hand) is left out: the
+    // client asks the broker for one again
+    if (token.accountSeq === undefined || isAccountSeq(token.accountSeq)) return token;
+    const { accountSeq: _, ...rest } = token;
+    return rest;
   }
 
   /** @inheritdoc */

@@ -13,7 +13,8 @@ import type { CachedToken, TokenCache } from '@hoga/core';
  * that share the first cache are serialized by it: put the cache every process uses first.
  *
  * The CLI uses it to join the user's token file and a hoga database (`--db`): a command with the
- * database and one without share one token.
+ * database and one without share one token. Of entries issued at the same instant the first
+ * cache's wins: the SQLite cache keeps no remembered account (`accountSeq`), the file does.
  *
  * @example
  * ```ts

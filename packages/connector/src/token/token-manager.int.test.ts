@@ -160,4 +160,35 @@ describe('TokenManager', () => {
       expect(issued()).toBe(2);
     });
   });
+
+  describe('the remembered account', () => {
+    const KEY = 'http://broker|client';
+
+    it('is written on the entry the cache holds, never putting back an older token', async () => {
+      const cache = new MemoryTokenCache();
+      const clock = new VirtualClock('2026-11-23T10:00:00+09:00');
+      const a = setup(cache, clock);
+      const b = setup(cache, clock);
+      await a.manager.token();
+      // another process replaces the token (its own issue) before this one remembers the account
+      const newer = await b.manager.rejected((await cache.read(KEY))!.accessToken);
+      await a.manager.rememberAccount(7);
+      expect(await cache.read(KEY)).toMatchObject({ accessToken: newer.accessToken, accountSeq: 7 });
+      expect((await a.manager.token()).accountSeq).toBe(7);
+    });
+
+    it('outlives its token, and is forgotten only when it is the one refused', async () => {
+      const { manager, cache, clock } = setup();
+      await manager.token();
+      await manager.rememberAccount(3);
+      clock.advance(HOUR);
+      const renewed = await manager.token();
+      expect(renewed).toMatchObject({ accountSeq: 3 });
+      await manager.forgetAccount(4);
+      expect(await cache.read(KEY)).toMatchObject({ accessToken: renewed.accessToken, accountSeq: 3 });
+      await manager.forgetAccount(3);
+      expect((await cache.read(KEY))?.accountSeq).toBeUndefined();
+      expect((await manager.token()).accountSeq).toBeUndefined();
+    });
+  });
 });

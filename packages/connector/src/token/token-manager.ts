@@ -17,6 +17,11 @@ import {
   type TokenCredentials,
 } from './credential-fingerprint.js';
 
+function withoutAccount(token: CachedToken): CachedToken {
+  const { accountSeq: _, ...rest } = token;
+  return rest;
+}
+
 /** Issues a new token at the broker (the `POST /oauth2/token` call). */
 export type TokenIssuer = (signal?: AbortSignal) => Promise<CachedToken>;
 
@@ -75,6 +80,41 @@ export class TokenManager {
     return this.refresh(rejected, signal);
   }
 
+  /**
+   * Remembers the account resolved for this client beside the shared token, for every process on
+   * the key. Done under the cache's lease, on the entry the cache holds then (which may be a newer
+   * token of another process: it is never replaced by ours).
+   *
+   * @param accountSeq - the account the broker listed first
+   */
+  async rememberAccount(accountSeq: number): Promise<void> {
+    if (this.current !== null) this.current = { ...this.current, accountSeq };
+    await this.changeEntry((entry) => (entry.accountSeq === accountSeq ? null : { ...entry, accountSeq }));
+  }
+
+  /**
+   * Forgets a remembered account the broker refused (`account-not-found`), here and in the shared
+   * cache; another account remembered meanwhile is kept.
+   *
+   * @param accountSeq - the refused account
+   */
+  async forgetAccount(accountSeq: number): Promise<void> {
+    if (this.current?.accountSeq === accountSeq) this.current = withoutAccount(this.current);
+    await this.changeEntry((entry) => (entry.accountSeq === accountSeq ? withoutAccount(entry) : null));
+  }
+
+  private async changeEntry(change: (entry: CachedToken) => CachedToken | null): Promise<void> {
+    const { cache, key } = this.options;
+    const release = await cache.lock(key, this.options.lockTtlMs);
+    try {
+      const entry = await cache.read(key);
+      const changed = entry === null ? null : change(entry);
+      if (changed !== null) await cache.write(key, changed);
+    } finally {
+      await release();
+    }
+  }
+
   /** Forgets the in-memory token (the cache is left alone). */
   reset(): void {
     this.current = null;
@@ -127,7 +167,12 @@ export class TokenManager {
         credentialFingerprint(this.options.credentials),
       ]);
       this.issuedHere++;
-      const stamped: CachedToken = { ...issued, credentialFingerprint: credentialFingerprintText };
+      // the client's remembered account outlives its token (the broker's accounts are the client's)
+      const stamped: CachedToken = {
+        ...issued,
+        credentialFingerprint: credentialFingerprintText,
+        ...(again?.accountSeq === undefined ? {} : { accountSeq: again.accountSeq }),
+      };
       this.remember(credentialFingerprintText, true);
       await cache.write(key, stamped);
       return this.adopt(stamped);

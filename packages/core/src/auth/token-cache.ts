@@ -22,6 +22,13 @@ export interface CachedToken {
    * entries written before fingerprints existed, which therefore match no one.
    */
   readonly credentialFingerprint?: string | undefined;
+  /**
+   * The account a client without a configured one uses: the first `accountSeq` the broker listed
+   * for this client, remembered beside the token so that every process on the key does not ask the
+   * broker again (its ACCOUNT group allows one request a second). Not a secret; carried over when
+   * a new token replaces this one, and dropped when the broker answers `account-not-found` for it.
+   */
+  readonly accountSeq?: number | undefined;
 }
 
 /**

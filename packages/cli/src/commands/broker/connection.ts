@@ -2,7 +2,9 @@
  * How the broker commands connect: flags, else `HOGA_*` environment variables, validated by the
  * connector's zod schema; the token is shared through the user's token file, and with `--db`/`HOGA_DB`
  * through the store's SQLite cache as well (both at once), so a command with or without the database
- * never revokes the token of another hoga process on the same client id.
+ * never revokes the token of another hoga process on the same client id. With no `--account-seq`
+ * or `HOGA_ACCOUNT_SEQ`, the account the connector picks (the broker's first) is remembered in the
+ * token file beside the token, so commands run back to back ask the broker for it once.
  *
  * @module
  */
