@@ -48,7 +48,7 @@ config file or in the working directory is loaded; it never overrides a variable
 | \`HOGA_CLIENT_ID\` | \`--client-id\` | OAuth client id |
 | \`HOGA_CLIENT_SECRET\` | \`--client-secret\` | OAuth client secret (never printed, logged or stored); \`--client-secret -\` reads it from stdin. A secret given as a flag is visible to other users in \`ps\`: prefer stdin, a file or the environment |
 | \`HOGA_CLIENT_SECRET_FILE\` | \`--client-secret-file\` | a file whose first line is the client secret (used when no secret is given otherwise; a profile's \`clientSecretFile\`, relative to the config file) |
-| \`HOGA_ACCOUNT_SEQ\` | \`--account-seq\` | account for account-bound calls (default: the first) |
+| \`HOGA_ACCOUNT_SEQ\` | \`--account-seq\` | account for account-bound calls (default: the first the broker lists, remembered in the token cache) |
 | \`HOGA_DB\` | \`--db\` | the database file (default \`./data/hoga.sqlite\`) |
 | \`HOGA_TOKEN_FILE\` | | the token cache file (default \`~/.hoga/tokens.json\`) |
 | \`HOGA_PROFILE\` | \`--profile\` | profile of \`hoga.config.json\` |
@@ -59,7 +59,7 @@ config file or in the working directory is loaded; it never overrides a variable
 
 | what | where | when |
 | --- | --- | --- |
-| access token cache | \`HOGA_TOKEN_FILE\`, else \`~/.hoga/tokens.json\` (mode 0600, made so when read if found looser) | every broker command and hoga run: one token is shared by every hoga process on the client id, so a command never revokes a running engine's token |
+| access token cache | \`HOGA_TOKEN_FILE\`, else \`~/.hoga/tokens.json\` (mode 0600, made so when read if found looser) | every broker command and hoga run: one token is shared by every hoga process on the client id, so a command never revokes a running engine's token; beside it, with no account configured, the account picked (the first the broker lists: asked once, not by every command, and again if the broker no longer knows it). Never the client secret |
 | database | \`--db\`, else \`HOGA_DB\`, else \`./data/hoga.sqlite\` | created only by \`hoga db migrate\`, \`hoga data download\`, \`hoga order\` (its orders and the risk states, \`--check\` included) and the engine (\`hoga run\`, \`hoga backtest\`); \`hoga db runs --delete\` and \`--delete-backtests\` delete backtests from an existing file; the other read commands open it read-only; broker commands with \`--db\` use an existing file only |
 | logs | \`--log-file <file>\` (JSON lines, appended; a new file is made 0600) | only when asked; secrets are redacted |
 | config | \`hoga.config.json\`, \`.env\`, \`.gitignore\` | only \`hoga init\` |
