@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
-import { hogaBacktest as hoga, SMA } from './backtest-runs.test-helper.js';
+import { hogaBacktestBundle as hoga, SMA } from './backtest-runs.test-helper.js';
 
 /**
- * Each test starts `hoga backtest` through tsx, which compiles the CLI's sources at the start:
- * 3–11 s a test with two busy loops on two cores, up to a third of vitest's default 30 s.
+ * Each test starts `hoga backtest` as a user runs it (bin/hoga.js, the bundle): through tsx, which
+ * compiled the CLI's sources at each start, 3–11 s a test with two busy loops on two cores, up to a
+ * third of vitest's default 30 s; the bundle's starts are quicker, the limit kept for a loaded machine.
  */
 const TSX_CHILD = { timeout: 120_000 };
 

@@ -16,7 +16,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { simFlags } from '../hoga-process.test-helper.js';
-import { hogaBacktest as hoga } from './backtest-runs.test-helper.js';
+import { hogaBacktestBundle as hoga } from './backtest-runs.test-helper.js';
 import { useCliSimulator } from './cli-simulator.test-helper.js';
 
 const scratch = useCliSimulator('hoga-backtest-author-');
@@ -49,7 +49,10 @@ function backtest(file: string, ...more: string[]) {
   ]);
 }
 
-/** `hoga backtest` through tsx compiles the CLI's sources in the child: seconds each on a busy machine. */
+/**
+ * `hoga backtest` as a user runs it (the bundle): through tsx, which compiled the CLI's sources in
+ * each child, seconds each on a busy machine; the limit kept for a loaded machine.
+ */
 const TSX_CHILD = { timeout: 180_000 };
 
 describe("hoga backtest: a strategy file's exports", TSX_CHILD, () => {
