@@ -16,6 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HOGA_BIN } from '../hoga-process.test-helper.js';
 import {
   ARGS,
+  BUNDLE,
   closeSims,
   env,
   FAST,
@@ -25,11 +26,17 @@ import {
   root,
   run,
   setup,
-  start,
+  start as startFrom,
   until,
 } from './run-process.test-helper.js';
 
 afterEach(closeSims);
+
+/**
+ * `hoga run` as a user runs it (bin/hoga.js, the bundle): the program from its sources through tsx
+ * compiled them again at each of this file's ten starts (1–2 s each here, more on a loaded machine).
+ */
+const start = (args: string[], environment: NodeJS.ProcessEnv) => startFrom(args, environment, BUNDLE);
 
 /** Buys 2 shares at the market on its 3rd bar. */
 const buysTwo = join(root, 'packages/cli/test/fixtures/logs-fills.ts');
@@ -37,7 +44,11 @@ const buysTwo = join(root, 'packages/cli/test/fixtures/logs-fills.ts');
 const buysThrice = join(root, 'packages/cli/test/fixtures/buys-on-bars.ts');
 /** Places nothing. */
 const placesNothing = join(root, 'packages/cli/test/fixtures/logs-each-bar.ts');
-const ONE_SYMBOL = ['--symbols', '005930', ...ARGS.slice(2)];
+/**
+ * One symbol, its candles polled every second (the default, 5 s, brought the 3rd bar 5 s after the
+ * start, the first poll bringing only the last bar): at ×120 a poll brings a bar or two.
+ */
+const ONE_SYMBOL = ['--symbols', '005930', ...ARGS.slice(2), '--candle-poll-ms', '1000'];
 
 /** Test-only triggers that refuse a write, as a full disk would. */
 const REFUSE = {

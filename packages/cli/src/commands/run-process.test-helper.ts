@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { BrokerClient } from '@hoga/connector';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
-import { envWithoutHoga } from '../hoga-process.test-helper.js';
+import { envWithoutHoga, HOGA_BIN } from '../hoga-process.test-helper.js';
 
 export const run = promisify(execFile);
 export const root = resolve(import.meta.dirname, '../../../..');
@@ -50,8 +50,19 @@ export interface Running {
   readonly exited: Promise<number | null>;
 }
 
-export function start(args: string[], environment: NodeJS.ProcessEnv): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env: environment });
+/**
+ * How a test starts `hoga`: {@link SOURCES} runs the program from its sources through tsx
+ * (compiled at each start: 1–2 s on an idle machine, 10–25 s seen on a loaded one), {@link BUNDLE}
+ * runs `bin/hoga.js` as a user does (the bundle the `int` project's global set-up built once, a
+ * strategy's `.ts` loaded with Node's own type stripping).
+ */
+export const SOURCES: readonly string[] = ['--import', 'tsx', cli];
+/** `bin/hoga.js`, the command a user runs (see {@link SOURCES}). */
+export const BUNDLE: readonly string[] = [HOGA_BIN];
+
+/** Starts `hoga <args>` (from its sources unless `from` says {@link BUNDLE}), its output gathered. */
+export function start(args: string[], environment: NodeJS.ProcessEnv, from = SOURCES): Running {
+  const child = spawn(process.execPath, [...from, ...args], { cwd: root, env: environment });
   const out: string[] = [];
   child.stdout?.on('data', (c: Buffer) => out.push(c.toString('utf8')));
   child.stderr?.on('data', (c: Buffer) => out.push(c.toString('utf8')));

@@ -12,8 +12,8 @@ import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ARGS,
+  BUNDLE,
   brokerOf,
-  cli,
   closeSims,
   env,
   exitedWithin,
@@ -24,7 +24,7 @@ import {
   root,
   run,
   setup,
-  start,
+  start as startFrom,
   strategy,
   throwsInOnBar,
   throwsInOnStop,
@@ -32,6 +32,12 @@ import {
 } from './run-process.test-helper.js';
 
 afterEach(closeSims);
+
+/**
+ * `hoga run` as a user runs it (bin/hoga.js, the bundle): the program from its sources through tsx
+ * took 1–2 s more per start here, 10–25 s on a loaded machine, and this file starts it 20 times.
+ */
+const start = (args: string[], environment: NodeJS.ProcessEnv) => startFrom(args, environment, BUNDLE);
 
 describe('hoga run', () => {
   it('live: trades, prints status lines, stops on SIGTERM with exit 0; db fills and positions match the broker', async () => {
@@ -52,7 +58,7 @@ describe('hoga run', () => {
     // the two reads of the store, side by side
     const [fillsOut, positionsOut] = await Promise.all(
       ['fills', 'positions'].map((what) =>
-        run(process.execPath, ['--import', 'tsx', cli, 'db', what, '--json'], {
+        run(process.execPath, [...BUNDLE, 'db', what, '--json'], {
           cwd: root,
           env: env(sim, db),
         }),
@@ -96,7 +102,8 @@ describe('hoga run', () => {
   it("follows the clock of a simulator started without its control API (hoga sim's default)", async () => {
     const { sim, db, config } = await setup(false);
     const r = start(['run', strategy, '--mode', 'paper', '--config', config, ...ARGS], env(sim, db));
-    // a start through tsx took 10–25 s on a loaded machine, and two status lines come 2 s apart
+    // a start through tsx took 10–25 s on a loaded machine (the bundle's less), and two status
+    // lines come 2 s apart
     // after it; 90 s keeps the first status before 11:00 simulated (×30), checked below
     expect(await until(r, /status[^\n]*\n[^\n]*status/, 90_000), r.out.join('')).toBe(true);
     r.child.kill('SIGTERM');
@@ -144,7 +151,12 @@ describe('hoga run', () => {
     const { sim, db } = await setup(true, FAST);
     const config = join(dirname(db), 'throws.json');
     writeFileSync(config, JSON.stringify({ buyAt: 1, throwAt: 4 }));
-    const r = start(['run', throwsInOnBar, '--mode', 'live', '--config', config, ...ARGS], env(sim, db));
+    // candles polled every second: the first poll brings one bar a symbol, the next the 4th bar
+    // (at the default 5 s, 5 s after the first)
+    const r = start(
+      ['run', throwsInOnBar, '--mode', 'live', '--config', config, ...ARGS, '--candle-poll-ms', '1000'],
+      env(sim, db),
+    );
     const code = await Promise.race([
       r.exited,
       new Promise<string>((done) => setTimeout(() => done('still running after 60 s'), 60_000)),
@@ -198,6 +210,21 @@ describe('hoga run', () => {
       ...ARGS,
     ];
     const r = start(args, env(sim, db));
+    // beside it (both stop before anything connects): more --config files than strategies
+    const tooMany = start(
+      [
+        'run',
+        restsBelow,
+        '--mode',
+        'paper',
+        '--config',
+        join(dir, 'a.json'),
+        '--config',
+        join(dir, 'a.json'),
+        ...ARGS,
+      ],
+      env(sim, db),
+    );
     // a --config of the first strategy that does not exist stops the start, naming it
     expect(await r.exited).toBe(2);
     expect(r.out.join('')).toMatch(/none\.json/);
@@ -212,20 +239,6 @@ describe('hoga run', () => {
     // the limit buys 5 % under of 'low' on each symbol, the market buy of 'market' (its config: on its first bar)
     expect(new Set(orders.map((o) => `${o.strategyId} ${o.orderType}`))).toEqual(
       new Set(['low LIMIT', 'market MARKET']),
-    );
-    const tooMany = start(
-      [
-        'run',
-        restsBelow,
-        '--mode',
-        'paper',
-        '--config',
-        join(dir, 'a.json'),
-        '--config',
-        join(dir, 'a.json'),
-        ...ARGS,
-      ],
-      env(sim, db),
     );
     expect(await tooMany.exited).toBe(2);
     expect(tooMany.out.join('')).toContain('2 --config files for 1 strategy');
@@ -302,7 +315,7 @@ describe('hoga run', () => {
     // the six processes side by side (each reads only its own arguments' files)
     const outcomes = await Promise.all(
       cases.map(([args]) =>
-        run(process.execPath, ['--import', 'tsx', cli, 'run', ...args, '--mode', 'paper'], {
+        run(process.execPath, [...BUNDLE, 'run', ...args, '--mode', 'paper'], {
           cwd: root,
           env: process.env,
         }).then(
@@ -317,15 +330,15 @@ describe('hoga run', () => {
       expect(failed?.stderr).not.toContain('unexpected error');
       expect(failed?.code, failed?.stderr).toBe(2);
     }
-    // six processes at once, each compiling the CLI's sources through tsx at its start: 60–150 s
-    // one after the other at the 10–25 s a start took on a loaded CI machine
+    // six processes at once: one after the other, 60–150 s at the 10–25 s a start through tsx took
+    // on a loaded CI machine
   }, 300_000);
 
   it('refuses an unknown symbol with exit 2 naming it before anything runs; a symbol in lower case is the same symbol', async () => {
     const { sim, db } = await setup(true, FAST);
     const failed = await run(
       process.execPath,
-      ['--import', 'tsx', cli, 'run', strategy, '--mode', 'paper', '--symbols', '999999,aapl'],
+      [...BUNDLE, 'run', strategy, '--mode', 'paper', '--symbols', '999999,aapl'],
       { cwd: root, env: env(sim, db) },
     ).then(
       () => null,
@@ -344,7 +357,7 @@ describe('hoga run', () => {
     expect(r.out.join('')).toContain('paper on AAPL (1m)');
     const runs = readStore(db, (d) => new RunRepository(d.connection).list({ kind: 'paper' }));
     expect(runs.map((x) => (x.params as { symbols: string[] }).symbols)).toEqual([['AAPL']]);
-    // two processes through tsx, the second up to its first status line (60 s)
+    // two processes, the second up to its first status line (60 s)
   }, 180_000);
 
   it('--risk-config: the run judges orders by the given risk configuration, and a bad one exits 2 naming the field', async () => {
@@ -374,7 +387,7 @@ describe('hoga run', () => {
     writeFileSync(bad, JSON.stringify({ defaults: { maxOpenOrders: 'many' } }));
     const failed = await run(
       process.execPath,
-      ['--import', 'tsx', cli, 'run', restsBelow, '--mode', 'live', '--risk-config', bad, ...REST_ARGS],
+      [...BUNDLE, 'run', restsBelow, '--mode', 'live', '--risk-config', bad, ...REST_ARGS],
       { cwd: root, env: env(sim, db) },
     ).then(
       () => null,
