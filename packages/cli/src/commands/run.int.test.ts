@@ -364,7 +364,16 @@ describe('hoga run', () => {
     const { sim, db } = await setup(true, FAST);
     const dir = mkdtempSync(join(tmpdir(), 'hoga-run-risk-'));
     const allowOnly = join(dir, 'risk.json');
-    writeFileSync(allowOnly, JSON.stringify({ defaults: { allowedSymbols: ['000660'] } }));
+    // staleness in simulated time: at this clock's speed the default 120 s without an order-history
+    // poll is a second of real time, which a start starved on a loaded machine once exceeded (the
+    // order was then denied risk-reducing, not by the symbol rule this test checks)
+    writeFileSync(
+      allowOnly,
+      JSON.stringify({
+        defaults: { allowedSymbols: ['000660'] },
+        staleness: { orderPollMs: 3_600_000, priceMs: 3_600_000 },
+      }),
+    );
     const r = start(
       ['run', restsBelow, '--mode', 'live', '--risk-config', allowOnly, ...REST_ARGS],
       env(sim, db),
