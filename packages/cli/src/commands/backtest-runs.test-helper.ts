@@ -39,7 +39,7 @@ export interface BacktestRunResult {
 export async function hogaBacktest(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
-  from: 'sources' | 'bundle' = 'sources',
+  from: 'sources' | 'bundle' = 'bundle',
 ): Promise<BacktestRunResult> {
   const program = from === 'bundle' ? [HOGA_BIN] : ['--import', 'tsx', HOGA];
   try {

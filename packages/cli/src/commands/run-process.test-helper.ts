@@ -60,8 +60,8 @@ export const SOURCES: readonly string[] = ['--import', 'tsx', cli];
 /** `bin/hoga.js`, the command a user runs (see {@link SOURCES}). */
 export const BUNDLE: readonly string[] = [HOGA_BIN];
 
-/** Starts `hoga <args>` (from its sources unless `from` says {@link BUNDLE}), its output gathered. */
-export function start(args: string[], environment: NodeJS.ProcessEnv, from = SOURCES): Running {
+/** Starts `hoga <args>` (the bundle a user runs unless `from` says {@link SOURCES}), its output gathered. */
+export function start(args: string[], environment: NodeJS.ProcessEnv, from = BUNDLE): Running {
   const child = spawn(process.execPath, [...from, ...args], { cwd: root, env: environment });
   const out: string[] = [];
   child.stdout?.on('data', (c: Buffer) => out.push(c.toString('utf8')));
@@ -158,7 +158,7 @@ export function readStore<T>(file: string, read: (db: HogaDatabase) => T): T {
 }
 
 /**
- * Runs `hoga <args>` through tsx to its end in `root`, answering its stdout and stderr together and
+ * Runs `hoga <args>` (the bundle a user runs) to its end in `root`, answering its stdout and stderr together and
  * its exit code (0 when it succeeded).
  */
 export async function hogaToEnd(
@@ -166,7 +166,7 @@ export async function hogaToEnd(
   environment: NodeJS.ProcessEnv,
 ): Promise<{ out: string; code: number }> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env: environment });
+    const r = await run(process.execPath, [...BUNDLE, ...args], { cwd: root, env: environment });
     return { out: r.stdout + r.stderr, code: 0 };
   } catch (error) {
     const e = error as { stdout: string; stderr: string; code: number };
