@@ -27,7 +27,7 @@ describe('hoga order buy of a barred symbol', () => {
     expect(text.out).not.toContain('sent:');
     expect(text.code).toBe(3);
     const json = await hoga(['order', 'buy', '005930', '1', '--limit', '50000', '--json'], environment);
-    expect(JSON.parse(json.out)).toMatchObject({ verdict: 'denied', sent: false, code: 'symbol-blocked' });
+    expect(JSON.parse(json.stdout)).toMatchObject({ verdict: 'denied', sent: false, code: 'symbol-blocked' });
     expect(json.code).toBe(3);
     expect(sim.counters().ordersCreated).toBe(0);
   }, 120_000);

@@ -19,12 +19,12 @@ describe('hoga order cancel while the store refuses to record it', () => {
     const environment = env(sim, db);
     const quote = await hoga(['quote', '005930', '--json'], environment);
     expect(quote.code, quote.out).toBe(0);
-    const last = Number((JSON.parse(quote.out) as { lastPrice: string }[])[0]?.lastPrice);
+    const last = Number((JSON.parse(quote.stdout) as { lastPrice: string }[])[0]?.lastPrice);
     // a limit buy 10 % under the market, on the 100-won grid: it rests
     const limit = String(Math.floor((last * 0.9) / 100) * 100);
     const placed = await hoga(['order', 'buy', '005930', '1', '--limit', limit, '--json'], environment);
     expect(placed.code, placed.out).toBe(0);
-    const { clientOrderId } = JSON.parse(placed.out) as { clientOrderId: string };
+    const { clientOrderId } = JSON.parse(placed.stdout) as { clientOrderId: string };
     const sentBefore = sim.counters().requestsByGroup.ORDER ?? 0;
 
     readStore(db, (d) =>
@@ -40,7 +40,7 @@ describe('hoga order cancel while the store refuses to record it', () => {
     expect(text.out).not.toContain('refused by the broker');
     expect(text.code).toBe(1);
     const json = await hoga(['order', 'cancel', clientOrderId, '--json'], environment);
-    expect(JSON.parse(json.out)).toMatchObject({
+    expect(JSON.parse(json.stdout)).toMatchObject({
       verdict: 'accepted',
       sent: false,
       outcome: 'not-sent',
@@ -54,6 +54,6 @@ describe('hoga order cancel while the store refuses to record it', () => {
     readStore(db, (d) => d.connection.exec('DROP TRIGGER test_refuse'));
     const canceled = await hoga(['order', 'cancel', clientOrderId, '--json'], environment);
     expect(canceled.code, canceled.out).toBe(0);
-    expect(JSON.parse(canceled.out)).toMatchObject({ sent: true, outcome: 'sent', clientOrderId });
+    expect(JSON.parse(canceled.stdout)).toMatchObject({ sent: true, outcome: 'sent', clientOrderId });
   }, 180_000);
 });

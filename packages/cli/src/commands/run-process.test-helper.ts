@@ -158,18 +158,19 @@ export function readStore<T>(file: string, read: (db: HogaDatabase) => T): T {
 }
 
 /**
- * Runs `hoga <args>` (the bundle a user runs) to its end in `root`, answering its stdout and stderr together and
- * its exit code (0 when it succeeded).
+ * Runs `hoga <args>` (the bundle a user runs) to its end in `root`, answering its stdout and stderr
+ * together (`out`), its stdout alone (`stdout`: what `--json` prints, without a retry line a quick
+ * second command may print on stderr) and its exit code (0 when it succeeded).
  */
 export async function hogaToEnd(
   args: readonly string[],
   environment: NodeJS.ProcessEnv,
-): Promise<{ out: string; code: number }> {
+): Promise<{ out: string; stdout: string; code: number }> {
   try {
     const r = await run(process.execPath, [...BUNDLE, ...args], { cwd: root, env: environment });
-    return { out: r.stdout + r.stderr, code: 0 };
+    return { out: r.stdout + r.stderr, stdout: r.stdout, code: 0 };
   } catch (error) {
     const e = error as { stdout: string; stderr: string; code: number };
-    return { out: e.stdout + e.stderr, code: e.code };
+    return { out: e.stdout + e.stderr, stdout: e.stdout, code: e.code };
   }
 }
