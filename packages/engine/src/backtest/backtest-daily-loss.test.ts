@@ -285,6 +285,27 @@ describe('the daily loss limit with dailyLossAction "reduce"', () => {
     ]);
   });
 
+  it('denies a buy while its sell works for the reduced state first, as live and paper do', async () => {
+    // Live and paper judge the trading states before the broker's rules: a buy of a REDUCING
+    // strategy whose limit sell works is denied `risk-reducing`. Before, a backtest judged the
+    // broker's rules first and answered `opposite-pending-order-exists` (KR's rule of the other side).
+    const seen: string[] = [];
+    const Cls = planned(
+      {
+        1: (ctx) => ctx.buy('005930', 100),
+        3: (ctx) => ctx.sell('005930', 50, new Decimal(80_000)),
+        7: (ctx) => ctx.buy('005930', 10),
+      },
+      seen,
+    );
+    const { outcome } = await backtestBars([{ strategyClass: Cls, id: 'Planned' }], bars, {
+      cash: RICH,
+      risk: { defaults: { dailyLossAction: 'reduce' } },
+    });
+    expect(seen).toEqual(['1 filled 70000', '7 denied risk-reducing']);
+    expect(outcome.refused).toEqual({ 'risk-reducing': 1 });
+  });
+
   it('by default halts as before: the exit sells are denied too, and the working sell is canceled', async () => {
     const seen: string[] = [];
     const { outcome } = await backtestBars([{ strategyClass: plan(seen), id: 'Planned' }], bars, {

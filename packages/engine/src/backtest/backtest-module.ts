@@ -53,10 +53,12 @@ export class BacktestSymbols {
 }
 
 /**
- * The risk module's gate, and before it the backtest's rules: an order for a symbol that has no
- * bars in the run is denied (`no-market-data`), as nothing could ever fill it; then the broker's
- * rules it can judge before the venue ({@link BacktestBrokerRules}: the value rules, the KR
- * opposite side, and on minute bars the session rules).
+ * The risk module's gate, and before it the backtest's own rule: an order for a symbol that has no
+ * bars in the run is denied (`no-market-data`), as nothing could ever fill it. The broker's rules
+ * the backtest judges before its venue ({@link BacktestBrokerRules}: the value rules, the KR
+ * opposite side, and on minute bars the session rules) are the risk module's, judged where live
+ * judges the broker's: after the trading states, before the strategy's limits (a REDUCING
+ * strategy's buy while its sell works is denied `risk-reducing` in every mode).
  */
 class BarSymbolsGate implements RiskGate {
   readonly prepare?: (command: OrderCommand) => Promise<void> | undefined;
@@ -64,7 +66,6 @@ class BarSymbolsGate implements RiskGate {
   constructor(
     private readonly inner: RiskGate,
     private readonly symbols: BacktestSymbols,
-    private readonly brokerRules: BacktestBrokerRules,
   ) {
     const prepare = inner.prepare;
     if (prepare !== undefined) this.prepare = (command) => prepare.call(inner, command);
@@ -82,7 +83,7 @@ class BarSymbolsGate implements RiskGate {
         };
       }
     }
-    return this.brokerRules.check(command) ?? this.inner.check(command);
+    return this.inner.check(command);
   }
 }
 
@@ -148,6 +149,14 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     bind(BacktestSymbols).toConstantValue(new BacktestSymbols());
     bind(RiskGate)
       .toDynamicValue((ctx) => {
+        const brokerRules = new BacktestBrokerRules({
+          marks: ctx.get(MarkBook),
+          fx: b.fx,
+          clock: ctx.get(ClockToken),
+          venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
+          // minute bars: an order is placed at a bar's close; daily bars: for the next open
+          sessionRules: b.settings.interval !== '1d',
+        });
         const risk = createRiskGateBinding({
           clock: ctx.get(ClockToken),
           config: b.risk,
@@ -157,22 +166,12 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
           // at the last price (made a Decimal per order, never per bar)
           marks: barMarks(ctx.get(MarkBook), b.fx, ctx.get(ClockToken)),
           barPnl: ctx.get(BarDayPnl),
+          brokerRules: (command) => brokerRules.check(command) ?? undefined,
         });
         // the kill switch's halts, told to the user (the run's logger)
         const halts = ctx.get(BacktestHalts);
         risk.module.gateway.changes$.subscribe((change) => halts.note(change));
-        return new BarSymbolsGate(
-          risk.gate,
-          ctx.get(BacktestSymbols),
-          new BacktestBrokerRules({
-            marks: ctx.get(MarkBook),
-            fx: b.fx,
-            clock: ctx.get(ClockToken),
-            venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
-            // minute bars: an order is placed at a bar's close; daily bars: for the next open
-            sessionRules: b.settings.interval !== '1d',
-          }),
-        );
+        return new BarSymbolsGate(risk.gate, ctx.get(BacktestSymbols));
       })
       .inSingletonScope();
     bind(Portfolio).to(StrategyPortfolio).inSingletonScope();

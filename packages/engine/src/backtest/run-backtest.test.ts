@@ -257,53 +257,63 @@ describe('runBacktest', () => {
     ]);
   });
 
-  it('denies what the broker refuses whatever the session: an unconfirmed order of 100,000,000 KRW or more, a KR order against an open one of the other side', async () => {
-    const seen: string[] = [];
-    const LIMIT = '1000000000000';
-    class Large extends Strategy {
-      n = 0;
-      override onBar(bar: Bar): void {
-        this.n++;
-        if (this.n === 1) {
-          this.ctx.buy(bar.symbol, 2_000); // 2,000 × 70,000 = 140,000,000 KRW at the last price
-          this.ctx.submit({ symbol: bar.symbol, side: 'BUY', quantity: 2_000, confirmHighValue: true });
-          this.ctx.submit({ symbol: bar.symbol, side: 'BUY', quantity: 50_000, confirmHighValue: true });
-        }
-        if (this.n === 3) {
-          this.ctx.buy(bar.symbol, 10, 60_000); // rests below the market
-          this.ctx.sell(bar.symbol, 10); // the broker refuses a KR sell while a buy is open
-        }
-      }
-      override onOrderEvent(event: OrderEvent): void {
-        if (event.type === 'OrderDenied' || event.type === 'OrderRejected')
-          seen.push(`${event.type} ${event.code}`);
-        if (event.type === 'OrderFilled') seen.push(`${event.type} ${event.fill.quantity.toFixed()}`);
-      }
-    }
-    const { outcome } = await backtestBars(
-      [{ strategyClass: Large }],
-      minuteBars('005930', [70_000, 70_000, 70_100, 70_200], T0, 100_000_000),
+  // the owner's limits out of the way (140,000,000 KRW is over the 30,000,000 default), or the risk
+  // module disabled: the broker's rules judge all the same (they are the broker's, not the owner's)
+  const LIMIT = '1000000000000';
+  it.each([
+    [
+      'with the owner’s limits out of the way',
       {
-        cash: { KRW: new Decimal('1e12'), USD: new Decimal(0) },
-        // the owner's limits out of the way (140,000,000 KRW is over the 30,000,000 default): the broker's rules judge
-        risk: {
-          defaults: {
-            maxOrderValueKrw: LIMIT,
-            maxPositionValuePerSymbolKrw: LIMIT,
-            maxTotalPositionValueKrw: LIMIT,
-          },
+        defaults: {
+          maxOrderValueKrw: LIMIT,
+          maxPositionValuePerSymbolKrw: LIMIT,
+          maxTotalPositionValueKrw: LIMIT,
         },
       },
-    );
-    expect(outcome.status).toBe('completed');
-    expect(seen).toEqual([
-      'OrderDenied confirm-high-value-required',
-      // 50,000 × 70,000 = 3,500,000,000 KRW: over the broker's maximum, confirmed or not
-      'OrderDenied max-order-amount-exceeded',
-      'OrderFilled 2000',
-      'OrderDenied opposite-pending-order-exists',
-    ]);
-  });
+    ],
+    ['with the risk module disabled', { enabled: false }],
+  ])(
+    'denies what the broker refuses whatever the session (%s): an unconfirmed order of 100,000,000 KRW or more, a KR order against an open one of the other side',
+    async (_name, risk) => {
+      const seen: string[] = [];
+      class Large extends Strategy {
+        n = 0;
+        override onBar(bar: Bar): void {
+          this.n++;
+          if (this.n === 1) {
+            this.ctx.buy(bar.symbol, 2_000); // 2,000 × 70,000 = 140,000,000 KRW at the last price
+            this.ctx.submit({ symbol: bar.symbol, side: 'BUY', quantity: 2_000, confirmHighValue: true });
+            this.ctx.submit({ symbol: bar.symbol, side: 'BUY', quantity: 50_000, confirmHighValue: true });
+          }
+          if (this.n === 3) {
+            this.ctx.buy(bar.symbol, 10, 60_000); // rests below the market
+            this.ctx.sell(bar.symbol, 10); // the broker refuses a KR sell while a buy is open
+          }
+        }
+        override onOrderEvent(event: OrderEvent): void {
+          if (event.type === 'OrderDenied' || event.type === 'OrderRejected')
+            seen.push(`${event.type} ${event.code}`);
+          if (event.type === 'OrderFilled') seen.push(`${event.type} ${event.fill.quantity.toFixed()}`);
+        }
+      }
+      const { outcome } = await backtestBars(
+        [{ strategyClass: Large }],
+        minuteBars('005930', [70_000, 70_000, 70_100, 70_200], T0, 100_000_000),
+        {
+          cash: { KRW: new Decimal('1e12'), USD: new Decimal(0) },
+          risk,
+        },
+      );
+      expect(outcome.status).toBe('completed');
+      expect(seen).toEqual([
+        'OrderDenied confirm-high-value-required',
+        // 50,000 × 70,000 = 3,500,000,000 KRW: over the broker's maximum, confirmed or not
+        'OrderDenied max-order-amount-exceeded',
+        'OrderFilled 2000',
+        'OrderDenied opposite-pending-order-exists',
+      ]);
+    },
+  );
 
   it('delivers warm-up bars before the start with orders denied, and trades from the start on', async () => {
     const seen: string[] = [];

@@ -5,11 +5,12 @@
  * @module
  */
 import type { Clock, Decimal, TradingMode } from '@hoga/core';
-import type { CancelOrder } from '../commands/order-commands.js';
+import type { CancelOrder, OrderCommand } from '../commands/order-commands.js';
 import type { AccountInfoProvider } from './account-info-provider.js';
 import type { BrokerMarketView } from './broker-market-view.js';
 import type { FundsView, MarketRulesView } from './broker-rules-check.js';
 import type { RiskConfig } from './risk-config.js';
+import type { RiskVerdict } from './risk-gate.js';
 import type { RiskView } from './risk-types.js';
 import type { StaleDataMonitor } from './stale-data-monitor.js';
 import type { TradingStateGateway } from './trading-state-gateway.js';
@@ -41,6 +42,13 @@ export interface RiskEngineOptions {
   readonly cancel?: ((command: CancelOrder) => void | Promise<void>) | undefined;
   /** Moves scopes to REDUCING on stale data, evaluated before every check. */
   readonly staleness?: StaleDataMonitor | undefined;
+  /**
+   * The broker's rules where no broker's data judges them (a backtest's, against its bars and its
+   * venue): judged at the place live judges the broker's (after the trading states, before the
+   * strategy's limits), and when the risk module is disabled too (they are the broker's). Answers
+   * undefined when the command passes them.
+   */
+  readonly brokerRules?: ((command: OrderCommand) => RiskVerdict | undefined) | undefined;
   /**
    * Apply the abuse throttles (default true). They protect the connection to the broker; a
    * backtest, which has none, leaves them out.

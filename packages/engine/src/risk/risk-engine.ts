@@ -111,7 +111,8 @@ export class RiskEngine implements RiskGate {
   /** @inheritdoc */
   check(command: OrderCommand): RiskVerdict {
     const { config } = this.options;
-    if (!config.enabled) return ACCEPTED;
+    // the broker's rules a backtest judges in the risk module are the broker's: judged all the same
+    if (!config.enabled) return this.options.brokerRules?.(command) ?? ACCEPTED;
     this.options.gateway.sync();
     this.options.staleness?.evaluate();
     this.noteStrategy(command.strategyId);
@@ -210,6 +211,9 @@ export class RiskEngine implements RiskGate {
       });
       if (!rules.accepted) return rules;
     }
+    // a backtest's broker rules (its bars and venue for the broker's data), at the same place
+    const own = this.options.brokerRules?.(subject.command);
+    if (own !== undefined) return own;
     const owner = firstDenial(STRATEGY_GUARDS, ctx, subject);
     if (!owner.accepted || this.options.throttles === false) return owner;
     return firstDenial(THROTTLE_GUARDS, ctx, subject);

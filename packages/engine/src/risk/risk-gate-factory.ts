@@ -16,7 +16,7 @@ import type { AccountInfoSource } from './account-info-provider.js';
 import type { BarDayPnl } from './bar-day-pnl.js';
 import type { MarketInfoSource, ReadOptions } from './broker-market-view.js';
 import { type PriorClose, type PriorCloseSource, seedPriorCloses } from './prior-closes.js';
-import type { MarkSource } from './risk-engine-options.js';
+import type { MarkSource, RiskEngineOptions } from './risk-engine-options.js';
 import { createRiskModule, type RiskModule } from './risk-module.js';
 
 /** What {@link createRiskGateBinding} needs. */
@@ -47,6 +47,8 @@ export interface RiskGateBindingOptions {
   readonly marks?: MarkSource | undefined;
   /** A backtest's positions valued at its bars' closes (see the risk module's `barPnl`). */
   readonly barPnl?: BarDayPnl | undefined;
+  /** The broker's rules where no broker judges them (a backtest's; see the risk engine's `brokerRules`). */
+  readonly brokerRules?: RiskEngineOptions['brokerRules'];
 }
 
 /** The gate and what keeps it fed. */
@@ -77,6 +79,7 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
     watchStaleness: options.watchStaleness === true,
     marks: options.marks,
     barPnl: options.barPnl,
+    brokerRules: options.brokerRules,
     // the abuse throttles protect the connection to the broker: a backtest has none
     throttles: options.mode !== 'backtest',
   });

@@ -16,7 +16,7 @@ import { BrokerMarketView, type MarketInfoSource } from './broker-market-view.js
 import { RiskBook } from './risk-book.js';
 import { parseRiskConfig, type RiskConfig } from './risk-config.js';
 import { RiskEngine } from './risk-engine.js';
-import type { MarkSource } from './risk-engine-options.js';
+import type { MarkSource, RiskEngineOptions } from './risk-engine-options.js';
 import type { RiskVerdict } from './risk-gate.js';
 import { StaleDataMonitor } from './stale-data-monitor.js';
 import { TradingStateGateway } from './trading-state-gateway.js';
@@ -55,6 +55,8 @@ export interface RiskModuleOptions {
    * the limits are evaluated at each new bar time (the bar loop drives it).
    */
   readonly barPnl?: BarDayPnl | undefined;
+  /** The broker's rules where no broker judges them (see the risk engine's `brokerRules`). */
+  readonly brokerRules?: RiskEngineOptions['brokerRules'];
 }
 
 /** The assembled module. */
@@ -100,6 +102,7 @@ export function createRiskModule(options: RiskModuleOptions): RiskModule {
     staleness,
     marks,
     throttles: options.throttles !== false,
+    brokerRules: options.brokerRules,
     cancel: (command) => options.sink.execute(command),
   });
   const barPnl = options.barPnl;
