@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
 import { hoga as hogaBin, signalWhenStderrShows, simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
-import { cachedBars, hogaBacktestBundle as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
+import { cachedBars, hogaBacktest as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
 
 const THROWS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'throws-in-on-bar.ts');
 const THROWS_IN_CONSTRUCTOR = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'throws-in-constructor.ts');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
-import { hogaBacktestBundle as hoga, SMA } from './backtest-runs.test-helper.js';
+import { hogaBacktest as hoga, SMA } from './backtest-runs.test-helper.js';
 
 /**
  * Each test starts `hoga backtest` as a user runs it (bin/hoga.js, the bundle): through tsx, which

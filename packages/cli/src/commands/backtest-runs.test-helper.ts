@@ -1,7 +1,6 @@
 /**
  * What the `hoga backtest` integration tests share: the command run in a child process with no
- * `HOGA_*` setting, from the sources (`backtest-cli.test-helper.ts`) or as a user runs it (the
- * bundle), and the cached daily candles a run read, as bars, for the independent reference
+ * `HOGA_*` setting, as a user runs it (the bundle), and the cached daily candles a run read, as bars, for the independent reference
  * computation.
  */
 import { execFile } from 'node:child_process';
@@ -18,7 +17,6 @@ const exec = promisify(execFile);
 export const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 /** The reference strategy. */
 export const SMA = join(ROOT, 'strategies', 'sma-crossover.ts');
-const HOGA = join(import.meta.dirname, 'backtest-cli.test-helper.ts');
 
 /** How a `hoga backtest` run ended. */
 export interface BacktestRunResult {
@@ -31,19 +29,17 @@ export interface BacktestRunResult {
  * Runs `hoga backtest <args>` from the repository root; resolves with the exit code too when it fails.
  *
  * @param args - the arguments after `backtest`
+ * The `hoga` a user runs (bin/hoga.js, the bundle the `int` project's global set-up built; 4 s on a
+ * loaded machine where the sources through tsx took 10–16 s to compile at each start).
+ *
  * @param env - HOGA_* settings to run with (none else is passed on)
- * @param from - `'sources'`: the command from its sources through tsx (compiled at each start: 1–2 s
- *   on an idle machine, 10–16 s seen on a loaded one); `'bundle'`: the `hoga` a user runs
- *   (bin/hoga.js, the bundle the `int` project's global set-up built; 4 s on that loaded machine)
  */
 export async function hogaBacktest(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
-  from: 'sources' | 'bundle' = 'bundle',
 ): Promise<BacktestRunResult> {
-  const program = from === 'bundle' ? [HOGA_BIN] : ['--import', 'tsx', HOGA];
   try {
-    const { stdout, stderr } = await exec(process.execPath, [...program, 'backtest', ...args], {
+    const { stdout, stderr } = await exec(process.execPath, [HOGA_BIN, 'backtest', ...args], {
       cwd: ROOT,
       env: { ...envWithoutHoga(), ...env },
       maxBuffer: 64 * 1024 * 1024,
@@ -53,14 +49,6 @@ export async function hogaBacktest(
     const e = error as { code?: number; stdout?: string; stderr?: string };
     return { code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }
-}
-
-/** {@link hogaBacktest} of the bundle: `hoga backtest <args>` as a user runs it. */
-export function hogaBacktestBundle(
-  args: readonly string[],
-  env: Readonly<Record<string, string>> = {},
-): Promise<BacktestRunResult> {
-  return hogaBacktest(args, env, 'bundle');
 }
 
 /**

@@ -16,7 +16,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { simFlags } from '../hoga-process.test-helper.js';
-import { hogaBacktestBundle as hoga } from './backtest-runs.test-helper.js';
+import { hogaBacktest as hoga } from './backtest-runs.test-helper.js';
 import { useCliSimulator } from './cli-simulator.test-helper.js';
 
 const scratch = useCliSimulator('hoga-backtest-author-');

@@ -16,7 +16,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HOGA_BIN } from '../hoga-process.test-helper.js';
 import {
   ARGS,
-  BUNDLE,
   closeSims,
   env,
   FAST,
@@ -26,17 +25,11 @@ import {
   root,
   run,
   setup,
-  start as startFrom,
+  start,
   until,
 } from './run-process.test-helper.js';
 
 afterEach(closeSims);
-
-/**
- * `hoga run` as a user runs it (bin/hoga.js, the bundle): the program from its sources through tsx
- * compiled them again at each of this file's ten starts (1–2 s each here, more on a loaded machine).
- */
-const start = (args: string[], environment: NodeJS.ProcessEnv) => startFrom(args, environment, BUNDLE);
 
 /** Buys 2 shares at the market on its 3rd bar. */
 const buysTwo = join(root, 'packages/cli/test/fixtures/logs-fills.ts');

@@ -51,18 +51,15 @@ export interface Running {
 }
 
 /**
- * How a test starts `hoga`: {@link SOURCES} runs the program from its sources through tsx
- * (compiled at each start: 1–2 s on an idle machine, 10–25 s seen on a loaded one), {@link BUNDLE}
- * runs `bin/hoga.js` as a user does (the bundle the `int` project's global set-up built once, a
- * strategy's `.ts` loaded with Node's own type stripping).
+ * How a test starts `hoga`: `bin/hoga.js`, as a user does (the bundle the `int` project's global
+ * set-up built once, a strategy's `.ts` loaded with Node's own type stripping), not the sources
+ * through tsx (compiled at each start: 1–2 s on an idle machine, 10–25 s seen on a loaded one).
  */
-export const SOURCES: readonly string[] = ['--import', 'tsx', cli];
-/** `bin/hoga.js`, the command a user runs (see {@link SOURCES}). */
 export const BUNDLE: readonly string[] = [HOGA_BIN];
 
-/** Starts `hoga <args>` (the bundle a user runs unless `from` says {@link SOURCES}), its output gathered. */
-export function start(args: string[], environment: NodeJS.ProcessEnv, from = BUNDLE): Running {
-  const child = spawn(process.execPath, [...from, ...args], { cwd: root, env: environment });
+/** Starts `hoga <args>` (the bundle a user runs), its output gathered. */
+export function start(args: string[], environment: NodeJS.ProcessEnv): Running {
+  const child = spawn(process.execPath, [...BUNDLE, ...args], { cwd: root, env: environment });
   const out: string[] = [];
   child.stdout?.on('data', (c: Buffer) => out.push(c.toString('utf8')));
   child.stderr?.on('data', (c: Buffer) => out.push(c.toString('utf8')));

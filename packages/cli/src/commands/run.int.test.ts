@@ -24,7 +24,7 @@ import {
   root,
   run,
   setup,
-  start as startFrom,
+  start,
   strategy,
   throwsInOnBar,
   throwsInOnStop,
@@ -32,12 +32,6 @@ import {
 } from './run-process.test-helper.js';
 
 afterEach(closeSims);
-
-/**
- * `hoga run` as a user runs it (bin/hoga.js, the bundle): the program from its sources through tsx
- * took 1–2 s more per start here, 10–25 s on a loaded machine, and this file starts it 20 times.
- */
-const start = (args: string[], environment: NodeJS.ProcessEnv) => startFrom(args, environment, BUNDLE);
 
 describe('hoga run', () => {
   it('live: trades, prints status lines, stops on SIGTERM with exit 0; db fills and positions match the broker', async () => {
