@@ -104,7 +104,7 @@ describe('the run output', () => {
   });
 
   it('counts the daily bars waiting for the open on the status line, and says nothing of none', () => {
-    const zero = { realized: new Decimal(0), charges: new Decimal(0) };
+    const zero = { realized: new Decimal(0), unrealized: new Decimal(0), charges: new Decimal(0) };
     const status = {
       positions: new Map<string, Decimal>(),
       openOrders: 0,
@@ -123,7 +123,7 @@ describe('the run output', () => {
   });
 
   it("shows the PnL to the currency's unit (fractional US shares give many decimals)", () => {
-    const zero = { realized: new Decimal(0), charges: new Decimal(0) };
+    const zero = { realized: new Decimal(0), unrealized: new Decimal(0), charges: new Decimal(0) };
     const status = {
       positions: new Map<string, Decimal>([['AAPL', new Decimal('2.354866')]]),
       openOrders: 0,
@@ -132,20 +132,32 @@ describe('the run output', () => {
       barsWaiting: 0,
       refused: {},
       pnl: {
-        KRW: { realized: new Decimal('1234.5'), charges: new Decimal(135) },
-        USD: { realized: new Decimal('-0.8823999746'), charges: new Decimal('2.48') },
+        KRW: { realized: new Decimal('1234.5'), unrealized: new Decimal(-3000), charges: new Decimal(135) },
+        USD: {
+          realized: new Decimal('-0.8823999746'),
+          unrealized: new Decimal('12.3456'),
+          charges: new Decimal('2.48'),
+        },
       },
       requests: 202,
       rateLimited: 0,
     };
     // before: 'USD realized -0.8823999746 charges 2.48'
     expect(statusLine(status, '00:10:26')).toContain(
-      '| PnL KRW realized 1,235 charges 135; USD realized -0.88 charges 2.48 |',
+      '| PnL KRW realized 1,235 unrealized -3,000 charges 135; USD realized -0.88 unrealized 12.35 charges 2.48 |',
     );
     // cents always shown (before: 'USD realized -0.03 charges 1' after a $500 round trip)
-    const roundTrip = { KRW: zero, USD: { realized: new Decimal('-0.0267'), charges: new Decimal(1) } };
+    const roundTrip = {
+      KRW: zero,
+      USD: { realized: new Decimal('-0.0267'), unrealized: new Decimal(0), charges: new Decimal(1) },
+    };
     expect(statusLine({ ...status, pnl: roundTrip }, '01:30:06')).toContain(
-      '| PnL USD realized -0.03 charges 1.00 |',
+      '| PnL USD realized -0.03 unrealized 0.00 charges 1.00 |',
+    );
+    // a position bought and not sold yet: its PnL at the last price shows before anything is realized
+    const holding = { KRW: { ...zero, unrealized: new Decimal(2000), charges: new Decimal(101) }, USD: zero };
+    expect(statusLine({ ...status, pnl: holding }, '10:15:23')).toContain(
+      '| PnL KRW realized 0 unrealized 2,000 charges 101 |',
     );
     // the positions keep every digit (a fractional share is a quantity, not money)
     expect(statusLine({ ...status, pnl: { KRW: zero, USD: zero } }, '00:10:26')).toContain(

@@ -134,8 +134,11 @@ export function describeEvent(e: OrderEvent, at: string): string | null {
 export function statusLine(s: LiveStatus, at: string): string {
   const positions = [...s.positions].map(([sym, q]) => `${sym} ${fmt(q)}`).join(', ') || 'none';
   const pnl = (['KRW', 'USD'] as const)
-    .filter((c) => !s.pnl[c].realized.isZero() || !s.pnl[c].charges.isZero())
-    .map((c) => `${c} realized ${fmtMoney(s.pnl[c].realized, c)} charges ${fmtMoney(s.pnl[c].charges, c)}`)
+    .filter((c) => !s.pnl[c].realized.isZero() || !s.pnl[c].unrealized.isZero() || !s.pnl[c].charges.isZero())
+    .map(
+      (c) =>
+        `${c} realized ${fmtMoney(s.pnl[c].realized, c)} unrealized ${fmtMoney(s.pnl[c].unrealized, c)} charges ${fmtMoney(s.pnl[c].charges, c)}`,
+    )
     .join('; ');
   return (
     `${at} status  positions: ${positions} | open orders ${s.openOrders} | fills ${s.fills} | bars ${s.bars}` +

@@ -1,12 +1,13 @@
 /**
  * The status line of a live or paper run ({@link LiveStatus}): positions and open orders as the
  * mode's venue has them (live: the order manager's store; paper: the paper ledger and venue), the
- * fills, bars and refusals so far, the strategies' PnL and charges of this run, the client's
+ * fills, bars and refusals so far, the strategies' PnL and charges of this run and the unrealized
+ * PnL of their positions at the last prices, the client's
  * requests and the risk module's trading states.
  *
  * @module
  */
-import type { Currency, Decimal } from '@hoga/core';
+import { type Currency, Decimal } from '@hoga/core';
 import { type Portfolio, portfolioTotals } from '../portfolio/portfolio.js';
 import type { RiskGateBinding } from '../risk/risk-gate-factory.js';
 import type { RefusalTally } from '../runtime/refusal-tally.js';
@@ -43,6 +44,16 @@ export function booksPnl(portfolio: Portfolio, currency: Currency): RunPnl {
 }
 
 /**
+ * What the strategies' positions in `currency` made or lost since they were bought, at the last
+ * prices the run saw (a position with no price yet counts zero), earlier runs' positions included.
+ */
+export function unrealizedPnl(portfolio: Portfolio, currency: Currency): Decimal {
+  let sum = new Decimal(0);
+  for (const id of portfolio.strategies()) sum = sum.plus(portfolio.unrealizedPnl(id, currency));
+  return sum;
+}
+
+/**
  * The run's status now.
  *
  * @param o - the run's options (its client's request counts)
@@ -50,10 +61,14 @@ export function booksPnl(portfolio: Portfolio, currency: Currency): RunPnl {
  */
 export function liveStatus(o: Pick<LiveRunOptions, 'client'>, run: LiveStatusSources): LiveStatus {
   const { manager, paperAccount } = run.mode;
-  const totals = (c: Currency): RunPnl => {
+  const totals = (c: Currency): LiveStatus['pnl'][Currency] => {
     const now = booksPnl(run.portfolio, c);
     const start = run.atStart[c];
-    return { realized: now.realized.minus(start.realized), charges: now.charges.minus(start.charges) };
+    return {
+      realized: now.realized.minus(start.realized),
+      unrealized: unrealizedPnl(run.portfolio, c),
+      charges: now.charges.minus(start.charges),
+    };
   };
   const positions = new Map<string, Decimal>();
   if (manager !== null) {

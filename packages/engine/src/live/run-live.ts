@@ -83,8 +83,12 @@ export interface LiveStatus {
   readonly barsWaiting: number;
   /** The orders refused so far (denied by the risk module or rejected by the broker), by code. */
   readonly refused: Readonly<Record<string, number>>;
-  /** Realized PnL (before charges) and charges per currency of this run, all strategies. */
-  readonly pnl: Readonly<Record<Currency, { realized: Decimal; charges: Decimal }>>;
+  /**
+   * Per currency, all strategies: the realized PnL (before charges) and the charges of this run, and
+   * the unrealized PnL of the strategies' positions now, at the last prices the run saw (a position
+   * bought in an earlier run included; one with no price yet counts zero).
+   */
+  readonly pnl: Readonly<Record<Currency, { realized: Decimal; unrealized: Decimal; charges: Decimal }>>;
   /** Requests the client made so far and how many were rate-limited (429). */
   readonly requests: number;
   readonly rateLimited: number;

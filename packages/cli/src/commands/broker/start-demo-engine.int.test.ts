@@ -25,7 +25,15 @@ describe('runEngineDemo (pnpm start)', () => {
     expect(fills).toBeGreaterThan(0);
     expect(text).toMatch(new RegExp(`^summary: \\d+ orders, ${fills} fills, \\d+ bars$`, 'm'));
     // to the won, as the status lines print it (before: 'realized -28000.00, charges 12485.00')
-    expect(text).toMatch(/^ {2}KRW: realized -?[\d,]+, charges [\d,]+, net -?[\d,]+$/m);
+    // and the positions still held at the last prices: net = realized + unrealized − charges
+    const summary = text.match(
+      /^ {2}KRW: realized (-?[\d,]+), unrealized (-?[\d,]+) \(the strategy's positions at the last prices\), charges ([\d,]+), net (-?[\d,]+)$/m,
+    );
+    expect(summary).not.toBeNull();
+    const [realized, unrealized, charges, net] = (summary as RegExpMatchArray)
+      .slice(1)
+      .map((n) => Number(n.replaceAll(',', '')));
+    expect(net).toBe((realized as number) + (unrealized as number) - (charges as number));
     expect(lines.at(-1)).toBe('done: closing the connector and the simulator.');
   }, 120_000);
 

@@ -109,9 +109,10 @@ export async function runEngineDemo(options: EngineDemoOptions = {}): Promise<nu
     print(`summary: ${orders.length} orders, ${status.fills} fills, ${status.bars} bars`);
     for (const c of ['KRW', 'USD'] as const) {
       const p = status.pnl[c];
-      if (!p.realized.isZero() || !p.charges.isZero())
+      if (!p.realized.isZero() || !p.unrealized.isZero() || !p.charges.isZero())
         print(
-          `  ${c}: realized ${fmtMoney(p.realized, c)}, charges ${fmtMoney(p.charges, c)}, net ${fmtMoney(p.realized.minus(p.charges), c)}`,
+          `  ${c}: realized ${fmtMoney(p.realized, c)}, unrealized ${fmtMoney(p.unrealized, c)} (the strategy's positions at the last prices), ` +
+            `charges ${fmtMoney(p.charges, c)}, net ${fmtMoney(p.realized.plus(p.unrealized).minus(p.charges), c)}`,
         );
     }
     for (const [symbol, q] of status.positions) print(`  position ${symbol} ${q.toString()}`);
