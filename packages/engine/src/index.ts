@@ -160,8 +160,10 @@ export {
   StoreTradingStatePersistence,
   type TradingStateChanged,
   type TradingStateEntry,
+  type TradingStateEvent,
   type TradingStatePersistence,
   TradingStateSource,
+  type TradingStateSourceChanged,
 } from './risk/trading-state-persistence.js';
 export { EngineRuntime, type StrategySpec, type Subscription } from './runtime/engine-runtime.js';
 export { OrderIdFactory, RandomOrderIds, SequentialOrderIds } from './runtime/order-ids.js';

@@ -61,7 +61,8 @@ export class DailyLossSwitch {
     const trip = this.tripped.get(scopeKey(scope));
     const day = tradingDayOf(nowMs, this.options.config.tradingDayStartHourKst);
     if (trip === undefined || trip.day !== day) return pnl;
-    if (this.options.gateway.state(scope) !== TradingState.ACTIVE) return pnl;
+    // the kill switch still holds (lifted by hand it counts from the trip, whatever else holds the scope)
+    if (this.options.gateway.held(scope, TradingStateSource.DAILY_LOSS) !== undefined) return pnl;
     return pnl.minus(trip.pnlKrw);
   }
 

@@ -4,12 +4,17 @@ import { parseRiskConfig } from './risk-config.js';
 import { T0 } from './risk-fixture.test-helper.js';
 import { StaleDataMonitor } from './stale-data-monitor.js';
 import { TradingStateGateway } from './trading-state-gateway.js';
-import { MemoryTradingStatePersistence } from './trading-state-persistence.js';
+import { MemoryTradingStatePersistence, type TradingStateChanged } from './trading-state-persistence.js';
 
 function setup() {
   const clock = new VirtualClock(T0);
   const store = new MemoryTradingStatePersistence();
   return { clock, store, gateway: new TradingStateGateway(clock, store) };
+}
+
+/** The journalled changes of a scope's state in force. */
+function changed(store: MemoryTradingStatePersistence): TradingStateChanged[] {
+  return store.journalled.filter((e): e is TradingStateChanged => e.type === 'TradingStateChanged');
 }
 
 describe('TradingStateGateway', () => {
@@ -35,40 +40,144 @@ describe('TradingStateGateway', () => {
     it('does not loosen a stricter state from another source, and repeats nothing', () => {
       const { gateway, store } = setup();
       gateway.set({ kind: 'account' }, 'HALTED', 'daily-loss', 'lost');
-      expect(gateway.set({ kind: 'account' }, 'REDUCING', 'stale-data', 'stale')).toBe(false);
+      // stale data's REDUCING is kept beneath the halt: the account stays HALTED
+      expect(gateway.set({ kind: 'account' }, 'REDUCING', 'stale-data', 'stale')).toBe(true);
+      expect(gateway.set({ kind: 'account' }, 'REDUCING', 'stale-data', 'still stale')).toBe(false);
       expect(gateway.set({ kind: 'account' }, 'HALTED', 'daily-loss', 'lost')).toBe(false);
       expect(gateway.state({ kind: 'account' })).toBe('HALTED');
-      expect(store.journalled).toHaveLength(1);
+      expect(changed(store)).toHaveLength(1);
+      expect(store.journalled.at(-1)).toMatchObject({
+        type: 'TradingStateSourceChanged',
+        scope: 'account',
+        source: 'stale-data',
+        from: 'ACTIVE',
+        to: 'REDUCING',
+        state: 'HALTED',
+      });
     });
     it('keeps a daily-loss REDUCING when stale data sets the same state, so data flowing again does not lift it', () => {
       // before, stale data's REDUCING replaced the kill switch's (its end lost), and its recovery
       // lifted the account to ACTIVE for the rest of the day
-      const { gateway } = setup();
+      const { gateway, store } = setup();
       gateway.set({ kind: 'account' }, 'REDUCING', 'daily-loss', 'lost', T0 + 86_400_000);
-      expect(gateway.set({ kind: 'account' }, 'REDUCING', 'stale-data', 'stale')).toBe(false);
-      expect(gateway.liftIf({ kind: 'account' }, 'stale-data', 'data flows')).toBe(false);
-      expect(gateway.entry({ kind: 'account' })).toMatchObject({
+      gateway.set({ kind: 'account' }, 'REDUCING', 'stale-data', 'stale');
+      expect(gateway.liftIf({ kind: 'account' }, 'stale-data', 'data flows')).toBe(true);
+      expect(gateway.entry({ kind: 'account' })).toEqual({
         state: 'REDUCING',
         source: 'daily-loss',
+        reason: 'lost',
+        sinceMs: T0,
         untilMs: T0 + 86_400_000,
       });
-      // an operator still can
-      expect(gateway.set({ kind: 'account' }, 'REDUCING', 'manual', 'operator')).toBe(true);
+      expect(changed(store)).toHaveLength(1);
     });
     it("keeps an operator's HALTED when the daily loss limit halts the same scope, so it does not lapse the next day", () => {
       // before, the kill switch's HALTED replaced the operator's and gave it an end: the halt set by
       // hand (`hoga risk set`, until lifted by hand) ended at the next trading day
-      const { gateway, clock } = setup();
+      const { gateway, clock, store } = setup();
       gateway.set({ kind: 'strategy', strategyId: 's1' }, 'HALTED', 'manual', 'operator');
+      // the kill switch trips (its caller cancels the open orders) beneath the operator's halt
       expect(
         gateway.set({ kind: 'strategy', strategyId: 's1' }, 'HALTED', 'daily-loss', 'lost', T0 + 1000),
-      ).toBe(false);
+      ).toBe(true);
+      expect(gateway.entry({ kind: 'strategy', strategyId: 's1' })).toMatchObject({
+        source: 'manual',
+        beneath: [{ state: 'HALTED', source: 'daily-loss', untilMs: T0 + 1000 }],
+      });
       clock.advance(2000);
       expect(gateway.entry({ kind: 'strategy', strategyId: 's1' })).toMatchObject({
         state: 'HALTED',
         source: 'manual',
         untilMs: null,
       });
+      expect(gateway.snapshot().get('strategy:s1')?.beneath).toBeUndefined();
+      expect(changed(store)).toHaveLength(1);
+      expect(store.journalled.at(-1)).toMatchObject({
+        type: 'TradingStateSourceChanged',
+        source: 'daily-loss',
+        from: 'HALTED',
+        to: 'ACTIVE',
+        reason: 'a new trading day began',
+      });
+    });
+    it("shows an operator's REDUCING again when the kill switch's HALTED over it lapses", () => {
+      // before, the kill switch replaced it: s1 went ACTIVE the next trading day
+      const { gateway, clock, store } = setup();
+      const s1 = { kind: 'strategy', strategyId: 's1' } as const;
+      gateway.set(s1, 'REDUCING', 'manual', 'winding down');
+      gateway.set(s1, 'HALTED', 'daily-loss', 'lost', T0 + 1000);
+      expect(gateway.effective('s1', '005930').strategy).toBe('HALTED');
+      clock.advance(1000);
+      expect(gateway.effective('s1', '005930').strategy).toBe('REDUCING');
+      expect(changed(store).at(-1)).toMatchObject({
+        from: 'HALTED',
+        to: 'REDUCING',
+        source: 'new-trading-day',
+        untilMs: null,
+        heldBy: { source: 'manual', reason: 'winding down' },
+      });
+    });
+    it("shows stale data's REDUCING once the kill switch's HALTED over it lapses, and ACTIVE once the data flows", () => {
+      const { gateway, clock, store } = setup();
+      const monitor = new StaleDataMonitor(clock, parseRiskConfig(), gateway);
+      clock.advance(120_001);
+      monitor.evaluate();
+      gateway.set({ kind: 'account' }, 'HALTED', 'daily-loss', 'lost', T0 + 200_000);
+      monitor.evaluate();
+      expect(gateway.state({ kind: 'account' })).toBe('HALTED');
+      clock.advance(100_000);
+      monitor.evaluate();
+      expect(gateway.entry({ kind: 'account' })).toMatchObject({ state: 'REDUCING', source: 'stale-data' });
+      monitor.noteOrderPoll();
+      monitor.evaluate();
+      expect(gateway.state({ kind: 'account' })).toBe('ACTIVE');
+      expect(changed(store).map((e) => [e.from, e.to, e.source])).toEqual([
+        ['ACTIVE', 'REDUCING', 'stale-data'],
+        ['REDUCING', 'HALTED', 'daily-loss'],
+        ['HALTED', 'REDUCING', 'new-trading-day'],
+        ['REDUCING', 'ACTIVE', 'stale-data'],
+      ]);
+    });
+    it("keeps a reconciliation halt when stale data recovers and when an operator's REDUCING is lifted", () => {
+      const { gateway } = setup();
+      const sym = { kind: 'symbol', symbol: '005930' } as const;
+      gateway.set(sym, 'REDUCING', 'stale-data', 'no price');
+      gateway.set(sym, 'HALTED', 'reconciliation', 'broker holds 10, hoga 0');
+      gateway.liftIf(sym, 'stale-data', 'prices arrive again');
+      expect(gateway.entry(sym)).toMatchObject({ state: 'HALTED', source: 'reconciliation' });
+      expect(gateway.entry(sym)?.beneath).toBeUndefined();
+    });
+    it("keeps an operator's REDUCING under a reconciliation halt until the operator resets", () => {
+      const { gateway } = setup();
+      const sym = { kind: 'symbol', symbol: '005930' } as const;
+      gateway.set(sym, 'REDUCING', 'manual', 'watching it');
+      gateway.set(sym, 'HALTED', 'reconciliation', 'broker holds 10, hoga 0');
+      expect(gateway.state(sym)).toBe('HALTED');
+      expect(gateway.statusLine()).toBe(
+        'risk: symbol:005930 HALTED (reconciliation: broker holds 10, hoga 0) over REDUCING (manual: watching it)',
+      );
+    });
+    it('sets the scope by hand outright: stricter states of other sources go, looser ones stay beneath', () => {
+      const { gateway, store } = setup();
+      const s1 = { kind: 'strategy', strategyId: 's1' } as const;
+      gateway.set(s1, 'HALTED', 'daily-loss', 'lost', T0 + 86_400_000);
+      // an operator lets it sell out of its position
+      expect(gateway.set(s1, 'REDUCING', 'manual', 'let it exit')).toBe(true);
+      expect(gateway.entry(s1)).toEqual({
+        state: 'REDUCING',
+        source: 'manual',
+        reason: 'let it exit',
+        sinceMs: T0,
+        untilMs: null,
+      });
+      expect(changed(store).at(-1)).toMatchObject({ from: 'HALTED', to: 'REDUCING', source: 'manual' });
+      gateway.set({ kind: 'account' }, 'REDUCING', 'stale-data', 'stale');
+      gateway.set({ kind: 'account' }, 'HALTED', 'manual', 'stop');
+      expect(gateway.entry({ kind: 'account' })?.beneath).toMatchObject([{ source: 'stale-data' }]);
+      // ACTIVE by hand lifts every source's
+      expect(gateway.set({ kind: 'account' }, 'ACTIVE', 'manual', 'go')).toBe(true);
+      expect(gateway.state({ kind: 'account' })).toBe('ACTIVE');
+      expect(gateway.set({ kind: 'account' }, 'ACTIVE', 'manual', 'go')).toBe(false);
     });
     it('lets a kill switch lapse at its end (the next trading day)', () => {
       const { gateway, clock, store } = setup();
@@ -89,6 +198,30 @@ describe('TradingStateGateway', () => {
       expect(gateway.reset('hoga risk reset')).toHaveLength(2);
       expect(gateway.snapshot().size).toBe(0);
       expect(store.journalled.slice(-2).every((e) => e.to === 'ACTIVE' && e.source === 'manual')).toBe(true);
+    });
+    it('lifts every source of a scope, with one change each', () => {
+      const { gateway, store, clock } = setup();
+      const s1 = { kind: 'strategy', strategyId: 's1' } as const;
+      gateway.set(s1, 'REDUCING', 'manual', 'winding down');
+      gateway.set(s1, 'HALTED', 'daily-loss', 'lost', T0 + 86_400_000);
+      gateway.set({ kind: 'account' }, 'REDUCING', 'stale-data', 'stale');
+      gateway.set({ kind: 'account' }, 'HALTED', 'reconciliation', 'mismatch');
+      const before = changed(store).length;
+      expect(gateway.reset('hoga risk reset', [s1])).toEqual([s1]);
+      expect(gateway.state(s1)).toBe('ACTIVE');
+      // nothing shows again when the kill switch would have lapsed
+      clock.advance(86_400_000);
+      expect(gateway.state(s1)).toBe('ACTIVE');
+      expect(gateway.reset('hoga risk reset')).toEqual([{ kind: 'account' }]);
+      expect(gateway.snapshot().size).toBe(0);
+      expect(
+        changed(store)
+          .slice(before)
+          .map((e) => [e.scope, e.from, e.to, e.source]),
+      ).toEqual([
+        ['strategy:s1', 'HALTED', 'ACTIVE', 'manual'],
+        ['account', 'HALTED', 'ACTIVE', 'manual'],
+      ]);
     });
     it('is seen by a second gateway on the same storage after sync', () => {
       const { gateway, store, clock } = setup();

@@ -1,13 +1,18 @@
 /**
  * The one gateway that holds the trading states (ACTIVE, REDUCING, HALTED) of the account, each
  * strategy and each symbol. Guards, stale data, reconciliation and operators change them through
- * it; every change is a `TradingStateChanged` event in the journal with its reason.
+ * it. Each source holds its own state of a scope; the scope's state in force is the strictest of
+ * them, so a source lifting its own (stale data recovering, a kill switch lapsing) shows what the
+ * others hold. Every change of a scope's state in force is a `TradingStateChanged` event in the
+ * journal with the source that caused it; a source's change that leaves it as it was is a
+ * `TradingStateSourceChanged` event.
  *
  * @module
  */
 import { type Clock, newEventId } from '@hoga/core';
 import { type Observable, Subject } from 'rxjs';
 import { type RiskScope, scopeKey, scopeOfKey, stricterState, TradingState } from './risk-types.js';
+import { describeLayer, entryOfLayers, lapsed, layersOf } from './trading-state-layers.js';
 import {
   type TradingStateChanged,
   type TradingStateEntry,
@@ -30,13 +35,31 @@ const ALL_ACTIVE: EffectiveStates = Object.freeze({
   symbol: TradingState.ACTIVE,
 });
 
+/** One source's state of a scope changing: from (ACTIVE: it held none) to (ACTIVE: lifted). */
+interface SourceChange {
+  readonly source: TradingStateSource;
+  readonly from: TradingState;
+  readonly to: TradingState;
+  readonly reason: string;
+  readonly untilMs: number | null;
+}
+
+/** What caused a change: the event's source and reason. */
+interface Cause {
+  readonly source: TradingStateSource;
+  readonly reason: string;
+}
+
+const NEW_DAY: Cause = { source: TradingStateSource.NEW_TRADING_DAY, reason: 'a new trading day began' };
+
 /** Holds and changes the trading states. */
 export class TradingStateGateway {
+  /** Each restricted scope's entry: the state in force, the other sources' beneath it. */
   private entries: Map<string, TradingStateEntry>;
   /** The persistence's revision the entries were read at (undefined: read again on every sync). */
   private loaded: number | undefined;
   private readonly changes = new Subject<TradingStateChanged>();
-  /** Every change, as it happens. */
+  /** Every change of a scope's state in force, as it happens. */
   readonly changes$: Observable<TradingStateChanged> = this.changes.asObservable();
 
   /**
@@ -62,26 +85,21 @@ export class TradingStateGateway {
     this.entries = this.persistence.load();
   }
 
-  /** The state of a scope (ACTIVE when unset); a kill switch past its end lapses here. */
+  /** The state in force of a scope (ACTIVE when unset); a kill switch past its end lapses here. */
   state(scope: RiskScope): TradingState {
     return this.entry(scope)?.state ?? TradingState.ACTIVE;
   }
 
-  /** The kept entry of a scope, or undefined when ACTIVE. */
+  /**
+   * The kept entry of a scope (the state in force, the other sources' `beneath` it), or undefined
+   * when ACTIVE.
+   */
   entry(scope: RiskScope): TradingStateEntry | undefined {
-    const key = scopeKey(scope);
-    const entry = this.entries.get(key);
-    if (entry?.untilMs != null && this.clock.nowMs() >= entry.untilMs) {
-      this.apply(
-        scope,
-        TradingState.ACTIVE,
-        TradingStateSource.NEW_TRADING_DAY,
-        'a new trading day began',
-        null,
-      );
-      return undefined;
-    }
-    return entry;
+    const entry = this.entries.get(scopeKey(scope));
+    if (entry?.untilMs == null || this.clock.nowMs() < entry.untilMs) return entry;
+    // the state in force lapsed (a kill switch at the next trading day): what the others hold shows
+    const layers = this.current(scope, entry);
+    return this.commit(scope, layers.kept, NEW_DAY, layers.lapsed) ?? undefined;
   }
 
   /** The account's, the strategy's and the symbol's states. */
@@ -95,15 +113,21 @@ export class TradingStateGateway {
     };
   }
 
+  /** The state `source` holds of a scope (past the scope's state in force), or undefined. */
+  held(scope: RiskScope, source: TradingStateSource): TradingStateEntry | undefined {
+    const entry = this.entry(scope);
+    if (entry === undefined) return undefined;
+    const nowMs = this.clock.nowMs();
+    return layersOf(entry).find((l) => l.source === source && !lapsed(l, nowMs));
+  }
+
   /**
-   * Sets a scope's state. A no-op when the state and source are unchanged; a stricter state is
-   * never loosened by a different source (stale data does not lift a halt), except by hand; nor is
-   * a kill switch (source `daily-loss`) replaced by the same state of another source before it
-   * lapses, except by hand (stale data's REDUCING over a `reduce` kill switch's lost its end, and
-   * the data's recovery then lifted it); nor is a state set by hand replaced by the same state of
-   * another source (a kill switch's HALTED over an operator's gave it an end: it lapsed the next day).
+   * Sets the state `source` holds of a scope (ACTIVE: lifts it); the scope shows the strictest any
+   * source holds. A no-op when the source already holds `to`. By hand (source `manual`) the scope
+   * is set to `to` outright: the states of other sources stricter than `to` are lifted with it
+   * (ACTIVE lifts every source's, as {@link reset}), those as strict or looser stay beneath.
    *
-   * @returns whether the state changed
+   * @returns whether the source's state (by hand: the scope's) changed
    */
   set(
     scope: RiskScope,
@@ -112,32 +136,41 @@ export class TradingStateGateway {
     reason: string,
     untilMs: number | null = null,
   ): boolean {
-    const current = this.entry(scope);
-    const from = current?.state ?? TradingState.ACTIVE;
-    if (current !== undefined && current.state === to && current.source === source) return false;
-    if (
-      current?.state === to &&
-      (current.source === TradingStateSource.DAILY_LOSS || current.source === TradingStateSource.MANUAL) &&
-      source !== TradingStateSource.MANUAL
-    ) {
-      return false;
-    }
-    if (source !== TradingStateSource.MANUAL && stricterState(from, to) === from && from !== to) return false;
-    this.apply(scope, to, source, reason, untilMs);
+    const { kept, lapsed: gone } = this.current(scope);
+    const byHand = source === TradingStateSource.MANUAL;
+    const mine = kept.find((l) => l.source === source);
+    const from = mine?.state ?? TradingState.ACTIVE;
+    // by hand, the states of other sources stricter than `to` go
+    const loosened = (l: TradingStateEntry) =>
+      byHand && l.state !== to && stricterState(l.state, to) === l.state;
+    const others = kept.filter((l) => l.source !== source && !loosened(l));
+    if (from === to && others.length + (mine === undefined ? 0 : 1) === kept.length) return false;
+    const layers =
+      to === TradingState.ACTIVE
+        ? others
+        : [...others, { state: to, source, reason, sinceMs: this.clock.nowMs(), untilMs }];
+    this.commit(scope, layers, { source, reason }, [...gone, { source, from, to, reason, untilMs }]);
     return true;
   }
 
-  /** Lifts a scope back to ACTIVE if, and only if, `source` set it (stale data recovering). */
+  /** Lifts the state `source` holds of a scope, if it holds one (stale data recovering). */
   liftIf(scope: RiskScope, source: TradingStateSource, reason: string): boolean {
-    const current = this.entry(scope);
-    if (current === undefined || current.source !== source) return false;
-    this.apply(scope, TradingState.ACTIVE, source, reason, null);
+    const { kept, lapsed: gone } = this.current(scope);
+    const mine = kept.find((l) => l.source === source);
+    if (mine === undefined) return false;
+    const change = { source, from: mine.state, to: TradingState.ACTIVE, reason, untilMs: null };
+    this.commit(
+      scope,
+      kept.filter((l) => l !== mine),
+      { source, reason },
+      [...gone, change],
+    );
     return true;
   }
 
   /**
    * Manual reset (`hoga risk reset`): the named scopes, or every scope that is not ACTIVE, back to
-   * ACTIVE.
+   * ACTIVE, whichever sources held them.
    *
    * @returns the scopes reset
    */
@@ -147,26 +180,35 @@ export class TradingStateGateway {
     const done: RiskScope[] = [];
     for (const scope of targets) {
       if (this.state(scope) === TradingState.ACTIVE) continue;
-      this.apply(scope, TradingState.ACTIVE, TradingStateSource.MANUAL, reason, null);
+      this.commit(scope, [], { source: TradingStateSource.MANUAL, reason }, []);
       done.push(scope);
     }
     return done;
   }
 
-  /** Every scope that is not ACTIVE, by scope key. */
+  /** Every scope that is not ACTIVE, by scope key (states past their end lapse first). */
   snapshot(): ReadonlyMap<string, TradingStateEntry> {
-    for (const key of [...this.entries.keys()]) this.entry(scopeOfKey(key));
+    for (const key of [...this.entries.keys()]) {
+      const scope = scopeOfKey(key);
+      const entry = this.entry(scope);
+      if (entry?.beneath === undefined) continue;
+      const layers = this.current(scope, entry);
+      if (layers.lapsed.length > 0) this.commit(scope, layers.kept, NEW_DAY, layers.lapsed);
+    }
     return new Map(this.entries);
   }
 
   /**
    * One line for the status display: `all ACTIVE` or each restricted scope with its reason, and
-   * until when where it lapses by itself (a kill switch).
+   * until when where it lapses by itself (a kill switch); what other sources hold of the scope
+   * follows, `over` it.
    */
   statusLine(): string {
     const restricted = [...this.snapshot()].map(
       ([key, e]) =>
-        `${key} ${e.state} (${e.source}: ${e.reason}${e.untilMs == null ? '' : `; until ${describeKst(e.untilMs)}`})`,
+        `${key} ${layersOf(e)
+          .map((l) => describeLayer(l, describeKst))
+          .join(' over ')}`,
     );
     return restricted.length === 0 ? 'risk: all ACTIVE' : `risk: ${restricted.join('; ')}`;
   }
@@ -176,35 +218,81 @@ export class TradingStateGateway {
     this.changes.complete();
   }
 
-  private apply(
+  /** The sources' states of a scope: those in force and those past their end. */
+  private current(
     scope: RiskScope,
-    to: TradingState,
-    source: TradingStateSource,
-    reason: string,
-    untilMs: number | null,
-  ): void {
+    entry: TradingStateEntry | undefined = this.entries.get(scopeKey(scope)),
+  ): { kept: TradingStateEntry[]; lapsed: SourceChange[] } {
+    const nowMs = this.clock.nowMs();
+    const kept: TradingStateEntry[] = [];
+    const gone: SourceChange[] = [];
+    for (const l of layersOf(entry)) {
+      if (!lapsed(l, nowMs)) kept.push(l);
+      else
+        gone.push({
+          source: l.source,
+          from: l.state,
+          to: TradingState.ACTIVE,
+          reason: NEW_DAY.reason,
+          untilMs: null,
+        });
+    }
+    return { kept, lapsed: gone };
+  }
+
+  /**
+   * Keeps a scope's new sources' states and journals the change: one `TradingStateChanged` (with its
+   * cause) when the state in force changed, else a `TradingStateSourceChanged` per source changed.
+   *
+   * @returns the scope's new entry (null: ACTIVE)
+   */
+  private commit(
+    scope: RiskScope,
+    layers: readonly TradingStateEntry[],
+    cause: Cause,
+    sources: readonly SourceChange[],
+  ): TradingStateEntry | null {
     const key = scopeKey(scope);
     const from = this.entries.get(key)?.state ?? TradingState.ACTIVE;
+    const entry = entryOfLayers(layers);
+    const to = entry?.state ?? TradingState.ACTIVE;
     const nowMs = this.clock.nowMs();
-    const entry: TradingStateEntry | null =
-      to === TradingState.ACTIVE ? null : { state: to, source, reason, sinceMs: nowMs, untilMs };
     if (entry === null) this.entries.delete(key);
     else this.entries.set(key, entry);
-    const event: TradingStateChanged = {
-      type: 'TradingStateChanged',
-      eventId: newEventId(),
+    this.persistence.save(key, entry);
+    const common = {
       scope: key,
       ...(scope.kind === 'strategy' ? { strategyId: scope.strategyId } : {}),
-      from,
-      to,
-      source,
-      reason,
-      untilMs,
       tsEvent: nowMs,
       tsInit: nowMs,
     };
-    this.persistence.save(key, entry);
-    this.persistence.journal(event);
-    this.changes.next(event);
+    if (from !== to) {
+      const event: TradingStateChanged = {
+        type: 'TradingStateChanged',
+        eventId: newEventId(),
+        ...common,
+        from,
+        to,
+        source: cause.source,
+        reason: cause.reason,
+        untilMs: entry?.untilMs ?? null,
+        ...(entry !== null && entry.source !== cause.source
+          ? { heldBy: { source: entry.source, reason: entry.reason } }
+          : {}),
+      };
+      this.persistence.journal(event);
+      this.changes.next(event);
+      return entry;
+    }
+    for (const c of sources) {
+      this.persistence.journal({
+        type: 'TradingStateSourceChanged',
+        eventId: newEventId(),
+        ...common,
+        ...c,
+        state: to,
+      });
+    }
+    return entry;
   }
 }

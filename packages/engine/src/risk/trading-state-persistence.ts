@@ -25,7 +25,10 @@ export const TradingStateSource = {
 /** What set a trading state. */
 export type TradingStateSource = (typeof TradingStateSource)[keyof typeof TradingStateSource];
 
-/** A scope's current state, as kept. */
+/**
+ * A scope's state, as kept: the state in force (the strictest any source holds, its source,
+ * reason and times) and, in `beneath`, what the other sources hold of the same scope.
+ */
 export interface TradingStateEntry {
   readonly state: TradingState;
   readonly source: TradingStateSource;
@@ -34,6 +37,12 @@ export interface TradingStateEntry {
   readonly sinceMs: number;
   /** When it lapses by itself (the kill switch: the next trading day), or null. */
   readonly untilMs: number | null;
+  /**
+   * The states the other sources hold of the scope, strictest first (each without `beneath`):
+   * shown once the one in force is lifted or lapses. Absent when one source holds the scope (and in
+   * entries kept before sources stacked, which load as that).
+   */
+  readonly beneath?: readonly TradingStateEntry[];
 }
 
 /** A change of trading state: journalled, shown in the status line. */
@@ -46,12 +55,46 @@ export interface TradingStateChanged {
   readonly strategyId?: string;
   readonly from: TradingState;
   readonly to: TradingState;
+  /** What caused the change (a source setting or lifting its state, a kill switch lapsing, an operator). */
   readonly source: TradingStateSource;
   readonly reason: string;
+  /** When the new state lapses by itself, or null. */
   readonly untilMs: number | null;
+  /**
+   * The source (and its reason) that holds the new state, when that is not the one that caused the
+   * change: a kill switch lapsing shows an operator's REDUCING that was beneath it.
+   */
+  readonly heldBy?: { readonly source: TradingStateSource; readonly reason: string };
   readonly tsEvent: number;
   readonly tsInit: number;
 }
+
+/**
+ * A source set or lifted its own state of a scope while the scope's state in force stayed as it was
+ * (a kill switch tripping under an operator's halt, stale data recovering under a kill switch):
+ * journalled, so the record tells why the scope is held, but not a {@link TradingStateChanged}.
+ */
+export interface TradingStateSourceChanged {
+  readonly type: 'TradingStateSourceChanged';
+  readonly eventId: string;
+  /** `account`, `strategy:<id>` or `symbol:<code>`. */
+  readonly scope: string;
+  /** The strategy, for a strategy scope. */
+  readonly strategyId?: string;
+  /** The source's own state before and after (ACTIVE: it held none). */
+  readonly from: TradingState;
+  readonly to: TradingState;
+  readonly source: TradingStateSource;
+  readonly reason: string;
+  readonly untilMs: number | null;
+  /** The scope's state in force, unchanged. */
+  readonly state: TradingState;
+  readonly tsEvent: number;
+  readonly tsInit: number;
+}
+
+/** What the gateway journals. */
+export type TradingStateEvent = TradingStateChanged | TradingStateSourceChanged;
 
 /** Storage of the gateway. */
 export interface TradingStatePersistence {
@@ -60,7 +103,7 @@ export interface TradingStatePersistence {
   /** Keeps a scope's entry (null: ACTIVE, removed). */
   save(scopeKey: string, entry: TradingStateEntry | null): void;
   /** Appends a change to the journal. */
-  journal(event: TradingStateChanged): void;
+  journal(event: TradingStateEvent): void;
   /**
    * A number that changes whenever the kept states change (each save). Storage that another process
    * may change leaves it out, and is read again on every sync.
@@ -73,7 +116,7 @@ export class MemoryTradingStatePersistence implements TradingStatePersistence {
   private readonly entries = new Map<string, TradingStateEntry>();
   private saves = 0;
   /** Every journalled change, oldest first. */
-  readonly journalled: TradingStateChanged[] = [];
+  readonly journalled: TradingStateEvent[] = [];
 
   load(): Map<string, TradingStateEntry> {
     return new Map(this.entries);
@@ -87,7 +130,7 @@ export class MemoryTradingStatePersistence implements TradingStatePersistence {
   revision(): number {
     return this.saves;
   }
-  journal(event: TradingStateChanged): void {
+  journal(event: TradingStateEvent): void {
     this.journalled.push(event);
   }
 }
@@ -131,7 +174,7 @@ export class StoreTradingStatePersistence implements TradingStatePersistence {
     if (entry === null) this.db.strategyState.delete(riskStateOwner(this.mode), scopeKey);
     else this.db.strategyState.set(riskStateOwner(this.mode), scopeKey, entry);
   }
-  journal(event: TradingStateChanged): void {
+  journal(event: TradingStateEvent): void {
     this.db.journal.append({
       type: event.type,
       tsEvent: event.tsEvent,
