@@ -86,7 +86,9 @@ describe('HogaDatabase', () => {
           expect(db.info().integrity).toEqual(['ok']);
           if (version >= 1) expect(db.orders.get('old-1')?.quantity).toEqual(new Decimal('3'));
           const applied = db.connection
-            .prepare("SELECT key FROM meta WHERE key LIKE 'migration.%' ORDER BY key")
+            .prepare(
+              "SELECT key FROM meta WHERE key LIKE 'migration.%' ORDER BY CAST(substr(key, 11) AS INTEGER)",
+            )
             .pluck()
             .all();
           expect(applied).toEqual(MIGRATIONS.map((m) => `migration.${m.version}`));

@@ -12,6 +12,7 @@ export { type DatabaseInfo, HogaDatabase, type OpenDatabaseOptions } from './hog
 export {
   type BacktestRemoval,
   backtestRunsStartedBefore,
+  liveBacktestProcess,
   type RemovedBacktestRows,
   removeBacktestRun,
   removeBacktestRuns,
@@ -65,6 +66,7 @@ export {
   type PositionSnapshot,
   type PositionSnapshotRecord,
 } from './repositories/position-repository.js';
+export { type RunProcess, runProcessAlive, thisProcess } from './repositories/run-process.js';
 export {
   type NewRun,
   type RunEnd,

@@ -132,7 +132,7 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .option('--limit <n>', 'at most n runs', limit, 50)
     .option(
       '--delete <runIds>',
-      'delete these backtests (comma-separated) with their trades, equity, journal entries and strategy state; paper and live runs are refused',
+      'delete these backtests (comma-separated) with their trades, equity, journal entries and strategy state; paper and live runs are refused, as is a backtest still running on this machine',
     )
     .option('--delete-backtests', 'delete every backtest started before --before')
     .option(

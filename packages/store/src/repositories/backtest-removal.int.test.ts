@@ -1,8 +1,15 @@
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { Decimal } from '@hoga/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTemp, sampleFill, sampleOrder, T0 } from '../../test/support.js';
 import type { HogaDatabase } from '../hoga-database.js';
-import { backtestRunsStartedBefore, removeBacktestRun, removeBacktestRuns } from './backtest-removal.js';
+import {
+  backtestRunsStartedBefore,
+  liveBacktestProcess,
+  removeBacktestRun,
+  removeBacktestRuns,
+} from './backtest-removal.js';
 import { backtestOrderIdPrefix } from './journal-repository.js';
 import { type NewRun, RunRepository } from './run-repository.js';
 
@@ -133,6 +140,66 @@ describe('removeBacktestRun', () => {
       removed: { runs: 1, journal: 4 },
       journalSharedWith: [],
     });
+  });
+});
+
+describe('removeBacktestRun of a backtest still running', () => {
+  /** A backtest stored as started (status `running`) by the given process, with a trade. */
+  function started(runId: string, process?: NewRun['process']): void {
+    const runs = new RunRepository(db.connection);
+    runs.start({ ...run(runId, 'backtest', T0), ...(process === undefined ? {} : { process }) });
+    runs.appendTrades(runId, [
+      {
+        time: T0,
+        symbol: '005930',
+        side: 'BUY',
+        quantity: new Decimal(1),
+        price: new Decimal(72100),
+        currency: 'KRW',
+        commission: new Decimal(0),
+        tax: new Decimal(0),
+      },
+    ]);
+  }
+  /** A pid no process has any more: a child's, once it exited. */
+  const gonePid = (): number => spawnSync(process.execPath, ['-e', '']).pid as number;
+
+  it('keeps one whose process lives on this machine, untouched', () => {
+    // this process, and another that lives (the test runner's parent)
+    started('run-here');
+    started('run-parent', { pid: process.ppid, host: hostname() });
+    const before = dump();
+    expect(removeBacktestRuns(db.connection, ['run-here', 'run-parent'])).toEqual([
+      { outcome: 'running', runId: 'run-here', process: { pid: process.pid, host: hostname() } },
+      { outcome: 'running', runId: 'run-parent', process: { pid: process.ppid, host: hostname() } },
+    ]);
+    expect(liveBacktestProcess(db.connection, 'run-parent')).toEqual({ pid: process.ppid, host: hostname() });
+    expect(dump()).toEqual(before);
+  });
+
+  it("removes one whose process is gone (interrupted), another machine's, or one with no process recorded", () => {
+    started('run-crashed', { pid: gonePid(), host: hostname() });
+    started('run-elsewhere', { pid: process.pid, host: `not-${hostname()}` });
+    started('run-unknown', null);
+    for (const id of ['run-crashed', 'run-elsewhere', 'run-unknown'])
+      expect(liveBacktestProcess(db.connection, id), id).toBeNull();
+    expect(
+      removeBacktestRuns(db.connection, ['run-crashed', 'run-elsewhere', 'run-unknown']).map((r) => [
+        r.outcome,
+        r.outcome === 'removed' ? r.removed.runTrades : null,
+      ]),
+    ).toEqual([
+      ['removed', 1],
+      ['removed', 1],
+      ['removed', 1],
+    ]);
+  });
+
+  it('removes one of this process once it ended', () => {
+    started('run-ended');
+    new RunRepository(db.connection).finish('run-ended', { status: 'completed', endedAt: T0 + 1, stats: {} });
+    expect(liveBacktestProcess(db.connection, 'run-ended')).toBeNull();
+    expect(removeBacktestRun(db.connection, 'run-ended')).toMatchObject({ outcome: 'removed' });
   });
 });
 

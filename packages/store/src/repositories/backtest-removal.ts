@@ -6,13 +6,17 @@
  * state (`strategy_state` under `backtest/<runId>/<strategyId>`). Nothing else is keyed by a
  * backtest (its risk states live in memory; the candle and exchange-rate caches are shared).
  *
- * Paper and live runs are never removed: their orders and fills are the account's record.
+ * Paper and live runs are never removed: their orders and fills are the account's record. Nor is a
+ * backtest still `running` whose process lives on this machine: it would go on writing rows under
+ * a run that is gone (and fail on them). One whose process is gone (it crashed or was killed) is
+ * removed as any.
  *
  * @module
  */
 import type Database from 'better-sqlite3';
 import { backtestOrderIdPrefix } from './journal-repository.js';
-import type { RunKind } from './run-repository.js';
+import { type RunProcess, runProcessAlive } from './run-process.js';
+import type { RunKind, RunStatus } from './run-repository.js';
 
 /** The rows one removal deleted, by table. */
 export interface RemovedBacktestRows {
@@ -37,6 +41,8 @@ export type BacktestRemoval =
       readonly journalSharedWith: readonly string[];
     }
   | { readonly outcome: 'missing'; readonly runId: string }
+  /** Still `running`, and its process lives on this machine: left whole. */
+  | { readonly outcome: 'running'; readonly runId: string; readonly process: RunProcess }
   | { readonly outcome: 'not-backtest'; readonly runId: string; readonly kind: RunKind };
 
 /** The end of a range of TEXT keys beginning with `prefix`: no key with the prefix sorts after it. */
@@ -44,12 +50,41 @@ function prefixEnd(prefix: string): string {
   return `${prefix}\uffff`;
 }
 
+/** What a removal reads of a run. */
+interface StoredRun {
+  readonly kind: RunKind;
+  readonly status: RunStatus;
+  /** Absent in a file of schema 9 or older. */
+  readonly pid?: number | null;
+  readonly host?: string | null;
+}
+
+/** The process of a `running` run when it lives on this machine; null otherwise. */
+function runningProcess(run: StoredRun): RunProcess | null {
+  if (run.status !== 'running' || run.pid === undefined || run.pid === null || !run.host) return null;
+  const owner = { pid: run.pid, host: run.host };
+  return runProcessAlive(owner) === true ? owner : null;
+}
+
+/**
+ * The process of a stored backtest that is still running on this machine, or null (finished,
+ * interrupted, another machine's, or none recorded): what {@link removeBacktestRun} refuses to remove.
+ *
+ * @param db - an open connection to a hoga database of schema 5 or later
+ * @param runId - the run
+ */
+export function liveBacktestProcess(db: Database.Database, runId: string): RunProcess | null {
+  const run = db.prepare('SELECT * FROM runs WHERE run_id = ?').get(runId) as StoredRun | undefined;
+  return run === undefined || run.kind !== 'backtest' ? null : runningProcess(run);
+}
+
 /** SQL of the stored backtests' run ids. */
 const BACKTEST_IDS = "SELECT run_id FROM runs WHERE kind = 'backtest'";
 
 /**
  * Removes one backtest run and every row stored under it, in one immediate transaction; a paper or
- * live run is left untouched (`not-backtest`), as is everything not of this run.
+ * live run is left untouched (`not-backtest`), as is a backtest still running on this machine
+ * (`running`) and everything not of this run.
  *
  * @param db - an open connection to a hoga database of schema 5 or later (runs stored)
  * @param runId - the run
@@ -72,31 +107,34 @@ export function removeBacktestRuns(db: Database.Database, runIds: readonly strin
     const head = backtestOrderIdPrefix(id);
     byHead.set(head, [...(byHead.get(head) ?? []), id]);
   }
-  const kindOf = db.prepare('SELECT kind FROM runs WHERE run_id = ?').pluck();
+  // (`*`: a file of schema 9 or older has no process columns)
+  const runOf = db.prepare('SELECT * FROM runs WHERE run_id = ?');
   const journalOf = db.prepare(
     "DELETE FROM journal WHERE mode = 'backtest' AND client_order_id >= ? AND client_order_id < ?",
   );
   const stateOf = db.prepare('DELETE FROM strategy_state WHERE strategy_id >= ? AND strategy_id < ?');
   const tradesOf = db.prepare('DELETE FROM run_trades WHERE run_id = ?');
   const equityOf = db.prepare('DELETE FROM run_equity WHERE run_id = ?');
-  const runOf = db.prepare('DELETE FROM runs WHERE run_id = ?');
+  const deleteRun = db.prepare('DELETE FROM runs WHERE run_id = ?');
   const remove = db.transaction((runId: string): BacktestRemoval => {
-    const kind = kindOf.get(runId) as RunKind | undefined;
-    if (kind === undefined) return { outcome: 'missing', runId };
-    if (kind !== 'backtest') return { outcome: 'not-backtest', runId, kind };
+    const run = runOf.get(runId) as StoredRun | undefined;
+    if (run === undefined) return { outcome: 'missing', runId };
+    if (run.kind !== 'backtest') return { outcome: 'not-backtest', runId, kind: run.kind };
+    const owner = runningProcess(run);
+    if (owner !== null) return { outcome: 'running', runId, process: owner };
     const head = backtestOrderIdPrefix(runId);
     const sharing = (byHead.get(head) ?? []).filter((id) => id !== runId);
     const orders = `${head}-`;
     const journal = sharing.length > 0 ? 0 : journalOf.run(orders, prefixEnd(orders)).changes;
-    const owner = `backtest/${runId}/`;
+    const state = `backtest/${runId}/`;
     const removed = {
       runs: 0,
       runTrades: tradesOf.run(runId).changes,
       runEquity: equityOf.run(runId).changes,
       journal,
-      strategyState: stateOf.run(owner, prefixEnd(owner)).changes,
+      strategyState: stateOf.run(state, prefixEnd(state)).changes,
     };
-    removed.runs = runOf.run(runId).changes;
+    removed.runs = deleteRun.run(runId).changes;
     byHead.set(head, sharing);
     return { outcome: 'removed', runId, removed, journalSharedWith: sharing };
   });

@@ -1,8 +1,12 @@
-import { Decimal } from '@hoga/core';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { Decimal, VirtualClock } from '@hoga/core';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTemp } from '../../test/support.js';
-import type { HogaDatabase } from '../hoga-database.js';
+import { openTemp, T0, tempDir } from '../../test/support.js';
+import { HogaDatabase } from '../hoga-database.js';
+import { LATEST_SCHEMA_VERSION } from '../schema/migrations.js';
+import { migrate } from '../schema/migrator.js';
 import { type NewRun, RunRepository, type RunTrade } from './run-repository.js';
 
 let db: HogaDatabase;
@@ -86,6 +90,7 @@ describe('RunRepository', () => {
           },
           status: 'completed',
           startedAt: T,
+          process: { pid: process.pid, host: hostname() },
           endedAt: T + 5_000,
           stats: { totalReturn: 0.0012, commissions: { KRW: '108.15' } },
         });
@@ -181,18 +186,62 @@ describe('RunRepository', () => {
     });
   });
 
-  describe('.list / .delete', () => {
-    it('lists the newest runs first, of one kind when asked, and deletes a run with its rows', () => {
+  describe('.list', () => {
+    it('lists the newest runs first, of one kind when asked', () => {
       runs.start(run('a', T));
       runs.start(run('b', T + 1, 'paper'));
       runs.start(run('c', T + 2));
-      runs.appendTrades('c', trades);
       expect(runs.list().map((r) => r.runId)).toEqual(['c', 'b', 'a']);
       expect(runs.list({ kind: 'backtest', limit: 1 }).map((r) => r.runId)).toEqual(['c']);
-      expect(runs.delete('c')).toBe(true);
-      expect(runs.get('c')).toBeUndefined();
-      expect(runs.trades('c')).toEqual([]);
-      expect(runs.delete('c')).toBe(false);
+    });
+  });
+
+  describe('.start: the process of a run', () => {
+    it('records the process that starts the run, the one given, or none when told so', () => {
+      runs.start(run('here'));
+      runs.start({ ...run('there'), process: { pid: 4242, host: 'other-machine' } });
+      runs.start({ ...run('none'), process: null });
+      expect(runs.get('here')?.process).toEqual({ pid: process.pid, host: hostname() });
+      expect(runs.get('there')?.process).toEqual({ pid: 4242, host: 'other-machine' });
+      expect(runs.get('none')?.process).toBeNull();
+    });
+  });
+
+  describe('migration 10', () => {
+    it('brings a version-9 file up: its runs have no process, a new run records its own', () => {
+      const { dir, cleanup: removeDir } = tempDir();
+      try {
+        const old = join(dir, 'v9.sqlite');
+        const raw = new Database(old);
+        migrate(raw, old, T0, 9);
+        raw
+          .prepare(
+            `INSERT INTO runs (run_id, kind, strategy_name, params, status, started_at)
+             VALUES ('old', 'backtest', 'sma', '{}', 'running', ?)`,
+          )
+          .run(T0);
+        // read without migrating (as hoga db runs reads a file): no process
+        expect(new RunRepository(raw).get('old')).toMatchObject({ status: 'running', process: null });
+        raw.close();
+
+        const opened = HogaDatabase.open(old, { clock: new VirtualClock(T0) });
+        try {
+          expect(opened.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+          const migrated = new RunRepository(opened.connection);
+          expect(migrated.get('old')).toMatchObject({ status: 'running', process: null });
+          migrated.start(run('new'));
+          expect(migrated.get('new')?.process).toEqual({ pid: process.pid, host: hostname() });
+          const meta = opened.connection
+            .prepare("SELECT value FROM meta WHERE key = 'migration.10'")
+            .pluck()
+            .get();
+          expect(JSON.parse(meta as string)).toMatchObject({ appliedAt: T0 });
+        } finally {
+          opened.close();
+        }
+      } finally {
+        removeDir();
+      }
     });
   });
 });

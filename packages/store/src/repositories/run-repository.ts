@@ -1,6 +1,8 @@
 /**
  * Runs: one row per backtest, paper or live run (strategy, parameters, start and end, statistics),
  * with the fills it made (decimals as TEXT) and its equity curve (a number per point: statistics).
+ * A backtest is removed by `removeBacktestRun` (`backtest-removal`), with its journal entries and
+ * strategy state too; paper and live runs are never removed.
  *
  * @module
  */
@@ -8,6 +10,7 @@ import type { Decimal } from '@hoga/core';
 import type Database from 'better-sqlite3';
 import { decimalToText, fromJsonText, textToDecimal, toJsonText } from '../codec.js';
 import { StoreError, StoreErrorCode } from '../store-error.js';
+import { type RunProcess, thisProcess } from './run-process.js';
 
 /** How a run traded. */
 export type RunKind = 'backtest' | 'paper' | 'live';
@@ -25,6 +28,11 @@ export interface NewRun {
   /** The run's parameters (config, symbols, interval, range, cash …), JSON-serialisable. */
   readonly params: unknown;
   readonly startedAt: number;
+  /**
+   * The process that runs it (`hoga db runs --delete` keeps the rows of a `running` run whose
+   * process lives); default: this process, the one that stores the run as started.
+   */
+  readonly process?: RunProcess | null;
 }
 
 /** One fill of a run. */
@@ -49,6 +57,8 @@ export interface RunEquityPoint {
 
 /** A stored run. Decimals inside `params` and `stats` come back as strings. */
 export interface RunRecord extends NewRun {
+  /** The process that ran it; null for a run stored before processes were (schema 9 and older). */
+  readonly process: RunProcess | null;
   readonly status: RunStatus;
   readonly endedAt: number | null;
   readonly stats: unknown;
@@ -72,6 +82,9 @@ interface RunRow {
   started_at: number;
   ended_at: number | null;
   stats: string | null;
+  /** Absent in a file of schema 9 or older (read without migrating). */
+  pid?: number | null;
+  host?: string | null;
 }
 
 interface TradeRow {
@@ -97,7 +110,7 @@ interface TradeRow {
  * ```
  */
 export class RunRepository {
-  private readonly insertRun: Database.Statement;
+  private insertRun: Database.Statement | undefined;
   private readonly updateEnd: Database.Statement;
   private readonly insertTrades: BlockInsert;
   private readonly insertEquity: BlockInsert;
@@ -108,15 +121,10 @@ export class RunRepository {
   private readonly selectRunsOfKind: Database.Statement;
   private readonly selectTrades: Database.Statement;
   private readonly selectEquity: Database.Statement;
-  private readonly deleteRun: Database.Statement;
   private readonly tx: <T>(fn: () => T) => T;
 
   /** @param db - an open, migrated connection */
   constructor(private readonly db: Database.Database) {
-    this.insertRun = db.prepare(
-      `INSERT INTO runs (run_id, kind, strategy_path, strategy_name, params, status, started_at)
-       VALUES (?, ?, ?, ?, ?, 'running', ?)`,
-    );
     this.updateEnd = db.prepare('UPDATE runs SET status = ?, ended_at = ?, stats = ? WHERE run_id = ?');
     this.insertTrades = new BlockInsert(
       db,
@@ -137,7 +145,6 @@ export class RunRepository {
        FROM run_trades WHERE run_id = ? ORDER BY seq`,
     );
     this.selectEquity = db.prepare('SELECT time, equity FROM run_equity WHERE run_id = ? ORDER BY seq').raw();
-    this.deleteRun = db.prepare('DELETE FROM runs WHERE run_id = ?');
     this.tx = <T>(fn: () => T): T => (db.inTransaction ? fn() : db.transaction(fn).immediate());
   }
 
@@ -147,6 +154,12 @@ export class RunRepository {
    * @throws {@link StoreError} `invalid-argument` when the run id is taken
    */
   start(run: NewRun): void {
+    // prepared on first use: a file of an older schema (no process columns) is read with this class
+    this.insertRun ??= this.db.prepare(
+      `INSERT INTO runs (run_id, kind, strategy_path, strategy_name, params, status, started_at, pid, host)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
+    );
+    const owner = run.process === undefined ? thisProcess() : run.process;
     try {
       this.insertRun.run(
         run.runId,
@@ -155,6 +168,8 @@ export class RunRepository {
         run.strategyName,
         toJsonText(run.params),
         run.startedAt,
+        owner?.pid ?? null,
+        owner?.host ?? null,
       );
     } catch (e) {
       if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
@@ -261,15 +276,6 @@ export class RunRepository {
   equity(runId: string): RunEquityPoint[] {
     return (this.selectEquity.all(runId) as [number, number][]).map(([time, equity]) => ({ time, equity }));
   }
-
-  /** Deletes a run with its trades and equity; returns whether it existed. */
-  delete(runId: string): boolean {
-    return this.tx(() => {
-      this.db.prepare('DELETE FROM run_trades WHERE run_id = ?').run(runId);
-      this.db.prepare('DELETE FROM run_equity WHERE run_id = ?').run(runId);
-      return this.deleteRun.run(runId).changes > 0;
-    });
-  }
 }
 
 /** Rows per INSERT statement: 9 bound values per trade, 2 per equity point (SQLite allows 32,766). */
@@ -348,6 +354,10 @@ function toRecord(r: RunRow): RunRecord {
     params: fromJsonText(r.params, 'runs.params'),
     status: r.status,
     startedAt: r.started_at,
+    process:
+      r.pid === null || r.pid === undefined || r.host === null || r.host === undefined
+        ? null
+        : { pid: r.pid, host: r.host },
     endedAt: r.ended_at,
     stats: r.stats === null ? null : fromJsonText(r.stats, 'runs.stats'),
   };

@@ -13,6 +13,7 @@ import { MIGRATION_006_TOKEN_FINGERPRINT_SQL } from './migration-006-token-finge
 import { MIGRATION_007_COMMAND_LOG_SQL } from './migration-007-command-log.js';
 import { MIGRATION_008_CANDLE_BLOCKS_SQL } from './migration-008-candle-blocks.js';
 import { MIGRATION_009_FX_RATES_SQL } from './migration-009-fx-rates.js';
+import { MIGRATION_010_RUN_PROCESS_SQL } from './migration-010-run-process.js';
 
 /** One schema step. */
 export interface Migration {
@@ -220,6 +221,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 9,
     name: 'exchange-rate cache: the rates (and the times without one) the broker answered, history only',
     sql: MIGRATION_009_FX_RATES_SQL,
+  },
+  {
+    version: 10,
+    name: 'runs: the process (pid and host) that runs each one',
+    sql: MIGRATION_010_RUN_PROCESS_SQL,
   },
 ];
 

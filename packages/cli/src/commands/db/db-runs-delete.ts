@@ -2,7 +2,8 @@
  * `hoga db runs --delete RUN[,RUN…]` and `--delete-backtests --before DATE`: remove stored
  * backtests with every row kept under them (run, trades, equity, journal entries, strategy state),
  * one transaction per run. Paper and live runs are refused: their orders and fills are the
- * account's record. SQLite keeps the freed pages inside the file; `--vacuum` gives them back to
+ * account's record. So is a backtest still running on this machine (its `hoga backtest` would go
+ * on writing under a run that is gone); one whose process is gone (interrupted) is deleted. SQLite keeps the freed pages inside the file; `--vacuum` gives them back to
  * the disk.
  *
  * @module
@@ -13,7 +14,9 @@ import {
   type BacktestRemoval,
   backtestRunsStartedBefore,
   HogaDatabase,
+  liveBacktestProcess,
   type RemovedBacktestRows,
+  type RunProcess,
   removeBacktestRuns,
   resolveDatabasePath,
 } from '@hoga/store';
@@ -92,10 +95,17 @@ function removedText(runId: string, r: RemovedBacktestRows, sharedWith: readonly
   );
 }
 
+/** Why a backtest still running is not deleted, and what to do. */
+function runningText(runId: string, owner: RunProcess): string {
+  return `hoga db: backtest ${runId} is still running (process ${owner.pid} on this machine): wait for it to finish, or stop it (Ctrl-C where it runs, or kill ${owner.pid}), then delete it\n`;
+}
+
 /** What a deletion did, as {@link report} prints it. */
 interface Report {
   readonly file: string;
   readonly done: readonly Extract<BacktestRemoval, { outcome: 'removed' }>[];
+  /** Backtests asked for but left (still running, or gone meanwhile). */
+  readonly left: number;
   /** Bytes of free pages inside the file. */
   readonly freeBytes: number;
   readonly vacuum: { readonly beforeBytes: number; readonly afterBytes: number } | null;
@@ -121,7 +131,7 @@ function report(r: Report, json: boolean, io: DbCommandIo): void {
     io.out(`${JSON.stringify(out, null, 2)}\n`);
     return;
   }
-  if (r.before !== undefined && r.done.length === 0) {
+  if (r.before !== undefined && r.done.length === 0 && r.left === 0) {
     io.out(`no backtest in ${r.file} started before ${r.before} (KST); nothing deleted\n`);
   }
   for (const d of r.done) io.out(removedText(d.runId, d.removed, d.journalSharedWith));
@@ -176,19 +186,24 @@ export function dbRunsDelete(
       );
       const refused = [...kinds].filter(([, kind]) => kind !== undefined && kind !== 'backtest');
       const missing = [...kinds].filter(([, kind]) => kind === undefined).map(([id]) => id);
+      const running = targets.flatMap((id) => {
+        const owner = kinds.get(id) === 'backtest' ? liveBacktestProcess(c, id) : null;
+        return owner === null ? [] : [[id, owner] as const];
+      });
       for (const [id, kind] of refused) {
         io.err(
           `hoga db: run ${id} is a ${kind} run: its orders and fills are the account's record and are never deleted; only backtests are (hoga db runs --kind backtest lists them)\n`,
         );
       }
+      for (const [id, owner] of running) io.err(runningText(id, owner));
       for (const id of missing) {
         io.err(
           `hoga db: no run ${id} in ${file} (hoga db runs lists them)${simulatorDatabaseHint(flags.db)}\n`,
         );
       }
-      if (refused.length > 0 || missing.length > 0) {
+      if (refused.length > 0 || running.length > 0 || missing.length > 0) {
         io.err('hoga db: nothing was deleted\n');
-        io.fail(refused.length > 0 ? 2 : 1);
+        io.fail(refused.length > 0 || running.length > 0 ? 2 : 1);
         return;
       }
     } else if (flags.before !== undefined) {
@@ -199,17 +214,22 @@ export function dbRunsDelete(
     const done = results.filter(
       (r): r is Extract<BacktestRemoval, { outcome: 'removed' }> => r.outcome === 'removed',
     );
-    // another process deleted one meanwhile (or, never seen, stored a paper run under its id)
     for (const r of results) {
-      if (r.outcome !== 'removed')
+      // a backtest of --before still running; or one of --delete that started meanwhile
+      if (r.outcome === 'running') io.err(runningText(r.runId, r.process));
+      // another process deleted one meanwhile (or, never seen, stored a paper run under its id)
+      else if (r.outcome !== 'removed')
         io.err(`hoga db: run ${r.runId} was no longer a stored backtest; left alone\n`);
     }
+    const left = results.length - done.length;
+    // the others are deleted; the exit code says that not all were
+    if (results.some((r) => r.outcome === 'running')) io.fail(2);
     const freeBytes =
       (c.pragma('freelist_count', { simple: true }) as number) *
       (c.pragma('page_size', { simple: true }) as number);
     if (flags.vacuum !== true) {
       report(
-        { file, done, freeBytes, vacuum: null, before: flags.before, db: flags.db },
+        { file, done, left, freeBytes, vacuum: null, before: flags.before, db: flags.db },
         flags.json === true,
         io,
       );
@@ -221,7 +241,7 @@ export function dbRunsDelete(
       c.pragma('wal_checkpoint(TRUNCATE)');
     } catch (error) {
       report(
-        { file, done, freeBytes, vacuum: null, before: flags.before, db: flags.db },
+        { file, done, left, freeBytes, vacuum: null, before: flags.before, db: flags.db },
         flags.json === true,
         io,
       );
@@ -232,7 +252,11 @@ export function dbRunsDelete(
       return;
     }
     const vacuum = { beforeBytes, afterBytes: fileBytes(file) };
-    report({ file, done, freeBytes: 0, vacuum, before: flags.before, db: flags.db }, flags.json === true, io);
+    report(
+      { file, done, left, freeBytes: 0, vacuum, before: flags.before, db: flags.db },
+      flags.json === true,
+      io,
+    );
   } finally {
     db.close();
   }

@@ -9,7 +9,13 @@
 
 import { existsSync, statSync } from 'node:fs';
 import { formatDecimal, formatKst } from '@hoga/core';
-import { type RunKind, type RunRecord, RunRepository, resolveDatabasePath } from '@hoga/store';
+import {
+  type RunKind,
+  type RunRecord,
+  RunRepository,
+  resolveDatabasePath,
+  runProcessAlive,
+} from '@hoga/store';
 import { DateTime } from 'luxon';
 import {
   equityText,
@@ -93,18 +99,42 @@ function failureRow(stats: unknown): [string, string][] {
   return typeof failure === 'string' ? [['failure', failure]] : [];
 }
 
+/**
+ * Whether a run's process still runs it: false once it ended; for a `running` one, whether its
+ * process lives (null when that cannot be told: another machine's, or none recorded).
+ */
+function alive(run: RunRecord): boolean | null {
+  return run.status === 'running' ? runProcessAlive(run.process) : false;
+}
+
+/** A run's status as the table and report show it: `interrupted` for one running no more. */
+function shownStatus(run: RunRecord): string {
+  return run.status === 'running' && alive(run) === false ? 'interrupted' : run.status;
+}
+
 function header(run: RunRecord): Record<string, unknown> {
   return {
     runId: run.runId,
     kind: run.kind,
     strategy: run.strategyName,
     strategyPath: run.strategyPath,
+    // as stored: `running` also for one whose process is gone (`process.alive` false)
     status: run.status,
+    process: run.process === null ? null : { ...run.process, alive: alive(run) },
     startedAt: kst(run.startedAt),
     endedAt: kst(run.endedAt),
     params: run.params,
     stats: storedStatsJson(run.stats),
   };
+}
+
+/** The report's status: a running run's process too (and whether it is gone). */
+function statusLine(run: RunRecord): string {
+  if (run.status !== 'running' || run.process === null) return run.status;
+  const { pid, host } = run.process;
+  return alive(run) === false
+    ? `interrupted (stored as running; its process ${pid} on this machine is gone)`
+    : `running (process ${pid} on ${alive(run) === null ? host : 'this machine'})`;
 }
 
 function oneRun(runs: RunRepository, run: RunRecord, json: boolean, io: DbCommandIo): void {
@@ -128,7 +158,7 @@ function oneRun(runs: RunRepository, run: RunRecord, json: boolean, io: DbComman
     ['run', run.runId],
     ['kind', run.kind],
     ['strategy', `${run.strategyName}${run.strategyPath === null ? '' : ` (${run.strategyPath})`}`],
-    ['status', run.status],
+    ['status', statusLine(run)],
     ['started', kst(run.startedAt) ?? '-'],
     ['ended', kst(run.endedAt) ?? '-'],
     ['params', JSON.stringify(run.params)],
@@ -195,7 +225,7 @@ export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
           r.runId,
           r.kind,
           r.strategyName,
-          r.status,
+          shownStatus(r),
           ...listedStats(statsView(r.stats)),
         ]),
         flags,
