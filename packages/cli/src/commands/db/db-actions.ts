@@ -132,10 +132,10 @@ export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
     });
     return;
   }
-  withExisting(flags, io, (db) => {
+  withExisting(flags, io, (db, file) => {
     // a backtest's orders are in the journal, one summary each
     if (flags.mode === 'backtest') {
-      listBacktestOrders(db, flags, io);
+      listBacktestOrders(db, file, flags, io);
       return;
     }
     const limit = flags.limit ?? 1_000;
@@ -174,6 +174,7 @@ export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
           ...orderCells(o, o.currency),
         ]),
         flags,
+        `no ${flags.mode === undefined ? '' : `${flags.mode} `}orders in ${file}${filtered(flags) ? ' match' : ''}`,
       ),
     );
   });
@@ -204,7 +205,7 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
     });
     return;
   }
-  withExisting(flags, io, (db) => {
+  withExisting(flags, io, (db, file) => {
     let orderId: number | undefined;
     if (flags.order !== undefined) {
       const order = db.orders.get(flags.order);
@@ -278,6 +279,7 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
           dec(f.cumulativeQuantity),
         ]),
         flags,
+        `no ${flags.mode === undefined ? '' : `${flags.mode} `}fills in ${file}${filtered(flags) ? ' match' : ''}`,
       ),
     );
   });
@@ -287,7 +289,7 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
  * Opens an existing file read-only (nothing is created or written, so a file the user may not
  * write can be inspected), runs `fn`, closes it; errors become messages.
  */
-function withExisting(flags: DbFlags, io: DbCommandIo, fn: (db: HogaDatabase) => void): void {
+function withExisting(flags: DbFlags, io: DbCommandIo, fn: (db: HogaDatabase, file: string) => void): void {
   const file = resolveDatabasePath(flags.db);
   guard(io, () => {
     if (file !== ':memory:' && !existsSync(file)) {
@@ -301,11 +303,19 @@ function withExisting(flags: DbFlags, io: DbCommandIo, fn: (db: HogaDatabase) =>
     }
     const reading = openForReading(file);
     try {
-      fn(reading.db);
+      // (the file's path: the one read may be a private copy)
+      fn(reading.db, file);
     } finally {
       reading.close();
     }
   });
+}
+
+/** Whether a listing was narrowed by a flag (then an empty one says that none match). */
+function filtered(flags: object): boolean {
+  return ['state', 'strategy', 'symbol', 'date', 'order', 'run'].some(
+    (k) => (flags as Record<string, unknown>)[k] !== undefined,
+  );
 }
 
 function guard(io: DbCommandIo, fn: () => void): void {
@@ -330,7 +340,7 @@ function kstDay(date: string | undefined): { from?: number; to?: number } {
 }
 
 /** `db orders --mode backtest`: the orders of backtests (of one with `--run`), from the journal. */
-function listBacktestOrders(db: HogaDatabase, flags: DbOrdersFlags, io: DbCommandIo): void {
+function listBacktestOrders(db: HogaDatabase, file: string, flags: DbOrdersFlags, io: DbCommandIo): void {
   const states = flags.state === undefined ? undefined : [flags.state].flat();
   const orders = backtestOrders(db, {
     runId: flags.run,
@@ -371,6 +381,7 @@ function listBacktestOrders(db: HogaDatabase, flags: DbOrdersFlags, io: DbComman
         o.reason ?? '',
       ]),
       flags,
+      `no backtest orders in ${file}${filtered(flags) ? ' match' : ''}`,
     ),
   );
 }

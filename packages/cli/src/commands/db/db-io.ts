@@ -42,16 +42,20 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 
 /**
  * Rows as the listing commands print them: a table ({@link formatTable}), or CSV with `--csv` (the
- * same columns and cells).
+ * same columns and cells). No rows: the table is `none` (a header alone read as a listing gone
+ * wrong); CSV keeps its header.
  *
  * @param header - column titles
  * @param rows - cells, as text
  * @param flags - `csv: true` for CSV
+ * @param none - what the table says when there are no rows (`no runs in <file>`)
  */
 export function formatRows(
   header: readonly string[],
   rows: readonly (readonly string[])[],
   flags: { readonly csv?: boolean | undefined },
+  none: string,
 ): string {
-  return flags.csv === true ? `${renderCsv(header, rows)}\n` : formatTable(header, rows);
+  if (flags.csv === true) return `${renderCsv(header, rows)}\n`;
+  return rows.length === 0 ? `${none}\n` : formatTable(header, rows);
 }

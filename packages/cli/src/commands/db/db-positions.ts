@@ -111,6 +111,7 @@ export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
         ['symbol', 'quantity', 'avg price', 'blocked'],
         rows.map((r) => [r.symbol, r.quantity, r.averagePrice ?? '', r.blocked ?? '']),
         flags,
+        `no ${live ? 'live' : 'paper'} positions in ${db.file}`,
       ),
     );
   } finally {

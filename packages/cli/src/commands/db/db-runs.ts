@@ -229,6 +229,7 @@ export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
           ...listedStats(statsView(r.stats)),
         ]),
         flags,
+        `no ${flags.kind === undefined ? '' : `${flags.kind} `}runs in ${file}`,
       ),
     );
   } finally {
