@@ -120,12 +120,13 @@ export class MarketSubscriptions {
       this.pending.splice(waiting, 1);
       return;
     }
-    const feed = this.feeds.get(this.keyOf(s));
+    const key = this.keyOf(s);
+    const feed = this.feeds.get(key);
     if (feed === undefined) return;
     feed.strategies.delete(s.strategyId);
     if (feed.strategies.size > 0) return;
     feed.subscription.unsubscribe();
-    this.feeds.delete(this.keyOf(s));
+    this.feeds.delete(key);
   }
 
   /** The key of a subscription's stream. */
