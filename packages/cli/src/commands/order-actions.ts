@@ -13,7 +13,6 @@ import {
   Decimal,
   instrumentOf,
   isOnTick,
-  isTerminalOrderState,
   LiveClock,
   Money,
   newClientOrderId,
@@ -22,6 +21,7 @@ import {
   type OrderIntent,
   roundToTick,
   type StrategyId,
+  clientOrderId as toClientOrderId,
   strategyId as toStrategyId,
   VirtualClock,
 } from '@hoga/core';
@@ -35,14 +35,15 @@ import {
   type RunLease,
   takeCommandLease,
 } from '@hoga/engine';
-import { HogaDatabase, resolveDatabasePath, type OrderRecord as StoredOrder } from '@hoga/store';
+import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { loadRiskConfig } from '../config/risk-config-file.js';
-import { groupDecimal } from '../output/table.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { simulatorClock } from './broker/broker-clock.js';
 import { connect, reportError } from './broker/connection.js';
 import type { OrderFlags } from './order.js';
+import { describeFill } from './order-fill.js';
+import { ID_CONFLICT, judgeEarlier, reportEarlier } from './order-rerun.js';
 
 /** What was asked on the command line. */
 export type OrderSpec =
@@ -78,7 +79,7 @@ export function buildIntent(
     throw new OrderUsageError('give --limit PRICE for a limit order or --market for a market order');
   }
   const raw: Record<string, unknown> = {
-    clientOrderId: newClientOrderId('cli'),
+    clientOrderId: flags.clientOrderId === undefined ? newClientOrderId('cli') : givenId(flags.clientOrderId),
     strategyId: strategy,
     instrument: instrumentOf(spec.symbol.toUpperCase()),
     side: spec.kind === 'buy' ? 'BUY' : 'SELL',
@@ -91,6 +92,17 @@ export function buildIntent(
   if (flags.limit !== undefined) raw.price = new Decimal(flags.limit);
   if (flags.amount === undefined) raw.timeInForce = 'DAY';
   return Object.freeze(raw) as unknown as OrderIntent;
+}
+
+/** `--client-order-id`, checked as core checks a client order id (the broker's pattern). */
+function givenId(id: string): ClientOrderId {
+  try {
+    return toClientOrderId(id);
+  } catch {
+    throw new OrderUsageError(
+      `--client-order-id ${JSON.stringify(id)}: expected 1 to 36 characters of A-Z, a-z, 0-9, _ and -: give such an id, or leave the flag out for a new one`,
+    );
+  }
 }
 
 /**
@@ -232,22 +244,6 @@ function describeVerdict(verdict: RiskVerdict): string {
   return `denied: ${verdict.code}: ${verdict.reason}${hint === undefined ? '' : ` (${hint})`}`;
 }
 
-/** How much of a sent order filled, from the store just refreshed from the broker. */
-function describeFill(order: StoredOrder | null): string {
-  if (order === null) return '';
-  if (order.filledQuantity.isZero())
-    return isTerminalOrderState(order.state) ? '; nothing filled' : '; nothing filled yet';
-  const of =
-    order.quantity === null || order.filledQuantity.eq(order.quantity)
-      ? ''
-      : ` of ${order.quantity.toFixed()}`;
-  const average =
-    order.averageFillPrice === null
-      ? ''
-      : ` at an average ${groupDecimal(order.averageFillPrice)} ${order.currency}`;
-  return `; filled ${groupDecimal(order.filledQuantity)}${of}${average}`;
-}
-
 /** Runs one `hoga order` command and sets the exit code (0 accepted, 1 failed or refused, 2 usage, 3 denied). */
 export async function runOrderCommand(spec: OrderSpec): Promise<void> {
   const flags = spec.flags;
@@ -271,6 +267,13 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     close = () => connection.close();
     const client = connection.client;
     const manager = new OrderManager(client, db, clock);
+    // the id of an order hoga placed already (`--client-order-id`, the same command run again):
+    // that order is reported, or the id refused for another one; nothing is sent either way
+    const earlier = intent === null ? null : db.orders.get(intent.clientOrderId);
+    if (intent !== null && earlier !== null) {
+      await reportEarlier(judgeEarlier(intent, earlier), manager, db, flags.json === true);
+      return;
+    }
     risk = createRiskModule({ clock, config, db, mode: 'live', broker: client, sink: manager });
     const target = spec.kind === 'modify' || spec.kind === 'cancel' ? resolveTarget(db, spec.target) : null;
     if (spec.kind === 'modify') checkUsLimit(db.orders.get(target!.clientOrderId)?.symbol ?? '', flags.limit);
@@ -364,7 +367,9 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     if (flags.json === true) console.log(JSON.stringify(out));
     else if (unsent) console.log(`not sent: ${refused.code}: ${refused.reason}`);
     else if (refused !== undefined && 'reason' in refused)
-      console.log(`refused by the broker: ${refused.code ?? ''}: ${refused.reason}`);
+      console.log(
+        `refused by the broker: ${refused.code ?? ''}: ${refused.reason}${refused.code === ID_CONFLICT ? ` (the broker placed another order under clientOrderId ${clientOrderId} in the last 10 minutes: give another --client-order-id, or none for a new one)` : ''}`,
+      );
     else
       console.log(
         `sent: ${clientOrderId}${brokerOrderId === null ? '' : ` (broker order ${brokerOrderId})`}: ${out.events.join(', ')}${describeFill(stored)}`,

@@ -1,8 +1,10 @@
 /**
  * `hoga order buy|sell <symbol> [quantity] [--limit PRICE | --market] [--amount USD]
- * [--confirm-high-value] [--check] [--json]` and `hoga order modify|cancel <order>`: a manual order
- * through the same risk module and order manager as a strategy's. `--check` prints the verdict and
+ * [--client-order-id ID] [--confirm-high-value] [--check] [--json]` and `hoga order modify|cancel
+ * <order>`: a manual order through the same risk module and order manager as a strategy's. `--check` prints the verdict and
  * sends nothing; exit 0 when accepted, 3 when denied (1 when the broker refuses what was sent).
+ * `--client-order-id` names the order's idempotency key: the same command run again reports the
+ * order placed the first time (order-rerun.ts).
  *
  * @module
  */
@@ -21,6 +23,7 @@ export interface OrderFlags extends ConnectionFlags {
   readonly strategy?: string;
   readonly at?: string;
   readonly simClock?: boolean;
+  readonly clientOrderId?: string;
 }
 
 function decimalText(name: string): (value: string) => string {
@@ -84,6 +87,10 @@ export function registerOrderCommand(program: Command): void {
           '--amount <usd>',
           'US market order for this many dollars (orderAmount)',
           decimalText('--amount'),
+        )
+        .option(
+          '--client-order-id <id>',
+          "the order's idempotency key (1-36 of A-Z a-z 0-9 _ -; default: a new cli-… id): the same command again with the same id places nothing new",
         ),
     ).action(async (symbol: string, quantity: string | undefined, flags: OrderFlags) => {
       const { runOrderCommand } = await import('./order-actions.js');
