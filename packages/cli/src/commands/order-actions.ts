@@ -43,7 +43,7 @@ import { simulatorClock } from './broker/broker-clock.js';
 import { connect, reportError } from './broker/connection.js';
 import type { OrderFlags } from './order.js';
 import { describeFill } from './order-fill.js';
-import { ID_CONFLICT, judgeEarlier, reportEarlier } from './order-rerun.js';
+import { answerEarlier, ID_CONFLICT, judgeEarlier, reportEarlier, unansweredText } from './order-rerun.js';
 
 /** What was asked on the command line. */
 export type OrderSpec =
@@ -267,11 +267,15 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     close = () => connection.close();
     const client = connection.client;
     const manager = new OrderManager(client, db, clock);
-    // the id of an order hoga placed already (`--client-order-id`, the same command run again):
-    // that order is reported, or the id refused for another one; nothing is sent either way
+    // the id of an order hoga placed already (the same command run again): that order is reported
+    // (an earlier send without an answer looked for under its key first), or the id refused
     const earlier = intent === null ? null : db.orders.get(intent.clientOrderId);
     if (intent !== null && earlier !== null) {
-      await reportEarlier(judgeEarlier(intent, earlier), manager, db, flags.json === true);
+      const answer =
+        flags.check === true
+          ? judgeEarlier(intent, earlier) // sends nothing, not even the earlier create again
+          : await answerEarlier(intent, earlier, manager, db, clock.nowMs());
+      await reportEarlier(answer, manager, db, flags.json === true);
       return;
     }
     risk = createRiskModule({ clock, config, db, mode: 'live', broker: client, sink: manager });
@@ -350,7 +354,11 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     // a modify or cancel the engine refused before sending it (the store could not record it
     // first: fail closed) was not sent; before, it was told as the broker's refusal, `sent: true`
     const unsent = refused !== undefined && 'sent' in refused && refused.sent === false;
-    const outcome = refused === undefined ? 'sent' : unsent ? 'not-sent' : 'refused';
+    // a create whose answer was lost (its order may be at the broker): the same command again says
+    // (before: `sent: <id>: OrderSubmitted`, exit 0, as if it were placed)
+    const unanswered = refused === undefined && intent !== null && brokerOrderId === null;
+    const outcome =
+      refused === undefined ? (unanswered ? 'unanswered' : 'sent') : unsent ? 'not-sent' : 'refused';
     const out = {
       verdict: 'accepted',
       sent: !unsent,
@@ -370,11 +378,12 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       console.log(
         `refused by the broker: ${refused.code ?? ''}: ${refused.reason}${refused.code === ID_CONFLICT ? ` (the broker placed another order under clientOrderId ${clientOrderId} in the last 10 minutes: give another --client-order-id, or none for a new one)` : ''}`,
       );
+    else if (unanswered) console.log(unansweredText(clientOrderId));
     else
       console.log(
         `sent: ${clientOrderId}${brokerOrderId === null ? '' : ` (broker order ${brokerOrderId})`}: ${out.events.join(', ')}${describeFill(stored)}`,
       );
-    process.exitCode = refused === undefined ? 0 : 1;
+    process.exitCode = refused === undefined && !unanswered ? 0 : 1;
   } catch (error) {
     if (error instanceof OrderUsageError) {
       process.stderr.write(`hoga: ${error.message}\n`);

@@ -42,6 +42,10 @@ describe('hoga order buy --client-order-id run twice', () => {
       state: 'ACCEPTED',
     });
 
+    const check = await hoga([...BUY, '--client-order-id', 'rerun-1', '--check'], environment);
+    expect(check.code).toBe(0);
+    expect(check.out).toMatch(/^already placed: rerun-1 /m);
+
     expect(sim.counters().ordersCreated).toBe(1);
     const stored = readStore(db, (d) => d.orders.list().filter((o) => o.symbol === '005930'));
     expect(stored.map((o) => o.clientOrderId)).toEqual(['rerun-1']);
@@ -110,6 +114,31 @@ describe('hoga order buy --client-order-id run twice', () => {
   }, 120_000);
 });
 
+describe('hoga order buy --client-order-id run again after the first lost its answer', () => {
+  it('finds the order the first run placed, under its key, and places no second one', async () => {
+    const { sim, db } = await setup(true, 1);
+    const environment = env(sim, db);
+    // every answer to a create is lost (the broker commits it, then the connection drops), as
+    // long as the first run tries
+    sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 1000 });
+    const first = await hoga([...BUY, '--client-order-id', 'rerun-l'], environment);
+    sim.clearFaults();
+    expect(first.code).toBe(1);
+    expect(first.out).toMatch(
+      /^sent: rerun-l, but the broker's answer did not arrive: .*run the same command again with --client-order-id rerun-l/m,
+    );
+    expect(readStore(db, (d) => d.orders.get('rerun-l')?.brokerOrderId)).toBeNull();
+    const again = await hoga([...BUY, '--client-order-id', 'rerun-l'], environment);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/^already placed: rerun-l \(broker order \S+\): ACCEPTED; nothing filled yet/m);
+    expect(sim.counters().ordersPerClientOrderId).toEqual({ 'rerun-l': 1 });
+    expect(sim.counters().ordersCreated).toBe(1);
+    expect(readStore(db, (d) => d.orders.list().map((o) => [o.clientOrderId, o.state]))).toEqual([
+      ['rerun-l', 'ACCEPTED'],
+    ]);
+  }, 120_000);
+});
+
 /** Reads `read` until `ok` holds (the store file is written by another process meanwhile). */
 async function waitFor<T>(read: () => T, ok: (v: T) => boolean, timeoutMs: number): Promise<T | undefined> {
   const end = performance.now() + timeoutMs;
@@ -126,8 +155,8 @@ async function waitFor<T>(read: () => T, ok: (v: T) => boolean, timeoutMs: numbe
   return v;
 }
 
-describe('hoga order buy --client-order-id run again after the first was cut off mid-send', () => {
-  it('sends nothing more and says the first one is not settled yet', async () => {
+describe('hoga order buy --client-order-id run again after the first was killed mid-send', () => {
+  it('finds the order the first run placed, under its key, and places no second one', async () => {
     const { sim, db } = await setup(true, 1);
     const environment = env(sim, db);
     // the next create stays in progress 4 s and its answer is held 4 s more
@@ -143,17 +172,16 @@ describe('hoga order buy --client-order-id run again after the first was cut off
     expect(await waitFor(command, (c) => c === 'sending', 60_000)).toBe('sending');
     first.child.kill('SIGKILL');
     await first.exited;
+    // the re-send under the key waits while the broker still processes the first (409
+    // request-in-progress, asked again), then gets the first one's answer
     const again = await hoga([...BUY, '--client-order-id', 'rerun-k', '--json'], environment);
-    expect(again.code).toBe(1);
-    const out = JSON.parse(again.stdout) as Record<string, unknown>;
-    expect(out).toMatchObject({ clientOrderId: 'rerun-k', sent: false, code: 'outcome-unknown' });
-    expect(out.message).toContain('not sent again');
-    // the first create, held by the broker, lands once; nothing else was created under the id
-    await waitFor(
-      () => sim.counters().ordersCreated,
-      (n) => n >= 1,
-      60_000,
-    );
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      clientOrderId: 'rerun-k',
+      sent: false,
+      outcome: 'already-placed',
+      state: 'ACCEPTED',
+    });
     expect(sim.counters().ordersPerClientOrderId).toEqual({ 'rerun-k': 1 });
     expect(sim.counters().ordersCreated).toBe(1);
   }, 180_000);

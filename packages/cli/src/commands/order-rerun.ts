@@ -8,7 +8,7 @@
  * @module
  */
 import { type Decimal, isTerminalOrderState, type OrderIntent } from '@hoga/core';
-import type { OrderManager } from '@hoga/engine';
+import { type OrderManager, type RunLease, takeCommandLease } from '@hoga/engine';
 import type { HogaDatabase, OrderRecord as StoredOrder } from '@hoga/store';
 import { describeFill } from './order-fill.js';
 
@@ -29,6 +29,15 @@ export type EarlierOrder =
 
 function text(value: Decimal | null): string {
   return value === null ? 'none' : value.toFixed();
+}
+
+/**
+ * What `hoga order` says of a create it sent whose answer it did not get: the command to run again.
+ *
+ * @param id - the order's clientOrderId
+ */
+export function unansweredText(id: string): string {
+  return `sent: ${id}, but the broker's answer did not arrive: whether it was placed is not known yet; run the same command again with --client-order-id ${id} to find out (it is not placed twice)`;
 }
 
 /** The fields of the order the broker compares, as `name stored (asked …)` where they differ. */
@@ -77,15 +86,73 @@ export function judgeEarlier(intent: OrderIntent, stored: StoredOrder): EarlierO
       kind: 'refused',
       order: stored,
       code: 'client-order-id-used',
-      message: `order ${id} was refused when it was first sent${stored.rejectReason === null ? '' : ` (${stored.rejectReason})`}, and hoga keeps one order per clientOrderId: to place it now, give another --client-order-id, or none for a new one`,
+      message: `order ${id} was refused by the broker${stored.rejectReason === null ? '' : ` (${stored.rejectReason})`}, and hoga keeps one order per clientOrderId: to place it now, give another --client-order-id, or none for a new one`,
     };
   }
   return {
     kind: 'refused',
     order: stored,
     code: isTerminalOrderState(stored.state) ? 'client-order-id-used' : 'outcome-unknown',
-    message: `order ${id} was sent by an earlier hoga, which has no answer from the broker stored (it is still on its way, or the answer was lost); it is not sent again: hoga run on this store looks it up under its clientOrderId (hoga db orders shows it), or look for it in the broker's order list`,
+    message: `order ${id} was sent by an earlier hoga, and the broker's answer is not known (looked for under its clientOrderId: not found yet); it is not sent again: hoga run on this store goes on looking for it (hoga db orders shows it), or look for it in the broker's order list`,
   };
+}
+
+/**
+ * The earlier send of the order has no stored answer (the `hoga order` that sent it was killed, or
+ * lost the answer): unless a living `hoga order` still sends it, its create is settled now under
+ * the command's lease, as a poll would ({@link OrderManager.settleCreate}: re-sent under the same
+ * key inside the broker's 10-minute window, which answers with the order placed the first time).
+ * Returns the refusal when another process is sending it, else null (the store tells the rest).
+ */
+async function settleUnanswered(
+  stored: StoredOrder,
+  manager: OrderManager,
+  db: HogaDatabase,
+  nowMs: number,
+): Promise<EarlierOrder | null> {
+  const id = stored.clientOrderId;
+  const create = manager.store.commandsOf(id).find((c) => c.kind === 'create');
+  if (create === undefined) return null;
+  let lease: RunLease;
+  try {
+    lease = takeCommandLease(db, create.commandId, nowMs);
+  } catch {
+    return {
+      kind: 'refused',
+      order: stored,
+      code: 'request-in-progress',
+      message: `order ${id} is being sent by another hoga order now; it is not sent again: run the command again once that one has ended`,
+    };
+  }
+  try {
+    await manager.settleCreate(id);
+  } finally {
+    lease.release();
+  }
+  return null;
+}
+
+/**
+ * What to do with a buy or sell whose `clientOrderId` the store holds already: {@link judgeEarlier},
+ * after settling an earlier send that has no stored answer ({@link settleUnanswered}).
+ *
+ * @param intent - the order asked for
+ * @param stored - the store's order under the same id
+ * @param manager - the order manager on the store
+ * @param db - the store
+ * @param nowMs - engine time now
+ */
+export async function answerEarlier(
+  intent: OrderIntent,
+  stored: StoredOrder,
+  manager: OrderManager,
+  db: HogaDatabase,
+  nowMs: number,
+): Promise<EarlierOrder> {
+  const first = judgeEarlier(intent, stored);
+  if (first.kind === 'placed' || first.code !== 'outcome-unknown') return first;
+  const busy = await settleUnanswered(stored, manager, db, nowMs);
+  return busy ?? judgeEarlier(intent, db.orders.get(stored.clientOrderId) ?? stored);
 }
 
 /**

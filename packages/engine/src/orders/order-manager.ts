@@ -24,7 +24,12 @@ import { CommandResolver } from './command-resolver.js';
 import { DEFAULT_SEND_SKEW_MS } from './history-match.js';
 import { OrderEventFactory } from './order-event-factory.js';
 import { type OrderManagerOptions, POLL } from './order-manager-options.js';
-import { OrderManagerStore, type StoredCommand, type StoredExecution } from './order-manager-store.js';
+import {
+  CommandStatus,
+  OrderManagerStore,
+  type StoredCommand,
+  type StoredExecution,
+} from './order-manager-store.js';
 import { OrderOwnership } from './order-ownership.js';
 import { OrderPoller } from './order-poll.js';
 import { OrderReports } from './order-reports.js';
@@ -341,6 +346,29 @@ export class OrderManager {
     if (!this.ownership.leaves(clientOrderId, this.ownership.others()))
       this.reports.settleLogical(clientOrderId);
     return known;
+  }
+
+  /**
+   * Settles the unsettled create of one logical order now, as a poll settles a lost answer or an
+   * interrupted send (`hoga order` run again under the same `clientOrderId`, holding the command's
+   * lease): inside its window it is re-sent under its key and the broker answers with the order it
+   * placed the first time; past it, the order history is looked at. A create this process is
+   * sending, or of a strategy another live run works, is left alone. True when one was checked.
+   */
+  async settleCreate(clientOrderId: string): Promise<boolean> {
+    const others = this.ownership.others();
+    const create = this.store
+      .commandsOf(clientOrderId)
+      .find((c) => c.kind === 'create' && !this.sendingHere.has(c.commandId));
+    if (create === undefined || (create.strategyId !== null && others.has(create.strategyId))) return false;
+    if (create.status === CommandStatus.SENDING) {
+      // its process is gone (the caller holds its lease): interrupted, as a poll finds it
+      if (!this.store.interruptIfSending(create.commandId, this.clock.nowMs())) return false;
+    } else if (create.status !== CommandStatus.AMBIGUOUS) return false;
+    const current = this.store.command(create.commandId);
+    if (current === null) return false;
+    await this.resolver.resolve(current);
+    return true;
   }
 
   /** Compares the positions with the broker's holdings; bars or frees symbols. Returns the barred. */
