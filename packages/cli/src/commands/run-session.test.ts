@@ -9,7 +9,14 @@ import {
   type OrderEvent,
 } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { cancelOnStopLine, describeEvent, fmt, ownerSuffix, statusLine } from './run-session.js';
+import {
+  cancelOnStopLine,
+  describeEvent,
+  fmt,
+  ownerSuffix,
+  statusLine,
+  strategyPnlLines,
+} from './run-session.js';
 
 const id = 'c-1' as ClientOrderId;
 const base = { eventId: 'e', clientOrderId: id, tsEvent: 0, tsInit: 0 };
@@ -115,6 +122,7 @@ describe('the run output', () => {
       pnl: { KRW: zero, USD: zero },
       requests: 40,
       rateLimited: 0,
+      pnlByStrategy: new Map(),
     };
     expect(statusLine(status, '08:41:02')).toBe(
       '08:41:02 status  positions: none | open orders 0 | fills 0 | bars 3 (2 waiting for the open) | PnL 0 | requests 40 (429: 0)',
@@ -141,6 +149,7 @@ describe('the run output', () => {
       },
       requests: 202,
       rateLimited: 0,
+      pnlByStrategy: new Map(),
     };
     // before: 'USD realized -0.8823999746 charges 2.48'
     expect(statusLine(status, '00:10:26')).toContain(
@@ -162,6 +171,36 @@ describe('the run output', () => {
     // the positions keep every digit (a fractional share is a quantity, not money)
     expect(statusLine({ ...status, pnl: { KRW: zero, USD: zero } }, '00:10:26')).toContain(
       'positions: AAPL 2.354866 |',
+    );
+  });
+
+  it("says each strategy's PnL after the last status line when several run, nothing more for one", () => {
+    const zero = { realized: new Decimal(0), unrealized: new Decimal(0), charges: new Decimal(0) };
+    const market = {
+      KRW: { realized: new Decimal(0), unrealized: new Decimal(-200), charges: new Decimal(98) },
+      USD: zero,
+    };
+    const status = {
+      positions: new Map<string, Decimal>(),
+      openOrders: 1,
+      fills: 1,
+      bars: 9,
+      barsWaiting: 0,
+      refused: {},
+      pnl: market,
+      requests: 80,
+      rateLimited: 0,
+      pnlByStrategy: new Map([
+        ['low', { KRW: zero, USD: zero }],
+        ['market', market],
+      ]),
+    };
+    expect(strategyPnlLines(status, '10:20:00')).toEqual([
+      '10:20:00 strategy low: PnL 0',
+      '10:20:00 strategy market: PnL KRW realized 0 unrealized -200 charges 98',
+    ]);
+    expect(strategyPnlLines({ ...status, pnlByStrategy: new Map([['market', market]]) }, '10:20:00')).toEqual(
+      [],
     );
   });
 

@@ -130,20 +130,35 @@ export function describeEvent(e: OrderEvent, at: string): string | null {
   }
 }
 
+/** A PnL per currency as the status line shows it (`KRW realized … unrealized … charges …; USD …`, or `0`). */
+function pnlText(pnl: LiveStatus['pnl']): string {
+  const text = (['KRW', 'USD'] as const)
+    .filter((c) => !pnl[c].realized.isZero() || !pnl[c].unrealized.isZero() || !pnl[c].charges.isZero())
+    .map(
+      (c) =>
+        `${c} realized ${fmtMoney(pnl[c].realized, c)} unrealized ${fmtMoney(pnl[c].unrealized, c)} charges ${fmtMoney(pnl[c].charges, c)}`,
+    )
+    .join('; ');
+  return text || '0';
+}
+
+/**
+ * With several strategies, a line of each one's PnL (`strategy low: PnL KRW realized …`), printed
+ * after the last status line; none for one strategy (the status line is its own).
+ */
+export function strategyPnlLines(s: LiveStatus, at: string): string[] {
+  if (s.pnlByStrategy.size < 2) return [];
+  return [...s.pnlByStrategy].map(([id, pnl]) => `${at} strategy ${id}: PnL ${pnlText(pnl)}`);
+}
+
 /** The status line. */
 export function statusLine(s: LiveStatus, at: string): string {
   const positions = [...s.positions].map(([sym, q]) => `${sym} ${fmt(q)}`).join(', ') || 'none';
-  const pnl = (['KRW', 'USD'] as const)
-    .filter((c) => !s.pnl[c].realized.isZero() || !s.pnl[c].unrealized.isZero() || !s.pnl[c].charges.isZero())
-    .map(
-      (c) =>
-        `${c} realized ${fmtMoney(s.pnl[c].realized, c)} unrealized ${fmtMoney(s.pnl[c].unrealized, c)} charges ${fmtMoney(s.pnl[c].charges, c)}`,
-    )
-    .join('; ');
+  const pnl = pnlText(s.pnl);
   return (
     `${at} status  positions: ${positions} | open orders ${s.openOrders} | fills ${s.fills} | bars ${s.bars}` +
     (s.barsWaiting > 0 ? ` (${s.barsWaiting} waiting for the open)` : '') +
-    ` | PnL ${pnl || '0'} | requests ${s.requests} (429: ${s.rateLimited})` +
+    ` | PnL ${pnl} | requests ${s.requests} (429: ${s.rateLimited})` +
     (s.risk === undefined ? '' : ` | ${s.risk}`)
   );
 }
@@ -235,6 +250,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
       warnings.flush(at());
       const s = run.status();
       o.print(statusLine(s, at()));
+      for (const line of strategyPnlLines(s, at())) o.print(line);
       // the orders denied (risk module) or rejected (broker) this session, by code
       if (Object.keys(s.refused).length > 0) o.print(`${at()} refused orders: ${refusals(s.refused)}`);
       return s;

@@ -227,6 +227,10 @@ describe('hoga run', () => {
     expect(await until(again, /fill [^\n]*\[market\]/, 60_000), again.out.join('')).toBe(true);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
+    // after the last status line, each strategy's PnL: 'market' paid its buy's commission
+    const out = again.out.join('');
+    expect(out).toMatch(/ strategy low: PnL 0\n/);
+    expect(out).toMatch(/ strategy market: PnL KRW realized 0 unrealized -?[\d,]+ charges [1-9][\d,]*\n/);
     const store = HogaDatabase.open(db, { readonly: true });
     const orders = store.orders.list({ mode: 'paper' });
     store.close();

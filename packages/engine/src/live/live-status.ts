@@ -8,7 +8,7 @@
  * @module
  */
 import { type Currency, Decimal } from '@hoga/core';
-import { type Portfolio, portfolioTotals } from '../portfolio/portfolio.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
 import type { RiskGateBinding } from '../risk/risk-gate-factory.js';
 import type { RefusalTally } from '../runtime/refusal-tally.js';
 import type { BarDelivery } from './bar-delivery.js';
@@ -25,10 +25,10 @@ export interface LiveStatusSources {
   readonly refusals: RefusalTally;
   readonly risk: RiskGateBinding;
   /**
-   * The strategies' realized PnL and charges per currency when the run started (their books open
+   * Each strategy's realized PnL and charges per currency when the run started (their books open
    * with the fills of earlier runs): the status counts this run's from there, as it counts its fills.
    */
-  readonly atStart: Readonly<Record<Currency, RunPnl>>;
+  readonly atStart: ReadonlyMap<string, Readonly<Record<Currency, RunPnl>>>;
 }
 
 /** Realized PnL and charges (commissions and taxes) in one currency. */
@@ -37,20 +37,63 @@ export interface RunPnl {
   readonly charges: Decimal;
 }
 
-/** The strategies' realized PnL and charges in `currency` so far, their earlier runs' included. */
-export function booksPnl(portfolio: Portfolio, currency: Currency): RunPnl {
-  const t = portfolioTotals(portfolio, currency);
-  return { realized: t.realizedPnl, charges: t.commissions.plus(t.taxes) };
+/** Each strategy's realized PnL and charges per currency so far, their earlier runs' included. */
+export function booksPnl(portfolio: Portfolio): ReadonlyMap<string, Readonly<Record<Currency, RunPnl>>> {
+  const out = new Map<string, Record<Currency, RunPnl>>();
+  for (const id of portfolio.strategies()) {
+    const book = portfolio.book(id);
+    const of = (c: Currency): RunPnl => {
+      const t = book.totals(c);
+      return { realized: t.realizedPnl, charges: t.commissions.plus(t.taxes) };
+    };
+    out.set(id, { KRW: of('KRW'), USD: of('USD') });
+  }
+  return out;
 }
 
+type StatusPnl = LiveStatus['pnl'];
+
+const NONE: RunPnl = { realized: new Decimal(0), charges: new Decimal(0) };
+
 /**
- * What the strategies' positions in `currency` made or lost since they were bought, at the last
- * prices the run saw (a position with no price yet counts zero), earlier runs' positions included.
+ * This run's PnL of each strategy per currency: realized and charges since `atStart`, and the
+ * unrealized PnL of its positions at the last prices the run saw (a position with no price yet
+ * counts zero; one bought in an earlier run included).
  */
-export function unrealizedPnl(portfolio: Portfolio, currency: Currency): Decimal {
-  let sum = new Decimal(0);
-  for (const id of portfolio.strategies()) sum = sum.plus(portfolio.unrealizedPnl(id, currency));
-  return sum;
+function strategiesPnl(
+  portfolio: Portfolio,
+  atStart: ReadonlyMap<string, Readonly<Record<Currency, RunPnl>>>,
+): Map<string, StatusPnl> {
+  const out = new Map<string, StatusPnl>();
+  for (const [id, now] of booksPnl(portfolio)) {
+    const of = (c: Currency): StatusPnl[Currency] => {
+      const start = atStart.get(id)?.[c] ?? NONE;
+      return {
+        realized: now[c].realized.minus(start.realized),
+        unrealized: portfolio.unrealizedPnl(id, c),
+        charges: now[c].charges.minus(start.charges),
+      };
+    };
+    out.set(id, { KRW: of('KRW'), USD: of('USD') });
+  }
+  return out;
+}
+
+/** The sum of the strategies' PnL. */
+function totalPnl(byStrategy: ReadonlyMap<string, StatusPnl>): StatusPnl {
+  const zero = new Decimal(0);
+  const sum = (c: Currency): StatusPnl[Currency] => {
+    let realized = zero;
+    let unrealized = zero;
+    let charges = zero;
+    for (const p of byStrategy.values()) {
+      realized = realized.plus(p[c].realized);
+      unrealized = unrealized.plus(p[c].unrealized);
+      charges = charges.plus(p[c].charges);
+    }
+    return { realized, unrealized, charges };
+  };
+  return { KRW: sum('KRW'), USD: sum('USD') };
 }
 
 /**
@@ -61,15 +104,7 @@ export function unrealizedPnl(portfolio: Portfolio, currency: Currency): Decimal
  */
 export function liveStatus(o: Pick<LiveRunOptions, 'client'>, run: LiveStatusSources): LiveStatus {
   const { manager, paperAccount } = run.mode;
-  const totals = (c: Currency): LiveStatus['pnl'][Currency] => {
-    const now = booksPnl(run.portfolio, c);
-    const start = run.atStart[c];
-    return {
-      realized: now.realized.minus(start.realized),
-      unrealized: unrealizedPnl(run.portfolio, c),
-      charges: now.charges.minus(start.charges),
-    };
-  };
+  const byStrategy = strategiesPnl(run.portfolio, run.atStart);
   const positions = new Map<string, Decimal>();
   if (manager !== null) {
     for (const [s, q] of manager.store.positions()) if (!q.isZero()) positions.set(s, q);
@@ -83,7 +118,8 @@ export function liveStatus(o: Pick<LiveRunOptions, 'client'>, run: LiveStatusSou
     bars: run.bars.bars,
     barsWaiting: run.bars.waiting,
     refused: run.refusals.counts(),
-    pnl: { KRW: totals('KRW'), USD: totals('USD') },
+    pnl: totalPnl(byStrategy),
+    pnlByStrategy: byStrategy,
     requests: o.client.executor.stats.requests,
     rateLimited: o.client.executor.stats.rateLimited,
     risk: run.risk.gate.gateway.statusLine(),

@@ -89,6 +89,11 @@ export interface LiveStatus {
    * bought in an earlier run included; one with no price yet counts zero).
    */
   readonly pnl: Readonly<Record<Currency, { realized: Decimal; unrealized: Decimal; charges: Decimal }>>;
+  /** The same, of each strategy (by id, in the run's order). */
+  readonly pnlByStrategy: ReadonlyMap<
+    string,
+    Readonly<Record<Currency, { realized: Decimal; unrealized: Decimal; charges: Decimal }>>
+  >;
   /** Requests the client made so far and how many were rate-limited (429). */
   readonly requests: number;
   readonly rateLimited: number;
@@ -185,7 +190,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
   });
   pollSucceeded = () => risk.module.staleness?.noteOrderPoll();
   // the books open with the fills of earlier runs: the status counts this run's PnL from here
-  const atStart = { KRW: booksPnl(portfolio, 'KRW'), USD: booksPnl(portfolio, 'USD') };
+  const atStart = booksPnl(portfolio);
 
   // the session as a stored run (hoga db runs), its fills appended as they are routed
   let bars: BarDelivery;
