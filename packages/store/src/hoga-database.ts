@@ -14,6 +14,7 @@ import { CandleCache } from './repositories/candle-cache.js';
 import { FillRepository } from './repositories/fill-repository.js';
 import { FxRateCache } from './repositories/fx-rate-cache.js';
 import { JournalRepository } from './repositories/journal-repository.js';
+import { MarketCalendarCache } from './repositories/market-calendar-cache.js';
 import { OrderRepository } from './repositories/order-repository.js';
 import { PnlLedgerRepository } from './repositories/pnl-ledger-repository.js';
 import { PositionRepository } from './repositories/position-repository.js';
@@ -167,6 +168,11 @@ export class HogaDatabase {
     return this.repos().fxRates;
   }
 
+  /** The market-calendar cache (final answers for good, others briefly). */
+  get marketCalendars(): MarketCalendarCache {
+    return this.repos().marketCalendars;
+  }
+
   /** Key-value state per strategy. */
   get strategyState(): StrategyStateRepository {
     return this.repos().strategyState;
@@ -295,6 +301,7 @@ export class HogaDatabase {
         pnl: new PnlLedgerRepository(c),
         candles: new CandleCache(c),
         fxRates: new FxRateCache(c, this.clock),
+        marketCalendars: new MarketCalendarCache(c, this.clock),
         strategyState: new StrategyStateRepository(c, this.clock),
       };
     }
@@ -310,6 +317,7 @@ interface Repositories {
   readonly pnl: PnlLedgerRepository;
   readonly candles: CandleCache;
   readonly fxRates: FxRateCache;
+  readonly marketCalendars: MarketCalendarCache;
   readonly strategyState: StrategyStateRepository;
 }
 

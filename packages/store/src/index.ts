@@ -50,6 +50,17 @@ export {
   JournalRepository,
   type NewJournalEntry,
 } from './repositories/journal-repository.js';
+export {
+  CALENDAR_FRESH_MS,
+  type CachedCalendar,
+  type CalendarEntry,
+  type CalendarKey,
+  type CalendarMarket,
+  calendarUsable,
+  isFinalCalendar,
+  MarketCalendarCache,
+  marketDate,
+} from './repositories/market-calendar-cache.js';
 export { type IntentContext, orderFromIntent } from './repositories/order-from-intent.js';
 export {
   BrokerOrderIdKind,

@@ -14,6 +14,7 @@ import { MIGRATION_007_COMMAND_LOG_SQL } from './migration-007-command-log.js';
 import { MIGRATION_008_CANDLE_BLOCKS_SQL } from './migration-008-candle-blocks.js';
 import { MIGRATION_009_FX_RATES_SQL } from './migration-009-fx-rates.js';
 import { MIGRATION_010_RUN_PROCESS_SQL } from './migration-010-run-process.js';
+import { MIGRATION_011_MARKET_CALENDARS_SQL } from './migration-011-market-calendars.js';
 
 /** One schema step. */
 export interface Migration {
@@ -226,6 +227,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 10,
     name: 'runs: the process (pid and host) that runs each one',
     sql: MIGRATION_010_RUN_PROCESS_SQL,
+  },
+  {
+    version: 11,
+    name: 'market-calendar cache: the KR and US calendars the broker answered, final ones kept, others briefly',
+    sql: MIGRATION_011_MARKET_CALENDARS_SQL,
   },
 ];
 
