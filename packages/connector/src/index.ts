@@ -79,13 +79,15 @@ export type {
   QuantityOrderRequest,
 } from './schemas/orders.js';
 export type { WithRaw } from './schemas/primitives.js';
-export type {
-  ExchangeRate,
-  KrMarketCalendarResult,
-  MarketSession,
-  StockInfo,
-  StockWarning,
-  UsMarketCalendarResult,
+export {
+  type ExchangeRate,
+  type KrMarketCalendarResult,
+  KrMarketCalendarSchema,
+  type MarketSession,
+  type StockInfo,
+  type StockWarning,
+  type UsMarketCalendarResult,
+  UsMarketCalendarSchema,
 } from './schemas/reference-data.js';
 export {
   BrokerStreams,

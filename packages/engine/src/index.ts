@@ -115,6 +115,7 @@ export {
   windowFull,
 } from './risk/guards/throttle-guards.js';
 export { type IntentFields, intentFields } from './risk/intent-fields.js';
+export { type StoredCalendars, storedCalendarsOf } from './risk/market-calendars.js';
 export { RiskBook, type RiskOrder, type RiskView } from './risk/risk-book.js';
 export {
   DEFAULT_STRATEGY_LIMITS,

@@ -278,7 +278,15 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       await reportEarlier(answer, manager, db, flags.json === true);
       return;
     }
-    risk = createRiskModule({ clock, config, db, mode: 'live', broker: client, sink: manager });
+    risk = createRiskModule({
+      clock,
+      config,
+      db,
+      mode: 'live',
+      broker: client,
+      brokerUrl: client.config.baseUrl,
+      sink: manager,
+    });
     const target = spec.kind === 'modify' || spec.kind === 'cancel' ? resolveTarget(db, spec.target) : null;
     if (spec.kind === 'modify') checkUsLimit(db.orders.get(target!.clientOrderId)?.symbol ?? '', flags.limit);
     // the store as the broker has it now (no process may have polled since the order was sent):

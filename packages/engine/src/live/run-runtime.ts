@@ -95,6 +95,7 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     mode: o.settings.mode,
     venue,
     broker: haltable(paper && ledger !== undefined ? paperBrokerView(o.client, ledger) : o.client, halt),
+    brokerUrl: o.client.config.baseUrl,
     symbols: o.settings.symbols,
     watchStaleness: !paper,
   });

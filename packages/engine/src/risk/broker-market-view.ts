@@ -31,6 +31,7 @@ import {
   type CalendarSource,
   calendarDateOf,
   MarketCalendars,
+  type StoredCalendars,
 } from './market-calendars.js';
 
 /**
@@ -134,14 +135,16 @@ export class BrokerMarketView implements MarketRulesView {
    * @param source - the broker (a `BrokerClient`)
    * @param clock - engine clock
    * @param ages - how long data is kept (defaults: reference and calendars 10 min, quotes 5 s, FX 1 min)
+   * @param storedCalendars - the store's calendar cache, shared with other processes (`market-calendars.ts`)
    */
   constructor(
     private readonly source: MarketInfoSource,
     private readonly clock: Clock,
     ages: Partial<MarketViewAges> = {},
+    storedCalendars?: StoredCalendars,
   ) {
     this.ages = { ...DEFAULT_AGES, ...ages };
-    this.calendars = new MarketCalendars(source, clock, this.ages.calendar);
+    this.calendars = new MarketCalendars(source, clock, this.ages.calendar, storedCalendars);
   }
 
   /**

@@ -6,9 +6,21 @@
  * span (`hoga order --check --at` another week, or a long run's clock past the next business day)
  * has its market's calendar read for its own date.
  *
+ * Given the store's calendar cache ({@link StoredCalendars}), an answer is shared with the other
+ * processes on the same database: one the cache still gives out (a final one, or one read less
+ * than its freshness ago, on the same market day: the store's `market-calendar-cache` module) is
+ * taken instead of asking the broker, and every answer the broker gives is stored as it gave it.
+ * A stored answer is aged from when the broker gave it, so no process keeps a calendar longer than
+ * its age after the broker's answer.
+ *
  * @module
  */
-import { NotFoundError, RequestValidationError } from '@hoga/connector';
+import {
+  KrMarketCalendarSchema,
+  NotFoundError,
+  RequestValidationError,
+  UsMarketCalendarSchema,
+} from '@hoga/connector';
 import {
   type Clock,
   calendarSessions,
@@ -17,12 +29,35 @@ import {
   type MarketCalendar,
   NEW_YORK_ZONE,
 } from '@hoga/core';
+import type { HogaDatabase, MarketCalendarCache } from '@hoga/store';
 import { DateTime } from 'luxon';
 
 /** The calendar reads (the connector's `BrokerClient` has them): `date` is the market's local date. */
 export interface CalendarSource {
   getKrMarketCalendar(date?: string): Promise<unknown>;
   getUsMarketCalendar(date?: string): Promise<unknown>;
+}
+
+/** The store's calendar cache, and the broker whose answers it holds (its address). */
+export interface StoredCalendars {
+  /** The store's `marketCalendars` (what may fail in it, an unmigrated file, is passed by). */
+  readonly cache: Pick<MarketCalendarCache, 'get' | 'store'>;
+  /** The broker's base URL: a simulator's calendars are not a live broker's. */
+  readonly broker: string;
+}
+
+/**
+ * The calendar cache of `db` for the broker at `broker`, reached at each read: a store that
+ * cannot give it (a file opened without migrating) is passed by.
+ */
+export function storedCalendarsOf(db: HogaDatabase, broker: string): StoredCalendars {
+  return {
+    cache: {
+      get: (key) => db.marketCalendars.get(key),
+      store: (key, answer, lastDate) => db.marketCalendars.store(key, answer, lastDate),
+    },
+    broker,
+  };
 }
 
 /** The markets whose calendars are kept. */
@@ -82,11 +117,13 @@ export class MarketCalendars {
    * @param source - the broker
    * @param clock - engine clock (the ages)
    * @param maxAgeMs - how long a calendar (or the broker's refusal of a date) is kept before it is read again
+   * @param stored - the store's calendar cache, shared with other processes (none: the broker only)
    */
   constructor(
     private readonly source: CalendarSource,
     private readonly clock: Clock,
     private readonly maxAgeMs: number,
+    private readonly stored?: StoredCalendars,
   ) {}
 
   /**
@@ -106,12 +143,18 @@ export class MarketCalendars {
   }
 
   /**
-   * Reads `market`'s calendar for the date of `atMs`. A 400 or 404 answer (`unsupported-date`: the
-   * broker has no calendar for the date) is kept as the reason the hours are unknown; other errors
-   * are thrown.
+   * Reads `market`'s calendar for the date of `atMs`: from the store's cache when it still gives
+   * the answer out, else from the broker (the answer then stored). A 400 or 404 answer
+   * (`unsupported-date`: the broker has no calendar for the date) is kept as the reason the hours
+   * are unknown (not stored); other errors are thrown.
    */
   async read(market: Market, atMs: number): Promise<void> {
     const date = calendarDateOf(market, atMs);
+    const cached = this.fromStore(market, date);
+    if (cached !== undefined) {
+      this.keep(market, date, atMs, cached.calendar, this.clock.nowMs() - cached.ageMs);
+      return;
+    }
     let answer: unknown;
     try {
       answer = await (market === 'KR'
@@ -126,7 +169,13 @@ export class MarketCalendars {
       return;
     }
     const calendar = answer as MarketCalendar;
-    const kept: KeptCalendar = { value: calendar, atMs: this.clock.nowMs(), ...coveredSpan(calendar) };
+    this.keep(market, date, atMs, calendar, this.clock.nowMs());
+    this.toStore(market, date, answer, calendar);
+  }
+
+  /** Keeps `market`'s calendar answered for `date` (`readAtMs`: when the broker gave it). */
+  private keep(market: Market, date: string, atMs: number, calendar: MarketCalendar, readAtMs: number): void {
+    const kept: KeptCalendar = { value: calendar, atMs: readAtMs, ...coveredSpan(calendar) };
     this.calendars.set(market, kept);
     if (covers(kept, atMs)) this.gaps.delete(market);
     else {
@@ -135,6 +184,45 @@ export class MarketCalendars {
         value: { date, reason: `the broker's answer for ${date} holds ${days} only` },
         atMs: this.clock.nowMs(),
       });
+    }
+  }
+
+  /**
+   * The answer for `date` the store's cache still gives out, parsed as the broker's own is, with
+   * how long ago the broker gave it (none for a final one: it never changes). A row that does not
+   * parse, or a store that cannot be read, is passed by: the broker is asked.
+   */
+  private fromStore(market: Market, date: string): { calendar: MarketCalendar; ageMs: number } | undefined {
+    if (this.stored === undefined) return undefined;
+    try {
+      const cached = this.stored.cache.get({ broker: this.stored.broker, market, date });
+      if (cached === undefined) return undefined;
+      const schema = market === 'KR' ? KrMarketCalendarSchema : UsMarketCalendarSchema;
+      const parsed = schema.safeParse(cached.answer);
+      if (!parsed.success) return undefined;
+      return { calendar: parsed.data as MarketCalendar, ageMs: cached.final ? 0 : cached.ageMs };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Stores the broker's answer as it gave it (the connector keeps it as `raw`; an answer without
+   * it, a test's, is not stored). The cache only saves requests: a store that refuses the write
+   * (busy past its timeout, read-only) leaves the answer in use here, unshared.
+   */
+  private toStore(market: Market, date: string, answer: unknown, calendar: MarketCalendar): void {
+    if (this.stored === undefined || typeof answer !== 'object' || answer === null) return;
+    const raw = (answer as { readonly raw?: unknown }).raw;
+    if (raw === undefined) return;
+    try {
+      this.stored.cache.store(
+        { broker: this.stored.broker, market, date },
+        raw,
+        calendar.nextBusinessDay.date,
+      );
+    } catch {
+      // unshared: the next process asks the broker
     }
   }
 

@@ -35,6 +35,8 @@ export interface RiskGateBindingOptions {
    * PnL of a carried position counts from them).
    */
   readonly broker?: (MarketInfoSource & AccountInfoSource & Partial<PriorCloseSource>) | undefined;
+  /** The broker's address: with `db`, its market calendars are shared through the store (see the risk module's). */
+  readonly brokerUrl?: string | undefined;
   /** Symbols whose market data and sellable quantity are kept fresh. */
   readonly symbols?: readonly string[];
   /** How often the broker data is refreshed, ms (default: the configured account-info age). */
@@ -75,6 +77,7 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
     db: options.db,
     mode: options.mode,
     broker: options.broker,
+    brokerUrl: options.brokerUrl,
     sink: options.venue,
     watchStaleness: options.watchStaleness === true,
     marks: options.marks,

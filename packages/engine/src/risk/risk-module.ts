@@ -13,6 +13,7 @@ import type { OrderCommand } from '../commands/order-commands.js';
 import { AccountInfoProvider, type AccountInfoSource } from './account-info-provider.js';
 import type { BarDayPnl } from './bar-day-pnl.js';
 import { BrokerMarketView, type MarketInfoSource } from './broker-market-view.js';
+import { storedCalendarsOf } from './market-calendars.js';
 import { RiskBook } from './risk-book.js';
 import { parseRiskConfig, type RiskConfig } from './risk-config.js';
 import { RiskEngine } from './risk-engine.js';
@@ -42,6 +43,11 @@ export interface RiskModuleOptions {
   readonly mode: TradingMode;
   /** The broker (a `BrokerClient`): the broker's rules run against its data when given. */
   readonly broker?: (MarketInfoSource & AccountInfoSource) | undefined;
+  /**
+   * The broker's address (its base URL): with `db`, the market calendars the broker answers are
+   * shared with other processes on the database (the store's `marketCalendars`), under it.
+   */
+  readonly brokerUrl?: string | undefined;
   /** Where accepted commands go. */
   readonly sink: OrderSink;
   /** Watch order-history polls and prices for staleness (live). */
@@ -83,8 +89,14 @@ export function createRiskModule(options: RiskModuleOptions): RiskModule {
   // a backtest's USD PnL in KRW at the run's rate of the moment, not at a fixed one
   const marks = options.marks;
   if (marks !== undefined) book.followUsdKrw(() => marks.usdKrw());
+  const storedCalendars =
+    options.db === undefined || options.brokerUrl === undefined
+      ? undefined
+      : storedCalendarsOf(options.db, options.brokerUrl);
   const market =
-    options.broker === undefined ? undefined : new BrokerMarketView(options.broker, options.clock);
+    options.broker === undefined
+      ? undefined
+      : new BrokerMarketView(options.broker, options.clock, {}, storedCalendars);
   const funds =
     options.broker === undefined
       ? undefined
