@@ -52,9 +52,13 @@ export interface StoredCalendars {
  */
 export function storedCalendarsOf(db: HogaDatabase, broker: string): StoredCalendars {
   return {
+    // without the busy wait: a file another process holds locked refuses at once (the broker is
+    // asked, the answer left unshared) instead of blocking the run for the busy timeout at each
+    // read (run-denied-while-refused.int.test.ts counted three stalls more per lock)
     cache: {
-      get: (key) => db.marketCalendars.get(key),
-      store: (key, answer, lastDate) => db.marketCalendars.store(key, answer, lastDate),
+      get: (key) => db.withoutBusyWait(() => db.marketCalendars.get(key)),
+      store: (key, answer, lastDate) =>
+        db.withoutBusyWait(() => db.marketCalendars.store(key, answer, lastDate)),
     },
     broker,
   };
