@@ -5,9 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Decimal, VirtualClock } from '@hoga/core';
+import Database from 'better-sqlite3';
 import { HogaDatabase } from '../src/hoga-database.js';
 import type { NewFill } from '../src/repositories/fill-repository.js';
 import type { NewOrder } from '../src/repositories/order-record.js';
+import { migrate } from '../src/schema/migrator.js';
 
 /** A fresh temporary directory, and a function removing it. */
 export function tempDir(prefix = 'hoga-store-'): { dir: string; cleanup: () => void } {
@@ -76,4 +78,22 @@ export function sampleFill(
     cumulativeQuantity: new Decimal(cumulative),
     ...overrides,
   };
+}
+
+/**
+ * A database file in `dir` as an older hoga left it: migrated to `version` only, holding one
+ * strategy state row (`s`/`k` = 1) that a later migration must keep. Answers the file's path.
+ */
+export function fileAtVersion(dir: string, version: number): string {
+  const file = join(dir, `v${version}.sqlite`);
+  const raw = new Database(file);
+  try {
+    migrate(raw, file, T0, version);
+    raw
+      .prepare("INSERT INTO strategy_state (strategy_id, key, value, updated_at) VALUES ('s', 'k', '1', 1)")
+      .run();
+  } finally {
+    raw.close();
+  }
+  return file;
 }

@@ -13,31 +13,11 @@ import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KR_OPEN, simClient, simClock } from '../orders/live-fixture.test-helper.js';
-import { BrokerMarketView, type MarketInfoSource } from './broker-market-view.js';
+import { BrokerMarketView } from './broker-market-view.js';
+import { recording } from './calendar-reads.test-helper.js';
 import { storedCalendarsOf } from './market-calendars.js';
 
 const MINUTE = 60_000;
-
-/** The simulator's client as a view's source, noting each calendar read (market and date asked). */
-function recording(client: BrokerClient): { source: MarketInfoSource; reads: string[] } {
-  const reads: string[] = [];
-  const source: MarketInfoSource = {
-    getStocks: (symbols, options) => client.getStocks(symbols, options),
-    getStockWarnings: (symbol, options) => client.getStockWarnings(symbol, options),
-    getPrices: (symbols, options) => client.getPrices(symbols, options),
-    getPriceLimits: (symbol, options) => client.getPriceLimits(symbol, options),
-    getExchangeRate: () => client.getExchangeRate(),
-    getKrMarketCalendar: (date) => {
-      reads.push(`KR ${date}`);
-      return client.getKrMarketCalendar(date);
-    },
-    getUsMarketCalendar: (date) => {
-      reads.push(`US ${date}`);
-      return client.getUsMarketCalendar(date);
-    },
-  };
-  return { source, reads };
-}
 
 let sim: SimulatorHandle;
 let clock: Clock;

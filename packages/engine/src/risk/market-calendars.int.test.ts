@@ -5,37 +5,16 @@
  * days they hold, not only once their age has passed, and once per market and date.
  */
 import { Ledger } from '@hoga/broker-model';
-import type { BrokerClient } from '@hoga/connector';
 import { Decimal, SessionName } from '@hoga/core';
 import { startSimulator } from '@hoga/simulator';
 import { describe, expect, it } from 'vitest';
 import { haltable } from '../live/haltable-broker.js';
 import { paperBrokerView } from '../live/paper-broker-view.js';
 import { KR_OPEN, simClient, simClock } from '../orders/live-fixture.test-helper.js';
-import { BrokerMarketView, type MarketInfoSource } from './broker-market-view.js';
+import { BrokerMarketView } from './broker-market-view.js';
+import { recording } from './calendar-reads.test-helper.js';
 
 const DAY = 86_400_000;
-
-/** The simulator's client as the view's source, noting each calendar read (market and date asked). */
-function recording(client: BrokerClient): { source: MarketInfoSource; reads: string[] } {
-  const reads: string[] = [];
-  const source: MarketInfoSource = {
-    getStocks: (symbols, options) => client.getStocks(symbols, options),
-    getStockWarnings: (symbol, options) => client.getStockWarnings(symbol, options),
-    getPrices: (symbols, options) => client.getPrices(symbols, options),
-    getPriceLimits: (symbol, options) => client.getPriceLimits(symbol, options),
-    getExchangeRate: () => client.getExchangeRate(),
-    getKrMarketCalendar: (date) => {
-      reads.push(`KR ${date}`);
-      return client.getKrMarketCalendar(date);
-    },
-    getUsMarketCalendar: (date) => {
-      reads.push(`US ${date}`);
-      return client.getUsMarketCalendar(date);
-    },
-  };
-  return { source, reads };
-}
 
 describe("the market view's calendars on a moving engine clock", () => {
   it('reads the calendars again for the new date when the clock leaves their days, once per market and date', async () => {

@@ -1,11 +1,8 @@
-import { join } from 'node:path';
 import { Decimal, VirtualClock } from '@hoga/core';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTemp, T0, tempDir } from '../../test/support.js';
+import { fileAtVersion, openTemp, T0, tempDir } from '../../test/support.js';
 import { HogaDatabase } from '../hoga-database.js';
 import { LATEST_SCHEMA_VERSION } from '../schema/migrations.js';
-import { migrate } from '../schema/migrator.js';
 import { FX_HISTORY_AGE_MS, type FxRateAnswer, type FxRateKey } from './fx-rate-cache.js';
 
 const DAY = 86_400_000;
@@ -115,13 +112,7 @@ describe('FxRateCache', () => {
     afterEach(() => removeDir());
 
     it('brings a version-8 file up with an empty cache, keeping what the file held', () => {
-      const file = join(dir, 'v8.sqlite');
-      const raw = new Database(file);
-      migrate(raw, file, T0, 8);
-      raw
-        .prepare("INSERT INTO strategy_state (strategy_id, key, value, updated_at) VALUES ('s', 'k', '1', 1)")
-        .run();
-      raw.close();
+      const file = fileAtVersion(dir, 8);
 
       const opened = HogaDatabase.open(file, { clock: new VirtualClock(T0) });
       try {
