@@ -82,10 +82,10 @@ export interface FundedOrder extends ReserveInput {
  * cashBuyingPower}`), or a sell more shares than are sellable (`data = {field, sellableQuantity}`).
  */
 export function checkFunds(
-  instrument: TradableInstrument,
+  instrument: Pick<TradableInstrument, 'symbol' | 'currency' | 'market'>,
   order: FundedOrder,
-  moment: MarketMoment,
-  account: AccountView,
+  moment: Pick<MarketMoment, 'lastPrice' | 'priceLimits'>,
+  account: Pick<AccountView, 'cashBuyingPower' | 'sellableQuantity'>,
 ): BrokerVerdict {
   const probe: ReservingOrder = {
     symbol: instrument.symbol,

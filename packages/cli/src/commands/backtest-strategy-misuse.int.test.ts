@@ -64,8 +64,10 @@ export default class Misuse extends Strategy<z.infer<typeof Config>> {
       this.ctx.modify(big, { price: bar.close - 100 });
     }
     if (this.config.call === 'cancel-rejected') {
-      // off the tick grid: the venue rejects it, after this hook (its events are queued until then)
-      const id = this.ctx.buy(s, 1, bar.close + 1);
+      // $0.50 of a US stock: the broker takes an amount order under $1, then rejects it, and so does
+      // the venue, after this hook (its events are queued until then); an order the broker's rules
+      // refuse before (off the tick grid, over the buying power) is denied at once, as live
+      const id = this.ctx.buyAmount(s, 0.5);
       this.ctx.cancel(id);
     }
   }
@@ -83,13 +85,13 @@ const strategy = join(scratch.dir, 'misuse.ts');
 writeFileSync(strategy, MISUSE);
 afterAll(() => rmSync(scratch.dir, { recursive: true, force: true }));
 
-/** Runs the strategy with `call` over 005930's daily bars of three days. */
-async function run(call: string, json = true) {
+/** Runs the strategy with `call` over the daily bars of three days of 005930 (or `symbol`). */
+async function run(call: string, json = true, symbol = '005930') {
   const file = join(scratch.dir, `${call}.json`);
   writeFileSync(file, JSON.stringify({ call }));
   return hoga([
     strategy,
-    ...['--symbols', '005930', '--interval', '1d', '--from', '2026-11-03', '--to', '2026-11-05'],
+    ...['--symbols', symbol, '--interval', '1d', '--from', '2026-11-03', '--to', '2026-11-05'],
     ...['--config', file, ...(json ? ['--json'] : []), ...simFlags(scratch.sim.url), '--db', db],
   ]);
 }
@@ -129,9 +131,9 @@ describe('hoga backtest: a wrong call to the context', TSX_CHILD, () => {
   });
 
   it('answers a cancel of an order the venue rejected meanwhile with already-rejected (before: already-filled)', async () => {
-    const result = await run('cancel-rejected');
+    const result = await run('cancel-rejected', true, 'AAPL');
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('OrderRejected invalid-request');
+    expect(result.stderr).toContain('OrderRejected broker-rejected');
     expect(result.stderr).toContain('OrderCancelRejected already-rejected');
     expect(result.stderr).not.toContain('already-filled');
   });

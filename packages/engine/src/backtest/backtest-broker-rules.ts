@@ -17,28 +17,38 @@
 import {
   checkAmountOrderWindow,
   checkChangeable,
+  checkFunds,
   checkHighValue,
+  checkLimitPrice,
   checkMaxAmount,
   checkModifyRequest,
   checkOppositePending,
   checkOrderHours,
   checkOrderTypeInSession,
+  checkPriceLimits,
   daySessions,
   isAmountOrFractional,
   isSessionDay,
+  krPriceLimits,
+  type Ledger,
   localDay,
   type NamedSpan,
   NO_HOLIDAYS,
   nextOrderOpen,
   orderSessionAt,
   orderValueKrw,
+  type PriceLimits,
+  reservedCash,
+  reservePrice,
   usRegularSessionAt,
 } from '@hoga/broker-model';
 import {
   type BrokerRefusal,
   type Clock,
   Decimal,
+  decimalOfNumber,
   HIGH_VALUE_ORDER_KRW,
+  type Instrument,
   isTerminalOrderState,
   KST_ZONE,
   type Market,
@@ -48,6 +58,7 @@ import {
 } from '@hoga/core';
 import { DateTime } from 'luxon';
 import type { ModifyOrder, OrderCommand } from '../commands/order-commands.js';
+import type { ReferencePrices } from '../market-data/reference-prices.js';
 import type { FxRates } from '../portfolio/fx-rates.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import { fromRefusal } from '../risk/broker-rules-check.js';
@@ -60,9 +71,19 @@ export interface BacktestBrokerRulesInput {
   readonly marks: MarkBook;
   readonly fx: FxRates;
   readonly clock: Clock;
-  readonly venue: Pick<SimulatedVenue<unknown>, 'workingOf' | 'order'>;
+  readonly venue: Pick<SimulatedVenue<unknown>, 'workingOf' | 'order'> & { readonly ledger: Ledger };
   /** Whether the session rules are judged (minute bars: yes; daily bars: no, see the module documentation). */
   readonly sessionRules: boolean;
+  /**
+   * The previous day's closes the KR price limits are taken from (those the bar fill model bounds
+   * its fills by); none: no price limits are judged.
+   */
+  readonly references?: ReferencePrices | undefined;
+  /**
+   * Whether an order trades from the next trading day (daily bars: it is placed at a day's close,
+   * for the next open, and that day's limits are the last close's); else from the day of the clock.
+   */
+  readonly nextDay?: boolean | undefined;
 }
 
 /** Judges orders by the broker's rules it can know before the venue (see the module documentation). */
@@ -85,11 +106,18 @@ export class BacktestBrokerRules {
     const usdKrw = instrument.currency === 'USD' ? this.input.fx.usdKrwAt(this.input.clock.nowMs()) : 1;
     // a market order is valued at the last price (before the symbol's first bar there is none);
     // in numbers first: most orders are far below the threshold, and are not valued in decimals
+    // the broker's order: the price grid and the high-value confirmation (400s), then the session
+    // rules, the price limits, the maximum amount, the other side's open order and the funds (422s)
+    let limit = fields.price;
+    if (limit !== null) {
+      const grid = checkLimitPrice(instrument, limit);
+      if (!grid.accepted) return fromRefusal(grid);
+      // a US price is truncated onto its grid, as the broker and the venue do
+      limit = grid.price ?? limit;
+    }
     const price = fields.price === null ? last : fields.price.toNumber();
     const estimate =
       (fields.orderAmount?.toNumber() ?? (fields.quantity?.toNumber() ?? 0) * (price ?? 0)) * usdKrw;
-    // the broker's order: the high-value confirmation (a 400), then the session rules, the
-    // maximum amount and the other side's open order (422s)
     const value =
       (price !== undefined || fields.orderAmount !== null) && estimate >= NEAR_HIGH_VALUE
         ? orderValueKrw({
@@ -109,18 +137,92 @@ export class BacktestBrokerRules {
       const refusal = this.sessionRefusal(intent, fields);
       if (refusal !== null) return refusal;
     }
+    const limits = instrument.market === 'KR' ? this.priceLimits(instrument) : null;
+    if (limit !== null && limits !== null) {
+      const refusal = refusalOf(checkPriceLimits(limit, limits));
+      if (refusal !== null) return refusal;
+    }
     if (value !== null) {
       const refusal = refusalOf(checkMaxAmount(value));
       if (refusal !== null) return refusal;
     }
-    if (instrument.market !== 'KR') return null;
-    for (const o of this.input.venue.workingOf(instrument.symbol)) {
-      if (o.side === intent.side) continue;
-      const open = [{ orderId: o.brokerOrderId, symbol: o.symbol, side: o.side }];
-      // the rule reads the instrument's market and symbol only
-      return refusalOf(checkOppositePending(instrument as TradableInstrument, intent.side, open));
+    if (instrument.market === 'KR') {
+      for (const o of this.input.venue.workingOf(instrument.symbol)) {
+        if (o.side === intent.side) continue;
+        const open = [{ orderId: o.brokerOrderId, symbol: o.symbol, side: o.side }];
+        // the rule reads the instrument's market and symbol only
+        return refusalOf(checkOppositePending(instrument as TradableInstrument, intent.side, open));
+      }
     }
-    return null;
+    return this.fundsRefusal(instrument, intent, fields, limit, last, limits);
+  }
+
+  /**
+   * `insufficient-buying-power` when a buy's reservation, as the broker makes it (a limit at its
+   * price, a KR market buy at the day's upper limit, a US one 5 % above the last price; with its
+   * commission), is over the buying power, or a sell wants more shares than are sellable; null
+   * otherwise. Judged in numbers where the figures allow (the ledger's `affords`); the refusal's
+   * message is the broker model's.
+   */
+  private fundsRefusal(
+    instrument: Instrument,
+    intent: OrderIntent,
+    fields: IntentFields,
+    limit: Decimal | null,
+    last: number | undefined,
+    limits: PriceLimits | null,
+  ): RiskVerdict | null {
+    const ledger = this.input.venue.ledger;
+    const { symbol, currency } = instrument;
+    const order = {
+      side: intent.side,
+      price: limit,
+      quantity: fields.quantity,
+      orderAmount: fields.orderAmount,
+    };
+    // a limit order reserves at its price: the last price is not read
+    const moment = { lastPrice: limit !== null ? ZERO : decimalOfNumber(last ?? 0), priceLimits: limits };
+    if (intent.side === 'SELL') {
+      if (!(fields.quantity ?? ZERO).gt(ledger.sellableQuantity(symbol))) return null;
+    } else {
+      const reserved = reservedCash({
+        ...order,
+        symbol,
+        currency,
+        filledQuantity: ZERO,
+        filledAmount: ZERO,
+        reservePrice: reservePrice(instrument, order, moment),
+      });
+      if (ledger.affords(currency, reserved)) return null;
+    }
+    const account = {
+      cashBuyingPower: ledger.buyingPower(currency),
+      sellableQuantity: ledger.sellableQuantity(symbol),
+    };
+    return refusalOf(checkFunds(instrument, order, moment, account));
+  }
+
+  /** The last answer of {@link priceLimits} per symbol, with the reference price it was made from. */
+  private readonly limitsBySymbol = new Map<string, { reference: number; limits: PriceLimits }>();
+
+  /**
+   * A KR instrument's price limits for the day its orders trade (±30 % of the previous day's last
+   * close), or null when that close is not known (the run's first day) or no references are kept.
+   * Made once per symbol and day.
+   */
+  private priceLimits(instrument: Instrument): PriceLimits | null {
+    const references = this.input.references;
+    if (references === undefined) return null;
+    const reference = references.at(
+      instrument.symbol,
+      this.input.nextDay === true ? undefined : this.input.clock.nowMs(),
+    );
+    if (reference === undefined) return null;
+    const cached = this.limitsBySymbol.get(instrument.symbol);
+    if (cached !== undefined && cached.reference === reference) return cached.limits;
+    const limits = krPriceLimits(instrument, decimalOfNumber(reference));
+    this.limitsBySymbol.set(instrument.symbol, { reference, limits });
+    return limits;
   }
 
   /**
@@ -144,7 +246,10 @@ export class BacktestBrokerRules {
     );
     if (!request.accepted) return fromRefusal(request);
     const target = { ...order, expiresAtMs: Number.POSITIVE_INFINITY };
-    return refusalOf(checkChangeable(target, 'modify', this.input.clock.nowMs()));
+    const changeable = refusalOf(checkChangeable(target, 'modify', this.input.clock.nowMs()));
+    if (changeable !== null || order.instrument.market !== 'KR') return changeable;
+    // the replacement's price against the day's limits (the broker's trading rules of a modify)
+    return refusalOf(checkPriceLimits(request.price, this.priceLimits(order.instrument)));
   }
 
   /**
@@ -253,6 +358,8 @@ class DaySessions {
     return null;
   }
 }
+
+const ZERO = new Decimal(0);
 
 /** Just under the high-value threshold: an estimate in numbers below it needs no decimal valuation. */
 const NEAR_HIGH_VALUE = HIGH_VALUE_ORDER_KRW.toNumber() * 0.999;

@@ -156,6 +156,8 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
           venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
           // minute bars: an order is placed at a bar's close; daily bars: for the next open
           sessionRules: b.settings.interval !== '1d',
+          references: ctx.get(ReferencePrices),
+          nextDay: b.settings.interval === '1d',
         });
         const risk = createRiskGateBinding({
           clock: ctx.get(ClockToken),

@@ -65,4 +65,17 @@ export class ReferencePrices {
     const ref = day === s.day ? s.previous : s.close;
     return Number.isNaN(ref) ? undefined : ref;
   }
+
+  /**
+   * The reference price of `symbol` for orders that trade on the KST day of `ms`, or, with no
+   * `ms`, on a day after its last bar's (a daily bar's orders, for the next open): the last close
+   * observed on an earlier day; `undefined` when none is known yet.
+   */
+  at(symbol: string, ms?: number): number | undefined {
+    const s = this.symbols.get(symbol);
+    if (s === undefined) return undefined;
+    const ref =
+      ms !== undefined && Math.floor((ms + KST_OFFSET_MS) / DAY_MS) === s.day ? s.previous : s.close;
+    return Number.isNaN(ref) ? undefined : ref;
+  }
 }

@@ -1,13 +1,18 @@
 import type { Bar, Fill, OrderEvent } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
-import { backtestBars, minuteBars, recordingLogger } from '../backtest/backtest-fixture.test-helper.js';
+import {
+  backtestBars,
+  minuteBars,
+  recordingLogger,
+  US_OPEN,
+} from '../backtest/backtest-fixture.test-helper.js';
 import { Strategy } from '../strategy/strategy.js';
 
 /**
- * Buys 10 at market on the first bar (000660's) and sells 5 of another stock it does not have (of
- * the same stock, the broker's opposite-side rule would deny it before the venue); once the buy
- * filled and the sell was rejected, asks to cancel and to modify both (orders that can no longer
- * change).
+ * Buys 10 AAPL at market on the first bar, and $0.50 of it, an amount order the broker takes and
+ * then rejects (under its minimum of $1: the venue rejects it, in every mode; an order the broker's
+ * rules refuse before, a sell of shares not held, say, is denied); once the buy filled and the
+ * amount order was rejected, asks to cancel and to modify both (orders that can no longer change).
  */
 class TouchesClosedOrders extends Strategy {
   readonly events: OrderEvent[] = [];
@@ -19,12 +24,12 @@ class TouchesClosedOrders extends Strategy {
     this.n++;
     if (this.n === 1) {
       this.buyId = this.ctx.buy(bar.symbol, 10);
-      this.sellId = this.ctx.sell('005930', 5, 200_000);
+      this.sellId = this.ctx.buyAmount(bar.symbol, 0.5);
     }
     if (this.n === 3) {
       for (const id of [this.buyId, this.sellId]) {
         this.ctx.cancel(id as never);
-        this.ctx.modify(id as never, { price: 71_000 });
+        this.ctx.modify(id as never, { price: 201 });
       }
     }
   }
@@ -52,11 +57,8 @@ describe('a cancel or modify of an order that can no longer change', () => {
           id: 'Touch',
         },
       ],
-      [
-        ...minuteBars('005930', [70_000, 70_100, 70_200, 70_300]),
-        ...minuteBars('000660', [200_000, 200_000, 200_000, 200_000]),
-      ],
-      { logger },
+      minuteBars('AAPL', [200, 200.1, 200.2, 200.3], US_OPEN),
+      { logger, start: US_OPEN },
     );
     expect(outcome.status).toBe('completed');
     const seen = (strategy?.events ?? []).map((e) => [e.type, 'reason' in e ? e.reason : undefined]);
