@@ -77,7 +77,7 @@ export {
   type PositionSnapshot,
   type PositionSnapshotRecord,
 } from './repositories/position-repository.js';
-export { type RunProcess, runProcessAlive, thisProcess } from './repositories/run-process.js';
+export { processStart, type RunProcess, runProcessAlive, thisProcess } from './repositories/run-process.js';
 export {
   type NewRun,
   type RunEnd,

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { Decimal } from '@hoga/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import {
   removeBacktestRuns,
 } from './backtest-removal.js';
 import { backtestOrderIdPrefix } from './journal-repository.js';
+import { processStart } from './run-process.js';
 import { type NewRun, RunRepository } from './run-repository.js';
 
 let db: HogaDatabase;
@@ -165,17 +167,41 @@ describe('removeBacktestRun of a backtest still running', () => {
   const gonePid = (): number => spawnSync(process.execPath, ['-e', '']).pid as number;
 
   it('keeps one whose process lives on this machine, untouched', () => {
-    // this process, and another that lives (the test runner's parent)
+    // this process, and another that lives (the test runner's parent): with its start, and without
+    // (a run stored before schema 12, or where there is no /proc: its pid alone is checked)
+    const parent = { pid: process.ppid, host: hostname(), start: processStart(process.ppid) };
     started('run-here');
-    started('run-parent', { pid: process.ppid, host: hostname() });
+    started('run-parent', parent);
+    started('run-parent-old', { pid: process.ppid, host: hostname() });
     const before = dump();
-    expect(removeBacktestRuns(db.connection, ['run-here', 'run-parent'])).toEqual([
-      { outcome: 'running', runId: 'run-here', process: { pid: process.pid, host: hostname() } },
-      { outcome: 'running', runId: 'run-parent', process: { pid: process.ppid, host: hostname() } },
+    expect(removeBacktestRuns(db.connection, ['run-here', 'run-parent', 'run-parent-old'])).toEqual([
+      {
+        outcome: 'running',
+        runId: 'run-here',
+        process: { pid: process.pid, host: hostname(), start: processStart(process.pid) },
+      },
+      { outcome: 'running', runId: 'run-parent', process: parent },
+      { outcome: 'running', runId: 'run-parent-old', process: { ...parent, start: null } },
     ]);
-    expect(liveBacktestProcess(db.connection, 'run-parent')).toEqual({ pid: process.ppid, host: hostname() });
+    expect(liveBacktestProcess(db.connection, 'run-parent')).toEqual(parent);
     expect(dump()).toEqual(before);
   });
+
+  it.runIf(existsSync('/proc/self/stat'))(
+    'removes one whose pid another process holds now, started at another time (the pid given again)',
+    () => {
+      // the parent's pid, with this process's start: not the process that holds the pid
+      started('run-reused', { pid: process.ppid, host: hostname(), start: processStart(process.pid) });
+      // the parent's start under another boot: the machine restarted since
+      const [, ticks] = (processStart(process.ppid) as string).split(':');
+      started('run-rebooted', { pid: process.ppid, host: hostname(), start: `another-boot:${ticks}` });
+      for (const id of ['run-reused', 'run-rebooted'])
+        expect(liveBacktestProcess(db.connection, id), id).toBeNull();
+      expect(removeBacktestRuns(db.connection, ['run-reused', 'run-rebooted']).map((r) => r.outcome)).toEqual(
+        ['removed', 'removed'],
+      );
+    },
+  );
 
   it("removes one whose process is gone (interrupted), another machine's, or one with no process recorded", () => {
     started('run-crashed', { pid: gonePid(), host: hostname() });

@@ -8,8 +8,9 @@
  *
  * Paper and live runs are never removed: their orders and fills are the account's record. Nor is a
  * backtest still `running` whose process lives on this machine: it would go on writing rows under
- * a run that is gone (and fail on them). One whose process is gone (it crashed or was killed) is
- * removed as any.
+ * a run that is gone (and fail on them). One whose process is gone (it crashed or was killed; its
+ * pid now held by another process that started at another time, see `run-process`) is removed as
+ * any.
  *
  * @module
  */
@@ -57,12 +58,14 @@ interface StoredRun {
   /** Absent in a file of schema 9 or older. */
   readonly pid?: number | null;
   readonly host?: string | null;
+  /** Absent in a file of schema 11 or older. */
+  readonly process_start?: string | null;
 }
 
 /** The process of a `running` run when it lives on this machine; null otherwise. */
 function runningProcess(run: StoredRun): RunProcess | null {
   if (run.status !== 'running' || run.pid === undefined || run.pid === null || !run.host) return null;
-  const owner = { pid: run.pid, host: run.host };
+  const owner = { pid: run.pid, host: run.host, start: run.process_start ?? null };
   return runProcessAlive(owner) === true ? owner : null;
 }
 

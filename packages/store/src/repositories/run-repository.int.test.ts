@@ -7,6 +7,7 @@ import { openTemp, T0, tempDir } from '../../test/support.js';
 import { HogaDatabase } from '../hoga-database.js';
 import { LATEST_SCHEMA_VERSION } from '../schema/migrations.js';
 import { migrate } from '../schema/migrator.js';
+import { processStart } from './run-process.js';
 import { type NewRun, RunRepository, type RunTrade } from './run-repository.js';
 
 let db: HogaDatabase;
@@ -90,7 +91,7 @@ describe('RunRepository', () => {
           },
           status: 'completed',
           startedAt: T,
-          process: { pid: process.pid, host: hostname() },
+          process: { pid: process.pid, host: hostname(), start: processStart(process.pid) },
           endedAt: T + 5_000,
           stats: { totalReturn: 0.0012, commissions: { KRW: '108.15' } },
         });
@@ -201,8 +202,12 @@ describe('RunRepository', () => {
       runs.start(run('here'));
       runs.start({ ...run('there'), process: { pid: 4242, host: 'other-machine' } });
       runs.start({ ...run('none'), process: null });
-      expect(runs.get('here')?.process).toEqual({ pid: process.pid, host: hostname() });
-      expect(runs.get('there')?.process).toEqual({ pid: 4242, host: 'other-machine' });
+      expect(runs.get('here')?.process).toEqual({
+        pid: process.pid,
+        host: hostname(),
+        start: processStart(process.pid),
+      });
+      expect(runs.get('there')?.process).toEqual({ pid: 4242, host: 'other-machine', start: null });
       expect(runs.get('none')?.process).toBeNull();
     });
   });
@@ -230,9 +235,55 @@ describe('RunRepository', () => {
           const migrated = new RunRepository(opened.connection);
           expect(migrated.get('old')).toMatchObject({ status: 'running', process: null });
           migrated.start(run('new'));
-          expect(migrated.get('new')?.process).toEqual({ pid: process.pid, host: hostname() });
+          expect(migrated.get('new')?.process).toMatchObject({ pid: process.pid, host: hostname() });
           const meta = opened.connection
             .prepare("SELECT value FROM meta WHERE key = 'migration.10'")
+            .pluck()
+            .get();
+          expect(JSON.parse(meta as string)).toMatchObject({ appliedAt: T0 });
+        } finally {
+          opened.close();
+        }
+      } finally {
+        removeDir();
+      }
+    });
+  });
+
+  describe('migration 12', () => {
+    it('brings a version-11 file up: its runs keep their pid and host, with no start; a new run records its own', () => {
+      const { dir, cleanup: removeDir } = tempDir();
+      try {
+        const old = join(dir, 'v11.sqlite');
+        const raw = new Database(old);
+        migrate(raw, old, T0, 11);
+        raw
+          .prepare(
+            `INSERT INTO runs (run_id, kind, strategy_name, params, status, started_at, pid, host)
+             VALUES ('old', 'backtest', 'sma', '{}', 'running', ?, 4242, 'other-machine')`,
+          )
+          .run(T0);
+        // read without migrating (as hoga db runs reads a file): no start
+        expect(new RunRepository(raw).get('old')?.process).toEqual({
+          pid: 4242,
+          host: 'other-machine',
+          start: null,
+        });
+        raw.close();
+
+        const opened = HogaDatabase.open(old, { clock: new VirtualClock(T0) });
+        try {
+          expect(opened.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+          const migrated = new RunRepository(opened.connection);
+          expect(migrated.get('old')?.process).toEqual({ pid: 4242, host: 'other-machine', start: null });
+          migrated.start(run('new'));
+          expect(migrated.get('new')?.process).toEqual({
+            pid: process.pid,
+            host: hostname(),
+            start: processStart(process.pid),
+          });
+          const meta = opened.connection
+            .prepare("SELECT value FROM meta WHERE key = 'migration.12'")
             .pluck()
             .get();
           expect(JSON.parse(meta as string)).toMatchObject({ appliedAt: T0 });

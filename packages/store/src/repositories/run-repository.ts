@@ -57,7 +57,10 @@ export interface RunEquityPoint {
 
 /** A stored run. Decimals inside `params` and `stats` come back as strings. */
 export interface RunRecord extends NewRun {
-  /** The process that ran it; null for a run stored before processes were (schema 9 and older). */
+  /**
+   * The process that ran it; null for a run stored before processes were (schema 9 and older). Its
+   * `start` is null where none was recorded (no `/proc`, or a run stored before schema 12).
+   */
   readonly process: RunProcess | null;
   readonly status: RunStatus;
   readonly endedAt: number | null;
@@ -85,6 +88,8 @@ interface RunRow {
   /** Absent in a file of schema 9 or older (read without migrating). */
   pid?: number | null;
   host?: string | null;
+  /** Absent in a file of schema 11 or older. */
+  process_start?: string | null;
 }
 
 interface TradeRow {
@@ -156,8 +161,9 @@ export class RunRepository {
   start(run: NewRun): void {
     // prepared on first use: a file of an older schema (no process columns) is read with this class
     this.insertRun ??= this.db.prepare(
-      `INSERT INTO runs (run_id, kind, strategy_path, strategy_name, params, status, started_at, pid, host)
-       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
+      `INSERT INTO runs (run_id, kind, strategy_path, strategy_name, params, status, started_at, pid, host,
+         process_start)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
     );
     const owner = run.process === undefined ? thisProcess() : run.process;
     try {
@@ -170,6 +176,7 @@ export class RunRepository {
         run.startedAt,
         owner?.pid ?? null,
         owner?.host ?? null,
+        owner?.start ?? null,
       );
     } catch (e) {
       if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
@@ -357,7 +364,7 @@ function toRecord(r: RunRow): RunRecord {
     process:
       r.pid === null || r.pid === undefined || r.host === null || r.host === undefined
         ? null
-        : { pid: r.pid, host: r.host },
+        : { pid: r.pid, host: r.host, start: r.process_start ?? null },
     endedAt: r.ended_at,
     stats: r.stats === null ? null : fromJsonText(r.stats, 'runs.stats'),
   };

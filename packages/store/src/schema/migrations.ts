@@ -15,6 +15,7 @@ import { MIGRATION_008_CANDLE_BLOCKS_SQL } from './migration-008-candle-blocks.j
 import { MIGRATION_009_FX_RATES_SQL } from './migration-009-fx-rates.js';
 import { MIGRATION_010_RUN_PROCESS_SQL } from './migration-010-run-process.js';
 import { MIGRATION_011_MARKET_CALENDARS_SQL } from './migration-011-market-calendars.js';
+import { MIGRATION_012_RUN_PROCESS_START_SQL } from './migration-012-run-process-start.js';
 
 /** One schema step. */
 export interface Migration {
@@ -232,6 +233,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 11,
     name: 'market-calendar cache: the KR and US calendars the broker answered, final ones kept, others briefly',
     sql: MIGRATION_011_MARKET_CALENDARS_SQL,
+  },
+  {
+    version: 12,
+    name: 'runs: when the process that runs each one started (a pid given again to another process reads as gone)',
+    sql: MIGRATION_012_RUN_PROCESS_START_SQL,
   },
 ];
 
