@@ -111,6 +111,16 @@ export interface TradingStateReason {
   readonly sinceMs: number;
   /** When it lapses by itself, epoch ms, or null (only `hoga risk reset` lifts it). */
   readonly untilMs: number | null;
+  /**
+   * The states other sources hold of the same scope beneath this one, strictest first (absent:
+   * none): what holds once this one is lifted or lapses.
+   */
+  readonly beneath?: readonly TradingStateLayerReason[];
+}
+
+/** One source's state of a scope, with why: a layer beneath the state in force. */
+export interface TradingStateLayerReason extends TradingStateReason {
+  readonly state: TradingState;
 }
 
 /** The engine's view a guard reads: pure data, taken when the command is checked. */

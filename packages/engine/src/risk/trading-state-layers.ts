@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { stricterState, TradingState } from './risk-types.js';
+import { stricterState, TradingState, type TradingStateLayerReason } from './risk-types.js';
 import { type TradingStateEntry, TradingStateSource } from './trading-state-persistence.js';
 
 /**
@@ -55,12 +55,12 @@ export function entryOfLayers(layers: readonly TradingStateEntry[]): TradingStat
 }
 
 /** Whether a state lapsed by `nowMs` (a kill switch past its end). */
-export function lapsed(layer: TradingStateEntry, nowMs: number): boolean {
+export function lapsed(layer: Pick<TradingStateLayerReason, 'untilMs'>, nowMs: number): boolean {
   return layer.untilMs != null && nowMs >= layer.untilMs;
 }
 
 /** One source's state for the status line: `HALTED (daily-loss: …; until …)`. */
-export function describeLayer(layer: TradingStateEntry, describeTime: (ms: number) => string): string {
+export function describeLayer(layer: TradingStateLayerReason, describeTime: (ms: number) => string): string {
   const until = layer.untilMs == null ? '' : `; until ${describeTime(layer.untilMs)}`;
   return `${layer.state} (${layer.source}: ${layer.reason}${until})`;
 }

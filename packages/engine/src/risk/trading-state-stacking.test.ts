@@ -48,4 +48,65 @@ describe('trading states of several sources, through the risk engine', () => {
     expect(gateway.entry(S1)).toMatchObject({ state: 'REDUCING', source: 'manual' });
     expect(submit(buy('005930', '100', '65000', 's1', 'SELL')).accepted).toBe(true);
   });
+
+  it("names what lies beneath the state in force in a denial: the kill switch over an operator's REDUCING", () => {
+    // before, the denial named only the kill switch: lifting it looked like trading freely again
+    const { submit, fill, engine, book, gateway, clock } = setup({
+      strategies: { s1: { dailyLossLimitKrw: '500000' } },
+    });
+    const entry = buy('005930', '100', '70000');
+    expect(submit(entry).accepted).toBe(true);
+    fill(entry, '70000');
+    gateway.set(S1, 'REDUCING', 'manual', 'winding down');
+    book.notePrice('005930', new Decimal(65000), clock.nowMs());
+    engine.evaluate();
+    // the price recovers: the loss is under the limit again, the kill switch holds to the next day
+    book.notePrice('005930', new Decimal(69000), clock.nowMs());
+
+    const denied = submit(buy('005930', '1', '65000'));
+    expect(denied).toMatchObject({ accepted: false, code: 'risk-halted' });
+    const reason = denied.accepted ? '' : denied.reason;
+    expect(reason).toMatch(
+      /^Trading is halted for strategy s1: only cancels are accepted\. Set by the daily loss limit \(/,
+    );
+    expect(reason).toContain('; beneath it REDUCING (manual: winding down), in force once this ends;');
+    expect(reason).toMatch(/; to lift them all sooner: hoga risk reset --strategy s1$/);
+    expect(reason).not.toContain('\n');
+    expect(denied.accepted ? undefined : denied.data).toMatchObject({
+      source: 'daily-loss',
+      beneath: [{ state: 'REDUCING', source: 'manual', reason: 'winding down', untilMs: null }],
+    });
+
+    // the next trading day the kill switch lapsed: the operator's REDUCING is in force, nothing beneath it
+    clock.set(NEXT_DAY + 3_600_000);
+    const reduced = submit(buy('005930', '1', '65000'));
+    expect(reduced).toMatchObject({ accepted: false, code: 'risk-reducing' });
+    const next = reduced.accepted ? '' : reduced.reason;
+    expect(next).toBe(
+      'strategy s1 is REDUCING: only orders that reduce a position are accepted. Set by an operator (hoga risk set) (winding down) since 2026-11-23 10:00 KST (Mon), until lifted by hand; to lift it: hoga risk reset --strategy s1',
+    );
+  });
+
+  it('names every source beneath a REDUCING, and only those still in force', () => {
+    const { submit, gateway, clock } = setup();
+    const staleUntil = clock.nowMs() + 60_000;
+    gateway.set(S1, 'REDUCING', 'daily-loss', 'daily loss 600,000 KRW reached the limit', staleUntil);
+    gateway.set(S1, 'REDUCING', 'stale-data', 'no order-history poll for 90 s');
+    gateway.set(S1, 'REDUCING', 'manual', 'winding down');
+
+    const denied = submit(buy('005930', '1', '65000'));
+    expect(denied).toMatchObject({ accepted: false, code: 'risk-reducing' });
+    const reason = denied.accepted ? '' : denied.reason;
+    expect(reason).toContain('Set by an operator (hoga risk set) (winding down)');
+    expect(reason).toContain(
+      '; beneath it REDUCING (daily-loss: daily loss 600,000 KRW reached the limit; until 2026-11-23 10:01 KST (Mon)) and REDUCING (stale-data: no order-history poll for 90 s), in force once this ends;',
+    );
+
+    // the kill switch's REDUCING beneath lapsed: no longer named
+    clock.set(staleUntil + 1);
+    const later = submit(buy('005930', '1', '65000'));
+    expect(later.accepted ? '' : later.reason).toContain(
+      '; beneath it REDUCING (stale-data: no order-history poll for 90 s), in force once this ends; to lift them all: hoga risk reset --strategy s1',
+    );
+  });
 });

@@ -16,8 +16,10 @@ import {
   scopeKey,
   stricterState,
   TradingState,
+  type TradingStateLayerReason,
   type TradingStateReason,
 } from '../risk-types.js';
+import { describeLayer, lapsed } from '../trading-state-layers.js';
 import { TradingStateSource } from '../trading-state-persistence.js';
 import { describeKst, groupDigits, isoKst, nextTradingDayStartMs } from '../valuation.js';
 
@@ -62,7 +64,7 @@ export const checkTradingState: RiskGuard = (ctx, subject) => {
         ? { kind: 'strategy', strategyId: subject.strategyId }
         : { kind: 'symbol', symbol: subject.symbol };
   const name = scopeName(scope);
-  const why = explainState(scope, ctx.stateEntry?.(scope), ctx.mode);
+  const why = explainState(scope, ctx.stateEntry?.(scope), ctx.mode, ctx.nowMs);
   const data = { states: { account, strategy, symbol }, ...why.data };
   if (state === TradingState.HALTED) {
     return deny('risk-halted', `Trading is halted for ${name}: only cancels are accepted. ${why.text}`, data);
@@ -116,13 +118,15 @@ function backtestWayOut(scope: RiskScope, dailyLoss: boolean): string {
 }
 
 /**
- * Why a scope is HALTED or REDUCING, for a denial: what set it, since and until when, and the
- * way out in the run's mode (see {@link liftCommand}).
+ * Why a scope is HALTED or REDUCING, for a denial: what set it, since and until when, what other
+ * sources hold of it beneath (in force once this ends), and the way out in the run's mode (see
+ * {@link liftCommand}; it lifts them all).
  */
 function explainState(
   scope: RiskScope,
   entry: TradingStateReason | undefined,
   mode: TradingMode | undefined,
+  nowMs: number,
 ): { text: string; data: Record<string, unknown> } {
   const lift = liftCommand(scope, mode);
   const liftData = lift === undefined ? {} : { lift };
@@ -142,12 +146,17 @@ function explainState(
         : entry.source === 'stale-data'
           ? 'until data flows again'
           : 'until lifted by hand';
+  const beneath = (entry.beneath ?? []).filter((l) => !lapsed(l, nowMs));
+  const under =
+    beneath.length === 0
+      ? ''
+      : `; beneath it ${beneath.map((l) => describeLayer(l, describeKst)).join(' and ')}, in force once this ends`;
   const way =
     lift === undefined
       ? backtestWayOut(scope, entry.source === TradingStateSource.DAILY_LOSS)
-      : `to lift it${entry.untilMs === null ? '' : ' sooner'}: ${lift}`;
+      : `to lift ${beneath.length === 0 ? 'it' : 'them all'}${entry.untilMs === null ? '' : ' sooner'}: ${lift}`;
   return {
-    text: `Set by ${by} (${entry.reason}) since ${since}, ${until}; ${way}`,
+    text: `Set by ${by} (${entry.reason}) since ${since}, ${until}${under}; ${way}`,
     data: {
       scope: scopeKey(scope),
       source: entry.source,
@@ -156,9 +165,15 @@ function explainState(
       since: isoKst(entry.sinceMs),
       untilMs: entry.untilMs,
       ...(entry.untilMs === null ? {} : { until: isoKst(entry.untilMs) }),
+      ...(beneath.length === 0 ? {} : { beneath: beneath.map(layerData) }),
       ...liftData,
     },
   };
+}
+
+/** One source's state beneath the one in force, for a denial's `data` (without its own `beneath`). */
+function layerData(l: TradingStateLayerReason): TradingStateLayerReason {
+  return { state: l.state, source: l.source, reason: l.reason, sinceMs: l.sinceMs, untilMs: l.untilMs };
 }
 
 /** The scopes whose daily PnL (KRW) is at or past their loss limit: the kill switch's triggers. */
