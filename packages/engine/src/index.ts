@@ -153,7 +153,12 @@ export {
   TradingState,
 } from './risk/risk-types.js';
 export { type IsTrading, StaleDataMonitor } from './risk/stale-data-monitor.js';
-export { type EffectiveStates, TradingStateGateway } from './risk/trading-state-gateway.js';
+export {
+  describeTradingState,
+  type EffectiveStates,
+  type ResetScope,
+  TradingStateGateway,
+} from './risk/trading-state-gateway.js';
 export {
   MemoryTradingStatePersistence,
   RISK_STATE_OWNER,

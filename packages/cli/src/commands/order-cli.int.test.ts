@@ -274,8 +274,8 @@ describe('hoga order', () => {
     const taken = await hoga('order', 'buy', '005930', '1', '--limit', '60000', '--check', ...connection());
     expect(taken.code).toBe(0);
     const reset = await hoga('risk', 'reset', '--mode', 'paper', '--db', dbFile);
-    // the scope as the status line names it (before: reset: {"kind":"account"})
-    expect(reset.out).toBe('reset: account\nrisk: all ACTIVE');
+    // the scope as the status line names it (before: reset: {"kind":"account"}), with what it cleared
+    expect(reset.out).toBe('cleared account HALTED (manual: set by hand)\nrisk: all ACTIVE');
     await expect(hoga('risk', 'status', '--mode', 'backtest', '--db', dbFile)).rejects.toThrow(
       'expected live or paper, found "backtest"',
     );

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { LiveClock } from '@hoga/core';
 import {
+  describeTradingState,
   type RiskScope,
   StoreTradingStatePersistence,
   scopeKey,
@@ -66,17 +67,31 @@ export function riskStatus(flags: RiskFlags): void {
   withGateway(flags, (gateway) => print(flags, gateway));
 }
 
-/** `hoga risk reset`: the named scopes (or all) back to ACTIVE. */
+/**
+ * `hoga risk reset`: the named scopes (or all) back to ACTIVE. Prints each source's state it
+ * cleared (`cleared strategy:s1 HALTED (daily-loss: …)`), or that a scope had none, then the status
+ * line; `--json` lists them in `cleared`.
+ */
 export function riskReset(flags: RiskFlags): void {
   withGateway(flags, (gateway) => {
     const scopes = scopesOf(flags);
     const done = gateway.reset(flags.reason ?? 'hoga risk reset', scopes.length === 0 ? undefined : scopes);
+    const cleared = done.flatMap(({ scope, cleared: layers }) =>
+      layers.map((l) => ({ scope: scopeKey(scope), ...l })),
+    );
     if (flags.json !== true) {
-      console.log(
-        done.length === 0 ? 'nothing to reset' : `reset: ${done.map((s) => scopeKey(s)).join(', ')}`,
-      );
+      for (const { scope, ...layer } of cleared) {
+        console.log(`cleared ${scope} ${describeTradingState(layer)}`);
+      }
+      const reset = new Set(done.map((d) => scopeKey(d.scope)));
+      for (const key of scopes.map(scopeKey).filter((k) => !reset.has(k))) {
+        console.log(`nothing to reset for ${key}: it was already ACTIVE`);
+      }
+      if (scopes.length === 0 && done.length === 0) {
+        console.log('nothing to reset: every scope was already ACTIVE');
+      }
     }
-    print(flags, gateway, { reset: done });
+    print(flags, gateway, { reset: done.map((d) => d.scope), cleared });
   });
 }
 

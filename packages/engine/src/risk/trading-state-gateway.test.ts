@@ -207,12 +207,25 @@ describe('TradingStateGateway', () => {
       gateway.set({ kind: 'account' }, 'REDUCING', 'stale-data', 'stale');
       gateway.set({ kind: 'account' }, 'HALTED', 'reconciliation', 'mismatch');
       const before = changed(store).length;
-      expect(gateway.reset('hoga risk reset', [s1])).toEqual([s1]);
+      // each source's state it cleared, the one in force first (what hoga risk reset prints)
+      expect(gateway.reset('hoga risk reset', [s1])).toEqual([
+        {
+          scope: s1,
+          cleared: [
+            { state: 'HALTED', source: 'daily-loss', reason: 'lost', sinceMs: T0, untilMs: T0 + 86_400_000 },
+            { state: 'REDUCING', source: 'manual', reason: 'winding down', sinceMs: T0, untilMs: null },
+          ],
+        },
+      ]);
       expect(gateway.state(s1)).toBe('ACTIVE');
       // nothing shows again when the kill switch would have lapsed
       clock.advance(86_400_000);
       expect(gateway.state(s1)).toBe('ACTIVE');
-      expect(gateway.reset('hoga risk reset')).toEqual([{ kind: 'account' }]);
+      expect(
+        gateway
+          .reset('hoga risk reset')
+          .map((r) => [r.scope, r.cleared.map((l) => `${l.state} ${l.source}`)]),
+      ).toEqual([[{ kind: 'account' }, ['HALTED reconciliation', 'REDUCING stale-data']]]);
       expect(gateway.snapshot().size).toBe(0);
       expect(
         changed(store)

@@ -11,7 +11,14 @@
  */
 import { type Clock, newEventId } from '@hoga/core';
 import { type Observable, Subject } from 'rxjs';
-import { type RiskScope, scopeKey, scopeOfKey, stricterState, TradingState } from './risk-types.js';
+import {
+  type RiskScope,
+  scopeKey,
+  scopeOfKey,
+  stricterState,
+  TradingState,
+  type TradingStateLayerReason,
+} from './risk-types.js';
 import { describeLayer, entryOfLayers, lapsed, layersOf } from './trading-state-layers.js';
 import {
   type TradingStateChanged,
@@ -34,6 +41,21 @@ const ALL_ACTIVE: EffectiveStates = Object.freeze({
   strategy: TradingState.ACTIVE,
   symbol: TradingState.ACTIVE,
 });
+
+/** A scope `hoga risk reset` lifted, with what each source held of it. */
+export interface ResetScope {
+  readonly scope: RiskScope;
+  /** The sources' states cleared, the one in force first. */
+  readonly cleared: readonly TradingStateEntry[];
+}
+
+/**
+ * One source's state of a scope as the status line shows it: `HALTED (daily-loss: …; until …)`
+ * (what `hoga risk reset` says it cleared).
+ */
+export function describeTradingState(layer: TradingStateLayerReason): string {
+  return describeLayer(layer, describeKst);
+}
 
 /** One source's state of a scope changing: from (ACTIVE: it held none) to (ACTIVE: lifted). */
 interface SourceChange {
@@ -172,16 +194,18 @@ export class TradingStateGateway {
    * Manual reset (`hoga risk reset`): the named scopes, or every scope that is not ACTIVE, back to
    * ACTIVE, whichever sources held them.
    *
-   * @returns the scopes reset
+   * @returns the scopes reset, each with the sources' states it cleared (the one in force first;
+   *   states that had lapsed by themselves are not among them)
    */
-  reset(reason: string, scopes?: readonly RiskScope[]): RiskScope[] {
+  reset(reason: string, scopes?: readonly RiskScope[]): ResetScope[] {
     this.sync();
     const targets = scopes ?? [...this.entries.keys()].map(scopeOfKey);
-    const done: RiskScope[] = [];
+    const done: ResetScope[] = [];
     for (const scope of targets) {
       if (this.state(scope) === TradingState.ACTIVE) continue;
+      const cleared = this.current(scope).kept;
       this.commit(scope, [], { source: TradingStateSource.MANUAL, reason }, []);
-      done.push(scope);
+      done.push({ scope, cleared });
     }
     return done;
   }
@@ -205,10 +229,7 @@ export class TradingStateGateway {
    */
   statusLine(): string {
     const restricted = [...this.snapshot()].map(
-      ([key, e]) =>
-        `${key} ${layersOf(e)
-          .map((l) => describeLayer(l, describeKst))
-          .join(' over ')}`,
+      ([key, e]) => `${key} ${layersOf(e).map(describeTradingState).join(' over ')}`,
     );
     return restricted.length === 0 ? 'risk: all ACTIVE' : `risk: ${restricted.join('; ')}`;
   }
