@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError } from '@hoga/connector';
 import type { OrderManager } from './order-manager.js';
-import { codeOf, STORE_UNAVAILABLE } from './order-manager-options.js';
+import { codeOf, endedOrderCode, STORE_UNAVAILABLE } from './order-manager-options.js';
 import type { StoredCommand, StoredExecution } from './order-manager-store.js';
 
 /** How often the store is read for a newer broker order while one is waited for (real ms). */
@@ -80,7 +80,8 @@ export class ChangeTargets {
    * broker order to send it to again, the logical order's newer one once it is stored (waited for
    * up to `newestOrderWaitMs`; `already-processing` goes to the same one again after the wait). A
    * refusal when no newer one is stored (modified from another channel: the next poll adopts the
-   * replacement) or the newest one is closed already.
+   * replacement) or the newest one is closed already (the broker's code for its status,
+   * `already-filled`, … as if the change had been sent to it).
    */
   async after(stored: StoredCommand, error: unknown): Promise<StoredExecution | ChangeRefusal> {
     const target = stored.targetBrokerOrderId ?? '';
@@ -95,7 +96,7 @@ export class ChangeTargets {
     }
     if (newest.closed)
       return {
-        code: 'order-closed',
+        code: endedOrderCode(newest.status),
         reason: `the order went on to broker order ${newest.brokerOrderId}, already ${newest.status}`,
       };
     return newest;

@@ -20,7 +20,7 @@ import {
   targetShowsProcessing,
 } from './history-match.js';
 import type { OrderManager } from './order-manager.js';
-import { resendsCreate } from './order-manager-options.js';
+import { endedOrderCode, resendsCreate } from './order-manager-options.js';
 import { CommandStatus, type StoredCommand } from './order-manager-store.js';
 
 const RECENT_LIMIT = 2_000;
@@ -131,9 +131,10 @@ export class CommandResolver {
       return;
     }
     if (TERMINAL_BROKER_ORDER_STATUSES.has(target.status)) {
+      // the broker's code for the status (already-filled, …), as its answer would have said
       m.rejectChange(
         current,
-        'order-closed',
+        endedOrderCode(target.status),
         `the order is ${target.status}; the ${kind} did not take effect`,
       );
       return;

@@ -153,35 +153,6 @@ describe('modify and cancel of a logical order (real HTTP, one store file)', () 
     ]);
   });
 
-  it("answers a cancel whose answer was lost, on an order canceled elsewhere, with the broker's code: already-canceled", async () => {
-    // The broker refuses a cancel of a canceled order `already-canceled` (the test above); with that
-    // answer lost, the strategy hears the same code (as a backtest's and paper's venue give it), not
-    // `order-closed`, hoga's own code for an order the broker never had.
-    const f = await live(undefined, {}, { maxRetries: 0 });
-    const { order, id } = await resting(f);
-    await f.manager.execute(order);
-    await f.client.cancelOrder(f.manager.currentExecution(id)?.brokerOrderId ?? '');
-    f.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders/*/cancel', count: 1 });
-    await f.manager.execute(cancelOf(order));
-    const refusals = f.events.filter((e) => e.type === 'OrderCancelRejected');
-    expect(f.sim.counters().faultsFired).toBe(1);
-    expect(refusals.map((e) => [e.code, e.sent])).toEqual([['already-canceled', true]]);
-    await f.manager.pollOnce();
-    expect(f.db.orders.get(id)?.state).toBe('CANCELED');
-  });
-
-  it('answers a cancel whose answer was lost, on an order that had filled, with the broker’s code: already-filled', async () => {
-    const f = await live(undefined, {}, { maxRetries: 0 });
-    const { upper } = await priceLimits(f.client, '005930');
-    const order = submitLimit('005930', 'BUY', '1', upper);
-    await f.manager.execute(order);
-    f.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders/*/cancel', count: 1 });
-    await f.manager.execute(cancelOf(order));
-    expect(f.sim.counters().faultsFired).toBe(1);
-    const refusals = f.events.filter((e) => e.type === 'OrderCancelRejected');
-    expect(refusals.map((e) => [e.code, e.sent])).toEqual([['already-filled', true]]);
-  });
-
   it('a modify from another process on an order an engine modified meanwhile goes to the newest broker id', async () => {
     const f = await live();
     const { order, id, lower, higher } = await resting(f);

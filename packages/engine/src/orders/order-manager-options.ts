@@ -14,6 +14,7 @@ import {
   ResponseShapeError,
   ServerError,
 } from '@hoga/connector';
+import { BrokerOrderStatus } from '@hoga/core';
 
 /**
  * The code of a command refused because the store refuses writes (full, locked past the busy
@@ -116,4 +117,22 @@ export function ambiguous(error: unknown): boolean {
 /** The broker's code of a failure, or the error's name. */
 export function codeOf(error: unknown): string {
   return error instanceof BrokerApiError ? error.code : error instanceof Error ? error.name : 'error';
+}
+
+/** The broker's 409 code for a modify or cancel of an order it shows ended in that status. */
+const ENDED_ORDER_CODES: ReadonlyMap<string, string> = new Map([
+  [BrokerOrderStatus.FILLED, 'already-filled'],
+  [BrokerOrderStatus.CANCELED, 'already-canceled'],
+  [BrokerOrderStatus.REJECTED, 'already-rejected'],
+]);
+
+/**
+ * The code of a modify or cancel refused because the engine found its target ended, without the
+ * broker's answer (lost, or the change not sent to a newer broker order found ended): the code the
+ * broker answers the same request with for that status (`already-filled`, `already-canceled`,
+ * `already-rejected`), so a strategy sees one code whether or not an answer was lost; `order-closed`
+ * for any other ended status (`REPLACED`, an order the broker no longer has).
+ */
+export function endedOrderCode(status: string): string {
+  return ENDED_ORDER_CODES.get(status) ?? 'order-closed';
 }

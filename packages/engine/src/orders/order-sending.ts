@@ -16,7 +16,7 @@ import type { CreateContent, ModifyContent } from './history-match.js';
 import { CommandAlreadyStored } from './order-command-tables.js';
 import type { OrderEventFactory } from './order-event-factory.js';
 import type { OrderManager } from './order-manager.js';
-import { STORE_UNAVAILABLE } from './order-manager-options.js';
+import { endedOrderCode, STORE_UNAVAILABLE } from './order-manager-options.js';
 import {
   CommandStatus,
   type LoggedCreate,
@@ -314,7 +314,8 @@ export class CommandSender {
         });
         await this.resolver.resolve(this.answers.requireCommand(stored.commandId));
       } else {
-        this.answers.rejectChange(stored, 'order-closed', `the order was already ${outcome.order.status}`);
+        const status = outcome.order.status;
+        this.answers.rejectChange(stored, endedOrderCode(status), `the order was already ${status}`);
       }
     } catch (error) {
       this.unstored(stored, error);
