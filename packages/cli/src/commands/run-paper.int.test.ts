@@ -106,6 +106,12 @@ describe('hoga run --mode paper', () => {
       fills.map((f) => [f.symbol, f.side, f.quantity, f.price]),
     );
     expect(one.equity.length).toBeGreaterThanOrEqual(2);
+    // the KR calendar the risk module read is in the store's cache, under this broker (so the next
+    // process on the store, a `hoga order`, asks the broker for none of it)
+    const calendars = readStore(db, (d) =>
+      d.connection.prepare('SELECT broker, market FROM market_calendars').all(),
+    ) as { broker: string; market: string }[];
+    expect(calendars).toContainEqual({ broker: sim.url, market: 'KR' });
   }, 150_000);
 
   it("paper --paper-from-account starts from the broker's cash and holdings; --cancel-on-stop cancels the restored and the new order", async () => {
