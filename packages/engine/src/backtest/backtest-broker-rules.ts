@@ -228,8 +228,10 @@ export class BacktestBrokerRules {
   /**
    * A modify's refusal by its fields, as the broker checks them before the hours: a US modify
    * changes the price only, a KR one needs a whole quantity within the unfilled rest, an amount
-   * order is not modified. Null when the venue no longer works the order (its answer stands).
-   * The close orders' freeze of their last 10 minutes is not judged (no `CLS` expiry here).
+   * order is not modified; then by the replacement's price limits and funds (a buy's new
+   * reservation over the buying power with the old one given back). Null when the venue no longer
+   * works the order (its answer stands). The close orders' freeze of their last 10 minutes is not
+   * judged (no `CLS` expiry here).
    */
   private modifyRefusal(command: ModifyOrder): RiskVerdict | null {
     const order = this.input.venue.order(command.clientOrderId);
@@ -247,9 +249,37 @@ export class BacktestBrokerRules {
     if (!request.accepted) return fromRefusal(request);
     const target = { ...order, expiresAtMs: Number.POSITIVE_INFINITY };
     const changeable = refusalOf(checkChangeable(target, 'modify', this.input.clock.nowMs()));
-    if (changeable !== null || order.instrument.market !== 'KR') return changeable;
-    // the replacement's price against the day's limits (the broker's trading rules of a modify)
-    return refusalOf(checkPriceLimits(request.price, this.priceLimits(order.instrument)));
+    if (changeable !== null) return changeable;
+    // the broker's trading rules of the replacement: its price against the day's limits, then its
+    // funds, on the account without the order it replaces
+    const instrument = order.instrument;
+    const limits = instrument.market === 'KR' ? this.priceLimits(instrument) : null;
+    const outside = refusalOf(checkPriceLimits(request.price, limits));
+    if (outside !== null || order.side !== 'BUY') return outside;
+    const ledger = this.input.venue.ledger;
+    const held = ledger.reservation(order.clientOrderId)?.cash ?? ZERO;
+    const replacement = {
+      side: order.side,
+      price: request.price,
+      quantity: request.quantity,
+      orderAmount: null,
+    };
+    const last = this.input.marks.get(instrument.symbol);
+    const moment = { lastPrice: decimalOfNumber(last ?? 0), priceLimits: limits };
+    const needed = reservedCash({
+      ...replacement,
+      symbol: instrument.symbol,
+      currency: instrument.currency,
+      filledQuantity: ZERO,
+      filledAmount: ZERO,
+      reservePrice: reservePrice(instrument, replacement, moment),
+    });
+    if (ledger.affords(instrument.currency, needed.minus(held))) return null;
+    const account = {
+      cashBuyingPower: ledger.buyingPower(instrument.currency).plus(held),
+      sellableQuantity: ZERO,
+    };
+    return refusalOf(checkFunds(instrument, replacement, moment, account));
   }
 
   /**

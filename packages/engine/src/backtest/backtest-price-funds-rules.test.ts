@@ -8,7 +8,7 @@
  * `OrderRejected`, the others taken: a limit at 1 KRW worked until it expired, a market buy of
  * 98,000,000 KRW with 100,000,000 KRW of cash filled).
  */
-import type { Bar, OrderEvent } from '@hoga/core';
+import type { Bar, ClientOrderId, OrderEvent } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
 import { backtestBars, minuteBars } from './backtest-fixture.test-helper.js';
@@ -59,6 +59,41 @@ const dailyBar = (date: string, close: number): Bar => ({
 });
 
 describe('a backtest judges the broker’s price and funds rules before its venue', () => {
+  it('judges a modify’s new price by the day’s limits and its new reservation by the buying power, the old one given back', async () => {
+    outcomes.length = 0;
+    reasons.length = 0;
+    const changes: string[] = [];
+    const monday = minuteBars('005930', [70_000, 70_000], Date.parse('2026-03-02T15:19:00+09:00'));
+    const tuesday = minuteBars('005930', [70_000, 70_100, 70_200], Date.parse('2026-03-03T09:01:00+09:00'));
+    class Modifying extends placing('2026-03-03', () => undefined) {
+      private id: ClientOrderId | undefined;
+      override onBar(bar: Bar): void {
+        if (this.id === undefined && bar.closeTime === tuesday[0]?.closeTime) {
+          // 1,200 at 60,000: 72,010,800 KRW held of 100,000,000
+          this.id = this.ctx.buy(bar.symbol, 1_200, 60_000);
+          this.ctx.modify(this.id, { price: 91_100 }); // above the upper limit (91,000)
+          this.ctx.modify(this.id, { price: 84_000 }); // 100,815,120 KRW: over the buying power
+          this.ctx.modify(this.id, { price: 65_000 }); // 78,011,700 KRW: taken
+        }
+      }
+      override onOrderEvent(event: OrderEvent): void {
+        super.onOrderEvent(event);
+        if (event.type === 'OrderModifyRejected')
+          changes.push(`${event.code} sent ${event.sent}: ${event.reason}`);
+        if (event.type === 'OrderModified') changes.push(`modified ${event.price?.toFixed()}`);
+      }
+    }
+    await backtestBars([{ strategyClass: Modifying }], [...monday, ...tuesday], {
+      start: monday[0]?.ts as number,
+      risk: OWNER_LIMITS_WIDE,
+    });
+    expect(changes).toEqual([
+      'price-out-of-range sent false: price 91100 is outside the daily limits, 49000 to 91000',
+      'insufficient-buying-power sent false: The order needs 100815120 KRW with its commission, more than the cash buying power of 100000000 KRW',
+      'modified 65000',
+    ]);
+  });
+
   it('denies a KR limit off the grid or outside the day’s limits, as paper and live do (minute bars)', async () => {
     outcomes.length = 0;
     reasons.length = 0;
