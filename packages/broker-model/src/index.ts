@@ -143,7 +143,7 @@ export {
   checkStillOpen,
 } from './rules/change-rules.js';
 export { checkHighValue, checkLimitPrice, checkOrderRequest } from './rules/order-request.js';
-export { checkPriceLimits, krPriceLimits } from './rules/price-limits.js';
+export { checkPriceLimits, krPriceLimits, krPriceLimitsOfNumber } from './rules/price-limits.js';
 export {
   ruleCaseAccount,
   ruleCaseInstrument,

@@ -29,7 +29,6 @@ import {
   daySessions,
   isAmountOrFractional,
   isSessionDay,
-  krPriceLimits,
   type Ledger,
   localDay,
   type NamedSpan,
@@ -58,13 +57,13 @@ import {
 } from '@hoga/core';
 import { DateTime } from 'luxon';
 import type { ModifyOrder, OrderCommand } from '../commands/order-commands.js';
-import type { ReferencePrices } from '../market-data/reference-prices.js';
 import type { FxRates } from '../portfolio/fx-rates.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import { fromRefusal } from '../risk/broker-rules-check.js';
 import { type IntentFields, intentFields } from '../risk/intent-fields.js';
 import type { RiskVerdict } from '../risk/risk-gate.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
+import type { BarPriceLimits } from './bar-price-limits.js';
 
 /** What the rules read: the last prices, the USD/KRW rate, the clock and the venue's open orders. */
 export interface BacktestBrokerRulesInput {
@@ -74,16 +73,8 @@ export interface BacktestBrokerRulesInput {
   readonly venue: Pick<SimulatedVenue<unknown>, 'workingOf' | 'order'> & { readonly ledger: Ledger };
   /** Whether the session rules are judged (minute bars: yes; daily bars: no, see the module documentation). */
   readonly sessionRules: boolean;
-  /**
-   * The previous day's closes the KR price limits are taken from (those the bar fill model bounds
-   * its fills by); none: no price limits are judged.
-   */
-  readonly references?: ReferencePrices | undefined;
-  /**
-   * Whether an order trades from the next trading day (daily bars: it is placed at a day's close,
-   * for the next open, and that day's limits are the last close's); else from the day of the clock.
-   */
-  readonly nextDay?: boolean | undefined;
+  /** The KR price limits of the day an order trades in; none: no price limits are judged. */
+  readonly limits?: BarPriceLimits | undefined;
 }
 
 /** Judges orders by the broker's rules it can know before the venue (see the module documentation). */
@@ -137,7 +128,11 @@ export class BacktestBrokerRules {
       const refusal = this.sessionRefusal(intent, fields);
       if (refusal !== null) return refusal;
     }
-    const limits = instrument.market === 'KR' ? this.priceLimits(instrument) : null;
+    // the day's limits judge a limit price and reserve a KR market buy's cash (not read otherwise)
+    const limits =
+      limit !== null || (intent.side === 'BUY' && fields.orderAmount === null)
+        ? this.priceLimits(instrument)
+        : null;
     if (limit !== null && limits !== null) {
       const refusal = refusalOf(checkPriceLimits(limit, limits));
       if (refusal !== null) return refusal;
@@ -202,27 +197,9 @@ export class BacktestBrokerRules {
     return refusalOf(checkFunds(instrument, order, moment, account));
   }
 
-  /** The last answer of {@link priceLimits} per symbol, with the reference price it was made from. */
-  private readonly limitsBySymbol = new Map<string, { reference: number; limits: PriceLimits }>();
-
-  /**
-   * A KR instrument's price limits for the day its orders trade (±30 % of the previous day's last
-   * close), or null when that close is not known (the run's first day) or no references are kept.
-   * Made once per symbol and day.
-   */
+  /** The KR limits of the day an order placed now trades in (null: none, or not known). */
   private priceLimits(instrument: Instrument): PriceLimits | null {
-    const references = this.input.references;
-    if (references === undefined) return null;
-    const reference = references.at(
-      instrument.symbol,
-      this.input.nextDay === true ? undefined : this.input.clock.nowMs(),
-    );
-    if (reference === undefined) return null;
-    const cached = this.limitsBySymbol.get(instrument.symbol);
-    if (cached !== undefined && cached.reference === reference) return cached.limits;
-    const limits = krPriceLimits(instrument, decimalOfNumber(reference));
-    this.limitsBySymbol.set(instrument.symbol, { reference, limits });
-    return limits;
+    return this.input.limits?.of(instrument) ?? null;
   }
 
   /**
@@ -253,7 +230,7 @@ export class BacktestBrokerRules {
     // the broker's trading rules of the replacement: its price against the day's limits, then its
     // funds, on the account without the order it replaces
     const instrument = order.instrument;
-    const limits = instrument.market === 'KR' ? this.priceLimits(instrument) : null;
+    const limits = this.priceLimits(instrument);
     const outside = refusalOf(checkPriceLimits(request.price, limits));
     if (outside !== null || order.side !== 'BUY') return outside;
     const ledger = this.input.venue.ledger;

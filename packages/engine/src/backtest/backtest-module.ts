@@ -7,7 +7,7 @@
  * @module
  */
 import 'reflect-metadata';
-import { BarFillModel, Ledger } from '@hoga/broker-model';
+import { BarFillModel, Ledger, reservePrice } from '@hoga/broker-model';
 import {
   type Bar,
   type Clock,
@@ -40,6 +40,10 @@ import { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { BacktestBrokerRules } from './backtest-broker-rules.js';
 import { BacktestHalts } from './backtest-halts.js';
+import { BarPriceLimits } from './bar-price-limits.js';
+
+/** A market buy, as the broker's reserve price reads it. */
+const MARKET_BUY = { side: 'BUY', price: null, orderAmount: null } as const;
 
 /** Token of the backtest's simulated venue (the same object as `ExecutionVenue`). */
 export const BacktestVenue = Symbol.for('hoga.engine.BacktestVenue');
@@ -142,7 +146,10 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     bind(BacktestHalts).toConstantValue(new BacktestHalts(b.logger));
     // the previous regular close of each symbol (fed by the bar loop): KR fills stay inside the
     // daily price limits
-    bind(ReferencePrices).toConstantValue(new ReferencePrices());
+    const references = new ReferencePrices();
+    bind(ReferencePrices).toConstantValue(references);
+    // the KR limits of the day an order trades in: judged by the broker's rules, a market buy's reserve
+    const limits = new BarPriceLimits(references, clock, b.settings.interval === '1d');
     bind(TimerQueue).toSelf().inSingletonScope();
     // The risk module's owner guards (limits, throttles, daily loss, trading states, kept in memory);
     // the broker's rules by BacktestBrokerRules before the venue, the rest by the venue's broker model.
@@ -156,8 +163,7 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
           venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
           // minute bars: an order is placed at a bar's close; daily bars: for the next open
           sessionRules: b.settings.interval !== '1d',
-          references: ctx.get(ReferencePrices),
-          nextDay: b.settings.interval === '1d',
+          limits,
         });
         const risk = createRiskGateBinding({
           clock: ctx.get(ClockToken),
@@ -195,6 +201,12 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
           ledger: new Ledger(b.settings.cash),
           clock: ctx.get(ClockToken),
           lastPrice: (symbol) => marks.get(symbol),
+          // as the broker reserves: a KR market buy at the day's upper limit, a US one 5 % above last
+          marketBuyReserve: (instrument, last) =>
+            reservePrice(instrument, MARKET_BUY, {
+              lastPrice: decimalOfNumber(last),
+              priceLimits: limits.of(instrument),
+            }),
           idPrefix: 'bt',
         });
       })
