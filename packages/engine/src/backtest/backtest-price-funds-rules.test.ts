@@ -16,6 +16,8 @@ import { backtestBars, minuteBars } from './backtest-fixture.test-helper.js';
 /** Each order's outcome, in order: `type code` (a denial, a rejection) or `accepted`. */
 const outcomes: string[] = [];
 const reasons: string[] = [];
+/** The account's KRW cash as each order was accepted (net of what its working buys hold back). */
+const cashWhileWorking: string[] = [];
 
 /** Places `plan`'s orders on the first bar of the day it names (`YYYY-MM-DD` in KST). */
 function placing(day: string, plan: (ctx: Strategy['ctx'], bar: Bar) => void) {
@@ -33,6 +35,7 @@ function placing(day: string, plan: (ctx: Strategy['ctx'], bar: Bar) => void) {
         reasons.push(event.reason);
       }
       if (event.type === 'OrderAccepted') outcomes.push('accepted');
+      if (event.type === 'OrderAccepted') cashWhileWorking.push(this.ctx.account.cash('KRW').toFixed());
     }
   };
 }
@@ -126,6 +129,7 @@ describe('a backtest judges the broker’s price and funds rules before its venu
   it('denies a buy its buying power cannot reserve and a sell of shares not held (daily bars)', async () => {
     outcomes.length = 0;
     reasons.length = 0;
+    cashWhileWorking.length = 0;
     const bars = ['2026-03-02', '2026-03-03', '2026-03-04'].map((d) => dailyBar(d, 70_000));
     const Placing = placing('2026-03-03', (ctx, bar) => {
       // 1,400 at the last close is 98,000,000 KRW, but a KR market buy reserves at the upper limit
@@ -154,5 +158,8 @@ describe('a backtest judges the broker’s price and funds rules before its venu
     expect(outcome.trades.map((t) => `${t.side} ${t.quantity.toFixed()} @ ${t.price.toFixed()}`)).toEqual([
       'BUY 1000 @ 70000',
     ]);
+    // the working market buy holds 91,013,650 KRW back (the upper limit, its commission), as the
+    // broker's buying power would show it; before, 70,010,500 at the last close
+    expect(cashWhileWorking).toEqual(['8986350']);
   });
 });
