@@ -7,9 +7,13 @@
  * - live, each of its strategies: the same strategy id in two processes on one store would see
  *   each other's orders and fills as its own and trade twice on every signal.
  *
- * A lease records the process id, host and start of the run that holds it (in `strategy_state`);
- * the run takes its leases when it starts and gives them back when it stops, and a lease whose
- * process is gone (killed, a power loss) is taken over. The leases are read and written in one
+ * A lease records the process that holds it (in `strategy_state`): its pid, host and, on Linux,
+ * when the process started (`start`, as `@hoga/store`'s `thisProcess` reads it), and when the run
+ * started (`startedAt`, engine time). The run takes its leases when it starts and gives them back
+ * when it stops, and a lease whose process is gone (killed, a power loss) is taken over, also when
+ * the system has since given its pid to another, unrelated process: that one started at another
+ * time than the lease records (`runProcessAlive`). A lease with no start (taken where there is no
+ * `/proc`, or by an older hoga) is judged by its pid alone. The leases are read and written in one
  * immediate transaction, so two runs starting together cannot both take one. The order manager of
  * each process reads the live leases too: an order of a strategy another run works is left to that
  * run (`orders/order-ownership.ts`).
@@ -23,7 +27,7 @@
  */
 import { hostname } from 'node:os';
 import { formatKst } from '@hoga/core';
-import type { HogaDatabase } from '@hoga/store';
+import { type HogaDatabase, runProcessAlive, thisProcess } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
 import { PAPER_STATE_ID } from './paper-store.js';
@@ -44,6 +48,8 @@ export interface RunLease {
 interface LeaseRecord {
   readonly pid: number;
   readonly host: string;
+  /** When the process started (`RunProcess.start`); absent where unreadable, and in older leases. */
+  readonly start?: string | null;
   readonly startedAt: number;
 }
 
@@ -58,20 +64,13 @@ interface LeaseSlot {
   };
 }
 
-/** Whether process `pid` of this host is alive (a process of another user counts as alive). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Whether `lease` still binds: its process is alive, or it was taken on another host (unknowable). */
-function holds(lease: LeaseRecord | undefined, host: string): lease is LeaseRecord {
+/**
+ * Whether `lease` still binds: its process is alive (the process holding its pid started when the
+ * lease records, where that can be read), or it was taken on another host (unknowable).
+ */
+function holds(lease: LeaseRecord | undefined): lease is LeaseRecord {
   if (lease === undefined || typeof lease.pid !== 'number') return false;
-  return lease.host !== host || alive(lease.pid);
+  return runProcessAlive(lease) !== false;
 }
 
 /** The slots of a run: paper, the account; live, each strategy. */
@@ -108,10 +107,9 @@ function slotsOf(mode: 'live' | 'paper', strategyIds: readonly string[]): LeaseS
  * @param db - the store
  */
 export function leasedLiveStrategies(db: HogaDatabase): Set<string> {
-  const host = hostname();
   const held = new Set<string>();
   for (const [id, lease] of db.strategyState.entries(LIVE_LEASES))
-    if (holds(lease as LeaseRecord | undefined, host)) held.add(id);
+    if (holds(lease as LeaseRecord | undefined)) held.add(id);
   return held;
 }
 
@@ -122,10 +120,9 @@ export function leasedLiveStrategies(db: HogaDatabase): Set<string> {
  * @param db - the store
  */
 export function leasedCommands(db: HogaDatabase): Set<string> {
-  const host = hostname();
   const held = new Set<string>();
   for (const [id, lease] of db.strategyState.entries(COMMAND_LEASES))
-    if (holds(lease as LeaseRecord | undefined, host)) held.add(id);
+    if (holds(lease as LeaseRecord | undefined)) held.add(id);
   return held;
 }
 
@@ -139,10 +136,9 @@ export function leasedCommands(db: HogaDatabase): Set<string> {
  * @param nowMs - engine time, recorded in the lease
  */
 export function takeCommandLease(db: HogaDatabase, commandId: string, nowMs: number): RunLease {
-  const host = hostname();
   db.transaction(() => {
     for (const [id, lease] of db.strategyState.entries(COMMAND_LEASES))
-      if (!holds(lease as LeaseRecord | undefined, host)) db.strategyState.delete(COMMAND_LEASES, id);
+      if (!holds(lease as LeaseRecord | undefined)) db.strategyState.delete(COMMAND_LEASES, id);
   });
   return takeSlots(db, [{ owner: COMMAND_LEASES, key: commandId }], nowMs);
 }
@@ -170,11 +166,11 @@ export function takeRunLease(
 /** Takes `slots` in one transaction, or throws the refusal of the first one another process holds. */
 function takeSlots(db: HogaDatabase, slots: readonly LeaseSlot[], nowMs: number): RunLease {
   const host = hostname();
-  const mine: LeaseRecord = { pid: process.pid, host, startedAt: nowMs };
+  const mine: LeaseRecord = { ...thisProcess(), startedAt: nowMs };
   db.transaction(() => {
     for (const slot of slots) {
       const held = db.strategyState.get(slot.owner, slot.key) as LeaseRecord | undefined;
-      if (slot.refusal === undefined || !holds(held, host)) continue;
+      if (slot.refusal === undefined || !holds(held)) continue;
       const where = held.host === host ? `process ${held.pid}` : `process ${held.pid} on ${held.host}`;
       const holder = `${where}, started ${formatKst(DateTime.fromMillis(held.startedAt))}`;
       throw new EngineError(slot.refusal.code, slot.refusal.what(holder, db.file));

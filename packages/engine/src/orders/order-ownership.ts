@@ -8,7 +8,9 @@
  * this manager's strategies, of strategies no run works (their fills are booked from the store
  * when their strategy starts again), manual ones and those placed elsewhere are its own. A command
  * that `hoga order` is sending (it holds the command's lease) is left to it until it settles or
- * exits: its answer may still come.
+ * exits: its answer may still come. A lease binds while its process lives: a process the system
+ * gave the pid of a crashed holder to is not that holder (`live/run-lease.ts`), so the orders of
+ * a strategy whose run crashed are this manager's own again.
  *
  * @module
  */
