@@ -2,8 +2,9 @@
  * Which broker order a modify or cancel goes to. A logical order addresses its newest broker order,
  * and another process on the same store (`hoga order`, another engine) may have modified it since
  * this one last looked, or be modifying it right now: the target is read from the store file, and
- * one the broker shows replaced (`REPLACED`; a refusal `already-modified`) or being changed
- * (`already-processing`) is followed to its replacement once that process has stored it.
+ * one the broker shows replaced (`REPLACED`; a refusal `already-modified`, or the order read after
+ * a change's answer was lost) or being changed (`already-processing`) is followed to its
+ * replacement once that process has stored it.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError } from '@hoga/connector';
 import type { OrderManager } from './order-manager.js';
-import { codeOf, endedOrderCode, STORE_UNAVAILABLE } from './order-manager-options.js';
+import { endedOrderCode, STORE_UNAVAILABLE } from './order-manager-options.js';
 import type { StoredCommand, StoredExecution } from './order-manager-store.js';
 
 /** How often the store is read for a newer broker order while one is waited for (real ms). */
@@ -76,22 +77,27 @@ export class ChangeTargets {
   }
 
   /**
-   * After the broker refused a sent modify or cancel as superseded ({@link superseded}): the
-   * broker order to send it to again, the logical order's newer one once it is stored (waited for
-   * up to `newestOrderWaitMs`; `already-processing` goes to the same one again after the wait). A
-   * refusal when no newer one is stored (modified from another channel: the next poll adopts the
-   * replacement) or the newest one is closed already (the broker's code for its status,
-   * `already-filled`, … as if the change had been sent to it).
+   * After the broker refused a sent modify or cancel as superseded ({@link superseded}), or the
+   * engine found its target `REPLACED` after its answer was lost: the broker order to send it to
+   * again, the logical order's newer one once it is stored (waited for up to `waitMs`, by default
+   * `newestOrderWaitMs`; `already-processing` goes to the same one again after the wait). A
+   * refusal with `refused.code` when no newer one is stored (modified from another channel: the
+   * next poll adopts the replacement) or the newest one is closed already (the broker's code for
+   * its status, `already-filled`, … as if the change had been sent to it).
+   *
+   * @param refused - the broker's refusal (its code and message), or what the engine found
    */
-  async after(stored: StoredCommand, error: unknown): Promise<StoredExecution | ChangeRefusal> {
+  async after(
+    stored: StoredCommand,
+    refused: ChangeRefusal,
+    waitMs = this.m.options.newestOrderWaitMs,
+  ): Promise<StoredExecution | ChangeRefusal> {
     const target = stored.targetBrokerOrderId ?? '';
-    const newest = await this.newerThan(stored.clientOrderId, target);
-    const code = codeOf(error);
-    if (newest === null || (newest.brokerOrderId === target && code !== 'already-processing')) {
-      const reason = error instanceof Error ? error.message : String(error);
+    const newest = await this.newerThan(stored.clientOrderId, target, waitMs);
+    if (newest === null || (newest.brokerOrderId === target && refused.code !== 'already-processing')) {
       return {
-        code,
-        reason: `${reason}; no newer broker order of ${stored.clientOrderId} is stored (modified from another channel?): the next poll adopts it`,
+        code: refused.code,
+        reason: `${refused.reason}; no newer broker order of ${stored.clientOrderId} is stored (modified from another channel?): the next poll adopts it`,
       };
     }
     if (newest.closed)
@@ -104,11 +110,15 @@ export class ChangeTargets {
 
   /**
    * The logical order's newest stored broker order once it is not `brokerOrderId`, or after
-   * `newestOrderWaitMs` of real time, on the process's monotonic timer (the store is written by
-   * another process, or by this one when an answer arrives).
+   * `waitMs` (default `newestOrderWaitMs`) of real time, on the process's monotonic timer (the
+   * store is written by another process, or by this one when an answer arrives).
    */
-  private async newerThan(clientOrderId: string, brokerOrderId: string): Promise<StoredExecution | null> {
-    const deadline = performance.now() + this.m.options.newestOrderWaitMs;
+  private async newerThan(
+    clientOrderId: string,
+    brokerOrderId: string,
+    waitMs = this.m.options.newestOrderWaitMs,
+  ): Promise<StoredExecution | null> {
+    const deadline = performance.now() + waitMs;
     let newest = this.m.newestExecution(clientOrderId);
     while (newest !== null && newest.brokerOrderId === brokerOrderId && performance.now() < deadline) {
       await sleep(READ_EVERY_MS);

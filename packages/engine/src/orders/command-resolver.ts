@@ -10,7 +10,7 @@
  */
 
 import { NotFoundError, type OrderRecord, pollOrderSnapshots } from '@hoga/connector';
-import { TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
+import { BrokerOrderStatus, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
 import {
   type CreateContent,
   type ModifyContent,
@@ -130,6 +130,17 @@ export class CommandResolver {
       this.waitOrUnknown(current, `the order still shows ${target.status}`);
       return;
     }
+    if (target.status === BrokerOrderStatus.REPLACED) {
+      // (a cancel: a modify's target shows it applied) a modify replaced the target, so the change
+      // goes on to the replacement, as one answered 409 `already-modified` does; while a modify of
+      // this order whose outcome is still looked for may have made it, it is waited for
+      if (this.replacementAwaited(command)) {
+        this.waitOrUnknown(current, 'the order was replaced by a modify whose outcome is not known yet');
+        return;
+      }
+      await m.followReplaced(current);
+      return;
+    }
     if (TERMINAL_BROKER_ORDER_STATUSES.has(target.status)) {
       // the broker's code for the status (already-filled, …), as its answer would have said
       m.rejectChange(
@@ -142,6 +153,24 @@ export class CommandResolver {
     if (checks >= m.options.minChecks) {
       m.rejectChange(current, 'not-applied', `the order is still ${target.status} and unchanged`);
     }
+  }
+
+  /**
+   * Whether the replacement of a command's target is not stored yet while another unsettled modify
+   * of its order addressed the same broker order (its outcome, the replacement, is still looked for).
+   */
+  private replacementAwaited(command: StoredCommand): boolean {
+    const m = this.manager;
+    if (m.newestExecution(command.clientOrderId)?.brokerOrderId !== command.targetBrokerOrderId) return false;
+    return m.store
+      .commandsOf(command.clientOrderId)
+      .some(
+        (c) =>
+          c.commandId !== command.commandId &&
+          c.kind === 'modify' &&
+          (c.status === CommandStatus.AMBIGUOUS || c.status === CommandStatus.SENDING) &&
+          c.targetBrokerOrderId === command.targetBrokerOrderId,
+      );
   }
 
   private waitOrUnknown(command: StoredCommand, reason: string): void {

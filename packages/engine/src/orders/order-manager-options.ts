@@ -124,14 +124,17 @@ const ENDED_ORDER_CODES: ReadonlyMap<string, string> = new Map([
   [BrokerOrderStatus.FILLED, 'already-filled'],
   [BrokerOrderStatus.CANCELED, 'already-canceled'],
   [BrokerOrderStatus.REJECTED, 'already-rejected'],
+  [BrokerOrderStatus.REPLACED, 'already-modified'],
 ]);
 
 /**
  * The code of a modify or cancel refused because the engine found its target ended, without the
  * broker's answer (lost, or the change not sent to a newer broker order found ended): the code the
  * broker answers the same request with for that status (`already-filled`, `already-canceled`,
- * `already-rejected`), so a strategy sees one code whether or not an answer was lost; `order-closed`
- * for any other ended status (`REPLACED`, an order the broker no longer has).
+ * `already-rejected`; `already-modified` for `REPLACED`, when the change could not be followed to
+ * the replacement), so a strategy sees one code whether or not an answer was lost; `order-closed`
+ * for any other ended status (`CANCEL_REJECTED`, `REPLACE_REJECTED`, an order the broker no longer
+ * has).
  */
 export function endedOrderCode(status: string): string {
   return ENDED_ORDER_CODES.get(status) ?? 'order-closed';

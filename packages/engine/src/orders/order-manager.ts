@@ -224,6 +224,11 @@ export class OrderManager {
     this.answers.onChanged(stored, brokerOrderId, record);
   }
 
+  /** A change lost on a broker order found `REPLACED`: sent on to the replacement. @internal */
+  followReplaced(stored: StoredCommand): Promise<void> {
+    return this.sender.followReplaced(stored);
+  }
+
   /** A modify or cancel did not take effect. @internal */
   rejectChange(stored: StoredCommand, code: string, reason: string): void {
     this.answers.rejectChange(stored, code, reason);

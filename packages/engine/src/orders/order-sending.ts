@@ -8,15 +8,16 @@
  * @module
  */
 
+import { BrokerOrderStatus } from '@hoga/core';
 import type { CancelOrder, ModifyOrder, SubmitOrder } from '../commands/order-commands.js';
-import { ChangeTargets, superseded } from './change-targets.js';
+import { type ChangeRefusal, ChangeTargets, superseded } from './change-targets.js';
 import type { CommandAnswers } from './command-answers.js';
 import type { CommandResolver } from './command-resolver.js';
 import type { CreateContent, ModifyContent } from './history-match.js';
 import { CommandAlreadyStored } from './order-command-tables.js';
 import type { OrderEventFactory } from './order-event-factory.js';
 import type { OrderManager } from './order-manager.js';
-import { endedOrderCode, STORE_UNAVAILABLE } from './order-manager-options.js';
+import { codeOf, endedOrderCode, STORE_UNAVAILABLE } from './order-manager-options.js';
 import {
   CommandStatus,
   type LoggedCreate,
@@ -294,7 +295,7 @@ export class CommandSender {
           : await this.m.gateway.cancelOrder(target);
     } catch (error) {
       try {
-        await this.changeFailed(stored, target, retries, error);
+        await this.changeFailed(stored, retries, error);
       } catch (local) {
         this.unstored(stored, local);
       }
@@ -313,6 +314,10 @@ export class CommandSender {
           error: 'answer lost; order shows the change',
         });
         await this.resolver.resolve(this.answers.requireCommand(stored.commandId));
+      } else if (outcome.order.status === BrokerOrderStatus.REPLACED && retries > 0) {
+        // a modify replaced the target (another process's, or an earlier one of this process whose
+        // answer is not in yet): follow it, as a 409 `already-modified` answered is followed
+        await this.follow(stored, replacedRefusal(target), retries);
       } else {
         const status = outcome.order.status;
         this.answers.rejectChange(stored, endedOrderCode(status), `the order was already ${status}`);
@@ -323,26 +328,58 @@ export class CommandSender {
   }
 
   /** A modify or cancel the broker refused, or whose answer was lost. */
-  private async changeFailed(
-    stored: StoredCommand,
-    target: string,
-    retries: number,
-    error: unknown,
-  ): Promise<void> {
+  private async changeFailed(stored: StoredCommand, retries: number, error: unknown): Promise<void> {
     if (retries > 0 && superseded(error)) {
       // the order moved on (a modify of another process, or of this one): follow it
-      const next = await this.targets.after(stored, error);
-      if ('code' in next) {
-        this.answers.rejectChange(stored, next.code, next.reason);
-        return;
-      }
-      if (next.brokerOrderId !== target)
-        this.m.store.retargetCommand(stored.commandId, next.brokerOrderId, this.m.clock.nowMs());
-      await this.sendChange(this.answers.requireCommand(stored.commandId), retries - 1);
+      const reason = error instanceof Error ? error.message : String(error);
+      await this.follow(stored, { code: codeOf(error), reason }, retries);
       return;
     }
     this.answers.onCommandError(stored, error);
   }
+
+  /**
+   * A modify or cancel whose answer was lost, found by a later poll (the connector's read of the
+   * order failed too) to address a broker order the broker shows `REPLACED`: followed to the
+   * replacement stored by now and sent again there, as a 409 `already-modified` answered is
+   * (not waited for: a poll does not stop for it); refused `already-modified` when none is stored.
+   * Before, it was refused `order-closed` and never sent on: a strategy's cancel was dropped while
+   * its order kept working at the broker under the new id. @internal
+   */
+  async followReplaced(stored: StoredCommand): Promise<void> {
+    try {
+      await this.follow(stored, replacedRefusal(stored.targetBrokerOrderId ?? ''), CHANGE_RETRIES, 0);
+    } catch (error) {
+      this.unstored(stored, error);
+    }
+  }
+
+  /**
+   * Sends a modify or cancel whose target was replaced ({@link ChangeTargets.after}) again to the
+   * logical order's newer broker order (the command pointed at it first); refuses it when there is
+   * none to send it to.
+   */
+  private async follow(
+    stored: StoredCommand,
+    refused: ChangeRefusal,
+    retries: number,
+    waitMs?: number,
+  ): Promise<void> {
+    const target = stored.targetBrokerOrderId ?? '';
+    const next = await this.targets.after(stored, refused, waitMs);
+    if ('code' in next) {
+      this.answers.rejectChange(stored, next.code, next.reason);
+      return;
+    }
+    if (next.brokerOrderId !== target)
+      this.m.store.retargetCommand(stored.commandId, next.brokerOrderId, this.m.clock.nowMs());
+    await this.sendChange(this.answers.requireCommand(stored.commandId), retries - 1);
+  }
+}
+
+/** What a modify or cancel is refused when its target is found `REPLACED`: the broker's 409 code. */
+function replacedRefusal(brokerOrderId: string): ChangeRefusal {
+  return { code: 'already-modified', reason: `broker order ${brokerOrderId} was modified (REPLACED)` };
 }
 
 /** The reason of a `store-unavailable` refusal: what was not sent, and the store's error. */
