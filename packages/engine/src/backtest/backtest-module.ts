@@ -7,7 +7,7 @@
  * @module
  */
 import 'reflect-metadata';
-import { BarFillModel, Ledger, reservePrice } from '@hoga/broker-model';
+import { BarFillModel, Ledger } from '@hoga/broker-model';
 import {
   type Bar,
   type Clock,
@@ -41,9 +41,6 @@ import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { BacktestBrokerRules } from './backtest-broker-rules.js';
 import { BacktestHalts } from './backtest-halts.js';
 import { BarPriceLimits } from './bar-price-limits.js';
-
-/** A market buy, as the broker's reserve price reads it. */
-const MARKET_BUY = { side: 'BUY', price: null, orderAmount: null } as const;
 
 /** Token of the backtest's simulated venue (the same object as `ExecutionVenue`). */
 export const BacktestVenue = Symbol.for('hoga.engine.BacktestVenue');
@@ -148,7 +145,7 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     // daily price limits
     const references = new ReferencePrices();
     bind(ReferencePrices).toConstantValue(references);
-    // the KR limits of the day an order trades in: judged by the broker's rules, a market buy's reserve
+    // the KR limits of the day an order trades in, for the broker's rules (a limit price, a market buy's funds)
     const limits = new BarPriceLimits(references, clock, b.settings.interval === '1d');
     bind(TimerQueue).toSelf().inSingletonScope();
     // The risk module's owner guards (limits, throttles, daily loss, trading states, kept in memory);
@@ -201,12 +198,6 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
           ledger: new Ledger(b.settings.cash),
           clock: ctx.get(ClockToken),
           lastPrice: (symbol) => marks.get(symbol),
-          // as the broker reserves: a KR market buy at the day's upper limit, a US one 5 % above last
-          marketBuyReserve: (instrument, last) =>
-            reservePrice(instrument, MARKET_BUY, {
-              lastPrice: decimalOfNumber(last),
-              priceLimits: limits.of(instrument),
-            }),
           idPrefix: 'bt',
         });
       })

@@ -2,8 +2,9 @@
  * The KR daily price limits of a backtest, from its bars: ±30 % of the previous trading day's last
  * close (the {@link ReferencePrices} the bar loop keeps), on the grid, for the day an order placed
  * now trades in (minute bars: the clock's day; daily bars: the next day, whose limits are the last
- * bar's close). The broker's rules judge a limit price by them, and a KR market buy reserves cash at
- * the upper one, as the broker does; the bar fill model bounds its fills by the same references.
+ * bar's close). The broker's rules judge a limit price by them, and a KR market buy's funds at the
+ * upper one (what the broker reserves for it); the bar fill model bounds its fills by the same
+ * references.
  *
  * @module
  */

@@ -40,19 +40,12 @@ export interface OrderBuildOptions {
    * included, trades from the next bar on).
    */
   readonly dayOf?: 'acceptance' | 'first-view';
-  /**
-   * The price a market buy (by quantity) reserves its cash at, given the symbol's last price, as the
-   * broker reserves it (KR: the day's upper price limit; US: 5 % above the last price); default, and
-   * before the symbol's first price: the last price (0 when none is known).
-   */
-  readonly marketBuyReserve?: ((instrument: Instrument, last: number) => Decimal) | undefined;
 }
 
 /**
  * The order the venue works for `intent`, submitted (not taken in yet) under the next broker id of
  * `events`: an amount order is a DAY order with no limit; cash is reserved at the limit, else at
- * the symbol's last price (0 when none is known; a market buy by quantity at `marketBuyReserve`'s
- * price, when given); its trading day's end is known now under
+ * the symbol's last price (0 when none is known); its trading day's end is known now under
  * `dayOf: 'acceptance'`, else once it meets its first market view (+∞ until then).
  *
  * @param intent - what the strategy asked for
@@ -72,13 +65,7 @@ export function buildOrder(
   const isAmount = intent.sizing === 'AMOUNT';
   const limit = intent.sizing === 'QUANTITY' && intent.orderType === OrderType.LIMIT ? intent.price : null;
   const last = options.lastPrice(instrument.symbol);
-  const reservePrice =
-    limit ??
-    (last === undefined
-      ? ZERO
-      : options.marketBuyReserve !== undefined && intent.side === OrderSide.BUY && !isAmount
-        ? options.marketBuyReserve(instrument, last)
-        : decimalOfNumber(last));
+  const reservePrice = limit ?? (last === undefined ? ZERO : decimalOfNumber(last));
   const timeInForce = intent.sizing === 'AMOUNT' ? TimeInForce.DAY : intent.timeInForce;
   return {
     clientOrderId: intent.clientOrderId,
