@@ -14,7 +14,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OrderEvent } from '@hoga/core';
-import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   cancelOf,
@@ -27,33 +26,10 @@ import {
   US_OPEN,
   useLiveFixtures,
 } from './live-fixture.test-helper.js';
+import { changeRefusals, loseChange, RETRIES, secondStore } from './lost-answers.test-helper.js';
 import { OrderManager } from './order-manager.js';
 
 const live = useLiveFixtures(afterEach);
-const opened: HogaDatabase[] = [];
-afterEach(() => {
-  for (const db of opened.splice(0)) db.close();
-});
-
-/** The connector's retries: the read of the order after a lost answer is tried this often plus one. */
-const RETRIES = 1;
-
-/** The refusals of modifies and cancels the strategy heard, as `[type, code, sent]`. */
-function refusals(events: readonly OrderEvent[]): [string, string | undefined, boolean | undefined][] {
-  const out: [string, string | undefined, boolean | undefined][] = [];
-  for (const e of events)
-    if (e.type === 'OrderCancelRejected' || e.type === 'OrderModifyRejected')
-      out.push([e.type, e.code, e.sent]);
-  return out;
-}
-
-/** The reasons of those refusals. */
-function reasons(events: readonly OrderEvent[]): string[] {
-  const out: string[] = [];
-  for (const e of events)
-    if (e.type === 'OrderCancelRejected' || e.type === 'OrderModifyRejected') out.push(e.reason);
-  return out;
-}
 
 /** How the order ended at the broker: see {@link ended}. */
 type Ending = 'FILLED' | 'CANCELED' | 'REJECTED';
@@ -91,12 +67,11 @@ describe('a modify or cancel whose answer was lost, on an order that ended (real
     async (kind, how, code) => {
       const f = await liveFor(how);
       const { order, price } = await ended(f, how);
-      f.sim.injectFault({ kind: 'internal-error', path: `/api/v1/orders/*/${kind}`, count: 1 });
+      loseChange(f, kind);
       await f.manager.execute(kind === 'cancel' ? cancelOf(order) : modifyTo(order, price, '1'));
       expect(f.sim.counters().faultsFired).toBe(1);
       const type = kind === 'cancel' ? 'OrderCancelRejected' : 'OrderModifyRejected';
-      expect(refusals(f.events)).toEqual([[type, code, true]]);
-      expect(reasons(f.events)).toEqual([`the order was already ${how}`]);
+      expect(changeRefusals(f.events)).toEqual([[type, code, true, `the order was already ${how}`]]);
       expect(f.manager.store.unresolvedCommands()).toEqual([]);
     },
   );
@@ -111,23 +86,18 @@ describe('a modify or cancel whose answer was lost, on an order that ended (real
     async (kind, how, code) => {
       const f = await liveFor(how);
       const { order, brokerOrderId, price } = await ended(f, how);
-      f.sim.injectFault({ kind: 'internal-error', path: `/api/v1/orders/*/${kind}`, count: 1 });
-      f.sim.injectFault({
-        kind: 'internal-error',
-        path: `/api/v1/orders/${brokerOrderId}`,
-        method: 'GET',
-        count: RETRIES + 1,
-      });
+      loseChange(f, kind, brokerOrderId);
       await f.manager.execute(kind === 'cancel' ? cancelOf(order) : modifyTo(order, price, '1'));
       expect(f.sim.counters().faultsFired).toBe(RETRIES + 2); // the send and each read lost
-      expect(refusals(f.events)).toEqual([]); // the outcome is not known yet
+      expect(changeRefusals(f.events)).toEqual([]); // the outcome is not known yet
       expect(f.manager.store.unresolvedCommands().map((c) => [c.kind, c.status])).toEqual([
         [kind, 'ambiguous'],
       ]);
       await f.manager.pollOnce();
       const type = kind === 'cancel' ? 'OrderCancelRejected' : 'OrderModifyRejected';
-      expect(refusals(f.events)).toEqual([[type, code, true]]);
-      expect(reasons(f.events)).toEqual([`the order is ${how}; the ${kind} did not take effect`]);
+      expect(changeRefusals(f.events)).toEqual([
+        [type, code, true, `the order is ${how}; the ${kind} did not take effect`],
+      ]);
       expect(f.manager.store.unresolvedCommands()).toEqual([]);
       expect(f.db.orders.get(order.intent.clientOrderId)?.state).toBe(how);
     },
@@ -139,11 +109,11 @@ describe('a modify or cancel whose answer was lost, on an order that ended (real
     // order cancelled, and it is). Only a refusal that arrives says `already-canceled`.
     const f = await liveFor('CANCELED');
     const { order } = await ended(f, 'CANCELED');
-    f.sim.injectFault({ kind: 'internal-error', path: '/api/v1/orders/*/cancel', count: 1 });
+    loseChange(f, 'cancel');
     await f.manager.execute(cancelOf(order));
     await f.manager.pollOnce();
     expect(f.sim.counters().faultsFired).toBe(1);
-    expect(refusals(f.events)).toEqual([]);
+    expect(changeRefusals(f.events)).toEqual([]);
     expect(f.events.map((e) => e.type)).toContain('OrderCanceled');
     expect(f.manager.store.unresolvedCommands()).toEqual([]);
     expect(f.db.orders.get(order.intent.clientOrderId)?.state).toBe('CANCELED');
@@ -161,9 +131,7 @@ describe('a modify or cancel whose answer was lost, on an order that ended (real
     const id = order.intent.clientOrderId;
     await f.manager.execute(order);
     const original = f.manager.currentExecution(id)?.brokerOrderId ?? '';
-    const db = HogaDatabase.open(f.dbFile, { clock: f.clock });
-    opened.push(db);
-    const cli = new OrderManager(f.client, db, f.clock);
+    const cli = new OrderManager(f.client, secondStore(f), f.clock);
     const cliEvents: OrderEvent[] = [];
     cli.events$.subscribe((e) => cliEvents.push(e));
     const modifyPath = '/api/v1/orders/*/modify';
@@ -178,8 +146,14 @@ describe('a modify or cancel whose answer was lost, on an order that ended (real
     expect(modify?.status).toBe('done');
     const replacement = modify?.resultBrokerOrderId ?? '';
     expect((await f.client.getOrder(replacement)).status).toBe('FILLED');
-    expect(refusals(cliEvents)).toEqual([['OrderCancelRejected', 'already-filled', true]]);
-    expect(reasons(cliEvents)).toEqual([`the order went on to broker order ${replacement}, already FILLED`]);
+    expect(changeRefusals(cliEvents)).toEqual([
+      [
+        'OrderCancelRejected',
+        'already-filled',
+        true,
+        `the order went on to broker order ${replacement}, already FILLED`,
+      ],
+    ]);
     expect(f.db.orders.get(id)?.state).toBe('FILLED');
   });
 });

@@ -13,8 +13,7 @@
  * order as 500s on `GET /orders/{id}`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Decimal, type OrderEvent } from '@hoga/core';
-import { HogaDatabase } from '@hoga/store';
+import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   cancelOf,
@@ -25,26 +24,10 @@ import {
   submitLimit,
   useLiveFixtures,
 } from './live-fixture.test-helper.js';
+import { changeRefusals, loseChange, RETRIES, secondStore } from './lost-answers.test-helper.js';
 import { OrderManager } from './order-manager.js';
 
 const live = useLiveFixtures(afterEach);
-const opened: HogaDatabase[] = [];
-afterEach(() => {
-  for (const db of opened.splice(0)) db.close();
-});
-
-/** The connector's retries: the read of the order after a lost answer is tried this often plus one. */
-const RETRIES = 1;
-
-/** The refusals of modifies and cancels the strategy heard, as `[type, code, reason]`. */
-function refusals(events: readonly OrderEvent[]): [string, string | undefined, string][] {
-  const out: [string, string | undefined, string][] = [];
-  for (const e of events)
-    if (e.type === 'OrderCancelRejected' || e.type === 'OrderModifyRejected')
-      out.push([e.type, e.code, e.reason]);
-  return out;
-}
-
 /** A resting buy of 2 005930 at the lower limit, placed by the engine: the order and its broker id. */
 async function resting(f: LiveFixture) {
   const { lower } = await priceLimits(f.client, '005930');
@@ -59,18 +42,6 @@ async function untilReplaced(f: LiveFixture, brokerOrderId: string): Promise<voi
   while ((await f.client.getOrder(brokerOrderId)).status !== 'REPLACED') await sleep(20);
 }
 
-/** The cancel's answer lost (a 500); with `readFails`, the connector's read of `target` too. */
-function loseCancel(f: LiveFixture, target: string, readFails: boolean): void {
-  f.sim.injectFault({ kind: 'internal-error', path: '/api/v1/orders/*/cancel', count: 1 });
-  if (readFails)
-    f.sim.injectFault({
-      kind: 'internal-error',
-      path: `/api/v1/orders/${target}`,
-      method: 'GET',
-      count: RETRIES + 1,
-    });
-}
-
 /**
  * Another process on the same store (`hoga order modify`) modifies the engine's order to quantity
  * 1; the broker commits it (the old broker order `REPLACED`) and its answer is held back 1.5 s, so
@@ -81,9 +52,7 @@ async function modifiedByAnotherProcess(
   order: ReturnType<typeof submitLimit>,
   lower: string,
 ) {
-  const db = HogaDatabase.open(f.dbFile, { clock: f.clock });
-  opened.push(db);
-  const cli = new OrderManager(f.client, db, f.clock);
+  const cli = new OrderManager(f.client, secondStore(f), f.clock);
   f.sim.injectFault({
     kind: 'delay-after-commit',
     path: '/api/v1/orders/*/modify',
@@ -105,7 +74,7 @@ async function expectCancelled(f: LiveFixture, id: string, original: string): Pr
   expect([modify?.status, modify?.targetBrokerOrderId]).toEqual(['done', original]);
   const cancel = f.manager.store.commandsOf(id).find((c) => c.kind === 'cancel');
   expect([cancel?.status, cancel?.targetBrokerOrderId]).toEqual(['done', replacement]); // followed
-  expect(refusals(f.events)).toEqual([]);
+  expect(changeRefusals(f.events)).toEqual([]);
   expect((await f.client.getOrder(replacement)).status).toBe('CANCELED');
   expect(f.events.filter((e) => e.type === 'OrderCanceled')).toHaveLength(1);
   expect(f.db.orders.get(id)?.state).toBe('CANCELED');
@@ -118,7 +87,7 @@ describe('a cancel whose answer was lost, on an order modified meanwhile (real H
     const { order, original, lower } = await resting(f);
     const modifying = modifiedByAnotherProcess(f, order, lower);
     await untilReplaced(f, original);
-    loseCancel(f, original, false);
+    loseChange(f, 'cancel');
     await f.manager.execute(cancelOf(order)); // waits for the other process to store the replacement
     await modifying;
     expect(f.sim.counters().faultsFired).toBe(2); // the other process's answer held, the cancel's lost
@@ -130,7 +99,7 @@ describe('a cancel whose answer was lost, on an order modified meanwhile (real H
     const { order, original, lower } = await resting(f);
     const modifying = modifiedByAnotherProcess(f, order, lower);
     await untilReplaced(f, original);
-    loseCancel(f, original, true);
+    loseChange(f, 'cancel', original);
     await f.manager.execute(cancelOf(order));
     expect(f.sim.counters().faultsFired).toBe(RETRIES + 3); // the modify's answer held; the cancel's and each read lost
     const cancel = f.manager.store.unresolvedCommands().filter((c) => c.kind === 'cancel');
@@ -149,7 +118,7 @@ describe('a cancel whose answer was lost, on an order modified meanwhile (real H
     f.sim.injectFault({ kind: 'internal-error', path: read, method: 'GET', count: RETRIES + 1 });
     await f.manager.execute(modifyTo(order, lower, '1'));
     expect((await f.client.getOrder(original)).status).toBe('REPLACED');
-    loseCancel(f, original, true);
+    loseChange(f, 'cancel', original);
     await f.manager.execute(cancelOf(order)); // the store still shows the original open: sent there
     const unresolved = () => f.manager.store.unresolvedCommands().map((c) => `${c.kind}:${c.status}`);
     expect(unresolved().sort()).toEqual(['cancel:ambiguous', 'modify:ambiguous']);
@@ -172,11 +141,11 @@ describe('a cancel whose answer was lost, on an order modified meanwhile (real H
     f.sim.injectFault({ kind: 'internal-error', path: read, method: 'GET', count: RETRIES + 1 });
     await f.manager.execute(modifyTo(order, lower, '1'));
     await externalLimitBuy(f.client, '005930', 1, lower);
-    loseCancel(f, original, true);
+    loseChange(f, 'cancel', original);
     await f.manager.execute(cancelOf(order));
     f.sim.advanceClock(1_000);
     await f.manager.pollOnce();
-    expect(refusals(f.events)).toEqual([]);
+    expect(changeRefusals(f.events)).toEqual([]);
     const unresolved = f.manager.store.unresolvedCommands().map((c) => `${c.kind}:${c.status}`);
     expect(unresolved.sort()).toEqual(['cancel:ambiguous', 'modify:ambiguous']);
   });
@@ -189,13 +158,14 @@ describe('a cancel whose answer was lost, on an order modified meanwhile (real H
       price: new Decimal(lower),
       quantity: new Decimal('1'),
     });
-    loseCancel(f, original, true);
+    loseChange(f, 'cancel', original);
     await f.manager.execute(cancelOf(order));
     await f.manager.pollOnce();
-    expect(refusals(f.events)).toEqual([
+    expect(changeRefusals(f.events)).toEqual([
       [
         'OrderCancelRejected',
         'already-modified',
+        true,
         `broker order ${original} was modified (REPLACED); no newer broker order of ${order.intent.clientOrderId} is stored (modified from another channel?): the next poll adopts it`,
       ],
     ]);
