@@ -56,13 +56,16 @@ async function ended(f: LiveFixture, how: Ending) {
   return { order, brokerOrderId, price: how === 'FILLED' ? lower : upper };
 }
 
+/** The change, how its order ended, and the broker's code for it. */
+const ENDED_CASES = [
+  ['cancel', 'FILLED', 'already-filled'],
+  ['modify', 'FILLED', 'already-filled'],
+  ['modify', 'CANCELED', 'already-canceled'],
+  ['cancel', 'REJECTED', 'already-rejected'],
+] as const;
+
 describe('a modify or cancel whose answer was lost, on an order that ended (real HTTP, SQLite file)', () => {
-  it.each([
-    ['cancel', 'FILLED', 'already-filled'],
-    ['modify', 'FILLED', 'already-filled'],
-    ['modify', 'CANCELED', 'already-canceled'],
-    ['cancel', 'REJECTED', 'already-rejected'],
-  ] as const)(
+  it.each(ENDED_CASES)(
     "a %s of an order %s is refused with the broker's code, %s, found by the connector's read",
     async (kind, how, code) => {
       const f = await liveFor(how);
@@ -76,12 +79,7 @@ describe('a modify or cancel whose answer was lost, on an order that ended (real
     },
   );
 
-  it.each([
-    ['cancel', 'FILLED', 'already-filled'],
-    ['modify', 'FILLED', 'already-filled'],
-    ['modify', 'CANCELED', 'already-canceled'],
-    ['cancel', 'REJECTED', 'already-rejected'],
-  ] as const)(
+  it.each(ENDED_CASES)(
     "a %s of an order %s, the connector's read failing too, is refused %s at the next poll",
     async (kind, how, code) => {
       const f = await liveFor(how);
