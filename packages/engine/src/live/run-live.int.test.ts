@@ -5,7 +5,7 @@
  * paper state survives into the next paper run.
  */
 import type { LedgerSnapshot } from '@hoga/broker-model';
-import { type Bar, Decimal } from '@hoga/core';
+import { type Bar, Decimal, type Fill } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StrategySpec } from '../runtime/engine-runtime.js';
@@ -25,13 +25,19 @@ import {
 
 class BuyOnce extends Strategy {
   private bought = false;
-  /** The close of the last bar of 005930 seen (the run's last price of it: no price subscription). */
-  lastClose = Number.NaN;
+  /**
+   * The run's last price of 005930 (no price subscription): the close of the last bar of it seen,
+   * or the price of its fill when that came after.
+   */
+  lastPrice = Number.NaN;
   override onBar(bar: Bar): void {
-    if (bar.symbol === '005930') this.lastClose = bar.close;
+    if (bar.symbol === '005930') this.lastPrice = bar.close;
     if (this.bought || bar.symbol !== '005930') return;
     this.bought = true;
     this.ctx.buy(bar.symbol, 2);
+  }
+  override onFill(fill: Fill): void {
+    this.lastPrice = fill.price.toNumber();
   }
 }
 
@@ -80,14 +86,14 @@ describe('startLiveRun', () => {
     expect(s.sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
     expect(first.handle.status().positions.get('005930')?.toString()).toBe('2');
     expect(first.handle.status().pnl.KRW.charges.isZero()).toBe(false);
-    // the status's unrealized PnL: the 2 shares at the last close less what they cost (its fills)
+    // the status's unrealized PnL: the 2 shares at the last price less what they cost (its fills)
     const bought = first.handle.runtime.hosts[0]?.strategy as BuyOnce;
     let cost = new Decimal(0);
     for (const e of first.events)
       if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled')
         cost = cost.plus(e.fill.price.times(e.fill.quantity));
     expect(first.handle.status().pnl.KRW.unrealized.toFixed()).toBe(
-      new Decimal(bought.lastClose).times(2).minus(cost).toFixed(),
+      new Decimal(bought.lastPrice).times(2).minus(cost).toFixed(),
     );
     const second = await run('paper', s);
     try {

@@ -13,7 +13,7 @@ import { Container } from 'inversify';
 import { AccountViewToken } from '../portfolio/account-view.js';
 import { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
-import { Portfolio, StrategyPortfolio } from '../portfolio/portfolio.js';
+import { Portfolio } from '../portfolio/portfolio.js';
 import { logPriorCloses } from '../risk/prior-closes.js';
 import { RiskGate } from '../risk/risk-gate.js';
 import { createRiskGateBinding, type RiskGateBinding } from '../risk/risk-gate-factory.js';
@@ -37,6 +37,7 @@ import type { ModeVenue } from './mode-venue.js';
 import { paperBrokerView } from './paper-broker-view.js';
 import { RunEventRecorder } from './run-event-recorder.js';
 import type { LiveRunOptions } from './run-live.js';
+import { RunPortfolio } from './run-portfolio.js';
 import { bookStoredFills } from './stored-fills.js';
 
 /** What a run's runtime is assembled over. */
@@ -108,7 +109,8 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
       .bind(RiskGate)
       .toConstantValue(paperAccount === null ? risk.gate : paperAccount.guard(risk.gate));
     container.bind(InstrumentsToken).toConstantValue(listedInstruments(risk));
-    container.bind(Portfolio).to(StrategyPortfolio).inSingletonScope();
+    // a fill marks its symbol at its price (a daily bar's close is the day before's)
+    container.bind(Portfolio).to(RunPortfolio).inSingletonScope();
     container.bind(OrderIdFactory).toConstantValue(new RandomOrderIds());
     container.bind(ExecutionVenue).toConstantValue(venue);
     container.bind(AccountViewToken).toConstantValue(account);
