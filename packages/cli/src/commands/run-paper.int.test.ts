@@ -62,6 +62,17 @@ describe('hoga run --mode paper', () => {
     ]);
     expect(positions.length).toBeGreaterThan(0);
     expect(fills.length).toBeGreaterThan(0);
+    // without --mode the command lists live positions: on a store of paper runs only, it says where
+    // the paper account's are (before, only "no live positions" and "no live run has started … hoga
+    // holdings shows the broker's now", as if the paper run had left nothing)
+    const plain = await run(process.execPath, [HOGA_BIN, 'db', 'positions'], {
+      cwd: root,
+      env: env(sim, db),
+    });
+    expect(plain.stdout).toContain('no live positions');
+    expect(plain.stderr).toContain(
+      `the paper account on this store holds ${positions.length} position${positions.length === 1 ? '' : 's'}: hoga db positions --mode paper lists`,
+    );
     const net = new Map<string, number>();
     for (const f of fills) {
       expect(f.strategyId).toBe('SmaCrossover');

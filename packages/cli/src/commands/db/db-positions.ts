@@ -102,6 +102,15 @@ export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
       );
     }
     const rows = !live ? paperPositions(db) : baseline ? livePositions(db) : [];
+    // a store of paper runs: without --mode, say where their positions are (before, "no live
+    // positions" alone, as if the paper runs had left nothing)
+    const paperHeld = live && rows.length === 0 ? paperPositions(db).length : 0;
+    if (paperHeld > 0) {
+      io.err(
+        `hoga: the paper account on this store holds ${paperHeld} position${paperHeld === 1 ? '' : 's'}: ` +
+          'hoga db positions --mode paper lists them\n',
+      );
+    }
     if (flags.json === true) {
       io.out(`${JSON.stringify(rows, null, 2)}\n`);
       return;
