@@ -226,9 +226,10 @@ class BarLoop {
       const route = this.route as SymbolRoute;
       const warm = this.warm;
       if (this.phase === Phase.MATCH) {
+        // the DAY orders (of any symbol) whose trading day ended before this bar end there, the
+        // clock at their end while the strategies hear of it
+        if (!warm) venue.expireDayOrdersBefore(this.t, clock);
         clock.set(this.t);
-        // the DAY orders (of any symbol) whose trading day ended before this bar end there
-        if (!warm) venue.expireDayOrdersBefore(this.t);
         // marked before its fills: at the bar's close, where they are stamped, its close is the
         // symbol's last price (before, a fill's hooks valued the positions at the previous close)
         marks.values[route.slot] = bar.close;
@@ -375,9 +376,10 @@ function fireTimers(
   // warm-up bar saw `isWarmingUp` still true, and its orders were denied `warm-up`)
   for (const host of runtime.hosts) host.isWarmingUp = false;
   for (let timer = runtime.timers.takeDue(upTo); timer !== undefined; timer = runtime.timers.takeDue(upTo)) {
+    // a timer after the end of a DAY order's trading day sees it ended, as paper and live do (the
+    // strategies hear of it with the clock at its end)
+    venue.expireDayOrdersBefore(timer.due, clock);
     clock.set(Math.max(timer.due, clock.nowMs()));
-    // a timer after the end of a DAY order's trading day sees it ended, as paper and live do
-    venue.expireDayOrdersBefore(timer.due);
     runtime.fireTimer(timer.owner, timer.name, timer.due);
     if (runtime.failure !== null) return;
   }

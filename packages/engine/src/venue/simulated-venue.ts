@@ -166,12 +166,22 @@ export class SimulatedVenue<M> implements ExecutionVenue {
    *
    * (An index loop: an iterator a bar was the daily bench's largest allocation, about 50 MB.)
    *
+   * A backtest gives its clock (`clock`), set to each order's end before its `OrderExpired` goes
+   * out: the strategy hears of the expiry at 20:00, as paper and live do, and an order it places in
+   * answer is an order of then (on daily bars, for the next open). Before, the clock stood at the
+   * bar or timer about to be handled: on daily bars the next day's close, where a market order
+   * placed in answer met that bar as one placed on its close, did not fill, and expired itself.
+   *
    * @param time - the instant about to be handled (a timer's due time, a bar's close)
+   * @param clock - the backtest's clock, moved (forward only) to each order's end as it expires
    */
-  expireDayOrdersBefore(time: number): void {
+  expireDayOrdersBefore(time: number, clock?: { nowMs(): number; set(at: number): void }): void {
     const due = this.dayEnds.due(time, this.orders);
-    for (let i = 0; i < due.length; i++)
-      this.expire((due[i] as SimulatedOrder).clientOrderId, (due[i] as SimulatedOrder).dayEnd);
+    for (let i = 0; i < due.length; i++) {
+      const order = due[i] as SimulatedOrder;
+      if (clock !== undefined && order.dayEnd > clock.nowMs()) clock.set(order.dayEnd);
+      this.expire(order.clientOrderId, order.dayEnd);
+    }
   }
 
   /**
