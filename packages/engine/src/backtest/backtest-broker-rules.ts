@@ -95,8 +95,6 @@ export class BacktestBrokerRules {
     const fields = intentFields(intent);
     const last = this.input.marks.get(instrument.symbol);
     const usdKrw = instrument.currency === 'USD' ? this.input.fx.usdKrwAt(this.input.clock.nowMs()) : 1;
-    // a market order is valued at the last price (before the symbol's first bar there is none);
-    // in numbers first: most orders are far below the threshold, and are not valued in decimals
     // the broker's order: the price grid and the high-value confirmation (400s), then the session
     // rules, the price limits, the maximum amount, the other side's open order and the funds (422s)
     let limit = fields.price;
@@ -106,6 +104,8 @@ export class BacktestBrokerRules {
       // a US price is truncated onto its grid, as the broker and the venue do
       limit = grid.price ?? limit;
     }
+    // a market order is valued at the last price (before the symbol's first bar there is none);
+    // in numbers first: most orders are far below the threshold, and are not valued in decimals
     const price = fields.price === null ? last : fields.price.toNumber();
     const estimate =
       (fields.orderAmount?.toNumber() ?? (fields.quantity?.toNumber() ?? 0) * (price ?? 0)) * usdKrw;
@@ -128,7 +128,7 @@ export class BacktestBrokerRules {
       const refusal = this.sessionRefusal(intent, fields);
       if (refusal !== null) return refusal;
     }
-    // the day's limits judge a limit price and reserve a KR market buy's cash (not read otherwise)
+    // the day's limits judge a limit price and a KR market buy's funds (not read otherwise)
     const limits =
       limit !== null || (intent.side === 'BUY' && fields.orderAmount === null)
         ? this.priceLimits(instrument)
