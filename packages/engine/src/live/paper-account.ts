@@ -119,7 +119,8 @@ export class PaperAccount {
       // a paper order belongs to the trading day it is placed in, as at the broker
       dayOf: 'acceptance',
       // broker order ids unique across paper runs (each run's venue counts from 1; the store links
-      // an id to one order only): the run's start on the engine clock, base 36
+      // an id to one order only): the run's start on the engine clock, base 36. An order restored
+      // from an earlier run keeps that run's id (restoreOrders), which this prefix never makes
       idPrefix: `paper-${o.clock.nowMs().toString(36)}`,
     });
     this.sim = sim;
@@ -256,13 +257,15 @@ export class PaperAccount {
 
   /**
    * Works again the orders saved by the last run, each as it stood (its whole quantity, what filled
-   * of it, the rest reserved anew) under its `clientOrderId` and a new paper broker id the store
-   * links to it, and each is tracked by its strategy again as the store lists it (the strategy's
-   * `openOrders()` shows it in `onStart`), with no event, as live tracks an earlier run's order
-   * again. Before, only its unfilled part was submitted again as a new order: the strategy got
-   * `OrderSubmitted` and `OrderAccepted` for it, saw a partly filled order as an order of the rest
-   * with nothing filled, and its next fill's `cumulativeQuantity` counted from 0. Orders of an
-   * earlier session have ended (DAY): see {@link PaperAccount.expireUnrestored}.
+   * of it, the rest reserved anew) under its `clientOrderId` and the broker id its strategy was told
+   * (the row's current one; a new one, linked as its `create`, only when no row has one; before,
+   * each restart linked a new id as one more `create`), and each is tracked by its strategy again
+   * as the store lists it (the strategy's `openOrders()` shows it in `onStart`), with no event, as
+   * live tracks an earlier run's order again. Before, only its unfilled part was submitted again as
+   * a new order: the strategy got `OrderSubmitted` and `OrderAccepted` for it, saw a partly filled
+   * order as an order of the rest with nothing filled, and its next fill's `cumulativeQuantity`
+   * counted from 0. Orders of an earlier session have ended (DAY): see
+   * {@link PaperAccount.expireUnrestored}.
    *
    * @param runtime - the run's strategies
    * @param book - the risk module's book (it knows the orders as open, as live's)
@@ -274,11 +277,13 @@ export class PaperAccount {
       const id = order.intent.clientOrderId;
       const stored = this.o.db.orders.get(id);
       const fills = stored === null ? 0 : this.o.db.fills.byOrder(stored.id).length;
-      const brokerOrderId = this.sim.restore(order.intent, order.filledQuantity, order.filledAmount, fills);
+      const kept = stored?.brokerOrderId ?? undefined; // linked to it already
+      const { intent, filledQuantity, filledAmount } = order;
+      const brokerOrderId = this.sim.restore(intent, filledQuantity, filledAmount, fills, kept);
       this.orders.restore(order);
       const host = runtime.hosts.find((h) => h.strategyId === order.strategyId);
       try {
-        this.o.db.orders.linkBrokerOrderId(id, brokerOrderId, 'create', now);
+        if (kept === undefined) this.o.db.orders.linkBrokerOrderId(id, brokerOrderId, 'create', now);
         const row = this.o.db.orders.get(id);
         if (host !== undefined && row !== null) trackStoredOrder(host, book, row);
       } catch (error) {

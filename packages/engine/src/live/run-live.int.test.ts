@@ -143,16 +143,19 @@ describe('startLiveRun', () => {
     expect(ledger.cash.KRW).toBe(new Decimal(1_000_000).minus(cost).toFixed());
     expect(s.db.strategyState.get('paper/_account', 'orders')).toEqual([]);
     // the store lists the order once (hoga db orders / fills), filled in the second run: one fill
-    // under the second run's paper broker id, the two runs' ids both linked to it
+    // under the broker id its strategy was told in the first (before, a new id of the second run,
+    // both linked as a create; paper-restore-broker-id.int.test.ts)
+    const accepted = first.events.find((e) => e.type === 'OrderAccepted');
+    if (accepted?.type !== 'OrderAccepted') throw new Error('no accepted order');
     const row = s.db.orders.get(submitted.clientOrderId);
     expect([row?.mode, row?.state, row?.filledQuantity.toFixed()]).toEqual(['paper', 'FILLED', '2']);
     const stored = s.db.fills.byOrder(row?.id ?? -1);
     expect(
       stored.map((f) => [f.quantity.toFixed(), f.cumulativeQuantity.toFixed(), f.brokerOrderId]),
-    ).toEqual([['2', '2', fill.fill.brokerOrderId]]);
+    ).toEqual([['2', '2', accepted.brokerOrderId]]);
+    expect(fill.fill.brokerOrderId).toBe(accepted.brokerOrderId);
     const lineage = s.db.orders.brokerOrderIds(submitted.clientOrderId);
-    expect(lineage.map((l) => l.kind)).toEqual(['create', 'create']);
-    expect(new Set(lineage.map((l) => l.brokerOrderId)).size).toBe(2);
+    expect(lineage.map((l) => `${l.kind} ${l.brokerOrderId}`)).toEqual([`create ${accepted.brokerOrderId}`]);
     expect(s.sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
   }, 90_000);
 

@@ -51,14 +51,14 @@ export interface OrderBuildOptions {
  * @param intent - what the strategy asked for
  * @param now - when the venue took it (its acceptance time)
  * @param options - the venue's instrument and price sources, and which day a DAY order belongs to
- * @param events - the venue's events (their broker id sequence)
+ * @param events - the venue's events (their broker id sequence); a restored order's kept id
  * @param dayEnds - the venue's DAY order ends
  */
 export function buildOrder(
   intent: OrderIntent,
   now: number,
   options: OrderBuildOptions,
-  events: VenueEvents,
+  events: Pick<VenueEvents, 'nextBrokerId'>,
   dayEnds: DayOrderEnds,
 ): SimulatedOrder {
   const instrument = options.instrument?.(intent.instrument.symbol) ?? intent.instrument;

@@ -244,16 +244,26 @@ export class SimulatedVenue<M> implements ExecutionVenue {
 
   /**
    * Works again an order an earlier run left working (paper's restart), as it stood: its whole
-   * quantity (or amount) with what filled of it so far, the rest reserved anew, under a new broker
-   * id; no event, as live tracks an earlier run's order again (its later fills count on from what
+   * quantity (or amount) with what filled of it so far, the rest reserved anew, under the broker id
+   * it had (the one its strategy was told), or a new one when `brokerOrderId` is not given; no
+   * event, as live tracks an earlier run's order again (its later fills count on from what
    * filled). Its trading day is the restart's.
    *
    * @param fills - how many fills it had (its fill ids go on from there)
-   * @returns its new broker order id
+   * @param brokerOrderId - its current broker id, kept (an earlier run's, not of this venue's prefix)
+   * @returns its broker order id: `brokerOrderId`, or the new one
    */
-  restore(intent: OrderIntent, filledQuantity: Decimal, filledAmount: Decimal, fills: number): BrokerOrderId {
+  restore(
+    intent: OrderIntent,
+    filledQuantity: Decimal,
+    filledAmount: Decimal,
+    fills: number,
+    brokerOrderId?: BrokerOrderId,
+  ): BrokerOrderId {
     const now = this.options.clock.nowMs();
-    const order = buildOrder(intent, now, this.options, this.events, this.dayEnds);
+    // a kept id takes no number of this venue's sequence
+    const ids = brokerOrderId === undefined ? this.events : { nextBrokerId: () => brokerOrderId };
+    const order = buildOrder(intent, now, this.options, ids, this.dayEnds);
     order.filledQuantity = filledQuantity;
     order.filledAmount = filledAmount;
     // a fill counts on from what filled (countSlice takes a first slice's figures as the order's)
