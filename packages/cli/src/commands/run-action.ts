@@ -32,6 +32,7 @@ import { cliRuntime } from '../runtime/cli-runtime.js';
 import { type CliError, usageError } from '../runtime/exit-codes.js';
 import { brokerClock, followSimulatorClock } from './broker/broker-clock.js';
 import { connect, defaultTokenFile, reportError } from './broker/connection.js';
+import { paperCashWarnings } from './paper-cash-warning.js';
 import type { RunFlags } from './run.js';
 import { cancelOnStopLine, type Session, startSession } from './run-session.js';
 
@@ -179,6 +180,8 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
       ...(flags.candlePollMs === undefined ? {} : { candlePollMs: flags.candlePollMs }),
       print,
     });
+    // paper: a budget the paper account (an earlier paper run's) cannot cover, said once
+    for (const line of paperCashWarnings(session.run, cash)) process.stderr.write(`${line}\n`);
     // Until SIGINT or SIGTERM, or until a strategy's hook throws: no strategy is called after
     // that, so the run stops as a backtest does, saying which strategy and hook, exit 1. A closed
     // stdout (`hoga run … | head`) stops it as SIGINT does. A second SIGINT or SIGTERM ends the

@@ -134,6 +134,13 @@ export interface LiveRunHandle {
    * to the end (`onError` said why, `paper-store`). Live: null.
    */
   unstoredAtStop(): number | null;
+  /**
+   * Paper: the paper account's cash in `currency` now, its whole cash (what its open buys hold
+   * back included, as a strategy's `ctx.cash` counts its own), to be set beside the strategies'
+   * budget: an account an earlier paper run left with less than they were given refuses their buys
+   * past it. Live: null.
+   */
+  paperCash(currency: Currency): Decimal | null;
 }
 
 /**
@@ -275,6 +282,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
       liveStatus(o, { mode, portfolio, fills, bars, refusals: recorder.refusals, risk, atStart }),
     cancelOpenOrders: (): Promise<CancelOnStopResult> => cancelOpenOrders(o, mode, runtime),
     unstoredAtStop: () => unstored,
+    paperCash: (currency) => paperAccount?.ledger.cash(currency) ?? null,
     async stop(): Promise<void> {
       if (stopped) return;
       stopped = true;
