@@ -1,7 +1,8 @@
 /**
  * What `hoga run` does: connect (`HOGA_*`), open the store (`HOGA_DB`, default
  * `./data/hoga.sqlite`), follow the simulator's clock when the broker is the simulator (it answers
- * `GET /_sim/clock`), run the session until SIGINT or SIGTERM, stop gracefully, exit 0.
+ * `GET /_sim/clock`), run the session until SIGINT or SIGTERM, stop gracefully, exit 0 (a signal
+ * before the run is up: exit 130, see run-start-interrupt.ts).
  *
  * @module
  */
@@ -29,12 +30,13 @@ import {
 } from '../config/strategy-inputs.js';
 import { formatMoney } from '../output/table.js';
 import { cliRuntime } from '../runtime/cli-runtime.js';
-import { type CliError, usageError } from '../runtime/exit-codes.js';
+import { type CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 import { brokerClock, followSimulatorClock } from './broker/broker-clock.js';
 import { connect, defaultTokenFile, reportError } from './broker/connection.js';
 import { paperCashWarnings } from './paper-cash-warning.js';
 import type { RunFlags } from './run.js';
 import { cancelOnStopLine, type Session, startSession } from './run-session.js';
+import { interruptedStartLine, StartInterrupt } from './run-start-interrupt.js';
 
 /**
  * The strategies of the command line: each file loaded, with the `--config` of the same position
@@ -118,6 +120,12 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
   let db: HogaDatabase | null = null;
   let close: (() => void) | null = null;
   let unfollow: (() => void) | null = null;
+  // Ctrl-C before the run is up: said, exit 130 (run-start-interrupt.ts)
+  const interrupt = new StartInterrupt(() => {
+    unfollow?.();
+    close?.();
+    db?.close();
+  });
   try {
     refuseTabularFlags(flags);
     const risk = loadRiskConfig(flags.riskConfig);
@@ -163,6 +171,7 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     print(
       `hoga run: ${files.join(', ')} ${flags.mode} on ${symbols.join(',')} (${flags.interval})${budget}, store ${db.file}`,
     );
+    interrupt.engineStarts();
     const session = await startSession({
       mode: flags.mode,
       strategies,
@@ -182,11 +191,18 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     });
     // paper: a budget the paper account (an earlier paper run's) cannot cover, said once
     for (const line of paperCashWarnings(session.run, cash)) process.stderr.write(`${line}\n`);
+    interrupt.release();
+    const interrupted = interrupt.interrupted;
     // Until SIGINT or SIGTERM, or until a strategy's hook throws: no strategy is called after
     // that, so the run stops as a backtest does, saying which strategy and hook, exit 1. A closed
     // stdout (`hoga run … | head`) stops it as SIGINT does. A second SIGINT or SIGTERM ends the
     // process at once (the listeners are gone by then: Node's default).
+    // Interrupted while it started: it stops now.
     const failure = await new Promise<StrategyHookError | null>((resolve) => {
+      if (interrupted) {
+        resolve(null);
+        return;
+      }
       const stop = () => {
         process.removeListener('SIGINT', stop);
         process.removeListener('SIGTERM', stop);
@@ -213,10 +229,13 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     // a hook that failed while stopping (onStop): said, and the run ends as failed
     const late = failure === null ? session.run.runtime.failure : null;
     if (late !== null) process.stderr.write(`hoga run: ${late.message}\n`);
-    process.exitCode = failure === null && late === null && cancelled && unstored === null ? 0 : 1;
+    const ok = failure === null && late === null && cancelled && unstored === null;
+    if (interrupted) process.stderr.write(interruptedStartLine(session.placed()));
+    process.exitCode = !ok ? ExitCode.FAILURE : interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
   } catch (error) {
     reportError(error);
   } finally {
+    interrupt.release();
     unfollow?.();
     close?.();
     db?.close();

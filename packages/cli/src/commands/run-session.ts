@@ -196,6 +196,8 @@ export function candleIntervals(
 /** A running session. */
 export interface Session {
   readonly run: LiveRunHandle;
+  /** How many orders the run's strategies placed so far (submitted to the venue: not those denied). */
+  placed(): number;
   /** Stops and prints the summary. */
   stop(): Promise<LiveStatus>;
 }
@@ -211,6 +213,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   const runIds = new Set(o.strategies.map((s) => s.id ?? s.strategyClass.name));
   // a broker outage fails every poll: each kind of failure is said once a minute, its repeats counted
   const warnings = new RepeatedWarnings(o.print);
+  let placed = 0;
   const run = await startLiveRun({
     settings: {
       runId: `${o.mode}-${o.clock.nowMs()}`,
@@ -230,6 +233,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     ...(o.paperFromAccount === true ? { paperFromAccount: true } : {}),
     ...(o.risk === undefined ? {} : { risk: o.risk }),
     onEvent: (e) => {
+      if (e.type === 'OrderSubmitted' && !e.clientOrderId.startsWith('ext-')) placed++;
       if (e.clientOrderId.startsWith('ext-') && e.type !== 'OrderFilled' && e.type !== 'OrderPartiallyFilled')
         return;
       const line = describeEvent(e, at());
@@ -244,6 +248,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   const timer = setInterval(() => o.print(statusLine(run.status(), at())), o.statusEveryMs);
   return {
     run,
+    placed: () => placed,
     async stop(): Promise<LiveStatus> {
       clearInterval(timer);
       await run.stop();

@@ -15,7 +15,10 @@ export const ExitCode = {
   USAGE: 2,
   /** The risk checks denied an order. */
   DENIED: 3,
-  /** Stopped by Ctrl-C (what a download stored stays, rerun to resume; a backtest is stored as stopped). */
+  /**
+   * Stopped by Ctrl-C: a download (what it stored stays, rerun to resume), a backtest (stored as
+   * stopped), a `hoga run` still starting. A `hoga run` that is up stops cleanly and exits 0.
+   */
   INTERRUPTED: 130,
 } as const;
 /** One of {@link ExitCode}. */
@@ -29,7 +32,8 @@ export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
   [ExitCode.DENIED, 'an order was denied by the risk checks'],
   [
     ExitCode.INTERRUPTED,
-    'interrupted by Ctrl-C (a download keeps what it stored; a backtest is stored as stopped)',
+    'interrupted by Ctrl-C: `hoga data download` and `hoga backtest` (what a download stored stays; a backtest is stored as stopped), ' +
+      '`hoga run` during its start-up (it says whether an order was placed); a `hoga run` that is up stops cleanly on Ctrl-C and exits 0; other commands end at once',
   ],
 ];
 
