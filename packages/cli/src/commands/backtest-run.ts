@@ -11,10 +11,9 @@ import { Console } from 'node:console';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { DEFAULT_VOLUME_FRACTION } from '@hoga/broker-model';
-import type { BrokerClient } from '@hoga/connector';
 import type { Instrument } from '@hoga/core';
 import type { StrategyClass, Subscription } from '@hoga/engine';
-import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import { HogaDatabase } from '@hoga/store';
 import { loadRiskConfig, riskConfigFile, warnUnmatchedStrategyLimits } from '../config/risk-config-file.js';
 import { checkStrategyConfig, loadStrategyFile, requireNewStrategyId } from '../config/strategy-inputs.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
@@ -28,17 +27,15 @@ import {
   type SymbolRange,
 } from './backtest-options.js';
 import { backtestJson, backtestText } from './backtest-report.js';
-import { type ConnectionFlags, connect, connectionSettings } from './broker/connection.js';
-import { SIMULATOR_DATABASE_PATH, usesDefaultDatabase } from './simulator-database.js';
-
-/** A broker to download from: the configured one, or an embedded simulator. */
-interface MarketSource {
-  readonly client: BrokerClient;
-  /** Where it is, for messages. */
-  readonly label: string;
-  readonly simulated: boolean;
-  close(): Promise<void>;
-}
+import { type ConnectionFlags, connectionSettings } from './broker/connection.js';
+import {
+  candleDatabaseFile,
+  configuredBroker,
+  connectionConfigured,
+  embeddedSimulator,
+  type MarketSource,
+} from './market-source.js';
+import { usesDefaultDatabase } from './simulator-database.js';
 
 /** A strategy of the run, loaded and its config checked. */
 interface LoadedStrategy {
@@ -96,11 +93,7 @@ async function backtest(
   const simulated = !connectionConfigured(flags);
   // a broker named without its credentials is refused before the database is made
   if (!simulated) connectionSettings(flags);
-  const db = HogaDatabase.open(
-    simulated && usesDefaultDatabase(flags.db)
-      ? resolveDatabasePath(SIMULATOR_DATABASE_PATH)
-      : resolveDatabasePath(flags.db),
-  );
+  const db = HogaDatabase.open(candleDatabaseFile(flags.db, simulated));
   let source: MarketSource | null = null;
   let interrupt: Interrupt | null = null;
   try {
@@ -356,42 +349,6 @@ function rangeOf(ranges: readonly SymbolRange[], symbol: string): SymbolRange {
   const range = ranges.find((r) => r.symbol === symbol);
   if (range === undefined) throw new Error(`no range for ${symbol}`);
   return range;
-}
-
-function connectionConfigured(flags: ConnectionFlags): boolean {
-  return (flags.baseUrl ?? process.env.HOGA_BASE_URL ?? '') !== '';
-}
-
-function configuredBroker(flags: ConnectionFlags): MarketSource {
-  const connection = connect(flags);
-  return {
-    client: connection.client,
-    label: flags.baseUrl ?? process.env.HOGA_BASE_URL ?? '',
-    simulated: false,
-    close: async () => connection.close(),
-  };
-}
-
-/** With no broker configured: a simulator in this process (as `hoga start` does), on a free port. */
-async function embeddedSimulator(): Promise<MarketSource> {
-  const [{ startSimulator }, { BrokerClient, MemoryTokenCache }] = await Promise.all([
-    import('@hoga/simulator'),
-    import('@hoga/connector'),
-  ]);
-  const sim = await startSimulator({ port: 0 });
-  const client = new BrokerClient({
-    config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
-    tokenCache: new MemoryTokenCache(),
-  });
-  return {
-    client,
-    label: `embedded simulator ${sim.url}`,
-    simulated: true,
-    close: async () => {
-      client.close();
-      await sim.close();
-    },
-  };
 }
 
 /** The close of the last bar of any series (undefined when none has a bar). */

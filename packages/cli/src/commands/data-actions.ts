@@ -13,6 +13,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import type { BrokerClient } from '@hoga/connector';
 import { formatDecimal, KST_ZONE, LiveClock, type Market, marketOfSymbol } from '@hoga/core';
 import {
   CandleDownloader,
@@ -22,13 +23,14 @@ import {
   formatEta,
   progressLine,
 } from '@hoga/engine';
-import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import { HogaDatabase } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { emit, formatOf } from '../output/emit.js';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 import { toBeforeFrom } from './backtest-options.js';
 import { type ConnectionFlags, runWithClient } from './broker/connection.js';
 import { openForReading, type ReadingDatabase } from './db/open-for-reading.js';
+import { candleDatabaseFile, connectionConfigured, embeddedSimulator } from './market-source.js';
 
 /** Flags of `data download`. */
 export interface DownloadFlags extends ConnectionFlags {
@@ -71,10 +73,13 @@ function targets(
 
 /**
  * `data download`: fills the cache of the database (created when missing: this command is asked to
- * store data) with what it lacks; Ctrl-C stops between pages and keeps what was stored.
+ * store data) with what it lacks; Ctrl-C stops between pages and keeps what was stored. With no
+ * broker configured, from an embedded simulator into its own file, as `hoga backtest` does (see
+ * market-source.ts): before, the command asked for HOGA_BASE_URL.
  */
 export async function dataDownload(flags: DownloadFlags): Promise<void> {
-  const file = resolveDatabasePath(flags.db);
+  const simulated = !connectionConfigured(flags);
+  const file = candleDatabaseFile(flags.db, simulated);
   if (file !== ':memory:' && existsSync(file) && statSync(file).isDirectory()) {
     throw usageError(`${file} is a directory: give --db the path of a database file`, 'data download');
   }
@@ -91,35 +96,46 @@ export async function dataDownload(flags: DownloadFlags): Promise<void> {
   process.once('SIGINT', onSigint);
   const tty = process.stderr.isTTY === true;
   let interrupted = false;
-  try {
-    // The whole download may take long: --timeout bounds each request, not the download.
-    await runWithClient({ ...flags, timeout: 86_400 }, async (client) => {
-      const downloader = new CandleDownloader({
-        client,
-        cache: db.candles,
-        clock: new LiveClock(),
-        signal: abort.signal,
-        onProgress: (event) => showProgress(event, flags.interval, tty),
-      });
-      try {
-        const summary = await downloader.ensure(flags.interval, wanted);
-        if (tty) process.stderr.write('\r\x1b[K');
-        console.log(
-          `downloaded ${summary.candles.toLocaleString('en-US')} candles in ${summary.pages} pages into ${file}` +
-            (summary.cachedSymbols.length > 0
-              ? ` (already cached: ${summary.cachedSymbols.join(', ')})`
-              : ''),
-        );
-      } catch (error) {
-        if (!abort.signal.aborted) throw error;
-        interrupted = true;
-        if (tty) process.stderr.write('\r\x1b[K');
-        process.stderr.write(
-          `hoga: interrupted; what was downloaded is kept in ${file}: run the same command again to fetch the rest\n`,
-        );
-      }
-      return undefined;
+  const download = async (client: BrokerClient): Promise<undefined> => {
+    const downloader = new CandleDownloader({
+      client,
+      cache: db.candles,
+      clock: new LiveClock(),
+      signal: abort.signal,
+      onProgress: (event) => showProgress(event, flags.interval, tty),
     });
+    try {
+      const summary = await downloader.ensure(flags.interval, wanted);
+      if (tty) process.stderr.write('\r\x1b[K');
+      console.log(
+        `downloaded ${summary.candles.toLocaleString('en-US')} candles in ${summary.pages} pages into ${file}` +
+          (summary.cachedSymbols.length > 0 ? ` (already cached: ${summary.cachedSymbols.join(', ')})` : ''),
+      );
+    } catch (error) {
+      if (!abort.signal.aborted) throw error;
+      interrupted = true;
+      if (tty) process.stderr.write('\r\x1b[K');
+      process.stderr.write(
+        `hoga: interrupted; what was downloaded is kept in ${file}: run the same command again to fetch the rest\n`,
+      );
+    }
+    return undefined;
+  };
+  try {
+    if (simulated) {
+      process.stderr.write(
+        `hoga: no broker configured: downloading from an embedded simulator into ${file}, where hoga backtest without a broker reads (hoga init sets a broker up)\n`,
+      );
+      const sim = await embeddedSimulator();
+      try {
+        await download(sim.client);
+      } finally {
+        await sim.close();
+      }
+    } else {
+      // The whole download may take long: --timeout bounds each request, not the download.
+      await runWithClient({ ...flags, timeout: 86_400 }, download);
+    }
   } finally {
     process.removeListener('SIGINT', onSigint);
     db.close();
@@ -148,8 +164,13 @@ function showProgress(event: DownloadProgress, interval: string, tty: boolean): 
   }
 }
 
+/**
+ * Opens the candle database for reading: `--db`, else `HOGA_DB`, else, with no broker configured,
+ * the embedded simulator's file (where `hoga data download` and `hoga backtest` put its candles),
+ * else `./data/hoga.sqlite`.
+ */
 function openExisting(db: string | undefined, command: string): ReadingDatabase {
-  const file = resolveDatabasePath(db);
+  const file = candleDatabaseFile(db, !connectionConfigured({}));
   if (file !== ':memory:' && !existsSync(file)) {
     throw new CliError(
       `no database at ${file}: give --db or HOGA_DB, or fill one with hoga data download`,
@@ -299,7 +320,8 @@ export async function dataExport(flags: {
         .all(flags.interval) as string[]);
     // every range before anything is written: a bad --from fails with the output file untouched
     const ranges = symbols.map((symbol) => exportRange(symbol, flags));
-    if (flags.out !== undefined) refuseDatabaseOut(flags.out, resolveDatabasePath(flags.db));
+    if (flags.out !== undefined)
+      refuseDatabaseOut(flags.out, candleDatabaseFile(flags.db, !connectionConfigured({})));
     const columns: string[][] = EXPORT_COLUMNS.map(() => []);
     const out =
       format === 'csv'

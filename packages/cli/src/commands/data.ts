@@ -7,7 +7,8 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { describeStoreDb, withConnection } from './broker/connection-flags.js';
 
-const DB_HELP = 'database file (default: $HOGA_DB, else ./data/hoga.sqlite)';
+const DB_HELP =
+  'database file (default: $HOGA_DB, else ./data/hoga.sqlite; ./data/hoga-sim.sqlite when no broker is configured)';
 
 function symbolList(value: string): string[] {
   const list = value
@@ -29,11 +30,13 @@ export function registerDataCommands(program: Command): void {
   const data = program
     .command('data')
     .description('download, list and export cached candles (the backtest data)');
-  describeStoreDb(
+  const download = describeStoreDb(
     withConnection(
       data
         .command('download')
-        .description('fill the candle cache; a rerun (after Ctrl-C too) fetches only what is missing')
+        .description(
+          'fill the candle cache; a rerun (after Ctrl-C too) fetches only what is missing; with no broker configured, from an embedded simulator, as hoga backtest does',
+        )
         .requiredOption(
           '--symbols <list>',
           'comma-separated symbols, e.g. 005930,AAPL (required)',
@@ -47,7 +50,15 @@ export function registerDataCommands(program: Command): void {
         .requiredOption('--to <date>', 'last trading date, included (required)'),
     ),
     'the candle cache',
-  ).action(async (flags) => {
+  );
+  // with no broker configured, the embedded simulator's candles have a file of their own (as a backtest's)
+  for (const option of download.options) {
+    if (option.long === '--db') {
+      option.description =
+        'database of the candle cache, made when missing (default $HOGA_DB, else ./data/hoga.sqlite; ./data/hoga-sim.sqlite when no broker is configured)';
+    }
+  }
+  download.action(async (flags) => {
     const { dataDownload } = await import('./data-actions.js');
     await dataDownload(flags);
   });

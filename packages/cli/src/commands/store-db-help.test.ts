@@ -29,7 +29,12 @@ describe('--db of the commands that write the store', () => {
       const help = helpOf(register, path).replace(/\s+/g, ' ');
       expect(help).not.toContain('share the token through this existing');
       expect(help).toMatch(/--db <file> database .*made when missing/);
-      expect(help).toContain('(default $HOGA_DB, else ./data/hoga.sqlite)');
+      // data download: then the embedded simulator's file when no broker is configured, as a backtest's
+      expect(help).toMatch(
+        name === 'hoga data download'
+          ? /\(default \$HOGA_DB, else \.\/data\/hoga\.sqlite; \.\/data\/hoga-sim\.sqlite when no broker is configured\)/
+          : /\(default \$HOGA_DB, else \.\/data\/hoga\.sqlite\)/,
+      );
     });
   }
 });

@@ -1,0 +1,70 @@
+/**
+ * The broker `hoga backtest` and `hoga data download` read candles from: the configured one, or,
+ * with none configured (no `--base-url`, no `HOGA_BASE_URL`, no profile's `baseUrl`), a simulator
+ * embedded in the process, whose candles are kept in their own file (`./data/hoga-sim.sqlite`
+ * unless `--db` or `HOGA_DB`), apart from a real broker's cache; `hoga data list` and `export` read
+ * that file then too.
+ *
+ * @module
+ */
+import type { BrokerClient } from '@hoga/connector';
+import { resolveDatabasePath } from '@hoga/store';
+import { type ConnectionFlags, connect } from './broker/connection.js';
+import { SIMULATOR_DATABASE_PATH, usesDefaultDatabase } from './simulator-database.js';
+
+/** A broker to download from: the configured one, or an embedded simulator. */
+export interface MarketSource {
+  readonly client: BrokerClient;
+  /** Where it is, for messages. */
+  readonly label: string;
+  readonly simulated: boolean;
+  close(): Promise<void>;
+}
+
+/** Whether a broker is configured (`--base-url`, else `HOGA_BASE_URL`, which a profile fills). */
+export function connectionConfigured(flags: Pick<ConnectionFlags, 'baseUrl'>): boolean {
+  return (flags.baseUrl ?? process.env.HOGA_BASE_URL ?? '') !== '';
+}
+
+/**
+ * The candle database of a command: `--db`, else `HOGA_DB`, else the embedded simulator's file when
+ * it reads the embedded simulator's candles (`simulated`), else `./data/hoga.sqlite`.
+ */
+export function candleDatabaseFile(db: string | undefined, simulated: boolean): string {
+  return simulated && usesDefaultDatabase(db)
+    ? resolveDatabasePath(SIMULATOR_DATABASE_PATH)
+    : resolveDatabasePath(db);
+}
+
+/** The configured broker. */
+export function configuredBroker(flags: ConnectionFlags): MarketSource {
+  const connection = connect(flags);
+  return {
+    client: connection.client,
+    label: flags.baseUrl ?? process.env.HOGA_BASE_URL ?? '',
+    simulated: false,
+    close: async () => connection.close(),
+  };
+}
+
+/** With no broker configured: a simulator in this process (as `hoga start` does), on a free port. */
+export async function embeddedSimulator(): Promise<MarketSource> {
+  const [{ startSimulator }, { BrokerClient, MemoryTokenCache }] = await Promise.all([
+    import('@hoga/simulator'),
+    import('@hoga/connector'),
+  ]);
+  const sim = await startSimulator({ port: 0 });
+  const client = new BrokerClient({
+    config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
+    tokenCache: new MemoryTokenCache(),
+  });
+  return {
+    client,
+    label: `embedded simulator ${sim.url}`,
+    simulated: true,
+    close: async () => {
+      client.close();
+      await sim.close();
+    },
+  };
+}
