@@ -222,3 +222,27 @@ describe('Ledger', () => {
     });
   });
 });
+
+describe('Ledger figures in numbers', () => {
+  it('sellableInt is the sellable quantity of whole shares, NaN for a fractional holding', () => {
+    const ledger = account();
+    expect(ledger.sellableInt('005930')).toBe(100);
+    ledger.reserve('s1', limitOrder('SELL', '005930', 30, 70000));
+    expect(ledger.sellableInt('005930')).toBe(70);
+    expect(ledger.sellableInt('005930')).toBe(ledger.sellableQuantity('005930').toNumber());
+    expect(ledger.sellableInt('000660')).toBe(0);
+    expect(ledger.sellableInt('NVDA')).toBeNaN();
+  });
+
+  it('approxBuyingPower follows the cash and the reservations, cents included', () => {
+    const ledger = account();
+    ledger.reserve('b1', limitOrder('BUY', 'AAPL', '3', '187.12'));
+    ledger.reserve('b2', limitOrder('BUY', '005930', 10, 70000));
+    for (const currency of ['USD', 'KRW'] as const) {
+      const exact = ledger.cash(currency).minus(ledger.reservedCash(currency));
+      expect(ledger.approxBuyingPower(currency)).toBeCloseTo(exact.toNumber(), 6);
+    }
+    ledger.release('b1');
+    expect(ledger.approxBuyingPower('USD')).toBe(20000);
+  });
+});

@@ -67,6 +67,16 @@ const ZERO = new Decimal(0);
 interface Figure {
   int: number;
   dec: Decimal | null;
+  /** The Decimal's nearest double, made when first read while `int` is NaN ({@link approxOf}). */
+  approx?: number | undefined;
+}
+
+/** A figure's value as a double: its safe integer, else its Decimal's nearest double (kept). */
+function approxOf(f: Figure | undefined): number {
+  if (f === undefined) return 0;
+  if (!Number.isNaN(f.int)) return f.int;
+  if (f.approx === undefined) f.approx = (f.dec as Decimal).toNumber();
+  return f.approx;
 }
 
 function decOf(f: Figure): Decimal {
@@ -77,11 +87,13 @@ function decOf(f: Figure): Decimal {
 function setInt(f: Figure, int: number): void {
   f.int = int;
   f.dec = null;
+  f.approx = undefined;
 }
 
 function setDec(f: Figure, value: Decimal): void {
   f.int = exactIntOf(value);
   f.dec = value;
+  f.approx = undefined;
 }
 
 /** A reservation with its figures as safe integers (NaN: not one). */
@@ -333,6 +345,15 @@ export class Ledger {
   }
 
   /**
+   * The buying power in `currency` (cash minus reservations) as a double, not rounded and not
+   * exact: for a quick check that an amount is clearly inside it, with a margin (`affords` is the
+   * exact answer).
+   */
+  approxBuyingPower(currency: Currency): number {
+    return approxOf(this.cashByCurrency.get(currency)) - approxOf(this.reservedCashTotals.get(currency));
+  }
+
+  /**
    * Whether the buying power in `currency` covers `amount` (`amount ≤ buyingPower(currency)`),
    * answered in numbers when the cash, the reservations and the amount are safe integers.
    *
@@ -347,6 +368,18 @@ export class Ledger {
     if (Number.isSafeInteger(free) && Number.isSafeInteger(wanted)) return wanted <= Math.max(free, 0);
     const decimal = typeof amount === 'number' ? new Decimal(amount) : amount;
     return !decimal.gt(this.buyingPower(currency));
+  }
+
+  /**
+   * {@link sellableQuantity} as a safe integer, NaN when it is not one (a fractional holding or
+   * reservation): an exact check in numbers for whole-share orders.
+   */
+  sellableInt(symbol: string): number {
+    const held = this.positions.get(symbol);
+    const reserved = this.reservedShareTotals.get(symbol);
+    const free =
+      (held === undefined ? 0 : exactIntOf(held.quantity)) - (reserved === undefined ? 0 : reserved.int);
+    return Number.isNaN(free) ? free : Math.max(free, 0);
   }
 
   /** Sellable quantity: the holding minus the shares reserved by open sells, never below 0. */

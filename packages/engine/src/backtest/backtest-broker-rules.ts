@@ -46,6 +46,7 @@ import {
   type Clock,
   Decimal,
   decimalOfNumber,
+  exactIntOf,
   HIGH_VALUE_ORDER_KRW,
   type Instrument,
   isTerminalOrderState,
@@ -107,8 +108,12 @@ export class BacktestBrokerRules {
     // a market order is valued at the last price (before the symbol's first bar there is none);
     // in numbers first: most orders are far below the threshold, and are not valued in decimals
     const price = fields.price === null ? last : fields.price.toNumber();
-    const estimate =
-      (fields.orderAmount?.toNumber() ?? (fields.quantity?.toNumber() ?? 0) * (price ?? 0)) * usdKrw;
+    const figures = {
+      quantity: fields.quantity?.toNumber() ?? 0,
+      amount: fields.orderAmount?.toNumber(),
+      price: fields.price === null ? undefined : price,
+    };
+    const estimate = (figures.amount ?? figures.quantity * (price ?? 0)) * usdKrw;
     const value =
       (price !== undefined || fields.orderAmount !== null) && estimate >= NEAR_HIGH_VALUE
         ? orderValueKrw({
@@ -149,26 +154,45 @@ export class BacktestBrokerRules {
         return refusalOf(checkOppositePending(instrument as TradableInstrument, intent.side, open));
       }
     }
-    return this.fundsRefusal(instrument, intent, fields, limit, last, limits);
+    return this.fundsRefusal(instrument, intent, fields, figures, limit, last, limits);
   }
 
   /**
    * `insufficient-buying-power` when a buy's reservation, as the broker makes it (a limit at its
    * price, a KR market buy at the day's upper limit, a US one 5 % above the last price; with its
    * commission), is over the buying power, or a sell wants more shares than are sellable; null
-   * otherwise. Judged in numbers where the figures allow (the ledger's `affords`); the refusal's
-   * message is the broker model's.
+   * otherwise. A buy clearly inside the buying power is let through in numbers; the rest judged in
+   * the ledger's exact figures; the refusal's message is the broker model's.
    */
   private fundsRefusal(
     instrument: Instrument,
     intent: OrderIntent,
     fields: IntentFields,
+    figures: OrderFigures,
     limit: Decimal | null,
     last: number | undefined,
     limits: PriceLimits | null,
   ): RiskVerdict | null {
     const ledger = this.input.venue.ledger;
     const { symbol, currency } = instrument;
+    if (intent.side === 'SELL') {
+      // whole shares in numbers, exactly (a Decimal comparison per sell cost the minute bench a second)
+      const wanted = fields.quantity === null ? 0 : exactIntOf(fields.quantity);
+      const sellable = ledger.sellableInt(symbol);
+      if (Number.isSafeInteger(wanted) && Number.isSafeInteger(sellable)) {
+        if (wanted <= sellable) return null;
+      } else if (!(fields.quantity ?? ZERO).gt(ledger.sellableQuantity(symbol))) return null;
+    } else {
+      // in doubles first: 2 % over the estimate covers the commission and the doubles' error, one
+      // unit the rounding up (a Decimal reservation per buy cost the minute bench seconds)
+      const reserveAt =
+        figures.price ??
+        (instrument.market === 'KR'
+          ? (this.input.limits?.upperOf(instrument) ?? last ?? 0)
+          : (last ?? 0) * 1.05);
+      const estimate = figures.amount ?? figures.quantity * reserveAt;
+      if (estimate * 1.02 + 1 <= ledger.approxBuyingPower(currency)) return null;
+    }
     const order = {
       side: intent.side,
       price: limit,
@@ -177,9 +201,7 @@ export class BacktestBrokerRules {
     };
     // a limit order reserves at its price: the last price is not read
     const moment = { lastPrice: limit !== null ? ZERO : decimalOfNumber(last ?? 0), priceLimits: limits };
-    if (intent.side === 'SELL') {
-      if (!(fields.quantity ?? ZERO).gt(ledger.sellableQuantity(symbol))) return null;
-    } else {
+    if (intent.side === 'BUY') {
       const reserved = reservedCash({
         ...order,
         symbol,
@@ -367,6 +389,13 @@ class DaySessions {
 }
 
 const ZERO = new Decimal(0);
+
+/** An order's figures in doubles (its limit price, else undefined), for the quick checks. */
+interface OrderFigures {
+  readonly quantity: number;
+  readonly amount: number | undefined;
+  readonly price: number | undefined;
+}
 
 /** Just under the high-value threshold: an estimate in numbers below it needs no decimal valuation. */
 const NEAR_HIGH_VALUE = HIGH_VALUE_ORDER_KRW.toNumber() * 0.999;

@@ -15,7 +15,7 @@ import type { ReferencePrices } from '../market-data/reference-prices.js';
 /** A backtest's KR price limits, made once per symbol and reference. */
 export class BarPriceLimits {
   /** The last answer per symbol, with the reference price it was made from. */
-  private readonly bySymbol = new Map<string, { reference: number; limits: PriceLimits }>();
+  private readonly bySymbol = new Map<string, { reference: number; limits: PriceLimits; upper: number }>();
 
   /**
    * @param references - the previous day's closes (fed by the bar loop)
@@ -44,7 +44,16 @@ export class BarPriceLimits {
       numbers === null
         ? krPriceLimits(instrument, decimalOfNumber(reference))
         : { upper: decimalOfNumber(numbers.upper), lower: decimalOfNumber(numbers.lower) };
-    this.bySymbol.set(instrument.symbol, { reference, limits });
+    this.bySymbol.set(instrument.symbol, {
+      reference,
+      limits,
+      upper: numbers?.upper ?? limits.upper.toNumber(),
+    });
     return limits;
+  }
+
+  /** The upper limit of {@link of} as a number, or undefined when there is none. */
+  upperOf(instrument: Instrument): number | undefined {
+    return this.of(instrument) === null ? undefined : this.bySymbol.get(instrument.symbol)?.upper;
   }
 }
