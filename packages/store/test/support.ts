@@ -82,9 +82,14 @@ export function sampleFill(
 
 /**
  * A database file in `dir` as an older hoga left it: migrated to `version` only, holding one
- * strategy state row (`s`/`k` = 1) that a later migration must keep. Answers the file's path.
+ * strategy state row (`s`/`k` = 1) that a later migration must keep, then handed to `setup` (rows
+ * of that version, reads of the file unmigrated) before it is closed. Answers the file's path.
  */
-export function fileAtVersion(dir: string, version: number): string {
+export function fileAtVersion(
+  dir: string,
+  version: number,
+  setup: (raw: Database.Database) => void = () => {},
+): string {
   const file = join(dir, `v${version}.sqlite`);
   const raw = new Database(file);
   try {
@@ -92,6 +97,7 @@ export function fileAtVersion(dir: string, version: number): string {
     raw
       .prepare("INSERT INTO strategy_state (strategy_id, key, value, updated_at) VALUES ('s', 'k', '1', 1)")
       .run();
+    setup(raw);
   } finally {
     raw.close();
   }

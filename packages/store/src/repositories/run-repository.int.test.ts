@@ -1,12 +1,10 @@
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { Decimal, VirtualClock } from '@hoga/core';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTemp, T0, tempDir } from '../../test/support.js';
+import { fileAtVersion, openTemp, T0, tempDir } from '../../test/support.js';
 import { HogaDatabase } from '../hoga-database.js';
 import { LATEST_SCHEMA_VERSION } from '../schema/migrations.js';
-import { migrate } from '../schema/migrator.js';
 import { processStart } from './run-process.js';
 import { type NewRun, RunRepository, type RunTrade } from './run-repository.js';
 
@@ -212,87 +210,87 @@ describe('RunRepository', () => {
     });
   });
 
+  /**
+   * A file at `version` holding the run `old` (inserted by `insertOld`), opened by hoga: migrated to
+   * the latest version, `migration` recorded in `meta`, and handed to `check`.
+   */
+  function migratedFrom(
+    version: number,
+    migration: number,
+    insertOld: (raw: Database.Database) => void,
+    unmigrated: (raw: RunRepository) => void,
+    check: (runs: RunRepository) => void,
+  ): void {
+    const { dir, cleanup: removeDir } = tempDir();
+    try {
+      const old = fileAtVersion(dir, version, (raw) => {
+        insertOld(raw);
+        // read without migrating (as hoga db runs reads a file)
+        unmigrated(new RunRepository(raw));
+      });
+      const opened = HogaDatabase.open(old, { clock: new VirtualClock(T0) });
+      try {
+        expect(opened.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+        check(new RunRepository(opened.connection));
+        const meta = opened.connection
+          .prepare('SELECT value FROM meta WHERE key = ?')
+          .pluck()
+          .get(`migration.${migration}`);
+        expect(JSON.parse(meta as string)).toMatchObject({ appliedAt: T0 });
+      } finally {
+        opened.close();
+      }
+    } finally {
+      removeDir();
+    }
+  }
+
   describe('migration 10', () => {
     it('brings a version-9 file up: its runs have no process, a new run records its own', () => {
-      const { dir, cleanup: removeDir } = tempDir();
-      try {
-        const old = join(dir, 'v9.sqlite');
-        const raw = new Database(old);
-        migrate(raw, old, T0, 9);
-        raw
-          .prepare(
-            `INSERT INTO runs (run_id, kind, strategy_name, params, status, started_at)
-             VALUES ('old', 'backtest', 'sma', '{}', 'running', ?)`,
-          )
-          .run(T0);
-        // read without migrating (as hoga db runs reads a file): no process
-        expect(new RunRepository(raw).get('old')).toMatchObject({ status: 'running', process: null });
-        raw.close();
-
-        const opened = HogaDatabase.open(old, { clock: new VirtualClock(T0) });
-        try {
-          expect(opened.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
-          const migrated = new RunRepository(opened.connection);
+      migratedFrom(
+        9,
+        10,
+        (raw) =>
+          raw
+            .prepare(
+              `INSERT INTO runs (run_id, kind, strategy_name, params, status, started_at)
+               VALUES ('old', 'backtest', 'sma', '{}', 'running', ?)`,
+            )
+            .run(T0),
+        (unmigrated) => expect(unmigrated.get('old')).toMatchObject({ status: 'running', process: null }),
+        (migrated) => {
           expect(migrated.get('old')).toMatchObject({ status: 'running', process: null });
           migrated.start(run('new'));
           expect(migrated.get('new')?.process).toMatchObject({ pid: process.pid, host: hostname() });
-          const meta = opened.connection
-            .prepare("SELECT value FROM meta WHERE key = 'migration.10'")
-            .pluck()
-            .get();
-          expect(JSON.parse(meta as string)).toMatchObject({ appliedAt: T0 });
-        } finally {
-          opened.close();
-        }
-      } finally {
-        removeDir();
-      }
+        },
+      );
     });
   });
 
   describe('migration 12', () => {
     it('brings a version-11 file up: its runs keep their pid and host, with no start; a new run records its own', () => {
-      const { dir, cleanup: removeDir } = tempDir();
-      try {
-        const old = join(dir, 'v11.sqlite');
-        const raw = new Database(old);
-        migrate(raw, old, T0, 11);
-        raw
-          .prepare(
-            `INSERT INTO runs (run_id, kind, strategy_name, params, status, started_at, pid, host)
-             VALUES ('old', 'backtest', 'sma', '{}', 'running', ?, 4242, 'other-machine')`,
-          )
-          .run(T0);
-        // read without migrating (as hoga db runs reads a file): no start
-        expect(new RunRepository(raw).get('old')?.process).toEqual({
-          pid: 4242,
-          host: 'other-machine',
-          start: null,
-        });
-        raw.close();
-
-        const opened = HogaDatabase.open(old, { clock: new VirtualClock(T0) });
-        try {
-          expect(opened.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
-          const migrated = new RunRepository(opened.connection);
-          expect(migrated.get('old')?.process).toEqual({ pid: 4242, host: 'other-machine', start: null });
+      const kept = { pid: 4242, host: 'other-machine', start: null };
+      migratedFrom(
+        11,
+        12,
+        (raw) =>
+          raw
+            .prepare(
+              `INSERT INTO runs (run_id, kind, strategy_name, params, status, started_at, pid, host)
+               VALUES ('old', 'backtest', 'sma', '{}', 'running', ?, 4242, 'other-machine')`,
+            )
+            .run(T0),
+        (unmigrated) => expect(unmigrated.get('old')?.process).toEqual(kept),
+        (migrated) => {
+          expect(migrated.get('old')?.process).toEqual(kept);
           migrated.start(run('new'));
           expect(migrated.get('new')?.process).toEqual({
             pid: process.pid,
             host: hostname(),
             start: processStart(process.pid),
           });
-          const meta = opened.connection
-            .prepare("SELECT value FROM meta WHERE key = 'migration.12'")
-            .pluck()
-            .get();
-          expect(JSON.parse(meta as string)).toMatchObject({ appliedAt: T0 });
-        } finally {
-          opened.close();
-        }
-      } finally {
-        removeDir();
-      }
+        },
+      );
     });
   });
 });
