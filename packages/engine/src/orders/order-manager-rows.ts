@@ -197,12 +197,14 @@ export function prepareStatements(conn: Connection) {
     // only while still `sending`: the process that sent it may have settled it since it was read
     interruptSending: p(`UPDATE order_commands SET status = 'ambiguous', error = @error, updated_at = @at
         WHERE command_id = @id AND status = 'sending'`),
+    // Commands in the order they were stored: the rowid breaks the ties of one millisecond (the
+    // table has no INTEGER PRIMARY KEY, but VACUUM keeps their order: command-order.int.test.ts)
     unresolved: p(
-      `SELECT * FROM order_commands WHERE status IN ('sending', 'ambiguous') ORDER BY created_at`,
+      `SELECT * FROM order_commands WHERE status IN ('sending', 'ambiguous') ORDER BY created_at, rowid`,
     ),
     createsWithoutOrder:
       p(`SELECT c.* FROM order_commands c LEFT JOIN orders o ON o.client_order_id = c.client_order_id
-        WHERE c.kind = 'create' AND o.id IS NULL ORDER BY c.created_at`),
+        WHERE c.kind = 'create' AND o.id IS NULL ORDER BY c.created_at, c.rowid`),
     unsettledOf: p(
       `SELECT 1 FROM order_commands WHERE client_order_id = ? AND status IN ('sending', 'ambiguous') LIMIT 1`,
     ),
@@ -232,7 +234,7 @@ export function prepareStatements(conn: Connection) {
           AND c.rowid = (SELECT max(m.rowid) FROM order_commands m WHERE m.client_order_id = c.client_order_id
             AND m.kind = 'modify' AND m.status = 'done')`),
     commandById: p('SELECT * FROM order_commands WHERE command_id = ?'),
-    commandsOf: p('SELECT * FROM order_commands WHERE client_order_id = ? ORDER BY created_at'),
+    commandsOf: p('SELECT * FROM order_commands WHERE client_order_id = ? ORDER BY created_at, rowid'),
     execution: p('SELECT * FROM broker_executions WHERE broker_order_id = ?'),
     executionsIn: p(
       'SELECT * FROM broker_executions WHERE broker_order_id IN (SELECT value FROM json_each(?))',
