@@ -12,7 +12,6 @@
  * The answer is lost as a 500 (`internal-error`) on the cancel, the connector's re-read of the
  * order as 500s on `GET /orders/{id}`.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -20,48 +19,18 @@ import {
   externalLimitBuy,
   type LiveFixture,
   modifyTo,
-  priceLimits,
-  submitLimit,
   useLiveFixtures,
 } from './live-fixture.test-helper.js';
-import { changeRefusals, loseChange, RETRIES, secondStore } from './lost-answers.test-helper.js';
-import { OrderManager } from './order-manager.js';
+import {
+  changeRefusals,
+  loseChange,
+  modifiedByAnotherProcess,
+  RETRIES,
+  resting,
+  untilReplaced,
+} from './lost-answers.test-helper.js';
 
 const live = useLiveFixtures(afterEach);
-/** A resting buy of 2 005930 at the lower limit, placed by the engine: the order and its broker id. */
-async function resting(f: LiveFixture) {
-  const { lower } = await priceLimits(f.client, '005930');
-  const order = submitLimit('005930', 'BUY', '2', lower);
-  await f.manager.execute(order);
-  const original = f.manager.currentExecution(order.intent.clientOrderId)?.brokerOrderId ?? '';
-  return { order, original, lower };
-}
-
-/** Waits until the broker shows the broker order replaced (a modify committed, its answer held). */
-async function untilReplaced(f: LiveFixture, brokerOrderId: string): Promise<void> {
-  while ((await f.client.getOrder(brokerOrderId)).status !== 'REPLACED') await sleep(20);
-}
-
-/**
- * Another process on the same store (`hoga order modify`) modifies the engine's order to quantity
- * 1; the broker commits it (the old broker order `REPLACED`) and its answer is held back 1.5 s, so
- * the engine's store still shows the old broker order open. Answers that process's modify, settled.
- */
-async function modifiedByAnotherProcess(
-  f: LiveFixture,
-  order: ReturnType<typeof submitLimit>,
-  lower: string,
-) {
-  const cli = new OrderManager(f.client, secondStore(f), f.clock);
-  f.sim.injectFault({
-    kind: 'delay-after-commit',
-    path: '/api/v1/orders/*/modify',
-    count: 1,
-    delayMs: 1_500,
-  });
-  return cli.execute(modifyTo(order, lower, '1'));
-}
-
 /**
  * The order ended cancelled: at the broker (its replacement), in the store, and for the strategy
  * once a poll brought the cancel's report.
@@ -122,8 +91,8 @@ describe('a cancel whose answer was lost, on an order modified meanwhile (real H
     await f.manager.execute(cancelOf(order)); // the store still shows the original open: sent there
     const unresolved = () => f.manager.store.unresolvedCommands().map((c) => `${c.kind}:${c.status}`);
     expect(unresolved().sort()).toEqual(['cancel:ambiguous', 'modify:ambiguous']);
-    // A poll finds the modify's replacement in the history; a cancel looked for before it in the
-    // same poll (the two were sent in the same engine millisecond) waits for it to the next poll.
+    // A poll finds the modify's replacement in the history, and the cancel, looked for after it
+    // (commands of the same engine millisecond are looked for in the order they were made), follows it.
     for (let poll = 0; poll < 2 && unresolved().length > 0; poll++) await f.manager.pollOnce();
     await expectCancelled(f, order.intent.clientOrderId, original);
     expect(f.events.map((e) => e.type)).toContain('OrderModified');

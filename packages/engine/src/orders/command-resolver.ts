@@ -95,8 +95,10 @@ export class CommandResolver {
     const kind = command.kind;
     if (targetShowsApplied(kind, target)) {
       // Another command of the order already made this change of the same broker order (a
-      // strategy cancelled again after a restart): the broker takes one change of an order and
-      // refuses the next (409), so this one did not take effect. Its outcome is known, not lost.
+      // strategy cancelled again after a restart; a modify of another process, or an earlier one of
+      // this one): the broker takes one change of an order and refuses the next (409), so this one
+      // did not take effect. A cancel's outcome is then known; a modify goes on to the replacement
+      // the other one made, as one answered 409 `already-modified` does.
       const made = m.store
         .commandsOf(command.clientOrderId)
         .find(
@@ -107,11 +109,13 @@ export class CommandResolver {
             c.targetBrokerOrderId === command.targetBrokerOrderId,
         );
       if (made !== undefined) {
-        m.rejectChange(
-          current,
-          kind === 'cancel' ? 'already-canceled' : 'already-modified',
-          `the order was already ${kind === 'cancel' ? 'cancelled' : 'modified'} by command ${made.commandId}`,
-        );
+        if (kind === 'modify') await m.followReplaced(current);
+        else
+          m.rejectChange(
+            current,
+            'already-canceled',
+            `the order was already cancelled by command ${made.commandId}`,
+          );
         return;
       }
       const pending: PendingCommand =
@@ -123,6 +127,13 @@ export class CommandResolver {
         m.onChanged(current, (matches[0] as OrderRecord).orderId, matches[0] as OrderRecord);
         return;
       }
+      if (kind === 'modify' && matches.length === 0) {
+        // No order in the history has the modify's terms: once the lists have had the time to show
+        // it (as long as an outcome is looked for before it is declared unknown), it did not make
+        // the replacement, and follows it as a cancel does
+        if (this.due(current)) await this.followReplacement(current);
+        return;
+      }
       this.waitOrUnknown(current, `${matches.length} orders in the history match the ${kind}`);
       return;
     }
@@ -131,14 +142,8 @@ export class CommandResolver {
       return;
     }
     if (target.status === BrokerOrderStatus.REPLACED) {
-      // (a cancel: a modify's target shows it applied) a modify replaced the target, so the change
-      // goes on to the replacement, as one answered 409 `already-modified` does; while a modify of
-      // this order whose outcome is still looked for may have made it, it is waited for
-      if (this.replacementAwaited(command)) {
-        this.waitOrUnknown(current, 'the order was replaced by a modify whose outcome is not known yet');
-        return;
-      }
-      await m.followReplaced(current);
+      // (a cancel: a modify's target shows it applied) a modify replaced the target
+      await this.followReplacement(current);
       return;
     }
     if (TERMINAL_BROKER_ORDER_STATUSES.has(target.status)) {
@@ -153,6 +158,19 @@ export class CommandResolver {
     if (checks >= m.options.minChecks) {
       m.rejectChange(current, 'not-applied', `the order is still ${target.status} and unchanged`);
     }
+  }
+
+  /**
+   * A change found not to have made its target's replacement goes on to it, as one answered 409
+   * `already-modified` does (refused so when none is stored); while a modify of this order whose
+   * outcome is still looked for may have made it, it is waited for.
+   */
+  private async followReplacement(command: StoredCommand): Promise<void> {
+    if (this.replacementAwaited(command)) {
+      this.waitOrUnknown(command, 'the order was replaced by a modify whose outcome is not known yet');
+      return;
+    }
+    await this.manager.followReplaced(command);
   }
 
   /**
@@ -176,7 +194,7 @@ export class CommandResolver {
   private waitOrUnknown(command: StoredCommand, reason: string): void {
     const m = this.manager;
     const now = m.clock.nowMs();
-    if (command.checks < m.options.minChecks || now - command.sentAt < m.options.unknownAfterMs) return;
+    if (!this.due(command)) return;
     m.store.settleCommand(command.commandId, CommandStatus.UNKNOWN, now, { error: reason });
     m.alert({
       type: 'OrderOutcomeUnknown',
@@ -186,6 +204,14 @@ export class CommandResolver {
       reason,
       tsEvent: now,
     });
+  }
+
+  /** Whether a command was checked long and often enough that what the lists lack is not there. */
+  private due(command: StoredCommand): boolean {
+    const m = this.manager;
+    return (
+      command.checks >= m.options.minChecks && m.clock.nowMs() - command.sentAt >= m.options.unknownAfterMs
+    );
   }
 
   /** Unowned orders placed since `sentAt`: the lists now, plus those recent polls saw. */

@@ -1,13 +1,16 @@
 /**
- * Test helpers of the lost-answer tests (change-lost-answer, change-lost-replaced): the connector's
- * retries they run with, the loss of a change's answer and of the connector's re-reads of its
- * order, the refusals the strategy heard, and second stores on the fixture's file (another
- * process, `hoga order`), closed after each test.
+ * Test helpers of the lost-answer tests (change-lost-answer, change-lost-replaced,
+ * change-lost-modify): the connector's retries they run with, the loss of a change's answer and of
+ * the connector's re-reads of its order, the refusals the strategy heard, second stores on the
+ * fixture's file (another process, `hoga order`), closed after each test, and a resting order
+ * another process modifies.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { OrderEvent } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import { afterEach } from 'vitest';
-import type { LiveFixture } from './live-fixture.test-helper.js';
+import { type LiveFixture, modifyTo, priceLimits, submitLimit } from './live-fixture.test-helper.js';
+import { OrderManager } from './order-manager.js';
 
 /** The connector's retries: the read of the order after a lost answer is tried this often plus one. */
 export const RETRIES = 1;
@@ -50,4 +53,38 @@ export function secondStore(f: LiveFixture): HogaDatabase {
   const db = HogaDatabase.open(f.dbFile, { clock: f.clock });
   opened.push(db);
   return db;
+}
+
+/** A resting buy of 2 005930 at the lower limit, placed by the engine: the order and its broker id. */
+export async function resting(f: LiveFixture) {
+  const { lower } = await priceLimits(f.client, '005930');
+  const order = submitLimit('005930', 'BUY', '2', lower);
+  await f.manager.execute(order);
+  const original = f.manager.currentExecution(order.intent.clientOrderId)?.brokerOrderId ?? '';
+  return { order, original, lower };
+}
+
+/** Waits until the broker shows the broker order replaced (a modify committed, its answer held). */
+export async function untilReplaced(f: LiveFixture, brokerOrderId: string): Promise<void> {
+  while ((await f.client.getOrder(brokerOrderId)).status !== 'REPLACED') await sleep(20);
+}
+
+/**
+ * Another process on the same store (`hoga order modify`) modifies the engine's order to quantity
+ * 1; the broker commits it (the old broker order `REPLACED`) and its answer is held back 1.5 s, so
+ * the engine's store still shows the old broker order open. Answers that process's modify, settled.
+ */
+export async function modifiedByAnotherProcess(
+  f: LiveFixture,
+  order: ReturnType<typeof submitLimit>,
+  lower: string,
+) {
+  const cli = new OrderManager(f.client, secondStore(f), f.clock);
+  f.sim.injectFault({
+    kind: 'delay-after-commit',
+    path: '/api/v1/orders/*/modify',
+    count: 1,
+    delayMs: 1_500,
+  });
+  return cli.execute(modifyTo(order, lower, '1'));
 }
