@@ -57,6 +57,55 @@ describe('state guards', () => {
     });
   });
 
+  describe('the scopes restricted beneath the one that decided', () => {
+    const entries: Record<
+      string,
+      { source: string; reason: string; sinceMs: number; untilMs: number | null }
+    > = {
+      account: {
+        source: 'daily-loss',
+        reason: 'daily loss 3,000,000 KRW reached the limit of 3,000,000 KRW',
+        sinceMs: Date.parse('2026-11-23T09:30:00+09:00'),
+        untilMs: Date.parse('2026-11-24T08:00:00+09:00'),
+      },
+      strategy: {
+        source: 'manual',
+        reason: 'runaway',
+        sinceMs: Date.parse('2026-11-23T09:00:00+09:00'),
+        untilMs: null,
+      },
+    };
+    const both = (mode: 'live' | 'backtest') =>
+      ctx(fixtureClock(), {
+        mode,
+        states: states({ account: 'REDUCING', strategy: 'HALTED' }),
+        stateEntry: (scope) => entries[scope.kind],
+      });
+    it('are named after the way out of the one that decided, each with its own (live)', () => {
+      const v = checkTradingState(both('live'), createSubject({ side: 'BUY' }));
+      expect(v.accepted ? '' : v.reason).toMatch(
+        /^Trading is halted for strategy s1: .*; to lift it: hoga risk reset --strategy s1\. Also in force: the account REDUCING \(daily-loss: daily loss 3,000,000 KRW reached the limit of 3,000,000 KRW; until 2026-11-24 08:00 KST \(Tue\)\), to lift: hoga risk reset --account$/,
+      );
+      expect(v).toMatchObject({
+        data: { alsoInForce: [{ scope: 'account', state: 'REDUCING', source: 'daily-loss' }] },
+      });
+    });
+    it('name no command in a backtest, which hoga risk reset does not reach', () => {
+      const v = checkTradingState(both('backtest'), createSubject({ side: 'BUY' }));
+      expect(v.accepted ? '' : v.reason).toMatch(
+        /\. Also in force: the account REDUCING \(daily-loss: [^)]*\)\)$/,
+      );
+    });
+    it('are not named when the others are ACTIVE', () => {
+      const v = checkTradingState(
+        ctx(fixtureClock(), { states: states({ strategy: 'HALTED' }) }),
+        createSubject({ side: 'BUY' }),
+      );
+      expect(v.accepted ? '' : v.reason).not.toContain('Also in force');
+      expect(v).not.toHaveProperty('data.alsoInForce');
+    });
+  });
+
   describe("the way out a denial names follows the run's mode", () => {
     const halted = (mode?: 'live' | 'paper' | 'backtest') =>
       ctx(fixtureClock(), {

@@ -65,16 +65,56 @@ export const checkTradingState: RiskGuard = (ctx, subject) => {
         : { kind: 'symbol', symbol: subject.symbol };
   const name = scopeName(scope);
   const why = explainState(scope, ctx.stateEntry?.(scope), ctx.mode, ctx.nowMs);
-  const data = { states: { account, strategy, symbol }, ...why.data };
+  const also = alsoInForce(ctx, subject, scope);
+  const text = also === undefined ? why.text : `${why.text.replace(/\.$/, '')}. ${also.text}`;
+  const data = {
+    states: { account, strategy, symbol },
+    ...why.data,
+    ...(also === undefined ? {} : { alsoInForce: also.data }),
+  };
   if (state === TradingState.HALTED) {
-    return deny('risk-halted', `Trading is halted for ${name}: only cancels are accepted. ${why.text}`, data);
+    return deny('risk-halted', `Trading is halted for ${name}: only cancels are accepted. ${text}`, data);
   }
   return deny(
     'risk-reducing',
-    `${name} is REDUCING: only orders that reduce a position are accepted. ${why.text}`,
+    `${name} is REDUCING: only orders that reduce a position are accepted. ${text}`,
     data,
   );
 };
+
+/**
+ * The order's other scopes (of the account, its strategy and its symbol) restricted beneath the one
+ * that decided a denial, each with its state in force, what set it and the way out in the run's
+ * mode: lifting the one that decided leaves them in force. Undefined when none is.
+ */
+function alsoInForce(
+  ctx: RiskContext,
+  subject: RiskSubject,
+  decided: RiskScope,
+): { text: string; data: Record<string, unknown>[] } | undefined {
+  const scopes: [RiskScope, TradingState][] = [
+    [{ kind: 'account' }, ctx.states.account],
+    [{ kind: 'strategy', strategyId: subject.strategyId }, ctx.states.strategy],
+    [{ kind: 'symbol', symbol: subject.symbol }, ctx.states.symbol],
+  ];
+  const others = scopes.filter(([s, state]) => s.kind !== decided.kind && state !== TradingState.ACTIVE);
+  if (others.length === 0) return undefined;
+  const parts: string[] = [];
+  const data: Record<string, unknown>[] = [];
+  for (const [scope, state] of others) {
+    const entry = ctx.stateEntry?.(scope);
+    const lift = liftCommand(scope, ctx.mode);
+    const held = entry === undefined ? state : describeLayer({ ...entry, state }, describeKst);
+    parts.push(`${scopeName(scope)} ${held}${lift === undefined ? '' : `, to lift: ${lift}`}`);
+    data.push({
+      scope: scopeKey(scope),
+      state,
+      ...(entry === undefined ? {} : layerData({ ...entry, state })),
+      ...(lift === undefined ? {} : { lift }),
+    });
+  }
+  return { text: `Also in force: ${parts.join('; ')}`, data };
+}
 
 function scopeName(scope: RiskScope): string {
   if (scope.kind === 'account') return 'the account';
