@@ -44,6 +44,24 @@ function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) =
   }
 }
 
+/** A line break or another control character: a reason holding one would break one-line output. */
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
+
+/**
+ * Whether `--reason` is one line of text; else says so on stderr and sets exit code 2. The reason
+ * is journalled and shown in the status line, in every denial of the scope and in a run's log, each
+ * one line: a line break (or a tab, or another control character) is refused as bad usage rather
+ * than folded, so the operator's words are kept as written.
+ */
+function reasonIsOneLine(flags: RiskFlags): boolean {
+  if (flags.reason === undefined || !NOT_ONE_LINE.test(flags.reason)) return true;
+  process.stderr.write(
+    `hoga: --reason ${JSON.stringify(flags.reason)}: give the reason as one line of text, without line breaks or other control characters\n`,
+  );
+  process.exitCode = 2;
+  return false;
+}
+
 /** The scopes named by the flags (none: all). */
 export function scopesOf(flags: RiskFlags): RiskScope[] {
   const scopes: RiskScope[] = [];
@@ -73,6 +91,7 @@ export function riskStatus(flags: RiskFlags): void {
  * line; `--json` lists them in `cleared`.
  */
 export function riskReset(flags: RiskFlags): void {
+  if (!reasonIsOneLine(flags)) return;
   withGateway(flags, (gateway) => {
     const scopes = scopesOf(flags);
     const done = gateway.reset(flags.reason ?? 'hoga risk reset', scopes.length === 0 ? undefined : scopes);
@@ -103,6 +122,7 @@ export function riskSet(to: TradingState, flags: RiskFlags): void {
     process.exitCode = 2;
     return;
   }
+  if (!reasonIsOneLine(flags)) return;
   withGateway(flags, (gateway) => {
     gateway.set(scopes[0]!, to, TradingStateSource.MANUAL, flags.reason ?? 'set by hand');
     print(flags, gateway);

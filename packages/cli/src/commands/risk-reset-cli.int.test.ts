@@ -134,3 +134,31 @@ describe('hoga risk reset', () => {
     expect(JSON.parse(json.out)).toEqual({ reset: [], cleared: [], states: {} });
   });
 });
+
+describe('hoga risk set|reset --reason', () => {
+  it('refuses a reason of more than one line as bad usage (exit 2) and changes nothing', async () => {
+    const env = storeWith(() => {});
+    const set = await hoga(['risk', 'set', 'HALTED', '--account', '--reason', 'broker\nmaintenance'], {
+      env,
+    });
+    // before: exit 0, and the reason broke the status line and every denial in two
+    expect(set.code).toBe(2);
+    expect(set.out).toBe('');
+    expect(set.err).toContain('--reason');
+    expect(set.err).toContain('one line');
+    expect((await hoga(['risk', 'status'], { env })).out).toBe('risk: all ACTIVE\n');
+
+    const reset = await hoga(['risk', 'reset', '--reason', 'done\r\nfor today'], { env });
+    expect(reset.code).toBe(2);
+    expect(reset.err).toContain('one line');
+  });
+
+  it('takes a one-line reason as given', async () => {
+    const env = storeWith(() => {});
+    const set = await hoga(['risk', 'set', 'HALTED', '--account', '--reason', 'broker maintenance: 2 h'], {
+      env,
+    });
+    expect(set.code).toBe(0);
+    expect(set.out).toBe('risk: account HALTED (manual: broker maintenance: 2 h)\n');
+  });
+});

@@ -62,7 +62,7 @@ export function registerRiskCommand(program: Command): void {
     risk
       .command('reset')
       .description('lift kill switches and restrictions by hand: every scope, or the ones named')
-      .option('--reason <text>', 'why (journalled)', 'hoga risk reset'),
+      .option('--reason <text>', 'why, one line (journalled)', 'hoga risk reset'),
   ).action(async (flags: RiskFlags) => {
     const { riskReset } = await import('./risk-actions.js');
     riskReset(flags);
@@ -72,7 +72,7 @@ export function registerRiskCommand(program: Command): void {
       .command('set')
       .description('set the trading state of a scope by hand')
       .argument('<state>', 'ACTIVE, REDUCING or HALTED', state)
-      .option('--reason <text>', 'why (journalled)', 'set by hand'),
+      .option('--reason <text>', 'why, one line (journalled; shown in denials)', 'set by hand'),
   ).action(async (to: 'ACTIVE' | 'REDUCING' | 'HALTED', flags: RiskFlags) => {
     const { riskSet } = await import('./risk-actions.js');
     riskSet(to, flags);
