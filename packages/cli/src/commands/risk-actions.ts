@@ -87,30 +87,36 @@ export function riskStatus(flags: RiskFlags): void {
 
 /**
  * `hoga risk reset`: the named scopes (or all) back to ACTIVE. Prints each source's state it
- * cleared (`cleared strategy:s1 HALTED (daily-loss: …)`), or that a scope had none, then the status
- * line; `--json` lists them in `cleared`.
+ * cleared (`cleared strategy:s1 HALTED (daily-loss: …)`), a kill switch found past its end too
+ * (`…: it had lapsed at its end already`), or that a scope had none, then the status line;
+ * `--json` lists them in `cleared` (`lapsed: true` on the lapsed ones).
  */
 export function riskReset(flags: RiskFlags): void {
   if (!reasonIsOneLine(flags)) return;
   withGateway(flags, (gateway) => {
     const scopes = scopesOf(flags);
     const done = gateway.reset(flags.reason ?? 'hoga risk reset', scopes.length === 0 ? undefined : scopes);
-    const cleared = done.flatMap(({ scope, cleared: layers }) =>
-      layers.map((l) => ({ scope: scopeKey(scope), ...l })),
-    );
+    // what was in force, then what had lapsed at its end with no process there to see it
+    const cleared = done.flatMap(({ scope, cleared: layers, lapsed = [] }) => [
+      ...layers.map((l) => ({ scope: scopeKey(scope), ...l })),
+      ...lapsed.map((l) => ({ scope: scopeKey(scope), ...l, lapsed: true })),
+    ]);
     if (flags.json !== true) {
-      for (const { scope, ...layer } of cleared) {
-        console.log(`cleared ${scope} ${describeTradingState(layer)}`);
+      for (const { scope, lapsed, ...layer } of cleared) {
+        const gone = lapsed === true ? ': it had lapsed at its end already' : '';
+        console.log(`cleared ${scope} ${describeTradingState(layer)}${gone}`);
       }
-      const reset = new Set(done.map((d) => scopeKey(d.scope)));
-      for (const key of scopes.map(scopeKey).filter((k) => !reset.has(k))) {
+      const found = new Set(done.map((d) => scopeKey(d.scope)));
+      for (const key of scopes.map(scopeKey).filter((k) => !found.has(k))) {
         console.log(`nothing to reset for ${key}: it was already ACTIVE`);
       }
       if (scopes.length === 0 && done.length === 0) {
         console.log('nothing to reset: every scope was already ACTIVE');
       }
     }
-    print(flags, gateway, { reset: done.map((d) => d.scope), cleared });
+    // `reset`: the scopes a state was in force in (not one whose states had all lapsed)
+    const reset = done.filter((d) => d.cleared.length > 0).map((d) => d.scope);
+    print(flags, gateway, { reset, cleared });
   });
 }
 

@@ -7,7 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LiveClock } from '@hoga/core';
+import { type Clock, LiveClock, VirtualClock } from '@hoga/core';
 import { StoreTradingStatePersistence, TradingStateGateway } from '@hoga/engine';
 import { HogaDatabase } from '@hoga/store';
 import { describe, expect, it } from 'vitest';
@@ -24,12 +24,15 @@ const KILL_SWITCH =
  * A new store file whose states `body` sets as a live run and an operator do, through the engine's
  * gateway; returns the environment that points `hoga` at it.
  */
-function storeWith(body: (gateway: TradingStateGateway) => void): Record<string, string> {
+function storeWith(
+  body: (gateway: TradingStateGateway) => void,
+  clock: Clock = new LiveClock(),
+): Record<string, string> {
   files += 1;
   const file = join(dir, `hoga-${files}.sqlite`);
   const db = HogaDatabase.open(file);
   try {
-    body(new TradingStateGateway(new LiveClock(), new StoreTradingStatePersistence(db, 'live')));
+    body(new TradingStateGateway(clock, new StoreTradingStatePersistence(db, 'live')));
   } finally {
     db.close();
   }
@@ -132,6 +135,78 @@ describe('hoga risk reset', () => {
     expect(text.out).toBe('nothing to reset: every scope was already ACTIVE\nrisk: all ACTIVE\n');
     const json = await hoga(['risk', 'reset', '--json'], { env });
     expect(JSON.parse(json.out)).toEqual({ reset: [], cleared: [], states: {} });
+  });
+});
+
+/** A kill switch tripped on 2020-01-01 that lapsed at the next trading day, with no process there to see it. */
+const TRIPPED_AT = Date.parse('2020-01-01T13:00:00+09:00');
+const LAPSED_KILL_SWITCH =
+  'HALTED (daily-loss: daily loss 1,200,000 KRW reached the limit of 1,000,000 KRW; until 2020-01-02 08:00 KST (Thu))';
+
+/** s1 halted by a kill switch (its end long past) over an operator's REDUCING, as a stopped run left it. */
+function lapsedOverReducing(gateway: TradingStateGateway): void {
+  const s1 = { kind: 'strategy', strategyId: 's1' } as const;
+  gateway.set(s1, 'REDUCING', 'manual', 'winding down');
+  gateway.set(
+    s1,
+    'HALTED',
+    'daily-loss',
+    'daily loss 1,200,000 KRW reached the limit of 1,000,000 KRW',
+    Date.parse('2020-01-02T08:00:00+09:00'),
+  );
+}
+
+describe('hoga risk reset of a kill switch that lapsed', () => {
+  it('lists it among what it cleared, saying it had lapsed, beside the states in force', async () => {
+    const env = storeWith(lapsedOverReducing, new VirtualClock(TRIPPED_AT));
+    const reset = await hoga(['risk', 'reset', '--strategy', 's1'], { env });
+    expect(reset.code).toBe(0);
+    // before: only the operator's REDUCING; the kill switch the operator came to reset went unsaid
+    expect(reset.out).toBe(
+      [
+        'cleared strategy:s1 REDUCING (manual: winding down)',
+        `cleared strategy:s1 ${LAPSED_KILL_SWITCH}: it had lapsed at its end already`,
+        'risk: all ACTIVE',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('lists a scope held by a lapsed kill switch alone, rather than saying there was nothing', async () => {
+    const only = (gateway: TradingStateGateway) =>
+      gateway.set(
+        { kind: 'strategy', strategyId: 's1' },
+        'HALTED',
+        'daily-loss',
+        'daily loss 1,200,000 KRW reached the limit of 1,000,000 KRW',
+        Date.parse('2020-01-02T08:00:00+09:00'),
+      );
+    const named = await hoga(['risk', 'reset', '--strategy', 's1'], {
+      env: storeWith(only, new VirtualClock(TRIPPED_AT)),
+    });
+    // before: 'nothing to reset for strategy:s1: it was already ACTIVE'
+    expect(named.out).toBe(
+      `cleared strategy:s1 ${LAPSED_KILL_SWITCH}: it had lapsed at its end already\nrisk: all ACTIVE\n`,
+    );
+    const all = await hoga(['risk', 'reset', '--json'], {
+      env: storeWith(only, new VirtualClock(TRIPPED_AT)),
+    });
+    // before: cleared: [] (and in text 'nothing to reset: every scope was already ACTIVE')
+    expect(JSON.parse(all.out)).toEqual({
+      reset: [],
+      cleared: [
+        {
+          scope: 'strategy:s1',
+          state: 'HALTED',
+          source: 'daily-loss',
+          reason: 'daily loss 1,200,000 KRW reached the limit of 1,000,000 KRW',
+          sinceMs: TRIPPED_AT,
+          untilMs: Date.parse('2020-01-02T08:00:00+09:00'),
+          lapsed: true,
+        },
+      ],
+      states: {},
+    });
   });
 });
 

@@ -236,6 +236,32 @@ describe('TradingStateGateway', () => {
         ['account', 'HALTED', 'ACTIVE', 'manual'],
       ]);
     });
+    it('lists a kill switch found past its end as lapsed: lapsed on the new day, the rest reset by hand', () => {
+      const { gateway, store, clock } = setup();
+      const s1 = { kind: 'strategy', strategyId: 's1' } as const;
+      gateway.set(s1, 'REDUCING', 'manual', 'winding down');
+      gateway.set(s1, 'HALTED', 'daily-loss', 'lost', T0 + 86_400_000);
+      // the next day, a reset from another process (nothing read the scope since the switch's end)
+      clock.advance(2 * 86_400_000);
+      const other = new TradingStateGateway(clock, store);
+      expect(other.reset('hoga risk reset')).toEqual([
+        {
+          scope: s1,
+          cleared: [
+            { state: 'REDUCING', source: 'manual', reason: 'winding down', sinceMs: T0, untilMs: null },
+          ],
+          lapsed: [
+            { state: 'HALTED', source: 'daily-loss', reason: 'lost', sinceMs: T0, untilMs: T0 + 86_400_000 },
+          ],
+        },
+      ]);
+      expect(changed(store).map((e) => [e.from, e.to, e.source])).toEqual([
+        ['ACTIVE', 'REDUCING', 'manual'],
+        ['REDUCING', 'HALTED', 'daily-loss'],
+        ['HALTED', 'REDUCING', 'new-trading-day'],
+        ['REDUCING', 'ACTIVE', 'manual'],
+      ]);
+    });
     it('is seen by a second gateway on the same storage after sync', () => {
       const { gateway, store, clock } = setup();
       gateway.set({ kind: 'account' }, 'HALTED', 'manual', 'stop');

@@ -47,6 +47,11 @@ export interface ResetScope {
   readonly scope: RiskScope;
   /** The sources' states cleared, the one in force first. */
   readonly cleared: readonly TradingStateEntry[];
+  /**
+   * The sources' states the reset found past their end (a kill switch at the next trading day, with
+   * no process there to lapse it), lifted with the others; absent when none.
+   */
+  readonly lapsed?: readonly TradingStateEntry[];
 }
 
 /**
@@ -194,18 +199,23 @@ export class TradingStateGateway {
    * Manual reset (`hoga risk reset`): the named scopes, or every scope that is not ACTIVE, back to
    * ACTIVE, whichever sources held them.
    *
-   * @returns the scopes reset, each with the sources' states it cleared (the one in force first;
-   *   states that had lapsed by themselves are not among them)
+   * @returns the scopes where it found a state, each with the sources' states it cleared (the one
+   *   in force first) and those it found past their end (`lapsed`: they lapse first, journalled as
+   *   the next trading day's, as any read of the scope would lapse them)
    */
   reset(reason: string, scopes?: readonly RiskScope[]): ResetScope[] {
     this.sync();
     const targets = scopes ?? [...this.entries.keys()].map(scopeOfKey);
     const done: ResetScope[] = [];
     for (const scope of targets) {
-      if (this.state(scope) === TradingState.ACTIVE) continue;
-      const cleared = this.current(scope).kept;
-      this.commit(scope, [], { source: TradingStateSource.MANUAL, reason }, []);
-      done.push({ scope, cleared });
+      const entry = this.entries.get(scopeKey(scope));
+      if (entry === undefined) continue;
+      const nowMs = this.clock.nowMs();
+      const gone = layersOf(entry).filter((l) => lapsed(l, nowMs));
+      const { kept, lapsed: changes } = this.current(scope, entry);
+      if (gone.length > 0) this.commit(scope, kept, NEW_DAY, changes);
+      if (kept.length > 0) this.commit(scope, [], { source: TradingStateSource.MANUAL, reason }, []);
+      done.push(gone.length === 0 ? { scope, cleared: kept } : { scope, cleared: kept, lapsed: gone });
     }
     return done;
   }
