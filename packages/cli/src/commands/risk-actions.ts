@@ -13,6 +13,7 @@ import {
   StoreTradingStatePersistence,
   scopeKey,
   type TradingState,
+  type TradingStateEntry,
   TradingStateGateway,
   TradingStateSource,
 } from '@hoga/engine';
@@ -97,10 +98,12 @@ export function riskReset(flags: RiskFlags): void {
     const scopes = scopesOf(flags);
     const done = gateway.reset(flags.reason ?? 'hoga risk reset', scopes.length === 0 ? undefined : scopes);
     // what was in force, then what had lapsed at its end with no process there to see it
-    const cleared = done.flatMap(({ scope, cleared: layers, lapsed = [] }) => [
-      ...layers.map((l) => ({ scope: scopeKey(scope), ...l })),
-      ...lapsed.map((l) => ({ scope: scopeKey(scope), ...l, lapsed: true })),
-    ]);
+    const cleared: (TradingStateEntry & { scope: string; lapsed?: true })[] = done.flatMap(
+      ({ scope, cleared: layers, lapsed = [] }) => [
+        ...layers.map((l) => ({ scope: scopeKey(scope), ...l })),
+        ...lapsed.map((l) => ({ scope: scopeKey(scope), ...l, lapsed: true as const })),
+      ],
+    );
     if (flags.json !== true) {
       for (const { scope, lapsed, ...layer } of cleared) {
         const gone = lapsed === true ? ': it had lapsed at its end already' : '';
