@@ -142,7 +142,14 @@ export {
   checkModifyRequest,
   checkStillOpen,
 } from './rules/change-rules.js';
-export { checkHighValue, checkLimitPrice, checkOrderRequest } from './rules/order-request.js';
+export {
+  checkHighValue,
+  checkLimitPrice,
+  checkOrderRequest,
+  minOrderAmountRejection,
+  type UsPriceTruncation,
+  usPriceTruncation,
+} from './rules/order-request.js';
 export { checkPriceLimits, krPriceLimits, krPriceLimitsOfNumber } from './rules/price-limits.js';
 export {
   ruleCaseAccount,

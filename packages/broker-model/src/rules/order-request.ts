@@ -14,6 +14,7 @@ import {
   type Instrument,
   invalidRequest,
   isOnTick,
+  MIN_ORDER_AMOUNT_USD,
   refuse,
   roundToTick,
   tickSize,
@@ -32,7 +33,7 @@ export function checkLimitPrice(instrument: Instrument, price: Decimal): Request
   const positive = checkPricePositive(price);
   if (!positive.accepted) return positive;
   if (instrument.market === 'US') {
-    const truncated = roundToTick(instrument, price, 'down');
+    const truncated = usPriceTruncation(instrument, price)?.truncatedTo ?? price;
     if (truncated.lte(0)) {
       return invalidRequest('price', 'price truncates to 0', { constraint: { exclusiveMin: 0 } });
     }
@@ -57,6 +58,51 @@ export function checkLimitPrice(instrument: Instrument, price: Decimal): Request
     );
   }
   return { accepted: true, price };
+}
+
+/** A US limit price off the broker's grid: what the broker works instead, and the grid around it. */
+export interface UsPriceTruncation {
+  /** The grid's step at the price: $0.01 from $1, $0.0001 below. */
+  readonly tickSize: Decimal;
+  /** The price the broker works the order at: the asked one with its extra digits cut off. */
+  readonly truncatedTo: Decimal;
+  /** The nearest prices on the grid below and above the asked one. */
+  readonly nearestPrices: readonly [Decimal, Decimal];
+}
+
+/**
+ * The broker's US price rule (the reference: 2 decimals from $1, 4 below, "extra digits
+ * truncated"): a US limit price off the grid is taken, and worked at the price truncated onto it.
+ * The broker refuses nothing; {@link checkLimitPrice} works with the truncated price as the broker
+ * does, and the risk module denies such a price before sending (`risk-price-off-grid`), as a
+ * strategy's order would otherwise work at a price it did not ask.
+ *
+ * @param instrument - the instrument (only a US one has this rule)
+ * @param price - a positive limit price
+ * @returns the truncation, or null when the price is on the grid (or the instrument not US)
+ */
+export function usPriceTruncation(instrument: Instrument, price: Decimal): UsPriceTruncation | null {
+  if (instrument.market !== 'US' || isOnTick(instrument, price)) return null;
+  const lower = roundToTick(instrument, price, 'down');
+  return {
+    tickSize: tickSize(instrument, price),
+    truncatedTo: lower,
+    nearestPrices: [lower, roundToTick(instrument, price, 'up')],
+  };
+}
+
+/**
+ * The broker's least US amount order: one under {@link MIN_ORDER_AMOUNT_USD} is taken (an order id
+ * is answered) and its record then shows `REJECTED`; no create error names it. The simulator
+ * rejects it so, the engine's simulated venue too (`broker-rejected`), and the risk module denies it
+ * before sending (`risk-amount-below-minimum`).
+ *
+ * @param orderAmount - the order's `orderAmount` (USD), or null (an order by quantity)
+ * @returns why the broker rejects it, or null when it does not (not an amount order, or at least the minimum)
+ */
+export function minOrderAmountRejection(orderAmount: Decimal | null): string | null {
+  if (orderAmount === null || !orderAmount.lt(MIN_ORDER_AMOUNT_USD)) return null;
+  return `An amount order of ${orderAmount.toFixed()} USD is under the broker’s least amount, ${MIN_ORDER_AMOUNT_USD.toFixed()} USD: the broker takes it, then rejects it`;
 }
 
 /**

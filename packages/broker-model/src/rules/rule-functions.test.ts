@@ -2,7 +2,7 @@ import { Decimal, PLAIN_TRADING_FLAGS, SessionName, type TradableInstrument } fr
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { checkChangeable, checkStillOpen } from './change-rules.js';
-import { checkLimitPrice } from './order-request.js';
+import { checkLimitPrice, minOrderAmountRejection, usPriceTruncation } from './order-request.js';
 import { krPriceLimits } from './price-limits.js';
 import type { MarketMoment } from './rule-inputs.js';
 import {
@@ -201,6 +201,43 @@ describe('checkLimitPrice', () => {
       accepted: false,
       code: 'invalid-request',
     });
+  });
+});
+
+describe('usPriceTruncation', () => {
+  const apple = { ...samsung, symbol: 'AAPL', market: 'US' as const, currency: 'USD' as const };
+  it.each([
+    ['220.129', '0.01', '220.12', '220.13'],
+    ['100.005', '0.01', '100', '100.01'],
+    ['0.12345', '0.0001', '0.1234', '0.1235'],
+  ])(
+    '%s: the broker works it at its truncation; the nearest prices either side',
+    (price, tick, lower, upper) => {
+      const off = usPriceTruncation(apple, new Decimal(price));
+      expect(off?.tickSize.toFixed()).toBe(tick);
+      expect(off?.truncatedTo.toFixed()).toBe(lower);
+      expect(off?.nearestPrices.map((p) => p.toFixed())).toEqual([lower, upper]);
+      // the same price the broker model's admission works with
+      expect(checkLimitPrice(apple, new Decimal(price))).toMatchObject({
+        accepted: true,
+        price: off?.truncatedTo,
+      });
+    },
+  );
+  it('is null on the grid and for a KR instrument', () => {
+    expect(usPriceTruncation(apple, new Decimal('220.12'))).toBeNull();
+    expect(usPriceTruncation(apple, new Decimal('0.1234'))).toBeNull();
+    expect(usPriceTruncation(samsung, new Decimal('72050'))).toBeNull();
+  });
+});
+
+describe('minOrderAmountRejection', () => {
+  it('rejects an amount under 1 USD, not one of 1 USD or an order by quantity', () => {
+    expect(minOrderAmountRejection(new Decimal('0.99'))).toBe(
+      'An amount order of 0.99 USD is under the broker’s least amount, 1 USD: the broker takes it, then rejects it',
+    );
+    expect(minOrderAmountRejection(new Decimal('1'))).toBeNull();
+    expect(minOrderAmountRejection(null)).toBeNull();
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * A US amount order under $1 ends rejected in paper as it does live: the broker takes it and its
- * record shows REJECTED. Before, paper filled it (0.002649 NVDA for $0.50, commission 0) while the
- * same order live was rejected. Over the simulator on 127.0.0.1.
+ * A US amount order under $1 is denied in paper as it is live, by the risk module before it is
+ * sent (`risk-amount-below-minimum`): the broker would take it and its record show REJECTED. Before,
+ * paper filled it (0.002649 NVDA for $0.50, commission 0) while the same order live was rejected;
+ * then both sent it and saw it rejected (`broker-rejected`). Over the simulator on 127.0.0.1.
  */
 import { Decimal, type OrderEvent } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,11 +20,12 @@ class Pennies extends Strategy {
   }
 }
 
-const ended = (e: OrderEvent) => e.type === 'OrderFilled' || e.type === 'OrderRejected';
+const ended = (e: OrderEvent) =>
+  e.type === 'OrderFilled' || e.type === 'OrderRejected' || e.type === 'OrderDenied';
 
 describe('a US amount order under $1', () => {
   it.each(['live', 'paper'] as const)(
-    '%s: is rejected (broker-rejected); one of a dollar fills',
+    '%s: is denied before it is sent (risk-amount-below-minimum); one of a dollar fills',
     async (mode) => {
       // 11:00 New York: the amount-order window is open
       const s = await startSimulatedBroker(closers, { start: '2026-11-23T11:00:00-05:00', speed: 1 });
@@ -42,14 +44,12 @@ describe('a US amount order under $1', () => {
       );
       closers.add(() => handle.stop());
       await until(() => events.filter(ended).length === 2, 20_000);
-      const [cents, dollar] = [
-        ...new Set(events.filter((e) => e.type === 'OrderSubmitted').map((e) => e.clientOrderId)),
-      ];
-      expect(events.find((e) => e.clientOrderId === cents && ended(e))).toMatchObject({
-        type: 'OrderRejected',
-        code: 'broker-rejected',
+      expect(events.find((e) => e.type === 'OrderDenied')).toMatchObject({
+        code: 'risk-amount-below-minimum',
       });
-      expect(events.find((e) => e.clientOrderId === dollar && ended(e))?.type).toBe('OrderFilled');
+      expect(events.filter((e) => e.type === 'OrderRejected')).toEqual([]);
+      expect(events.filter((e) => e.type === 'OrderFilled')).toHaveLength(1);
+      expect(s.sim.counters().ordersCreated).toBe(mode === 'live' ? 1 : 0);
     },
     60_000,
   );

@@ -13,6 +13,7 @@ import {
   admitModify,
   admitOrder,
   type MarketMoment,
+  minOrderAmountRejection,
   type ReservingOrder,
   reservedCash,
   reservedShares,
@@ -23,6 +24,7 @@ import {
   type Currency,
   Decimal,
   judgeOrderIntent,
+  MIN_ORDER_AMOUNT_USD,
   type TradableInstrument,
 } from '@hoga/core';
 import type { DateTime } from 'luxon';
@@ -66,6 +68,25 @@ export interface BrokerRulesInput {
 /** A refusal of the broker's rules as the risk verdict (its code, message, data and HTTP status). */
 export function fromRefusal(refusal: BrokerRefusal): RiskVerdict {
   return deny(refusal.code, refusal.message, { ...(refusal.data ?? {}), status: refusal.status });
+}
+
+/**
+ * `risk-amount-below-minimum`: a US amount order under the broker's least amount, which the broker
+ * would take and then reject (the broker model's `minOrderAmountRejection`): denied before it is
+ * sent, once the broker's other rules passed it (it is their refusal the broker would answer
+ * first). Undefined when the subject is no such order.
+ */
+export function checkMinOrderAmount(subject: RiskSubject): RiskVerdict | undefined {
+  if (subject.action !== 'create' || subject.amount === null) return undefined;
+  const rejection = minOrderAmountRejection(subject.amount);
+  if (rejection === null) return undefined;
+  const minimum = MIN_ORDER_AMOUNT_USD.toFixed();
+  return deny('risk-amount-below-minimum', `${rejection}. Give an amount of at least ${minimum} USD`, {
+    field: 'amount',
+    minimum,
+    currency: 'USD',
+    amount: subject.amount.toFixed(),
+  });
 }
 
 /** A reservation view of an order (what it holds back of cash or shares). */

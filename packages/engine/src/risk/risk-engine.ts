@@ -10,7 +10,7 @@
 import { orderValueKrw } from '@hoga/broker-model';
 import { Decimal, newEventId, type OrderDenied, type OrderEvent } from '@hoga/core';
 import type { OrderCommand } from '../commands/order-commands.js';
-import { checkBrokerRules, reservingOf } from './broker-rules-check.js';
+import { checkBrokerRules, checkMinOrderAmount, reservingOf } from './broker-rules-check.js';
 import { CheckContext } from './check-context.js';
 import { DailyLossSwitch } from './daily-loss-switch.js';
 import { checkDailyLoss, checkTradingState } from './guards/state-guards.js';
@@ -214,6 +214,9 @@ export class RiskEngine implements RiskGate {
     // a backtest's broker rules (its bars and venue for the broker's data), at the same place
     const own = this.options.brokerRules?.(subject.command);
     if (own !== undefined) return own;
+    // an amount under the broker's least one passes its rules, then ends REJECTED there
+    const belowMinimum = checkMinOrderAmount(subject);
+    if (belowMinimum !== undefined) return belowMinimum;
     const owner = firstDenial(STRATEGY_GUARDS, ctx, subject);
     if (!owner.accepted || this.options.throttles === false) return owner;
     return firstDenial(THROTTLE_GUARDS, ctx, subject);

@@ -41,6 +41,14 @@ const NOT_EXPRESSIBLE: Readonly<Record<string, string>> = {
   R59: 'its open order (100M KRW) needs more cash than the simulator account holds (50M KRW); P12 and R15 cover the rule on it',
 };
 
+/**
+ * Rows the broker takes but does not carry out as asked, which the risk module denies on purpose
+ * (an owner guard, not the broker's refusal): the simulator accepts them, the risk module answers
+ * this code. R14's US price off the grid would be truncated, so the order would work at a price
+ * not asked (docs/risk.md).
+ */
+const HOGA_DENIES: Readonly<Record<string, string>> = { R14: 'risk-price-off-grid' };
+
 let seq = 0;
 const runTag = Date.now().toString(36);
 const nextId = (prefix: string) => `${prefix}-${runTag}-${++seq}`;
@@ -279,8 +287,8 @@ describe('risk parity with the simulator', () => {
     it(`${row.id} ${row.rule}: ${row.description} — risk code equals the simulator's`, async () => {
       const { risk, simulator } = await runRow(row);
       results.push({ id: row.id, expected: row.expected, risk, simulator });
-      expect(risk).toBe(simulator);
-      if (sameAccount(row)) expect(risk).toBe(row.expected);
+      expect(risk).toBe(HOGA_DENIES[row.id] ?? simulator);
+      if (sameAccount(row)) expect(simulator).toBe(row.expected);
     });
   }
 });

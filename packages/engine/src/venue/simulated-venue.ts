@@ -7,14 +7,19 @@
  *
  * @module
  */
-import { checkLimitPrice, type FillModel, type Ledger, tradeCharges } from '@hoga/broker-model';
+import {
+  checkLimitPrice,
+  type FillModel,
+  type Ledger,
+  minOrderAmountRejection,
+  tradeCharges,
+} from '@hoga/broker-model';
 import {
   type BrokerOrderId,
   type Clock,
   type Decimal,
   exactIntOf,
   isTerminalOrderState,
-  MIN_ORDER_AMOUNT_USD,
   type OrderEvent,
   type OrderIntent,
   OrderSide,
@@ -300,15 +305,11 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       }
     }
     // the broker takes an amount order under its minimum and its record then shows REJECTED
-    if (order.orderAmount?.lt(MIN_ORDER_AMOUNT_USD)) {
+    const belowMinimum = minOrderAmountRejection(order.orderAmount);
+    if (belowMinimum !== null) {
       order.state = 'REJECTED';
       this.orders.end(order);
-      this.events.rejected(
-        order,
-        now,
-        'broker-rejected',
-        `an amount order under ${MIN_ORDER_AMOUNT_USD.toFixed()} USD is rejected by the broker`,
-      );
+      this.events.rejected(order, now, 'broker-rejected', belowMinimum);
       return;
     }
     const refusal = admissionRefusal(order, this.options.ledger);

@@ -4,9 +4,10 @@ import {
   admitModify,
   checkHighValue,
   checkStillOpen,
+  minOrderAmountRejection,
   workingOrderValueKrw,
 } from '@hoga/broker-model';
-import { BrokerOrderStatus, type Clock, type KnownBrokerOrderStatus, MIN_ORDER_AMOUNT_USD } from '@hoga/core';
+import { BrokerOrderStatus, type Clock, type KnownBrokerOrderStatus } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import { type MarketModel, type SimInstrument, tradableInstrument } from '../market/market-model.js';
 import { AccountRegistry, defaultAccounts } from './accounts.js';
@@ -421,7 +422,7 @@ export class Brokerage {
     );
     const order = buildOrder(this.market, fields, this.store.nextId(), now, this.hiddenUntil(now.toMillis()));
     this.store.add(order);
-    if (order.orderAmount?.lt(MIN_ORDER_AMOUNT_USD)) {
+    if (minOrderAmountRejection(order.orderAmount ?? null) !== null) {
       order.status = BrokerOrderStatus.REJECTED;
       return order;
     }

@@ -6,9 +6,34 @@ import {
   checkMaxOpenOrders,
   checkMaxOrderValue,
   checkPositionValue,
+  checkUsPriceGrid,
 } from './strategy-guards.js';
 
 describe('strategy guards', () => {
+  describe('checkUsPriceGrid', () => {
+    it.each([
+      ['AAPL', '200.005', 'risk-price-off-grid'],
+      ['AAPL', '0.12345', 'risk-price-off-grid'],
+      ['AAPL', '200.01', 'accepted'],
+      ['AAPL', '0.1234', 'accepted'],
+      // a KR price is judged by the broker's own tick rule, before the owner's guards
+      ['005930', '70000', 'accepted'],
+    ])('%s at %s: %s', (symbol, price, expected) => {
+      const v = checkUsPriceGrid(ctx(fixtureClock()), createSubject({ symbol, price }));
+      expect(v.accepted ? 'accepted' : v.code).toBe(expected);
+    });
+    it('denies a modify to a price off the grid, and leaves a cancel alone', () => {
+      const us = openOrder({ symbol: 'AAPL', market: 'US', currency: 'USD', price: new Decimal('200') });
+      const modify = checkUsPriceGrid(ctx(fixtureClock()), changeSubject('modify', us, '200.019'));
+      expect(modify).toMatchObject({
+        code: 'risk-price-off-grid',
+        data: { nearestPrices: ['200.01', '200.02'] },
+      });
+      const off = { ...us, price: new Decimal('200.005') };
+      expect(checkUsPriceGrid(ctx(fixtureClock()), changeSubject('cancel', off)).accepted).toBe(true);
+    });
+  });
+
   describe('checkAllowedSymbol', () => {
     it('accepts any symbol when the strategy lists none', () => {
       expect(checkAllowedSymbol(ctx(fixtureClock()), createSubject({ symbol: 'AAPL' }))).toEqual({

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { Decimal } from '@hoga/core';
+import { usPriceTruncation } from '@hoga/broker-model';
+import { Decimal, instrumentOf } from '@hoga/core';
 import type { RiskVerdict } from '../risk-gate.js';
 import { ACCEPTED, deny, type RiskContext, type RiskGuard, type RiskSubject } from '../risk-types.js';
 import { exceeds, groupDigits, openOrderValueKrw, positionValueKrw, within } from '../valuation.js';
@@ -27,6 +28,37 @@ export const checkAllowedSymbol: RiskGuard = (ctx, subject) => {
     'risk-symbol-not-allowed',
     `Strategy ${subject.strategyId} may not trade ${subject.symbol} (allowed: ${allowed.join(', ') || 'none'})`,
     { cap: 'allowedSymbols', allowedSymbols: allowed },
+  );
+};
+
+/**
+ * `risk-price-off-grid`: a US limit price (create or modify) off the broker's grid ($0.01 from $1,
+ * $0.0001 below). The broker takes it and truncates it (the broker model's `usPriceTruncation`), so
+ * the order would work at a price the strategy did not ask (a sell below it), and hoga's record of
+ * it would differ from the broker's: denied, naming the nearest prices, as a KR price off its ticks
+ * is refused. One comparison for a US limit (none for any other order).
+ */
+export const checkUsPriceGrid: RiskGuard = (_ctx, subject) => {
+  if (subject.market !== 'US' || subject.price === null || subject.action === 'cancel') return ACCEPTED;
+  const instrument =
+    subject.command.type === 'SubmitOrder' ? subject.command.intent.instrument : instrumentOf(subject.symbol);
+  const off = usPriceTruncation(instrument, subject.price);
+  if (off === null) return ACCEPTED;
+  const [lower, upper] = off.nearestPrices.map((p) => p.toFixed());
+  const nearest = off.truncatedTo.gt(0)
+    ? `the nearest prices are ${lower} and ${upper}`
+    : `the nearest price is ${upper}`;
+  return deny(
+    'risk-price-off-grid',
+    `price ${subject.price.toFixed()} is off the US price grid (${off.tickSize.toFixed()} at this price): the broker would truncate it to ${off.truncatedTo.toFixed()} and work the order at a price other than the one asked; ${nearest}`,
+    {
+      field: 'price',
+      tickSize: off.tickSize.toFixed(),
+      truncatedTo: off.truncatedTo.toFixed(),
+      lowerTick: lower,
+      upperTick: upper,
+      nearestPrices: [lower, upper],
+    },
   );
 };
 
@@ -151,6 +183,7 @@ export const checkPositionValue: RiskGuard = (ctx, subject): RiskVerdict => {
 
 /** The strategy-limit guards, in the order they run. */
 export const STRATEGY_GUARDS: readonly RiskGuard[] = [
+  checkUsPriceGrid,
   checkAllowedSymbol,
   checkMaxOrderValue,
   checkMaxOpenOrders,
