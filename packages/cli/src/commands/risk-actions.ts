@@ -46,7 +46,7 @@ function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) =
 }
 
 /** A line break or another control character: a reason holding one would break one-line output. */
-const NOT_ONE_LINE = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
+const NOT_ONE_LINE = /[\p{Cc}\u2028\u2029]/u;
 
 /**
  * Whether `--reason` is one line of text; else says so on stderr and sets exit code 2. The reason
