@@ -10,8 +10,8 @@ import { Strategy } from '../strategy/strategy.js';
 
 /**
  * Buys 10 AAPL at market on the first bar, and $0.50 of it, an amount order the broker takes and
- * then rejects (under its minimum of $1: the venue rejects it, in every mode; an order the broker's
- * rules refuse before, a sell of shares not held, say, is denied); once the buy filled and the
+ * then rejects (under its minimum of $1: the risk module denies it before it is sent, so the run
+ * has the module off and the venue rejects it, as the broker does); once the buy filled and the
  * amount order was rejected, asks to cancel and to modify both (orders that can no longer change).
  */
 class TouchesClosedOrders extends Strategy {
@@ -58,7 +58,7 @@ describe('a cancel or modify of an order that can no longer change', () => {
         },
       ],
       minuteBars('AAPL', [200, 200.1, 200.2, 200.3], US_OPEN),
-      { logger, start: US_OPEN },
+      { logger, start: US_OPEN, risk: { enabled: false } },
     );
     expect(outcome.status).toBe('completed');
     const seen = (strategy?.events ?? []).map((e) => [e.type, 'reason' in e ? e.reason : undefined]);
