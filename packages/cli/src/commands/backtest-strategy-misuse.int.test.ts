@@ -65,8 +65,8 @@ export default class Misuse extends Strategy<z.infer<typeof Config>> {
     }
     if (this.config.call === 'cancel-rejected') {
       // $0.50 of a US stock: the broker takes an amount order under $1, then rejects it, and so does
-      // the venue, after this hook (its events are queued until then); an order the broker's rules
-      // refuse before (off the tick grid, over the buying power) is denied at once, as live
+      // the venue, after this hook (its events are queued until then), when the risk module (which
+      // denies it before it is sent, as it denies what the broker's rules refuse) is off
       const id = this.ctx.buyAmount(s, 0.5);
       this.ctx.cancel(id);
     }
@@ -86,13 +86,14 @@ writeFileSync(strategy, MISUSE);
 afterAll(() => rmSync(scratch.dir, { recursive: true, force: true }));
 
 /** Runs the strategy with `call` over the daily bars of three days of 005930 (or `symbol`). */
-async function run(call: string, json = true, symbol = '005930') {
+async function run(call: string, json = true, symbol = '005930', extra: readonly string[] = []) {
   const file = join(scratch.dir, `${call}.json`);
   writeFileSync(file, JSON.stringify({ call }));
   return hoga([
     strategy,
     ...['--symbols', symbol, '--interval', '1d', '--from', '2026-11-03', '--to', '2026-11-05'],
     ...['--config', file, ...(json ? ['--json'] : []), ...simFlags(scratch.sim.url), '--db', db],
+    ...extra,
   ]);
 }
 
@@ -131,7 +132,9 @@ describe('hoga backtest: a wrong call to the context', TSX_CHILD, () => {
   });
 
   it('answers a cancel of an order the venue rejected meanwhile with already-rejected (before: already-filled)', async () => {
-    const result = await run('cancel-rejected', true, 'AAPL');
+    const riskOff = join(scratch.dir, 'risk-off.json');
+    writeFileSync(riskOff, JSON.stringify({ enabled: false }));
+    const result = await run('cancel-rejected', true, 'AAPL', ['--risk-config', riskOff]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('OrderRejected broker-rejected');
     expect(result.stderr).toContain('OrderCancelRejected already-rejected');
