@@ -16,32 +16,14 @@
  *   long shared the market-data budget among all of them: with 200 symbols a book came every few
  *   real minutes, and market orders waited that long for a fill;
  * - trades a US limit order at the close (`CLS`) as the broker does: not against the book, but at
- *   the regular close, at the day's closing price (its daily candle's close, read from the broker
- *   once the close has passed) when that satisfies the limit, the rest canceled
- *   ({@link PaperAccount.auctionAtClose}).
+ *   the regular close, at the day's closing price when that satisfies the limit, the rest canceled
+ *   ({@link PaperCloseAuction}).
  *
  * @module
  */
-import {
-  BookMatcher,
-  dayOrderExpiry,
-  Ledger,
-  type LedgerSnapshot,
-  type OrderBook,
-  usRegularSessionAt,
-} from '@hoga/broker-model';
+import { BookMatcher, dayOrderExpiry, Ledger, type LedgerSnapshot, type OrderBook } from '@hoga/broker-model';
 import type { BrokerStreams } from '@hoga/connector';
-import {
-  type Decimal,
-  isTerminalOrderState,
-  KST_ZONE,
-  marketOfSymbol,
-  NEW_YORK_ZONE,
-  type OrderEvent,
-  type StrategyId,
-  TimeInForce,
-} from '@hoga/core';
-import { DateTime } from 'luxon';
+import { marketOfSymbol, type OrderEvent, type StrategyId, TimeInForce } from '@hoga/core';
 import type { Subscription } from 'rxjs';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { RiskBook } from '../risk/risk-book.js';
@@ -51,14 +33,12 @@ import { trackedOrderOf } from '../runtime/order-views.js';
 import { EventHub } from '../venue/event-hub.js';
 import type { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
+import { PaperCloseAuction } from './paper-close-auction.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import { PAPER_STATE_ID, PaperStore } from './paper-store.js';
 import { PaperStoreGate } from './paper-store-gate.js';
 import type { LiveRunOptions } from './run-live.js';
 import { OPEN_ORDER_STATES, trackStoredOrder } from './stored-orders.js';
-
-/** How long after a failed or premature read of a closing price the next one is tried, ms (engine time). */
-const CLOSE_RETRY_MS = 5_000;
 
 export { PAPER_STATE_ID } from './paper-store.js';
 
@@ -84,8 +64,8 @@ export class PaperAccount {
   private readonly books = new Map<string, Subscription>();
   /** The run's market-data streams, once they exist (orders restored before then wait for them). */
   private streams: BrokerStreams | null = null;
-  /** Working CLS orders: their regular close, and when their closing price is read next (epoch ms). */
-  private readonly atClose = new Map<string, { close: number; nextTry: number }>();
+  /** The closing auctions of the working CLS orders. */
+  private readonly atClose: PaperCloseAuction;
 
   private constructor(
     private readonly o: PaperOptions,
@@ -103,7 +83,7 @@ export class PaperAccount {
     // until the book shows them with another volume
     const books = new BookMatcher();
     const sim = new SimulatedVenue<OrderBook>({
-      // a CLS order trades in the closing auction only (auctionAtClose), never against the book;
+      // a CLS order trades in the closing auction only (PaperCloseAuction), never against the book;
       // nothing fills while the store refuses writes (the next order of the same book included): the
       // events wait for the store meanwhile, and a crash undoes what they hold
       fillModel: {
@@ -124,6 +104,13 @@ export class PaperAccount {
       idPrefix: `paper-${o.clock.nowMs().toString(36)}`,
     });
     this.sim = sim;
+    this.atClose = new PaperCloseAuction({
+      sim,
+      client: o.client,
+      clock: o.clock,
+      refusing: () => this.store.refusing,
+      onError: o.onError,
+    });
     // the store takes each event before the runtime hears of it (the runtime and the risk module
     // listen to `venue`, which the store tells), as live stores a fill before its strategy hears of it
     sim.events$.subscribe((event) => this.onEvent(event));
@@ -167,7 +154,7 @@ export class PaperAccount {
    * polls the books needed.
    */
   private onEvent(event: OrderEvent): void {
-    if (event.type === 'OrderAccepted') this.noteClose(event.clientOrderId);
+    if (event.type === 'OrderAccepted') this.atClose.noteAccepted(event.clientOrderId);
     const filled = event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled';
     const changed = this.orders.onEvent(event) || filled;
     this.store.onEvent(event, changed);
@@ -179,45 +166,9 @@ export class PaperAccount {
    * trading day is over, and the store's writes it refused, tried again.
    */
   tick(): void {
-    this.auctionAtClose();
+    this.atClose.run();
     this.expireDayOrders();
     this.store.retry();
-  }
-
-  /**
-   * The closing auctions due: each working CLS order whose regular close has passed is filled at the
-   * day's closing price or canceled (see {@link SimulatedVenue.closeAuction}). The price is the daily
-   * candle's close of the order's trading day, read from the broker; until the broker has that
-   * day's candle (or when the read fails) it is tried again a few seconds later. Call it often (the
-   * run's timer tick): it does nothing while no CLS order waits.
-   */
-  auctionAtClose(): void {
-    // the auction waits while the store refuses writes (its price is the day's close all the same)
-    if (this.atClose.size === 0 || this.store.refusing) return;
-    const now = this.o.clock.nowMs();
-    for (const [id, due] of this.atClose) {
-      if (now < due.close || now < due.nextTry) continue;
-      const order = this.sim.order(id);
-      if (order === undefined || isTerminalOrderState(order.state)) {
-        this.atClose.delete(id);
-        continue;
-      }
-      due.nextTry = Number.POSITIVE_INFINITY; // one read at a time
-      this.closingPrice(order.symbol, due.close).then(
-        (price) => {
-          if (price === null) {
-            due.nextTry = this.o.clock.nowMs() + CLOSE_RETRY_MS;
-            return;
-          }
-          this.atClose.delete(id);
-          this.sim.closeAuction(id, price, due.close);
-        },
-        (error: unknown) => {
-          due.nextTry = this.o.clock.nowMs() + CLOSE_RETRY_MS;
-          this.o.onError?.(error, 'paper-close-auction');
-        },
-      );
-    }
   }
 
   /**
@@ -230,24 +181,6 @@ export class PaperAccount {
   expireDayOrders(): void {
     // an order whose end is now or earlier (the broker cancels at 20:00:00.000)
     this.sim.expireDayOrdersBefore(this.o.clock.nowMs() + 1);
-  }
-
-  /** Notes an accepted CLS order with the close it trades at (none outside a regular session). */
-  private noteClose(clientOrderId: string): void {
-    const order = this.sim.order(clientOrderId);
-    if (order === undefined || order.timeInForce !== TimeInForce.CLS) return;
-    const regular = usRegularSessionAt(order.acceptedAt);
-    if (regular !== null) this.atClose.set(clientOrderId, { close: regular.end, nextTry: 0 });
-  }
-
-  /** The closing price of `symbol` on the trading day closing at `close`, or null while the broker has none. */
-  private async closingPrice(symbol: string, close: number): Promise<Decimal | null> {
-    // the newest few: the day's candle is the newest until the next day's appears
-    const page = await this.o.client.getCandles(symbol, { interval: '1d', count: 5 });
-    // a US daily candle is stamped at the KST midnight of its New York date
-    const day = DateTime.fromMillis(close, { zone: NEW_YORK_ZONE }).toISODate();
-    const candle = page.candles.find((c) => c.timestamp.setZone(KST_ZONE).toISODate() === day);
-    return candle === undefined ? null : candle.closePrice;
   }
 
   /** The open orders with their strategies (to cancel them on stop). */
