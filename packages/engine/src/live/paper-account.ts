@@ -15,6 +15,8 @@
  *   order to its last (any symbol, in the universe or not). Polling every symbol's book all run
  *   long shared the market-data budget among all of them: with 200 symbols a book came every few
  *   real minutes, and market orders waited that long for a fill;
+ * - holds a working order with no limit at the broker's last price, which the risk module reads for
+ *   it, before the run's own first price of the symbol ({@link PaperReserve});
  * - trades a US limit order at the close (`CLS`) as the broker does: not against the book, but at
  *   the regular close, at the day's closing price when that satisfies the limit, the rest canceled
  *   ({@link PaperCloseAuction}).
@@ -26,6 +28,7 @@ import type { BrokerStreams } from '@hoga/connector';
 import { marketOfSymbol, type OrderEvent, type StrategyId, TimeInForce } from '@hoga/core';
 import type { Subscription } from 'rxjs';
 import type { MarkBook } from '../portfolio/mark-book.js';
+import type { BrokerMarketView } from '../risk/broker-market-view.js';
 import type { RiskBook } from '../risk/risk-book.js';
 import type { RiskGate } from '../risk/risk-gate.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
@@ -35,6 +38,7 @@ import type { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { PaperCloseAuction } from './paper-close-auction.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
+import { PaperReserve } from './paper-reserve.js';
 import { PAPER_STATE_ID, PaperStore } from './paper-store.js';
 import { PaperStoreGate } from './paper-store-gate.js';
 import type { LiveRunOptions } from './run-live.js';
@@ -66,6 +70,8 @@ export class PaperAccount {
   private streams: BrokerStreams | null = null;
   /** The closing auctions of the working CLS orders. */
   private readonly atClose: PaperCloseAuction;
+  /** The price a working order with no limit holds cash at. */
+  private readonly reserve: PaperReserve;
 
   private constructor(
     private readonly o: PaperOptions,
@@ -82,6 +88,8 @@ export class PaperAccount {
     // the simulator's matcher: a polled book's levels are taken once, across orders and polls,
     // until the book shows them with another volume
     const books = new BookMatcher();
+    const reserve = new PaperReserve(marks);
+    this.reserve = reserve;
     const sim = new SimulatedVenue<OrderBook>({
       // a CLS order trades in the closing auction only (PaperCloseAuction), never against the book;
       // nothing fills while the store refuses writes (the next order of the same book included): the
@@ -92,10 +100,8 @@ export class PaperAccount {
       },
       ledger,
       clock: o.clock,
-      lastPrice: (symbol) => {
-        const v = marks.values[marks.slot(symbol)];
-        return v === undefined || Number.isNaN(v) ? undefined : v;
-      },
+      // an order with no limit holds cash at the broker's last price, else the run's (PaperReserve)
+      lastPrice: (symbol) => reserve.price(symbol),
       // a paper order belongs to the trading day it is placed in, as at the broker
       dayOf: 'acceptance',
       // broker order ids unique across paper runs (each run's venue counts from 1; the store links
@@ -284,9 +290,14 @@ export class PaperAccount {
     this.store.save();
   }
 
-  /** The risk module's `gate`, closed to new orders and modifies while the store refuses writes. */
-  guard(gate: RiskGate): RiskGate {
-    return new PaperStoreGate(gate, this.store);
+  /**
+   * The risk module's `gate`, closed to new orders and modifies while the store refuses writes, and
+   * to a market buy with no price to hold its cash at; `market`, the risk module's view of the
+   * broker's market data, gives the last prices paper holds orders with no limit at.
+   */
+  guard(gate: RiskGate, market: Pick<BrokerMarketView, 'lastPrice'> | undefined): RiskGate {
+    this.reserve.useMarket(market);
+    return new PaperStoreGate(gate, this.store, this.reserve);
   }
 
   /** Whether the paper store refused its last write (what it holds waits for it). */
@@ -349,3 +360,4 @@ export class PaperAccount {
     }
   }
 }
+

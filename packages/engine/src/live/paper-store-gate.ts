@@ -9,6 +9,9 @@
  * code {@link STORE_UNAVAILABLE}, the reason naming the store's refusal; once the store takes what
  * waits, orders go through again.
  *
+ * A market buy by quantity with no price to hold its cash at (see {@link PaperReserve}) is denied
+ * too, before the risk module takes its reservation: the paper venue would hold nothing for it.
+ *
  * A cancel goes through: it only takes risk off, the paper venue needs nothing stored to cancel,
  * and its events (`OrderCancelRequested`, `OrderCanceled`) wait in the store's outbox behind the
  * others and are stored and told with them, as any event the venue makes meanwhile (a DAY
@@ -21,6 +24,7 @@
 import type { OrderCommand } from '../commands/order-commands.js';
 import { STORE_UNAVAILABLE } from '../orders/order-manager-options.js';
 import type { RiskGate, RiskVerdict } from '../risk/risk-gate.js';
+import type { PaperReserve } from './paper-reserve.js';
 import type { PaperStore } from './paper-store.js';
 
 export { STORE_UNAVAILABLE };
@@ -30,10 +34,12 @@ export class PaperStoreGate implements RiskGate {
   /**
    * @param gate - the risk module's gate
    * @param store - the paper account's store
+   * @param reserve - what the paper account holds a market buy at
    */
   constructor(
     private readonly gate: RiskGate,
     private readonly store: Pick<PaperStore, 'refusal'>,
+    private readonly reserve?: Pick<PaperReserve, 'refusal'>,
   ) {}
 
   /** The risk module's refresh for `command` (a create or modify still checked once it is done). */
@@ -41,12 +47,16 @@ export class PaperStoreGate implements RiskGate {
     return this.gate.prepare?.(command);
   }
 
-  /** Refuses a create or modify while the store refuses writes; else the risk module's verdict. */
+  /**
+   * Refuses a create or modify while the store refuses writes, and a market buy with no price to
+   * hold it at; else the risk module's verdict.
+   */
   check(command: OrderCommand): RiskVerdict {
     if (command.type !== 'CancelOrder') {
       const reason = this.store.refusal;
       if (reason !== null) return { accepted: false, code: STORE_UNAVAILABLE, reason };
     }
-    return this.gate.check(command);
+    const unheld = command.type === 'SubmitOrder' ? this.reserve?.refusal(command.intent) : null;
+    return unheld ?? this.gate.check(command);
   }
 }
