@@ -118,7 +118,7 @@ export function registerRunCommand(program: Command): void {
       )
       .option(
         '--paper-from-account',
-        "paper: start from a copy of the real account's cash and holdings",
+        "paper: start the simulated account from a copy of the real account's cash and holdings, at its first run (a later one keeps the account, and says so)",
         false,
       )
       .option('--cancel-on-stop', "cancel the run's open orders on stop (live and paper)", false)

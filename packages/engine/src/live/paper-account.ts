@@ -134,11 +134,17 @@ export class PaperAccount {
 
   /**
    * Opens the account: the ledger the last paper run saved, else the configured cash, else (with
-   * `paperFromAccount`) the real account's cash and holdings.
+   * `paperFromAccount`) the real account's cash and holdings. A saved ledger is kept whatever
+   * `paperFromAccount` says (its open orders hold its cash and shares, and the strategies' stored
+   * positions were booked on it): a warning says so (before, not a word).
    */
   static async open(o: PaperOptions, marks: MarkBook): Promise<PaperAccount> {
     const saved = o.db.strategyState.get(PAPER_STATE_ID, 'ledger') as LedgerSnapshot | undefined;
-    if (saved !== undefined) return new PaperAccount(o, Ledger.fromSnapshot(saved), marks);
+    if (saved !== undefined) {
+      const ledger = Ledger.fromSnapshot(saved);
+      if (o.paperFromAccount === true) o.logger.warn(fromAccountIgnored(ledger));
+      return new PaperAccount(o, ledger, marks);
+    }
     if (o.paperFromAccount !== true) return new PaperAccount(o, new Ledger(o.settings.cash), marks);
     const [holdings, krw, usd] = await Promise.all([
       o.client.getHoldings(),
@@ -361,3 +367,13 @@ export class PaperAccount {
   }
 }
 
+/** Why `paperFromAccount` is not followed on a store that holds a paper ledger (`ledger`), and what to do. */
+function fromAccountIgnored(ledger: Ledger): string {
+  const holdings = ledger.holdings().size;
+  const held = `${ledger.cash('KRW').toFixed()} KRW, ${ledger.cash('USD').toFixed()} USD, ${holdings} holding${holdings === 1 ? '' : 's'}`;
+  return (
+    `warning: --paper-from-account is ignored: the store already holds a paper account (${held}), ` +
+    'which this run goes on with, as an earlier paper run left it; for a fresh copy of the real ' +
+    "account's cash and holdings, give the run a store of its own (--db FILE)"
+  );
+}
