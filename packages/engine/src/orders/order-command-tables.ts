@@ -6,10 +6,9 @@
  *
  * @module
  */
-import { Currency, Decimal, formatDecimal, Market } from '@hoga/core';
 import type { CommandJournal, HogaDatabase, NewOrder } from '@hoga/store';
-import type { CreateContent } from './history-match.js';
 import { journalRow } from './journal-line.js';
+import { OrderIntentTables } from './order-intent-tables.js';
 import {
   type CommandRow,
   type CommandStatus,
@@ -19,7 +18,6 @@ import {
   type StoredExecution,
   type Transaction,
 } from './order-manager-rows.js';
-import { OrderManagerTables } from './order-manager-tables.js';
 
 /** A command's `order_commands` row as statement parameters (and as its command-log entry). */
 export interface CommandParams {
@@ -42,7 +40,7 @@ export interface LoggedCreate {
 }
 
 /** See the module description. */
-export class OrderCommandTables extends OrderManagerTables {
+export class OrderCommandTables extends OrderIntentTables {
   /**
    * @param db - an open, migrated database
    * @param durability - `full`: commands and links are fsynced before they are acted on; `normal`:
@@ -250,50 +248,6 @@ export class OrderCommandTables extends OrderManagerTables {
       }) as boolean;
     } catch {
       return false;
-    }
-  }
-
-  /** Stores a logical order of the manager's (state SUBMITTED) unless it is stored already. */
-  recordIntent(order: NewOrder): void {
-    const text = (d: Decimal | null): string | null => (d === null ? null : formatDecimal(d));
-    this.statements.insertIntent.run({
-      clientOrderId: order.clientOrderId,
-      strategyId: order.strategyId,
-      mode: order.mode,
-      symbol: order.symbol,
-      market: order.market,
-      currency: order.currency,
-      side: order.side,
-      orderType: order.orderType,
-      timeInForce: order.timeInForce,
-      price: text(order.price),
-      quantity: text(order.quantity),
-      amount: text(order.amount),
-      at: order.createdAt,
-    });
-  }
-
-  /** Rebuilds the logical orders of creates a crash interrupted between the command and its row. */
-  private repairIntents(): void {
-    for (const row of this.statements.createsWithoutOrder.all() as CommandRow[]) {
-      const content = JSON.parse(row.content) as CreateContent;
-      const market = /^[0-9]/.test(content.symbol) ? Market.KR : Market.US;
-      const decimal = (v: string | undefined): Decimal | null => (v === undefined ? null : new Decimal(v));
-      this.recordIntent({
-        clientOrderId: row.client_order_id,
-        strategyId: row.strategy_id,
-        mode: 'live',
-        symbol: content.symbol,
-        market,
-        currency: market === Market.KR ? Currency.KRW : Currency.USD,
-        side: content.side,
-        orderType: content.orderType,
-        timeInForce: content.timeInForce ?? 'DAY',
-        price: decimal(content.price),
-        quantity: decimal(content.quantity),
-        amount: decimal(content.orderAmount),
-        createdAt: row.created_at,
-      });
     }
   }
 

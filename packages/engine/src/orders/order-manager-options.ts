@@ -15,6 +15,7 @@ import {
   ServerError,
 } from '@hoga/connector';
 import { BrokerOrderStatus } from '@hoga/core';
+import { DEFAULT_SEND_SKEW_MS } from './history-match.js';
 
 /**
  * The code of a command refused because the store refuses writes (full, locked past the busy
@@ -22,6 +23,12 @@ import { BrokerOrderStatus } from '@hoga/core';
  * (it is not sent); paper, a create or modify while the paper store refuses writes.
  */
 export const STORE_UNAVAILABLE = 'store-unavailable';
+
+/**
+ * The code of a create refused before it is sent because its `clientOrderId` names an order the
+ * store holds already (or one this process is sending): the store keeps one order per id.
+ */
+export const ID_TAKEN = 'client-order-id-used';
 
 /** Tunables of {@link OrderManager}. */
 export interface OrderManagerOptions {
@@ -79,6 +86,26 @@ export interface OrderManagerOptions {
    * in the WAL and the next tick tries again; the run goes on. Default: nothing.
    */
   readonly onCheckpointError?: ((error: unknown) => void) | undefined;
+}
+
+/** {@link OrderManagerOptions} with their defaults, as the manager keeps them. */
+export type ManagerSettings = Required<Omit<OrderManagerOptions, 'onCheckpointError' | 'strategies'>>;
+
+/** The tunables given, each missing one at its default (see {@link OrderManagerOptions}). */
+export function withDefaults(options: OrderManagerOptions): ManagerSettings {
+  return {
+    clientOrderIdWindowMs: options.clientOrderIdWindowMs ?? 600_000,
+    windowMarginMs: options.windowMarginMs ?? 30_000,
+    unknownAfterMs: options.unknownAfterMs ?? 120_000,
+    minChecks: options.minChecks ?? 5,
+    maxClosedPages: options.maxClosedPages ?? 2,
+    maxDetailReads: options.maxDetailReads ?? 3,
+    skewMs: options.skewMs ?? DEFAULT_SEND_SKEW_MS,
+    barredRecheckMs: options.barredRecheckMs ?? 10_000,
+    newestOrderWaitMs: options.newestOrderWaitMs ?? 5_000,
+    commandDurability: options.commandDurability ?? 'normal',
+    checkpointEveryMs: options.checkpointEveryMs ?? 1_000,
+  };
 }
 
 /** The broker's `clientOrderId` window, and the margin before its end where re-sending stops. */

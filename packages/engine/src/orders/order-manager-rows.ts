@@ -165,6 +165,8 @@ export function prepareStatements(conn: Connection) {
   const p = (sql: string): Statement => conn.prepare(sql) as unknown as Statement;
   return {
     commandChecks: p('SELECT checks FROM order_commands WHERE command_id = ?'),
+    idUse: p(`SELECT (SELECT state FROM orders WHERE client_order_id = @id) AS state,
+        EXISTS (SELECT 1 FROM order_commands WHERE client_order_id = @id) AS commanded`),
     linkOwner: p('SELECT order_id FROM order_broker_ids WHERE broker_order_id = ?'),
     nextOrdinal: p('SELECT coalesce(max(ordinal), 0) + 1 AS n FROM order_broker_ids WHERE order_id = ?'),
     insertLink: p(

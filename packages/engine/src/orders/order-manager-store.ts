@@ -1,7 +1,8 @@
 /**
  * The order manager's persistence: commands written with their full content before they are sent
- * (`OrderCommandTables`), which broker order belongs to which logical order, the cumulative
- * execution counted per broker order, and the positions those fills built (`OrderManagerTables`).
+ * (`OrderCommandTables`), the logical orders' rows (`OrderIntentTables`), which broker order belongs
+ * to which logical order, the cumulative execution counted per broker order, and the positions
+ * those fills built (`OrderManagerTables`).
  * Order identity and fills are mirrored into the store's `orders`, `order_broker_ids` and `fills`
  * (what `hoga db` shows); the manager's own tables (migrations 4 and 7) are the source of truth
  * after a restart.
@@ -9,7 +10,6 @@
  * @module
  */
 import { type Currency, Decimal, formatDecimal, type OrderState } from '@hoga/core';
-import type { NewOrder } from '@hoga/store';
 import type { CumulativeExecution, ExecutionDelta } from './execution-delta.js';
 import type { ModifyContent } from './history-match.js';
 import { OrderCommandTables } from './order-command-tables.js';
@@ -51,11 +51,6 @@ const KEPT = 10_000;
 
 /** Reads and writes the manager's tables; see the module description. */
 export class OrderManagerStore extends OrderCommandTables {
-  /** Records an order placed elsewhere (adopted as external) when it is not stored yet. */
-  recordExternal(order: NewOrder): void {
-    if (this.db.orders.get(order.clientOrderId) === null) this.db.orders.recordIntent(order);
-  }
-
   /**
    * The owned broker orders as last written, by id: what a read would return unless another
    * process sharing the store wrote the row since, which the report's write finds out
@@ -170,23 +165,6 @@ export class OrderManagerStore extends OrderCommandTables {
         if (e.brokerOrderId !== row.result_broker_order_id) filled = filled.plus(e.filledQuantity);
       this.setOrderTerms(row.client_order_id, modifiedTerms(content, filled), at);
     }
-  }
-
-  /**
-   * A confirmed modify's terms on the logical order: its order type, its price (null for a market
-   * order) and, when the modify gave one, its quantity (the logical order's total).
-   */
-  setOrderTerms(
-    clientOrderId: string,
-    terms: {
-      readonly orderType: 'LIMIT' | 'MARKET';
-      readonly price: Decimal | null;
-      readonly quantity?: Decimal;
-    },
-    at: number,
-  ): void {
-    const text = (d: Decimal | null | undefined) => (d === null || d === undefined ? null : formatDecimal(d));
-    this.statements.setTerms.run(terms.orderType, text(terms.price), text(terms.quantity), at, clientOrderId);
   }
 
   /**
@@ -352,21 +330,6 @@ export class OrderManagerStore extends OrderCommandTables {
       logicalAmount: amount,
       order,
     };
-  }
-
-  /** Row id and currency of each logical order (they never change). */
-  private readonly orderKeys = new Map<string, { readonly id: number; readonly currency: Currency }>();
-
-  private orderKey(clientOrderId: string): { readonly id: number; readonly currency: Currency } | null {
-    let key = this.orderKeys.get(clientOrderId);
-    if (key === undefined) {
-      const order = this.db.orders.get(clientOrderId);
-      if (order === null) return null;
-      key = { id: order.id, currency: order.currency };
-      if (this.orderKeys.size > 10_000) this.orderKeys.clear();
-      this.orderKeys.set(clientOrderId, key);
-    }
-    return key;
   }
 
   /** The logical order's state and fill totals in the store's `orders`. */

@@ -21,9 +21,13 @@ import { type Observable, Subject } from 'rxjs';
 import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
 import { CommandAnswers } from './command-answers.js';
 import { CommandResolver } from './command-resolver.js';
-import { DEFAULT_SEND_SKEW_MS } from './history-match.js';
 import { OrderEventFactory } from './order-event-factory.js';
-import { type OrderManagerOptions, POLL } from './order-manager-options.js';
+import {
+  type ManagerSettings,
+  type OrderManagerOptions,
+  POLL,
+  withDefaults,
+} from './order-manager-options.js';
 import {
   CommandStatus,
   OrderManagerStore,
@@ -61,7 +65,7 @@ export class OrderManager {
   private readonly polled = new Subject<number>();
   /** Events held back while a batch of reports is being written. */
   private held: OrderEvent[] | null = null;
-  readonly options: Required<Omit<OrderManagerOptions, 'onCheckpointError' | 'strategies'>>;
+  readonly options: ManagerSettings;
 
   /** Every order event, own and adopted orders, in the order they happened. */
   readonly events$: Observable<OrderEvent> = this.events.asObservable();
@@ -86,19 +90,7 @@ export class OrderManager {
     readonly clock: Clock,
     options: OrderManagerOptions = {},
   ) {
-    this.options = {
-      clientOrderIdWindowMs: options.clientOrderIdWindowMs ?? 600_000,
-      windowMarginMs: options.windowMarginMs ?? 30_000,
-      unknownAfterMs: options.unknownAfterMs ?? 120_000,
-      minChecks: options.minChecks ?? 5,
-      maxClosedPages: options.maxClosedPages ?? 2,
-      maxDetailReads: options.maxDetailReads ?? 3,
-      skewMs: options.skewMs ?? DEFAULT_SEND_SKEW_MS,
-      barredRecheckMs: options.barredRecheckMs ?? 10_000,
-      newestOrderWaitMs: options.newestOrderWaitMs ?? 5_000,
-      commandDurability: options.commandDurability ?? 'normal',
-      checkpointEveryMs: options.checkpointEveryMs ?? 1_000,
-    };
+    this.options = withDefaults(options);
     if (this.options.checkpointEveryMs > 0) {
       db.deferCheckpoints(this.options.checkpointEveryMs, { onError: options.onCheckpointError });
     }

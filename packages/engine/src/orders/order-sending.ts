@@ -17,7 +17,7 @@ import type { CreateContent, ModifyContent } from './history-match.js';
 import { CommandAlreadyStored } from './order-command-tables.js';
 import type { OrderEventFactory } from './order-event-factory.js';
 import type { OrderManager } from './order-manager.js';
-import { codeOf, endedOrderCode, STORE_UNAVAILABLE } from './order-manager-options.js';
+import { codeOf, endedOrderCode, ID_TAKEN, STORE_UNAVAILABLE } from './order-manager-options.js';
 import {
   CommandStatus,
   type LoggedCreate,
@@ -33,6 +33,7 @@ import {
   newOrderOf,
   type OrderGateway,
 } from './order-requests.js';
+import { UnstoredAnswers } from './unstored-answers.js';
 
 /** How often a modify or cancel refused as superseded is sent again to a newer broker order. */
 const CHANGE_RETRIES = 3;
@@ -52,21 +53,16 @@ export class CommandSender {
     private readonly resolver: CommandResolver,
   ) {
     this.targets = new ChangeTargets(m);
+    this.unstoredAnswers = new UnstoredAnswers(m, answers);
   }
 
   /** Which broker order a modify or cancel goes to. */
   private readonly targets: ChangeTargets;
-  /** Commands whose answer the store could not take, and why: marked ambiguous once it can. */
-  private readonly unstoredIds = new Map<string, string>();
-  /**
-   * Creates sent whose rows (the command's, the logical order's) the store could not take, by
-   * command id: what writes them (and tells the strategy of its order), tried at each poll.
-   */
-  private readonly unstoredCreates = new Map<string, () => void>();
+  /** The commands whose answer the store could not take, to be looked for once it can. */
+  private readonly unstoredAnswers: UnstoredAnswers;
 
   async submit(command: SubmitOrder): Promise<void> {
     const intent = command.intent;
-    const now = this.m.clock.nowMs();
     const symbol = intent.instrument.symbol;
     if (this.m.isBlocked(symbol)) {
       this.m.emit(
@@ -79,6 +75,42 @@ export class CommandSender {
       );
       return;
     }
+    const taken = this.takenIdReason(intent.clientOrderId);
+    if (taken !== null) {
+      this.m.emit(this.factory.denied(intent.clientOrderId, command.strategyId, ID_TAKEN, taken));
+      return;
+    }
+    this.creating.add(intent.clientOrderId);
+    try {
+      await this.submitNew(command);
+    } finally {
+      this.creating.delete(intent.clientOrderId);
+    }
+  }
+
+  /** The clientOrderIds of the creates this process is sending (their rows not written yet). */
+  private readonly creating = new Set<string>();
+
+  /**
+   * Why a create under `clientOrderId` is refused before it is sent, or null: the store keeps one
+   * order per id, and the broker answers a repeated id with the first order (same body, within
+   * 10 minutes), a conflict (another body), or a second order (later). The store is read, so an
+   * order of an earlier run or of another process counts.
+   */
+  private takenIdReason(clientOrderId: string): string | null {
+    if (this.creating.has(clientOrderId)) {
+      return `clientOrderId ${clientOrderId} is being sent for another order now; this order was not sent: give it a new id`;
+    }
+    const use = this.m.store.idInUse(clientOrderId);
+    if (use === null) return null;
+    const held = use.state === null ? 'a command being sent' : `an order (${use.state})`;
+    return `clientOrderId ${clientOrderId} already names ${held} in hoga's store, which keeps one order per id; this order was not sent: give it a new id`;
+  }
+
+  private async submitNew(command: SubmitOrder): Promise<void> {
+    const intent = command.intent;
+    const now = this.m.clock.nowMs();
+    const symbol = intent.instrument.symbol;
     const content = createContent(intent);
     const strategyId = intent.strategyId ?? null;
     // Written before it is sent: the command with its full body, one small commit. A store that
@@ -127,7 +159,7 @@ export class CommandSender {
         record();
       } catch (error) {
         // the rows are written by the next poll that can (the order may be working at the broker)
-        this.unstoredCreates.set(stored.commandId, record);
+        this.unstoredAnswers.createRows(stored.commandId, record);
         throw error;
       }
     });
@@ -166,52 +198,14 @@ export class CommandSender {
     }
   }
 
-  /**
-   * The broker's answer came, but the store could not take it (a write failed: the file locked by
-   * another process past the busy timeout): the order may be working at the broker, so the
-   * command is not settled on this failure, as the broker's refusal would be, but marked to be
-   * looked for like a lost answer (a create re-sent under its key, whose replay names the order);
-   * while the store stays locked, each poll tries again ({@link CommandSender.markUnstored}).
-   * Before, the store's error settled the command `rejected` and the order `REJECTED`, and the
-   * broker's order was adopted as an external one with its fills.
-   */
+  /** The answer the store could not take: looked for once it can (see {@link UnstoredAnswers}). */
   private unstored(stored: StoredCommand, error: unknown): void {
-    this.unstoredIds.set(
-      stored.commandId,
-      `store: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    this.markUnstored();
+    this.unstoredAnswers.add(stored, error);
   }
 
-  /**
-   * Marks the commands whose answer the store could not take as ambiguous, once it can (each poll,
-   * before it reads the orders). A create whose rows could not be written when it was sent gets
-   * them first, and is then looked for like a lost answer. Before, its rows waited in the command
-   * journal for the next start: `hoga db orders` did not show the order working at the broker, the
-   * strategy never heard of it, and the next poll adopted it as an order from another channel.
-   */
+  /** Marks the commands whose answer the store could not take as ambiguous, once it can. */
   markUnstored(): void {
-    for (const [commandId, record] of this.unstoredCreates) {
-      try {
-        record();
-        this.unstoredCreates.delete(commandId);
-      } catch {
-        // still locked: the next poll tries again
-      }
-    }
-    for (const [commandId, why] of this.unstoredIds) {
-      if (this.unstoredCreates.has(commandId)) continue;
-      try {
-        if (!this.answers.settled(commandId)) {
-          this.m.store.settleCommand(commandId, CommandStatus.AMBIGUOUS, this.m.clock.nowMs(), {
-            error: why,
-          });
-        }
-        this.unstoredIds.delete(commandId);
-      } catch {
-        // still locked: the next poll tries again
-      }
-    }
+    this.unstoredAnswers.mark();
   }
 
   /** A command's send failed at the broker, or its answer was lost; settled as such when the store can. */
