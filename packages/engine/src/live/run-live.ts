@@ -18,6 +18,7 @@ import { BacktestHalts } from '../backtest/backtest-halts.js';
 import type { StrategyHookError } from '../engine-error.js';
 import type { OrderManager, OrderManagerOptions } from '../orders/order-manager.js';
 import type { OrderManagerAlert } from '../orders/order-requests.js';
+import { snapshotPositions } from '../orders/reconciliation.js';
 import type { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import type { EngineRuntime, StrategySpec } from '../runtime/engine-runtime.js';
@@ -299,7 +300,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
       paperAccount?.detach();
       unstored = paperAccount?.close() ?? null; // the ledger stored, unless events wait (then said)
       lease.release();
-      if (manager !== null) manager.store.snapshotPositions(o.clock.nowMs());
+      if (manager !== null) await snapshotPositions(manager);
       record.finish();
     },
   };

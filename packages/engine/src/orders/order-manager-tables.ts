@@ -95,12 +95,13 @@ export class OrderManagerTables {
   }
 
   /**
-   * Saves the positions' quantities as a `position_snapshots` record (a history of what the engine
-   * held at each start and stop; `hoga db positions` reads `om_positions` itself). The order manager
-   * keeps no average price or realized PnL: each item's average is `prices`' (0 when not given)
-   * and its realized PnL 0.
+   * Saves the positions as a `position_snapshots` record (a history of what the engine held at
+   * each start and stop; `hoga db positions` reads `om_positions` itself). The order manager counts
+   * quantities only: each item's average is `averages`' (the broker's average purchase price of a
+   * holding equal to the position), else NULL, and its realized PnL NULL (not known). Before, both
+   * were written 0, which read as figures.
    */
-  snapshotPositions(at: number, prices: ReadonlyMap<string, Decimal> = new Map()): void {
+  snapshotPositions(at: number, averages: ReadonlyMap<string, Decimal> = new Map()): void {
     const positions = [...this.positions()].map(([symbol, quantity]) => {
       const market = /^[0-9]/.test(symbol) ? Market.KR : Market.US;
       return {
@@ -108,8 +109,8 @@ export class OrderManagerTables {
         market,
         currency: market === Market.KR ? Currency.KRW : Currency.USD,
         quantity,
-        averagePrice: prices.get(symbol) ?? new Decimal(0),
-        realizedPnl: new Decimal(0),
+        averagePrice: averages.get(symbol) ?? null,
+        realizedPnl: null,
       };
     });
     this.db.positions.save({ ts: at, mode: 'live', strategyId: null, positions });

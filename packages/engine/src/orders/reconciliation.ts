@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { Holdings } from '@hoga/connector';
+import type { Decimal } from '@hoga/core';
 import type { OrderManager } from './order-manager.js';
 import { POLL } from './order-manager-options.js';
 import { CommandStatus } from './order-manager-store.js';
@@ -70,24 +72,58 @@ export async function reconcileWithBroker(m: OrderManager): Promise<ReconcileRep
     }
   }
   m.settleFinished(); // logical orders left open with every broker order closed (a poll does it too)
-  const mismatched = await comparePositions(m);
-  m.store.snapshotPositions(m.clock.nowMs());
+  const averages = new Map<string, Decimal>();
+  const mismatched = await comparePositions(m, {}, averages);
+  m.store.snapshotPositions(m.clock.nowMs(), averages);
   return { firstRun, adopted, mismatched };
+}
+
+/** How long a stop waits at most for the holdings of its position snapshot (real ms). */
+const SNAPSHOT_HOLDINGS_MS = 10_000;
+
+/**
+ * Saves a position snapshot (at a stop), each position's average the broker's where its holding
+ * equals the position; when the holdings cannot be read (within 10 s), with no averages (NULL).
+ */
+export async function snapshotPositions(m: OrderManager): Promise<void> {
+  let holdings: Holdings | null = null;
+  try {
+    const signal = AbortSignal.timeout(SNAPSHOT_HOLDINGS_MS);
+    holdings = await m.gateway.getHoldings({}, { ...POLL, signal });
+  } catch {
+    // the broker unreachable at the stop: the quantities are saved all the same
+  }
+  const averages =
+    holdings === null ? new Map<string, Decimal>() : equalAverages(holdings, m.store.positions());
+  m.store.snapshotPositions(m.clock.nowMs(), averages);
+}
+
+/** The broker's average purchase price of each holding equal to the position of its symbol. */
+function equalAverages(holdings: Holdings, ours: ReadonlyMap<string, Decimal>): Map<string, Decimal> {
+  const averages = new Map<string, Decimal>();
+  for (const item of holdings.items)
+    if (!item.quantity.isZero() && ours.get(item.symbol)?.equals(item.quantity) === true)
+      averages.set(item.symbol, item.averagePurchasePrice);
+  return averages;
 }
 
 /**
  * Compares the positions with the broker's holdings; bars or frees symbols. Returns the barred.
  *
  * @param options - `barNew: false` frees barred symbols that match and bars nothing new
+ * @param averages - filled with the broker's average purchase price of each holding equal to the
+ *   position (for the position snapshot)
  */
 export async function comparePositions(
   m: OrderManager,
   options: { readonly barNew?: boolean } = {},
+  averages?: Map<string, Decimal>,
 ): Promise<string[]> {
   const now = m.clock.nowMs();
   const holdings = await m.gateway.getHoldings({}, POLL);
   const broker = new Map(holdings.items.map((i) => [i.symbol, i.quantity]));
   const ours = m.store.positions();
+  if (averages !== undefined) for (const [s, a] of equalAverages(holdings, ours)) averages.set(s, a);
   const blocked = m.store.blocked();
   const mismatched: string[] = [];
   for (const symbol of new Set([...broker.keys(), ...ours.keys()])) {

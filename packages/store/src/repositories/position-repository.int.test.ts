@@ -1,7 +1,7 @@
 import { Decimal } from '@hoga/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTemp, T0 } from '../../test/support.js';
-import type { HogaDatabase } from '../hoga-database.js';
+import { fileAtVersion, openTemp, T0, tempDir } from '../../test/support.js';
+import { HogaDatabase } from '../hoga-database.js';
 import type { PositionEntry } from './position-repository.js';
 
 let db: HogaDatabase;
@@ -54,6 +54,44 @@ describe('PositionRepository', () => {
         db.positions.save({ ts: T0, mode: 'live', strategyId: null, positions: [samsung, samsung] }),
       ).toThrow(/UNIQUE/);
       expect(db.positions.latest('live', null)).toBeNull();
+    });
+  });
+
+  describe('migration 13', () => {
+    it('stores an unknown average or realized PnL as NULL; live snapshots of before lose their 0s', () => {
+      const { dir, cleanup: removeDir } = tempDir();
+      try {
+        const old = fileAtVersion(dir, 12, (raw) => {
+          const snap = raw.prepare('INSERT INTO position_snapshots (ts, mode, strategy_id) VALUES (?, ?, ?)');
+          const item = raw.prepare(
+            `INSERT INTO position_snapshot_items (snapshot_id, symbol, market, currency, quantity, average_price,
+               realized_pnl) VALUES (?, '005930', 'KR', 'KRW', '10', ?, ?)`,
+          );
+          const live = snap.run(T0, 'live', '').lastInsertRowid;
+          item.run(live, '0', '0'); // what the live order manager wrote: not figures
+          const paper = snap.run(T0, 'paper', '').lastInsertRowid;
+          item.run(paper, '71850.5', '-1200');
+        });
+        const opened = HogaDatabase.open(old);
+        try {
+          expect(opened.positions.latest('live', null)?.positions[0]).toMatchObject({
+            quantity: new Decimal(10),
+            averagePrice: null,
+            realizedPnl: null,
+          });
+          expect(opened.positions.latest('paper', null)?.positions[0]).toMatchObject({
+            averagePrice: new Decimal('71850.5'),
+            realizedPnl: new Decimal('-1200'),
+          });
+          const unknown = { ...samsung, averagePrice: null, realizedPnl: null };
+          opened.positions.save({ ts: T0 + 1, mode: 'live', strategyId: null, positions: [unknown] });
+          expect(opened.positions.latest('live', null)?.positions).toEqual([unknown]);
+        } finally {
+          opened.close();
+        }
+      } finally {
+        removeDir();
+      }
     });
   });
 });

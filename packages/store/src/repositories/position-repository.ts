@@ -5,7 +5,13 @@
  */
 import { Currency, type Decimal, Market } from '@hoga/core';
 import type Database from 'better-sqlite3';
-import { decimalToText, textToDecimal, textToMember } from '../codec.js';
+import {
+  decimalToText,
+  nullableDecimalToText,
+  textToDecimal,
+  textToMember,
+  textToNullableDecimal,
+} from '../codec.js';
 import { TRADING_MODES, type TradingMode } from '../trading-mode.js';
 
 /** One position inside a snapshot. */
@@ -15,10 +21,10 @@ export interface PositionEntry {
   readonly currency: Currency;
   /** Signed share quantity. */
   readonly quantity: Decimal;
-  /** Average entry price. */
-  readonly averagePrice: Decimal;
-  /** Realised profit or loss so far, in `currency`. */
-  readonly realizedPnl: Decimal;
+  /** Average entry price; null when not known (a live position the broker's holding does not match). */
+  readonly averagePrice: Decimal | null;
+  /** Realised profit or loss so far, in `currency`; null when not known (live). */
+  readonly realizedPnl: Decimal | null;
 }
 
 /** The positions of one scope at one instant. */
@@ -45,8 +51,8 @@ interface ItemRow {
   market: string;
   currency: string;
   quantity: string;
-  average_price: string;
-  realized_pnl: string;
+  average_price: string | null;
+  realized_pnl: string | null;
 }
 
 /** Reads and writes `position_snapshots` and `position_snapshot_items`. */
@@ -85,8 +91,8 @@ export class PositionRepository {
           p.market,
           p.currency,
           decimalToText(p.quantity),
-          decimalToText(p.averagePrice),
-          decimalToText(p.realizedPnl),
+          nullableDecimalToText(p.averagePrice),
+          nullableDecimalToText(p.realizedPnl),
         );
       }
       return id;
@@ -129,8 +135,8 @@ export class PositionRepository {
         market: textToMember(r.market, MARKETS, 'position_snapshot_items.market'),
         currency: textToMember(r.currency, CURRENCIES, 'position_snapshot_items.currency'),
         quantity: textToDecimal(r.quantity, 'position_snapshot_items.quantity'),
-        averagePrice: textToDecimal(r.average_price, 'position_snapshot_items.average_price'),
-        realizedPnl: textToDecimal(r.realized_pnl, 'position_snapshot_items.realized_pnl'),
+        averagePrice: textToNullableDecimal(r.average_price, 'position_snapshot_items.average_price'),
+        realizedPnl: textToNullableDecimal(r.realized_pnl, 'position_snapshot_items.realized_pnl'),
       })),
     };
   }

@@ -16,6 +16,7 @@ import { MIGRATION_009_FX_RATES_SQL } from './migration-009-fx-rates.js';
 import { MIGRATION_010_RUN_PROCESS_SQL } from './migration-010-run-process.js';
 import { MIGRATION_011_MARKET_CALENDARS_SQL } from './migration-011-market-calendars.js';
 import { MIGRATION_012_RUN_PROCESS_START_SQL } from './migration-012-run-process-start.js';
+import { MIGRATION_013_POSITION_SNAPSHOT_UNKNOWNS_SQL } from './migration-013-position-snapshot-unknowns.js';
 
 /** One schema step. */
 export interface Migration {
@@ -238,6 +239,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 12,
     name: 'runs: when the process that runs each one started (a pid given again to another process reads as gone)',
     sql: MIGRATION_012_RUN_PROCESS_START_SQL,
+  },
+  {
+    version: 13,
+    name: 'position snapshots: an average price or realized PnL not known is NULL (live ones wrote 0)',
+    sql: MIGRATION_013_POSITION_SNAPSHOT_UNKNOWNS_SQL,
   },
 ];
 
