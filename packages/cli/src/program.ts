@@ -11,6 +11,8 @@ import { registerRunCommand } from './commands/run.js';
 import { registerSimCommands } from './commands/sim.js';
 import { registerStartCommand } from './commands/start.js';
 import { cliRuntime, STRATEGY_COMMANDS } from './runtime/cli-runtime.js';
+import { ExitCode } from './runtime/exit-codes.js';
+import { acceptsJson, codeOfExit, writeFailure } from './runtime/failure-output.js';
 
 /**
  * Builds the `hoga` command. Each command family lives in its own module under `commands/` and
@@ -38,8 +40,9 @@ export function createProgram(): Command {
 
   finishCommands(program);
   program.hook('preAction', async (_program, action) => {
-    const flags = action.opts<{ profile?: string; verbose?: boolean; logFile?: string }>();
+    const flags = action.opts<{ profile?: string; verbose?: boolean; logFile?: string; json?: unknown }>();
     cliRuntime.verbose = flags.verbose === true;
+    cliRuntime.json = flags.json === true && acceptsJson(action);
     cliRuntime.logFile = flags.logFile;
     cliRuntime.endWhenDone = STRATEGY_COMMANDS.has(commandPath(action));
     const { applyProfile } = await import('./config/profile.js');
@@ -67,8 +70,14 @@ function finishCommands(command: Command): void {
   command.configureOutput({
     outputError: (text, write) => {
       const problem = text.replace(/^error: /, '').trimEnd();
-      write(
-        `hoga${path === '' ? '' : ` ${path}`}: ${problem}\nsee hoga${path === '' ? '' : ` ${path}`} --help\n`,
+      const name = `hoga${path === '' ? '' : ` ${path}`}`;
+      writeFailure(
+        {
+          code: codeOfExit(ExitCode.USAGE),
+          lines: [problem, `see ${name} --help`],
+          exitCode: ExitCode.USAGE,
+        },
+        { prefix: name, write },
       );
     },
   });

@@ -10,6 +10,7 @@ import { CommanderError } from 'commander';
 import { createProgram } from './program.js';
 import { cliRuntime } from './runtime/cli-runtime.js';
 import { ExitCode } from './runtime/exit-codes.js';
+import { acceptsJson, asksJson, commandOfArgs, writeFailure } from './runtime/failure-output.js';
 
 /**
  * Parses `argv` and runs the command.
@@ -29,7 +30,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     stop();
   });
   try {
-    await createProgram().parseAsync([...argv]);
+    const program = createProgram();
+    // a failure found while parsing, before the action, prints as JSON too when asked for
+    const args = argv.slice(2);
+    cliRuntime.json = asksJson(args) && acceptsJson(commandOfArgs(program, args));
+    await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.OK;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -40,7 +45,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 }
 
 /**
- * Prints a failure on stderr as `hoga: <sentence>` (with the stack under `--verbose`).
+ * Prints a failure on stderr as `hoga: <sentence>` (with the stack under `--verbose`), or as one
+ * line of JSON under `--json` (see `runtime/failure-output.ts`).
  *
  * @param error - what was thrown
  * @param context - the broker address, for network failures
@@ -48,11 +54,5 @@ export async function runCli(argv: readonly string[]): Promise<number> {
  */
 export async function reportFailure(error: unknown, context: { baseUrl?: string } = {}): Promise<number> {
   const { describeError } = await import('./runtime/describe-error.js');
-  const report = describeError(error, context);
-  const [first, ...rest] = report.lines;
-  process.stderr.write(`hoga: ${first}\n${rest.map((line) => `${line}\n`).join('')}`);
-  if (cliRuntime.verbose && error instanceof Error && error.stack !== undefined) {
-    process.stderr.write(`${error.stack}\n`);
-  }
-  return report.exitCode;
+  return writeFailure(describeError(error, context), { error });
 }

@@ -393,12 +393,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       );
     process.exitCode = refused === undefined && !unanswered ? 0 : 1;
   } catch (error) {
-    if (error instanceof OrderUsageError) {
-      process.stderr.write(`hoga: ${error.message}\n`);
-      process.exitCode = 2;
-    } else {
-      reportError(error);
-    }
+    reportError(error instanceof OrderUsageError ? new CliError(error.message, ExitCode.USAGE) : error);
   } finally {
     risk?.sender.dispose();
     close?.();

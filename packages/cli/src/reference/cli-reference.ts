@@ -29,9 +29,28 @@ a test fails when this file is out of date. Install the command with \`npm i -g 
 \`pnpm add -g .\` at the repository root, or run it as \`pnpm -w hoga …\` from anywhere in the
 repository. Relative paths are always the caller's.
 
-## Exit codes
+## Exit codes and errors
 
 EXIT_CODES
+
+A failure is one or two sentences on stderr, \`hoga: …\` (the stack only with \`--verbose\`). A
+command run with \`--json\` prints its failure as one line of JSON instead, with the same exit code:
+
+\`\`\`json
+{"error":{"code":"usage","message":"unknown option '--bogus'","exitCode":2,"hint":"see hoga quote --help"}}
+\`\`\`
+
+\`code\` is the broker's error code, the socket's
+(\`ECONNREFUSED\`), the file system's (\`ENOENT\`), the engine's, or else \`usage\`, \`failed\`,
+\`denied\` or \`interrupted\` after the exit code; \`hint\` (the help to read) and \`details\` (more
+lines: a request id, the reasons a deletion was refused) are there when there is something to say.
+The error goes to **stderr**, as with \`gh … --json\` and \`kubectl … -o json\`, whose errors stay
+on stderr too: stdout holds only results, so \`hoga … --json > out.json\` never stores an error as
+data, and a listing cut short by a failure is never followed by a second JSON document. It is the
+last line of stderr (a retry or warning logged before it is a \`hoga: …\` line); a script checks
+the exit code, then reads it, e.g. \`hoga quote 005930 --json 2> err || tail -n 1 err | jq -r .error.message\`.
+An order the risk checks deny or the broker refuses is a result, not an error: \`hoga order … --json\`
+prints it on stdout (\`verdict\`, \`code\`, \`message\`) with exit 3 or 1.
 
 ## Configuration
 

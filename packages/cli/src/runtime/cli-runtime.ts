@@ -22,13 +22,23 @@ export interface CliRuntime {
    * (`hoga sim` keeps serving after its action returns).
    */
   endWhenDone: boolean;
+  /**
+   * Whether failures print as JSON: the command takes `--json` and was given it (see
+   * `failure-output.ts`). Set from the arguments before parsing, and again before the action.
+   */
+  json: boolean;
 }
 
 /** The commands that run strategy code (see {@link CliRuntime.endWhenDone}). */
 export const STRATEGY_COMMANDS: ReadonlySet<string> = new Set(['backtest', 'run', 'start']);
 
 /** The settings of this run (set by the program's pre-action hook). */
-export const cliRuntime: CliRuntime = { verbose: false, logFile: undefined, endWhenDone: false };
+export const cliRuntime: CliRuntime = {
+  verbose: false,
+  logFile: undefined,
+  endWhenDone: false,
+  json: false,
+};
 
 /** pino level numbers and their names. */
 export const LEVEL_NAMES: Readonly<Record<number, string>> = {

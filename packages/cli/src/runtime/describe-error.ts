@@ -6,9 +6,12 @@
 import { BrokerApiError, ConnectorConfigError, NetworkError } from '@hoga/connector';
 import { HogaError } from '@hoga/core';
 import { CliError, ExitCode } from './exit-codes.js';
+import { codeOfExit } from './failure-output.js';
 
 /** What the user is told. */
 export interface ErrorReport {
+  /** For scripts (`--json`): the broker's, the connector's or the file system's code, else from the exit code. */
+  readonly code: string;
   readonly lines: readonly string[];
   readonly exitCode: ExitCode;
 }
@@ -44,14 +47,17 @@ const FLAG_OF: Readonly<Record<string, string>> = {
 export function describeError(error: unknown, context: { readonly baseUrl?: string } = {}): ErrorReport {
   if (error instanceof CliError) {
     const hint = error.options.helpFor === undefined ? [] : [`see hoga ${error.options.helpFor} --help`];
-    return { lines: [error.message, ...hint], exitCode: error.exitCode };
+    return { code: codeOfExit(error.exitCode), lines: [error.message, ...hint], exitCode: error.exitCode };
   }
   if (error instanceof ConnectorConfigError) return configReport(error);
-  if (error instanceof NetworkError) return { lines: [networkSentence(error, context.baseUrl)], exitCode: 1 };
+  if (error instanceof NetworkError) {
+    return { code: networkCode(error), lines: [networkSentence(error, context.baseUrl)], exitCode: 1 };
+  }
   if (error instanceof BrokerApiError) {
     const status = error.status === 0 ? '' : ` (HTTP ${error.status})`;
     const id = error.requestId === null ? [] : [`request id: ${error.requestId}`];
     return {
+      code: error.code,
       lines: [`${error.code}${status} from ${error.endpoint}: ${error.brokerMessage}`, ...id],
       exitCode: ExitCode.FAILURE,
     };
@@ -60,11 +66,14 @@ export function describeError(error: unknown, context: { readonly baseUrl?: stri
   if (fs !== null) return fs;
   if (error instanceof HogaError) {
     // a strategy's failure already says which strategy, where and what (as a hook's does)
-    if (error.code === STRATEGY_HOOK_FAILED) return { lines: [error.message], exitCode: ExitCode.FAILURE };
-    return { lines: [`${error.code}: ${error.message}`], exitCode: ExitCode.FAILURE };
+    if (error.code === STRATEGY_HOOK_FAILED) {
+      return { code: error.code, lines: [error.message], exitCode: ExitCode.FAILURE };
+    }
+    return { code: error.code, lines: [`${error.code}: ${error.message}`], exitCode: ExitCode.FAILURE };
   }
   const message = error instanceof Error ? error.message : String(error);
   return {
+    code: 'unexpected',
     lines: [`unexpected error: ${message}`, 'run again with --verbose to see where it happened'],
     exitCode: ExitCode.FAILURE,
   };
@@ -82,7 +91,7 @@ function configReport(error: ConnectorConfigError): ErrorReport {
     }
     return `${field} is invalid (${env} or ${flag}): ${message}`;
   });
-  return { lines, exitCode: ExitCode.USAGE };
+  return { code: error.code, lines, exitCode: ExitCode.USAGE };
 }
 
 /** Socket error codes that mean the address is wrong or nothing listens there. */
@@ -99,6 +108,12 @@ function causeAddress(
     return typeof cause.port === 'number' ? `${cause.address}:${cause.port}` : cause.address;
   }
   return typeof cause?.hostname === 'string' ? cause.hostname : null;
+}
+
+/** A network failure's code: the socket's (`ECONNREFUSED`) when it has one, else the connector's. */
+function networkCode(error: NetworkError): string {
+  const cause = error.cause as { code?: unknown } | undefined;
+  return typeof cause?.code === 'string' ? cause.code : error.code;
 }
 
 function networkSentence(error: NetworkError, baseUrl: string | undefined): string {
@@ -153,5 +168,5 @@ function fileReport(error: unknown): ErrorReport | null {
   const words = FS_WORDS[code];
   if (words === undefined || path === undefined) return null;
   const usage = code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENOENT';
-  return { lines: [`${path} ${words}`], exitCode: usage ? ExitCode.USAGE : ExitCode.FAILURE };
+  return { code, lines: [`${path} ${words}`], exitCode: usage ? ExitCode.USAGE : ExitCode.FAILURE };
 }

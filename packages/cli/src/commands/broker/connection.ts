@@ -15,9 +15,9 @@ import { BrokerClient, FileTokenCache, MirroredTokenCache, parseConnectorConfig 
 import type { TokenCache } from '@hoga/core';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
 import { createCliLogger } from '../../runtime/cli-logger.js';
-import { cliRuntime } from '../../runtime/cli-runtime.js';
 import { describeError } from '../../runtime/describe-error.js';
 import { CliError, ExitCode } from '../../runtime/exit-codes.js';
+import { writeFailure } from '../../runtime/failure-output.js';
 import { clientSecretOf } from './client-secret.js';
 import { type ConnectionFlags, DEFAULT_TIMEOUT_SECONDS } from './connection-flags.js';
 
@@ -174,17 +174,12 @@ export async function runWithClient(
 }
 
 /**
- * Prints an error as one or two sentences on stderr (`hoga: …`) and sets the exit code.
+ * Prints an error as one or two sentences on stderr (`hoga: …`; one line of JSON under `--json`)
+ * and sets the exit code.
  *
  * @param error - what went wrong
  * @param context - the broker address, for network failures
  */
 export function reportError(error: unknown, context: { readonly baseUrl?: string } = {}): void {
-  const report = describeError(error, context);
-  const [first, ...rest] = report.lines;
-  process.stderr.write(`hoga: ${first}\n${rest.map((line) => `${line}\n`).join('')}`);
-  if (cliRuntime.verbose && error instanceof Error && error.stack !== undefined) {
-    process.stderr.write(`${error.stack}\n`);
-  }
-  process.exitCode = report.exitCode;
+  process.exitCode = writeFailure(describeError(error, context), { error });
 }

@@ -323,13 +323,11 @@ function guard(io: DbCommandIo, fn: () => void): void {
     fn();
   } catch (e) {
     if (e instanceof CliError) {
-      io.err(`hoga db: ${e.message}\n`);
-      io.fail(e.exitCode);
+      io.failure([e.message], e.exitCode);
       return;
     }
     if (!(e instanceof HogaError)) throw e;
-    io.err(`hoga db: ${e.message}\n`);
-    io.fail(1);
+    io.failure([e.message], 1, { code: e.code });
   }
 }
 

@@ -6,6 +6,7 @@ import { backtestOrderIdPrefix, HogaDatabase, LATEST_SCHEMA_VERSION, RunReposito
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerDbCommands } from '../db.js';
+import { withFailure } from './db-io.js';
 
 const T0 = Date.parse('2026-11-23T09:00:00+09:00');
 let dir: string;
@@ -21,17 +22,20 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 async function hoga(...args: string[]): Promise<{ out: string; err: string; code: number }> {
   const result = { out: '', err: '', code: 0 };
   const program = new Command('hoga').exitOverride().configureOutput({ writeErr: () => undefined });
-  registerDbCommands(program, {
-    out: (t) => {
-      result.out += t;
-    },
-    err: (t) => {
-      result.err += t;
-    },
-    fail: (c) => {
-      result.code = c;
-    },
-  });
+  registerDbCommands(
+    program,
+    withFailure({
+      out: (t) => {
+        result.out += t;
+      },
+      err: (t) => {
+        result.err += t;
+      },
+      fail: (c) => {
+        result.code = c;
+      },
+    }),
+  );
   await program.parseAsync(['node', 'hoga', 'db', ...args]);
   return result;
 }

@@ -10,6 +10,7 @@ import { HogaDatabase } from '@hoga/store';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerDbCommands } from '../db.js';
+import { withFailure } from './db-io.js';
 
 let dir: string;
 let file: string;
@@ -25,15 +26,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function hogaDb(...args: string[]): Promise<{ out: string; code: number }> {
   const result = { out: '', code: 0 };
   const program = new Command('hoga').exitOverride().configureOutput({ writeErr: () => undefined });
-  registerDbCommands(program, {
-    out: (t) => {
-      result.out += t;
-    },
-    err: () => undefined,
-    fail: (c) => {
-      result.code = c;
-    },
-  });
+  registerDbCommands(
+    program,
+    withFailure({
+      out: (t) => {
+        result.out += t;
+      },
+      err: () => undefined,
+      fail: (c) => {
+        result.code = c;
+      },
+    }),
+  );
   await program.parseAsync(['node', 'hoga', 'db', ...args, '--db', file]);
   return result;
 }

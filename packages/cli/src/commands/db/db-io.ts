@@ -4,6 +4,7 @@
  * @module
  */
 import { renderCsv } from '../../output/table.js';
+import { codeOfExit, writeFailure } from '../../runtime/failure-output.js';
 
 /** Where the `db` commands write, and how they report failure. */
 export interface DbCommandIo {
@@ -13,16 +14,45 @@ export interface DbCommandIo {
   readonly err: (text: string) => void;
   /** Sets the process exit code. */
   readonly fail: (code: number) => void;
+  /**
+   * Reports a failure and sets the exit code: `hoga db: <line>` per line on stderr, or one line of
+   * JSON under `--json` (the first line its message, the others its details).
+   */
+  readonly failure: (lines: readonly string[], exitCode: number, options?: FailureOptions) => void;
+}
+
+/** How a `db` failure is shown: its code for scripts (default from the exit code), the text's prefix. */
+export interface FailureOptions {
+  readonly code?: string;
+  /** Default `hoga db`. */
+  readonly prefix?: string;
+}
+
+/**
+ * An io whose {@link DbCommandIo.failure} writes through its own `err` and `fail` (text, or JSON
+ * under `--json`: `runtime/failure-output.ts` decides).
+ */
+export function withFailure(io: Omit<DbCommandIo, 'failure'>): DbCommandIo {
+  return {
+    ...io,
+    failure: (lines, exitCode, options = {}) =>
+      io.fail(
+        writeFailure(
+          { code: options.code ?? codeOfExit(exitCode), lines, exitCode },
+          { prefix: options.prefix ?? 'hoga db', prefixEvery: true, write: io.err },
+        ),
+      ),
+  };
 }
 
 /** The process's own streams and exit code. */
-export const processIo: DbCommandIo = {
+export const processIo: DbCommandIo = withFailure({
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   fail: (code) => {
     process.exitCode = code;
   },
-};
+});
 
 /**
  * Lays out rows as left-aligned columns separated by two spaces, with a header line.

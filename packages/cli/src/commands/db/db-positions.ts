@@ -85,8 +85,7 @@ function paperPositions(db: HogaDatabase): PositionRow[] {
 export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
   const file = resolveDatabasePath(flags.db);
   if (file !== ':memory:' && !existsSync(file)) {
-    io.err(`hoga: no database at ${file} (give --db or HOGA_DB)\n`);
-    io.fail(1);
+    io.failure([`no database at ${file} (give --db or HOGA_DB)`], 1, { prefix: 'hoga' });
     return;
   }
   const db = HogaDatabase.open(file, { migrate: false });

@@ -96,8 +96,13 @@ function removedText(runId: string, r: RemovedBacktestRows, sharedWith: readonly
 }
 
 /** Why a backtest still running is not deleted, and what to do. */
+function runningSentence(runId: string, owner: RunProcess): string {
+  return `backtest ${runId} is still running (process ${owner.pid} on this machine): wait for it to finish, or stop it (Ctrl-C where it runs, or kill ${owner.pid}), then delete it`;
+}
+
+/** {@link runningSentence} as a line of stderr. */
 function runningText(runId: string, owner: RunProcess): string {
-  return `hoga db: backtest ${runId} is still running (process ${owner.pid} on this machine): wait for it to finish, or stop it (Ctrl-C where it runs, or kill ${owner.pid}), then delete it\n`;
+  return `hoga db: ${runningSentence(runId, owner)}\n`;
 }
 
 /** What a deletion did, as {@link report} prints it. */
@@ -157,14 +162,12 @@ export function dbRunsDelete(
 ): void {
   const wrong = misuse(flags);
   if (wrong !== null) {
-    io.err(`hoga db: ${wrong}\n`);
-    io.fail(2);
+    io.failure([wrong], 2);
     return;
   }
   const file = resolveDatabasePath(flags.db);
   if (file !== ':memory:' && (!existsSync(file) || statSync(file).isDirectory())) {
-    io.err(`hoga db: no database at ${file}: give --db or HOGA_DB${simulatorDatabaseHint(flags.db)}\n`);
-    io.fail(2);
+    io.failure([`no database at ${file}: give --db or HOGA_DB${simulatorDatabaseHint(flags.db)}`], 2);
     return;
   }
   const db = HogaDatabase.open(file, { migrate: false });
@@ -190,20 +193,19 @@ export function dbRunsDelete(
         const owner = kinds.get(id) === 'backtest' ? liveBacktestProcess(c, id) : null;
         return owner === null ? [] : [[id, owner] as const];
       });
-      for (const [id, kind] of refused) {
-        io.err(
-          `hoga db: run ${id} is a ${kind} run: its orders and fills are the account's record and are never deleted; only backtests are (hoga db runs --kind backtest lists them)\n`,
-        );
-      }
-      for (const [id, owner] of running) io.err(runningText(id, owner));
-      for (const id of missing) {
-        io.err(
-          `hoga db: no run ${id} in ${file} (hoga db runs lists them)${simulatorDatabaseHint(flags.db)}\n`,
-        );
-      }
-      if (refused.length > 0 || running.length > 0 || missing.length > 0) {
-        io.err('hoga db: nothing was deleted\n');
-        io.fail(refused.length > 0 || running.length > 0 ? 2 : 1);
+      const reasons = [
+        ...refused.map(
+          ([id, kind]) =>
+            `run ${id} is a ${kind} run: its orders and fills are the account's record and are never deleted; only backtests are (hoga db runs --kind backtest lists them)`,
+        ),
+        ...running.map(([id, owner]) => runningSentence(id, owner)),
+        ...missing.map(
+          (id) => `no run ${id} in ${file} (hoga db runs lists them)${simulatorDatabaseHint(flags.db)}`,
+        ),
+      ];
+      if (reasons.length > 0) {
+        // the headline first: under --json it is the error's message, the reasons its details
+        io.failure(['nothing was deleted', ...reasons], refused.length > 0 || running.length > 0 ? 2 : 1);
         return;
       }
     } else if (flags.before !== undefined) {
@@ -245,10 +247,12 @@ export function dbRunsDelete(
         flags.json === true,
         io,
       );
-      io.err(
-        `hoga db: VACUUM of ${file} failed (${(error as Error).message})${done.length > 0 ? '; the backtests listed are deleted' : ''}: run hoga db runs --vacuum again when no other hoga process uses the file (it needs free disk space about the file's size)\n`,
+      io.failure(
+        [
+          `VACUUM of ${file} failed (${(error as Error).message})${done.length > 0 ? '; the backtests listed are deleted' : ''}: run hoga db runs --vacuum again when no other hoga process uses the file (it needs free disk space about the file's size)`,
+        ],
+        1,
       );
-      io.fail(1);
       return;
     }
     const vacuum = { beforeBytes, afterBytes: fileBytes(file) };

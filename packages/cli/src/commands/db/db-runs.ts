@@ -180,8 +180,7 @@ function oneRun(runs: RunRepository, run: RunRecord, json: boolean, io: DbComman
 export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
   const file = resolveDatabasePath(flags.db);
   if (file !== ':memory:' && (!existsSync(file) || statSync(file).isDirectory())) {
-    io.err(`hoga db: no database at ${file}: give --db or HOGA_DB${simulatorDatabaseHint(flags.db)}\n`);
-    io.fail(2);
+    io.failure([`no database at ${file}: give --db or HOGA_DB${simulatorDatabaseHint(flags.db)}`], 2);
     return;
   }
   const reading = openForReading(file);
@@ -193,18 +192,18 @@ export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
     const runs = hasRuns ? new RunRepository(reading.db.connection) : null;
     if (flags.id !== undefined) {
       if (flags.csv === true && flags.json !== true) {
-        io.err(
-          'hoga db: --csv lists runs; one run (--id) prints as a report, or with its trades and equity as --json\n',
+        io.failure(
+          ['--csv lists runs; one run (--id) prints as a report, or with its trades and equity as --json'],
+          2,
         );
-        io.fail(2);
         return;
       }
       const run = runs?.get(flags.id);
       if (runs === null || run === undefined) {
-        io.err(
-          `hoga db: no run ${flags.id} in ${file} (hoga db runs lists them)${simulatorDatabaseHint(flags.db)}\n`,
+        io.failure(
+          [`no run ${flags.id} in ${file} (hoga db runs lists them)${simulatorDatabaseHint(flags.db)}`],
+          1,
         );
-        io.fail(1);
         return;
       }
       oneRun(runs, run, flags.json === true, io);

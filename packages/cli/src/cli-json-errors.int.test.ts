@@ -1,0 +1,110 @@
+/**
+ * With `--json`, a failure is one line of JSON, `{"error":{"code","message","exitCode",…}}`, the last
+ * line of stderr (stdout keeps only results, as gh and kubectl do), with the exit code the text
+ * form has. Before, the error was a plain `hoga: …` sentence, so a script reading JSON got nothing
+ * it could parse. Without `--json` the text is unchanged.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HogaRun, hoga, simFlags } from './hoga-process.test-helper.js';
+
+let sim: SimulatorHandle;
+const dir = mkdtempSync(join(tmpdir(), 'hoga-json-errors-'));
+const env = { HOGA_TOKEN_FILE: join(dir, 'tokens.json') };
+
+beforeAll(async () => {
+  sim = await startSimulator({ start: '2026-11-23T10:00:00.000+09:00', rateLimit: false });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+interface JsonError {
+  readonly error: { readonly code: string; readonly message: string; readonly exitCode: number };
+}
+
+/** The failure a run printed: its stderr's last line, parsed (throws when it is not JSON). */
+function jsonError(run: HogaRun): JsonError['error'] {
+  const lines = run.err.trimEnd().split('\n');
+  const parsed = JSON.parse(lines.at(-1) ?? '') as JsonError;
+  expect(parsed.error.exitCode).toBe(run.code);
+  return parsed.error;
+}
+
+describe('hoga … --json prints its failure as JSON', () => {
+  it('a broker refusal (an unknown symbol) keeps exit 1 and names the broker code', async () => {
+    const run = await hoga(['quote', 'NOSUCH', '--json', ...simFlags(sim.url)], { env });
+    expect(run.code).toBe(1);
+    expect(run.out).toBe('');
+    const error = jsonError(run);
+    expect(error.code).not.toBe('');
+    expect(error.message).toMatch(/NOSUCH|symbol/i);
+    // the same failure without --json is the sentence it was
+    const text = await hoga(['quote', 'NOSUCH', ...simFlags(sim.url)], { env });
+    expect(text.code).toBe(1);
+    expect(text.err).toMatch(/^hoga: /);
+    expect(() => JSON.parse(text.err)).toThrow();
+  });
+
+  it('an unreachable broker keeps exit 1', async () => {
+    const run = await hoga(
+      ['holdings', '--json', '--base-url', 'http://127.0.0.1:1', '--client-id', 'c', '--client-secret', 's'],
+      { env },
+    );
+    expect(run.code).toBe(1);
+    const error = jsonError(run);
+    expect(error.code).toBe('ECONNREFUSED');
+    expect(error.message).toContain('is not reachable');
+  });
+
+  it('a usage error found while parsing (an unknown flag) keeps exit 2 and the help hint', async () => {
+    const run = await hoga(['quote', '005930', '--json', '--bogus', ...simFlags(sim.url)], { env });
+    expect(run.code).toBe(2);
+    expect(run.err.trimEnd().split('\n')).toHaveLength(1);
+    const error = jsonError(run);
+    expect(error).toMatchObject({ code: 'usage', hint: 'see hoga quote --help' });
+    expect(error.message).toContain('--bogus');
+  });
+
+  it('a missing connection setting keeps exit 2', async () => {
+    const run = await hoga(['accounts', '--json'], { env });
+    expect(run.code).toBe(2);
+    expect(jsonError(run).message).toMatch(/HOGA_BASE_URL.* not set/);
+  });
+
+  it('a bad order (hoga order buy without a price) keeps exit 2', async () => {
+    const run = await hoga(
+      ['order', 'buy', '005930', '1', '--json', ...simFlags(sim.url), '--db', join(dir, 'order.sqlite')],
+      { env },
+    );
+    expect(run.code).toBe(2);
+    expect(jsonError(run)).toMatchObject({ code: 'usage', message: expect.stringContaining('--limit') });
+  });
+
+  it('hoga db runs on a missing file and hoga db orders on a directory keep exit 2', async () => {
+    const missing = await hoga(['db', 'runs', '--json', '--db', join(dir, 'none.sqlite')], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.out).toBe('');
+    expect(jsonError(missing).message).toContain('no database at');
+    const folder = join(dir, 'folder');
+    mkdirSync(folder, { recursive: true });
+    const directory = await hoga(['db', 'orders', '--json', '--db', folder], { env });
+    expect(directory.code).toBe(2);
+    expect(jsonError(directory).message).toContain('is a directory');
+  });
+
+  it('hoga data list on a missing file', async () => {
+    const run = await hoga(['data', 'list', '--json', '--db', join(dir, 'nothing', 'x.sqlite')], { env });
+    expect(run.code).not.toBe(0);
+    expect(jsonError(run).message).not.toBe('');
+  });
+
+  it('a command that takes no --json is unchanged (hoga sim --bogus)', async () => {
+    const run = await hoga(['sim', '--bogus', '--json'], { env });
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/^hoga sim: /);
+  });
+});
