@@ -9,6 +9,33 @@ import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+/**
+ * Ctrl-C while the command's code is still loading (the bundle read and compiled, or rebuilt, or
+ * the sources run through tsx), before the command has a handler of its own: said, exit 130, as
+ * `hoga run` says it later in its start-up (packages/cli/src/commands/run-start-interrupt.ts, whose
+ * first words these are). Node's default ended the process with no word. The command takes the
+ * signal back (src/runtime/startup-interrupt.ts): every command before its action runs, `hoga run`
+ * once its own start-up handler is in place.
+ */
+function interruptWhileLoading() {
+  const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+  const onSignal = () => {
+    process.stderr.write(
+      command === 'run'
+        ? 'hoga run: interrupted during start-up, before the run started: no order was placed\n'
+        : `hoga${command === undefined ? '' : ` ${command}`}: interrupted during start-up, before the command ran: nothing was done\n`,
+    );
+    process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  globalThis[Symbol.for('hoga.startupInterrupt')] = {
+    command,
+    release: () => process.removeListener('SIGINT', onSignal),
+  };
+}
+
+interruptWhileLoading();
+
 const cliDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const packagesDir = join(cliDir, '..');
 const bundlePath = join(cliDir, 'dist', 'hoga.mjs');

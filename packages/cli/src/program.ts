@@ -13,6 +13,7 @@ import { registerStartCommand } from './commands/start.js';
 import { cliRuntime, STRATEGY_COMMANDS } from './runtime/cli-runtime.js';
 import { ExitCode } from './runtime/exit-codes.js';
 import { acceptsJson, codeOfExit, writeFailure } from './runtime/failure-output.js';
+import { releaseStartupInterruptSoon } from './runtime/startup-interrupt.js';
 
 /**
  * Builds the `hoga` command. Each command family lives in its own module under `commands/` and
@@ -45,6 +46,8 @@ export function createProgram(): Command {
     cliRuntime.json = flags.json === true && acceptsJson(action);
     cliRuntime.logFile = flags.logFile;
     cliRuntime.endWhenDone = STRATEGY_COMMANDS.has(commandPath(action));
+    // Ctrl-C is the command's from here (hoga run's once its start-up handler is in place)
+    if (commandPath(action) !== 'run') await releaseStartupInterruptSoon();
     const { applyProfile } = await import('./config/profile.js');
     applyProfile(flags.profile, process.cwd(), process.env);
   });

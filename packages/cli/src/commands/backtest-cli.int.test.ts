@@ -351,10 +351,15 @@ describe('hoga backtest', () => {
     const result = await hoga(backtestArgs({ strategy: THROWS_IN_CONSTRUCTOR, extra: ['--json'] }));
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    // before: 'hoga: strategy-hook-failed: strategy ThrowsInConstructor threw in constructor: …'
-    expect(result.stderr).toMatch(
-      /^hoga: strategy ThrowsInConstructor threw in constructor: cannot read its model \(at \S*throws-in-constructor\.ts:\d+:\d+\)$/m,
+    // before: 'hoga: strategy-hook-failed: strategy ThrowsInConstructor threw in constructor: …'; under
+    // --json the failure is the last line of stderr, as JSON (cli-json-errors.int.test.ts)
+    const failure = JSON.parse(result.stderr.trimEnd().split('\n').at(-1) ?? '') as {
+      error: { code: string; message: string; exitCode: number };
+    };
+    expect(failure.error.message).toMatch(
+      /^strategy ThrowsInConstructor threw in constructor: cannot read its model \(at \S*throws-in-constructor\.ts:\d+:\d+\)$/,
     );
+    expect(failure.error).toMatchObject({ code: 'strategy-hook-failed', exitCode: 1 });
     expect(readStore((_, stored) => stored.list({ limit: 1000 }).length)).toBe(before);
   }, 60_000);
 

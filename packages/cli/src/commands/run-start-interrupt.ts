@@ -12,6 +12,7 @@
  * @module
  */
 import { ExitCode } from '../runtime/exit-codes.js';
+import { releaseStartupInterrupt } from '../runtime/startup-interrupt.js';
 
 /** See the module documentation; {@link StartInterrupt.release} once the run is up. */
 export class StartInterrupt {
@@ -38,6 +39,8 @@ export class StartInterrupt {
   constructor(private readonly cleanUp: () => void) {
     process.on('SIGINT', this.onSignal);
     process.on('SIGTERM', this.onSignal);
+    // bin/hoga.js's handler while the code loaded says the same; this one takes over
+    releaseStartupInterrupt();
   }
 
   /** The engine starts the run: a signal from now on stops it once it is up. */

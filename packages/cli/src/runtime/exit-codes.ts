@@ -17,7 +17,8 @@ export const ExitCode = {
   DENIED: 3,
   /**
    * Stopped by Ctrl-C: a download (what it stored stays, rerun to resume), a backtest (stored as
-   * stopped), a `hoga run` still starting. A `hoga run` that is up stops cleanly and exits 0.
+   * stopped), a `hoga run` still starting, any command while its code loads (bin/hoga.js). A
+   * `hoga run` that is up stops cleanly and exits 0.
    */
   INTERRUPTED: 130,
 } as const;
@@ -33,7 +34,8 @@ export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
   [
     ExitCode.INTERRUPTED,
     'interrupted by Ctrl-C: `hoga data download` and `hoga backtest` (what a download stored stays; a backtest is stored as stopped), ' +
-      '`hoga run` during its start-up (it says whether an order was placed); a `hoga run` that is up stops cleanly on Ctrl-C and exits 0; other commands end at once',
+      '`hoga run` during its start-up (it says whether an order was placed), any command while its code still loads (it says so, before it did anything); ' +
+      'a `hoga run` that is up stops cleanly on Ctrl-C and exits 0; other commands end at once',
   ],
 ];
 
