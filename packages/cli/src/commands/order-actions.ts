@@ -127,7 +127,8 @@ async function seedView(
   db: HogaDatabase,
   strategy: StrategyId,
   target: { clientOrderId: string; brokerOrderId: string | null } | null,
-): Promise<void> {
+): Promise<{ readonly holdsUsd: boolean }> {
+  let holdsUsd = false;
   const now = Date.now();
   const feed = (record: OrderRecord, terminal: boolean) => {
     const own = db.orders.findByBrokerOrderId(record.orderId) ?? null;
@@ -145,6 +146,7 @@ async function seedView(
       timeInForce: record.timeInForce,
       confirmHighValue: true,
     }) as unknown as OrderIntent;
+    if (record.currency === 'USD') holdsUsd = true;
     const base = { clientOrderId, strategyId: owner, tsEvent: now, tsInit: now };
     const events: OrderEvent[] = [{ ...base, eventId: newEventId(), type: 'OrderSubmitted', intent }];
     if (terminal) {
@@ -181,6 +183,7 @@ async function seedView(
   }
   const holdings = await client.getHoldings();
   for (const item of holdings.items) {
+    if (item.currency === 'USD' && !item.quantity.isZero()) holdsUsd = true;
     risk.book.setHolding(
       strategy,
       item.symbol,
@@ -189,6 +192,7 @@ async function seedView(
       item.averagePurchasePrice,
     );
   }
+  return { holdsUsd };
 }
 
 function resolveTarget(
@@ -292,7 +296,16 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     // the store as the broker has it now (no process may have polled since the order was sent):
     // an order that filled meanwhile is judged, and listed by hoga db, as filled
     if (target !== null) await manager.refreshOrder(target.clientOrderId);
-    await seedView(risk, client, db, strategy, target);
+    const { holdsUsd } = await seedView(risk, client, db, strategy, target);
+    // The USD/KRW rate converts USD amounts only: a US order's value (the broker's maximum amount,
+    // the risk limits) and the account's USD holdings and open USD orders (the account-wide
+    // limits). A KR order on an account with nothing in USD multiplies it by nothing: it is not
+    // read (before, every hoga order read it, a MARKET_INFO request); the judgement is given the
+    // book's own rate, which values KR orders already.
+    const symbol = intent?.instrument.symbol ?? db.orders.get(target?.clientOrderId ?? '')?.symbol;
+    if (!holdsUsd && symbol !== undefined && instrumentOf(symbol).currency !== 'USD') {
+      risk.market?.followFx(risk.book.usdKrw());
+    }
     const base = { commandId: newEventId(), strategyId: strategy, tsInit: clock.nowMs() };
     let command: OrderCommand;
     if (intent !== null) command = { ...base, type: 'SubmitOrder', intent };

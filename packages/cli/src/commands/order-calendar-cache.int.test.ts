@@ -6,7 +6,9 @@
  * read both calendars again, and run within a second of the first it was refused
  * (`getUsMarketCalendar: retrying in 1 s … rate-limit-exceeded` on stderr) and waited. Now the
  * second reads them from the database, and only the exchange rate from the broker; an answer about
- * today older than the freshness (10 minutes) is read from the broker again.
+ * today older than the freshness (10 minutes) is read from the broker again. (The rate is read
+ * because the account holds US shares; a KR order on one with nothing in USD reads none:
+ * order-fx-read.int.test.ts.)
  */
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
