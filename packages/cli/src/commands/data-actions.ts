@@ -29,6 +29,7 @@ import { emit, formatOf } from '../output/emit.js';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 import { toBeforeFrom } from './backtest-options.js';
 import { type ConnectionFlags, runWithClient } from './broker/connection.js';
+import { exportTime, exportZone } from './data-export-time.js';
 import { openForReading, type ReadingDatabase } from './db/open-for-reading.js';
 import { candleDatabaseFile, connectionConfigured, embeddedSimulator } from './market-source.js';
 
@@ -282,7 +283,7 @@ const EXPORT_COLUMNS = ['symbol', 'interval', 'time', 'open', 'high', 'low', 'cl
 
 /**
  * `data export`: cached candles as CSV or Parquet, oldest first per symbol. Both formats carry the
- * same columns and the same text: `time` is the ISO date-time in KST, prices and volume are the exact
+ * same columns and the same text: `time` is the ISO date-time in KST (or `--tz`'s zone), prices and volume are the exact
  * decimals as stored (Parquet: UTF8 strings, never a lossy DOUBLE). Parquet is binary, so it needs
  * `--out`.
  */
@@ -295,6 +296,8 @@ export async function dataExport(flags: {
   /** Absent: Parquet for an `--out` file named `.parquet`, else CSV. */
   format?: 'csv' | 'parquet';
   out?: string;
+  /** The time column's zone: `KST` (absent too), `exchange` (each symbol's) or an IANA zone. */
+  tz?: string;
 }): Promise<void> {
   const parquetName = flags.out?.toLowerCase().endsWith('.parquet') === true;
   const format = flags.format ?? (parquetName ? 'parquet' : 'csv');
@@ -336,8 +339,9 @@ export async function dataExport(flags: {
     for (const [index, symbol] of symbols.entries()) {
       const range = ranges[index]!;
       const before = rows;
+      const zone = exportZone(symbol, flags.tz);
       for (const c of db.candles.get({ symbol, interval: flags.interval, adjusted: true }, range)) {
-        const ts = DateTime.fromMillis(c.ts, { zone: KST_ZONE }).toISO() ?? String(c.ts);
+        const ts = exportTime(c.ts, flags.interval, zone);
         const row = [
           symbol,
           flags.interval,

@@ -5,6 +5,7 @@
  * @module
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { IANAZone } from 'luxon';
 import { describeStoreDb, withConnection } from './broker/connection-flags.js';
 
 const DB_HELP =
@@ -18,6 +19,18 @@ function symbolList(value: string): string[] {
   if (list.length === 0)
     throw new InvalidArgumentError(`--symbols: expected symbols like 005930,AAPL, found "${value}"`);
   return [...new Set(list)]; // a symbol named twice is downloaded and exported once
+}
+
+/**
+ * The zone of `--tz`: `KST` (any case), `exchange` (each symbol's own), or an IANA zone luxon knows.
+ */
+function timeZone(value: string): string {
+  if (value.toUpperCase() === 'KST') return 'KST';
+  if (value === 'exchange') return value;
+  if (IANAZone.isValidZone(value)) return value;
+  throw new InvalidArgumentError(
+    `--tz: expected KST, exchange or an IANA time zone (America/New_York), found "${value}"`,
+  );
 }
 
 const interval = () =>
@@ -75,7 +88,7 @@ export function registerDataCommands(program: Command): void {
   data
     .command('export')
     .description(
-      "write cached candles as CSV or Parquet (symbol, interval, time, open, high, low, close, volume); time is the candle's end in KST (1d: its trading date's midnight KST), as the broker stamps it",
+      "write cached candles as CSV or Parquet (symbol, interval, time, open, high, low, close, volume); time is the candle's end, in KST unless --tz says otherwise (1d: its trading date's midnight), as the broker stamps it",
     )
     .option('--db <file>', DB_HELP)
     .option('--symbols <list>', 'only these symbols (default: every cached one)', symbolList)
@@ -89,6 +102,14 @@ export function registerDataCommands(program: Command): void {
       ).choices(['csv', 'parquet']),
     )
     .option('--out <file>', 'write to this file instead of stdout (replaced when there; never a database)')
+    .addOption(
+      new Option(
+        '--tz <zone>',
+        "time zone of the time column: KST, exchange (each symbol's exchange: New York for a US symbol, KST for a KR one) or an IANA zone such as Europe/London; a 1d candle stays on its trading date, at midnight in that zone",
+      )
+        .default('KST')
+        .argParser(timeZone),
+    )
     .action(async (flags) => {
       const { dataExport } = await import('./data-actions.js');
       await dataExport(flags);
