@@ -141,3 +141,25 @@ export function hoga(args: readonly string[], options: HogaOptions = {}): Promis
 export function simFlags(url: string): string[] {
   return ['--base-url', url, '--client-id', 'sim-client', '--client-secret', 'sim-secret'];
 }
+
+/** A failure as `--json` prints it (docs/cli.md, "Exit codes and errors"). */
+export interface JsonFailure {
+  readonly code: string;
+  readonly message: string;
+  readonly exitCode: number;
+  readonly hint?: string;
+  readonly details?: readonly string[];
+}
+
+/** The failure a `--json` run printed: the last line of its stderr, parsed (throws when it is not JSON). */
+export function jsonFailure(stderr: string): JsonFailure {
+  return (JSON.parse(stderr.trimEnd().split('\n').at(-1) ?? '') as { error: JsonFailure }).error;
+}
+
+/** A `--json` run's failure as its text form would say it: the message, then its details, a line each. */
+export function failureText(stderr: string): string {
+  const failure = jsonFailure(stderr);
+  return [failure.message, ...(failure.details ?? []), ...(failure.hint === undefined ? [] : [failure.hint])]
+    .map((line) => `${line}\n`)
+    .join('');
+}

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
+import { hoga as hogaBin, jsonFailure, simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
 import { cachedBars, hogaBacktest, ROOT } from './backtest-runs.test-helper.js';
 
@@ -198,8 +198,9 @@ describe('hoga backtest, checked by hand', () => {
       ...simFlags(sim.url),
       ...['--db', db],
     ]);
-    expect(run.stderr).toContain(
-      'hoga: --cash: KRW amount 100000000000000000000 is more than 100,000,000,000,000 (the equity curve counts to the won below it)',
+    // (--json: the failure as JSON, stderr's last line)
+    expect(jsonFailure(run.stderr).message).toBe(
+      '--cash: KRW amount 100000000000000000000 is more than 100,000,000,000,000 (the equity curve counts to the won below it)',
     );
     expect([run.code, run.stdout]).toEqual([2, '']);
   });

@@ -19,7 +19,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { simFlags } from '../hoga-process.test-helper.js';
+import { failureText, simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
 import { hogaBacktest as hoga } from './backtest-runs.test-helper.js';
 import { useCliSimulator } from './cli-simulator.test-helper.js';
@@ -155,7 +155,8 @@ describe('hoga backtest: a wrong call to the context', TSX_CHILD, () => {
     const result = await run('cash');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('cash krw 100000000 usd 100000');
-    expect(result.stderr).toContain(
+    // (the run is --json: the failure is stderr's last line, as JSON)
+    expect(failureText(result.stderr)).toContain(
       'strategy Misuse threw in onStart: cash: expected a currency, KRW or USD, found "EUR"',
     );
   });

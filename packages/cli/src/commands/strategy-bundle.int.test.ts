@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hoga, simFlags } from '../hoga-process.test-helper.js';
+import { failureText, hoga, simFlags } from '../hoga-process.test-helper.js';
 
 let sim: SimulatorHandle;
 let dir: string;
@@ -143,12 +143,13 @@ export default class Broken extends Strategy {
     );
     const first = await backtestMarch(broken);
     expect(first.run.code).toBe(2);
-    expect(first.run.err).toContain(
+    expect(failureText(first.run.err)).toContain(
       `strategy file ${broken} failed to load: Expression expected at ${broken}:4:21`,
     );
-    // the line itself and a caret under the place, as Node shows them
-    expect(first.run.err).toContain('    if (bar.close > ) this.ctx.buy(bar.symbol, 1);\n');
-    expect(first.run.err).toMatch(/\n {20}\^\n/);
+    // the line itself and a caret under the place, as Node shows them (the run is --json: the
+    // failure is its stderr's last line, as JSON)
+    expect(failureText(first.run.err)).toContain('    if (bar.close > ) this.ctx.buy(bar.symbol, 1);\n');
+    expect(failureText(first.run.err)).toMatch(/\n {20}\^\n/);
 
     writeFileSync(join(dir, 'bad-sizing.ts'), 'export function lot(q: number): number {\n  return q +;\n}\n');
     const importer = join(dir, 'uses-bad-sizing.ts');
@@ -163,7 +164,7 @@ export default class UsesBadSizing extends Strategy {
     );
     const second = await backtestMarch(importer);
     expect(second.run.code).toBe(2);
-    expect(second.run.err).toContain(
+    expect(failureText(second.run.err)).toContain(
       `failed to load: Expression expected at ${join(dir, 'bad-sizing.ts')}:2:`,
     );
   }, 120_000);
