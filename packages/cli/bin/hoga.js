@@ -29,7 +29,6 @@ function interruptWhileLoading() {
   };
   process.on('SIGINT', onSignal);
   globalThis[Symbol.for('hoga.startupInterrupt')] = {
-    command,
     release: () => process.removeListener('SIGINT', onSignal),
   };
 }
