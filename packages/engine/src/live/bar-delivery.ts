@@ -24,6 +24,7 @@ import type { MarkBook } from '../portfolio/mark-book.js';
 import type { RiskGateBinding } from '../risk/risk-gate-factory.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { DailyBarGate } from './daily-bar-gate.js';
+import { HandedBars } from './handed-bars.js';
 import { MarketClosedNotice } from './market-closed-notice.js';
 import { MarketSubscriptions } from './market-subscriptions.js';
 import type { PaperAccount } from './paper-account.js';
@@ -34,7 +35,7 @@ import { sayCandlePolling } from './start-progress.js';
 /** What the bar delivery needs of the run's options. */
 type DeliveryOptions = Pick<
   LiveRunOptions,
-  'client' | 'clock' | 'settings' | 'streamIntervals' | 'onBar' | 'onError' | 'logger'
+  'client' | 'clock' | 'settings' | 'streamIntervals' | 'onBar' | 'onError' | 'logger' | 'db'
 >;
 
 /** What {@link BarDelivery} hands the bars to, and what it works with. */
@@ -67,6 +68,8 @@ export class BarDelivery {
   private readonly timerTick: ReturnType<typeof setInterval>;
   private readonly closedNotice: MarketClosedNotice;
   private closedCheckedMs = Number.NEGATIVE_INFINITY;
+  /** The bars each strategy id had, in this run and the earlier ones of its mode. */
+  private readonly handed: HandedBars;
 
   /**
    * Starts at once: the streams of the run's symbols and of the strategies' subscriptions so far,
@@ -88,6 +91,7 @@ export class BarDelivery {
       },
     });
     const interval = o.settings.interval;
+    this.handed = new HandedBars({ db: o.db, mode: o.settings.mode, logger: o.logger });
     // daily bars wait for their market's regular session (a market order placed on one goes in at
     // the open, as a backtest fills it at the next bar's open)
     this.dailyBars = new DailyBarGate({
@@ -156,14 +160,15 @@ export class BarDelivery {
 
   /**
    * Stops the timer, the streams and the market subscriptions and drops the daily bars waiting;
-   * resolves once the bar being handled finished (call once the run stopped).
+   * resolves once the bar being handled finished and the bars handed over are stored (call once the
+   * run stopped).
    */
   close(): Promise<void> {
     clearInterval(this.timerTick);
     this.dailyBars.clear();
     this.market.dispose();
     this.streams.dispose();
-    return this.chain;
+    return this.chain.then(() => this.handed.flush());
   }
 
   /** Queues `task` after the hand-overs before it (dropped once the run stopped). */
@@ -173,7 +178,12 @@ export class BarDelivery {
     });
   }
 
-  /** Queues the hand-over of one bar of the run's symbols to every strategy. */
+  /**
+   * Queues the hand-over of one bar of the run's symbols to every strategy, but for a strategy id
+   * an earlier run already handed it to (the run's first bar, the newest completed candle, after a
+   * restart before the next completed): to one with a warm-up it comes as warm-up
+   * (`ctx.isWarmingUp`, its orders denied), to the others not at all (see `handed-bars.ts`).
+   */
   private deliver(bar: Bar): void {
     const { runtime, marks, risk } = this.parts;
     this.chain = this.chain.then(async () => {
@@ -187,8 +197,17 @@ export class BarDelivery {
       this.o.onBar?.(bar);
       for (const host of runtime.hosts) {
         if (typeof host.strategy.onBar !== 'function') continue;
-        runtime.call(host, 'onBar', bar);
-        if (runtime.busy) await runtime.settle();
+        if (!this.handed.had(host.strategyId, bar)) {
+          this.handed.note(host.strategyId, bar);
+        } else if ((host.strategyClass.warmupBars ?? 0) > 0) {
+          host.isWarmingUp = true;
+        } else continue;
+        try {
+          runtime.call(host, 'onBar', bar);
+          if (runtime.busy) await runtime.settle();
+        } finally {
+          host.isWarmingUp = false;
+        }
       }
       this.market.sync();
     });
