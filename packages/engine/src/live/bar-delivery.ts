@@ -111,6 +111,7 @@ export class BarDelivery {
       onUnknownSymbol: (message) =>
         o.onError?.(new EngineError(EngineErrorCode.INVALID_REQUEST, message), 'subscriptions'),
       onTradesMissed: (symbol, message) => o.logger.warn({ symbol }, message),
+      handed: this.handed,
     });
     this.market.sync();
     // a closed market's symbols get no bars: said once, with when it opens next

@@ -34,6 +34,19 @@ class RecordsWarm extends Records {
   static readonly warmupBars = 1;
 }
 
+/** Subscribes to 000660's bars (outside the universe) and records them as {@link Records} does; orders nothing. */
+class Subscribes extends Strategy {
+  override onStart(): void {
+    this.ctx.subscribeBars('000660');
+  }
+  override onBar(bar: Bar): void {
+    if (bar.symbol !== '000660') return;
+    const list = Records.seen.get(this.ctx.strategyId) ?? [];
+    list.push(`${bar.symbol} ${new Date(bar.ts).toISOString()}`);
+    Records.seen.set(this.ctx.strategyId, list);
+  }
+}
+
 const seen = (id: string): readonly string[] => Records.seen.get(id) ?? [];
 
 describe.each(['live', 'paper'] as const)('%s: the bar an earlier run handed over', (mode) => {
@@ -54,9 +67,13 @@ describe.each(['live', 'paper'] as const)('%s: the bar an earlier run handed ove
     const first = await run([
       { strategyClass: Records, id: 'plain' },
       { strategyClass: RecordsWarm, id: 'warm' },
+      { strategyClass: Subscribes, id: 'sub' },
     ]);
     try {
-      await until(() => seen('plain').length > 0 && seen('warm').some((b) => !b.endsWith('warm')));
+      await until(
+        () =>
+          seen('plain').length > 0 && seen('warm').some((b) => !b.endsWith('warm')) && seen('sub').length > 0,
+      );
       // stored as it is handed over, not at the stop: a run killed outright does not lose it
       const stored = db.strategyState.get(`${mode}/_bars`, 'plain') as Record<string, number>;
       expect(new Date(stored['1m 005930'] as number).toISOString()).toBe(seen('plain')[0]?.split(' ')[1]);
@@ -74,16 +91,22 @@ describe.each(['live', 'paper'] as const)('%s: the bar an earlier run handed ove
     const second = await run([
       { strategyClass: Records, id: 'plain' },
       { strategyClass: RecordsWarm, id: 'warm' },
-      // a strategy id that never had the bar: once it has it, the others had their turn
+      { strategyClass: Subscribes, id: 'sub' },
+      // strategy ids that never had the bars: once they have them, the others had their turn
       { strategyClass: Records, id: 'new' },
+      { strategyClass: Subscribes, id: 'sub-new' },
     ]);
     try {
-      await until(() => seen('new').length > 0);
+      await until(() => seen('new').length > 0 && seen('sub-new').length > 0);
     } finally {
       await second.handle.stop();
     }
     expect(seen('new')).toEqual([bar]);
     expect(seen('plain')).toEqual([bar]); // not a second time
+    // a subscribed bar likewise
+    const subscribed = seen('sub')[0] as string;
+    expect(seen('sub-new')).toEqual([subscribed]);
+    expect(seen('sub')).toEqual([subscribed]);
     // the warm-up strategy: its warm-up bar, then the bar it had as warm-up too
     expect(seen('warm')).toEqual([warmUp, bar, warmUp, `${bar} warm`]);
     // one order placed: the new strategy's

@@ -31,6 +31,7 @@ import type { EngineRuntime, Subscription } from '../runtime/engine-runtime.js';
 import { SUBSCRIBE_CALLS } from '../runtime/intent-input.js';
 import type { MarketTrade, OrderbookSnapshot, PriceTick } from '../strategy/market-events.js';
 import type { StrategyHook } from '../strategy/strategy.js';
+import type { HandedBars } from './handed-bars.js';
 import { sameBook, sameTick } from './repeated-market-data.js';
 
 /** What {@link MarketSubscriptions} works with. */
@@ -62,6 +63,13 @@ export interface MarketSubscriptionsOptions {
    * `strategy-budget.ts`: no price known, not judged) and its positions there were never valued.
    */
   readonly marks?: MarkBook;
+  /**
+   * The bars each strategy id was handed, in this run and the earlier ones of its mode: a
+   * subscribed bar a strategy had is not handed to it again (a subscription's first bar is the
+   * newest completed candle, which the run before had when it restarted before the next); none: all
+   * are handed over.
+   */
+  readonly handed?: HandedBars;
 }
 
 /** One stream and the strategies that get its items. */
@@ -255,6 +263,10 @@ export class MarketSubscriptions {
       }
       for (const host of runtime.hosts) {
         if (!strategies.has(host.strategyId)) continue;
+        if (hook === 'onBar' && this.o.handed !== undefined) {
+          if (this.o.handed.had(host.strategyId, item as Bar)) continue;
+          this.o.handed.note(host.strategyId, item as Bar);
+        }
         runtime.call(host, hook, item);
         if (runtime.busy) await runtime.settle();
       }
