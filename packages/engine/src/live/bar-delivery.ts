@@ -194,7 +194,8 @@ export class BarDelivery {
       // there (the background price reads run on a real-time timer, which against a fast
       // simulator spans more engine time than the staleness limit).
       risk.module.staleness?.notePrice(bar.symbol, bar.closeTime);
-      this.delivered++;
+      // a bar every strategy had in an earlier run is not counted as handed over
+      if (!runtime.hosts.every((h) => this.handed.had(h.strategyId, bar))) this.delivered++;
       this.o.onBar?.(bar);
       for (const host of runtime.hosts) {
         if (typeof host.strategy.onBar !== 'function') continue;
