@@ -75,7 +75,7 @@ describe.each(['live', 'paper'] as const)('%s: the bar an earlier run handed ove
           seen('plain').length > 0 && seen('warm').some((b) => !b.endsWith('warm')) && seen('sub').length > 0,
       );
       // stored as it is handed over, not at the stop: a run killed outright does not lose it
-      const stored = db.strategyState.get(`${mode}/_bars`, 'plain') as Record<string, number>;
+      const stored = db.strategyState.get(`${mode}:bars`, 'plain') as Record<string, number>;
       expect(new Date(stored['1m 005930'] as number).toISOString()).toBe(seen('plain')[0]?.split(' ')[1]);
     } finally {
       await first.handle.stop();

@@ -1,7 +1,8 @@
 /**
  * The newest bar of each symbol and interval that a strategy id was handed in a live or paper run,
- * kept in the store (`strategy_state`, owner `live/_bars` or `paper/_bars`, one row per strategy id)
- * so that the next run of the same mode does not hand it over again: a run's first bar is the
+ * kept in the store (`strategy_state`, owner `live:bars` or `paper:bars`, one row per strategy id;
+ * a `:` no strategy id has, so no strategy's own state shares the owner, as a paper strategy of id
+ * `_account` would share the paper account's `paper/_account`) so that the next run of the same mode does not hand it over again: a run's first bar is the
  * newest completed candle when it starts, which a run stopped or killed before the next candle
  * completed (within the minute on `1m`, within the day on `1d`) had already handed over. A bar is
  * noted as it is handed over, before the hook runs: a process killed in the hook does not get it
@@ -31,7 +32,7 @@ export class HandedBars {
    * @param o - the store, the run's mode, the run's logger (a note the stop could not store is said)
    */
   constructor(private readonly o: { db: HogaDatabase; mode: string; logger: Logger }) {
-    this.owner = `${o.mode}/_bars`;
+    this.owner = `${o.mode}:bars`;
   }
 
   /** Whether `strategyId` was handed `bar` (or a later bar of its symbol and interval) before. */
