@@ -7,7 +7,15 @@
  * @module
  */
 import type { HogaDatabase } from '@hoga/store';
+import { EngineError, EngineErrorCode } from '../engine-error.js';
+import { PAPER_STATE_ID } from '../live/paper-store.js';
 import type { StrategyState } from '../strategy/strategy-context.js';
+
+/**
+ * The `strategy_state` owners the engine keeps its own state under that a strategy's namespaced id
+ * could spell (strategy ids have no `/` or `:`, so only the paper account's, `paper/` + `_account`).
+ */
+const ENGINE_OWNERS: Readonly<Record<string, string>> = { [PAPER_STATE_ID]: 'the paper account' };
 
 /** Token of {@link StrategyStateStore}. */
 export const StrategyStateStore = Symbol.for('hoga.engine.StrategyStateStore');
@@ -30,8 +38,18 @@ export class DatabaseStrategyStateStore implements StrategyStateStore {
   ) {}
 
   /** @inheritdoc */
+  /**
+   * @throws {@link EngineError} (`invalid-run-options`) for a strategy id whose state would share
+   *   the engine's own rows (a paper strategy of id `_account`: the paper account's)
+   */
   forStrategy(strategyId: string): StrategyState {
     const id = `${this.namespace}${strategyId}`;
+    const engines = ENGINE_OWNERS[id];
+    if (engines !== undefined)
+      throw new EngineError(
+        EngineErrorCode.INVALID_RUN_OPTIONS,
+        `strategy id ${strategyId} is where the store keeps ${engines} (${id}): its state would overwrite it; give the strategy another id (FILE.ts:ID)`,
+      );
     const repo = this.db.strategyState;
     return {
       get: <T>(key: string) => repo.get(id, key) as T | undefined,
