@@ -9,13 +9,19 @@
 import type { HogaDatabase } from '@hoga/store';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
 import { PAPER_STATE_ID } from '../live/paper-store.js';
+import { riskStateOwner } from '../risk/trading-state-persistence.js';
 import type { StrategyState } from '../strategy/strategy-context.js';
 
 /**
  * The `strategy_state` owners the engine keeps its own state under that a strategy's namespaced id
- * could spell (strategy ids have no `/` or `:`, so only the paper account's, `paper/` + `_account`).
+ * could spell (strategy ids have no `/` or `:`): the paper account's (`paper/` + `_account`) and the
+ * risk module's trading states (`__risk__`, `paper/` + `__risk__`).
  */
-const ENGINE_OWNERS: Readonly<Record<string, string>> = { [PAPER_STATE_ID]: 'the paper account' };
+const ENGINE_OWNERS: Readonly<Record<string, string>> = {
+  [PAPER_STATE_ID]: 'the paper account',
+  [riskStateOwner('live')]: "the risk module's trading states",
+  [riskStateOwner('paper')]: "the risk module's trading states",
+};
 
 /** Token of {@link StrategyStateStore}. */
 export const StrategyStateStore = Symbol.for('hoga.engine.StrategyStateStore');
