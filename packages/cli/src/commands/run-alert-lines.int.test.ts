@@ -6,9 +6,7 @@
  * `14:31:32 ALERT PositionMismatch {"symbol":"035420","store":"1","broker":"0","tsEvent":1796016692741}`:
  * JSON with an epoch, and not a word of what it means for the run (every order of the symbol denied
  * `symbol-blocked`) or what to do.
- *
- * Reproduces the defect only (the CLI's output belongs to the CLI's owner): it fails until
- * `run-session.ts`'s `onAlert` describes the alert.
+ * Each alert is now a line of words (`run-alert-line.ts`).
  */
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';

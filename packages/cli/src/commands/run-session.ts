@@ -20,6 +20,7 @@ import type { HogaDatabase } from '@hoga/store';
 import { createRunLogger } from '../runtime/cli-logger.js';
 import { refusals } from './backtest-report.js';
 import { RepeatedWarnings } from './repeated-warnings.js';
+import { alertLine } from './run-alert-line.js';
 
 /** What a session needs. */
 export interface SessionOptions {
@@ -240,8 +241,8 @@ export async function startSession(o: SessionOptions): Promise<Session> {
       if (line !== null) o.print(`${line}${ownerSuffix(e, runIds)}`);
     },
     onAlert: (a: OrderManagerAlert) => {
-      if (a.type === 'ExternalOrderAdopted') return;
-      o.print(`${at()} ALERT ${a.type} ${JSON.stringify({ ...a, type: undefined })}`);
+      const line = alertLine(a);
+      if (line !== null) o.print(`${at()} ${line}`);
     },
     onError: (e, where) => warnings.warn(at(), where, e instanceof Error ? e.message : String(e)),
   });
