@@ -4,7 +4,7 @@
  * form has. Before, the error was a plain `hoga: …` sentence, so a script reading JSON got nothing
  * it could parse. Without `--json` the text is unchanged.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
@@ -106,5 +106,53 @@ describe('hoga … --json prints its failure as JSON', () => {
     const run = await hoga(['sim', '--bogus', '--json'], { env });
     expect(run.code).toBe(2);
     expect(run.err).toMatch(/^hoga sim: /);
+  });
+});
+
+describe('hoga risk … --json prints its failure as JSON (before: a plain hoga: line)', () => {
+  it('a missing store keeps exit 2 and says where it looked', async () => {
+    const missing = join(dir, 'no-risk-store.sqlite');
+    const run = await hoga(['risk', 'status', '--json', '--db', missing], { env });
+    expect(run.code).toBe(2);
+    expect(run.out).toBe('');
+    expect(jsonError(run)).toMatchObject({ code: 'usage', message: expect.stringContaining(missing) });
+    // the same failure without --json is the sentence it was
+    const text = await hoga(['risk', 'status', '--db', missing], { env });
+    expect(text.code).toBe(2);
+    expect(text.err).toMatch(/^hoga: no database at /);
+  });
+
+  it('a set without exactly one scope, and a reason of two lines, keep exit 2', async () => {
+    const db = join(dir, 'risk.sqlite');
+    await hoga(['db', 'migrate', '--db', db], { env });
+    const unscoped = await hoga(['risk', 'set', 'HALTED', '--json', '--db', db], { env });
+    expect(unscoped.code).toBe(2);
+    expect(jsonError(unscoped)).toMatchObject({
+      code: 'usage',
+      message: expect.stringContaining('one scope'),
+    });
+    const twoLines = await hoga(['risk', 'reset', '--json', '--db', db, '--reason', 'done\nfor today'], {
+      env,
+    });
+    expect(twoLines.code).toBe(2);
+    expect(jsonError(twoLines)).toMatchObject({
+      code: 'usage',
+      message: expect.stringContaining('--reason'),
+    });
+    // nothing was changed by either
+    const status = await hoga(['risk', 'status', '--json', '--db', db], { env });
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.out)).toEqual({ states: {} });
+  });
+
+  it("a file that is not a hoga store keeps exit 1 and names the store's code", async () => {
+    const foreign = join(dir, 'notes.sqlite');
+    writeFileSync(foreign, 'not a database\n');
+    const run = await hoga(['risk', 'reset', '--json', '--db', foreign], { env });
+    expect(run.code).toBe(1);
+    expect(run.out).toBe('');
+    const error = jsonError(run);
+    expect(error.message).toContain('is not a hoga database');
+    expect(error.code).toBe('foreign-database');
   });
 });

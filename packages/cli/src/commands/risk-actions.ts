@@ -18,17 +18,33 @@ import {
   TradingStateSource,
 } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import { ExitCode } from '../runtime/exit-codes.js';
+import { codeOfExit, writeFailure } from '../runtime/failure-output.js';
 import type { RiskFlags } from './risk.js';
+
+/**
+ * Reports a failure through the shared output (`hoga: …` on stderr, or one line of JSON under
+ * `--json`) and sets the exit code.
+ *
+ * @param message - what was wrong and what to do
+ * @param exitCode - see {@link ExitCode}
+ * @param error - what was thrown: its code (`foreign-database`, `EISDIR`) is the failure's code
+ */
+function fail(message: string, exitCode: ExitCode, error?: unknown): void {
+  const own = (error as { code?: unknown } | undefined)?.code;
+  const code = typeof own === 'string' && own !== '' ? own : codeOfExit(exitCode);
+  process.exitCode = writeFailure({ code, lines: [message], exitCode }, { error });
+}
 
 function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) => T): T | undefined {
   let db: HogaDatabase | undefined;
   const file = resolveDatabasePath(flags.db);
   if (file !== ':memory:' && !existsSync(file)) {
     // a mistyped path would be a new, empty store: 'all ACTIVE' while the real one is halted
-    process.stderr.write(
-      `hoga: no database at ${file}: give --db or HOGA_DB (the store hoga run and hoga order use), or create it with hoga db migrate\n`,
+    fail(
+      `no database at ${file}: give --db or HOGA_DB (the store hoga run and hoga order use), or create it with hoga db migrate`,
+      ExitCode.USAGE,
     );
-    process.exitCode = 2;
     return undefined;
   }
   try {
@@ -37,8 +53,7 @@ function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) =
       new TradingStateGateway(new LiveClock(), new StoreTradingStatePersistence(db, flags.mode ?? 'live')),
     );
   } catch (error) {
-    process.stderr.write(`hoga: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    fail(error instanceof Error ? error.message : String(error), ExitCode.FAILURE, error);
     return undefined;
   } finally {
     db?.close();
@@ -49,17 +64,17 @@ function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) =
 const NOT_ONE_LINE = /[\p{Cc}\u2028\u2029]/u;
 
 /**
- * Whether `--reason` is one line of text; else says so on stderr and sets exit code 2. The reason
+ * Whether `--reason` is one line of text; else says so (as every failure) and sets exit code 2. The reason
  * is journalled and shown in the status line, in every denial of the scope and in a run's log, each
  * one line: a line break (or a tab, or another control character) is refused as bad usage rather
  * than folded, so the operator's words are kept as written.
  */
 function reasonIsOneLine(flags: RiskFlags): boolean {
   if (flags.reason === undefined || !NOT_ONE_LINE.test(flags.reason)) return true;
-  process.stderr.write(
-    `hoga: --reason ${JSON.stringify(flags.reason)}: give the reason as one line of text, without line breaks or other control characters\n`,
+  fail(
+    `--reason ${JSON.stringify(flags.reason)}: give the reason as one line of text, without line breaks or other control characters`,
+    ExitCode.USAGE,
   );
-  process.exitCode = 2;
   return false;
 }
 
@@ -127,8 +142,7 @@ export function riskReset(flags: RiskFlags): void {
 export function riskSet(to: TradingState, flags: RiskFlags): void {
   const scopes = scopesOf(flags);
   if (scopes.length !== 1) {
-    process.stderr.write('hoga: name exactly one scope: --account, --strategy <id> or --symbol <symbol>\n');
-    process.exitCode = 2;
+    fail('name exactly one scope: --account, --strategy <id> or --symbol <symbol>', ExitCode.USAGE);
     return;
   }
   if (!reasonIsOneLine(flags)) return;
