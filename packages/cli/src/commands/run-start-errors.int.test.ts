@@ -1,7 +1,8 @@
 /**
  * `hoga run` as a child process against the simulator, failing at its start: a bad strategy
  * config, a strategy file that does not load, two strategies with one id or a bad `--risk-config`
- * stops it with exit 2 before it asks the broker anything, and a strategy that throws as the run assembles it (after the risk
+ * stops it with exit 2 before it asks the broker anything, a strategy id the store keeps the engine's own
+ * state under (`__risk__`, paper `_account`) with exit 2 as the run assembles it, and a strategy that throws as the run assembles it (after the risk
  * gate started its background reads) stops it too; in every case the process exits by itself,
  * promptly, paper and live.
  */
@@ -118,6 +119,35 @@ describe('hoga run, failing at its start', () => {
       env: envWithoutHoga(),
     });
     expect(help.stdout).not.toMatch(/--json|--csv/);
+  }, 210_000);
+
+  it("a strategy id the store keeps the engine's own state under is a usage error: exit 2, naming the id (before: exit 1)", async () => {
+    const { sim, db } = await setup();
+    const cases: [string, string, string][] = [
+      [
+        '__risk__',
+        'live',
+        "strategy id __risk__ is where the store keeps the risk module's trading states (__risk__)",
+      ],
+      [
+        '__risk__',
+        'paper',
+        "strategy id __risk__ is where the store keeps the risk module's trading states (paper/__risk__)",
+      ],
+      [
+        '_account',
+        'paper',
+        'strategy id _account is where the store keeps the paper account (paper/_account)',
+      ],
+    ];
+    for (const [id, mode, message] of cases) {
+      const r = start(['run', `${strategy}:${id}`, '--mode', mode, ...REST_ARGS], env(sim, db));
+      expect(await exitedWithin(r, PROMPTLY_MS), r.out.join('')).toBe(2);
+      expect(r.out.join('')).toContain(
+        `hoga: ${message}: its state would overwrite it; give the strategy another id`,
+      );
+      expect(r.out.join('')).not.toContain('invalid-run-options');
+    }
   }, 210_000);
 
   it('a strategy that throws as the run adds it stops the start with exit 1, and the process exits by itself', async () => {

@@ -22,6 +22,14 @@ export interface ErrorReport {
  */
 const STRATEGY_HOOK_FAILED = 'strategy-hook-failed';
 
+/**
+ * The engine's code of a run's unusable options (`EngineErrorCode.INVALID_RUN_OPTIONS`): bad usage,
+ * exit 2, as a bad config is. `hoga run` meets it for a strategy id the store keeps the engine's own
+ * state under (`__risk__`, `_account` in paper), refused before the run starts; its message names
+ * the id and what to do.
+ */
+const INVALID_RUN_OPTIONS = 'invalid-run-options';
+
 /** Environment variable of each connector setting. */
 const ENV_OF: Readonly<Record<string, string>> = {
   baseUrl: 'HOGA_BASE_URL',
@@ -68,6 +76,9 @@ export function describeError(error: unknown, context: { readonly baseUrl?: stri
     // a strategy's failure already says which strategy, where and what (as a hook's does)
     if (error.code === STRATEGY_HOOK_FAILED) {
       return { code: error.code, lines: [error.message], exitCode: ExitCode.FAILURE };
+    }
+    if (error.code === INVALID_RUN_OPTIONS) {
+      return { code: error.code, lines: [error.message], exitCode: ExitCode.USAGE };
     }
     return { code: error.code, lines: [`${error.code}: ${error.message}`], exitCode: ExitCode.FAILURE };
   }
