@@ -35,6 +35,7 @@ import { brokerClock, followSimulatorClock } from './broker/broker-clock.js';
 import { connect, defaultTokenFile, reportError } from './broker/connection.js';
 import { paperCashWarnings } from './paper-cash-warning.js';
 import type { RunFlags } from './run.js';
+import { manualIdWarning } from './run-manual-id.js';
 import { cancelOnStopLine, type Session, startSession } from './run-session.js';
 import { interruptedStartLine, StartInterrupt } from './run-start-interrupt.js';
 
@@ -131,11 +132,10 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     const risk = loadRiskConfig(flags.riskConfig);
     const symbols = parseSymbolList(flags.symbols, 'run');
     const strategies = await strategySpecs(files, flags.config);
-    warnUnmatchedStrategyLimits(
-      risk,
-      flags.riskConfig,
-      strategies.map((s) => s.id ?? s.strategyClass.name),
-    );
+    const ids = strategies.map((s) => s.id ?? s.strategyClass.name);
+    warnUnmatchedStrategyLimits(risk, flags.riskConfig, ids);
+    // a live strategy of id manual takes over hoga order's orders: refused unless asked for
+    const manualWarning = manualIdWarning(flags.mode, ids, flags.takeOverManual === true);
     // The broker settings only: the run makes its database below when missing (a broker command's
     // connection would insist that --db exists).
     const { db: _runDb, ...brokerFlags } = flags;
@@ -171,6 +171,7 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     print(
       `hoga run: ${files.join(', ')} ${flags.mode} on ${symbols.join(',')} (${flags.interval})${budget}, store ${db.file}`,
     );
+    if (manualWarning !== null) process.stderr.write(`${manualWarning}\n`);
     interrupt.engineStarts();
     const session = await startSession({
       mode: flags.mode,

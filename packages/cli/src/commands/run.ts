@@ -17,6 +17,8 @@ export interface RunFlags {
   readonly cashUsd: string;
   readonly paperFromAccount: boolean;
   readonly cancelOnStop: boolean;
+  /** `--take-over-manual`: a live strategy of id `manual` may take over `hoga order`'s orders. */
+  readonly takeOverManual?: boolean;
   readonly riskConfig?: string;
   readonly baseUrl?: string;
   readonly clientId?: string;
@@ -122,6 +124,11 @@ export function registerRunCommand(program: Command): void {
         false,
       )
       .option('--cancel-on-stop', "cancel the run's open orders on stop (live and paper)", false)
+      .option(
+        '--take-over-manual',
+        "live: let a strategy of id manual (FILE:manual) take over hoga order's orders, fills and positions (hoga order records them under manual unless --strategy is given); refused without it",
+        false,
+      )
       .option(
         '--risk-config <file>',
         'risk configuration (JSON; default $HOGA_RISK_CONFIG, else the defaults)',
