@@ -7,7 +7,7 @@
  */
 import { type Logger, ORDER_STATES, type OrderState, TERMINAL_ORDER_STATES } from '@hoga/core';
 import type { HogaDatabase, OrderRecord } from '@hoga/store';
-import type { RiskBook } from '../risk/risk-book.js';
+import type { RestoredRiskOrder, RiskBook } from '../risk/risk-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import type { StrategyHost } from '../runtime/strategy-host.js';
 import { leasedLiveStrategies } from './run-lease.js';
@@ -33,6 +33,22 @@ export function retrackStoredOrders(db: HogaDatabase, runtime: EngineRuntime, bo
     const orders = db.orders.list({ mode: 'live', strategyId: host.strategyId, state: OPEN_ORDER_STATES });
     for (const order of orders) trackStoredOrder(host, book, order);
   }
+}
+
+/**
+ * Every open live order of the account the store lists (the risk module's `outsideOrders`): its
+ * book counts those that are not its strategies' own in the broker's rules — another live run's
+ * strategies', strategies' not in this run, `hoga order`'s (with no strategy: `manual`), and those
+ * from another channel the order manager adopted (`ext-<brokerOrderId>`, stored as it polls the
+ * broker's open orders). Read again before each check: an order another process ended (`hoga order
+ * cancel`, another run's fill) has left the list once that process or this run's poll stored it.
+ *
+ * @param db - the run's store
+ */
+export function storedOpenOrders(db: HogaDatabase): RestoredRiskOrder[] {
+  return db.orders
+    .list({ mode: 'live', state: OPEN_ORDER_STATES, limit: 10_000 })
+    .map((o) => ({ ...o, strategyId: o.strategyId ?? 'manual' }));
 }
 
 /**

@@ -8,6 +8,7 @@
 import { type Currency, Decimal, exactIntOf, type Fill, type OrderEvent } from '@hoga/core';
 import type { BarDayPnl } from './bar-day-pnl.js';
 import { bookOnDayStart, DayReferences, rollDayStart, unrealisedToday } from './day-references.js';
+import { OutsideOrders } from './outside-orders.js';
 import { amountOf, FillSlots, RealisedDays } from './realised-days.js';
 import {
   bookOnHolding,
@@ -32,6 +33,8 @@ export type { RestoredRiskOrder, RiskOrder, RiskView } from './risk-types.js';
 export class RiskBook implements RiskView {
   /** The open orders and the last closed ones. */
   private readonly orders = new RiskOrders();
+  /** The account's open orders that are not the book's own (live: see {@link RiskBook.setOutsideOrders}). */
+  private readonly outside = new OutsideOrders();
   private readonly holdings = new Map<string, Map<string, Holding>>();
   /** Realised PnL (native currency, net of charges) per trading day, then per `strategy|currency`. */
   private readonly realised = new RealisedDays();
@@ -162,6 +165,25 @@ export class RiskBook implements RiskView {
   /** @inheritdoc */
   openOrders(): readonly OpenOrderView[] {
     return this.orders.openOrders();
+  }
+
+  /**
+   * The account's open orders that are not this book's own, as the store lists them now (live):
+   * another live run's, a strategy's not in this run, `hoga order`'s, those from another channel
+   * (`ext-`). Orders the book knows (its strategies' own, open or ended) are passed over. They
+   * replace the last list: an order not in it any more ended.
+   *
+   * @returns the outside orders that appeared, ended or changed since the last list
+   */
+  setOutsideOrders(orders: readonly RestoredRiskOrder[]): readonly OpenOrderView[] {
+    const outside = orders.filter((o) => this.orders.known(o.clientOrderId) === undefined);
+    return this.outside.replace(outside);
+  }
+
+  /** @inheritdoc */
+  accountOpenOrders(): readonly OpenOrderView[] {
+    const own = this.orders.openOrders();
+    return this.outside.size === 0 ? own : [...own, ...this.outside.orders()];
   }
 
   /** @inheritdoc */

@@ -11,7 +11,7 @@ import type { BrokerMarketView } from './broker-market-view.js';
 import type { FundsView, MarketRulesView } from './broker-rules-check.js';
 import type { RiskConfig } from './risk-config.js';
 import type { RiskVerdict } from './risk-gate.js';
-import type { RiskView } from './risk-types.js';
+import type { RestoredRiskOrder, RiskView } from './risk-types.js';
 import type { StaleDataMonitor } from './stale-data-monitor.js';
 import type { TradingStateGateway } from './trading-state-gateway.js';
 
@@ -38,6 +38,12 @@ export interface RiskEngineOptions {
   readonly funds?:
     | (FundsView & Partial<Pick<AccountInfoProvider, 'refresh' | 'reserve' | 'forget'>>)
     | undefined;
+  /**
+   * The account's open orders as the store lists them now (live): those the view does not know as
+   * its own are counted by the broker's rules (see `RiskBook.setOutsideOrders`), read again before
+   * every check and refresh. Absent (a backtest, paper, `hoga order`): only the view's own count.
+   */
+  readonly outsideOrders?: (() => readonly RestoredRiskOrder[]) | undefined;
   /** Sends the kill switch's cancels (the venue's `execute`, or the order manager's). */
   readonly cancel?: ((command: CancelOrder) => void | Promise<void>) | undefined;
   /** Moves scopes to REDUCING on stale data, evaluated before every check. */

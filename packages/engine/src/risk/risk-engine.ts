@@ -27,6 +27,7 @@ import {
   firstDenial,
   loopKeyOf,
   type OrderActionRecord,
+  type RestoredRiskOrder,
   type RiskContext,
   type RiskGuard,
   type RiskScope,
@@ -96,6 +97,8 @@ export class RiskEngine implements RiskGate {
   prepare(command: OrderCommand): Promise<void> | undefined {
     const { market, funds, config } = this.options;
     if (!config.enabled || (market?.prepare === undefined && funds?.refresh === undefined)) return undefined;
+    // an outside order that appeared or ended since: the funds of its symbol are read again below
+    this.syncOutsideOrders();
     const target =
       command.type === 'SubmitOrder' ? undefined : this.options.view.order(command.clientOrderId);
     const symbol = command.type === 'SubmitOrder' ? command.intent.instrument.symbol : target?.symbol;
@@ -106,6 +109,26 @@ export class RiskEngine implements RiskGate {
       market?.prepare?.(symbol),
       command.type === 'CancelOrder' ? undefined : funds?.refresh?.(currency, sell ? symbol : null),
     ]).then(() => undefined);
+  }
+
+  /**
+   * Reads the account's open orders that are not the view's own again (live: the store's list, see
+   * {@link RiskEngineOptions.outsideOrders}); the cached buying power and sellable quantity of an
+   * order that appeared, ended or changed are read again before the next order. A store that cannot
+   * be read leaves the last list.
+   */
+  syncOutsideOrders(): void {
+    const { outsideOrders, view, funds } = this.options;
+    if (outsideOrders === undefined || view.setOutsideOrders === undefined) return;
+    let orders: readonly RestoredRiskOrder[];
+    try {
+      orders = outsideOrders();
+    } catch {
+      return;
+    }
+    const moved = view.setOutsideOrders(orders);
+    const forget = funds?.forget;
+    if (forget !== undefined) for (const o of moved) forget.call(funds, o.currency, o.symbol);
   }
 
   /** @inheritdoc */
@@ -202,10 +225,13 @@ export class RiskEngine implements RiskGate {
     if (!first.accepted) return first;
     const { market, funds } = this.options;
     if (market !== undefined && funds !== undefined) {
+      // the account's orders that are not the run's count too (live): the broker counts them
+      this.syncOutsideOrders();
+      const view = this.options.view;
       const rules = checkBrokerRules(subject, {
         market,
         funds,
-        openOrders: ctx.openOrders,
+        openOrders: view.accountOpenOrders === undefined ? ctx.openOrders : view.accountOpenOrders(),
         target: this.options.view.order(subject.clientOrderId),
         at: this.options.clock.now(),
       });

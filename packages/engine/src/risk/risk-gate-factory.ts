@@ -51,6 +51,8 @@ export interface RiskGateBindingOptions {
   readonly barPnl?: BarDayPnl | undefined;
   /** The broker's rules where no broker judges them (a backtest's; see the risk engine's `brokerRules`). */
   readonly brokerRules?: RiskEngineOptions['brokerRules'];
+  /** The account's open orders as the store lists them (live; see the risk engine's `outsideOrders`). */
+  readonly outsideOrders?: RiskEngineOptions['outsideOrders'];
 }
 
 /** The gate and what keeps it fed. */
@@ -83,6 +85,7 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
     marks: options.marks,
     barPnl: options.barPnl,
     brokerRules: options.brokerRules,
+    outsideOrders: options.outsideOrders,
     // the abuse throttles protect the connection to the broker: a backtest has none
     throttles: options.mode !== 'backtest',
   });
@@ -93,6 +96,8 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
   const background: ReadOptions = { priority: RequestPriority.POLL, signal: stopped.signal };
   const read = async (): Promise<void> => {
     const { market, funds } = module;
+    // an outside order that appeared or ended since: its symbol's funds are read again below
+    module.engine.syncOutsideOrders();
     // the last prices in one request per 200 symbols (each symbol's own read cost one per symbol)
     await market?.refreshQuotes(symbols, stopped.signal);
     await Promise.all(

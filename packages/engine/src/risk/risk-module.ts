@@ -63,6 +63,8 @@ export interface RiskModuleOptions {
   readonly barPnl?: BarDayPnl | undefined;
   /** The broker's rules where no broker judges them (see the risk engine's `brokerRules`). */
   readonly brokerRules?: RiskEngineOptions['brokerRules'];
+  /** The account's open orders as the store lists them (live; see the risk engine's `outsideOrders`). */
+  readonly outsideOrders?: RiskEngineOptions['outsideOrders'];
 }
 
 /** The assembled module. */
@@ -115,6 +117,7 @@ export function createRiskModule(options: RiskModuleOptions): RiskModule {
     marks,
     throttles: options.throttles !== false,
     brokerRules: options.brokerRules,
+    outsideOrders: options.outsideOrders,
     cancel: (command) => options.sink.execute(command),
   });
   const barPnl = options.barPnl;

@@ -224,8 +224,15 @@ export function loopKeyOf(strategyId: string, symbol: string, side: string): str
 
 /** What the risk engine reads of the account (its own book, or an adapter over another one). */
 export interface RiskView {
-  /** Every open order of the account. */
+  /** Every open order of the run's strategies (and, `hoga order`, of the account it read). */
   openOrders(): readonly OpenOrderView[];
+  /**
+   * Every open order of the account the view knows, for the broker's rules: {@link RiskView.openOrders}
+   * and the open orders that are not the run's (without it, {@link RiskView.openOrders}).
+   */
+  accountOpenOrders?(): readonly OpenOrderView[];
+  /** Takes the account's open orders that are not the view's own (see `RiskBook.setOutsideOrders`). */
+  setOutsideOrders?(orders: readonly RestoredRiskOrder[]): readonly OpenOrderView[];
   /** How many of {@link RiskView.openOrders} are a strategy's (without it they are counted from the list). */
   openOrderCount?(strategyId: string): number;
   /**
