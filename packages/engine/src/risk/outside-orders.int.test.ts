@@ -62,14 +62,16 @@ function hoga(
   });
 }
 
-/** A live run of {@link Watch} as `seller` on 005930 over the simulator, on a SQLite file `hoga` shares. */
-async function liveRun(): Promise<{
+/** A run of {@link Watch} as `seller` on 005930 over the simulator, on a SQLite file `hoga` shares. */
+async function liveRun(mode: 'live' | 'paper' = 'live'): Promise<{
   client: BrokerClient;
   db: HogaDatabase;
   connection: string[];
   home: string;
   buyAt: Decimal;
+  sellAt: Decimal;
   sell: () => string;
+  buy: () => string;
   eventsOf: (id: string) => OrderEvent[];
 }> {
   const { sim, clock } = await startSimulatedBroker(closers, { speed: 30 });
@@ -100,7 +102,7 @@ async function liveRun(): Promise<{
     { client, clock, db },
     {
       runId: 't-outside',
-      mode: 'live',
+      mode,
       symbols: ['005930'],
       cashKrw: new Decimal(1_000_000),
       strategies: [{ strategyClass: Watch, id: 'seller' }],
@@ -116,6 +118,8 @@ async function liveRun(): Promise<{
     connection: [...connection, '--db', file],
     home,
     buyAt,
+    sellAt,
+    buy: () => ctx.buy('005930', 1, buyAt),
     // of the account's 100 shares (the strategy holds none of its own)
     sell: () => ctx.submit({ symbol: '005930', side: 'SELL', quantity: 1, price: sellAt, fromAccount: true }),
     eventsOf: (id) => run.events.filter((e) => e.clientOrderId === id),
@@ -178,5 +182,16 @@ describe('an open order of the account placed outside the run', () => {
     // the run's polls see it ended
     await until(() => r.db.orders.get(external)?.state === 'CANCELED');
     expect((await answerOf(r.eventsOf, r.sell())).type).toBe('OrderAccepted');
+  }, 240_000);
+
+  it('paper: a live hoga order sell of the symbol open at the broker does not deny a paper buy (paper has its own venue)', async () => {
+    const r = await liveRun('paper');
+    const placed = await hoga(
+      ['order', 'sell', '005930', '1', '--limit', r.sellAt.toFixed(), '--json', ...r.connection],
+      r.home,
+    );
+    expect(placed.code, placed.err).toBe(0);
+    expect((JSON.parse(placed.out) as { sent: boolean }).sent).toBe(true);
+    expect((await answerOf(r.eventsOf, r.buy())).type).toBe('OrderAccepted');
   }, 240_000);
 });
