@@ -58,7 +58,7 @@ export interface FundsView {
 export interface BrokerRulesInput {
   readonly market: MarketRulesView;
   readonly funds: FundsView;
-  /** Every open order of the account. */
+  /** Every open order of the account the engine knows (live: those that are not the run's too). */
   readonly openOrders: readonly OpenOrderView[];
   /** The order a modify or cancel targets (open or closed), when known. */
   readonly target: RiskOrder | undefined;

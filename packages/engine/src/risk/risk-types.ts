@@ -151,7 +151,11 @@ export interface RiskContext {
   readonly positions: readonly PositionView[];
   /** The strategy's position in one symbol, when the context can tell without the list. */
   position?(symbol: string): PositionView | undefined;
-  /** Every open order of the account (guards filter by strategy or symbol as they need). */
+  /**
+   * Every open order of the view's own (the run's strategies'; `hoga order`: the account's it
+   * read); guards filter by strategy or symbol as they need. The broker's rules see the account's
+   * others too (`RiskView.accountOpenOrders`).
+   */
   readonly openOrders: readonly OpenOrderView[];
   /** How many of `openOrders` are a strategy's, when the context can tell without the list. */
   openOrderCount?(strategyId: string): number;
