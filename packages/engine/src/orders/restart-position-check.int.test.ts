@@ -103,7 +103,7 @@ describe('hoga run started again: the position check', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     const text = second.out.join('');
-    expect(text).not.toMatch(/ALERT Position/);
+    expect(text).not.toMatch(/ALERT position/);
     // the store counts what the broker holds (the second run buys 2 more on its 3rd bar)
     const client = new BrokerClient({
       config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
@@ -140,7 +140,7 @@ describe('hoga run started again: the position check', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     const text = second.out.join('');
-    expect(text).toMatch(/ALERT PositionMismatch .*"symbol":"005930","store":"90","broker":"102"/);
-    expect(text).not.toMatch(/ALERT PositionResolved/);
+    expect(text).toMatch(/ALERT position mismatch 005930: the store holds 90, the broker 102;/);
+    expect(text).not.toMatch(/ALERT position 005930 agrees with the broker again/);
   }, 240_000);
 });
