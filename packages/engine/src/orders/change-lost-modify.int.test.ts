@@ -64,7 +64,12 @@ async function expectFollowed(
     price,
     '1',
   ]);
-  expect(f.events.filter((e) => e.type === 'OrderModified')).toHaveLength(1);
+  // the strategy hears the other process's modify, then its own, which followed it
+  expect(
+    f.events.flatMap((e) =>
+      e.type === 'OrderModified' ? [`${e.previousBrokerOrderId}->${e.brokerOrderId}`] : [],
+    ),
+  ).toEqual([`${original}->${replacement}`, `${replacement}->${newest}`]);
   expect(f.manager.currentExecution(id)?.brokerOrderId).toBe(newest);
   expect(f.manager.store.unresolvedCommands()).toEqual([]);
 }

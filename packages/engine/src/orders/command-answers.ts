@@ -19,6 +19,7 @@ import { ambiguous, codeOf } from './order-manager-options.js';
 import { CommandStatus, type StoredCommand } from './order-manager-store.js';
 import type { OrderReports } from './order-reports.js';
 import { modifiedTerms } from './order-requests.js';
+import type { OutsideChanges } from './outside-changes.js';
 
 /** See the module description. */
 export class CommandAnswers {
@@ -26,11 +27,13 @@ export class CommandAnswers {
    * @param m - the order manager (store, clock, event stream, report counting)
    * @param factory - builds the events
    * @param reports - settles logical orders
+   * @param outside - the modifies of other processes, told before this one's
    */
   constructor(
     private readonly m: OrderManager,
     private readonly factory: OrderEventFactory,
     private readonly reports: OrderReports,
+    private readonly outside: OutsideChanges,
   ) {}
 
   /** A create's order is known: link it, settle the command, report it. */
@@ -50,6 +53,7 @@ export class CommandAnswers {
       this.m.store.settleCommand(stored.commandId, CommandStatus.DONE, now, { result: brokerOrderId });
       this.m.store.setOrderState(stored.clientOrderId, 'ACCEPTED', now);
     });
+    this.outside.tell(stored.clientOrderId, brokerOrderId);
     this.m.emit(this.factory.accepted(stored.clientOrderId, brokerOrderId));
     if (record !== null) this.m.applyRecord(record);
   }
@@ -59,6 +63,8 @@ export class CommandAnswers {
     const now = this.m.clock.nowMs();
     if (this.settled(stored.commandId)) return;
     const kind = stored.kind === 'cancel' ? 'cancel' : 'modify';
+    // the modifies another process made before this change, told first (this one may follow them)
+    this.outside.catchUp(stored.clientOrderId, null);
     if (this.m.store.execution(brokerOrderId) === null) {
       this.m.store.link(
         stored.clientOrderId,
@@ -85,6 +91,7 @@ export class CommandAnswers {
         this.m.store.setOrderTerms(stored.clientOrderId, modifiedTerms(content, filled), now);
         this.settleState(stored.clientOrderId, now);
       });
+      this.outside.tell(stored.clientOrderId, brokerOrderId);
       this.m.emit(
         this.factory.modified(
           stored.clientOrderId,

@@ -228,6 +228,9 @@ export function prepareStatements(conn: Connection) {
         AND EXISTS (SELECT 1 FROM broker_executions e WHERE e.client_order_id = o.client_order_id)
         AND NOT EXISTS (SELECT 1 FROM broker_executions e WHERE e.client_order_id = o.client_order_id
           AND e.closed = 0)`),
+    // the open live orders and their current broker order (whose terms their strategy knows)
+    openHeads: p(`SELECT client_order_id, broker_order_id FROM orders WHERE mode = 'live'
+        AND state NOT IN (${TERMINAL}) AND broker_order_id IS NOT NULL`),
     // each open live order's last confirmed modify (repairs what an older hoga left in orders)
     lastModifies: p(`SELECT c.client_order_id, c.content, c.result_broker_order_id FROM order_commands c
         JOIN orders o ON o.client_order_id = c.client_order_id

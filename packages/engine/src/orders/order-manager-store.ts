@@ -147,6 +147,13 @@ export class OrderManagerStore extends OrderCommandTables {
     );
   }
 
+  /** The open live logical orders with a broker order, and their current broker order id. */
+  openOrderHeads(): { clientOrderId: string; brokerOrderId: string }[] {
+    return (this.statements.openHeads.all() as { client_order_id: string; broker_order_id: string }[]).map(
+      (r) => ({ clientOrderId: r.client_order_id, brokerOrderId: r.broker_order_id }),
+    );
+  }
+
   /**
    * At startup: each open live order takes the terms of its last confirmed modify, which an older
    * hoga did not write to `orders` (it kept the create's price with the new broker order id, and a

@@ -18,7 +18,7 @@ import { NotFoundError, type OrderRecord } from '@hoga/connector';
 import type { Clock, OrderEvent } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { type Observable, Subject } from 'rxjs';
-import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
+import type { OrderCommand } from '../commands/order-commands.js';
 import { CommandAnswers } from './command-answers.js';
 import { CommandResolver } from './command-resolver.js';
 import { OrderEventFactory } from './order-event-factory.js';
@@ -39,6 +39,7 @@ import { OrderPoller } from './order-poll.js';
 import { OrderReports } from './order-reports.js';
 import type { OrderGateway, OrderManagerAlert } from './order-requests.js';
 import { CommandSender } from './order-sending.js';
+import { OutsideChanges } from './outside-changes.js';
 import type { ReconcileReport } from './reconciliation.js';
 import { comparePositions, reconcileWithBroker } from './reconciliation.js';
 
@@ -58,6 +59,8 @@ export class OrderManager {
   private readonly answers: CommandAnswers;
   private readonly sender: CommandSender;
   private readonly poller: OrderPoller;
+  /** Modifies of its orders made by another process, told as its own are. @internal */
+  readonly outside: OutsideChanges;
   private readonly pending = new Set<Promise<unknown>>();
   private polling: Promise<void> | null = null;
   /** How many polls have started. */
@@ -96,6 +99,7 @@ export class OrderManager {
     }
     this.store = new OrderManagerStore(db, this.options.commandDurability);
     this.factory = new OrderEventFactory(this.store, db, clock);
+    this.outside = new OutsideChanges(this.store, this.factory, (event) => this.emit(event));
     this.ownership = new OrderOwnership(db, options.strategies ?? [], (id) => this.factory.strategyOf(id));
     this.reports = new OrderReports(
       this.store,
@@ -107,7 +111,7 @@ export class OrderManager {
       this.options,
     );
     this.resolver = new CommandResolver(this);
-    this.answers = new CommandAnswers(this, this.factory, this.reports);
+    this.answers = new CommandAnswers(this, this.factory, this.reports, this.outside);
     this.sender = new CommandSender(this, this.factory, this.answers, this.resolver);
     this.poller = new OrderPoller(this, this.resolver);
   }
@@ -115,6 +119,7 @@ export class OrderManager {
   /** Emits an order event. @internal */
   emit(event: OrderEvent | null): void {
     if (event === null) return;
+    this.outside.sent(event);
     if (this.held !== null) this.held.push(event);
     else this.events.next(event);
   }
@@ -156,10 +161,10 @@ export class OrderManager {
     this.sendingHere.add(command.commandId);
     const work =
       command.type === 'SubmitOrder'
-        ? this.submit(command)
+        ? this.sender.submit(command)
         : command.type === 'ModifyOrder'
-          ? this.modify(command)
-          : this.cancel(command);
+          ? this.sender.modify(command)
+          : this.sender.cancel(command);
     this.pending.add(work);
     try {
       await work;
@@ -187,18 +192,6 @@ export class OrderManager {
   /** Whether trading a symbol is barred (its position differs from the broker's holdings). */
   isBlocked(symbol: string): boolean {
     return this.store.blocked().has(symbol);
-  }
-
-  private submit(command: SubmitOrder): Promise<void> {
-    return this.sender.submit(command);
-  }
-
-  private modify(command: ModifyOrder): Promise<void> {
-    return this.sender.modify(command);
-  }
-
-  private cancel(command: CancelOrder): Promise<void> {
-    return this.sender.cancel(command);
   }
 
   /** Sends (or re-sends, same key) a stored create. @internal */
@@ -304,17 +297,23 @@ export class OrderManager {
     // an order of a strategy another live run works is that run's to end (and to tell its strategy)
     const others = this.ownership.others();
     for (const clientOrderId of this.store.finishedOpenOrders())
-      if (!this.ownership.leaves(clientOrderId, others)) this.reports.settleLogical(clientOrderId);
+      if (!this.ownership.leaves(clientOrderId, others)) {
+        this.outside.catchUp(clientOrderId, null); // another process's modifies first
+        this.reports.settleLogical(clientOrderId);
+      }
   }
 
   /**
    * Startup reconciliation: interrupted commands become unsettled; on the first run the open
    * orders are adopted at their current execution and the positions copied from the holdings;
    * later runs read everything closed since the last poll; then the positions are compared with
-   * the holdings and a symbol that still differs is barred.
+   * the holdings and a symbol that still differs is barred. From then on the modifies another
+   * process makes of the open orders are told ({@link OutsideChanges}).
    */
-  reconcile(): Promise<ReconcileReport> {
-    return reconcileWithBroker(this);
+  async reconcile(): Promise<ReconcileReport> {
+    const report = await reconcileWithBroker(this);
+    this.outside.seed();
+    return report;
   }
 
   /**

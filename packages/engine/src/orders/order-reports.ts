@@ -23,11 +23,14 @@ import {
 } from './order-manager-store.js';
 import type { OrderOwnership } from './order-ownership.js';
 import { externalOrderOf, type OrderManagerAlert } from './order-requests.js';
+import type { OutsideChanges } from './outside-changes.js';
 
 /** Where the reports' events and alerts go. */
 export interface ReportSink {
   emit(event: OrderEvent | null): void;
   alert(alert: OrderManagerAlert): void;
+  /** Tells the modifies another process made of an order before a report of it is counted. */
+  readonly outside: Pick<OutsideChanges, 'catchUp'>;
 }
 
 /** See the module description. */
@@ -140,6 +143,8 @@ export class OrderReports {
         const done = new Set<string>();
         for (const [record, owned] of counted) {
           if (this.ownership.leaves(owned.clientOrderId, others)) continue;
+          // a modify of another process is told before the replacement's report (its fills)
+          this.sink.outside.catchUp(owned.clientOrderId, record.orderId);
           // The same order twice in one batch: the second report counts from what the first stored.
           const current = done.has(record.orderId) ? this.store.execution(record.orderId) : owned;
           done.add(record.orderId);
