@@ -56,6 +56,13 @@ export interface OrderManagerOptions {
    */
   readonly barredRecheckMs?: number;
   /**
+   * While running, a complete poll compares the positions with the broker's holdings at most this
+   * often on the engine clock (default 60 s), the symbols with no command unsettled and no broker
+   * order open; one that differs twice in a row (at one check and again after the next complete
+   * poll) is reported and barred as at a start. 0 turns the check off.
+   */
+  readonly positionCheckMs?: number;
+  /**
    * A modify or cancel the broker refused because its target was modified meanwhile
    * (`already-modified`) or is being modified or cancelled (`already-processing`), by another
    * process on the same store (`hoga order`, another engine) or by this one, waits at most this
@@ -102,6 +109,7 @@ export function withDefaults(options: OrderManagerOptions): ManagerSettings {
     maxDetailReads: options.maxDetailReads ?? 3,
     skewMs: options.skewMs ?? DEFAULT_SEND_SKEW_MS,
     barredRecheckMs: options.barredRecheckMs ?? 10_000,
+    positionCheckMs: options.positionCheckMs ?? 60_000,
     newestOrderWaitMs: options.newestOrderWaitMs ?? 5_000,
     commandDurability: options.commandDurability ?? 'normal',
     checkpointEveryMs: options.checkpointEveryMs ?? 1_000,

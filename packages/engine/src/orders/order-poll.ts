@@ -2,8 +2,9 @@
  * One order poll of the order manager: the open orders, the newest closed pages since the last
  * poll (one store transaction for all their reports), the detail of owned open orders that neither
  * list showed (a few per poll, in turn), then a check of every command whose answer was lost, and
- * (while a symbol is barred) of the barred positions against the holdings. The orders and commands
- * of strategies another live run works are left to that run ({@link OrderOwnership}).
+ * of the positions against the holdings (every `positionCheckMs`, and while a symbol is barred, the
+ * barred ones every `barredRecheckMs`). The orders and commands of strategies another live run
+ * works are left to that run ({@link OrderOwnership}).
  *
  * @module
  */
@@ -13,6 +14,7 @@ import type { OrderManager } from './order-manager.js';
 import { POLL } from './order-manager-options.js';
 import { CommandStatus, type StoredExecution } from './order-manager-store.js';
 import type { OrderOwnership } from './order-ownership.js';
+import { RunningPositionCheck } from './reconciliation.js';
 
 /** See the module description. */
 export class OrderPoller {
@@ -26,6 +28,8 @@ export class OrderPoller {
    * where this one reads from.
    */
   private lastPollAt: number | null = null;
+  /** The running comparison of the positions with the holdings. */
+  private readonly positions: RunningPositionCheck;
 
   /**
    * @param m - the order manager
@@ -34,7 +38,9 @@ export class OrderPoller {
   constructor(
     private readonly m: OrderManager,
     private readonly resolver: CommandResolver,
-  ) {}
+  ) {
+    this.positions = new RunningPositionCheck(m);
+  }
 
   /** One poll (see {@link OrderManager.pollOnce}); answers whether it read every list it meant to. */
   async poll(maxClosedPages: number): Promise<boolean> {
@@ -76,6 +82,7 @@ export class OrderPoller {
       this.lastPollAt = startedAt;
       this.m.store.setMeta('last_poll_at', String(startedAt));
     }
+    if (snapshot.complete) await this.positions.afterCompletePoll();
     await this.m.recheckBarred();
     return snapshot.complete;
   }
