@@ -16,12 +16,9 @@ import {
 
 afterEach(closeSims);
 
-/** Starts `hoga run … --mode paper`, its stderr gathered apart as well. */
-function startPaper(extra: string[], environment: NodeJS.ProcessEnv): Running & { err: string[] } {
-  const r = start(['run', restsBelow, '--mode', 'paper', ...REST_ARGS, ...extra], environment);
-  const err: string[] = [];
-  r.child.stderr?.on('data', (c: Buffer) => err.push(c.toString('utf8')));
-  return { ...r, err };
+/** Starts `hoga run … --mode paper` (its stderr gathered apart as well: `err`). */
+function startPaper(extra: string[], environment: NodeJS.ProcessEnv): Running {
+  return start(['run', restsBelow, '--mode', 'paper', ...REST_ARGS, ...extra], environment);
 }
 
 describe('hoga run --mode paper, more cash than the paper account holds', () => {

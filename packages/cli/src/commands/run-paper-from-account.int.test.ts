@@ -17,12 +17,9 @@ import {
 
 afterEach(closeSims);
 
-/** Starts `hoga run … --mode paper --paper-from-account`, its stderr gathered apart as well. */
-function startFromAccount(environment: NodeJS.ProcessEnv): Running & { err: string[] } {
-  const r = start(['run', restsBelow, '--mode', 'paper', '--paper-from-account', ...REST_ARGS], environment);
-  const err: string[] = [];
-  r.child.stderr?.on('data', (c: Buffer) => err.push(c.toString('utf8')));
-  return { ...r, err };
+/** Starts `hoga run … --mode paper --paper-from-account` (its stderr gathered apart as well: `err`). */
+function startFromAccount(environment: NodeJS.ProcessEnv): Running {
+  return start(['run', restsBelow, '--mode', 'paper', '--paper-from-account', ...REST_ARGS], environment);
 }
 
 describe('hoga run --mode paper --paper-from-account on a store with a paper account', () => {

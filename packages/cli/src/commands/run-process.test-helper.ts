@@ -46,7 +46,10 @@ export function env(sim: SimulatorHandle, db: string): NodeJS.ProcessEnv {
 
 export interface Running {
   readonly child: ChildProcess;
+  /** stdout and stderr, as they came. */
   readonly out: string[];
+  /** stderr alone. */
+  readonly err: string[];
   readonly exited: Promise<number | null>;
 }
 
@@ -61,10 +64,14 @@ export const BUNDLE: readonly string[] = [HOGA_BIN];
 export function start(args: string[], environment: NodeJS.ProcessEnv): Running {
   const child = spawn(process.execPath, [...BUNDLE, ...args], { cwd: root, env: environment });
   const out: string[] = [];
+  const err: string[] = [];
   child.stdout?.on('data', (c: Buffer) => out.push(c.toString('utf8')));
-  child.stderr?.on('data', (c: Buffer) => out.push(c.toString('utf8')));
+  child.stderr?.on('data', (c: Buffer) => {
+    out.push(c.toString('utf8'));
+    err.push(c.toString('utf8'));
+  });
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  return { child, out, exited };
+  return { child, out, err, exited };
 }
 
 /**
