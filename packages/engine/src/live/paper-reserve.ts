@@ -47,8 +47,7 @@ export class PaperReserve {
   price(symbol: string): number | undefined {
     const broker = this.market?.lastPrice(symbol);
     if (broker !== undefined) return broker.toNumber();
-    const v = this.marks.values[this.marks.slot(symbol)];
-    return v === undefined || Number.isNaN(v) ? undefined : v;
+    return this.marks.get(symbol);
   }
 
   /** The denial of a paper market buy by quantity with no price to hold it at, else null. */
