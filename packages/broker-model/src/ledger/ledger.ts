@@ -5,11 +5,12 @@
  *
  * @module
  */
-import { type Currency, Decimal, decimalOfNumber, exactIntOf, isCurrency, type OrderSide } from '@hoga/core';
+import { type Currency, Decimal, exactIntOf, isCurrency, type OrderSide } from '@hoga/core';
 import { averagePurchasePrice } from '../economics/average-price.js';
 import { floorCash, roundCash } from '../economics/cash.js';
 import { type ReservingOrder, reservedCash, reservedShares } from '../economics/reservations.js';
 import { LedgerError, LedgerErrorCode } from './ledger-error.js';
+import { addTo, approxOf, decOf, type Figure, setDec, setInt } from './ledger-figure.js';
 
 /** One position: quantity and average purchase price (commission excluded). */
 export interface Holding {
@@ -58,43 +59,6 @@ export interface LedgerSnapshot {
 }
 
 const ZERO = new Decimal(0);
-
-/**
- * A running figure (cash, a reservation total) held as a safe integer while it is one (`int`; its
- * Decimal made when first read) or else as a Decimal (`int` NaN): KRW cash and whole-share totals
- * move by number arithmetic, exact below 2^53, and fall back to Decimal when a figure is not one.
- */
-interface Figure {
-  int: number;
-  dec: Decimal | null;
-  /** The Decimal's nearest double, made when first read while `int` is NaN ({@link approxOf}). */
-  approx?: number | undefined;
-}
-
-/** A figure's value as a double: its safe integer, else its Decimal's nearest double (kept). */
-function approxOf(f: Figure | undefined): number {
-  if (f === undefined) return 0;
-  if (!Number.isNaN(f.int)) return f.int;
-  if (f.approx === undefined) f.approx = (f.dec as Decimal).toNumber();
-  return f.approx;
-}
-
-function decOf(f: Figure): Decimal {
-  if (f.dec === null) f.dec = decimalOfNumber(f.int);
-  return f.dec;
-}
-
-function setInt(f: Figure, int: number): void {
-  f.int = int;
-  f.dec = null;
-  f.approx = undefined;
-}
-
-function setDec(f: Figure, value: Decimal): void {
-  f.int = exactIntOf(value);
-  f.dec = value;
-  f.approx = undefined;
-}
 
 /** A reservation with its figures as safe integers (NaN: not one). */
 interface HeldReservation extends Reservation {
@@ -417,26 +381,6 @@ export class Ledger {
     }
     return new Ledger(cash, holdings);
   }
-}
-
-/** Adds `sign × value` to the total under `key`; a total back at 0 is dropped. */
-function addTo<K>(totals: Map<K, Figure>, key: K, value: Decimal, valueInt: number, sign: 1 | -1): void {
-  const total = totals.get(key);
-  if (total === undefined) {
-    const int = sign * valueInt;
-    totals.set(key, Number.isNaN(int) ? { int, dec: value.times(sign) } : { int, dec: null });
-    return;
-  }
-  const int = total.int + sign * valueInt;
-  if (Number.isSafeInteger(int)) {
-    if (int === 0) totals.delete(key);
-    else setInt(total, int);
-    return;
-  }
-  const dec = decOf(total);
-  const next = sign === 1 ? dec.plus(value) : dec.minus(value);
-  if (next.isZero()) totals.delete(key);
-  else setDec(total, next);
 }
 
 function oversold(entry: LedgerEntry, position: Holding | undefined): LedgerError {
