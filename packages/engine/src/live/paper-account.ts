@@ -16,7 +16,8 @@
  *   long shared the market-data budget among all of them: with 200 symbols a book came every few
  *   real minutes, and market orders waited that long for a fill;
  * - holds a working order with no limit at the broker's last price, which the risk module reads for
- *   it, before the run's own first price of the symbol ({@link PaperReserve});
+ *   it, before the run's own first price of the symbol, and one worked again at a restart at the
+ *   broker's last price read then ({@link PaperReserve});
  * - trades a US limit order at the close (`CLS`) as the broker does: not against the book, but at
  *   the regular close, at the day's closing price when that satisfies the limit, the rest canceled
  *   ({@link PaperCloseAuction}).
@@ -25,7 +26,7 @@
  */
 import { BookMatcher, dayOrderExpiry, Ledger, type LedgerSnapshot, type OrderBook } from '@hoga/broker-model';
 import type { BrokerStreams } from '@hoga/connector';
-import { marketOfSymbol, type OrderEvent, type StrategyId, TimeInForce } from '@hoga/core';
+import { marketOfSymbol, type OrderEvent, OrderType, type StrategyId, TimeInForce } from '@hoga/core';
 import type { Subscription } from 'rxjs';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { BrokerMarketView } from '../risk/broker-market-view.js';
@@ -218,6 +219,13 @@ export class PaperAccount {
   async restoreOrders(runtime: EngineRuntime, book: RiskBook): Promise<void> {
     const now = this.o.clock.nowMs();
     const restored = restorablePaperOrders(this.o.db.strategyState.get(PAPER_STATE_ID, 'orders'), now);
+    // an order with no limit holds cash (or shares) at a price: the broker's, when the run has none
+    // of its symbol yet (before, 0: a restored market buy held nothing)
+    const unpriced = restored.filter((o) => o.intent.orderType !== OrderType.LIMIT);
+    await this.reserve.readMissing(
+      unpriced.map((o) => o.intent.instrument.symbol),
+      this.o.client,
+    );
     for (const order of restored) {
       const id = order.intent.clientOrderId;
       const stored = this.o.db.orders.get(id);

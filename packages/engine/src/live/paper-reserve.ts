@@ -20,12 +20,21 @@
  * bar or fill of it) a paper market buy by quantity is denied ({@link PaperReserve.refusal}): a
  * limit order holds its own price and needs none.
  *
+ * An order with no limit that a restart works again is held at the broker's last price read for
+ * it then ({@link PaperReserve.readMissing}) when the new run has none of its own yet. Before, it
+ * was held at 0 (a market buy of a symbol not among the run's, with no fill yet): the cash it had
+ * promised went to the next buy, and the account had more buys working than its cash covered.
+ *
  * @module
  */
+import type { BrokerClient } from '@hoga/connector';
 import { type OrderIntent, OrderSide, OrderType } from '@hoga/core';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { BrokerMarketView } from '../risk/broker-market-view.js';
 import type { RiskVerdict } from '../risk/risk-gate.js';
+
+/** The most symbols one `GET /prices` takes. */
+const PRICES_PER_READ = 200;
 
 /** The denial code of a paper market buy with no price to hold it at (the risk module's for missing market data). */
 export const NO_RESERVE_PRICE = 'risk-market-data-missing';
@@ -35,8 +44,24 @@ export class PaperReserve {
   /** The risk module's view of the broker's market data, once the run has one. */
   private market: Pick<BrokerMarketView, 'lastPrice'> | undefined;
 
+  /** The broker's last prices read for restored orders ({@link PaperReserve.readMissing}). */
+  private readonly read = new Map<string, number>();
+
   /** @param marks - the run's last prices (its bars' closes, its fills' prices) */
   constructor(private readonly marks: MarkBook) {}
+
+  /**
+   * Reads the broker's last price of each of `symbols` that has no price here yet, so that the
+   * orders with no limit a restart works again hold cash (a sell by amount, shares) at it. A failed
+   * read rejects (the run's start fails, as for its other reads of the broker).
+   */
+  async readMissing(symbols: Iterable<string>, client: Pick<BrokerClient, 'getPrices'>): Promise<void> {
+    const missing = [...new Set(symbols)].filter((symbol) => this.price(symbol) === undefined);
+    for (let i = 0; i < missing.length; i += PRICES_PER_READ) {
+      const prices = await client.getPrices(missing.slice(i, i + PRICES_PER_READ));
+      for (const p of prices) this.read.set(p.symbol, p.lastPrice.toNumber());
+    }
+  }
 
   /** From now on the broker's last prices come from `market` (the risk module's view). */
   useMarket(market: Pick<BrokerMarketView, 'lastPrice'> | undefined): void {
@@ -47,7 +72,7 @@ export class PaperReserve {
   price(symbol: string): number | undefined {
     const broker = this.market?.lastPrice(symbol);
     if (broker !== undefined) return broker.toNumber();
-    return this.marks.get(symbol);
+    return this.marks.get(symbol) ?? this.read.get(symbol);
   }
 
   /** The denial of a paper market buy by quantity with no price to hold it at, else null. */
