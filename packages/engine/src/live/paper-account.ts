@@ -307,11 +307,17 @@ export class PaperAccount {
   /**
    * The risk module's `gate`, closed to new orders and modifies while the store refuses writes, and
    * to a market buy with no price to hold its cash at; `market`, the risk module's view of the
-   * broker's market data, gives the last prices paper holds orders with no limit at.
+   * broker's market data, gives the last prices paper holds orders with no limit at. With the risk
+   * module disabled (`riskEnabled` false) it also denies a new order the broker would refuse for
+   * the session (see {@link PaperStoreGate}).
    */
-  guard(gate: RiskGate, market: Pick<BrokerMarketView, 'lastPrice'> | undefined): RiskGate {
+  guard(
+    gate: RiskGate,
+    market: Pick<BrokerMarketView, 'lastPrice'> | undefined,
+    riskEnabled = true,
+  ): RiskGate {
     this.reserve.useMarket(market);
-    return new PaperStoreGate(gate, this.store, this.reserve);
+    return new PaperStoreGate(gate, this.store, this.reserve, riskEnabled ? undefined : this.o.clock);
   }
 
   /** Whether the paper store refused its last write (what it holds waits for it). */

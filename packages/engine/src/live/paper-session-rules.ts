@@ -1,0 +1,77 @@
+/**
+ * The broker's session rules for a new paper order when the risk module is disabled: no one else
+ * judges them in paper (live, the broker does; with the risk module on, it judges them against
+ * the broker's calendars; a backtest judges them in its own broker rules). By the broker model's
+ * session hours and known holidays, the rules of the broker model, with its codes and messages:
+ * - any order outside order hours: `order-hours-closed`, saying when orders are taken again;
+ * - an amount or fractional order outside the US regular session's window:
+ *   `amount-order-outside-regular-hours`;
+ * - a `MARKET` order (and a `CLS` one) outside the regular session: `order-type-not-allowed`.
+ *
+ * Before, the paper venue took them: a market buy placed in the pre-market, or at 03:00, held cash
+ * at the last price and filled against the next book the paper account polled, where the broker
+ * answers 422 and live's strategy hears `OrderRejected`.
+ *
+ * @module
+ */
+import {
+  checkAmountOrderWindow,
+  checkOrderHours,
+  checkOrderTypeInSession,
+  isAmountOrFractional,
+  nextOrderOpen,
+  orderSessionAt,
+  usRegularSessionAt,
+} from '@hoga/broker-model';
+import { type BrokerVerdict, KST_ZONE, type Market, type OrderIntent, SessionName } from '@hoga/core';
+import { DateTime } from 'luxon';
+import { fromRefusal } from '../risk/broker-rules-check.js';
+import type { RiskVerdict } from '../risk/risk-gate.js';
+
+/** The refusal of the session rules of `intent` placed at `nowMs` (see the module), else null. */
+export function paperSessionRefusal(intent: OrderIntent, nowMs: number): RiskVerdict | null {
+  const instrument = intent.instrument;
+  const market = instrument.market;
+  const at = DateTime.fromMillis(nowMs, { zone: KST_ZONE });
+  const session = orderSessionAt(market, nowMs);
+  if (session === null) {
+    const nextOpenAt = nextOrderOpen((ms) => orderSessionAt(market, ms), at);
+    return refusalOf(checkOrderHours(instrument, { at, session, nextOpenAt }));
+  }
+  const amount = intent.sizing === 'AMOUNT';
+  const fields = { orderAmount: amount ? intent.amount : null, quantity: amount ? null : intent.quantity };
+  if (isAmountOrFractional(fields)) {
+    const span = usRegularSessionAt(nowMs);
+    const regular =
+      span === null
+        ? null
+        : {
+            start: DateTime.fromMillis(span.start, { zone: KST_ZONE }),
+            end: DateTime.fromMillis(span.end, { zone: KST_ZONE }),
+          };
+    const field = amount ? 'orderAmount' : 'quantity';
+    const opensAt = regular === null ? regularOpenAt(market, at) : null;
+    const refusal = refusalOf(checkAmountOrderWindow(field, regular, at, opensAt));
+    if (refusal !== null) return refusal;
+  }
+  if (session === SessionName.REGULAR_MARKET) return null;
+  return refusalOf(
+    checkOrderTypeInSession(
+      { orderType: intent.orderType, timeInForce: intent.sizing === 'AMOUNT' ? 'DAY' : intent.timeInForce },
+      { session, regularOpenAt: regularOpenAt(market, at) },
+      market,
+    ),
+  );
+}
+
+/** When `market`'s next regular session opens after `at` (for a refusal's message). */
+function regularOpenAt(market: Market, at: DateTime): DateTime | null {
+  return nextOrderOpen(
+    (ms) => (orderSessionAt(market, ms) === SessionName.REGULAR_MARKET ? SessionName.REGULAR_MARKET : null),
+    at,
+  );
+}
+
+function refusalOf(verdict: BrokerVerdict): RiskVerdict | null {
+  return verdict.accepted ? null : fromRefusal(verdict);
+}
