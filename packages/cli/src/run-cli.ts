@@ -1,8 +1,8 @@
 /**
  * Runs the program once and turns every failure into a short message and an exit code from the
- * one table in {@link ExitCode}. A closed stdout (`hoga candles … | head`) ends quietly with 0;
- * a long-running command (`hoga run`) that registered `cliRuntime.onStdoutClosed` stops as
- * on Ctrl-C instead.
+ * one table in {@link ExitCode}. A closed stdout or stderr (`hoga candles … | head`) ends quietly
+ * with 0; a long-running command (`hoga run`, `hoga backtest`) that registered
+ * `cliRuntime.onStdoutClosed` stops as on Ctrl-C instead.
  *
  * @module
  */
@@ -20,15 +20,20 @@ import { acceptsJson, asksJson, commandOfArgs, writeFailure } from './runtime/fa
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
   let closed = false;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    // a long-running command stops as on Ctrl-C (its later lines go nowhere); the others end here
+  // stdout, or stderr (where a backtest's strategy log lines go: `hoga backtest … 2>&1 | head`;
+  // before, its close threw EPIPE there, exit 1, and the stored run was left `running`)
+  const onOutputError = (error: NodeJS.ErrnoException): void => {
+    // once closed, later writes to it fail too: their lines go nowhere
     if (closed) return;
+    if (error.code !== 'EPIPE') throw error;
     closed = true;
+    // a long-running command stops as on Ctrl-C; the others end here
     const stop = cliRuntime.onStdoutClosed;
     if (stop === undefined) process.exit(ExitCode.OK);
     stop();
-  });
+  };
+  process.stdout.on('error', onOutputError);
+  process.stderr.on('error', onOutputError);
   try {
     const program = createProgram();
     // a failure found while parsing, before the action, prints as JSON too when asked for

@@ -16,6 +16,7 @@ import type { StrategyClass, Subscription } from '@hoga/engine';
 import { HogaDatabase } from '@hoga/store';
 import { loadRiskConfig, riskConfigFile, warnUnmatchedStrategyLimits } from '../config/risk-config-file.js';
 import { checkStrategyConfig, loadStrategyFile, requireNewStrategyId } from '../config/strategy-inputs.js';
+import { cliRuntime } from '../runtime/cli-runtime.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { downloadCandles, fxRates, instrumentsOf, reportCoverage } from './backtest-inputs.js';
 import {
@@ -214,6 +215,8 @@ async function backtest(
     });
     interrupt.release();
     const stats = outcome.stats;
+    // its output closed (`… 2>&1 | head`): stopped as on Ctrl-C and stored so; nothing to print to
+    if (outcome.status === 'stopped' && interrupt.outputClosed) return;
     if (outcome.status === 'stopped') {
       // the clock stands at the last bar's close
       const at = toKst(clock.now()).toFormat('yyyy-MM-dd HH:mm:ss');
@@ -275,19 +278,25 @@ async function downloadOrStop(file: string, download: (signal: AbortSignal) => P
   }
 }
 
-/** Ctrl-C during a run: its signal, and `release` (idempotent) to give the signals back. */
+/**
+ * Ctrl-C during a run: its signal, whether it came from the output closing, and `release`
+ * (idempotent) to give the signals back.
+ */
 interface Interrupt {
   readonly signal: AbortSignal;
+  readonly outputClosed: boolean;
   release(): void;
 }
 
 /**
  * Ctrl-C (SIGINT) or SIGTERM during the run stops it between bars, the strategies' `onStop`
  * running and the run stored as `stopped`; a second one quits at once (exit 130: the stored run
- * then stays `running`). `release` gives the signals back.
+ * then stays `running`). So does a closed stdout or stderr (`… 2>&1 | head`), after which the
+ * command ends quietly, exit 0, as `hoga run` does. `release` gives the signals back.
  */
 function interruptOnSignals(): Interrupt {
   const controller = new AbortController();
+  let outputClosed = false;
   const onSignal = (): void => {
     if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED);
     process.stderr.write('hoga: stopping the backtest after the current bar (Ctrl-C again quits at once)\n');
@@ -295,11 +304,19 @@ function interruptOnSignals(): Interrupt {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  cliRuntime.onStdoutClosed = () => {
+    outputClosed = true;
+    controller.abort();
+  };
   return {
     signal: controller.signal,
+    get outputClosed() {
+      return outputClosed;
+    },
     release: () => {
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);
+      cliRuntime.onStdoutClosed = undefined;
     },
   };
 }

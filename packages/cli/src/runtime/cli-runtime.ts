@@ -11,8 +11,9 @@ export interface CliRuntime {
   verbose: boolean;
   logFile: string | undefined;
   /**
-   * What a long-running command does when its stdout closes (`hoga run … | head`): stop as on
-   * Ctrl-C. Without one, a closed stdout ends the process quietly with exit 0.
+   * What a long-running command does when its stdout or stderr closes (`hoga run … | head`,
+   * `hoga backtest … 2>&1 | head`): stop as on Ctrl-C. Without one, a closed stdout or stderr
+   * ends the process quietly with exit 0.
    */
   onStdoutClosed?: (() => void) | undefined;
   /**
