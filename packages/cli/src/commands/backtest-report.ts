@@ -68,6 +68,18 @@ export function perCurrency(values: Readonly<Record<string, Decimal>>): Record<s
 }
 
 /**
+ * A stored per-currency record with its currencies sorted, as {@link perCurrency} gives them (a run
+ * stores them in the order its fills first met them: a run whose first fill was a US one printed
+ * `$0.47, 9 KRW` in `hoga db runs --id` where its report had printed `9 KRW, $0.47`).
+ */
+export function byCurrency<T>(values: Readonly<Record<string, T>>): Record<string, T> {
+  return Object.fromEntries(Object.entries(values).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** The statistics that are money per currency (sorted by currency when read back). */
+const MONEY_STATS: ReadonlySet<string> = new Set(['commissions', 'taxes']);
+
+/**
  * The JSON document of a run.
  *
  * @param outcome - the run
@@ -132,6 +144,9 @@ export function storedStatsJson(stats: unknown): unknown {
   return Object.fromEntries(
     Object.entries(stored).flatMap(([key, value]): [string, unknown][] => {
       if (key === 'byStrategy') return [[key, storedStrategiesJson(value)]];
+      if (MONEY_STATS.has(key) && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        return [[key, byCurrency(value as Record<string, unknown>)]];
+      }
       if (typeof value !== 'number') return [[key, value]];
       if (RATIO_STATS.has(key)) return [[key, ratio(value)]];
       if (key === 'endEquity' && netProfit !== null) {

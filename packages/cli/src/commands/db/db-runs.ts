@@ -18,6 +18,7 @@ import {
 } from '@hoga/store';
 import { DateTime } from 'luxon';
 import {
+  byCurrency,
   equityText,
   percentText,
   type StatsView,
@@ -55,8 +56,8 @@ function statsView(stats: unknown): StatsView {
   const money = (key: string): Record<string, string> => {
     const v = s[key];
     if (v === null || typeof v !== 'object') return {};
-    return Object.fromEntries(
-      Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    return byCurrency(
+      Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string')),
     );
   };
   const counts = (key: string): Record<string, number> | null => {
