@@ -30,6 +30,11 @@ export interface BarStream {
    * stream knows it: the loop then finds the symbol's route by index rather than by name.
    */
   readonly seriesIndex?: number;
+  /**
+   * How many warm-up bars the series has, when the stream knows it: each strategy then gets the
+   * last `warmupBars` of them it asked for (else every strategy with a warm-up gets them all).
+   */
+  warmupLengthOf?(series: number): number;
 }
 
 /** What the loop drives. */
@@ -166,6 +171,10 @@ class BarLoop {
   private turnDay = Number.NaN;
   /** Whether {@link BarLoop.run} returned for a turn of the event loop (between two bars). */
   turnDue = false;
+  /** Warm-up bars handed over so far, by symbol (warm-up bars only). */
+  private readonly warmSeen = new Map<string, number>();
+  /** The current warm-up bar's place from the symbol's run start (1: its last warm-up bar; NaN: not known). */
+  private warmLeft = Number.NaN;
 
   constructor(
     private readonly parts: BacktestLoopParts,
@@ -240,12 +249,26 @@ class BarLoop {
         this.hostIndex = 0;
         this.phase = Phase.HOSTS;
       }
-      const hosts = warm ? route.warmupHosts : route.hosts;
-      while (this.hostIndex < hosts.length) {
-        const host = hosts[this.hostIndex++] as StrategyHost;
-        host.isWarmingUp = warm;
-        runtime.call(host, 'onBar', bar);
-        if (runtime.busy) return true;
+      if (warm) {
+        // each strategy gets the last `warmupBars` warm-up bars it asked for, not the most any
+        // strategy of the run asked for (before, its warm-up changed when another joined the run)
+        const left = this.warmLeft;
+        const hosts = route.warmupHosts;
+        while (this.hostIndex < hosts.length) {
+          const host = hosts[this.hostIndex++] as StrategyHost;
+          if ((host.strategyClass.warmupBars ?? 0) < left) continue;
+          host.isWarmingUp = true;
+          runtime.call(host, 'onBar', bar);
+          if (runtime.busy) return true;
+        }
+      } else {
+        const hosts = route.hosts;
+        while (this.hostIndex < hosts.length) {
+          const host = hosts[this.hostIndex++] as StrategyHost;
+          host.isWarmingUp = false;
+          runtime.call(host, 'onBar', bar);
+          if (runtime.busy) return true;
+        }
       }
       // the bar was matched and marked even when a hook failed on it: the clock and the last equity
       // point stay at its time (they went back to the bar before, valuing this bar's fills)
@@ -280,6 +303,9 @@ class BarLoop {
     this.t = t;
     this.phase = Phase.MATCH;
     if (warm) {
+      const seen = (this.warmSeen.get(bar.symbol) ?? 0) + 1;
+      this.warmSeen.set(bar.symbol, seen);
+      this.warmLeft = (this.stream.warmupLengthOf?.(series) ?? Number.NaN) - seen + 1;
       // A warm-up bar closing after the run's start (a US symbol's bars of the previous New York
       // day, in a run whose KR day began at 00:00 KST) fires the timers due by then first, at their
       // time: before, such bars moved the clock past them, and they fired hours late, at once.

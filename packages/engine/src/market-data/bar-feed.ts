@@ -168,7 +168,7 @@ export class BarFeed {
    * start day are never confused, whatever their close times.
    */
   stream(): PhasedBarStream {
-    return new PhasedBarStream(this.warmup(), this.main());
+    return new PhasedBarStream(this.warmup(), this.main(), this.mainBegin);
   }
 
   /** Number of warm-up bars. */
@@ -254,8 +254,17 @@ export class PhasedBarStream {
   constructor(
     private readonly warm: BarCursor,
     private readonly run: BarCursor,
+    private readonly warmupLengths?: Int32Array,
   ) {
     this.cursor = warm;
+  }
+
+  /**
+   * How many warm-up bars a series has (its bars before its run start): a strategy asking for fewer
+   * gets the last of them only.
+   */
+  warmupLengthOf(series: number): number {
+    return this.warmupLengths?.[series] ?? Number.NaN;
   }
 
   /** The current bar (one object, overwritten by `next()`). */
