@@ -5,8 +5,8 @@
  * the first bar of the run. The run's first bar of a symbol is the newest completed candle when it
  * starts (the candle stream hands that one over first), so the warm-up is the N candles before it,
  * read from the broker's candles (the connector's `candlePages`, newest first); the bars of
- * all symbols in time order (ties by symbol), every warm-up strategy getting those of the longest
- * warm-up asked for, as a backtest delivers them.
+ * all symbols in time order (ties by symbol), those of the longest warm-up asked for read, and each
+ * strategy getting the last N of each symbol it asked for, as a backtest delivers them.
  *
  * @module
  */
@@ -41,12 +41,20 @@ export async function warmUpStrategies(runtime: EngineRuntime, o: WarmUpOptions)
   const wanted = Math.max(...hosts.map((h) => h.strategyClass.warmupBars ?? 0));
   const now = DateTime.fromMillis(o.clock.nowMs());
   const bars: Bar[] = [];
-  for (const symbol of o.symbols) bars.push(...(await barsBefore(o, symbol, wanted, now)));
+  // each bar's place from its symbol's first bar of the run (1: the last warm-up bar)
+  const left = new Map<Bar, number>();
+  for (const symbol of o.symbols) {
+    const own = await barsBefore(o, symbol, wanted, now);
+    for (let i = 0; i < own.length; i++) left.set(own[i] as Bar, own.length - i);
+    bars.push(...own);
+  }
   bars.sort((a, b) => a.closeTime - b.closeTime || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
   try {
     for (const bar of bars) {
       for (const host of hosts) {
         if (runtime.failure !== null) return bars.length;
+        // its own warm-up, not the longest one of the run (before, every strategy got that)
+        if ((host.strategyClass.warmupBars ?? 0) < (left.get(bar) ?? 0)) continue;
         host.isWarmingUp = true;
         runtime.call(host, 'onBar', bar);
         if (runtime.busy) await runtime.settle();
