@@ -193,6 +193,15 @@ describe('no stack traces (item 3)', () => {
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
   });
+  // Before: a failure whose message met a closed stderr (`hoga … 2>&1 | head -0`) exited 0, the
+  // EPIPE of its message ending the process with success: a failing command read as done.
+  it('a failure whose stderr is closed keeps its exit code', async () => {
+    const run = await hoga(['risk', 'status', '--db', join(dir, 'no-such-store.sqlite')], {
+      env: { HOME: dir },
+      onSpawn: (child) => child.stderr?.destroy(),
+    });
+    expect(run.code).toBe(2);
+  });
 });
 
 describe('exit codes from the README table (item 7)', () => {

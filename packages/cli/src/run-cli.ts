@@ -27,9 +27,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     if (closed) return;
     if (error.code !== 'EPIPE') throw error;
     closed = true;
-    // a long-running command stops as on Ctrl-C; the others end here
+    // a long-running command stops as on Ctrl-C; the others end here, with the code of a failure
+    // already said (its message met the closed stderr: before, exit 0 read it as done)
     const stop = cliRuntime.onStdoutClosed;
-    if (stop === undefined) process.exit(ExitCode.OK);
+    if (stop === undefined) process.exit(process.exitCode ?? ExitCode.OK);
     stop();
   };
   process.stdout.on('error', onOutputError);
