@@ -57,9 +57,10 @@ export interface OrderManagerOptions {
   readonly barredRecheckMs?: number;
   /**
    * While running, a complete poll compares the positions with the broker's holdings at most this
-   * often on the engine clock (default 60 s), the symbols with no command unsettled and no broker
-   * order open; one that differs twice in a row (at one check and again after the next complete
-   * poll) is reported and barred as at a start. 0 turns the check off.
+   * often on the engine clock (default 60 s), the symbols with no command unsettled and no open
+   * broker order the poll's lists did not show booked; one that differs at one check and again after
+   * the next complete poll, with nothing booked for it in between or by the same quantity, is
+   * reported and barred as at a start (`RunningPositionCheck`). 0 turns the check off.
    */
   readonly positionCheckMs?: number;
   /**

@@ -14,7 +14,7 @@ import type { OrderManager } from './order-manager.js';
 import { POLL } from './order-manager-options.js';
 import { CommandStatus, type StoredExecution } from './order-manager-store.js';
 import type { OrderOwnership } from './order-ownership.js';
-import { RunningPositionCheck } from './reconciliation.js';
+import { RunningPositionCheck } from './running-position-check.js';
 
 /** See the module description. */
 export class OrderPoller {
@@ -82,7 +82,7 @@ export class OrderPoller {
       this.lastPollAt = startedAt;
       this.m.store.setMeta('last_poll_at', String(startedAt));
     }
-    if (snapshot.complete) await this.positions.afterCompletePoll();
+    if (snapshot.complete) await this.positions.afterCompletePoll(seen);
     await this.m.recheckBarred();
     return snapshot.complete;
   }

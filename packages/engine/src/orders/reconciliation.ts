@@ -4,16 +4,18 @@
  * what is missing is adopted, completed and emitted; a symbol whose position still differs from the
  * holdings is reported and barred from trading until it matches again (checked again after polls
  * while anything is barred). While running, complete polls compare the positions again every
- * `positionCheckMs` ({@link RunningPositionCheck}).
+ * `positionCheckMs` (`RunningPositionCheck`, running-position-check.ts).
  *
  * @module
  */
 
 import type { Holdings } from '@hoga/connector';
-import type { Decimal } from '@hoga/core';
+import { Decimal } from '@hoga/core';
 import type { OrderManager } from './order-manager.js';
 import { POLL } from './order-manager-options.js';
 import { CommandStatus } from './order-manager-store.js';
+
+const ZERO = new Decimal(0);
 
 /** Polls the start makes at most before it compares the positions (while one settles commands). */
 const START_POLLS = 4;
@@ -112,13 +114,16 @@ function equalAverages(holdings: Holdings, ours: ReadonlyMap<string, Decimal>): 
  * Compares the positions with the broker's holdings; bars or frees symbols. Returns the barred.
  *
  * @param options - `barNew: false` frees barred symbols that match and bars nothing new; a function
- *   says of each differing symbol not barred yet whether to bar it (one it refuses is not returned)
+ *   says of each differing symbol not barred yet, given its position and the broker's holding,
+ *   whether to bar it (one it refuses is not returned)
  * @param averages - filled with the broker's average purchase price of each holding equal to the
  *   position (for the position snapshot)
  */
 export async function comparePositions(
   m: OrderManager,
-  options: { readonly barNew?: boolean | ((symbol: string) => boolean) } = {},
+  options: {
+    readonly barNew?: boolean | ((symbol: string, store: Decimal, broker: Decimal) => boolean);
+  } = {},
   averages?: Map<string, Decimal>,
 ): Promise<string[]> {
   const now = m.clock.nowMs();
@@ -143,7 +148,11 @@ export async function comparePositions(
       continue;
     }
     const barNew = options.barNew ?? true;
-    if (!blocked.has(symbol) && !(typeof barNew === 'function' ? barNew(symbol) : barNew)) continue;
+    if (
+      !blocked.has(symbol) &&
+      !(typeof barNew === 'function' ? barNew(symbol, o ?? ZERO, b ?? ZERO) : barNew)
+    )
+      continue;
     mismatched.push(symbol);
     if (!blocked.has(symbol)) {
       m.store.block(symbol, `store ${o ?? 0}, broker ${b ?? 0}`, now);
@@ -157,55 +166,4 @@ export async function comparePositions(
     }
   }
   return mismatched;
-}
-
-/**
- * The comparison of the positions with the holdings while running (a broker that lost its state,
- * a sell placed at the broker that no poll can see): after a complete poll, every
- * `positionCheckMs` of engine time, the symbols with no command unsettled (one being sent is stored
- * `sending` first) and no broker order open in the store, before and after the holdings are read,
- * are compared. A fill can still fall between the poll's order lists and the holdings read (an
- * order from another channel placed and filled meanwhile): a symbol that differs is compared again
- * after the next complete poll, which counts that fill, and reported (`PositionMismatch`) and
- * barred only if it still differs. Before, a running engine compared them only at its start: a
- * broker restarted without its state left the engine trading a position the broker no longer had
- * (every sell denied `insufficient-buying-power`) until the next start.
- */
-export class RunningPositionCheck {
-  private checkedAt: number | null = null;
-  /** Symbols that differed at the last check: barred if they still differ at the next one. */
-  private suspects = new Set<string>();
-
-  constructor(private readonly m: OrderManager) {}
-
-  /** After a poll that read every list it meant to. */
-  async afterCompletePoll(): Promise<void> {
-    const period = this.m.options.positionCheckMs;
-    if (period <= 0) return;
-    const now = this.m.clock.nowMs();
-    if (this.checkedAt === null) this.checkedAt = now; // the start has just compared them
-    if (this.suspects.size === 0 && now - this.checkedAt < period) return;
-    this.checkedAt = now;
-    const before = busySymbols(this.m);
-    let after: ReadonlySet<string> | null = null;
-    const differing = new Set<string>();
-    await comparePositions(this.m, {
-      barNew: (symbol) => {
-        after ??= busySymbols(this.m);
-        if (before.has(symbol) || after.has(symbol)) return false;
-        differing.add(symbol);
-        return this.suspects.has(symbol);
-      },
-    });
-    for (const symbol of differing) if (this.m.isBlocked(symbol)) differing.delete(symbol);
-    this.suspects = differing;
-  }
-}
-
-/** Symbols with a command unsettled or a broker order open in the store (a fill may be on its way). */
-function busySymbols(m: OrderManager): Set<string> {
-  const busy = new Set<string>();
-  for (const c of m.store.unresolvedCommands()) busy.add(c.symbol);
-  for (const e of m.store.openExecutions()) busy.add(e.symbol);
-  return busy;
 }

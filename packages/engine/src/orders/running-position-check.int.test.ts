@@ -5,7 +5,7 @@
  * a position the broker no longer had (every sell denied `insufficient-buying-power`, over and
  * over) with no `PositionMismatch` until the next start.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock, OrderEvent } from '@hoga/core';
@@ -17,6 +17,7 @@ import {
   KR_OPEN,
   priceLimits,
   simClient,
+  startFrozenSimulator,
   submitLimit,
   useLiveFixtures,
 } from './live-fixture.test-helper.js';
@@ -81,6 +82,119 @@ describe('running position check (real HTTP)', () => {
       events.filter((e) => e.type === 'OrderDenied').map((e) => e.type === 'OrderDenied' && e.code),
     ).toEqual(['symbol-blocked']);
     expect(sim.counters().ordersCreated).toBe(0);
+  });
+
+  it('a symbol that always has an order open: holdings changed at the broker are reported (PositionMismatch) and the symbol barred', async () => {
+    // the broker keeps its state in a file; while it is down, 30 shares of 005930 leave the account
+    // (sold or moved out in the broker's own app): its orders, the engine's resting buy among them,
+    // are kept
+    const statePath = join(mkdtempSync(join(tmpdir(), 'hoga-sim-')), 'state.json');
+    let sim: SimulatorHandle = await startSimulator({
+      port: 0,
+      seed: 7,
+      start: KR_OPEN,
+      speed: 0,
+      statePath,
+    });
+    const port = Number(new URL(sim.url).port);
+    const clock: Clock = { now: () => sim.now(), nowMs: () => sim.now().toMillis() };
+    const client = simClient(sim, clock);
+    const db = HogaDatabase.open(join(mkdtempSync(join(tmpdir(), 'hoga-om-')), 'hoga.sqlite'), { clock });
+    closers.push(async () => {
+      client.close();
+      db.close();
+      await sim.close();
+    });
+    const manager = new OrderManager(client, db, clock, { positionCheckMs: 10_000 });
+    const alerts: OrderManagerAlert[] = [];
+    manager.alerts$.subscribe((a) => alerts.push(a));
+    await manager.reconcile();
+    await manager.execute(submitLimit('005930', 'BUY', '3', (await priceLimits(client, '005930')).lower));
+    sim.advanceClock(2_000);
+    await manager.pollOnce();
+
+    await sim.close();
+    const state = JSON.parse(readFileSync(statePath, 'utf8')) as {
+      accounts: { accountSeq: number; holdings: Record<string, { quantity: string }> }[];
+    };
+    const held = state.accounts.find((a) => a.accountSeq === 1)?.holdings['005930'];
+    if (held === undefined) throw new Error('the simulator saved no 005930 holding');
+    held.quantity = String(Number(held.quantity) - 30);
+    writeFileSync(statePath, JSON.stringify(state));
+    sim = await startSimulator({ port, seed: 7, speed: 0, statePath });
+    const changedAt = clock.nowMs();
+
+    // the strategy goes on buying a share each poll meanwhile (filled at once): every check books fills
+    const { upper } = await priceLimits(client, '005930');
+    let bought = 0;
+    for (let i = 0; i < 30 && mismatches(alerts).length === 0; i++) {
+      await manager.execute(submitLimit('005930', 'BUY', '1', upper));
+      bought++;
+      sim.advanceClock(2_000);
+      await manager.pollOnce();
+    }
+    expect(mismatches(alerts)).toEqual([['005930', String(100 + bought), String(70 + bought)]]);
+    // within the period (10 s of engine time) and the confirming poll after it
+    const raised = alerts.find((a) => a.type === 'PositionMismatch')?.tsEvent ?? Number.POSITIVE_INFINITY;
+    expect(raised - changedAt).toBeLessThanOrEqual(10_000 + 2 * 2_000);
+    expect(manager.isBlocked('005930')).toBe(true);
+    // the resting buy was open at the broker throughout (before, it kept the symbol from every check)
+    const open = await client.listOrders({ status: 'OPEN' });
+    expect(open.orders.map((o) => [o.symbol, o.quantity.toString()])).toEqual([['005930', '3']]);
+  });
+
+  it('resting orders filling between the order lists and the holdings read, check after check: no PositionMismatch', async () => {
+    const { sim, clock, client } = await startFrozenSimulator({ rateLimit: false });
+    const db = HogaDatabase.open(join(mkdtempSync(join(tmpdir(), 'hoga-om-')), 'hoga.sqlite'), { clock });
+    closers.push(async () => {
+      client.close();
+      db.close();
+      await sim.close();
+    });
+    // what the broker does while the engine reads the holdings (after the poll's order lists)
+    const inWindow: (() => Promise<void>)[] = [];
+    const gateway = new Proxy(client, {
+      get(target, key) {
+        if (key === 'getHoldings')
+          return async (...args: Parameters<typeof client.getHoldings>) => {
+            await inWindow.shift()?.();
+            return target.getHoldings(...args);
+          };
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const manager = new OrderManager(gateway, db, clock, { positionCheckMs: 10_000 });
+    const alerts: OrderManagerAlert[] = [];
+    manager.alerts$.subscribe((a) => alerts.push(a));
+    await manager.reconcile();
+    const { lower, upper } = await priceLimits(client, '005930');
+    await manager.execute(submitLimit('005930', 'BUY', '3', lower));
+    await manager.execute(submitLimit('005930', 'SELL', '2', upper));
+    sim.advanceClock(2_000);
+    await manager.pollOnce();
+    // the resting buy fills while the first check reads the holdings; while the next one does, a buy
+    // from another channel is placed and filled (the resting sell stays open throughout)
+    inWindow.push(
+      async () => {
+        sim.setPrice('005930', lower);
+        sim.advanceClock(500);
+      },
+      async () => {
+        await externalLimitBuy(client, '005930', 1, upper);
+        sim.advanceClock(500);
+      },
+    );
+    for (let i = 0; i < 12; i++) {
+      sim.advanceClock(2_000);
+      await manager.pollOnce();
+    }
+    expect(inWindow).toEqual([]);
+    expect(manager.store.position('005930').toString()).toBe('104');
+    const holdings = await client.getHoldings({});
+    expect(holdings.items.find((h) => h.symbol === '005930')?.quantity.toString()).toBe('104');
+    expect(mismatches(alerts)).toEqual([]);
+    expect(manager.isBlocked('005930')).toBe(false);
   });
 
   it('a run whose own orders fill (and an order from another channel) raises no PositionMismatch over many periods', async () => {
