@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { existsSync, statSync } from 'node:fs';
 import type { BrokerClient, OrderRecord } from '@hoga/connector';
 import {
   type ClientOrderId,
@@ -266,7 +267,11 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     if (spec.kind === 'modify' && flags.limit === undefined && flags.market !== true) {
       throw new OrderUsageError('give --limit PRICE (or --market) for the modified order');
     }
-    db = HogaDatabase.open(resolveDatabasePath(flags.db));
+    const file = resolveDatabasePath(flags.db);
+    // as hoga data list and hoga db say it (before: exit 1, `unexpected error: EISDIR`)
+    if (file !== ':memory:' && existsSync(file) && statSync(file).isDirectory())
+      throw new OrderUsageError(`${file} is a directory: give --db the path of a database file`);
+    db = HogaDatabase.open(file);
     const connection = connect({ ...flags, db: db.file });
     close = () => connection.close();
     const client = connection.client;

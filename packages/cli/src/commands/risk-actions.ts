@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { LiveClock } from '@hoga/core';
 import {
   describeTradingState,
@@ -45,6 +45,11 @@ function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) =
       `no database at ${file}: give --db or HOGA_DB (the store hoga run and hoga order use), or create it with hoga db migrate`,
       ExitCode.USAGE,
     );
+    return undefined;
+  }
+  if (file !== ':memory:' && statSync(file).isDirectory()) {
+    // as hoga data list and hoga db say it (before: exit 1, `EISDIR: illegal operation on a directory`)
+    fail(`${file} is a directory: give --db the path of a database file`, ExitCode.USAGE);
     return undefined;
   }
   try {
