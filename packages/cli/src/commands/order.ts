@@ -50,7 +50,15 @@ function common(command: Command): Command {
     )
     .option('--check', 'print the risk verdict and send nothing (exit 0 accepted, 3 denied)', false)
     .option('--risk-config <file>', 'risk configuration (JSON; default $HOGA_RISK_CONFIG, else the defaults)')
-    .option('--strategy <id>', 'the strategy the order counts against', 'manual')
+    .option(
+      '--strategy <id>',
+      'the strategy the order counts against. A live run of a strategy of this id takes the order over: ' +
+        'one running now gets its fills (its onFill; hoga order leaves them to it) but does not ' +
+        'work it (--cancel-on-stop leaves it open: end it with hoga order cancel); one started later works it ' +
+        "among the strategy's open orders (--cancel-on-stop cancels it). hoga run takes over manual, the default, " +
+        'only with --take-over-manual',
+      'manual',
+    )
     .option('--at <time>', 'with --check: judge the order at this instant (ISO 8601) instead of now')
     .option(
       '--sim-clock',
