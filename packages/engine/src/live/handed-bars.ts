@@ -2,11 +2,12 @@
  * The newest bar of each symbol and interval that a strategy id was handed in a live or paper run,
  * kept in the store (`strategy_state`, owner `live:bars` or `paper:bars`, one row per strategy id;
  * a `:` no strategy id has, so no strategy's own state shares the owner, as a paper strategy of id
- * `_account` would share the paper account's `paper/_account`) so that the next run of the same mode does not hand it over again: a run's first bar is the
- * newest completed candle when it starts, which a run stopped or killed before the next candle
- * completed (within the minute on `1m`, within the day on `1d`) had already handed over. A bar is
- * noted as it is handed over, before the hook runs: a process killed in the hook does not get it
- * again (its orders are in the store), so a bar reaches a strategy at most once.
+ * `_account` would share the paper account's `paper/_account`) so that the next run of the same
+ * mode does not hand it over again: a run's first bar is the newest completed candle when it
+ * starts, which a run stopped or killed before the next candle completed (within the minute on
+ * `1m`, within the day on `1d`) had already handed over. A bar is noted as it is handed over,
+ * before the hook runs: a process killed in the hook does not get it again (its orders are in the
+ * store), so a bar reaches a strategy at most once.
  *
  * The note is written at once, but without waiting for a file another process holds locked
  * (better-sqlite3 is synchronous: a wait would stall the run for the busy timeout at every bar);
