@@ -39,7 +39,7 @@ import { RunEventRecorder } from './run-event-recorder.js';
 import type { LiveRunOptions } from './run-live.js';
 import { RunPortfolio } from './run-portfolio.js';
 import { bookStoredFills } from './stored-fills.js';
-import { storedOpenOrders } from './stored-orders.js';
+import { storedOpenOrdersReader } from './stored-orders.js';
 
 /** What a run's runtime is assembled over. */
 export interface RunRuntimeParts {
@@ -101,7 +101,7 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     symbols: o.settings.symbols,
     watchStaleness: !paper,
     // live: the account's open orders that are not the run's count in the broker's rules
-    ...(paper ? {} : { outsideOrders: () => storedOpenOrders(o.db) }),
+    ...(paper ? {} : { outsideOrders: storedOpenOrdersReader(o.db) }),
   });
   if (parts.startRate !== undefined) risk.module.market?.followFx(parts.startRate);
   try {

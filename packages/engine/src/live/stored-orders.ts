@@ -52,6 +52,35 @@ export function storedOpenOrders(db: HogaDatabase): RestoredRiskOrder[] {
 }
 
 /**
+ * {@link storedOpenOrders} read again only when the store may have changed since the last read:
+ * another connection committed (`PRAGMA data_version` moved) or this one wrote (`total_changes()`
+ * moved); else the last list. A live order asks for the list twice (the risk engine's `prepare`,
+ * then its check, with the broker's reads between) and the background refresh once a period; each
+ * read decodes every open order (about 120 µs with 5 open, 1 ms with 100), the two counters a few
+ * µs. Before, every ask read the list.
+ *
+ * @param db - the run's store
+ */
+export function storedOpenOrdersReader(db: HogaDatabase): () => readonly RestoredRiskOrder[] {
+  const version = db.connection.prepare('PRAGMA data_version').pluck();
+  const changes = db.connection.prepare('SELECT total_changes()').pluck();
+  let last: {
+    readonly version: unknown;
+    readonly changes: unknown;
+    readonly orders: RestoredRiskOrder[];
+  } | null = null;
+  return () => {
+    // the counters first: a change committed while the list is read moves them for the next ask
+    const v: unknown = version.get();
+    const c: unknown = changes.get();
+    if (last !== null && last.version === v && last.changes === c) return last.orders;
+    const orders = storedOpenOrders(db);
+    last = { version: v, changes: c, orders };
+    return orders;
+  };
+}
+
+/**
  * One stored open order tracked again by its strategy and known to the risk module as open (see
  * {@link retrackStoredOrders}; paper's restart too, for each order it works again).
  */
