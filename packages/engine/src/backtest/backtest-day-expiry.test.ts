@@ -70,4 +70,35 @@ describe('a backtest DAY order at the end of its trading day', () => {
     expect(outcome.status).toBe('completed');
     expect(types).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderFilled']);
   });
+
+  // Before: a run whose last bar ended at 20:00 (a KR minute run to the day's end) left the DAY
+  // order working at its end: `onStop` saw it open, and the run warned it was "still working".
+  it('expires at the end of a run whose last bar closes at 20:00, before onStop', async () => {
+    const types: string[] = [];
+    let openAtStop = -1;
+    let expiredAt = 0;
+    class RestsBelow extends Strategy {
+      private placed = false;
+      override onBar(bar: Bar): void {
+        if (this.placed) return;
+        this.placed = true;
+        this.ctx.buy(bar.symbol, 1, 60_000);
+      }
+      override onOrderEvent(event: OrderEvent): void {
+        types.push(event.type);
+        if (event.type === 'OrderExpired') expiredAt = event.tsEvent;
+      }
+      override onStop(): void {
+        openAtStop = this.ctx.openOrders('005930').length;
+      }
+    }
+    // the bars closing at 19:59 and 20:00, the run's last
+    const start = Date.parse('2026-03-02T19:59:00+09:00');
+    const bars = minuteBars('005930', [70_000, 70_000], start);
+    const { outcome } = await backtestBars([{ strategyClass: RestsBelow }], bars, { start });
+    expect(outcome.status).toBe('completed');
+    expect(types).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderExpired']);
+    expect(expiredAt).toBe(DAY_END);
+    expect(openAtStop).toBe(0);
+  });
 });

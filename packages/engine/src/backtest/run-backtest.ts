@@ -240,6 +240,12 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
           bars = counts.bars;
           warmupBars = counts.warmupBars;
           interrupted = counts.interrupted;
+          // a DAY order whose day ended with the last bar (a KR minute run to 20:00) ends there,
+          // before onStop: no later bar comes to end it (before, it was left "still working")
+          if (runtime.failure === null) {
+            venue.expireDayOrdersBefore(clock.nowMs() + 1, clock);
+            await runtime.settle();
+          }
         }
       }
     } finally {
