@@ -249,26 +249,15 @@ class BarLoop {
         this.hostIndex = 0;
         this.phase = Phase.HOSTS;
       }
-      if (warm) {
+      const hosts = warm ? route.warmupHosts : route.hosts;
+      while (this.hostIndex < hosts.length) {
+        const host = hosts[this.hostIndex++] as StrategyHost;
         // each strategy gets the last `warmupBars` warm-up bars it asked for, not the most any
         // strategy of the run asked for (before, its warm-up changed when another joined the run)
-        const left = this.warmLeft;
-        const hosts = route.warmupHosts;
-        while (this.hostIndex < hosts.length) {
-          const host = hosts[this.hostIndex++] as StrategyHost;
-          if ((host.strategyClass.warmupBars ?? 0) < left) continue;
-          host.isWarmingUp = true;
-          runtime.call(host, 'onBar', bar);
-          if (runtime.busy) return true;
-        }
-      } else {
-        const hosts = route.hosts;
-        while (this.hostIndex < hosts.length) {
-          const host = hosts[this.hostIndex++] as StrategyHost;
-          host.isWarmingUp = false;
-          runtime.call(host, 'onBar', bar);
-          if (runtime.busy) return true;
-        }
+        if (warm && (host.strategyClass.warmupBars ?? 0) < this.warmLeft) continue;
+        host.isWarmingUp = warm;
+        runtime.call(host, 'onBar', bar);
+        if (runtime.busy) return true;
       }
       // the bar was matched and marked even when a hook failed on it: the clock and the last equity
       // point stay at its time (they went back to the bar before, valuing this bar's fills)
