@@ -198,7 +198,11 @@ export {
 } from './stats/trade-stats.js';
 export { EventRecorder, JournalRecorder } from './store/event-recorder.js';
 export { type OrderSummary, OrderSummaryRecorder } from './store/order-summary-recorder.js';
-export { DatabaseStrategyStateStore, StrategyStateStore } from './store/strategy-state-store.js';
+export {
+  DatabaseStrategyStateStore,
+  engineStateRefusal,
+  StrategyStateStore,
+} from './store/strategy-state-store.js';
 export type { MarketTrade, OrderbookSnapshot, PriceTick, TimerFired } from './strategy/market-events.js';
 export {
   type HookResult,

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { BrokerClient, FileTokenCache, MirroredTokenCache } from '@hoga/connector';
 import { Decimal, ScaledClock } from '@hoga/core';
 import {
+  engineStateRefusal,
   loadStrategyClass,
   parseStrategyConfig,
   StrategyConfigError,
@@ -133,6 +134,11 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     const symbols = parseSymbolList(flags.symbols, 'run');
     const strategies = await strategySpecs(files, flags.config);
     const ids = strategies.map((s) => s.id ?? s.strategyClass.name);
+    // an id the store keeps the engine's own state under: refused before the run starts
+    for (const id of ids) {
+      const refusal = engineStateRefusal(flags.mode === 'paper' ? 'paper/' : '', id);
+      if (refusal !== null) throw usageError(refusal);
+    }
     warnUnmatchedStrategyLimits(risk, flags.riskConfig, ids);
     // a live strategy of id manual takes over hoga order's orders: refused unless asked for
     const manualWarning = manualIdWarning(flags.mode, ids, flags.takeOverManual === true);

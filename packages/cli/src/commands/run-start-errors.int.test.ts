@@ -121,7 +121,7 @@ describe('hoga run, failing at its start', () => {
     expect(help.stdout).not.toMatch(/--json|--csv/);
   }, 210_000);
 
-  it("a strategy id the store keeps the engine's own state under is a usage error: exit 2, naming the id (before: exit 1)", async () => {
+  it("a strategy id the store keeps the engine's own state under is a usage error before the run starts: exit 2, naming the id (before: exit 1)", async () => {
     const { sim, db } = await setup();
     const cases: [string, string, string][] = [
       [
@@ -147,7 +147,10 @@ describe('hoga run, failing at its start', () => {
         `hoga: ${message}: its state would overwrite it; give the strategy another id`,
       );
       expect(r.out.join('')).not.toContain('invalid-run-options');
+      // refused before the run starts (before: after its start line, and the broker's reads)
+      expect(r.out.join('')).not.toContain(`hoga run: ${strategy}`);
     }
+    expect(sim.counters().requestsTotal).toBe(0);
   }, 210_000);
 
   it('a strategy that throws as the run adds it stops the start with exit 1, and the process exits by itself', async () => {

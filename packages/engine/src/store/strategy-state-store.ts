@@ -23,6 +23,18 @@ const ENGINE_OWNERS: Readonly<Record<string, string>> = {
   [riskStateOwner('paper')]: "the risk module's trading states",
 };
 
+/**
+ * Why a strategy of id `strategyId` cannot keep its state under `namespace` (`''` live, `paper/`):
+ * it would share the engine's own rows ({@link ENGINE_OWNERS}); else null. `hoga run` asks before
+ * the run starts, and the store refuses such a strategy all the same.
+ */
+export function engineStateRefusal(namespace: string, strategyId: string): string | null {
+  const id = `${namespace}${strategyId}`;
+  const engines = ENGINE_OWNERS[id];
+  if (engines === undefined) return null;
+  return `strategy id ${strategyId} is where the store keeps ${engines} (${id}): its state would overwrite it; give the strategy another id (FILE.ts:ID)`;
+}
+
 /** Token of {@link StrategyStateStore}. */
 export const StrategyStateStore = Symbol.for('hoga.engine.StrategyStateStore');
 
@@ -49,13 +61,9 @@ export class DatabaseStrategyStateStore implements StrategyStateStore {
    *   the engine's own rows (a paper strategy of id `_account`: the paper account's)
    */
   forStrategy(strategyId: string): StrategyState {
+    const refusal = engineStateRefusal(this.namespace, strategyId);
+    if (refusal !== null) throw new EngineError(EngineErrorCode.INVALID_RUN_OPTIONS, refusal);
     const id = `${this.namespace}${strategyId}`;
-    const engines = ENGINE_OWNERS[id];
-    if (engines !== undefined)
-      throw new EngineError(
-        EngineErrorCode.INVALID_RUN_OPTIONS,
-        `strategy id ${strategyId} is where the store keeps ${engines} (${id}): its state would overwrite it; give the strategy another id (FILE.ts:ID)`,
-      );
     const repo = this.db.strategyState;
     return {
       get: <T>(key: string) => repo.get(id, key) as T | undefined,
