@@ -125,7 +125,9 @@ describe('parseRetryAfter', () => {
     { value: undefined, expected: null },
     { value: 'soon', expected: null },
     { value: 'Thu, 01 Jan 1970 00:00:05 GMT', expected: 5000 },
-  ])('parses $value as $expected ms', ({ value, expected }) => {
+    { value: '1e10', expected: 300_000 },
+    { value: 'Fri, 01 Jan 2100 00:00:00 GMT', expected: 300_000 },
+  ])('parses $value as $expected ms (at most 5 minutes)', ({ value, expected }) => {
     expect(parseRetryAfter(value, 0)).toBe(expected);
   });
 });

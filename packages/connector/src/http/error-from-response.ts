@@ -42,7 +42,15 @@ export function requestIdOf(
 }
 
 /**
- * Parses `Retry-After` (seconds, or an HTTP date) into milliseconds.
+ * The longest `Retry-After` obeyed: the limits are per second, so a longer wait (a date far ahead
+ * from a misconfigured edge) is no rate limit; beyond 24.8 days it would not even fit a Node timer,
+ * which then fires at once, over and over.
+ */
+export const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/**
+ * Parses `Retry-After` (seconds, or an HTTP date) into milliseconds, at most
+ * {@link MAX_RETRY_AFTER_MS}.
  *
  * @param value - header value
  * @param nowMs - current time for the HTTP-date form
@@ -51,9 +59,9 @@ export function requestIdOf(
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {
   if (value === undefined || value.trim() === '') return null;
   const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  if (Number.isFinite(seconds)) return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, seconds * 1000));
   const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
+  return Number.isNaN(date) ? null : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, date - nowMs));
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {

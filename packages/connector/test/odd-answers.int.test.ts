@@ -1,0 +1,83 @@
+/**
+ * Answers no broker means to give, but which a proxy, a gateway or a misconfigured edge in front of
+ * it does: served over HTTP on 127.0.0.1 by a tiny server of the test's own.
+ */
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '@hoga/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BrokerClient, NetworkError } from '../src/index.js';
+
+/** What the test server answers to `GET /api/v1/prices` (the token endpoint always issues). */
+type PricesAnswer = (res: http.ServerResponse) => void;
+
+const servers: http.Server[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+async function serve(prices: PricesAnswer): Promise<string> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.url === '/oauth2/token') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ access_token: 'odd-token', token_type: 'Bearer', expires_in: 86_400 }));
+        return;
+      }
+      prices(res);
+    });
+  });
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function client(baseUrl: string, config: Record<string, unknown>, lines: string[] = []): BrokerClient {
+  const logger = createLogger({ level: 'debug', destination: { write: (line: string) => lines.push(line) } });
+  return new BrokerClient({
+    logger,
+    config: { baseUrl, clientId: 'odd-client', clientSecret: 'odd-secret', backoffBaseMs: 20, ...config },
+  });
+}
+
+describe('answers from something other than the broker', () => {
+  it('waits out a Retry-After far ahead at most 5 minutes, without spinning on an overflowing timer', async () => {
+    // a date a year ahead: beyond what a Node timer holds (24.8 days), so it would fire at once
+    const url = await serve((res) => {
+      const inAYear = new Date(Date.now() + 365 * 86_400_000).toUTCString();
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': inAYear });
+      res.end(JSON.stringify({ error: { code: 'rate-limit-exceeded', message: 'Too many requests' } }));
+    });
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    const lines: string[] = [];
+    const broker = client(url, { maxRetries: 2 }, lines);
+    const controller = new AbortController();
+    try {
+      const call = broker.getPrices(['005930'], { signal: controller.signal }).catch((e: unknown) => e);
+      await vi.waitFor(() => expect(lines.join('')).toContain('"msg":"retrying"'));
+      // the back-off timer is set by now; a warning is emitted on the next tick
+      await new Promise((resolve) => setImmediate(resolve));
+      controller.abort();
+      const error = await call;
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(warnings.filter((w) => w.name === 'TimeoutOverflowWarning').length).toBe(0);
+      const retry = JSON.parse(lines.find((l) => l.includes('"msg":"retrying"'))!) as { delayMs: number };
+      expect(retry.delayMs).toBeLessThanOrEqual(5 * 60_000 * 1.2);
+      expect(retry.delayMs).toBeGreaterThan(60_000);
+    } finally {
+      process.off('warning', onWarning);
+      broker.close();
+    }
+  });
+});
