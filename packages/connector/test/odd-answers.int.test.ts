@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@hoga/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BrokerClient, NetworkError } from '../src/index.js';
+import { BrokerClient, NetworkError, ServerError } from '../src/index.js';
 
 /** What the test server answers to `GET /api/v1/prices` (the token endpoint always issues). */
 type PricesAnswer = (res: http.ServerResponse) => void;
@@ -47,7 +47,29 @@ function client(baseUrl: string, config: Record<string, unknown>, lines: string[
   });
 }
 
+const NGINX_502 =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n' +
+  '<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
 describe('answers from something other than the broker', () => {
+  it("names a gateway's HTML error page in one line instead of quoting its markup", async () => {
+    const url = await serve((res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end(NGINX_502);
+    });
+    const broker = client(url, { maxRetries: 0 });
+    try {
+      const error = await broker.getPrices(['005930']).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServerError);
+      const message = (error as ServerError).message;
+      expect(message).toContain('502 Bad Gateway');
+      expect(message).toMatch(/HTML page/);
+      expect(message).not.toMatch(/[<>\r\n]/);
+    } finally {
+      broker.close();
+    }
+  });
+
   it('waits out a Retry-After far ahead at most 5 minutes, without spinning on an overflowing timer', async () => {
     // a date a year ahead: beyond what a Node timer holds (24.8 days), so it would fire at once
     const url = await serve((res) => {

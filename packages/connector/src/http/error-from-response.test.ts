@@ -95,6 +95,16 @@ describe('errorFromResponse', () => {
     expect(error.message).toContain('client_secret is wrong');
   });
 
+  it('keeps a plain-text body on one line', () => {
+    const error = errorFromResponse(
+      'x',
+      { status: 503, headers: {}, body: 'upstream\n  connect error\r\n' },
+      0,
+    );
+    expect(error.message).toContain('upstream connect error');
+    expect(error.message).not.toMatch(/[\r\n]/);
+  });
+
   it('reads Retry-After into a 429', () => {
     const error = errorFromResponse(
       'x',

@@ -70,6 +70,21 @@ function asRecord(value: unknown): Record<string, unknown> | null {
     : null;
 }
 
+/**
+ * The message of an answer that is no JSON: a gateway's or proxy's HTML error page is named by its
+ * title (its markup, several lines of it, said nothing to a user); other text is kept, on one line.
+ */
+function plainMessage(status: number, text: string): string {
+  if (text.trim() === '') return `HTTP ${status} without a body`;
+  const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+  if (title !== undefined || /^\s*</.test(text)) {
+    const named = title === undefined || oneLine(title) === '' ? '' : ` "${oneLine(title).slice(0, 80)}"`;
+    return `an HTML page${named} instead of the broker's JSON (a proxy or gateway in between answered)`;
+  }
+  return oneLine(text).slice(0, 200);
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -91,7 +106,7 @@ export function errorFromResponse(endpoint: string, response: HttpResponse, nowM
   const body = asRecord(parseJson(response.body));
   const envelope = asRecord(body?.error);
   let code = `http-${response.status}`;
-  let message = response.body.slice(0, 200) || `HTTP ${response.status} without a body`;
+  let message = plainMessage(response.status, response.body);
   let data: Record<string, unknown> | null = null;
   let envelopeId: unknown;
   if (envelope !== null) {
