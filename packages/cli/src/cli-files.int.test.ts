@@ -43,6 +43,23 @@ describe('read-only database (item 4)', () => {
     },
   );
 
+  it.runIf(process.getuid?.() === 0)('db positions reads a 0644 file owned by someone else', async () => {
+    const file = join(dir, 'their-positions.sqlite');
+    expect((await hoga(['db', 'migrate', '--db', file])).code).toBe(0);
+    chmodSync(dir, 0o755);
+    chmodSync(file, 0o644);
+    const asNobody = { uid: 65534, cwd: '/', env: { HOME: '/tmp' }, node: nodeForAnyUser() };
+    const paper = await hoga(['db', 'positions', '--db', file, '--mode', 'paper', '--json'], asNobody);
+    expect(paper.err).toBe('');
+    expect(paper.code).toBe(0);
+    expect(JSON.parse(paper.out)).toEqual([]);
+    const live = await hoga(['db', 'positions', '--db', file], asNobody);
+    expect(live.code).toBe(0);
+    // the file named is the user's, not the private copy read in its place
+    expect(live.err).toContain(`no live run has started on this store (${file})`);
+    expect(live.out).toBe(`no live positions in ${file}\n`);
+  });
+
   it('db info on a missing file creates nothing', async () => {
     const file = join(dir, 'nothing-here.sqlite');
     const run = await hoga(['db', 'info', '--db', file]);

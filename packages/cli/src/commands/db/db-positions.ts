@@ -7,8 +7,9 @@
  */
 import { existsSync } from 'node:fs';
 import { PAPER_STATE_ID } from '@hoga/engine';
-import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import { type HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { type DbCommandIo, formatRows } from './db-io.js';
+import { openForReading } from './open-for-reading.js';
 
 /** Flags of `db positions`. */
 export interface DbPositionsFlags {
@@ -88,7 +89,9 @@ export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
     io.failure([`no database at ${file} (give --db or HOGA_DB)`], 1, { prefix: 'hoga' });
     return;
   }
-  const db = HogaDatabase.open(file, { migrate: false });
+  // read-only, as every read command: also a file the user may read but not write
+  const reading = openForReading(file);
+  const db = reading.db;
   try {
     const live = flags.mode !== 'paper';
     // before the first live run, the fills of `hoga order` alone would read as positions (a sale
@@ -96,7 +99,7 @@ export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
     const baseline = !live || hasLiveBaseline(db);
     if (!baseline) {
       io.err(
-        `hoga: no live run has started on this store (${db.file}) yet: the engine's live positions start from ` +
+        `hoga: no live run has started on this store (${file}) yet: the engine's live positions start from ` +
           "the broker's holdings at the first one (hoga holdings shows the broker's now)\n",
       );
     }
@@ -119,10 +122,10 @@ export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
         ['symbol', 'quantity', 'avg price', 'blocked'],
         rows.map((r) => [r.symbol, r.quantity, r.averagePrice ?? '', r.blocked ?? '']),
         flags,
-        `no ${live ? 'live' : 'paper'} positions in ${db.file}`,
+        `no ${live ? 'live' : 'paper'} positions in ${file}`,
       ),
     );
   } finally {
-    db.close();
+    reading.close();
   }
 }
