@@ -72,6 +72,8 @@ export function describeError(error: unknown, context: { readonly baseUrl?: stri
   }
   const fs = fileReport(error);
   if (fs !== null) return fs;
+  const sqlite = sqliteReport(error);
+  if (sqlite !== null) return sqlite;
   if (error instanceof HogaError) {
     // a strategy's failure already says which strategy, where and what (as a hook's does)
     if (error.code === STRATEGY_HOOK_FAILED) {
@@ -180,4 +182,23 @@ function fileReport(error: unknown): ErrorReport | null {
   if (words === undefined || path === undefined) return null;
   const usage = code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENOENT';
   return { code, lines: [`${path} ${words}`], exitCode: usage ? ExitCode.USAGE : ExitCode.FAILURE };
+}
+
+/**
+ * A SQLite error that says the database file is damaged, met while reading or writing its rows
+ * (the store checks the file when it opens it; a page damaged inside a table shows only when read):
+ * the store's code `corrupt-database`, and what to run.
+ */
+function sqliteReport(error: unknown): ErrorReport | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (!(error instanceof Error) || typeof code !== 'string') return null;
+  if (!/^SQLITE_(CORRUPT|NOTADB)/.test(code)) return null;
+  return {
+    code: 'corrupt-database',
+    lines: [
+      `the database file is damaged (SQLite: ${error.message}): hoga db info --db <file> runs its integrity ` +
+        'check; restore the file from a backup',
+    ],
+    exitCode: ExitCode.FAILURE,
+  };
 }
