@@ -38,7 +38,7 @@ export const ConnectorConfigSchema = z.object({
    * Lower it for a broker that closes idle connections sooner.
    */
   idleSocketMs: positiveMs(4_000),
-  /** Renew the token this long before it expires. */
+  /** Renew the token this long before it expires (half its lifetime before, for a shorter-lived token). */
   tokenRenewBeforeMs: positiveMs(300_000),
   /** A lease on the shared token cache is taken over after this long. */
   tokenLockTtlMs: positiveMs(15_000),

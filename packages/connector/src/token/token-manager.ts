@@ -120,8 +120,15 @@ export class TokenManager {
     this.current = null;
   }
 
+  /**
+   * Still usable until `renewBeforeMs` before its expiry, or half its lifetime before it when that
+   * is shorter: a token living less than `renewBeforeMs` (the broker's choice) would otherwise be
+   * stale from its issue on, and every call would issue a new one, revoking the last.
+   */
   private fresh(token: CachedToken): boolean {
-    return token.expiresAt - this.options.renewBeforeMs > this.options.clock.nowMs();
+    const lifetime = Math.max(0, token.expiresAt - token.issuedAt);
+    const margin = Math.min(this.options.renewBeforeMs, lifetime / 2);
+    return token.expiresAt - margin > this.options.clock.nowMs();
   }
 
   private usable(token: CachedToken | null, rejected: string | null): token is CachedToken {
