@@ -185,20 +185,39 @@ function fileReport(error: unknown): ErrorReport | null {
 }
 
 /**
- * A SQLite error that says the database file is damaged, met while reading or writing its rows
- * (the store checks the file when it opens it; a page damaged inside a table shows only when read):
- * the store's code `corrupt-database`, and what to run.
+ * A SQLite error met while reading or writing the rows of an open database (the store checks the
+ * file when it opens it; a page damaged inside a table shows only when read, a full disk only when
+ * written): the store's code `corrupt-database`, or the file system's `ENOSPC` / `EIO`, and what to
+ * run or check. A failed write is a rolled-back transaction: what was stored before stays.
  */
 function sqliteReport(error: unknown): ErrorReport | null {
   const code = (error as { code?: unknown } | null)?.code;
   if (!(error instanceof Error) || typeof code !== 'string') return null;
-  if (!/^SQLITE_(CORRUPT|NOTADB)/.test(code)) return null;
-  return {
-    code: 'corrupt-database',
-    lines: [
+  const failure = (report: string, line: string): ErrorReport => ({
+    code: report,
+    lines: [line],
+    exitCode: ExitCode.FAILURE,
+  });
+  if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) {
+    return failure(
+      'corrupt-database',
       `the database file is damaged (SQLite: ${error.message}): hoga db info --db <file> runs its integrity ` +
         'check; restore the file from a backup',
-    ],
-    exitCode: ExitCode.FAILURE,
-  };
+    );
+  }
+  if (code === 'SQLITE_FULL') {
+    return failure(
+      'ENOSPC',
+      `the database could not be written: the disk is full (SQLite: ${error.message}); free some space and ` +
+        'run the command again (what was stored before stays)',
+    );
+  }
+  if (code.startsWith('SQLITE_IOERR')) {
+    return failure(
+      'EIO',
+      `the database could not be written: ${error.message} (${code}): is the disk full, or a file-size ` +
+        'limit (ulimit -f) reached? What was stored before stays',
+    );
+  }
+  return null;
 }
