@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@hoga/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BrokerClient, NetworkError, ServerError } from '../src/index.js';
+import { AuthenticationError, BrokerClient, NetworkError, ServerError } from '../src/index.js';
 
 /** What the test server answers to `GET /api/v1/prices` (the token endpoint always issues). */
 type PricesAnswer = (res: http.ServerResponse) => void;
@@ -21,10 +21,18 @@ afterEach(async () => {
   }
 });
 
-async function serve(prices: PricesAnswer): Promise<string> {
+async function serve(
+  prices: PricesAnswer,
+  token?: (body: string, res: http.ServerResponse) => void,
+): Promise<string> {
   const server = http.createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (req.url === '/oauth2/token' && token !== undefined) {
+        token(Buffer.concat(chunks).toString('utf8'), res);
+        return;
+      }
       if (req.url === '/oauth2/token') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ access_token: 'odd-token', token_type: 'Bearer', expires_in: 86_400 }));
@@ -65,6 +73,31 @@ describe('answers from something other than the broker', () => {
       expect(message).toContain('502 Bad Gateway');
       expect(message).toMatch(/HTML page/);
       expect(message).not.toMatch(/[<>\r\n]/);
+    } finally {
+      broker.close();
+    }
+  });
+
+  it("never repeats the client secret that an edge's refusal of the token request echoes", async () => {
+    const secret = 'odd secret/+&=';
+    // a firewall's refusal quoting the request it blocked: the form, the secret URL-encoded in it
+    const url = await serve(
+      () => undefined,
+      (form, res) => {
+        res.writeHead(403, { 'content-type': 'text/plain' });
+        res.end(`Request blocked: ${form} (client_secret=${secret})`);
+      },
+    );
+    const lines: string[] = [];
+    const broker = client(url, { maxRetries: 0, clientSecret: secret }, lines);
+    try {
+      const error = await broker.getPrices(['005930']).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AuthenticationError);
+      const said = `${(error as AuthenticationError).message} ${JSON.stringify(error)} ${lines.join('')}`;
+      expect(said).toContain('Request blocked');
+      expect(said).not.toContain(secret);
+      expect(said).not.toContain(new URLSearchParams({ s: secret }).toString().slice(2));
+      expect(said).not.toContain(encodeURIComponent(secret));
     } finally {
       broker.close();
     }

@@ -216,7 +216,13 @@ export class RequestExecutor {
         limiter.observe(spec.group, response.headers);
         permit.answered(); // the server has counted it by now: the token is spent at this instant
         if (response.status >= 200 && response.status < 300) return this.parse(spec, response);
-        failure = errorFromResponse(spec.endpoint, response, clock.nowMs());
+        const secret = spec.form?.client_secret;
+        failure = errorFromResponse(
+          spec.endpoint,
+          response,
+          clock.nowMs(),
+          secret === undefined ? [] : [secret],
+        );
       } catch (error) {
         // An abort while the token or the account was awaited rejects with the signal's reason (a
         // DOMException): give the caller the same typed error as an abort anywhere else.

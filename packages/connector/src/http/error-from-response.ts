@@ -94,6 +94,24 @@ function parseJson(text: string): unknown {
 }
 
 /**
+ * The text with every occurrence of each secret, as sent (plain, or URL- or form-encoded), replaced
+ * by `<secret>`.
+ */
+function withoutSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret === '') continue;
+    const forms = new Set([
+      secret,
+      encodeURIComponent(secret),
+      new URLSearchParams({ s: secret }).toString().slice(2),
+    ]);
+    for (const form of forms) out = out.split(form).join('<secret>');
+  }
+  return out;
+}
+
+/**
  * Builds the typed error for a non-2xx response. Understands the `{ error: {...} }` envelope and
  * the OAuth 2.0 `{ error, error_description }` form of the token endpoint; anything else becomes
  * an error with code `http-<status>`.
@@ -101,12 +119,20 @@ function parseJson(text: string): unknown {
  * @param endpoint - endpoint name for the message
  * @param response - the HTTP answer
  * @param nowMs - current time (for `Retry-After` dates)
+ * @param secrets - values the request carried that the error must never repeat (the client secret:
+ *   an edge refusing the token request may quote the form it blocked)
  */
-export function errorFromResponse(endpoint: string, response: HttpResponse, nowMs: number): BrokerApiError {
-  const body = asRecord(parseJson(response.body));
+export function errorFromResponse(
+  endpoint: string,
+  response: HttpResponse,
+  nowMs: number,
+  secrets: readonly string[] = [],
+): BrokerApiError {
+  const text = withoutSecrets(response.body, secrets);
+  const body = asRecord(parseJson(text));
   const envelope = asRecord(body?.error);
   let code = `http-${response.status}`;
-  let message = plainMessage(response.status, response.body);
+  let message = plainMessage(response.status, text);
   let data: Record<string, unknown> | null = null;
   let envelopeId: unknown;
   if (envelope !== null) {
