@@ -7,7 +7,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@hoga/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AuthenticationError, BrokerClient, NetworkError, ServerError } from '../src/index.js';
+import {
+  AuthenticationError,
+  BrokerClient,
+  candlePages,
+  closedOrders,
+  NetworkError,
+  ResponseShapeError,
+  ServerError,
+} from '../src/index.js';
 
 /** What the test server answers to `GET /api/v1/prices` (the token endpoint always issues). */
 type PricesAnswer = (res: http.ServerResponse) => void;
@@ -136,3 +144,81 @@ describe('answers from something other than the broker', () => {
     }
   });
 });
+
+/** Drains an async iterable, at most `max` items (a loop that never ends stops there). */
+async function drain<T>(items: AsyncIterable<T>, max: number): Promise<T[] | unknown> {
+  const out: T[] = [];
+  try {
+    for await (const item of items) {
+      out.push(item);
+      if (out.length >= max) break;
+    }
+    return out;
+  } catch (error) {
+    return error;
+  }
+}
+
+describe('pages that do not move on', () => {
+  it('a candle page whose nextBefore does not go back is refused, not fetched again and again', async () => {
+    // every answer: the same two candles, and "go on before 10:00" whatever `before` was asked
+    const url = await serve((res) => {
+      const candle = (t: string) => ({
+        timestamp: t,
+        openPrice: '100',
+        highPrice: '100',
+        lowPrice: '100',
+        closePrice: '100',
+        volume: '1',
+        currency: 'KRW',
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          result: {
+            candles: [candle('2026-11-23T10:01:00.000+09:00'), candle('2026-11-23T10:00:00.000+09:00')],
+            nextBefore: '2026-11-23T10:00:00.000+09:00',
+          },
+        }),
+      );
+    });
+    const broker = client(url, {});
+    try {
+      const from = '2026-11-20T09:00:00.000+09:00';
+      const result = await drain(candlePages(broker, '005930', { interval: '1m', from }), 50);
+      expect(result).toBeInstanceOf(ResponseShapeError);
+      expect((result as ResponseShapeError).message).toMatch(/nextBefore/);
+    } finally {
+      broker.close();
+    }
+  });
+
+  it('a closed-orders page that hands back the cursor it was asked with is refused', async () => {
+    const url = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ result: { orders: [ORDER], nextCursor: 'c1', hasNext: true } }));
+    });
+    const broker = client(url, { accountSeq: 1 });
+    try {
+      const result = await drain(closedOrders(broker), 50);
+      expect(result).toBeInstanceOf(ResponseShapeError);
+      expect((result as ResponseShapeError).message).toMatch(/nextCursor/);
+    } finally {
+      broker.close();
+    }
+  });
+});
+
+const ORDER = {
+  orderId: 'o-1',
+  symbol: '005930',
+  side: 'BUY',
+  orderType: 'LIMIT',
+  timeInForce: 'DAY',
+  status: 'FILLED',
+  price: '100',
+  quantity: '1',
+  currency: 'KRW',
+  orderedAt: '2026-11-23T10:00:00.000+09:00',
+  execution: { filledQuantity: '1', averageFilledPrice: '100' },
+};

@@ -6,7 +6,7 @@
  */
 import { parseDateTime } from '@hoga/core';
 import type { DateTime } from 'luxon';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError, ResponseShapeError } from '../errors.js';
 import type { Candle, CandleInterval } from '../schemas/market-data.js';
 import type { OrderRecord } from '../schemas/orders.js';
 import type { BrokerClient, OrderListQuery } from './broker-client.js';
@@ -44,6 +44,8 @@ function instant(value: DateTime | string, field: string): DateTime {
  * @param symbol - the symbol
  * @param range - interval and bounds
  * @param options - signal and priority for every page request
+ * @throws {@link ResponseShapeError} when a page's `nextBefore` does not go back from the `before`
+ *   it was asked with (the same candles again, for ever)
  */
 export async function* candlePages(
   client: Pick<BrokerClient, 'getCandles'>,
@@ -53,6 +55,7 @@ export async function* candlePages(
 ): AsyncGenerator<Candle, void, undefined> {
   const from = range.from === undefined ? null : instant(range.from, 'from');
   let before: string | undefined = range.to === undefined ? undefined : instant(range.to, 'to').toISO()!;
+  let beforeAt: DateTime | null = range.to === undefined ? null : instant(range.to, 'to');
   let yielded = 0;
   for (;;) {
     const page = await client.getCandles(
@@ -65,6 +68,14 @@ export async function* candlePages(
       },
       options,
     );
+    // `before` is exclusive: a next page that does not start earlier would repeat this one for ever
+    if (beforeAt !== null && page.nextBefore !== null && page.nextBefore >= beforeAt) {
+      throw new ResponseShapeError(
+        'getCandles',
+        'result.nextBefore',
+        `${page.nextBefore.toISO()} does not go back from the ${beforeAt.toISO()} asked for: the broker would send the same candles again`,
+      );
+    }
     for (const candle of page.candles) {
       if (from !== null && candle.timestamp < from) return;
       yield candle;
@@ -75,6 +86,7 @@ export async function* candlePages(
     // Passed unchanged, as the spec asks.
     const raw = page.raw.nextBefore;
     before = typeof raw === 'string' ? raw : page.nextBefore.toISO()!;
+    beforeAt = page.nextBefore;
   }
 }
 
@@ -84,6 +96,8 @@ export async function* candlePages(
  * @param client - the broker client
  * @param query - filters (symbol, from, to) and page size (`limit`, at most 100)
  * @param options - signal and priority for every page request
+ * @throws {@link ResponseShapeError} when a page hands back the cursor it was asked with as its
+ *   `nextCursor` (the same orders again, for ever)
  */
 export async function* closedOrders(
   client: BrokerClient,
@@ -96,6 +110,13 @@ export async function* closedOrders(
       { ...query, status: 'CLOSED', limit: query.limit ?? 100, ...(cursor === undefined ? {} : { cursor }) },
       options,
     );
+    if (cursor !== undefined && page.hasNext && page.nextCursor === cursor) {
+      throw new ResponseShapeError(
+        'listOrders',
+        'result.nextCursor',
+        `the cursor ${cursor} asked with came back as the next one: the broker would send the same orders again`,
+      );
+    }
     yield* page.orders;
     if (page.nextCursor === null || !page.hasNext || page.orders.length === 0) return;
     cursor = page.nextCursor;
