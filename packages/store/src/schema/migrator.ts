@@ -155,5 +155,14 @@ export function wrapSqliteError(e: unknown, file: string): StoreError {
   if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_CORRUPT_VTAB') {
     return new DatabaseFileError(StoreErrorCode.CORRUPT_DATABASE, file, message, e);
   }
+  if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
+    // SQLite's "database is locked" names neither the cause nor the way out
+    return new StoreError(
+      StoreErrorCode.OPEN_FAILED,
+      `${file} is locked by another process writing to it (a hoga run, a download, another command) ` +
+        `past the busy timeout (${message}): run the command again when it is done`,
+      { cause: e, details: { file } },
+    );
+  }
   return new StoreError(StoreErrorCode.OPEN_FAILED, `${file}: ${message}`, { cause: e, details: { file } });
 }
