@@ -19,6 +19,17 @@ describe('FileTokenCache', () => {
       expect(await new FileTokenCache(path).read('b|2')).toEqual(token('y'));
     });
 
+    it.each(['[]', '["x"]', '42', '"text"'])(
+      'keeps a token written over a file holding %s (JSON but no object: else every process issued anew)',
+      async (content) => {
+        const path = tempFile();
+        await new FileTokenCache(path).write('warm-up', token('w'));
+        writeFileSync(path, content);
+        await new FileTokenCache(path).write('a|1', token('x'));
+        expect(await new FileTokenCache(path).read('a|1')).toEqual(token('x'));
+      },
+    );
+
     it('keeps every write of concurrent writers (read-modify-write under a lock)', async () => {
       const path = tempFile();
       await Promise.all(

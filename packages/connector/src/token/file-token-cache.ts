@@ -129,7 +129,8 @@ export class FileTokenCache implements TokenCache {
     }
     try {
       const parsed: unknown = JSON.parse(text);
-      return typeof parsed === 'object' && parsed !== null ? (parsed as Store) : {};
+      // an array (a file emptied by hand as `[]`) is no store: a key set on it is lost by JSON.stringify
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Store) : {};
     } catch {
       // A corrupt cache only costs one token issue; start afresh.
       return {};
