@@ -159,6 +159,31 @@ async function drain<T>(items: AsyncIterable<T>, max: number): Promise<T[] | unk
   }
 }
 
+describe('rate-limit headers out of their domain', () => {
+  it('an X-RateLimit-Limit below one request a second is not followed (it stopped the group, spinning a timer)', async () => {
+    const url = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '0.000000001' });
+      res.end(JSON.stringify({ result: [] }));
+    });
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    const broker = client(url, {});
+    try {
+      await broker.getPrices(['005930']);
+      // the next call of the group goes out as the published table allows
+      await broker.getPrices(['005930']);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === 'TimeoutOverflowWarning').length).toBe(0);
+    } finally {
+      process.off('warning', onWarning);
+      broker.close();
+    }
+  });
+});
+
 describe('pages that do not move on', () => {
   it('a candle page whose nextBefore does not go back is refused, not fetched again and again', async () => {
     // every answer: the same two candles, and "go on before 10:00" whatever `before` was asked

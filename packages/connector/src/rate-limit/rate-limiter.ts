@@ -194,7 +194,7 @@ export class RateLimiter {
 
   /**
    * Corrects a group's bucket from a response's headers: `X-RateLimit-Limit` becomes the limit
-   * (inside or outside the peak window) and `X-RateLimit-Remaining` caps the local tokens.
+   * (inside or outside the peak window; a value below 1 is ignored) and `X-RateLimit-Remaining` caps the local tokens.
    *
    * @param group - rate-limit group
    * @param headers - response headers (lower-case names)
@@ -204,7 +204,9 @@ export class RateLimiter {
     this.refill(group, bucket);
     const limit = Number(headers['x-ratelimit-limit']);
     const follow = this.options.followServerLimits ?? true;
-    if (follow && headers['x-ratelimit-limit'] !== undefined && Number.isFinite(limit) && limit > 0) {
+    // below one request a second the header is no limit a bucket can follow (a burst capacity that
+    // never holds a whole request): 1e-9 stopped the group for 31 years, on a timer that overflowed
+    if (follow && headers['x-ratelimit-limit'] !== undefined && Number.isFinite(limit) && limit >= 1) {
       // A limit seen inside the peak window says nothing about the limit outside it.
       if (!this.inPeak(group)) bucket.serverLimit = limit;
       else bucket.serverPeakLimit = limit;
