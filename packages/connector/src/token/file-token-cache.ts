@@ -11,6 +11,13 @@ import type { CachedToken, TokenCache } from '@hoga/core';
 import lockfile from 'proper-lockfile';
 import { ConnectorError } from '../errors.js';
 
+// proper-lockfile loads signal-exit, which listens to SIGXFSZ and, when it is the only listener,
+// ends the process with it: a write past a file-size limit (`ulimit -f`, systemd's LimitFSIZE),
+// which Node otherwise ignores so that the write fails with EFBIG, then killed hoga a tick later
+// (a run whose store write failed, instead of its own handling of the failure). A listener of ours
+// keeps Node's behaviour.
+process.on('SIGXFSZ', () => undefined);
+
 type Store = Record<string, CachedToken>;
 
 function isCachedToken(value: unknown): value is CachedToken {
