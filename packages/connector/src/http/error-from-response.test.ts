@@ -95,6 +95,20 @@ describe('errorFromResponse', () => {
     expect(error.message).toContain('client_secret is wrong');
   });
 
+  it('names an HTML page by its title, and reads the text of other markup without its tags', () => {
+    const html = errorFromResponse(
+      'x',
+      { status: 502, headers: {}, body: '<html><body>bad</body></html>' },
+      0,
+    );
+    expect(html.message).toContain("an HTML page instead of the broker's JSON");
+    const xml =
+      '<?xml version="1.0"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
+    const error = errorFromResponse('x', { status: 403, headers: {}, body: xml }, 0);
+    expect(error.message).toContain('AccessDenied Access Denied');
+    expect(error.message).not.toMatch(/[<>\n]/);
+  });
+
   it('keeps a plain-text body on one line', () => {
     const error = errorFromResponse(
       'x',

@@ -78,11 +78,12 @@ function plainMessage(status: number, text: string): string {
   if (text.trim() === '') return `HTTP ${status} without a body`;
   const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
-  if (title !== undefined || /^\s*</.test(text)) {
+  if (title !== undefined || /<(!doctype html|html)\b/i.test(text)) {
     const named = title === undefined || oneLine(title) === '' ? '' : ` "${oneLine(title).slice(0, 80)}"`;
     return `an HTML page${named} instead of the broker's JSON (a proxy or gateway in between answered)`;
   }
-  return oneLine(text).slice(0, 200);
+  // other markup (an XML error of a storage or gateway service): its text without the tags
+  return oneLine(text.replace(/<[^>]*>/g, ' ')).slice(0, 200);
 }
 
 function parseJson(text: string): unknown {
