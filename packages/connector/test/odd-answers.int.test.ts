@@ -128,7 +128,7 @@ describe('answers from something other than the broker', () => {
     const controller = new AbortController();
     try {
       const call = broker.getPrices(['005930'], { signal: controller.signal }).catch((e: unknown) => e);
-      await vi.waitFor(() => expect(lines.join('')).toContain('"msg":"retrying"'));
+      await vi.waitFor(() => expect(lines.join('')).toContain('"msg":"retrying"'), { timeout: 10_000 });
       // the back-off timer is set by now; a warning is emitted on the next tick
       await new Promise((resolve) => setImmediate(resolve));
       controller.abort();
