@@ -96,6 +96,21 @@ describe('hoga … --json prints its failure as JSON', () => {
     expect(jsonError(directory).message).toContain('is a directory');
   });
 
+  // Before: db positions on a directory said "unexpected error: EISDIR …" (exit 1) and on a missing
+  // file exited 1; db runs on a directory said there was no database there.
+  it('hoga db positions and hoga db runs on a directory, and db positions on a missing file, exit 2 saying so', async () => {
+    const folder = join(dir, 'folder-read');
+    mkdirSync(folder, { recursive: true });
+    for (const command of ['positions', 'runs']) {
+      const run = await hoga(['db', command, '--json', '--db', folder], { env });
+      expect(run.code, command).toBe(2);
+      expect(jsonError(run).message).toContain(`${folder} is a directory`);
+    }
+    const missing = await hoga(['db', 'positions', '--db', join(dir, 'none.sqlite')], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('no database at');
+  });
+
   it('hoga data list on a missing file', async () => {
     const run = await hoga(['data', 'list', '--json', '--db', join(dir, 'nothing', 'x.sqlite')], { env });
     expect(run.code).not.toBe(0);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { PAPER_STATE_ID } from '@hoga/engine';
 import { type HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { type DbCommandIo, formatRows } from './db-io.js';
@@ -85,8 +85,14 @@ function paperPositions(db: HogaDatabase): PositionRow[] {
  */
 export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
   const file = resolveDatabasePath(flags.db);
+  // a missing file or a directory is bad usage, exit 2, as for the other db commands (before: exit 1,
+  // and a directory "unexpected error: EISDIR")
   if (file !== ':memory:' && !existsSync(file)) {
-    io.failure([`no database at ${file} (give --db or HOGA_DB)`], 1, { prefix: 'hoga' });
+    io.failure([`no database at ${file} (give --db or HOGA_DB)`], 2, { prefix: 'hoga' });
+    return;
+  }
+  if (file !== ':memory:' && statSync(file).isDirectory()) {
+    io.failure([`${file} is a directory: give --db the path of a database file`], 2, { prefix: 'hoga' });
     return;
   }
   // read-only, as every read command: also a file the user may read but not write

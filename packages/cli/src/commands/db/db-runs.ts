@@ -180,8 +180,12 @@ function oneRun(runs: RunRepository, run: RunRecord, json: boolean, io: DbComman
  */
 export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
   const file = resolveDatabasePath(flags.db);
-  if (file !== ':memory:' && (!existsSync(file) || statSync(file).isDirectory())) {
+  if (file !== ':memory:' && !existsSync(file)) {
     io.failure([`no database at ${file}: give --db or HOGA_DB${simulatorDatabaseHint(flags.db)}`], 2);
+    return;
+  }
+  if (file !== ':memory:' && statSync(file).isDirectory()) {
+    io.failure([`${file} is a directory: give --db the path of a database file`], 2);
     return;
   }
   const reading = openForReading(file);
