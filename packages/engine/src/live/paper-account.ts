@@ -29,14 +29,15 @@ import type { BrokerStreams } from '@hoga/connector';
 import { marketOfSymbol, type OrderEvent, OrderType, type StrategyId, TimeInForce } from '@hoga/core';
 import type { Subscription } from 'rxjs';
 import type { MarkBook } from '../portfolio/mark-book.js';
-import type { BrokerMarketView } from '../risk/broker-market-view.js';
 import type { RiskBook } from '../risk/risk-book.js';
 import type { RiskGate } from '../risk/risk-gate.js';
+import type { RiskModule } from '../risk/risk-module.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { trackedOrderOf } from '../runtime/order-views.js';
 import { EventHub } from '../venue/event-hub.js';
 import type { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
+import { PaperBrokerRules } from './paper-broker-rules.js';
 import { PaperCloseAuction } from './paper-close-auction.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import { PaperReserve } from './paper-reserve.js';
@@ -306,18 +307,19 @@ export class PaperAccount {
 
   /**
    * The risk module's `gate`, closed to new orders and modifies while the store refuses writes, and
-   * to a market buy with no price to hold its cash at; `market`, the risk module's view of the
+   * to a market buy with no price to hold its cash at; the risk module's `market`, its view of the
    * broker's market data, gives the last prices paper holds orders with no limit at. With the risk
-   * module disabled (`riskEnabled` false) it also denies a new order the broker would refuse for
-   * the session (see {@link PaperStoreGate}).
+   * module disabled (`config.enabled` false) it also denies what the broker would refuse, by the
+   * broker's rules against that view, the paper ledger and the module's `book`
+   * ({@link PaperBrokerRules}, see {@link PaperStoreGate}).
    */
-  guard(
-    gate: RiskGate,
-    market: Pick<BrokerMarketView, 'lastPrice'> | undefined,
-    riskEnabled = true,
-  ): RiskGate {
+  guard(gate: RiskGate, risk: Pick<RiskModule, 'market' | 'book' | 'config'>): RiskGate {
+    const { market } = risk;
     this.reserve.useMarket(market);
-    return new PaperStoreGate(gate, this.store, this.reserve, riskEnabled ? undefined : this.o.clock);
+    const rules = risk.config.enabled
+      ? undefined
+      : new PaperBrokerRules({ market, orders: risk.book, clock: this.o.clock });
+    return new PaperStoreGate(gate, this.store, this.reserve, rules);
   }
 
   /** Whether the paper store refused its last write (what it holds waits for it). */

@@ -5,8 +5,8 @@
  * before the first bar: a market buy placed at the start held 0 KRW, the venue took a second one
  * the cash could not cover, and cancelled it at its fill. Not at the upper price limit: live's
  * broker fills the first at once and takes a second buy the fill leaves cash for, and so does
- * paper. A market buy with no price to hold it at is denied, and says why. Over the simulator on
- * 127.0.0.1.
+ * paper. A market buy with no price to hold it at (the broker's prices unreadable) is denied, and
+ * says why. Over the simulator on 127.0.0.1.
  */
 import { Decimal, type OrderEvent } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,11 +33,18 @@ class TwoMarketBuys extends Strategy {
   }
 }
 
-/** Buys 1 000660 (not among the run's symbols) at the market, then at a limit. */
+/** Its limit price: the lower price limit of 000660, read before the run. */
+let unpricedLimit = new Decimal(0);
+
+/** On its first bar (of 005930), buys 1 000660 (not among the run's symbols) at the market, then at a limit. */
 class UnpricedBuys extends Strategy {
-  override onStart(): void {
+  private placed = false;
+
+  override onBar(): void {
+    if (this.placed) return;
+    this.placed = true;
     this.ctx.buy('000660', 1);
-    this.ctx.buy('000660', 1, 100_000);
+    this.ctx.buy('000660', 1, unpricedLimit);
   }
 }
 
@@ -101,8 +108,10 @@ describe('paper market buys placed before the run has a price', () => {
 describe('a paper market buy with no price to hold it at', () => {
   it('is denied, saying so; a limit buy of the symbol is taken', async () => {
     const s = await startSimulatedBroker(closers, { speed: 1 });
+    unpricedLimit = (await s.client.getPriceLimits('000660')).lowerLimitPrice ?? new Decimal(0);
     const db = openTempDb(closers, 'hoga-paper-market-unpriced-', s.clock);
-    // the risk module off: it reads no price of a symbol outside the run's, and the run has none
+    // the risk module off, and the broker's prices unreadable once the run started: no price of a
+    // symbol outside the run's, and the run has none (its bars are 005930's)
     const { handle, events } = await startTestRun(
       { client: s.client, clock: s.clock, db },
       {
@@ -115,6 +124,7 @@ describe('a paper market buy with no price to hold it at', () => {
       { pollIntervalMs: 200, streamIntervals: { candles1m: 300, orderbook: 200 }, risk: { enabled: false } },
     );
     closers.add(() => handle.stop());
+    s.sim.injectFault({ kind: 'malformed-body', path: '/api/v1/prices' });
     await until(() => events.some((e) => e.type === 'OrderAccepted'), 20_000);
     const denied = events.filter((e) => e.type === 'OrderDenied');
     expect(denied).toHaveLength(1);

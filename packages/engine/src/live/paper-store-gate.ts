@@ -12,9 +12,10 @@
  * A market buy by quantity with no price to hold its cash at (see {@link PaperReserve}) is denied
  * too, before the risk module takes its reservation: the paper venue would hold nothing for it.
  *
- * With the risk module disabled, a new order the broker would refuse for the session (order hours,
- * `MARKET` outside the regular session, the US amount-order window) is denied with the broker's
- * code ({@link paperSessionRefusal}): the risk module judges these when on; off, nothing did.
+ * With the risk module disabled, an order, modify or cancel the broker would refuse (order hours,
+ * the session's order types, price limits and ticks, the high-value confirmation, the maximum
+ * amount, the KR opposite side, …) is denied with the broker's code ({@link PaperBrokerRules}): the
+ * risk module judges these when on; off, nothing did.
  *
  * A cancel goes through: it only takes risk off, the paper venue needs nothing stored to cancel,
  * and its events (`OrderCancelRequested`, `OrderCanceled`) wait in the store's outbox behind the
@@ -25,12 +26,11 @@
  *
  * @module
  */
-import type { Clock } from '@hoga/core';
 import type { OrderCommand } from '../commands/order-commands.js';
 import { STORE_UNAVAILABLE } from '../orders/order-manager-options.js';
 import type { RiskGate, RiskVerdict } from '../risk/risk-gate.js';
+import type { PaperBrokerRules } from './paper-broker-rules.js';
 import type { PaperReserve } from './paper-reserve.js';
-import { paperSessionRefusal } from './paper-session-rules.js';
 import type { PaperStore } from './paper-store.js';
 
 export { STORE_UNAVAILABLE };
@@ -41,35 +41,39 @@ export class PaperStoreGate implements RiskGate {
    * @param gate - the risk module's gate
    * @param store - the paper account's store
    * @param reserve - what the paper account holds a market buy at
-   * @param sessionClock - given when the risk module is disabled: the clock new orders are judged
-   *   by the broker's session rules at
+   * @param rules - given when the risk module is disabled: the broker's rules commands are judged by
    */
   constructor(
     private readonly gate: RiskGate,
     private readonly store: Pick<PaperStore, 'refusal'>,
     private readonly reserve?: Pick<PaperReserve, 'refusal'>,
-    private readonly sessionClock?: Pick<Clock, 'nowMs'>,
+    private readonly rules?: Pick<PaperBrokerRules, 'prepare' | 'check'>,
   ) {}
 
-  /** The risk module's refresh for `command` (a create or modify still checked once it is done). */
+  /**
+   * The risk module's refresh for `command` (a create or modify still checked once it is done), and
+   * with the risk module disabled the broker's market data its rules read.
+   */
   prepare(command: OrderCommand): Promise<void> | undefined {
-    return this.gate.prepare?.(command);
+    const own = this.gate.prepare?.(command);
+    const rules = this.rules?.prepare(command);
+    if (rules === undefined) return own;
+    return own === undefined ? rules : Promise.all([own, rules]).then(() => undefined);
   }
 
   /**
    * Refuses a create or modify while the store refuses writes, with the risk module disabled a
-   * create the broker refuses for the session, and a market buy with no price to hold it at; else
-   * the risk module's verdict.
+   * command the broker refuses, and a market buy with no price to hold it at; else the risk
+   * module's verdict.
    */
   check(command: OrderCommand): RiskVerdict {
     if (command.type !== 'CancelOrder') {
       const reason = this.store.refusal;
       if (reason !== null) return { accepted: false, code: STORE_UNAVAILABLE, reason };
     }
+    const broker = this.rules?.check(command);
+    if (broker !== undefined && !broker.accepted) return broker;
     if (command.type !== 'SubmitOrder') return this.gate.check(command);
-    const clock = this.sessionClock;
-    // the broker answers a session's refusal before anything else of the order
-    const closed = clock === undefined ? null : paperSessionRefusal(command.intent, clock.nowMs());
-    return closed ?? this.reserve?.refusal(command.intent) ?? this.gate.check(command);
+    return this.reserve?.refusal(command.intent) ?? this.gate.check(command);
   }
 }

@@ -110,11 +110,7 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     const paperAccount = parts.mode.paperAccount;
     container
       .bind(RiskGate)
-      .toConstantValue(
-        paperAccount === null
-          ? risk.gate
-          : paperAccount.guard(risk.gate, risk.module.market, risk.module.config.enabled),
-      );
+      .toConstantValue(paperAccount === null ? risk.gate : paperAccount.guard(risk.gate, risk.module));
     container.bind(InstrumentsToken).toConstantValue(listedInstruments(risk));
     // a fill marks its symbol at its price (a daily bar's close is the day before's)
     container.bind(Portfolio).to(RunPortfolio).inSingletonScope();
