@@ -1,8 +1,10 @@
 /**
- * The broker's session rules for a new paper order when the risk module is disabled: no one else
- * judges them in paper (live, the broker does; with the risk module on, it judges them against
- * the broker's calendars; a backtest judges them in its own broker rules). By the broker model's
- * session hours and known holidays, the rules of the broker model, with its codes and messages:
+ * The broker's session rules for a new paper order when the risk module is disabled, by the broker
+ * model's session hours and known holidays: the fallback of `PaperBrokerRules`
+ * (`paper-broker-rules.ts`) where the broker's market data (its calendar, the symbol's price) is
+ * missing, so that paper still refuses what the broker refuses for the session (live, the broker
+ * does; with the risk module on, it judges them against the broker's calendars; a backtest judges
+ * them in its own broker rules). The rules of the broker model, with its codes and messages:
  * - any order outside order hours: `order-hours-closed`, saying when orders are taken again;
  * - an amount or fractional order outside the US regular session's window:
  *   `amount-order-outside-regular-hours`;
