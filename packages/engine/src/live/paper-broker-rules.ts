@@ -99,7 +99,8 @@ export class PaperBrokerRules implements Required<RiskGate> {
 
   /**
    * The command as the broker's rules read it (as the risk engine resolves it; its KRW value,
-   * which they do not read, left at 0), or undefined for a modify or cancel of an order the book does not know.
+   * which they do not read, left at 0), or undefined for a modify or cancel of an order the book
+   * does not know.
    */
   private subject(command: OrderCommand): RiskSubject | undefined {
     if (command.type === 'SubmitOrder') {
