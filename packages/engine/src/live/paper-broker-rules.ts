@@ -27,13 +27,15 @@ import { type Clock, Decimal } from '@hoga/core';
 import type { OrderCommand } from '../commands/order-commands.js';
 import type { BrokerMarketView } from '../risk/broker-market-view.js';
 import { checkBrokerRules, type FundsView } from '../risk/broker-rules-check.js';
-import { intentFields } from '../risk/intent-fields.js';
 import type { RiskGate, RiskVerdict } from '../risk/risk-gate.js';
+import { riskSubjectOf } from '../risk/risk-subject.js';
 import type { OpenOrderView, RiskOrder, RiskSubject } from '../risk/risk-types.js';
 import { paperSessionRefusal } from './paper-session-rules.js';
 
 const ZERO = new Decimal(0);
 const ENOUGH = new Decimal(Number.POSITIVE_INFINITY);
+/** The broker's rules do not read an order's KRW value: 0. */
+const NO_VALUE = (): Decimal => ZERO;
 
 /** The denials of missing data: paper, with the risk module off, leaves the order to its venue. */
 const MISSING_DATA = new Set(['risk-market-data-missing', 'risk-account-data-missing']);
@@ -103,44 +105,7 @@ export class PaperBrokerRules implements Required<RiskGate> {
    * does not know.
    */
   private subject(command: OrderCommand): RiskSubject | undefined {
-    if (command.type === 'SubmitOrder') {
-      const i = command.intent;
-      const { price, quantity, orderAmount } = intentFields(i);
-      return {
-        command,
-        action: 'create',
-        strategyId: command.strategyId,
-        clientOrderId: i.clientOrderId,
-        symbol: i.instrument.symbol,
-        market: i.instrument.market,
-        currency: i.instrument.currency,
-        side: i.side,
-        orderType: i.orderType,
-        price,
-        quantity,
-        amount: orderAmount,
-        valueKrw: ZERO,
-        target: null,
-      };
-    }
-    const target = this.o.orders.order(command.clientOrderId);
-    if (target === undefined) return undefined;
-    const modify = command.type === 'ModifyOrder';
-    return {
-      command,
-      action: modify ? 'modify' : 'cancel',
-      strategyId: command.strategyId,
-      clientOrderId: target.clientOrderId,
-      symbol: target.symbol,
-      market: target.market,
-      currency: target.currency,
-      side: target.side,
-      orderType: modify ? command.orderType : target.orderType,
-      price: modify ? (command.price ?? null) : target.price,
-      quantity: modify ? (command.quantity ?? target.remainingQuantity) : target.remainingQuantity,
-      amount: target.amount,
-      valueKrw: ZERO,
-      target,
-    };
+    const target = command.type === 'SubmitOrder' ? undefined : this.o.orders.order(command.clientOrderId);
+    return riskSubjectOf(command, target, NO_VALUE, ZERO);
   }
 }

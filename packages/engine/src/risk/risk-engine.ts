@@ -16,11 +16,11 @@ import { DailyLossSwitch } from './daily-loss-switch.js';
 import { checkDailyLoss, checkTradingState } from './guards/state-guards.js';
 import { STRATEGY_GUARDS } from './guards/strategy-guards.js';
 import { isReplace, THROTTLE_GUARDS } from './guards/throttle-guards.js';
-import { intentFields } from './intent-fields.js';
 import type { RiskView } from './risk-book.js';
 import { limitsFor } from './risk-config.js';
 import type { RiskEngineOptions } from './risk-engine-options.js';
 import type { RiskGate, RiskVerdict } from './risk-gate.js';
+import { riskSubjectOf, type ValueKrw } from './risk-subject.js';
 import {
   ACCEPTED,
   deny,
@@ -282,51 +282,17 @@ export class RiskEngine implements RiskGate {
   }
 
   private resolve(command: OrderCommand): RiskSubject | RiskVerdict {
-    const view = this.options.view;
-    if (command.type === 'SubmitOrder') {
-      const i = command.intent;
-      const { price, quantity, orderAmount: amount } = intentFields(i);
-      return {
-        command,
-        action: 'create',
-        strategyId: command.strategyId,
-        clientOrderId: i.clientOrderId,
-        symbol: i.instrument.symbol,
-        market: i.instrument.market,
-        currency: i.instrument.currency,
-        side: i.side,
-        orderType: i.orderType,
-        price,
-        quantity,
-        amount,
-        valueKrw: this.valueKrw(i.instrument.symbol, i.instrument.currency, price, quantity, amount),
-        target: null,
-      };
-    }
-    const target = view.order(command.clientOrderId);
-    if (target === undefined) {
-      return deny('order-not-found', `No order ${command.clientOrderId} is known`, { status: 404 });
-    }
-    const modify = command.type === 'ModifyOrder';
-    const price = modify ? (command.price ?? null) : target.price;
-    const quantity = modify ? (command.quantity ?? target.remainingQuantity) : target.remainingQuantity;
-    return {
-      command,
-      action: modify ? 'modify' : 'cancel',
-      strategyId: command.strategyId,
-      clientOrderId: target.clientOrderId,
-      symbol: target.symbol,
-      market: target.market,
-      currency: target.currency,
-      side: target.side,
-      orderType: modify ? command.orderType : target.orderType,
-      price,
-      quantity,
-      amount: target.amount,
-      valueKrw: modify ? this.valueKrw(target.symbol, target.currency, price, quantity, target.amount) : ZERO,
-      target,
-    };
+    const id = command.type === 'SubmitOrder' ? null : command.clientOrderId;
+    const target = id === null ? undefined : this.options.view.order(id);
+    return (
+      riskSubjectOf(command, target, this.valueOf, ZERO) ??
+      deny('order-not-found', `No order ${id} is known`, { status: 404 })
+    );
   }
+
+  /** {@link RiskEngine.valueKrw}, made once. */
+  private readonly valueOf: ValueKrw = (symbol, currency, price, quantity, amount) =>
+    this.valueKrw(symbol, currency, price, quantity, amount);
 
   private valueKrw(
     symbol: string,
