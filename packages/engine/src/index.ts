@@ -171,6 +171,13 @@ export {
   TradingStateSource,
   type TradingStateSourceChanged,
 } from './risk/trading-state-persistence.js';
+export {
+  type LapsedTradingState,
+  lapsedLineOf,
+  statusLineOf,
+  type TradingStatesView,
+  viewTradingStates,
+} from './risk/trading-state-view.js';
 export { EngineRuntime, type StrategySpec, type Subscription } from './runtime/engine-runtime.js';
 export { OrderIdFactory, RandomOrderIds, SequentialOrderIds } from './runtime/order-ids.js';
 export { StrategyHost } from './runtime/strategy-host.js';

@@ -9,17 +9,21 @@ import { existsSync, statSync } from 'node:fs';
 import { LiveClock } from '@hoga/core';
 import {
   describeTradingState,
+  lapsedLineOf,
   type RiskScope,
   StoreTradingStatePersistence,
   scopeKey,
+  statusLineOf,
   type TradingState,
   type TradingStateEntry,
   TradingStateGateway,
   TradingStateSource,
+  viewTradingStates,
 } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { ExitCode } from '../runtime/exit-codes.js';
 import { codeOfExit, writeFailure } from '../runtime/failure-output.js';
+import { openForReading } from './db/open-for-reading.js';
 import type { RiskFlags } from './risk.js';
 
 /**
@@ -36,8 +40,8 @@ function fail(message: string, exitCode: ExitCode, error?: unknown): void {
   process.exitCode = writeFailure({ code, lines: [message], exitCode }, { error });
 }
 
-function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) => T): T | undefined {
-  let db: HogaDatabase | undefined;
+/** The database file `--db` names, or undefined when there is none there (said, exit 2). */
+function storeFile(flags: RiskFlags): string | undefined {
   const file = resolveDatabasePath(flags.db);
   if (file !== ':memory:' && !existsSync(file)) {
     // a mistyped path would be a new, empty store: 'all ACTIVE' while the real one is halted
@@ -52,6 +56,13 @@ function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) =
     fail(`${file} is a directory: give --db the path of a database file`, ExitCode.USAGE);
     return undefined;
   }
+  return file;
+}
+
+function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) => T): T | undefined {
+  let db: HogaDatabase | undefined;
+  const file = storeFile(flags);
+  if (file === undefined) return undefined;
   try {
     db = HogaDatabase.open(file);
     return body(
@@ -101,9 +112,31 @@ function print(flags: RiskFlags, gateway: TradingStateGateway, extra: Record<str
   }
 }
 
-/** `hoga risk status`. */
+/**
+ * `hoga risk status`: reads the store (opened read-only) and writes nothing. A kill switch past its
+ * end that no process has lapsed yet is reported apart, as lapsed (a second line; `--json`: `lapsed`,
+ * absent when none), and left for a running engine or `hoga risk reset` to lapse and journal.
+ */
 export function riskStatus(flags: RiskFlags): void {
-  withGateway(flags, (gateway) => print(flags, gateway));
+  const file = storeFile(flags);
+  if (file === undefined) return;
+  let reading: { readonly db: HogaDatabase; close(): void } | undefined;
+  try {
+    reading = file === ':memory:' ? { db: HogaDatabase.open(file), close() {} } : openForReading(file);
+    const persistence = new StoreTradingStatePersistence(reading.db, flags.mode ?? 'live');
+    const view = viewTradingStates(persistence, new LiveClock().nowMs());
+    if (flags.json === true) {
+      const lapsed = view.lapsed.length === 0 ? {} : { lapsed: view.lapsed };
+      console.log(JSON.stringify({ states: Object.fromEntries(view.states), ...lapsed }));
+    } else {
+      console.log(statusLineOf(view.states));
+      if (view.lapsed.length > 0) console.log(lapsedLineOf(view.lapsed));
+    }
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error), ExitCode.FAILURE, error);
+  } finally {
+    reading?.close();
+  }
 }
 
 /**

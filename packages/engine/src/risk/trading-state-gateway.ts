@@ -26,6 +26,7 @@ import {
   type TradingStatePersistence,
   TradingStateSource,
 } from './trading-state-persistence.js';
+import { statusLineOf } from './trading-state-view.js';
 import { describeKst } from './valuation.js';
 
 /** The three states that bear on one order: the account's, its strategy's and its symbol's. */
@@ -238,10 +239,7 @@ export class TradingStateGateway {
    * follows, `over` it.
    */
   statusLine(): string {
-    const restricted = [...this.snapshot()].map(
-      ([key, e]) => `${key} ${layersOf(e).map(describeTradingState).join(' over ')}`,
-    );
-    return restricted.length === 0 ? 'risk: all ACTIVE' : `risk: ${restricted.join('; ')}`;
+    return statusLineOf(this.snapshot());
   }
 
   /** Ends the change stream. */
