@@ -35,13 +35,28 @@ function mode(value: string): 'live' | 'paper' {
   return value;
 }
 
+/**
+ * A `--strategy` or `--symbol` value: an empty one, or one with spaces around it, names no strategy
+ * or symbol an order has, so a halt of it would hold nothing (before, it was kept, exit 0, as
+ * `strategy: b1`, and b1's orders went on being accepted).
+ */
+function scopeId(what: string): (value: string) => string {
+  return (value) => {
+    if (value.trim() === '') throw new InvalidArgumentError(`the ${what} is empty: give one`);
+    if (value.trim() !== value) {
+      throw new InvalidArgumentError(`give the ${what} without spaces around it: "${value.trim()}"`);
+    }
+    return value;
+  };
+}
+
 function scoped(command: Command): Command {
   return command
     .option('--db <file>', 'database file (default: $HOGA_DB, else ./data/hoga.sqlite)')
     .option('--mode <mode>', "live (hoga order's and live runs') or paper (paper runs') states", mode, 'live')
     .option('--account', 'the whole account')
-    .option('--strategy <id>', 'one strategy')
-    .option('--symbol <symbol>', 'one symbol')
+    .option('--strategy <id>', 'one strategy', scopeId('strategy id'))
+    .option('--symbol <symbol>', 'one symbol', scopeId('symbol'))
     .option('--json', 'print JSON', false);
 }
 
