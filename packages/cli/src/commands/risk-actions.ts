@@ -113,7 +113,8 @@ function print(flags: RiskFlags, gateway: TradingStateGateway, extra: Record<str
 }
 
 /**
- * `hoga risk status`: reads the store (opened read-only) and writes nothing. A kill switch past its
+ * `hoga risk status`: reads the store (opened read-only) and writes nothing. With `--account`,
+ * `--strategy` or `--symbol`, those scopes alone (one not restricted: `strategy:s9 ACTIVE`). A kill switch past its
  * end that no process has lapsed yet is reported apart, as lapsed (a second line; `--json`: `lapsed`,
  * absent when none), and left for a running engine or `hoga risk reset` to lapse and journal.
  */
@@ -125,12 +126,17 @@ export function riskStatus(flags: RiskFlags): void {
     reading = file === ':memory:' ? { db: HogaDatabase.open(file), close() {} } : openForReading(file);
     const persistence = new StoreTradingStatePersistence(reading.db, flags.mode ?? 'live');
     const view = viewTradingStates(persistence, new LiveClock().nowMs());
+    // the scopes named (none: every scope)
+    const named = scopesOf(flags).map(scopeKey);
+    const shown = (key: string) => named.length === 0 || named.includes(key);
+    const states = [...view.states].filter(([key]) => shown(key));
+    const gone = view.lapsed.filter((l) => shown(l.scope));
     if (flags.json === true) {
-      const lapsed = view.lapsed.length === 0 ? {} : { lapsed: view.lapsed };
-      console.log(JSON.stringify({ states: Object.fromEntries(view.states), ...lapsed }));
+      const lapsed = gone.length === 0 ? {} : { lapsed: gone };
+      console.log(JSON.stringify({ states: Object.fromEntries(states), ...lapsed }));
     } else {
-      console.log(statusLineOf(view.states));
-      if (view.lapsed.length > 0) console.log(lapsedLineOf(view.lapsed));
+      console.log(statusLineOf(new Map(states), named));
+      if (gone.length > 0) console.log(lapsedLineOf(gone));
     }
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error), ExitCode.FAILURE, error);

@@ -130,3 +130,54 @@ describe('hoga risk status of a kill switch that lapsed', () => {
     ]);
   });
 });
+
+describe('hoga risk status of the scopes named', () => {
+  it('shows only those, an unrestricted one as ACTIVE, in text and in --json', async () => {
+    const file = stoppedRunStore();
+    const named = await hoga([
+      'risk',
+      'status',
+      '--strategy',
+      's2',
+      '--account',
+      '--symbol',
+      '005930',
+      '--db',
+      file,
+    ]);
+    expect(named.code).toBe(0);
+    // before: every scope, the flags ignored (and s2's lapse journalled)
+    expect(named.out).toBe(
+      [
+        'risk: account HALTED (manual: broker maintenance); strategy:s2 ACTIVE; symbol:005930 ACTIVE',
+        `lapsed (no longer in force): strategy:s2 ${LAPSED}`,
+        '',
+      ].join('\n'),
+    );
+    const json = await hoga(['risk', 'status', '--strategy', 's1', '--json', '--db', file]);
+    expect(JSON.parse(json.out)).toEqual({
+      states: {
+        'strategy:s1': {
+          state: 'REDUCING',
+          source: 'manual',
+          reason: 'winding down',
+          sinceMs: TRIPPED_AT,
+          untilMs: null,
+        },
+      },
+      lapsed: [
+        {
+          scope: 'strategy:s1',
+          state: 'HALTED',
+          source: 'daily-loss',
+          reason: LOSS,
+          sinceMs: TRIPPED_AT,
+          untilMs: UNTIL,
+          lapsed: true,
+        },
+      ],
+    });
+    const free = await hoga(['risk', 'status', '--strategy', 's9', '--json', '--db', file]);
+    expect(JSON.parse(free.out)).toEqual({ states: {} });
+  });
+});

@@ -67,12 +67,14 @@ function scoped(command: Command): Command {
  */
 export function registerRiskCommand(program: Command): void {
   const risk = program.command('risk').description('trading states and kill switches of the risk module');
-  scoped(risk.command('status').description('the restricted scopes, with their reasons')).action(
-    async (flags: RiskFlags) => {
-      const { riskStatus } = await import('./risk-actions.js');
-      riskStatus(flags);
-    },
-  );
+  scoped(
+    risk
+      .command('status')
+      .description('the restricted scopes with their reasons, or the scopes named; changes nothing'),
+  ).action(async (flags: RiskFlags) => {
+    const { riskStatus } = await import('./risk-actions.js');
+    riskStatus(flags);
+  });
   scoped(
     risk
       .command('reset')

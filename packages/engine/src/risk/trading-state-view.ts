@@ -54,10 +54,19 @@ function describe(layer: TradingStateEntry): string {
 
 /**
  * The status line of the states in force: `risk: all ACTIVE`, or each restricted scope with the
- * state in force and, after `over`, what the other sources hold.
+ * state in force and, after `over`, what the other sources hold. Given scope keys, those scopes
+ * alone, in that order, one not restricted as `strategy:s9 ACTIVE`.
  */
-export function statusLineOf(states: ReadonlyMap<string, TradingStateEntry>): string {
-  const restricted = [...states].map(([key, e]) => `${key} ${layersOf(e).map(describe).join(' over ')}`);
+export function statusLineOf(
+  states: ReadonlyMap<string, TradingStateEntry>,
+  named?: readonly string[],
+): string {
+  const line = (key: string, e: TradingStateEntry | undefined) =>
+    e === undefined ? `${key} ACTIVE` : `${key} ${layersOf(e).map(describe).join(' over ')}`;
+  if (named !== undefined && named.length > 0) {
+    return `risk: ${named.map((key) => line(key, states.get(key))).join('; ')}`;
+  }
+  const restricted = [...states].map(([key, e]) => line(key, e));
   return restricted.length === 0 ? 'risk: all ACTIVE' : `risk: ${restricted.join('; ')}`;
 }
 
