@@ -123,9 +123,14 @@ export class TradingStateGateway {
    * when ACTIVE.
    */
   entry(scope: RiskScope): TradingStateEntry | undefined {
-    const entry = this.entries.get(scopeKey(scope));
+    const key = scopeKey(scope);
+    const cached = this.entries.get(key);
+    if (cached?.untilMs == null || this.clock.nowMs() < cached.untilMs) return cached;
+    // the state in force lapsed (a kill switch at the next trading day): what the others hold shows,
+    // as kept now (what `hoga risk` set since the last read stays)
+    this.sync();
+    const entry = this.entries.get(key);
     if (entry?.untilMs == null || this.clock.nowMs() < entry.untilMs) return entry;
-    // the state in force lapsed (a kill switch at the next trading day): what the others hold shows
     const layers = this.current(scope, entry);
     return this.commit(scope, layers.kept, NEW_DAY, layers.lapsed) ?? undefined;
   }
@@ -164,15 +169,13 @@ export class TradingStateGateway {
     reason: string,
     untilMs: number | null = null,
   ): boolean {
-    const { kept, lapsed: gone } = this.current(scope);
-    const byHand = source === TradingStateSource.MANUAL;
-    const mine = kept.find((l) => l.source === source);
-    const from = mine?.state ?? TradingState.ACTIVE;
-    // by hand, the states of other sources stricter than `to` go
-    const loosened = (l: TradingStateEntry) =>
-      byHand && l.state !== to && stricterState(l.state, to) === l.state;
-    const others = kept.filter((l) => l.source !== source && !loosened(l));
-    if (from === to && others.length + (mine === undefined ? 0 : 1) === kept.length) return false;
+    // a change is made on the states as kept now: `hoga risk` (or another engine) may have changed
+    // the scope since the last read, and what it set must stay (read again only for a change)
+    if (this.setting(scope, to, source) === undefined) return false;
+    this.sync();
+    const change = this.setting(scope, to, source);
+    if (change === undefined) return false;
+    const { others, from, gone } = change;
     const layers =
       to === TradingState.ACTIVE
         ? others
@@ -183,6 +186,9 @@ export class TradingStateGateway {
 
   /** Lifts the state `source` holds of a scope, if it holds one (stale data recovering). */
   liftIf(scope: RiskScope, source: TradingStateSource, reason: string): boolean {
+    if (!this.current(scope).kept.some((l) => l.source === source)) return false;
+    // as in set: on the states as kept now (an operator's reset since the last read stays)
+    this.sync();
     const { kept, lapsed: gone } = this.current(scope);
     const mine = kept.find((l) => l.source === source);
     if (mine === undefined) return false;
@@ -194,6 +200,27 @@ export class TradingStateGateway {
       [...gone, change],
     );
     return true;
+  }
+
+  /**
+   * What {@link set} would change on the states held now: the other sources' states that stay, the
+   * source's own state before and those past their end; undefined when it would change nothing.
+   */
+  private setting(
+    scope: RiskScope,
+    to: TradingState,
+    source: TradingStateSource,
+  ): { others: TradingStateEntry[]; from: TradingState; gone: SourceChange[] } | undefined {
+    const { kept, lapsed: gone } = this.current(scope);
+    const byHand = source === TradingStateSource.MANUAL;
+    const mine = kept.find((l) => l.source === source);
+    const from = mine?.state ?? TradingState.ACTIVE;
+    // by hand, the states of other sources stricter than `to` go
+    const loosened = (l: TradingStateEntry) =>
+      byHand && l.state !== to && stricterState(l.state, to) === l.state;
+    const others = kept.filter((l) => l.source !== source && !loosened(l));
+    if (from === to && others.length + (mine === undefined ? 0 : 1) === kept.length) return undefined;
+    return { others, from, gone };
   }
 
   /**
