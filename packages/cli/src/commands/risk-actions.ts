@@ -80,12 +80,20 @@ function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) =
 const NOT_ONE_LINE = /[\p{Cc}\u2028\u2029]/u;
 
 /**
- * Whether `--reason` is one line of text; else says so (as every failure) and sets exit code 2. The reason
+ * Whether `--reason` is one line of text, not empty; else says so (as every failure) and sets exit code 2. The reason
  * is journalled and shown in the status line, in every denial of the scope and in a run's log, each
  * one line: a line break (or a tab, or another control character) is refused as bad usage rather
  * than folded, so the operator's words are kept as written.
  */
 function reasonIsOneLine(flags: RiskFlags): boolean {
+  if (flags.reason !== undefined && flags.reason.trim() === '') {
+    // before: kept as it was, and the status line and every denial said why as `()`
+    fail(
+      '--reason is empty: say in a few words why (it is journalled and shown in every denial of the scope)',
+      ExitCode.USAGE,
+    );
+    return false;
+  }
   if (flags.reason === undefined || !NOT_ONE_LINE.test(flags.reason)) return true;
   fail(
     `--reason ${JSON.stringify(flags.reason)}: give the reason as one line of text, without line breaks or other control characters`,

@@ -228,6 +228,20 @@ describe('hoga risk set|reset --reason', () => {
     expect(reset.err).toContain('one line');
   });
 
+  it('refuses an empty reason as bad usage (exit 2) and changes nothing', async () => {
+    const env = storeWith(() => {});
+    for (const reason of ['', '   ']) {
+      const set = await hoga(['risk', 'set', 'HALTED', '--account', '--reason', reason], { env });
+      // before: exit 0, 'risk: account HALTED (manual: )', and every denial said why as '()'
+      expect(set.code).toBe(2);
+      expect(set.out).toBe('');
+      expect(set.err).toContain('--reason');
+      expect(set.err).toContain('empty');
+    }
+    expect((await hoga(['risk', 'reset', '--reason', ''], { env })).code).toBe(2);
+    expect((await hoga(['risk', 'status'], { env })).out).toBe('risk: all ACTIVE\n');
+  });
+
   it('takes a one-line reason as given', async () => {
     const env = storeWith(() => {});
     const set = await hoga(['risk', 'set', 'HALTED', '--account', '--reason', 'broker maintenance: 2 h'], {
