@@ -190,7 +190,10 @@ export function riskReset(flags: RiskFlags): void {
   });
 }
 
-/** `hoga risk set <state>`: one named scope. */
+/**
+ * `hoga risk set <state>`: one named scope. When the scope already held that state by hand (or was
+ * ACTIVE) nothing changes, and it says so with the reason that stands (`--json`: `changed`).
+ */
 export function riskSet(to: TradingState, flags: RiskFlags): void {
   const scopes = scopesOf(flags);
   if (scopes.length !== 1) {
@@ -198,8 +201,25 @@ export function riskSet(to: TradingState, flags: RiskFlags): void {
     return;
   }
   if (!reasonIsOneLine(flags)) return;
+  const scope = scopes[0]!;
   withGateway(flags, (gateway) => {
-    gateway.set(scopes[0]!, to, TradingStateSource.MANUAL, flags.reason ?? 'set by hand');
-    print(flags, gateway);
+    const changed = gateway.set(scope, to, TradingStateSource.MANUAL, flags.reason ?? 'set by hand');
+    if (!changed && flags.json !== true) {
+      // before: only the status line, as if this --reason had been taken
+      const held = gateway.entry(scope);
+      const mode = flags.mode === 'paper' ? ' --mode paper' : '';
+      console.log(
+        held === undefined
+          ? `nothing changed: ${scopeKey(scope)} was already ACTIVE`
+          : `nothing changed: ${scopeKey(scope)} was already ${describeTradingState(held)}; to give another reason, hoga risk reset ${scopeFlag(scope)}${mode} first`,
+      );
+    }
+    print(flags, gateway, { changed });
   });
+}
+
+/** The flag that names a scope: `--account`, `--strategy s1`, `--symbol 005930`. */
+function scopeFlag(scope: RiskScope): string {
+  if (scope.kind === 'account') return '--account';
+  return scope.kind === 'strategy' ? `--strategy ${scope.strategyId}` : `--symbol ${scope.symbol}`;
 }
