@@ -276,12 +276,16 @@ describe('CandleDownloader', () => {
 });
 
 /**
- * A trading day of special hours: the KRX's CSAT day trades until 16:30 KST, a NYSE early close
- * ends at 13:00 New York. Before, a download between 15:30 and 16:30 on the CSAT day stored the
- * day's candle, still forming, as complete (and the cache kept it); a download after an early
- * close left the complete day out until 16:00.
+ * When a day's candle is complete enough to cache. Its open, high, low and close are the regular
+ * session's, but its volume counts every trade of the day (spec, candle rules 7 and 13): the KRX's
+ * after-market trades until 20:00 KST, a US trading day runs until 20:00 New York (rule 3). Before,
+ * a download after the regular close (15:30 KST, 16:00 New York) stored the day's candle with the
+ * volume of that moment, and the cache kept it: a rerun never fetched the day's final volume, and a
+ * backtest's fills (a share of the bar's volume) depended on the hour of the download.
+ * A day of special hours: the KRX's CSAT day's regular session runs until 16:30 KST, a NYSE early
+ * close ends at 13:00 New York; neither moves the end of the day's trading.
  */
-describe('CandleDownloader on a day of special hours', () => {
+describe('CandleDownloader and the day still trading', () => {
   /** The daily candles `ensure` stores at `now` (its simulator and clock both there), as dates. */
   async function dailyDatesAt(now: string, symbol: string, from: string, to: string): Promise<string[]> {
     const daySim = await startSimulator({ port: 0, seed: 7, start: now, speed: 0, control: true });
@@ -306,16 +310,39 @@ describe('CandleDownloader on a day of special hours', () => {
     }
   }
 
-  it('leaves the CSAT day out while the KRX still trades (15:45 KST), and stores it after its 16:30 close', async () => {
+  it('leaves a KR day out after its 15:30 close while the after-market trades, and stores it after 20:00 KST', async () => {
+    const during = await dailyDatesAt('2026-11-25T17:00:00.000+09:00', '005930', '2026-11-23', '2026-11-25');
+    expect(during).toEqual(['2026-11-23', '2026-11-24']);
+    const after = await dailyDatesAt('2026-11-25T20:05:00.000+09:00', '005930', '2026-11-23', '2026-11-25');
+    expect(after).toEqual(['2026-11-23', '2026-11-24', '2026-11-25']);
+  });
+
+  it('leaves a US day out after its 16:00 close until its trading day ends at 20:00 New York', async () => {
+    const during = await dailyDatesAt('2026-11-24T17:00:00.000-05:00', 'AAPL', '2026-11-23', '2026-11-24');
+    expect(during).toEqual(['2026-11-23']);
+    const after = await dailyDatesAt('2026-11-24T20:05:00.000-05:00', 'AAPL', '2026-11-23', '2026-11-24');
+    expect(after).toEqual(['2026-11-23', '2026-11-24']);
+  });
+
+  it('leaves the CSAT day out while the KRX still trades (15:45 KST, and after its 16:30 close), and stores it after 20:00', async () => {
     const during = await dailyDatesAt('2026-11-19T15:45:00.000+09:00', '005930', '2026-11-16', '2026-11-19');
     expect(during).toEqual(['2026-11-16', '2026-11-17', '2026-11-18']);
-    const after = await dailyDatesAt('2026-11-19T16:45:00.000+09:00', '005930', '2026-11-16', '2026-11-19');
+    const afterClose = await dailyDatesAt(
+      '2026-11-19T16:45:00.000+09:00',
+      '005930',
+      '2026-11-16',
+      '2026-11-19',
+    );
+    expect(afterClose).toEqual(['2026-11-16', '2026-11-17', '2026-11-18']);
+    const after = await dailyDatesAt('2026-11-19T20:05:00.000+09:00', '005930', '2026-11-16', '2026-11-19');
     expect(after).toEqual(['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19']);
   });
 
-  it('stores a NYSE early close day once its 13:00 close has passed', async () => {
-    const dates = await dailyDatesAt('2026-11-27T13:30:00.000-05:00', 'AAPL', '2026-11-23', '2026-11-27');
+  it('stores a NYSE early close day once its trading day has ended (20:00 New York), not at its 13:00 close', async () => {
+    const during = await dailyDatesAt('2026-11-27T13:30:00.000-05:00', 'AAPL', '2026-11-23', '2026-11-27');
     // Thanksgiving (11-26) is a holiday
+    expect(during).toEqual(['2026-11-23', '2026-11-24', '2026-11-25']);
+    const dates = await dailyDatesAt('2026-11-27T20:05:00.000-05:00', 'AAPL', '2026-11-23', '2026-11-27');
     expect(dates).toEqual(['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-27']);
   });
 });

@@ -7,7 +7,8 @@
  * Resumable: every page is stored with the range it proves covered (from its oldest candle up to
  * where the previous page began) in one transaction, so an interrupted download (Ctrl-C, a network
  * error) keeps what it fetched and a rerun asks only for the gap. Candles still forming (the current
- * minute, today's daily candle before the close) are never stored.
+ * minute, a day's candle before its trading ends: its volume counts after-hours trades) are never
+ * stored.
  *
  * Progress goes to a callback as events (a CLI renders a bar on a TTY and plain lines otherwise, see
  * `download-progress.ts`). Time comes from the injected clock (ETA); nothing reads the wall clock.
@@ -20,11 +21,10 @@ import {
   type BarInterval,
   type Clock,
   dailyCandleStamp,
-  type Market,
+  Market,
   MINUTE_CANDLE_HISTORY_START,
   marketOfSymbol,
   RateLimitGroup,
-  regularCloseOfDailyStamp,
 } from '@hoga/core';
 import type { CachedCandle, CandleCache, TimeRange } from '@hoga/store';
 import { DateTime } from 'luxon';
@@ -110,11 +110,21 @@ function historyStart(market: Market, interval: BarInterval): number {
   return tradingDateRange(market, interval, date, date)?.start ?? Number.MIN_SAFE_INTEGER;
 }
 
-/** Candle stamps before this are complete at `now` (the current minute or day is still forming). */
+/** A KR day's last trades: the after-market ends at 20:00 KST (spec, candle rule 6), KST midnight + 20 h. */
+const KR_TRADING_END_AFTER_MIDNIGHT_MS = 20 * 3_600_000;
+
+/**
+ * Candle stamps before this are complete at `now` (the current minute or day is still forming).
+ * A day's candle counts every trade of the day in its volume (spec, candle rules 7 and 13), so it
+ * is complete once the day's trading has ended, not at the regular close: a KR day at 20:00 KST
+ * (the after-market's end), a US day when its trading day ends at 20:00 New York (rule 3), when
+ * it is no longer today's. Before, a download after the regular close stored the day's volume of
+ * that moment, and the cache kept it.
+ */
 export function completeBefore(market: Market, interval: BarInterval, now: number): number {
   if (interval === '1m') return Math.floor(now / MINUTE_MS) * MINUTE_MS + 1;
   const today = dailyCandleStamp(market, DateTime.fromMillis(now)).toMillis();
-  return now >= regularCloseOfDailyStamp(market, today) ? today + 1 : today;
+  return market === Market.KR && now >= today + KR_TRADING_END_AFTER_MIDNIGHT_MS ? today + 1 : today;
 }
 
 /**
