@@ -154,6 +154,38 @@ describe('CandleDownloader', () => {
       expect(db.candles.get(key, range)).toEqual(whole.candles.get(key, range));
     });
 
+    it('finishes through a 429 storm longer than the connector’s retries, with exactly the broker’s candles', async () => {
+      const whole = open('calm.sqlite');
+      await downloader(whole).ensure('1m', TWO_DAYS);
+      // Before, the page the connector gave up on (5 answers of 429 in a row) failed the download.
+      const stormy = new BrokerClient({
+        clock: clock(),
+        tokenCache: new MemoryTokenCache(),
+        config: {
+          baseUrl: sim.url,
+          clientId: 'sim-client',
+          clientSecret: 'sim-secret',
+          backoffBaseMs: 10,
+          backoffMaxMs: 50,
+        },
+      });
+      clients.push(stormy);
+      const db = open('storm.sqlite');
+      const refusedBefore = sim.counters().rateLimited ?? 0;
+      sim.injectFault({ kind: 'rate-limit-burst', path: '/api/v1/candles*', count: 7 });
+      try {
+        await new CandleDownloader({ client: stormy, cache: db.candles, clock: clock() }).ensure(
+          '1m',
+          TWO_DAYS,
+        );
+      } finally {
+        sim.clearFaults();
+      }
+      expect((sim.counters().rateLimited ?? 0) - refusedBefore).toBeGreaterThanOrEqual(7);
+      expect(db.candles.coverage(key)).toEqual([range]);
+      expect(db.candles.get(key, range)).toEqual(whole.candles.get(key, range));
+    });
+
     it('an abort while a page request waits leaves no unhandled rejection (hoga data crashed on Ctrl-C)', async () => {
       const db = open('aborted.sqlite');
       const abort = new AbortController();

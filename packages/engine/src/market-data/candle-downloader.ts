@@ -16,7 +16,13 @@
  * @module
  */
 
-import { type BrokerClient, type Candle, RequestPriority } from '@hoga/connector';
+import {
+  type BrokerClient,
+  type Candle,
+  type CandlePage,
+  RateLimitError,
+  RequestPriority,
+} from '@hoga/connector';
 import {
   type BarInterval,
   type Clock,
@@ -33,6 +39,11 @@ import { tradingDateRange } from './trading-dates.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
+/**
+ * Times a page the connector gave up on after its retries of 429 (each a round of back-offs) is
+ * asked again before the download fails: a 429 storm of this many rounds in a row is an outage.
+ */
+const MAX_PAGE_REFUSALS = 5;
 
 /** One series to make available. */
 export interface CandleDownloadTarget {
@@ -250,6 +261,7 @@ export class CandleDownloader {
     const { client, cache, signal } = this.options;
     let upper = gap.end;
     let before = DateTime.fromMillis(gap.end).setZone('Asia/Seoul').toISO() ?? '';
+    let refusals = 0;
     for (;;) {
       signal?.throwIfAborted();
       const request = client.getCandles(
@@ -261,7 +273,16 @@ export class CandleDownloader {
       // (an unhandled rejection ends the process)
       request.catch(() => undefined);
       await this.reportRateWait(key.symbol, client);
-      const page = await request;
+      let page: CandlePage;
+      try {
+        page = await request;
+      } catch (error) {
+        // a 429 after the connector's retries is the broker saying "slower", not a failure: the
+        // page is asked again (the limiter has slowed down); before, a 429 storm ended the download
+        if (!(error instanceof RateLimitError) || ++refusals > MAX_PAGE_REFUSALS) throw error;
+        continue;
+      }
+      refusals = 0;
       const inGap: CachedCandle[] = [];
       let oldest = Number.POSITIVE_INFINITY;
       let reachedStart = false;
