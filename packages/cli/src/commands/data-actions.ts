@@ -18,6 +18,7 @@ import { formatDecimal, KST_ZONE, LiveClock, type Market, marketOfSymbol } from 
 import {
   CandleDownloader,
   type DownloadProgress,
+  type DownloadSummary,
   downloadedShare,
   downloadTargets,
   formatEta,
@@ -26,6 +27,7 @@ import {
 import { HogaDatabase } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { emit, formatOf } from '../output/emit.js';
+import type { OutputFormat } from '../output/table.js';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 import { toBeforeFrom } from './backtest-options.js';
 import { type ConnectionFlags, runWithClient } from './broker/connection.js';
@@ -73,6 +75,35 @@ function targets(
 }
 
 /**
+ * What `data download` did: a line (the default), or `--json` / `--csv` (before, those were taken
+ * and a plain line printed all the same).
+ */
+async function printSummary(summary: DownloadSummary, file: string, format: OutputFormat): Promise<void> {
+  if (format === 'table') {
+    console.log(
+      `downloaded ${summary.candles.toLocaleString('en-US')} candles in ${summary.pages} pages into ${file}` +
+        (summary.cachedSymbols.length > 0 ? ` (already cached: ${summary.cachedSymbols.join(', ')})` : ''),
+    );
+    return;
+  }
+  const whole = {
+    database: file,
+    candles: summary.candles,
+    pages: summary.pages,
+    cachedSymbols: summary.cachedSymbols,
+  };
+  await emit(
+    {
+      headers: ['database', 'candles', 'pages', 'cached_symbols'],
+      records: [whole],
+      row: (r) => [r.database, r.candles, r.pages, r.cachedSymbols.join(' ')],
+      jsonWhole: whole,
+    },
+    format,
+  );
+}
+
+/**
  * `data download`: fills the cache of the database (created when missing: this command is asked to
  * store data) with what it lacks; Ctrl-C stops between pages and keeps what was stored. With no
  * broker configured, from an embedded simulator into its own file, as `hoga backtest` does (see
@@ -108,10 +139,7 @@ export async function dataDownload(flags: DownloadFlags): Promise<void> {
     try {
       const summary = await downloader.ensure(flags.interval, wanted);
       if (tty) process.stderr.write('\r\x1b[K');
-      console.log(
-        `downloaded ${summary.candles.toLocaleString('en-US')} candles in ${summary.pages} pages into ${file}` +
-          (summary.cachedSymbols.length > 0 ? ` (already cached: ${summary.cachedSymbols.join(', ')})` : ''),
-      );
+      await printSummary(summary, file, formatOf(flags));
     } catch (error) {
       if (!abort.signal.aborted) throw error;
       interrupted = true;

@@ -141,3 +141,37 @@ describe('hoga data export --out with a .parquet name', () => {
     expect(csv.out.startsWith('symbol,interval,time,')).toBe(true);
   });
 });
+
+describe('hoga data download output', () => {
+  const args = (file: string, symbols = '005930,AAPL') =>
+    [
+      'data',
+      'download',
+      '--symbols',
+      symbols,
+      '--interval',
+      '1d',
+      '--from',
+      '2025-03-03',
+      '--to',
+      '2025-03-14',
+      '--db',
+      join(dir, file),
+      ...simFlags(sim.url),
+    ] as string[];
+
+  it('--json prints its summary as JSON on stdout, one plain line per symbol on stderr (before: a plain line on stdout)', async () => {
+    const run = await hoga([...args('json.sqlite'), '--json'], { env, cwd: dir });
+    expect(run.code, run.err).toBe(0);
+    expect(JSON.parse(run.out)).toEqual({
+      database: join(dir, 'json.sqlite'),
+      candles: 20,
+      pages: 2,
+      cachedSymbols: [],
+    });
+    expect(run.err).toContain('005930 1d: downloaded 10 candles in 1 page');
+    expect(run.err).toContain('AAPL 1d: downloaded 10 candles in 1 page');
+    const again = await hoga([...args('json.sqlite'), '--json'], { env, cwd: dir });
+    expect(JSON.parse(again.out)).toMatchObject({ candles: 0, pages: 0, cachedSymbols: ['005930', 'AAPL'] });
+  });
+});

@@ -91,7 +91,8 @@ Tables group numbers (\`66,800\`) and show money in its currency's decimals (\`$
 does the report of \`hoga backtest\`; \`hoga db\` shows stored decimals as stored (\`72100\`). Gains
 are green and losses red on a terminal only (\`NO_COLOR\` turns colour off). Tabular commands take
 \`--json\` or \`--csv\` (\`hoga backtest\`, \`hoga risk\`, \`hoga order\`, and \`hoga db info\`, \`migrate\`, one run
-of \`db runs\` and its deletions: \`--json\` only). A closed pipe (\`hoga candles … | head\`) ends quietly with exit 0; \`hoga run\`
+of \`db runs\` and its deletions: \`--json\` only; \`hoga data download\` prints its summary, database, candles, pages
+and the symbols already cached, that way, its progress staying on stderr). A closed pipe (\`hoga candles … | head\`) ends quietly with exit 0; \`hoga run\`
 whose output pipe closes stops as on Ctrl-C (\`onStop\`, the session stored \`stopped\`), exit 0, and so
 does \`hoga backtest\` whose stdout or stderr (its strategies' log lines) closes, \`… 2>&1 | head\`: the run
 stored \`stopped\` with its bars so far (before, exit 1 and the run left \`running\`).
