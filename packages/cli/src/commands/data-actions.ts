@@ -13,7 +13,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import type { BrokerClient } from '@hoga/connector';
+import { BrokerApiError, type BrokerClient } from '@hoga/connector';
 import { formatDecimal, KST_ZONE, LiveClock, type Market, marketOfSymbol } from '@hoga/core';
 import {
   CandleDownloader,
@@ -128,19 +128,31 @@ export async function dataDownload(flags: DownloadFlags): Promise<void> {
   process.once('SIGINT', onSigint);
   const tty = process.stderr.isTTY === true;
   let interrupted = false;
+  let current = '';
   const download = async (client: BrokerClient): Promise<undefined> => {
     const downloader = new CandleDownloader({
       client,
       cache: db.candles,
       clock: new LiveClock(),
       signal: abort.signal,
-      onProgress: (event) => showProgress(event, flags.interval, tty),
+      onProgress: (event) => {
+        if (event.type === 'SymbolStarted') current = event.symbol;
+        showProgress(event, flags.interval, tty);
+      },
     });
     try {
       const summary = await downloader.ensure(flags.interval, wanted);
       if (tty) process.stderr.write('\r\x1b[K');
       await printSummary(summary, file, formatOf(flags));
     } catch (error) {
+      if (error instanceof BrokerApiError && error.code === 'stock-not-found') {
+        if (tty) process.stderr.write('\r\x1b[K');
+        throw new CliError(
+          `unknown symbol ${current}: the broker has no stock with that code (${error.code}); check --symbols (what was downloaded before it is kept in ${file})`,
+          ExitCode.USAGE,
+          { cause: error },
+        );
+      }
       if (!abort.signal.aborted) throw error;
       interrupted = true;
       if (tty) process.stderr.write('\r\x1b[K');

@@ -174,4 +174,11 @@ describe('hoga data download output', () => {
     const again = await hoga([...args('json.sqlite'), '--json'], { env, cwd: dir });
     expect(JSON.parse(again.out)).toMatchObject({ candles: 0, pages: 0, cachedSymbols: ['005930', 'AAPL'] });
   });
+
+  it('names an unknown symbol and what to check (exit 2), as hoga backtest does', async () => {
+    const run = await hoga(args('unknown.sqlite', '005930,999999'), { env, cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('unknown symbol 999999: the broker has no stock with that code');
+    expect(run.err).toContain('check --symbols');
+  });
 });
