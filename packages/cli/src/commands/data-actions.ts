@@ -74,6 +74,10 @@ function targets(
   }
 }
 
+/** `1 candle`, `2,160 candles`. */
+const count = (n: number, noun: string): string =>
+  `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+
 /**
  * What `data download` did: a line (the default), or `--json` / `--csv` (before, those were taken
  * and a plain line printed all the same).
@@ -81,7 +85,7 @@ function targets(
 async function printSummary(summary: DownloadSummary, file: string, format: OutputFormat): Promise<void> {
   if (format === 'table') {
     console.log(
-      `downloaded ${summary.candles.toLocaleString('en-US')} candles in ${summary.pages} pages into ${file}` +
+      `downloaded ${count(summary.candles, 'candle')} in ${count(summary.pages, 'page')} into ${file}` +
         (summary.cachedSymbols.length > 0 ? ` (already cached: ${summary.cachedSymbols.join(', ')})` : ''),
     );
     return;

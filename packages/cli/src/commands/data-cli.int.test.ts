@@ -181,4 +181,21 @@ describe('hoga data download output', () => {
     expect(run.err).toContain('unknown symbol 999999: the broker has no stock with that code');
     expect(run.err).toContain('check --symbols');
   });
+
+  it('says "1 candle in 1 page", not "1 candles in 1 pages"', async () => {
+    const one = [
+      'data',
+      'download',
+      '--symbols',
+      '005930',
+      '--interval',
+      '1d',
+      '--from',
+      '2025-03-04',
+    ].concat(['--to', '2025-03-04', '--db', join(dir, 'one.sqlite'), ...simFlags(sim.url)]);
+    const run = await hoga(one, { env, cwd: dir });
+    expect(run.code, run.err).toBe(0);
+    expect(run.err).toContain('005930 1d: downloaded 1 candle in 1 page\n');
+    expect(run.out).toBe(`downloaded 1 candle in 1 page into ${join(dir, 'one.sqlite')}\n`);
+  });
 });

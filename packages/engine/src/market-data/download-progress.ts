@@ -105,7 +105,8 @@ export function progressLine(event: DownloadProgress, interval: string): string 
     event.refreshed === true
       ? " (the cached candles no longer matched the broker's adjusted prices, a corporate action since: downloaded again)"
       : '';
-  return `${event.symbol} ${interval}: downloaded ${event.candles} candles in ${pages}${again}`;
+  const candles = `${event.candles} candle${event.candles === 1 ? '' : 's'}`;
+  return `${event.symbol} ${interval}: downloaded ${candles} in ${pages}${again}`;
 }
 
 /**
