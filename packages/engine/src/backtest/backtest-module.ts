@@ -47,10 +47,14 @@ export const BacktestVenue = Symbol.for('hoga.engine.BacktestVenue');
 
 /**
  * The symbols that have bars in a backtest (the universe's and those the strategies subscribed to
- * in `onStart`), set once the bars are opened; null before (nothing is refused then).
+ * in `onStart`), set once the bars are opened; null before. While `onStart` runs, `starting` says
+ * whether a symbol has bars so far (the universe's, or subscribed to before the order), so an order
+ * placed there for another is denied too (before, nothing was refused then: a known symbol's order
+ * worked the whole run with nothing to fill it, an unknown one's met an unrelated session rule).
  */
 export class BacktestSymbols {
   known: ReadonlySet<string> | null = null;
+  starting: ((symbol: string) => boolean) | null = null;
 }
 
 /**
@@ -74,9 +78,9 @@ class BarSymbolsGate implements RiskGate {
 
   check(command: OrderCommand): RiskVerdict {
     const known = this.symbols.known;
-    if (command.type === 'SubmitOrder' && known !== null) {
+    if (command.type === 'SubmitOrder' && (known !== null || this.symbols.starting !== null)) {
       const symbol = command.intent.instrument.symbol;
-      if (!known.has(symbol)) {
+      if (known !== null ? !known.has(symbol) : this.symbols.starting?.(symbol) === false) {
         return {
           accepted: false,
           code: 'no-market-data',

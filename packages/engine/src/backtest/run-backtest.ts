@@ -207,6 +207,11 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
   const release = watchStrayFailures(runtime);
   try {
     try {
+      // orders placed in onStart for a symbol with no bars so far are denied as later ones are
+      const universe = new Set(options.settings.symbols);
+      container.get(BacktestSymbols).starting = (symbol) =>
+        universe.has(symbol) ||
+        runtime.subscriptionBook.list.some((s) => s.kind === 'bars' && s.symbol === symbol);
       runtime.callAll('onStart');
       await runtime.settle();
       if (runtime.failure === null) {
