@@ -233,14 +233,16 @@ export class EngineRuntime implements HostServices {
 
   /**
    * Records a failure, a hook's or a stray one (`watchStrayFailures`): the first one wins; logs it
-   * and tells the listeners of the first.
+   * and tells the listeners of the first. A later one (an `onStop` throwing after the failure that
+   * stopped the run) is said as a warning: the caller reports the first alone.
    */
   failWith(failure: StrategyHookError, log: Logger = this.log): void {
     const first = this.failure === null;
     if (first) this.failure = failure;
-    // The caller reports the failure once; the stack is for --verbose.
+    // The caller reports the first failure once; the stack is for --verbose.
     log.debug({ err: failure.cause, hook: failure.hook }, failure.message);
     if (first) for (const listener of this.failureListeners) listener(failure);
+    else log.warn({ hook: failure.hook }, `${failure.message}, after the failure that stopped the run`);
   }
 
   /**
