@@ -30,11 +30,8 @@
 import type { BrokerClient } from '@hoga/connector';
 import { type OrderIntent, OrderSide, OrderType } from '@hoga/core';
 import type { MarkBook } from '../portfolio/mark-book.js';
-import type { BrokerMarketView } from '../risk/broker-market-view.js';
+import { type BrokerMarketView, MAX_SYMBOLS_PER_PRICES_CALL } from '../risk/broker-market-view.js';
 import type { RiskVerdict } from '../risk/risk-gate.js';
-
-/** The most symbols one `GET /prices` takes. */
-const PRICES_PER_READ = 200;
 
 /** The denial code of a paper market buy with no price to hold it at (the risk module's for missing market data). */
 export const NO_RESERVE_PRICE = 'risk-market-data-missing';
@@ -57,8 +54,8 @@ export class PaperReserve {
    */
   async readMissing(symbols: Iterable<string>, client: Pick<BrokerClient, 'getPrices'>): Promise<void> {
     const missing = [...new Set(symbols)].filter((symbol) => this.price(symbol) === undefined);
-    for (let i = 0; i < missing.length; i += PRICES_PER_READ) {
-      const prices = await client.getPrices(missing.slice(i, i + PRICES_PER_READ));
+    for (let i = 0; i < missing.length; i += MAX_SYMBOLS_PER_PRICES_CALL) {
+      const prices = await client.getPrices(missing.slice(i, i + MAX_SYMBOLS_PER_PRICES_CALL));
       for (const p of prices) this.read.set(p.symbol, p.lastPrice.toNumber());
     }
   }

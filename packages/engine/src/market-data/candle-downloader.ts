@@ -16,6 +16,7 @@
  * @module
  */
 
+import { dayOrderExpiry } from '@hoga/broker-model';
 import {
   type BrokerClient,
   type Candle,
@@ -121,9 +122,6 @@ function historyStart(market: Market, interval: BarInterval): number {
   return tradingDateRange(market, interval, date, date)?.start ?? Number.MIN_SAFE_INTEGER;
 }
 
-/** A KR day's last trades: the after-market ends at 20:00 KST (spec, candle rule 6), KST midnight + 20 h. */
-const KR_TRADING_END_AFTER_MIDNIGHT_MS = 20 * 3_600_000;
-
 /**
  * Candle stamps before this are complete at `now` (the current minute or day is still forming).
  * A day's candle counts every trade of the day in its volume (spec, candle rules 7 and 13), so it
@@ -135,7 +133,9 @@ const KR_TRADING_END_AFTER_MIDNIGHT_MS = 20 * 3_600_000;
 export function completeBefore(market: Market, interval: BarInterval, now: number): number {
   if (interval === '1m') return Math.floor(now / MINUTE_MS) * MINUTE_MS + 1;
   const today = dailyCandleStamp(market, DateTime.fromMillis(now)).toMillis();
-  return market === Market.KR && now >= today + KR_TRADING_END_AFTER_MIDNIGHT_MS ? today + 1 : today;
+  // a KR day's last trades end with its after-market at 20:00 KST (spec, candle rule 6): when the
+  // broker ends its DAY orders
+  return market === Market.KR && now >= dayOrderExpiry(Market.KR, today) ? today + 1 : today;
 }
 
 /**
