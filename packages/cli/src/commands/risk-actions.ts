@@ -6,7 +6,7 @@
  * @module
  */
 import { existsSync, statSync } from 'node:fs';
-import { LiveClock } from '@hoga/core';
+import { type Clock, LiveClock } from '@hoga/core';
 import {
   describeTradingState,
   lapsedLineOf,
@@ -23,6 +23,7 @@ import {
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { ExitCode } from '../runtime/exit-codes.js';
 import { codeOfExit, writeFailure } from '../runtime/failure-output.js';
+import { simulatorClock } from './broker/broker-clock.js';
 import { openForReading } from './db/open-for-reading.js';
 import type { RiskFlags } from './risk.js';
 
@@ -59,21 +60,38 @@ function storeFile(flags: RiskFlags): string | undefined {
   return file;
 }
 
-function withGateway<T>(flags: RiskFlags, body: (gateway: TradingStateGateway) => T): T | undefined {
+/** What a change's body works on: the gateway over the store's states, and the clock it runs on. */
+interface RiskStore {
+  readonly gateway: TradingStateGateway;
+  readonly persistence: StoreTradingStatePersistence;
+  readonly clock: Clock;
+}
+
+async function withGateway(flags: RiskFlags, body: (store: RiskStore) => void): Promise<void> {
   let db: HogaDatabase | undefined;
   const file = storeFile(flags);
-  if (file === undefined) return undefined;
+  if (file === undefined) return;
   try {
+    const clock = await riskClock(flags);
     db = HogaDatabase.open(file);
-    return body(
-      new TradingStateGateway(new LiveClock(), new StoreTradingStatePersistence(db, flags.mode ?? 'live')),
-    );
+    const persistence = new StoreTradingStatePersistence(db, flags.mode ?? 'live');
+    body({ gateway: new TradingStateGateway(clock, persistence), persistence, clock });
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error), ExitCode.FAILURE, error);
-    return undefined;
   } finally {
     db?.close();
   }
+}
+
+/**
+ * The clock a kill switch's end is judged on: the engine's, so the simulator's when the broker
+ * (`--base-url`, else `HOGA_BASE_URL` or the profile's) is the simulator, as `hoga run` and
+ * `hoga order` take it; else the machine's. Before, always the machine's: against a simulator set to
+ * another day, `status` called lapsed a kill switch the running engine still held.
+ */
+async function riskClock(flags: RiskFlags): Promise<Clock> {
+  const base = flags.baseUrl ?? process.env.HOGA_BASE_URL ?? '';
+  return (base === '' ? null : await simulatorClock(base)) ?? new LiveClock();
 }
 
 /** A line break or another control character: a reason holding one would break one-line output. */
@@ -111,12 +129,29 @@ export function scopesOf(flags: RiskFlags): RiskScope[] {
   return scopes;
 }
 
-function print(flags: RiskFlags, gateway: TradingStateGateway, extra: Record<string, unknown> = {}): void {
+/**
+ * Prints the kept states as they stand at `nowMs`, read without changing them: the status line (the
+ * `named` scopes alone, when given) and the lapsed kill switches apart (`--json`: `states` and
+ * `lapsed`, the latter absent when none, after `extra`'s fields). A scope a command did not name is
+ * left as it was: its lapse is its own reset's, or a running engine's, to journal.
+ */
+function printStates(
+  flags: RiskFlags,
+  persistence: StoreTradingStatePersistence,
+  nowMs: number,
+  named: readonly string[] = [],
+  extra: Record<string, unknown> = {},
+): void {
+  const view = viewTradingStates(persistence, nowMs);
+  const shown = (key: string) => named.length === 0 || named.includes(key);
+  const states = [...view.states].filter(([key]) => shown(key));
+  const gone = view.lapsed.filter((l) => shown(l.scope));
   if (flags.json === true) {
-    const states = Object.fromEntries(gateway.snapshot());
-    console.log(JSON.stringify({ ...extra, states }));
+    const lapsed = gone.length === 0 ? {} : { lapsed: gone };
+    console.log(JSON.stringify({ ...extra, states: Object.fromEntries(states), ...lapsed }));
   } else {
-    console.log(gateway.statusLine());
+    console.log(statusLineOf(new Map(states), named));
+    if (gone.length > 0) console.log(lapsedLineOf(gone));
   }
 }
 
@@ -126,26 +161,15 @@ function print(flags: RiskFlags, gateway: TradingStateGateway, extra: Record<str
  * end that no process has lapsed yet is reported apart, as lapsed (a second line; `--json`: `lapsed`,
  * absent when none), and left for a running engine or `hoga risk reset` to lapse and journal.
  */
-export function riskStatus(flags: RiskFlags): void {
+export async function riskStatus(flags: RiskFlags): Promise<void> {
   const file = storeFile(flags);
   if (file === undefined) return;
   let reading: { readonly db: HogaDatabase; close(): void } | undefined;
   try {
+    const clock = await riskClock(flags);
     reading = file === ':memory:' ? { db: HogaDatabase.open(file), close() {} } : openForReading(file);
     const persistence = new StoreTradingStatePersistence(reading.db, flags.mode ?? 'live');
-    const view = viewTradingStates(persistence, new LiveClock().nowMs());
-    // the scopes named (none: every scope)
-    const named = scopesOf(flags).map(scopeKey);
-    const shown = (key: string) => named.length === 0 || named.includes(key);
-    const states = [...view.states].filter(([key]) => shown(key));
-    const gone = view.lapsed.filter((l) => shown(l.scope));
-    if (flags.json === true) {
-      const lapsed = gone.length === 0 ? {} : { lapsed: gone };
-      console.log(JSON.stringify({ states: Object.fromEntries(states), ...lapsed }));
-    } else {
-      console.log(statusLineOf(new Map(states), named));
-      if (gone.length > 0) console.log(lapsedLineOf(gone));
-    }
+    printStates(flags, persistence, clock.nowMs(), scopesOf(flags).map(scopeKey));
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error), ExitCode.FAILURE, error);
   } finally {
@@ -159,9 +183,9 @@ export function riskStatus(flags: RiskFlags): void {
  * (`…: it had lapsed at its end already`), or that a scope had none, then the status line;
  * `--json` lists them in `cleared` (`lapsed: true` on the lapsed ones).
  */
-export function riskReset(flags: RiskFlags): void {
+export async function riskReset(flags: RiskFlags): Promise<void> {
   if (!reasonIsOneLine(flags)) return;
-  withGateway(flags, (gateway) => {
+  await withGateway(flags, ({ gateway, persistence, clock }) => {
     const scopes = scopesOf(flags);
     const done = gateway.reset(flags.reason ?? 'hoga risk reset', scopes.length === 0 ? undefined : scopes);
     // what was in force, then what had lapsed at its end with no process there to see it
@@ -186,7 +210,7 @@ export function riskReset(flags: RiskFlags): void {
     }
     // `reset`: the scopes a state was in force in (not one whose states had all lapsed)
     const reset = done.filter((d) => d.cleared.length > 0).map((d) => d.scope);
-    print(flags, gateway, { reset, cleared });
+    printStates(flags, persistence, clock.nowMs(), [], { reset, cleared });
   });
 }
 
@@ -194,7 +218,7 @@ export function riskReset(flags: RiskFlags): void {
  * `hoga risk set <state>`: one named scope. When the scope already held that state by hand (or was
  * ACTIVE) nothing changes, and it says so with the reason that stands (`--json`: `changed`).
  */
-export function riskSet(to: TradingState, flags: RiskFlags): void {
+export async function riskSet(to: TradingState, flags: RiskFlags): Promise<void> {
   const scopes = scopesOf(flags);
   if (scopes.length !== 1) {
     fail('name exactly one scope: --account, --strategy <id> or --symbol <symbol>', ExitCode.USAGE);
@@ -202,7 +226,7 @@ export function riskSet(to: TradingState, flags: RiskFlags): void {
   }
   if (!reasonIsOneLine(flags)) return;
   const scope = scopes[0]!;
-  withGateway(flags, (gateway) => {
+  await withGateway(flags, ({ gateway, persistence, clock }) => {
     const changed = gateway.set(scope, to, TradingStateSource.MANUAL, flags.reason ?? 'set by hand');
     if (!changed && flags.json !== true) {
       // before: only the status line, as if this --reason had been taken
@@ -214,7 +238,7 @@ export function riskSet(to: TradingState, flags: RiskFlags): void {
           : `nothing changed: ${scopeKey(scope)} was already ${describeTradingState(held)}; to give another reason, hoga risk reset ${scopeFlag(scope)}${mode} first`,
       );
     }
-    print(flags, gateway, { changed });
+    printStates(flags, persistence, clock.nowMs(), [], { changed });
   });
 }
 

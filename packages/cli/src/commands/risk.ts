@@ -18,6 +18,8 @@ export interface RiskFlags {
   readonly reason?: string;
   /** Whose states: `live` (default; `hoga order` and live runs) or `paper` (paper runs). */
   readonly mode?: 'live' | 'paper';
+  /** The broker: when it is the simulator, a kill switch's end is judged on its clock. */
+  readonly baseUrl?: string;
 }
 
 function state(value: string): 'ACTIVE' | 'REDUCING' | 'HALTED' {
@@ -57,6 +59,10 @@ function scoped(command: Command): Command {
     .option('--account', 'the whole account')
     .option('--strategy <id>', 'one strategy', scopeId('strategy id'))
     .option('--symbol <symbol>', 'one symbol', scopeId('symbol'))
+    .option(
+      '--base-url <url>',
+      "the broker (default: $HOGA_BASE_URL): when it is the simulator, a kill switch's end is judged on its clock, as the engine's",
+    )
     .option('--json', 'print JSON', false);
 }
 
@@ -73,7 +79,7 @@ export function registerRiskCommand(program: Command): void {
       .description('the restricted scopes with their reasons, or the scopes named; changes nothing'),
   ).action(async (flags: RiskFlags) => {
     const { riskStatus } = await import('./risk-actions.js');
-    riskStatus(flags);
+    await riskStatus(flags);
   });
   scoped(
     risk
@@ -82,7 +88,7 @@ export function registerRiskCommand(program: Command): void {
       .option('--reason <text>', 'why, one line (journalled)', 'hoga risk reset'),
   ).action(async (flags: RiskFlags) => {
     const { riskReset } = await import('./risk-actions.js');
-    riskReset(flags);
+    await riskReset(flags);
   });
   scoped(
     risk
@@ -92,6 +98,6 @@ export function registerRiskCommand(program: Command): void {
       .option('--reason <text>', 'why, one line (journalled; shown in denials)', 'set by hand'),
   ).action(async (to: 'ACTIVE' | 'REDUCING' | 'HALTED', flags: RiskFlags) => {
     const { riskSet } = await import('./risk-actions.js');
-    riskSet(to, flags);
+    await riskSet(to, flags);
   });
 }
