@@ -1,6 +1,6 @@
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileTokenCache } from './file-token-cache.js';
 
@@ -29,6 +29,20 @@ describe('FileTokenCache', () => {
         expect(await new FileTokenCache(path).read('a|1')).toEqual(token('x'));
       },
     );
+
+    it("removes the temporary copy a writer killed before its rename left (it holds that writer's tokens)", async () => {
+      const path = tempFile();
+      const cache = new FileTokenCache(path);
+      await cache.write('a|1', token('x'));
+      // what a process killed between its write and its rename leaves beside the file
+      const left = `${path}.0123456789ab.tmp`;
+      writeFileSync(left, JSON.stringify({ 'a|1': token('old') }), { mode: 0o600 });
+      const unrelated = join(dirname(path), 'notes.tmp');
+      writeFileSync(unrelated, 'mine');
+      await cache.write('b|2', token('y'));
+      expect(readdirSync(dirname(path)).filter((f) => f.endsWith('.tmp'))).toEqual(['notes.tmp']);
+      expect(await cache.read('b|2')).toEqual(token('y'));
+    });
 
     it('keeps every write of concurrent writers (read-modify-write under a lock)', async () => {
       const path = tempFile();

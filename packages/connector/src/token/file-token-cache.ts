@@ -5,8 +5,8 @@
  * @module
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { chmod, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { CachedToken, TokenCache } from '@hoga/core';
 import lockfile from 'proper-lockfile';
 import { ConnectorError } from '../errors.js';
@@ -150,11 +150,39 @@ export class FileTokenCache implements TokenCache {
       const store = await this.load();
       change(store);
       const tmp = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(tmp, JSON.stringify(store), { mode: 0o600 });
-      await chmod(tmp, 0o600);
-      await rename(tmp, this.path);
+      try {
+        await writeFile(tmp, JSON.stringify(store), { mode: 0o600 });
+        await chmod(tmp, 0o600);
+        await rename(tmp, this.path);
+      } catch (error) {
+        // a write that failed (a full disk) leaves no copy of the tokens behind
+        await rm(tmp, { force: true }).catch(() => undefined);
+        throw error;
+      }
+      await this.removeLeftCopies();
     } finally {
       await release();
+    }
+  }
+
+  /**
+   * Removes the temporary copies a writer killed between its write and its rename left beside the
+   * file (`tokens.json.<12 hex>.tmp`): each holds tokens, and nothing else would ever remove them.
+   * Called under the write lock, so no live writer's copy is among them.
+   */
+  private async removeLeftCopies(): Promise<void> {
+    const dir = dirname(this.path);
+    const name = basename(this.path);
+    let entries: string[];
+    try {
+      entries = await readdir(dir);
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.length !== name.length + 17 || !entry.startsWith(`${name}.`)) continue;
+      if (!/^[0-9a-f]{12}\.tmp$/.test(entry.slice(name.length + 1))) continue;
+      await rm(join(dir, entry), { force: true }).catch(() => undefined);
     }
   }
 }
