@@ -68,6 +68,7 @@ export {
   type NewOrder,
   type OrderRecord,
   type OrderUpdate,
+  UnreadableOrderError,
 } from './repositories/order-record.js';
 export { type OrderQuery, OrderRepository } from './repositories/order-repository.js';
 export { type PnlEntry, PnlLedgerRepository, type PnlQuery } from './repositories/pnl-ledger-repository.js';

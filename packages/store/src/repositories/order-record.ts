@@ -23,6 +23,7 @@ import {
   textToMember,
   textToNullableDecimal,
 } from '../codec.js';
+import { StoreError, StoreErrorCode } from '../store-error.js';
 import { TRADING_MODES, type TradingMode } from '../trading-mode.js';
 
 /** An order as the store keeps it. Times are epoch ms. */
@@ -160,8 +161,45 @@ const TIFS: ReadonlySet<string> = new Set(Object.values(TimeInForce));
 /** Valid {@link BrokerOrderIdKind} values. */
 export const BROKER_ID_KINDS: ReadonlySet<string> = new Set(Object.values(BrokerOrderIdKind));
 
-/** Decodes a row, failing fast on a value the code does not know. */
+/**
+ * A stored order row holding a value the code cannot read (a column edited by hand, a state of a
+ * newer version): names the order and its row, and what was wrong (code `corrupt-row`).
+ */
+export class UnreadableOrderError extends StoreError {
+  /** The order's clientOrderId, as stored. */
+  readonly clientOrderId: string;
+  /** The order's row id. */
+  readonly rowId: number;
+  /** What was wrong in it: `stored orders.price: expected a decimal string …, found "abc"`. */
+  readonly problem: string;
+
+  constructor(row: Pick<OrderRow, 'id' | 'client_order_id'>, cause: unknown) {
+    const problem = cause instanceof Error ? cause.message : String(cause);
+    super(
+      StoreErrorCode.CORRUPT_ROW,
+      `stored order ${row.client_order_id} (row ${row.id}) cannot be read: ${problem}`,
+      { cause, details: { clientOrderId: row.client_order_id, rowId: row.id } },
+    );
+    this.clientOrderId = row.client_order_id;
+    this.rowId = row.id;
+    this.problem = problem;
+  }
+}
+
+/**
+ * Decodes a row, failing fast on a value the code does not know.
+ *
+ * @throws {@link UnreadableOrderError} naming the order, its row and what was wrong
+ */
 export function decodeOrder(row: OrderRow): OrderRecord {
+  try {
+    return decodeOrderFields(row);
+  } catch (error) {
+    throw new UnreadableOrderError(row, error);
+  }
+}
+
+function decodeOrderFields(row: OrderRow): OrderRecord {
   return {
     id: row.id,
     clientOrderId: row.client_order_id as ClientOrderId,

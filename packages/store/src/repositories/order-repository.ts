@@ -29,6 +29,7 @@ import {
   type OrderRecord,
   type OrderRow,
   type OrderUpdate,
+  UnreadableOrderError,
   updateSql,
 } from './order-record.js';
 
@@ -47,6 +48,11 @@ export interface OrderQuery {
   readonly limit?: number | undefined;
   /** With `limit`: keep the newest rows rather than the oldest (still returned oldest first). */
   readonly newest?: boolean | undefined;
+  /**
+   * Given, a row that cannot be read is handed to it and left out (a listing shows the others);
+   * else reading it throws.
+   */
+  readonly onUnreadable?: ((error: UnreadableOrderError) => void) | undefined;
 }
 
 const PENDING_STATES = ['SUBMITTED', 'PENDING_CANCEL', 'PENDING_MODIFY'];
@@ -259,7 +265,20 @@ export class OrderRepository {
       statement = this.db.prepare(sql);
       this.listStatements.set(sql, statement);
     }
-    const rows = (statement.all(...params) as OrderRow[]).map(decodeOrder);
+    const rows: OrderRecord[] = [];
+    const skip = query.onUnreadable;
+    for (const row of statement.all(...params) as OrderRow[]) {
+      if (skip === undefined) {
+        rows.push(decodeOrder(row));
+        continue;
+      }
+      try {
+        rows.push(decodeOrder(row));
+      } catch (error) {
+        if (!(error instanceof UnreadableOrderError)) throw error;
+        skip(error);
+      }
+    }
     return query.newest === true ? rows.reverse() : rows;
   }
 

@@ -5,7 +5,14 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { HogaError, KST_ZONE, parseDate } from '@hoga/core';
-import { HogaDatabase, type OrderQuery, resolveDatabasePath, StoreError, StoreErrorCode } from '@hoga/store';
+import {
+  HogaDatabase,
+  type OrderQuery,
+  resolveDatabasePath,
+  StoreError,
+  StoreErrorCode,
+  type UnreadableOrderError,
+} from '@hoga/store';
 import { DateTime } from 'luxon';
 import { CliError, ExitCode } from '../../runtime/exit-codes.js';
 import { backtestOrders } from './db-backtest-orders.js';
@@ -139,8 +146,11 @@ export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
       return;
     }
     const limit = flags.limit ?? 1_000;
+    // a row that cannot be read is left out and named after the listing (before: no listing at all)
+    const unreadable: UnreadableOrderError[] = [];
     const orders = newestOf(
       db.orders.list({
+        onUnreadable: (error) => unreadable.push(error),
         state: flags.state,
         strategyId: flags.strategy,
         symbol: flags.symbol,
@@ -159,6 +169,7 @@ export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
         brokerOrderIds: db.orders.brokerOrderIds(o.clientOrderId),
       }));
       io.out(`${JSON.stringify(out, null, 2)}\n`);
+      leftOut(unreadable, io);
       return;
     }
     io.out(
@@ -177,7 +188,21 @@ export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
         `no ${flags.mode === undefined ? '' : `${flags.mode} `}orders in ${file}${filtered(flags) ? ' match' : ''}`,
       ),
     );
+    leftOut(unreadable, io);
   });
+}
+
+/**
+ * Names each stored order the listing left out because a value in it cannot be read, and what was
+ * wrong; exit 1, so that a script reading the list notices it is not whole.
+ */
+function leftOut(unreadable: readonly UnreadableOrderError[], io: DbCommandIo): void {
+  if (unreadable.length === 0) return;
+  io.failure(
+    unreadable.map((e) => `order ${e.clientOrderId} (row ${e.rowId}) left out: ${e.problem}`),
+    ExitCode.FAILURE,
+    { code: StoreErrorCode.CORRUPT_ROW },
+  );
 }
 
 /**
