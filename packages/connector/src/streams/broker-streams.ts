@@ -72,12 +72,13 @@ export interface BrokerStreamsOptions {
   readonly pollClosedMarkets?: boolean;
   /**
    * Market hours on the client's clock; default {@link MarketHours} (calendars read through the
-   * client). `nextOpenMs`: a closed market's next open (epoch ms), when its streams wake (else every
-   * 30 real s). `cancelLoads`: called after the last subscription (no calendar read left behind).
+   * client), asked at one reading of the clock (`atMs`, `afterMs`). `nextOpenMs`: a closed market's
+   * next open after `afterMs` (epoch ms), when its streams wake (else every 30 real s).
+   * `cancelLoads`: called after the last subscription (no calendar read left behind).
    */
   readonly marketHours?: {
-    isOpen(market: Market, graceMs?: number): boolean | undefined;
-    nextOpenMs?(market: Market): number | null | undefined;
+    isOpen(market: Market, graceMs?: number, atMs?: number): boolean | undefined;
+    nextOpenMs?(market: Market, afterMs?: number): number | null | undefined;
     cancelLoads?(): void;
   };
   /** Receives failed polls (the stream goes on). */
@@ -151,11 +152,11 @@ export class BrokerStreams {
     this.polls = new PollScheduler({
       rateOf: (group) => client.limiter.limitOf(group) * client.config.rateLimitUtilization,
       scheduler: this.scheduler,
-      isMarketOpen: (market, graceMs) => hours.isOpen(market, graceMs),
+      isMarketOpen: (market, graceMs, atMs) => hours.isOpen(market, graceMs, atMs),
       clock: client.clock,
       ...(hours.nextOpenMs === undefined
         ? {}
-        : { nextOpenMs: (market: Market) => hours.nextOpenMs?.(market) }),
+        : { nextOpenMs: (market: Market, afterMs: number) => hours.nextOpenMs?.(market, afterMs) }),
       pollClosedMarkets: options.pollClosedMarkets ?? false,
       onIdle: () => hours.cancelLoads?.(),
       ...(options.onError ? { onError: options.onError } : {}),

@@ -45,6 +45,19 @@ describe(MarketHours, () => {
       expect(hours.nextOpenMs('KR')).toBeNull();
     });
 
+    it('is the next open after the instant given, the one isOpen found the market closed at', () => {
+      // a look read the clock at 07:59:59.999, then stalled: the clock shows 08:00:01 now
+      const clock = new VirtualClock('2026-11-30T08:00:01+09:00');
+      const hours = new MarketHours(client, clock);
+      hours.set('KR', krCalendar());
+      const lookedAt = Date.parse('2026-11-30T07:59:59.999+09:00');
+      expect(hours.isOpen('KR', 0, lookedAt)).toBe(false);
+      // before: asked at 08:00:01, the regular session's 09:00
+      expect(hours.nextOpenMs('KR', lookedAt)).toBe(Date.parse('2026-11-30T08:00:00+09:00'));
+      expect(hours.isOpen('KR')).toBe(true);
+      expect(hours.nextOpenMs('KR')).toBe(Date.parse('2026-11-30T09:00:00+09:00'));
+    });
+
     it('is undefined while no calendar is known', () => {
       const hours = new MarketHours(client, new VirtualClock('2026-11-30T07:00:00+09:00'));
       expect(hours.nextOpenMs('US')).toBeUndefined();

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type Clock, isMarketOpen, type Market, type MarketCalendar, nextOpen } from '@hoga/core';
+import { type Clock, isMarketOpen, KST_ZONE, type Market, type MarketCalendar, nextOpen } from '@hoga/core';
+import { DateTime } from 'luxon';
 import type { BrokerClient } from '../client/broker-client.js';
 import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 
@@ -38,13 +39,15 @@ export class MarketHours {
   ) {}
 
   /**
-   * Whether `market` has any session (pre, regular, after, day market) open now.
+   * Whether `market` has any session (pre, regular, after, day market) open at an instant.
    *
    * @param market - KR or US
    * @param graceMs - also true this long (clock ms) after a session ended (default 0)
+   * @param atMs - the instant (epoch ms; default now on the clock): a caller that also asks
+   *   {@link MarketHours.nextOpenMs} passes both the same reading
    * @returns undefined while the first calendar is loading
    */
-  isOpen(market: Market, graceMs = 0): boolean | undefined {
+  isOpen(market: Market, graceMs = 0, atMs = this.clock.nowMs()): boolean | undefined {
     let entry = this.entries.get(market);
     if (entry === undefined) {
       entry = {
@@ -57,10 +60,9 @@ export class MarketHours {
       };
       this.entries.set(market, entry);
     }
-    const now = this.clock.nowMs();
-    if (!entry.loading && now - entry.fetchedAtMs > this.refreshMs) this.load(market, entry);
+    if (!entry.loading && atMs - entry.fetchedAtMs > this.refreshMs) this.load(market, entry);
     if (entry.calendar === null) return entry.failed ? true : undefined;
-    const at = this.clock.now();
+    const at = DateTime.fromMillis(atMs, { zone: KST_ZONE });
     if (isMarketOpen(entry.calendar, at)) return true;
     return graceMs > 0 && isMarketOpen(entry.calendar, at.minus({ milliseconds: graceMs }));
   }
@@ -83,18 +85,21 @@ export class MarketHours {
   }
 
   /**
-   * When `market`'s next session opens, after now, on the calendar {@link MarketHours.isOpen}
-   * judges it by (worked out again only once that instant passed or the calendar was read again).
+   * When `market`'s next session opens, strictly after an instant, on the calendar
+   * {@link MarketHours.isOpen} judges it by (worked out again only once that instant passed or the
+   * calendar was read again).
    *
    * @param market - KR or US
+   * @param afterMs - the instant (epoch ms; default now on the clock): the one the market was
+   *   found closed at, else an open that came meanwhile is missed and the following one found
    * @returns epoch ms; null when the calendar shows no session ahead; undefined while no calendar
    *   is known (none asked for yet, the first one loading, or none could be read)
    */
-  nextOpenMs(market: Market): number | null | undefined {
+  nextOpenMs(market: Market, afterMs = this.clock.nowMs()): number | null | undefined {
     const entry = this.entries.get(market);
     const calendar = entry?.calendar;
     if (entry === undefined || calendar === null || calendar === undefined) return undefined;
-    const now = this.clock.nowMs();
+    const now = afterMs;
     const kept = entry.next;
     if (
       kept !== null &&
@@ -104,7 +109,7 @@ export class MarketHours {
     ) {
       return kept.atMs;
     }
-    const at = nextOpen(calendar, this.clock.now());
+    const at = nextOpen(calendar, DateTime.fromMillis(now, { zone: KST_ZONE }));
     entry.next = { calendar, fromMs: now, atMs: at === null ? null : at.at.toMillis() };
     return entry.next.atMs;
   }

@@ -1,12 +1,36 @@
-import { RateLimitGroup, ScaledClock } from '@hoga/core';
+import { type MarketCalendar, parseKrMarketCalendar, RateLimitGroup, ScaledClock } from '@hoga/core';
 import { type ObservableInput, of, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
+import type { BrokerClient } from '../client/broker-client.js';
+import { MarketHours } from './market-hours.js';
 import { PollScheduler } from './poll-scheduler.js';
 
 function testScheduler(): TestScheduler {
   return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 }
+
+/** Monday 2026-11-30 on the KR calendar: pre-market 08:00, regular 09:00, after-market to 20:00. */
+function krMonday(): MarketCalendar {
+  const day = (date: string) => ({
+    date,
+    integrated: {
+      preMarket: { startTime: `${date}T08:00:00+09:00`, endTime: `${date}T09:00:00+09:00` },
+      regularMarket: { startTime: `${date}T09:00:00+09:00`, endTime: `${date}T15:30:00+09:00` },
+      afterMarket: { startTime: `${date}T15:30:00+09:00`, endTime: `${date}T20:00:00+09:00` },
+    },
+  });
+  return parseKrMarketCalendar({
+    previousBusinessDay: day('2026-11-27'),
+    today: day('2026-11-30'),
+    nextBusinessDay: day('2026-12-01'),
+  });
+}
+
+/** A client whose calendar reads never answer: the calendar set on the market hours stays. */
+const noCalendarReads = {
+  getKrMarketCalendar: () => new Promise(() => undefined),
+} as unknown as BrokerClient;
 
 describe('PollScheduler', () => {
   describe('.poll$', () => {
@@ -150,6 +174,44 @@ describe('PollScheduler', () => {
         expectObservable(stream, '^ 7000ms !').toBe('6500ms a 399ms a');
       });
       expect(closedLooks).toBe(2);
+    });
+
+    it('polls at the open when a look just before it stalled until the clock passed the open', () => {
+      const ts = testScheduler();
+      // real ms the clock moved on while the scheduler's first look at the market stalled
+      let stalledMs = 0;
+      ts.run(({ cold, expectObservable }) => {
+        // 07:59:58 KST at x20: the pre-market opens 100 real ms later
+        const clock = new ScaledClock({
+          start: '2026-11-30T07:59:58+09:00',
+          speed: 20,
+          realNowMs: () => ts.now() + stalledMs,
+        });
+        const hours = new MarketHours(noCalendarReads, clock);
+        hours.set('KR', krMonday());
+        const polls = new PollScheduler({
+          rateOf: () => 10,
+          scheduler: ts,
+          clock,
+          isMarketOpen: (market, graceMs, atMs) => {
+            const open = hours.isOpen(market, graceMs, atMs);
+            // a loaded machine: 200 real ms (4 clock s) pass after the first look read the clock
+            if (stalledMs === 0) stalledMs = 200;
+            return open;
+          },
+          nextOpenMs: (market, afterMs) => hours.nextOpenMs(market, afterMs),
+        });
+        const stream = polls.poll$({
+          group: RateLimitGroup.MARKET_DATA_CHART,
+          key: 'candles:005930:1m',
+          market: 'KR',
+          minIntervalMs: 400,
+          fetch: () => cold('(a|)'),
+        });
+        // before: the next open was asked for at 08:00:02, found the regular session's 09:00, and
+        // the closed market was looked at again 30 real s (10 clock minutes) later
+        expectObservable(stream, '^ 500ms !').toBe('1ms a 399ms a');
+      });
     });
 
     it('waits closedRecheckMs at most, and that while the next open is not known', () => {

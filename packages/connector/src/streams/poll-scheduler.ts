@@ -5,7 +5,11 @@
  * while that market is closed, unless asked otherwise; a closed market is looked at again at its
  * next open when the market hours know it (converted to real time at the clock's speed, and worked
  * out again whenever the clock's speed or time is changed), and every 30 real seconds at the
- * latest. No timer, no clock listener and no request is left once the last subscription ends.
+ * latest. A look judges the market closed and finds its next open at one reading of the clock, and
+ * counts the wait from the clock read again after: a look that stalled (a loaded machine) until
+ * the open passed looks again at once (before, the open was asked for after the stall, the next
+ * one was found, the regular session's an hour later, and the market was looked at again only 30
+ * real s later). No timer, no clock listener and no request is left once the last subscription ends.
  *
  * @module
  */
@@ -60,15 +64,17 @@ export interface PollSchedulerOptions {
   /** Timers and elapsed time; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /**
-   * Whether a market is open now; `undefined` means not known yet (asked again after 100 ms).
-   * Default: always open.
+   * Whether a market is open at `atMs` (epoch ms on `clock`, the scheduler's reading of it for this
+   * look; undefined without a clock: now); `undefined` means not known yet (asked again after
+   * 100 ms). Default: always open.
    */
-  readonly isMarketOpen?: (market: Market, graceMs?: number) => boolean | undefined;
+  readonly isMarketOpen?: (market: Market, graceMs?: number, atMs?: number) => boolean | undefined;
   /**
-   * When a closed market opens next (epoch ms on `clock`); null or undefined when not known (the
-   * market is then looked at again after `closedRecheckMs`). Needs `clock`.
+   * When a market found closed at `afterMs` (the same reading of `clock`) opens next: the first
+   * open strictly after that instant, whatever the clock shows by now (epoch ms); null or undefined
+   * when not known (the market is then looked at again after `closedRecheckMs`). Needs `clock`.
    */
-  readonly nextOpenMs?: (market: Market) => number | null | undefined;
+  readonly nextOpenMs?: (market: Market, afterMs: number) => number | null | undefined;
   /** The clock `isMarketOpen` and `nextOpenMs` answer by: the wait for an open is in its time. */
   readonly clock?: PollClock;
   /** Poll market-bound jobs while their market is closed (default false). */
@@ -282,11 +288,13 @@ export class PollScheduler {
       if (job.running !== null) continue;
       const market = job.spec.market;
       if (market !== undefined && !this.options.pollClosedMarkets && this.options.isMarketOpen) {
-        const open = this.options.isMarketOpen(market, job.spec.closeGraceMs);
+        // one reading for both questions: the open found is the one after the instant judged
+        const atMs = this.options.clock?.nowMs();
+        const open = this.options.isMarketOpen(market, job.spec.closeGraceMs, atMs);
         if (open !== true) {
           nextDue = Math.min(
             nextDue,
-            now + (open === false ? this.closedWaitMs(market) : UNKNOWN_RECHECK_MS),
+            now + (open === false ? this.closedWaitMs(market, atMs) : UNKNOWN_RECHECK_MS),
           );
           continue;
         }
@@ -299,19 +307,21 @@ export class PollScheduler {
   }
 
   /**
-   * How long (real ms) a job of a closed market waits before it looks again: until the market's
-   * next open at the clock's speed, at most `closedRecheckMs` (the speed can change, the open be
-   * unknown); `closedRecheckMs` too while the clock is frozen or the open is not ahead.
+   * How long (real ms) a job of a market found closed at `closedAtMs` (clock ms) waits before it
+   * looks again: until the market's next open after that instant at the clock's speed, counted
+   * from the clock read again now (the look may have stalled: past the open, it looks again at
+   * once), at most `closedRecheckMs` (the speed can change, the open be unknown);
+   * `closedRecheckMs` too while the clock is frozen or the open is not after that instant.
    */
-  private closedWaitMs(market: Market): number {
+  private closedWaitMs(market: Market, closedAtMs: number | undefined): number {
     const recheck = this.options.closedRecheckMs ?? CLOSED_RECHECK_MS;
     const clock = this.options.clock;
-    const atMs = clock === undefined ? undefined : this.options.nextOpenMs?.(market);
-    if (clock === undefined || atMs === undefined || atMs === null) return recheck;
+    if (clock === undefined || closedAtMs === undefined) return recheck;
+    const openMs = this.options.nextOpenMs?.(market, closedAtMs);
+    if (openMs === undefined || openMs === null) return recheck;
     const speed = clock.getSpeed?.() ?? 1;
-    const aheadMs = atMs - clock.nowMs();
-    if (!(speed > 0) || aheadMs <= 0) return recheck;
-    return Math.min(recheck, Math.max(1, Math.ceil(aheadMs / speed)));
+    if (!(speed > 0) || openMs <= closedAtMs) return recheck;
+    return Math.min(recheck, Math.max(1, Math.ceil((openMs - clock.nowMs()) / speed)));
   }
 
   private dispatch(name: RateLimitGroup, g: GroupState, job: Job, now: number): void {
