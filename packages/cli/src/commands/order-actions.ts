@@ -34,6 +34,7 @@ import {
   type RiskModule,
   type RiskVerdict,
   type RunLease,
+  STORE_UNAVAILABLE,
   takeCommandLease,
 } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
@@ -44,7 +45,14 @@ import { simulatorClock } from './broker/broker-clock.js';
 import { connect, reportError } from './broker/connection.js';
 import type { OrderFlags } from './order.js';
 import { describeFill } from './order-fill.js';
-import { answerEarlier, ID_CONFLICT, judgeEarlier, reportEarlier, unansweredText } from './order-rerun.js';
+import {
+  answerEarlier,
+  ID_CONFLICT,
+  judgeEarlier,
+  reportEarlier,
+  unansweredText,
+  unstoredText,
+} from './order-rerun.js';
 
 /** What was asked on the command line. */
 export type OrderSpec =
@@ -383,20 +391,31 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     // a create whose answer was lost (its order may be at the broker): the same command again says
     // (before: `sent: <id>: OrderSubmitted`, exit 0, as if it were placed)
     const unanswered = refused === undefined && intent !== null && brokerOrderId === null;
+    // sent, but the store refused its rows (a full disk): why, and the order the broker placed
+    const unstored = unanswered ? manager.unstoredCreate(clientOrderId) : undefined;
     const outcome =
-      refused === undefined ? (unanswered ? 'unanswered' : 'sent') : unsent ? 'not-sent' : 'refused';
+      refused === undefined
+        ? unstored !== undefined
+          ? 'unstored'
+          : unanswered
+            ? 'unanswered'
+            : 'sent'
+        : unsent
+          ? 'not-sent'
+          : 'refused';
     const out = {
       verdict: 'accepted',
       sent: !unsent,
       outcome,
       clientOrderId,
-      brokerOrderId,
+      brokerOrderId: brokerOrderId ?? unstored?.brokerOrderId ?? null,
       events: events.map((e) => e.type),
       // the order as the broker has it now (a marketable order has filled): state, quantity, price
       state: stored?.state ?? null,
       filledQuantity: stored?.filledQuantity.toFixed() ?? null,
       averageFillPrice: stored?.averageFillPrice?.toFixed() ?? null,
       ...(refused !== undefined && 'code' in refused ? { code: refused.code, message: refused.reason } : {}),
+      ...(unstored === undefined ? {} : { code: STORE_UNAVAILABLE, message: unstored.reason }),
     };
     if (flags.json === true) console.log(JSON.stringify(out));
     else if (unsent) console.log(`not sent: ${refused.code}: ${refused.reason}`);
@@ -404,6 +423,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       console.log(
         `refused by the broker: ${refused.code ?? ''}: ${refused.reason}${refused.code === ID_CONFLICT ? ` (the broker placed another order under clientOrderId ${clientOrderId} in the last 10 minutes: give another --client-order-id, or none for a new one)` : ''}`,
       );
+    else if (unstored !== undefined) console.log(unstoredText(clientOrderId, unstored));
     else if (unanswered) console.log(unansweredText(clientOrderId));
     else
       console.log(

@@ -40,6 +40,21 @@ export function unansweredText(id: string): string {
   return `sent: ${id}, but the broker's answer did not arrive: whether it was placed is not known yet; run the same command again with --client-order-id ${id} to find out (it is not placed twice)`;
 }
 
+/**
+ * What `hoga order` says of a create it sent whose rows the store refused (a full disk): what the
+ * broker did, why the store refused, and the command that records it once the store takes writes.
+ *
+ * @param id - the order's clientOrderId
+ * @param unstored - the store's reason, and the broker's order id when its answer came
+ */
+export function unstoredText(id: string, unstored: { reason: string; brokerOrderId: string | null }): string {
+  const placed =
+    unstored.brokerOrderId === null
+      ? `sent: ${id}, but whether it was placed is not known yet`
+      : `placed: ${id} (broker order ${unstored.brokerOrderId})`;
+  return `${placed}; the store could not record it (${unstored.reason}): once the store takes writes again, run the same command with --client-order-id ${id} to record it (it is not placed twice)`;
+}
+
 /** The fields of the order the broker compares, as `name stored (asked …)` where they differ. */
 export function differences(intent: OrderIntent, stored: StoredOrder): string[] {
   const out: string[] = [];

@@ -151,6 +151,14 @@ export class OrderManager {
     this.sender.markUnstored();
   }
 
+  /**
+   * A create of `clientOrderId` this process sent whose rows the store refused (a full disk) and
+   * has not written yet: the store's reason, and the broker's order id when its answer came.
+   */
+  unstoredCreate(clientOrderId: string): { reason: string; brokerOrderId: string | null } | undefined {
+    return this.sender.unstoredCreate(clientOrderId);
+  }
+
   /** Emits an alert. @internal */
   alert(alert: OrderManagerAlert): void {
     this.alerts.next(alert);

@@ -159,7 +159,7 @@ export class CommandSender {
         record();
       } catch (error) {
         // the rows are written by the next poll that can (the order may be working at the broker)
-        this.unstoredAnswers.createRows(stored.commandId, record);
+        this.unstoredAnswers.createRows(stored.commandId, intent.clientOrderId, record, error);
         throw error;
       }
     });
@@ -180,7 +180,15 @@ export class CommandSender {
     try {
       sent?.();
     } catch (error) {
-      answer.catch(() => undefined);
+      // the request is on its way: its answer is awaited all the same (a process that ends after
+      // this send, `hoga order`, does not leave it in flight) and kept for whoever asks; the command
+      // is settled like a lost answer once the store takes writes
+      try {
+        const placed = await answer;
+        this.unstoredAnswers.createAnswered(stored.clientOrderId, placed.orderId);
+      } catch {
+        // refused or lost: looked for like a lost answer all the same
+      }
       this.unstored(stored, error);
       return;
     }
@@ -201,6 +209,11 @@ export class CommandSender {
   /** The answer the store could not take: looked for once it can (see {@link UnstoredAnswers}). */
   private unstored(stored: StoredCommand, error: unknown): void {
     this.unstoredAnswers.add(stored, error);
+  }
+
+  /** See {@link UnstoredAnswers.unstoredCreate}. */
+  unstoredCreate(clientOrderId: string): { reason: string; brokerOrderId: string | null } | undefined {
+    return this.unstoredAnswers.unstoredCreate(clientOrderId);
   }
 
   /** Marks the commands whose answer the store could not take as ambiguous, once it can. */

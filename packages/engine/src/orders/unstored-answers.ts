@@ -18,6 +18,14 @@ export class UnstoredAnswers {
    * command id: what writes them (and tells the strategy of its order), tried at each poll.
    */
   private readonly creates = new Map<string, () => void>();
+  /**
+   * The same creates by clientOrderId: why the store refused their rows, and the broker's order id
+   * once its answer came (else null), for {@link UnstoredAnswers.unstoredCreate}.
+   */
+  private readonly createsById = new Map<
+    string,
+    { commandId: string; reason: string; brokerOrderId: string | null }
+  >();
 
   /**
    * @param m - the order manager (store, clock)
@@ -28,9 +36,32 @@ export class UnstoredAnswers {
     private readonly answers: CommandAnswers,
   ) {}
 
-  /** A create sent whose rows the store refused: `record` writes them, at the next poll that can. */
-  createRows(commandId: string, record: () => void): void {
+  /**
+   * A create sent whose rows the store refused: `record` writes them, at the next poll that can.
+   *
+   * @param error - what the store answered
+   */
+  createRows(commandId: string, clientOrderId: string, record: () => void, error: unknown): void {
     this.creates.set(commandId, record);
+    const reason = error instanceof Error ? error.message : String(error);
+    this.createsById.set(clientOrderId, { commandId, reason, brokerOrderId: null });
+  }
+
+  /** The broker's answer to a create whose rows the store refused: the order it placed. */
+  createAnswered(clientOrderId: string, brokerOrderId: string): void {
+    const known = this.createsById.get(clientOrderId);
+    if (known !== undefined) this.createsById.set(clientOrderId, { ...known, brokerOrderId });
+  }
+
+  /**
+   * A create of `clientOrderId` this process sent whose rows the store refused and has not written
+   * yet: why, and the broker's order id when its answer came (`hoga order` says so, rather than that
+   * the answer did not arrive).
+   */
+  unstoredCreate(clientOrderId: string): { reason: string; brokerOrderId: string | null } | undefined {
+    const known = this.createsById.get(clientOrderId);
+    if (known === undefined || !this.creates.has(known.commandId)) return undefined;
+    return { reason: known.reason, brokerOrderId: known.brokerOrderId };
   }
 
   /**
@@ -58,6 +89,7 @@ export class UnstoredAnswers {
       try {
         record();
         this.creates.delete(commandId);
+        for (const [id, c] of this.createsById) if (c.commandId === commandId) this.createsById.delete(id);
       } catch {
         // still locked: the next poll tries again
       }
