@@ -4,7 +4,7 @@
 // failed build) runs the sources through tsx instead. Relative paths are the caller's: run through
 // `pnpm hoga` the command moves back to the directory pnpm was started in.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -193,6 +193,19 @@ function stripTypesOutOfProcess() {
 const nodeCanRunBundle =
   Boolean(process.features.typescript) && typeof nodeModule.registerHooks === 'function';
 
+/**
+ * The compile cache directory of the build dist/hoga.mjs points at (`dist/b-…/.compile-cache`), or
+ * undefined (Node's default place) when it names none.
+ */
+function buildCacheDir() {
+  try {
+    const build = /\.\/(b-[^/]+)\/hoga\.mjs/.exec(readFileSync(bundlePath, 'utf8'))?.[1];
+    return build === undefined ? undefined : join(cliDir, 'dist', build, '.compile-cache');
+  } catch {
+    return undefined;
+  }
+}
+
 if (process.env.HOGA_NO_BUNDLE === '1' || !nodeCanRunBundle) {
   await runSources();
 } else {
@@ -214,8 +227,10 @@ if (process.env.HOGA_NO_BUNDLE === '1' || !nodeCanRunBundle) {
     // which that is nothing: a `hoga backtest` was once seen dying of SIGSEGV at start, seven times
     // in a row, beside a new bundle's first starts (never reproduced), and V8 aborting on a code
     // cache it cannot read back is a known failure of Node's compile cache elsewhere.
+    // Kept beside the build (dist/b-…/.compile-cache), removed with it: in Node's default place,
+    // the system's temporary directory, each build left its entries for ever (384 MB seen).
     if (process.env.NODE_DISABLE_COMPILE_CACHE === undefined && !TUNED_COMMANDS.includes(process.argv[2]))
-      nodeModule.enableCompileCache?.();
+      nodeModule.enableCompileCache?.(process.env.NODE_COMPILE_CACHE ?? buildCacheDir());
     await import(pathToFileURL(bundlePath).href);
   } else await runSources();
 }

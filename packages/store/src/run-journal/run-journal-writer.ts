@@ -14,7 +14,8 @@
  * @module
  */
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { HogaDatabase } from '../hoga-database.js';
 import { StoreError, StoreErrorCode } from '../store-error.js';
@@ -69,15 +70,20 @@ function canRunThread(): boolean {
 }
 
 /**
- * The thread's environment: the process's, with Node's compile cache on (in Node's default place)
- * unless the user set or disabled it. Node strips the thread's TypeScript with a WebAssembly
- * compiler it loads in every thread that needs it (about 60 ms of a core at each start); the
- * cache keeps the stripped module and its compiled code from one start to the next.
+ * The thread's environment: the process's, with Node's compile cache on unless the user set or
+ * disabled it: from the CLI's bundle, beside the build (`dist/b-…/.compile-cache`, removed with it:
+ * in Node's default place each build left its entries for ever), else in Node's default place.
+ * Node strips the thread's TypeScript with a WebAssembly compiler it loads in every thread that
+ * needs it (about 60 ms of a core at each start); the cache keeps the stripped module and its
+ * compiled code from one start to the next.
  */
 function threadEnv(): NodeJS.ProcessEnv {
   const env = process.env;
   if (env.NODE_COMPILE_CACHE !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return env;
-  return { ...env, NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache') };
+  const place = bundled()
+    ? join(dirname(fileURLToPath(import.meta.url)), '.compile-cache')
+    : join(tmpdir(), 'node-compile-cache');
+  return { ...env, NODE_COMPILE_CACHE: place };
 }
 
 /**
