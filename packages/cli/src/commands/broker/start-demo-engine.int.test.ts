@@ -34,6 +34,10 @@ describe('runEngineDemo (pnpm start)', () => {
       .slice(1)
       .map((n) => Number(n.replaceAll(',', '')));
     expect(net).toBe((realized as number) + (unrealized as number) - (charges as number));
+    // the account's holdings on one line, said to be the account's (before: `position 005930 110`
+    // lines beside the strategy's PnL, the 100 held before the run included)
+    expect(text).toMatch(/^ {2}account holdings: \S+ [\d.]+(, \S+ [\d.]+)*$/m);
+    expect(text).not.toMatch(/^ {2}position /m);
     expect(lines.at(-1)).toBe('done: closing the connector and the simulator.');
   }, 120_000);
 

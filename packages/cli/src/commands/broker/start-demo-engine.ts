@@ -115,7 +115,9 @@ export async function runEngineDemo(options: EngineDemoOptions = {}): Promise<nu
             `charges ${fmtMoney(p.charges, c)}, net ${fmtMoney(p.realized.plus(p.unrealized).minus(p.charges), c)}`,
         );
     }
-    for (const [symbol, q] of status.positions) print(`  position ${symbol} ${q.toString()}`);
+    // the account's, shares held before the run included (the strategy's are in the PnL above)
+    const holdings = [...status.positions].map(([symbol, q]) => `${symbol} ${q.toString()}`);
+    print(`  account holdings: ${holdings.join(', ') || 'none'}`);
     print('done: closing the connector and the simulator.');
     return status.fills;
   } finally {
