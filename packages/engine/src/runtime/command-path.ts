@@ -4,7 +4,8 @@
  * judges the command, and the venue takes what it let through. A command the gate refuses, or the
  * runtime refuses before the gate (warm-up, a strategy's cash, a closed order), comes back to the
  * strategy as a denial event: `OrderDenied` for a create (stored with its intent), else
- * `OrderModifyRejected` or `OrderCancelRejected`.
+ * `OrderModifyRejected` or `OrderCancelRejected`. Commands are checked in the order they were given,
+ * and each command of an order waits until the venue took the order's earlier one.
  *
  * Its steps keep their closures in methods of their own: a closure in a method makes V8 allocate a
  * context for the variables it captures on every call of the method, taken or not, and these run
@@ -18,6 +19,8 @@ import type { OrderCommand } from '../commands/order-commands.js';
 import type { RiskGate } from '../risk/risk-gate.js';
 import type { EventRecorder } from '../store/event-recorder.js';
 import type { ExecutionVenue } from '../venue/execution-venue.js';
+
+function noop(): void {}
 
 /** What the path hands back to the runtime. */
 export interface CommandPathOwner {
@@ -48,6 +51,11 @@ export class CommandPath {
 
   /** Each order's last command still waiting for the gate (live, paper), by client order id. */
   private readonly checking = new Map<ClientOrderId, Promise<unknown>>();
+  /**
+   * Settles once the last command given was checked, while it waits for the gate (live, paper);
+   * null when every command given was checked. The next command is checked after it.
+   */
+  private lastCheck: Promise<void> | null = null;
 
   /** Sends a command through the risk gate to the venue. */
   send(command: OrderCommand, clientOrderId: ClientOrderId): void {
@@ -60,8 +68,11 @@ export class CommandPath {
       preparing = Promise.reject(error);
     }
     // a gate that does not know the order yet has nothing to refresh for it: its create is still
-    // being checked, and this command waits for that
-    if (preparing === undefined && this.checking.has(clientOrderId)) preparing = Promise.resolve();
+    // being checked, and this command waits for that; so does any command given after one still
+    // waiting for its check (a backtest's gate answers at once: none ever waits there)
+    if (preparing === undefined && (this.lastCheck !== null || this.checking.has(clientOrderId))) {
+      preparing = Promise.resolve();
+    }
     if (preparing !== undefined) this.checkWhenPrepared(preparing, command, clientOrderId);
     else {
       const executing = this.checkAndExecute(command, clientOrderId);
@@ -93,15 +104,23 @@ export class CommandPath {
   }
 
   /**
-   * Checks `command` once the gate prepared its view and the order's earlier commands were checked:
-   * the commands of one order reach the gate and the venue in the order the strategy gave them.
-   * Before, a cancel or modify in the same hook as its order's create (whose refresh reads the
-   * buying power too, and takes longer) was checked first, refused `order-not-found` by a gate that
-   * did not know the order yet, and the order went on working at the broker, paper and live.
+   * Checks `command` once the gate prepared its view, the command given before it was checked and
+   * the order's earlier commands were taken by the venue: commands reach the gate, and the venue, in
+   * the order the strategies gave them, as they reach the broker with no gate before it. Before, a
+   * cancel or modify in the same hook as its order's create (whose refresh reads the buying power
+   * too, and takes longer) was checked first, refused `order-not-found` by a gate that did not know
+   * the order yet, and the order went on working at the broker, paper and live; and a KR sell and
+   * then a buy of the same stock in one hook had the buy checked and sent first (the sell's refresh
+   * reads its sellable quantity too), and the sell denied `opposite-pending-order-exists`, where
+   * the broker takes the sell and rejects the buy.
    */
   private checkWhenPrepared(preparing: Promise<void>, command: OrderCommand, id: ClientOrderId): void {
     const earlier = this.checking.get(id);
-    const ready = earlier === undefined ? preparing : Promise.all([preparing, earlier]);
+    const before = this.lastCheck;
+    const ready =
+      earlier === undefined && before === null
+        ? preparing
+        : Promise.all([preparing, earlier, before]).then(() => undefined);
     let executed: Promise<void> | undefined;
     const checked = ready.then(
       () => {
@@ -131,6 +150,15 @@ export class CommandPath {
       checked.then(() => executed),
     );
     this.owner.await(checked);
+    // the next command given waits for this one's check, whatever came of it
+    const settled = checked.then(noop, noop);
+    this.lastCheck = settled;
+    void settled.then(() => this.checkedInOrder(settled));
+  }
+
+  /** A check done: commands given from now on wait for none (unless a later one took its place). */
+  private checkedInOrder(settled: Promise<void>): void {
+    if (this.lastCheck === settled) this.lastCheck = null;
   }
 
   /** Makes the order's next command wait for `done` (it never rejects). */
