@@ -73,7 +73,10 @@ function readStore<T>(read: (database: HogaDatabase, runs: RunRepository) => T):
 }
 
 describe('hoga backtest', () => {
-  const args = () => backtestArgs({ symbols: SYMBOLS, extra: ['--json'] });
+  // one USD/KRW rate: the broker's history is read at each day's end, 3 a second (90 s for this
+  // year of AAPL the first time; backtest-fx-cache.int.test.ts and backtest-books-fx.int.test.ts
+  // check those rates)
+  const args = () => backtestArgs({ symbols: SYMBOLS, extra: ['--json', '--usd-krw', '1400'] });
 
   it("trades the SMA crossovers of the simulator's candles, as an independent computation finds them, and stores the run", async () => {
     const result = await hoga(args());
@@ -231,7 +234,7 @@ describe('hoga backtest', () => {
   }, 120_000);
 
   it('shows a stored run with the statistics its backtest printed, to the same digits', async () => {
-    const printed = await hoga(backtestArgs({ symbols: SYMBOLS }));
+    const printed = await hoga(backtestArgs({ symbols: SYMBOLS, extra: ['--usd-krw', '1400'] }));
     expect(printed.code, printed.stderr).toBe(0);
     const runId = /^\s*run\s+(\S+)$/m.exec(printed.stdout)?.[1] ?? '';
     const shown = await hogaBin(['db', 'runs', '--db', db, '--id', runId]);
@@ -277,7 +280,9 @@ describe('hoga backtest', () => {
     const both = await hoga([
       `${SMA}:quick`,
       SMA,
-      ...backtestArgs({ symbols: SYMBOLS, extra: ['--config', fast, '--json'] }).slice(1),
+      ...backtestArgs({ symbols: SYMBOLS, extra: ['--config', fast, '--json', '--usd-krw', '1400'] }).slice(
+        1,
+      ),
     ]);
     expect(both.code, both.stderr).toBe(0);
     const run = JSON.parse(both.stdout) as BacktestJson;

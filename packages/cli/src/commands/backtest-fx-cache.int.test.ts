@@ -43,7 +43,7 @@ function rateWarnings(stderr: string): string[] {
 describe('hoga backtest', () => {
   it('asks the broker for the USD/KRW history once: a second run over the same range reads it from the database and prints the same results', async () => {
     const db = join(dir, 'hoga.sqlite');
-    // months from before the simulator's rate history (2020-01-01): rates and "no rate" answers
+    // days from before the simulator's rate history (2020-01-01): rates and "no rate" answers
     const args = [
       SMA,
       '--symbols',
@@ -51,9 +51,9 @@ describe('hoga backtest', () => {
       '--interval',
       '1d',
       '--from',
-      '2019-06-01',
+      '2019-12-02',
       '--to',
-      '2020-12-31',
+      '2020-01-31',
       '--json',
       ...simFlags(sim.url),
       '--db',
@@ -61,11 +61,13 @@ describe('hoga backtest', () => {
     ];
     const first = await backtest(args);
     expect(first.result.code, first.result.stderr).toBe(0);
-    // the start, the 19 month starts after it up to the last bar's close (AAPL's 2020-12-31 bar
-    // closes on 2021-01-01 KST) and that close (a request the simulator's rate limit refused is
-    // asked again: counted twice)
-    expect(first.result.stderr).toContain('hoga: USD/KRW: reading 21 rates from the broker');
-    expect(first.fxRequests).toBeGreaterThanOrEqual(21);
+    // the start and each trading day's end, the last bar's close (AAPL's 2020-01-31 bar closes on
+    // 2020-02-01 KST) among them: one rate per point of the equity curve (a request the
+    // simulator's rate limit refused is asked again: counted twice)
+    const points = (JSON.parse(first.result.stdout) as BacktestJson).equity.length;
+    expect(points).toBeGreaterThan(40);
+    expect(first.result.stderr).toContain(`hoga: USD/KRW: reading ${points} rates from the broker`);
+    expect(first.fxRequests).toBeGreaterThanOrEqual(points);
     expect(rateWarnings(first.result.stderr).length).toBeGreaterThan(0);
 
     const second = await backtest(args);
@@ -131,31 +133,36 @@ describe('hoga backtest valuing dollars', () => {
     expect(Math.abs(used - atEnd) / atEnd).toBeLessThan(0.002);
   }, 60_000);
 
-  it("values them at each month start's rate over a two-year range (before: 12 rates in all, one every two months)", async () => {
+  it("values each trading day's dollars at the rate valid at the day's end (before: each month start's rate all month)", async () => {
     // no trade (the averages need 601 bars, more than the range has): the equity is the dollars
     const config = join(dir, 'never-long.json');
     writeFileSync(config, JSON.stringify({ fast: 400, slow: 600, quantity: 1 }));
     const { result, fxRequests } = await backtest([
       SMA,
-      ...['--symbols', 'AAPL', '--interval', '1d', '--from', '2023-01-01', '--to', '2024-12-31'],
+      ...['--symbols', 'AAPL', '--interval', '1d', '--from', '2024-06-03', '--to', '2024-07-31'],
       ...['--config', config, '--cash', 'KRW=0,USD=100000', '--json'],
       ...simFlags(sim.url),
-      ...['--db', join(dir, 'monthly.sqlite')],
+      ...['--db', join(dir, 'daily.sqlite')],
     ]);
     expect(result.code, result.stderr).toBe(0);
-    // the start, 24 month starts (the last bar closes on 2025-01-01 KST) and that close (a request
-    // refused by the rate limit counted twice)
-    expect(fxRequests).toBeGreaterThanOrEqual(26);
-    expect(result.stderr).toContain(
-      'hoga: USD/KRW: reading 26 rates from the broker (the start, each month start and the end; about 9 s at its 3 a second); later runs read them from the database\n',
-    );
     const printed = JSON.parse(result.stdout) as BacktestJson;
     expect(printed.stats.trades).toBe(0);
+    // the start and the 43 trading days' ends (a request refused by the rate limit counted twice)
+    expect(printed.equity).toHaveLength(44);
+    expect(fxRequests).toBeGreaterThanOrEqual(44);
+    expect(result.stderr).toContain(
+      "hoga: USD/KRW: reading 44 rates from the broker (the start and each trading day's end; about 15 s at its 3 a second); later runs read them from the database (--usd-krw RATE values the dollars at one rate and reads none)\n",
+    );
     const rates = printed.equity.map((p) => Number(p.equity) / 100_000);
-    expect(new Set(rates).size).toBeGreaterThanOrEqual(24);
-    // a day in mid-July 2024 (a bar's close, KST) holds July's first rate
-    const july = printed.equity.find((p) => p.time.startsWith('2024-07-1')) as { equity: string };
+    expect(new Set(rates).size).toBeGreaterThanOrEqual(40);
+    // days in mid-July 2024 each hold the rate of their own close (KST), not July's first
+    const july = printed.equity.filter((p) => p.time.startsWith('2024-07-1')).slice(0, 3);
+    expect(july).toHaveLength(3);
+    for (const day of july) {
+      const atClose = await brokerRateAt(day.time);
+      expect(Math.abs(Number(day.equity) / 100_000 - atClose), day.time).toBeLessThan(0.00001);
+    }
     const atJuly = await brokerRateAt('2024-07-01T00:00:00+09:00');
-    expect(Math.abs(Number(july.equity) / 100_000 - atJuly) / atJuly).toBeLessThan(1e-9);
+    expect(july.some((day) => Math.abs(Number(day.equity) / 100_000 - atJuly) > 0.5)).toBe(true);
   }, 90_000);
 });

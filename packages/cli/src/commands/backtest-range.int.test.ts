@@ -119,8 +119,8 @@ describe(
       expect(stats.trades).toBeGreaterThan(0);
     });
 
-    it("uses the rates of a US run's later months, spread over a range longer than a year", async () => {
-      const result = await run('AAPL', '2018-06-01', '2021-06-30');
+    it("uses the rates of a US run's days once the history begins", async () => {
+      const result = await run('AAPL', '2019-12-02', '2020-01-31');
       expect(result.stderr).not.toContain('give one with --usd-krw');
       expect(result.code).toBe(0);
     });
@@ -193,16 +193,16 @@ describe('hoga backtest wholly before the broker USD/KRW history, holding dollar
   it('says once which part of a US run has no rate, and runs on the nearest one', async () => {
     const result = await hoga([
       SMA,
-      ...['--symbols', 'AAPL', '--interval', '1d', '--from', '2019-01-02', '--to', '2020-03-31'],
+      ...['--symbols', 'AAPL', '--interval', '1d', '--from', '2019-11-01', '--to', '2020-01-31'],
       ...simFlags(sim.url),
       ...['--db', join(dir, 'no-rate.sqlite')],
     ]);
     expect(result.code).toBe(0);
     // one line on the missing rates (beside the one saying how many rates it reads)
     expect(result.stderr.match(/no USD\/KRW rate/g)).toHaveLength(1);
-    expect(result.stderr).toContain('hoga: USD/KRW: reading 17 rates from the broker');
+    expect(result.stderr).toContain('hoga: USD/KRW: reading 67 rates from the broker');
     expect(result.stderr).toMatch(
-      /hoga: the broker has no USD\/KRW rate from 2019-01-02 to 2019-12-01: the first rate after them \(2020-0\d-01\) values those days\n/,
+      /hoga: the broker has no USD\/KRW rate from 2019-11-01 to 2019-12-31: the first rate after them \(2020-01-01\) values those days\n/,
     );
   });
 });

@@ -18,7 +18,7 @@ import { loadRiskConfig, riskConfigFile, warnUnmatchedStrategyLimits } from '../
 import { checkStrategyConfig, loadStrategyFile, requireNewStrategyId } from '../config/strategy-inputs.js';
 import { cliRuntime } from '../runtime/cli-runtime.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
-import { downloadCandles, fxRates, instrumentsOf, reportCoverage } from './backtest-inputs.js';
+import { dayEnds, downloadCandles, fxRates, instrumentsOf, reportCoverage } from './backtest-inputs.js';
 import {
   type BacktestFlags,
   type BacktestRequest,
@@ -124,7 +124,10 @@ async function backtest(
     const feed = readFeed(present.map((r) => r.symbol));
     reportCoverage(feed, request, present);
     // after the bars: a range with none (in the future) says so, rather than that no rate exists
-    const fx = await fxRates(engine, source.client, db, request, logger, lastBarClose(feed.series));
+    // each day's point of the equity curve values the dollars at the rate of its time
+    const fx = await fxRates(engine, source.client, db, request, logger, lastBarClose(feed.series), () =>
+      dayEnds(engine, feed.series, request.startMs),
+    );
     const marketSource = source;
     /** The universe's bars, and those of the symbols the strategies subscribed to in `onStart`. */
     const openStream = async (extra: readonly Subscription[], _warmup: number, signal?: AbortSignal) => {
