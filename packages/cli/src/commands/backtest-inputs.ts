@@ -239,14 +239,23 @@ export function dayEnds(
   for (const s of series) {
     const close = s.columns.closeTime;
     const n = s.columns.length;
-    for (let i = 0; i < n; i++) {
-      const t = close[i] as number;
-      if (t <= startMs) continue;
-      const day = engine.sessionDayKey(t);
-      // the series' last bar of the day (its bars are in time order)
-      if (i + 1 < n && engine.sessionDayKey(close[i + 1] as number) === day) continue;
+    let i = 0;
+    while (i < n && (close[i] as number) <= startMs) i++;
+    while (i < n) {
+      const day = engine.sessionDayKey(close[i] as number);
+      // the series' first bar of a later day (its bars are in time order, so the day keys too):
+      // a day's bars are skipped by bisection, not looked at one by one (a minute run has millions)
+      let lo = i + 1;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (engine.sessionDayKey(close[mid] as number) > day) hi = mid;
+        else lo = mid + 1;
+      }
+      const t = close[lo - 1] as number;
       const seen = ends.get(day);
       if (seen === undefined || t > seen) ends.set(day, t);
+      i = lo;
     }
   }
   return [...ends.values()].sort((a, b) => a - b);
