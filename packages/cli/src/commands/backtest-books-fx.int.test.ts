@@ -57,22 +57,28 @@ afterAll(async () => {
 
 let token: string | undefined;
 
-/** A GET of the simulator's API (after the backtest: a new token revokes the one it used). */
+/** A GET of the simulator's API (a token of its own, issued again once a hoga run replaced it). */
 async function api<T>(path: string, query: Record<string, string>): Promise<T> {
-  if (token === undefined) {
-    const form = { grant_type: 'client_credentials', client_id: 'sim-client', client_secret: 'sim-secret' };
-    const issued = await fetch(`${sim.url}/oauth2/token`, {
-      method: 'POST',
-      body: new URLSearchParams(form),
+  for (let attempt = 0; ; attempt++) {
+    if (token === undefined) {
+      const form = { grant_type: 'client_credentials', client_id: 'sim-client', client_secret: 'sim-secret' };
+      const issued = await fetch(`${sim.url}/oauth2/token`, {
+        method: 'POST',
+        body: new URLSearchParams(form),
+      });
+      token = ((await issued.json()) as { access_token: string }).access_token;
+    }
+    const response = await fetch(`${sim.url}${path}?${new URLSearchParams(query)}`, {
+      headers: { authorization: `Bearer ${token}` },
     });
-    token = ((await issued.json()) as { access_token: string }).access_token;
+    const body = (await response.json()) as { result: T };
+    if (response.status === 401 && attempt === 0) {
+      token = undefined;
+      continue;
+    }
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    return body.result;
   }
-  const response = await fetch(`${sim.url}${path}?${new URLSearchParams(query)}`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const body = (await response.json()) as { result: T };
-  expect(response.status, JSON.stringify(body)).toBe(200);
-  return body.result;
 }
 
 const currencyOf = (symbol: string) => (/^\d{6}$/.test(symbol) ? 'KRW' : 'USD');
@@ -110,17 +116,22 @@ async function rateAt(time: string): Promise<Decimal> {
   return new Decimal(answer.rate);
 }
 
-/** The equity in KRW at each point's time: cash and shares from the trades up to it, at the last closes and that time's rate. */
-async function recomputedCurve(): Promise<{ equity: Decimal[]; rates: Decimal[] }> {
+/**
+ * The equity in KRW at each point's time of a run: cash and shares from its trades up to it, at
+ * the last closes and that time's rate.
+ */
+async function recomputedCurve(
+  printed: BacktestJson = run,
+): Promise<{ equity: Decimal[]; rates: Decimal[] }> {
   const marks = new Map<string, [number, Decimal][]>();
-  for (const symbol of ['005930', 'AAPL', 'ZOM']) marks.set(symbol, await closes(symbol));
+  for (const symbol of new Set(printed.trades.map((t) => t.symbol))) marks.set(symbol, await closes(symbol));
   const equity: Decimal[] = [];
   const rates: Decimal[] = [];
-  for (const point of run.equity) {
+  for (const point of printed.equity) {
     const t = Date.parse(point.time);
     const cash = { ...CASH };
     const held = new Map<string, Decimal>();
-    for (const trade of run.trades.filter((x) => Date.parse(x.time) <= t)) {
+    for (const trade of printed.trades.filter((x) => Date.parse(x.time) <= t)) {
       const quantity = new Decimal(trade.quantity);
       const amount = amountOf(trade.symbol, quantity, new Decimal(trade.price));
       const currency = currencyOf(trade.symbol);
@@ -317,4 +328,34 @@ describe('hoga backtest of KR and US stocks valued at the broker USD/KRW history
     expect(s.taxes).toEqual({ KRW: sum('tax', 'KRW'), USD: sum('tax', 'USD') });
     expect(s.byStrategy[0]?.realizedPnl).toEqual(stop.realized);
   });
+
+  it("values the dollars of a KR run that trades a US stock it subscribed to in onStart at each day's rate (before: at the start's all run long)", async () => {
+    const result = await hogaBacktest([
+      join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'buys-a-subscribed-stock.ts'),
+      ...['--symbols', '005930', '--interval', '1d', '--from', '2025-01-02', '--to', '2025-01-31'],
+      ...['--json', ...simFlags(sim.url), '--db', join(dir, 'subscribed.sqlite')],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout) as BacktestJson;
+    // 100 AAPL at the open after its first bar, held to the end
+    expect(printed.trades.map((t) => [t.symbol, t.side, t.quantity, t.price])).toEqual([
+      ['AAPL', 'BUY', '100', '168.52'],
+    ]);
+    const { equity } = await recomputedCurve(printed);
+    for (const [i, point] of printed.equity.entries()) {
+      const mine = equity[i] as Decimal;
+      expect(
+        Math.abs(Number(point.equity) - mine.toNumber()),
+        `${point.time}: ${mine.toFixed(2)}`,
+      ).toBeLessThanOrEqual(1);
+    }
+    // the end: 83,131.15 USD of cash (100,000 − 16,852 − 16.85 of commission) and 100 AAPL at
+    // their last close, at the rate of its time
+    const s = printed.stats as Record<string, string>;
+    const values = equity.map((e) => e.toNumber());
+    expect(Number(s.totalReturn)).toBeCloseTo(
+      (values[values.length - 1] as number) / (values[0] as number) - 1,
+      9,
+    );
+  }, 60_000);
 });

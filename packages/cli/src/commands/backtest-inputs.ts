@@ -146,6 +146,21 @@ export async function fxRates(
 }
 
 /**
+ * The run's USD/KRW rates, which the bars a strategy subscribes to in `onStart` may replace: a KR
+ * universe holds its dollars at one rate, but a US symbol subscribed to there trades them, and the
+ * run then values them at the broker's rates of its days too (see `backtest-run.ts`).
+ */
+export class ReplaceableFxRates implements FxRates {
+  /** @param current - the rates the run starts with */
+  constructor(public current: FxRates) {}
+
+  /** @inheritdoc */
+  usdKrwAt(ms: number): number {
+    return this.current.usdKrwAt(ms);
+  }
+}
+
+/**
  * What a run is told of the times it sampled without a USD/KRW rate (one line, not one per time):
  * those before the first rate found are valued at it, later ones at the rate before them.
  */

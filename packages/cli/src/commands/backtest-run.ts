@@ -18,7 +18,14 @@ import { loadRiskConfig, riskConfigFile, warnUnmatchedStrategyLimits } from '../
 import { checkStrategyConfig, loadStrategyFile, requireNewStrategyId } from '../config/strategy-inputs.js';
 import { cliRuntime } from '../runtime/cli-runtime.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
-import { dayEnds, downloadCandles, fxRates, instrumentsOf, reportCoverage } from './backtest-inputs.js';
+import {
+  dayEnds,
+  downloadCandles,
+  fxRates,
+  instrumentsOf,
+  ReplaceableFxRates,
+  reportCoverage,
+} from './backtest-inputs.js';
 import {
   type BacktestFlags,
   type BacktestRequest,
@@ -125,8 +132,10 @@ async function backtest(
     reportCoverage(feed, request, present);
     // after the bars: a range with none (in the future) says so, rather than that no rate exists
     // each day's point of the equity curve values the dollars at the rate of its time
-    const fx = await fxRates(engine, source.client, db, request, logger, lastBarClose(feed.series), () =>
-      dayEnds(engine, feed.series, request.startMs),
+    const fx = new ReplaceableFxRates(
+      await fxRates(engine, source.client, db, request, logger, lastBarClose(feed.series), () =>
+        dayEnds(engine, feed.series, request.startMs),
+      ),
     );
     const marketSource = source;
     /** The universe's bars, and those of the symbols the strategies subscribed to in `onStart`. */
@@ -150,10 +159,18 @@ async function backtest(
       const ranges = extraRequest.ranges.filter((r): r is SymbolRange => r !== null);
       present.push(...ranges);
       const extraFeed = readFeed(ranges.map((r) => r.symbol));
-      return new engine.BarFeed(
-        [...feed.series, ...extraFeed.series],
-        (symbol: string) => rangeOf(present, symbol).fromTs,
-      ).stream();
+      const series = [...feed.series, ...extraFeed.series];
+      // a KR universe held its dollars at one rate: a US symbol subscribed to here trades them, so
+      // they are valued at the broker's rate of each day, as a US universe's (before, at the start's
+      // all run long, the end's equity and the return included)
+      const us = (r: SymbolRange | null) => r?.market === 'US';
+      if (request.usdKrw === undefined && !request.ranges.some(us) && ranges.some(us)) {
+        const all = { ...request, ranges: [...request.ranges, ...ranges] };
+        fx.current = await fxRates(engine, marketSource.client, db, all, logger, lastBarClose(series), () =>
+          dayEnds(engine, series, request.startMs),
+        );
+      }
+      return new engine.BarFeed(series, (symbol: string) => rangeOf(present, symbol).fromTs).stream();
     };
     const runId = randomUUID();
     const startedAt = Date.now();
