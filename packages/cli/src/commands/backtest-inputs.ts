@@ -26,11 +26,12 @@ import { downloadBar } from './download-bar.js';
 type Engine = typeof import('@hoga/engine');
 
 /**
- * At most this many rates are read for a run: the start, the end of each trading day (about five
- * years of them: at the endpoint's 3 a second, 7 minutes the first time) and the range's end. A
- * longer range spreads its day ends evenly.
+ * At most this many rates are read for a run: the start, the end of each trading day (a year of
+ * them: at the endpoint's 3 a second, about 90 s the first time) and the range's end. A longer range
+ * spreads its day ends evenly (a two-year run reads every other day's). Five years of days, 7
+ * minutes of reading before a first run's first bar, was judged too long a wait.
  */
-const MAX_RATE_SAMPLES = 1_302;
+const MAX_RATE_SAMPLES = 263;
 /** Month starts a KR run holding dollars looks at for its one rate, at most (ten years of them). */
 const MAX_MONTH_STARTS = 120;
 /** Rates to read from the broker (not cached) from which the run says it waits for them. */
