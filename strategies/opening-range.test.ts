@@ -89,6 +89,30 @@ describe('OpeningRange', () => {
     expect(regularSessionOf('US', Date.parse('2026-12-07T16:01:00-05:00'))).toBeNull();
   });
 
+  it('knows the days of special hours: a NYSE early close, the KRX late openings', () => {
+    // the day after Thanksgiving closes at 13:00 New York: the 13:01 bar is the after-market's
+    // (before: the usual 16:00, so the flat timer came at 15:45, after the close, and its market
+    // sells were refused there)
+    expect(regularSessionOf('US', Date.parse('2026-11-27T13:00:00-05:00'))).toEqual({
+      date: '2026-11-27',
+      open: Date.parse('2026-11-27T09:30:00-05:00'),
+      close: Date.parse('2026-11-27T13:00:00-05:00'),
+    });
+    expect(regularSessionOf('US', Date.parse('2026-11-27T13:01:00-05:00'))).toBeNull();
+    // the CSAT day trades 10:00–16:30 KST, the year's first trading day 10:00–15:30: the minutes
+    // before 10:00 are the pre-market's (before: taken as the opening range)
+    expect(regularSessionOf('KR', Date.parse('2026-11-19T09:31:00+09:00'))).toBeNull();
+    expect(regularSessionOf('KR', Date.parse('2026-11-19T16:30:00+09:00'))).toEqual({
+      date: '2026-11-19',
+      open: Date.parse('2026-11-19T10:00:00+09:00'),
+      close: Date.parse('2026-11-19T16:30:00+09:00'),
+    });
+    expect(regularSessionOf('KR', Date.parse('2026-01-02T10:00:00+09:00'))).toBeNull();
+    expect(regularSessionOf('KR', Date.parse('2026-01-02T10:01:00+09:00'))?.close).toBe(
+      Date.parse('2026-01-02T15:30:00+09:00'),
+    );
+  });
+
   it.each([
     [{ rangeMinutes: 0 }, 'rangeMinutes', '0'],
     [{ flatMinutes: 'late' }, 'flatMinutes', '"late"'],

@@ -14,12 +14,22 @@
  * still held (a buy that filled after the timer): it is flat by the close. Bars outside the regular session (the KR after
  * market, the US pre and after markets) are not traded. The days a symbol was entered are kept in
  * the strategy's persistent state (`ctx.state`), so a live run restarted during the day does not
- * enter a symbol a second time. Half days (early closes) are not known here: on one, the timer
- * comes after the close and the position is sold at the next session's first bar.
+ * enter a symbol a second time. The regular session of a day of special hours is the one core
+ * knows (`regularOpenOfDailyStamp`, `regularCloseOfDailyStamp`): a NYSE early close ends at 13:00
+ * New York, the KRX's late openings start at 10:00 KST (the CSAT day ends at 16:30).
  *
  * Run it: `pnpm hoga backtest strategies/opening-range.ts --symbols 005930,AAPL --interval 1m --from 2026-10-05 --to 2026-10-09`
  */
-import { type Bar, KST_ZONE, type Market, marketOfSymbol, NEW_YORK_ZONE, type OrderEvent } from '@hoga/core';
+import {
+  type Bar,
+  KST_ZONE,
+  type Market,
+  marketOfSymbol,
+  NEW_YORK_ZONE,
+  type OrderEvent,
+  regularCloseOfDailyStamp,
+  regularOpenOfDailyStamp,
+} from '@hoga/core';
 import { Strategy, type TimerFired, z } from '@hoga/engine';
 import { DateTime } from 'luxon';
 
@@ -43,20 +53,22 @@ export interface RegularSession {
   readonly close: number;
 }
 
-const HOURS: Readonly<Record<Market, { zone: string; open: string; close: string }>> = {
-  KR: { zone: KST_ZONE, open: '09:00', close: '15:30' },
-  US: { zone: NEW_YORK_ZONE, open: '09:30', close: '16:00' },
-};
+/** The zone of a market's trading dates. */
+const ZONES: Readonly<Record<Market, string>> = { KR: KST_ZONE, US: NEW_YORK_ZONE };
 
 /**
  * The regular session of `market` on the date of the minute ending at `ts`, or null when that
- * minute lies outside it (a minute bar stamped `ts` covers the minute before it).
+ * minute lies outside it (a minute bar stamped `ts` covers the minute before it). The usual hours
+ * are KR 09:00–15:30 KST and US 09:30–16:00 New York; a day of special hours has its own (a NYSE
+ * early close ends at 13:00; before, this strategy took the usual 16:00 there).
  */
 export function regularSessionOf(market: Market, ts: number): RegularSession | null {
-  const hours = HOURS[market];
-  const date = DateTime.fromMillis(ts - 1, { zone: hours.zone }).toISODate() as string;
-  const open = DateTime.fromISO(`${date}T${hours.open}`, { zone: hours.zone }).toMillis();
-  const close = DateTime.fromISO(`${date}T${hours.close}`, { zone: hours.zone }).toMillis();
+  const zone = ZONES[market];
+  const date = DateTime.fromMillis(ts - 1, { zone }).toISODate() as string;
+  // the daily candle's stamp of that trading date (KST midnight), which core's session times take
+  const stamp = DateTime.fromISO(date, { zone: KST_ZONE }).toMillis();
+  const open = regularOpenOfDailyStamp(market, stamp);
+  const close = regularCloseOfDailyStamp(market, stamp);
   return ts > open && ts <= close ? { date, open, close } : null;
 }
 
