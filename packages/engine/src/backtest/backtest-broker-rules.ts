@@ -6,8 +6,8 @@
  * high-value confirmation (an order of
  * 100,000,000 KRW or more needs `confirmHighValue`), the maximum order amount, for KR stocks an
  * open order of the other side on the same stock, and, on minute bars, the session rules by the
- * broker model's session hours (order hours, for a modify or cancel too; `MARKET` and `CLS` in the
- * regular session only; the US window of amount and fractional orders). On daily bars the session rules are not judged: an
+ * broker model's session hours and exchange holidays (order hours, for a modify or cancel too;
+ * `MARKET` and `CLS` in the regular session only; the US window of amount and fractional orders). On daily bars the session rules are not judged: an
  * order placed on a day's bar is an order for the next open, as paper and live hand a day's bar
  * over at the next regular open. Paper and live judge the same rules in the risk module against
  * the broker's data; the codes and messages are the broker model's in every mode.
@@ -27,12 +27,13 @@ import {
   checkOrderTypeInSession,
   checkPriceLimits,
   daySessions,
+  type HolidayPredicate,
   isAmountOrFractional,
   isSessionDay,
+  knownHolidays,
   type Ledger,
   localDay,
   type NamedSpan,
-  NO_HOLIDAYS,
   nextOrderOpen,
   orderSessionAt,
   orderValueKrw,
@@ -298,7 +299,7 @@ export class BacktestBrokerRules {
   /** `order-hours-closed` now, with when orders of the market are taken again. */
   private closedRefusal(instrument: Pick<TradableInstrument, 'market'>, nowMs: number): RiskVerdict | null {
     const at = DateTime.fromMillis(nowMs, { zone: KST_ZONE });
-    const nextOpenAt = nextOrderOpen((ms) => orderSessionAt(instrument.market, ms, NO_HOLIDAYS), at);
+    const nextOpenAt = nextOrderOpen((ms) => orderSessionAt(instrument.market, ms), at);
     return refusalOf(checkOrderHours(instrument, { at, session: null, nextOpenAt }));
   }
 
@@ -312,7 +313,7 @@ export class BacktestBrokerRules {
     const session = this.sessions[market].at(nowMs);
     if (session === null) return this.closedRefusal(intent.instrument, nowMs);
     if (isAmountOrFractional(fields)) {
-      const span = usRegularSessionAt(nowMs, NO_HOLIDAYS);
+      const span = usRegularSessionAt(nowMs);
       const regular =
         span === null
           ? null
@@ -373,15 +374,19 @@ export class BacktestBrokerRules {
 class DaySessions {
   private day = Number.NaN;
   private spans: readonly NamedSpan[] = [];
+  /** The market's exchange holidays the broker model knows (2026–2027; none outside those years). */
+  private readonly holidays: HolidayPredicate;
 
-  constructor(private readonly market: Market) {}
+  constructor(private readonly market: Market) {
+    this.holidays = knownHolidays(market);
+  }
 
   /** The order session open at `ms`, or null. */
   at(ms: number): SessionName | null {
     const day = localDay(this.market, ms);
     if (day !== this.day) {
       this.day = day;
-      this.spans = isSessionDay(this.market, day, NO_HOLIDAYS) ? daySessions(this.market, day) : [];
+      this.spans = isSessionDay(this.market, day, this.holidays) ? daySessions(this.market, day) : [];
     }
     for (const span of this.spans) if (ms >= span.start && ms < span.end) return span.name;
     return null;
@@ -407,7 +412,5 @@ function refusalOf(verdict: { readonly accepted: true } | BrokerRefusal): RiskVe
 /** The regular session at an instant, else null (what {@link nextOrderOpen} looks for). */
 function regularOf(market: Market): (ms: number) => SessionName | null {
   return (ms) =>
-    orderSessionAt(market, ms, NO_HOLIDAYS) === SessionName.REGULAR_MARKET
-      ? SessionName.REGULAR_MARKET
-      : null;
+    orderSessionAt(market, ms) === SessionName.REGULAR_MARKET ? SessionName.REGULAR_MARKET : null;
 }

@@ -92,8 +92,8 @@ describe('the daily loss limit in a backtest', () => {
       ],
     ]);
     expect(risk[0]).toMatchObject({
-      at: '2026-03-02T09:05:00.000+09:00',
-      until: '2026-03-03T08:00:00.000+09:00',
+      at: '2026-02-23T09:05:00.000+09:00',
+      until: '2026-02-24T08:00:00.000+09:00',
     });
     expect(seen).toEqual([
       '1 filled 70000',
@@ -136,7 +136,7 @@ describe('the daily loss limit in a backtest', () => {
     ];
     const { outcome } = await backtestBars([{ strategyClass: AtTheClose }], bars, { cash: RICH });
     expect(outcome.refused).toEqual({});
-    expect(seen).toEqual(['accepted at 2026-03-02T00:01:00.000Z', 'accepted at 2026-03-03T06:40:00.000Z']);
+    expect(seen).toEqual(['accepted at 2026-02-23T00:01:00.000Z', 'accepted at 2026-02-24T06:40:00.000Z']);
   });
 
   it('halts the account when its strategies together lost the account’s limit, each under its own', async () => {
@@ -200,10 +200,10 @@ describe('the daily loss limit in a backtest', () => {
       'hoga risk reset does not reach a backtest: a larger dailyLossLimitKrw in --risk-config lets it trade on';
     expect(reasons).toEqual([
       'risk-daily-loss-strategy: Strategy Probe lost 1,101,050 KRW today, at or over its limit of 1,000,000 KRW; ' +
-        `frees at 2026-03-03 08:00 KST (Tue); ${wayOut}`,
+        `frees at 2026-02-24 08:00 KST (Tue); ${wayOut}`,
       'risk-halted: Trading is halted for strategy Probe: only cancels are accepted. Set by the daily loss limit ' +
-        '(daily loss 1,101,050 KRW reached the limit of 1,000,000 KRW) since 2026-03-02 09:03 KST (Mon), ' +
-        `until 2026-03-03 08:00 KST (Tue); ${wayOut}`,
+        '(daily loss 1,101,050 KRW reached the limit of 1,000,000 KRW) since 2026-02-23 09:03 KST (Mon), ' +
+        `until 2026-02-24 08:00 KST (Tue); ${wayOut}`,
     ]);
   });
 });
@@ -271,7 +271,7 @@ describe('the daily loss limit with dailyLossAction "reduce"', () => {
     // the loss at the buy: the position's 1,100,000, the buy's commission, the sell's costs
     expect(reasons).toEqual([
       'Strategy Planned lost 1,105,917 KRW today, at or over its limit of 1,000,000 KRW: only orders that ' +
-        'reduce a position are accepted; frees at 2026-03-03 08:00 KST (Tue); hoga risk reset does not reach ' +
+        'reduce a position are accepted; frees at 2026-02-24 08:00 KST (Tue); hoga risk reset does not reach ' +
         'a backtest: a larger dailyLossLimitKrw in --risk-config lets it trade on',
     ]);
     const risk = records.filter((r) => r.component === 'risk').map((r) => [r.level, r.msg]);

@@ -11,7 +11,7 @@ import { Strategy } from '../strategy/strategy.js';
 import { backtestBars, MINUTE, minuteBars, T0 } from './backtest-fixture.test-helper.js';
 
 /** 20:00 KST on T0's date: the end of the KR trading day. */
-const DAY_END = Date.parse('2026-03-02T20:00:00+09:00');
+const DAY_END = Date.parse('2026-02-23T20:00:00+09:00');
 const TUESDAY = T0 + 86_400_000;
 
 describe('a backtest DAY order at the end of its trading day', () => {
@@ -25,7 +25,7 @@ describe('a backtest DAY order at the end of its trading day', () => {
         if (this.placed || bar.symbol !== '000660') return;
         this.placed = true;
         this.ctx.buy('000660', 1, 90_000);
-        this.ctx.setTimer('evening', { at: Date.parse('2026-03-02T21:00:00+09:00') });
+        this.ctx.setTimer('evening', { at: Date.parse('2026-02-23T21:00:00+09:00') });
       }
       override onTimer(): void {
         seen.push(`timer: ${this.ctx.openOrders('000660').length} open`);
@@ -61,7 +61,7 @@ describe('a backtest DAY order at the end of its trading day', () => {
       }
     }
     // 19:59 and 20:00 (NXT after-market), the second trading through the limit
-    const start = Date.parse('2026-03-02T19:59:00+09:00');
+    const start = Date.parse('2026-02-23T19:59:00+09:00');
     const bars = [
       ...minuteBars('005930', [70_000, 68_000], start),
       ...minuteBars('005930', [70_000], TUESDAY),
@@ -93,7 +93,7 @@ describe('a backtest DAY order at the end of its trading day', () => {
       }
     }
     // the bars closing at 19:59 and 20:00, the run's last
-    const start = Date.parse('2026-03-02T19:59:00+09:00');
+    const start = Date.parse('2026-02-23T19:59:00+09:00');
     const bars = minuteBars('005930', [70_000, 70_000], start);
     const { outcome } = await backtestBars([{ strategyClass: RestsBelow }], bars, { start });
     expect(outcome.status).toBe('completed');

@@ -10,8 +10,11 @@ import type { StrategySpec } from '../runtime/engine-runtime.js';
 import { Strategy } from '../strategy/strategy.js';
 import { type BacktestOutcome, runBacktest } from './run-backtest.js';
 
-/** 09:01 KST on a Monday: the first 1m bar of a KR session. */
-export const T0 = Date.parse('2026-03-02T09:01:00+09:00');
+/**
+ * 09:01 KST on a Monday: the first 1m bar of a KR session, on a trading day of both markets (minute
+ * backtests close the exchange holidays; 2026-03-02, used before, is a KRX holiday).
+ */
+export const T0 = Date.parse('2026-02-23T09:01:00+09:00');
 export const MINUTE = 60_000;
 
 /** Buys 10 of the symbol of its first bar at market, once. */
@@ -25,7 +28,7 @@ export class BuyFirstBar extends Strategy {
   }
 }
 /** The close of the first minute of New York's regular session on T0's date (23:31 KST). */
-export const US_OPEN = Date.parse('2026-03-02T09:31:00-05:00');
+export const US_OPEN = Date.parse('2026-02-23T09:31:00-05:00');
 
 /** One-minute bars of `symbol` from closes: open = previous close, one a minute from `start`. */
 export function minuteBars(symbol: string, closes: readonly number[], start = T0, volume = 1_000_000): Bar[] {
