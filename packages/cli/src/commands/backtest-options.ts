@@ -116,7 +116,7 @@ export function parseBacktestFlags(
   const present = ranges.filter((r): r is SymbolRange => r !== null);
   // before: a range no bar can be in ran on to `new VirtualClock(NaN)` ("invalid-value: start: … NaN")
   if (present.length === 0) throw noBarsError({ symbols, interval, from, to });
-  const startMs = runStart(from, present);
+  const startMs = runStart(from, present, interval);
   return {
     strategies: strategyInputs(strategyArguments, flags),
     symbols,
@@ -198,14 +198,21 @@ function symbolRange(symbol: string, interval: BarInterval, from: string, to: st
  * A date-time bounds daily bars by their close, so a bar stamped before it (KST midnight of its
  * date) is the run's when it closes after: before, the run started at that stamp, up to a day
  * before `--from` (`--from 2025-01-02T00:00:00+09:00` with AAPL started at 2025-01-01 00:00 KST,
- * the stamp of its bar closing at 06:00 on the 2nd).
+ * the stamp of its bar closing at 06:00 on the 2nd). A date starts a US minute range at 20:00 New
+ * York the evening before, where its trading date begins, a millisecond before the first candle
+ * stamp it may hold (the one stamped 20:00 is the day before's; before, the run, its equity curve
+ * and timers began at 20:00:00.001).
  *
  * @param from - `--from` as given (a date, or a date-time with offset)
  * @param present - the symbols' ranges (at least one)
+ * @param interval - the run's bar interval
  */
-function runStart(from: string, present: readonly SymbolRange[]): number {
-  const at = from.includes('T') ? parseDateTime(from, 'from').toMillis() : Number.NEGATIVE_INFINITY;
-  return Math.min(...present.map((r) => Math.max(at, r.fromTs)));
+function runStart(from: string, present: readonly SymbolRange[], interval: BarInterval): number {
+  if (from.includes('T')) {
+    const at = parseDateTime(from, 'from').toMillis();
+    return Math.min(...present.map((r) => Math.max(at, r.fromTs)));
+  }
+  return Math.min(...present.map((r) => (r.market === 'US' && interval === '1m' ? r.fromTs - 1 : r.fromTs)));
 }
 
 /**

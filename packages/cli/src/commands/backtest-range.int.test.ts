@@ -271,3 +271,22 @@ describe('hoga backtest of a US symbol from a New York time to a date', TSX_CHIL
     expect((JSON.parse(byDate.stdout) as { stats: { bars: number } }).stats.bars).toBe(bars);
   });
 });
+
+describe('hoga backtest of a US symbol on minute bars from a date', TSX_CHILD, () => {
+  it.each([
+    // the Monday after New York's change to daylight saving time: its day began at 20:00 EDT on Sunday
+    ['2025-03-10', '2025-03-10T09:00:00.000+09:00'],
+    // the Monday after the change back: 20:00 EST on Sunday
+    ['2025-11-03', '2025-11-03T10:00:00.000+09:00'],
+  ])('starts on %s at 20:00 New York the evening before, to the millisecond', async (date, start) => {
+    const result = await hoga([
+      SMA,
+      ...['--symbols', 'AAPL', '--interval', '1m', '--from', date, '--to', date, '--json'],
+      ...[...simFlags(sim.url), '--db', join(dir, 'us-date.sqlite')],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const run = JSON.parse(result.stdout) as { equity: { time: string }[] };
+    // before: a millisecond later (…T09:00:00.001+09:00), the first candle stamp the date may hold
+    expect(run.equity[0]?.time).toBe(start);
+  });
+});
