@@ -39,7 +39,10 @@ export interface Portfolio {
    * the account holds it, so the total equity counts it (a strategy's does not).
    */
   holdUnallocatedCash(cash: Readonly<Partial<Record<Currency, Decimal>>>): void;
-  /** Total value in KRW now: one strategy's, or all strategies' together with the unallocated cash. */
+  /**
+   * Total value in KRW now: one strategy's, or all strategies' together with the unallocated cash,
+   * less what the account's shares their `fromAccount` sells took brought in (the run's equity).
+   */
   equityKrw(strategyId?: string): number;
   /** One strategy's unrealized PnL in a currency at the last prices. */
   unrealizedPnl(strategyId: string, currency: Currency): Decimal;
@@ -115,7 +118,11 @@ export class StrategyPortfolio implements Portfolio {
     const rate = this.fx.usdKrwAt(ms);
     if (strategyId !== undefined) return this.book(strategyId).equityKrwAt(this.marks, rate);
     let total = 0;
-    for (const book of this.books.values()) total += book.equityKrwAt(this.marks, rate);
+    for (const book of this.books.values()) {
+      total += book.equityKrwAt(this.marks, rate);
+      // the account's shares a `fromAccount` sell took: the account's before the run, not its gain
+      if (book.broughtKrw !== 0 || book.broughtUsd !== 0) total -= book.broughtKrw + book.broughtUsd * rate;
+    }
     if (this.unallocatedKrw !== 0) total += this.unallocatedKrw;
     if (this.unallocatedUsd !== 0) total += this.unallocatedUsd * rate;
     return total;

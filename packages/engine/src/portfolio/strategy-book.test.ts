@@ -27,6 +27,26 @@ function fill(
 }
 
 describe('StrategyBook', () => {
+  it("counts what a sell of the account's shares past the position brought in, apart from its gain", () => {
+    const book = new StrategyBook({ KRW: new Decimal(1_000_000), USD: new Decimal(100) });
+    // nothing held: the whole sell is the account's shares
+    book.apply(fill('SELL', '5', '65700', '49', '492'), 'KRW');
+    expect(book.brought('KRW').toFixed()).toBe('328500');
+    expect(book.broughtKrw).toBe(328_500);
+    // 2 held, 3 sold: 1 of them the account's
+    book.apply(fill('BUY', '2', '65000', '19'), 'KRW');
+    book.apply(fill('SELL', '3', '66000', '29', '297'), 'KRW');
+    expect(book.brought('KRW').toFixed()).toBe(String(328_500 + 66_000));
+    expect(book.totals('KRW').realizedPnl.toFixed()).toBe('2000');
+    expect(book.position('005930')).toBeUndefined();
+    // USD alike
+    book.apply(fill('SELL', '0.5', '231.5', '0.12', '0', 'USD'), 'USD');
+    expect(book.brought('USD').toFixed()).toBe('115.75');
+    expect(book.broughtUsd).toBe(115.75);
+    // the cash holds the proceeds all the same
+    expect(book.cash('KRW').toFixed()).toBe(String(1_000_000 + 328_500 - 541 - 130_019 + 198_000 - 326));
+  });
+
   it('keeps the average price as the broker rounds holdings (4 places, commission excluded)', () => {
     const book = new StrategyBook({ USD: new Decimal(10_000) });
     book.apply(fill('BUY', '3', '100.01', '0.30', '0', 'USD'), 'USD');

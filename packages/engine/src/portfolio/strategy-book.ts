@@ -70,6 +70,8 @@ interface CurrencyState {
   readonly realized: Figure;
   readonly commissions: Figure;
   readonly taxes: Figure;
+  /** What the account's shares a `fromAccount` sell took past the position brought in (their amount). */
+  readonly brought: Figure;
 }
 
 /** Totals of one currency. */
@@ -91,6 +93,12 @@ export class StrategyBook {
   /** Cash as numbers (KRW, USD), for valuation on the hot path. */
   cashKrw = 0;
   cashUsd = 0;
+  /**
+   * What the account's shares sold by this strategy's `fromAccount` sells brought in (KRW, USD, as
+   * numbers): cash of the strategy, but the account's before the run, not a gain of it.
+   */
+  broughtKrw = 0;
+  broughtUsd = 0;
 
   /** @param startingCash - the strategy's allocation per currency */
   constructor(startingCash: Readonly<Partial<Record<Currency, Decimal>>>) {
@@ -168,29 +176,29 @@ export class StrategyBook {
     } else {
       const cash = subExact(addExact(totals.cash.int, amount), charges);
       if (Number.isNaN(cash)) return false;
-      if (position !== undefined) {
-        const left = subExact(position.quantity.int, quantity);
-        // the sell that closes releases the rest of the cost, a partial one its quantity at the average
-        const released = left === 0 ? position.cost.int : mulExact(position.averagePrice.int, quantity);
-        const gain = subExact(amount, released);
-        const pnl = addExact(position.realizedPnl.int, gain);
-        const realized = addExact(totals.realized.int, gain);
-        const cost = subExact(position.cost.int, released);
-        // a sell past the position (of the account's shares too): the general path books it
-        if (
-          Number.isNaN(pnl) ||
-          Number.isNaN(realized) ||
-          Number.isNaN(cost) ||
-          Number.isNaN(left) ||
-          left < 0
-        ) {
-          return false;
-        }
-        setInt(position.realizedPnl, pnl);
-        setInt(totals.realized, realized);
-        setInt(position.quantity, left);
-        setInt(position.cost, cost);
+      // a sell of the account's shares alone (`fromAccount`, nothing held): the general path books it
+      if (position === undefined) return false;
+      const left = subExact(position.quantity.int, quantity);
+      // the sell that closes releases the rest of the cost, a partial one its quantity at the average
+      const released = left === 0 ? position.cost.int : mulExact(position.averagePrice.int, quantity);
+      const gain = subExact(amount, released);
+      const pnl = addExact(position.realizedPnl.int, gain);
+      const realized = addExact(totals.realized.int, gain);
+      const cost = subExact(position.cost.int, released);
+      // a sell past the position (of the account's shares too): the general path books it
+      if (
+        Number.isNaN(pnl) ||
+        Number.isNaN(realized) ||
+        Number.isNaN(cost) ||
+        Number.isNaN(left) ||
+        left < 0
+      ) {
+        return false;
       }
+      setInt(position.realizedPnl, pnl);
+      setInt(totals.realized, realized);
+      setInt(position.quantity, left);
+      setInt(position.cost, cost);
       setInt(totals.cash, cash);
     }
     setInt(totals.commissions, commissions);
@@ -224,7 +232,8 @@ export class StrategyBook {
       setDec(p.cost, held.isZero() ? amount : decOf(p.cost).plus(amount));
     } else {
       setDec(totals.cash, roundCash(currency, cash.plus(amount).minus(commission).minus(tax)));
-      if (position !== undefined) {
+      if (position === undefined) this.bring(currency, totals, amount);
+      else {
         // a sell that took the account's shares too (`fromAccount`) sold only the position of its own:
         // its gain is on those, and the position ends flat, never short
         const held = decOf(position.quantity);
@@ -238,10 +247,28 @@ export class StrategyBook {
         setDec(totals.realized, decOf(totals.realized).plus(gain));
         setDec(position.quantity, held.minus(own));
         setDec(position.cost, cost.minus(released));
+        if (own !== fill.quantity) this.bring(currency, totals, amount.minus(proceeds));
       }
     }
     setDec(totals.commissions, decOf(totals.commissions).plus(commission));
     if (!tax.isZero()) setDec(totals.taxes, decOf(totals.taxes).plus(tax));
+  }
+
+  /** Books what the account's shares a sell took past the position brought in. */
+  private bring(currency: Currency, totals: CurrencyState, amount: Decimal): void {
+    setDec(totals.brought, decOf(totals.brought).plus(amount));
+    const n = decOf(totals.brought).toNumber();
+    if (currency === 'KRW') this.broughtKrw = n;
+    else this.broughtUsd = n;
+  }
+
+  /**
+   * What the account's shares this strategy sold (`fromAccount`, past its position) brought in, in
+   * a currency: part of its cash, the account's before the run.
+   */
+  brought(currency: Currency): Decimal {
+    const totals = this.currencies.get(currency);
+    return totals === undefined ? ZERO : decOf(totals.brought);
   }
 
   /** Cash in a currency. */
@@ -344,6 +371,7 @@ export class StrategyBook {
         realized: { int: 0, dec: ZERO },
         commissions: { int: 0, dec: ZERO },
         taxes: { int: 0, dec: ZERO },
+        brought: { int: 0, dec: ZERO },
       };
       this.currencies.set(currency, totals);
     }
