@@ -71,6 +71,27 @@ export function fromRefusal(refusal: BrokerRefusal): RiskVerdict {
 }
 
 /**
+ * The KR opposite-side refusal, naming the strategy whose order it is when it is not the subject's:
+ * the rule is the account's, and a strategy sees only its own orders (the broker's message names
+ * an order id it could not look up).
+ */
+function oppositeOfWhom(
+  refusal: BrokerRefusal,
+  subject: RiskSubject,
+  others: readonly { readonly orderId: string; readonly symbol: string; readonly side: string }[],
+  input: BrokerRulesInput,
+): RiskVerdict {
+  // the order the rule found: the first open one of the other side on the symbol
+  const found = others.find((o) => o.symbol === subject.symbol && o.side !== subject.side);
+  const owner = input.openOrders.find((o) => o.clientOrderId === found?.orderId)?.strategyId;
+  if (owner === undefined || owner === subject.strategyId) return fromRefusal(refusal);
+  return fromRefusal({
+    ...refusal,
+    message: `${refusal.message}, strategy ${owner}'s (the broker takes one side at a time on a KR stock, for the whole account)`,
+  });
+}
+
+/**
  * `risk-amount-below-minimum`: a US amount order under the broker's least amount, which the broker
  * would take and then reject (the broker model's `minOrderAmountRejection`): denied before it is
  * sent, once the broker's other rules passed it (it is their refusal the broker would answer
@@ -174,6 +195,8 @@ export function checkBrokerRules(subject: RiskSubject, input: BrokerRulesInput):
       account,
     });
     if (verdict.accepted) return ACCEPTED;
+    if (verdict.code === 'opposite-pending-order-exists')
+      return oppositeOfWhom(verdict, subject, others, input);
     // an amount the broker would refuse for its shape: in the intent's words (`amount`, what to do)
     // rather than the wire's (`orderAmount`), as a strategy's intent is told (hoga order --amount)
     const shaped = verdict.data?.field === 'orderAmount' ? judgeOrderIntent(i).refusal : null;
