@@ -2,7 +2,8 @@
  * A live or paper session as a stored run (`hoga db runs --kind live|paper`): written when it
  * starts (status `running`), each fill appended as it is routed, its equity at the start and at the
  * end of each trading day stored once that day ended, and at the stop its last equity point,
- * statistics with each strategy's part (`byStrategy`), the orders refused and the bars handed over,
+ * statistics with each strategy's part of this session (`byStrategy`: its earlier sessions' PnL and
+ * charges, which its books open with, left out), the orders refused and the bars handed over,
  * and how it ended (`stopped`, or `failed` after a strategy hook threw). A session killed outright
  * stays `running` in the store, with the equity of the days it ended. A run id stored before (a
  * restart under the same id) is stored with a suffix (`-2`, `-3`, …); a store failure is logged and
@@ -13,6 +14,7 @@
 import { type Currency, Decimal, type Logger } from '@hoga/core';
 import { type HogaDatabase, RunRepository, type RunTrade } from '@hoga/store';
 import type { Portfolio } from '../portfolio/portfolio.js';
+import type { CurrencyTotals } from '../portfolio/strategy-book.js';
 import type { EngineRuntime, StrategySpec } from '../runtime/engine-runtime.js';
 import type { RunSettings } from '../runtime/tokens.js';
 import { SESSION_DAY_SHIFT_MS, sessionDayKey } from '../stats/equity-stats.js';
@@ -20,6 +22,7 @@ import { performanceStats } from '../stats/performance-stats.js';
 import { strategyStats } from '../stats/strategy-stats.js';
 
 const DAY_MS = 86_400_000;
+const CURRENCIES: readonly Currency[] = ['KRW', 'USD'];
 /** How often (wall-clock ms) a session looks whether its trading day ended. */
 const DAY_CHECK_MS = 1_000;
 
@@ -59,12 +62,21 @@ export class SessionRecord {
   private readonly dayCheck: ReturnType<typeof setInterval>;
   /** The id the session is stored under (null when it could not be stored). */
   runId: string | null = null;
+  /**
+   * Each strategy's book totals per currency when the session started: its books open with the
+   * fills of its earlier sessions, whose PnL and charges are not this session's.
+   */
+  private readonly atStart = new Map<string, Map<Currency, CurrencyTotals>>();
 
   /** Stores the run as `running` with its first equity point's time, and appends each fill as routed. */
   constructor(private readonly o: SessionRecordOptions) {
     this.runs = new RunRepository(o.db.connection);
     const { settings, runtime } = o;
     o.portfolio.recordEquity();
+    for (const id of o.portfolio.strategies()) {
+      const book = o.portfolio.book(id);
+      this.atStart.set(id, new Map(CURRENCIES.map((c) => [c, book.totals(c)])));
+    }
     this.day = sessionDayKey(o.now());
     const run = {
       kind: settings.mode === 'paper' ? ('paper' as const) : ('live' as const),
@@ -151,6 +163,19 @@ export class SessionRecord {
     }
   }
 
+  /** A strategy's realized PnL, commissions and taxes in a currency in this session. */
+  private sessionTotals(strategyId: string, currency: Currency): CurrencyTotals {
+    const now = this.o.portfolio.book(strategyId).totals(currency);
+    const start = this.atStart.get(strategyId)?.get(currency);
+    if (start === undefined) return now;
+    return {
+      cash: now.cash,
+      realizedPnl: now.realizedPnl.minus(start.realizedPnl),
+      commissions: now.commissions.minus(start.commissions),
+      taxes: now.taxes.minus(start.taxes),
+    };
+  }
+
   /** Records the last equity point, the statistics and how the session ended (once). */
   finish(): void {
     this.stopDayCheck();
@@ -168,7 +193,7 @@ export class SessionRecord {
         runtime.hosts.map((h) => h.strategyId),
         this.trades,
         Object.keys(stats.commissions).sort(),
-        (id, currency) => portfolio.book(id).totals(currency as Currency),
+        (id, currency) => this.sessionTotals(id, currency as Currency),
       );
       this.runs.finish(this.runId, {
         status: runtime.failure === null ? 'stopped' : 'failed',
