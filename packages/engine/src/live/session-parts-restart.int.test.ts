@@ -12,7 +12,8 @@ import { Decimal } from '@hoga/core';
 import { RunRepository } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StrategyStats } from '../stats/strategy-stats.js';
-import { Strategy } from '../strategy/strategy.js';
+import { Strategy, type StrategyClass } from '../strategy/strategy.js';
+
 import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
 
 const closers = new Closers();
@@ -35,13 +36,16 @@ class BuysOne extends Strategy {
   }
 }
 
+/** Places nothing. */
+class Idle extends Strategy {}
+
 const filled = (events: readonly OrderEvent[]) => events.filter((e) => e.type === 'OrderFilled');
 
 describe("a stored session's part of each strategy", () => {
   it("paper: is the session's own, not its earlier sessions' too", async () => {
     const s = await startSimulatedBroker(closers, { start: '2026-11-24T10:00:00+09:00', speed: 30 });
     const db = openTempDb(closers, 'hoga-session-parts-restart-', s.clock);
-    const session = async (runId: string, strategyClass: typeof RoundTrip, fills: number) => {
+    const session = async (runId: string, strategyClass: StrategyClass, fills: number) => {
       const { handle, events } = await startTestRun(
         { client: s.client, clock: s.clock, db },
         {
@@ -51,7 +55,7 @@ describe("a stored session's part of each strategy", () => {
           cashKrw: new Decimal(10_000_000),
           strategies: [
             { strategyClass, id: 'e' },
-            { strategyClass: Strategy as unknown as typeof RoundTrip, id: 'f' },
+            { strategyClass: Idle, id: 'f' },
           ],
         },
         { streamIntervals: { candles1m: 300, orderbook: 200 } },
