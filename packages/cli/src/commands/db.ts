@@ -111,6 +111,7 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .option('--json', 'print JSON (decimals as strings, times in KST)')
     .option('--csv', 'print CSV')
     .option('--order <clientOrderId>', 'only fills of this order')
+    .option('--strategy <id>', "only this strategy's fills")
     .option('--symbol <symbol>', 'only this symbol', symbol)
     .option(
       '--mode <mode>',

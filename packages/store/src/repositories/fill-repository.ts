@@ -53,6 +53,8 @@ export interface FillQuery {
   readonly symbol?: string | undefined;
   /** Only the fills of orders of this mode (`orders.mode`). */
   readonly mode?: TradingMode | undefined;
+  /** Only the fills of this strategy's orders (`orders.strategy_id`). */
+  readonly strategyId?: string | undefined;
   /** Filled at or after (epoch ms). */
   readonly from?: number | undefined;
   /** Filled before (epoch ms). */
@@ -141,6 +143,10 @@ export class FillRepository {
     if (query.mode !== undefined) {
       where.push('order_id IN (SELECT id FROM orders WHERE mode = ?)');
       params.push(query.mode);
+    }
+    if (query.strategyId !== undefined) {
+      where.push('order_id IN (SELECT id FROM orders WHERE strategy_id = ?)');
+      params.push(query.strategyId);
     }
     if (query.from !== undefined) {
       where.push('filled_at >= ?');

@@ -65,6 +65,8 @@ export interface DbFillsFlags extends DbFlags {
   readonly mode?: OrderQuery['mode'];
   /** `clientOrderId` of the order. */
   readonly order?: string | undefined;
+  /** Only the fills of this strategy's orders. */
+  readonly strategy?: string | undefined;
   /** KST calendar date of the fill, `YYYY-MM-DD`. */
   readonly date?: string | undefined;
   readonly limit?: number | undefined;
@@ -247,6 +249,7 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
         orderId,
         symbol: flags.symbol,
         mode: flags.mode,
+        strategyId: flags.strategy,
         ...kstDay(flags.date),
         limit: limit + 1,
         newest: true,
@@ -255,21 +258,27 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
       'fill',
       io,
     );
-    const clientIds = new Map<number, string>();
-    const clientId = (id: number): string => {
-      let known = clientIds.get(id);
+    // each fill's order: its client order id and strategy, read once per order
+    const ordersById = new Map<
+      number,
+      { readonly clientOrderId: string; readonly strategyId: string | null }
+    >();
+    const orderOf = (id: number) => {
+      let known = ordersById.get(id);
       if (known === undefined) {
-        known = db.orders.getById(id)?.clientOrderId ?? `#${id}`;
-        clientIds.set(id, known);
+        const order = db.orders.getById(id);
+        known = { clientOrderId: order?.clientOrderId ?? `#${id}`, strategyId: order?.strategyId ?? null };
+        ordersById.set(id, known);
       }
       return known;
     };
+    const clientId = (id: number): string => orderOf(id).clientOrderId;
     if (flags.json === true) {
       io.out(
         `${JSON.stringify(
           fills.map((f) => ({
             ...fillJson(f, clientId(f.orderId)),
-            strategyId: db.orders.getById(f.orderId)?.strategyId ?? null,
+            strategyId: orderOf(f.orderId).strategyId,
           })),
           null,
           2,
@@ -283,6 +292,7 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
           'filled',
           'clientOrderId',
           'brokerOrderId',
+          'strategy',
           'symbol',
           'side',
           'qty',
@@ -295,6 +305,7 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
           kst(f.filledAt),
           clientId(f.orderId),
           f.brokerOrderId ?? '-',
+          orderOf(f.orderId).strategyId ?? '-',
           f.symbol,
           f.side,
           dec(f.quantity),

@@ -256,7 +256,7 @@ describe('registerDbCommands', () => {
       expect(lines[1]).toBe('2026-11-23 09:00:00,ord-a,B-2,sma,live,005930,BUY,LIMIT,72100,10,10,-,FILLED');
       expect(lines).toHaveLength(3);
       const fills = (await hoga('fills', '--csv', '--db', file)).out.trimEnd().split('\n');
-      expect(fills[1]).toBe('2026-11-23 09:00:00,ord-a,B-2,005930,BUY,10,72100,108.15 KRW,-,10');
+      expect(fills[1]).toBe('2026-11-23 09:00:00,ord-a,B-2,sma,005930,BUY,10,72100,108.15 KRW,-,10');
     });
 
     it('rejects an unknown state with the allowed values', async () => {
