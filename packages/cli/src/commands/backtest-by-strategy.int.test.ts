@@ -4,7 +4,9 @@
  * first) and one only 005930 (id KR), on the simulator's daily candles (seed 1, 2025-01-02 to
  * 2025-01-20, USD at 1,400). Its figures are checked against the same output's trades (summed per
  * strategy), against the run's totals, and by hand; the stored run (`hoga db runs --id`) gives
- * them back, and a run stored before them still prints.
+ * them back, and a run stored before them still prints. What each made (realized + unrealized at
+ * the end − charges) adds up to the run's net profit; before, the rows had no unrealized PnL, and a
+ * strategy still holding its shares read `realized PnL 0`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,7 @@ interface ByStrategy {
   wins: number;
   winRate: string | null;
   realizedPnl: Record<string, string>;
+  unrealizedPnl: Record<string, string>;
   commissions: Record<string, string>;
   taxes: Record<string, string>;
 }
@@ -72,7 +75,7 @@ function total(parts: readonly Record<string, string>[], currency: string): stri
 }
 
 describe('hoga backtest of two strategies: each one’s part', () => {
-  it('gives each strategy its trades, round trips, win rate, realized PnL, commissions and taxes, as stored', async () => {
+  it('gives each strategy its trades, round trips, win rate, realized and unrealized PnL, commissions and taxes, as stored', async () => {
     const run = await hogaBacktest([...args, '--json']);
     expect(run.code, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout) as BacktestJson;
@@ -112,6 +115,8 @@ describe('hoga backtest of two strategies: each one’s part', () => {
     // KR: 10 at 53,600 and 5 at 54,200 (average 53,800), 8 sold at 53,800 (realized 0) and 7 at
     // 54,800 (383,600 − the 376,600 the 7 left cost: 7,000), 3 bought again at 54,100; commissions
     // 80 + 40 + 64 + 57 + 24, taxes 645 + 575; one round trip, won (7,000 − 241 − 1,220 = 5,539).
+    // Held at the end: US 1 AAPL of 178.34 at the last close, 172.76 (−5.58); KR the 3 of 54,100 at
+    // 53,200 (−2,700).
     expect(parts).toEqual([
       {
         strategyId: 'US',
@@ -120,6 +125,7 @@ describe('hoga backtest of two strategies: each one’s part', () => {
         wins: 1,
         winRate: '1',
         realizedPnl: { KRW: '0', USD: '42.14' },
+        unrealizedPnl: { KRW: '0', USD: '-5.58' },
         commissions: { KRW: '0', USD: '1.94' },
         taxes: { KRW: '0', USD: '0' },
       },
@@ -130,10 +136,25 @@ describe('hoga backtest of two strategies: each one’s part', () => {
         wins: 1,
         winRate: '1',
         realizedPnl: { KRW: '7000', USD: '0' },
+        unrealizedPnl: { KRW: '-2700', USD: '0' },
         commissions: { KRW: '265', USD: '0' },
         taxes: { KRW: '1220', USD: '0' },
       },
     ]);
+
+    // what each made (realized + unrealized − charges, USD at the run's 1,400) adds up to the run's
+    // net profit: US 34.62 USD, KR 2,815 KRW
+    const made = (p: ByStrategy, c: string) =>
+      new Decimal(p.realizedPnl[c] ?? 0)
+        .plus(p.unrealizedPnl[c] ?? 0)
+        .minus(p.commissions[c] ?? 0)
+        .minus(p.taxes[c] ?? 0);
+    const madeKrw = parts.reduce(
+      (sum, p) => sum.plus(made(p, 'KRW')).plus(made(p, 'USD').times(1400)),
+      new Decimal(0),
+    );
+    expect(madeKrw.toFixed()).toBe('51283');
+    expect((stats.endEquity as number) - (stats.startEquity as number)).toBeCloseTo(51_283, 6);
 
     // stored with the run: --json gives the same figures, the report a line per strategy
     const stored = await hogaBin(['db', 'runs', '--db', db, '--id', out.runId, '--json']);
@@ -142,10 +163,10 @@ describe('hoga backtest of two strategies: each one’s part', () => {
     const report = await hogaBin(['db', 'runs', '--db', db, '--id', out.runId]);
     expect(report.code, report.err).toBe(0);
     expect(report.out).toMatch(
-      /^strategy US +4 trades, 1 round trip, win rate 100\.00 %, realized PnL \$42\.14 before charges, commissions \$1\.94, taxes 0$/m,
+      /^strategy US +4 trades, 1 round trip, win rate 100\.00 %, realized PnL \$42\.14 before charges, unrealized -\$5\.58, commissions \$1\.94, taxes 0$/m,
     );
     expect(report.out).toMatch(
-      /^strategy KR +5 trades, 1 round trip, win rate 100\.00 %, realized PnL 7,000 KRW before charges, commissions 265 KRW, taxes 1,220 KRW$/m,
+      /^strategy KR +5 trades, 1 round trip, win rate 100\.00 %, realized PnL 7,000 KRW before charges, unrealized -2,700 KRW, commissions 265 KRW, taxes 1,220 KRW$/m,
     );
   });
 
@@ -156,10 +177,10 @@ describe('hoga backtest of two strategies: each one’s part', () => {
     const at = lines.findIndex((l) => l.startsWith('  risk halts'));
     expect(lines.slice(at + 1, at + 3)).toEqual([
       expect.stringMatching(
-        /^ {2}strategy US +4 trades, 1 round trip, win rate 100\.00 %, realized PnL \$42\.14 before charges, commissions \$1\.94, taxes 0$/,
+        /^ {2}strategy US +4 trades, 1 round trip, win rate 100\.00 %, realized PnL \$42\.14 before charges, unrealized -\$5\.58, commissions \$1\.94, taxes 0$/,
       ),
       expect.stringMatching(
-        /^ {2}strategy KR +5 trades, 1 round trip, win rate 100\.00 %, realized PnL 7,000 KRW before charges, commissions 265 KRW, taxes 1,220 KRW$/,
+        /^ {2}strategy KR +5 trades, 1 round trip, win rate 100\.00 %, realized PnL 7,000 KRW before charges, unrealized -2,700 KRW, commissions 265 KRW, taxes 1,220 KRW$/,
       ),
     ]);
     // the rows stay aligned: each value starts where the statistics' do

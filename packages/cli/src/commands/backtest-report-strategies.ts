@@ -18,6 +18,8 @@ export interface StrategyJson {
   readonly winRate: string | null;
   /** Before commissions and taxes. */
   readonly realizedPnl: Record<string, string>;
+  /** Of the positions the strategy holds at the end, at the last prices. */
+  readonly unrealizedPnl: Record<string, string>;
   readonly commissions: Record<string, string>;
   readonly taxes: Record<string, string>;
 }
@@ -31,6 +33,7 @@ export function strategiesJson(parts: readonly StrategyStats[]): StrategyJson[] 
     wins: p.wins,
     winRate: ratio(p.winRate),
     realizedPnl: perCurrency(p.realizedPnl),
+    unrealizedPnl: perCurrency(p.unrealizedPnl),
     commissions: perCurrency(p.commissions),
     taxes: perCurrency(p.taxes),
   }));
@@ -56,6 +59,8 @@ export interface StrategyView {
   readonly roundTrips: number | null;
   readonly winRate: number | null;
   readonly realizedPnl: Readonly<Record<string, string>>;
+  /** Null for a run stored before it was kept. */
+  readonly unrealizedPnl: Readonly<Record<string, string>> | null;
   readonly commissions: Readonly<Record<string, string>>;
   readonly taxes: Readonly<Record<string, string>>;
 }
@@ -65,6 +70,7 @@ export function strategyViews(parts: readonly StrategyStats[]): StrategyView[] {
   return parts.map((p) => ({
     ...p,
     realizedPnl: perCurrency(p.realizedPnl),
+    unrealizedPnl: perCurrency(p.unrealizedPnl),
     commissions: perCurrency(p.commissions),
     taxes: perCurrency(p.taxes),
   }));
@@ -99,6 +105,7 @@ export function storedStrategyViews(stored: unknown): StrategyView[] {
       roundTrips: num('roundTrips'),
       winRate: num('winRate'),
       realizedPnl: amounts('realizedPnl'),
+      unrealizedPnl: p.unrealizedPnl === undefined ? null : amounts('unrealizedPnl'),
       commissions: amounts('commissions'),
       taxes: amounts('taxes'),
     });
@@ -112,7 +119,8 @@ function counted(n: number | null, what: string): string {
 
 /**
  * The reports' rows of a run's parts, one per strategy (`strategy KR  5 trades, 1 round trip, win
- * rate 100.00 %, realized PnL 7,000 KRW before charges, commissions 265 KRW, taxes 1,220 KRW`);
+ * rate 100.00 %, realized PnL 7,000 KRW before charges, unrealized 2,100 KRW, commissions 265 KRW,
+ * taxes 1,220 KRW`; a run stored before the unrealized PnL was kept has none);
  * none for a run of one strategy (its statistics are the run's).
  */
 export function strategyRows(parts: readonly StrategyView[]): [string, string][] {
@@ -124,6 +132,7 @@ export function strategyRows(parts: readonly StrategyView[]): [string, string][]
       counted(p.roundTrips, 'round trip'),
       `win rate ${percentText(p.winRate)}`,
       `realized PnL ${money(p.realizedPnl)} before charges`,
+      ...(p.unrealizedPnl === null ? [] : [`unrealized ${money(p.unrealizedPnl)}`]),
       `commissions ${money(p.commissions)}`,
       `taxes ${money(p.taxes)}`,
     ].join(', '),

@@ -297,7 +297,10 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
       runtime.hosts.map((h) => h.strategyId),
       trades,
       Object.keys(stats.commissions).sort(),
-      (id, currency) => portfolio.book(id).totals(currency as Currency),
+      (id, currency) => ({
+        ...portfolio.book(id).totals(currency as Currency),
+        unrealizedPnl: portfolio.unrealizedPnl(id, currency as Currency),
+      }),
       stats,
     ),
   };

@@ -19,7 +19,7 @@ import type { EngineRuntime, StrategySpec } from '../runtime/engine-runtime.js';
 import type { RunSettings } from '../runtime/tokens.js';
 import { SESSION_DAY_SHIFT_MS, sessionDayKey } from '../stats/equity-stats.js';
 import { performanceStats } from '../stats/performance-stats.js';
-import { strategyStats } from '../stats/strategy-stats.js';
+import { type StrategyMoney, strategyStats } from '../stats/strategy-stats.js';
 
 const DAY_MS = 86_400_000;
 const CURRENCIES: readonly Currency[] = ['KRW', 'USD'];
@@ -163,12 +163,18 @@ export class SessionRecord {
     }
   }
 
-  /** A strategy's realized PnL, commissions and taxes in a currency in this session. */
-  private sessionTotals(strategyId: string, currency: Currency): CurrencyTotals {
+  /**
+   * A strategy's realized PnL, commissions and taxes in a currency in this session, and the
+   * unrealized PnL of what it holds at the end.
+   */
+  private sessionTotals(strategyId: string, currency: Currency): StrategyMoney {
     const now = this.o.portfolio.book(strategyId).totals(currency);
+    // of the positions held at the end, an earlier session's included (as the stop's line counts it)
+    const unrealizedPnl = this.o.portfolio.unrealizedPnl(strategyId, currency);
     const start = this.atStart.get(strategyId)?.get(currency);
-    if (start === undefined) return now;
+    if (start === undefined) return { ...now, unrealizedPnl };
     return {
+      unrealizedPnl,
       cash: now.cash,
       realizedPnl: now.realizedPnl.minus(start.realizedPnl),
       commissions: now.commissions.minus(start.commissions),
