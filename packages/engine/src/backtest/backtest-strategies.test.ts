@@ -154,7 +154,7 @@ describe('runBacktest with several strategies', () => {
     expect(refused).toEqual([
       "risk-strategy-shares: the sell of 2 005930 is more than the strategy's own 0 less 0 held by its open sells (fromAccount: true sells the account's shares)",
       // the account holds 10, all the buyer's: none is the account's alone
-      "risk-strategy-shares: the sell of 2 005930 is more than the strategy's own 0 less 0 held by its open sells and the account's 0 that no strategy of the run holds",
+      "risk-strategy-shares: the sell of 2 005930 is more than the strategy's own 0 less 0 held by its open sells and the account's 0 that no strategy of the run holds or sells",
     ]);
     const equity = outcome.equity.map((p) => p.equity);
     expect(Math.max(...equity)).toBe(equity[0]);

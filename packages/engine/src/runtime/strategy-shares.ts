@@ -3,8 +3,8 @@
  * account also holds the shares of the run's other strategies and, live, shares bought elsewhere.
  * So a sell of a strategy must fit in its own position less what its open sells still sell. A
  * strategy that means to sell the account's shares says so on the order (`fromAccount: true`): its
- * sell may then also take the account's shares that no strategy of the run holds (never another
- * strategy's). A modify that raises a sell's quantity is judged the same way. A sell of more than
+ * sell may then also take the account's shares that no strategy of the run holds, nor another's
+ * open `fromAccount` sell already takes (never another strategy's). A modify that raises a sell's quantity is judged the same way. A sell of more than
  * the account holds is left to the broker's rule (the risk gate and the venue refuse it with the
  * broker's code, as live hears it).
  *
@@ -30,7 +30,7 @@ export interface ShareHolder {
  *
  * @param own - the strategy's position
  * @param selling - what its other open sells still sell
- * @param external - with `fromAccount`, the account's shares no strategy of the run holds; else null
+ * @param external - with `fromAccount`, the account's shares no strategy of the run holds or sells; else null
  */
 export function sharesShortfall(
   symbol: string,
@@ -44,7 +44,7 @@ export function sharesShortfall(
   const start = `the sell of ${quantity.toFixed()} ${symbol} is more than the strategy's own ${own.toFixed()} less ${selling.toFixed()} held by its open sells`;
   return external === null
     ? `${start} (fromAccount: true sells the account's shares)`
-    : `${start} and the account's ${external.toFixed()} that no strategy of the run holds`;
+    : `${start} and the account's ${external.toFixed()} that no strategy of the run holds or sells`;
 }
 
 /** The share checks of a run's strategies. */
@@ -98,14 +98,24 @@ export class StrategyShares {
     // the account itself holds too few: the broker's rule refuses the sell, with the broker's code
     // (the risk gate's, or the venue's), as live would hear it
     if (quantity.gt(account)) return null;
-    const external = this.fromAccount.has(orderId) ? this.unheld(symbol, account) : null;
+    const external = this.fromAccount.has(orderId) ? this.unheld(symbol, account, holder) : null;
     return sharesShortfall(symbol, quantity, own, selling, external);
   }
 
-  /** The account's shares of `symbol` (`account` of them) that no strategy of the run holds (0 or more). */
-  private unheld(symbol: string, account: Decimal): Decimal {
+  /**
+   * The account's shares of `symbol` (`account` of them) that no strategy of the run holds, less
+   * what the other strategies' open sells take of them past their own positions (their
+   * `fromAccount` sells'), 0 or more: `holder`'s own open sells are its `selling`.
+   */
+  private unheld(symbol: string, account: Decimal, holder: ShareHolder): Decimal {
     let theirs = ZERO;
-    for (const h of this.holders) theirs = theirs.plus(h.heldQuantity(symbol));
+    for (const h of this.holders) {
+      const held = h.heldQuantity(symbol);
+      theirs = theirs.plus(held);
+      if (h === holder) continue;
+      const taking = h.openSellRest(symbol, '').minus(held);
+      if (taking.gt(ZERO)) theirs = theirs.plus(taking);
+    }
     return Decimal.max(ZERO, account.minus(theirs));
   }
 }
