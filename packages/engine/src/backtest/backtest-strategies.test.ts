@@ -76,10 +76,10 @@ describe('runBacktest with several strategies', () => {
     expect(outcome.status).toBe('completed');
     expect(outcome.trades.map((t) => `${t.strategyId} ${t.quantity.toFixed()}`)).toEqual(['small 40']);
     expect(refused).toEqual([
-      "big risk-strategy-cash: the buy needs 7000000 KRW, more than the strategy's own cash of 5000000 KRW less 0 KRW held by its open buys",
-      "big risk-strategy-cash: the buy needs 7000000 KRW, more than the strategy's own cash of 5000000 KRW less 0 KRW held by its open buys",
+      "big risk-strategy-cash: the buy needs 7,000,000 KRW, more than the strategy's own cash of 5,000,000 KRW less 0 KRW held by its open buys",
+      "big risk-strategy-cash: the buy needs 7,000,000 KRW, more than the strategy's own cash of 5,000,000 KRW less 0 KRW held by its open buys",
       // its first buy filled at the second bar's open: 5,000,000 - 2,800,000 - 420 commission
-      "small risk-strategy-cash: the buy needs 2800000 KRW, more than the strategy's own cash of 2199580 KRW less 0 KRW held by its open buys",
+      "small risk-strategy-cash: the buy needs 2,800,000 KRW, more than the strategy's own cash of 2,199,580 KRW less 0 KRW held by its open buys",
     ]);
     expect(outcome.refused).toEqual({ 'risk-strategy-cash': 3 });
   });

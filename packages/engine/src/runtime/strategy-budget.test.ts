@@ -63,7 +63,7 @@ describe(budgetShortfall, () => {
     expect(
       budgetShortfall(buy('005930', { quantity: 10, price: 70_100 }), d(1_400_000), working, noPrices),
     ).toBe(
-      "the buy needs 701000 KRW, more than the strategy's own cash of 1400000 KRW less 700000 KRW held by its open buys",
+      "the buy needs 701,000 KRW, more than the strategy's own cash of 1,400,000 KRW less 700,000 KRW held by its open buys",
     );
   });
 
@@ -97,7 +97,7 @@ describe(modifyShortfall, () => {
     // 10 × 80,000 = 800,000 + 700,000 held: within 1,500,000, not within 1,499,999
     expect(modifyShortfall(order, { price: d(80_000) }, d(1_500_000), working, noPrices)).toBeNull();
     expect(modifyShortfall(order, { price: d(80_000) }, d(1_499_999), working, noPrices)).toBe(
-      "the buy needs 800000 KRW, more than the strategy's own cash of 1499999 KRW less 700000 KRW held by its open buys",
+      "the buy needs 800,000 KRW, more than the strategy's own cash of 1,499,999 KRW less 700,000 KRW held by its open buys",
     );
     // a smaller rest at the higher price
     expect(

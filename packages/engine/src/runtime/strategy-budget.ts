@@ -14,6 +14,7 @@ import { type Currency, currencyOf, Decimal, marketOfSymbol, type OrderIntent } 
 import type { OrderCommand } from '../commands/order-commands.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import { intentFields } from '../risk/intent-fields.js';
+import { groupDigits } from '../risk/valuation.js';
 import type { OrderView } from '../strategy/strategy-context.js';
 
 const ZERO = new Decimal(0);
@@ -127,8 +128,8 @@ function shortfall(
   const available = cash.minus(held);
   if (needed.lte(available)) return null;
   return (
-    `the buy needs ${needed.toFixed()} ${currency}, more than the strategy's own cash of ` +
-    `${cash.toFixed()} ${currency} less ${held.toFixed()} ${currency} held by its open buys`
+    `the buy needs ${groupDigits(needed.toFixed())} ${currency}, more than the strategy's own cash of ` +
+    `${groupDigits(cash.toFixed())} ${currency} less ${groupDigits(held.toFixed())} ${currency} held by its open buys`
   );
 }
 
