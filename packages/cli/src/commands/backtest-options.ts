@@ -141,6 +141,9 @@ function strategyInputs(strategyArguments: readonly string[], flags: BacktestFla
   }
   const inputs = strategyArguments.map((argument, i) => {
     const { file, id } = parseStrategyArgument(argument);
+    if (id !== undefined && flags.id !== undefined && flags.id !== id) {
+      throw usage(`the strategy is given two ids, ${id} (${argument}) and ${flags.id} (--id): give one`);
+    }
     const configFile = configs[i];
     return {
       file,
