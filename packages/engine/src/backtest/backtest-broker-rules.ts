@@ -61,7 +61,7 @@ import { DateTime } from 'luxon';
 import type { ModifyOrder, OrderCommand } from '../commands/order-commands.js';
 import type { FxRates } from '../portfolio/fx-rates.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
-import { fromRefusal } from '../risk/broker-rules-check.js';
+import { fromRefusal, namingOppositeOwner } from '../risk/broker-rules-check.js';
 import { type IntentFields, intentFields } from '../risk/intent-fields.js';
 import type { RiskVerdict } from '../risk/risk-gate.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
@@ -152,7 +152,11 @@ export class BacktestBrokerRules {
         if (o.side === intent.side) continue;
         const open = [{ orderId: o.brokerOrderId, symbol: o.symbol, side: o.side }];
         // the rule reads the instrument's market and symbol only
-        return refusalOf(checkOppositePending(instrument as TradableInstrument, intent.side, open));
+        const verdict = checkOppositePending(instrument as TradableInstrument, intent.side, open);
+        // another strategy's order: the refused one is told whose (it sees its own orders only)
+        return verdict.accepted
+          ? null
+          : fromRefusal(namingOppositeOwner(verdict, o.strategyId, intent.strategyId));
       }
     }
     return this.fundsRefusal(instrument, intent, fields, figures, limit, last, limits);

@@ -84,11 +84,23 @@ function oppositeOfWhom(
   // the order the rule found: the first open one of the other side on the symbol
   const found = others.find((o) => o.symbol === subject.symbol && o.side !== subject.side);
   const owner = input.openOrders.find((o) => o.clientOrderId === found?.orderId)?.strategyId;
-  if (owner === undefined || owner === subject.strategyId) return fromRefusal(refusal);
-  return fromRefusal({
+  return fromRefusal(namingOppositeOwner(refusal, owner, subject.strategyId));
+}
+
+/**
+ * An `opposite-pending-order-exists` refusal with whose the open order is (`…exists: ID, strategy
+ * a's (…)`) when `owner` is known and not `subject`, the strategy refused; else as it is.
+ */
+export function namingOppositeOwner(
+  refusal: BrokerRefusal,
+  owner: string | undefined,
+  subject: string | undefined,
+): BrokerRefusal {
+  if (owner === undefined || owner === subject) return refusal;
+  return {
     ...refusal,
     message: `${refusal.message}, strategy ${owner}'s (the broker takes one side at a time on a KR stock, for the whole account)`,
-  });
+  };
 }
 
 /**
