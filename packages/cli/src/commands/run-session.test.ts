@@ -125,7 +125,7 @@ describe('the run output', () => {
       pnlByStrategy: new Map(),
     };
     expect(statusLine(status, '08:41:02')).toBe(
-      '08:41:02 status  positions: none | open orders 0 | fills 0 | bars 3 (2 waiting for the open) | PnL 0 | requests 40 (429: 0)',
+      '08:41:02 status  holdings: none | open orders 0 | fills 0 | bars 3 (2 waiting for the open) | PnL 0 | requests 40 (429: 0)',
     );
     expect(statusLine({ ...status, barsWaiting: 0 }, '09:00:03')).toContain('| bars 3 | PnL 0');
   });
@@ -168,9 +168,9 @@ describe('the run output', () => {
     expect(statusLine({ ...status, pnl: holding }, '10:15:23')).toContain(
       '| PnL KRW realized 0 unrealized 2,000 charges 101 |',
     );
-    // the positions keep every digit (a fractional share is a quantity, not money)
+    // the holdings keep every digit (a fractional share is a quantity, not money)
     expect(statusLine({ ...status, pnl: { KRW: zero, USD: zero } }, '00:10:26')).toContain(
-      'positions: AAPL 2.354866 |',
+      'holdings: AAPL 2.354866 |',
     );
   });
 

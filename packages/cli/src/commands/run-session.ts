@@ -152,12 +152,16 @@ export function strategyPnlLines(s: LiveStatus, at: string): string[] {
   return [...s.pnlByStrategy].map(([id, pnl]) => `${at} strategy ${id}: PnL ${pnlText(pnl)}`);
 }
 
-/** The status line. */
+/**
+ * The status line. Its `holdings` are the account's (live: the broker's holdings and the run's
+ * fills; paper: the paper account's), shares held before the run included; the strategies' own
+ * positions are in their PnL. Before, labelled `positions`, they were read as the strategies'.
+ */
 export function statusLine(s: LiveStatus, at: string): string {
   const positions = [...s.positions].map(([sym, q]) => `${sym} ${fmt(q)}`).join(', ') || 'none';
   const pnl = pnlText(s.pnl);
   return (
-    `${at} status  positions: ${positions} | open orders ${s.openOrders} | fills ${s.fills} | bars ${s.bars}` +
+    `${at} status  holdings: ${positions} | open orders ${s.openOrders} | fills ${s.fills} | bars ${s.bars}` +
     (s.barsWaiting > 0 ? ` (${s.barsWaiting} waiting for the open)` : '') +
     ` | PnL ${pnl} | requests ${s.requests} (429: ${s.rateLimited})` +
     (s.risk === undefined ? '' : ` | ${s.risk}`)

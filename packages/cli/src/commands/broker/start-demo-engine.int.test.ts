@@ -21,7 +21,7 @@ describe('runEngineDemo (pnpm start)', () => {
     expect(text).toMatch(/ order {2}(BUY|SELL) 10 \d{6} MARKET/);
     expect(text).toMatch(/ accepted .* as broker order /);
     expect(text).toMatch(/ fill {3}(BUY|SELL) 10 \d{6} @ [\d,]+ KRW \(commission [\d,]+/);
-    expect(text).toMatch(/ status {2}positions: .* \| open orders \d+ \| fills \d+/);
+    expect(text).toMatch(/ status {2}holdings: .* \| open orders \d+ \| fills \d+/);
     expect(fills).toBeGreaterThan(0);
     expect(text).toMatch(new RegExp(`^summary: \\d+ orders, ${fills} fills, \\d+ bars$`, 'm'));
     // to the won, as the status lines print it (before: 'realized -28000.00, charges 12485.00')
