@@ -103,6 +103,19 @@ function barMarks(marks: MarkBook, fx: FxRates, clock: Clock): MarkSource {
   };
 }
 
+/**
+ * Whether a risk configuration (raw or parsed) disables the risk module: `enabled: false` (it
+ * defaults to true; a configuration the schema refuses fails when the risk module parses it).
+ */
+function riskDisabled(config: unknown): boolean {
+  return typeof config === 'object' && config !== null && (config as { enabled?: unknown }).enabled === false;
+}
+
+/** A refusal of the broker's rules as the venue reports it, else null. */
+function refusalOf(verdict: RiskVerdict | null): { code: string; reason: string } | null {
+  return verdict === null || verdict.accepted ? null : verdict;
+}
+
 /** What the backtest module needs from its caller. */
 export interface BacktestBindings {
   readonly settings: RunSettings;
@@ -157,25 +170,36 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     bind(BacktestSymbols).toConstantValue(new BacktestSymbols());
     bind(RiskGate)
       .toDynamicValue((ctx) => {
+        const venue = ctx.get<SimulatedVenue<Bar>>(BacktestVenue);
         const brokerRules = new BacktestBrokerRules({
           marks: ctx.get(MarkBook),
           fx: b.fx,
           clock: ctx.get(ClockToken),
-          venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
+          venue,
           // minute bars: an order is placed at a bar's close; daily bars: for the next open
           sessionRules: b.settings.interval !== '1d',
           limits,
         });
+        // The risk module on judges the broker's rules before the venue and denies (`OrderDenied`),
+        // as in paper and live. Off, the venue judges a new order by them as it takes it
+        // (`OrderSubmitted`, then `OrderRejected`), as live's broker answers it, and the risk module
+        // a modify or cancel (`OrderModifyRejected`, `OrderCancelRejected`, as live's strategy hears
+        // them); on, the venue has no rules to consult (no extra work per order).
+        const off = riskDisabled(b.risk);
+        if (off) venue.judgeOrdersBy((command) => refusalOf(brokerRules.check(command)));
         const risk = createRiskGateBinding({
           clock: ctx.get(ClockToken),
           config: b.risk,
           mode: 'backtest',
-          venue: ctx.get<SimulatedVenue<Bar>>(BacktestVenue),
+          venue,
           // an order's value at its symbol's last close and the run's rate, as live values it
           // at the last price (made a Decimal per order, never per bar)
           marks: barMarks(ctx.get(MarkBook), b.fx, ctx.get(ClockToken)),
           barPnl: ctx.get(BarDayPnl),
-          brokerRules: (command) => brokerRules.check(command) ?? undefined,
+          brokerRules: off
+            ? (command) =>
+                command.type === 'SubmitOrder' ? undefined : (brokerRules.check(command) ?? undefined)
+            : (command) => brokerRules.check(command) ?? undefined,
         });
         // the kill switch's halts, told to the user (the run's logger)
         const halts = ctx.get(BacktestHalts);

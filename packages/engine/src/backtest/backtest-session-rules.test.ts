@@ -68,6 +68,35 @@ describe('a minute backtest judges the session rules', () => {
     ]);
   });
 
+  it('with the risk module disabled, takes a market order in the pre-market and rejects it, as the broker does live', async () => {
+    const seen: string[] = [];
+    class Early extends Strategy {
+      override onBar(bar: Bar): void {
+        if (kst(bar.closeTime) === '08:59' || kst(bar.closeTime) === '09:00') this.ctx.buy(bar.symbol, 1);
+      }
+      override onOrderEvent(event: OrderEvent): void {
+        const code = 'code' in event ? ` ${event.code}` : '';
+        seen.push(`${kst(this.ctx.now())} ${event.type}${code}`);
+      }
+    }
+    const start = Date.parse('2026-03-03T08:58:00+09:00');
+    const bars = minuteBars('005930', [70_000, 70_000, 70_100, 70_100], start);
+    const { outcome } = await backtestBars([{ strategyClass: Early }], bars, {
+      start,
+      risk: { enabled: false },
+    });
+    expect(outcome.status).toBe('completed');
+    expect(outcome.refused).toEqual({ 'order-type-not-allowed': 1 });
+    // live's strategy hears the same of the broker's 422 (before: `OrderDenied`, only the code was live's)
+    expect(seen).toEqual([
+      '08:59 OrderSubmitted',
+      '08:59 OrderRejected order-type-not-allowed',
+      '09:00 OrderSubmitted',
+      '09:00 OrderAccepted',
+      '09:01 OrderFilled',
+    ]);
+  });
+
   it('follows the KRX late opening of the CSAT day (regular 10:00–16:30 KST), saying when it opens', async () => {
     outcomes.length = 0;
     const reasons: string[] = [];
@@ -165,42 +194,48 @@ describe('a minute backtest judges the session rules', () => {
     ]);
   });
 
-  it('refuses to modify or cancel a working order outside order hours', async () => {
-    const seen: string[] = [];
-    let id = '';
-    class ChangesAtNight extends Strategy {
-      override onStart(): void {
-        // 18:30 New York: the after-market ended at 18:00, the day market opens at 20:00
-        this.ctx.setTimer('night', { at: Date.parse('2026-03-03T18:30:00-05:00') });
+  it.each([
+    ['on', {}],
+    ['disabled', { enabled: false }],
+  ])(
+    'refuses to modify or cancel a working order outside order hours (the risk module %s)',
+    async (_name, risk) => {
+      const seen: string[] = [];
+      let id = '';
+      class ChangesAtNight extends Strategy {
+        override onStart(): void {
+          // 18:30 New York: the after-market ended at 18:00, the day market opens at 20:00
+          this.ctx.setTimer('night', { at: Date.parse('2026-03-03T18:30:00-05:00') });
+        }
+        override onBar(bar: Bar): void {
+          if (id === '') id = this.ctx.buy(bar.symbol, 1, 150);
+        }
+        override onTimer(): void {
+          this.ctx.modify(id as never, { price: 151 });
+          this.ctx.cancel(id as never);
+        }
+        override onOrderEvent(event: OrderEvent): void {
+          const code = 'code' in event ? ` ${event.code}` : '';
+          seen.push(`${event.type}${code}`);
+        }
       }
-      override onBar(bar: Bar): void {
-        if (id === '') id = this.ctx.buy(bar.symbol, 1, 150);
-      }
-      override onTimer(): void {
-        this.ctx.modify(id as never, { price: 151 });
-        this.ctx.cancel(id as never);
-      }
-      override onOrderEvent(event: OrderEvent): void {
-        const code = 'code' in event ? ` ${event.code}` : '';
-        seen.push(`${event.type}${code}`);
-      }
-    }
-    const start = Date.parse('2026-03-03T17:58:00-05:00');
-    // then the day market's first bar: a timer fires before the bar it precedes
-    const bars = [
-      ...minuteBars('AAPL', [200, 200, 200], start),
-      ...minuteBars('AAPL', [200], Date.parse('2026-03-03T20:01:00-05:00')),
-    ];
-    await backtestBars([{ strategyClass: ChangesAtNight }], bars, { start });
-    expect(seen).toEqual([
-      'OrderSubmitted',
-      'OrderAccepted',
-      'OrderModifyRejected order-hours-closed',
-      'OrderCancelRejected order-hours-closed',
-      // still working: a DAY order, it ends with its trading day (before the next one's first bar)
-      'OrderExpired',
-    ]);
-  });
+      const start = Date.parse('2026-03-03T17:58:00-05:00');
+      // then the day market's first bar: a timer fires before the bar it precedes
+      const bars = [
+        ...minuteBars('AAPL', [200, 200, 200], start),
+        ...minuteBars('AAPL', [200], Date.parse('2026-03-03T20:01:00-05:00')),
+      ];
+      await backtestBars([{ strategyClass: ChangesAtNight }], bars, { start, risk });
+      expect(seen).toEqual([
+        'OrderSubmitted',
+        'OrderAccepted',
+        'OrderModifyRejected order-hours-closed',
+        'OrderCancelRejected order-hours-closed',
+        // still working: a DAY order, it ends with its trading day (before the next one's first bar)
+        'OrderExpired',
+      ]);
+    },
+  );
 
   it('refuses a US amount order in the regular session’s last hour', async () => {
     outcomes.length = 0;

@@ -258,7 +258,10 @@ describe('runBacktest', () => {
   });
 
   // the owner's limits out of the way (140,000,000 KRW is over the 30,000,000 default), or the risk
-  // module disabled: the broker's rules judge all the same (they are the broker's, not the owner's)
+  // module disabled: the broker's rules judge all the same (they are the broker's, not the owner's).
+  // On, the risk module denies before the venue, as in paper and live (`OrderDenied`); off, the
+  // venue takes the order and rejects it with the broker's code, as live's broker answers it
+  // (`OrderSubmitted`, then `OrderRejected`; before, `OrderDenied`: only the code was live's)
   const LIMIT = '1000000000000';
   it.each([
     [
@@ -270,12 +273,14 @@ describe('runBacktest', () => {
           maxTotalPositionValueKrw: LIMIT,
         },
       },
+      'OrderDenied',
     ],
-    ['with the risk module disabled', { enabled: false }],
+    ['with the risk module disabled', { enabled: false }, 'OrderSubmitted OrderRejected'],
   ])(
-    'denies what the broker refuses whatever the session (%s): an unconfirmed order of 100,000,000 KRW or more, a KR order against an open one of the other side',
-    async (_name, risk) => {
+    'refuses what the broker refuses whatever the session (%s): an unconfirmed order of 100,000,000 KRW or more, a KR order against an open one of the other side',
+    async (_name, risk, refused) => {
       const seen: string[] = [];
+      const submitted = new Set<string>();
       class Large extends Strategy {
         n = 0;
         override onBar(bar: Bar): void {
@@ -291,8 +296,11 @@ describe('runBacktest', () => {
           }
         }
         override onOrderEvent(event: OrderEvent): void {
-          if (event.type === 'OrderDenied' || event.type === 'OrderRejected')
-            seen.push(`${event.type} ${event.code}`);
+          if (event.type === 'OrderSubmitted') submitted.add(event.clientOrderId);
+          if (event.type === 'OrderDenied' || event.type === 'OrderRejected') {
+            const told = submitted.has(event.clientOrderId) ? 'OrderSubmitted ' : '';
+            seen.push(`${told}${event.type} ${event.code}`);
+          }
           if (event.type === 'OrderFilled') seen.push(`${event.type} ${event.fill.quantity.toFixed()}`);
         }
       }
@@ -306,11 +314,11 @@ describe('runBacktest', () => {
       );
       expect(outcome.status).toBe('completed');
       expect(seen).toEqual([
-        'OrderDenied confirm-high-value-required',
+        `${refused} confirm-high-value-required`,
         // 50,000 × 70,000 = 3,500,000,000 KRW: over the broker's maximum, confirmed or not
-        'OrderDenied max-order-amount-exceeded',
+        `${refused} max-order-amount-exceeded`,
         'OrderFilled 2000',
-        'OrderDenied opposite-pending-order-exists',
+        `${refused} opposite-pending-order-exists`,
       ]);
     },
   );

@@ -309,9 +309,11 @@ export class PaperAccount {
    * The risk module's `gate`, closed to new orders and modifies while the store refuses writes, and
    * to a market buy with no price to hold its cash at; the risk module's `market`, its view of the
    * broker's market data, gives the last prices paper holds orders with no limit at. With the risk
-   * module disabled (`config.enabled` false) it also denies what the broker would refuse, by the
+   * module disabled (`config.enabled` false) what the broker would refuse is refused by the
    * broker's rules against that view, the paper ledger and the module's `book`
-   * ({@link PaperBrokerRules}, see {@link PaperStoreGate}).
+   * ({@link PaperBrokerRules}) as the broker answers it live: a modify or cancel by the gate
+   * (`OrderModifyRejected`, `OrderCancelRejected`, see {@link PaperStoreGate}), a new order by the
+   * paper venue as it takes it (`OrderSubmitted`, then `OrderRejected`, stored REJECTED).
    */
   guard(gate: RiskGate, risk: Pick<RiskModule, 'market' | 'book' | 'config'>): RiskGate {
     const { market } = risk;
@@ -319,6 +321,14 @@ export class PaperAccount {
     const rules = risk.config.enabled
       ? undefined
       : new PaperBrokerRules({ market, orders: risk.book, clock: this.o.clock });
+    this.sim.judgeOrdersBy(
+      rules === undefined
+        ? undefined
+        : (command) => {
+            const verdict = rules.check(command);
+            return verdict.accepted ? null : verdict;
+          },
+    );
     return new PaperStoreGate(gate, this.store, this.reserve, rules);
   }
 

@@ -6,10 +6,12 @@
  * (`confirm-high-value-required`) and one past the maximum amount (`max-order-amount-exceeded`), a
  * KR order against a working order of the other side (`opposite-pending-order-exists`), a modify
  * to a price past the limits or off the grid, and a cancel outside order hours
- * (`order-hours-closed`). Before, the paper venue took them all. Differential: the same strategy,
- * risk off, in a live run (the simulator over HTTP on 127.0.0.1 answers each command) and in a
- * paper run, each over a simulator started at the same instant; the paper run's outcome codes must
- * be the live run's, and the live run's are checked against the spec's codes too.
+ * (`order-hours-closed`). Before, the paper venue took them all; then paper denied a new order
+ * (`OrderDenied`) where live's strategy hears `OrderSubmitted`, then `OrderRejected`. Differential:
+ * the same strategy, risk off, in a live run (the simulator over HTTP on 127.0.0.1 answers each
+ * command) and in a paper run, each over a simulator started at the same instant; the paper run's
+ * outcomes (the events the strategy heard and their codes) must be the live run's, and the live
+ * run's are checked against the spec's codes too.
  */
 import {
   type ClientOrderId,
@@ -50,6 +52,9 @@ let steps: readonly Step[] = [];
 const outcomes: string[] = [];
 const ids: (ClientOrderId | undefined)[] = [];
 
+/** Whether the current step's order was told `OrderSubmitted` (a create the broker took, then answered). */
+let submitted = false;
+
 const OUTCOMES = new Set([
   'OrderAccepted',
   'OrderDenied',
@@ -69,12 +74,17 @@ class Steps extends Strategy {
 
   override onOrderEvent(event: OrderEvent): void {
     const i = outcomes.length;
-    if (i >= steps.length || event.clientOrderId !== ids[i] || !OUTCOMES.has(event.type)) return;
+    if (i >= steps.length || event.clientOrderId !== ids[i]) return;
     const step = steps[i];
+    if (step !== undefined && 'order' in step && event.type === 'OrderSubmitted') submitted = true;
+    if (!OUTCOMES.has(event.type)) return;
     // a modify's or cancel's outcome is its own, not the order's other events
     if (step !== undefined && 'modify' in step && !event.type.startsWith('OrderModif')) return;
     if (step !== undefined && 'cancel' in step && !event.type.startsWith('OrderCancel')) return;
-    outcomes.push(TAKEN.has(event.type) ? 'accepted' : 'code' in event ? String(event.code) : event.type);
+    // a refusal as the strategy hears it: the event types (a create's OrderSubmitted first) and the code
+    const heard = `${submitted && 'order' in (step as Step) ? 'OrderSubmitted ' : ''}${event.type}`;
+    outcomes.push(TAKEN.has(event.type) ? 'accepted' : 'code' in event ? `${heard} ${event.code}` : heard);
+    submitted = false;
     this.next();
   }
 
@@ -132,6 +142,7 @@ async function run(
   });
   outcomes.length = 0;
   ids.length = 0;
+  submitted = false;
   const db = openTempDb(closers, `hoga-${mode}-broker-rules-`, s.clock);
   const { handle, events } = await startTestRun(
     { client: s.client, clock: s.clock, db },
@@ -206,14 +217,14 @@ describe('paper with the risk module disabled', () => {
       build: krSteps,
     });
     expect(live).toEqual([
-      'price-out-of-range',
-      'invalid-request',
-      'confirm-high-value-required',
-      'max-order-amount-exceeded',
+      'OrderSubmitted OrderRejected price-out-of-range',
+      'OrderSubmitted OrderRejected invalid-request',
+      'OrderSubmitted OrderRejected confirm-high-value-required',
+      'OrderSubmitted OrderRejected max-order-amount-exceeded',
       'accepted',
-      'opposite-pending-order-exists',
-      'price-out-of-range',
-      'invalid-request',
+      'OrderSubmitted OrderRejected opposite-pending-order-exists',
+      'OrderModifyRejected price-out-of-range',
+      'OrderModifyRejected invalid-request',
     ]);
     expect(paper).toEqual(live);
   }, 120_000);
@@ -226,9 +237,9 @@ describe('paper with the risk module disabled', () => {
       build: usSteps,
     });
     expect(live).toEqual([
-      'invalid-request',
-      'confirm-high-value-required',
-      'max-order-amount-exceeded',
+      'OrderSubmitted OrderRejected invalid-request',
+      'OrderSubmitted OrderRejected confirm-high-value-required',
+      'OrderSubmitted OrderRejected max-order-amount-exceeded',
       'accepted',
     ]);
     expect(paper).toEqual(live);
@@ -253,7 +264,7 @@ describe('paper with the risk module disabled', () => {
       speed: 5,
       build,
     });
-    expect(live).toEqual(['accepted', 'order-hours-closed']);
+    expect(live).toEqual(['accepted', 'OrderCancelRejected order-hours-closed']);
     expect(paper).toEqual(live);
   }, 120_000);
 });

@@ -18,8 +18,14 @@
  * hours alone ({@link paperSessionRefusal}) and the rest is left to the paper venue, as before:
  * with the risk module disabled, paper never refuses an order for data hoga lacks.
  *
+ * A new order is judged by the paper venue as it takes it (`SimulatedVenue.judgeOrdersBy`):
+ * `OrderSubmitted`, then `OrderRejected` with the broker's code and message, stored REJECTED, as
+ * live's broker takes and answers it; a modify or cancel by the paper gate (`PaperStoreGate`:
+ * `OrderModifyRejected`, `OrderCancelRejected`, as live's strategy hears them).
+ *
  * Before, the paper venue took them: a KR buy above the day's upper limit rested in paper, and an
  * order the broker refuses as not confirmed was rejected `insufficient-buying-power` (or filled).
+ * Then the gate denied a new order (`OrderDenied`): only the code was live's.
  *
  * @module
  */

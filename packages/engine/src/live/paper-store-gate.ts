@@ -12,10 +12,15 @@
  * A market buy by quantity with no price to hold its cash at (see {@link PaperReserve}) is denied
  * too, before the risk module takes its reservation: the paper venue would hold nothing for it.
  *
- * With the risk module disabled, an order, modify or cancel the broker would refuse (order hours,
- * the session's order types, price limits and ticks, the high-value confirmation, the maximum
- * amount, the KR opposite side, …) is denied with the broker's code ({@link PaperBrokerRules}): the
- * risk module judges these when on; off, nothing did.
+ * With the risk module disabled, a modify or cancel the broker would refuse (its fields, price
+ * limits and ticks, order hours, …) is refused with the broker's code ({@link PaperBrokerRules}),
+ * `OrderModifyRejected` or `OrderCancelRejected` as live's strategy hears it; a new order the broker
+ * would refuse (order hours, the session's order types, price limits and ticks, the high-value
+ * confirmation, the maximum amount, the KR opposite side, …) is let through to the paper venue,
+ * which judges it by the same rules as it takes it (`OrderSubmitted`, then `OrderRejected` with the
+ * broker's code, stored REJECTED: see `PaperAccount.guard`), as live's broker takes and answers it.
+ * Before, it was denied here (`OrderDenied`): only the code was live's. The risk module judges these
+ * when on, and denies them in every mode.
  *
  * A cancel goes through: it only takes risk off, the paper venue needs nothing stored to cancel,
  * and its events (`OrderCancelRequested`, `OrderCanceled`) wait in the store's outbox behind the
@@ -63,17 +68,21 @@ export class PaperStoreGate implements RiskGate {
 
   /**
    * Refuses a create or modify while the store refuses writes, with the risk module disabled a
-   * command the broker refuses, and a market buy with no price to hold it at; else the risk
-   * module's verdict.
+   * modify or cancel the broker refuses, and a market buy with no price to hold it at (unless the
+   * broker refuses it: the venue rejects it then, as the broker would); else the risk module's
+   * verdict.
    */
   check(command: OrderCommand): RiskVerdict {
     if (command.type !== 'CancelOrder') {
       const reason = this.store.refusal;
       if (reason !== null) return { accepted: false, code: STORE_UNAVAILABLE, reason };
     }
-    const broker = this.rules?.check(command);
-    if (broker !== undefined && !broker.accepted) return broker;
-    if (command.type !== 'SubmitOrder') return this.gate.check(command);
-    return this.reserve?.refusal(command.intent) ?? this.gate.check(command);
+    if (command.type !== 'SubmitOrder') {
+      const broker = this.rules?.check(command);
+      return broker !== undefined && !broker.accepted ? broker : this.gate.check(command);
+    }
+    const unpriced = this.reserve?.refusal(command.intent) ?? null;
+    if (unpriced !== null && this.rules?.check(command).accepted !== false) return unpriced;
+    return this.gate.check(command);
   }
 }

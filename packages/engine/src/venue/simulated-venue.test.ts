@@ -95,6 +95,36 @@ function cancelOf(clientOrderId: ClientOrderId): OrderCommand {
 }
 
 describe('SimulatedVenue', () => {
+  it("rejects a new order its broker's rules refuse as it takes it (OrderSubmitted, then OrderRejected), holding nothing for it", () => {
+    const { venue, events, at } = setup();
+    venue.judgeOrdersBy((command) =>
+      command.intent.orderType === 'LIMIT'
+        ? { code: 'price-out-of-range', reason: 'price 99000 is outside the daily limits, 49000 to 91000' }
+        : null,
+    );
+    const refused = submit('BUY', 10, 99_000);
+    venue.executeNow(refused);
+    expect(events.map((e) => e.type)).toEqual(['OrderSubmitted', 'OrderRejected']);
+    expect(events[1]).toMatchObject({
+      clientOrderId: idOf(refused),
+      code: 'price-out-of-range',
+      reason: 'price 99000 is outside the daily limits, 49000 to 91000',
+    });
+    expect(venue.workingCount).toBe(0);
+    expect(venue.ledger.buyingPower('KRW').toFixed()).toBe('10000000');
+    // what they let through is taken as before; without rules (the risk module on) nothing is judged
+    venue.executeNow(submit('BUY', 10));
+    venue.judgeOrdersBy(undefined);
+    venue.executeNow(submit('BUY', 1, 99_000));
+    at(bar(0, 70_000));
+    expect(events.slice(2).map((e) => e.type)).toEqual([
+      'OrderSubmitted',
+      'OrderAccepted',
+      'OrderSubmitted',
+      'OrderAccepted',
+    ]);
+  });
+
   it("accepts an order, fills it on a later bar with the broker's commission and books it on the ledger", async () => {
     const { venue, events, at } = setup();
     await venue.execute(submit('BUY', 10));

@@ -53,6 +53,15 @@ export interface SimulatedVenueOptions<M> extends OrderBuildOptions {
 }
 
 /**
+ * The broker's rules a simulated venue judges a new order by, where the broker would judge them and
+ * nothing before the venue does (the risk module disabled, paper and backtest): the broker's
+ * refusal (its code and message), else null. See {@link SimulatedVenue.judgeOrdersBy}.
+ */
+export type VenueOrderRules = (
+  command: SubmitOrder,
+) => { readonly code: string; readonly reason: string } | null;
+
+/**
  * A venue over the broker model, generic over the market view `M` its fill model matches against.
  *
  * @typeParam M - the market view (`Bar` for backtests, an order book for paper trading)
@@ -61,6 +70,8 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   private readonly orders = new VenueOrders();
   private readonly events: VenueEvents;
   private readonly dayEnds = new DayOrderEnds();
+  /** The broker's rules a new order is judged by as the venue takes it (none: the risk module judges them). */
+  private orderRules: VenueOrderRules | undefined;
 
   /** Every order event, synchronously as it happens. */
   readonly events$: Observable<OrderEvent>;
@@ -74,6 +85,18 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   /** The account's books. */
   get ledger(): Ledger {
     return this.options.ledger;
+  }
+
+  /**
+   * Judges each new order by the broker's `rules` as the venue takes it, as the broker does live:
+   * an order they refuse is told `OrderSubmitted`, then `OrderRejected` with the broker's code and
+   * message, and ends REJECTED (before, paper and backtests denied it before the venue, and the
+   * strategy heard `OrderDenied`, never the `OrderRejected` live's strategy hears). Given only while
+   * the risk module is disabled: on, the risk module judges the same rules before the venue and
+   * denies (`OrderDenied`) in every mode, and the venue does no extra work per order.
+   */
+  judgeOrdersBy(rules: VenueOrderRules | undefined): void {
+    this.orderRules = rules;
   }
 
   /** Number of working orders. */
@@ -287,8 +310,17 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     const order = buildOrder(intent, now, this.options, this.events, this.dayEnds);
     const instrument = order.instrument;
     const limit = order.price;
+    // the broker's rules with the risk module disabled, judged on the account before this order
+    const rules = this.orderRules;
+    const broker = rules === undefined ? null : rules(command);
     this.orders.add(order);
     this.events.submitted(order, intent, now);
+    if (broker !== null) {
+      order.state = 'REJECTED';
+      this.orders.end(order);
+      this.events.rejected(order, now, broker.code, broker.reason);
+      return;
+    }
     // the broker's price grid (a backtest's gate applies the owner's guards only): a KR price off
     // its ticks is refused, a US price truncated onto its grid, as the broker does
     if (limit !== null) {
