@@ -248,6 +248,8 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
           // a DAY order whose day ended with the last bar (a KR minute run to 20:00) ends there,
           // before onStop: no later bar comes to end it (before, it was left "still working")
           if (runtime.failure === null) {
+            // the daily loss limits after the last bar, before its DAY orders end (a halt cancels them)
+            container.get(BarDayPnl).end();
             venue.expireDayOrdersBefore(clock.nowMs() + 1, clock);
             await runtime.settle();
           }

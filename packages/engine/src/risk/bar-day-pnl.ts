@@ -91,6 +91,14 @@ export class BarDayPnl {
     this.barDay = tradingDayStartMs(t, this.tradingDayStartHourKst);
   }
 
+  /**
+   * The run's bars ended: the limits as its last bar time left them (no later bar time comes to
+   * evaluate them; before, a loss past the limit on the run's last day halted nothing).
+   */
+  end(): void {
+    if (!Number.isNaN(this.lastTime)) this.onTime?.();
+  }
+
   /** A close of the symbol in `slot` (called before the bar book writes it). */
   moved(slot: number, close: number): void {
     if (this.barDay !== this.day) this.reach(this.barDay);

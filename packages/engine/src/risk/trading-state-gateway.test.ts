@@ -189,6 +189,29 @@ describe('TradingStateGateway', () => {
       expect(store.journalled.at(-1)).toMatchObject({ to: 'ACTIVE', source: 'new-trading-day' });
     });
   });
+  it('trips a kill switch again on a later day with nothing read in between: its lapse, then the new halt', () => {
+    // a backtest's strategy that orders nothing after its first halt: no read lapsed the halt,
+    // and the trip of a later day was journalled as no change of the state in force (HALTED to
+    // HALTED): not counted among the run's halts, not logged
+    const { gateway, clock, store } = setup();
+    const seen: string[] = [];
+    gateway.changes$.subscribe((c) => seen.push(`${c.from}→${c.to} ${c.source}`));
+    const s1 = { kind: 'strategy', strategyId: 's1' } as const;
+    gateway.set(s1, 'HALTED', 'daily-loss', 'lost on day 1', T0 + 1000);
+    clock.advance(5000);
+    expect(gateway.set(s1, 'HALTED', 'daily-loss', 'lost on day 2', T0 + 9000)).toBe(true);
+    expect(seen).toEqual([
+      'ACTIVE→HALTED daily-loss',
+      'HALTED→ACTIVE new-trading-day',
+      'ACTIVE→HALTED daily-loss',
+    ]);
+    expect(changed(store).map((c) => c.reason)).toEqual([
+      'lost on day 1',
+      'a new trading day began',
+      'lost on day 2',
+    ]);
+    expect(gateway.entry(s1)).toMatchObject({ reason: 'lost on day 2', untilMs: T0 + 9000 });
+  });
 
   describe('.reset', () => {
     it('puts every restricted scope back to ACTIVE by hand', () => {

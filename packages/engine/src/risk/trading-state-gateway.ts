@@ -173,6 +173,10 @@ export class TradingStateGateway {
     // the scope since the last read, and what it set must stay (read again only for a change)
     if (this.setting(scope, to, source) === undefined) return false;
     this.sync();
+    // a state in force past its end lapses first, as a read of the scope lapses it: the change is
+    // then one from what holds now (a kill switch tripping again on a later day, with nothing read
+    // in between, was journalled as no change of the state in force, and a backtest missed its halt)
+    this.entry(scope);
     const change = this.setting(scope, to, source);
     if (change === undefined) return false;
     const { others, from, gone } = change;
@@ -187,8 +191,10 @@ export class TradingStateGateway {
   /** Lifts the state `source` holds of a scope, if it holds one (stale data recovering). */
   liftIf(scope: RiskScope, source: TradingStateSource, reason: string): boolean {
     if (!this.current(scope).kept.some((l) => l.source === source)) return false;
-    // as in set: on the states as kept now (an operator's reset since the last read stays)
+    // as in set: on the states as kept now (an operator's reset since the last read stays), a
+    // state in force past its end lapsed first
     this.sync();
+    this.entry(scope);
     const { kept, lapsed: gone } = this.current(scope);
     const mine = kept.find((l) => l.source === source);
     if (mine === undefined) return false;
