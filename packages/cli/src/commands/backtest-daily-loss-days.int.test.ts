@@ -114,3 +114,48 @@ describe('hoga backtest and the daily loss limit on later days', () => {
     expect(report.stats.halts).toEqual({ 'strategy:a': expected.length });
   }, 120_000);
 });
+
+describe('hoga backtest and the daily loss limit at the day edge', () => {
+  it('counts the US after-market’s last minute (07:59–08:00 KST in winter) in the day it closes, not the next', async () => {
+    // 10 AAPL bought in the last after-market minute of Monday 27 January 2025 (New York), the
+    // bar stamped 18:00 New York = 08:00 KST on the 28th: its commission (0.1 %, about 2,500 KRW)
+    // loses the 1,000 KRW limit; the position then moves less than that until 10:06 KST. Live sees that fill before 08:00, in the trading day of the 27th, and halts the
+    // strategy until 08:00; a buy in the next day's day market (10:06 KST) is accepted. Before, the
+    // backtest counted the fill in the day of the 28th and halted the strategy all that day: the
+    // buy was denied risk-halted.
+    const config = join(dir, 'edge.json');
+    const db = join(dir, 'edge.sqlite');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        orders: {
+          '2025-01-27T17:58:00-05:00': { quantity: 10, price: 177.5 },
+          '2025-01-28T10:06:00+09:00': { quantity: 1, price: 177.5 },
+        },
+      }),
+    );
+    const result = await hogaBacktest([
+      `${ORDERS_ON_DATES}:a`,
+      ...['--config', config, '--risk-config', join(dir, 'risk.json')],
+      ...['--symbols', 'AAPL', '--interval', '1m', '--from', '2025-01-27', '--to', '2025-01-28'],
+      ...['--verbose', '--json', ...simFlags(sim.url), '--db', db],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    // the simulator's bars: one stamped at the day edge, the next at 10:01 KST (the day market)
+    const closes = cachedBars(db, 'AAPL', '2025-01-27', '2025-01-28', '1m').map((b) => b.closeTime);
+    const edge = Date.parse('2025-01-28T08:00:00+09:00');
+    expect(closes).toContain(edge);
+    expect(closes).toContain(Date.parse('2025-01-28T10:06:00+09:00'));
+    const report = JSON.parse(result.stdout) as BacktestJson;
+    expect(report.trades.map((t) => `${t.time} ${t.side} ${t.quantity}`)).toEqual([
+      '2025-01-28T08:00:00.000+09:00 BUY 10',
+      expect.stringMatching(/^2025-01-28T10:0\d:00\.000\+09:00 BUY 1$/),
+    ]);
+    expect(report.stats.refused).toEqual({});
+    // the halt is of the trading day of the 27th: it ends at the bar's stamp (before: at 08:00 of the 29th)
+    const halts = [
+      ...result.stderr.matchAll(/halted strategy a: .*\(scope=strategy:a, at=(\S+), until=(\S+)\)/g),
+    ];
+    expect(halts[0]?.slice(1)).toEqual(['2025-01-28T08:00:00.000+09:00', '2025-01-28T08:00:00.000+09:00']);
+  }, 120_000);
+});

@@ -321,3 +321,32 @@ describe('the daily loss limit with dailyLossAction "reduce"', () => {
     expect(outcome.trades).toHaveLength(1);
   });
 });
+
+describe('the daily loss limit at the day edge in a backtest', () => {
+  it('counts a bar stamped exactly at the day’s start (07:59–08:00 KST) in the day it closes', async () => {
+    // 100 bought at 70,000 on Monday; a bar stamped Tuesday 08:00 KST (the minute 07:59–08:00,
+    // as the US after-market's last is in winter) closes at 59,000: Monday lost 1,100,000. Live
+    // sees that price before 08:00 and halts the strategy until 08:00; Tuesday counts from 59,000.
+    // Before, the backtest counted the fall in Tuesday's PnL: halted all Tuesday, its buy denied.
+    const seen: string[] = [];
+    const Cls = planned({ 1: (ctx) => ctx.buy('005930', 100), 6: (ctx) => ctx.buy('005930', 10) }, seen);
+    const edge = Date.parse('2026-02-24T08:00:00+09:00');
+    const { logger, records } = recordingLogger('info');
+    const { outcome } = await backtestBars(
+      [{ strategyClass: Cls }],
+      [
+        ...minuteBars('005930', [70_000, 70_000, 70_000]),
+        ...minuteBars('005930', [59_000], edge),
+        ...minuteBars('005930', [59_000, 59_000, 59_000], T0 + DAY),
+      ],
+      { cash: RICH, logger },
+    );
+    const halts = records.filter((r) => r.component === 'risk' && r.level === 30);
+    expect(halts.map((r) => [r.at, r.until])).toEqual([
+      ['2026-02-24T08:00:00.000+09:00', '2026-02-24T08:00:00.000+09:00'],
+    ]);
+    expect(seen).toEqual(['1 filled 70000', '6 filled 59000']);
+    expect(outcome.refused).toEqual({});
+    expect(outcome.halts).toEqual({ 'strategy:Planned': 1 });
+  });
+});

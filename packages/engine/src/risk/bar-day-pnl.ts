@@ -18,7 +18,7 @@
 import { type Decimal, decimalOfNumber, type Fill } from '@hoga/core';
 import { unrealisedToday } from './day-references.js';
 import { costResidual, type Holding, numberOf } from './risk-book-records.js';
-import { toKrw, tradingDayStartMs } from './valuation.js';
+import { BAR_CLOSE_DAY_SHIFT_MS, toKrw, tradingDayStartMs } from './valuation.js';
 
 /** Running sums of one scope (a strategy, or the account), native currencies. */
 interface ScopeSums {
@@ -88,7 +88,8 @@ export class BarDayPnl {
     this.lastTime = t;
     // the limits as the last time left them (the clock is still there)
     this.onTime?.();
-    this.barDay = tradingDayStartMs(t, this.tradingDayStartHourKst);
+    // a bar stamped at a day's start closes the day before: its close and fills are of that day
+    this.barDay = tradingDayStartMs(t - BAR_CLOSE_DAY_SHIFT_MS, this.tradingDayStartHourKst);
   }
 
   /**

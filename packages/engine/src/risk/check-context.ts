@@ -50,6 +50,11 @@ export class CheckContext implements RiskContext {
   ) {}
 
   /** @inheritdoc */
+  get dayShiftMs(): number {
+    return this.view.dayShiftMs ?? 0;
+  }
+
+  /** @inheritdoc */
   stateEntry(scope: RiskScope): TradingStateReason | undefined {
     return this.entryOf?.(scope);
   }

@@ -59,7 +59,7 @@ export class DailyLossSwitch {
     const pnl = this.options.view.dailyPnlKrw(scope.kind === 'strategy' ? scope.strategyId : null, nowMs);
     if (this.tripped.size === 0) return pnl;
     const trip = this.tripped.get(scopeKey(scope));
-    const day = tradingDayOf(nowMs, this.options.config.tradingDayStartHourKst);
+    const day = tradingDayOf(this.dayMs(nowMs), this.options.config.tradingDayStartHourKst);
     if (trip === undefined || trip.day !== day) return pnl;
     // the kill switch still holds (lifted by hand it counts from the trip, whatever else holds the scope)
     if (this.options.gateway.held(scope, TradingStateSource.DAILY_LOSS) !== undefined) return pnl;
@@ -79,7 +79,7 @@ export class DailyLossSwitch {
     // Clear before at the same revision of the view's PnL on the same trading day, with no trip to
     // count from: the same PnL against the same limits is clear again (nothing to evaluate).
     const revision = view.revision?.();
-    const dayStartMs = tradingDayStartMs(nowMs, config.tradingDayStartHourKst);
+    const dayStartMs = tradingDayStartMs(this.dayMs(nowMs), config.tradingDayStartHourKst);
     const last = revision === undefined || this.tripped.size > 0 ? undefined : this.clearAt.get(strategyId);
     if (last !== undefined && last.revision === revision && last.dayStartMs === dayStartMs) return true;
     if (this.tripped.size > 0) this.forgetEarlierTrips(nowMs);
@@ -112,7 +112,7 @@ export class DailyLossSwitch {
     for (const scope of breaches) {
       const pnl = scope.kind === 'account' ? ctx.dailyPnlKrw.account : ctx.dailyPnlKrw.strategy;
       const key = scopeKey(scope);
-      const untilMs = nextTradingDayStartMs(nowMs, config.tradingDayStartHourKst);
+      const untilMs = nextTradingDayStartMs(this.dayMs(nowMs), config.tradingDayStartHourKst);
       const limit =
         scope.kind === 'account' ? config.account.dailyLossLimitKrw : ctx.limits.dailyLossLimitKrw;
       const reduce = dailyLossActionOf(ctx, scope) === 'reduce';
@@ -125,7 +125,10 @@ export class DailyLossSwitch {
       );
       if (!changed) continue;
       const raw = view.dailyPnlKrw(scope.kind === 'strategy' ? scope.strategyId : null, nowMs);
-      this.tripped.set(key, { day: tradingDayOf(nowMs, config.tradingDayStartHourKst), pnlKrw: raw });
+      this.tripped.set(key, {
+        day: tradingDayOf(this.dayMs(nowMs), config.tradingDayStartHourKst),
+        pnlKrw: raw,
+      });
       this.cancelOpenOrders(scope, reduce);
     }
     return false;
@@ -149,9 +152,17 @@ export class DailyLossSwitch {
     return dailyPnlFloor(view, strategyId, nowMs) > -strategyLimit;
   }
 
+  /**
+   * The instant whose trading day `nowMs` is of: a backtest's bar stamped at a day's start is of
+   * the day before (see `RiskView.dayShiftMs`), so is its kill switch, which ends at that start.
+   */
+  private dayMs(nowMs: number): number {
+    return nowMs - (this.options.view.dayShiftMs ?? 0);
+  }
+
   /** Drops trips of earlier trading days (today's PnL counts from a trip of today only). */
   private forgetEarlierTrips(nowMs: number): void {
-    const day = tradingDayOf(nowMs, this.options.config.tradingDayStartHourKst);
+    const day = tradingDayOf(this.dayMs(nowMs), this.options.config.tradingDayStartHourKst);
     for (const [key, trip] of this.tripped) if (trip.day !== day) this.tripped.delete(key);
   }
 

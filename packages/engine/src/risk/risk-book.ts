@@ -22,7 +22,7 @@ import {
 } from './risk-book-records.js';
 import { RiskOrders } from './risk-orders.js';
 import type { OpenOrderView, PositionView, RestoredRiskOrder, RiskOrder, RiskView } from './risk-types.js';
-import { toKrw, tradingDayStartMs } from './valuation.js';
+import { BAR_CLOSE_DAY_SHIFT_MS, toKrw, tradingDayStartMs } from './valuation.js';
 
 const ZERO = new Decimal(0);
 const NONE: readonly string[] = [];
@@ -53,6 +53,8 @@ export class RiskBook implements RiskView {
   private barPnl: BarDayPnl | undefined;
   /** Where each strategy's fills in each currency are booked. */
   private readonly slots = new FillSlots((strategyId) => this.holdingsOf(strategyId));
+  /** @inheritdoc */
+  dayShiftMs = 0;
   /** Bumped by every change the PnL answers depend on (fills, prices, the rate, holdings). */
   private changes = 0;
   /** The last PnL answer per strategy (null: the account); checks and fills ask several times per change. */
@@ -84,7 +86,7 @@ export class RiskBook implements RiskView {
   notePrice(symbol: string, price: Decimal, atMs: number): void {
     // positions do not depend on prices: only the PnL answers go stale
     this.changes += 1;
-    this.references.beforePrice(symbol, price, tradingDayStartMs(atMs, this.tradingDayStartHourKst));
+    this.references.beforePrice(symbol, price, this.dayStartOf(atMs));
     this.prices.set(symbol, price);
   }
 
@@ -107,6 +109,12 @@ export class RiskBook implements RiskView {
    */
   followBarCloses(pnl: BarDayPnl): void {
     this.barPnl = pnl;
+    this.dayShiftMs = BAR_CLOSE_DAY_SHIFT_MS;
+  }
+
+  /** Start of the trading day an instant is of (a backtest's bar stamped at a day's start: the day before). */
+  private dayStartOf(ms: number): number {
+    return tradingDayStartMs(ms - this.dayShiftMs, this.tradingDayStartHourKst);
   }
 
   /** @inheritdoc */
@@ -232,7 +240,7 @@ export class RiskBook implements RiskView {
 
   /** @inheritdoc */
   dailyPnlKrw(strategyId: string | null, nowMs: number): Decimal {
-    const day = tradingDayStartMs(nowMs, this.tradingDayStartHourKst);
+    const day = this.dayStartOf(nowMs);
     const revision = this.revision();
     const cached = this.pnlCache.get(strategyId);
     if (cached !== undefined && cached.revision === revision && cached.dayStartMs === day) {
@@ -286,11 +294,7 @@ export class RiskBook implements RiskView {
   dailyPnlKrwInt(strategyId: string | null, nowMs: number): number {
     if (this.references.size > 0 || this.barPnl !== undefined) return Number.NaN;
     this.followRate();
-    return this.realised.sumInt(
-      tradingDayStartMs(nowMs, this.tradingDayStartHourKst),
-      strategyId,
-      this.rateInt,
-    );
+    return this.realised.sumInt(this.dayStartOf(nowMs), strategyId, this.rateInt);
   }
 
   /**
@@ -300,7 +304,7 @@ export class RiskBook implements RiskView {
   dailyPnlKrwFloor(strategyId: string | null, nowMs: number): number {
     if (this.barPnl === undefined) return Number.NaN;
     this.followRate();
-    const day = tradingDayStartMs(nowMs, this.tradingDayStartHourKst);
+    const day = this.dayStartOf(nowMs);
     const rate = this.rateNumber;
     return this.realised.floorKrw(day, strategyId, rate) + this.barPnl.floorKrw(strategyId, day, rate);
   }
@@ -337,7 +341,7 @@ export class RiskBook implements RiskView {
       h = holdingOf(ZERO, ZERO, currency, holdings.size);
       holdings.set(fill.symbol, h);
     }
-    const day = tradingDayStartMs(fill.tsEvent, this.tradingDayStartHourKst);
+    const day = this.dayStartOf(fill.tsEvent);
     // what the holding began the fill's day with (a fill of an earlier day: that day began with it)
     if (day < h.dayStartMs) bookOnDayStart(h, fill);
     else rollDayStart(h, day);

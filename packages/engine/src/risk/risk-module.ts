@@ -26,6 +26,7 @@ import {
   StoreTradingStatePersistence,
   type TradingStatePersistence,
 } from './trading-state-persistence.js';
+import { BAR_CLOSE_DAY_SHIFT_MS } from './valuation.js';
 
 /** Where commands go once accepted (the order manager, a venue). */
 export interface OrderSink {
@@ -124,6 +125,8 @@ export function createRiskModule(options: RiskModuleOptions): RiskModule {
   if (barPnl !== undefined && config.enabled) {
     barPnl.tradingDayStartHourKst = config.tradingDayStartHourKst;
     book.followBarCloses(barPnl);
+    // a bar stamped at a day's start closes the day before: so do the states' ends at its stamp
+    gateway.dayShiftMs = BAR_CLOSE_DAY_SHIFT_MS;
     // as live evaluates them when prices move: a loss past the limit halts and cancels at once
     barPnl.onTime = () => engine.evaluate();
   }

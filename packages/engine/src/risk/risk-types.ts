@@ -127,6 +127,8 @@ export interface TradingStateLayerReason extends TradingStateReason {
 export interface RiskContext {
   /** Engine clock, epoch ms. */
   readonly nowMs: number;
+  /** How long before `nowMs` its trading day is read, ms (see `RiskView.dayShiftMs`; 0 when absent). */
+  readonly dayShiftMs?: number;
   /**
    * The run's mode: a denial names the way out of a halt that works in it (`hoga risk reset`, with
    * `--mode paper` in paper; none reaches a backtest). Live when absent (`hoga order`'s).
@@ -256,6 +258,11 @@ export interface RiskView {
   usdKrw(): Decimal;
   /** Today's PnL in KRW (realised today + unrealised at the last prices) of a strategy, or the account (null). */
   dailyPnlKrw(strategyId: string | null, nowMs: number): Decimal;
+  /**
+   * How long before an instant its trading day is read, ms: a backtest's `BAR_CLOSE_DAY_SHIFT_MS`
+   * (its instants are bar closes: one exactly at a day's start is of the day before), else 0.
+   */
+  readonly dayShiftMs?: number;
   /**
    * A number that changes whenever an answer of {@link RiskView.dailyPnlKrw} may change for the
    * same trading day (a fill, a price, the rate, a restored holding). Without it the risk engine

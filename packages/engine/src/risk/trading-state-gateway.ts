@@ -89,6 +89,12 @@ export class TradingStateGateway {
   private readonly changes = new Subject<TradingStateChanged>();
   /** Every change of a scope's state in force, as it happens. */
   readonly changes$: Observable<TradingStateChanged> = this.changes.asObservable();
+  /**
+   * How long before the clock's instant a state's end is judged, ms: a backtest's
+   * `BAR_CLOSE_DAY_SHIFT_MS` (a kill switch ending at a day's start still holds at a bar stamped
+   * there, which closes the day before), else 0.
+   */
+  dayShiftMs = 0;
 
   /**
    * @param clock - the engine clock (times of changes, lapse of kill switches)
@@ -125,12 +131,12 @@ export class TradingStateGateway {
   entry(scope: RiskScope): TradingStateEntry | undefined {
     const key = scopeKey(scope);
     const cached = this.entries.get(key);
-    if (cached?.untilMs == null || this.clock.nowMs() < cached.untilMs) return cached;
+    if (cached?.untilMs == null || this.lapseNowMs() < cached.untilMs) return cached;
     // the state in force lapsed (a kill switch at the next trading day): what the others hold shows,
     // as kept now (what `hoga risk` set since the last read stays)
     this.sync();
     const entry = this.entries.get(key);
-    if (entry?.untilMs == null || this.clock.nowMs() < entry.untilMs) return entry;
+    if (entry?.untilMs == null || this.lapseNowMs() < entry.untilMs) return entry;
     const layers = this.current(scope, entry);
     return this.commit(scope, layers.kept, NEW_DAY, layers.lapsed) ?? undefined;
   }
@@ -150,7 +156,7 @@ export class TradingStateGateway {
   held(scope: RiskScope, source: TradingStateSource): TradingStateEntry | undefined {
     const entry = this.entry(scope);
     if (entry === undefined) return undefined;
-    const nowMs = this.clock.nowMs();
+    const nowMs = this.lapseNowMs();
     return layersOf(entry).find((l) => l.source === source && !lapsed(l, nowMs));
   }
 
@@ -244,7 +250,7 @@ export class TradingStateGateway {
     for (const scope of targets) {
       const entry = this.entries.get(scopeKey(scope));
       if (entry === undefined) continue;
-      const nowMs = this.clock.nowMs();
+      const nowMs = this.lapseNowMs();
       const gone = layersOf(entry).filter((l) => lapsed(l, nowMs));
       const { kept, lapsed: changes } = this.current(scope, entry);
       if (gone.length > 0) this.commit(scope, kept, NEW_DAY, changes);
@@ -280,12 +286,17 @@ export class TradingStateGateway {
     this.changes.complete();
   }
 
+  /** The instant states' ends are judged at (see {@link TradingStateGateway.dayShiftMs}). */
+  private lapseNowMs(): number {
+    return this.clock.nowMs() - this.dayShiftMs;
+  }
+
   /** The sources' states of a scope: those in force and those past their end. */
   private current(
     scope: RiskScope,
     entry: TradingStateEntry | undefined = this.entries.get(scopeKey(scope)),
   ): { kept: TradingStateEntry[]; lapsed: SourceChange[] } {
-    const nowMs = this.clock.nowMs();
+    const nowMs = this.lapseNowMs();
     const kept: TradingStateEntry[] = [];
     const gone: SourceChange[] = [];
     for (const l of layersOf(entry)) {

@@ -62,6 +62,15 @@ export function tradingDayStartMs(nowMs: number, startHourKst: number): number {
   return Math.floor((nowMs + shift) / DAY_MS) * DAY_MS - shift;
 }
 
+/**
+ * How long before a backtest's instant its trading day is read, ms. A backtest's instants are its
+ * bars' closes: a bar stamped exactly at a day's start (the US after-market's last minute,
+ * 17:59–18:00 New York, is 07:59–08:00 KST in winter) closes the day before, whose prices and
+ * fills live sees before the day starts. So is what happens at its stamp (its fills, the kill
+ * switch's evaluation after it, an order placed on it): of the day the bar closes.
+ */
+export const BAR_CLOSE_DAY_SHIFT_MS = 1;
+
 /** Start (epoch ms) of the next trading day after `nowMs`. */
 export function nextTradingDayStartMs(nowMs: number, startHourKst: number): number {
   return tradingDayStartMs(nowMs, startHourKst) + DAY_MS;

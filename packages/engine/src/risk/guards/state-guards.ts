@@ -271,7 +271,10 @@ export const checkDailyLoss: RiskGuard = (ctx, subject) => {
   const account = scope.kind === 'account';
   const pnl = account ? ctx.dailyPnlKrw.account : ctx.dailyPnlKrw.strategy;
   const limit = account ? ctx.config.account.dailyLossLimitKrw : ctx.limits.dailyLossLimitKrw;
-  const freesAtMs = nextTradingDayStartMs(ctx.nowMs, ctx.config.tradingDayStartHourKst);
+  const freesAtMs = nextTradingDayStartMs(
+    ctx.nowMs - (ctx.dayShiftMs ?? 0),
+    ctx.config.tradingDayStartHourKst,
+  );
   const lift = liftCommand(scope, ctx.mode);
   const way = lift === undefined ? `; ${backtestWayOut(scope, true)}` : ` or on ${lift}`;
   const lost = `${account ? 'The account' : `Strategy ${subject.strategyId}`} lost ${groupDigits(pnl.negated().toFixed(0))} KRW today, at or over its limit of ${groupDigits(limit.toFixed())} KRW`;
