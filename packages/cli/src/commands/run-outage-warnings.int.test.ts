@@ -22,7 +22,7 @@ describe('hoga run: a failing endpoint', () => {
   it('is warned of once and its repeats counted', async () => {
     const { sim, db } = await setup();
     const r = start(['run', strategy, '--mode', 'paper', ...ARGS], env(sim, db));
-    expect(await until(r, /status\s+positions/, 90_000), r.out.join('')).toBe(true);
+    expect(await until(r, /status\s+holdings/, 90_000), r.out.join('')).toBe(true);
     const fired = sim.counters().faultsFired;
     // a body that is not JSON: a failure the connector does not retry, so each fault is one failed
     // poll (before, one warning line each)
