@@ -211,10 +211,7 @@ async function brokerUsdKrwAt(client: BrokerClient, db: HogaDatabase, t: number)
 function rateTimes(startMs: number, ends: readonly number[], last: number): number[] {
   const days = ends.filter((t) => t > startMs && t <= last);
   const tail = last > startMs && days[days.length - 1] !== last ? [last] : [];
-  const room = MAX_RATE_SAMPLES - 1 - tail.length;
-  if (days.length <= room) return [startMs, ...days, ...tail];
-  const picked = Array.from({ length: room }, (_, i) => days[Math.round(((i + 1) * days.length) / room) - 1]);
-  return [startMs, ...(picked as number[]), ...tail];
+  return [startMs, ...spread(days, MAX_RATE_SAMPLES - 1 - tail.length), ...tail];
 }
 
 /**
@@ -230,13 +227,16 @@ function monthStarts(startMs: number, last: number): number[] {
     months.push(t);
   }
   const tail = last > startMs && months[months.length - 1] !== last ? [last] : [];
-  const room = MAX_MONTH_STARTS;
-  if (months.length <= room) return [startMs, ...months, ...tail];
-  const picked = Array.from(
+  return [startMs, ...spread(months, MAX_MONTH_STARTS), ...tail];
+}
+
+/** `times` as they are when at most `room` of them, else `room` of them spread evenly, the last kept. */
+function spread(times: readonly number[], room: number): readonly number[] {
+  if (times.length <= room) return times;
+  return Array.from(
     { length: room },
-    (_, i) => months[Math.round(((i + 1) * months.length) / room) - 1],
+    (_, i) => times[Math.round(((i + 1) * times.length) / room) - 1] as number,
   );
-  return [startMs, ...(picked as number[]), ...tail];
 }
 
 /**

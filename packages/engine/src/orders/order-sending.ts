@@ -185,7 +185,7 @@ export class CommandSender {
       // is settled like a lost answer once the store takes writes
       try {
         const placed = await answer;
-        this.unstoredAnswers.createAnswered(stored.clientOrderId, placed.orderId);
+        this.unstoredAnswers.createAnswered(stored.commandId, placed.orderId);
       } catch {
         // refused or lost: looked for like a lost answer all the same
       }

@@ -9,23 +9,27 @@ import type { CommandAnswers } from './command-answers.js';
 import type { OrderManager } from './order-manager.js';
 import { CommandStatus, type StoredCommand } from './order-manager-store.js';
 
+/** A create sent whose rows the store refused, until they are written. */
+interface UnstoredCreate {
+  /** Writes the rows (and tells the strategy of its order). */
+  readonly record: () => void;
+  readonly clientOrderId: string;
+  /** What the store answered. */
+  readonly reason: string;
+  /** The broker's order id, once its answer came. */
+  brokerOrderId: string | null;
+}
+
 /** See the module description. */
 export class UnstoredAnswers {
   /** Commands whose answer the store could not take, and why: marked ambiguous once it can. */
   private readonly ids = new Map<string, string>();
   /**
    * Creates sent whose rows (the command's, the logical order's) the store could not take, by
-   * command id: what writes them (and tells the strategy of its order), tried at each poll.
+   * command id: what writes them (and tells the strategy of its order), tried at each poll; why the
+   * store refused them, and the broker's order id once its answer came.
    */
-  private readonly creates = new Map<string, () => void>();
-  /**
-   * The same creates by clientOrderId: why the store refused their rows, and the broker's order id
-   * once its answer came (else null), for {@link UnstoredAnswers.unstoredCreate}.
-   */
-  private readonly createsById = new Map<
-    string,
-    { commandId: string; reason: string; brokerOrderId: string | null }
-  >();
+  private readonly creates = new Map<string, UnstoredCreate>();
 
   /**
    * @param m - the order manager (store, clock)
@@ -42,26 +46,26 @@ export class UnstoredAnswers {
    * @param error - what the store answered
    */
   createRows(commandId: string, clientOrderId: string, record: () => void, error: unknown): void {
-    this.creates.set(commandId, record);
     const reason = error instanceof Error ? error.message : String(error);
-    this.createsById.set(clientOrderId, { commandId, reason, brokerOrderId: null });
+    this.creates.set(commandId, { record, clientOrderId, reason, brokerOrderId: null });
   }
 
   /** The broker's answer to a create whose rows the store refused: the order it placed. */
-  createAnswered(clientOrderId: string, brokerOrderId: string): void {
-    const known = this.createsById.get(clientOrderId);
-    if (known !== undefined) this.createsById.set(clientOrderId, { ...known, brokerOrderId });
+  createAnswered(commandId: string, brokerOrderId: string): void {
+    const create = this.creates.get(commandId);
+    if (create !== undefined) create.brokerOrderId = brokerOrderId;
   }
 
   /**
    * A create of `clientOrderId` this process sent whose rows the store refused and has not written
    * yet: why, and the broker's order id when its answer came (`hoga order` says so, rather than that
-   * the answer did not arrive).
+   * the answer did not arrive). A scan: such creates are the store's failures, a handful at most.
    */
   unstoredCreate(clientOrderId: string): { reason: string; brokerOrderId: string | null } | undefined {
-    const known = this.createsById.get(clientOrderId);
-    if (known === undefined || !this.creates.has(known.commandId)) return undefined;
-    return { reason: known.reason, brokerOrderId: known.brokerOrderId };
+    for (const c of this.creates.values()) {
+      if (c.clientOrderId === clientOrderId) return { reason: c.reason, brokerOrderId: c.brokerOrderId };
+    }
+    return undefined;
   }
 
   /**
@@ -85,11 +89,10 @@ export class UnstoredAnswers {
    * strategy never heard of it, and the next poll adopted it as an order from another channel.
    */
   mark(): void {
-    for (const [commandId, record] of this.creates) {
+    for (const [commandId, create] of this.creates) {
       try {
-        record();
+        create.record();
         this.creates.delete(commandId);
-        for (const [id, c] of this.createsById) if (c.commandId === commandId) this.createsById.delete(id);
       } catch {
         // still locked: the next poll tries again
       }
