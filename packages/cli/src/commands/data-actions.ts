@@ -1,20 +1,11 @@
 /**
- * What `hoga data download|list|export` do.
+ * What `hoga data download|list` do (`data export`: data-export.ts).
  *
  * @module
  */
-import {
-  closeSync,
-  createWriteStream,
-  existsSync,
-  openSync,
-  readSync,
-  realpathSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { BrokerApiError, type BrokerClient } from '@hoga/connector';
-import { formatDecimal, KST_ZONE, LiveClock, type Market, marketOfSymbol } from '@hoga/core';
+import { KST_ZONE, LiveClock, type Market, marketOfSymbol } from '@hoga/core';
 import {
   CandleDownloader,
   type DownloadProgress,
@@ -31,7 +22,6 @@ import type { OutputFormat } from '../output/table.js';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 import { toBeforeFrom } from './backtest-options.js';
 import { type ConnectionFlags, runWithClient } from './broker/connection.js';
-import { exportTime, exportZone } from './data-export-time.js';
 import { openForReading, type ReadingDatabase } from './db/open-for-reading.js';
 import { candleDatabaseFile, connectionConfigured, embeddedSimulator } from './market-source.js';
 
@@ -48,7 +38,7 @@ export interface DownloadFlags extends ConnectionFlags {
  * whole trading date of the symbols' markets, a US one ending at 20:00 New York: see
  * {@link toBeforeFrom}). Without symbols (export of every cached one) both markets count.
  */
-function checkOrder(
+export function checkOrder(
   from: string | undefined,
   to: string | undefined,
   symbols: readonly string[] | undefined,
@@ -59,7 +49,7 @@ function checkOrder(
   if (toBeforeFrom(from, to, markets)) throw usageError(`--to (${to}) is before --from (${from})`, command);
 }
 
-function targets(
+export function targets(
   symbols: readonly string[],
   interval: '1m' | '1d',
   from: string,
@@ -214,7 +204,7 @@ function showProgress(event: DownloadProgress, interval: string, tty: boolean): 
  * the embedded simulator's file (where `hoga data download` and `hoga backtest` put its candles),
  * else `./data/hoga.sqlite`.
  */
-function openExisting(db: string | undefined, command: string): ReadingDatabase {
+export function openExisting(db: string | undefined, command: string): ReadingDatabase {
   const file = candleDatabaseFile(db, !connectionConfigured({}));
   if (file !== ':memory:' && !existsSync(file)) {
     throw new CliError(
@@ -271,161 +261,6 @@ export async function dataList(flags: { db?: string; json?: boolean; csv?: boole
       },
       formatOf(flags),
     );
-  } finally {
-    reading.close();
-  }
-}
-
-/** The time range of one symbol's export (a date `--to` is the whole trading date of its market). */
-function exportRange(
-  symbol: string,
-  flags: { interval: '1m' | '1d'; from?: string; to?: string },
-): { start: number; end: number } {
-  if (flags.from === undefined && flags.to === undefined)
-    return { start: Number.MIN_SAFE_INTEGER, end: Number.MAX_SAFE_INTEGER };
-  const from = flags.from ?? '1990-01-01';
-  const to = flags.to ?? '2999-12-31';
-  return targets([symbol], flags.interval, from, to, 'data export')[0]?.range ?? { start: 0, end: 0 };
-}
-
-function rangeText(flags: { from?: string; to?: string }): string {
-  if (flags.from !== undefined && flags.to !== undefined) return ` from ${flags.from} to ${flags.to}`;
-  if (flags.from !== undefined) return ` from ${flags.from}`;
-  return flags.to === undefined ? '' : ` up to ${flags.to}`;
-}
-
-const SQLITE_HEADER = 'SQLite format 3\0';
-
-/**
- * A usage error when `--out` is the database being read (or one of its `-wal`, `-shm`, `-journal`
- * files) or any other SQLite database: opening it for writing would empty it.
- */
-function refuseDatabaseOut(out: string, dbFile: string): void {
-  if (!existsSync(out) || !statSync(out).isFile()) return;
-  const target = realpathSync(out);
-  const own =
-    dbFile !== ':memory:' &&
-    existsSync(dbFile) &&
-    ['', '-wal', '-shm', '-journal'].some((suffix) => target === `${realpathSync(dbFile)}${suffix}`);
-  const header = Buffer.alloc(SQLITE_HEADER.length);
-  const fd = openSync(out, 'r');
-  try {
-    readSync(fd, header, 0, header.length, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (own || header.toString('latin1') === SQLITE_HEADER) {
-    throw usageError(
-      `${out} is ${own ? `the database read (${dbFile}), or one of its files` : 'a SQLite database'}: writing the export there would destroy it; give --out a new file name`,
-      'data export',
-    );
-  }
-}
-
-/** Columns of `data export`, in both formats. */
-const EXPORT_COLUMNS = ['symbol', 'interval', 'time', 'open', 'high', 'low', 'close', 'volume'] as const;
-
-/**
- * `data export`: cached candles as CSV or Parquet, oldest first per symbol. Both formats carry the
- * same columns and the same text: `time` is the ISO date-time in KST (or `--tz`'s zone), prices and volume are the exact
- * decimals as stored (Parquet: UTF8 strings, never a lossy DOUBLE). Parquet is binary, so it needs
- * `--out`.
- */
-export async function dataExport(flags: {
-  db?: string;
-  symbols?: string[];
-  interval: '1m' | '1d';
-  from?: string;
-  to?: string;
-  /** Absent: Parquet for an `--out` file named `.parquet`, else CSV. */
-  format?: 'csv' | 'parquet';
-  out?: string;
-  /** The time column's zone: `KST` (absent too), `exchange` (each symbol's) or an IANA zone. */
-  tz?: string;
-}): Promise<void> {
-  const parquetName = flags.out?.toLowerCase().endsWith('.parquet') === true;
-  const format = flags.format ?? (parquetName ? 'parquet' : 'csv');
-  if (format === 'parquet' && flags.out === undefined) {
-    throw usageError('parquet is binary: give --out <file>', 'data export');
-  }
-  if (format === 'csv' && parquetName) {
-    // before, CSV text was written into the .parquet file, which no Parquet reader opens
-    throw usageError(
-      `--format csv writes CSV text, not into ${flags.out}: name the file .csv, or leave out --format (or give --format parquet)`,
-      'data export',
-    );
-  }
-  checkOrder(flags.from, flags.to, flags.symbols, 'data export');
-  const reading = openExisting(flags.db, 'data export');
-  const db = reading.db;
-  try {
-    const symbols =
-      flags.symbols ??
-      (db.connection
-        .prepare('SELECT DISTINCT symbol FROM candle_ranges WHERE interval = ? ORDER BY symbol')
-        .pluck()
-        .all(flags.interval) as string[]);
-    // every range before anything is written: a bad --from fails with the output file untouched
-    const ranges = symbols.map((symbol) => exportRange(symbol, flags));
-    if (flags.out !== undefined)
-      refuseDatabaseOut(flags.out, candleDatabaseFile(flags.db, !connectionConfigured({})));
-    const columns: string[][] = EXPORT_COLUMNS.map(() => []);
-    const out =
-      format === 'csv'
-        ? flags.out === undefined
-          ? process.stdout
-          : // opened here: a path that cannot be written fails now, before any row (the stream's
-            // own open failed after the rows, and the command said it wrote them)
-            createWriteStream(flags.out, { fd: openSync(flags.out, 'w') })
-        : undefined;
-    out?.write(`${EXPORT_COLUMNS.join(',')}\n`);
-    let rows = 0;
-    for (const [index, symbol] of symbols.entries()) {
-      const range = ranges[index]!;
-      const before = rows;
-      const zone = exportZone(symbol, flags.tz);
-      for (const c of db.candles.get({ symbol, interval: flags.interval, adjusted: true }, range)) {
-        const ts = exportTime(c.ts, flags.interval, zone);
-        const row = [
-          symbol,
-          flags.interval,
-          ts,
-          formatDecimal(c.open),
-          formatDecimal(c.high),
-          formatDecimal(c.low),
-          formatDecimal(c.close),
-          formatDecimal(c.volume),
-        ];
-        if (out !== undefined) out.write(`${row.join(',')}\n`);
-        else for (const [i, value] of row.entries()) columns[i]?.push(value);
-        rows++;
-      }
-      if (rows === before) {
-        process.stderr.write(
-          `hoga: no cached ${flags.interval} candles of ${symbol}${rangeText(flags)}: hoga data list shows what the cache holds, hoga data download fills it\n`,
-        );
-      }
-    }
-    if (flags.out === undefined) return;
-    if (out === undefined) {
-      const { parquetWriteBuffer } = await import('hyparquet-writer');
-      const buffer = parquetWriteBuffer({
-        columnData: EXPORT_COLUMNS.map((name, i) => ({
-          name,
-          data: columns[i] ?? [],
-          type: 'STRING' as const,
-          nullable: false,
-        })),
-        createdBy: 'hoga data export',
-      });
-      writeFileSync(flags.out, new Uint8Array(buffer));
-    } else {
-      await new Promise<void>((resolve, reject) => {
-        out.once('error', reject);
-        (out as NodeJS.WritableStream).end((error?: Error | null) => (error ? reject(error) : resolve()));
-      });
-    }
-    process.stderr.write(`wrote ${rows.toLocaleString('en-US')} candles to ${flags.out}\n`);
   } finally {
     reading.close();
   }

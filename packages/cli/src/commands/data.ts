@@ -111,7 +111,7 @@ export function registerDataCommands(program: Command): void {
         .argParser(timeZone),
     )
     .action(async (flags) => {
-      const { dataExport } = await import('./data-actions.js');
+      const { dataExport } = await import('./data-export.js');
       await dataExport(flags);
     });
 }

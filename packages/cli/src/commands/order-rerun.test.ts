@@ -1,8 +1,8 @@
 import { type ClientOrderId, Decimal } from '@hoga/core';
 import type { OrderRecord as StoredOrder } from '@hoga/store';
 import { describe, expect, it } from 'vitest';
-import { buildIntent } from './order-actions.js';
 import { judgeEarlier } from './order-rerun.js';
+import { buildIntent } from './order-spec.js';
 
 const manual = 'manual' as never;
 const ID = 'my-order-1';
