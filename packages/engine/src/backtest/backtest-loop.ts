@@ -282,8 +282,8 @@ class BarLoop {
       this.routes.set(bar.symbol, route);
       if (series >= 0) this.routesBySeries[series] = route;
     }
-    // observed before matching (warm-up bars too): `of(bar)` answers the last close of an earlier
-    // day whether or not the bar itself was observed
+    // observed before matching (warm-up bars too): `of(bar)` answers an earlier day's regular
+    // close whether or not the bar itself was observed
     route.reference?.observe(bar);
     const warm = bar.ts < route.startTs;
     this.bar = bar;

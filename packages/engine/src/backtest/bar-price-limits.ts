@@ -1,6 +1,7 @@
 /**
- * The KR daily price limits of a backtest, from its bars: ±30 % of the previous trading day's last
- * close (the {@link ReferencePrices} the bar loop keeps), on the grid, for the day an order placed
+ * The KR daily price limits of a backtest, from its bars: ±30 % of the previous trading day's
+ * regular close (the {@link ReferencePrices} the bar loop keeps: on minute bars the close of the
+ * candle holding the closing auction, not of the after-market's last), on the grid, for the day an order placed
  * now trades in (minute bars: the clock's day; daily bars: the next day, whose limits are the last
  * bar's close). The broker's rules judge a limit price by them, and a KR market buy's funds at the
  * upper one (what the broker reserves for it); the bar fill model bounds its fills by the same
@@ -18,7 +19,7 @@ export class BarPriceLimits {
   private readonly bySymbol = new Map<string, { reference: number; limits: PriceLimits; upper: number }>();
 
   /**
-   * @param references - the previous day's closes (fed by the bar loop)
+   * @param references - the previous day's regular closes (fed by the bar loop)
    * @param clock - the run's clock
    * @param nextDay - whether orders trade from the next trading day (daily bars)
    */
@@ -30,7 +31,7 @@ export class BarPriceLimits {
 
   /**
    * A KR instrument's limits for the day its orders trade, or null: a US instrument (none), or the
-   * previous day's close not known (the run's first day).
+   * previous day's regular close not known (the run's first day).
    */
   of(instrument: Instrument): PriceLimits | null {
     if (instrument.market !== 'KR') return null;
