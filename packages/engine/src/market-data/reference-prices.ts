@@ -39,9 +39,12 @@ export class SymbolReference {
   previous = Number.NaN;
   /**
    * The last bar stamp of `day` that holds its regular close (a minute after the close: the
-   * closing auction's candle); +Infinity for a US symbol, whose days are not cut here.
+   * closing auction's candle; the day's start until a later bar of it comes, see {@link endKnown});
+   * +Infinity for a US symbol, whose days are not cut here.
    */
   regularEnd = Number.POSITIVE_INFINITY;
+  /** Whether {@link regularEnd} is the day's cut (else the day's start, until a bar after it). */
+  private endKnown = true;
   private readonly kr: boolean;
 
   /** @param symbol - the symbol (its market decides where a day's regular session ends) */
@@ -62,10 +65,18 @@ export class SymbolReference {
       this.previous = this.reference;
       this.day = day;
       this.regular = Number.NaN;
-      if (this.kr)
-        this.regularEnd = regularCloseOfDailyStamp(Market.KR, day * DAY_MS - KST_OFFSET_MS) + MINUTE_MS;
+      // a KR day's start for now: a daily bar (stamped there) holds the regular close without a
+      // look at the day's hours; the first bar after it (a minute bar) looks them up, once a day
+      if (this.kr) {
+        this.regularEnd = day * DAY_MS - KST_OFFSET_MS;
+        this.endKnown = false;
+      }
     }
     this.close = bar.close;
+    if (bar.ts > this.regularEnd && !this.endKnown) {
+      this.regularEnd = regularCloseOfDailyStamp(Market.KR, this.regularEnd) + MINUTE_MS;
+      this.endKnown = true;
+    }
     if (bar.ts <= this.regularEnd) this.regular = bar.close;
   }
 }
