@@ -182,6 +182,7 @@ export {
   krxSpecialHours,
   NYSE_EARLY_CLOSES,
 } from './sessions/special-hours.js';
+export { counted } from './text/counted.js';
 export { dailyCandleStamp, isPeakWindow, minuteCandleEnd, usTradingDate } from './time/candle-time.js';
 export {
   type Clock,

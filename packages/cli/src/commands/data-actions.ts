@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { BrokerApiError, type BrokerClient } from '@hoga/connector';
-import { KST_ZONE, LiveClock, type Market, marketOfSymbol } from '@hoga/core';
+import { counted, KST_ZONE, LiveClock, type Market, marketOfSymbol } from '@hoga/core';
 import {
   CandleDownloader,
   type DownloadProgress,
@@ -64,10 +64,6 @@ export function targets(
   }
 }
 
-/** `1 candle`, `2,160 candles`. */
-const count = (n: number, noun: string): string =>
-  `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
-
 /**
  * What `data download` did: a line (the default), or `--json` / `--csv` (before, those were taken
  * and a plain line printed all the same).
@@ -75,7 +71,7 @@ const count = (n: number, noun: string): string =>
 async function printSummary(summary: DownloadSummary, file: string, format: OutputFormat): Promise<void> {
   if (format === 'table') {
     console.log(
-      `downloaded ${count(summary.candles, 'candle')} in ${count(summary.pages, 'page')} into ${file}` +
+      `downloaded ${counted(summary.candles, 'candle')} in ${counted(summary.pages, 'page')} into ${file}` +
         (summary.cachedSymbols.length > 0 ? ` (already cached: ${summary.cachedSymbols.join(', ')})` : ''),
     );
     return;

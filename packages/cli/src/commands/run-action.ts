@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { BrokerClient, FileTokenCache, MirroredTokenCache } from '@hoga/connector';
-import { Decimal, ScaledClock } from '@hoga/core';
+import { counted, Decimal, ScaledClock } from '@hoga/core';
 import {
   engineStateRefusal,
   loadStrategyClass,
@@ -231,7 +231,7 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     print(
       unstored === null
         ? 'stopped: strategies stopped, store flushed'
-        : `stopped: strategies stopped; the store refused the paper account's last changes (${unstored} order event${unstored === 1 ? '' : 's'} and its ledger): the next paper run works their orders again from what it holds`,
+        : `stopped: strategies stopped; the store refused the paper account's last changes (${counted(unstored, 'order event')} and its ledger): the next paper run works their orders again from what it holds`,
     );
     // a hook that failed while stopping (onStop): said, and the run ends as failed
     const late = failure === null ? session.run.runtime.failure : null;

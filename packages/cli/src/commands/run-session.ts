@@ -6,7 +6,7 @@
  */
 
 import type { BrokerClient } from '@hoga/connector';
-import { type BarInterval, type Clock, Decimal, type OrderEvent } from '@hoga/core';
+import { type BarInterval, type Clock, counted, Decimal, type OrderEvent } from '@hoga/core';
 import {
   type CancelOnStopResult,
   type LiveRunHandle,
@@ -175,7 +175,7 @@ export function statusLine(s: LiveStatus, at: string): string {
  * working.
  */
 export function cancelOnStopLine(r: CancelOnStopResult): string {
-  const orders = (n: number) => `${n} open order${n === 1 ? '' : 's'}`;
+  const orders = (n: number) => counted(n, 'open order');
   const unstored = r.unstored;
   if (r.stillOpen.length === 0 && unstored.length === 0 && r.canceled === r.open) {
     return `cancel on stop: ${orders(r.open)} cancelled`;

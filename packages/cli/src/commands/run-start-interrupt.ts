@@ -11,6 +11,8 @@
  *
  * @module
  */
+
+import { counted } from '@hoga/core';
 import { ExitCode } from '../runtime/exit-codes.js';
 import { releaseStartupInterrupt } from '../runtime/startup-interrupt.js';
 
@@ -78,6 +80,6 @@ export function interruptedStartLine(placed: number): string {
   const orders =
     placed === 0
       ? 'no order was placed'
-      : `its strategies placed ${placed} order${placed === 1 ? '' : 's'} as it started (above)`;
+      : `its strategies placed ${counted(placed, 'order')} as it started (above)`;
   return `hoga run: interrupted during start-up; the run stopped once it was up: ${orders}\n`;
 }

@@ -9,7 +9,7 @@
  * @module
  */
 import type { BrokerClient } from '@hoga/connector';
-import { type Logger, RateLimitGroup } from '@hoga/core';
+import { counted, type Logger, RateLimitGroup } from '@hoga/core';
 
 /** Waits shorter than this (s) go unsaid. */
 const NOTICEABLE_S = 5;
@@ -24,7 +24,7 @@ function rateOf(client: RateSource, group: RateLimitGroup): number {
 
 /** `n symbols`, `1 symbol`. */
 function symbolsText(n: number): string {
-  return `${n} symbol${n === 1 ? '' : 's'}`;
+  return counted(n, 'symbol');
 }
 
 /**

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { counted } from '@hoga/core';
 
 /** A symbol's download begins (`missingRanges` 0: everything is cached already). */
 export interface SymbolStarted {
@@ -100,12 +101,12 @@ export function progressLine(event: DownloadProgress, interval: string): string 
     return `${event.symbol} ${interval}: nothing yet (the range starts after the last complete candle)`;
   }
   if (event.cached) return `${event.symbol} ${interval}: cached`;
-  const pages = `${event.pages} page${event.pages === 1 ? '' : 's'}`;
+  const pages = counted(event.pages, 'page');
   const again =
     event.refreshed === true
       ? " (the cached candles no longer matched the broker's adjusted prices, a corporate action since: downloaded again)"
       : '';
-  const candles = `${event.candles} candle${event.candles === 1 ? '' : 's'}`;
+  const candles = counted(event.candles, 'candle');
   return `${event.symbol} ${interval}: downloaded ${candles} in ${pages}${again}`;
 }
 

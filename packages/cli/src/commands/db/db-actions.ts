@@ -4,7 +4,7 @@
  * @module
  */
 import { existsSync, statSync } from 'node:fs';
-import { HogaError, KST_ZONE, parseDate } from '@hoga/core';
+import { counted, HogaError, KST_ZONE, parseDate } from '@hoga/core';
 import {
   HogaDatabase,
   type OrderQuery,
@@ -215,7 +215,7 @@ function leftOut(unreadable: readonly UnreadableOrderError[], io: DbCommandIo): 
 function newestOf<T>(rows: T[], limit: number, noun: string, io: DbCommandIo): T[] {
   if (rows.length <= limit) return rows;
   io.err(
-    `hoga: the newest ${limit} ${noun}${limit === 1 ? '' : 's'} shown; --limit to see more, --date or --symbol to narrow\n`,
+    `hoga: the newest ${counted(limit, noun)} shown; --limit to see more, --date or --symbol to narrow\n`,
   );
   return rows.slice(rows.length - limit);
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { existsSync, statSync } from 'node:fs';
+import { counted } from '@hoga/core';
 import { PAPER_STATE_ID } from '@hoga/engine';
 import { type HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { type DbCommandIo, formatRows } from './db-io.js';
@@ -115,7 +116,7 @@ export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
     const paperHeld = live && rows.length === 0 ? paperPositions(db).length : 0;
     if (paperHeld > 0) {
       io.err(
-        `hoga: the paper account on this store holds ${paperHeld} position${paperHeld === 1 ? '' : 's'}: ` +
+        `hoga: the paper account on this store holds ${counted(paperHeld, 'position')}: ` +
           'hoga db positions --mode paper lists them\n',
       );
     }
