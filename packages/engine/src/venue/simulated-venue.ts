@@ -3,20 +3,14 @@
  * against market views through a {@link FillModel} (bars in backtests, order books in paper),
  * booking every fill on a {@link Ledger} with the broker's fees, tax and rounding. Events are
  * emitted synchronously, in the order they happen, with deterministic ids. How an order is built
- * from its intent and admitted on arrival is in `order-admission.ts`.
+ * from its intent and admitted on arrival is in `order-admission.ts`, what a modify or cancel does
+ * to it in `venue-changes.ts`, its options in `simulated-venue-options.ts`.
  *
  * @module
  */
-import {
-  checkLimitPrice,
-  type FillModel,
-  type Ledger,
-  minOrderAmountRejection,
-  tradeCharges,
-} from '@hoga/broker-model';
+import { checkLimitPrice, type Ledger, minOrderAmountRejection, tradeCharges } from '@hoga/broker-model';
 import {
   type BrokerOrderId,
-  type Clock,
   type Decimal,
   exactIntOf,
   isTerminalOrderState,
@@ -25,41 +19,21 @@ import {
   OrderSide,
 } from '@hoga/core';
 import type { Observable } from 'rxjs';
-import type { CancelOrder, ModifyOrder, OrderCommand, SubmitOrder } from '../commands/order-commands.js';
+import type { OrderCommand, SubmitOrder } from '../commands/order-commands.js';
 import { DayOrderEnds } from './day-order-end.js';
 import type { ExecutionVenue } from './execution-venue.js';
-import { admissionRefusal, buildOrder, type OrderBuildOptions } from './order-admission.js';
+import { admissionRefusal, buildOrder } from './order-admission.js';
 import { countSlice, fillOf, isWorking, type SimulatedOrder } from './simulated-order.js';
+import type { SimulatedVenueOptions, VenueOrderRules } from './simulated-venue-options.js';
+import { VenueChanges } from './venue-changes.js';
 import { VenueEvents } from './venue-events.js';
 import { VenueOrders } from './venue-orders.js';
+
+export type { SimulatedVenueOptions, VenueOrderRules } from './simulated-venue-options.js';
 
 const CODE_BUYING_POWER = 'insufficient-buying-power';
 /** What `execute` resolves with: the venue's work is done synchronously. */
 const DONE: Promise<void> = Promise.resolve();
-
-/**
- * Options of {@link SimulatedVenue}; how it builds orders (price and instrument sources, which day a
- * DAY order belongs to) is {@link OrderBuildOptions}.
- */
-export interface SimulatedVenueOptions<M> extends OrderBuildOptions {
-  /** How orders fill against a market view. */
-  readonly fillModel: FillModel<M>;
-  /** The account's books (starting cash and holdings). */
-  readonly ledger: Ledger;
-  /** The engine clock (acceptance and event times). */
-  readonly clock: Clock;
-  /** Prefix of broker order ids and event ids (default `sim`). */
-  readonly idPrefix?: string;
-}
-
-/**
- * The broker's rules a simulated venue judges a new order by, where the broker would judge them and
- * nothing before the venue does (the risk module disabled, paper and backtest): the broker's
- * refusal (its code and message), else null. See {@link SimulatedVenue.judgeOrdersBy}.
- */
-export type VenueOrderRules = (
-  command: SubmitOrder,
-) => { readonly code: string; readonly reason: string } | null;
 
 /**
  * A venue over the broker model, generic over the market view `M` its fill model matches against.
@@ -70,6 +44,8 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   private readonly orders = new VenueOrders();
   private readonly events: VenueEvents;
   private readonly dayEnds = new DayOrderEnds();
+  /** What a modify or cancel does to an order. */
+  private readonly changes: VenueChanges;
   /** The broker's rules a new order is judged by as the venue takes it (none: the risk module judges them). */
   private orderRules: VenueOrderRules | undefined;
 
@@ -80,6 +56,13 @@ export class SimulatedVenue<M> implements ExecutionVenue {
   constructor(private readonly options: SimulatedVenueOptions<M>) {
     this.events = new VenueEvents(options.idPrefix ?? 'sim');
     this.events$ = this.events.events$;
+    this.changes = new VenueChanges({
+      orders: this.orders,
+      events: this.events,
+      ledger: options.ledger,
+      clock: options.clock,
+      closeCanceled: (order) => this.close(order, 'CANCELED'),
+    });
   }
 
   /** The account's books. */
@@ -117,10 +100,10 @@ export class SimulatedVenue<M> implements ExecutionVenue {
         this.submit(command);
         break;
       case 'ModifyOrder':
-        this.modify(command);
+        this.changes.modify(command);
         break;
       case 'CancelOrder':
-        this.cancel(command);
+        this.changes.cancel(command);
         break;
       default:
         throw new Error(`unknown command ${String((command satisfies never as { type: string }).type)}`);
@@ -356,53 +339,6 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     this.orders.work(order);
     this.dayEnds.note(order);
     this.events.accepted(order, now);
-  }
-
-  /** The working order a modify or cancel addresses, or undefined after emitting its rejection. */
-  private workingOrRejected(
-    command: ModifyOrder | CancelOrder,
-    type: 'OrderModifyRejected' | 'OrderCancelRejected',
-  ): SimulatedOrder | undefined {
-    const order = this.orders.get(command.clientOrderId);
-    if (order !== undefined && isWorking(order)) return order;
-    const known = order ?? this.orders.endedRecently(command.clientOrderId);
-    this.events.notWorking(command, type, known?.state, this.options.clock.nowMs());
-    return undefined;
-  }
-
-  private modify(command: ModifyOrder): void {
-    const order = this.workingOrRejected(command, 'OrderModifyRejected');
-    if (order === undefined) return;
-    const now = this.options.clock.nowMs();
-    let price = command.price;
-    if (price !== undefined) {
-      const grid = checkLimitPrice(order.instrument, price);
-      if (!grid.accepted) {
-        this.events.modifyRejected(order, now, grid.code, grid.message);
-        return;
-      }
-      if (grid.price !== null) price = grid.price;
-    }
-    const previous = order.brokerOrderId;
-    const change = { price, quantity: command.quantity };
-    // as live reports it: the modify asked for (the order pending), then done
-    this.events.modifyRequested(order, now, change);
-    if (price !== undefined) order.price = price;
-    // a KR modify's quantity replaces the unfilled rest (as the broker's new order does)
-    if (command.quantity !== undefined) order.quantity = order.filledQuantity.plus(command.quantity);
-    order.brokerOrderId = this.events.nextBrokerId();
-    this.options.ledger.reserve(order.clientOrderId, order);
-    this.events.modified(order, now, previous, change);
-  }
-
-  private cancel(command: CancelOrder): void {
-    const order = this.workingOrRejected(command, 'OrderCancelRejected');
-    if (order === undefined) return;
-    const now = this.options.clock.nowMs();
-    // as live reports it: the cancel asked for (the order pending), then done
-    this.events.cancelRequested(order, now);
-    this.close(order, 'CANCELED');
-    this.events.canceled(order, now, 'user');
   }
 
   /** Books one slice; false when the order stopped (cash ran out). */
