@@ -7,6 +7,7 @@
  */
 import {
   type ClientOrderId,
+  checkPricePresence,
   type Decimal,
   Market,
   marketOfSymbol,
@@ -85,4 +86,28 @@ export function modifyPrice(
 ): Decimal | undefined {
   if (given !== undefined || order === undefined || order.orderType !== 'LIMIT') return given;
   return order.price ?? undefined;
+}
+
+/**
+ * The refusal of a modify that live's connector makes before sending it (it never reaches the
+ * broker): a price given for a MARKET order or none for a LIMIT order (core's
+ * `checkPricePresence`), or a quantity of 0 or less, with the broker's code `invalid-request`;
+ * null when the modify can be sent. Live refuses such a modify before it is sent and so do paper
+ * and backtests with the risk module disabled (the risk module on refuses it in every mode):
+ * `OrderModifyRejected` `invalid-request`, `sent: false`, with no `OrderModifyRequested` (before,
+ * live told `OrderModifyRequested`, then a rejection coded `InvalidArgumentError` and `sent: true`).
+ */
+export function unsendableModify(
+  command: Pick<ModifyOrder, 'orderType' | 'price' | 'quantity'>,
+): { readonly accepted: false; readonly code: string; readonly reason: string } | null {
+  const presence = checkPricePresence(command.orderType, command.price ?? null);
+  if (!presence.accepted) return { accepted: false, code: presence.code, reason: presence.message };
+  if (command.quantity?.lte(0) === true) {
+    return {
+      accepted: false,
+      code: 'invalid-request',
+      reason: `quantity: expected a positive quantity, found ${command.quantity.toFixed()}`,
+    };
+  }
+  return null;
 }

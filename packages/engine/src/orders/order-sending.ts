@@ -7,9 +7,9 @@
  *
  * @module
  */
-
 import { BrokerOrderStatus } from '@hoga/core';
 import type { CancelOrder, ModifyOrder, SubmitOrder } from '../commands/order-commands.js';
+import { unsendableModify } from '../commands/order-commands.js';
 import { type ChangeRefusal, ChangeTargets, superseded } from './change-targets.js';
 import type { CommandAnswers } from './command-answers.js';
 import type { CommandResolver } from './command-resolver.js';
@@ -232,8 +232,11 @@ export class CommandSender {
 
   async modify(command: ModifyOrder): Promise<void> {
     const target = await this.targets.of(command.clientOrderId, 'modify');
-    if ('code' in target) {
-      this.m.emit(this.factory.modifyRejected(command.clientOrderId, target.code, target.reason, false));
+    // refused unsent: no open broker order, or a modify the connector would not send (a MARKET price)
+    const unsent = 'code' in target ? target : unsendableModify(command);
+    if (unsent !== null || 'code' in target) {
+      const { code, reason } = unsent ?? (target as ChangeRefusal);
+      this.m.emit(this.factory.modifyRejected(command.clientOrderId, code, reason, false));
       return;
     }
     const content = modifyContent(command);
