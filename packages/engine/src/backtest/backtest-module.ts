@@ -14,12 +14,13 @@ import {
   decimalOfNumber,
   type Instrument,
   instrumentOf,
+  isTerminalOrderState,
   type Logger,
   VirtualClock,
 } from '@hoga/core';
 import { backtestOrderIdPrefix, type HogaDatabase, type RunJournalWriter } from '@hoga/store';
 import { ContainerModule } from 'inversify';
-import type { OrderCommand } from '../commands/order-commands.js';
+import { type OrderCommand, unsendableModify } from '../commands/order-commands.js';
 import { ReferencePrices } from '../market-data/reference-prices.js';
 import { AccountViewToken, LedgerAccountView } from '../portfolio/account-view.js';
 import { FxRates } from '../portfolio/fx-rates.js';
@@ -38,6 +39,7 @@ import { OrderSummaryRecorder } from '../store/order-summary-recorder.js';
 import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
 import { ExecutionVenue } from '../venue/execution-venue.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
+import { notWorkingRefusal } from '../venue/venue-events.js';
 import { BacktestBrokerRules } from './backtest-broker-rules.js';
 import { BacktestHalts } from './backtest-halts.js';
 import { BarPriceLimits } from './bar-price-limits.js';
@@ -101,6 +103,19 @@ function barMarks(marks: MarkBook, fx: FxRates, clock: Clock): MarkSource {
     },
     usdKrw: () => decimalOfNumber(fx.usdKrwAt(clock.nowMs())),
   };
+}
+
+/**
+ * A modify or cancel of an order the venue no longer works (filled, cancelled, expired, rejected:
+ * a second `ctx.cancel` in the hook of the first), refused before the venue with the broker's code
+ * for its end (`already-canceled`, …), as the risk module of paper and live refuses it by its book:
+ * `sent: false` (before, it was sent and refused by the venue, `sent: true`).
+ */
+function endedRefusal(venue: SimulatedVenue<Bar>, command: OrderCommand): RiskVerdict | undefined {
+  if (command.type === 'SubmitOrder') return undefined;
+  const order = venue.order(command.clientOrderId);
+  if (order === undefined || !isTerminalOrderState(order.state)) return undefined;
+  return { accepted: false, ...notWorkingRefusal(command.clientOrderId, order.state) };
 }
 
 /**
@@ -181,10 +196,11 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
           limits,
         });
         // The risk module on judges the broker's rules before the venue and denies (`OrderDenied`),
-        // as in paper and live. Off, the venue judges a new order by them as it takes it
-        // (`OrderSubmitted`, then `OrderRejected`), as live's broker answers it, and the risk module
-        // a modify or cancel (`OrderModifyRejected`, `OrderCancelRejected`, as live's strategy hears
-        // them); on, the venue has no rules to consult (no extra work per order).
+        // as in paper and live. Off, the venue judges a new order, a modify and a cancel by them as
+        // it takes them (`OrderSubmitted`, then `OrderRejected`; `OrderModifyRequested`, then
+        // `OrderModifyRejected`, `sent: true`), as live's broker answers them; before the venue, the
+        // risk module refuses only a modify live's connector would not send (`unsendableModify`:
+        // `sent: false`). On, the venue has no rules to consult (no extra work per order).
         const off = riskDisabled(b.risk);
         if (off) venue.judgeOrdersBy((command) => refusalOf(brokerRules.check(command)));
         const risk = createRiskGateBinding({
@@ -198,8 +214,8 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
           barPnl: ctx.get(BarDayPnl),
           brokerRules: off
             ? (command) =>
-                command.type === 'SubmitOrder' ? undefined : (brokerRules.check(command) ?? undefined)
-            : (command) => brokerRules.check(command) ?? undefined,
+                command.type === 'ModifyOrder' ? (unsendableModify(command) ?? undefined) : undefined
+            : (command) => endedRefusal(venue, command) ?? brokerRules.check(command) ?? undefined,
         });
         // the kill switch's halts, told to the user (the run's logger)
         const halts = ctx.get(BacktestHalts);

@@ -195,11 +195,12 @@ describe('a minute backtest judges the session rules', () => {
   });
 
   it.each([
-    ['on', {}],
-    ['disabled', { enabled: false }],
+    ['on', {}, []],
+    // off, the venue judges them as the broker does live: asked for, then refused (sent)
+    ['disabled', { enabled: false }, ['OrderModifyRequested', 'OrderCancelRequested']],
   ])(
     'refuses to modify or cancel a working order outside order hours (the risk module %s)',
-    async (_name, risk) => {
+    async (_name, risk, requested) => {
       const seen: string[] = [];
       let id = '';
       class ChangesAtNight extends Strategy {
@@ -229,7 +230,9 @@ describe('a minute backtest judges the session rules', () => {
       expect(seen).toEqual([
         'OrderSubmitted',
         'OrderAccepted',
+        ...requested.slice(0, 1),
         'OrderModifyRejected order-hours-closed',
+        ...requested.slice(1),
         'OrderCancelRejected order-hours-closed',
         // still working: a DAY order, it ends with its trading day (before the next one's first bar)
         'OrderExpired',

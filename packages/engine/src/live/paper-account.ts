@@ -311,9 +311,9 @@ export class PaperAccount {
    * broker's market data, gives the last prices paper holds orders with no limit at. With the risk
    * module disabled (`config.enabled` false) what the broker would refuse is refused by the
    * broker's rules against that view, the paper ledger and the module's `book`
-   * ({@link PaperBrokerRules}) as the broker answers it live: a modify or cancel by the gate
-   * (`OrderModifyRejected`, `OrderCancelRejected`, see {@link PaperStoreGate}), a new order by the
-   * paper venue as it takes it (`OrderSubmitted`, then `OrderRejected`, stored REJECTED).
+   * ({@link PaperBrokerRules}) as the broker answers it live, by the paper venue as it takes it (a
+   * new order: `OrderSubmitted`, then `OrderRejected`; a modify or cancel: requested, then refused,
+   * `sent: true`); the gate refuses only a modify live would not send ({@link PaperStoreGate}).
    */
   guard(gate: RiskGate, risk: Pick<RiskModule, 'market' | 'book' | 'config'>): RiskGate {
     const { market } = risk;

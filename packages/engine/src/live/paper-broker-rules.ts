@@ -20,8 +20,9 @@
  *
  * A new order is judged by the paper venue as it takes it (`SimulatedVenue.judgeOrdersBy`):
  * `OrderSubmitted`, then `OrderRejected` with the broker's code and message, stored REJECTED, as
- * live's broker takes and answers it; a modify or cancel by the paper gate (`PaperStoreGate`:
- * `OrderModifyRejected`, `OrderCancelRejected`, as live's strategy hears them).
+ * live's broker takes and answers it; a modify or cancel too, once the venue found its order
+ * working: `OrderModifyRequested` / `OrderCancelRequested`, then `OrderModifyRejected` /
+ * `OrderCancelRejected` with the broker's code and `sent: true`, as live's strategy hears them.
  *
  * Before, the paper venue took them: a KR buy above the day's upper limit rested in paper, and an
  * order the broker refuses as not confirmed was rejected `insufficient-buying-power` (or filled).

@@ -13,8 +13,12 @@
  * too, before the risk module takes its reservation: the paper venue would hold nothing for it.
  *
  * With the risk module disabled, a modify or cancel the broker would refuse (its fields, price
- * limits and ticks, order hours, …) is refused with the broker's code ({@link PaperBrokerRules}),
- * `OrderModifyRejected` or `OrderCancelRejected` as live's strategy hears it; a new order the broker
+ * limits and ticks, order hours, …) is let through to the paper venue too, which judges it by
+ * the broker's rules ({@link PaperBrokerRules}) once it found the order working:
+ * `OrderModifyRequested` / `OrderCancelRequested`, then `OrderModifyRejected` /
+ * `OrderCancelRejected` with the broker's code, `sent: true`, as live's strategy hears the broker
+ * refuse it (before, it was refused here: the rejection alone, `sent: false`); only a modify live's
+ * connector would not send (a price for a MARKET order) is refused here; a new order the broker
  * would refuse (order hours, the session's order types, price limits and ticks, the high-value
  * confirmation, the maximum amount, the KR opposite side, …) is let through to the paper venue,
  * which judges it by the same rules as it takes it (`OrderSubmitted`, then `OrderRejected` with the
@@ -31,7 +35,7 @@
  *
  * @module
  */
-import type { OrderCommand } from '../commands/order-commands.js';
+import { type OrderCommand, unsendableModify } from '../commands/order-commands.js';
 import { STORE_UNAVAILABLE } from '../orders/order-manager-options.js';
 import type { RiskGate, RiskVerdict } from '../risk/risk-gate.js';
 import type { PaperBrokerRules } from './paper-broker-rules.js';
@@ -68,9 +72,9 @@ export class PaperStoreGate implements RiskGate {
 
   /**
    * Refuses a create or modify while the store refuses writes, with the risk module disabled a
-   * modify or cancel the broker refuses, and a market buy with no price to hold it at (unless the
-   * broker refuses it: the venue rejects it then, as the broker would); else the risk module's
-   * verdict.
+   * modify live's connector would not send ({@link unsendableModify}), and a market buy with no
+   * price to hold it at (unless the broker refuses it: the venue rejects it then, as the broker
+   * would); else the risk module's verdict.
    */
   check(command: OrderCommand): RiskVerdict {
     if (command.type !== 'CancelOrder') {
@@ -78,8 +82,11 @@ export class PaperStoreGate implements RiskGate {
       if (reason !== null) return { accepted: false, code: STORE_UNAVAILABLE, reason };
     }
     if (command.type !== 'SubmitOrder') {
-      const broker = this.rules?.check(command);
-      return broker !== undefined && !broker.accepted ? broker : this.gate.check(command);
+      // the broker's rules judge it at the paper venue (see `PaperAccount.guard`): here only what
+      // live's connector would not send
+      const unsendable =
+        this.rules !== undefined && command.type === 'ModifyOrder' ? unsendableModify(command) : null;
+      return unsendable ?? this.gate.check(command);
     }
     const unpriced = this.reserve?.refusal(command.intent) ?? null;
     if (unpriced !== null && this.rules?.check(command).accepted !== false) return unpriced;

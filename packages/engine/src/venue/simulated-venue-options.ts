@@ -5,7 +5,7 @@
  */
 import type { FillModel, Ledger } from '@hoga/broker-model';
 import type { Clock } from '@hoga/core';
-import type { SubmitOrder } from '../commands/order-commands.js';
+import type { OrderCommand } from '../commands/order-commands.js';
 import type { OrderBuildOptions } from './order-admission.js';
 
 /**
@@ -24,10 +24,11 @@ export interface SimulatedVenueOptions<M> extends OrderBuildOptions {
 }
 
 /**
- * The broker's rules a simulated venue judges a new order by, where the broker would judge them and
- * nothing before the venue does (the risk module disabled, paper and backtest): the broker's
- * refusal (its code and message), else null. See `SimulatedVenue.judgeOrdersBy`.
+ * The broker's rules a simulated venue judges a new order, a modify or a cancel by, where the
+ * broker would judge them and nothing before the venue does (the risk module disabled, paper and
+ * backtest): the broker's refusal (its code and message), else null. A modify or cancel is judged
+ * only once the venue found its order working. See `SimulatedVenue.judgeOrdersBy`.
  */
 export type VenueOrderRules = (
-  command: SubmitOrder,
+  command: OrderCommand,
 ) => { readonly code: string; readonly reason: string } | null;

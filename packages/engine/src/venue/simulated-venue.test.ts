@@ -98,7 +98,7 @@ describe('SimulatedVenue', () => {
   it("rejects a new order its broker's rules refuse as it takes it (OrderSubmitted, then OrderRejected), holding nothing for it", () => {
     const { venue, events, at } = setup();
     venue.judgeOrdersBy((command) =>
-      command.intent.orderType === 'LIMIT'
+      command.type === 'SubmitOrder' && command.intent.orderType === 'LIMIT'
         ? { code: 'price-out-of-range', reason: 'price 99000 is outside the daily limits, 49000 to 91000' }
         : null,
     );
@@ -270,10 +270,40 @@ describe('SimulatedVenue', () => {
     const order = submit('BUY', 1, 70_000);
     await venue.execute(order);
     await venue.execute(modifyOf(order, 70_050, 1));
+    // refused by the venue itself, as the broker refuses it live: asked for (sent true), then refused
+    expect(events.slice(-2).map((e) => e.type)).toEqual(['OrderModifyRequested', 'OrderModifyRejected']);
     const modifyRejected = events.at(-1);
-    expect(modifyRejected?.type).toBe('OrderModifyRejected');
-    // refused by the venue itself: the modify reached it (sent true)
     expect(modifyRejected?.type === 'OrderModifyRejected' && modifyRejected.sent).toBe(true);
     expect(venue.workingCount).toBe(1);
+  });
+
+  it("refuses a modify or cancel of a working order its broker's rules refuse as live hears the broker: requested, then rejected, sent", async () => {
+    const { venue, events } = setup();
+    const order = submit('BUY', 2, 60_000);
+    await venue.execute(order);
+    const held = venue.ledger.buyingPower('KRW').toFixed();
+    venue.judgeOrdersBy((command) =>
+      command.type === 'SubmitOrder'
+        ? null
+        : { code: 'order-hours-closed', reason: 'orders are taken again at 08:00 KST' },
+    );
+    await venue.execute(modifyOf(order, 61_000, 2));
+    await venue.execute(cancelOf(idOf(order)));
+    expect(
+      events.slice(2).map((e) => [e.type, 'sent' in e ? e.sent : '-', 'code' in e ? e.code : '-']),
+    ).toEqual([
+      ['OrderModifyRequested', '-', '-'],
+      ['OrderModifyRejected', true, 'order-hours-closed'],
+      ['OrderCancelRequested', '-', '-'],
+      ['OrderCancelRejected', true, 'order-hours-closed'],
+    ]);
+    // the order works on as it was: its price, its cash held
+    expect(venue.order(idOf(order))?.price?.toFixed()).toBe('60000');
+    expect(venue.order(idOf(order))?.state).toBe('ACCEPTED');
+    expect(venue.ledger.buyingPower('KRW').toFixed()).toBe(held);
+    // without rules (the risk module on: it judged them before the venue) the change is taken
+    venue.judgeOrdersBy(undefined);
+    await venue.execute(cancelOf(idOf(order)));
+    expect(events.slice(-2).map((e) => e.type)).toEqual(['OrderCancelRequested', 'OrderCanceled']);
   });
 });

@@ -62,6 +62,7 @@ export class SimulatedVenue<M> implements ExecutionVenue {
       ledger: options.ledger,
       clock: options.clock,
       closeCanceled: (order) => this.close(order, 'CANCELED'),
+      rules: () => this.orderRules,
     });
   }
 
@@ -74,9 +75,13 @@ export class SimulatedVenue<M> implements ExecutionVenue {
    * Judges each new order by the broker's `rules` as the venue takes it, as the broker does live:
    * an order they refuse is told `OrderSubmitted`, then `OrderRejected` with the broker's code and
    * message, and ends REJECTED (before, paper and backtests denied it before the venue, and the
-   * strategy heard `OrderDenied`, never the `OrderRejected` live's strategy hears). Given only while
-   * the risk module is disabled: on, the risk module judges the same rules before the venue and
-   * denies (`OrderDenied`) in every mode, and the venue does no extra work per order.
+   * strategy heard `OrderDenied`, never the `OrderRejected` live's strategy hears). A modify or
+   * cancel of a working order they refuse is told `OrderModifyRequested` / `OrderCancelRequested`,
+   * then `OrderModifyRejected` / `OrderCancelRejected` with the broker's code and `sent: true`, the
+   * order working on as it was, as live's strategy hears a change the broker refuses (before, they
+   * were refused before the venue: the rejection alone, `sent: false`). Given only while the risk
+   * module is disabled: on, the risk module judges the same rules before the venue and denies
+   * (`OrderDenied`, `sent: false`) in every mode, and the venue does no extra work per order.
    */
   judgeOrdersBy(rules: VenueOrderRules | undefined): void {
     this.orderRules = rules;
@@ -119,9 +124,9 @@ export class SimulatedVenue<M> implements ExecutionVenue {
     return this.orders.workingOf(symbol);
   }
 
-  /** The order `clientOrderId` while the venue knows it (working, or ended this run), else undefined. */
+  /** The order `clientOrderId` while the venue knows it (working, or one of the last ended), else undefined. */
   order(clientOrderId: string): SimulatedOrder | undefined {
-    return this.orders.get(clientOrderId);
+    return this.orders.get(clientOrderId) ?? this.orders.endedRecently(clientOrderId);
   }
 
   /** Whether `symbol` has working orders. */

@@ -32,6 +32,20 @@ export function closedOrderCode(state: OrderState): string {
   return NOT_WORKING_CODES[state] ?? 'order-closed';
 }
 
+/**
+ * The refusal of a modify or cancel of an order the venue does not work: the broker's code for
+ * what became of it (`state`; undefined when the venue does not know the order: `order-not-found`)
+ * and a reason naming the order and its state.
+ */
+export function notWorkingRefusal(
+  clientOrderId: string,
+  state: OrderState | undefined,
+): { readonly code: string; readonly reason: string } {
+  return state === undefined
+    ? { code: 'order-not-found', reason: `order ${clientOrderId} is not working` }
+    : { code: closedOrderCode(state), reason: `order ${clientOrderId} is not working: it is ${state}` };
+}
+
 /** A modify's new price and quantity, each when it changes. */
 export interface Amendment {
   readonly price: Decimal | undefined;
@@ -148,9 +162,17 @@ export class VenueEvents {
     });
   }
 
-  /** A modify of a working order refused (`OrderModifyRejected`: its price off the grid). */
+  /**
+   * A modify of a working order refused (`OrderModifyRejected`: its price off the grid, or the
+   * broker's rules the venue judges by), after its `OrderModifyRequested`.
+   */
   modifyRejected(order: SimulatedOrder, now: number, code: string, reason: string): void {
     this.hub.emit({ type: 'OrderModifyRejected', ...this.base(order, now), code, reason, sent: true });
+  }
+
+  /** A cancel of a working order refused by the broker's rules the venue judges by (`OrderCancelRejected`). */
+  cancelRejected(order: SimulatedOrder, now: number, code: string, reason: string): void {
+    this.hub.emit({ type: 'OrderCancelRejected', ...this.base(order, now), code, reason, sent: true });
   }
 
   /**
@@ -171,11 +193,7 @@ export class VenueEvents {
       strategyId: command.strategyId,
       tsEvent: now,
       tsInit: now,
-      code: state === undefined ? 'order-not-found' : closedOrderCode(state),
-      reason:
-        state === undefined
-          ? `order ${command.clientOrderId} is not working`
-          : `order ${command.clientOrderId} is not working: it is ${state}`,
+      ...notWorkingRefusal(command.clientOrderId, state),
       sent: true,
     });
   }
