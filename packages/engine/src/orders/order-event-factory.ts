@@ -192,7 +192,11 @@ export class OrderEventFactory {
 
   /**
    * The event of a counted fill: `OrderFilled` when it completes the logical order (its current
-   * broker order reports `FILLED` and no command of it is unsettled), else `OrderPartiallyFilled`.
+   * broker order reports `FILLED`), else `OrderPartiallyFilled`. A modify or cancel of it still
+   * unanswered does not hold the end back: the broker refuses a change of a filled order
+   * (`already-filled`), and a modify it took would have left that order `REPLACED`, not `FILLED`.
+   * Before, such a fill was told as `OrderPartiallyFilled` and nothing followed the change's
+   * refusal: the store held the order FILLED, the strategy saw it PARTIALLY_FILLED, open, for good.
    */
   fill(counted: CountedFill, owned: StoredExecution, record: OrderRecord, filledAt: number): OrderEvent {
     const order = counted.order;
@@ -210,10 +214,7 @@ export class OrderEventFactory {
       cumulativeQuantity: counted.logicalCumulative,
       tsEvent: filledAt,
     };
-    const completes =
-      record.status === 'FILLED' &&
-      order?.brokerOrderId === owned.brokerOrderId &&
-      !this.store.hasUnsettled(owned.clientOrderId);
+    const completes = record.status === 'FILLED' && order?.brokerOrderId === owned.brokerOrderId;
     const quantity = counted.logicalCumulative;
     const average = averageFillPrice(currency, counted.logicalAmount, quantity);
     const now = this.clock.nowMs();
