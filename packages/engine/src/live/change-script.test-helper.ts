@@ -3,8 +3,9 @@
  * run unchanged in backtest, paper and live: on its first bar of 005930 it places a few orders and
  * changes them in the same hook (a modify the broker takes, modifies it refuses, a cancel given
  * twice, a modify of a market order); once its market buy has filled, it modifies and cancels that
- * order; on its first bar of AAPL it modifies a US limit order's quantity. Each event of each order is recorded under the scenario's name, with the order as the
- * strategy then sees it. Test code only.
+ * order; on its first bar of AAPL it modifies a US limit order's quantity. Each event of each
+ * order is recorded under the scenario's name, with the order as the strategy then sees it. Test
+ * code only.
  */
 import {
   type Bar,
