@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { type Currency, Decimal, formatDecimal, type OrderState } from '@hoga/core';
+import { type Currency, Decimal, formatDecimal, type OrderEvent, type OrderState } from '@hoga/core';
 import type { CumulativeExecution, ExecutionDelta } from './execution-delta.js';
 import type { ModifyContent } from './history-match.js';
 import { OrderCommandTables } from './order-command-tables.js';
@@ -21,6 +21,7 @@ import {
   type StoredExecution,
 } from './order-manager-rows.js';
 import { modifiedTerms } from './order-requests.js';
+import { noteUntoldFill } from './untold-fills.js';
 
 export type { CommandParams, LoggedCreate } from './order-command-tables.js';
 export {
@@ -337,6 +338,11 @@ export class OrderManagerStore extends OrderCommandTables {
       logicalAmount: amount,
       order,
     };
+  }
+
+  /** Notes a fill event for its strategy's next start (`untold-fills.ts`), in the caller's transaction. */
+  noteUntoldFill(event: OrderEvent): void {
+    if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') noteUntoldFill(this.db, event);
   }
 
   /** The logical order's state and fill totals in the store's `orders`. */

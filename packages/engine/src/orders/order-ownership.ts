@@ -44,6 +44,16 @@ export class OrderOwnership {
     return leased;
   }
 
+  /**
+   * Whether the strategy `strategyId` hears of its orders' events from another process than this
+   * one, at its next start (`untold-fills.ts`): a strategy this process does not run (not the
+   * manual orders' `manual`, nor an order with no strategy). Its orders are counted here only while
+   * no run works it.
+   */
+  tellsLater(strategyId: string | undefined): boolean {
+    return strategyId !== undefined && strategyId !== 'manual' && !this.mine.has(strategyId);
+  }
+
   /** Whether the logical order is left to another run (its strategy is among `others`). */
   leaves(clientOrderId: string, others: ReadonlySet<string>): boolean {
     if (others.size === 0) return false;
