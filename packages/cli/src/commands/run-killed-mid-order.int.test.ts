@@ -10,8 +10,9 @@
  * execution once, what the broker counted; `hoga db positions` are the broker's holdings; and the
  * strategy heard of every fill once, those made while it was down at the start that found them.
  *
- * And a fill of a strategy's order that another engine on the same store counted while the strategy
- * was down: the strategy is told of it at its next start, once.
+ * And what another process did to a strategy's orders while the strategy was down (another engine
+ * on the same store counted a fill, `hoga order cancel` ended one): the strategy is told of it at
+ * its next start, once.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -385,5 +386,41 @@ describe('hoga run --mode live killed with SIGKILL and started again', () => {
     expect(s.fillsHeard(rest).map((h) => [h.quantity, h.cumulative])).toEqual([['1', '1']]);
     const starts = s.heard().filter((h) => h.hook === 'start');
     expect(starts.at(-1)?.positions).toEqual([{ symbol: 'AAPL', quantity: '1' }]);
+  }, 300_000);
+
+  it('orders hoga order cancelled while it was down and while it ran: each end told once', async () => {
+    const s = await Session.open();
+    const first = s.run(1, { place: [REST] });
+    const rest = await s.idOf('rest');
+    await waitFor('the order accepted', () =>
+      s.heard().some((h) => h.type === 'OrderAccepted' && h.id === rest),
+    );
+    await s.kill(first);
+    const cancelled = async (id: string): Promise<void> => {
+      const r = await hogaToEnd(['order', 'cancel', id], s.environment);
+      expect(r.code, r.out).toBe(0);
+    };
+    const ends = (id: string): number =>
+      s.heard().filter((h) => h.type === 'OrderCanceled' && h.id === id).length;
+    await cancelled(rest);
+
+    // started again: told of the cancel; a second order rests and is cancelled while the run goes on
+    const second = s.run(2, { place: [REST, { ...REST, tag: 'rest2', price: '201' }] });
+    const rest2 = await s.idOf('rest2');
+    await waitFor('the second order accepted', () =>
+      s.heard().some((h) => h.type === 'OrderAccepted' && h.id === rest2),
+    );
+    expect(ends(rest)).toBe(1);
+    await cancelled(rest2);
+    await waitFor('the running cancel told', () => ends(rest2) === 1);
+    second.child.kill('SIGTERM');
+    expect(await exitedWithin(second, 60_000), second.out.join('')).toBe(0);
+
+    // started again: nothing told twice
+    const third = s.run(3, { place: [REST] });
+    await waitFor('a status line', () => /holdings:/.test(third.out.join('')));
+    third.child.kill('SIGTERM');
+    expect(await exitedWithin(third, 60_000), third.out.join('')).toBe(0);
+    expect([ends(rest), ends(rest2)]).toEqual([1, 1]);
   }, 300_000);
 });

@@ -33,7 +33,7 @@ import { type RunLease, takeRunLease } from './run-lease.js';
 import { assembleRunRuntime } from './run-runtime.js';
 import { SessionRecord } from './session-record.js';
 import { sayFirstReads, sayWarmUp } from './start-progress.js';
-import { tellUntoldFills } from './stored-fills.js';
+import { tellUntoldEvents } from './stored-fills.js';
 import { retrackStoredOrders, warnOfAbsentStrategies } from './stored-orders.js';
 import { warmUpStrategies } from './warm-up.js';
 
@@ -231,8 +231,8 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     // Reconcile once the runtime listens: what filled or closed while the engine was down reaches
     // the portfolio and the strategies like any other event.
     if (liveVenue !== null) {
-      // fills another process counted while a strategy was down (its books hold them): told first
-      tellUntoldFills(o.db, runtime, recorder);
+      // fills and ends another process made while a strategy was down (its books hold them): told first
+      tellUntoldEvents(o.db, runtime, recorder);
       await liveVenue.start();
       retrackStoredOrders(o.db, runtime, risk.module.book);
     }

@@ -10,7 +10,7 @@
  */
 import { type BrokerOrderId, type ClientOrderId, type Currency, Decimal, type Fill, Money } from '@hoga/core';
 import type { HogaDatabase, TradingMode } from '@hoga/store';
-import { dropUntoldFills, untoldFills } from '../orders/untold-fills.js';
+import { dropUntoldEvents, untoldEvents } from '../orders/untold-events.js';
 import type { StrategyBook } from '../portfolio/strategy-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import type { EventRecorder } from '../store/event-recorder.js';
@@ -74,25 +74,26 @@ export function bookStoredFills(
 }
 
 /**
- * Live: tells each strategy of the run the fills of its orders that another process counted while
- * it was down (`untold-fills.ts`), oldest first, as the events they were (`onOrderEvent`, then
- * `onFill`), journalled and shown as any event; its books hold them already ({@link
- * bookStoredFills}), so they are not booked again. Call before the run's reconciliation, whose
- * fills are newer.
+ * Live: tells each strategy of the run what another process did to its orders while it was down
+ * (`untold-events.ts`: fills, ends), oldest first, as the events they were (`onOrderEvent`, and
+ * `onFill` for a fill), journalled and shown as any event; its books hold the fills already ({@link
+ * bookStoredFills}) and its open orders are read from the store after this, so neither is changed
+ * again. Call before the run's reconciliation, whose events are newer.
  *
  * @param db - the run's store
  * @param runtime - the run's strategies, their books opened
  * @param recorder - the run's journal of order events
  */
-export function tellUntoldFills(db: HogaDatabase, runtime: EngineRuntime, recorder: EventRecorder): void {
+export function tellUntoldEvents(db: HogaDatabase, runtime: EngineRuntime, recorder: EventRecorder): void {
   for (const host of runtime.hosts) {
-    const events = untoldFills(db, host.strategyId);
+    const events = untoldEvents(db, host.strategyId);
     if (events.length === 0) continue;
     for (const event of events) {
       recorder.record(event);
       runtime.call(host, 'onOrderEvent', event);
-      runtime.call(host, 'onFill', event.fill);
+      if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled')
+        runtime.call(host, 'onFill', event.fill);
     }
-    dropUntoldFills(db, host.strategyId);
+    dropUntoldEvents(db, host.strategyId);
   }
 }

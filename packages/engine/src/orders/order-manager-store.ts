@@ -21,7 +21,7 @@ import {
   type StoredExecution,
 } from './order-manager-rows.js';
 import { modifiedTerms } from './order-requests.js';
-import { noteUntoldFill } from './untold-fills.js';
+import { noteUntoldEvent } from './untold-events.js';
 
 export type { CommandParams, LoggedCreate } from './order-command-tables.js';
 export {
@@ -340,9 +340,9 @@ export class OrderManagerStore extends OrderCommandTables {
     };
   }
 
-  /** Notes a fill event for its strategy's next start (`untold-fills.ts`), in the caller's transaction. */
-  noteUntoldFill(event: OrderEvent): void {
-    if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') noteUntoldFill(this.db, event);
+  /** Notes an event for its strategy's next start (`untold-events.ts`), in the caller's transaction. */
+  noteUntold(event: OrderEvent): void {
+    noteUntoldEvent(this.db, event);
   }
 
   /** The logical order's state and fill totals in the store's `orders`. */

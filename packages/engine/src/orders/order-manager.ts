@@ -42,6 +42,7 @@ import { CommandSender } from './order-sending.js';
 import { OutsideChanges } from './outside-changes.js';
 import type { ReconcileReport } from './reconciliation.js';
 import { comparePositions, reconcileWithBroker } from './reconciliation.js';
+import { isNotedEvent } from './untold-events.js';
 
 export { type OrderManagerOptions, POLL } from './order-manager-options.js';
 export type { ReconcileReport } from './reconciliation.js';
@@ -120,6 +121,9 @@ export class OrderManager {
   emit(event: OrderEvent | null): void {
     if (event === null) return;
     this.outside.sent(event);
+    // a fill or an end of an order of a strategy this process does not run: told at its next start
+    // (a fill is emitted inside the transaction that stores it: noted in it)
+    if (isNotedEvent(event) && this.ownership.tellsLater(event.strategyId)) this.store.noteUntold(event);
     if (this.held !== null) this.held.push(event);
     else this.events.next(event);
   }

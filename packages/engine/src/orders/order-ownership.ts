@@ -45,13 +45,14 @@ export class OrderOwnership {
   }
 
   /**
-   * Whether the strategy `strategyId` hears of its orders' events from another process than this
-   * one, at its next start (`untold-fills.ts`): a strategy this process does not run (not the
-   * manual orders' `manual`, nor an order with no strategy). Its orders are counted here only while
-   * no run works it.
+   * Whether the strategy `strategyId` is told of an event of its orders that this process makes
+   * only at its next start (`untold-events.ts`): a strategy neither this process nor another live
+   * run works now (not the manual orders' `manual`, nor an order with no strategy). A running
+   * strategy hears of another process's changes from its own run's polls.
    */
   tellsLater(strategyId: string | undefined): boolean {
-    return strategyId !== undefined && strategyId !== 'manual' && !this.mine.has(strategyId);
+    if (strategyId === undefined || strategyId === 'manual' || this.mine.has(strategyId)) return false;
+    return !this.others().has(strategyId);
   }
 
   /** Whether the logical order is left to another run (its strategy is among `others`). */

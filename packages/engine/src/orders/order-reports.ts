@@ -175,12 +175,7 @@ export class OrderReports {
         counted = this.store.execution(record.orderId);
         continue;
       }
-      if (fill !== null) {
-        const event = this.factory.fill(fill, counted, record, filledAt);
-        // a strategy no run works hears of it at its next start (noted in this transaction)
-        if (this.ownership.tellsLater(event.strategyId)) this.store.noteUntoldFill(event);
-        this.sink.emit(event);
-      }
+      if (fill !== null) this.sink.emit(this.factory.fill(fill, counted, record, filledAt));
       // A logical order ends only once all its broker orders are closed: an open report cannot end it.
       if (closed) this.settleLogical(counted.clientOrderId, record);
       return;
