@@ -106,8 +106,13 @@ function eventOf(noted: Noted, strategyId: string): OrderEvent {
 export function noteUntoldEvent(db: HogaDatabase, event: OrderEvent): void {
   const strategyId = event.strategyId;
   if (strategyId === undefined) return;
-  const before = db.strategyState.get(OWNER, strategyId);
-  db.strategyState.set(OWNER, strategyId, [...(Array.isArray(before) ? before : []), notedOf(event)]);
+  const noted = notedOf(event);
+  // read and written in one transaction (a savepoint in the caller's): another process noting at
+  // once (`hoga order` and a run) keeps its note too
+  db.transaction(() => {
+    const before = db.strategyState.get(OWNER, strategyId);
+    db.strategyState.set(OWNER, strategyId, [...(Array.isArray(before) ? before : []), noted]);
+  });
 }
 
 /** The events noted for `strategyId`, oldest first (see the module description). */
