@@ -340,9 +340,22 @@ export class OrderManagerStore extends OrderCommandTables {
     };
   }
 
-  /** Notes an event for its strategy's next start (`untold-events.ts`), in the caller's transaction. */
+  /**
+   * Notes an event for its strategy's next start (`untold-events.ts`), in the caller's transaction
+   * (a poll's count: a refusal rolls it back, as any write of it). Outside one (an end settled after
+   * a command's answer), a store that refuses the note leaves it out: the event still goes out, and
+   * the strategy is not told of it at its next start (as before the notes).
+   */
   noteUntold(event: OrderEvent): void {
-    noteUntoldEvent(this.db, event);
+    if (this.conn.inTransaction) {
+      noteUntoldEvent(this.db, event);
+      return;
+    }
+    try {
+      noteUntoldEvent(this.db, event);
+    } catch {
+      // see above: the end is in the store; only its telling at the next start is lost
+    }
   }
 
   /** The logical order's state and fill totals in the store's `orders`. */
