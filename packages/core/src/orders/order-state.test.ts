@@ -53,15 +53,21 @@ PARTIALLY_FILLED OrderCancelRejected -> PARTIALLY_FILLED
 PARTIALLY_FILLED OrderExpired -> EXPIRED
 PENDING_CANCEL OrderPartiallyFilled -> PENDING_CANCEL
 PENDING_CANCEL OrderFilled -> FILLED
+PENDING_CANCEL OrderCancelRequested -> PENDING_CANCEL
 PENDING_CANCEL OrderCanceled -> CANCELED
 PENDING_CANCEL OrderCancelRejected -> ACCEPTED|PARTIALLY_FILLED
+PENDING_CANCEL OrderModifyRequested -> PENDING_CANCEL
+PENDING_CANCEL OrderModified -> PENDING_CANCEL
+PENDING_CANCEL OrderModifyRejected -> PENDING_CANCEL
 PENDING_CANCEL OrderExpired -> EXPIRED
 PENDING_MODIFY OrderPartiallyFilled -> PENDING_MODIFY
 PENDING_MODIFY OrderFilled -> FILLED
+PENDING_MODIFY OrderModifyRequested -> PENDING_MODIFY
 PENDING_MODIFY OrderModified -> ACCEPTED|PARTIALLY_FILLED
 PENDING_MODIFY OrderModifyRejected -> ACCEPTED|PARTIALLY_FILLED
 PENDING_MODIFY OrderCancelRequested -> PENDING_CANCEL
 PENDING_MODIFY OrderCanceled -> CANCELED
+PENDING_MODIFY OrderCancelRejected -> PENDING_MODIFY
 PENDING_MODIFY OrderExpired -> EXPIRED
 `;
 
@@ -113,6 +119,26 @@ describe('transitionOrder', () => {
     expect(error.message).toContain(state);
     expect(error.message).toContain(event);
     expect(canTransition(state, event)).toBe(false);
+  });
+});
+
+describe('transitionOrder while another change is pending', () => {
+  // the answer of one change leaves the order pending while another change of it is unanswered
+  it.each([
+    ['PENDING_CANCEL', 'OrderCancelRejected', 'PENDING_CANCEL'],
+    ['PENDING_CANCEL', 'OrderCancelRejected', 'PENDING_MODIFY'],
+    ['PENDING_MODIFY', 'OrderModified', 'PENDING_MODIFY'],
+    ['PENDING_MODIFY', 'OrderModifyRejected', 'PENDING_MODIFY'],
+  ] as const)('%s on %s with %s still pending stays %s', (state, event, stillPending) => {
+    expect(transitionOrder(state, event, { stillPending })).toBe(stillPending);
+    expect(transitionOrder(state, event, { hasFills: true, stillPending })).toBe(stillPending);
+  });
+
+  it('ends the order whatever is still pending', () => {
+    for (const stillPending of ['PENDING_CANCEL', 'PENDING_MODIFY'] as const) {
+      expect(transitionOrder('PENDING_CANCEL', 'OrderCanceled', { stillPending })).toBe('CANCELED');
+      expect(transitionOrder('PENDING_MODIFY', 'OrderFilled', { stillPending })).toBe('FILLED');
+    }
   });
 });
 

@@ -47,8 +47,9 @@ export const ORDER_STATES: readonly OrderState[] = Object.values(OrderState);
 export const ORDER_EVENT_TYPES: readonly OrderEventType[] = Object.values(OrderEventType);
 
 /**
- * Target marker: go back to the working state the order had before its pending cancel/modify —
- * `PARTIALLY_FILLED` when it has fills, else `ACCEPTED`.
+ * Target marker: the answer of a pending cancel/modify — the order stays pending when another change
+ * of it is still unanswered ({@link TransitionContext.stillPending}), else goes back to the working
+ * state it had before: `PARTIALLY_FILLED` when it has fills, else `ACCEPTED`.
  */
 export const RESUME = 'RESUME';
 /** A table target: a state, or {@link RESUME}. */
@@ -63,6 +64,14 @@ const E = OrderEventType;
  * have no rows. `OrderModified` in a working state is an unsolicited change (another channel); a
  * rejected modify or cancel in a working state (one the engine refused before sending it: no
  * request was pending) leaves the order as it was.
+ *
+ * A change may be requested while another is pending (a second cancel, a second modify, a modify
+ * after a cancel): the order stays pending, and a pending cancel outranks a modify (the order is on
+ * its way out) — a modify requested or answered while a cancel is pending leaves `PENDING_CANCEL`,
+ * a cancel refused while a modify is pending leaves `PENDING_MODIFY`. Only the answer of the pending
+ * change leaves the pending state ({@link RESUME}), and then only when no other change of the order
+ * is still unanswered: the caller, which counts the changes requested and answered, says so in
+ * {@link TransitionContext.stillPending}.
  */
 export const ORDER_TRANSITIONS: Readonly<
   Record<OrderState, Readonly<Partial<Record<OrderEventType, TransitionTarget>>>>
@@ -111,17 +120,23 @@ export const ORDER_TRANSITIONS: Readonly<
   [S.PENDING_CANCEL]: {
     [E.OrderPartiallyFilled]: S.PENDING_CANCEL,
     [E.OrderFilled]: S.FILLED,
+    [E.OrderCancelRequested]: S.PENDING_CANCEL,
     [E.OrderCanceled]: S.CANCELED,
     [E.OrderCancelRejected]: RESUME,
+    [E.OrderModifyRequested]: S.PENDING_CANCEL,
+    [E.OrderModified]: S.PENDING_CANCEL,
+    [E.OrderModifyRejected]: S.PENDING_CANCEL,
     [E.OrderExpired]: S.EXPIRED,
   },
   [S.PENDING_MODIFY]: {
     [E.OrderPartiallyFilled]: S.PENDING_MODIFY,
     [E.OrderFilled]: S.FILLED,
+    [E.OrderModifyRequested]: S.PENDING_MODIFY,
     [E.OrderModified]: RESUME,
     [E.OrderModifyRejected]: RESUME,
     [E.OrderCancelRequested]: S.PENDING_CANCEL,
     [E.OrderCanceled]: S.CANCELED,
+    [E.OrderCancelRejected]: S.PENDING_MODIFY,
     [E.OrderExpired]: S.EXPIRED,
   },
   [S.DENIED]: {},
@@ -135,6 +150,12 @@ export const ORDER_TRANSITIONS: Readonly<
 export interface TransitionContext {
   /** Whether the order already has fills (decides where {@link RESUME} leads). Default `false`. */
   readonly hasFills?: boolean;
+  /**
+   * The pending state the order stays in when the event answers one change of it while another is
+   * still unanswered (requested, not yet answered): `PENDING_CANCEL` when a cancel is, else
+   * `PENDING_MODIFY`. Then {@link RESUME} leads there, not back to working. Default: none.
+   */
+  readonly stillPending?: typeof S.PENDING_CANCEL | typeof S.PENDING_MODIFY | undefined;
 }
 
 /**
@@ -142,7 +163,8 @@ export interface TransitionContext {
  *
  * @param state - current state
  * @param eventType - the event being applied
- * @param context - whether the order has fills (only used when leaving a pending state)
+ * @param context - whether the order has fills, and whether another change of it is still pending
+ *   (only used when a pending change is answered)
  * @throws {@link IllegalTransitionError} naming both the state and the event when the table has no entry
  */
 export function transitionOrder(
@@ -155,6 +177,7 @@ export function transitionOrder(
     case undefined:
       throw new IllegalTransitionError(String(state), String(eventType));
     case RESUME:
+      if (context.stillPending !== undefined) return context.stillPending;
       return context.hasFills === true ? S.PARTIALLY_FILLED : S.ACCEPTED;
     default:
       return target;

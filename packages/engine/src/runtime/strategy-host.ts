@@ -20,6 +20,7 @@ import {
   transitionOrder,
 } from '@hoga/core';
 import type { TradingMode } from '@hoga/store';
+import { PendingChanges } from '../pending-changes.js';
 import type { StrategyBook } from '../portfolio/strategy-book.js';
 import { RecentRing } from '../recent-ring.js';
 import type { Strategy, StrategyClass } from '../strategy/strategy.js';
@@ -72,6 +73,8 @@ export class StrategyHost implements StrategyContext {
   private readonly closed = new RecentRing<string>(KEPT_CLOSED_ORDERS);
   /** The orders still open (a strategy asks for them on every decision). */
   private readonly open = new Map<string, MutableOrderView>();
+  /** The modifies and cancels of its orders not yet answered (a second one keeps the order pending). */
+  private readonly changes = new PendingChanges();
 
   /**
    * @param strategyId - the instance's id
@@ -358,11 +361,11 @@ export class StrategyHost implements StrategyContext {
     ) {
       return;
     }
-    const hasFills = !o.filledQuantity.isZero();
+    const context = this.changes.note(event, o.state) ?? (o.filledQuantity.isZero() ? NO_FILLS : HAS_FILLS);
     // (an order denied is DENIED from the denial on: see `deniedNow`)
     if (event.type !== 'OrderDenied' || o.state !== 'DENIED') {
       try {
-        o.state = transitionOrder(o.state, event.type, hasFills ? HAS_FILLS : NO_FILLS);
+        o.state = transitionOrder(o.state, event.type, context);
       } catch {
         this.log.warn({ state: o.state, event: event.type }, 'order event does not apply to the order state');
       }
@@ -397,6 +400,7 @@ export class StrategyHost implements StrategyContext {
     if (!OPEN.has(o.state)) {
       this.open.delete(o.clientOrderId);
       this.filledAmount.delete(o.clientOrderId);
+      this.changes.forget(o.clientOrderId);
       const oldest = this.closed.add(o.clientOrderId);
       if (oldest !== undefined) this.orders.delete(oldest);
     }
