@@ -6,6 +6,7 @@
  * @module
  */
 import { Decimal, type KnownBrokerOrderStatus, type OrderEvent } from '@hoga/core';
+import { PendingChanges } from '../pending-changes.js';
 import { RecentRing } from '../recent-ring.js';
 import type { RawIntentFields } from './intent-fields.js';
 import {
@@ -43,6 +44,8 @@ export class RiskOrders {
   private pricedOpen = 0;
   /** The open orders' views since the last order event. */
   private openCache: readonly OpenOrderView[] | null = null;
+  /** The modifies and cancels not yet answered: an answer while another is pending keeps the order pending. */
+  private readonly changes = new PendingChanges();
 
   /** A submitted order: open, nothing filled (`PENDING`). */
   submit(event: Extract<OrderEvent, { type: 'OrderSubmitted' }>): void {
@@ -96,10 +99,13 @@ export class RiskOrders {
         order.status = 'CANCELED';
         break;
       case 'OrderCancelRequested':
+        this.changes.note(event, 'PENDING_CANCEL');
         order.status = 'PENDING_CANCEL';
         break;
       case 'OrderModifyRequested':
-        order.status = 'PENDING_REPLACE';
+        this.changes.note(event, 'PENDING_MODIFY');
+        // a cancel pending outranks it (as in core's order states)
+        if (order.status !== 'PENDING_CANCEL') order.status = 'PENDING_REPLACE';
         break;
       case 'OrderModified':
         if (event.price !== undefined && this.open.get(order.clientOrderId) === order) {
@@ -108,10 +114,13 @@ export class RiskOrders {
         }
         if (event.price !== undefined) order.price = event.price;
         if (event.quantity !== undefined) order.quantity = event.quantity;
-        order.status = isPositive(order.filledQuantity) ? 'PARTIAL_FILLED' : 'PENDING';
+        this.answered(order, event);
         break;
       case 'OrderCancelRejected':
       case 'OrderModifyRejected':
+        if (!CLOSED.has(order.status)) this.answered(order, event);
+        // only the status can have changed
+        return order.status !== before;
       case 'OrderAccepted':
         if (!CLOSED.has(order.status))
           order.status = isPositive(order.filledQuantity) ? 'PARTIAL_FILLED' : 'PENDING';
@@ -119,6 +128,28 @@ export class RiskOrders {
         return order.status !== before;
     }
     return true;
+  }
+
+  /**
+   * A modify or cancel of an open order answered (done or refused): the order stays pending while
+   * another change of it is unanswered, or when the refusal is of a change never sent; a modify's
+   * answer leaves a pending cancel pending; else it is working again.
+   */
+  private answered(order: MutableOrder, event: OrderEvent): void {
+    const state =
+      order.status === 'PENDING_CANCEL'
+        ? 'PENDING_CANCEL'
+        : order.status === 'PENDING_REPLACE'
+          ? 'PENDING_MODIFY'
+          : 'ACCEPTED';
+    const still = this.changes.note(event, state)?.stillPending;
+    if (
+      still === 'PENDING_CANCEL' ||
+      (still === undefined && state === 'PENDING_CANCEL' && event.type !== 'OrderCancelRejected')
+    )
+      order.status = 'PENDING_CANCEL';
+    else if (still === 'PENDING_MODIFY') order.status = 'PENDING_REPLACE';
+    else order.status = isPositive(order.filledQuantity) ? 'PARTIAL_FILLED' : 'PENDING';
   }
 
   /**
@@ -131,6 +162,7 @@ export class RiskOrders {
       this.openCache = null;
     }
     if (CLOSED.has(order.status) && this.open.delete(order.clientOrderId)) {
+      this.changes.forget(order.clientOrderId);
       order.openCount.n -= 1;
       if (isPriced(order)) this.pricedOpen -= 1;
       this.closed.add(order);
