@@ -13,11 +13,42 @@
  */
 import { type Bar, type ClientOrderId, createLogger, Decimal, type OrderEvent } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Strategy } from '../strategy/strategy.js';
+import { Strategy, type StrategyClass } from '../strategy/strategy.js';
 import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
 
 const closers = new Closers();
 afterEach(() => closers.closeAll());
+
+/**
+ * A live or paper run of `strategyClass` on 005930 against a fresh simulator (its clock at 30×),
+ * with the warnings it logs collected.
+ */
+async function startRun(
+  name: string,
+  mode: 'live' | 'paper',
+  risk: { enabled: false } | undefined,
+  strategyClass: StrategyClass,
+) {
+  const { clock, client } = await startSimulatedBroker(closers, { speed: 30 });
+  const db = openTempDb(closers, `hoga-${mode}-${name}-`, clock);
+  const warnings: string[] = [];
+  const logger = createLogger({
+    level: 'warn',
+    destination: { write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg) },
+  });
+  const run = await startTestRun(
+    { client, clock, db },
+    {
+      runId: `${name}-${mode}`,
+      mode,
+      symbols: ['005930'],
+      cashKrw: new Decimal(1_000_000),
+      strategies: [{ strategyClass }],
+    },
+    { pollIntervalMs: 200, streamIntervals: { candles1m: 300, orderbook: 200 }, risk, logger },
+  );
+  return { run, warnings };
+}
 
 /**
  * Rests a buy of 2 at 5 % under the close; once it is accepted, cancels it twice in one hook. Then,
@@ -66,28 +97,9 @@ for (const [label, risk] of [
   describe(`a strategy cancelling its order twice before the first cancel is answered (${label})`, () => {
     for (const mode of ['live', 'paper'] as const) {
       it(`${mode}: the order stays PENDING_CANCEL until it is CANCELED, cancelled twice only`, async () => {
-        const { clock, client } = await startSimulatedBroker(closers, { speed: 30 });
-        const db = openTempDb(closers, `hoga-${mode}-cancel-twice-`, clock);
         CancelTwice.seen = [];
         CancelTwice.cancels = 0;
-        const warnings: string[] = [];
-        const logger = createLogger({
-          level: 'warn',
-          destination: {
-            write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg),
-          },
-        });
-        const run = await startTestRun(
-          { client, clock, db },
-          {
-            runId: `cancel-twice-${mode}`,
-            mode,
-            symbols: ['005930'],
-            cashKrw: new Decimal(1_000_000),
-            strategies: [{ strategyClass: CancelTwice }],
-          },
-          { pollIntervalMs: 200, streamIntervals: { candles1m: 300, orderbook: 200 }, risk, logger },
-        );
+        const { run, warnings } = await startRun('cancel-twice', mode, risk, CancelTwice);
         try {
           await until(() => CancelTwice.seen.some((e) => e.startsWith('OrderCanceled')));
           // the second cancel's answer too (live, with the risk module off, it may come after the first's)
@@ -152,27 +164,8 @@ for (const [label, risk] of [
   describe(`a strategy modifying its order while its cancel is pending (${label})`, () => {
     for (const mode of ['live', 'paper'] as const) {
       it(`${mode}: the order stays PENDING_CANCEL until it is CANCELED`, async () => {
-        const { clock, client } = await startSimulatedBroker(closers, { speed: 30 });
-        const db = openTempDb(closers, `hoga-${mode}-cancel-modify-`, clock);
         CancelThenModify.seen = [];
-        const warnings: string[] = [];
-        const logger = createLogger({
-          level: 'warn',
-          destination: {
-            write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg),
-          },
-        });
-        const run = await startTestRun(
-          { client, clock, db },
-          {
-            runId: `cancel-modify-${mode}`,
-            mode,
-            symbols: ['005930'],
-            cashKrw: new Decimal(1_000_000),
-            strategies: [{ strategyClass: CancelThenModify }],
-          },
-          { pollIntervalMs: 200, streamIntervals: { candles1m: 300, orderbook: 200 }, risk, logger },
-        );
+        const { run, warnings } = await startRun('cancel-modify', mode, risk, CancelThenModify);
         const heard = (prefix: string) => CancelThenModify.seen.some((e) => e.startsWith(prefix));
         try {
           await until(() => heard('OrderCanceled') && heard('OrderModifyRejected'));
