@@ -142,18 +142,25 @@ export class CommandAnswers {
   }
 
   /**
-   * After a modify or cancel settled: the logical order's state goes back from `PENDING_MODIFY` /
-   * `PENDING_CANCEL` to working (`PARTIALLY_FILLED` once anything filled, else `ACCEPTED`), unless
-   * another command of it, from this process or another, is still on its way (its own answer
-   * settles the state) or the order has ended meanwhile.
+   * After a modify or cancel settled: the logical order's state follows core's table, as the
+   * strategy's view does. It stays pending while another change of it, from this process or
+   * another, is on its way, `PENDING_CANCEL` while a cancel is or was done (a pending cancel
+   * outranks a modify: the order is on its way out, and the poll that reads its end records it),
+   * else `PENDING_MODIFY` while a modify is; else it goes back from `PENDING_MODIFY` /
+   * `PENDING_CANCEL` to working (`PARTIALLY_FILLED` once anything filled, else `ACCEPTED`). An
+   * order that ended meanwhile is left alone. Before, only a change on its way kept it pending: the
+   * refusal of a modify, or of a second cancel, given after the broker took a cancel wrote
+   * `ACCEPTED` until the next poll recorded `CANCELED`, and a cancel refused while a modify was on
+   * its way left `PENDING_CANCEL`.
    */
   private settleState(clientOrderId: string, at: number): void {
-    if (this.m.store.hasUnsettled(clientOrderId)) return;
     const executions = this.m.store.reload(clientOrderId); // as the file holds it now
     const state = this.m.store.orderHead(clientOrderId)?.state;
     if (state !== 'PENDING_MODIFY' && state !== 'PENDING_CANCEL') return;
-    const filled = executions.some((e) => !e.filledQuantity.isZero());
-    this.m.store.setOrderState(clientOrderId, filled ? 'PARTIALLY_FILLED' : 'ACCEPTED', at);
+    const pending = this.m.store.pendingChange(clientOrderId);
+    const next =
+      pending ?? (executions.some((e) => !e.filledQuantity.isZero()) ? 'PARTIALLY_FILLED' : 'ACCEPTED');
+    if (next !== state) this.m.store.setOrderState(clientOrderId, next, at);
   }
 
   /** Whether a command was already settled (done, rejected or unknown). */

@@ -335,9 +335,15 @@ export class OrderCommandTables extends OrderIntentTables {
     return (this.statements.commandsOf.all(clientOrderId) as CommandRow[]).map(command);
   }
 
-  /** Whether a command of the logical order is still being sent or looked for. */
-  hasUnsettled(clientOrderId: string): boolean {
-    return this.statements.unsettledOf.get(clientOrderId) !== undefined;
+  /**
+   * The pending state the logical order's changes keep it in, as core's `ORDER_TRANSITIONS` has it
+   * (a pending cancel outranks a modify): `PENDING_CANCEL` while a cancel of it is being sent or
+   * looked for, or was done (the broker took it: the order is on its way out, and the poll that
+   * reads its end records it); else `PENDING_MODIFY` while a modify of it is; else null.
+   */
+  pendingChange(clientOrderId: string): 'PENDING_CANCEL' | 'PENDING_MODIFY' | null {
+    const row = this.statements.pendingChangeOf.get(clientOrderId) as { cancel: number | null };
+    return row.cancel === null ? null : row.cancel === 1 ? 'PENDING_CANCEL' : 'PENDING_MODIFY';
   }
 }
 

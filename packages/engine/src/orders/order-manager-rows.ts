@@ -207,9 +207,11 @@ export function prepareStatements(conn: Connection) {
     createsWithoutOrder:
       p(`SELECT c.* FROM order_commands c LEFT JOIN orders o ON o.client_order_id = c.client_order_id
         WHERE c.kind = 'create' AND o.id IS NULL ORDER BY c.created_at, c.rowid`),
-    unsettledOf: p(
-      `SELECT 1 FROM order_commands WHERE client_order_id = ? AND status IN ('sending', 'ambiguous') LIMIT 1`,
-    ),
+    // 1 when a cancel of the order is unanswered or done (the order is on its way out), 0 when
+    // only a modify is unanswered, NULL when neither (the order's commands only, by its index)
+    pendingChangeOf: p(`SELECT max(kind = 'cancel') AS cancel FROM order_commands WHERE client_order_id = ?
+        AND kind IN ('modify', 'cancel')
+        AND (status IN ('sending', 'ambiguous') OR (kind = 'cancel' AND status = 'done'))`),
     orderHead: p('SELECT id, currency, state, broker_order_id FROM orders WHERE client_order_id = ?'),
     setState: p('UPDATE orders SET state = ?, updated_at = ? WHERE client_order_id = ?'),
     setFilled: p(

@@ -281,10 +281,12 @@ export class CommandSender {
     content: Record<string, unknown>,
   ): string | null {
     const now = this.m.clock.nowMs();
-    const state = kind === 'cancel' ? 'PENDING_CANCEL' : 'PENDING_MODIFY';
+    const id = command.clientOrderId;
+    // a cancel pending or done (from the file: maybe another process's) outranks a modify, as in core
+    const pending = () => (kind === 'cancel' ? 'PENDING_CANCEL' : this.m.store.pendingChange(id));
     try {
       this.m.store.recordChange(command.commandId, kind, target, command.strategyId, content, now, () =>
-        this.m.store.setOrderState(command.clientOrderId, state, now),
+        this.m.store.setOrderState(id, pending() ?? 'PENDING_MODIFY', now),
       );
       return null;
     } catch (error) {
