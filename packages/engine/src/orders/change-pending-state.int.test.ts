@@ -57,7 +57,7 @@ describe('stored state of an order with a cancel and another change both pending
       kind: 'delay-after-commit',
       path: '/api/v1/orders/*/cancel',
       count: 1,
-      delayMs: 3_000,
+      delayMs: 8_000,
     });
     const cancelling = f.manager.execute(cancelOf(order));
     await untilCanceled(f, original);
