@@ -30,6 +30,8 @@ export interface Heard {
   readonly positions?: { symbol: string; quantity: string }[];
   readonly open?: { id: string; state: string; filled: string; price?: string }[];
   readonly cash?: string;
+  /** What `ctx.order(id)` answered as an event or fill of the order was told (null: unknown). */
+  readonly order?: { state: string; filled: string; average?: string } | null;
 }
 
 /** An order of the strategy's config. */

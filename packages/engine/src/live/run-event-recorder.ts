@@ -99,15 +99,42 @@ export class RunEventRecorder implements EventRecorder {
     );
   }
 
+  /**
+   * The strategies whose refusals the session counts (set once the run's strategies exist): an
+   * order of another strategy (another engine's, one not running, `hoga order`'s) that this run's
+   * order polls counted is journalled and shown, but its rejection is not this session's refusal.
+   * Null: every refusal counts.
+   */
+  private own: ReadonlySet<string> | null = null;
+
+  /** Counts only the refusals of these strategies' orders from now on (see `own`). */
+  countOnly(strategyIds: Iterable<string>): void {
+    this.own = new Set(strategyIds);
+  }
+
   /** @inheritdoc */
   record(event: OrderEvent): void {
+    this.journalled(event);
+    if (this.own === null || (event.strategyId !== undefined && this.own.has(event.strategyId)))
+      this.refusals.note(event);
+    this.o.onEvent?.(event);
+  }
+
+  /**
+   * An event of the time a strategy was down, told at its start (`tellUntoldEvents`): journalled and
+   * shown as any event, but not counted as a refusal of this session.
+   */
+  recordTold(event: OrderEvent): void {
+    this.journalled(event);
+    this.o.onEvent?.(event);
+  }
+
+  private journalled(event: OrderEvent): void {
     // kept while the store refuses it: the event still reaches the strategy (its order and fills
     // are stored apart)
     this.journal.add(event);
     // the store took the line: denied orders kept meanwhile are tried again (after their pause)
     if (this.journal.size === 0) this.denied.retry();
-    this.refusals.note(event);
-    this.o.onEvent?.(event);
   }
 
   /** @inheritdoc */

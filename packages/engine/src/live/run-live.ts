@@ -34,7 +34,7 @@ import { assembleRunRuntime } from './run-runtime.js';
 import { SessionRecord } from './session-record.js';
 import { sayFirstReads, sayWarmUp } from './start-progress.js';
 import { tellUntoldEvents } from './stored-fills.js';
-import { retrackStoredOrders, warnOfAbsentStrategies } from './stored-orders.js';
+import { retrackStoredOrders, trackStoredOpenOrders, warnOfAbsentStrategies } from './stored-orders.js';
 import { warmUpStrategies } from './warm-up.js';
 
 /** What a live or paper run needs. */
@@ -213,12 +213,17 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     // read when the session ends: the bar delivery exists by then
     counts: () => ({ refused: recorder.refusals.counts(), halts: halts.counts(), bars: bars.bars }),
   });
+  // the session's own: the fills and refusals of its strategies' orders (its order polls count
+  // other strategies' too), as its stored trades are
+  const own = new Set<string>(runtime.hosts.map((h) => h.strategyId));
+  recorder.countOnly(own);
   let fills = 0;
   const subscriptions: Subscription[] = [];
   subscriptions.push(risk.module.gateway.changes$.subscribe((change) => halts.note(change)));
   subscriptions.push(
     venue.events$.subscribe((event) => {
-      if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') fills++;
+      if (event.type !== 'OrderFilled' && event.type !== 'OrderPartiallyFilled') return;
+      if (event.strategyId !== undefined && own.has(event.strategyId)) fills++;
     }),
   );
 
@@ -231,6 +236,8 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     // Reconcile once the runtime listens: what filled or closed while the engine was down reaches
     // the portfolio and the strategies like any other event.
     if (liveVenue !== null) {
+      // its open orders known to each strategy as they stood, so that the events told move them
+      trackStoredOpenOrders(o.db, runtime);
       // fills and ends another process made while a strategy was down (its books hold them): told first
       tellUntoldEvents(o.db, runtime, recorder);
       await liveVenue.start();

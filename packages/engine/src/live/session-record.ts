@@ -1,6 +1,6 @@
 /**
  * A live or paper session as a stored run (`hoga db runs --kind live|paper`): written when it
- * starts (status `running`), each fill appended as it is routed, its equity at the start and at the
+ * starts (status `running`), each fill of its strategies' orders appended as it is routed, its equity at the start and at the
  * end of each trading day stored once that day ended, and at the stop its last equity point,
  * statistics with each strategy's part of this session (`byStrategy`: its earlier sessions' PnL and
  * charges, which its books open with, left out), the orders refused and the bars handed over,
@@ -105,7 +105,12 @@ export class SessionRecord {
         break;
       }
     }
+    // a session's trades are its own strategies' fills: an engine's order polls count the fills of
+    // strategies it does not run too (another engine's that is down, `hoga order`'s), whose
+    // strategies' books take them (before, they were among this session's trades and commissions)
+    const own = new Set<string>(runtime.hosts.map((h) => h.strategyId));
     runtime.onFillRouted((fill, event) => {
+      if (event.strategyId === undefined || !own.has(event.strategyId)) return;
       const trade: RunTrade & { readonly strategyId?: string } = {
         time: fill.tsEvent,
         ...(event.strategyId === undefined ? {} : { strategyId: event.strategyId }),

@@ -13,7 +13,8 @@ import type { HogaDatabase, TradingMode } from '@hoga/store';
 import { dropUntoldEvents, untoldEvents } from '../orders/untold-events.js';
 import type { StrategyBook } from '../portfolio/strategy-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
-import type { EventRecorder } from '../store/event-recorder.js';
+import type { RunEventRecorder } from './run-event-recorder.js';
+import { storedView } from './stored-orders.js';
 
 interface StoredFillRow {
   readonly id: number;
@@ -77,19 +78,32 @@ export function bookStoredFills(
  * Live: tells each strategy of the run what another process did to its orders while it was down
  * (`untold-events.ts`: fills, ends), oldest first, as the events they were (`onOrderEvent`, and
  * `onFill` for a fill), journalled and shown as any event; its books hold the fills already ({@link
- * bookStoredFills}) and its open orders are read from the store after this, so neither is changed
- * again. Call before the run's reconciliation, whose events are newer.
+ * bookStoredFills}) and its open orders are tracked from the store ({@link trackStoredOpenOrders},
+ * before this), so neither is changed again. The order of an event is known to `ctx.order(id)` as
+ * it is told, as the store has it now (an order that ended: its final state; before, `undefined`).
+ * The events are of the time the strategy was down, not of this session: a rejection told is not
+ * counted among the session's refused orders, and a fill told, booked before the session started,
+ * not among its fills (`recordTold`). Call before the run's reconciliation, whose events are newer.
  *
  * @param db - the run's store
  * @param runtime - the run's strategies, their books opened
  * @param recorder - the run's journal of order events
  */
-export function tellUntoldEvents(db: HogaDatabase, runtime: EngineRuntime, recorder: EventRecorder): void {
+export function tellUntoldEvents(
+  db: HogaDatabase,
+  runtime: EngineRuntime,
+  recorder: Pick<RunEventRecorder, 'recordTold'>,
+): void {
   for (const host of runtime.hosts) {
     const events = untoldEvents(db, host.strategyId);
     if (events.length === 0) continue;
     for (const event of events) {
-      recorder.record(event);
+      // one read per order told (an order still open is tracked already)
+      if (!host.owns(event.clientOrderId)) {
+        const order = db.orders.get(event.clientOrderId);
+        if (order !== null) host.track(storedView(order));
+      }
+      recorder.recordTold(event);
       runtime.call(host, 'onOrderEvent', event);
       if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled')
         runtime.call(host, 'onFill', event.fill);

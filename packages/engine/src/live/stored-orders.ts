@@ -10,6 +10,7 @@ import type { HogaDatabase, OrderRecord } from '@hoga/store';
 import type { RestoredRiskOrder, RiskBook } from '../risk/risk-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import type { StrategyHost } from '../runtime/strategy-host.js';
+import type { OrderView } from '../strategy/strategy-context.js';
 import { leasedLiveStrategies } from './run-lease.js';
 
 /** Store states of an order that has not ended (a strategy still sees it among its open orders). */
@@ -19,10 +20,29 @@ export const OPEN_ORDER_STATES: readonly OrderState[] = ORDER_STATES.filter(
 
 /**
  * Each strategy tracks again its own orders of earlier live runs that the store still has open,
+ * with their fills so far, as they stood before the run's reconciliation: what the reconcile and
+ * the telling at the start find of them (`tellUntoldEvents`, `liveVenue.start()`) moves the view
+ * by each event, so that `ctx.order(id)` in the `onFill` of a fill told at the start is the order
+ * as it stands then (before, the orders were tracked only after the telling: `undefined` there).
+ * Call before the telling; {@link retrackStoredOrders} after the reconcile.
+ *
+ * @param db - the run's store, before its reconciliation
+ * @param runtime - the run's strategies
+ */
+export function trackStoredOpenOrders(db: HogaDatabase, runtime: EngineRuntime): void {
+  for (const host of runtime.hosts) {
+    const orders = db.orders.list({ mode: 'live', strategyId: host.strategyId, state: OPEN_ORDER_STATES });
+    for (const order of orders) if (!host.owns(order.clientOrderId)) host.track(storedView(order));
+  }
+}
+
+/**
+ * Each strategy tracks again its own orders of earlier live runs that the store still has open,
  * with their fills so far: the strategy's `openOrders()` shows them in `onStart`, and their later
  * fills, cancels and modifies move its view of them. The risk module's book knows them as open
  * too: a modify or cancel of one is judged against it, they count towards the strategy's open
- * orders and exposure, and a kill switch cancels them.
+ * orders and exposure, and a kill switch cancels them. An order the strategy tracks already
+ * ({@link trackStoredOpenOrders}, moved by the reconcile's events) keeps its view.
  *
  * @param db - the run's store, reconciled with the broker
  * @param runtime - the run's strategies
@@ -31,7 +51,10 @@ export const OPEN_ORDER_STATES: readonly OrderState[] = ORDER_STATES.filter(
 export function retrackStoredOrders(db: HogaDatabase, runtime: EngineRuntime, book: RiskBook): void {
   for (const host of runtime.hosts) {
     const orders = db.orders.list({ mode: 'live', strategyId: host.strategyId, state: OPEN_ORDER_STATES });
-    for (const order of orders) trackStoredOrder(host, book, order);
+    for (const order of orders) {
+      book.restoreOpen({ ...order, strategyId: host.strategyId });
+      if (!host.owns(order.clientOrderId)) host.track(storedView(order));
+    }
   }
 }
 
@@ -87,7 +110,12 @@ export function storedOpenOrdersReader(db: HogaDatabase): () => readonly Restore
 export function trackStoredOrder(host: StrategyHost, book: RiskBook, order: OrderRecord): void {
   if (host.owns(order.clientOrderId)) return;
   book.restoreOpen({ ...order, strategyId: host.strategyId });
-  host.track({
+  host.track(storedView(order));
+}
+
+/** A strategy's view of a stored order, as the store has it now. */
+export function storedView(order: OrderRecord): OrderView {
+  return {
     clientOrderId: order.clientOrderId,
     symbol: order.symbol,
     side: order.side,
@@ -98,7 +126,7 @@ export function trackStoredOrder(host: StrategyHost, book: RiskBook, order: Orde
     state: order.state,
     filledQuantity: order.filledQuantity,
     averageFillPrice: order.averageFillPrice,
-  });
+  };
 }
 
 /**

@@ -86,6 +86,24 @@ describe('StrategyHost.track', () => {
     expect(order?.averageFillPrice?.toFixed()).toBe('63000');
     expect(h.openOrders()).toEqual([]);
   });
+
+  it('an order tracked as it ended (its end told at a restart) is known, final, and not open', () => {
+    const h = host();
+    h.track({
+      clientOrderId: id,
+      symbol: '005930',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      price: new Decimal(70_000),
+      quantity: new Decimal(4),
+      amount: null,
+      state: 'FILLED',
+      filledQuantity: new Decimal(4),
+      averageFillPrice: new Decimal(69_500),
+    });
+    expect(h.order(id)).toMatchObject({ state: 'FILLED', filledQuantity: new Decimal(4) });
+    expect(h.openOrders()).toEqual([]);
+  });
 });
 
 describe('StrategyHost.apply', () => {

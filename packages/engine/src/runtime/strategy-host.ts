@@ -323,11 +323,17 @@ export class StrategyHost implements StrategyContext {
 
   /**
    * Registers an order of this strategy: a new one (state `INITIALIZED`), or one of an earlier run
-   * still open, with its state and fills so far (its next fills average on from them).
+   * with its state and fills so far: one still open (its next fills average on from them), or one
+   * that ended meanwhile (a restart tells its events: known to `order(id)` among the closed ones).
    */
   track(view: OrderView): void {
     const order = copyOf(view);
     this.orders.set(view.clientOrderId, order);
+    if (!OPEN.has(view.state)) {
+      const oldest = this.closed.add(view.clientOrderId);
+      if (oldest !== undefined) this.orders.delete(oldest);
+      return;
+    }
     this.open.set(view.clientOrderId, order);
     if (!view.filledQuantity.isZero() && view.averageFillPrice !== null)
       this.filledAmount.set(view.clientOrderId, view.filledQuantity.times(view.averageFillPrice));
