@@ -142,3 +142,19 @@ describe('hoga data export of a symbol named twice', () => {
     expect(run.out.trim().split('\n')).toHaveLength(1 + 10);
   });
 });
+
+// Before: an --out in a directory that does not exist said `…/x.csv does not exist`, naming the
+// file about to be made as the thing missing (and Parquet read every candle first).
+describe('hoga data export --out in a directory that does not exist', () => {
+  it.each(['x.csv', 'x.parquet'])('names the missing directory (exit 2) (%s)', async (name) => {
+    const missing = join(dir, 'no-such-dir');
+    const run = await hoga(['data', 'export', '--interval', '1d', '--db', db, '--out', join(missing, name)], {
+      env,
+      cwd: dir,
+    });
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(`the directory ${missing} does not exist`);
+    expect(run.err).not.toContain(`${name} does not exist`);
+    expect(run.err).not.toContain('wrote');
+  });
+});

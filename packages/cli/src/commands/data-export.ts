@@ -13,6 +13,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { formatDecimal } from '@hoga/core';
 import { usageError } from '../runtime/exit-codes.js';
 import { checkOrder, openExisting, targets } from './data-actions.js';
@@ -65,6 +66,19 @@ function refuseDatabaseOut(out: string, dbFile: string): void {
   }
 }
 
+/**
+ * A usage error when `--out`'s directory does not exist: the export makes the file, not its
+ * directory (before, `…/x.csv does not exist`, naming the file about to be made).
+ */
+function refuseMissingDirectory(out: string): void {
+  const directory = dirname(resolve(out));
+  if (existsSync(directory)) return;
+  throw usageError(
+    `--out ${out}: the directory ${directory} does not exist: create it first, or give --out a file in an existing directory`,
+    'data export',
+  );
+}
+
 /** Columns of `data export`, in both formats. */
 const EXPORT_COLUMNS = ['symbol', 'interval', 'time', 'open', 'high', 'low', 'close', 'volume'] as const;
 
@@ -110,8 +124,10 @@ export async function dataExport(flags: {
         .all(flags.interval) as string[]);
     // every range before anything is written: a bad --from fails with the output file untouched
     const ranges = symbols.map((symbol) => exportRange(symbol, flags));
-    if (flags.out !== undefined)
+    if (flags.out !== undefined) {
+      refuseMissingDirectory(flags.out);
       refuseDatabaseOut(flags.out, candleDatabaseFile(flags.db, !connectionConfigured({})));
+    }
     const columns: string[][] = EXPORT_COLUMNS.map(() => []);
     const out =
       format === 'csv'
