@@ -65,3 +65,37 @@ describe('Ctrl-C while hoga backtest downloads the bars of --symbols', () => {
     }
   }, 120_000);
 });
+
+// Before: Ctrl-C while `hoga backtest` read the USD/KRW rates (the wait it announces, about 90 s
+// for a year of US days) killed the process by the signal, without a word: no message said the
+// run had not started or that the rates read so far were kept.
+describe('Ctrl-C while hoga backtest reads the USD/KRW rates', () => {
+  it('stops the reading, says what was kept where, and exits 130 by itself', async () => {
+    const db = join(dir, 'fx.sqlite');
+    const run = await hoga(
+      [
+        'backtest',
+        SMA,
+        '--symbols',
+        'AAPL',
+        '--interval',
+        '1d',
+        '--from',
+        '2025-01-01',
+        '--to',
+        '2025-03-31',
+        ...simFlags(sim.url),
+        '--db',
+        db,
+      ],
+      { onSpawn: signalWhenStderrShows('USD/KRW: reading', 'SIGINT'), killAfterMs: 110_000 },
+    );
+    expect(run.signal, run.err).toBeNull();
+    expect(run.code, run.err).toBe(130);
+    expect(run.err).toContain(
+      `hoga: interrupted while reading USD/KRW rates; the rates read are kept in ${db}`,
+    );
+    expect(run.err).toContain('run the same command again');
+    expect(run.out).toBe('');
+  }, 120_000);
+});

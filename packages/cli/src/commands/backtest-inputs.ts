@@ -93,6 +93,7 @@ const NO_DOLLARS_RATE = 1;
  *   instant before the range's end)
  * @param ends - the close of each trading day's last bar (see {@link dayEnds}), in time order:
  *   asked for when the run holds US symbols
+ * @param signal - stops the reading between two rates (Ctrl-C); the rates read stay cached
  */
 export async function fxRates(
   engine: Engine,
@@ -102,6 +103,7 @@ export async function fxRates(
   logger: Logger,
   lastBarMs?: number,
   ends: () => readonly number[] = () => [],
+  signal?: AbortSignal,
 ): Promise<FxRates> {
   if (request.usdKrw !== undefined) return new engine.FixedFxRates(request.usdKrw);
   const hasUs = request.ranges.some((r) => r?.market === Market.US);
@@ -126,6 +128,7 @@ export async function fxRates(
     );
   }
   for (const [i, t] of times.entries()) {
+    signal?.throwIfAborted();
     const answer = cached[i] ?? (await brokerUsdKrwAt(client, db, t));
     const rate = answer.type === 'rate' ? answer.rate : null;
     if (rate === null) {

@@ -110,8 +110,9 @@ async function backtest(
     // extra symbols a strategy subscribes to in onStart join this list when the stream opens
     const present = request.ranges.filter((r): r is SymbolRange => r !== null);
     const warmupBars = Math.max(...strategies.map((s) => s.strategyClass.warmupBars ?? 0));
-    await downloadOrStop(db.file, (signal) =>
-      downloadCandles(engine, opened.client, db, request, warmupBars, signal),
+    await stopOnSignal(
+      (signal) => downloadCandles(engine, opened.client, db, request, warmupBars, signal),
+      `interrupted while downloading candles; what was downloaded is kept in ${db.file}: run the same command again to fetch the rest`,
     );
     const instruments = new Map<string, Instrument>(
       await instrumentsOf(
@@ -132,9 +133,12 @@ async function backtest(
     reportCoverage(feed, request, present);
     // after the bars: a range with none (in the future) says so, rather than that no rate exists
     // each day's point of the equity curve values the dollars at the rate of its time
+    const ends = () => dayEnds(engine, feed.series, request.startMs);
     const fx = new ReplaceableFxRates(
-      await fxRates(engine, source.client, db, request, logger, lastBarClose(feed.series), () =>
-        dayEnds(engine, feed.series, request.startMs),
+      await stopOnSignal(
+        (signal) =>
+          fxRates(engine, opened.client, db, request, logger, lastBarClose(feed.series), ends, signal),
+        `interrupted while reading USD/KRW rates; the rates read are kept in ${db.file}: run the same command again to read the rest`,
       ),
     );
     const marketSource = source;
@@ -267,15 +271,15 @@ async function backtest(
 type Engine = typeof import('@hoga/engine');
 
 /**
- * Runs the download of the bars of `--symbols` with Ctrl-C (SIGINT) or SIGTERM stopping it: the
- * pages stored so far stay in the cache, the command says so and exits 130 (before, the signal
- * killed the process silently, and a terminal's progress bar left its cursor hidden). A second
- * signal quits at once.
+ * Runs a step before the run (the download of the bars of `--symbols`, the reading of the USD/KRW
+ * rates) with Ctrl-C (SIGINT) or SIGTERM stopping it: what was stored so far stays in the
+ * database, the command says so and exits 130 (before, the signal killed the process silently,
+ * and a terminal's progress bar left its cursor hidden). A second signal quits at once.
  *
- * @param file - the database file, named in the message
- * @param download - the download, given the signal that stops it
+ * @param step - the step, given the signal that stops it
+ * @param message - what the command says when stopped
  */
-async function downloadOrStop(file: string, download: (signal: AbortSignal) => Promise<void>): Promise<void> {
+async function stopOnSignal<T>(step: (signal: AbortSignal) => Promise<T>, message: string): Promise<T> {
   const controller = new AbortController();
   const onSignal = (): void => {
     if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED);
@@ -284,14 +288,10 @@ async function downloadOrStop(file: string, download: (signal: AbortSignal) => P
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    await download(controller.signal);
+    return await step(controller.signal);
   } catch (error) {
     if (!controller.signal.aborted) throw error;
-    throw new CliError(
-      `interrupted while downloading candles; what was downloaded is kept in ${file}: run the same command again to fetch the rest`,
-      ExitCode.INTERRUPTED,
-      { cause: error },
-    );
+    throw new CliError(message, ExitCode.INTERRUPTED, { cause: error });
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
