@@ -1,7 +1,8 @@
 /**
  * `hoga order buy|sell <symbol> [quantity] [--limit PRICE | --market] [--amount USD]
- * [--client-order-id ID] [--confirm-high-value] [--check] [--json]` and `hoga order modify|cancel
- * <order>`: a manual order through the same risk module and order manager as a strategy's. `--check` prints the verdict and
+ * [--client-order-id ID] [--confirm-high-value] [--strategy ID] [--check] [--json]`, `hoga order
+ * modify <order> [--limit PRICE | --market] [--quantity N] [--confirm-high-value] [--strategy ID]`
+ * and `hoga order cancel <order>`: a manual order through the same risk module and order manager as a strategy's. `--check` prints the verdict and
  * sends nothing; exit 0 when accepted, 3 when denied (1 when the broker refuses what was sent).
  * `--client-order-id` names the order's idempotency key: the same command run again reports the
  * order placed the first time (order-rerun.ts).
@@ -38,33 +39,34 @@ function decimalText(name: string): (value: string) => string {
 const ORDER_ARGUMENT =
   "the order: hoga's clientOrderId, or the broker's orderId (an id starting with - goes last, after --: hoga order cancel -- -bFr…)";
 
+/**
+ * The flags every `hoga order` subcommand takes: the connection's, the store, and the risk check's
+ * (`--check`, `--at`, `--risk-config`, `--sim-clock`). Each subcommand adds its own after (before,
+ * all four took one set: `cancel --confirm-high-value` and `cancel --strategy` were taken and did
+ * nothing).
+ */
 function common(command: Command): Command {
   const connected = withConnection(command);
   // an order's answer is a line of text or JSON: --csv is refused (order-actions), not offered
   connected.options.find((o) => o.long === '--csv')?.hideHelp();
   return describeStoreDb(connected, 'the orders hoga placed (written before they are sent)')
-    .option(
-      '--confirm-high-value',
-      'confirm an order of 100,000,000 KRW or more (confirmHighValueOrder)',
-      false,
-    )
     .option('--check', 'print the risk verdict and send nothing (exit 0 accepted, 3 denied)', false)
     .option('--risk-config <file>', 'risk configuration (JSON; default $HOGA_RISK_CONFIG, else the defaults)')
-    .option(
-      '--strategy <id>',
-      'the strategy the order counts against. A live run of a strategy of this id takes the order over: ' +
-        'one running now gets its fills (its onFill; hoga order leaves them to it) but does not ' +
-        'work it (--cancel-on-stop leaves it open: end it with hoga order cancel); one started later works it ' +
-        "among the strategy's open orders (--cancel-on-stop cancels it). hoga run takes over manual, the default, " +
-        'only with --take-over-manual',
-      'manual',
-    )
     .option('--at <time>', 'with --check: judge the order at this instant (ISO 8601) instead of now')
     .option(
       '--sim-clock',
       "insist on the simulator's clock (GET /_sim/clock; followed anyway when the broker serves it)",
       false,
     );
+}
+
+/** `--confirm-high-value`: the broker asks for it on a create and on a modify, not on a cancel. */
+function confirmHighValue(command: Command, what: string): Command {
+  return command.option(
+    '--confirm-high-value',
+    `confirm ${what} 100,000,000 KRW or more (confirmHighValueOrder)`,
+    false,
+  );
 }
 
 /**
@@ -77,7 +79,7 @@ export function registerOrderCommand(program: Command): void {
     .command('order')
     .description('place, check, modify or cancel an order through the risk module');
   for (const side of ['buy', 'sell'] as const) {
-    common(
+    const command = common(
       order
         .command(side)
         .description(
@@ -100,12 +102,22 @@ export function registerOrderCommand(program: Command): void {
           '--client-order-id <id>',
           "the order's idempotency key (1-36 of A-Z a-z 0-9 _ -; default: a new cli-… id): the same command again with the same id places nothing new",
         ),
-    ).action(async (symbol: string, quantity: string | undefined, flags: OrderFlags) => {
+    );
+    confirmHighValue(command, 'an order of').option(
+      '--strategy <id>',
+      'the strategy the order counts against. A live run of a strategy of this id takes the order over: ' +
+        'one running now gets its fills (its onFill; hoga order leaves them to it) but does not ' +
+        'work it (--cancel-on-stop leaves it open: end it with hoga order cancel); one started later works it ' +
+        "among the strategy's open orders (--cancel-on-stop cancels it). hoga run takes over manual, the default, " +
+        'only with --take-over-manual',
+      'manual',
+    );
+    command.action(async (symbol: string, quantity: string | undefined, flags: OrderFlags) => {
       const { runOrderCommand } = await import('./order-actions.js');
       await runOrderCommand({ kind: side, symbol, ...(quantity === undefined ? {} : { quantity }), flags });
     });
   }
-  common(
+  const modify = common(
     order
       .command('modify')
       .description('change the price (and, KR, the quantity) of a working order')
@@ -117,7 +129,14 @@ export function registerOrderCommand(program: Command): void {
         'new quantity of the unfilled part (KR only; default: the unfilled rest)',
         decimalText('--quantity'),
       ),
-  ).action(async (target: string, flags: OrderFlags) => {
+  );
+  // the risk module judges the modify as a command of this strategy (its trading state, its limits)
+  confirmHighValue(modify, 'a modified order worth').option(
+    '--strategy <id>',
+    'the strategy the modify counts against: its trading state and risk limits judge it',
+    'manual',
+  );
+  modify.action(async (target: string, flags: OrderFlags) => {
     const { runOrderCommand } = await import('./order-actions.js');
     await runOrderCommand({ kind: 'modify', target, flags });
   });
