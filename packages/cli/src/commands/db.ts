@@ -5,7 +5,8 @@ import { DateTime } from 'luxon';
 import { dbFills, dbInfo, dbMigrate, dbOrders } from './db/db-actions.js';
 import { type DbCommandIo, processIo } from './db/db-io.js';
 
-const DB_HELP = 'database file (default: $HOGA_DB, else ./data/hoga.sqlite)';
+/** Where `--db` defaults to: a `hoga init` project's profile names its own (docs/cli.md, Configuration). */
+const DB_HELP = "database file (default: $HOGA_DB, else the profile's db, else ./data/hoga.sqlite)";
 
 function states(value: string): OrderState[] {
   const list = value.split(',').map((s) => s.trim().toUpperCase());
