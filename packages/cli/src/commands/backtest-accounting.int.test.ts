@@ -168,6 +168,26 @@ describe('hoga backtest, checked by hand', () => {
     expect(list.out).toMatch(/completed +- +0\n/);
   });
 
+  it('takes the currencies of --cash in any case, as symbols are (before: usd=100 was a usage error)', async () => {
+    // $100 at 1,400 and no won: the run starts at 140,000 KRW
+    const run = await backtest(['--cash', 'krw=0,usd=100'], '005930');
+    expect(run.stats).toMatchObject({ startEquity: '140000' });
+    const refused = async (cash: string) => {
+      const r = await hogaBacktest([
+        PLAN,
+        ...['--symbols', '005930', '--interval', '1d', '--from', FROM, '--to', TO, '--cash', cash],
+        ...simFlags(sim.url),
+        ...['--db', db],
+      ]);
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      return r.stderr;
+    };
+    expect(await refused('eur=100')).toBe(
+      'hoga: --cash: expected KRW=<amount>,USD=<amount>, found "eur=100"\nsee hoga backtest --help\n',
+    );
+    expect(await refused('USD=1,usd=2')).toBe('hoga: --cash: USD is given twice\nsee hoga backtest --help\n');
+  });
+
   it('prints every ratio as a plain decimal string, a tiny one too (before: "1.592e-9")', async () => {
     // one share on a trillion won: the return, the CAGR and the drawdown are all below 1e-6,
     // where JavaScript writes a number with an exponent

@@ -291,13 +291,17 @@ const CASH_AMOUNT: Readonly<
   USD: { pattern: /^\d+(\.\d{1,2})?$/, unit: 'dollars to the cent', max: new Decimal('1e11') },
 };
 
-/** `--cash`: the amounts it names; a currency it does not name keeps its default. */
+/**
+ * `--cash`: the amounts it names; a currency it does not name keeps its default. Currency names in
+ * any case (`usd=100`), as symbols and `hoga calendar kr` take theirs (before: a usage error).
+ */
 function parseCash(raw: string | undefined): Record<Currency, Decimal> {
   const cash: Record<Currency, Decimal> = { ...DEFAULT_CASH };
   if (raw === undefined) return cash;
   const named = new Set<string>();
   for (const part of raw.split(',')) {
-    const [currency = '', amount = '', ...more] = part.split('=').map((s) => s.trim());
+    const [name = '', amount = '', ...more] = part.split('=').map((s) => s.trim());
+    const currency = name.toUpperCase();
     if ((currency !== Currency.KRW && currency !== Currency.USD) || more.length > 0) {
       throw usage(`--cash: expected KRW=<amount>,USD=<amount>, found "${part}"`);
     }
