@@ -9,7 +9,7 @@ import { IANAZone } from 'luxon';
 import { describeStoreDb, withConnection } from './broker/connection-flags.js';
 
 const DB_HELP =
-  'database file (default: $HOGA_DB, else ./data/hoga.sqlite; ./data/hoga-sim.sqlite when no broker is configured)';
+  "database file (default: $HOGA_DB, else the profile's db, else ./data/hoga.sqlite; ./data/hoga-sim.sqlite when no broker is configured)";
 
 function symbolList(value: string): string[] {
   const list = value
@@ -68,7 +68,7 @@ export function registerDataCommands(program: Command): void {
   for (const option of download.options) {
     if (option.long === '--db') {
       option.description =
-        'database of the candle cache, made when missing (default $HOGA_DB, else ./data/hoga.sqlite; ./data/hoga-sim.sqlite when no broker is configured)';
+        "database of the candle cache, made when missing (default $HOGA_DB, else the profile's db, else ./data/hoga.sqlite; ./data/hoga-sim.sqlite when no broker is configured)";
     }
   }
   download.action(async (flags) => {

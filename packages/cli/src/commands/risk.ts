@@ -54,7 +54,10 @@ function scopeId(what: string): (value: string) => string {
 
 function scoped(command: Command): Command {
   return command
-    .option('--db <file>', 'database file (default: $HOGA_DB, else ./data/hoga.sqlite)')
+    .option(
+      '--db <file>',
+      "database file (default: $HOGA_DB, else the profile's db, else ./data/hoga.sqlite)",
+    )
     .option('--mode <mode>', "live (hoga order's and live runs') or paper (paper runs') states", mode, 'live')
     .option('--account', 'the whole account')
     .option('--strategy <id>', 'one strategy', scopeId('strategy id'))

@@ -32,8 +32,8 @@ describe('--db of the commands that write the store', () => {
       // data download: then the embedded simulator's file when no broker is configured, as a backtest's
       expect(help).toMatch(
         name === 'hoga data download'
-          ? /\(default \$HOGA_DB, else \.\/data\/hoga\.sqlite; \.\/data\/hoga-sim\.sqlite when no broker is configured\)/
-          : /\(default \$HOGA_DB, else \.\/data\/hoga\.sqlite\)/,
+          ? /\(default \$HOGA_DB, else the profile's db, else \.\/data\/hoga\.sqlite; \.\/data\/hoga-sim\.sqlite when no broker is configured\)/
+          : /\(default \$HOGA_DB, else the profile's db, else \.\/data\/hoga\.sqlite\)/,
       );
     });
   }

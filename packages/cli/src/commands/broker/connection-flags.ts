@@ -75,7 +75,7 @@ export function withConnection(command: Command): Command {
 export function describeStoreDb(command: Command, holds: string): Command {
   for (const option of command.options) {
     if (option.long === '--db') {
-      option.description = `database of ${holds}, made when missing (default $HOGA_DB, else ./data/hoga.sqlite)`;
+      option.description = `database of ${holds}, made when missing (default $HOGA_DB, else the profile's db, else ./data/hoga.sqlite)`;
     }
   }
   return command;
