@@ -151,12 +151,7 @@ describe('hoga run --mode live killed with SIGKILL and started again', () => {
   it('mid-modify: the modify is settled at the next start, told once, and the order has its new price', async () => {
     const s = await Session.open();
     const { sim } = s;
-    const first = s.run(1, { place: [REST] });
-    const rest = await s.idOf('rest');
-    await waitFor('the order accepted', () =>
-      s.heard().some((h) => h.type === 'OrderAccepted' && h.id === rest),
-    );
-    await s.kill(first);
+    const rest = await s.restThenKill();
 
     // the modify reached the broker (the order replaced at 201); its answer held back
     sim.injectFault({

@@ -152,6 +152,20 @@ export class Session {
     );
   }
 
+  /**
+   * Runs the strategy (run 1) with its resting AAPL buy ({@link REST}), waits until the broker
+   * accepted it and kills the run (SIGKILL): the order's id.
+   */
+  async restThenKill(): Promise<string> {
+    const first = this.run(1, { place: [REST] });
+    const rest = await this.idOf('rest');
+    await waitFor('the order accepted', () =>
+      this.heard().some((h) => h.type === 'OrderAccepted' && h.id === rest),
+    );
+    await this.kill(first);
+    return rest;
+  }
+
   /** The fills the strategy heard of the order `id`, in order. */
   fillsHeard(id: string): Heard[] {
     return this.heard().filter((h) => h.hook === 'fill' && h.id === id);

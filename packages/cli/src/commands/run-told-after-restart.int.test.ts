@@ -17,12 +17,7 @@ describe('hoga run --mode live started again after another process changed its o
     const { sim } = s;
 
     // the strategy places its resting buy; killed once the broker accepted it
-    const first = s.run(1, { place: [REST] });
-    const rest = await s.idOf('rest');
-    await waitFor('the order accepted', () =>
-      s.heard().some((h) => h.type === 'OrderAccepted' && h.id === rest),
-    );
-    await s.kill(first);
+    const rest = await s.restThenKill();
 
     // another strategy's run on the same store, as docs/order-manager.md allows, counts the order's fill
     const other = s.run(2, { place: [] }, 'Other');
@@ -48,12 +43,7 @@ describe('hoga run --mode live started again after another process changed its o
 
   it('orders hoga order cancelled while it was down and while it ran: each end told once', async () => {
     const s = await Session.open();
-    const first = s.run(1, { place: [REST] });
-    const rest = await s.idOf('rest');
-    await waitFor('the order accepted', () =>
-      s.heard().some((h) => h.type === 'OrderAccepted' && h.id === rest),
-    );
-    await s.kill(first);
+    const rest = await s.restThenKill();
     const cancelled = async (id: string): Promise<void> => {
       const r = await hogaToEnd(['order', 'cancel', id], s.environment);
       expect(r.code, r.out).toBe(0);

@@ -42,12 +42,7 @@ function statusFills(out: string): number[] {
 describe('hoga run --mode live started again: what it is told of its orders', () => {
   it('a fill another engine counted: the order known as it ended, the fill in no other session', async () => {
     const s = await Session.open();
-    const first = s.run(1, { place: [REST] });
-    const rest = await s.idOf('rest');
-    await waitFor('the order accepted', () =>
-      s.heard().some((h) => h.type === 'OrderAccepted' && h.id === rest),
-    );
-    await s.kill(first);
+    const rest = await s.restThenKill();
 
     // another strategy's engine on the store counts the fill of the strategy that is down
     const other = s.run(2, { place: [] }, 'Other');
