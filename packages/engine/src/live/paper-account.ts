@@ -44,7 +44,7 @@ import { PaperReserve } from './paper-reserve.js';
 import { PAPER_STATE_ID, PaperStore } from './paper-store.js';
 import { PaperStoreGate } from './paper-store-gate.js';
 import type { LiveRunOptions } from './run-live.js';
-import { OPEN_ORDER_STATES, trackStoredOrder } from './stored-orders.js';
+import { OPEN_ORDER_STATES, storedView, trackStoredOrder } from './stored-orders.js';
 
 export { PAPER_STATE_ID } from './paper-store.js';
 
@@ -253,7 +253,7 @@ export class PaperAccount {
       }
     }
     if (restored.length > 0) this.save();
-    this.expireUnrestored(now);
+    this.expireUnrestored(now, runtime);
     await runtime.settle();
   }
 
@@ -265,9 +265,12 @@ export class PaperAccount {
    * the venue: the strategy, the journal and the table get it as live's reconciliation hands over
    * a DAY order the broker ended while the engine was down (before, paper wrote it to the journal
    * and the table only, and the strategy never heard of it). The saved orders follow (`onEvent`).
-   * A row of the current session is left as it is.
+   * Its strategy tracks it again first, as the row has it, so that in the `onOrderEvent` of its
+   * `OrderExpired` `ctx.order(id)` is the order as it ended (`EXPIRED`, its fills so far), as live's
+   * `trackStoredOpenOrders` does (before, `undefined` there). A row of the current session is left
+   * as it is.
    */
-  private expireUnrestored(now: number): void {
+  private expireUnrestored(now: number, runtime: EngineRuntime): void {
     const working = new Set<string>(this.orders.openOrders().map((o) => o.clientOrderId));
     const ended = this.o.db.orders
       .list({ mode: 'paper', state: OPEN_ORDER_STATES, limit: Number.MAX_SAFE_INTEGER })
@@ -281,7 +284,10 @@ export class PaperAccount {
       { orders: ended.map((row) => row.clientOrderId) },
       'paper orders of an earlier session expired with it',
     );
+    const hosts = new Map(runtime.hosts.map((h) => [h.strategyId as string, h]));
     for (const row of ended) {
+      const host = row.strategyId === null ? undefined : hosts.get(row.strategyId);
+      if (host !== undefined && !host.owns(row.clientOrderId)) host.track(storedView(row));
       const end = Math.min(now, dayOrderExpiry(marketOfSymbol(row.symbol), row.createdAt));
       this.sim.expireEarlier(
         {

@@ -32,12 +32,20 @@ const DAY_END = Date.parse('2026-11-25T20:00:00+09:00');
 class RestAndWatch extends RestBelow {
   static ctx: StrategyContext | null = null;
   static seen: OrderEvent['type'][] = [];
+  /** At its `OrderExpired`: `ctx.order(id)`'s state and filled quantity, and the open orders' ids. */
+  static atExpiry: { state: string | undefined; filled: string | undefined; open: string[] } | null = null;
   override onStart(): void {
     RestAndWatch.ctx = this.ctx;
-    RestAndWatch.seen = [];
   }
   override onOrderEvent(event: OrderEvent): void {
     RestAndWatch.seen.push(event.type);
+    if (event.type !== 'OrderExpired') return;
+    const order = this.ctx.order(event.clientOrderId);
+    RestAndWatch.atExpiry = {
+      state: order?.state,
+      filled: order?.filledQuantity.toFixed(),
+      open: this.ctx.openOrders().map((o) => o.clientOrderId),
+    };
   }
 }
 
@@ -48,6 +56,8 @@ async function restingAt1959(mode: 'paper' | 'live') {
   // Wednesday 2026-11-25 19:58 KST: the KR after-market, two minutes before the day's end
   const s = await startSimulatedBroker(closers, { start: '2026-11-25T19:58:00+09:00', speed: 0 });
   const db = openTempDb(closers, 'hoga-day-expiry-', s.clock);
+  RestAndWatch.seen = [];
+  RestAndWatch.atExpiry = null;
   const run = await startTestRun(
     { client: s.client, clock: s.clock, db },
     {
@@ -109,6 +119,8 @@ describe('DAY orders at the end of their trading day', () => {
       expect(s.clock.nowMs()).toBeLessThan(DAY_END);
       // the engine is down over the end of the day and starts again the next morning
       setClocks(s, '2026-11-26T08:30:00+09:00');
+      RestAndWatch.seen = [];
+      RestAndWatch.atExpiry = null;
       const next = await startRunOf005930({ client: s.client, clock: s.clock, db }, mode, {
         strategyClass: RestAndWatch,
         id: 'RestBelow',
@@ -122,6 +134,9 @@ describe('DAY orders at the end of their trading day', () => {
       await until(() => ends().length > 0, 30_000);
       expect(ends()).toEqual(['OrderExpired']);
       expect(db.orders.get(intent.clientOrderId)?.state).toBe('EXPIRED');
+      // the strategy, told it: the order known to ctx.order(id) as it ended, no longer open
+      await until(() => RestAndWatch.atExpiry !== null, 30_000);
+      expect(RestAndWatch.atExpiry).toEqual({ state: 'EXPIRED', filled: '0', open: [] });
     },
     120_000,
   );
