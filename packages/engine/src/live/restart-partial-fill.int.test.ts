@@ -5,9 +5,11 @@
  * Before, paper put back only its unfilled part as if it were a new order: `onStart` saw an order of
  * the rest, nothing filled, and its next fill's `cumulativeQuantity` started from 0. Over the
  * simulator on 127.0.0.1 (ZOM at the US open, its book unchanged: a buy of three times the best
- * ask's volume at that price fills that volume and rests).
+ * ask's volume at that price fills that volume and rests). Paper: such an order left over the end
+ * of its trading day is told `OrderExpired` by the next run, and `ctx.order(id)` there is the order
+ * as it ended, `EXPIRED` with its fills so far, no longer among the open ones (before, `undefined`).
  */
-import { Decimal, type Fill } from '@hoga/core';
+import { Decimal, type Fill, type OrderEvent } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
 import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
@@ -45,6 +47,16 @@ class Finds extends Strategy {
   }
   override onFill(fill: Fill): void {
     Finds.fills.push(fill);
+  }
+}
+
+/** Places nothing; records, at an `OrderExpired`, `ctx.order(id)` and its open orders' count. */
+class HearsExpiry extends Strategy {
+  static heard: string | null = null;
+  override onOrderEvent(event: OrderEvent): void {
+    if (event.type !== 'OrderExpired') return;
+    const o = this.ctx.order(event.clientOrderId);
+    HearsExpiry.heard = `${o?.state} filled ${o?.filledQuantity.toFixed()} @ ${o?.averageFillPrice?.toFixed()}, open ${this.ctx.openOrders().length}`;
   }
 }
 
@@ -95,4 +107,44 @@ describe('a partly filled order after a restart', () => {
     },
     120_000,
   );
+
+  // paper only: live, the simulator works the order over the hours its clock jumps, and fills the rest
+  it('paper: expired with its session while the engine was down, it is told EXPIRED with its fills so far', async () => {
+    const mode = 'paper';
+    const s = await startSimulatedBroker(closers, { start: US_OPEN, speed: 0 });
+    const [best] = (await s.client.getOrderbook('ZOM')).asks;
+    if (best === undefined) throw new Error('ZOM has no ask');
+    BuysZom.quantity = best.volume.times(3);
+    BuysZom.price = best.price;
+    BuysZom.fills = [];
+    HearsExpiry.heard = null;
+    const db = openTempDb(closers, `hoga-restart-partial-expired-${mode}-`, s.clock);
+    const run = (strategyClass: typeof BuysZom | typeof HearsExpiry) =>
+      startTestRun(
+        { client: s.client, clock: s.clock, db },
+        {
+          runId: `partial-expired-${mode}`,
+          mode,
+          symbols: ['ZOM'],
+          cashKrw: new Decimal(0),
+          cashUsd: new Decimal(100_000),
+          strategies: [{ strategyClass, id: 'Buyer' }],
+        },
+        { pollIntervalMs: 200, streamIntervals: { orderbook: 100 } },
+      );
+    const first = await run(BuysZom);
+    await until(() => BuysZom.fills.length > 0, 30_000);
+    await first.handle.stop();
+    const filled = BuysZom.fills.reduce((sum, f) => sum.plus(f.quantity), new Decimal(0));
+    expect(filled.lt(BuysZom.quantity)).toBe(true);
+    // the engine is down over the end of the US day (20:00 New York) and starts the next morning
+    const next = '2026-11-24T22:00:00+09:00';
+    s.sim.setClock(next);
+    s.clock.set(Date.parse(next));
+
+    const second = await run(HearsExpiry);
+    closers.add(() => second.handle.stop());
+    await until(() => HearsExpiry.heard !== null, 30_000);
+    expect(HearsExpiry.heard).toBe(`EXPIRED filled ${filled.toFixed()} @ ${best.price.toFixed()}, open 0`);
+  }, 120_000);
 });
