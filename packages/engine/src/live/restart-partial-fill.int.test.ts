@@ -11,7 +11,7 @@
  */
 import { Decimal, type Fill, type OrderEvent } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Strategy } from '../strategy/strategy.js';
+import { Strategy, type StrategyClass } from '../strategy/strategy.js';
 import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
 
 const closers = new Closers();
@@ -60,37 +60,47 @@ class HearsExpiry extends Strategy {
   }
 }
 
+/**
+ * A simulator at the US open and a store; a first run of `BuysZom` (id `Buyer`) buys three times the
+ * best ZOM ask's volume at its price, fills that volume and stops with the rest resting: the broker,
+ * the best ask, what filled, and `run` starting another run of a strategy as `Buyer` on the store.
+ */
+async function partlyFilled(mode: 'paper' | 'live', name: string) {
+  const s = await startSimulatedBroker(closers, { start: US_OPEN, speed: 0 });
+  const [best] = (await s.client.getOrderbook('ZOM')).asks;
+  if (best === undefined) throw new Error('ZOM has no ask');
+  BuysZom.quantity = best.volume.times(3);
+  BuysZom.price = best.price;
+  BuysZom.fills = [];
+  const db = openTempDb(closers, `hoga-${name}-${mode}-`, s.clock);
+  const run = (strategyClass: StrategyClass) =>
+    startTestRun(
+      { client: s.client, clock: s.clock, db },
+      {
+        runId: `${name}-${mode}`,
+        mode,
+        symbols: ['ZOM'],
+        cashKrw: new Decimal(0),
+        cashUsd: new Decimal(100_000),
+        strategies: [{ strategyClass, id: 'Buyer' }],
+      },
+      { pollIntervalMs: 200, streamIntervals: { orderbook: 100 } },
+    );
+  const first = await run(BuysZom);
+  await until(() => BuysZom.fills.length > 0, 30_000);
+  await first.handle.stop();
+  const filled = BuysZom.fills.reduce((sum, f) => sum.plus(f.quantity), new Decimal(0));
+  expect(filled.lt(BuysZom.quantity)).toBe(true);
+  return { s, best, filled, run };
+}
+
 describe('a partly filled order after a restart', () => {
   it.each(['paper', 'live'] as const)(
     '%s: is the whole order with its fills so far',
     async (mode) => {
-      const s = await startSimulatedBroker(closers, { start: US_OPEN, speed: 0 });
-      const [best] = (await s.client.getOrderbook('ZOM')).asks;
-      if (best === undefined) throw new Error('ZOM has no ask');
-      BuysZom.quantity = best.volume.times(3);
-      BuysZom.price = best.price;
-      BuysZom.fills = [];
       Finds.found = [];
       Finds.fills = [];
-      const db = openTempDb(closers, `hoga-restart-partial-${mode}-`, s.clock);
-      const run = (strategyClass: typeof BuysZom | typeof Finds) =>
-        startTestRun(
-          { client: s.client, clock: s.clock, db },
-          {
-            runId: `partial-${mode}`,
-            mode,
-            symbols: ['ZOM'],
-            cashKrw: new Decimal(0),
-            cashUsd: new Decimal(100_000),
-            strategies: [{ strategyClass, id: 'Buyer' }],
-          },
-          { pollIntervalMs: 200, streamIntervals: { orderbook: 100 } },
-        );
-      const first = await run(BuysZom);
-      await until(() => BuysZom.fills.length > 0, 30_000);
-      await first.handle.stop();
-      const filled = BuysZom.fills.reduce((sum, f) => sum.plus(f.quantity), new Decimal(0));
-      expect(filled.lt(BuysZom.quantity)).toBe(true);
+      const { s, best, filled, run } = await partlyFilled(mode, 'restart-partial');
 
       const second = await run(Finds);
       closers.add(() => second.handle.stop());
@@ -110,33 +120,8 @@ describe('a partly filled order after a restart', () => {
 
   // paper only: live, the simulator works the order over the hours its clock jumps, and fills the rest
   it('paper: expired with its session while the engine was down, it is told EXPIRED with its fills so far', async () => {
-    const mode = 'paper';
-    const s = await startSimulatedBroker(closers, { start: US_OPEN, speed: 0 });
-    const [best] = (await s.client.getOrderbook('ZOM')).asks;
-    if (best === undefined) throw new Error('ZOM has no ask');
-    BuysZom.quantity = best.volume.times(3);
-    BuysZom.price = best.price;
-    BuysZom.fills = [];
     HearsExpiry.heard = null;
-    const db = openTempDb(closers, `hoga-restart-partial-expired-${mode}-`, s.clock);
-    const run = (strategyClass: typeof BuysZom | typeof HearsExpiry) =>
-      startTestRun(
-        { client: s.client, clock: s.clock, db },
-        {
-          runId: `partial-expired-${mode}`,
-          mode,
-          symbols: ['ZOM'],
-          cashKrw: new Decimal(0),
-          cashUsd: new Decimal(100_000),
-          strategies: [{ strategyClass, id: 'Buyer' }],
-        },
-        { pollIntervalMs: 200, streamIntervals: { orderbook: 100 } },
-      );
-    const first = await run(BuysZom);
-    await until(() => BuysZom.fills.length > 0, 30_000);
-    await first.handle.stop();
-    const filled = BuysZom.fills.reduce((sum, f) => sum.plus(f.quantity), new Decimal(0));
-    expect(filled.lt(BuysZom.quantity)).toBe(true);
+    const { s, best, filled, run } = await partlyFilled('paper', 'restart-partial-expired');
     // the engine is down over the end of the US day (20:00 New York) and starts the next morning
     const next = '2026-11-24T22:00:00+09:00';
     s.sim.setClock(next);

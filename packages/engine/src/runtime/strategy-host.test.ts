@@ -10,12 +10,14 @@ import {
   type Fill,
   Money,
   type OrderEvent,
+  type OrderState,
   strategyId,
   VirtualClock,
 } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { StrategyBook } from '../portfolio/strategy-book.js';
 import type { StrategyClass } from '../strategy/strategy.js';
+import type { OrderView } from '../strategy/strategy-context.js';
 import type { HostServices } from './host-services.js';
 import { StrategyHost } from './strategy-host.js';
 
@@ -62,21 +64,26 @@ function filled(
   return { type, eventId: `e-${cumulative}`, clientOrderId: id, tsEvent: 0, tsInit: 0, fill };
 }
 
+/** A stored view of the order `id`: a limit buy of 4 × 005930 at 70,000 in `state`, `filled` at `average`. */
+function stored(state: OrderState, filled: number, average: number | null): OrderView {
+  return {
+    clientOrderId: id,
+    symbol: '005930',
+    side: 'BUY',
+    orderType: 'LIMIT',
+    price: new Decimal(70_000),
+    quantity: new Decimal(4),
+    amount: null,
+    state,
+    filledQuantity: new Decimal(filled),
+    averageFillPrice: average === null ? null : new Decimal(average),
+  };
+}
+
 describe('StrategyHost.track', () => {
   it('an order tracked again with fills so far averages its next fill on from them', () => {
     const h = host();
-    h.track({
-      clientOrderId: id,
-      symbol: '005930',
-      side: 'BUY',
-      orderType: 'LIMIT',
-      price: new Decimal(70_000),
-      quantity: new Decimal(4),
-      amount: null,
-      state: 'PARTIALLY_FILLED',
-      filledQuantity: new Decimal(1),
-      averageFillPrice: new Decimal(60_000),
-    });
+    h.track(stored('PARTIALLY_FILLED', 1, 60_000));
     expect(h.openOrders().map((o) => [o.clientOrderId, o.state])).toEqual([[id, 'PARTIALLY_FILLED']]);
     h.apply(filled(3, 64_000, 4));
     const order = h.order(id);
@@ -89,18 +96,7 @@ describe('StrategyHost.track', () => {
 
   it('an order tracked as it ended (its end told at a restart) is known, final, and not open', () => {
     const h = host();
-    h.track({
-      clientOrderId: id,
-      symbol: '005930',
-      side: 'BUY',
-      orderType: 'LIMIT',
-      price: new Decimal(70_000),
-      quantity: new Decimal(4),
-      amount: null,
-      state: 'FILLED',
-      filledQuantity: new Decimal(4),
-      averageFillPrice: new Decimal(69_500),
-    });
+    h.track(stored('FILLED', 4, 69_500));
     expect(h.order(id)).toMatchObject({ state: 'FILLED', filledQuantity: new Decimal(4) });
     expect(h.openOrders()).toEqual([]);
   });
