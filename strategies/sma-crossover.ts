@@ -6,28 +6,20 @@
  * - flat, and `f` crossed above `s` (`f[i-1] <= s[i-1] && f[i] > s[i]`): buy `quantity` at market;
  * - long, and `f` crossed below `s` (`f[i-1] >= s[i-1] && f[i] < s[i]`): sell the whole position at market.
  *
- * A market order placed here fills on the next bar (at its open, by the bar fill model). On minute
- * bars a cross is traded only when the broker takes a market order then: in the regular session of
- * the symbol's market (KR 09:00–15:30 KST, US 09:30–16:00 New York; the bar closing at 15:30 is
- * already the after-market). The pre- and after-market sessions take limit orders only: a cross
- * there is let go (not remembered for the open). Daily bars trade every cross (the order is for
- * the next open). No warm-up: the first `slow` bars of each symbol only fill the window.
+ * A market order placed here fills on the next bar (at its open, by the bar fill model). A cross is
+ * traded only when the broker takes a market order then (`ctx.marketOrderAllowed`): in the regular
+ * session of the symbol's market (KR 09:00–15:30 KST, US 09:30–16:00 New York; the bar closing at
+ * 15:30 is already the after-market). The pre- and after-market sessions take limit orders only: a
+ * cross there is let go (not remembered for the open). A daily backtest trades every cross (the
+ * order is for the next open). No warm-up: the first `slow` bars of each symbol only fill the window.
  *
  * Copy this file to start a strategy of your own: a config schema, per-symbol state kept in plain
  * numbers (no object per bar), orders through `this.ctx`.
  *
  * Run it: `pnpm hoga backtest strategies/sma-crossover.ts --symbols 005930 --interval 1d --from 2024-01-01 --to 2024-12-31`
  */
-import {
-  type Bar,
-  dailyCandleStamp,
-  type Market,
-  marketOfSymbol,
-  regularCloseOfDailyStamp,
-  regularOpenOfDailyStamp,
-} from '@hoga/core';
+import type { Bar } from '@hoga/core';
 import { Strategy, z } from '@hoga/engine';
-import { DateTime } from 'luxon';
 
 /**
  * The config: window lengths and the order size. `--config file.json` overrides any of them; an
@@ -61,11 +53,6 @@ export default class SmaCrossover extends Strategy<SmaCrossoverConfig> {
   static readonly configSchema = Config;
 
   private readonly symbols = new Map<string, SymbolState>();
-  /** Per market, the regular session last looked up: from `open` (included) to `close`, epoch ms. */
-  private readonly regular: Record<Market, { open: number; close: number }> = {
-    KR: { open: 0, close: 0 },
-    US: { open: 0, close: 0 },
-  };
 
   override onBar(bar: Bar): void {
     const { fast, slow, quantity } = this.config;
@@ -89,36 +76,15 @@ export default class SmaCrossover extends Strategy<SmaCrossoverConfig> {
     const crossedUp = pf <= ps && f > s;
     const crossedDown = pf >= ps && f < s;
     if (!crossedUp && !crossedDown) return;
-    // Only now (a cross is rare) look at the orders in flight, the session and the position.
-    if (this.ctx.openOrders(bar.symbol).length > 0 || !this.marketOrderTaken(bar)) return;
+    // Only now (a cross is rare) look at the orders in flight, the session and the position: the
+    // broker takes a market order in the regular session only (`ctx.marketOrderAllowed`).
+    if (this.ctx.openOrders(bar.symbol).length > 0 || !this.ctx.marketOrderAllowed(bar.symbol)) return;
     const position = this.ctx.position(bar.symbol);
     if (crossedUp && position === undefined) {
       this.ctx.buy(bar.symbol, quantity);
     } else if (crossedDown && position !== undefined) {
       this.ctx.sell(bar.symbol, position.quantity);
     }
-  }
-
-  /**
-   * Whether the broker takes a market order of `bar`'s symbol now: after a daily bar always (it is
-   * for the next open); after a minute bar in its market's regular session only, from the open
-   * (included) to the close (excluded), by core's hours (a day of special hours has its own): the
-   * broker's rule (a `MARKET` order outside the regular session is refused `order-type-not-allowed`).
-   * Exchange holidays are not looked at: a holiday has no bars.
-   */
-  private marketOrderTaken(bar: Bar): boolean {
-    if (bar.interval === '1d') return true;
-    const now = this.ctx.now();
-    const market = marketOfSymbol(bar.symbol);
-    const session = this.regular[market];
-    if (now < session.open || now >= session.close) {
-      // another day's hours: looked up once a day (a luxon date takes tens of µs: per cross, seconds
-      // over the minute bench's crosses)
-      const day = dailyCandleStamp(market, DateTime.fromMillis(now)).toMillis();
-      session.open = regularOpenOfDailyStamp(market, day);
-      session.close = regularCloseOfDailyStamp(market, day);
-    }
-    return now >= session.open && now < session.close;
   }
 }
 

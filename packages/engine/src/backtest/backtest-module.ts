@@ -31,6 +31,7 @@ import type { MarkSource } from '../risk/risk-engine-options.js';
 import { RiskGate, type RiskVerdict } from '../risk/risk-gate.js';
 import { createRiskGateBinding } from '../risk/risk-gate-factory.js';
 import { EngineRuntime } from '../runtime/engine-runtime.js';
+import { judgesSessionRules } from '../runtime/market-order-hours.js';
 import { OrderIdFactory, SequentialOrderIds } from '../runtime/order-ids.js';
 import { TimerQueue } from '../runtime/timer-queue.js';
 import { ClockToken, DatabaseToken, InstrumentsToken, LoggerToken, RunSettings } from '../runtime/tokens.js';
@@ -192,7 +193,7 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
           clock: ctx.get(ClockToken),
           venue,
           // minute bars: an order is placed at a bar's close; daily bars: for the next open
-          sessionRules: b.settings.interval !== '1d',
+          sessionRules: judgesSessionRules('backtest', b.settings.interval),
           limits,
         });
         // The risk module on judges the broker's rules before the venue and denies (`OrderDenied`),

@@ -11,6 +11,7 @@ import {
   type Clock,
   Decimal,
   type Logger,
+  marketOfSymbol,
   newClientOrderId,
   type OrderEvent,
   type OrderIntent,
@@ -32,6 +33,7 @@ import type {
 } from '../strategy/strategy-context.js';
 import type { HostServices } from './host-services.js';
 import { currencyOf, symbolOf } from './intent-input.js';
+import { judgesSessionRules, MarketOrderHours } from './market-order-hours.js';
 import { StrategyOrderViews } from './strategy-order-views.js';
 
 const ZERO = new Decimal(0);
@@ -46,6 +48,8 @@ export class StrategyHost implements StrategyContext {
   private ended = false;
   /** Its view of its orders, moved by their events. */
   private readonly views: StrategyOrderViews;
+  /** When market orders are taken, or null in a run that judges no session rule (a daily backtest). */
+  private marketHours: MarketOrderHours | null | undefined;
 
   /**
    * @param strategyId - the instance's id
@@ -86,6 +90,16 @@ export class StrategyHost implements StrategyContext {
 
   now(): number {
     return this.services.clock.nowMs();
+  }
+
+  marketOrderAllowed(symbol: string): boolean {
+    let hours = this.marketHours;
+    if (hours === undefined) {
+      const { mode, universe } = this.services;
+      hours = judgesSessionRules(mode, universe.interval) ? new MarketOrderHours() : null;
+      this.marketHours = hours;
+    }
+    return hours === null || hours.allowed(marketOfSymbol(symbol), this.services.clock.nowMs());
   }
 
   subscribeBars(symbol: string, interval?: BarInterval): void {

@@ -157,6 +157,15 @@ export interface StrategyContext {
 
   /** Current time, epoch ms (`clock.nowMs()`). */
   now(): number;
+  /**
+   * Whether the broker takes a `MARKET` order of `symbol` now: in its market's regular session
+   * only (KR 09:00–15:30 KST, US 09:30–16:00 New York; a day of special hours has its own, an
+   * exchange holiday none), by the broker model's session rules in every mode. Outside it a market
+   * order is refused (`order-type-not-allowed`, or `order-hours-closed` outside order hours): a
+   * minute bar stamped 15:30 KST closes in the after-market. A backtest on daily bars answers true
+   * (an order placed on a day's bar is for the next open). Cheap: no allocation per call.
+   */
+  marketOrderAllowed(symbol: string): boolean;
 
   /** Bars of a symbol outside the universe (the universe's bars arrive without asking). */
   subscribeBars(symbol: string, interval?: BarInterval): void;

@@ -1,0 +1,98 @@
+/**
+ * `ctx.marketOrderAllowed`: whether the broker takes a market order now, by the broker model's
+ * session rules, asked of a strategy's host with a fake clock.
+ */
+import { createLogger, Decimal, strategyId, VirtualClock } from '@hoga/core';
+import type { TradingMode } from '@hoga/store';
+import { describe, expect, it } from 'vitest';
+import { StrategyBook } from '../portfolio/strategy-book.js';
+import type { StrategyClass } from '../strategy/strategy.js';
+import type { HostServices } from './host-services.js';
+import { StrategyHost } from './strategy-host.js';
+
+/** A host of `mode` on `interval` bars whose clock the test sets, and its question at an instant. */
+function askAt(mode: TradingMode = 'backtest', interval: '1m' | '1d' = '1m') {
+  const clock = new VirtualClock(0);
+  const services = {
+    mode,
+    clock,
+    universe: { symbols: ['005930', 'AAPL'], interval },
+  } as unknown as HostServices;
+  const state = { get: () => undefined, set: () => undefined, delete: () => false };
+  const host = new StrategyHost(
+    strategyId('S'),
+    class {} as unknown as StrategyClass,
+    services,
+    createLogger({ level: 'silent' }),
+    state,
+    new StrategyBook({ KRW: new Decimal(1_000_000) }),
+    {},
+  );
+  return (symbol: string, iso: string): boolean => {
+    clock.set(Date.parse(iso));
+    return host.marketOrderAllowed(symbol);
+  };
+}
+
+describe('ctx.marketOrderAllowed', () => {
+  it('KR: from the regular open at 09:00 to 15:29; the pre-market and the after-market from 15:30 take none', () => {
+    const ask = askAt();
+    expect(ask('005930', '2026-11-30T07:59:00+09:00')).toBe(false);
+    expect(ask('005930', '2026-11-30T08:59:00+09:00')).toBe(false);
+    expect(ask('005930', '2026-11-30T09:00:00+09:00')).toBe(true);
+    expect(ask('005930', '2026-11-30T12:00:00+09:00')).toBe(true);
+    expect(ask('005930', '2026-11-30T15:29:00+09:00')).toBe(true);
+    expect(ask('005930', '2026-11-30T15:29:59.999+09:00')).toBe(true);
+    // the bar stamped 15:30 closes in the after-market: a market order placed on it is refused
+    expect(ask('005930', '2026-11-30T15:30:00+09:00')).toBe(false);
+    expect(ask('005930', '2026-11-30T19:59:00+09:00')).toBe(false);
+    expect(ask('005930', '2026-12-01T09:00:00+09:00')).toBe(true);
+  });
+
+  it('KR: the CSAT day opens at 10:00 and closes at 16:30', () => {
+    const ask = askAt();
+    expect(ask('005930', '2026-11-19T09:00:00+09:00')).toBe(false);
+    expect(ask('005930', '2026-11-19T09:59:00+09:00')).toBe(false);
+    expect(ask('005930', '2026-11-19T10:00:00+09:00')).toBe(true);
+    expect(ask('005930', '2026-11-19T16:29:00+09:00')).toBe(true);
+    expect(ask('005930', '2026-11-19T16:30:00+09:00')).toBe(false);
+  });
+
+  it('US: 09:30 to 15:59 New York, an early close at 13:00, daylight saving time followed', () => {
+    const ask = askAt();
+    expect(ask('AAPL', '2026-12-07T09:29:00-05:00')).toBe(false);
+    expect(ask('AAPL', '2026-12-07T09:30:00-05:00')).toBe(true);
+    expect(ask('AAPL', '2026-12-07T15:59:00-05:00')).toBe(true);
+    expect(ask('AAPL', '2026-12-07T16:00:00-05:00')).toBe(false);
+    expect(ask('AAPL', '2026-07-06T09:30:00-04:00')).toBe(true);
+    expect(ask('AAPL', '2026-07-06T16:00:00-04:00')).toBe(false);
+    // the day after Thanksgiving closes at 13:00
+    expect(ask('AAPL', '2026-11-27T12:59:00-05:00')).toBe(true);
+    expect(ask('AAPL', '2026-11-27T13:00:00-05:00')).toBe(false);
+    expect(ask('AAPL', '2026-11-27T15:00:00-05:00')).toBe(false);
+  });
+
+  it('takes none on an exchange holiday or a weekend, and answers each market by its own hours', () => {
+    const ask = askAt();
+    // Thanksgiving (US), Hangul Day (KR), a Saturday
+    expect(ask('AAPL', '2026-11-26T11:00:00-05:00')).toBe(false);
+    expect(ask('005930', '2026-10-09T11:00:00+09:00')).toBe(false);
+    expect(ask('005930', '2026-11-28T11:00:00+09:00')).toBe(false);
+    // 23:31 KST on a Monday: New York's regular session, Seoul's night
+    expect(ask('AAPL', '2026-02-23T23:31:00+09:00')).toBe(true);
+    expect(ask('005930', '2026-02-23T23:31:00+09:00')).toBe(false);
+  });
+
+  it('answers anew when the clock goes back into a stretch it left', () => {
+    const ask = askAt();
+    expect(ask('005930', '2026-11-30T15:30:00+09:00')).toBe(false);
+    expect(ask('005930', '2026-11-30T10:00:00+09:00')).toBe(true);
+    expect(ask('005930', '2026-11-30T08:30:00+09:00')).toBe(false);
+  });
+
+  it('a daily backtest takes every market order (it is for the next open); paper on daily bars asks the clock', () => {
+    expect(askAt('backtest', '1d')('005930', '2026-11-30T15:30:00+09:00')).toBe(true);
+    expect(askAt('paper', '1d')('005930', '2026-11-30T15:30:00+09:00')).toBe(false);
+    expect(askAt('live', '1m')('005930', '2026-11-30T09:00:00+09:00')).toBe(true);
+  });
+});

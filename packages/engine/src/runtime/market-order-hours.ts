@@ -1,0 +1,93 @@
+/**
+ * Whether the broker takes a `MARKET` order of a market at an instant (`ctx.marketOrderAllowed`),
+ * by the broker model: its order sessions of the day (`daySessions`, special hours and known
+ * exchange holidays included) and its rule of the order types of a session
+ * (`checkOrderTypeInSession`: a `MARKET` order in the regular session only), and no order at all
+ * outside order hours (`order-hours-closed`). The rule itself is the broker model's; this module
+ * only remembers its answer per market for the stretch of time it holds (a session, or a gap
+ * between two), so that asking again in that stretch is two comparisons: no luxon date, no
+ * allocation. It is worked out anew when the time leaves the stretch (a few times a day).
+ *
+ * @module
+ */
+import {
+  checkOrderTypeInSession,
+  daySessions,
+  type HolidayPredicate,
+  isSessionDay,
+  knownHolidays,
+  kstMs,
+  localDay,
+  nyMs,
+} from '@hoga/broker-model';
+import type { BarInterval, Market } from '@hoga/core';
+import type { TradingMode } from '@hoga/store';
+
+/** A market order, as the rule of the session's order types reads it. */
+const MARKET_ORDER = { orderType: 'MARKET', timeInForce: 'DAY' } as const;
+
+/**
+ * Whether a run judges the session rules of its orders: a backtest on daily bars does not (an
+ * order placed on a day's bar is for the next open, as paper and live hand a day's bar over at the
+ * next regular open); every other run does.
+ */
+export function judgesSessionRules(mode: TradingMode, interval: BarInterval): boolean {
+  return mode !== 'backtest' || interval !== '1d';
+}
+
+/** One market's last answer: `allowed` from `from` (included) to `until` (excluded), epoch ms. */
+class MarketStretch {
+  from = 0;
+  until = 0;
+  allowed = false;
+  private readonly holidays: HolidayPredicate;
+
+  constructor(private readonly market: Market) {
+    this.holidays = knownHolidays(market);
+  }
+
+  /** Whether a market order is taken at `ms`. */
+  at(ms: number): boolean {
+    if (ms < this.from || ms >= this.until) this.workOut(ms);
+    return this.allowed;
+  }
+
+  /** The answer at `ms` and the stretch of its day it holds for. */
+  private workOut(ms: number): void {
+    const market = this.market;
+    const day = localDay(market, ms);
+    // the local trading day: KST midnight to midnight, US 20:00 New York the evening before to 20:00
+    let from = market === 'KR' ? kstMs(day, 0) : nyMs(day - 1, 20 * 60);
+    let until = market === 'KR' ? kstMs(day + 1, 0) : nyMs(day, 20 * 60);
+    let allowed = false;
+    if (isSessionDay(market, day, this.holidays)) {
+      for (const span of daySessions(market, day)) {
+        if (ms >= span.end) {
+          from = Math.max(from, span.end);
+        } else if (ms >= span.start) {
+          from = span.start;
+          until = span.end;
+          allowed = checkOrderTypeInSession(MARKET_ORDER, { session: span.name }).accepted;
+          break;
+        } else {
+          until = Math.min(until, span.start);
+          break;
+        }
+      }
+    }
+    this.from = from;
+    this.until = until;
+    this.allowed = allowed;
+  }
+}
+
+/** Whether market orders are taken now, per market (see the module documentation). */
+export class MarketOrderHours {
+  private readonly KR = new MarketStretch('KR');
+  private readonly US = new MarketStretch('US');
+
+  /** Whether the broker takes a `MARKET` order of `market` at `ms`. */
+  allowed(market: Market, ms: number): boolean {
+    return (market === 'KR' ? this.KR : this.US).at(ms);
+  }
+}
