@@ -2,7 +2,9 @@
  * An independent computation of the opening-range breakout's trades on one KR symbol's minute bars,
  * as the backtest's bar fill model and loop fill them: a market order placed at `t` (a bar's close,
  * or the flat timer's time) fills at the open of the first bar stamped after `t`; the flat timer of
- * a day fires before the first bar stamped at or after it. KST is UTC+9 all year. Test code only.
+ * a day fires before the first bar stamped at or after it. The strategy's timer of the last regular
+ * minute (which cancels a buy still unfilled) is not modelled: in these walks nothing is held or
+ * pending then. KST is UTC+9 all year. Test code only.
  */
 import type { Bar } from '@hoga/core';
 import type { ExpectedTrade } from './sma-crossover-reference.test-helper.js';

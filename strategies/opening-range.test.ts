@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   backtestBars,
   minuteBars,
+  recordingLogger,
   T0,
 } from '../packages/engine/src/backtest/backtest-fixture.test-helper.js';
 import OpeningRange, { regularSessionOf } from './opening-range.js';
@@ -68,6 +69,41 @@ describe('OpeningRange', () => {
       ea.exits.timer + eb.exits.timer,
     );
   });
+
+  it.each([
+    // KR: flat at 70,000 from 09:01, a breakout on the 15:14 bar, then no trade until the bar that
+    // closes at 15:30 (the after-market has begun then: the broker takes no market order)
+    ['005930', T0, 374, T0 + 389 * 60_000, [70_000, 70_100, 69_900]],
+    // US, the day after Thanksgiving (closes at 13:00): a breakout on the 12:44 bar, then the 13:00 one
+    [
+      'AAPL',
+      Date.parse('2026-11-27T09:31:00-05:00'),
+      194,
+      Date.parse('2026-11-27T13:00:00-05:00'),
+      [100, 100.1, 99.9],
+    ],
+  ])(
+    '%s: is flat by the close when its entry would fill only on the bar closing at the close',
+    async (symbol, first, count, closeBar, [flat, high, low]) => {
+      const closes = Array.from({ length: count }, (_, i) => (i === count - 1 ? high : flat)) as number[];
+      const day = minuteBars(symbol, closes, first);
+      const atClose = { ...(day[count - 1] as Bar), ts: closeBar, closeTime: closeBar };
+      const bars = [...day, { ...atClose, open: high, high, low, close: low } as Bar];
+      const rule = { rangeMinutes: 30, quantity: 10, flatMinutes: 15 };
+      const { logger, records } = recordingLogger();
+      const { outcome } = await backtestBars([{ strategyClass: OpeningRange, config: rule }], bars, {
+        logger,
+      });
+      // before: the buy filled at the open of the bar stamped with the close, and the stop's market
+      // sell placed on that bar was refused (order-type-not-allowed), leaving 10 shares held over the
+      // close; now the buy still unfilled in the last regular minute is cancelled
+      expect(outcome.refused).toEqual({});
+      expect(outcome.trades).toEqual([]);
+      expect(records.map((r) => r.msg)).toContain(
+        'the buy has not filled by the last regular minute: cancelled',
+      );
+    },
+  );
 
   it('knows the regular sessions of both markets, daylight saving time included', () => {
     const kr = regularSessionOf('KR', Date.parse('2026-03-02T09:01:00+09:00'));

@@ -11,8 +11,13 @@
  *
  * `flatMinutes` before the regular close, a timer sells at market what the strategy still holds of
  * that market's symbols (whether or not a bar comes then), and a bar from then on sells a position
- * still held (a buy that filled after the timer): it is flat by the close. Bars outside the regular session (the KR after
- * market, the US pre and after markets) are not traded. The days a symbol was entered are kept in
+ * still held (a buy that filled after the timer). In the last regular minute a second timer cancels
+ * a buy still unfilled (a thin stock with no trade since it was placed) and sells what is held: it
+ * is flat by the close. An order is placed only while the broker takes a market order
+ * (`ctx.marketOrderAllowed`): the bar that closes at the regular close (15:30 KST, 16:00 New York)
+ * is the after-market's first moment, where a market order is refused (`order-type-not-allowed`),
+ * so nothing is placed on it. Bars outside the regular session (the KR after market, the US pre
+ * and after markets) are not traded. The days a symbol was entered are kept in
  * the strategy's persistent state (`ctx.state`), so a live run restarted during the day does not
  * enter a symbol a second time. The regular session of a day of special hours is the one core
  * knows (`regularOpenOfDailyStamp`, `regularCloseOfDailyStamp`): a NYSE early close ends at 13:00
@@ -58,7 +63,9 @@ const ZONES: Readonly<Record<Market, string>> = { KR: KST_ZONE, US: NEW_YORK_ZON
 
 /**
  * The regular session of `market` on the date of the minute ending at `ts`, or null when that
- * minute lies outside it (a minute bar stamped `ts` covers the minute before it). The usual hours
+ * minute lies outside it (a minute bar stamped `ts` covers the minute before it: the bar stamped
+ * with the close is the session's last, though it closes when market orders are no longer taken,
+ * see `ctx.marketOrderAllowed`). The usual hours
  * are KR 09:00–15:30 KST and US 09:30–16:00 New York; a day of special hours has its own (a NYSE
  * early close ends at 13:00; before, this strategy took the usual 16:00 there).
  */
@@ -115,24 +122,44 @@ export default class OpeningRange extends Strategy<OpeningRangeConfig> {
     if (this.ctx.openOrders(bar.symbol).length > 0) return;
     const held = this.ctx.position(bar.symbol);
     const flatAt = session.close - this.config.flatMinutes * 60_000;
-    if (
+    const buy =
       held === undefined &&
       bar.close > range.high &&
       bar.ts < flatAt &&
-      !this.enteredOn(bar.symbol, session.date)
-    ) {
+      !this.enteredOn(bar.symbol, session.date);
+    const sell = held !== undefined && (bar.close < range.low || bar.ts >= flatAt);
+    if (!buy && !sell) return;
+    // the bar stamped with the close arrives in the after-market: a market order is refused there
+    if (!this.ctx.marketOrderAllowed(bar.symbol)) {
+      if (sell)
+        this.ctx.log.warn({ symbol: bar.symbol }, 'market orders are no longer taken: held over the close');
+      return;
+    }
+    if (buy) {
       this.remember(bar.symbol, session.date);
       this.ctx.buy(bar.symbol, this.config.quantity);
-    } else if (held !== undefined && (bar.close < range.low || bar.ts >= flatAt)) {
+    } else if (held !== undefined) {
       this.ctx.sell(bar.symbol, held.quantity);
     }
   }
 
+  /** `flat KR 2026-11-30`: sells what is held; `last KR 2026-11-30`: cancels unfilled buys first. */
   override onTimer(timer: TimerFired): void {
-    const market = timer.name.split(' ')[1] as Market;
+    const [kind, market] = timer.name.split(' ') as [string, Market];
+    if (kind === 'last') {
+      for (const order of this.ctx.openOrders()) {
+        if (order.side !== 'BUY' || marketOfSymbol(order.symbol) !== market) continue;
+        this.ctx.log.info(
+          { symbol: order.symbol },
+          'the buy has not filled by the last regular minute: cancelled',
+        );
+        this.ctx.cancel(order.clientOrderId);
+      }
+    }
     for (const position of this.ctx.positions()) {
       if (marketOfSymbol(position.symbol) !== market) continue;
       if (this.ctx.openOrders(position.symbol).length > 0) continue;
+      if (!this.ctx.marketOrderAllowed(position.symbol)) continue;
       this.ctx.log.info({ symbol: position.symbol }, `flat before the close: selling ${position.quantity}`);
       this.ctx.sell(position.symbol, position.quantity);
     }
@@ -144,10 +171,16 @@ export default class OpeningRange extends Strategy<OpeningRangeConfig> {
     }
   }
 
-  /** Sets the day's timer of a market `flatMinutes` before its close (not when past). */
+  /**
+   * Sets the day's timers of a market (not when past): `flatMinutes` before its close, and at the
+   * start of its last regular minute (the last moment a market order is taken).
+   */
   private setFlatTimer(market: Market, session: RegularSession): void {
+    const now = this.ctx.now();
     const at = session.close - this.config.flatMinutes * 60_000;
-    if (at > this.ctx.now()) this.ctx.setTimer(`flat ${market} ${session.date}`, { at });
+    if (at > now) this.ctx.setTimer(`flat ${market} ${session.date}`, { at });
+    const last = session.close - 60_000;
+    if (last > now) this.ctx.setTimer(`last ${market} ${session.date}`, { at: last });
   }
 
   private enteredOn(symbol: string, date: string): boolean {
