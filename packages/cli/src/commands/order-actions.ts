@@ -126,10 +126,15 @@ async function seedView(
   return { holdsUsd };
 }
 
-function resolveTarget(
-  db: HogaDatabase,
-  target: string,
-): { clientOrderId: string; brokerOrderId: string | null } {
+/** The order a modify or cancel names, as the store has it: its ids and the strategy it is of. */
+interface Target {
+  readonly clientOrderId: string;
+  readonly brokerOrderId: string | null;
+  /** The strategy that placed it (null: none recorded, an order adopted from another channel). */
+  readonly owner: string | null;
+}
+
+function resolveTarget(db: HogaDatabase, target: string): Target {
   const own = db.orders.get(target) ?? db.orders.findByBrokerOrderId(target);
   if (own === null) {
     // the user's mistake, said as such (before: 'unexpected error: …, run again with --verbose')
@@ -138,7 +143,21 @@ function resolveTarget(
       ExitCode.FAILURE,
     );
   }
-  return { clientOrderId: own.clientOrderId, brokerOrderId: own.brokerOrderId };
+  return { clientOrderId: own.clientOrderId, brokerOrderId: own.brokerOrderId, owner: own.strategyId };
+}
+
+/**
+ * The strategy a modify or cancel is judged as: the order's own, as a running engine judges a
+ * strategy's change of its order (its trading state, its limits, its book); `--strategy` only for
+ * an order with none recorded. A `--strategy` naming another is refused: before, it (or `manual`,
+ * the default) judged the change, so a halted strategy's order could be modified as a manual one.
+ */
+function judgedAs(target: Target, given: string | undefined): StrategyId {
+  if (target.owner !== null && given !== undefined && given !== target.owner)
+    throw new OrderUsageError(
+      `order ${target.clientOrderId} is strategy ${target.owner}'s: a modify is judged by its own strategy's trading state and limits; leave out --strategy (or give --strategy ${target.owner})`,
+    );
+  return toStrategyId(target.owner ?? given ?? 'manual');
 }
 
 /**
@@ -173,10 +192,19 @@ const DENIAL_HINTS: Readonly<Record<string, string>> = {
   'confirm-high-value-required': 'give --confirm-high-value to confirm it',
 };
 
-function describeVerdict(verdict: RiskVerdict): string {
+/**
+ * A verdict as printed. A modify or cancel denied by a rule of the risk module's own (`risk-…`: a
+ * trading state, an owner's limit, a throttle; not the broker's rules) says whose order it judged:
+ * the rules are its strategy's.
+ */
+function describeVerdict(verdict: RiskVerdict, target: Target | null, strategy: StrategyId): string {
   if (verdict.accepted) return 'accepted';
   const hint = DENIAL_HINTS[verdict.code];
-  return `denied: ${verdict.code}: ${verdict.reason}${hint === undefined ? '' : ` (${hint})`}`;
+  const whose =
+    target !== null && verdict.code.startsWith('risk-')
+      ? ` (order ${target.clientOrderId} is strategy ${strategy}'s: its rules judge a change of it)`
+      : '';
+  return `denied: ${verdict.code}: ${verdict.reason}${hint === undefined ? '' : ` (${hint})`}${whose}`;
 }
 
 /** Runs one `hoga order` command and sets the exit code (0 accepted, 1 failed or refused, 2 usage, 3 denied). */
@@ -190,7 +218,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     if (flags.csv === true)
       throw new OrderUsageError('--csv: hoga order prints a line of text, or JSON with --json');
     const config = loadRiskConfig(flags.riskConfig);
-    const strategy = toStrategyId(flags.strategy ?? 'manual');
+    let strategy = toStrategyId(flags.strategy ?? 'manual');
     const clock = await engineClock(flags);
     if (spec.kind === 'buy' || spec.kind === 'sell') checkUsLimit(spec.symbol, flags.limit);
     const intent = spec.kind === 'buy' || spec.kind === 'sell' ? buildIntent(spec, strategy) : null;
@@ -227,6 +255,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       sink: manager,
     });
     const target = spec.kind === 'modify' || spec.kind === 'cancel' ? resolveTarget(db, spec.target) : null;
+    if (target !== null) strategy = judgedAs(target, flags.strategy);
     if (spec.kind === 'modify') checkUsLimit(db.orders.get(target!.clientOrderId)?.symbol ?? '', flags.limit);
     // the store as the broker has it now (no process may have polled since the order was sent):
     // an order that filled meanwhile is judged, and listed by hoga db, as filled
@@ -280,9 +309,11 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     if (verdict.accepted && flags.check !== true && !events.some(isRefusal))
       await manager.refreshOrder(clientOrderId);
     subscription.unsubscribe();
+    // a modify or cancel: the strategy whose order it is, whose rules judged it
+    const whose = target === null ? {} : { strategy };
     const data = verdict.accepted
-      ? {}
-      : { code: verdict.code, message: verdict.reason, data: verdict.data ?? null };
+      ? whose
+      : { ...whose, code: verdict.code, message: verdict.reason, data: verdict.data ?? null };
     // the risk checks passed, but the order manager denied it before sending (`symbol-blocked`):
     // nothing was sent (before, this printed `sent: …: OrderDenied` and exited 0, with no reason)
     const denied = events.find((e) => e.type === 'OrderDenied');
@@ -300,7 +331,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     }
     if (flags.check === true || !verdict.accepted) {
       const out = { verdict: verdict.accepted ? 'accepted' : 'denied', clientOrderId, sent: false, ...data };
-      console.log(flags.json === true ? JSON.stringify(out) : describeVerdict(verdict));
+      console.log(flags.json === true ? JSON.stringify(out) : describeVerdict(verdict, target, strategy));
       process.exitCode = verdict.accepted ? 0 : 3;
       return;
     }
@@ -330,6 +361,7 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
       sent: !unsent,
       outcome,
       clientOrderId,
+      ...whose,
       brokerOrderId: brokerOrderId ?? unstored?.brokerOrderId ?? null,
       events: events.map((e) => e.type),
       // the order as the broker has it now (a marketable order has filled): state, quantity, price

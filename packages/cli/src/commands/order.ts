@@ -2,7 +2,8 @@
  * `hoga order buy|sell <symbol> [quantity] [--limit PRICE | --market] [--amount USD]
  * [--client-order-id ID] [--confirm-high-value] [--strategy ID] [--check] [--json]`, `hoga order
  * modify <order> [--limit PRICE | --market] [--quantity N] [--confirm-high-value] [--strategy ID]`
- * and `hoga order cancel <order>`: a manual order through the same risk module and order manager as a strategy's. `--check` prints the verdict and
+ * and `hoga order cancel <order>`: a manual order through the same risk module and order manager as a strategy's;
+ * a modify or cancel judged as the strategy whose order it is. `--check` prints the verdict and
  * sends nothing; exit 0 when accepted, 3 when denied (1 when the broker refuses what was sent).
  * `--client-order-id` names the order's idempotency key: the same command run again reports the
  * order placed the first time (order-rerun.ts).
@@ -130,11 +131,11 @@ export function registerOrderCommand(program: Command): void {
         decimalText('--quantity'),
       ),
   );
-  // the risk module judges the modify as a command of this strategy (its trading state, its limits)
+  // the risk module judges a modify (and a cancel) as a command of the order's own strategy, as a
+  // running engine judges that strategy's own change (before, as this flag's, default manual)
   confirmHighValue(modify, 'a modified order worth').option(
     '--strategy <id>',
-    'the strategy the modify counts against: its trading state and risk limits judge it',
-    'manual',
+    "the strategy of an order hoga recorded none for (one adopted from another channel; default: manual): its trading state and risk limits judge the modify. An order placed through hoga is judged as its own strategy's, which the store records; naming another is refused",
   );
   modify.action(async (target: string, flags: OrderFlags) => {
     const { runOrderCommand } = await import('./order-actions.js');
