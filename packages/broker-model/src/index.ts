@@ -140,6 +140,7 @@ export {
   type AcceptedModify,
   checkChangeable,
   checkModifyRequest,
+  checkReplacementShape,
   checkStillOpen,
 } from './rules/change-rules.js';
 export {

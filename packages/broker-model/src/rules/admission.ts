@@ -19,7 +19,13 @@ import {
 } from '@hoga/core';
 import { orderValueKrw } from '../economics/order-value.js';
 import { checkFunds, checkMaxAmount, checkOppositePending } from './account-rules.js';
-import { type AcceptedModify, checkChangeable, checkModifyRequest, checkStillOpen } from './change-rules.js';
+import {
+  type AcceptedModify,
+  checkChangeable,
+  checkModifyRequest,
+  checkReplacementShape,
+  checkStillOpen,
+} from './change-rules.js';
 import { checkHighValue, checkOrderRequest } from './order-request.js';
 import { checkPriceLimits } from './price-limits.js';
 import type {
@@ -158,14 +164,16 @@ export interface ModifyCase {
 
 /**
  * The 400 and 409 checks of a modify, before it may be processed: the target still open (409), the
- * modify's fields (400), the high-value confirmation (400), the order changeable (422
- * `modify-restricted`).
+ * modify's fields (400), the replacement's shape (400: CLS stays LIMIT, a fraction stays MARKET),
+ * the high-value confirmation (400), the order changeable (422 `modify-restricted`).
  */
 export function checkModify(kase: Omit<ModifyCase, 'account'>): AcceptedModify | BrokerRefusal {
   const open = checkStillOpen(kase.order);
   if (!open.accepted) return open;
   const request = checkModifyRequest(kase.instrument, kase.order, kase.request);
   if (!request.accepted) return request;
+  const shape = checkReplacementShape(kase.instrument, kase.order, kase.request, request);
+  if (!shape.accepted) return shape;
   const value = workingOrderValueKrw(
     kase.instrument,
     { price: request.price, quantity: request.quantity, orderAmount: null },

@@ -8,11 +8,13 @@ import {
   ACCEPTED,
   type BrokerVerdict,
   CLOSE_ORDER_FREEZE_MS,
+  checkOrderShape,
   checkPricePresence,
   Decimal,
   type Instrument,
   invalidRequest,
   type KnownBrokerOrderStatus,
+  OrderType,
   refuse,
 } from '@hoga/core';
 import { checkLimitPrice } from './order-request.js';
@@ -119,4 +121,50 @@ export function checkModifyRequest(
     });
   }
   return { accepted: true, price, quantity: request.quantity ?? remaining };
+}
+
+/**
+ * 400 `invalid-request` (`data.field = orderType`) when the replacement a modify makes would break
+ * the shape rules of a new order (core's `checkOrderShape`): a modify keeps the order's side, time
+ * in force and (US) unfilled quantity, so a `CLS` limit cannot become a MARKET order (CLS is for US
+ * limit orders only) and a fractional market sell cannot become a LIMIT order (fractions are for US
+ * market sells only). Without it the broker would be working an order it refuses to create. An
+ * amount order passes here: it cannot be modified at all ({@link checkChangeable}).
+ *
+ * @param instrument - the instrument (its market)
+ * @param order - the order being modified
+ * @param request - the modify request
+ * @param accepted - the modify's accepted fields ({@link checkModifyRequest})
+ */
+export function checkReplacementShape(
+  instrument: Pick<Instrument, 'market'>,
+  order: Pick<TargetOrder, 'side' | 'timeInForce' | 'orderAmount'>,
+  request: Pick<ModifyRequest, 'orderType'>,
+  accepted: Pick<AcceptedModify, 'price' | 'quantity'>,
+): BrokerVerdict {
+  // an amount order is never modified: checkChangeable answers it (422 modify-restricted)
+  if (order.orderAmount !== null) return ACCEPTED;
+  const shape = checkOrderShape(
+    {
+      side: order.side,
+      orderType: request.orderType,
+      timeInForce: order.timeInForce,
+      quantity: accepted.quantity,
+      price: accepted.price,
+      orderAmount: null,
+    },
+    instrument.market,
+  );
+  if (shape.accepted) return ACCEPTED;
+  const rule = shape.message.charAt(0).toLowerCase() + shape.message.slice(1);
+  const other = request.orderType === OrderType.MARKET ? OrderType.LIMIT : OrderType.MARKET;
+  const why =
+    shape.data?.field === 'timeInForce'
+      ? `a ${order.timeInForce} order stays a ${other} order (${rule})`
+      : `an order of ${accepted.quantity.toFixed()} shares stays a ${other} order (${rule})`;
+  return invalidRequest(
+    'orderType',
+    `A modify keeps the order's time in force and quantity: ${why}; modify it as a ${other} order, or cancel it`,
+    { allowedValues: [other] },
+  );
 }

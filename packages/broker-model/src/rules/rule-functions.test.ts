@@ -1,6 +1,7 @@
 import { Decimal, PLAIN_TRADING_FLAGS, SessionName, type TradableInstrument } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+import { checkModify } from './admission.js';
 import { checkChangeable, checkStillOpen } from './change-rules.js';
 import { checkLimitPrice, minOrderAmountRejection, usPriceTruncation } from './order-request.js';
 import { krPriceLimits } from './price-limits.js';
@@ -183,6 +184,63 @@ describe('checkChangeable', () => {
     const amount = { orderAmount: new Decimal(100), timeInForce: 'DAY' as const, expiresAtMs: closeMs };
     expect(checkChangeable(amount, 'modify', 0)).toMatchObject({ code: 'modify-restricted', status: 422 });
     expect(checkChangeable(amount, 'cancel', 0).accepted).toBe(true);
+  });
+});
+
+describe("checkModify: the replacement keeps the order's time in force and quantity", () => {
+  const apple: TradableInstrument = { ...samsung, symbol: 'AAPL', market: 'US', currency: 'USD' };
+  const usOpen = {
+    ...moment('2026-11-24T00:30:00', SessionName.REGULAR_MARKET),
+    lastPrice: new Decimal(225),
+  };
+  const target = {
+    orderId: 'o-1',
+    status: 'PENDING' as const,
+    side: 'SELL' as const,
+    timeInForce: 'DAY' as const,
+    quantity: new Decimal('0.5'),
+    filledQuantity: new Decimal(0),
+    orderAmount: null,
+    expiresAtMs: Number.POSITIVE_INFINITY,
+  };
+  const toLimit = {
+    orderType: 'LIMIT' as const,
+    price: new Decimal(230),
+    quantity: null,
+    confirmHighValueOrder: false,
+  };
+
+  it('refuses to turn a fractional market sell into a limit order (fractions are for market sells only)', () => {
+    expect(checkModify({ instrument: apple, order: target, request: toLimit, moment: usOpen })).toMatchObject(
+      {
+        accepted: false,
+        code: 'invalid-request',
+        status: 400,
+        data: { field: 'orderType', allowedValues: ['MARKET'] },
+      },
+    );
+  });
+
+  it('refuses to turn a CLS limit into a market order (CLS is for limit orders only)', () => {
+    const cls = { ...target, timeInForce: 'CLS' as const, quantity: new Decimal(1) };
+    const toMarket = { ...toLimit, orderType: 'MARKET' as const, price: null };
+    expect(checkModify({ instrument: apple, order: cls, request: toMarket, moment: usOpen })).toMatchObject({
+      accepted: false,
+      code: 'invalid-request',
+      data: { field: 'orderType', allowedValues: ['LIMIT'] },
+    });
+  });
+
+  it('lets a whole-share order change its type, and a CLS limit its price', () => {
+    const whole = { ...target, quantity: new Decimal(2) };
+    expect(checkModify({ instrument: apple, order: whole, request: toLimit, moment: usOpen })).toMatchObject({
+      accepted: true,
+      quantity: new Decimal(2),
+    });
+    const cls = { ...whole, timeInForce: 'CLS' as const };
+    expect(checkModify({ instrument: apple, order: cls, request: toLimit, moment: usOpen }).accepted).toBe(
+      true,
+    );
   });
 });
 
