@@ -31,7 +31,7 @@ describe('valueHolding', () => {
     });
   });
 
-  it('values a KR ETF without tax, and a US stock with no tax at all (null)', () => {
+  it('values a KR ETF and a US stock with no tax at all (null: the reference\'s "null when there is none")', () => {
     const etf = valueHolding({
       market: 'KR',
       currency: 'KRW',
@@ -41,7 +41,9 @@ describe('valueHolding', () => {
       lastPrice: d(35005),
       referencePrice: d(35000),
     });
-    expect(etf.tax?.toFixed()).toBe('0');
+    expect(etf.tax).toBeNull();
+    // 350,050: commission 52 (52.5075 truncated), nothing else
+    expect(etf.amountAfterCost.toFixed()).toBe('349998');
     const us = valueHolding({
       market: 'US',
       currency: 'USD',

@@ -31,7 +31,7 @@ export interface HoldingValue {
   readonly amount: Decimal;
   /** Commission a sale of the whole holding now would pay. */
   readonly commission: Decimal;
-  /** Tax that sale would pay: KR only (0 for ETFs/ETNs), null for US (the report shows none). */
+  /** Tax that sale would pay: KR stocks only; null where no tax applies (US, KR ETFs/ETNs). */
   readonly tax: Decimal | null;
   /** amount − commission − tax. */
   readonly amountAfterCost: Decimal;
@@ -54,7 +54,9 @@ export function valueHolding(input: HoldingValueInput): HoldingValue {
   const purchaseAmount = roundCash(currency, quantity.times(input.averagePrice));
   const amount = roundCash(currency, quantity.times(input.lastPrice));
   const commission = commissionFor(market, amount);
-  const tax = market === 'KR' ? sellTaxFor(market, input.securityType, amount) : null;
+  // the reference's Cost.tax: "null when there is no tax" (US, and the exempt KR ETFs/ETNs)
+  const taxed = market === 'KR' && input.securityType === 'STOCK';
+  const tax = taxed ? sellTaxFor(market, input.securityType, amount) : null;
   const amountAfterCost = amount.minus(commission).minus(tax ?? 0);
   const previousAmount = roundCash(currency, quantity.times(input.referencePrice));
   return {

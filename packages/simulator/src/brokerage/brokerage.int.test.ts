@@ -75,6 +75,17 @@ describe('Brokerage over HTTP', () => {
     expect(outcome(await client.request('GET', path, { account }))).toBe(expected);
   });
 
+  it('reports no tax (null) on a KR ETF holding, as on a US one: the reference says null when there is none', async () => {
+    await create({ symbol: '069500', side: 'BUY', orderType: 'MARKET', quantity: '3' });
+    const res = await client.get('/api/v1/holdings', { symbol: '069500' });
+    expect(res.status).toBe(200);
+    const [item] = res.body.result.items;
+    expect(item).toMatchObject({ symbol: '069500', quantity: '3', cost: { tax: null } });
+    // the value after cost is the amount less the commission alone
+    const { amount, amountAfterCost } = item.marketValue;
+    expect(new Decimal(amount).minus(amountAfterCost).toFixed()).toBe(item.cost.commission);
+  });
+
   it('fills a market buy at once, moves cash, and lists it under CLOSED', async () => {
     const before = new Decimal(
       (await client.get('/api/v1/buying-power', { currency: 'KRW' })).body.result.cashBuyingPower,
