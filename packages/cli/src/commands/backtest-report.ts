@@ -30,6 +30,8 @@ export interface BacktestJson {
     side: string;
     quantity: string;
     price: string;
+    /** The currency of its price, commission and tax (`KRW`, `USD`), as the stored run's trade. */
+    currency: string;
     commission: string;
     tax: string;
   }[];
@@ -115,6 +117,7 @@ export function backtestJson(outcome: BacktestOutcome, stats: PerformanceStats):
       side: t.side,
       quantity: t.quantity.toFixed(),
       price: t.price.toFixed(),
+      currency: t.currency,
       commission: t.commission.toFixed(),
       tax: t.tax.toFixed(),
     })),

@@ -66,4 +66,30 @@ describe('a stored backtest whose first fill was in USD', () => {
     expect(JSON.stringify(back.stats.commissions)).toBe(JSON.stringify(run.stats.commissions));
     expect(JSON.stringify(back.stats.taxes)).toBe(JSON.stringify(run.stats.taxes));
   }, 120_000);
+
+  it("gives each --json trade its currency, as the stored run's trades read back", async () => {
+    const db = join(dir, 'trades.sqlite');
+    const options = { cwd: dir, env: { HOME: home } };
+    const range = [
+      '--symbols',
+      '005930,AAPL',
+      '--interval',
+      '1d',
+      '--from',
+      '2026-10-05',
+      '--to',
+      '2026-10-16',
+    ];
+    const json = await hoga(['backtest', BUYS, ...range, '--usd-krw', '1400', '--db', db, '--json'], options);
+    expect(json.code, json.err).toBe(0);
+    const run = JSON.parse(json.out) as BacktestJson;
+    // before: no currency, so a trade's `"commission": "1.44"` did not say whether won or dollars
+    expect(new Set(run.trades.map((t) => `${t.symbol} ${t.currency}`))).toEqual(
+      new Set(['AAPL USD', '005930 KRW']),
+    );
+    const stored = await hoga(['db', 'runs', '--db', db, '--id', run.runId, '--json'], options);
+    expect(stored.code, stored.err).toBe(0);
+    // the same trades, field for field, in both documents
+    expect((JSON.parse(stored.out) as BacktestJson).trades).toEqual(run.trades);
+  }, 120_000);
 });
