@@ -134,14 +134,13 @@ describe('hoga backtest, checked by hand', () => {
 
     const stored = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId, '--json']);
     expect(stored.code, stored.err).toBe(0);
-    const back = JSON.parse(stored.out) as Omit<BacktestJson, 'trades'> & {
-      trades: (BacktestJson['trades'][number] & { currency: string })[];
-    };
+    const back = JSON.parse(stored.out) as BacktestJson;
     expect(back.stats).toEqual({ ...run.stats, failure: null });
     const report = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId]);
     expect(report.out).toMatch(/^net profit +51,283 KRW$/m);
     expect(back.equity).toEqual(run.equity);
-    expect(back.trades.map(({ currency: _, ...t }) => t)).toEqual(run.trades);
+    // each with its currency in both (before, only the stored run's had it)
+    expect(back.trades).toEqual(run.trades);
     // a backtest's fills are its run's trades, not broker fills: asked for as those, hoga says
     // where they are (before: an empty list, exit 0, for a run of 9 fills)
     const fills = await hogaBin(['db', 'fills', '--mode', 'backtest', '--db', db]);
