@@ -5,6 +5,7 @@ const stats: StatsView = {
   bars: 261,
   startEquity: 220_000_000,
   endEquity: 219_999_990,
+  fxOnUsdCash: null,
   totalReturn: -0.00000004,
   cagr: -0.00000004,
   maxDrawdown: 0.0000001,

@@ -106,6 +106,8 @@ export function backtestJson(outcome: BacktestOutcome, stats: PerformanceStats):
       startEquity: equityText(stats.startEquity),
       endEquity: equityText(stats.endEquity),
       netProfit: netProfitText(stats.startEquity, stats.endEquity),
+      // of the net profit, what the USD/KRW rate's moves made on the USD cash (whole won)
+      fxOnUsdCash: equityText(outcome.fxOnUsdCash),
       bars: outcome.bars,
       // each strategy's part (one entry for a run of one); no equity per strategy: the cash is shared
       byStrategy: strategiesJson(outcome.byStrategy),
@@ -127,8 +129,8 @@ export function backtestJson(outcome: BacktestOutcome, stats: PerformanceStats):
 
 /** The statistics that are ratios (numbers in the stored run, decimal strings in `--json`). */
 const RATIO_STATS: ReadonlySet<string> = new Set(['totalReturn', 'cagr', 'maxDrawdown', 'sharpe', 'winRate']);
-/** The statistics that are equity in KRW (numbers in the stored run, whole won in `--json`). */
-const EQUITY_STATS: ReadonlySet<string> = new Set(['startEquity', 'endEquity']);
+/** The statistics that are KRW (numbers in the stored run, whole won in `--json`). */
+const EQUITY_STATS: ReadonlySet<string> = new Set(['startEquity', 'endEquity', 'fxOnUsdCash']);
 
 /**
  * A stored run's statistics as `--json` prints them (`hoga db runs`): the ratios as decimal
@@ -220,6 +222,11 @@ export interface StatsView {
   readonly bars: number | null;
   readonly startEquity: number | null;
   readonly endEquity: number | null;
+  /**
+   * Of the net profit, what the USD/KRW rate's moves made on the USD cash, KRW; null when not known
+   * (a paper or live session, a backtest stored before it was counted): no row then.
+   */
+  readonly fxOnUsdCash: number | null;
   readonly totalReturn: number | null;
   readonly cagr: number | null;
   readonly maxDrawdown: number | null;
@@ -270,6 +277,9 @@ export function statisticsRows(s: StatsView): [string, string][] {
     ['start equity', s.startEquity === null ? '-' : equityKrw(s.startEquity)],
     ['end equity', s.endEquity === null ? '-' : equityKrw(s.endEquity)],
     ['net profit', netProfitKrw(s.startEquity, s.endEquity)],
+    ...(s.fxOnUsdCash === null
+      ? []
+      : ([['of which USD/KRW', equityKrw(s.fxOnUsdCash)]] as [string, string][])),
     ['total return', percentText(s.totalReturn)],
     ['CAGR', percentText(s.cagr)],
     ['max drawdown', percentText(s.maxDrawdown)],
@@ -303,6 +313,7 @@ export function backtestText(
     ['stored in', storedIn],
     ...statisticsRows({
       ...stats,
+      fxOnUsdCash: outcome.fxOnUsdCash,
       bars: outcome.bars,
       commissions: perCurrency(stats.commissions),
       taxes: perCurrency(stats.taxes),

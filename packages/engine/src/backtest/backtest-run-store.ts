@@ -18,6 +18,8 @@ export interface StoredRunEnd {
   readonly status: 'completed' | 'failed' | 'stopped';
   readonly equity: readonly EquityPoint[];
   readonly stats: PerformanceStats;
+  /** Of the net profit, what the USD/KRW rate's moves made on the USD cash, KRW (stored beside the statistics). */
+  readonly fxOnUsdCash: number;
   /** Each strategy's part, in the order given (stored beside the statistics as `byStrategy`). */
   readonly byStrategy: readonly StrategyStats[];
   /** The orders refused, by code (stored beside the statistics). */
@@ -72,6 +74,7 @@ export class BacktestRunStore {
     const failure = end.failure ?? (writeFailure === null ? null : messageOf(writeFailure));
     this.end(writeFailure === null ? end.status : 'failed', end.equity, {
       ...end.stats,
+      fxOnUsdCash: end.fxOnUsdCash,
       refused: end.refused,
       halts: end.halts,
       bars: end.bars,

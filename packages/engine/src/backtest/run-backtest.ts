@@ -24,6 +24,7 @@ import { watchStrayFailures } from '../runtime/stray-failures.js';
 import { ClockToken, type RunSettings } from '../runtime/tokens.js';
 import { type PerformanceStats, performanceStats } from '../stats/performance-stats.js';
 import { type StrategyStats, strategyStats } from '../stats/strategy-stats.js';
+import { usdCashFx } from '../stats/usd-cash-fx.js';
 import { OrderSummaryRecorder } from '../store/order-summary-recorder.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
 import { BacktestHalts } from './backtest-halts.js';
@@ -129,6 +130,12 @@ export interface BacktestOutcome {
   readonly halts: Readonly<Record<string, number>>;
   /** Total equity in KRW: the start, then one point per trading day. */
   readonly equity: readonly EquityPoint[];
+  /**
+   * Of the net profit (end equity less start equity), what the USD/KRW rate's moves made on the
+   * USD cash, in KRW (not rounded; 0 with `--usd-krw` or no dollars): `usdCashFx` of
+   * `stats/usd-cash-fx.ts`.
+   */
+  readonly fxOnUsdCash: number;
   /** Per currency: cash, realized PnL (before charges), commissions and taxes of all strategies. */
   readonly totals: Readonly<Record<Currency, CurrencyTotals>>;
   /** The run's statistics (from its equity curve and trades). */
@@ -289,6 +296,17 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     refused: container.get(OrderSummaryRecorder).refusals.counts(),
     halts: container.get(BacktestHalts).counts(),
     equity,
+    // once, at the end, from the fills and the rates the curve valued the dollars at
+    fxOnUsdCash:
+      equity.length === 0
+        ? 0
+        : usdCashFx(
+            options.settings.cash.USD,
+            trades,
+            (equity[0] as EquityPoint).time,
+            (equity[equity.length - 1] as EquityPoint).time,
+            options.fx,
+          ),
     totals: {
       KRW: portfolioTotals(portfolio, 'KRW'),
       USD: portfolioTotals(portfolio, 'USD'),
@@ -310,6 +328,7 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     status: outcome.status,
     equity,
     stats: outcome.stats,
+    fxOnUsdCash: outcome.fxOnUsdCash,
     byStrategy: outcome.byStrategy,
     refused: outcome.refused,
     halts: outcome.halts,

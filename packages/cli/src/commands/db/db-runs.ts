@@ -71,6 +71,7 @@ function statsView(stats: unknown): StatsView {
     bars: num('bars'),
     startEquity: num('startEquity'),
     endEquity: num('endEquity'),
+    fxOnUsdCash: num('fxOnUsdCash'),
     totalReturn: num('totalReturn'),
     cagr: num('cagr'),
     maxDrawdown: num('maxDrawdown'),
