@@ -328,6 +328,8 @@ describe('hoga backtest', () => {
       'strategy ThrowsInOnBar threw in onBar: cannot handle the bar of 005930 (at packages/cli/test/fixtures/throws-in-on-bar.ts:18:50)',
     );
     const runId = /stored as ([0-9a-f-]{36})/.exec(result.stderr)?.[1] ?? '';
+    // and where its report so far is, as for a stopped run (before, only its id)
+    expect(result.stderr).toContain(`(failed): hoga db runs --id ${runId} --db ${db}`);
     readStore((database, stored) => {
       expect(stored.get(runId)).toMatchObject({ status: 'failed' });
       expect(stored.trades(runId).map((t) => [t.side, t.quantity.toFixed()])).toEqual([['BUY', '3']]);

@@ -252,7 +252,9 @@ async function backtest(
     }
     if (outcome.failure !== null) {
       throw new CliError(
-        `${outcome.failure.message}; the run stopped after ${outcome.bars} bar${outcome.bars === 1 ? '' : 's'} and is stored as ${outcome.runId} (failed)`,
+        // where its report so far is (the statistics, trades and equity up to the failure), as for a stopped run
+        `${outcome.failure.message}; the run stopped after ${outcome.bars} bar${outcome.bars === 1 ? '' : 's'} and is stored as ${outcome.runId} ` +
+          `(failed): hoga db runs --id ${outcome.runId}${usesDefaultDatabase(flags.db) ? '' : ` --db ${db.file}`}`,
         ExitCode.FAILURE,
         { cause: outcome.failure },
       );
