@@ -197,7 +197,8 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
   const allocated = allocateCash(options.settings.cash, options.strategies);
   for (const spec of allocated) runtime.addStrategy(spec);
   // the won or cent the strategies' shares leave over is the account's, and in its equity
-  portfolio.holdUnallocatedCash(unallocatedCash(options.settings.cash, allocated));
+  const unallocated = unallocatedCash(options.settings.cash, allocated);
+  portfolio.holdUnallocatedCash(unallocated);
 
   const runId = options.settings.runId;
   const stored =
@@ -301,7 +302,8 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
       equity.length === 0
         ? 0
         : usdCashFx(
-            options.settings.cash.USD,
+            // the USD cash the books start with: every strategy's and the account's
+            [...allocated.map((s) => (s.cash ?? options.settings.cash).USD), unallocated.USD],
             trades,
             (equity[0] as EquityPoint).time,
             (equity[equity.length - 1] as EquityPoint).time,

@@ -32,20 +32,22 @@ const ZERO = new Decimal(0);
 /**
  * The KRW the USD/KRW rate's moves made on the USD cash from `start` to `end` (not rounded).
  *
- * @param startUsd - the run's USD cash at the start (every strategy's and the account's; none: 0)
+ * @param startUsd - the USD cash at the start, in parts that add up to it (each strategy's and the
+ *   account's; none: 0)
  * @param trades - the run's fills in the order they happened
  * @param start - the run's first equity point, epoch ms
  * @param end - its last equity point, epoch ms
  * @param fx - the rates the run valued its dollars at
  */
 export function usdCashFx(
-  startUsd: Decimal | undefined,
+  startUsd: readonly (Decimal | undefined)[],
   trades: readonly BacktestTrade[],
   start: number,
   end: number,
   fx: FxRates,
 ): number {
-  let usd = startUsd ?? ZERO;
+  let usd = ZERO;
+  for (const part of startUsd) if (part !== undefined) usd = usd.plus(part);
   let rate = fx.usdKrwAt(start);
   let total = 0;
   const held = new Map<string, Decimal>();
