@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hoga, tempHome } from '../hoga-process.test-helper.js';
-import { SMA } from './backtest-runs.test-helper.js';
+import { ROOT, SMA } from './backtest-runs.test-helper.js';
+
+const THROWS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'throws-in-on-bar.ts');
 
 let cwd: string;
 let home: string;
@@ -80,6 +82,21 @@ describe('a backtest against the embedded simulator', () => {
     expect(one.code, one.err).toBe(0);
     // before: "my-sma.ts", which names no file from any other directory
     expect((JSON.parse(one.out) as { strategyPath: string }).strategyPath).toBe(join(cwd, 'my-sma.ts'));
+  }, 120_000);
+
+  it("names the file in the command a failed run's message gives, so that the command works as printed", async () => {
+    const options = { cwd, env: { HOME: home } };
+    const backtest = await hoga(
+      ['backtest', THROWS, ...'--symbols 005930 --interval 1d --from 2025-01-01 --to 2025-03-31'.split(' ')],
+      options,
+    );
+    expect(backtest.code).toBe(1);
+    // before: "… (failed): hoga db runs --id RUN", which reads ./data/hoga.sqlite and finds no run there
+    const command = /\(failed\): hoga (db runs --id \S+.*)$/m.exec(backtest.err)?.[1];
+    expect(command, backtest.err).toContain(`--db ${join(cwd, 'data', 'hoga-sim.sqlite')}`);
+    const shown = await hoga((command as string).split(' '), options);
+    expect(shown.code, shown.err).toBe(0);
+    expect(shown.out).toMatch(/^status +failed$/m);
   }, 120_000);
 });
 

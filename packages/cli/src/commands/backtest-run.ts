@@ -239,6 +239,9 @@ async function backtest(
     });
     interrupt.release();
     const stats = outcome.stats;
+    // the command that shows the stored run: --db unless hoga db runs reads this file by default (the
+    // embedded simulator's is not its default: before, the command printed found no run there)
+    const runCommand = `hoga db runs --id ${outcome.runId}${usesDefaultDatabase(flags.db) && !simulated ? '' : ` --db ${db.file}`}`;
     // its output closed (`… 2>&1 | head`): stopped as on Ctrl-C and stored so; nothing to print to
     if (outcome.status === 'stopped' && interrupt.outputClosed) return;
     if (outcome.status === 'stopped') {
@@ -246,7 +249,7 @@ async function backtest(
       const at = toKst(clock.now()).toFormat('yyyy-MM-dd HH:mm:ss');
       throw new CliError(
         `interrupted after ${outcome.bars.toLocaleString('en-US')} bars (at ${at} KST); the run is stored as ${outcome.runId} ` +
-          `(stopped): hoga db runs --id ${outcome.runId}${usesDefaultDatabase(flags.db) ? '' : ` --db ${db.file}`}`,
+          `(stopped): ${runCommand}`,
         ExitCode.INTERRUPTED,
       );
     }
@@ -254,7 +257,7 @@ async function backtest(
       throw new CliError(
         // where its report so far is (the statistics, trades and equity up to the failure), as for a stopped run
         `${outcome.failure.message}; the run stopped after ${outcome.bars} bar${outcome.bars === 1 ? '' : 's'} and is stored as ${outcome.runId} ` +
-          `(failed): hoga db runs --id ${outcome.runId}${usesDefaultDatabase(flags.db) ? '' : ` --db ${db.file}`}`,
+          `(failed): ${runCommand}`,
         ExitCode.FAILURE,
         { cause: outcome.failure },
       );
