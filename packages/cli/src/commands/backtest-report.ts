@@ -277,9 +277,7 @@ export function statisticsRows(s: StatsView): [string, string][] {
     ['start equity', s.startEquity === null ? '-' : equityKrw(s.startEquity)],
     ['end equity', s.endEquity === null ? '-' : equityKrw(s.endEquity)],
     ['net profit', netProfitKrw(s.startEquity, s.endEquity)],
-    ...(s.fxOnUsdCash === null
-      ? []
-      : ([['of which USD/KRW', equityKrw(s.fxOnUsdCash)]] as [string, string][])),
+    ...(s.fxOnUsdCash === null ? [] : ([['of which FX', equityKrw(s.fxOnUsdCash)]] as [string, string][])),
     ['total return', percentText(s.totalReturn)],
     ['CAGR', percentText(s.cagr)],
     ['max drawdown', percentText(s.maxDrawdown)],

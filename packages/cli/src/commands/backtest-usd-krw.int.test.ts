@@ -1,5 +1,5 @@
 /**
- * The report's `of which USD/KRW` (`stats.fxOnUsdCash`): of the net profit, what the USD/KRW rate's
+ * The report's `of which FX` row (`stats.fxOnUsdCash`): of the net profit, what the USD/KRW rate's
  * moves made on the USD cash, checked against an independent computation. The real `hoga` against
  * the embedded simulator, the broker's rate history (no `--usd-krw`), AAPL alone so that every fill
  * is at a day's end, where the curve takes its point: a run that holds its dollars idle gives the
@@ -36,7 +36,7 @@ function row(out: string, label: string): string | undefined {
   return new RegExp(`^ *${label.replace('/', '\\/')} +(.+)$`, 'm').exec(out)?.[1];
 }
 
-describe("a backtest's net profit: of which USD/KRW", () => {
+describe("a backtest's net profit: of which FX (USD/KRW)", () => {
   it('is what the rate made on the USD cash, idle or moved by AAPL bought and sold mid-run', async () => {
     const db = join(dir, 'runs.sqlite');
     const options = { cwd: dir, env: { HOME: home } };
@@ -96,10 +96,13 @@ describe("a backtest's net profit: of which USD/KRW", () => {
     const text = await hoga(['backtest', ORDERS, ...common, '--config', config], options);
     expect(text.code, text.err).toBe(0);
     const printed = `${new Decimal(tradedRun.stats.fxOnUsdCash as string).toNumber().toLocaleString('en-US')} KRW`;
-    expect(row(text.out, 'of which USD/KRW')).toBe(printed);
+    expect(row(text.out, 'of which FX')).toBe(printed);
+    // in the column of the other rows (its label no longer than theirs)
+    expect(text.out).toMatch(/^ {2}of which FX {5}-?\d/m);
     const stored = await hoga(['db', 'runs', '--db', db, '--id', tradedRun.runId], options);
     expect(stored.code, stored.err).toBe(0);
-    expect(row(stored.out, 'of which USD/KRW')).toBe(printed);
+    expect(row(stored.out, 'of which FX')).toBe(printed);
+    expect(stored.out).toMatch(/^of which FX {5}-?\d/m);
     const storedJson = await hoga(['db', 'runs', '--db', db, '--id', tradedRun.runId, '--json'], options);
     expect(storedJson.code, storedJson.err).toBe(0);
     expect((JSON.parse(storedJson.out) as BacktestJson).stats.fxOnUsdCash).toBe(tradedRun.stats.fxOnUsdCash);

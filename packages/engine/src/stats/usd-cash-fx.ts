@@ -1,5 +1,5 @@
 /**
- * What the USD/KRW rate's moves made on a run's USD cash, in KRW: the "of which USD/KRW" part of
+ * What the USD/KRW rate's moves made on a run's USD cash, in KRW: the "of which FX" part of
  * its net profit.
  *
  * The run's equity values its dollars at the rate of each moment, so its net profit in KRW moves
