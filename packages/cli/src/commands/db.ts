@@ -128,7 +128,7 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     )
     .option('--db <file>', DB_HELP)
     .option('--json', 'print JSON (decimals as strings, times in KST)')
-    .option('--csv', 'print the list as CSV')
+    .option('--csv', 'print the list as CSV (the return as the stored fraction, -0.0123 for -1.23 %)')
     .option('--id <runId>', 'one run')
     .option('--kind <kind>', 'only backtest, paper or live runs', modeOf('--kind'))
     .option('--limit <n>', 'at most n runs', limit, 50)

@@ -344,13 +344,25 @@ describe('registerDbCommands', () => {
       // 239,995,034 / 240,000,000 − 1 = −0.0000206917 (−0.002 %): a minute run of hoga backtest
       stored('tiny-loss', -0.000020691666666627917);
       stored('loss', -0.0123);
+      runs.start({
+        runId: 'open',
+        kind: 'backtest',
+        strategyPath: null,
+        strategyName: 'S',
+        params: {},
+        startedAt: T0,
+      });
       db.close();
       const list = (await hoga('runs', '--db', file)).out;
       expect(list).toMatch(/tiny-loss +backtest +S +completed +0\.00 % +5\n/);
       expect(list).toMatch(/ loss +backtest +S +completed +-1\.23 % +5\n/);
-      expect((await hoga('runs', '--csv', '--db', file)).out).toContain(
-        ',tiny-loss,backtest,S,completed,0.00 %,5\n',
-      );
+      // CSV is for programs: the return as the fraction stored, unrounded and with no unit
+      // (before, `0.00 %` and `-1.23 %`, text a spreadsheet or pandas reads as a string)
+      const csv = (await hoga('runs', '--csv', '--db', file)).out;
+      expect(csv).toContain(',tiny-loss,backtest,S,completed,-0.000020691666666627917,5\n');
+      expect(csv).toContain(',loss,backtest,S,completed,-0.0123,5\n');
+      // a run with no statistics yet: empty cells, not the table's `-`
+      expect(csv).toMatch(/,open,backtest,S,[a-z]+,,\n/);
       expect((await hoga('runs', '--db', file, '--id', 'tiny-loss')).out).toMatch(/total return +0\.00 %\n/);
     });
 

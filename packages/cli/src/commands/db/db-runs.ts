@@ -87,7 +87,11 @@ function statsView(stats: unknown): StatsView {
 }
 
 /** A run's return (as a percentage) and trade count as the list shows them: `-` when not stored. */
-function listedStats(v: StatsView): [string, string] {
+function listedStats(v: StatsView, csv: boolean): [string, string] {
+  // CSV is for programs: the fraction stored, with no unit, and an empty cell for none (before,
+  // `-1.23 %`, which a spreadsheet or pandas reads as text)
+  if (csv)
+    return [v.totalReturn === null ? '' : String(v.totalReturn), v.trades === null ? '' : String(v.trades)];
   return [
     // the report's digits (before, a loss too small for them was -0.00 % here, 0.00 % in the report)
     percentText(v.totalReturn, '-'),
@@ -231,7 +235,7 @@ export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
           r.kind,
           r.strategyName,
           shownStatus(r),
-          ...listedStats(statsView(r.stats)),
+          ...listedStats(statsView(r.stats), flags.csv === true),
         ]),
         flags,
         `no ${flags.kind === undefined ? '' : `${flags.kind} `}runs in ${file}`,
