@@ -250,8 +250,12 @@ export class CandleDownloader {
    * Downloads one missing range, newest page first, storing each page with the range it covers;
    * when the broker has no older candles, the rest of the range is stored as covered (and empty).
    *
-   * @returns `stale` when the last page, reaching below the range into cached candles, shows the
-   *   broker's adjusted prices changed since they were cached (see {@link readjusted}); else `filled`
+   * When the range ends where cached candles begin (a series extended backwards), the first page
+   * is asked to reach up to the oldest of them, one candle more on that page (none more in pages).
+   *
+   * @returns `stale` when the last page, reaching below the range into cached candles, or the first
+   *   page, reaching above it into them, shows the broker's adjusted prices changed since they were
+   *   cached (see {@link readjusted}); else `filled`
    */
   private async fillGap(
     key: { readonly symbol: string; readonly interval: BarInterval; readonly adjusted: boolean },
@@ -260,7 +264,11 @@ export class CandleDownloader {
   ): Promise<'filled' | 'stale'> {
     const { client, cache, signal } = this.options;
     let upper = gap.end;
-    let before = DateTime.fromMillis(gap.end).setZone('Asia/Seoul').toISO() ?? '';
+    const above = cachedAbove(cache, key, gap.end);
+    let before =
+      DateTime.fromMillis(above === undefined ? gap.end : above.ts + 1)
+        .setZone('Asia/Seoul')
+        .toISO() ?? '';
     let refusals = 0;
     for (;;) {
       signal?.throwIfAborted();
@@ -283,6 +291,11 @@ export class CandleDownloader {
         continue;
       }
       refusals = 0;
+      if (upper === gap.end && above !== undefined) {
+        // the first page: a corporate action since re-adjusted the cached candles above the gap
+        const same = page.candles.find((c) => c.timestamp.toMillis() === above.ts);
+        if (same !== undefined && readjusted(above, same)) return 'stale';
+      }
       const inGap: CachedCandle[] = [];
       let oldest = Number.POSITIVE_INFINITY;
       let reachedStart = false;
@@ -302,7 +315,7 @@ export class CandleDownloader {
       const coveredFrom = last ? gap.start : Math.min(oldest, upper);
       if (coveredFrom < upper) cache.store(key, { start: coveredFrom, end: upper }, inGap);
       onPage(inGap.length, Math.max(0, upper - coveredFrom));
-      if (last) return readjusted(cache, key, below, gap.start) ? 'stale' : 'filled';
+      if (last) return readjustedBelow(cache, key, below, gap.start) ? 'stale' : 'filled';
       upper = coveredFrom;
       const raw = (page.raw as { nextBefore?: unknown }).nextBefore;
       before = typeof raw === 'string' ? raw : (page.nextBefore?.toISO() ?? '');
@@ -324,15 +337,26 @@ export class CandleDownloader {
 }
 
 /**
- * Whether the broker's candles `below` a range just downloaded (stamped before `start`, by stamp)
- * show that the cached series was adjusted again since it was cached: a corporate action re-adjusts
- * every earlier price of an adjusted series (spec, candle rules 8 and 9), so a cached candle of the
- * same stamp then differs in its open, high, low and close alike. Only adjusted series, and only all
- * four prices: a late-reported trade that changes a past US minute's high or close (rule 12) is not
- * taken for one. The oldest cached candle the page holds too is compared, the one furthest from
- * late reports.
+ * The oldest cached candle of the covered range starting at `end` (the gap ends where it begins):
+ * its stamp is the first candle the broker has at or after `end`, as it answered when that range
+ * was downloaded.
  */
-function readjusted(
+function cachedAbove(
+  cache: CandleCache,
+  key: { readonly symbol: string; readonly interval: BarInterval; readonly adjusted: boolean },
+  end: number,
+): CachedCandle | undefined {
+  if (!key.adjusted) return undefined;
+  const covered = cache.coverage(key).find((r) => r.start === end);
+  return covered === undefined ? undefined : cache.first(key, covered);
+}
+
+/**
+ * Whether the broker's candles `below` a range just downloaded (stamped before `start`, by stamp)
+ * show that the cached series was adjusted again since it was cached (see {@link readjusted}). The
+ * oldest cached candle the page holds too is compared, the one furthest from late reports.
+ */
+function readjustedBelow(
   cache: CandleCache,
   key: { readonly symbol: string; readonly interval: BarInterval; readonly adjusted: boolean },
   below: ReadonlyMap<number, Candle>,
@@ -342,8 +366,17 @@ function readjusted(
   let from = start;
   for (const ts of below.keys()) if (ts < from) from = ts;
   const cached = cache.get(key, { start: from, end: start }).find((k) => below.has(k.ts));
-  if (cached === undefined) return false;
-  const c = below.get(cached.ts) as Candle;
+  return cached !== undefined && readjusted(cached, below.get(cached.ts) as Candle);
+}
+
+/**
+ * Whether a cached candle and the broker's candle of the same stamp show that the series was
+ * adjusted again since it was cached: a corporate action re-adjusts every earlier price of an
+ * adjusted series (spec, candle rules 8 and 9), so they then differ in open, high, low and close
+ * alike. Only all four prices: a late-reported trade that changes a past US minute's high or close
+ * (rule 12) is not taken for one.
+ */
+function readjusted(cached: CachedCandle, c: Candle): boolean {
   return (
     !cached.open.eq(c.openPrice) &&
     !cached.high.eq(c.highPrice) &&

@@ -83,4 +83,13 @@ describe('CandleCache', () => {
       expect(db.candles.coverage(key)).toEqual([range(0, 50)]);
     });
   });
+
+  describe('.first', () => {
+    it('returns the oldest candle inside a range, none when it holds none', () => {
+      db.candles.store(key, range(0, 20), [candle(12), candle(7, '72300'), candle(15)]);
+      expect(db.candles.first(key, range(5, 20))).toEqual(candle(7, '72300'));
+      expect(db.candles.first(key, range(8, 20))).toEqual(candle(12));
+      expect(db.candles.first(key, range(16, 20))).toBeUndefined();
+    });
+  });
 });

@@ -52,6 +52,7 @@ interface RangeRow {
 export class CandleCache {
   private readonly upsertCandle: Database.Statement;
   private readonly selectCandles: Database.Statement;
+  private readonly selectFirst: Database.Statement;
   private readonly selectTouching: Database.Statement;
   private readonly deleteRange: Database.Statement;
   private readonly insertRange: Database.Statement;
@@ -72,6 +73,10 @@ export class CandleCache {
     this.selectCandles = db.prepare(
       `SELECT ts, open, high, low, close, volume FROM candles
        WHERE symbol = ? AND interval = ? AND adjusted = ? AND ts >= ? AND ts < ? ORDER BY ts`,
+    );
+    this.selectFirst = db.prepare(
+      `SELECT ts, open, high, low, close, volume FROM candles
+       WHERE symbol = ? AND interval = ? AND adjusted = ? AND ts >= ? AND ts < ? ORDER BY ts LIMIT 1`,
     );
     this.selectTouching = db.prepare(
       `SELECT start_ts, end_ts FROM candle_ranges
@@ -157,14 +162,19 @@ export class CandleCache {
       range.start,
       range.end,
     ) as CandleRow[];
-    return rows.map((r) => ({
-      ts: r.ts,
-      open: textToDecimal(r.open, 'candles.open'),
-      high: textToDecimal(r.high, 'candles.high'),
-      low: textToDecimal(r.low, 'candles.low'),
-      close: textToDecimal(r.close, 'candles.close'),
-      volume: textToDecimal(r.volume, 'candles.volume'),
-    }));
+    return rows.map(toCachedCandle);
+  }
+
+  /** The oldest cached candle with `range.start <= ts < range.end`, if any. */
+  first(key: CandleSeriesKey, range: TimeRange): CachedCandle | undefined {
+    const row = this.selectFirst.get(
+      key.symbol,
+      key.interval,
+      key.adjusted ? 1 : 0,
+      range.start,
+      range.end,
+    ) as CandleRow | undefined;
+    return row === undefined ? undefined : toCachedCandle(row);
   }
 
   /** The covered ranges of a series, disjoint and sorted. */
@@ -192,6 +202,17 @@ export class CandleCache {
       touching.map((r) => ({ start: r.start_ts, end: r.end_ts })),
     );
   }
+}
+
+function toCachedCandle(r: CandleRow): CachedCandle {
+  return {
+    ts: r.ts,
+    open: textToDecimal(r.open, 'candles.open'),
+    high: textToDecimal(r.high, 'candles.high'),
+    low: textToDecimal(r.low, 'candles.low'),
+    close: textToDecimal(r.close, 'candles.close'),
+    volume: textToDecimal(r.volume, 'candles.volume'),
+  };
 }
 
 function assertRange(range: TimeRange): void {

@@ -1,0 +1,110 @@
+/**
+ * A cached series extended backwards (a backtest's `--from` moved earlier) after a corporate action
+ * the broker has adjusted its history for since: the new, older candles come on the new basis, the
+ * cached newer ones are on the old one. Before, only a gap filled forwards was checked (its last
+ * page reaches below it into cached candles), so the cache kept both bases side by side: a fake
+ * price jump where the old cache began, which a backtest traded on. Simulator over HTTP, real
+ * SQLite files.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BrokerClient, MemoryTokenCache } from '@hoga/connector';
+import { VirtualClock } from '@hoga/core';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { HogaDatabase } from '@hoga/store';
+import { DateTime } from 'luxon';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CandleDownloader, downloadTargets } from './candle-downloader.js';
+import { type DownloadProgress, progressLine } from './download-progress.js';
+
+const NOW = '2026-11-25T12:00:00.000+09:00';
+let sim: SimulatorHandle;
+let dir: string;
+const clients: BrokerClient[] = [];
+const dbs: HogaDatabase[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 7, start: NOW, speed: 0, control: true });
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hoga-dl-back-'));
+});
+afterEach(() => {
+  for (const c of clients.splice(0)) c.close();
+  for (const d of dbs.splice(0)) d.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function open(name: string): HogaDatabase {
+  const db = HogaDatabase.open(join(dir, name));
+  dbs.push(db);
+  return db;
+}
+function downloader(db: HogaDatabase, events: DownloadProgress[] = []): CandleDownloader {
+  const clock = new VirtualClock(DateTime.fromISO(NOW).toMillis());
+  const client = new BrokerClient({
+    clock,
+    tokenCache: new MemoryTokenCache(),
+    config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
+  });
+  clients.push(client);
+  return new CandleDownloader({ client, cache: db.candles, clock, onProgress: (e) => events.push(e) });
+}
+/** Doubles every cached price of a series: the cache on the basis before a 2:1 split. */
+function onOldBasis(db: HogaDatabase, symbol: string, interval: string): void {
+  db.connection
+    .prepare(
+      `UPDATE candles SET open = CAST(open AS INTEGER) * 2, high = CAST(high AS INTEGER) * 2,
+         low = CAST(low AS INTEGER) * 2, close = CAST(close AS INTEGER) * 2
+       WHERE symbol = ? AND interval = ?`,
+    )
+    .run(symbol, interval);
+}
+const ALL = { start: 0, end: Number.MAX_SAFE_INTEGER };
+
+describe('CandleDownloader extending a cached series backwards', () => {
+  it('downloads the series again when its cached candles no longer match the broker’s adjusted prices', async () => {
+    const dailyKey = { symbol: '005930', interval: '1d', adjusted: true } as const;
+    const november = downloadTargets(['005930'], '1d', '2026-11-02', '2026-11-20');
+    const extended = downloadTargets(['005930'], '1d', '2026-10-01', '2026-11-20');
+    const fresh = open('fresh.sqlite');
+    await downloader(fresh).ensure('1d', extended);
+    const broker = fresh.candles.get(dailyKey, ALL);
+
+    const db = open('readjusted.sqlite');
+    await downloader(db).ensure('1d', november);
+    onOldBasis(db, '005930', '1d');
+    const events: DownloadProgress[] = [];
+    await downloader(db, events).ensure('1d', extended);
+    // before: October on the new basis next to November doubled, a fake jump at Nov 2
+    expect(db.candles.get(dailyKey, ALL)).toEqual(broker);
+    expect(db.candles.coverage(dailyKey)).toEqual(fresh.candles.coverage(dailyKey));
+    const done = events.at(-1) as DownloadProgress;
+    expect(done).toMatchObject({ type: 'SymbolCompleted', refreshed: true });
+    expect(progressLine(done, '1d')).toMatch(/no longer matched the broker's adjusted prices/);
+  });
+
+  it('keeps the cached candles and asks no more pages than for the new day alone when they match (minute candles too)', async () => {
+    const minuteKey = { symbol: '005930', interval: '1m', adjusted: true } as const;
+    const db = open('matching.sqlite');
+    await downloader(db).ensure('1m', downloadTargets(['005930'], '1m', '2026-11-24', '2026-11-24'));
+    const kept = db.candles.get(minuteKey, ALL);
+    const events: DownloadProgress[] = [];
+    const summary = await downloader(db, events).ensure(
+      '1m',
+      downloadTargets(['005930'], '1m', '2026-11-23', '2026-11-24'),
+    );
+    const fresh = open('fresh-minutes.sqlite');
+    const freshSummary = await downloader(fresh).ensure(
+      '1m',
+      downloadTargets(['005930'], '1m', '2026-11-23', '2026-11-23'),
+    );
+    expect(summary.pages).toBe(freshSummary.pages);
+    expect(events.at(-1)).not.toHaveProperty('refreshed');
+    expect(db.candles.get(minuteKey, ALL)).toEqual([...fresh.candles.get(minuteKey, ALL), ...kept]);
+  });
+});
