@@ -57,12 +57,11 @@ export class CandleCache {
   private readonly deleteRange: Database.Statement;
   private readonly insertRange: Database.Statement;
   private readonly selectCoverage: Database.Statement;
-  private readonly forgetTx: (key: CandleSeriesKey) => void;
-  private readonly storeTx: (
-    key: CandleSeriesKey,
-    range: TimeRange,
-    candles: readonly CachedCandle[],
-  ) => void;
+  /** Both take the write lock as they begin (`.immediate`, waiting the busy timeout for it). */
+  private readonly forgetTx: Database.Transaction<(key: CandleSeriesKey) => void>;
+  private readonly storeTx: Database.Transaction<
+    (key: CandleSeriesKey, range: TimeRange, candles: readonly CachedCandle[]) => void
+  >;
 
   /** @param db - an open, migrated connection */
   constructor(db: Database.Database) {
@@ -141,7 +140,10 @@ export class CandleCache {
         );
       }
     }
-    this.storeTx(key, range, candles);
+    // begun as a writer: one begun as a reader (a store without candles first looks up the
+    // touching ranges) was refused at once ("database is locked", no busy timeout) when another
+    // process (a second download) held the write lock at its first write
+    this.storeTx.immediate(key, range, candles);
   }
 
   /**
@@ -150,7 +152,7 @@ export class CandleCache {
    * longer match the ones it serves.
    */
   forget(key: CandleSeriesKey): void {
-    this.forgetTx(key);
+    this.forgetTx.immediate(key);
   }
 
   /** Cached candles with `range.start <= ts < range.end`, oldest first. */
