@@ -15,7 +15,7 @@ import {
   formatEta,
   progressLine,
 } from '@hoga/engine';
-import { HogaDatabase } from '@hoga/store';
+import { HogaDatabase, LATEST_SCHEMA_VERSION, SchemaVersionError } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { emit, formatOf } from '../output/emit.js';
 import type { OutputFormat } from '../output/table.js';
@@ -199,6 +199,8 @@ function showProgress(event: DownloadProgress, interval: string, tty: boolean): 
  * Opens the candle database for reading: `--db`, else `HOGA_DB`, else, with no broker configured,
  * the embedded simulator's file (where `hoga data download` and `hoga backtest` put its candles),
  * else `./data/hoga.sqlite`.
+ *
+ * @throws {@link SchemaVersionError} for a file without a candle cache (written by an older hoga)
  */
 export function openExisting(db: string | undefined, command: string): ReadingDatabase {
   const file = candleDatabaseFile(db, !connectionConfigured({}));
@@ -212,7 +214,20 @@ export function openExisting(db: string | undefined, command: string): ReadingDa
   if (file !== ':memory:' && statSync(file).isDirectory()) {
     throw usageError(`${file} is a directory: give --db the path of a database file`, command);
   }
-  return openForReading(file);
+  const reading = openForReading(file);
+  const tables = reading.db.connection
+    .prepare(
+      "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('candles', 'candle_ranges')",
+    )
+    .pluck()
+    .get() as number;
+  if (tables < 2) {
+    // a file of a hoga from before the candle cache (before: "unexpected error: no such table")
+    const version = reading.db.schemaVersion;
+    reading.close();
+    throw new SchemaVersionError(file, version, LATEST_SCHEMA_VERSION);
+  }
+  return reading;
 }
 
 interface SeriesRow {

@@ -116,6 +116,9 @@ export async function dataExport(flags: {
   const reading = openExisting(flags.db, 'data export');
   const db = reading.db;
   try {
+    // a file of another schema (an older or newer hoga) is refused here, before the output is made
+    // (before: after the header, which had replaced a previous --out file)
+    const candles = db.candles;
     const symbols =
       flags.symbols ??
       (db.connection
@@ -143,7 +146,7 @@ export async function dataExport(flags: {
       const range = ranges[index]!;
       const before = rows;
       const zone = exportZone(symbol, flags.tz);
-      for (const c of db.candles.get({ symbol, interval: flags.interval, adjusted: true }, range)) {
+      for (const c of candles.get({ symbol, interval: flags.interval, adjusted: true }, range)) {
         const ts = exportTime(c.ts, flags.interval, zone);
         const row = [
           symbol,
