@@ -108,3 +108,33 @@ describe('CandleDownloader extending a cached series backwards', () => {
     expect(db.candles.get(minuteKey, ALL)).toEqual([...fresh.candles.get(minuteKey, ALL), ...kept]);
   });
 });
+
+/**
+ * A corporate action re-adjusts every earlier price of the symbol, its minute candles as well as its
+ * daily ones. Before, only the series whose gap showed it was downloaded again: the other interval's
+ * cached candles stayed on the old basis, and a backtest reading both (a daily signal, minute fills)
+ * saw a daily close half the minute closes of the same day; a later minute backtest inside the
+ * cached range asked nothing and never found out.
+ */
+describe('CandleDownloader finding a symbol re-adjusted', () => {
+  it('drops the cached candles of its other interval too, so they are downloaded again when asked', async () => {
+    const dailyKey = { symbol: '005930', interval: '1d', adjusted: true } as const;
+    const minuteKey = { symbol: '005930', interval: '1m', adjusted: true } as const;
+    const day = downloadTargets(['005930'], '1m', '2026-10-30', '2026-10-30');
+    const fresh = open('fresh-both.sqlite');
+    await downloader(fresh).ensure('1m', day);
+    const brokerMinutes = fresh.candles.get(minuteKey, ALL);
+
+    const db = open('both.sqlite');
+    await downloader(db).ensure('1d', downloadTargets(['005930'], '1d', '2026-10-01', '2026-10-30'));
+    await downloader(db).ensure('1m', day);
+    onOldBasis(db, '005930', '1d');
+    onOldBasis(db, '005930', '1m');
+    const events: DownloadProgress[] = [];
+    await downloader(db, events).ensure('1d', downloadTargets(['005930'], '1d', '2026-10-01', '2026-11-20'));
+    expect(events.at(-1)).toMatchObject({ type: 'SymbolCompleted', refreshed: true });
+    expect(db.candles.coverage(minuteKey)).toEqual([]);
+    await downloader(db).ensure('1m', day);
+    expect(db.candles.get(minuteKey, ALL)).toEqual(brokerMinutes);
+  });
+});

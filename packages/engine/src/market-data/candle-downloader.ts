@@ -25,7 +25,7 @@ import {
   RequestPriority,
 } from '@hoga/connector';
 import {
-  type BarInterval,
+  BarInterval,
   type Clock,
   dailyCandleStamp,
   Market,
@@ -221,9 +221,11 @@ export class CandleDownloader {
           });
         });
         if (fill === 'stale' && !refreshed) {
-          // the broker re-adjusted the series since it was cached: the whole range again, once
+          // the broker re-adjusted the series since it was cached: the whole range again, once;
+          // the symbol's other interval is on the old basis too (a corporate action re-adjusts
+          // every earlier price): dropped, so that its next use downloads it again
           refreshed = true;
-          cache.forget(plan.key);
+          for (const each of Object.values(BarInterval)) cache.forget({ ...plan.key, interval: each });
           const again = { start: plan.target.range.start, end: plan.end };
           // what the later gaps of the symbol would have fetched is in the range fetched again
           for (const later of gaps.slice(g + 1)) progress.totalMs -= later.end - later.start;
