@@ -63,7 +63,8 @@ export interface SymbolCompleted {
   readonly future?: boolean;
   /**
    * The cached candles no longer matched the broker's adjusted prices (a corporate action since
-   * they were cached): the series' cache was dropped and the whole range downloaded again.
+   * they were cached): the symbol's cache was dropped (both intervals) and the whole range of
+   * this one downloaded again.
    */
   readonly refreshed?: boolean;
   readonly time: number;
