@@ -24,7 +24,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const RANGE = '--symbols 005930,AAPL --interval 1m --from 2026-11-16 --to 2026-11-20'.split(' ');
+const RANGE = '--symbols 005930,AAPL --interval 1m --from 2026-11-19 --to 2026-11-20'.split(' ');
 
 function download(db: string) {
   return hoga(['data', 'download', ...RANGE, '--db', db, ...simFlags(sim.url)], {
