@@ -133,6 +133,7 @@ describe('CandleDownloader finding a symbol re-adjusted', () => {
     const events: DownloadProgress[] = [];
     await downloader(db, events).ensure('1d', downloadTargets(['005930'], '1d', '2026-10-01', '2026-11-20'));
     expect(events.at(-1)).toMatchObject({ type: 'SymbolCompleted', refreshed: true });
+    expect(db.candles.coverage(dailyKey)).toHaveLength(1);
     expect(db.candles.coverage(minuteKey)).toEqual([]);
     await downloader(db).ensure('1m', day);
     expect(db.candles.get(minuteKey, ALL)).toEqual(brokerMinutes);

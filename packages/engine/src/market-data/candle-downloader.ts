@@ -35,6 +35,7 @@ import {
 } from '@hoga/core';
 import type { CachedCandle, CandleCache, TimeRange } from '@hoga/store';
 import { DateTime } from 'luxon';
+import { cachedAbove, readjusted, readjustedBelow } from './candle-readjustment.js';
 import type { DownloadProgress } from './download-progress.js';
 import { tradingDateRange } from './trading-dates.js';
 
@@ -178,7 +179,7 @@ export class CandleDownloader {
     });
     const progress = {
       totalPages: 0,
-      totalMs: plans.reduce((n, p) => p.gaps.reduce((m, g) => m + (g.end - g.start), n), 0),
+      totalMs: plans.reduce((n, p) => n + span(p.gaps), 0),
       coveredMs: 0,
       began: clock.nowMs(),
     };
@@ -187,19 +188,25 @@ export class CandleDownloader {
     for (let i = 0; i < plans.length; i++) {
       const plan = plans[i] as (typeof plans)[number];
       const symbol = plan.target.symbol;
+      // asked again as the symbol starts: another process on the file (a second download, a
+      // backtest filling its gaps) may have filled some since; before, they were fetched again
+      const gaps = plan.future
+        ? []
+        : cache.missing(plan.key, { start: plan.target.range.start, end: plan.end });
+      progress.totalMs += span(gaps) - span(plan.gaps);
+      const cached = gaps.length === 0 && !plan.future;
       this.emit({
         type: 'SymbolStarted',
         symbol,
         index: i,
         symbols: plans.length,
-        missingRanges: plan.gaps.length,
+        missingRanges: gaps.length,
         time: clock.nowMs(),
       });
-      if (plan.gaps.length === 0 && !plan.future) cachedSymbols.push(symbol);
+      if (cached) cachedSymbols.push(symbol);
       let pages = 0;
       let stored = 0;
       let refreshed = false;
-      const gaps = [...plan.gaps];
       for (let g = 0; g < gaps.length; g++) {
         const fill = await this.fillGap(plan.key, gaps[g] as TimeRange, (pageCandles, coveredMs) => {
           pages++;
@@ -239,7 +246,7 @@ export class CandleDownloader {
         symbol,
         pages,
         candles: stored,
-        cached: plan.gaps.length === 0 && !plan.future,
+        cached,
         future: plan.future,
         ...(refreshed ? { refreshed } : {}),
         time: clock.nowMs(),
@@ -338,53 +345,11 @@ export class CandleDownloader {
   }
 }
 
-/**
- * The oldest cached candle of the covered range starting at `end` (the gap ends where it begins):
- * its stamp is the first candle the broker has at or after `end`, as it answered when that range
- * was downloaded.
- */
-function cachedAbove(
-  cache: CandleCache,
-  key: { readonly symbol: string; readonly interval: BarInterval; readonly adjusted: boolean },
-  end: number,
-): CachedCandle | undefined {
-  if (!key.adjusted) return undefined;
-  const covered = cache.coverage(key).find((r) => r.start === end);
-  return covered === undefined ? undefined : cache.first(key, covered);
-}
-
-/**
- * Whether the broker's candles `below` a range just downloaded (stamped before `start`, by stamp)
- * show that the cached series was adjusted again since it was cached (see {@link readjusted}). The
- * oldest cached candle the page holds too is compared, the one furthest from late reports.
- */
-function readjustedBelow(
-  cache: CandleCache,
-  key: { readonly symbol: string; readonly interval: BarInterval; readonly adjusted: boolean },
-  below: ReadonlyMap<number, Candle>,
-  start: number,
-): boolean {
-  if (!key.adjusted || below.size === 0) return false;
-  let from = start;
-  for (const ts of below.keys()) if (ts < from) from = ts;
-  const cached = cache.get(key, { start: from, end: start }).find((k) => below.has(k.ts));
-  return cached !== undefined && readjusted(cached, below.get(cached.ts) as Candle);
-}
-
-/**
- * Whether a cached candle and the broker's candle of the same stamp show that the series was
- * adjusted again since it was cached: a corporate action re-adjusts every earlier price of an
- * adjusted series (spec, candle rules 8 and 9), so they then differ in open, high, low and close
- * alike. Only all four prices: a late-reported trade that changes a past US minute's high or close
- * (rule 12) is not taken for one.
- */
-function readjusted(cached: CachedCandle, c: Candle): boolean {
-  return (
-    !cached.open.eq(c.openPrice) &&
-    !cached.high.eq(c.highPrice) &&
-    !cached.low.eq(c.lowPrice) &&
-    !cached.close.eq(c.closePrice)
-  );
+/** The time the ranges span together (ms). */
+function span(ranges: readonly TimeRange[]): number {
+  let ms = 0;
+  for (const r of ranges) ms += r.end - r.start;
+  return ms;
 }
 
 function toCached(c: Candle, ts: number): CachedCandle {
