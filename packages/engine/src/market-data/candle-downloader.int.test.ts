@@ -220,11 +220,12 @@ describe('CandleDownloader', () => {
     it('never stores the minute still forming: today’s range ends at the last complete minute', async () => {
       const db = open('d.sqlite');
       await downloader(db).ensure('1m', downloadTargets(['005930'], '1m', '2026-11-25', '2026-11-25'));
-      const now = DateTime.fromISO(NOW).toMillis();
+      // at 12:00:00 the minute ending now counts as complete only 10 s later: 11:59 is the last
+      const last = DateTime.fromISO(NOW).toMillis() - 60_000;
       const coverage = db.candles.coverage(key);
-      expect(coverage.at(-1)?.end).toBe(now + 1);
-      const stamps = db.candles.get(key, { start: 0, end: now + 86_400_000 }).map((c) => c.ts);
-      expect(Math.max(...stamps)).toBe(now);
+      expect(coverage.at(-1)?.end).toBe(last + 1);
+      const stamps = db.candles.get(key, { start: 0, end: last + 86_400_000 }).map((c) => c.ts);
+      expect(Math.max(...stamps)).toBe(last);
     });
 
     it('says a range after the last complete candle is not traded yet, not that it is cached', async () => {

@@ -40,6 +40,12 @@ import type { DownloadProgress } from './download-progress.js';
 import { tradingDateRange } from './trading-dates.js';
 
 const MINUTE_MS = 60_000;
+/**
+ * How long after its end a candle counts as complete. A clock a few seconds ahead of the broker's
+ * (common without time sync), and the broker's moment to close a minute, would otherwise store the
+ * broker's candle of a minute still in progress there (spec, candle rule 14) as final, for good.
+ */
+const CLOSED_AFTER_MS = 10_000;
 const DAY_MS = 86_400_000;
 /**
  * Times a page the connector gave up on after its retries of 429 (each a round of back-offs) is
@@ -124,7 +130,8 @@ function historyStart(market: Market, interval: BarInterval): number {
 }
 
 /**
- * Candle stamps before this are complete at `now` (the current minute or day is still forming).
+ * Candle stamps before this are complete at `now` (the current minute or day is still forming),
+ * counting a candle complete 10 s after its end (see `CLOSED_AFTER_MS`).
  * A day's candle counts every trade of the day in its volume (spec, candle rules 7 and 13), so it
  * is complete once the day's trading has ended, not at the regular close: a KR day at 20:00 KST
  * (the after-market's end), a US day when its trading day ends at 20:00 New York (rule 3), when
@@ -132,11 +139,13 @@ function historyStart(market: Market, interval: BarInterval): number {
  * that moment, and the cache kept it.
  */
 export function completeBefore(market: Market, interval: BarInterval, now: number): number {
-  if (interval === '1m') return Math.floor(now / MINUTE_MS) * MINUTE_MS + 1;
-  const today = dailyCandleStamp(market, DateTime.fromMillis(now)).toMillis();
+  // what the broker has surely closed: this machine's clock may run a little ahead of the broker's
+  const at = now - CLOSED_AFTER_MS;
+  if (interval === '1m') return Math.floor(at / MINUTE_MS) * MINUTE_MS + 1;
+  const today = dailyCandleStamp(market, DateTime.fromMillis(at)).toMillis();
   // a KR day's last trades end with its after-market at 20:00 KST (spec, candle rule 6): when the
   // broker ends its DAY orders
-  return market === Market.KR && now >= dayOrderExpiry(Market.KR, today) ? today + 1 : today;
+  return market === Market.KR && at >= dayOrderExpiry(Market.KR, today) ? today + 1 : today;
 }
 
 /**

@@ -60,16 +60,22 @@ describe('completeBefore', () => {
   it('ends minute ranges at the last complete minute and daily ones before a day still trading', () => {
     const now = Date.parse('2026-11-25T12:00:30+09:00');
     expect(completeBefore('KR', '1m', now)).toBe(Date.parse('2026-11-25T12:00:00+09:00') + 1);
+    // the minute just ended is not yet: 10 s after its end
+    const justEnded = Date.parse('2026-11-25T12:00:09.999+09:00');
+    expect(completeBefore('KR', '1m', justEnded)).toBe(Date.parse('2026-11-25T11:59:00+09:00') + 1);
     expect(completeBefore('KR', '1d', now)).toBe(Date.parse('2026-11-25T00:00:00+09:00'));
     // after the regular close the after-market still trades: the day's volume is not final
     const afterClose = Date.parse('2026-11-25T15:30:00+09:00');
     expect(completeBefore('KR', '1d', afterClose)).toBe(Date.parse('2026-11-25T00:00:00+09:00'));
-    const after = Date.parse('2026-11-25T20:00:00+09:00');
+    // complete 10 s after its end (the local clock may run ahead of the broker's)
+    const atEnd = Date.parse('2026-11-25T20:00:05+09:00');
+    expect(completeBefore('KR', '1d', atEnd)).toBe(Date.parse('2026-11-25T00:00:00+09:00'));
+    const after = Date.parse('2026-11-25T20:00:10+09:00');
     expect(completeBefore('KR', '1d', after)).toBe(Date.parse('2026-11-25T00:00:00+09:00') + 1);
     // a US day is complete when its trading day ends (20:00 New York): no longer today's
     const usEvening = Date.parse('2026-11-24T19:59:00-05:00');
     expect(completeBefore('US', '1d', usEvening)).toBe(Date.parse('2026-11-24T00:00:00+09:00'));
-    const usNextDay = Date.parse('2026-11-24T20:00:00-05:00');
+    const usNextDay = Date.parse('2026-11-24T20:00:10-05:00');
     expect(completeBefore('US', '1d', usNextDay)).toBe(Date.parse('2026-11-25T00:00:00+09:00'));
   });
 });
