@@ -242,7 +242,23 @@ interface SeriesRow {
 
 const kst = (ms: number) => DateTime.fromMillis(ms, { zone: KST_ZONE }).toFormat('yyyy-MM-dd HH:mm ZZ');
 
-/** `data list`: the cached series and their covered ranges. */
+/**
+ * The last candle stamp a covered range ending (exclusive) at `end` holds: a daily range's last
+ * trading date (KST midnight), a minute range's last minute. A range holding today's daily candle
+ * ends a millisecond past its stamp, one through yesterday at today's midnight: shown as the
+ * exclusive end, both read "until" today.
+ */
+function lastStamp(interval: string, end: number): number {
+  const last = end - 1;
+  return interval === '1d'
+    ? DateTime.fromMillis(last, { zone: KST_ZONE }).startOf('day').toMillis()
+    : Math.floor(last / 60_000) * 60_000;
+}
+
+/**
+ * `data list`: the cached series and their covered ranges (`from`: the first candle stamp covered,
+ * `until`: the last, see {@link lastStamp}).
+ */
 export async function dataList(flags: { db?: string; json?: boolean; csv?: boolean }): Promise<void> {
   const reading = openExisting(flags.db, 'data list');
   const db = reading.db;
@@ -264,10 +280,17 @@ export async function dataList(flags: { db?: string; json?: boolean; csv?: boole
           r.adjusted === 1 ? 'yes' : 'no',
           r.ranges,
           kst(r.start),
-          kst(r.end),
+          kst(lastStamp(r.interval, r.end)),
           r.candles,
         ],
-        json: (r) => ({ ...r, adjusted: r.adjusted === 1, start: kst(r.start), end: kst(r.end) }),
+        // `end`: the covered range's exclusive end; `until`: its last candle stamp, as the table
+        json: (r) => ({
+          ...r,
+          adjusted: r.adjusted === 1,
+          start: kst(r.start),
+          end: kst(r.end),
+          until: kst(lastStamp(r.interval, r.end)),
+        }),
         empty: 'the candle cache is empty (fill it with hoga data download)',
       },
       formatOf(flags),

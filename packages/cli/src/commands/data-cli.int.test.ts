@@ -199,3 +199,32 @@ describe('hoga data download output', () => {
     expect(run.out).toBe(`downloaded 1 candle in 1 page into ${join(dir, 'one.sqlite')}\n`);
   });
 });
+
+// Before: `until` was the covered range's exclusive end, so a daily series through 2025-03-14
+// read "until 2025-03-15 00:00" while one holding today's candle (its range ends a millisecond past
+// the stamp) read "until" today: the same words for a day in and a day out.
+describe('hoga data list', () => {
+  it('shows until as the last candle stamp covered: the last trading date of 1d, the last minute of 1m', async () => {
+    const file = join(dir, 'until.sqlite');
+    const range = (interval: string, from: string, to: string) =>
+      ['data', 'download', '--symbols', '005930', '--interval', interval, '--from', from, '--to', to].concat([
+        '--db',
+        file,
+        ...simFlags(sim.url),
+      ]);
+    expect((await hoga(range('1d', '2025-03-03', '2025-03-14'), { env, cwd: dir })).code).toBe(0);
+    expect((await hoga(range('1m', '2025-03-04', '2025-03-04'), { env, cwd: dir })).code).toBe(0);
+    const list = await hoga(['data', 'list', '--db', file, '--csv'], { env, cwd: dir });
+    expect(list.out.trim().split('\n').slice(1)).toEqual([
+      expect.stringMatching(/^005930,1d,yes,1,2025-03-03 00:00 \+09:00,2025-03-14 00:00 \+09:00,10$/),
+      expect.stringMatching(/^005930,1m,yes,1,2025-03-04 00:00 \+09:00,2025-03-04 23:59 \+09:00,\d+$/),
+    ]);
+    const [daily] = JSON.parse(
+      (await hoga(['data', 'list', '--db', file, '--json'], { env, cwd: dir })).out,
+    ) as {
+      until: string;
+      end: string;
+    }[];
+    expect(daily).toMatchObject({ until: '2025-03-14 00:00 +09:00', end: '2025-03-15 00:00 +09:00' });
+  });
+});

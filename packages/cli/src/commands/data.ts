@@ -77,7 +77,9 @@ export function registerDataCommands(program: Command): void {
   });
   data
     .command('list')
-    .description('what the candle cache holds: series, covered ranges, candles')
+    .description(
+      'what the candle cache holds: series, covered ranges (from the first to the last candle stamp covered: 1d its last trading date, 1m its last minute), candles',
+    )
     .option('--db <file>', DB_HELP)
     .option('--json', 'print JSON', false)
     .option('--csv', 'print CSV', false)
