@@ -228,3 +228,29 @@ describe('hoga data list', () => {
     expect(daily).toMatchObject({ until: '2025-03-14 00:00 +09:00', end: '2025-03-15 00:00 +09:00' });
   });
 });
+
+// Before: "247540 1d: downloaded 0 candles in 1 page", and the user was left to wonder whether the
+// download had failed (a backtest of the range then had no bars of it).
+describe('hoga data download of a range the broker has no candles in', () => {
+  it('says so per symbol and why that can be (here: before the listing, 2019-03-05)', async () => {
+    const run = await hoga(
+      [
+        'data',
+        'download',
+        '--symbols',
+        '247540',
+        '--interval',
+        '1d',
+        '--from',
+        '2019-01-02',
+        '--to',
+        '2019-02-28',
+      ].concat(['--db', join(dir, 'unlisted.sqlite'), ...simFlags(sim.url)]),
+      { env, cwd: dir },
+    );
+    expect(run.code, run.err).toBe(0);
+    expect(run.err).toContain(
+      '247540 1d: the broker has no candles in the range downloaded (before the listing or the minute history, a holiday, no trades): none stored',
+    );
+  });
+});

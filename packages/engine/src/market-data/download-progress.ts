@@ -107,6 +107,10 @@ export function progressLine(event: DownloadProgress, interval: string): string 
     event.refreshed === true
       ? " (the cached candles no longer matched the broker's adjusted prices, a corporate action since: downloaded again)"
       : '';
+  if (event.candles === 0 && event.pages > 0) {
+    // not a failure: the range is stored as covered (and empty), and not asked again
+    return `${event.symbol} ${interval}: the broker has no candles in the range downloaded (before the listing or the minute history, a holiday, no trades): none stored${again}`;
+  }
   const candles = counted(event.candles, 'candle');
   return `${event.symbol} ${interval}: downloaded ${candles} in ${pages}${again}`;
 }
