@@ -106,6 +106,18 @@ describe(CandleBuilder, () => {
       expect(page.candles.every((c: Json) => c.volume === '0')).toBe(true);
     });
 
+    it("gives a suspended stock's day the minutes' one price: open, high, low and close alike", () => {
+      // before, the daily high was a tick above (the frozen price rounded up onto the grid: 207 / 208)
+      const at = '2026-11-23T21:00:00+09:00';
+      const minute = candles(at, { symbol: '900110', interval: '1m', count: '1' }).candles[0];
+      const day = candles(at, { symbol: '900110', interval: '1d', count: '1' }).candles[0];
+      expect(day.timestamp.startsWith('2026-11-23')).toBe(true);
+      expect([day.openPrice, day.highPrice, day.lowPrice, day.closePrice]).toEqual(
+        Array(4).fill(minute.closePrice),
+      );
+      expect(day.volume).toBe('0');
+    });
+
     it('omits US minutes without trades and never produces flat zero-volume US candles', () => {
       const all = walk('2026-11-24T09:00:00+09:00', { symbol: 'AAPL', interval: '1m', count: '200' }, 7);
       const day = all.filter((c: Json) => c.timestamp >= '2026-11-23T10:00:00.000+09:00');

@@ -195,8 +195,11 @@ export class CandleBuilder {
     const inProgress = nowMs < closeMs;
     const upto = inProgress ? Math.floor((nowMs - s.startMs) / MINUTE_MS) : s.closeIdx;
     const { low: lo, high: hi } = p.pathRange(dn, s.openIdx, Math.max(upto, s.openIdx));
-    let high = Decimal.max(p.toTick(hi, 'up'), open);
-    let low = Decimal.min(p.toTick(lo, 'down'), open);
+    // a suspended day's price is frozen: its one price (before, the high was the frozen float
+    // rounded up onto the grid, a tick above every minute of the day)
+    const frozen = p.frozenOn(dn);
+    let high = frozen ? open : Decimal.max(p.toTick(hi, 'up'), open);
+    let low = frozen ? open : Decimal.min(p.toTick(lo, 'down'), open);
     let close = p.auctionPrice(dn, 'close');
     if (inProgress) {
       close = this.quotes.lastTrade(nowMs).price;

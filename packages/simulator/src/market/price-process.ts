@@ -109,7 +109,8 @@ export class PriceProcess {
     return this.logClose(dn) + this.spec.dailyVol * 0.15 * normal(this.key, Stream.AFTER, dn);
   }
 
-  private frozenOn(dn: number): boolean {
+  /** Whether day `dn` is a suspended one: its price frozen at the last close, nothing trading. */
+  frozenOn(dn: number): boolean {
     return this.suspendedDn !== null && dn >= this.suspendedDn;
   }
 
