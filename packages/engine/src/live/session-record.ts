@@ -11,7 +11,8 @@
  *
  * @module
  */
-import { type Currency, Decimal, type Logger } from '@hoga/core';
+import { isSessionDay } from '@hoga/broker-model';
+import { type Currency, Decimal, type Logger, type Market, marketOfSymbol } from '@hoga/core';
 import { type HogaDatabase, RunRepository, type RunTrade } from '@hoga/store';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { CurrencyTotals } from '../portfolio/strategy-book.js';
@@ -55,8 +56,10 @@ export class SessionRecord {
   private readonly runs: RunRepository;
   private readonly trades: (RunTrade & { readonly strategyId?: string })[] = [];
   private finished = false;
-  /** The trading day (`sessionDayKey`) of the last equity point. */
+  /** The day (`sessionDayKey`) of the last look for a day's end: every day before it ended. */
   private day: number;
+  /** The markets of the session's symbols, whose trading days the equity curve has points of. */
+  private readonly markets: readonly Market[];
   /** How many of the equity curve's points are stored. */
   private storedPoints = 0;
   private readonly dayCheck: ReturnType<typeof setInterval>;
@@ -78,6 +81,8 @@ export class SessionRecord {
       this.atStart.set(id, new Map(CURRENCIES.map((c) => [c, book.totals(c)])));
     }
     this.day = sessionDayKey(o.now());
+    const markets = new Set(settings.symbols.map(marketOfSymbol));
+    this.markets = markets.size === 0 ? ['KR', 'US'] : [...markets];
     const run = {
       kind: settings.mode === 'paper' ? ('paper' as const) : ('live' as const),
       strategyPath: o.strategyPath ?? null,
@@ -137,17 +142,30 @@ export class SessionRecord {
 
   /**
    * When a trading day ended (23:00:30 UTC, as a backtest's curve counts days) since the last
-   * point: one equity point stamped at the day's last millisecond, so that it is that day's, and the
+   * look: one equity point stamped at the day's last millisecond, so that it is that day's, and the
    * points not yet stored are stored (a session killed later keeps them). Nothing trades between
-   * the roll and this look, a second at most after it.
+   * the roll and this look, a second at most after it. A day on which none of the session's
+   * markets traded (a weekend, an exchange holiday the broker model knows) gets no point, as a
+   * backtest's curve has none: its daily returns and Sharpe (√252) count trading days only. When
+   * several days ended since the last look (the machine was asleep), the point is the latest
+   * trading day's among them.
    */
   private endOfDay(): void {
     if (this.finished) return;
     const day = sessionDayKey(this.o.now());
     if (day <= this.day) return;
+    let ended = day - 1;
+    while (ended >= this.day && !this.traded(ended)) ended--;
+    const first = this.day;
     this.day = day;
-    this.o.portfolio.recordEquity(day * DAY_MS - SESSION_DAY_SHIFT_MS - 1);
+    if (ended < first) return;
+    this.o.portfolio.recordEquity((ended + 1) * DAY_MS - SESSION_DAY_SHIFT_MS - 1);
     this.storeEquity();
+  }
+
+  /** Whether one of the session's markets trades on day `day` (a `sessionDayKey`, its KST date). */
+  private traded(day: number): boolean {
+    return this.markets.some((market) => isSessionDay(market, day));
   }
 
   /** Stops looking for the end of the trading day (a session whose start failed: never finished). */
