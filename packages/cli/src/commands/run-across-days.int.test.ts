@@ -101,8 +101,8 @@ describe('hoga run --mode paper across two trading days', () => {
     try {
       // Monday: a buys 50 shares, and the price falls 10 % under what it paid
       expect(await journalShows(db, (j) => j.some(of('a', 'OrderFilled')), 90_000)).toBe(true);
-      const filled = journal(db).find(of('a', 'OrderFilled'));
-      const paid = new Decimal((filled?.payload as { fill: { price: string } }).fill.price);
+      const filled = journal(db).find(of('a', 'OrderFilled'))?.payload as { fill: { price: string } };
+      const paid = new Decimal(filled.fill.price);
       sim.setPrice('005930', paid.mul(0.9).div(100).floor().mul(100));
       expect(await until(r, /status [^\n]*strategy:a HALTED \(daily-loss: daily loss/, 90_000)).toBe(true);
       expect(await journalShows(db, (j) => j.some(of('a', 'OrderDenied')), 90_000)).toBe(true);
