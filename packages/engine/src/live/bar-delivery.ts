@@ -24,6 +24,7 @@ import type { MarkBook } from '../portfolio/mark-book.js';
 import type { RiskGateBinding } from '../risk/risk-gate-factory.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { DailyBarGate } from './daily-bar-gate.js';
+import { ofEndedSession } from './ended-session-bar.js';
 import { HandedBars } from './handed-bars.js';
 import { MarketClosedNotice } from './market-closed-notice.js';
 import { MarketSubscriptions } from './market-subscriptions.js';
@@ -182,8 +183,9 @@ export class BarDelivery {
   /**
    * Queues the hand-over of one bar of the run's symbols to every strategy, but for a strategy id
    * an earlier run already handed it to (the run's first bar, the newest completed candle, after a
-   * restart before the next completed): to one with a warm-up it comes as warm-up
-   * (`ctx.isWarmingUp`, its orders denied), to the others not at all (see `handed-bars.ts`).
+   * restart before the next completed), and for a bar of a trading day whose sessions ended (see
+   * `ended-session-bar.ts`): to one with a warm-up it comes as warm-up (`ctx.isWarmingUp`, its
+   * orders denied), to the others not at all (see `handed-bars.ts`).
    */
   private deliver(bar: Bar): void {
     const { runtime, marks, risk } = this.parts;
@@ -194,12 +196,14 @@ export class BarDelivery {
       // there (the background price reads run on a real-time timer, which against a fast
       // simulator spans more engine time than the staleness limit).
       risk.module.staleness?.notePrice(bar.symbol, bar.closeTime);
+      // the previous session's last bar (at the open, after a sleep) is no news: as one had before
+      const ended = ofEndedSession(bar, this.o.clock.nowMs());
       // a bar every strategy had in an earlier run is not counted as handed over
-      if (!runtime.hosts.every((h) => this.handed.had(h.strategyId, bar))) this.delivered++;
+      if (!ended && !runtime.hosts.every((h) => this.handed.had(h.strategyId, bar))) this.delivered++;
       this.o.onBar?.(bar);
       for (const host of runtime.hosts) {
         if (typeof host.strategy.onBar !== 'function') continue;
-        if (!this.handed.had(host.strategyId, bar)) {
+        if (!ended && !this.handed.had(host.strategyId, bar)) {
           this.handed.note(host.strategyId, bar);
         } else if ((host.strategyClass.warmupBars ?? 0) > 0) {
           host.isWarmingUp = true;

@@ -31,6 +31,7 @@ import type { EngineRuntime, Subscription } from '../runtime/engine-runtime.js';
 import { SUBSCRIBE_CALLS } from '../runtime/intent-input.js';
 import type { MarketTrade, OrderbookSnapshot, PriceTick } from '../strategy/market-events.js';
 import type { StrategyHook } from '../strategy/strategy.js';
+import { ofEndedSession } from './ended-session-bar.js';
 import type { HandedBars } from './handed-bars.js';
 import { sameBook, sameTick } from './repeated-market-data.js';
 
@@ -260,6 +261,11 @@ export class MarketSubscriptions {
         if (hook === 'onPrice') marks.set(item.symbol, (item as PriceTick).price.toNumber());
         else if (hook === 'onBar' && !this.o.symbols.includes(item.symbol))
           marks.set(item.symbol, (item as Bar).close);
+      }
+      // the previous session's last bar (a subscription's first, at the open) is no news
+      if (hook === 'onBar' && ofEndedSession(item as Bar, this.o.clock.nowMs())) {
+        this.sync();
+        return;
       }
       for (const host of runtime.hosts) {
         if (!strategies.has(host.strategyId)) continue;
