@@ -4,7 +4,8 @@
  * run follows), a SQLite file read as another process. Strategy `a` buys 50 shares on Monday
  * evening and its loss trips the daily loss limit: it is halted for the rest of Monday, and trades
  * again on Tuesday (its kill switch lapses at the trading day's start, 08:00 KST), in the same
- * process. Strategy `b`, halted by hand before the start, stays halted on Tuesday.
+ * process. Strategy `b`, halted by hand before the start, stays halted on Tuesday. The first line
+ * of Tuesday leads with its date.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -127,6 +128,9 @@ describe('hoga run --mode paper across two trading days', () => {
         to: 'ACTIVE',
         source: 'new-trading-day',
       });
+      // the first line of Tuesday says its date (the lines before, the time alone)
+      expect(r.out.join('')).toMatch(/\n2026-11-24 \d\d:\d\d:\d\d /);
+      expect(r.out.join('')).not.toMatch(/\n2026-11-23 \d\d:\d\d:\d\d /);
       // the next status line no longer names a's halt, and still names b's
       const seen = r.out.join('').length;
       const nextStatus = () => /\d status [^\n]*\n/.exec(r.out.join('').slice(seen))?.[0];

@@ -198,6 +198,24 @@ export function candleIntervals(
   return interval === '1d' ? { candles1d: ms } : { candles1m: ms };
 }
 
+/**
+ * The engine time of the session's output lines, KST: `HH:mm:ss`, and on the first line of a new
+ * day `yyyy-MM-dd HH:mm:ss`, so that a run left running for days says which day a line is of.
+ * Before, every line had the time alone, and a status line at 08:59 after one at 10:13 did not say
+ * that three days had passed between them.
+ */
+function lineTimes(clock: Clock): () => string {
+  let day: string | undefined;
+  return () => {
+    const now = clock.now();
+    const date = now.toFormat('yyyy-MM-dd');
+    const time = now.toFormat('HH:mm:ss');
+    const dated = day !== undefined && date !== day;
+    day = date;
+    return dated ? `${date} ${time}` : time;
+  };
+}
+
 /** A running session. */
 export interface Session {
   readonly run: LiveRunHandle;
@@ -213,7 +231,7 @@ export interface Session {
  * @param o - mode, strategy, connection, store, clock, output
  */
 export async function startSession(o: SessionOptions): Promise<Session> {
-  const at = () => o.clock.now().toFormat('HH:mm:ss');
+  const at = lineTimes(o.clock);
   const logger = createRunLogger(o.print, at);
   const runIds = new Set(o.strategies.map((s) => s.id ?? s.strategyClass.name));
   // a broker outage fails every poll: each kind of failure is said once a minute, its repeats counted
