@@ -4,8 +4,9 @@
  * run follows), a SQLite file read as another process. Strategy `a` buys 50 shares on Monday
  * evening and its loss trips the daily loss limit: it is halted for the rest of Monday, and trades
  * again on Tuesday (its kill switch lapses at the trading day's start, 08:00 KST), in the same
- * process. Strategy `b`, halted by hand before the start, stays halted on Tuesday. The first line
- * of Tuesday leads with its date.
+ * process. Strategy `b`, halted by hand before the start, stays halted on Tuesday. The end of
+ * Monday's trading day is said with the session's equity and change, and the first line of Tuesday
+ * leads with its date.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -128,6 +129,14 @@ describe('hoga run --mode paper across two trading days', () => {
         to: 'ACTIVE',
         source: 'new-trading-day',
       });
+      // Monday's result is said when its trading day ends (looked for once a second): a's loss
+      expect(
+        await until(
+          r,
+          /hoga: trading day 2026-11-23 \(Mon\) ended: equity [\d,]+ KRW, -[\d,]+ KRW, -\d+\.\d\d % since the session started/,
+          30_000,
+        ),
+      ).toBe(true);
       // the first line of Tuesday says its date (the lines before, the time alone)
       expect(r.out.join('')).toMatch(/\n2026-11-24 \d\d:\d\d:\d\d /);
       expect(r.out.join('')).not.toMatch(/\n2026-11-23 \d\d:\d\d:\d\d /);

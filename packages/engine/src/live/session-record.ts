@@ -16,6 +16,7 @@ import { type Currency, Decimal, type Logger, type Market, marketOfSymbol } from
 import { type HogaDatabase, RunRepository, type RunTrade } from '@hoga/store';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { CurrencyTotals } from '../portfolio/strategy-book.js';
+import { groupDigits } from '../risk/valuation.js';
 import type { EngineRuntime, StrategySpec } from '../runtime/engine-runtime.js';
 import type { RunSettings } from '../runtime/tokens.js';
 import { SESSION_DAY_SHIFT_MS, sessionDayKey } from '../stats/equity-stats.js';
@@ -23,6 +24,15 @@ import { performanceStats } from '../stats/performance-stats.js';
 import { type StrategyMoney, strategyStats } from '../stats/strategy-stats.js';
 
 const DAY_MS = 86_400_000;
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+
+/** A day number as `YYYY-MM-DD`. */
+const isoDay = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+/** A day number as `YYYY-MM-DD (Mon)`. */
+const dayLabel = (day: number): string => `${isoDay(day)} (${WEEKDAYS[new Date(day * DAY_MS).getUTCDay()]})`;
+/** A number with its sign (`+1,200`, `-0.25`), to `digits` decimals, digits grouped. */
+const signed = (n: number, digits: number): string =>
+  `${n >= 0 ? '+' : '-'}${groupDigits(Math.abs(n).toFixed(digits))}`;
 const CURRENCIES: readonly Currency[] = ['KRW', 'USD'];
 /** How often (wall-clock ms) a session looks whether its trading day ended. */
 const DAY_CHECK_MS = 1_000;
@@ -161,6 +171,27 @@ export class SessionRecord {
     if (ended < first) return;
     this.o.portfolio.recordEquity((ended + 1) * DAY_MS - SESSION_DAY_SHIFT_MS - 1);
     this.storeEquity();
+    this.sayDay(ended);
+  }
+
+  /**
+   * Says the trading day `day` ended, with the session's equity then and its change since the
+   * point before (the previous trading day's end, or the session's start): a run left running for
+   * days tells each day's result as it ends, as its stop tells the session's.
+   */
+  private sayDay(day: number): void {
+    const curve = this.o.portfolio.equityCurve();
+    const last = curve[curve.length - 1];
+    const before = curve[curve.length - 2];
+    if (last === undefined || before === undefined) return;
+    const change = Math.round(last.equity) - Math.round(before.equity);
+    const pct = before.equity === 0 ? '' : `, ${signed((change / before.equity) * 100, 2)} %`;
+    const since =
+      curve.length === 2 ? 'the session started' : `the end of ${dayLabel(sessionDayKey(before.time))}`;
+    this.o.logger.info(
+      { component: 'session', day: isoDay(day), equityKrw: Math.round(last.equity), changeKrw: change },
+      `trading day ${dayLabel(day)} ended: equity ${groupDigits(String(Math.round(last.equity)))} KRW, ${signed(change, 0)} KRW${pct} since ${since}`,
+    );
   }
 
   /** Whether one of the session's markets trades on day `day` (a `sessionDayKey`, its KST date). */
