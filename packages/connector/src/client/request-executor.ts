@@ -18,7 +18,7 @@ import {
   RateLimitError,
   ResponseShapeError,
 } from '../errors.js';
-import { errorFromResponse } from '../http/error-from-response.js';
+import { errorFromResponse, withoutSecrets } from '../http/error-from-response.js';
 import type { HttpResponse, HttpTransport } from '../http/http-transport.js';
 import type { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
@@ -215,14 +215,11 @@ export class RequestExecutor {
         });
         limiter.observe(spec.group, response.headers);
         permit.answered(); // the server has counted it by now: the token is spent at this instant
-        if (response.status >= 200 && response.status < 300) return this.parse(spec, response);
-        const secret = spec.form?.client_secret;
-        failure = errorFromResponse(
-          spec.endpoint,
-          response,
-          clock.nowMs(),
-          secret === undefined ? [] : [secret],
-        );
+        // What the request carried that an answer must never repeat: a gateway refusing it may quote
+        // the form (the client secret) or the Authorization header (the access token).
+        const secrets = [spec.form?.client_secret, accessToken].filter((s): s is string => s != null);
+        if (response.status >= 200 && response.status < 300) return this.parse(spec, response, secrets);
+        failure = errorFromResponse(spec.endpoint, response, clock.nowMs(), secrets);
       } catch (error) {
         // An abort while the token or the account was awaited rejects with the signal's reason (a
         // DOMException): give the caller the same typed error as an abort anywhere else.
@@ -350,7 +347,7 @@ export class RequestExecutor {
     return url;
   }
 
-  private parse<T>(spec: CallSpec<T>, response: HttpResponse): T {
+  private parse<T>(spec: CallSpec<T>, response: HttpResponse, secrets: readonly string[]): T {
     let json: unknown;
     try {
       json = JSON.parse(response.body);
@@ -363,13 +360,14 @@ export class RequestExecutor {
           `expected JSON, found ${response.body.length} characters of something else (not shown: the answer carries the access token)`,
         );
       }
+      // A body quoting the request's token or secret is shown without it, and without the
+      // parser's error, which quotes the body as it came.
+      const shown = withoutSecrets(response.body, secrets);
       throw new ResponseShapeError(
         spec.endpoint,
         '(body)',
-        `expected JSON, found ${response.body.slice(0, 80)}`,
-        {
-          cause: error,
-        },
+        `expected JSON, found ${shown.slice(0, 80)}`,
+        shown === response.body ? { cause: error } : {},
       );
     }
     const parsed = spec.schema.safeParse(json);

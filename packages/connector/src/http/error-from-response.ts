@@ -97,8 +97,11 @@ function parseJson(text: string): unknown {
 /**
  * The text with every occurrence of each secret, as sent (plain, or URL- or form-encoded), replaced
  * by `<secret>`.
+ *
+ * @param text - an answer's body
+ * @param secrets - the client secret, the access token: what the request carried
  */
-function withoutSecrets(text: string, secrets: readonly string[]): string {
+export function withoutSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
     if (secret === '') continue;
@@ -120,8 +123,9 @@ function withoutSecrets(text: string, secrets: readonly string[]): string {
  * @param endpoint - endpoint name for the message
  * @param response - the HTTP answer
  * @param nowMs - current time (for `Retry-After` dates)
- * @param secrets - values the request carried that the error must never repeat (the client secret:
- *   an edge refusing the token request may quote the form it blocked)
+ * @param secrets - values the request carried that the error must never repeat (the client secret
+ *   and the access token: an edge or gateway refusing a request may quote the form or the
+ *   Authorization header it blocked)
  */
 export function errorFromResponse(
   endpoint: string,
