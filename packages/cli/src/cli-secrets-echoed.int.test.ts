@@ -193,3 +193,24 @@ describe('an error answer quoting the access token', () => {
     expect(sources.output).toContain('of token <secret>');
   }, 180_000);
 });
+
+describe("a strategy's log of the environment", () => {
+  // Before: the record's HOGA_CLIENT_SECRET field and the 'HOGA_CLIENT_SECRET=…' line of its text
+  // were written in clear on the run's output and in the log file: the logger hid the secret under
+  // a key named clientSecret or client_secret, not HOGA_CLIENT_SECRET.
+  it('hides the client secret in its fields and its text', async () => {
+    refuses = null;
+    const env = environment('env-log');
+    const logFile = join(dir, 'env-log.log');
+    const strategy = join(REPO_ROOT, 'packages/cli/test/fixtures/logs-its-environment.ts');
+    const r = start(['run', strategy, '--mode', 'paper', '--symbols', '005930', '--log-file', logFile], env);
+    const logged = await until(r, /environment:/, 90_000);
+    r.child.kill('SIGINT');
+    expect(await exitedWithin(r, 60_000)).toBe(0);
+    expect(logged).toBe(true);
+    const sources = { output: r.out.join(''), log: readFileSync(logFile, 'utf8') };
+    expect(holdingSecrets(sources)).toEqual([]);
+    expect(sources.output).toContain(`HOGA_CLIENT_ID=${CLIENT_ID}`);
+    expect(sources.log).toContain('"HOGA_CLIENT_SECRET":"[redacted]"');
+  }, 180_000);
+});

@@ -107,4 +107,32 @@ describe('createLogger redaction of child bindings', () => {
     expect(lines[2]).toMatchObject({ msg: 'refused: Bearer [redacted]', err: { type: 'Error' } });
     expect(lines[3]?.msg).toBe('Bearer [redacted] prefixed');
   });
+
+  // Before: only keys named exactly as a secret (clientSecret, access_token, …) were hidden, and in
+  // text only `client_secret=` / `access_token=`: an environment's HOGA_CLIENT_SECRET, an apiKey,
+  // an x-auth-token header and a JSON body quoted as text were written in clear.
+  it('hides keys that end as a secret does, `NAME=value` lines and JSON members in text', () => {
+    const { logger, text } = capture();
+    logger.info(
+      { env: { HOGA_CLIENT_SECRET: 'S-31', HOGA_TOKEN_FILE: '/tmp/t.json' }, apiKey: 'S-32' },
+      'environment',
+    );
+    logger.info({ headers: { 'x-auth-token': 'T-33' }, tokenType: 'Bearer', endpoint: 'issueToken' }, 'h');
+    logger.info('HOGA_CLIENT_ID=c\nHOGA_CLIENT_SECRET=S-34\nHOGA_TOKEN_FILE=/tmp/t.json');
+    logger.info({ body: '{"access_token":"T-35","token_type":"Bearer","expires_in":86400}' }, 'body');
+    logger.info('issueToken: requesting an access token');
+    const out = text();
+    expect(out).not.toMatch(/[TS]-3\d/);
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ env: { HOGA_TOKEN_FILE: '/tmp/t.json' }, apiKey: '[redacted]' });
+    expect(lines[1]).toMatchObject({ tokenType: 'Bearer', endpoint: 'issueToken' });
+    expect(lines[2]?.msg).toBe(
+      'HOGA_CLIENT_ID=c\nHOGA_CLIENT_SECRET=[redacted]\nHOGA_TOKEN_FILE=/tmp/t.json',
+    );
+    expect(lines[3]?.body).toBe('{"access_token":"[redacted]","token_type":"Bearer","expires_in":86400}');
+    expect(lines[4]?.msg).toBe('issueToken: requesting an access token');
+  });
 });

@@ -10,31 +10,35 @@ import { stdSerializers } from 'pino';
 /** What a hidden value is replaced by. */
 export const CENSOR = '[redacted]';
 
-/** Key names (lower case, without `_` and `-`) whose values are secrets wherever they appear. */
-const SECRET_KEYS: ReadonlySet<string> = new Set([
-  'accesstoken',
-  'refreshtoken',
-  'token',
-  'clientsecret',
-  'authorization',
-  'proxyauthorization',
-  'password',
-  'secret',
-  'cookie',
-]);
+/**
+ * Endings of key names (lower case, without `_` and `-`) whose values are secrets wherever they
+ * appear: `clientSecret`, `access_token`, `HOGA_CLIENT_SECRET`, `x-auth-token`, `apiKey`, … (a
+ * `HOGA_TOKEN_FILE` or `tokenType` is no secret: it does not end so).
+ */
+const SECRET_KEY = /(token|secret|password|passwd|authorization|cookie|apikey)$/;
 
 const MAX_DEPTH = 10;
 
 function isSecretKey(key: string): boolean {
-  return SECRET_KEYS.has(key.toLowerCase().replace(/[-_]/g, ''));
+  return SECRET_KEY.test(key.toLowerCase().replace(/[-_]/g, ''));
 }
 
-/** A string with bearer tokens and `access_token=` / `client_secret=` form values hidden. */
+/** A name ending as a secret key's does (`client_secret`, `HOGA_CLIENT_SECRET`, `x-api-key`). */
+const SECRET_NAME = '[A-Za-z0-9_-]*?(?:token|secret|password|passwd|api_?key)';
+
+/** `NAME=value` of a form or a `.env` text; the value runs to `&`, a quote, a space or a `;`. */
+const SECRET_ASSIGNMENT = new RegExp(String.raw`\b(${SECRET_NAME})=[^&\s"';]+`, 'gi');
+
+/** `"NAME": "value"` of a JSON text (a body, a serialized record). */
+const SECRET_JSON_MEMBER = new RegExp(String.raw`("${SECRET_NAME}"\s*:\s*)"(?:[^"\\]|\\.)*"`, 'gi');
+
+/** A string with bearer tokens and `access_token=` / `HOGA_CLIENT_SECRET=` / JSON values hidden. */
 function scrubString(value: string): string {
-  if (!/bearer|secret|token/i.test(value)) return value;
+  if (!/bearer|secret|token|password|passwd|api_?key/i.test(value)) return value;
   return value
     .replace(/\b(Bearer)\s+[A-Za-z0-9\-._~+/]+=*/gi, `$1 ${CENSOR}`)
-    .replace(/\b(client_secret|access_token|refresh_token)=[^&\s"]*/gi, `$1=${CENSOR}`);
+    .replace(SECRET_ASSIGNMENT, `$1=${CENSOR}`)
+    .replace(SECRET_JSON_MEMBER, `$1"${CENSOR}"`);
 }
 
 function isPlainObject(value: object): boolean {
