@@ -321,9 +321,13 @@ interface Repositories {
   readonly strategyState: StrategyStateRepository;
 }
 
-/** Creates the directory and, for a new file, an empty file of mode 0600; checks an existing one. */
+/**
+ * Creates the directory (a new one 0700: in a directory others may write, another user could put a
+ * `-wal` or `-shm` of their own beside the file before SQLite makes it, and read what goes into it)
+ * and, for a new file, an empty file of mode 0600; checks an existing one.
+ */
 function prepareFile(file: string): void {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   if (existsSync(file)) {
     if (statSync(file).size > 0) assertSqliteHeader(file);
     return;

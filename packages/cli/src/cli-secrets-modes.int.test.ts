@@ -1,0 +1,60 @@
+/**
+ * Under `umask 000` (every new file and directory open to all, unless made otherwise), what hoga
+ * makes that holds the access token, or the account's orders, is still its owner's alone.
+ */
+import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hoga } from './hoga-process.test-helper.js';
+
+let sim: SimulatorHandle;
+const dir = mkdtempSync(join(tmpdir(), 'hoga-secrets-modes-'));
+/** Runs Node under `umask 000`. */
+const nodeUnderUmask000 = join(dir, 'node-umask-000');
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, start: '2026-11-23T10:00:00.000+09:00', rateLimit: false });
+  writeFileSync(nodeUnderUmask000, `#!/bin/sh\numask 000\nexec '${process.execPath}' "$@"\n`);
+  chmodSync(nodeUnderUmask000, 0o755);
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
+
+describe('under umask 000', () => {
+  // Before: the database's new directory (./data by default) was made 0777: any user could add a
+  // hoga.sqlite-wal or -shm of their own beside the database before SQLite made it, and read the
+  // token and the orders SQLite then wrote into it (hoga leaves a sidecar it does not own as it is).
+  it("an order's new database, its sidecars, the token file and the log file are the owner's only", async () => {
+    const data = join(dir, 'project', 'data');
+    const db = join(data, 'hoga.sqlite');
+    const tokens = join(dir, 'home', '.hoga', 'tokens.json');
+    const logFile = join(dir, 'order.log');
+    const run = await hoga(
+      ['order', 'buy', '005930', '1', '--limit', '60000', '--db', db, '-v', '--log-file', logFile],
+      {
+        node: nodeUnderUmask000,
+        env: {
+          HOGA_BASE_URL: sim.url,
+          HOGA_CLIENT_ID: 'sim-client',
+          HOGA_CLIENT_SECRET: 'sim-secret',
+          HOGA_TOKEN_FILE: tokens,
+        },
+      },
+    );
+    expect(run.err).toContain('requesting an access token');
+    expect(run.code).toBe(0);
+    expect({
+      data: modeOf(data),
+      db: modeOf(db),
+      commands: modeOf(`${db}-commands`),
+      tokensDir: modeOf(join(dir, 'home', '.hoga')),
+      tokens: modeOf(tokens),
+      log: modeOf(logFile),
+    }).toEqual({ data: '700', db: '600', commands: '600', tokensDir: '700', tokens: '600', log: '600' });
+  });
+});
