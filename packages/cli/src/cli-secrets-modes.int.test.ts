@@ -2,12 +2,12 @@
  * Under `umask 000` (every new file and directory open to all, unless made otherwise), what hoga
  * makes that holds the access token, or the account's orders, is still its owner's alone.
  */
-import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hoga } from './hoga-process.test-helper.js';
+import { hoga, REPO_ROOT } from './hoga-process.test-helper.js';
 
 let sim: SimulatorHandle;
 const dir = mkdtempSync(join(tmpdir(), 'hoga-secrets-modes-'));
@@ -57,4 +57,34 @@ describe('under umask 000', () => {
       log: modeOf(logFile),
     }).toEqual({ data: '700', db: '600', commands: '600', tokensDir: '700', tokens: '600', log: '600' });
   });
+});
+
+describe('a process a strategy starts', () => {
+  // Before: the client secret a .env file holds was loaded into hoga's environment, which every
+  // process a strategy starts (a notifier, a model) inherits: 'child sees SECRET-FROM-DOTENV-3c9'.
+  it('does not inherit the client secret of a .env file', async () => {
+    const project = join(dir, 'dotenv-project');
+    mkdirSync(project);
+    writeFileSync(join(project, '.env'), 'HOGA_CLIENT_SECRET=SECRET-FROM-DOTENV-3c9\n', { mode: 0o600 });
+    const run = await hoga(
+      [
+        'backtest',
+        join(REPO_ROOT, 'packages/cli/test/fixtures/starts-a-child.ts'),
+        '--symbols',
+        '005930',
+        '--interval',
+        '1d',
+        '--from',
+        '2026-11-16',
+        '--to',
+        '2026-11-20',
+        '--db',
+        join(project, 'backtest.sqlite'),
+      ],
+      { cwd: project },
+    );
+    expect(run.code).toBe(0);
+    expect(run.err).toContain('child sees nothing');
+    expect(`${run.out}${run.err}`).not.toContain('SECRET-FROM-DOTENV-3c9');
+  }, 120_000);
 });

@@ -50,6 +50,9 @@ export function createProgram(): Command {
     if (commandPath(action) !== 'run') await releaseStartupInterruptSoon();
     const { applyProfile } = await import('./config/profile.js');
     applyProfile(flags.profile, process.cwd(), process.env);
+    // the client secret is the connection's alone: no process the command starts inherits it
+    const { holdClientSecret } = await import('./commands/broker/client-secret.js');
+    holdClientSecret(process.env);
   });
   return program;
 }

@@ -1,7 +1,8 @@
 /**
  * Where the client secret comes from: `--client-secret <secret>` (seen by every user in `ps`),
  * `--client-secret -` (stdin), `--client-secret-file <file>`, else `$HOGA_CLIENT_SECRET`, else
- * `$HOGA_CLIENT_SECRET_FILE`. The secret is only read, never stored or printed.
+ * `$HOGA_CLIENT_SECRET_FILE`. The secret is only read, never stored or printed, and taken out of
+ * the environment once the command starts ({@link holdClientSecret}).
  *
  * @module
  */
@@ -78,6 +79,21 @@ function fromStdin(): string {
   return secret;
 }
 
+/** `HOGA_CLIENT_SECRET` as the command started with it (see {@link holdClientSecret}). */
+let heldSecret: string | undefined;
+
+/**
+ * Takes `HOGA_CLIENT_SECRET` (exported, or loaded from a `.env` file or a profile) out of `env`
+ * and keeps it for {@link clientSecretOf}: a process the command starts (a strategy's notifier or
+ * model) never inherits it.
+ *
+ * @param env - the environment (process.env), once `.env` and the profile are loaded into it
+ */
+export function holdClientSecret(env: NodeJS.ProcessEnv): void {
+  heldSecret = env.HOGA_CLIENT_SECRET;
+  delete env.HOGA_CLIENT_SECRET;
+}
+
 /**
  * The client secret the flags and the environment give, or undefined when none does.
  *
@@ -92,7 +108,8 @@ export function clientSecretOf(flags: ConnectionFlags, env: NodeJS.ProcessEnv): 
   if (flags.clientSecret === '-') return fromStdin();
   if (flags.clientSecret !== undefined) return flags.clientSecret;
   if (flags.clientSecretFile !== undefined) return fromFile(flags.clientSecretFile, '--client-secret-file');
-  if ((env.HOGA_CLIENT_SECRET ?? '') !== '') return env.HOGA_CLIENT_SECRET;
+  const fromEnv = env.HOGA_CLIENT_SECRET ?? heldSecret;
+  if ((fromEnv ?? '') !== '') return fromEnv;
   const file = env.HOGA_CLIENT_SECRET_FILE ?? '';
   return file === '' ? undefined : fromFile(file, 'HOGA_CLIENT_SECRET_FILE');
 }
