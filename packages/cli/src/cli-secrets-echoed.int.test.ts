@@ -4,7 +4,7 @@
  * file or in the database.
  */
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -197,7 +197,7 @@ describe('an error answer quoting the access token', () => {
 describe("a strategy's log of the environment", () => {
   // Before: the record's HOGA_CLIENT_SECRET field and the 'HOGA_CLIENT_SECRET=…' line of its text
   // were written in clear on the run's output and in the log file: the logger hid the secret under
-  // a key named clientSecret or client_secret, not HOGA_CLIENT_SECRET.
+  // a key named clientSecret or client_secret, not HOGA_CLIENT_SECRET, and the variable was there.
   it('hides the client secret in its fields and its text', async () => {
     refuses = null;
     const env = environment('env-log');
@@ -211,6 +211,29 @@ describe("a strategy's log of the environment", () => {
     const sources = { output: r.out.join(''), log: readFileSync(logFile, 'utf8') };
     expect(holdingSecrets(sources)).toEqual([]);
     expect(sources.output).toContain(`HOGA_CLIENT_ID=${CLIENT_ID}`);
-    expect(sources.log).toContain('"HOGA_CLIENT_SECRET":"[redacted]"');
+    // the secret is no longer in hoga's environment once the command starts (holdClientSecret);
+    // the logger would hide it anyway (logger-deep-redaction.test.ts)
+    expect(sources.log).toContain(`"HOGA_CLIENT_ID":"${CLIENT_ID}"`);
+  }, 180_000);
+});
+
+describe('a strategy inspecting itself', () => {
+  // Before: util.inspect of a live strategy, 12 levels deep, reached the engine's broker client:
+  // its config's clientSecret and its token manager's accessToken, in clear (62 and 32 times).
+  it('shows neither the client secret nor the access token', async () => {
+    refuses = null;
+    const env = environment('inspect');
+    const out = join(dir, 'inspected.txt');
+    const config = join(dir, 'inspect-config.json');
+    writeFileSync(config, JSON.stringify({ out }));
+    const strategy = join(REPO_ROOT, 'packages/cli/test/fixtures/inspects-itself.ts');
+    const r = start(['run', strategy, '--config', config, '--mode', 'live', '--symbols', '005930'], env);
+    const inspected = await until(r, /inspected/, 90_000);
+    r.child.kill('SIGINT');
+    expect(await exitedWithin(r, 60_000)).toBe(0);
+    expect(inspected).toBe(true);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain(`BrokerClient { baseUrl: '${gatewayUrl}', clientId: '${CLIENT_ID}' }`);
+    expect(holdingSecrets({ inspected: text })).toEqual([]);
   }, 180_000);
 });

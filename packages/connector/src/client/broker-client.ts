@@ -4,6 +4,8 @@
  *
  * @module
  */
+
+import { inspect } from 'node:util';
 import {
   type CachedToken,
   type Clock,
@@ -126,6 +128,20 @@ export class BrokerClient {
 
   /** Orders created, modified or cancelled through this client, as the broker acknowledged them. */
   readonly orderCommands$: Observable<OrderCommandNotice> = this.commands.asObservable();
+
+  /**
+   * What `util.inspect` (`console.log`, `console.dir` of a strategy, an engine, anything that
+   * holds the client) shows: the broker and the client id. The configuration, the token manager
+   * and the caches under them hold the client secret and the access token.
+   */
+  [inspect.custom](): string {
+    return `BrokerClient { baseUrl: '${this.config.baseUrl}', clientId: '${this.config.clientId}' }`;
+  }
+
+  /** What `JSON.stringify` writes of the client: as {@link BrokerClient.[inspect.custom]}, the broker and the client id. */
+  toJSON(): { readonly baseUrl: string; readonly clientId: string } {
+    return { baseUrl: this.config.baseUrl, clientId: this.config.clientId };
+  }
 
   /** @param options - configuration and injected collaborators */
   constructor(options: BrokerClientOptions) {
