@@ -135,4 +135,28 @@ describe('createLogger redaction of child bindings', () => {
     expect(lines[3]?.body).toBe('{"access_token":"[redacted]","token_type":"Bearer","expires_in":86400}');
     expect(lines[4]?.msg).toBe('issueToken: requesting an access token');
   });
+
+  // Before: an object of a class of its own was kept as it was (pino then wrote its fields, a token
+  // two levels down in clear), and so was anything more than 10 levels deep.
+  it("hides secrets in a class's objects and beyond the depth it copies", () => {
+    const { logger, text } = capture();
+    class Session {
+      readonly inner = { accessToken: 'T-41' };
+      readonly when = new Date(0);
+    }
+    logger.info({ session: new Session() }, 'instance');
+    let deep: Record<string, unknown> = { accessToken: 'T-42' };
+    for (let i = 0; i < 15; i++) deep = { next: deep };
+    logger.info({ deep }, 'deep');
+    const out = text();
+    expect(out).not.toMatch(/T-4\d/);
+    const [first] = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(first?.session).toEqual({
+      inner: { accessToken: '[redacted]' },
+      when: '1970-01-01T00:00:00.000Z',
+    });
+  });
 });

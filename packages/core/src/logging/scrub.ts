@@ -19,6 +19,9 @@ const SECRET_KEY = /(token|secret|password|passwd|authorization|cookie|apikey)$/
 
 const MAX_DEPTH = 10;
 
+/** What stands for an object more than {@link MAX_DEPTH} levels down. */
+const TOO_DEEP = '[too deep]';
+
 function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key.toLowerCase().replace(/[-_]/g, ''));
 }
@@ -49,8 +52,9 @@ function isPlainObject(value: object): boolean {
 /**
  * A copy of `value` safe to log: errors serialized as pino does (type, message, stack, own
  * properties), then every secret key's value and every bearer token in a string replaced by
- * {@link CENSOR}. Objects of other classes (Decimal, Date) are kept as they are; the input is never
- * changed.
+ * {@link CENSOR}. Objects with a `toJSON` (Decimal, Date) are kept as they are, other classes'
+ * objects copied as JSON writes them (their own fields), anything deeper than 10 levels written as
+ * `[too deep]`; the input is never changed.
  *
  * @param value - a log record, a binding or any value in one
  */
@@ -61,14 +65,20 @@ export function scrubLogValue(value: unknown): unknown {
 function scrub(value: unknown, depth: number, seen: WeakSet<object>): unknown {
   if (typeof value === 'string') return scrubString(value);
   if (typeof value !== 'object' || value === null) return value;
-  if (depth > MAX_DEPTH) return value;
+  // deeper than the copy goes: not written at all (pino would write it, secrets and all)
+  if (depth > MAX_DEPTH) return TOO_DEEP;
   if (seen.has(value)) return '[Circular]';
   seen.add(value);
   try {
     // pino's error serializer gives an object of its own prototype: copied like a plain one.
     if (value instanceof Error) return copyEntries(stdSerializers.err(value), depth, seen);
     if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1, seen));
-    return isPlainObject(value) ? copyEntries(value, depth, seen) : value;
+    // A value with a toJSON of its own (Decimal, Date, DateTime, a BrokerClient) is written as it
+    // says; another class's object as JSON writes it, its own fields, which are copied.
+    if (isPlainObject(value) || typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+      return copyEntries(value, depth, seen);
+    }
+    return value;
   } finally {
     seen.delete(value);
   }
