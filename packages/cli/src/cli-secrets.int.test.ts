@@ -181,3 +181,22 @@ describe('the client secret kept off the command line', () => {
     expect(help).toContain('visible to other users in ps');
   });
 });
+
+describe('a hoga.config.json that is not valid JSON', () => {
+  // Before: a secret written without its quotes ("clientSecret": LIVE-SECRET-…) was refused with
+  // V8's words 'Unexpected token 'L', ..."ntSecret":LIVE-SECRE"... is not valid JSON': the first
+  // 10 characters of the secret on stderr (and the lines V8 counted left out the comment lines).
+  it('is refused naming the line and column, without quoting the text', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'hoga-bad-config-'));
+    const secret = 'LIVE-SECRET-7788-abcdef';
+    writeFileSync(
+      join(project, 'hoga.config.json'),
+      `// hoga configuration\n{\n  "profiles": {\n    "live": {\n      "clientSecret": ${secret}\n    }\n  }\n}\n`,
+    );
+    const run = await hoga(['quote', '005930', '--profile', 'live'], { cwd: project });
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('hoga.config.json is not valid JSON (unexpected');
+    expect(run.err).toContain('line 5 column 23');
+    expect(run.err).not.toContain(secret.slice(0, 4));
+  });
+});

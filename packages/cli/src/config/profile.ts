@@ -78,6 +78,34 @@ export function parseDotEnv(text: string): Record<string, string> {
 }
 
 /**
+ * V8's words for a JSON text it cannot parse, without the text it may quote (the file may hold the
+ * client secret): `Unexpected token 'L', ..."ntSecret":LIVE-SECRE"... is not valid JSON` becomes
+ * `unexpected character at line 4 column 23`; its other words name a position and quote nothing.
+ */
+function jsonProblem(message: string, json: string): string {
+  const quoted = /^Unexpected token '([\s\S])', (\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(
+    message,
+  );
+  if (quoted === null) return message;
+  const [, bad = '', lead, snippet = '', trail] = quoted;
+  const start = json.indexOf(snippet);
+  // V8 quotes the 10 characters before the bad one (fewer at the start) and up to 10 after it
+  const at =
+    start === -1
+      ? -1
+      : lead !== undefined
+        ? start + 10
+        : trail !== undefined
+          ? start + snippet.length - 10
+          : json.indexOf(bad, start);
+  if (at === -1) return 'unexpected character';
+  const before = json.slice(0, at);
+  const line = before.split('\n').length;
+  const column = at - before.lastIndexOf('\n');
+  return `unexpected character at line ${line} column ${column}`;
+}
+
+/**
  * Parses the config file's text (JSON with whole-line `//` comments).
  *
  * @param text - the text
@@ -87,16 +115,17 @@ export function parseConfig(
   text: string,
   file: string,
 ): { defaultProfile?: string; profiles: Record<string, Profile> } {
+  // comment lines left blank, not removed: V8's line numbers are the file's
   const json = text
     .split(/\r?\n/)
-    .filter((line) => !line.trim().startsWith('//'))
+    .map((line) => (line.trim().startsWith('//') ? '' : line))
     .join('\n');
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
   } catch (error) {
     throw new CliError(
-      `${file} is not valid JSON (${(error as Error).message}); fix it or write a new one with hoga init --force`,
+      `${file} is not valid JSON (${jsonProblem((error as Error).message, json)}); fix it or write a new one with hoga init --force`,
       ExitCode.USAGE,
     );
   }
