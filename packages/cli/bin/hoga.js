@@ -35,6 +35,31 @@ function interruptWhileLoading() {
 
 interruptWhileLoading();
 
+/**
+ * `--client-secret <secret>` (or `--client-secret=<secret>`) is in the command line, which every
+ * user of the machine reads in `ps` (`/proc/<pid>/cmdline`): the process's title, which takes the
+ * command line's place there, shows `***` instead from here on (the flag's help says to prefer
+ * stdin, a file or the environment: this only shortens the time it is seen).
+ */
+function hideSecretFlag() {
+  const args = process.argv;
+  let hidden = false;
+  const shown = args.map((arg, i) => {
+    if (args[i - 1] === '--client-secret' && arg !== '-') {
+      hidden = true;
+      return '***';
+    }
+    if (arg.startsWith('--client-secret=') && arg !== '--client-secret=-') {
+      hidden = true;
+      return '--client-secret=***';
+    }
+    return arg;
+  });
+  if (hidden) process.title = shown.join(' ');
+}
+
+hideSecretFlag();
+
 const cliDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const packagesDir = join(cliDir, '..');
 const bundlePath = join(cliDir, 'dist', 'hoga.mjs');

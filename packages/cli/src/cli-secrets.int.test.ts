@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hoga } from './hoga-process.test-helper.js';
+import { hoga, REPO_ROOT } from './hoga-process.test-helper.js';
 
 const CLIENT_ID = 'MARKER-ID-f7c1';
 const SECRET = 'MARKER-SECRET-9d2e';
@@ -172,6 +172,45 @@ describe('the client secret kept off the command line', () => {
     expect(run.err).toContain(shows);
     expect(run.err).not.toMatch(/\n\s+at /);
   });
+
+  // Before: a running command's --client-secret <secret> stayed in its command line, which every
+  // user of the machine reads in ps (/proc/<pid>/cmdline) for as long as the run lasts.
+  it.skipIf(process.platform !== 'linux')(
+    'given as a flag, is gone from the running command line',
+    async () => {
+      let cmdline = '';
+      const run = await hoga(
+        [
+          'run',
+          join(REPO_ROOT, 'strategies/sma-crossover.ts'),
+          '--mode',
+          'paper',
+          '--status-every',
+          '1',
+          '--db',
+          join(dir, 'cmdline.sqlite'),
+          ...base(join(dir, 'cmdline.log')),
+          '--client-secret',
+          SECRET,
+        ],
+        {
+          env: env('cmdline'),
+          onSpawn: (child) => {
+            child.stdout?.on('data', (chunk: Buffer) => {
+              if (cmdline !== '' || !chunk.toString('utf8').includes(' status ')) return;
+              cmdline = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+              child.kill('SIGINT');
+            });
+          },
+          killAfterMs: 120_000,
+        },
+      );
+      expect(run.code).toBe(0);
+      expect(cmdline).toContain('--mode paper');
+      expect(cmdline).not.toContain(SECRET);
+    },
+    150_000,
+  );
 
   it('the help points to the file, stdin and the environment before the flag', async () => {
     const run = await hoga(['quote', '--help']);

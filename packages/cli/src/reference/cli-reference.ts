@@ -66,7 +66,7 @@ config file or in the working directory is loaded; it never overrides a variable
 | --- | --- | --- |
 | \`HOGA_BASE_URL\` | \`--base-url\` | the broker's address |
 | \`HOGA_CLIENT_ID\` | \`--client-id\` | OAuth client id |
-| \`HOGA_CLIENT_SECRET\` | \`--client-secret\` | OAuth client secret (never printed, logged or stored, and taken out of the environment of the processes a command or a strategy starts); \`--client-secret -\` reads it from stdin. A secret given as a flag is visible to other users in \`ps\`: prefer stdin, a file or the environment |
+| \`HOGA_CLIENT_SECRET\` | \`--client-secret\` | OAuth client secret (never printed, logged or stored, and taken out of the environment of the processes a command or a strategy starts); \`--client-secret -\` reads it from stdin. A secret given as a flag is visible to other users in \`ps\` while the command starts (hoga then shows \`***\` in its place) and stays in the shell's history: prefer stdin, a file or the environment |
 | \`HOGA_CLIENT_SECRET_FILE\` | \`--client-secret-file\` | a file whose first line is the client secret (used when no secret is given otherwise; a profile's \`clientSecretFile\`, relative to the config file) |
 | \`HOGA_ACCOUNT_SEQ\` | \`--account-seq\` | account for account-bound calls (default: the first the broker lists, remembered in the token cache) |
 | \`HOGA_DB\` | \`--db\` | the database file (default \`./data/hoga.sqlite\`) |
