@@ -107,6 +107,7 @@ export {
   pollOrderSnapshots,
 } from './streams/order-snapshots.js';
 export {
+  DEFAULT_ENDED_ORDER_RETAIN_MS,
   DEFAULT_ORDER_HOLD_MS,
   externalClientOrderId,
   OrderTracker,

@@ -2,7 +2,7 @@ import { type OrderEvent, VirtualClock } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import type { OrderRecord } from '../schemas/orders.js';
 import { orderRecord } from './order-record.test-helper.js';
-import { OrderTracker } from './order-tracker.js';
+import { DEFAULT_ENDED_ORDER_RETAIN_MS, OrderTracker } from './order-tracker.js';
 
 /** An order report: status, quantity, filled quantity and filled amount (commission 0.01 %). */
 function report(
@@ -119,15 +119,22 @@ describe('OrderTracker', () => {
   });
 
   describe('.liveOrderIds', () => {
-    it('lists orders to read until they reach a final state, and prune forgets them', () => {
+    it('lists orders to read until they reach a final state, and prune forgets them a day later', () => {
       const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
       tracker.expectCreated('A', null);
       tracker.expectCreated('B', null);
       expect(tracker.liveOrderIds()).toEqual(['A', 'B']);
       tracker.observe(report('A', 'FILLED', '1', '1', '100'));
       expect(tracker.liveOrderIds()).toEqual(['B']);
-      tracker.prune();
+      const seenEnded = Date.parse('2026-11-23T10:00:05+09:00');
+      tracker.prune(seenEnded);
+      tracker.prune(seenEnded + DEFAULT_ENDED_ORDER_RETAIN_MS - 1);
+      // a late report of it within the day is not news
+      expect(tracker.changed(report('A', 'PENDING', '1'))).toBe(true);
+      expect(tracker.observe(report('A', 'FILLED', '1', '1', '100'))).toEqual([]);
+      tracker.prune(seenEnded + DEFAULT_ENDED_ORDER_RETAIN_MS);
       expect(tracker.has('A')).toBe(false);
+      expect(tracker.has('B')).toBe(true);
     });
   });
 });

@@ -39,6 +39,8 @@ interface Tracked {
   /** The order this one replaced or cancels. */
   readonly originalOrderId: string | null;
   last: OrderRecord | null;
+  /** Scheduler time of the first {@link OrderTracker.prune} that saw it in a final state (NaN: not yet). */
+  endedAtMs: number;
 }
 
 /** An unknown order waiting for the commands that may have made it. */
@@ -56,6 +58,12 @@ const ZERO = new Decimal(0);
 /** Default longest wait for the answer of an order command before an unknown order is released. */
 export const DEFAULT_ORDER_HOLD_MS = 10_000;
 
+/**
+ * Default time an order is remembered after it reached a final state (a day): a late listing or
+ * detail read of it is then taken for what it is, not for a new order placed elsewhere.
+ */
+export const DEFAULT_ENDED_ORDER_RETAIN_MS = 86_400_000;
+
 /** Options of {@link OrderTracker}. */
 export interface OrderTrackerOptions {
   /**
@@ -64,6 +72,12 @@ export interface OrderTrackerOptions {
    * hold an order's events longer.
    */
   readonly holdMs?: number;
+  /**
+   * How long (scheduler ms) an order is remembered after {@link OrderTracker.prune} first saw it in
+   * a final state (default {@link DEFAULT_ENDED_ORDER_RETAIN_MS}); a replaced order is also kept
+   * while its replacement is working.
+   */
+  readonly retainEndedMs?: number;
 }
 
 /**
@@ -82,6 +96,7 @@ export class OrderTracker {
   private readonly replacementOf = new Map<string, string>();
   private readonly held = new Map<string, Held>();
   private readonly holdMs: number;
+  private readonly retainEndedMs: number;
 
   /**
    * @param clock - stamps `tsInit` (and `tsEvent` when the broker gives no time)
@@ -92,6 +107,12 @@ export class OrderTracker {
     options: OrderTrackerOptions = {},
   ) {
     this.holdMs = options.holdMs ?? DEFAULT_ORDER_HOLD_MS;
+    this.retainEndedMs = options.retainEndedMs ?? DEFAULT_ENDED_ORDER_RETAIN_MS;
+  }
+
+  /** How many orders, replacement links and held unknown orders are kept (a long run's memory). */
+  sizes(): { orders: number; replacements: number; held: number } {
+    return { orders: this.orders.size, replacements: this.replacementOf.size, held: this.held.size };
   }
 
   /** Ids of unknown orders held back (to be decided on each poll, listed or not). */
@@ -187,6 +208,7 @@ export class OrderTracker {
       baseQuantity: ZERO,
       originalOrderId: null,
       last: null,
+      endedAtMs: Number.NaN,
     });
   }
 
@@ -208,6 +230,7 @@ export class OrderTracker {
       baseQuantity: original.baseQuantity.plus(role === 'replacement' ? filled : ZERO),
       originalOrderId,
       last: null,
+      endedAtMs: Number.NaN,
     });
     if (role === 'replacement') this.replacementOf.set(originalOrderId, orderId);
   }
@@ -230,6 +253,7 @@ export class OrderTracker {
       baseQuantity: ZERO,
       originalOrderId: null,
       last: order,
+      endedAtMs: Number.NaN,
     });
   }
 
@@ -247,6 +271,7 @@ export class OrderTracker {
         baseQuantity: ZERO,
         originalOrderId: null,
         last: null,
+        endedAtMs: Number.NaN,
       };
       this.orders.set(order.orderId, tracked);
     }
@@ -324,16 +349,26 @@ export class OrderTracker {
     return events;
   }
 
-  /** Forgets orders in a final state (after their events were emitted). */
-  prune(): void {
+  /**
+   * Forgets orders that reached a final state (their events were emitted) at least `retainEndedMs`
+   * ago, with their replacement links; a replaced order is kept while its replacement still works.
+   * Until then a late report of an ended order (an OPEN list that lags, a detail read answered late)
+   * is diffed against its last one, so it emits nothing and is never taken for a new order.
+   *
+   * @param nowMs - scheduler time (the same as {@link holdUnknown}'s)
+   */
+  prune(nowMs: number): void {
+    for (const t of this.orders.values()) {
+      if (Number.isNaN(t.endedAtMs) && t.last !== null && TERMINAL_BROKER_ORDER_STATUSES.has(t.last.status))
+        t.endedAtMs = nowMs;
+    }
     for (const [id, t] of this.orders) {
-      if (
-        t.last !== null &&
-        TERMINAL_BROKER_ORDER_STATUSES.has(t.last.status) &&
-        !this.replacementOf.has(id)
-      ) {
-        this.orders.delete(id);
-      }
+      if (Number.isNaN(t.endedAtMs) || nowMs - t.endedAtMs < this.retainEndedMs) continue;
+      const next = this.replacementOf.get(id);
+      const replacement = next === undefined ? undefined : this.orders.get(next);
+      if (replacement !== undefined && Number.isNaN(replacement.endedAtMs)) continue;
+      this.orders.delete(id);
+      this.replacementOf.delete(id);
     }
   }
 

@@ -20,6 +20,8 @@ import type { PollScheduler } from './poll-scheduler.js';
 export interface OrderUpdatesOptions extends OrderTrackerOptions {
   /** Measures how long unknown orders are held; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /** Called with each subscription's tracker when it is made (tests read its sizes). */
+  readonly onTracker?: (tracker: OrderTracker) => void;
 }
 
 /**
@@ -31,7 +33,8 @@ export interface OrderUpdatesOptions extends OrderTrackerOptions {
  * @param client - the broker client
  * @param polls - the poll scheduler (ORDER_HISTORY budget)
  * @param minIntervalMs - least time between two polls
- * @param options - the longest hold of an unknown order, and the scheduler that times it
+ * @param options - the longest hold of an unknown order, how long ended orders are remembered, and
+ *   the scheduler that times both
  */
 export function orderUpdates(
   client: BrokerClient,
@@ -41,10 +44,11 @@ export function orderUpdates(
 ): Observable<OrderEvent> {
   const scheduler = options.scheduler ?? asyncScheduler;
   return defer(() => {
-    const tracker = new OrderTracker(
-      client.clock,
-      options.holdMs === undefined ? {} : { holdMs: options.holdMs },
-    );
+    const tracker = new OrderTracker(client.clock, {
+      ...(options.holdMs === undefined ? {} : { holdMs: options.holdMs }),
+      ...(options.retainEndedMs === undefined ? {} : { retainEndedMs: options.retainEndedMs }),
+    });
+    options.onTracker?.(tracker);
     let baselined = false;
     const onNotice = (notice: OrderCommandNotice): void => {
       if (notice.type === 'created') tracker.expectCreated(notice.orderId, notice.clientOrderId);
@@ -90,7 +94,7 @@ export function orderUpdates(
         if (listed.has(orderId)) continue;
         yield await read(orderId);
       }
-      tracker.prune();
+      tracker.prune(scheduler.now());
       if (failure !== null) throw (failure as { error: unknown }).error;
     }
     const stream = polls.poll$({
