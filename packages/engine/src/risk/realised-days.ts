@@ -80,13 +80,21 @@ export interface DayTable {
 
 /**
  * Realised entries per trading day (by its start, epoch ms), each day's by `strategy|currency` and
- * in the order first booked (the order the sums are taken in).
+ * in the order first booked (the order the sums are taken in). Only the newest two days are kept:
+ * older ones are dropped when a new day's first fill is booked (see {@link RealisedDays.newDay}).
  */
 export class RealisedDays {
   private readonly days = new Map<number, DayTable>();
   /** The last day {@link RealisedDays.table} was asked for, and its table then (NaN: none yet). */
   private lastDay = Number.NaN;
   private lastTable: DayTable | undefined;
+  /** The latest trading day booked so far. */
+  private newestDay = Number.NEGATIVE_INFINITY;
+
+  /** How many trading days' tables are kept. */
+  get size(): number {
+    return this.days.size;
+  }
 
   /** The realised entries of a trading day (the last day asked for kept at hand: fills and checks ask for the same one). */
   table(day: number): DayTable | undefined {
@@ -122,6 +130,7 @@ export class RealisedDays {
     let today = this.table(day);
     if (today === undefined) {
       today = { byKey: new Map(), list: [] };
+      if (day > this.newestDay) this.newDay(day);
       this.days.set(day, today);
       this.lastDay = day;
       this.lastTable = today;
@@ -129,6 +138,22 @@ export class RealisedDays {
     slot.dayStartMs = day;
     slot.entry = today.byKey.get(slot.key);
     return slot.entry;
+  }
+
+  /**
+   * A trading day later than any booked so far begins: the tables of the days before the last
+   * newest one are dropped. Only today's PnL is asked for (the daily loss limits, at the clock's
+   * now); the day before stays for a clock a little behind a fill's time. Runs once per new day,
+   * never per fill.
+   */
+  private newDay(day: number): void {
+    const keepFrom = this.newestDay;
+    this.newestDay = day;
+    for (const d of this.days.keys()) if (d < keepFrom) this.days.delete(d);
+    if (this.lastDay < keepFrom) {
+      this.lastDay = Number.NaN;
+      this.lastTable = undefined;
+    }
   }
 
   /**
