@@ -52,6 +52,7 @@ export {
 } from './repositories/journal-repository.js';
 export {
   CALENDAR_FRESH_MS,
+  CALENDAR_KEEP_DAYS,
   type CachedCalendar,
   type CalendarEntry,
   type CalendarKey,

@@ -21,6 +21,7 @@ import type { OrderManagerAlert } from '../orders/order-requests.js';
 import { snapshotPositions } from '../orders/reconciliation.js';
 import type { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
+import { forgetOldCalendars } from '../risk/market-calendars.js';
 import type { EngineRuntime, StrategySpec } from '../runtime/engine-runtime.js';
 import { watchStrayFailures } from '../runtime/stray-failures.js';
 import type { RunSettings } from '../runtime/tokens.js';
@@ -163,6 +164,8 @@ export async function startLiveRun(o: LiveRunOptions): Promise<LiveRunHandle> {
     o.clock.nowMs(),
   );
   try {
+    // the store's calendar rows of days over a year back: read by no run
+    forgetOldCalendars(o.db);
     return await startRun(o, lease);
   } catch (error) {
     lease.release();

@@ -64,6 +64,20 @@ export function storedCalendarsOf(db: HogaDatabase, broker: string): StoredCalen
   };
 }
 
+/**
+ * Drops the store's calendar rows about dates over a year back (the store's `forgetOld`): a paper
+ * or live run does it as it starts, so that a store used for years does not keep two rows a day
+ * for good. A store that refuses (another process holds it locked) is passed by: the next start
+ * tries again.
+ */
+export function forgetOldCalendars(db: HogaDatabase): void {
+  try {
+    db.withoutBusyWait(() => db.marketCalendars.forgetOld());
+  } catch {
+    // nothing lost: the rows are dropped at a later start
+  }
+}
+
 /** The markets whose calendars are kept. */
 export const CALENDAR_MARKETS: readonly Market[] = ['KR', 'US'];
 

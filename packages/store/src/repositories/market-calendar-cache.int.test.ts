@@ -128,6 +128,26 @@ describe('MarketCalendarCache', () => {
     });
   });
 
+  describe('.forgetOld', () => {
+    it('drops the rows about dates more than a year back, of every broker and market, and keeps the rest', () => {
+      const us = (date: string) => ({ broker: 'http://127.0.0.1:8080', market: 'US', date }) as const;
+      // a run left going for two years: two rows a day would add up for good
+      db.marketCalendars.store(kr('2024-11-20'), MONDAY, '2024-11-21');
+      db.marketCalendars.store(us('2025-11-21'), MONDAY, '2025-11-24');
+      db.marketCalendars.store(kr('2025-11-23'), MONDAY, '2025-11-24');
+      db.marketCalendars.store(kr('2026-11-20'), MONDAY, '2026-11-23');
+      db.marketCalendars.store(kr('2026-11-23'), MONDAY, '2026-11-24');
+      const count = () => db.connection.prepare('SELECT count(*) FROM market_calendars').pluck().get();
+      expect(count()).toBe(5);
+      // T0 is 2026-11-23: 366 days back is 2025-11-22
+      expect(db.marketCalendars.forgetOld()).toBe(2);
+      expect(count()).toBe(3);
+      expect(db.marketCalendars.get(kr('2025-11-23'))).toBeDefined();
+      expect(db.marketCalendars.get(kr('2026-11-20'))).toBeDefined();
+      expect(db.marketCalendars.forgetOld()).toBe(0);
+    });
+  });
+
   describe('migration 11', () => {
     let dir: string;
     let removeDir: () => void;

@@ -7,9 +7,12 @@
  *
  * What is used again, and for how long ({@link calendarUsable}):
  *
- * - A **final** answer is kept for good: when it was read, the date asked about and the last day
+ * - A **final** answer is used for good: when it was read, the date asked about and the last day
  *   it holds (its next business day) were both over in the market's zone. The broker announces
- *   holidays and shortened sessions ahead; it does not change days that have passed.
+ *   holidays and shortened sessions ahead; it does not change days that have passed. Rows about
+ *   dates more than {@link CALENDAR_KEEP_DAYS} days ago are dropped by
+ *   {@link MarketCalendarCache.forgetOld} (a paper or live run calls it as it starts): calendars
+ *   are read for the day of the moment, and two rows a day would otherwise add up for good.
  * - Any other answer (about today or a day ahead: a holiday may still be announced, a session
  *   shortened) is used for {@link CALENDAR_FRESH_MS} after it was read, and only on the market day
  *   (in its zone) it was read on; then the broker is asked again and its answer replaces it. A
@@ -28,6 +31,9 @@ import { StoreError, StoreErrorCode } from '../store-error.js';
 
 /** How long an answer that is not final is used after it was read: 10 minutes. */
 export const CALENDAR_FRESH_MS = 600_000;
+
+/** How many days back from today the rows are kept by {@link MarketCalendarCache.forgetOld}: a year. */
+export const CALENDAR_KEEP_DAYS = 366;
 
 /** A market with a calendar endpoint. */
 export type CalendarMarket = 'KR' | 'US';
@@ -127,6 +133,7 @@ export function calendarUsable(entry: CalendarEntry, nowMs: number): boolean {
 export class MarketCalendarCache {
   private readonly selectOne: Database.Statement;
   private readonly upsert: Database.Statement;
+  private readonly deleteBefore: Database.Statement;
 
   /**
    * @param db - an open, migrated connection
@@ -143,6 +150,18 @@ export class MarketCalendarCache {
       `INSERT OR REPLACE INTO market_calendars (broker, market, date, answer, final, fetched_at)
        VALUES (?, ?, ?, ?, ?, ?)`,
     );
+    this.deleteBefore = db.prepare('DELETE FROM market_calendars WHERE date < ?');
+  }
+
+  /**
+   * Drops the answers about dates more than {@link CALENDAR_KEEP_DAYS} days before today (KST), of
+   * every broker and market: no run reads them (calendars are read for the day of the moment).
+   *
+   * @returns how many rows were dropped
+   */
+  forgetOld(): number {
+    const keepFrom = marketDate('KR', this.clock.nowMs() - CALENDAR_KEEP_DAYS * 86_400_000);
+    return this.deleteBefore.run(keepFrom).changes;
   }
 
   /**
