@@ -37,6 +37,9 @@ const CURRENCIES: readonly Currency[] = ['KRW', 'USD'];
 /** How often (wall-clock ms) a session looks whether its trading day ended. */
 const DAY_CHECK_MS = 1_000;
 
+/** A fill of the session as its stored run holds it. */
+type SessionTrade = RunTrade & { readonly strategyId?: string };
+
 /** What a session's run record needs. */
 export interface SessionRecordOptions {
   readonly settings: RunSettings;
@@ -64,7 +67,13 @@ export interface SessionRecordOptions {
 /** The stored run of one session. */
 export class SessionRecord {
   private readonly runs: RunRepository;
-  private readonly trades: (RunTrade & { readonly strategyId?: string })[] = [];
+  /**
+   * The session's fills the store refused, with their place among the fills routed: the others are
+   * read back from the store at the finish (a session left running for weeks holds no list of them).
+   */
+  private readonly unstored: { readonly at: number; readonly trade: SessionTrade }[] = [];
+  /** How many of its strategies' fills the session routed. */
+  private routed = 0;
   private finished = false;
   /** The day (`sessionDayKey`) of the last look for a day's end: every day before it ended. */
   private day: number;
@@ -126,7 +135,7 @@ export class SessionRecord {
     const own = new Set<string>(runtime.hosts.map((h) => h.strategyId));
     runtime.onFillRouted((fill, event) => {
       if (event.strategyId === undefined || !own.has(event.strategyId)) return;
-      const trade: RunTrade & { readonly strategyId?: string } = {
+      const trade: SessionTrade = {
         time: fill.tsEvent,
         ...(event.strategyId === undefined ? {} : { strategyId: event.strategyId }),
         symbol: fill.symbol,
@@ -137,12 +146,14 @@ export class SessionRecord {
         commission: fill.commission.amount,
         tax: fill.tax?.amount ?? new Decimal(0),
       };
-      this.trades.push(trade);
+      const at = this.routed++;
+      // a session not stored has no statistics to take at its finish
       if (this.runId === null) return;
       try {
         this.runs.appendTrades(this.runId, [trade]);
       } catch (error) {
         // the fill itself is stored by the order manager (live) or the journal (paper)
+        this.unstored.push({ at, trade });
         o.logger.error({ err: error, runId: this.runId }, 'could not add a fill to the stored run');
       }
     });
@@ -236,6 +247,30 @@ export class SessionRecord {
     };
   }
 
+  /** How many of the session's fills are held in memory: those the store refused. */
+  get keptTrades(): number {
+    return this.unstored.length;
+  }
+
+  /**
+   * The session's fills in the order routed: those stored, read back, with those the store refused
+   * put back in their places.
+   */
+  private trades(runId: string): SessionTrade[] {
+    const stored: SessionTrade[] = this.runs
+      .trades(runId)
+      .map(({ strategyId, ...t }) => (strategyId == null ? t : { ...t, strategyId }));
+    if (this.unstored.length === 0) return stored;
+    const all: SessionTrade[] = [];
+    let next = 0;
+    for (const { at, trade } of this.unstored) {
+      while (all.length < at && next < stored.length) all.push(stored[next++] as SessionTrade);
+      all.push(trade);
+    }
+    while (next < stored.length) all.push(stored[next++] as SessionTrade);
+    return all;
+  }
+
   /** Records the last equity point, the statistics and how the session ended (once). */
   finish(): void {
     this.stopDayCheck();
@@ -246,12 +281,13 @@ export class SessionRecord {
       portfolio.recordEquity();
       const equity = portfolio.equityCurve();
       this.runs.appendEquity(this.runId, equity.slice(this.storedPoints));
-      const stats = performanceStats(equity, this.trades);
+      const trades = this.trades(this.runId);
+      const stats = performanceStats(equity, trades);
       // each strategy's part, in the order given, as a backtest stores it (hoga db runs --id prints
       // one row per strategy when there are several)
       const byStrategy = strategyStats(
         runtime.hosts.map((h) => h.strategyId),
-        this.trades,
+        trades,
         Object.keys(stats.commissions).sort(),
         (id, currency) => this.sessionTotals(id, currency as Currency),
       );
