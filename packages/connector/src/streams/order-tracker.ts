@@ -359,8 +359,9 @@ export class OrderTracker {
    */
   prune(nowMs: number): void {
     for (const t of this.orders.values()) {
-      if (Number.isNaN(t.endedAtMs) && t.last !== null && TERMINAL_BROKER_ORDER_STATUSES.has(t.last.status))
-        t.endedAtMs = nowMs;
+      // (a report answered late may show an ended order working again: then it is read on)
+      if (t.last === null || !TERMINAL_BROKER_ORDER_STATUSES.has(t.last.status)) t.endedAtMs = Number.NaN;
+      else if (Number.isNaN(t.endedAtMs)) t.endedAtMs = nowMs;
     }
     for (const [id, t] of this.orders) {
       if (Number.isNaN(t.endedAtMs) || nowMs - t.endedAtMs < this.retainEndedMs) continue;
