@@ -1,5 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { nodeVersionProblem } from './packages/cli/bin/node-version.js';
+
+// On a Node older than hoga needs, the store's tests died of a bare `Segmentation fault` (its
+// SQLite addon, on Node before 22.14): said once instead, before any test runs.
+const nodeProblem = nodeVersionProblem();
+if (nodeProblem !== undefined) throw new Error(`${nodeProblem.message}\n${nodeProblem.hint}`);
 
 /** Every test file of the workspace; `*.int.test.ts` are the integration tests. */
 const ALL = [

@@ -8,6 +8,27 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeVersionProblem } from './node-version.js';
+
+/**
+ * A Node.js older than hoga needs (bin/node-version.js) is refused before anything else is loaded,
+ * for every command: said once, with the version found and the one needed, exit 2; `--json` makes
+ * it the one JSON line of a failure. Before, on Node 22.12 every command that opens a database died
+ * of a bare `Segmentation fault`. src/node-version.int.test.ts runs it under an older Node.
+ */
+function refuseOlderNode() {
+  const problem = nodeVersionProblem();
+  if (problem === undefined) return;
+  const { message, hint } = problem;
+  process.stderr.write(
+    process.argv.includes('--json')
+      ? `${JSON.stringify({ error: { code: 'unsupported-node', message, exitCode: 2, details: [hint] } })}\n`
+      : `hoga: ${message}\n${hint}\n`,
+  );
+  process.exit(2);
+}
+
+refuseOlderNode();
 
 /**
  * Ctrl-C while the command's code is still loading (the bundle read and compiled, or rebuilt, or
@@ -213,8 +234,9 @@ function stripTypesOutOfProcess() {
 }
 
 // The bundle loads a strategy's .ts file with Node's own type stripping and module hooks
-// (packages/engine/src/strategy/strategy-imports.ts): Node 22.18+ / 23.6+. On an older Node,
-// the sources run through tsx.
+// (packages/engine/src/strategy/strategy-imports.ts): Node 22.18+ / 23.6+, which every Node hoga
+// starts on has (bin/node-version.js); the check stays for a Node run without type stripping
+// (`--no-experimental-strip-types`), which runs the sources through tsx.
 const nodeCanRunBundle =
   Boolean(process.features.typescript) && typeof nodeModule.registerHooks === 'function';
 

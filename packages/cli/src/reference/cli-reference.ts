@@ -42,7 +42,8 @@ command run with \`--json\` prints its failure as one line of JSON instead, with
 
 \`code\` is the broker's error code, the socket's
 (\`ECONNREFUSED\`), the file system's (\`ENOENT\`; \`ENOSPC\` or \`EIO\` for a database that could not
-be written), the store's (\`corrupt-database\`), the engine's, or else \`usage\`, \`failed\`,
+be written), the store's (\`corrupt-database\`), the engine's, \`unsupported-node\` (a Node.js older
+than 22.18, exit 2), or else \`usage\`, \`failed\`,
 \`denied\` or \`interrupted\` after the exit code; \`hint\` (the help to read) and \`details\` (more
 lines: a request id, the reasons a deletion was refused) are there when there is something to say.
 The error goes to **stderr**, as with \`gh … --json\` and \`kubectl … -o json\`, whose errors stay
