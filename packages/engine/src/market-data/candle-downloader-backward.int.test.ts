@@ -6,53 +6,16 @@
  * price jump where the old cache began, which a backtest traded on. Simulator over HTTP, real
  * SQLite files.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { BrokerClient, MemoryTokenCache } from '@hoga/connector';
-import { VirtualClock } from '@hoga/core';
-import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
-import { HogaDatabase } from '@hoga/store';
-import { DateTime } from 'luxon';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CandleDownloader, downloadTargets } from './candle-downloader.js';
+import type { HogaDatabase } from '@hoga/store';
+import { describe, expect, it } from 'vitest';
+import { candleDownloadSetup } from './candle-download.test-helper.js';
+import { type CandleDownloader, downloadTargets } from './candle-downloader.js';
 import { type DownloadProgress, progressLine } from './download-progress.js';
 
-const NOW = '2026-11-25T12:00:00.000+09:00';
-let sim: SimulatorHandle;
-let dir: string;
-const clients: BrokerClient[] = [];
-const dbs: HogaDatabase[] = [];
-
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 7, start: NOW, speed: 0, control: true });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'hoga-dl-back-'));
-});
-afterEach(() => {
-  for (const c of clients.splice(0)) c.close();
-  for (const d of dbs.splice(0)) d.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function open(name: string): HogaDatabase {
-  const db = HogaDatabase.open(join(dir, name));
-  dbs.push(db);
-  return db;
-}
+const files = candleDownloadSetup('hoga-dl-back-');
+const { open } = files;
 function downloader(db: HogaDatabase, events: DownloadProgress[] = []): CandleDownloader {
-  const clock = new VirtualClock(DateTime.fromISO(NOW).toMillis());
-  const client = new BrokerClient({
-    clock,
-    tokenCache: new MemoryTokenCache(),
-    config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
-  });
-  clients.push(client);
-  return new CandleDownloader({ client, cache: db.candles, clock, onProgress: (e) => events.push(e) });
+  return files.downloader(db, (e) => events.push(e));
 }
 /** Doubles every cached price of a series: the cache on the basis before a 2:1 split. */
 function onOldBasis(db: HogaDatabase, symbol: string, interval: string): void {

@@ -6,52 +6,12 @@
  * chart group's rate budget (shared by both processes at the broker) on candles already cached.
  * Simulator over HTTP, two connections to one real SQLite file.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { BrokerClient, MemoryTokenCache } from '@hoga/connector';
-import { VirtualClock } from '@hoga/core';
-import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
-import { HogaDatabase } from '@hoga/store';
-import { DateTime } from 'luxon';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CandleDownloader, downloadTargets } from './candle-downloader.js';
+import { describe, expect, it } from 'vitest';
+import { candleDownloadSetup } from './candle-download.test-helper.js';
+import { downloadTargets } from './candle-downloader.js';
 import { type DownloadProgress, progressLine } from './download-progress.js';
 
-const NOW = '2026-11-25T12:00:00.000+09:00';
-let sim: SimulatorHandle;
-let dir: string;
-const clients: BrokerClient[] = [];
-const dbs: HogaDatabase[] = [];
-
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 7, start: NOW, speed: 0, control: true });
-  dir = mkdtempSync(join(tmpdir(), 'hoga-dl-shared-'));
-});
-afterAll(async () => {
-  await sim.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-afterEach(() => {
-  for (const c of clients.splice(0)) c.close();
-  for (const d of dbs.splice(0)) d.close();
-});
-
-function open(name: string): HogaDatabase {
-  const db = HogaDatabase.open(join(dir, name));
-  dbs.push(db);
-  return db;
-}
-function downloader(db: HogaDatabase, onProgress?: (e: DownloadProgress) => void): CandleDownloader {
-  const clock = new VirtualClock(DateTime.fromISO(NOW).toMillis());
-  const client = new BrokerClient({
-    clock,
-    tokenCache: new MemoryTokenCache(),
-    config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
-  });
-  clients.push(client);
-  return new CandleDownloader({ client, cache: db.candles, clock, ...(onProgress ? { onProgress } : {}) });
-}
+const { open, downloader } = candleDownloadSetup('hoga-dl-shared-');
 const ALL = { start: 0, end: Number.MAX_SAFE_INTEGER };
 
 describe('CandleDownloader beside another process filling the same file', () => {
