@@ -27,21 +27,14 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
+/** Two weeks of daily bars of a KR and a US stock; the KR market was closed on the first day. */
+const RANGE = ['--symbols', '005930,AAPL', '--interval', '1d', '--from', '2026-10-05', '--to', '2026-10-16'];
+
 describe('a stored backtest whose first fill was in USD', () => {
   it('lists its commissions by currency as its report did, in text and in --json', async () => {
     const db = join(dir, 'runs.sqlite');
     const options = { cwd: dir, env: { HOME: home } };
-    const args = [
-      '--symbols',
-      '005930,AAPL',
-      '--interval',
-      '1d',
-      '--from',
-      '2026-10-05',
-      '--to',
-      '2026-10-16',
-    ];
-    const common = [...args, '--usd-krw', '1400', '--db', db];
+    const common = [...RANGE, '--usd-krw', '1400', '--db', db];
     const text = await hoga(['backtest', BUYS, ...common], options);
     expect(text.code, text.err).toBe(0);
     const json = await hoga(['backtest', BUYS, ...common, '--json'], options);
@@ -70,17 +63,7 @@ describe('a stored backtest whose first fill was in USD', () => {
   it("gives each --json trade its currency, as the stored run's trades read back", async () => {
     const db = join(dir, 'trades.sqlite');
     const options = { cwd: dir, env: { HOME: home } };
-    const range = [
-      '--symbols',
-      '005930,AAPL',
-      '--interval',
-      '1d',
-      '--from',
-      '2026-10-05',
-      '--to',
-      '2026-10-16',
-    ];
-    const json = await hoga(['backtest', BUYS, ...range, '--usd-krw', '1400', '--db', db, '--json'], options);
+    const json = await hoga(['backtest', BUYS, ...RANGE, '--usd-krw', '1400', '--db', db, '--json'], options);
     expect(json.code, json.err).toBe(0);
     const run = JSON.parse(json.out) as BacktestJson;
     // before: no currency, so a trade's `"commission": "1.44"` did not say whether won or dollars
