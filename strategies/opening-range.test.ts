@@ -105,6 +105,27 @@ describe('OpeningRange', () => {
     },
   );
 
+  it('sells the filled part of a buy it cancels in the last regular minute, flat by the close', async () => {
+    // KR: a breakout on the 15:14 bar; the 15:15 bar trades 50 shares, of which the buy of 10 may
+    // take a tenth (5); no trade after it until the bar closing at 15:30. Before, the cancel of the
+    // rest left its 5 shares held over the close: the sell waited for no open order, and the buy
+    // was still open (its cancel not answered yet) when the last timer looked
+    const flat = minuteBars('005930', [...Array.from({ length: 373 }, () => 70_000), 70_100], T0);
+    const thin = minuteBars('005930', [70_100], T0 + 374 * 60_000, 50);
+    const closeBar = T0 + 389 * 60_000;
+    const atClose = { ...(thin[0] as Bar), ts: closeBar, closeTime: closeBar, volume: 1_000_000 };
+    const rule = { rangeMinutes: 30, quantity: 10, flatMinutes: 15 };
+    const { outcome } = await backtestBars(
+      [{ strategyClass: OpeningRange, config: rule }],
+      [...flat, ...thin, atClose],
+    );
+    expect(outcome.refused).toEqual({});
+    const shares = (side: string) =>
+      outcome.trades.filter((t) => t.side === side).reduce((n, t) => n + Number(t.quantity.toFixed()), 0);
+    expect(shares('BUY')).toBe(5);
+    expect(shares('SELL')).toBe(5);
+  });
+
   it('knows the regular sessions of both markets, daylight saving time included', () => {
     const kr = regularSessionOf('KR', Date.parse('2026-03-02T09:01:00+09:00'));
     expect(kr).toEqual({

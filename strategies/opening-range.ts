@@ -12,8 +12,8 @@
  * `flatMinutes` before the regular close, a timer sells at market what the strategy still holds of
  * that market's symbols (whether or not a bar comes then), and a bar from then on sells a position
  * still held (a buy that filled after the timer). In the last regular minute a second timer cancels
- * a buy still unfilled (a thin stock with no trade since it was placed) and sells what is held: it
- * is flat by the close. An order is placed only while the broker takes a market order
+ * a buy still unfilled (a thin stock with no trade since it was placed) and sells what is held,
+ * the part such a buy filled once its cancel is answered: it is flat by the close. An order is placed only while the broker takes a market order
  * (`ctx.marketOrderAllowed`): the bar that closes at the regular close (15:30 KST, 16:00 New York)
  * is the after-market's first moment, where a market order is refused (`order-type-not-allowed`),
  * so nothing is placed on it. Bars outside the regular session (the KR after market, the US pre
@@ -87,11 +87,16 @@ interface DayRange {
   low: number;
 }
 
+/** The events that end an order. */
+const ENDED: ReadonlySet<string> = new Set(['OrderCanceled', 'OrderFilled', 'OrderExpired', 'OrderRejected']);
+
 /** Buys a break above the opening range, sells below it, and is flat by the close. */
 export default class OpeningRange extends Strategy<OpeningRangeConfig> {
   static readonly configSchema = Config;
 
   private readonly ranges = new Map<string, DayRange>();
+  /** The buys the last regular minute's timer cancelled: once canceled, what they filled is sold. */
+  private readonly cancelledLate = new Set<string>();
 
   override onStart(): void {
     if (this.ctx.universe.interval !== '1m') {
@@ -153,19 +158,32 @@ export default class OpeningRange extends Strategy<OpeningRangeConfig> {
           { symbol: order.symbol },
           'the buy has not filled by the last regular minute: cancelled',
         );
+        this.cancelledLate.add(order.clientOrderId);
         this.ctx.cancel(order.clientOrderId);
       }
     }
     for (const position of this.ctx.positions()) {
-      if (marketOfSymbol(position.symbol) !== market) continue;
-      if (this.ctx.openOrders(position.symbol).length > 0) continue;
-      if (!this.ctx.marketOrderAllowed(position.symbol)) continue;
-      this.ctx.log.info({ symbol: position.symbol }, `flat before the close: selling ${position.quantity}`);
-      this.ctx.sell(position.symbol, position.quantity);
+      if (marketOfSymbol(position.symbol) === market) this.sellAll(position.symbol);
     }
   }
 
+  /** Sells what is held of `symbol` at market, unless an order of it is open or the broker takes none now. */
+  private sellAll(symbol: string): void {
+    const position = this.ctx.position(symbol);
+    if (position === undefined || this.ctx.openOrders(symbol).length > 0) return;
+    if (!this.ctx.marketOrderAllowed(symbol)) return;
+    this.ctx.log.info({ symbol }, `flat before the close: selling ${position.quantity}`);
+    this.ctx.sell(symbol, position.quantity);
+  }
+
   override onOrderEvent(event: OrderEvent): void {
+    // a buy cancelled in the last regular minute may have filled in part (or whole, before the
+    // cancel reached it): sell what it filled once it ended (a KR sell is refused while a buy of the
+    // stock is still pending, so not before)
+    if (ENDED.has(event.type) && this.cancelledLate.delete(event.clientOrderId)) {
+      const order = this.ctx.order(event.clientOrderId);
+      if (order !== undefined) this.sellAll(order.symbol);
+    }
     if (event.type === 'OrderDenied' || event.type === 'OrderRejected') {
       this.ctx.log.warn({ clientOrderId: event.clientOrderId }, `order refused: ${event.reason}`);
     }
