@@ -100,4 +100,37 @@ describe('OrderTracker', () => {
       ]);
     });
   });
+
+  describe('.holdReplaced', () => {
+    it('holds a REPLACED report until the modify names the replacement, which OrderModified then names', () => {
+      const t = tracker();
+      t.expectCreated('A', 'chain');
+      t.observe(report('A', 'PENDING'));
+      expect(t.holdReplaced(report('A', 'REPLACED'), [9], 0)).toBe(true);
+      expect(t.sizes().held).toBe(1);
+      t.expectLinked('B', 'A', 'replacement');
+      t.observe(report('B', 'PENDING'));
+      expect(t.holdReplaced(report('A', 'REPLACED'), [9], 10)).toBe(false);
+      expect(t.sizes().held).toBe(0);
+      const [modified] = t.observe(report('A', 'REPLACED'));
+      expect(modified).toMatchObject({
+        type: 'OrderModified',
+        brokerOrderId: 'B',
+        previousBrokerOrderId: 'A',
+      });
+    });
+
+    it.each([
+      { label: 'no command is in flight', inFlightLater: [], atMs: 0 },
+      { label: 'the commands in flight at first sight ended unanswered', inFlightLater: [10], atMs: 100 },
+      { label: 'holdMs passed', inFlightLater: [9], atMs: HOLD_MS },
+    ])('takes a REPLACED report in when $label', ({ inFlightLater, atMs }) => {
+      const t = tracker();
+      t.expectCreated('A', 'chain');
+      t.observe(report('A', 'PENDING'));
+      if (atMs > 0) expect(t.holdReplaced(report('A', 'REPLACED'), [9], 0)).toBe(true);
+      expect(t.holdReplaced(report('A', 'REPLACED'), inFlightLater, atMs)).toBe(false);
+      expect(t.sizes().held).toBe(0);
+    });
+  });
 });

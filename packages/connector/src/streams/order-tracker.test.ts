@@ -136,5 +136,34 @@ describe('OrderTracker', () => {
       expect(tracker.has('A')).toBe(false);
       expect(tracker.has('B')).toBe(true);
     });
+
+    it("reads a cancel's record while its original works, and forgets an unread one with its original", () => {
+      const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
+      tracker.expectCreated('A', 'c1');
+      tracker.observe(report('A', 'PENDING', '5'));
+      tracker.expectLinked('X', 'A', 'cancel');
+      // the cancel's outcome is not known yet: its record may say the broker rejected it
+      expect(tracker.liveOrderIds()).toEqual(['A', 'X']);
+      expect(summary(tracker.observe(report('A', 'CANCELED', '5')))).toEqual(['OrderCanceled']);
+      expect(tracker.liveOrderIds()).toEqual([]);
+      const seenEnded = Date.parse('2026-11-23T10:00:05+09:00');
+      tracker.prune(seenEnded);
+      expect(tracker.has('X')).toBe(true);
+      tracker.prune(seenEnded + DEFAULT_ENDED_ORDER_RETAIN_MS);
+      expect(tracker.sizes().orders).toBe(0);
+    });
+  });
+
+  describe('.notFound', () => {
+    it('forgets a cancel the broker has no order for, and leaves any other order', () => {
+      const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
+      tracker.expectCreated('A', 'c1');
+      tracker.observe(report('A', 'PENDING', '5'));
+      tracker.expectLinked('X', 'A', 'cancel');
+      expect(tracker.notFound('A')).toBe(false);
+      expect(tracker.notFound('X')).toBe(true);
+      expect(tracker.liveOrderIds()).toEqual(['A']);
+      expect(tracker.has('X')).toBe(false);
+    });
   });
 });

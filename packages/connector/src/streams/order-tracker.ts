@@ -4,7 +4,8 @@
  * price), so each fill is emitted exactly once. An order the tracker does not know, seen while
  * order commands of this client are in flight, is held back until they end (or a bounded wait
  * runs out): it may be theirs, and its events must carry the caller's `clientOrderId` from the
- * first one on.
+ * first one on. A report showing an order `REPLACED` before this client's modify answered waits the
+ * same way, so the replacement is linked to it as when the answer came first.
  *
  * @module
  */
@@ -16,17 +17,15 @@ import {
   type Clock,
   clientOrderId,
   Decimal,
-  type Fill,
-  isCurrency,
-  Money,
   newEventId,
   type OrderEvent,
   type OrderEventBase,
-  type OrderSide,
   TERMINAL_BROKER_ORDER_STATUSES,
 } from '@hoga/core';
 import type { OrderRecord } from '../schemas/orders.js';
-import { endedAtDayEnd } from './order-day-end.js';
+import { CommandWaits } from './command-waits.js';
+import { fillBetween } from './order-fill.js';
+import { statusEvent } from './order-status-events.js';
 
 /** How an order id relates to the order the user placed. */
 type Role = 'order' | 'replacement' | 'cancel';
@@ -41,16 +40,6 @@ interface Tracked {
   last: OrderRecord | null;
   /** Scheduler time of the first {@link OrderTracker.prune} that saw it in a final state (NaN: not yet). */
   endedAtMs: number;
-}
-
-/** An unknown order waiting for the commands that may have made it. */
-interface Held {
-  /** Sequence numbers of the commands in flight when the order was first seen. */
-  readonly waitFor: ReadonlySet<number>;
-  /** Scheduler time after which it is taken for an order placed elsewhere. */
-  readonly until: number;
-  /** Its first report, when it was listed by the first poll (it then becomes the baseline). */
-  readonly baseline: OrderRecord | null;
 }
 
 const ZERO = new Decimal(0);
@@ -90,12 +79,26 @@ export function externalClientOrderId(orderId: string): ClientOrderId {
   return clientOrderId(`ext-${createHash('sha256').update(orderId).digest('hex').slice(0, 32)}`);
 }
 
+/** An order of its own (not a modify's or cancel's), tracked from `last` on. */
+function ownOrder(id: ClientOrderId, last: OrderRecord | null): Tracked {
+  return {
+    clientOrderId: id,
+    role: 'order',
+    baseQuantity: ZERO,
+    originalOrderId: null,
+    last,
+    endedAtMs: Number.NaN,
+  };
+}
+
 /** Keeps the last report of every live order and diffs new reports against it. */
 export class OrderTracker {
   private readonly orders = new Map<string, Tracked>();
   private readonly replacementOf = new Map<string, string>();
-  private readonly held = new Map<string, Held>();
-  private readonly holdMs: number;
+  /** Unknown orders waiting for the commands that may have made them (with the first poll's report). */
+  private readonly held: CommandWaits<OrderRecord | null>;
+  /** Orders read `REPLACED` whose replacement is not known yet, waiting for the modify's answer. */
+  private readonly replacedHeld: CommandWaits<null>;
   private readonly retainEndedMs: number;
 
   /**
@@ -106,18 +109,20 @@ export class OrderTracker {
     private readonly clock: Clock,
     options: OrderTrackerOptions = {},
   ) {
-    this.holdMs = options.holdMs ?? DEFAULT_ORDER_HOLD_MS;
+    this.held = new CommandWaits(options.holdMs ?? DEFAULT_ORDER_HOLD_MS);
+    this.replacedHeld = new CommandWaits(options.holdMs ?? DEFAULT_ORDER_HOLD_MS);
     this.retainEndedMs = options.retainEndedMs ?? DEFAULT_ENDED_ORDER_RETAIN_MS;
   }
 
-  /** How many orders, replacement links and held unknown orders are kept (a long run's memory). */
+  /** How many orders, replacement links and held reports are kept (a long run's memory). */
   sizes(): { orders: number; replacements: number; held: number } {
-    return { orders: this.orders.size, replacements: this.replacementOf.size, held: this.held.size };
+    const held = this.held.size + this.replacedHeld.size;
+    return { orders: this.orders.size, replacements: this.replacementOf.size, held };
   }
 
   /** Ids of unknown orders held back (to be decided on each poll, listed or not). */
   heldOrderIds(): string[] {
-    return [...this.held.keys()];
+    return this.held.ids();
   }
 
   /**
@@ -147,26 +152,68 @@ export class OrderTracker {
       this.held.delete(orderId);
       return false;
     }
-    const held = this.held.get(orderId) ?? {
-      waitFor: new Set(inFlight),
-      until: nowMs + this.holdMs,
-      baseline: atStart && typeof order !== 'string' ? order : null,
-    };
-    if (nowMs < held.until && inFlight.some((seq) => held.waitFor.has(seq))) {
-      this.held.set(orderId, held);
-      return true;
-    }
-    this.held.delete(orderId);
-    if (held.baseline !== null) this.baseline(held.baseline);
+    const baseline = atStart && typeof order !== 'string' ? order : null;
+    const { held, first } = this.held.check(orderId, inFlight, nowMs, baseline);
+    if (held) return true;
+    if (first !== null) this.baseline(first);
     else this.expectCreated(orderId, null);
     return false;
   }
 
-  /** Ids of orders not yet in a final state (to be read when they leave the OPEN list). */
+  /**
+   * Decides whether a report showing a tracked order `REPLACED`, while its replacement is not
+   * known, must wait: a modify sent through this client may have made the replacement, and only
+   * its answer names it. The report is then not taken in (the order is read again on the next
+   * poll) until every command in flight when it was first seen has ended, or `holdMs` has passed;
+   * so `OrderModified` names the replacement, its price and quantity, as when the answer came
+   * first. Once this answers false, observe the report.
+   *
+   * @param order - a report of a tracked order
+   * @param inFlight - sequence numbers of the commands in flight now
+   * @param nowMs - scheduler time
+   */
+  holdReplaced(order: OrderRecord, inFlight: readonly number[], nowMs: number): boolean {
+    const tracked = this.orders.get(order.orderId);
+    if (
+      order.status !== BrokerOrderStatus.REPLACED ||
+      tracked === undefined ||
+      tracked.role === 'cancel' ||
+      tracked.last?.status === BrokerOrderStatus.REPLACED ||
+      this.replacementOf.has(order.orderId)
+    ) {
+      this.replacedHeld.delete(order.orderId);
+      return false;
+    }
+    return this.replacedHeld.check(order.orderId, inFlight, nowMs, null).held;
+  }
+
+  /**
+   * Ids of orders to read when they are not in the OPEN list: those not yet in a final state. A
+   * cancel's record is read only while its original has not ended `CANCELED` (that is the
+   * cancel's outcome; the record can only add that the cancel was rejected).
+   */
   liveOrderIds(): string[] {
     return [...this.orders.entries()]
       .filter(([, t]) => t.last === null || !TERMINAL_BROKER_ORDER_STATUSES.has(t.last.status))
+      .filter(([, t]) => {
+        if (t.role !== 'cancel' || t.originalOrderId === null) return true;
+        const original = this.orders.get(t.originalOrderId);
+        return original !== undefined && original.last?.status !== BrokerOrderStatus.CANCELED;
+      })
       .map(([id]) => id);
+  }
+
+  /**
+   * Takes in that the broker has no order under an id (404 `order-not-found`). The record a
+   * cancel's answer names may not be an order the broker keeps: that cancel is forgotten, its
+   * outcome read on the original (true). Any other order is left as it was (false: a failure).
+   *
+   * @param orderId - the id the detail read was refused for
+   */
+  notFound(orderId: string): boolean {
+    if (this.orders.get(orderId)?.role !== 'cancel') return false;
+    this.orders.delete(orderId);
+    return true;
   }
 
   /**
@@ -202,14 +249,10 @@ export class OrderTracker {
   expectCreated(orderId: string, id: string | null): void {
     this.held.delete(orderId);
     if (this.orders.has(orderId)) return;
-    this.orders.set(orderId, {
-      clientOrderId: id === null ? externalClientOrderId(orderId) : clientOrderId(id),
-      role: 'order',
-      baseQuantity: ZERO,
-      originalOrderId: null,
-      last: null,
-      endedAtMs: Number.NaN,
-    });
+    this.orders.set(
+      orderId,
+      ownOrder(id === null ? externalClientOrderId(orderId) : clientOrderId(id), null),
+    );
   }
 
   /**
@@ -232,7 +275,10 @@ export class OrderTracker {
       last: null,
       endedAtMs: Number.NaN,
     });
-    if (role === 'replacement') this.replacementOf.set(originalOrderId, orderId);
+    if (role === 'replacement') {
+      this.replacementOf.set(originalOrderId, orderId);
+      this.replacedHeld.delete(originalOrderId);
+    }
   }
 
   /**
@@ -247,14 +293,7 @@ export class OrderTracker {
       tracked.last = order;
       return;
     }
-    this.orders.set(order.orderId, {
-      clientOrderId: externalClientOrderId(order.orderId),
-      role: 'order',
-      baseQuantity: ZERO,
-      originalOrderId: null,
-      last: order,
-      endedAtMs: Number.NaN,
-    });
+    this.orders.set(order.orderId, ownOrder(externalClientOrderId(order.orderId), order));
   }
 
   /**
@@ -265,14 +304,7 @@ export class OrderTracker {
   observe(order: OrderRecord): OrderEvent[] {
     let tracked = this.orders.get(order.orderId);
     if (tracked === undefined) {
-      tracked = {
-        clientOrderId: externalClientOrderId(order.orderId),
-        role: 'order',
-        baseQuantity: ZERO,
-        originalOrderId: null,
-        last: null,
-        endedAtMs: Number.NaN,
-      };
+      tracked = ownOrder(externalClientOrderId(order.orderId), null);
       this.orders.set(order.orderId, tracked);
     }
     const previous = tracked.last;
@@ -300,52 +332,18 @@ export class OrderTracker {
     if (previous === null && tracked.role === 'order') {
       events.push({ ...base(order.orderedAt.toMillis()), type: 'OrderAccepted', brokerOrderId: brokerId });
     }
-    const fill = this.fillBetween(tracked, previous, order);
+    const fill = fillBetween(tracked, previous, order, now);
     if (fill !== null) {
       const complete =
         order.status === BrokerOrderStatus.FILLED || order.execution.filledQuantity.gte(order.quantity);
       events.push({ ...base(fill.tsEvent), type: complete ? 'OrderFilled' : 'OrderPartiallyFilled', fill });
     }
     if (previous?.status === order.status) return events;
-    switch (order.status) {
-      case BrokerOrderStatus.CANCELED:
-        // a DAY order the broker ended with its trading day (the wire has no EXPIRED)
-        if (endedAtDayEnd(order))
-          events.push({ ...base(order.canceledAt?.toMillis() ?? now), type: 'OrderExpired' });
-        else
-          events.push({
-            ...base(order.canceledAt?.toMillis() ?? now),
-            type: 'OrderCanceled',
-            brokerOrderId: brokerId,
-          });
-        break;
-      case BrokerOrderStatus.REJECTED:
-        events.push({ ...base(now), type: 'OrderRejected', reason: 'rejected by the broker' });
-        break;
-      case BrokerOrderStatus.REPLACE_REJECTED:
-        events.push({
-          ...base(now),
-          type: 'OrderModifyRejected',
-          reason: 'the broker rejected the modification',
-          sent: true,
-        });
-        break;
-      case BrokerOrderStatus.REPLACED: {
-        const next = this.replacementOf.get(order.orderId);
-        const replacement = next === undefined ? undefined : this.orders.get(next)?.last;
-        events.push({
-          ...base(now),
-          type: 'OrderModified',
-          brokerOrderId: brokerOrderId(next ?? order.orderId),
-          previousBrokerOrderId: brokerId,
-          ...(replacement?.price ? { price: replacement.price } : {}),
-          ...(replacement ? { quantity: replacement.quantity } : {}),
-        });
-        break;
-      }
-      default:
-        break;
-    }
+    const next = this.replacementOf.get(order.orderId);
+    const replacement =
+      next === undefined ? null : { orderId: next, last: this.orders.get(next)?.last ?? null };
+    const event = statusEvent(order, base, now, replacement);
+    if (event !== null) events.push(event);
     return events;
   }
 
@@ -353,7 +351,8 @@ export class OrderTracker {
    * Forgets orders that reached a final state (their events were emitted) at least `retainEndedMs`
    * ago, with their replacement links; a replaced order is kept while its replacement still works.
    * Until then a late report of an ended order (an OPEN list that lags, a detail read answered late)
-   * is diffed against its last one, so it emits nothing and is never taken for a new order.
+   * is diffed against its last one, so it emits nothing and is never taken for a new order. A
+   * cancel whose record was never read is forgotten with its original.
    *
    * @param nowMs - scheduler time (the same as {@link holdUnknown}'s)
    */
@@ -371,34 +370,9 @@ export class OrderTracker {
       this.orders.delete(id);
       this.replacementOf.delete(id);
     }
-  }
-
-  private fillBetween(tracked: Tracked, previous: OrderRecord | null, order: OrderRecord): Fill | null {
-    const was = previous?.execution ?? null;
-    const now = order.execution;
-    const prevQty = was?.filledQuantity ?? ZERO;
-    const delta = now.filledQuantity.minus(prevQty);
-    if (delta.lte(0)) return null;
-    const prevAmount = was?.filledAmount ?? prevQty.times(was?.averageFilledPrice ?? ZERO);
-    const amount =
-      now.filledAmount ?? now.filledQuantity.times(now.averageFilledPrice ?? order.price ?? ZERO);
-    const price = amount.minus(prevAmount).dividedBy(delta);
-    const currency = isCurrency(order.currency) ? order.currency : 'KRW';
-    const commission = (now.commission ?? ZERO).minus(was?.commission ?? ZERO);
-    const tax = now.tax === null ? null : now.tax.minus(was?.tax ?? ZERO);
-    const cumulative = tracked.baseQuantity.plus(now.filledQuantity);
-    return {
-      fillId: `${order.orderId}:${now.filledQuantity.toFixed()}`,
-      clientOrderId: tracked.clientOrderId,
-      brokerOrderId: brokerOrderId(order.orderId),
-      symbol: order.symbol,
-      side: order.side as OrderSide,
-      quantity: delta,
-      price,
-      commission: Money.of(commission, currency),
-      ...(tax?.gt(0) ? { tax: Money.of(tax, currency) } : {}),
-      cumulativeQuantity: cumulative,
-      tsEvent: now.filledAt?.toMillis() ?? this.clock.nowMs(),
-    };
+    for (const [id, t] of this.orders) {
+      if (t.role === 'cancel' && t.originalOrderId !== null && !this.orders.has(t.originalOrderId))
+        this.orders.delete(id);
+    }
   }
 }

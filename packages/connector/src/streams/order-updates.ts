@@ -1,10 +1,12 @@
 /**
  * `orderUpdates$`: polls the OPEN order list, reads the detail of every order whose row changed and
  * of every tracked order that left the list (filled, cancelled, rejected or replaced between two
- * polls), and emits the differences as core order events, each fill exactly once. An order it
+ * polls; a cancel's record only while its original has not ended cancelled, and not after the
+ * broker answered it has no such order), and emits the differences as core order events, each fill exactly once. An order it
  * does not know, listed while a create, modify or cancel of this client is in flight, is held
  * back until those end (at most `holdMs`), so an order listed before its create answered still
- * carries the caller's `clientOrderId`.
+ * carries the caller's `clientOrderId`; an order read `REPLACED` before this client's modify
+ * answered is read again until the answer names its replacement (at most `holdMs` too).
  *
  * @module
  */
@@ -12,6 +14,7 @@ import { type OrderEvent, RateLimitGroup } from '@hoga/core';
 import { asyncScheduler, defer, mergeMap, Observable, type SchedulerLike } from 'rxjs';
 import type { BrokerClient } from '../client/broker-client.js';
 import type { OrderCommandNotice } from '../client/order-operations.js';
+import { NotFoundError } from '../errors.js';
 import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import { OrderTracker, type OrderTrackerOptions } from './order-tracker.js';
 import type { PollScheduler } from './poll-scheduler.js';
@@ -70,9 +73,15 @@ export function orderUpdates(
       let failure: { error: unknown } | null = null;
       const read = async (orderId: string): Promise<OrderEvent[]> => {
         try {
-          return tracker.observe(await client.getOrder(orderId, call));
+          const record = await client.getOrder(orderId, call);
+          // REPLACED before this client's modify answered: read again until the answer links it
+          if (tracker.holdReplaced(record, inFlight(), scheduler.now())) return [];
+          return tracker.observe(record);
         } catch (error) {
           if (signal.aborted) throw error;
+          // a cancel's answer may name no order the broker keeps: its original tells the outcome
+          if (error instanceof NotFoundError && error.code === 'order-not-found' && tracker.notFound(orderId))
+            return [];
           failure ??= { error };
           return [];
         }

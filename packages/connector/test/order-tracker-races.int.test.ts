@@ -1,0 +1,223 @@
+/**
+ * `orderUpdates$` over the simulator, one poll at a time: each poll of the stream starts when the
+ * test lets it, and a modify's answer reaches the client when the test lets it, so the order of
+ * the broker's reports and the client's answers is the test's, not the timers'.
+ */
+import { Decimal, newClientOrderId, type OrderEvent } from '@hoga/core';
+import type { SchedulerLike } from 'rxjs';
+import { asyncScheduler } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CallSpec } from '../src/client/request-executor.js';
+import { type OrderTracker, orderUpdates, PollScheduler } from '../src/index.js';
+import { type SimFixture, startFixture } from './simulator-fixture.js';
+
+/** A KR stock whose lowest bid rests without filling in a frozen market. */
+const SYMBOL = '035420';
+
+let fx: SimFixture;
+
+beforeEach(async () => {
+  fx = await startFixture({ speed: 1 });
+  // a frozen market: the resting order never fills
+  fx.sim.setSpeed(0);
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await fx.close();
+});
+
+/** A promise with its resolver. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+/**
+ * Subscribes to `orderUpdates` whose polls wait for {@link Driven.poll}. The stream's scheduler
+ * stands still, so an order is held only for as long as a command is in flight.
+ */
+function drivenStream() {
+  const events: OrderEvent[] = [];
+  const errors: unknown[] = [];
+  let tracker: OrderTracker | undefined;
+  let started = gate();
+  let ended = gate();
+  const list = fx.client.listOrders.bind(fx.client);
+  vi.spyOn(fx.client, 'listOrders').mockImplementation(async (query, options) => {
+    await started.promise;
+    started = gate();
+    return list(query, options);
+  });
+  const still: SchedulerLike = { now: () => 0, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
+  const polls = new PollScheduler({ rateOf: () => 100, onError: (e) => errors.push(e) });
+  const sub = orderUpdates(fx.client, polls, 0, {
+    scheduler: still,
+    onTracker: (t) => {
+      tracker = t;
+      const prune = t.prune.bind(t);
+      // a poll ends with its prune (a failed read is reported just after it)
+      vi.spyOn(t, 'prune').mockImplementation((nowMs) => {
+        prune(nowMs);
+        ended.open();
+      });
+    },
+  }).subscribe((e) => events.push(e));
+  return {
+    events,
+    errors,
+    tracker: () => tracker!,
+    /** Runs one poll of the stream to its end. */
+    async poll(): Promise<void> {
+      ended = gate();
+      started.open();
+      await ended.promise;
+      // the poll's failure, if any, is reported once its generator returned
+      await new Promise((r) => setTimeout(r, 0));
+    },
+    stop: () => sub.unsubscribe(),
+  };
+}
+
+/** Holds back the answer of the next modify until `release`; `applied` settles once the broker answered it. */
+function holdModifyAnswer(): { applied: Promise<void>; release: () => void } {
+  const applied = gate();
+  const release = gate();
+  const executor = fx.client.executor;
+  const execute = executor.execute.bind(executor);
+  vi.spyOn(executor, 'execute').mockImplementation(async (spec, options) => {
+    const answer = await execute(spec as CallSpec<unknown>, options);
+    if (spec.endpoint === 'modifyOrder') {
+      applied.open();
+      await release.promise;
+    }
+    return answer as never;
+  });
+  return { applied: applied.promise, release: release.open };
+}
+
+/** Type, client id and, for a modify, `replacement<-original price quantity`. */
+function summary(events: readonly OrderEvent[]): string[] {
+  return events.map((e) =>
+    e.type === 'OrderModified'
+      ? `${e.type} ${e.clientOrderId} ${e.brokerOrderId}<-${e.previousBrokerOrderId} ${e.price?.toFixed()} ${e.quantity?.toFixed()}`
+      : `${e.type} ${e.clientOrderId}`,
+  );
+}
+
+async function placeResting(clientOrderId: string) {
+  const book = await fx.client.getOrderbook(SYMBOL);
+  const low = book.bids.at(-1)!.price;
+  const nextUp = book.bids.at(-2)!.price;
+  const created = await fx.client.createOrder({
+    symbol: SYMBOL,
+    side: 'BUY',
+    orderType: 'LIMIT',
+    quantity: new Decimal(2),
+    price: low,
+    clientOrderId,
+  });
+  return { orderId: created.orderId, nextUp };
+}
+
+describe('orderUpdates over the simulator, poll by poll', () => {
+  it.each([
+    { label: 'the modify answered before the next poll', pollFirst: false },
+    { label: 'the poll saw the original REPLACED before the answer', pollFirst: true },
+  ])(
+    'links the replacement to the original order when $label',
+    async ({ pollFirst }) => {
+      const stream = drivenStream();
+      await stream.poll();
+      const id = newClientOrderId('chain');
+      const { orderId, nextUp } = await placeResting(id);
+      await stream.poll();
+
+      const answer = holdModifyAnswer();
+      const modify = fx.client.modifyOrder(orderId, {
+        orderType: 'LIMIT',
+        price: nextUp,
+        quantity: new Decimal(1),
+      });
+      await answer.applied;
+      if (pollFirst) await stream.poll();
+      answer.release();
+      const modified = await modify;
+      if (modified.kind !== 'acknowledged') throw new Error('modify not acknowledged');
+      await stream.poll();
+      await stream.poll();
+      stream.stop();
+
+      expect(summary(stream.events)).toEqual([
+        `OrderAccepted ${id}`,
+        `OrderModified ${id} ${modified.orderId}<-${orderId} ${nextUp.toFixed()} 1`,
+      ]);
+      expect(stream.errors).toEqual([]);
+    },
+    20_000,
+  );
+
+  /** Places a resting order, lets a poll accept it, cancels it and counts the detail reads of the cancel's id. */
+  async function cancelAfterAccepted(stream: ReturnType<typeof drivenStream>, answer404: boolean) {
+    const id = newClientOrderId('cancel');
+    const { orderId } = await placeResting(id);
+    await stream.poll();
+    let cancelId: string | null = null;
+    let cancelReads = 0;
+    const read = fx.client.getOrder.bind(fx.client);
+    vi.spyOn(fx.client, 'getOrder').mockImplementation((orderId, options) => {
+      if (orderId !== cancelId) return read(orderId, options);
+      cancelReads++;
+      // a broker that keeps no order under the id a cancel answered: 404 order-not-found over HTTP
+      return read(answer404 ? `gone-${orderId}` : orderId, options);
+    });
+    const canceled = await fx.client.cancelOrder(orderId);
+    if (canceled.kind !== 'acknowledged') throw new Error('cancel not acknowledged');
+    cancelId = canceled.orderId;
+    return { id, orderId, cancelId: canceled.orderId, reads: () => cancelReads };
+  }
+
+  it('forgets a cancel whose id the broker answers 404 order-not-found for, and says OrderCanceled once', async () => {
+    const stream = drivenStream();
+    await stream.poll();
+    const cancel = await cancelAfterAccepted(stream, true);
+    for (let i = 0; i < 4; i++) await stream.poll();
+    stream.stop();
+
+    expect(summary(stream.events)).toEqual([`OrderAccepted ${cancel.id}`, `OrderCanceled ${cancel.id}`]);
+    // read once, never again, and not reported as a failed poll
+    expect(cancel.reads()).toBe(1);
+    expect(stream.errors).toEqual([]);
+    expect(stream.tracker().liveOrderIds()).toEqual([]);
+  }, 20_000);
+
+  it('stops reading a cancel whose detail keeps failing once its original is read cancelled', async () => {
+    const stream = drivenStream();
+    await stream.poll();
+    const cancel = await cancelAfterAccepted(stream, false);
+    fx.sim.injectFault({ kind: 'internal-error', path: `/api/v1/orders/${cancel.cancelId}`, method: 'GET' });
+    for (let i = 0; i < 4; i++) await stream.poll();
+    stream.stop();
+
+    expect(summary(stream.events)).toEqual([`OrderAccepted ${cancel.id}`, `OrderCanceled ${cancel.id}`]);
+    // the poll that read the original cancelled still read the cancel's record; no poll after it
+    expect(cancel.reads()).toBe(1);
+    expect(stream.errors).toHaveLength(1);
+    expect((stream.errors[0] as Error).message).toMatch(/internal-error/);
+    expect(stream.tracker().liveOrderIds()).toEqual([]);
+  }, 30_000);
+
+  it("still reads a readable cancel's record: OrderCanceled once, nothing reported", async () => {
+    const stream = drivenStream();
+    await stream.poll();
+    const cancel = await cancelAfterAccepted(stream, false);
+    for (let i = 0; i < 3; i++) await stream.poll();
+    stream.stop();
+
+    expect(summary(stream.events)).toEqual([`OrderAccepted ${cancel.id}`, `OrderCanceled ${cancel.id}`]);
+    expect(cancel.reads()).toBe(1);
+    expect(stream.errors).toEqual([]);
+  }, 20_000);
+});
