@@ -107,9 +107,12 @@ export class RunEventRecorder implements EventRecorder {
    */
   private own: ReadonlySet<string> | null = null;
 
-  /** Counts only the refusals of these strategies' orders from now on (see `own`). */
-  countOnly(strategyIds: Iterable<string>): void {
-    this.own = new Set(strategyIds);
+  /**
+   * Counts only the refusals of these strategies' orders from now on (see `own`): the session's
+   * own set (`SessionRecord.own`), by which its trades are counted too.
+   */
+  countOnly(strategyIds: ReadonlySet<string>): void {
+    this.own = strategyIds;
   }
 
   /** @inheritdoc */

@@ -179,7 +179,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
   /** Set once the risk gate exists: successful order polls keep its stale-data monitor fresh. */
   let pollSucceeded: () => void = () => undefined;
   const mode = await bindModeVenue(o, marks, () => pollSucceeded());
-  const { manager, venue, liveVenue, paperAccount, brokerAccount } = mode;
+  const { manager, liveVenue, paperAccount, brokerAccount } = mode;
 
   /** Aborted when the run stops: the risk gate's background reads still queued end at once. */
   const halt = new AbortController();
@@ -216,19 +216,11 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     // read when the session ends: the bar delivery exists by then
     counts: () => ({ refused: recorder.refusals.counts(), halts: halts.counts(), bars: bars.bars }),
   });
-  // the session's own: the fills and refusals of its strategies' orders (its order polls count
-  // other strategies' too), as its stored trades are
-  const own = new Set<string>(runtime.hosts.map((h) => h.strategyId));
-  recorder.countOnly(own);
-  let fills = 0;
+  // the session's figures are of its own strategies' orders (its order polls count other
+  // strategies' too): its refusals counted by the record's set, as its trades and fills are
+  recorder.countOnly(record.own);
   const subscriptions: Subscription[] = [];
   subscriptions.push(risk.module.gateway.changes$.subscribe((change) => halts.note(change)));
-  subscriptions.push(
-    venue.events$.subscribe((event) => {
-      if (event.type !== 'OrderFilled' && event.type !== 'OrderPartiallyFilled') return;
-      if (event.strategyId !== undefined && own.has(event.strategyId)) fills++;
-    }),
-  );
 
   let stopped = false;
   let unstored: number | null = null;
@@ -293,7 +285,15 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     manager,
     failed,
     status: (): LiveStatus =>
-      liveStatus(o, { mode, portfolio, fills, bars, refusals: recorder.refusals, risk, atStart }),
+      liveStatus(o, {
+        mode,
+        portfolio,
+        fills: record.fills,
+        bars,
+        refusals: recorder.refusals,
+        risk,
+        atStart,
+      }),
     cancelOpenOrders: (): Promise<CancelOnStopResult> => cancelOpenOrders(o, mode, runtime),
     unstoredAtStop: () => unstored,
     paperCash: (currency) => paperAccount?.ledger.cash(currency) ?? null,

@@ -74,6 +74,14 @@ export class SessionRecord {
   private readonly unstored: { readonly at: number; readonly trade: SessionTrade }[] = [];
   /** How many of its strategies' fills the session routed. */
   private routed = 0;
+  /**
+   * The session's own strategies, the one set its figures are counted by: its trades (and the
+   * status line's fills) and its refused orders are of these strategies' orders only. A live
+   * engine's order polls count the fills and ends of strategies it does not run too (another
+   * engine's that is down, `hoga order`'s), which go to their strategies' books, not to this
+   * session's figures.
+   */
+  readonly own: ReadonlySet<string>;
   private finished = false;
   /** The day (`sessionDayKey`) of the last look for a day's end: every day before it ended. */
   private day: number;
@@ -129,10 +137,10 @@ export class SessionRecord {
         break;
       }
     }
-    // a session's trades are its own strategies' fills: an engine's order polls count the fills of
-    // strategies it does not run too (another engine's that is down, `hoga order`'s), whose
-    // strategies' books take them (before, they were among this session's trades and commissions)
+    // a session's trades are its own strategies' fills (see `own`; before, another strategy's
+    // fills an engine's poll counted were among this session's trades and commissions)
     const own = new Set<string>(runtime.hosts.map((h) => h.strategyId));
+    this.own = own;
     runtime.onFillRouted((fill, event) => {
       if (event.strategyId === undefined || !own.has(event.strategyId)) return;
       const trade: SessionTrade = {
@@ -245,6 +253,11 @@ export class SessionRecord {
       commissions: now.commissions.minus(start.commissions),
       taxes: now.taxes.minus(start.taxes),
     };
+  }
+
+  /** How many fills of its own strategies' orders the session routed so far (the status line's `fills`). */
+  get fills(): number {
+    return this.routed;
   }
 
   /** How many of the session's fills are held in memory: those the store refused. */
