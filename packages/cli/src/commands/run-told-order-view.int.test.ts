@@ -17,6 +17,7 @@ afterEach(closeSessions);
 
 /** A stored session as `hoga db runs --kind live --json` lists it. */
 interface StoredSession {
+  readonly runId: string;
   readonly strategy: string;
   /** Null for a session killed outright. */
   readonly stats: { trades: number; refused?: Record<string, number> } | null;
@@ -26,6 +27,18 @@ interface StoredSession {
 async function endedSessions(s: Session, strategy: string): Promise<StoredSession[]> {
   const sessions = await s.hoga<StoredSession[]>(['db', 'runs', '--kind', 'live']);
   return sessions.filter((x) => x.strategy === strategy && x.stats !== null);
+}
+
+/** What `hoga db runs --id RUN --json` stores of a session: its trades, and each strategy's part. */
+async function storedRun(
+  s: Session,
+  runId: string,
+): Promise<{ trades: unknown[]; parts: [string, number][] }> {
+  const run = await s.hoga<{
+    trades: unknown[];
+    stats: { byStrategy?: { strategyId: string; trades: number }[] } | null;
+  }>(['db', 'runs', '--id', runId]);
+  return { trades: run.trades, parts: (run.stats?.byStrategy ?? []).map((p) => [p.strategyId, p.trades]) };
 }
 
 async function stopped(run: Running): Promise<string> {
@@ -69,8 +82,13 @@ describe('hoga run --mode live started again: what it is told of its orders', ()
     expect((await endedSessions(s, 'Other')).map((x) => x.stats?.trades)).toEqual([0]);
     expect(Math.max(...statusFills(otherOut))).toBe(0);
     // the restarted session: the fill was booked before it (its books open with it), not its own
-    expect((await endedSessions(s, 'CrashPlan')).map((x) => x.stats?.trades)).toEqual([0]);
+    const [restarted] = await endedSessions(s, 'CrashPlan');
+    expect(restarted?.stats?.trades).toBe(0);
     expect(Math.max(...statusFills(thirdOut))).toBe(0);
+    // `hoga db runs --id` of either session says the same: no trade, none in its strategy's part
+    const [others] = await endedSessions(s, 'Other');
+    expect(await storedRun(s, others?.runId ?? '')).toEqual({ trades: [], parts: [['Other', 0]] });
+    expect(await storedRun(s, restarted?.runId ?? '')).toEqual({ trades: [], parts: [['CrashPlan', 0]] });
   }, 300_000);
 
   it('fills its own reconcile finds: the order known as it stands at each, its fills counted once', async () => {
