@@ -299,7 +299,7 @@ export class SessionRecord {
       // each strategy's part, in the order given, as a backtest stores it (hoga db runs --id prints
       // one row per strategy when there are several)
       const byStrategy = strategyStats(
-        runtime.hosts.map((h) => h.strategyId),
+        [...this.own],
         trades,
         Object.keys(stats.commissions).sort(),
         (id, currency) => this.sessionTotals(id, currency as Currency),
