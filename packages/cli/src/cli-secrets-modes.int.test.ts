@@ -2,7 +2,7 @@
  * Under `umask 000` (every new file and directory open to all, unless made otherwise), what hoga
  * makes that holds the access token, or the account's orders, is still its owner's alone.
  */
-import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
@@ -57,6 +57,64 @@ describe('under umask 000', () => {
       log: modeOf(logFile),
     }).toEqual({ data: '700', db: '600', commands: '600', tokensDir: '700', tokens: '600', log: '600' });
   });
+});
+
+describe('an existing --log-file', () => {
+  // Before: only a new log file was made 0600; an existing one others could read (0644) stayed so
+  // while hoga appended the account's orders to it.
+  it("that others can read is made the owner's only before a record is written to it", async () => {
+    const logFile = join(dir, 'existing.log');
+    writeFileSync(logFile, 'earlier lines\n', { mode: 0o644 });
+    chmodSync(logFile, 0o644);
+    const run = await hoga(
+      [
+        'order',
+        'buy',
+        '005930',
+        '1',
+        '--limit',
+        '60000',
+        '--db',
+        join(dir, 'existing.sqlite'),
+        '--log-file',
+        logFile,
+      ],
+      {
+        env: {
+          HOGA_BASE_URL: sim.url,
+          HOGA_CLIENT_ID: 'sim-client',
+          HOGA_CLIENT_SECRET: 'sim-secret',
+          HOGA_TOKEN_FILE: join(dir, 'existing-tokens.json'),
+        },
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(readFileSync(logFile, 'utf8')).toMatch(/^earlier lines\n\{/);
+    expect(modeOf(logFile)).toBe('600');
+  });
+
+  // Another user's file is not hoga's to change: the user is told, and the records still go there.
+  it.runIf(process.getuid?.() === 0)(
+    'of another user that others can read is named on stderr with its mode, and left as it is',
+    async () => {
+      const logFile = join(dir, 'someone-elses.log');
+      writeFileSync(logFile, '', { mode: 0o666 });
+      chmodSync(logFile, 0o666);
+      chownSync(logFile, 65534, 65534);
+      const run = await hoga(['quote', '005930', '--log-file', logFile], {
+        env: {
+          HOGA_BASE_URL: sim.url,
+          HOGA_CLIENT_ID: 'sim-client',
+          HOGA_CLIENT_SECRET: 'sim-secret',
+          HOGA_TOKEN_FILE: join(dir, 'someone-elses-tokens.json'),
+        },
+      });
+      expect(run.code).toBe(0);
+      expect(readFileSync(logFile, 'utf8')).toContain('requesting an access token');
+      expect(run.err).toContain(`--log-file ${logFile} can be read by other users (mode 0666)`);
+      expect(modeOf(logFile)).toBe('666');
+    },
+  );
 });
 
 describe('a process a strategy starts', () => {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, statSync } from 'node:fs';
 import { type Clock, createLogger, formatKst, type Logger, toKst } from '@hoga/core';
 import { cliRuntime, humanLine, LEVEL_NAMES } from './cli-runtime.js';
 
@@ -20,6 +20,7 @@ function cliLogger(
 ): Logger {
   const { verbose, logFile } = cliRuntime;
   let fileBroken = false;
+  let fileChecked = false;
   const destination = {
     write(line: string): void {
       let record: Record<string, unknown>;
@@ -33,6 +34,10 @@ function cliLogger(
       if (logFile !== undefined && !fileBroken) {
         const stamped: Record<string, unknown> = { ...record, level: LEVEL_NAMES[level] ?? level };
         if (engineTime !== undefined) stamped.engineTime = engineTime();
+        if (!fileChecked) {
+          fileChecked = true;
+          keepLogFilePrivate(logFile);
+        }
         try {
           // Created readable by its owner only: it holds the account's orders, fills and positions.
           appendFileSync(logFile, `${JSON.stringify(stamped)}\n`, { mode: 0o600 });
@@ -48,6 +53,34 @@ function cliLogger(
     },
   };
   return createLogger({ level: verbose || logFile !== undefined ? 'debug' : quietLevel, destination });
+}
+
+/**
+ * An existing log file group or others can read is made 0600 before the first record goes to it
+ * when it is the user's (the records hold the account's orders, fills and positions); one that is
+ * not the user's is left as it is and named on stderr with its mode. A new file is made 0600 by
+ * the append itself.
+ */
+function keepLogFilePrivate(file: string): void {
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(file);
+  } catch {
+    return;
+  }
+  if (!stat.isFile() || (stat.mode & 0o077) === 0) return;
+  if (stat.uid === process.getuid?.()) {
+    try {
+      chmodSync(file, 0o600);
+      return;
+    } catch {
+      // told below, as for a file of another user
+    }
+  }
+  const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
+  process.stderr.write(
+    `hoga: --log-file ${file} can be read by other users (mode ${mode}) and hoga may not change that: its records hold the account's orders and positions; chmod 600 it or give another file\n`,
+  );
 }
 
 /** Words for the usual reasons a log file stops taking records. */
