@@ -41,7 +41,13 @@ export function createProgram(): Command {
 
   finishCommands(program);
   program.hook('preAction', async (_program, action) => {
-    const flags = action.opts<{ profile?: string; verbose?: boolean; logFile?: string; json?: unknown }>();
+    const flags = action.opts<{
+      profile?: string;
+      verbose?: boolean;
+      logFile?: string;
+      json?: unknown;
+      baseUrl?: string;
+    }>();
     cliRuntime.verbose = flags.verbose === true;
     cliRuntime.json = flags.json === true && acceptsJson(action);
     cliRuntime.logFile = flags.logFile;
@@ -50,6 +56,9 @@ export function createProgram(): Command {
     if (commandPath(action) !== 'run') await releaseStartupInterruptSoon();
     const { applyProfile } = await import('./config/profile.js');
     applyProfile(flags.profile, process.cwd(), process.env);
+    // a password in the broker's address is refused before anything shows or keeps it
+    const { refuseCredentialsInBaseUrl } = await import('./config/base-url.js');
+    refuseCredentialsInBaseUrl(flags.baseUrl ?? process.env.HOGA_BASE_URL);
     // the client secret is the connection's alone: no process the command starts inherits it
     const { holdClientSecret } = await import('./commands/broker/client-secret.js');
     holdClientSecret(process.env);
@@ -104,7 +113,10 @@ function finishCommands(command: Command): void {
     }
     if (!has('--log-file')) {
       command.addOption(
-        new Option('--log-file <file>', 'append every log record to this file as JSON lines'),
+        new Option(
+          '--log-file <file>',
+          'append every log record to this file as JSON lines (made readable by you only, 0600, an existing one too)',
+        ),
       );
     }
   }

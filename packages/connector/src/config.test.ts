@@ -20,6 +20,7 @@ describe('parseConnectorConfig', () => {
   it.each([
     { input: { ...valid, baseUrl: 'ftp://x' }, field: 'baseUrl' },
     { input: { ...valid, baseUrl: 'not a url' }, field: 'baseUrl' },
+    { input: { ...valid, baseUrl: 'http://user@127.0.0.1:18080' }, field: 'baseUrl' },
     { input: { ...valid, clientId: ' ' }, field: 'clientId' },
     { input: { ...valid, clientSecret: '' }, field: 'clientSecret' },
     { input: { ...valid, accountSeq: 'one' }, field: 'accountSeq' },
@@ -44,6 +45,17 @@ describe('parseConnectorConfig', () => {
     } catch (error) {
       expect(String((error as Error).message)).not.toContain('top-secret-value');
       expect((error as ConnectorConfigError).pretty).not.toContain('top-secret-value');
+    }
+  });
+
+  it('refuses a base URL with a password in it, without quoting the password', () => {
+    try {
+      parseConnectorConfig({ ...valid, baseUrl: 'https://user:url-password-9d1@broker.example/api' });
+      expect.unreachable();
+    } catch (error) {
+      const e = error as ConnectorConfigError;
+      expect(e.issues).toEqual([expect.stringMatching(/^baseUrl: .*without a user name or password/)]);
+      expect(`${e.message}${e.pretty}`).not.toContain('url-password-9d1');
     }
   });
 });

@@ -13,6 +13,12 @@ export const ConnectorConfigSchema = z.object({
   /** Broker base address, e.g. `https://openapi.example.com` or `http://127.0.0.1:18080`. */
   baseUrl: z
     .url({ protocol: /^https?$/, error: 'expected an http(s) URL like "http://127.0.0.1:18080"' })
+    // Node's http would send them as Basic auth of the token request only (the API calls carry the
+    // bearer token), and the password would be shown and kept wherever the base URL is.
+    .refine((url) => !URL.canParse(url) || (new URL(url).username === '' && new URL(url).password === ''), {
+      error:
+        'expected the address without a user name or password (the broker is signed in to with the client id and secret)',
+    })
     .transform((url) => url.replace(/\/+$/, '')),
   /** OAuth client id. */
   clientId: z.string().trim().min(1, 'expected a non-empty client id'),

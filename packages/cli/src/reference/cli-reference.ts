@@ -65,7 +65,7 @@ config file or in the working directory is loaded; it never overrides a variable
 
 | variable | flag | meaning |
 | --- | --- | --- |
-| \`HOGA_BASE_URL\` | \`--base-url\` | the broker's address |
+| \`HOGA_BASE_URL\` | \`--base-url\` | the broker's address (one with a user name or password in it is refused, exit 2: the broker is signed in to with the client id and secret) |
 | \`HOGA_CLIENT_ID\` | \`--client-id\` | OAuth client id |
 | \`HOGA_CLIENT_SECRET\` | \`--client-secret\` | OAuth client secret (never printed, logged or stored, and taken out of the environment of the processes a command or a strategy starts); \`--client-secret -\` reads it from stdin. A secret given as a flag is visible to other users in \`ps\` while the command starts (hoga then shows \`***\` in its place) and stays in the shell's history: prefer stdin, a file or the environment |
 | \`HOGA_CLIENT_SECRET_FILE\` | \`--client-secret-file\` | a file whose first line is the client secret (used when no secret is given otherwise; a profile's \`clientSecretFile\`, relative to the config file) |
@@ -82,7 +82,7 @@ config file or in the working directory is loaded; it never overrides a variable
 | --- | --- | --- |
 | access token cache | \`HOGA_TOKEN_FILE\`, else \`~/.hoga/tokens.json\` (mode 0600, made so when read if found looser) | every broker command and hoga run: one token is shared by every hoga process on the client id, so a command never revokes a running engine's token; beside it, with no account configured, the account picked (the first the broker lists: asked once, not by every command, and again if the broker no longer knows it). Never the client secret |
 | database | \`--db\`, else \`HOGA_DB\`, else the profile's \`db\`, else \`./data/hoga.sqlite\` (mode 0600, its \`-wal\`, \`-shm\` and \`-commands\` too, and a directory made for it 0700: it keeps the access token beside the token cache) | created only by \`hoga db migrate\`, \`hoga data download\`, \`hoga order\` (its orders and the risk states, \`--check\` included) and the engine (\`hoga run\`, \`hoga backtest\`); \`hoga db runs --delete\` and \`--delete-backtests\` delete backtests from an existing file; the other read commands open it read-only; broker commands with \`--db\` use an existing file only |
-| logs | \`--log-file <file>\` (JSON lines, appended; a new file is made 0600) | only when asked; secrets are redacted |
+| logs | \`--log-file <file>\` (JSON lines, appended; the file is made 0600, an existing one of yours too; another user's readable file is named on stderr) | only when asked; secrets are redacted |
 | config | \`hoga.config.json\`, \`.env\`, \`.gitignore\` | only \`hoga init\` |
 | bundle | \`packages/cli/dist/hoga.mjs\` | the \`hoga\` command rebuilds it when a source file is newer (git ignores it) |
 
