@@ -220,4 +220,66 @@ describe('orderUpdates over the simulator, poll by poll', () => {
     expect(cancel.reads()).toBe(1);
     expect(stream.errors).toEqual([]);
   }, 20_000);
+
+  /**
+   * Places a resting order, lets a poll accept it, then cancels it so it leaves the OPEN list and
+   * is read by its detail; counts those reads. With `answer404` the broker answers that it has no
+   * such order (404 `order-not-found` over HTTP).
+   */
+  async function leaveListAfterAccepted(stream: ReturnType<typeof drivenStream>, answer404: boolean) {
+    const id = newClientOrderId('lost');
+    const { orderId } = await placeResting(id);
+    await stream.poll();
+    let reads = 0;
+    const read = fx.client.getOrder.bind(fx.client);
+    vi.spyOn(fx.client, 'getOrder').mockImplementation((readId, options) => {
+      if (readId !== orderId) return read(readId, options);
+      reads++;
+      return read(answer404 ? `gone-${readId}` : readId, options);
+    });
+    const canceled = await fx.client.cancelOrder(orderId);
+    if (canceled.kind !== 'acknowledged') throw new Error('cancel not acknowledged');
+    return { id, orderId, reads: () => reads };
+  }
+
+  it('drops an order the broker no longer knows after listing it, with one plain error', async () => {
+    const stream = drivenStream();
+    await stream.poll();
+    const lost = await leaveListAfterAccepted(stream, true);
+    for (let i = 0; i < 6; i++) await stream.poll();
+    stream.stop();
+
+    expect(summary(stream.events)).toEqual([`OrderAccepted ${lost.id}`]);
+    // read once, then never again
+    expect(lost.reads()).toBe(1);
+    expect(stream.errors).toHaveLength(1);
+    const error = stream.errors[0] as Error & { code?: string };
+    expect(error.code).toBe('order-dropped');
+    expect(error.message).toContain(lost.orderId);
+    expect(error.message).toContain(lost.id);
+    expect(stream.tracker().has(lost.orderId)).toBe(false);
+    expect(stream.tracker().liveOrderIds()).toEqual([]);
+  }, 30_000);
+
+  it('reads an order whose detail keeps failing with 5xx less and less often, and on once it reads', async () => {
+    const stream = drivenStream();
+    await stream.poll();
+    const failing = await leaveListAfterAccepted(stream, false);
+    fx.sim.injectFault({ kind: 'internal-error', path: `/api/v1/orders/${failing.orderId}`, method: 'GET' });
+    for (let i = 0; i < 12; i++) await stream.poll();
+
+    // read on polls 1, 2, 4 and 8 of the twelve (skipping 0, 1, 3, then 7 polls), each read reported
+    expect(failing.reads()).toBe(4);
+    expect(stream.errors).toHaveLength(4);
+    expect((stream.errors[0] as Error).message).toMatch(/internal-error/);
+    // still tracked: its outcome is not lost
+    expect(stream.tracker().liveOrderIds()).toContain(failing.orderId);
+
+    fx.sim.clearFaults();
+    for (let i = 0; i < 4; i++) await stream.poll();
+    stream.stop();
+    expect(failing.reads()).toBe(5);
+    expect(summary(stream.events)).toEqual([`OrderAccepted ${failing.id}`, `OrderCanceled ${failing.id}`]);
+    expect(stream.errors).toHaveLength(4);
+  }, 60_000);
 });

@@ -155,15 +155,49 @@ describe('OrderTracker', () => {
   });
 
   describe('.notFound', () => {
-    it('forgets a cancel the broker has no order for, and leaves any other order', () => {
+    it('forgets a cancel quietly and an order it tracked as dropped, naming its client id', () => {
       const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
       tracker.expectCreated('A', 'c1');
       tracker.observe(report('A', 'PENDING', '5'));
       tracker.expectLinked('X', 'A', 'cancel');
-      expect(tracker.notFound('A')).toBe(false);
-      expect(tracker.notFound('X')).toBe(true);
+      expect(tracker.notFound('X')).toEqual({ kind: 'cancel' });
       expect(tracker.liveOrderIds()).toEqual(['A']);
       expect(tracker.has('X')).toBe(false);
+      expect(tracker.notFound('A')).toEqual({ kind: 'dropped', clientOrderId: 'c1' });
+      expect(tracker.liveOrderIds()).toEqual([]);
+      expect(tracker.notFound('A')).toEqual({ kind: 'unknown' });
+    });
+
+    it('drops an order never read only at its third 404 in a row (its record may lag its create)', () => {
+      const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
+      tracker.expectCreated('A', 'c1');
+      for (let i = 0; i < 2; i++) {
+        expect(tracker.notFound('A')).toEqual({ kind: 'unknown' });
+        tracker.readFailed('A');
+      }
+      expect(tracker.notFound('A')).toEqual({ kind: 'dropped', clientOrderId: 'c1' });
+      expect(tracker.has('A')).toBe(false);
+    });
+  });
+
+  describe('.readDue', () => {
+    it('backs off an order whose reads fail: skips 0, 1, 3, 7 polls, and reads every poll again after a report', () => {
+      const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
+      tracker.expectCreated('A', 'c1');
+      const readsIn = (polls: number): number => {
+        let reads = 0;
+        for (let i = 0; i < polls; i++) {
+          if (!tracker.readDue('A')) continue;
+          reads++;
+          tracker.readFailed('A');
+        }
+        return reads;
+      };
+      // polls 1, 2, 4, 8 and 16 of 16
+      expect(readsIn(16)).toBe(5);
+      tracker.observe(report('A', 'PENDING', '5'));
+      expect(tracker.readDue('A')).toBe(true);
+      expect(tracker.readDue('A')).toBe(true);
     });
   });
 });

@@ -26,11 +26,12 @@ import type { OrderRecord } from '../schemas/orders.js';
 import { CommandWaits } from './command-waits.js';
 import { fillBetween } from './order-fill.js';
 import { statusEvent } from './order-status-events.js';
+import { type ReadBackoff, readDue, readFailed } from './read-backoff.js';
 
 /** How an order id relates to the order the user placed. */
 type Role = 'order' | 'replacement' | 'cancel';
 
-interface Tracked {
+interface Tracked extends ReadBackoff {
   readonly clientOrderId: ClientOrderId;
   readonly role: Role;
   /** Filled quantity of earlier orders of the same chain (before a modify). */
@@ -41,6 +42,12 @@ interface Tracked {
   /** Scheduler time of the first {@link OrderTracker.prune} that saw it in a final state (NaN: not yet). */
   endedAtMs: number;
 }
+
+/**
+ * Detail reads in a row answered 404 before an order never read yet (only named by a command's
+ * answer, which the broker's records may lag behind) is dropped; one read before is dropped at once.
+ */
+export const UNREAD_NOT_FOUND_READS = 3;
 
 const ZERO = new Decimal(0);
 
@@ -88,6 +95,8 @@ function ownOrder(id: ClientOrderId, last: OrderRecord | null): Tracked {
     originalOrderId: null,
     last,
     endedAtMs: Number.NaN,
+    failedReads: 0,
+    skipPolls: 0,
   };
 }
 
@@ -204,16 +213,52 @@ export class OrderTracker {
   }
 
   /**
-   * Takes in that the broker has no order under an id (404 `order-not-found`). The record a
-   * cancel's answer names may not be an order the broker keeps: that cancel is forgotten, its
-   * outcome read on the original (true). Any other order is left as it was (false: a failure).
+   * Takes in that the broker has no order under an id (404 `order-not-found`) that the OPEN list
+   * does not show either, and forgets it: it is never read again. The record a cancel's answer
+   * names may not be an order the broker keeps: that cancel's outcome is read on its original
+   * (`cancel`). Any other order (or replacement) was listed or answered before: the broker lost
+   * it, and the caller reports that once (`dropped`, with its client order id). An order never
+   * read yet is only dropped at its {@link UNREAD_NOT_FOUND_READS}th 404 in a row (`unknown`
+   * before: report it as a failed read).
    *
    * @param orderId - the id the detail read was refused for
    */
-  notFound(orderId: string): boolean {
-    if (this.orders.get(orderId)?.role !== 'cancel') return false;
+  notFound(
+    orderId: string,
+  ): { kind: 'cancel' } | { kind: 'dropped'; clientOrderId: ClientOrderId } | { kind: 'unknown' } {
+    const tracked = this.orders.get(orderId);
+    if (tracked === undefined) return { kind: 'unknown' };
+    if (
+      tracked.role !== 'cancel' &&
+      tracked.last === null &&
+      tracked.failedReads < UNREAD_NOT_FOUND_READS - 1
+    )
+      return { kind: 'unknown' };
     this.orders.delete(orderId);
-    return true;
+    this.replacementOf.delete(orderId);
+    if (tracked.role === 'cancel') return { kind: 'cancel' };
+    return { kind: 'dropped', clientOrderId: tracked.clientOrderId };
+  }
+
+  /**
+   * Whether an order's detail is to be read on this poll: after failed reads they back off (see
+   * `read-backoff.ts`). Call it once a poll for each order about to be read.
+   *
+   * @param orderId - a tracked order (an untracked one is always due)
+   */
+  readDue(orderId: string): boolean {
+    const tracked = this.orders.get(orderId);
+    return tracked === undefined || readDue(tracked);
+  }
+
+  /**
+   * Takes in that an order's detail read failed (a 404 of an unlisted order: {@link notFound}).
+   *
+   * @param orderId - the order whose read failed
+   */
+  readFailed(orderId: string): void {
+    const tracked = this.orders.get(orderId);
+    if (tracked !== undefined) readFailed(tracked);
   }
 
   /**
@@ -274,6 +319,8 @@ export class OrderTracker {
       originalOrderId,
       last: null,
       endedAtMs: Number.NaN,
+      failedReads: 0,
+      skipPolls: 0,
     });
     if (role === 'replacement') {
       this.replacementOf.set(originalOrderId, orderId);
@@ -309,6 +356,8 @@ export class OrderTracker {
     }
     const previous = tracked.last;
     tracked.last = order;
+    tracked.failedReads = 0;
+    tracked.skipPolls = 0;
     const events: OrderEvent[] = [];
     const base = (tsEvent: number): OrderEventBase => ({
       eventId: newEventId(),

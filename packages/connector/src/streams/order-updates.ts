@@ -6,7 +6,9 @@
  * does not know, listed while a create, modify or cancel of this client is in flight, is held
  * back until those end (at most `holdMs`), so an order listed before its create answered still
  * carries the caller's `clientOrderId`; an order read `REPLACED` before this client's modify
- * answered is read again until the answer names its replacement (at most `holdMs` too).
+ * answered is read again until the answer names its replacement (at most `holdMs` too). A detail
+ * read that fails is retried with back-off (in polls); an order the broker answers 404 for once
+ * it is no longer listed is dropped and reported once (`order-dropped`).
  *
  * @module
  */
@@ -14,10 +16,36 @@ import { type OrderEvent, RateLimitGroup } from '@hoga/core';
 import { asyncScheduler, defer, mergeMap, Observable, type SchedulerLike } from 'rxjs';
 import type { BrokerClient } from '../client/broker-client.js';
 import type { OrderCommandNotice } from '../client/order-operations.js';
-import { NotFoundError } from '../errors.js';
+import { ConnectorError, NotFoundError } from '../errors.js';
 import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import { OrderTracker, type OrderTrackerOptions } from './order-tracker.js';
 import type { PollScheduler } from './poll-scheduler.js';
+
+/** An order the broker answered 404 `order-not-found` for after it was listed or answered. */
+interface DroppedOrder {
+  readonly orderId: string;
+  readonly clientOrderId: string;
+  readonly error: NotFoundError;
+}
+
+/**
+ * The error a poll reports for the orders it stopped tracking (code `order-dropped`).
+ *
+ * @param dropped - the orders dropped by one poll
+ */
+function droppedOrdersError(dropped: readonly DroppedOrder[]): ConnectorError {
+  const names = dropped.map((d) => `${d.orderId} (client order id ${d.clientOrderId})`).join(', ');
+  return new ConnectorError(
+    'order-dropped',
+    `the broker answered 404 order-not-found for order ${names}, which it had listed before; ` +
+      'no further events will be emitted for it. Check the order in the brokerage app ' +
+      '(a fill or cancel of it may be missing from this session).',
+    {
+      cause: dropped[0]?.error,
+      details: { orders: dropped.map((d) => ({ orderId: d.orderId, clientOrderId: d.clientOrderId })) },
+    },
+  );
+}
 
 /** Options of {@link orderUpdates}. */
 export interface OrderUpdatesOptions extends OrderTrackerOptions {
@@ -68,10 +96,14 @@ export function orderUpdates(
     // taken its report in, so a later read of the same poll that fails cannot lose them. A failed
     // read does not stop the poll either (an order whose detail keeps failing must not starve the
     // orders after it); the first failure is reported once the poll has read every other order.
+    // An order whose reads keep failing is read less and less often (tracker.readDue); one the
+    // broker says it does not know, and no longer lists, is dropped and reported once.
     async function* pollOnce(signal: AbortSignal): AsyncGenerator<OrderEvent[]> {
       const call = { signal, priority: RequestPriority.POLL };
       let failure: { error: unknown } | null = null;
-      const read = async (orderId: string): Promise<OrderEvent[]> => {
+      const dropped: DroppedOrder[] = [];
+      const read = async (orderId: string, isListed: boolean): Promise<OrderEvent[]> => {
+        if (!tracker.readDue(orderId)) return [];
         try {
           const record = await client.getOrder(orderId, call);
           // REPLACED before this client's modify answered: read again until the answer links it
@@ -79,9 +111,16 @@ export function orderUpdates(
           return tracker.observe(record);
         } catch (error) {
           if (signal.aborted) throw error;
-          // a cancel's answer may name no order the broker keeps: its original tells the outcome
-          if (error instanceof NotFoundError && error.code === 'order-not-found' && tracker.notFound(orderId))
-            return [];
+          if (!isListed && error instanceof NotFoundError && error.code === 'order-not-found') {
+            const gone = tracker.notFound(orderId);
+            // a cancel's answer may name no order the broker keeps: its original tells the outcome
+            if (gone.kind === 'cancel') return [];
+            if (gone.kind === 'dropped') {
+              dropped.push({ orderId, clientOrderId: gone.clientOrderId, error });
+              return [];
+            }
+          }
+          tracker.readFailed(orderId);
           failure ??= { error };
           return [];
         }
@@ -92,7 +131,7 @@ export function orderUpdates(
         listed.add(row.orderId);
         if (!tracker.has(row.orderId) && tracker.holdUnknown(row, inFlight(), scheduler.now(), !baselined))
           continue;
-        if (tracker.changed(row)) yield await read(row.orderId);
+        if (tracker.changed(row)) yield await read(row.orderId, true);
       }
       baselined = true;
       // Held orders that left the list are decided too; once released they are read below.
@@ -101,9 +140,11 @@ export function orderUpdates(
       }
       for (const orderId of tracker.liveOrderIds()) {
         if (listed.has(orderId)) continue;
-        yield await read(orderId);
+        yield await read(orderId, false);
       }
       tracker.prune(scheduler.now());
+      // a dropped order is told once: it goes before a failure that the next reads will tell again
+      if (dropped.length > 0) throw droppedOrdersError(dropped);
       if (failure !== null) throw (failure as { error: unknown }).error;
     }
     const stream = polls.poll$({
