@@ -9,14 +9,12 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
 import {
   BrokerOrderStatus,
   brokerOrderId,
   type ClientOrderId,
   type Clock,
   clientOrderId,
-  Decimal,
   newEventId,
   type OrderEvent,
   type OrderEventBase,
@@ -26,30 +24,22 @@ import type { OrderRecord } from '../schemas/orders.js';
 import { CommandWaits } from './command-waits.js';
 import { fillBetween } from './order-fill.js';
 import { statusEvent } from './order-status-events.js';
-import { type ReadBackoff, readDue, readFailed } from './read-backoff.js';
+import { readDue, readFailed } from './read-backoff.js';
+import {
+  externalClientOrderId,
+  linkedOrder,
+  ownOrder,
+  reportChanged,
+  type Tracked,
+} from './tracked-order.js';
 
-/** How an order id relates to the order the user placed. */
-type Role = 'order' | 'replacement' | 'cancel';
-
-interface Tracked extends ReadBackoff {
-  readonly clientOrderId: ClientOrderId;
-  readonly role: Role;
-  /** Filled quantity of earlier orders of the same chain (before a modify). */
-  readonly baseQuantity: Decimal;
-  /** The order this one replaced or cancels. */
-  readonly originalOrderId: string | null;
-  last: OrderRecord | null;
-  /** Scheduler time of the first {@link OrderTracker.prune} that saw it in a final state (NaN: not yet). */
-  endedAtMs: number;
-}
+export { externalClientOrderId } from './tracked-order.js';
 
 /**
  * Detail reads in a row answered 404 before an order never read yet (only named by a command's
  * answer, which the broker's records may lag behind) is dropped; one read before is dropped at once.
  */
 export const UNREAD_NOT_FOUND_READS = 3;
-
-const ZERO = new Decimal(0);
 
 /** Default longest wait for the answer of an order command before an unknown order is released. */
 export const DEFAULT_ORDER_HOLD_MS = 10_000;
@@ -74,30 +64,6 @@ export interface OrderTrackerOptions {
    * while its replacement is working.
    */
   readonly retainEndedMs?: number;
-}
-
-/**
- * A stable client order id for an order placed elsewhere (app, another engine): `ext-` and 32 hex
- * digits of the SHA-256 of the broker's id (broker ids can be long and share prefixes).
- *
- * @param orderId - the broker's order id
- */
-export function externalClientOrderId(orderId: string): ClientOrderId {
-  return clientOrderId(`ext-${createHash('sha256').update(orderId).digest('hex').slice(0, 32)}`);
-}
-
-/** An order of its own (not a modify's or cancel's), tracked from `last` on. */
-function ownOrder(id: ClientOrderId, last: OrderRecord | null): Tracked {
-  return {
-    clientOrderId: id,
-    role: 'order',
-    baseQuantity: ZERO,
-    originalOrderId: null,
-    last,
-    endedAtMs: Number.NaN,
-    failedReads: 0,
-    skipPolls: 0,
-  };
 }
 
 /** Keeps the last report of every live order and diffs new reports against it. */
@@ -270,12 +236,7 @@ export class OrderTracker {
   changed(row: OrderRecord): boolean {
     const last = this.orders.get(row.orderId)?.last;
     if (last === undefined || last === null) return true;
-    return (
-      last.status !== row.status ||
-      !last.execution.filledQuantity.eq(row.execution.filledQuantity) ||
-      !last.quantity.eq(row.quantity) ||
-      (last.price === null ? row.price !== null : row.price === null || !last.price.eq(row.price))
-    );
+    return reportChanged(last, row);
   }
 
   /** Whether an order id is tracked. */
@@ -311,17 +272,7 @@ export class OrderTracker {
     const original = this.orders.get(originalOrderId);
     if (original === undefined || this.orders.has(orderId)) return;
     this.held.delete(orderId);
-    const filled = original.last?.execution.filledQuantity ?? ZERO;
-    this.orders.set(orderId, {
-      clientOrderId: original.clientOrderId,
-      role,
-      baseQuantity: original.baseQuantity.plus(role === 'replacement' ? filled : ZERO),
-      originalOrderId,
-      last: null,
-      endedAtMs: Number.NaN,
-      failedReads: 0,
-      skipPolls: 0,
-    });
+    this.orders.set(orderId, linkedOrder(original, originalOrderId, role));
     if (role === 'replacement') {
       this.replacementOf.set(originalOrderId, orderId);
       this.replacedHeld.delete(originalOrderId);
