@@ -23,14 +23,7 @@ import { HttpTransport } from '../http/http-transport.js';
 import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { Account, BuyingPower, Commission, Holdings, SellableQuantity } from '../schemas/account.js';
-import type {
-  CandleInterval,
-  CandlePage,
-  Orderbook,
-  Price,
-  PriceLimit,
-  Trade,
-} from '../schemas/market-data.js';
+import type { CandlePage, Orderbook, Price, PriceLimit, Trade } from '../schemas/market-data.js';
 import type { OrderList, OrderRecord } from '../schemas/orders.js';
 import { envelope } from '../schemas/primitives.js';
 import type {
@@ -51,8 +44,20 @@ import {
   type ReadEndpointName,
   type ReadResult,
 } from './read-endpoints.js';
+import {
+  type CandleQuery,
+  candlesQuery,
+  type ExchangeRateQuery,
+  exchangeRateQuery,
+  holdingsQuery,
+  type OrderListQuery,
+  orderListQuery,
+  tradesQuery,
+} from './read-queries.js';
 import { type CallOptions, type CallSpec, type Query, RequestExecutor } from './request-executor.js';
 import { RetryMode } from './retry-policy.js';
+
+export type { CandleQuery, OrderListQuery } from './read-queries.js';
 
 const TokenResponseSchema = z.object({
   access_token: z.string().min(1),
@@ -74,36 +79,6 @@ export interface BrokerClientOptions {
   readonly limiter?: RateLimiter;
   /** Logger for retries, 429s and token refreshes (a child `{component: 'connector'}` is used). */
   readonly logger?: Logger;
-}
-
-/** Options of {@link BrokerClient.getCandles}. */
-export interface CandleQuery {
-  readonly interval: CandleInterval;
-  /** 1 to 200 (default 100). */
-  readonly count?: number;
-  /** Exclusive upper bound: the `nextBefore` of the previous page, or any date-time. */
-  readonly before?: string;
-  /** Corporate-action adjustment (default true). */
-  readonly adjusted?: boolean;
-}
-
-/** Options of {@link BrokerClient.listOrders}. */
-export interface OrderListQuery {
-  readonly status: 'OPEN' | 'CLOSED';
-  readonly cursor?: string;
-  readonly symbol?: string;
-  /** `YYYY-MM-DD` (KST, on `orderedAt`). */
-  readonly from?: string;
-  readonly to?: string;
-  /** CLOSED only, at most 100. */
-  readonly limit?: number;
-}
-
-function range(field: string, value: number | undefined, min: number, max: number): number | undefined {
-  if (value !== undefined && (!Number.isInteger(value) || value < min || value > max)) {
-    throw new InvalidArgumentError(field, `expected an integer from ${min} to ${max}, found ${value}`);
-  }
-  return value;
 }
 
 /** The typed client; see the module description. */
@@ -282,8 +257,7 @@ export class BrokerClient {
     query: { readonly count?: number } = {},
     options?: CallOptions,
   ): Promise<readonly Trade[]> {
-    const q = { symbol: checkSymbol(symbol), count: range('count', query.count, 1, 50) };
-    return this.get('getTrades', q, options);
+    return this.get('getTrades', tradesQuery(symbol, query), options);
   }
 
   /** `GET /api/v1/price-limits` (MARKET_DATA): daily limits, null for US stocks. */
@@ -294,20 +268,7 @@ export class BrokerClient {
 
   /** `GET /api/v1/candles` (MARKET_DATA_CHART): one page, newest first. See `candlePages` for ranges. */
   async getCandles(symbol: string, query: CandleQuery, options?: CallOptions): Promise<CandlePage> {
-    if (query.interval !== '1m' && query.interval !== '1d') {
-      throw new InvalidArgumentError(
-        'interval',
-        `expected "1m" or "1d", found ${JSON.stringify(query.interval)}`,
-      );
-    }
-    const q = {
-      symbol: checkSymbol(symbol),
-      interval: query.interval,
-      count: range('count', query.count, 1, 200),
-      before: query.before,
-      adjusted: query.adjusted,
-    };
-    return this.get('getCandles', q, options);
+    return this.get('getCandles', candlesQuery(symbol, query), options);
   }
 
   /** `GET /api/v1/stocks` (STOCK): reference data of 1 to 200 symbols. Cache it; it changes daily. */
@@ -323,20 +284,8 @@ export class BrokerClient {
   }
 
   /** `GET /api/v1/exchange-rate` (MARKET_INFO): the display rate valid now or at `dateTime`. */
-  async getExchangeRate(
-    query: {
-      readonly baseCurrency?: string;
-      readonly quoteCurrency?: string;
-      readonly dateTime?: string;
-    } = {},
-    options?: CallOptions,
-  ): Promise<ExchangeRate> {
-    const q = {
-      baseCurrency: query.baseCurrency ?? 'USD',
-      quoteCurrency: query.quoteCurrency ?? 'KRW',
-      dateTime: query.dateTime,
-    };
-    return this.get('getExchangeRate', q, options);
+  async getExchangeRate(query: ExchangeRateQuery = {}, options?: CallOptions): Promise<ExchangeRate> {
+    return this.get('getExchangeRate', exchangeRateQuery(query), options);
   }
 
   /** `GET /api/v1/market-calendar/KR` (MARKET_INFO): previous, current and next business day. */
@@ -356,8 +305,7 @@ export class BrokerClient {
 
   /** `GET /api/v1/holdings` (ASSET): holdings and the combined summary. */
   async getHoldings(query: { readonly symbol?: string } = {}, options?: CallOptions): Promise<Holdings> {
-    const q = { symbol: query.symbol === undefined ? undefined : checkSymbol(query.symbol) };
-    return this.get('getHoldings', q, options);
+    return this.get('getHoldings', holdingsQuery(query), options);
   }
 
   /**
@@ -389,8 +337,7 @@ export class BrokerClient {
 
   /** `GET /api/v1/orders` (ORDER_HISTORY): OPEN (all) or CLOSED (a page; see `closedOrders`). */
   async listOrders(query: OrderListQuery, options?: CallOptions): Promise<OrderList> {
-    const q = { ...query, limit: range('limit', query.limit, 1, 100) };
-    return this.get('listOrders', q, options);
+    return this.get('listOrders', orderListQuery(query), options);
   }
 
   /** `GET /api/v1/orders/{orderId}` (ORDER_HISTORY): an order in any state. */
