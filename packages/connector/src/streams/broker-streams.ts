@@ -31,6 +31,7 @@ import type {
   KrMarketCalendarResult,
   UsMarketCalendarResult,
 } from '../schemas/reference-data.js';
+import { CLOSE_GRACE_MS, readCandlePage } from './candle-page.js';
 import { CandleTracker, type CandleUpdate } from './candle-tracker.js';
 import { MarketHours } from './market-hours.js';
 import { orderUpdates } from './order-updates.js';
@@ -102,29 +103,6 @@ export interface TradeBatch {
 }
 
 const TRADE_PAGE = 50;
-/** Minute candles a poll asks for at least (the newest, the one in progress, a few more). */
-const CANDLE_PAGE = 10;
-/**
- * How long (clock ms) minute candles are still polled after their market closed: the candle ending
- * at the close (KR 20:00 KST) completes at that instant; before, the streams stopped at the close
- * and it came only at the next open (the next morning, Monday's after a Friday).
- */
-const CLOSE_GRACE_MS = 2 * 60_000;
-/** Most candles one request returns (spec: `count` 1 to 200). */
-const MAX_CANDLE_PAGE = 200;
-
-/**
- * How many candles the next poll of a stream asks for: {@link CANDLE_PAGE}, or, for minute
- * candles, enough to reach back to the newest one already handed over when the polls of many
- * symbols share the chart group's budget (200 symbols: each polled every 40 s) or the process
- * was paused, so that no candle completed between two polls is skipped (at most 200).
- */
-function candlePageSize(interval: CandleInterval, newestMs: number | null, nowMs: number): number {
-  if (interval !== '1m' || newestMs === null) return CANDLE_PAGE;
-  const minutes = Math.ceil((nowMs - newestMs) / 60_000) + 2;
-  return Math.min(MAX_CANDLE_PAGE, Math.max(CANDLE_PAGE, minutes));
-}
-
 /** The streams; see the module description. */
 export class BrokerStreams {
   /** The scheduler sharing each group's budget (exposed for figures). */
@@ -334,21 +312,8 @@ export class BrokerStreams {
               minIntervalMs: interval === '1m' ? this.intervals.candles1m : this.intervals.candles1d,
               // the session's last minute candle completes at the close: polled a while after it
               closeGraceMs: interval === '1m' ? CLOSE_GRACE_MS : 0,
-              fetch: async (signal) => {
-                const ask = (count: number) =>
-                  this.client.getCandles(
-                    symbol,
-                    { interval, count },
-                    { priority: RequestPriority.POLL, signal },
-                  );
-                const newest = tracker.newestCompletedMs;
-                const count = candlePageSize(interval, newest, this.client.clock.nowMs());
-                const page = await ask(count);
-                // the clock moved on while the page was on its way (a paused process, a fast
-                // simulator): a full page may not reach back to the newest candle handed over
-                const wider = candlePageSize(interval, newest, this.client.clock.nowMs());
-                return wider > count && page.candles.length >= count ? ask(wider) : page;
-              },
+              fetch: (signal) =>
+                readCandlePage(this.client, symbol, interval, tracker.newestCompletedMs, signal),
             })
             .pipe(mergeMap((page) => tracker.update(page.candles, this.client.clock.now())));
         }),
