@@ -17,20 +17,18 @@ import { type Clock, type GroupLimit, isPeakWindow, RATE_LIMITS, type RateLimitG
 import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
 import { NetworkError, NetworkFailure } from '../errors.js';
 import type { RequestPriority } from './rate-limit-groups.js';
+import {
+  type Bucket,
+  MAX_SAFETY_MS,
+  newBucket,
+  refillBucket,
+  SAFETY_MS,
+  safetyMs,
+  type Waiter,
+} from './token-bucket.js';
 
-/**
- * The client keeps at least this much refill time behind the server: clocks are read in whole ms
- * and requests reach the server with jitter (network, the server's own event loop). It delays only
- * the first request after the bucket ran dry (and the last request of a full burst); the steady
- * rate stays the full limit.
- */
-const SAFETY_MS = 50;
 /** A request that left this long ago without an answer is taken to have reached the server. */
 const MAX_IN_FLIGHT_MS = 1_000;
-/** The margin grown after 429s never exceeds this. */
-const MAX_SAFETY_MS = 800;
-/** The margin grown after a 429 halves back towards {@link SAFETY_MS} every this long. */
-const SAFETY_HALF_LIFE_MS = 60_000;
 
 /**
  * A granted request slot. Call {@link RatePermit.depart} right before the request is written and
@@ -55,34 +53,6 @@ export interface RatePermit {
    * @param retryAfterMs - the `Retry-After` wait, or null
    */
   refused(retryAfterMs: number | null): void;
-}
-
-interface Waiter {
-  readonly priority: number;
-  readonly seq: number;
-  readonly resolve: (permit: RatePermit) => void;
-  readonly reject: (error: unknown) => void;
-  readonly cleanup: () => void;
-}
-
-interface Bucket {
-  /** Tokens the server is thought to hold after every request that left, as of `lastRefill`. */
-  tokens: number;
-  lastRefill: number;
-  /** Granted, not yet answered nor released: each holds a token. */
-  pending: number;
-  /** Margin above {@link SAFETY_MS} grown by 429s, as of `grownAt`. */
-  extraSafetyMs: number;
-  grownAt: number;
-  /** Limit announced by `X-RateLimit-Limit` outside the peak window, if any. */
-  serverLimit: number | null;
-  /** Limit announced inside the peak window, if any. */
-  serverPeakLimit: number | null;
-  /** No request before this time (after a 429). */
-  blockedUntil: number;
-  queue: Waiter[];
-  timer: Subscription | null;
-  sent: number;
 }
 
 /** Options of {@link RateLimiter}. */
@@ -286,8 +256,7 @@ export class RateLimiter {
   }
 
   private safetyMs(bucket: Bucket): number {
-    const age = Math.max(0, this.scheduler.now() - bucket.grownAt);
-    return SAFETY_MS + bucket.extraSafetyMs * 2 ** (-age / SAFETY_HALF_LIFE_MS);
+    return safetyMs(bucket, this.scheduler.now());
   }
 
   /** The permit handed to a granted waiter (see {@link RatePermit}). */
@@ -342,31 +311,14 @@ export class RateLimiter {
   private bucket(group: RateLimitGroup): Bucket {
     let bucket = this.buckets.get(group);
     if (bucket === undefined) {
-      bucket = {
-        tokens: this.capacity(group),
-        lastRefill: this.scheduler.now(),
-        pending: 0,
-        extraSafetyMs: 0,
-        grownAt: this.scheduler.now(),
-        serverLimit: null,
-        serverPeakLimit: null,
-        blockedUntil: 0,
-        queue: [],
-        timer: null,
-        sent: 0,
-      };
+      bucket = newBucket(this.capacity(group), this.scheduler.now());
       this.buckets.set(group, bucket);
     }
     return bucket;
   }
 
   private refill(group: RateLimitGroup, bucket: Bucket): void {
-    const now = this.scheduler.now();
-    const capacity = this.capacity(group);
-    const from = Math.max(bucket.lastRefill, Math.min(now, bucket.blockedUntil));
-    if (now > from) bucket.tokens = Math.min(capacity, bucket.tokens + (now - from) * this.ratePerMs(group));
-    bucket.tokens = Math.min(bucket.tokens, capacity);
-    bucket.lastRefill = now;
+    refillBucket(bucket, this.scheduler.now(), this.capacity(group), this.ratePerMs(group));
   }
 
   private drain(group: RateLimitGroup): void {
