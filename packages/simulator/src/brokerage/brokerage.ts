@@ -18,13 +18,15 @@ import { holdingsPayload } from './holdings-view.js';
 import { type CreateResult, IdempotencyWindow } from './idempotency.js';
 import { MarketLook } from './market-look.js';
 import { MatchingEngine } from './matching-engine.js';
+import { OrderCounters } from './order-counters.js';
 import { buildCancelRecord, buildOrder, type NewOrderFields } from './order-factory.js';
 import { toOrderRecord } from './order-records.js';
 import { OrderStore } from './order-store.js';
 import type { SimOrder } from './order-types.js';
 import { modifyRequestOf, parseCreateOrder, parseModifyShape } from './order-validation.js';
 import { buyingPowerPayload, sellableQuantityPayload } from './reservations.js';
-import { type BrokerageCounters, type BrokerageState, readState, writeState } from './state-file.js';
+import { type BrokerageCounters, type BrokerageState, readState } from './state-file.js';
+import { StateSaver } from './state-saver.js';
 
 /** Options of {@link Brokerage}. */
 export interface BrokerageOptions {
@@ -58,7 +60,6 @@ export interface OperationOptions {
 export class Brokerage {
   private readonly market: MarketModel;
   private readonly clock: Clock;
-  private readonly statePath: string | undefined;
   private accountsRegistry: AccountRegistry;
   private store: OrderStore;
   private idempotency = new IdempotencyWindow();
@@ -66,16 +67,13 @@ export class Brokerage {
   private lastAdvancedMs: number;
   private hideWindowEndMs = 0;
   private hideDurationMs = 0;
-  private ordersCreated = 0;
-  private ordersModified = 0;
-  private ordersCanceled = 0;
-  private ordersPerClientOrderId: Record<string, number> = {};
-  private saving: Promise<void> = Promise.resolve();
+  private orderCounters = new OrderCounters();
+  private readonly saver: StateSaver;
 
   constructor(private readonly options: BrokerageOptions) {
     this.market = options.market;
     this.clock = options.clock;
-    this.statePath = options.statePath;
+    this.saver = new StateSaver(options.statePath, options.onSaveError);
     this.accountsRegistry = new AccountRegistry(defaultAccounts());
     this.store = new OrderStore(options.seed);
     this.engine = new MatchingEngine(this.market, (seq) => this.accountsRegistry.get(seq).ledger);
@@ -101,10 +99,7 @@ export class Brokerage {
     this.accountsRegistry = new AccountRegistry(state.accounts);
     this.store = new OrderStore(this.options.seed, state.orders, state.sequence);
     this.idempotency = new IdempotencyWindow(state.idempotency);
-    this.ordersCreated = state.counters.ordersCreated;
-    this.ordersModified = state.counters.ordersModified;
-    this.ordersCanceled = state.counters.ordersCanceled;
-    this.ordersPerClientOrderId = { ...state.counters.ordersPerClientOrderId };
+    this.orderCounters = new OrderCounters(state.counters);
     if (state.lastAdvancedMs !== null)
       this.lastAdvancedMs = Math.max(this.lastAdvancedMs, state.lastAdvancedMs);
   }
@@ -189,13 +184,12 @@ export class Brokerage {
         originOrderId: null,
       };
       const order = this.admit(fields, this.clock.now());
-      this.ordersCreated += 1;
+      this.orderCounters.orderCreated(clientOrderId);
       const result: CreateResult = { orderId: order.orderId, clientOrderId };
-      if (clientOrderId !== null) {
-        this.ordersPerClientOrderId[clientOrderId] = (this.ordersPerClientOrderId[clientOrderId] ?? 0) + 1;
-        this.idempotency.complete(accountSeq, clientOrderId, result);
-      }
-      await this.saveAfterChange();
+      if (clientOrderId !== null) this.idempotency.complete(accountSeq, clientOrderId, result);
+      // a failed save is reported, never answered: the order exists, and a 500 would have the
+      // client retry it (twice placed, without a `clientOrderId`)
+      await this.saver.reportFailure(() => this.save());
       return result;
     } catch (error) {
       if (clientOrderId !== null) this.idempotency.abandon(accountSeq, clientOrderId);
@@ -248,8 +242,8 @@ export class Brokerage {
     const order = buildOrder(this.market, fields, replacement, at, this.hiddenUntil(at.toMillis()));
     this.store.add(order);
     this.engine.match(order, new MarketLook(this.market, at.toMillis()));
-    this.ordersModified += 1;
-    await this.saveAfterChange();
+    this.orderCounters.orderModified();
+    await this.saver.reportFailure(() => this.save());
     return { orderId: order.orderId };
   }
 
@@ -282,8 +276,8 @@ export class Brokerage {
     const record = buildCancelRecord(original, this.store.nextId(), atMs, this.hiddenUntil(atMs));
     this.engine.close(original, BrokerOrderStatus.CANCELED, atMs);
     this.store.add(record);
-    this.ordersCanceled += 1;
-    await this.saveAfterChange();
+    this.orderCounters.orderCanceled();
+    await this.saver.reportFailure(() => this.save());
     return { orderId: record.orderId };
   }
 
@@ -328,12 +322,7 @@ export class Brokerage {
    * `clientOrderId`, and the modifies and cancels done.
    */
   counters(): BrokerageCounters {
-    return {
-      ordersCreated: this.ordersCreated,
-      ordersModified: this.ordersModified,
-      ordersCanceled: this.ordersCanceled,
-      ordersPerClientOrderId: { ...this.ordersPerClientOrderId },
-    };
+    return this.orderCounters.snapshot();
   }
 
   /**
@@ -342,36 +331,16 @@ export class Brokerage {
    * fills since. Saves run one after another.
    */
   save(): Promise<void> {
-    const path = this.statePath;
-    if (path === undefined) return Promise.resolve();
-    const state: BrokerageState = {
-      sequence: this.store.lastSequence(),
-      lastAdvancedMs: this.lastAdvancedMs,
-      accounts: this.accountsRegistry.all(),
-      orders: this.store.all(),
-      idempotency: this.idempotency.snapshot(this.clock.nowMs()),
-      counters: this.counters(),
-    };
-    this.saving = this.saving.catch(() => undefined).then(() => writeState(path, state));
-    return this.saving;
-  }
-
-  /**
-   * Saves after a committed change. A failure is reported, never answered: the order exists, and
-   * a 500 would have the client retry it (twice placed, without a `clientOrderId`).
-   */
-  private async saveAfterChange(): Promise<void> {
-    try {
-      await this.save();
-    } catch (error) {
-      const report =
-        this.options.onSaveError ??
-        ((e: unknown) =>
-          process.stderr.write(
-            `simulator: could not save the state file ${this.statePath}: ${String(e)}; the change is kept in memory only\n`,
-          ));
-      report(error);
-    }
+    return this.saver.save(
+      (): BrokerageState => ({
+        sequence: this.store.lastSequence(),
+        lastAdvancedMs: this.lastAdvancedMs,
+        accounts: this.accountsRegistry.all(),
+        orders: this.store.all(),
+        idempotency: this.idempotency.snapshot(this.clock.nowMs()),
+        counters: this.counters(),
+      }),
+    );
   }
 
   private ledger(accountSeq: number) {
