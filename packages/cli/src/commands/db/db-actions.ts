@@ -4,7 +4,6 @@
  * @module
  */
 import { existsSync, statSync } from 'node:fs';
-import { counted, HogaError, KST_ZONE, parseDate } from '@hoga/core';
 import {
   HogaDatabase,
   type OrderQuery,
@@ -13,10 +12,10 @@ import {
   StoreErrorCode,
   type UnreadableOrderError,
 } from '@hoga/store';
-import { DateTime } from 'luxon';
 import { CliError, ExitCode } from '../../runtime/exit-codes.js';
 import { backtestOrders } from './db-backtest-orders.js';
 import { type DbCommandIo, formatRows } from './db-io.js';
+import { filtered, guard, kstDay, leftOut, newestOf, withExisting } from './db-listing.js';
 import {
   dec,
   fillJson,
@@ -27,7 +26,6 @@ import {
   orderDecimalsJson,
   orderJson,
 } from './db-rows.js';
-import { openForReading } from './open-for-reading.js';
 
 /** Flags common to every `db` command. */
 export interface DbFlags {
@@ -194,32 +192,6 @@ export function dbOrders(flags: DbOrdersFlags, io: DbCommandIo): void {
   });
 }
 
-/**
- * Names each stored order the listing left out because a value in it cannot be read, and what was
- * wrong; exit 1, so that a script reading the list notices it is not whole.
- */
-function leftOut(unreadable: readonly UnreadableOrderError[], io: DbCommandIo): void {
-  if (unreadable.length === 0) return;
-  io.failure(
-    unreadable.map((e) => `order ${e.clientOrderId} (row ${e.rowId}) left out: ${e.problem}`),
-    ExitCode.FAILURE,
-    { code: StoreErrorCode.CORRUPT_ROW },
-  );
-}
-
-/**
- * The newest `limit` of rows read oldest first with one row more than the limit: when that row is
- * there the list was cut, and stderr says so (before, `--limit` kept the oldest rows, so on a store
- * of a few weeks' trading today's were left out, silently).
- */
-function newestOf<T>(rows: T[], limit: number, noun: string, io: DbCommandIo): T[] {
-  if (rows.length <= limit) return rows;
-  io.err(
-    `hoga: the newest ${counted(limit, noun)} shown; --limit to see more, --date or --symbol to narrow\n`,
-  );
-  return rows.slice(rows.length - limit);
-}
-
 /** `db fills`: stored fills, by time (a backtest's are its run's trades: refused with where they are). */
 export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
   if (flags.mode === 'backtest') {
@@ -319,58 +291,6 @@ export function dbFills(flags: DbFillsFlags, io: DbCommandIo): void {
       ),
     );
   });
-}
-
-/**
- * Opens an existing file read-only (nothing is created or written, so a file the user may not
- * write can be inspected), runs `fn`, closes it; errors become messages.
- */
-function withExisting(flags: DbFlags, io: DbCommandIo, fn: (db: HogaDatabase, file: string) => void): void {
-  const file = resolveDatabasePath(flags.db);
-  guard(io, () => {
-    if (file !== ':memory:' && !existsSync(file)) {
-      throw new CliError(
-        `no database at ${file}: give --db or HOGA_DB, or create it with hoga db migrate`,
-        ExitCode.USAGE,
-      );
-    }
-    if (file !== ':memory:' && statSync(file).isDirectory()) {
-      throw new CliError(`${file} is a directory: give --db the path of a database file`, ExitCode.USAGE);
-    }
-    const reading = openForReading(file);
-    try {
-      // (the file's path: the one read may be a private copy)
-      fn(reading.db, file);
-    } finally {
-      reading.close();
-    }
-  });
-}
-
-/** Whether a listing was narrowed by a flag (then an empty one says that none match). */
-function filtered(flags: object): boolean {
-  return ['state', 'strategy', 'symbol', 'date', 'order', 'run'].some(
-    (k) => (flags as Record<string, unknown>)[k] !== undefined,
-  );
-}
-
-function guard(io: DbCommandIo, fn: () => void): void {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof CliError) {
-      io.failure([e.message], e.exitCode);
-      return;
-    }
-    if (!(e instanceof HogaError)) throw e;
-    io.failure([e.message], 1, { code: e.code });
-  }
-}
-
-function kstDay(date: string | undefined): { from?: number; to?: number } {
-  if (date === undefined) return {};
-  const start = DateTime.fromISO(parseDate(date, '--date'), { zone: KST_ZONE });
-  return { from: start.toMillis(), to: start.plus({ days: 1 }).toMillis() };
 }
 
 /** `db orders --mode backtest`: the orders of backtests (of one with `--run`), from the journal. */
