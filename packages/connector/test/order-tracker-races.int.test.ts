@@ -6,24 +6,19 @@
 import { Decimal, newClientOrderId, type OrderEvent } from '@hoga/core';
 import type { SchedulerLike } from 'rxjs';
 import { asyncScheduler } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallSpec } from '../src/client/request-executor.js';
 import { type OrderTracker, orderUpdates, PollScheduler } from '../src/index.js';
-import { type SimFixture, startFixture } from './simulator-fixture.js';
+import { frozenMarketFixture, type SimFixture } from './simulator-fixture.js';
 
 /** A KR stock whose lowest bid rests without filling in a frozen market. */
 const SYMBOL = '035420';
 
+// a frozen market: the resting order never fills
+const frozen = frozenMarketFixture();
 let fx: SimFixture;
-
-beforeEach(async () => {
-  fx = await startFixture({ speed: 1 });
-  // a frozen market: the resting order never fills
-  fx.sim.setSpeed(0);
-});
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await fx.close();
+beforeEach(() => {
+  fx = frozen();
 });
 
 /** A promise with its resolver. */

@@ -3,6 +3,7 @@
  */
 import { type Clock, ScaledClock } from '@hoga/core';
 import { type SimulatorHandle, type SimulatorOptions, startSimulator } from '@hoga/simulator';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { BrokerClient, type BrokerClientOptions } from '../src/index.js';
 
 /** A KR trading day, 10:00 KST: KR regular session open, US closed. */
@@ -49,5 +50,25 @@ export async function startFixture(
       broker.close();
       await handle.close();
     },
+  };
+}
+
+/**
+ * Registers hooks that start a fixture before each test of the file, with the market frozen (an
+ * order resting at the lowest bid never fills), and close it after; answers the current one.
+ */
+export function frozenMarketFixture(): () => SimFixture {
+  let fx: SimFixture | undefined;
+  beforeEach(async () => {
+    fx = await startFixture({ speed: 1 });
+    fx.sim.setSpeed(0);
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await fx?.close();
+  });
+  return () => {
+    if (fx === undefined) throw new Error('the fixture starts before each test');
+    return fx;
   };
 }
