@@ -2,7 +2,7 @@ import { Decimal, newClientOrderId, type OrderEvent } from '@hoga/core';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { type OrderTracker, orderUpdates, PollScheduler } from '../src/index.js';
-import { frozenMarketFixture, type SimFixture } from './simulator-fixture.js';
+import { frozenMarketFixture, placeRestingBuy, type SimFixture } from './simulator-fixture.js';
 
 /** A KR stock whose lowest bid rests without filling in a frozen market. */
 const SYMBOL = '035420';
@@ -46,18 +46,9 @@ describe('orderUpdates over a long run', () => {
       },
     }).subscribe((e) => events.push(e));
 
-    const book = await fx.client.getOrderbook(SYMBOL);
-    const low = book.bids.at(-1)!.price;
-    const nextUp = book.bids.at(-2)!.price;
     const clientOrderId = newClientOrderId('churn');
-    const created = await fx.client.createOrder({
-      symbol: SYMBOL,
-      side: 'BUY',
-      orderType: 'LIMIT',
-      quantity: new Decimal(2),
-      price: low,
-      clientOrderId,
-    });
+    const created = await placeRestingBuy(fx, SYMBOL, clientOrderId);
+    const { low, nextUp } = created;
     let current = created.orderId;
     for (let i = 0; i < MODIFIES; i++) {
       const modified = await fx.client.modifyOrder(current, {

@@ -9,7 +9,7 @@ import { asyncScheduler } from 'rxjs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallSpec } from '../src/client/request-executor.js';
 import { type OrderTracker, orderUpdates, PollScheduler } from '../src/index.js';
-import { frozenMarketFixture, type SimFixture } from './simulator-fixture.js';
+import { frozenMarketFixture, placeRestingBuy, type SimFixture } from './simulator-fixture.js';
 
 /** A KR stock whose lowest bid rests without filling in a frozen market. */
 const SYMBOL = '035420';
@@ -102,20 +102,7 @@ function summary(events: readonly OrderEvent[]): string[] {
   );
 }
 
-async function placeResting(clientOrderId: string) {
-  const book = await fx.client.getOrderbook(SYMBOL);
-  const low = book.bids.at(-1)!.price;
-  const nextUp = book.bids.at(-2)!.price;
-  const created = await fx.client.createOrder({
-    symbol: SYMBOL,
-    side: 'BUY',
-    orderType: 'LIMIT',
-    quantity: new Decimal(2),
-    price: low,
-    clientOrderId,
-  });
-  return { orderId: created.orderId, nextUp };
-}
+const placeResting = (clientOrderId: string) => placeRestingBuy(fx, SYMBOL, clientOrderId);
 
 describe('orderUpdates over the simulator, poll by poll', () => {
   it.each([

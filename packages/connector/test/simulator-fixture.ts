@@ -1,7 +1,7 @@
 /**
  * Starts the simulator on 127.0.0.1:0 and builds a connector client against it.
  */
-import { type Clock, ScaledClock } from '@hoga/core';
+import { type Clock, Decimal, ScaledClock } from '@hoga/core';
 import { type SimulatorHandle, type SimulatorOptions, startSimulator } from '@hoga/simulator';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { BrokerClient, type BrokerClientOptions } from '../src/index.js';
@@ -71,4 +71,27 @@ export function frozenMarketFixture(): () => SimFixture {
     if (fx === undefined) throw new Error('the fixture starts before each test');
     return fx;
   };
+}
+
+/**
+ * Places a limit buy of 2 shares of `symbol` at its lowest bid (it rests in a frozen market);
+ * answers its broker order id, its price and the bid one step up (a price to modify it to).
+ */
+export async function placeRestingBuy(
+  fx: SimFixture,
+  symbol: string,
+  clientOrderId: string,
+): Promise<{ orderId: string; low: Decimal; nextUp: Decimal }> {
+  const book = await fx.client.getOrderbook(symbol);
+  const low = book.bids.at(-1)!.price;
+  const nextUp = book.bids.at(-2)!.price;
+  const created = await fx.client.createOrder({
+    symbol,
+    side: 'BUY',
+    orderType: 'LIMIT',
+    quantity: new Decimal(2),
+    price: low,
+    clientOrderId,
+  });
+  return { orderId: created.orderId, low, nextUp };
 }
