@@ -42,6 +42,8 @@ export interface EngineDemoOptions {
   readonly print?: (line: string) => void;
   /** Where the simulator's clock starts before the demo moves it to a trading day (default now). */
   readonly simStart?: string;
+  /** Stops the demo early once aborted (Ctrl-C): it stops as at its end, with its summary. */
+  readonly signal?: AbortSignal;
 }
 
 const SYMBOLS = ['005930', '000660', '035420'];
@@ -101,8 +103,8 @@ export async function runEngineDemo(options: EngineDemoOptions = {}): Promise<nu
       candlePollMs: 1_000,
       print,
     });
-    await new Promise((r) => setTimeout(r, durationMs));
-    print('stopping…');
+    const early = await tradeFor(durationMs, options.signal);
+    print(early ? 'interrupted: stopping early…' : 'stopping…');
     const status = await session.stop();
     print('stopped: strategies stopped, open orders kept, store flushed');
     const orders = db.orders.list({ mode: 'live' }).filter((o) => !o.clientOrderId.startsWith('ext-'));
@@ -126,4 +128,19 @@ export async function runEngineDemo(options: EngineDemoOptions = {}): Promise<nu
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Waits `ms`, or less once `signal` is aborted; true when it was cut short. */
+function tradeFor(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (early: boolean) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(early);
+    };
+    const onAbort = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    signal?.addEventListener('abort', onAbort);
+  });
 }
