@@ -17,6 +17,7 @@ import { Portfolio } from '../portfolio/portfolio.js';
 import { logPriorCloses } from '../risk/prior-closes.js';
 import { RiskGate } from '../risk/risk-gate.js';
 import { createRiskGateBinding, type RiskGateBinding } from '../risk/risk-gate-factory.js';
+import { CalendarOrderHours } from '../runtime/calendar-order-hours.js';
 import { allocateCash, unallocatedCash } from '../runtime/cash-allocation.js';
 import { EngineRuntime } from '../runtime/engine-runtime.js';
 import { OrderIdFactory, RandomOrderIds } from '../runtime/order-ids.js';
@@ -27,6 +28,7 @@ import {
   type InstrumentLookup,
   InstrumentsToken,
   LoggerToken,
+  OrderHoursToken,
   RunSettings,
 } from '../runtime/tokens.js';
 import { EventRecorder } from '../store/event-recorder.js';
@@ -112,6 +114,9 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
       .bind(RiskGate)
       .toConstantValue(paperAccount === null ? risk.gate : paperAccount.guard(risk.gate, risk.module));
     container.bind(InstrumentsToken).toConstantValue(listedInstruments(risk));
+    // ctx.marketOrderAllowed answers from the calendars the risk module judges orders by
+    const market = risk.module.market;
+    if (market !== undefined) container.bind(OrderHoursToken).toConstantValue(new CalendarOrderHours(market));
     // a fill marks its symbol at its price (a daily bar's close is the day before's)
     container.bind(Portfolio).to(RunPortfolio).inSingletonScope();
     container.bind(OrderIdFactory).toConstantValue(new RandomOrderIds());

@@ -29,6 +29,7 @@ import type { MarketRulesView } from './broker-rules-check.js';
 import {
   CALENDAR_MARKETS,
   type CalendarSource,
+  type CalendarSpans,
   calendarDateOf,
   MarketCalendars,
   type StoredCalendars,
@@ -248,6 +249,16 @@ export class BrokerMarketView implements MarketRulesView {
    */
   calendar(market: Market): MarketCalendar | undefined {
     return this.calendars.latest(market);
+  }
+
+  /**
+   * The sessions of a market's calendar as last read, in epoch ms, worked out once per read (the
+   * same object until the calendar is read again), or undefined before the first read: what
+   * `ctx.marketOrderAllowed` answers from in paper and live (`calendar-order-hours.ts`), so that it
+   * answers from the hours the rules judge an order by.
+   */
+  orderSessions(market: Market): CalendarSpans | undefined {
+    return this.calendars.spans(market);
   }
 
   /** @inheritdoc */

@@ -28,6 +28,7 @@ import {
   type Market,
   type MarketCalendar,
   NEW_YORK_ZONE,
+  type SessionName,
 } from '@hoga/core';
 import type { HogaDatabase, MarketCalendarCache } from '@hoga/store';
 import { DateTime } from 'luxon';
@@ -86,11 +87,26 @@ interface Stamped<T> {
   readonly atMs: number;
 }
 
-/** A calendar as read, with the instants it tells the hours of (worked out once, at the read). */
-interface KeptCalendar extends Stamped<MarketCalendar> {
+/** One session of a calendar answer, in epoch ms: `[startMs, endMs)`. */
+export interface CalendarSpan {
+  readonly name: SessionName;
+  readonly startMs: number;
+  readonly endMs: number;
+}
+
+/**
+ * A calendar answer's sessions in epoch ms, sorted by start, and the instants it tells the hours
+ * of (`[fromMs, toMs)`, see {@link coveredSpan}): worked out once, when the answer is read, so that
+ * asking about an instant needs no date.
+ */
+export interface CalendarSpans {
   readonly fromMs: number;
   readonly toMs: number;
+  readonly sessions: readonly CalendarSpan[];
 }
+
+/** A calendar as read, with its sessions in epoch ms. */
+interface KeptCalendar extends Stamped<MarketCalendar>, CalendarSpans {}
 
 /** A date the broker gave no calendar for, and why. */
 interface Gap {
@@ -109,16 +125,20 @@ export function calendarDateOf(market: Market, atMs: number): string {
 }
 
 /**
- * The instants a calendar answer tells the session hours of: from the start of its first session
- * to the end of its last one, every session is in it (its days are consecutive business days), so
- * an instant in between is in one of them or in none. Empty without sessions.
+ * A calendar answer's sessions in epoch ms and the instants it tells the session hours of: from
+ * the start of its first session to the end of its last one, every session is in it (its days are
+ * consecutive business days), so an instant in between is in one of them or in none. Empty
+ * without sessions.
  */
-function coveredSpan(calendar: MarketCalendar): { readonly fromMs: number; readonly toMs: number } {
-  const sessions = calendarSessions(calendar);
+function coveredSpan(calendar: MarketCalendar): CalendarSpans {
+  const sessions = calendarSessions(calendar).map((s) => ({
+    name: s.name,
+    startMs: s.session.startTime.toMillis(),
+    endMs: s.session.endTime.toMillis(),
+  }));
   const first = sessions[0];
-  if (first === undefined) return { fromMs: 0, toMs: 0 };
-  const toMs = Math.max(...sessions.map((s) => s.session.endTime.toMillis()));
-  return { fromMs: first.session.startTime.toMillis(), toMs };
+  if (first === undefined) return { fromMs: 0, toMs: 0, sessions };
+  return { fromMs: first.startMs, toMs: Math.max(...sessions.map((s) => s.endMs)), sessions };
 }
 
 /** Whether a kept calendar tells the hours at `atMs`. */
@@ -247,6 +267,15 @@ export class MarketCalendars {
   /** `market`'s calendar as last read (the one around the instant last asked about), or undefined before the first read. */
   latest(market: Market): MarketCalendar | undefined {
     return this.calendars.get(market)?.value;
+  }
+
+  /**
+   * The sessions of `market`'s calendar as last read, in epoch ms (the same object until it is read
+   * again), or undefined before the first read: `spans.fromMs <= ms < spans.toMs` when it tells
+   * the hours at `ms` (what {@link MarketCalendars.covering} judges by).
+   */
+  spans(market: Market): CalendarSpans | undefined {
+    return this.calendars.get(market);
   }
 
   /** `market`'s calendar when it tells the hours at `at`, else undefined. */

@@ -55,12 +55,20 @@ import {
   symbolOf,
   timerDueOf,
 } from './intent-input.js';
+import type { OrderHours } from './market-order-hours.js';
 import { OrderIdFactory } from './order-ids.js';
 import { StrategyHost } from './strategy-host.js';
 import { StrategyOrderChecks } from './strategy-order-checks.js';
 import { type Subscription, SubscriptionBook } from './subscription-book.js';
 import { TimerQueue } from './timer-queue.js';
-import { ClockToken, type InstrumentLookup, InstrumentsToken, LoggerToken, RunSettings } from './tokens.js';
+import {
+  ClockToken,
+  type InstrumentLookup,
+  InstrumentsToken,
+  LoggerToken,
+  OrderHoursToken,
+  RunSettings,
+} from './tokens.js';
 
 export type { Subscription } from './subscription-book.js';
 
@@ -116,6 +124,7 @@ export class EngineRuntime implements HostServices {
     @inject(OrderIdFactory) private readonly ids: OrderIdFactory,
     @inject(LoggerToken) logger: Logger,
     @inject(InstrumentsToken) @optional() private readonly instruments?: InstrumentLookup,
+    @inject(OrderHoursToken) @optional() readonly orderHours?: OrderHours,
   ) {
     this.mode = settings.mode;
     // frozen, and a copy: a strategy that pushed to `ctx.universe.symbols` changed the run's own

@@ -15,6 +15,7 @@ import type {
   TimerSpec,
   Universe,
 } from '../strategy/strategy-context.js';
+import type { OrderHours } from './market-order-hours.js';
 import type { StrategyHost } from './strategy-host.js';
 
 /** What a host needs from the runtime. */
@@ -25,6 +26,11 @@ export interface HostServices {
   readonly account: AccountView;
   /** Values the strategies' books (`ctx.equity()`, `ctx.unrealizedPnl()`). */
   readonly portfolio: Portfolio;
+  /**
+   * When the broker takes market orders by its own calendar (paper, live: `CalendarOrderHours`);
+   * unset, `ctx.marketOrderAllowed` answers by the broker model's hours (a backtest).
+   */
+  readonly orderHours?: OrderHours | undefined;
   submit(host: StrategyHost, request: OrderRequest): ClientOrderId;
   modify(
     host: StrategyHost,

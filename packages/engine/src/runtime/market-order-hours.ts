@@ -1,6 +1,9 @@
 /**
- * Whether the broker takes a `MARKET` order of a market at an instant (`ctx.marketOrderAllowed`),
- * by the broker model: its order sessions of the day (`daySessions`, special hours and known
+ * Whether the broker takes a `MARKET` order of a market at an instant (`ctx.marketOrderAllowed`).
+ * A backtest answers by the broker model ({@link MarketOrderHours}, here); paper and live by the
+ * broker's own calendar, the one the risk module judges orders by (`calendar-order-hours.ts`).
+ *
+ * The broker model's answer: its order sessions of the day (`daySessions`, special hours and known
  * exchange holidays included) and its rule of the order types of a session
  * (`checkOrderTypeInSession`: a `MARKET` order in the regular session only), and no order at all
  * outside order hours (`order-hours-closed`). The rule itself is the broker model's; this module
@@ -20,11 +23,25 @@ import {
   localDay,
   nyMs,
 } from '@hoga/broker-model';
-import type { BarInterval, Market } from '@hoga/core';
+import type { BarInterval, Market, SessionName } from '@hoga/core';
 import type { TradingMode } from '@hoga/store';
 
 /** A market order, as the rule of the session's order types reads it. */
 const MARKET_ORDER = { orderType: 'MARKET', timeInForce: 'DAY' } as const;
+
+/** Whether market orders are taken now, per market: what `ctx.marketOrderAllowed` asks. */
+export interface OrderHours {
+  /** Whether the broker takes a `MARKET` order of `market` at `ms` (epoch ms). */
+  allowed(market: Market, ms: number): boolean;
+}
+
+/**
+ * Whether the broker takes a `MARKET` order in a session (the broker model's rule of the order
+ * types of a session: in the regular session only). Outside every session it takes no order.
+ */
+export function takesMarketOrders(session: SessionName): boolean {
+  return checkOrderTypeInSession(MARKET_ORDER, { session }).accepted;
+}
 
 /**
  * Whether a run judges the session rules of its orders: a backtest on daily bars does not (an
@@ -67,7 +84,7 @@ class MarketStretch {
         } else if (ms >= span.start) {
           from = span.start;
           until = span.end;
-          allowed = checkOrderTypeInSession(MARKET_ORDER, { session: span.name }).accepted;
+          allowed = takesMarketOrders(span.name);
           break;
         } else {
           until = Math.min(until, span.start);
@@ -81,8 +98,8 @@ class MarketStretch {
   }
 }
 
-/** Whether market orders are taken now, per market (see the module documentation). */
-export class MarketOrderHours {
+/** Whether market orders are taken now, per market, by the broker model (see the module documentation). */
+export class MarketOrderHours implements OrderHours {
   private readonly KR = new MarketStretch('KR');
   private readonly US = new MarketStretch('US');
 

@@ -33,7 +33,7 @@ import type {
 } from '../strategy/strategy-context.js';
 import type { HostServices } from './host-services.js';
 import { currencyOf, symbolOf } from './intent-input.js';
-import { judgesSessionRules, MarketOrderHours } from './market-order-hours.js';
+import { judgesSessionRules, MarketOrderHours, type OrderHours } from './market-order-hours.js';
 import { StrategyOrderViews } from './strategy-order-views.js';
 
 const ZERO = new Decimal(0);
@@ -48,8 +48,11 @@ export class StrategyHost implements StrategyContext {
   private ended = false;
   /** Its view of its orders, moved by their events. */
   private readonly views: StrategyOrderViews;
-  /** When market orders are taken, or null in a run that judges no session rule (a daily backtest). */
-  private marketHours: MarketOrderHours | null | undefined;
+  /**
+   * When market orders are taken (the run's, by the broker's calendar, in paper and live; the
+   * broker model's in a backtest), or null in a run that judges no session rule (a daily backtest).
+   */
+  private marketHours: OrderHours | null | undefined;
 
   /**
    * @param strategyId - the instance's id
@@ -95,8 +98,8 @@ export class StrategyHost implements StrategyContext {
   marketOrderAllowed(symbol: string): boolean {
     let hours = this.marketHours;
     if (hours === undefined) {
-      const { mode, universe } = this.services;
-      hours = judgesSessionRules(mode, universe.interval) ? new MarketOrderHours() : null;
+      const { mode, universe, orderHours } = this.services;
+      hours = judgesSessionRules(mode, universe.interval) ? (orderHours ?? new MarketOrderHours()) : null;
       this.marketHours = hours;
     }
     return hours === null || hours.allowed(marketOfSymbol(symbol), this.services.clock.nowMs());

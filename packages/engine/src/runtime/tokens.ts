@@ -40,3 +40,10 @@ export type InstrumentLookup = (symbol: string) => Instrument | undefined;
 
 /** Token of the run's {@link InstrumentLookup} (optional: unbound, every symbol is a stock). */
 export const InstrumentsToken = Symbol.for('hoga.engine.Instruments');
+
+/**
+ * Token of the run's `OrderHours` (`market-order-hours.ts`): when the broker takes market orders,
+ * by the broker's calendar (paper, live: `CalendarOrderHours`). Optional: unbound, the broker
+ * model's hours answer (a backtest).
+ */
+export const OrderHoursToken = Symbol.for('hoga.engine.OrderHours');

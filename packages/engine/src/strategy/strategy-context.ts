@@ -160,7 +160,9 @@ export interface StrategyContext {
   /**
    * Whether the broker takes a `MARKET` order of `symbol` now: in its market's regular session
    * only (KR 09:00–15:30 KST, US 09:30–16:00 New York; a day of special hours has its own, an
-   * exchange holiday none), by the broker model's session rules in every mode. Outside it a market
+   * exchange holiday none): in paper and live by the broker's own market calendar, the one the
+   * risk module judges the order by (false while it does not tell the hours), in a backtest by the
+   * broker model's session rules and the holidays it knows (2026–2027). Outside it a market
    * order is refused (`order-type-not-allowed`, or `order-hours-closed` outside order hours): a
    * minute bar stamped 15:30 KST closes in the after-market. A backtest on daily bars answers true
    * (an order placed on a day's bar is for the next open). Cheap: no allocation per call.
