@@ -8,7 +8,9 @@
  * Over the simulator on 127.0.0.1 (its clock at × 60), reached through a forwarder that answers
  * the KR calendar as a broker announcing the closure would (the day's hours null); every other
  * request goes to the simulator as it is. A run without the closure answers true and its market
- * order is accepted (the answer is not simply false).
+ * order is accepted (the answer is not simply false). A run after 2027, whose dates the simulator
+ * gives no calendar for (400 `unsupported-date`), answers false: the risk module denies every order
+ * then (`risk-market-data-missing`), which the static table, open every weekday, did not know.
  */
 import { once } from 'node:events';
 import http from 'node:http';
@@ -101,10 +103,17 @@ class AsksFirst extends Strategy {
   }
 }
 
-/** Runs {@link AsksFirst} in `mode` on 005930 from {@link KR_OPEN} until it has answered 3 times. */
-async function runAsking(mode: 'paper' | 'live', closing: boolean): Promise<readonly OrderEvent[]> {
+/**
+ * Runs {@link AsksFirst} in `mode` on 005930 from `start` (default {@link KR_OPEN}) until it has
+ * answered 3 times.
+ */
+async function runAsking(
+  mode: 'paper' | 'live',
+  closing: boolean,
+  start = KR_OPEN,
+): Promise<readonly OrderEvent[]> {
   answers.length = 0;
-  const s = await startSimulatedBroker(closers, { speed: 60, rateLimit: false });
+  const s = await startSimulatedBroker(closers, { speed: 60, rateLimit: false, start });
   const url = await forwarder(s.sim.url, closing);
   const client = new BrokerClient({
     clock: s.clock,
@@ -141,6 +150,14 @@ describe('ctx.marketOrderAllowed in paper and live: the broker calendar the risk
       expect(denied).toEqual([]);
     },
   );
+
+  it('paper, after 2027 (the broker gives no calendar for the date): answers false, as the risk module denies then', async () => {
+    // Tuesday 2028-01-04 10:00 KST: a regular session by the static table, which knows no day
+    // after 2027; the simulator answers its calendar 400 unsupported-date
+    const events = await runAsking('paper', false, '2028-01-04T10:00:00+09:00');
+    expect(answers.slice(0, 3)).toEqual([false, false, false]);
+    expect(events.filter((e) => e.type === 'OrderDenied')).toEqual([]);
+  });
 
   it('paper: the same hours with the broker open answer true, and the market order is accepted', async () => {
     const events = await runAsking('paper', false);
