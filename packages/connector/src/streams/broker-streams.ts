@@ -292,7 +292,8 @@ export class BrokerStreams {
   /**
    * Candles of one symbol: each completed candle once, and the candle in progress marked
    * `complete: false` whenever it changes. A poll reaches back to the last candle handed over
-   * (up to 200 minute candles), so polls spaced wider than ten minutes skip none.
+   * (paging back up to 2,000 minute candles), so polls spaced wider than ten minutes, or hours
+   * apart, skip none; candles beyond that are told on the next one handed over (`gap`).
    *
    * @param symbol - the symbol
    * @param interval - `1m` or `1d`
@@ -315,7 +316,7 @@ export class BrokerStreams {
               fetch: (signal) =>
                 readCandlePage(this.client, symbol, interval, tracker.newestCompletedMs, signal),
             })
-            .pipe(mergeMap((page) => tracker.update(page.candles, this.client.clock.now())));
+            .pipe(mergeMap((poll) => tracker.update(poll.candles, this.client.clock.now(), poll.gap)));
         }),
       false,
     );

@@ -1,14 +1,17 @@
 /**
  * How a poll of `candles$` reads its page of candles: big enough to reach back to the newest
- * candle already handed over (minute candles polled seldom, a paused process), read again wider
- * when the clock moved on while the page was on its way, and polled a while past the close so the
- * session's last minute candle is not left for the next open.
+ * candle already handed over (minute candles polled seldom, a paused process), paged back
+ * (`before`) when one request's 200 candles do not reach it (a process asleep for hours, the clock
+ * moved on while the page was on its way), and polled a while past the close so the session's
+ * last minute candle is not left for the next open. A catch-up reads at most
+ * {@link MAX_CATCH_UP_PAGES} pages; the candles it could not read (beyond those, or a page the
+ * broker refused) come back as a {@link CandleGap}.
  *
  * @module
  */
 import type { BrokerClient } from '../client/broker-client.js';
 import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
-import type { CandleInterval, CandlePage } from '../schemas/market-data.js';
+import type { Candle, CandleInterval } from '../schemas/market-data.js';
 
 /** Minute candles a poll asks for at least (the newest, the one in progress, a few more). */
 const CANDLE_PAGE = 10;
@@ -20,6 +23,28 @@ const CANDLE_PAGE = 10;
 export const CLOSE_GRACE_MS = 2 * 60_000;
 /** Most candles one request returns (spec: `count` 1 to 200). */
 const MAX_CANDLE_PAGE = 200;
+/**
+ * Most requests one poll makes to reach back to the newest candle handed over: 2,000 minute
+ * candles, more than a trading day's (KR 08:01–20:00: 720; US at most one a minute of its
+ * 22 hours).
+ */
+export const MAX_CATCH_UP_PAGES = 10;
+
+/** Candles a poll did not read between the newest one handed over and the oldest it read. */
+export interface CandleGap {
+  /** End stamp (ms) of the newest candle handed over before: the missed ones end after it. */
+  readonly afterMs: number;
+  /** End stamp (ms) of the oldest candle read: the missed ones end before it. */
+  readonly beforeMs: number;
+  /** Why they were not read, in words (`the 2,000 candles a catch-up reads at most were read`). */
+  readonly cause: string;
+}
+
+/** One poll's candles, newest first, and the candles it could not read, if any. */
+export interface CandlePoll {
+  readonly candles: readonly Candle[];
+  readonly gap: CandleGap | null;
+}
 
 /**
  * How many candles the next poll of a stream asks for: {@link CANDLE_PAGE}, or, for minute
@@ -34,7 +59,12 @@ function candlePageSize(interval: CandleInterval, newestMs: number | null, nowMs
 }
 
 /**
- * Reads one poll's page of candles (at poll priority).
+ * Reads one poll's candles (at poll priority, each request through the client's rate limiter):
+ * one page, and for minute candles the pages before it (`before` = the page's `nextBefore`) until
+ * they reach the newest candle handed over, the broker has none older, or
+ * {@link MAX_CATCH_UP_PAGES} were read. A page back the broker refuses (after the client's retries)
+ * ends the catch-up: the candles read are kept, the rest is the gap. The first page's failure is
+ * the poll's.
  *
  * @param client - the broker client (its clock tells how far back to reach)
  * @param symbol - the symbol
@@ -48,13 +78,55 @@ export async function readCandlePage(
   interval: CandleInterval,
   newest: number | null,
   signal: AbortSignal,
-): Promise<CandlePage> {
-  const ask = (count: number) =>
-    client.getCandles(symbol, { interval, count }, { priority: RequestPriority.POLL, signal });
+): Promise<CandlePoll> {
+  const options = { priority: RequestPriority.POLL, signal };
   const count = candlePageSize(interval, newest, client.clock.nowMs());
-  const page = await ask(count);
-  // the clock moved on while the page was on its way (a paused process, a fast
-  // simulator): a full page may not reach back to the newest candle handed over
-  const wider = candlePageSize(interval, newest, client.clock.nowMs());
-  return wider > count && page.candles.length >= count ? ask(wider) : page;
+  let page = await client.getCandles(symbol, { interval, count }, options);
+  // the normal poll: its page reaches back to the newest candle handed over
+  if (
+    newest === null ||
+    interval !== '1m' ||
+    reaches(page.candles, count, newest) ||
+    page.nextBefore === null
+  ) {
+    return { candles: page.candles, gap: null };
+  }
+  // asleep, paused, or the clock moved on while the page was on its way: page back
+  const candles = [...page.candles];
+  for (let pages = 1; ; pages++) {
+    const oldest = (candles[candles.length - 1] as Candle).timestamp.toMillis();
+    if (pages >= MAX_CATCH_UP_PAGES) {
+      const cause = `the ${(MAX_CATCH_UP_PAGES * MAX_CANDLE_PAGE).toLocaleString('en-US')} candles a catch-up reads at most were read`;
+      return { candles, gap: { afterMs: newest, beforeMs: oldest, cause } };
+    }
+    const raw = page.raw.nextBefore;
+    const before =
+      typeof raw === 'string' ? raw : (page.nextBefore as NonNullable<typeof page.nextBefore>).toISO()!;
+    try {
+      page = await client.getCandles(symbol, { interval, count: MAX_CANDLE_PAGE, before }, options);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const cause = `reading them failed: ${error instanceof Error ? error.message : String(error)}`;
+      return { candles, gap: { afterMs: newest, beforeMs: oldest, cause } };
+    }
+    // `before` is exclusive: only older candles are taken (a broker repeating some would hand them over twice)
+    for (const c of page.candles) if (c.timestamp.toMillis() < oldest) candles.push(c);
+    const last = candles[candles.length - 1] as Candle;
+    if (
+      last.timestamp.toMillis() >= oldest ||
+      reaches(page.candles, MAX_CANDLE_PAGE, newest) ||
+      page.nextBefore === null
+    ) {
+      return { candles, gap: null };
+    }
+  }
+}
+
+/**
+ * Whether a page (newest first) of `count` asked for reaches back to the candle stamped `newest`:
+ * it holds one stamped then or earlier, or it is short (the broker has none older).
+ */
+function reaches(candles: readonly Candle[], count: number, newest: number): boolean {
+  const oldest = candles[candles.length - 1];
+  return oldest === undefined || candles.length < count || oldest.timestamp.toMillis() <= newest;
 }

@@ -7,6 +7,7 @@
 import { dailyCandleStamp, type Market } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import type { Candle, CandleInterval } from '../schemas/market-data.js';
+import type { CandleGap } from './candle-page.js';
 
 /** One candle of a stream. */
 export interface CandleUpdate {
@@ -15,6 +16,11 @@ export interface CandleUpdate {
   readonly candle: Candle;
   /** False for the candle still in progress (it may change; it is emitted again when complete). */
   readonly complete: boolean;
+  /**
+   * On the first completed candle a poll hands over after candles it could not read (a process
+   * asleep for longer than a catch-up reads back, a page the broker refused): which ones.
+   */
+  readonly gap?: CandleGap;
 }
 
 /**
@@ -63,13 +69,17 @@ export class CandleTracker {
    *
    * @param candles - the poll, newest first
    * @param now - current time
+   * @param gap - the candles the poll could not read, between the newest one emitted and its
+   *   oldest: told on the first completed candle emitted
    */
-  update(candles: readonly Candle[], now: DateTime): CandleUpdate[] {
+  update(candles: readonly Candle[], now: DateTime, gap: CandleGap | null = null): CandleUpdate[] {
     const out: CandleUpdate[] = [];
     const completed = candles.filter((c) => !isCandleInProgress(c, this.interval, this.market, now));
     const fresh = completed.filter((c) => this.watermark === null || c.timestamp.toMillis() > this.watermark);
     const emit = this.watermark === null ? fresh.slice(0, 1) : fresh;
     for (const candle of [...emit].reverse()) out.push(this.wrap(candle, true));
+    const first = out[0];
+    if (gap !== null && first !== undefined) out[0] = { ...first, gap };
     const newest = completed[0];
     if (newest !== undefined) this.watermark = Math.max(this.watermark ?? 0, newest.timestamp.toMillis());
     const live = candles.find((c) => isCandleInProgress(c, this.interval, this.market, now)) ?? null;

@@ -28,6 +28,7 @@ import { ofEndedSession } from './ended-session-bar.js';
 import { HandedBars } from './handed-bars.js';
 import { MarketClosedNotice } from './market-closed-notice.js';
 import { MarketSubscriptions } from './market-subscriptions.js';
+import { missedBarsLine } from './missed-bars.js';
 import type { PaperAccount } from './paper-account.js';
 import type { LiveRunOptions } from './run-live.js';
 import { runStreams } from './run-streams.js';
@@ -112,6 +113,7 @@ export class BarDelivery {
       onUnknownSymbol: (message) =>
         o.onError?.(new EngineError(EngineErrorCode.INVALID_REQUEST, message), 'subscriptions'),
       onTradesMissed: (symbol, message) => o.logger.warn({ symbol }, message),
+      onBarsMissed: (symbol, message) => o.logger.warn({ symbol }, message),
       handed: this.handed,
     });
     this.market.sync();
@@ -128,7 +130,11 @@ export class BarDelivery {
         this.streams
           .candles$(symbol, interval as CandleInterval)
           .pipe(filter((u) => u.complete))
-          .subscribe((u) => this.dailyBars.offer(candleToBar(u.candle, symbol, interval), deliver)),
+          .subscribe((u) => {
+            // bars the streams could not read back after a long pause: said, the later ones handed over
+            if (u.gap !== undefined) o.logger.warn({ symbol }, missedBarsLine(symbol, interval, u.gap, null));
+            this.dailyBars.offer(candleToBar(u.candle, symbol, interval), deliver);
+          }),
       );
     }
     // many symbols share the chart group's requests: how late their bars can come, said once

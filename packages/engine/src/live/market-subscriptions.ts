@@ -11,7 +11,8 @@
  * subscriptions, said once naming the strategies and the call ({@link MarketSubscriptions.unknownSymbol}),
  * instead of a poll refused and a warning twice a second for the rest of the run; a later
  * subscription to it is refused the same way at once. More trades printed between two polls than
- * a poll lists (50) is said once per symbol ({@link MarketSubscriptionsOptions.onTradesMissed}).
+ * a poll lists (50) is said once per symbol ({@link MarketSubscriptionsOptions.onTradesMissed}), bars
+ * a poll could not read back after a long pause once per gap ({@link MarketSubscriptionsOptions.onBarsMissed}).
  *
  * @module
  */
@@ -33,6 +34,7 @@ import type { MarketTrade, OrderbookSnapshot, PriceTick } from '../strategy/mark
 import type { StrategyHook } from '../strategy/strategy.js';
 import { ofEndedSession } from './ended-session-bar.js';
 import type { HandedBars } from './handed-bars.js';
+import { missedBarsLine } from './missed-bars.js';
 import { sameBook, sameTick } from './repeated-market-data.js';
 
 /** What {@link MarketSubscriptions} works with. */
@@ -57,6 +59,8 @@ export interface MarketSubscriptionsOptions {
    * list: more trades were printed between them than a poll lists, and some never reach `onTrade`.
    */
   readonly onTradesMissed?: (symbol: string, message: string) => void;
+  /** Told when a poll of subscribed bars could not read back every bar since the last (`missed-bars.ts`). */
+  readonly onBarsMissed?: (symbol: string, message: string) => void;
   /**
    * The run's last prices: a price tick marks its symbol, and so does a subscribed bar of a symbol
    * outside the universe (whose bars mark their own). Before, only the universe's bars did, so a
@@ -237,6 +241,8 @@ export class MarketSubscriptions {
           .candles$(s.symbol, interval as CandleInterval)
           .pipe(filter((u) => u.complete))
           .subscribe((u) => {
+            if (u.gap !== undefined)
+              this.o.onBarsMissed?.(s.symbol, missedBarsLine(s.symbol, interval, u.gap, [...strategies]));
             const bar = candleToBar(u.candle, s.symbol, interval);
             const hand = (b: Bar): void => this.hand(strategies, 'onBar', b);
             if (this.o.holdBar === undefined) hand(bar);
