@@ -6,9 +6,9 @@
  *   run wakes, once each, oldest first: the streams page back (`before`) to the last bar handed
  *   over. Before, one poll read the last 200 candles only, and the bars before those (here the
  *   first 101 of 300) were dropped without a word.
- * - When a page back cannot be read (the broker refuses it), the bars read are handed over, and the
- *   run's log says once which symbol's bars, ending between which times, were missed. (So would a
- *   pause longer than a catch-up reads back, 2,000 candles: `candle-page.test.ts`.)
+ * - When a page back cannot be read (the broker refuses it), or the pause was longer than a
+ *   catch-up reads back (2,000 candles: days), the bars read are handed over, and the run's log
+ *   says once per symbol which of its bars, ending between which times, were missed.
  */
 import type { BrokerClient } from '@hoga/connector';
 import { type Bar, Decimal } from '@hoga/core';
@@ -141,4 +141,28 @@ describe('minute bars after the run could not poll for hours within a session', 
       'onBar never got them (strategy note), only the bars from 2026-11-23 11:42 on',
     );
   }, 120_000);
+
+  it('asleep for days: the last 2,000 candles are read, the new bars handed over, the rest said once', async () => {
+    // Monday 10:00 to Thursday 10:00 KST: Monday's 600 candles after 10:00, Tuesday's and
+    // Wednesday's 720 each, Thursday's 120 (08:01 .. 10:00): 2,160, more than a catch-up's 2,000.
+    // (The streams judge the market by Monday's calendar at first: they look again, with
+    // Thursday's, up to 30 real s later.)
+    const { slept, woke, records } = await sleepUntil('sleep-days', '2026-11-26T10:00:00+09:00');
+    await until(() => Note.seen.filter((t) => t === woke).length === 2, 90_000);
+    // Thursday's bars are news; the days slept through are not (a strategy with a warm-up gets
+    // them as warm-up bars; this one has none)
+    const bars = [slept, ...minutes(Date.parse('2026-11-26T08:00:00+09:00'), woke)];
+    expect(Note.of('005930')).toEqual(bars);
+    expect(Note.of('000660')).toEqual(bars);
+    // the 2,000 read: the one in progress (10:01), Thursday's 120, Wednesday's and Tuesday's 1,440,
+    // and Monday's last 439 (12:42 .. 20:00)
+    const said = records.filter((r) => String(r.msg).includes('missed'));
+    expect(said.map((r) => r.symbol).sort()).toEqual(['000660', '005930']);
+    for (const r of said) {
+      expect(String(r.msg)).toContain(
+        `1m bars of ${String(r.symbol)} ending after 2026-11-23 10:00 and before 2026-11-23 12:42 KST were missed`,
+      );
+      expect(String(r.msg)).toContain('(the 2,000 candles a catch-up reads at most were read)');
+    }
+  }, 150_000);
 });
