@@ -305,18 +305,21 @@ export class BrokerStreams {
       () =>
         defer(() => {
           const tracker = new CandleTracker(symbol, interval, market);
-          return this.polls
-            .poll$({
-              group: RateLimitGroup.MARKET_DATA_CHART,
-              key: `candles:${symbol}:${interval}`,
-              market,
-              minIntervalMs: interval === '1m' ? this.intervals.candles1m : this.intervals.candles1d,
-              // the session's last minute candle completes at the close: polled a while after it
-              closeGraceMs: interval === '1m' ? CLOSE_GRACE_MS : 0,
-              fetch: (signal) =>
-                readCandlePage(this.client, symbol, interval, tracker.newestCompletedMs, signal),
-            })
-            .pipe(mergeMap((poll) => tracker.update(poll.candles, this.client.clock.now(), poll.gap)));
+          return (
+            this.polls
+              .poll$({
+                group: RateLimitGroup.MARKET_DATA_CHART,
+                key: `candles:${symbol}:${interval}`,
+                market,
+                minIntervalMs: interval === '1m' ? this.intervals.candles1m : this.intervals.candles1d,
+                // the session's last minute candle completes at the close: polled a while after it
+                closeGraceMs: interval === '1m' ? CLOSE_GRACE_MS : 0,
+                fetch: (signal) =>
+                  readCandlePage(this.client, symbol, interval, tracker.newestCompletedMs, signal),
+              })
+              // judged by when the request was sent, not when its answer came (`CandlePoll.asOf`)
+              .pipe(mergeMap((poll) => tracker.update(poll.candles, poll.asOf, poll.gap)))
+          );
         }),
       false,
     );

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import type { DateTime } from 'luxon';
 import type { BrokerClient } from '../client/broker-client.js';
 import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import type { Candle, CandleInterval } from '../schemas/market-data.js';
@@ -40,10 +41,24 @@ export interface CandleGap {
   readonly cause: string;
 }
 
+/**
+ * How long (clock ms) before a poll's request was sent the candles it reads are judged complete:
+ * a candle ending later may have been made by the broker before its minute ended (this machine's
+ * clock a little ahead of the broker's, spec candle rule 14: a candle in progress may still change).
+ */
+export const CANDLE_CLOCK_SLACK_MS = 1_000;
+
 /** One poll's candles, newest first, and the candles it could not read, if any. */
 export interface CandlePoll {
   readonly candles: readonly Candle[];
   readonly gap: CandleGap | null;
+  /**
+   * The clock when the poll's first request was sent, less {@link CANDLE_CLOCK_SLACK_MS}: the
+   * broker made its answer after it, so a candle ending by then is complete. Not the clock when
+   * the answer came: a page made at 10:04:30 and answered after 10:05 holds a 10:05 candle half a
+   * minute short, which was handed over as complete, and the real one never.
+   */
+  readonly asOf: DateTime;
 }
 
 /**
@@ -80,6 +95,7 @@ export async function readCandlePage(
   signal: AbortSignal,
 ): Promise<CandlePoll> {
   const options = { priority: RequestPriority.POLL, signal };
+  const asOf = client.clock.now().minus(CANDLE_CLOCK_SLACK_MS);
   const count = candlePageSize(interval, newest, client.clock.nowMs());
   let page = await client.getCandles(symbol, { interval, count }, options);
   // the normal poll: its page reaches back to the newest candle handed over
@@ -89,7 +105,7 @@ export async function readCandlePage(
     reaches(page.candles, count, newest) ||
     page.nextBefore === null
   ) {
-    return { candles: page.candles, gap: null };
+    return { candles: page.candles, gap: null, asOf };
   }
   // asleep, paused, or the clock moved on while the page was on its way: page back
   const candles = [...page.candles];
@@ -97,7 +113,7 @@ export async function readCandlePage(
     const oldest = (candles[candles.length - 1] as Candle).timestamp.toMillis();
     if (pages >= MAX_CATCH_UP_PAGES) {
       const cause = `the ${(MAX_CATCH_UP_PAGES * MAX_CANDLE_PAGE).toLocaleString('en-US')} candles a catch-up reads at most were read`;
-      return { candles, gap: { afterMs: newest, beforeMs: oldest, cause } };
+      return { candles, gap: { afterMs: newest, beforeMs: oldest, cause }, asOf };
     }
     const raw = page.raw.nextBefore;
     const before =
@@ -107,7 +123,7 @@ export async function readCandlePage(
     } catch (error) {
       if (signal.aborted) throw error;
       const cause = `reading them failed: ${error instanceof Error ? error.message : String(error)}`;
-      return { candles, gap: { afterMs: newest, beforeMs: oldest, cause } };
+      return { candles, gap: { afterMs: newest, beforeMs: oldest, cause }, asOf };
     }
     // `before` is exclusive: only older candles are taken (a broker repeating some would hand them over twice)
     for (const c of page.candles) if (c.timestamp.toMillis() < oldest) candles.push(c);
@@ -117,7 +133,7 @@ export async function readCandlePage(
       reaches(page.candles, MAX_CANDLE_PAGE, newest) ||
       page.nextBefore === null
     ) {
-      return { candles, gap: null };
+      return { candles, gap: null, asOf };
     }
   }
 }

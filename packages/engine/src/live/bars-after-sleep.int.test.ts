@@ -50,7 +50,7 @@ class NoteAndSubscribe extends Note {
 /**
  * A paper run of {@link NoteAndSubscribe} on 005930 (000660 subscribed) from Monday 2026-11-23
  * 10:00 KST, both clocks standing still: once the first bar of each (the one ending 10:00) came,
- * `beforeWaking` gets the run's client and both clocks jump to `wake` (KST).
+ * `beforeWaking` gets the run's client and both clocks jump to two seconds past `wake` (KST).
  */
 async function sleepUntil(
   runId: string,
@@ -59,7 +59,9 @@ async function sleepUntil(
 ) {
   Note.seen = [];
   Note.bars = [];
-  const s = await startSimulatedBroker(closers, { speed: 0 });
+  // two seconds past the minute: a poll judges a candle complete a second before it was sent
+  // (the broker's clock may be a little behind this machine's: connector's CANDLE_CLOCK_SLACK_MS)
+  const s = await startSimulatedBroker(closers, { speed: 0, start: '2026-11-23T10:00:02.000+09:00' });
   const db = openTempDb(closers, `hoga-${runId}-`, s.clock);
   const { logger, records } = recordingLogger('info');
   const run = await startTestRun(
@@ -78,9 +80,11 @@ async function sleepUntil(
   // its first bar, and 000660's (a subscription's first poll, the newest completed candle)
   await until(() => Note.seen.filter((t) => t === slept).length === 2, 60_000);
   beforeWaking(s.client);
-  s.sim.setClock(wake);
-  s.clock.set(wake);
-  return { slept, woke: Date.parse(wake), records };
+  const woke = Date.parse(wake);
+  const at = new Date(woke + 2_000).toISOString();
+  s.sim.setClock(at);
+  s.clock.set(at);
+  return { slept, woke, records };
 }
 
 /** The minute closes after `from` up to and including `to`. */
