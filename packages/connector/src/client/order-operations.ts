@@ -4,6 +4,8 @@
  * request is sent again only if the order is still open and shows no sign of the first request.
  * Every command is listed while it is in flight: the broker may list the order it made before the
  * answer arrives, and `orderUpdates$` must not mistake that order for one placed elsewhere.
+ * A modify whose answer was lost but which the order shows applied is told with its terms
+ * (`modify-unanswered`): no answer names its replacement, and `orderUpdates$` looks for it by them.
  *
  * @module
  */
@@ -32,7 +34,22 @@ export type OrderCommandNotice =
       readonly clientOrderId: string | null;
       readonly request: CreateOrderRequest;
     }
-  | { readonly type: 'modified' | 'canceled'; readonly orderId: string; readonly originalOrderId: string };
+  | { readonly type: 'modified' | 'canceled'; readonly orderId: string; readonly originalOrderId: string }
+  /**
+   * A modify whose answer was lost while the order, read instead, shows it applied
+   * (`PENDING_REPLACE` or `REPLACED`): the broker made a replacement that no answer names, so it
+   * can only be known by the modify's terms (`request`, on `order`'s symbol and side, placed at or
+   * after `sentAtMs`).
+   */
+  | {
+      readonly type: 'modify-unanswered';
+      readonly originalOrderId: string;
+      readonly request: ModifyOrderRequest;
+      /** Domain-clock time the modify was first sent. */
+      readonly sentAtMs: number;
+      /** The original as read after the answer was lost. */
+      readonly order: OrderRecord;
+    };
 
 /** Result of a modify or cancel. */
 export type OrderOperationOutcome =
@@ -152,7 +169,7 @@ export class OrderOperations {
     request: ModifyOrderRequest,
     options?: CallOptions,
   ): Promise<OrderOperationOutcome> {
-    return this.run('modify', orderId, modifyOrderBody(request), options);
+    return this.run('modify', orderId, modifyOrderBody(request), options, request);
   }
 
   /**
@@ -197,9 +214,10 @@ export class OrderOperations {
     orderId: string,
     json: Record<string, unknown>,
     options: CallOptions | undefined,
+    request?: ModifyOrderRequest,
   ): Promise<OrderOperationOutcome> {
     return this.tracked(operation, null, (announce) =>
-      this.attempt(operation, orderId, json, options, announce),
+      this.attempt(operation, orderId, json, options, announce, request),
     );
   }
 
@@ -209,8 +227,11 @@ export class OrderOperations {
     json: Record<string, unknown>,
     options: CallOptions | undefined,
     announce: (orderId: string, notice: OrderCommandNotice) => void,
+    /** A modify's request: told with the order read when its answer is lost. */
+    request?: ModifyOrderRequest,
   ): Promise<OrderOperationOutcome> {
-    const deadline = this.clock.nowMs() + this.config.clientOrderIdWindowMs;
+    const sentAtMs = this.clock.nowMs();
+    const deadline = sentAtMs + this.config.clientOrderIdWindowMs;
     for (let attempt = 0; ; attempt++) {
       try {
         const body = await this.executor.execute(
@@ -239,7 +260,12 @@ export class OrderOperations {
         if (!unclear(error) || attempt >= this.config.maxRetries || this.clock.nowMs() > deadline)
           throw error;
         const order = await this.readOrder(orderId, { ...options, priority: RequestPriority.ORDER });
-        if (APPLIED[operation].has(order.status)) return { kind: 'resolved-by-state', applied: true, order };
+        if (APPLIED[operation].has(order.status)) {
+          // no answer names the replacement: `orderUpdates$` looks for it by the modify's terms
+          if (request !== undefined)
+            this.notify({ type: 'modify-unanswered', originalOrderId: orderId, request, sentAtMs, order });
+          return { kind: 'resolved-by-state', applied: true, order };
+        }
         if (TERMINAL_BROKER_ORDER_STATUSES.has(order.status))
           return { kind: 'resolved-by-state', applied: false, order };
         // Still open with no trace of the request: it never reached the broker, so send it again.

@@ -5,7 +5,9 @@
  * order commands of this client are in flight, is held back until they end (or a bounded wait
  * runs out): it may be theirs, and its events must carry the caller's `clientOrderId` from the
  * first one on. A report showing an order `REPLACED` before this client's modify answered waits the
- * same way, so the replacement is linked to it as when the answer came first.
+ * same way, so the replacement is linked to it as when the answer came first; when that answer was
+ * lost, the replacement is looked for by the modify's terms (`lost-modifies.ts`). A replacement's
+ * fills count on top of what its original filled by its last report.
  *
  * @module
  */
@@ -22,6 +24,7 @@ import {
 } from '@hoga/core';
 import type { OrderRecord } from '../schemas/orders.js';
 import { CommandWaits } from './command-waits.js';
+import { LostModifies, type UnansweredModify } from './lost-modifies.js';
 import { fillBetween } from './order-fill.js';
 import { statusEvent } from './order-status-events.js';
 import { readDue, readFailed } from './read-backoff.js';
@@ -29,6 +32,10 @@ import {
   externalClientOrderId,
   linkedOrder,
   ownOrder,
+  pruneEnded,
+  type ReadPair,
+  readPair,
+  rebaseChain,
   reportChanged,
   type Tracked,
 } from './tracked-order.js';
@@ -74,6 +81,8 @@ export class OrderTracker {
   private readonly held: CommandWaits<OrderRecord | null>;
   /** Orders read `REPLACED` whose replacement is not known yet, waiting for the modify's answer. */
   private readonly replacedHeld: CommandWaits<null>;
+  /** Modifies whose answer was lost, their replacement looked for by their terms. */
+  private readonly lostModifies: LostModifies;
   private readonly retainEndedMs: number;
 
   /**
@@ -86,12 +95,13 @@ export class OrderTracker {
   ) {
     this.held = new CommandWaits(options.holdMs ?? DEFAULT_ORDER_HOLD_MS);
     this.replacedHeld = new CommandWaits(options.holdMs ?? DEFAULT_ORDER_HOLD_MS);
+    this.lostModifies = new LostModifies(options.holdMs ?? DEFAULT_ORDER_HOLD_MS);
     this.retainEndedMs = options.retainEndedMs ?? DEFAULT_ENDED_ORDER_RETAIN_MS;
   }
 
   /** How many orders, replacement links and held reports are kept (a long run's memory). */
   sizes(): { orders: number; replacements: number; held: number } {
-    const held = this.held.size + this.replacedHeld.size;
+    const held = this.held.size + this.replacedHeld.size + this.lostModifies.size;
     return { orders: this.orders.size, replacements: this.replacementOf.size, held };
   }
 
@@ -149,6 +159,8 @@ export class OrderTracker {
    */
   holdReplaced(order: OrderRecord, inFlight: readonly number[], nowMs: number): boolean {
     const tracked = this.orders.get(order.orderId);
+    if (order.status !== BrokerOrderStatus.PENDING_REPLACE && order.status !== BrokerOrderStatus.REPLACED)
+      this.lostModifies.delete(order.orderId); // back to working (or ended): no replacement was made
     if (
       order.status !== BrokerOrderStatus.REPLACED ||
       tracked === undefined ||
@@ -159,7 +171,35 @@ export class OrderTracker {
       this.replacedHeld.delete(order.orderId);
       return false;
     }
+    if (this.lostModifies.awaited(order.orderId, nowMs)) return true;
     return this.replacedHeld.check(order.orderId, inFlight, nowMs, null).held;
+  }
+
+  /**
+   * Takes in a modify whose answer was lost while the order, read instead, showed it applied: its
+   * replacement is looked for by its terms ({@link linkUnanswered}) for at most `holdMs`, the
+   * original's `REPLACED` report waiting meanwhile ({@link holdReplaced}).
+   */
+  expectUnanswered(notice: UnansweredModify, nowMs: number): void {
+    if (this.orders.has(notice.originalOrderId) && !this.replacementOf.has(notice.originalOrderId))
+      this.lostModifies.add(notice, nowMs);
+  }
+
+  /** Whether a replacement is looked for (read the newest CLOSED page too: it may have ended at once). */
+  awaitsUnanswered(): boolean {
+    return this.lostModifies.size > 0;
+  }
+
+  /** Links the replacements `candidates` (OPEN list, newest CLOSED page) show ({@link expectUnanswered}). */
+  linkUnanswered(candidates: readonly OrderRecord[]): void {
+    const unknown = candidates.filter((c) => !this.orders.has(c.orderId));
+    for (const [replacement, original] of this.lostModifies.found(unknown))
+      this.expectLinked(replacement, original, 'replacement');
+  }
+
+  /** The original and replacement to read together when `orderId` is read (see `readPair`). */
+  pairOf(orderId: string): ReadPair | null {
+    return readPair(this.orders, this.replacementOf, orderId);
   }
 
   /**
@@ -276,6 +316,7 @@ export class OrderTracker {
     if (role === 'replacement') {
       this.replacementOf.set(originalOrderId, orderId);
       this.replacedHeld.delete(originalOrderId);
+      this.lostModifies.delete(originalOrderId);
     }
   }
 
@@ -298,8 +339,10 @@ export class OrderTracker {
    * Diffs a new report against the previous one and returns the events it implies.
    *
    * @param order - the latest report of an order
+   * @param replacementReport - a report of its replacement read with it (see {@link pairOf}), not
+   *   taken in yet: `OrderModified` tells its price and quantity
    */
-  observe(order: OrderRecord): OrderEvent[] {
+  observe(order: OrderRecord, replacementReport: OrderRecord | null = null): OrderEvent[] {
     let tracked = this.orders.get(order.orderId);
     if (tracked === undefined) {
       tracked = ownOrder(externalClientOrderId(order.orderId), null);
@@ -309,6 +352,7 @@ export class OrderTracker {
     tracked.last = order;
     tracked.failedReads = 0;
     tracked.skipPolls = 0;
+    rebaseChain(this.orders, this.replacementOf, order.orderId);
     const events: OrderEvent[] = [];
     const base = (tsEvent: number): OrderEventBase => ({
       eventId: newEventId(),
@@ -341,7 +385,9 @@ export class OrderTracker {
     if (previous?.status === order.status) return events;
     const next = this.replacementOf.get(order.orderId);
     const replacement =
-      next === undefined ? null : { orderId: next, last: this.orders.get(next)?.last ?? null };
+      next === undefined
+        ? null
+        : { orderId: next, last: this.orders.get(next)?.last ?? replacementReport ?? null };
     const event = statusEvent(order, base, now, replacement);
     if (event !== null) events.push(event);
     return events;
@@ -357,22 +403,7 @@ export class OrderTracker {
    * @param nowMs - scheduler time (the same as {@link holdUnknown}'s)
    */
   prune(nowMs: number): void {
-    for (const t of this.orders.values()) {
-      // (a report answered late may show an ended order working again: then it is read on)
-      if (t.last === null || !TERMINAL_BROKER_ORDER_STATUSES.has(t.last.status)) t.endedAtMs = Number.NaN;
-      else if (Number.isNaN(t.endedAtMs)) t.endedAtMs = nowMs;
-    }
-    for (const [id, t] of this.orders) {
-      if (Number.isNaN(t.endedAtMs) || nowMs - t.endedAtMs < this.retainEndedMs) continue;
-      const next = this.replacementOf.get(id);
-      const replacement = next === undefined ? undefined : this.orders.get(next);
-      if (replacement !== undefined && Number.isNaN(replacement.endedAtMs)) continue;
-      this.orders.delete(id);
-      this.replacementOf.delete(id);
-    }
-    for (const [id, t] of this.orders) {
-      if (t.role === 'cancel' && t.originalOrderId !== null && !this.orders.has(t.originalOrderId))
-        this.orders.delete(id);
-    }
+    this.lostModifies.expire(nowMs);
+    pruneEnded(this.orders, this.replacementOf, nowMs, this.retainEndedMs);
   }
 }

@@ -6,7 +6,10 @@
  * does not know, listed while a create, modify or cancel of this client is in flight, is held
  * back until those end (at most `holdMs`), so an order listed before its create answered still
  * carries the caller's `clientOrderId`; an order read `REPLACED` before this client's modify
- * answered is read again until the answer names its replacement (at most `holdMs` too). A detail
+ * answered is read again until the answer names its replacement (at most `holdMs` too); when that
+ * answer was lost, until the replacement is found by the modify's terms in the OPEN list or the
+ * newest CLOSED page (read only meanwhile). A replacement is read with its original while the
+ * original has not shown a final state, the original first, so the chain's fills add up. A detail
  * read that fails is retried with back-off (in polls); an order the broker answers 404 for once
  * it is no longer listed is dropped and reported once (`order-dropped`).
  *
@@ -18,6 +21,7 @@ import type { BrokerClient } from '../client/broker-client.js';
 import type { OrderCommandNotice } from '../client/order-operations.js';
 import { ConnectorError, NotFoundError } from '../errors.js';
 import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
+import type { OrderRecord } from '../schemas/orders.js';
 import { OrderTracker, type OrderTrackerOptions } from './order-tracker.js';
 import type { PollScheduler } from './poll-scheduler.js';
 
@@ -83,6 +87,7 @@ export function orderUpdates(
     let baselined = false;
     const onNotice = (notice: OrderCommandNotice): void => {
       if (notice.type === 'created') tracker.expectCreated(notice.orderId, notice.clientOrderId);
+      else if (notice.type === 'modify-unanswered') tracker.expectUnanswered(notice, scheduler.now());
       else
         tracker.expectLinked(
           notice.orderId,
@@ -102,36 +107,61 @@ export function orderUpdates(
       const call = { signal, priority: RequestPriority.POLL };
       let failure: { error: unknown } | null = null;
       const dropped: DroppedOrder[] = [];
-      const read = async (orderId: string, isListed: boolean): Promise<OrderEvent[]> => {
-        if (!tracker.readDue(orderId)) return [];
+      const open = await client.listOrders({ status: 'OPEN' }, call);
+      const listed = new Set(open.orders.map((row) => row.orderId));
+      const done = new Set<string>();
+      const readRecord = async (orderId: string): Promise<OrderRecord | null> => {
+        done.add(orderId); // (read or not, once a poll: readDue counts the polls it skips)
+        if (!tracker.readDue(orderId)) return null;
         try {
-          const record = await client.getOrder(orderId, call);
-          // REPLACED before this client's modify answered: read again until the answer links it
-          if (tracker.holdReplaced(record, inFlight(), scheduler.now())) return [];
-          return tracker.observe(record);
+          return await client.getOrder(orderId, call);
         } catch (error) {
           if (signal.aborted) throw error;
-          if (!isListed && error instanceof NotFoundError && error.code === 'order-not-found') {
+          if (!listed.has(orderId) && error instanceof NotFoundError && error.code === 'order-not-found') {
             const gone = tracker.notFound(orderId);
             // a cancel's answer may name no order the broker keeps: its original tells the outcome
-            if (gone.kind === 'cancel') return [];
+            if (gone.kind === 'cancel') return null;
             if (gone.kind === 'dropped') {
               dropped.push({ orderId, clientOrderId: gone.clientOrderId, error });
-              return [];
+              return null;
             }
           }
           tracker.readFailed(orderId);
           failure ??= { error };
-          return [];
+          return null;
         }
       };
-      const open = await client.listOrders({ status: 'OPEN' }, call);
-      const listed = new Set<string>();
+      // REPLACED before this client's modify answered (or found): read again until it is linked
+      const held = (record: OrderRecord): boolean =>
+        tracker.holdReplaced(record, inFlight(), scheduler.now());
+      const read = async (orderId: string): Promise<OrderEvent[]> => {
+        if (done.has(orderId)) return [];
+        const pair = tracker.pairOf(orderId);
+        if (pair === null || done.has(pair.original) || done.has(pair.replacement)) {
+          const record = await readRecord(orderId);
+          return record === null || held(record) ? [] : tracker.observe(record);
+        }
+        // the original first: its last fills come before the replacement's, which count on top
+        const original = await readRecord(pair.original);
+        const replacement = await readRecord(pair.replacement);
+        const events = original === null || held(original) ? [] : tracker.observe(original, replacement);
+        return replacement === null ? events : [...events, ...tracker.observe(replacement)];
+      };
+      if (tracker.awaitsUnanswered()) {
+        // a modify's answer was lost: its replacement is known by its terms (it may have ended at
+        // once); none is taken on a poll that could not read both lists (a twin may hide there)
+        try {
+          const closed = await client.listOrders({ status: 'CLOSED' }, call);
+          tracker.linkUnanswered([...open.orders, ...closed.orders]);
+        } catch (error) {
+          if (signal.aborted) throw error;
+          failure ??= { error };
+        }
+      }
       for (const row of open.orders) {
-        listed.add(row.orderId);
         if (!tracker.has(row.orderId) && tracker.holdUnknown(row, inFlight(), scheduler.now(), !baselined))
           continue;
-        if (tracker.changed(row)) yield await read(row.orderId, true);
+        if (tracker.changed(row)) yield await read(row.orderId);
       }
       baselined = true;
       // Held orders that left the list are decided too; once released they are read below.
@@ -140,7 +170,7 @@ export function orderUpdates(
       }
       for (const orderId of tracker.liveOrderIds()) {
         if (listed.has(orderId)) continue;
-        yield await read(orderId, false);
+        yield await read(orderId);
       }
       tracker.prune(scheduler.now());
       // a dropped order is told once: it goes before a failure that the next reads will tell again

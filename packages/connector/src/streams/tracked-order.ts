@@ -2,12 +2,12 @@
  * The record an {@link OrderTracker} keeps per broker order id: how the id relates to the order the
  * user placed (its own order, a modify's replacement, a cancel's record), the client order id its
  * events carry, the filled quantity earlier orders of its chain brought, and its last report. Also
- * the pure helpers that build such a record and compare two reports.
+ * the helpers that build such a record, compare two reports, and walk a chain of replacements.
  *
  * @module
  */
 import { createHash } from 'node:crypto';
-import { type ClientOrderId, clientOrderId, Decimal } from '@hoga/core';
+import { type ClientOrderId, clientOrderId, Decimal, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
 import type { OrderRecord } from '../schemas/orders.js';
 import type { ReadBackoff } from './read-backoff.js';
 
@@ -18,8 +18,8 @@ export type Role = 'order' | 'replacement' | 'cancel';
 export interface Tracked extends ReadBackoff {
   readonly clientOrderId: ClientOrderId;
   readonly role: Role;
-  /** Filled quantity of earlier orders of the same chain (before a modify). */
-  readonly baseQuantity: Decimal;
+  /** Filled quantity of earlier orders of the same chain (before a modify), by their last reports. */
+  baseQuantity: Decimal;
   /** The order this one replaced or cancels. */
   readonly originalOrderId: string | null;
   last: OrderRecord | null;
@@ -99,4 +99,94 @@ export function reportChanged(last: OrderRecord, row: OrderRecord): boolean {
     !last.quantity.eq(row.quantity) ||
     (last.price === null ? row.price !== null : row.price === null || !last.price.eq(row.price))
   );
+}
+
+/** An original and its replacement, read together (see {@link readPair}). */
+export interface ReadPair {
+  readonly original: string;
+  readonly replacement: string;
+}
+
+/**
+ * The original and its replacement when one of them is to be read with the other: a replacement
+ * whose original has not reported a final state (its last fills come first, and the replacement's
+ * count on top of them), or an original whose replacement was never read (`OrderModified` tells
+ * the replacement's price and quantity); null when `orderId` is read alone.
+ *
+ * @param orders - the tracked orders
+ * @param replacementOf - replacement id by original id
+ * @param orderId - an order about to be read
+ */
+export function readPair(
+  orders: ReadonlyMap<string, Tracked>,
+  replacementOf: ReadonlyMap<string, string>,
+  orderId: string,
+): ReadPair | null {
+  const tracked = orders.get(orderId);
+  if (tracked === undefined) return null;
+  if (tracked.role === 'replacement' && tracked.originalOrderId !== null) {
+    const last = orders.get(tracked.originalOrderId)?.last;
+    if (last === undefined || (last !== null && TERMINAL_BROKER_ORDER_STATUSES.has(last.status))) return null;
+    return { original: tracked.originalOrderId, replacement: orderId };
+  }
+  const next = replacementOf.get(orderId);
+  if (next === undefined || orders.get(next)?.last !== null) return null;
+  return { original: orderId, replacement: next };
+}
+
+/**
+ * Sets the base quantity of the replacements down the chain from an order just reported: what
+ * their originals filled by their last reports (a link made before an original's last fills
+ * would count a replacement's fills from too low).
+ *
+ * @param orders - the tracked orders
+ * @param replacementOf - replacement id by original id
+ * @param orderId - the order just reported
+ */
+export function rebaseChain(
+  orders: ReadonlyMap<string, Tracked>,
+  replacementOf: ReadonlyMap<string, string>,
+  orderId: string,
+): void {
+  let tracked = orders.get(orderId);
+  for (let next = replacementOf.get(orderId); next !== undefined; next = replacementOf.get(next)) {
+    const replacement = orders.get(next);
+    if (tracked === undefined || replacement === undefined) return;
+    replacement.baseQuantity = tracked.baseQuantity.plus(tracked.last?.execution.filledQuantity ?? ZERO);
+    tracked = replacement;
+  }
+}
+
+/**
+ * Forgets orders whose final state was first seen at least `retainEndedMs` before `nowMs`, with
+ * their replacement links (see `OrderTracker.prune`); marks those that just ended.
+ *
+ * @param orders - the tracked orders
+ * @param replacementOf - replacement id by original id
+ * @param nowMs - scheduler time
+ * @param retainEndedMs - how long an ended order is remembered
+ */
+export function pruneEnded(
+  orders: Map<string, Tracked>,
+  replacementOf: Map<string, string>,
+  nowMs: number,
+  retainEndedMs: number,
+): void {
+  for (const t of orders.values()) {
+    // (a report answered late may show an ended order working again: then it is read on)
+    if (t.last === null || !TERMINAL_BROKER_ORDER_STATUSES.has(t.last.status)) t.endedAtMs = Number.NaN;
+    else if (Number.isNaN(t.endedAtMs)) t.endedAtMs = nowMs;
+  }
+  for (const [id, t] of orders) {
+    if (Number.isNaN(t.endedAtMs) || nowMs - t.endedAtMs < retainEndedMs) continue;
+    const next = replacementOf.get(id);
+    const replacement = next === undefined ? undefined : orders.get(next);
+    if (replacement !== undefined && Number.isNaN(replacement.endedAtMs)) continue;
+    orders.delete(id);
+    replacementOf.delete(id);
+  }
+  for (const [id, t] of orders) {
+    if (t.role === 'cancel' && t.originalOrderId !== null && !orders.has(t.originalOrderId))
+      orders.delete(id);
+  }
 }
