@@ -39,6 +39,18 @@ export class CommandWaits<T> {
   }
 
   /**
+   * Keeps an order waiting without a command (it is decided again at its next check).
+   *
+   * @param orderId - the order
+   * @param first - what was given when it was first seen
+   * @returns true (held)
+   */
+  keep(orderId: string, first: T): true {
+    this.waits.set(orderId, { waitFor: new Set(), until: Number.NEGATIVE_INFINITY, first });
+    return true;
+  }
+
+  /**
    * Starts (first sight) or goes on with the wait of an order: `held` while a command in flight
    * when it was first seen still is and `holdMs` has not passed; once not held it is forgotten.
    *

@@ -73,6 +73,13 @@ export class LostModifies {
     return lost !== undefined && nowMs < lost.untilMs;
   }
 
+  /** Whether `row` has the terms of a replacement still looked for at `nowMs`. */
+  fits(row: OrderRecord | null, nowMs: number): boolean {
+    if (row === null) return false;
+    for (const lost of this.lost.values()) if (nowMs < lost.untilMs && fits(lost, row)) return true;
+    return false;
+  }
+
   /** Stops looking for the replacement of an order (found, or the order shows no modify). */
   delete(orderId: string): void {
     this.lost.delete(orderId);

@@ -78,7 +78,7 @@ export class OrderTracker {
   private readonly orders = new Map<string, Tracked>();
   private readonly replacementOf = new Map<string, string>();
   /** Unknown orders waiting for the commands that may have made them (with the first poll's report). */
-  private readonly held: CommandWaits<OrderRecord | null>;
+  private readonly held: CommandWaits<{ row: OrderRecord | null; atStart: boolean }>;
   /** Orders read `REPLACED` whose replacement is not known yet, waiting for the modify's answer. */
   private readonly replacedHeld: CommandWaits<null>;
   /** Modifies whose answer was lost, their replacement looked for by their terms. */
@@ -137,10 +137,15 @@ export class OrderTracker {
       this.held.delete(orderId);
       return false;
     }
-    const baseline = atStart && typeof order !== 'string' ? order : null;
-    const { held, first } = this.held.check(orderId, inFlight, nowMs, baseline);
+    const row = typeof order === 'string' ? null : order;
+    const { held, first } = this.held.check(orderId, inFlight, nowMs, {
+      row,
+      atStart: atStart && row !== null,
+    });
     if (held) return true;
-    if (first !== null) this.baseline(first);
+    // a lost modify's replacement (told while this poll ran): linked by the next poll's linkUnanswered
+    if (this.lostModifies.fits(row ?? first.row, nowMs)) return this.held.keep(orderId, first);
+    if (first.atStart && first.row !== null) this.baseline(first.row);
     else this.expectCreated(orderId, null);
     return false;
   }
