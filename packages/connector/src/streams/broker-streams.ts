@@ -88,7 +88,8 @@ export interface BrokerStreamsOptions {
   readonly maxInFlight?: number;
   /**
    * Longest wait (ms) of `orderUpdates$` for the answer of a create, modify or cancel before an
-   * order it cannot attribute is taken for one placed elsewhere (default 10 s).
+   * order it cannot attribute is taken for one placed elsewhere (default 10 s); also how long the
+   * replacement of a modify whose answer was lost is looked for by the modify's terms.
    */
   readonly orderHoldMs?: number;
 }

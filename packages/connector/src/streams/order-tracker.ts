@@ -77,7 +77,7 @@ export interface OrderTrackerOptions {
 export class OrderTracker {
   private readonly orders = new Map<string, Tracked>();
   private readonly replacementOf = new Map<string, string>();
-  /** Unknown orders waiting for the commands that may have made them (with the first poll's report). */
+  /** Unknown orders waiting for the commands that may have made them (with the first row seen). */
   private readonly held: CommandWaits<{ row: OrderRecord | null; atStart: boolean }>;
   /** Orders read `REPLACED` whose replacement is not known yet, waiting for the modify's answer. */
   private readonly replacedHeld: CommandWaits<null>;
@@ -138,10 +138,8 @@ export class OrderTracker {
       return false;
     }
     const row = typeof order === 'string' ? null : order;
-    const { held, first } = this.held.check(orderId, inFlight, nowMs, {
-      row,
-      atStart: atStart && row !== null,
-    });
+    const seen = { row, atStart: atStart && row !== null };
+    const { held, first } = this.held.check(orderId, inFlight, nowMs, seen);
     if (held) return true;
     // a lost modify's replacement (told while this poll ran): linked by the next poll's linkUnanswered
     if (this.lostModifies.fits(row ?? first.row, nowMs)) return this.held.keep(orderId, first);
