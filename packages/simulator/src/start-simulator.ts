@@ -1,4 +1,11 @@
-import { KST_ZONE, parseDateTime, ScaledClock } from '@hoga/core';
+import {
+  type GroupLimit,
+  KST_ZONE,
+  parseDateTime,
+  RATE_LIMITS,
+  type RateLimitGroup,
+  ScaledClock,
+} from '@hoga/core';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { Brokerage } from './brokerage/brokerage.js';
@@ -33,6 +40,12 @@ export interface SimulatorOptions {
   readonly statePath?: string;
   /** Enforce the spec's rate limits; default true. */
   readonly rateLimit?: boolean;
+  /**
+   * Limits of some groups that differ from the spec's table (a live broker's can: they arrive in
+   * `X-RateLimit-Limit`, which the connector follows), enforced and announced instead; default none.
+   * Tests that read many rates or candles use higher ones rather than wait at the spec's pace.
+   */
+  readonly rateLimits?: Readonly<Partial<Record<RateLimitGroup, GroupLimit>>>;
   /** Serve the control API under `/_sim/`; default false. */
   readonly control?: boolean;
   /** Name of the account header; default `X-Service-Account`. */
@@ -86,7 +99,7 @@ function startInstant(start: DateTime | string | undefined, saved: BrokerageStat
 }
 
 function parseOptions(options: SimulatorOptions): z.output<typeof optionsSchema> {
-  const { start: _s, statePath: _p, onInternalError: _e, ...rest } = options;
+  const { start: _s, statePath: _p, onInternalError: _e, rateLimits: _r, ...rest } = options;
   const result = optionsSchema.safeParse(rest);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -140,5 +153,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     brokerage,
     resumedAt,
     onInternalError: options.onInternalError,
+    rateLimits: { ...RATE_LIMITS, ...options.rateLimits },
   });
 }

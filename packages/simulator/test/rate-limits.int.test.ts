@@ -141,6 +141,17 @@ describe('rate limits', () => {
     });
   });
 
+  describe('rateLimits: a group limited otherwise than the spec says', () => {
+    it('enforces and announces the limit given, and leaves the other groups at the spec', async () => {
+      const { client } = await withSim({ rateLimits: { ACCOUNT: { perSecond: 4, peakPerSecond: null } } });
+      const answers = await Promise.all(Array.from({ length: 3 }, () => client.get('/api/v1/accounts')));
+      // 3 at once: the spec's 1 a second refused two of them
+      expect(answers.map(outcome)).toEqual(['200', '200', '200']);
+      expect(answers.map((r) => r.headers.get('x-ratelimit-limit'))).toEqual(['4', '4', '4']);
+      expect((await client.get('/api/v1/holdings')).headers.get('x-ratelimit-limit')).toBe('5');
+    });
+  });
+
   describe('rateLimit: false', () => {
     it('never answers 429 and still sends the headers', async () => {
       const { client } = await withSim({ rateLimit: false });

@@ -1,4 +1,4 @@
-import type { Decimal, ScaledClock } from '@hoga/core';
+import type { Decimal, GroupLimit, RateLimitGroup, ScaledClock } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import { type SimCounters, SimulatorControl } from '../control/control-api.js';
 import { ControlRoutes } from '../control/control-routes.js';
@@ -53,6 +53,8 @@ export interface SimulatorParts {
   readonly clientSecret: string;
   readonly tokenTtlSeconds: number;
   readonly rateLimit: boolean;
+  /** The limits per group the server enforces and announces (see {@link RateLimiter}). */
+  readonly rateLimits?: Readonly<Record<RateLimitGroup, GroupLimit>>;
   readonly control: boolean;
   readonly accountHeader: string;
   readonly matchIntervalMs: number;
@@ -81,7 +83,10 @@ export async function serveSimulator(parts: SimulatorParts): Promise<SimulatorHa
   const server = new SimHttpServer({
     routes: apiRoutes({ market, brokerage, tokens }),
     tokens,
-    limiter: new RateLimiter({ enabled: parts.rateLimit }),
+    limiter: new RateLimiter({
+      enabled: parts.rateLimit,
+      ...(parts.rateLimits === undefined ? {} : { limits: parts.rateLimits }),
+    }),
     faults,
     brokerage,
     clock,
