@@ -19,10 +19,21 @@ import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../../../..');
-const cli = join(root, 'packages/cli/src/commands/run-cli.test-helper.ts');
+/**
+ * The `hoga` a user runs (bin/hoga.js: the bundle the `int` project's global set-up built), not the
+ * sources through tsx, which compiled them at each of the file's four starts (2–25 s each).
+ */
+const hogaBin = join(root, 'packages/cli/bin/hoga.js');
 /** Buys 2 at market on its 3rd bar. */
 const strategy = join(root, 'packages/cli/test/fixtures/logs-fills.ts');
-const ARGS = ['--symbols', '005930', '--interval', '1m', '--status-every', '2', '--poll-ms', '300'];
+/**
+ * Candles polled every second (the default, 5 s, brought the 3rd bar, and the buy, at the second
+ * poll, 5 s after the start).
+ */
+const ARGS = [
+  ...['--symbols', '005930', '--interval', '1m', '--status-every', '2', '--poll-ms', '300'],
+  ...['--candle-poll-ms', '1000'],
+];
 
 interface Running {
   readonly child: ChildProcess;
@@ -36,7 +47,7 @@ afterEach(async () => {
 });
 
 function hoga(sim: SimulatorHandle, db: string, args: string[]): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
+  const child = spawn(process.execPath, [hogaBin, ...args], {
     cwd: root,
     env: {
       ...process.env,
@@ -78,7 +89,8 @@ async function setup(): Promise<{ sim: SimulatorHandle; db: string }> {
     port: 0,
     seed: 7,
     start: '2026-11-23T10:00:00+09:00',
-    speed: 30,
+    // a 1m bar every half second (×30 brought the strategy's 3rd bar, and its buy, 6 s after the start)
+    speed: 120,
     control: true,
   });
   opened.push(() => sim.close());
