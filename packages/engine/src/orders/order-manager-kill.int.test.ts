@@ -8,12 +8,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleTestWorker } from '../../../../scripts/test-worker-bundle.js';
 import {
   allBrokerOrders,
   brokerFillsByOrder,
@@ -25,62 +25,6 @@ import {
 
 const worker = join(import.meta.dirname, 'kill-worker.test-helper.ts');
 const root = resolve(import.meta.dirname, '../../../..');
-/** Packages the worker's bundle imports from node_modules (by absolute path): native or worker-thread code. */
-const EXTERNAL = new Set(['better-sqlite3', 'pino', 'pino-pretty', 'thread-stream']);
-
-/**
- * Bundles the worker into one ES module in `dir` (esbuild, which comes with tsx). Before, each of
- * the test's five worker processes ran the sources through `--import tsx`, compiling the engine,
- * the store and the connector again at every start: on a loaded two-core machine the five starts
- * and their work outlasted the test's 180 s.
- */
-/** The part of esbuild's API used here (esbuild is not a dependency of the engine: tsx's is used). */
-interface EsbuildApi {
-  build(options: Record<string, unknown>): Promise<unknown>;
-}
-interface EsbuildPluginBuild {
-  onResolve(
-    options: { filter: RegExp },
-    resolve: (args: { path: string; resolveDir: string }) => { path: string; external: boolean } | undefined,
-  ): void;
-}
-
-async function bundleWorker(dir: string): Promise<string> {
-  const fromRoot = createRequire(join(root, 'package.json'));
-  const { build } = createRequire(fromRoot.resolve('tsx/package.json'))('esbuild') as EsbuildApi;
-  const outfile = join(dir, 'kill-worker.mjs');
-  await build({
-    entryPoints: [worker],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    tsconfig: join(root, 'tsconfig.json'),
-    logLevel: 'error',
-    banner: {
-      js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);",
-    },
-    plugins: [
-      {
-        name: 'external-by-path',
-        setup(b: EsbuildPluginBuild) {
-          b.onResolve({ filter: /^[^./]/ }, (args) => {
-            const name = args.path.startsWith('@')
-              ? args.path.split('/').slice(0, 2).join('/')
-              : (args.path.split('/')[0] ?? '');
-            if (!EXTERNAL.has(name)) return undefined;
-            return {
-              path: createRequire(join(args.resolveDir, 'noop.js')).resolve(args.path),
-              external: true,
-            };
-          });
-        },
-      },
-    ],
-  });
-  return outfile;
-}
 let workerBundle = '';
 
 function start(
@@ -128,8 +72,16 @@ async function waitFor(lines: string[], marker: string, timeoutMs = 60_000): Pro
 async function killAt(url: string, db: string, marker: string): Promise<void> {
   const run = start(url, db, 'work', marker);
   await waitFor(run.lines, marker);
-  // The worker waits at the marker: the next order request is the command. Kill once it has
-  // reached the broker (counted, then committed at once) while its answer is held back.
+  // The worker waits at the marker: the next order request is the command. Its answer alone is
+  // held back 2 s (the broker commits it at once); kill once it has reached the broker. Before,
+  // every command's answer was held 2 s, the commands before the marker's too: 24 s of the test's 35.
+  sim.injectFault({
+    kind: 'delay-after-commit',
+    path: '/api/v1/orders*',
+    method: 'POST',
+    delayMs: 2_000,
+    count: 1,
+  });
   const before = sim.counters().requestsByGroup.ORDER ?? 0;
   run.child.stdin?.write('go\n');
   const until = performance.now() + 30_000;
@@ -138,6 +90,7 @@ async function killAt(url: string, db: string, marker: string): Promise<void> {
   await new Promise((r) => setTimeout(r, 50));
   run.child.kill('SIGKILL');
   expect(await run.exited).toBeNull();
+  sim.clearFaults();
 }
 
 async function settle(url: string, db: string): Promise<{ unresolved: string[]; mismatched: string[] }> {
@@ -149,7 +102,7 @@ async function settle(url: string, db: string): Promise<{ unresolved: string[]; 
 let sim: SimulatorHandle;
 const bundleDir = mkdtempSync(join(tmpdir(), 'hoga-kill-worker-'));
 beforeAll(async () => {
-  workerBundle = await bundleWorker(bundleDir);
+  workerBundle = await bundleTestWorker(worker, bundleDir);
   sim = await startSimulator({ port: 0, seed: 7, start: KR_OPEN, speed: 0, control: true, rateLimit: false });
 }, 120_000);
 afterAll(async () => {
@@ -160,7 +113,6 @@ afterAll(async () => {
 describe('order manager killed with SIGKILL mid-command', () => {
   it('duplicates no order and loses or doubles no fill across restarts, inside and after the key window', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'hoga-kill-')), 'hoga.sqlite');
-    sim.injectFault({ kind: 'delay-after-commit', path: '/api/v1/orders*', method: 'POST', delayMs: 2_000 });
 
     await killAt(sim.url, db, 'modify 0'); // killed mid-modify
     await killAt(sim.url, db, 'submit 1'); // restarted at once; killed mid-create
@@ -168,7 +120,6 @@ describe('order manager killed with SIGKILL mid-command', () => {
     await killAt(sim.url, db, 'submit 1'); // killed mid-create again
     sim.advanceClock(11 * 60_000); // past that create's 10-minute window: it is found in the history
     const settled = await settle(sim.url, db);
-    sim.clearFaults();
 
     expect(settled.unresolved).toEqual([]);
     expect(settled.mismatched).toEqual([]);
@@ -211,7 +162,8 @@ describe('order manager killed with SIGKILL mid-command', () => {
       client.close();
       store.close();
     }
-    // five worker processes, each command's answer held 2 s: 146 s on a loaded machine with the
-    // bundled worker (before, through tsx, it ran out of the 180 s it had)
+    // five worker processes, the answer of each killed command held 2 s: 146 s on a loaded machine
+    // with the bundled worker and every command's answer held (before, through tsx, it ran out of
+    // the 180 s it had)
   }, 300_000);
 });
