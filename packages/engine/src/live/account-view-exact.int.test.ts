@@ -18,6 +18,12 @@ const closers = new Closers();
 afterEach(() => closers.closeAll());
 
 /**
+ * Real ms between the account's reads in the tests that wait for one (a run's default, 10 s, was
+ * most of their time): a read is still taken only once a later order poll confirmed it.
+ */
+const REFRESH_MS = 2_000;
+
+/**
  * Places limit buys of 2 005930 at 97% and (with `Watcher.second`) 94% of the first bar's close,
  * and records the account (`tag cash held`) at each fill and, once a fill came, every 200 ms.
  */
@@ -134,11 +140,11 @@ describe('ctx.account counts each fill of a live run once', () => {
         cashKrw: new Decimal(1_000_000),
         strategies: [{ strategyClass: Watcher }],
       },
-      { pollIntervalMs: 200, streamIntervals: { candles1m: 300 } },
+      { pollIntervalMs: 200, streamIntervals: { candles1m: 300 }, accountRefreshMs: REFRESH_MS },
     );
     closers.add(() => handle.stop());
     await until(() => events.some((e) => e.type === 'OrderAccepted'), 60_000);
-    // a read of the account while the buy rests (every 10 s): one begun after the order rested
+    // a read of the account while the buy rests (every 2 s here): one begun after the order rested
     await reads.oneTaken();
     s.sim.setPrice('005930', String((Watcher.prices[0] as number) - 500));
     await until(() => Watcher.fills.length === 1, 60_000);
@@ -275,7 +281,7 @@ describe('ctx.account and an order from another channel', () => {
         cashKrw: new Decimal(1_000_000),
         strategies: [{ strategyClass: Looks }],
       },
-      { pollIntervalMs: 300, onAlert: (a) => alerts.push(a.type) },
+      { pollIntervalMs: 300, accountRefreshMs: REFRESH_MS, onAlert: (a) => alerts.push(a.type) },
     );
     closers.add(() => handle.stop());
     await until(() => Looks.cash.length > 0, 60_000);
@@ -291,7 +297,7 @@ describe('ctx.account and an order from another channel', () => {
     });
     const resting = (await s.client.getBuyingPower('KRW')).cashBuyingPower;
     await until(() => alerts.includes('ExternalOrderAdopted'), 60_000);
-    // past the account's next read (every 10 s), taken, of the cash the order holds back, and a
+    // past the account's next read (every 2 s here), taken, of the cash the order holds back, and a
     // second of looks more
     const n = Looks.cash.length;
     await reads.oneTaken();

@@ -93,6 +93,7 @@ export class BrokerAccount implements AccountView {
     private readonly source: AccountSource,
     private ledger: Ledger,
     private readonly onError: (error: unknown) => void,
+    private readonly refreshMs: number,
   ) {}
 
   /**
@@ -100,12 +101,14 @@ export class BrokerAccount implements AccountView {
    *
    * @param source - the broker
    * @param onError - told of a failed read later on (the account keeps what it had)
+   * @param refreshMs - real ms between two reads once started (default {@link REFRESH_MS})
    */
   static async open(
     source: AccountSource,
     onError: (error: unknown) => void = () => undefined,
+    refreshMs: number = REFRESH_MS,
   ): Promise<BrokerAccount> {
-    return new BrokerAccount(source, await readLedger(source), onError);
+    return new BrokerAccount(source, await readLedger(source), onError, refreshMs);
   }
 
   /**
@@ -125,7 +128,7 @@ export class BrokerAccount implements AccountView {
   /**
    * Reads the account again once the start's reconciliation is done and, with order polls, waits
    * for the poll that confirms the read; from then on the run's fills are booked as they come, and
-   * the account is read every {@link REFRESH_MS}.
+   * the account is read every {@link REFRESH_MS} (unless `open` was given another interval).
    */
   async start(): Promise<void> {
     const polls = this.follows?.polls;
@@ -142,7 +145,7 @@ export class BrokerAccount implements AccountView {
     }
     this.started = true;
     if (this.timer === null && !this.stopped.signal.aborted)
-      this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
+      this.timer = setInterval(() => void this.refresh(), this.refreshMs);
   }
 
   /** Stops the reads. */

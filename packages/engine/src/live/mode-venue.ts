@@ -74,7 +74,7 @@ export async function bindModeVenue(
     onPollSuccess,
   });
   if (o.onAlert !== undefined) manager.alerts$.subscribe(o.onAlert);
-  const account = await BrokerAccount.open(o.client, (e) => o.onError?.(e, 'account'));
+  const account = await BrokerAccount.open(o.client, (e) => o.onError?.(e, 'account'), o.accountRefreshMs);
   const own = new Set(strategies);
   account.follow({
     events$: liveVenue.events$,

@@ -56,6 +56,8 @@ export interface LiveRunOptions {
   readonly fx?: FxRates;
   /** Real ms between order polls (live; default 1000). */
   readonly pollIntervalMs?: number;
+  /** Real ms between two reads of the broker's account (live; default 10 s; tests set less). */
+  readonly accountRefreshMs?: number;
   /** Stream poll intervals (candles, books). */
   readonly streamIntervals?: Partial<StreamIntervals>;
   /** Paper: start from a copy of the real account's holdings and cash (default: `settings.cash`). */
