@@ -119,7 +119,9 @@ export class Session {
     // another strategy id logs apart
     const log = id === undefined ? this.log : join(this.dir, `heard-${id}.jsonl`);
     writeFileSync(config, JSON.stringify({ log, ...plan }));
-    const args = ['--symbols', 'ZOM,AAPL', '--config', config, '--poll-ms', '200', '--status-every', '2'];
+    // a status line a second: the tests wait for the first as the sign the run's start is done
+    // (every 2 s held each of a test's four to six starts a second longer)
+    const args = ['--symbols', 'ZOM,AAPL', '--config', config, '--poll-ms', '200', '--status-every', '1'];
     const r = start(
       ['run', id === undefined ? PLAN : `${PLAN}:${id}`, '--mode', 'live', ...args],
       this.environment,
