@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { BrokerClient } from '../client/broker-client.js';
 import { MarketHours } from './market-hours.js';
 
-/** KR calendar around Monday 2026-11-30: Friday 11-27, Monday 11-30, Tuesday 12-01 (usual hours). */
-function krCalendar(): MarketCalendar {
+/** KR calendar around `today` (default Monday 2026-11-30: Friday 11-27, Monday 11-30, Tuesday 12-01; usual hours). */
+function krCalendar(previous = '2026-11-27', today = '2026-11-30', next = '2026-12-01'): MarketCalendar {
   const day = (date: string) => ({
     date,
     integrated: {
@@ -14,9 +14,9 @@ function krCalendar(): MarketCalendar {
     },
   });
   return parseKrMarketCalendar({
-    previousBusinessDay: day('2026-11-27'),
-    today: day('2026-11-30'),
-    nextBusinessDay: day('2026-12-01'),
+    previousBusinessDay: day(previous),
+    today: day(today),
+    nextBusinessDay: day(next),
   });
 }
 
@@ -61,6 +61,36 @@ describe(MarketHours, () => {
     it('is undefined while no calendar is known', () => {
       const hours = new MarketHours(client, new VirtualClock('2026-11-30T07:00:00+09:00'));
       expect(hours.nextOpenMs('US')).toBeUndefined();
+    });
+  });
+
+  describe('.isOpen after the clock left the calendar behind', () => {
+    it('is unknown (undefined) while the new calendar is read, then judged by it', async () => {
+      // a process asleep from Monday to Thursday 10:00: its calendar (Friday, Monday, Tuesday)
+      // shows no session at or after Thursday. Before: false (closed), and the polls waited the
+      // scheduler's closed-market look-again (30 s real) for the new calendar's answer
+      let answer: (calendar: MarketCalendar) => void = () => undefined;
+      const reading = {
+        getKrMarketCalendar: () => new Promise<MarketCalendar>((resolve) => (answer = resolve)),
+      } as unknown as BrokerClient;
+      const clock = new VirtualClock('2026-11-30T10:00:00+09:00');
+      const hours = new MarketHours(reading, clock);
+      hours.set('KR', krCalendar());
+      expect(hours.isOpen('KR')).toBe(true);
+      clock.set('2026-12-03T10:00:00+09:00');
+      expect(hours.isOpen('KR')).toBeUndefined();
+      answer(krCalendar('2026-12-02', '2026-12-03', '2026-12-04'));
+      await Promise.resolve();
+      expect(hours.isOpen('KR')).toBe(true);
+    });
+
+    it('is closed, not unknown, on a calendar that still covers the instant while it is read again', () => {
+      const clock = new VirtualClock('2026-11-30T10:00:00+09:00');
+      const hours = new MarketHours(client, clock);
+      hours.set('KR', krCalendar());
+      // 31 minutes on: read again (never answered here); 20:05 Monday is between two sessions it shows
+      clock.set('2026-11-30T20:05:00+09:00');
+      expect(hours.isOpen('KR')).toBe(false);
     });
   });
 });

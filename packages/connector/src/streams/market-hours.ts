@@ -45,7 +45,8 @@ export class MarketHours {
    * @param graceMs - also true this long (clock ms) after a session ended (default 0)
    * @param atMs - the instant (epoch ms; default now on the clock): a caller that also asks
    *   {@link MarketHours.nextOpenMs} passes both the same reading
-   * @returns undefined while the first calendar is loading
+   * @returns undefined while the first calendar is loading, or a new one while the clock is past
+   *   every session of the last (not known then)
    */
   isOpen(market: Market, graceMs = 0, atMs = this.clock.nowMs()): boolean | undefined {
     let entry = this.entries.get(market);
@@ -64,7 +65,11 @@ export class MarketHours {
     if (entry.calendar === null) return entry.failed ? true : undefined;
     const at = DateTime.fromMillis(atMs, { zone: KST_ZONE });
     if (isMarketOpen(entry.calendar, at)) return true;
-    return graceMs > 0 && isMarketOpen(entry.calendar, at.minus({ milliseconds: graceMs }));
+    if (graceMs > 0 && isMarketOpen(entry.calendar, at.minus({ milliseconds: graceMs }))) return true;
+    // The clock left the calendar behind (a process asleep for days, a clock set on) and the new
+    // one is on its way: unknown, not closed, so that the polls look again as soon as it came
+    // rather than after a closed market's wait (30 s).
+    return entry.loading && nextOpen(entry.calendar, at) === null ? undefined : false;
   }
 
   /**
