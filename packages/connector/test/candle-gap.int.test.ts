@@ -3,25 +3,15 @@
  * group's 5 requests a second, a process paused, a fast simulator) hands over every completed
  * candle since its last poll, not only the last ten.
  */
-import type { ScaledClock } from '@hoga/core';
-import { filter } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BrokerStreams, type CandleUpdate } from '../src/index.js';
-import { type SimFixture, startFixture } from './simulator-fixture.js';
+import { type CompleteCandles, completeCandlesFrom, until } from './simulator-fixture.js';
 
-let fixture: SimFixture | undefined;
+let stream: CompleteCandles | undefined;
 afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
+  stream?.stop();
+  await stream?.fixture.close();
+  stream = undefined;
 });
-
-async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const end = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * A minute-candle stream of 005930 polled every 100 ms on a frozen simulator at 10:00:30, once its
@@ -29,32 +19,17 @@ async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {
  * answers the minutes after the first candle of each completed candle handed over since.
  */
 async function minutesAfter(pass: (advance: () => void) => Promise<void>): Promise<number[]> {
-  fixture = await startFixture({ speed: 0, start: '2026-11-23T10:00:30.000+09:00', rateLimit: false });
-  const { sim, client } = fixture;
-  const clock = fixture.clock as ScaledClock;
-  const streams = new BrokerStreams(client, {
-    intervals: { candles1m: 100 },
-    marketHours: { isOpen: () => true },
+  stream = await completeCandlesFrom('2026-11-23T10:00:30.000+09:00');
+  const { fixture, clock, complete: seen } = stream;
+  await until(() => seen.length === 1);
+  const first = seen[0]?.candle.timestamp.toMillis() ?? 0;
+  await pass(() => {
+    fixture.sim.advanceClock(25 * 60_000);
+    clock.advance(25 * 60_000);
   });
-  const seen: CandleUpdate[] = [];
-  const sub = streams
-    .candles$('005930', '1m')
-    .pipe(filter((u) => u.complete))
-    .subscribe((u) => seen.push(u));
-  try {
-    await until(() => seen.length === 1);
-    const first = seen[0]?.candle.timestamp.toMillis() ?? 0;
-    await pass(() => {
-      sim.advanceClock(25 * 60_000);
-      clock.advance(25 * 60_000);
-    });
-    const last = first + 25 * 60_000;
-    await until(() => seen.some((u) => u.candle.timestamp.toMillis() >= last));
-    return seen.slice(1).map((u) => (u.candle.timestamp.toMillis() - first) / 60_000);
-  } finally {
-    sub.unsubscribe();
-    streams.dispose();
-  }
+  const last = first + 25 * 60_000;
+  await until(() => seen.some((u) => u.candle.timestamp.toMillis() >= last));
+  return seen.slice(1).map((u) => (u.candle.timestamp.toMillis() - first) / 60_000);
 }
 
 const ALL_25 = Array.from({ length: 25 }, (_, i) => i + 1);
@@ -68,14 +43,14 @@ describe('BrokerStreams.candles$ after a long gap between polls', () => {
   it('hands over each of them when the 25 minutes pass while a poll is on its way', async () => {
     const stamps = await minutesAfter(async (advance) => {
       // the next poll, asked for its page at 10:00, is held 1 s; the minutes pass meanwhile
-      fixture?.sim.injectFault({
+      stream?.fixture.sim.injectFault({
         kind: 'delay',
         path: '/api/v1/candles',
         method: 'GET',
         delayMs: 1_000,
         count: 1,
       });
-      await until(() => fixture?.sim.control.faults().length === 0);
+      await until(() => stream?.fixture.sim.control.faults().length === 0);
       advance();
     });
     // before: 17 to 25 (the page asked for at 10:00 held the 10 newest candles of 10:25)

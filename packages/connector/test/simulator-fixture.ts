@@ -3,8 +3,9 @@
  */
 import { type Clock, Decimal, ScaledClock } from '@hoga/core';
 import { type SimulatorHandle, type SimulatorOptions, startSimulator } from '@hoga/simulator';
+import { filter } from 'rxjs';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { BrokerClient, type BrokerClientOptions } from '../src/index.js';
+import { BrokerClient, type BrokerClientOptions, BrokerStreams, type CandleUpdate } from '../src/index.js';
 
 /** A KR trading day, 10:00 KST: KR regular session open, US closed. */
 export const KR_MORNING = '2026-11-23T10:00:00.000+09:00';
@@ -94,4 +95,52 @@ export async function placeRestingBuy(
     clientOrderId,
   });
   return { orderId: created.orderId, low, nextUp };
+}
+
+/** Resolves once `check()` holds (looked at every 50 ms); fails after `timeoutMs`. */
+export async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A frozen simulator's minute candles of 005930, polled every 100 ms, and the complete ones handed over. */
+export interface CompleteCandles {
+  readonly fixture: SimFixture;
+  /** The client's clock (moved by hand with the simulator's). */
+  readonly clock: ScaledClock;
+  /** The complete candles handed over so far, in order. */
+  readonly complete: CandleUpdate[];
+  /** Unsubscribes and disposes of the streams (the fixture is closed by its owner). */
+  stop(): void;
+}
+
+/**
+ * Starts a simulator frozen at `start` (no rate limits) and a minute-candle stream of 005930 over
+ * it, polled every 100 ms with the market taken as open, collecting the complete candles.
+ *
+ * @param start - the simulator's clock (ISO)
+ */
+export async function completeCandlesFrom(start: string): Promise<CompleteCandles> {
+  const fixture = await startFixture({ speed: 0, start, rateLimit: false });
+  const streams = new BrokerStreams(fixture.client, {
+    intervals: { candles1m: 100 },
+    marketHours: { isOpen: () => true },
+  });
+  const complete: CandleUpdate[] = [];
+  const sub = streams
+    .candles$('005930', '1m')
+    .pipe(filter((u) => u.complete))
+    .subscribe((u) => complete.push(u));
+  return {
+    fixture,
+    clock: fixture.clock as ScaledClock,
+    complete,
+    stop() {
+      sub.unsubscribe();
+      streams.dispose();
+    },
+  };
 }
