@@ -3,15 +3,12 @@
  * module's market view last read it (here a source the test sets), asked of a strategy's host with
  * a fake clock. The simulator run over HTTP is `live/market-order-calendar.int.test.ts`.
  */
-import { createLogger, Decimal, type Market, SessionName, strategyId, VirtualClock } from '@hoga/core';
+import { type Market, SessionName } from '@hoga/core';
 import type { TradingMode } from '@hoga/store';
 import { describe, expect, it } from 'vitest';
-import { StrategyBook } from '../portfolio/strategy-book.js';
 import type { CalendarSpan, CalendarSpans } from '../risk/market-calendars.js';
-import type { StrategyClass } from '../strategy/strategy.js';
 import { CalendarOrderHours } from './calendar-order-hours.js';
-import type { HostServices } from './host-services.js';
-import { StrategyHost } from './strategy-host.js';
+import { marketOrderAsker } from './market-order-hours.test-helper.js';
 
 const at = (iso: string): number => Date.parse(iso);
 
@@ -40,27 +37,8 @@ function krDay(date: string): CalendarSpan[] {
 
 /** A host of `mode` whose clock the test sets, over the calendars in `calendars` (per market). */
 function askAt(calendars: Partial<Record<Market, CalendarSpans>>, mode: TradingMode = 'paper') {
-  const clock = new VirtualClock(0);
-  const services = {
-    mode,
-    clock,
-    universe: { symbols: ['005930', 'AAPL'], interval: '1m' },
-    orderHours: new CalendarOrderHours({ orderSessions: (market) => calendars[market] }),
-  } as unknown as HostServices;
-  const state = { get: () => undefined, set: () => undefined, delete: () => false };
-  const host = new StrategyHost(
-    strategyId('S'),
-    class {} as unknown as StrategyClass,
-    services,
-    createLogger({ level: 'silent' }),
-    state,
-    new StrategyBook({ KRW: new Decimal(1_000_000) }),
-    {},
-  );
-  return (symbol: string, iso: string): boolean => {
-    clock.set(at(iso));
-    return host.marketOrderAllowed(symbol);
-  };
+  const orderHours = new CalendarOrderHours({ orderSessions: (market) => calendars[market] });
+  return marketOrderAsker({ mode, interval: '1m', orderHours });
 }
 
 describe('ctx.marketOrderAllowed by the broker calendar (paper, live)', () => {

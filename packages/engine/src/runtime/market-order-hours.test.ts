@@ -2,36 +2,13 @@
  * `ctx.marketOrderAllowed`: whether the broker takes a market order now, by the broker model's
  * session rules, asked of a strategy's host with a fake clock.
  */
-import { createLogger, Decimal, strategyId, VirtualClock } from '@hoga/core';
 import type { TradingMode } from '@hoga/store';
 import { describe, expect, it } from 'vitest';
-import { StrategyBook } from '../portfolio/strategy-book.js';
-import type { StrategyClass } from '../strategy/strategy.js';
-import type { HostServices } from './host-services.js';
-import { StrategyHost } from './strategy-host.js';
+import { marketOrderAsker } from './market-order-hours.test-helper.js';
 
 /** A host of `mode` on `interval` bars whose clock the test sets, and its question at an instant. */
 function askAt(mode: TradingMode = 'backtest', interval: '1m' | '1d' = '1m') {
-  const clock = new VirtualClock(0);
-  const services = {
-    mode,
-    clock,
-    universe: { symbols: ['005930', 'AAPL'], interval },
-  } as unknown as HostServices;
-  const state = { get: () => undefined, set: () => undefined, delete: () => false };
-  const host = new StrategyHost(
-    strategyId('S'),
-    class {} as unknown as StrategyClass,
-    services,
-    createLogger({ level: 'silent' }),
-    state,
-    new StrategyBook({ KRW: new Decimal(1_000_000) }),
-    {},
-  );
-  return (symbol: string, iso: string): boolean => {
-    clock.set(Date.parse(iso));
-    return host.marketOrderAllowed(symbol);
-  };
+  return marketOrderAsker({ mode, interval });
 }
 
 describe('ctx.marketOrderAllowed', () => {

@@ -1,0 +1,53 @@
+/**
+ * What the `ctx.marketOrderAllowed` tests share (`market-order-hours.test.ts`,
+ * `calendar-order-hours.test.ts`): a strategy's host whose clock the test sets, asked at an instant.
+ *
+ * @module
+ */
+import { createLogger, Decimal, strategyId, VirtualClock } from '@hoga/core';
+import type { TradingMode } from '@hoga/store';
+import { StrategyBook } from '../portfolio/strategy-book.js';
+import type { StrategyClass } from '../strategy/strategy.js';
+import type { HostServices } from './host-services.js';
+import type { OrderHours } from './market-order-hours.js';
+import { StrategyHost } from './strategy-host.js';
+
+/** The run the host is in: its mode, its bars, and the hours it asks (the broker model's when absent). */
+export interface AskerRun {
+  readonly mode: TradingMode;
+  readonly interval: '1m' | '1d';
+  readonly orderHours?: OrderHours;
+}
+
+/**
+ * A host of the run's mode on its bars (symbols 005930 and AAPL) over a clock the test sets, and
+ * its question at an instant: `ask(symbol, iso)` sets the clock to `iso` and answers
+ * `marketOrderAllowed(symbol)`.
+ */
+export function marketOrderAsker({
+  mode,
+  interval,
+  orderHours,
+}: AskerRun): (symbol: string, iso: string) => boolean {
+  const clock = new VirtualClock(0);
+  const services = {
+    mode,
+    clock,
+    universe: { symbols: ['005930', 'AAPL'], interval },
+    orderHours,
+  } as unknown as HostServices;
+  const state = { get: () => undefined, set: () => undefined, delete: () => false };
+  const host = new StrategyHost(
+    strategyId('S'),
+    class {} as unknown as StrategyClass,
+    services,
+    createLogger({ level: 'silent' }),
+    state,
+    new StrategyBook({ KRW: new Decimal(1_000_000) }),
+    {},
+  );
+  return (symbol, iso) => {
+    clock.set(Date.parse(iso));
+    return host.marketOrderAllowed(symbol);
+  };
+}
