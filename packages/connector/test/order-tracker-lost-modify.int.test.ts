@@ -8,7 +8,7 @@ import { Decimal, newClientOrderId, ScaledClock } from '@hoga/core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallSpec } from '../src/client/request-executor.js';
 import { NetworkError, NetworkFailure } from '../src/index.js';
-import { drivenStream, gate, summary } from './driven-order-stream.js';
+import { type DrivenStream, drivenStream, gate, summary } from './driven-order-stream.js';
 import { frozenMarketFixture, placeRestingBuy, type SimFixture } from './simulator-fixture.js';
 
 /** A KR stock whose lowest bid rests without filling in a frozen market. */
@@ -54,87 +54,95 @@ function loseModifyAnswerLater(): { applied: Promise<void>; lose: () => void } {
   return { applied: applied.promise, lose: lose.open };
 }
 
+/**
+ * A driven stream that has seen a resting buy of 2 shares placed at the lowest bid
+ * ({@link placeRestingBuy}), and the steps of a test on it: `modify` asks for 1 share one level up
+ * (`nextUp`), `replacement` reads the broker's OPEN orders for the order that replaced it.
+ */
+async function restingBuyWatched(prefix: string) {
+  const open = openOrders(fx.client.listOrders.bind(fx.client));
+  const stream = drivenStream(fx);
+  await stream.poll();
+  const id = newClientOrderId(prefix);
+  const { orderId, nextUp } = await placeRestingBuy(fx, SYMBOL, id);
+  await stream.poll();
+  return {
+    stream,
+    id,
+    orderId,
+    nextUp,
+    modify: (options?: Parameters<SimFixture['client']['modifyOrder']>[2]) =>
+      fx.client.modifyOrder(
+        orderId,
+        { orderType: 'LIMIT', price: nextUp, quantity: new Decimal(1) },
+        options,
+      ),
+    replacement: async () => (await open())[0],
+  };
+}
+
+/** The stream's two last polls (the second finds nothing new), then its end. */
+async function lastPolls(stream: DrivenStream): Promise<void> {
+  await stream.poll();
+  await stream.poll();
+  stream.stop();
+}
+
+/** What the stream reports of a resting order whose modify it tied to `replacement`. */
+function tiedTo(
+  replacement: string | undefined,
+  { id, orderId, nextUp }: { id: string; orderId: string; nextUp: Decimal },
+): string[] {
+  return [`OrderAccepted ${id}`, `OrderModified ${id} ${replacement}<-${orderId} ${nextUp.toFixed()} 1`];
+}
+
 describe('orderUpdates when a modify answer is lost and the order is read instead', () => {
   it('ties the replacement to the original order when the connection dropped after the broker took it', async () => {
-    const open = openOrders(fx.client.listOrders.bind(fx.client));
-    const stream = drivenStream(fx);
-    await stream.poll();
-    const id = newClientOrderId('lost');
-    const { orderId, nextUp } = await placeRestingBuy(fx, SYMBOL, id);
-    await stream.poll();
+    const order = await restingBuyWatched('lost');
+    const { stream, orderId } = order;
 
     fx.sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders/*/modify', count: 1 });
-    const outcome = await fx.client.modifyOrder(orderId, {
-      orderType: 'LIMIT',
-      price: nextUp,
-      quantity: new Decimal(1),
-    });
+    const outcome = await order.modify();
     expect(outcome).toMatchObject({ kind: 'resolved-by-state', applied: true });
-    const [replacement] = await open();
+    const replacement = await order.replacement();
     expect(replacement).not.toBe(orderId);
-    await stream.poll();
-    await stream.poll();
-    stream.stop();
+    await lastPolls(stream);
 
-    expect(summary(stream.events)).toEqual([
-      `OrderAccepted ${id}`,
-      `OrderModified ${id} ${replacement}<-${orderId} ${nextUp.toFixed()} 1`,
-    ]);
+    expect(summary(stream.events)).toEqual(tiedTo(replacement, order));
     expect(stream.errors).toEqual([]);
     expect(stream.tracker().sizes().held).toBe(0);
     expect(closedReads()).toBe(1); // the poll that found it; none after
   }, 20_000);
 
   it('waits for a replacement the lists show late, and says nothing of the original meanwhile', async () => {
-    const open = openOrders(fx.client.listOrders.bind(fx.client));
-    const stream = drivenStream(fx);
-    await stream.poll();
-    const id = newClientOrderId('lag');
-    const { orderId, nextUp } = await placeRestingBuy(fx, SYMBOL, id);
-    await stream.poll();
+    const order = await restingBuyWatched('lag');
+    const { stream, id } = order;
 
     const path = '/api/v1/orders/*/modify';
     fx.sim.injectFault({ kind: 'hide-new-orders', path, count: 1, durationMs: 30_000 });
     fx.sim.injectFault({ kind: 'drop-after-commit', path, count: 1 });
-    const outcome = await fx.client.modifyOrder(orderId, {
-      orderType: 'LIMIT',
-      price: nextUp,
-      quantity: new Decimal(1),
-    });
+    const outcome = await order.modify();
     expect(outcome).toMatchObject({ kind: 'resolved-by-state', applied: true });
     await stream.poll();
     await stream.poll();
     expect(summary(stream.events)).toEqual([`OrderAccepted ${id}`]); // the original's REPLACED waits
     fx.sim.advanceClock(31_000);
-    const [replacement] = await open();
-    await stream.poll();
-    await stream.poll();
-    stream.stop();
+    const replacement = await order.replacement();
+    await lastPolls(stream);
 
-    expect(summary(stream.events)).toEqual([
-      `OrderAccepted ${id}`,
-      `OrderModified ${id} ${replacement}<-${orderId} ${nextUp.toFixed()} 1`,
-    ]);
+    expect(summary(stream.events)).toEqual(tiedTo(replacement, order));
     expect(stream.errors).toEqual([]);
     expect(closedReads()).toBe(3); // while it was looked for
   }, 20_000);
 
   it('ties the replacement of a modify the broker was still processing when its answer was lost', async () => {
-    const open = openOrders(fx.client.listOrders.bind(fx.client));
-    const stream = drivenStream(fx);
-    await stream.poll();
-    const id = newClientOrderId('slow');
-    const { orderId, nextUp } = await placeRestingBuy(fx, SYMBOL, id);
-    await stream.poll();
+    const order = await restingBuyWatched('slow');
+    const { stream, orderId } = order;
 
     const path = '/api/v1/orders/*/modify';
     // the broker works on the modify for 3 s (real time); the client gives up on its answer after 0.2 s
     fx.sim.injectFault({ kind: 'slow-order', path, count: 1, delayMs: 3_000 });
-    const outcome = await fx.client.modifyOrder(
-      orderId,
-      { orderType: 'LIMIT', price: nextUp, quantity: new Decimal(1) },
-      { timeoutMs: 200 },
-    );
+    const outcome = await order.modify({ timeoutMs: 200 });
     expect(outcome).toMatchObject({
       kind: 'resolved-by-state',
       applied: true,
@@ -144,46 +152,28 @@ describe('orderUpdates when a modify answer is lost and the order is read instea
     // the broker ends the modify once its 3 s are over
     while ((await fx.client.getOrder(orderId)).status === 'PENDING_REPLACE')
       await new Promise((r) => setTimeout(r, 25));
-    const [replacement] = await open();
-    await stream.poll();
-    await stream.poll();
-    stream.stop();
+    const replacement = await order.replacement();
+    await lastPolls(stream);
 
-    expect(summary(stream.events)).toEqual([
-      `OrderAccepted ${id}`,
-      `OrderModified ${id} ${replacement}<-${orderId} ${nextUp.toFixed()} 1`,
-    ]);
+    expect(summary(stream.events)).toEqual(tiedTo(replacement, order));
     expect(stream.errors).toEqual([]);
   }, 20_000);
 
   it('ties it when a poll saw the replacement listed and the original REPLACED before the answer was lost', async () => {
-    const open = openOrders(fx.client.listOrders.bind(fx.client));
-    const stream = drivenStream(fx);
-    await stream.poll();
-    const id = newClientOrderId('lost');
-    const { orderId, nextUp } = await placeRestingBuy(fx, SYMBOL, id);
-    await stream.poll();
+    const order = await restingBuyWatched('lost');
+    const { stream } = order;
 
     const answer = loseModifyAnswerLater();
-    const modify = fx.client.modifyOrder(orderId, {
-      orderType: 'LIMIT',
-      price: nextUp,
-      quantity: new Decimal(1),
-    });
+    const modify = order.modify();
     await answer.applied;
     await stream.poll(); // both held: the modify is in flight
     expect(stream.events).toHaveLength(1);
     answer.lose();
     expect(await modify).toMatchObject({ kind: 'resolved-by-state', applied: true });
-    const [replacement] = await open();
-    await stream.poll();
-    await stream.poll();
-    stream.stop();
+    const replacement = await order.replacement();
+    await lastPolls(stream);
 
-    expect(summary(stream.events)).toEqual([
-      `OrderAccepted ${id}`,
-      `OrderModified ${id} ${replacement}<-${orderId} ${nextUp.toFixed()} 1`,
-    ]);
+    expect(summary(stream.events)).toEqual(tiedTo(replacement, order));
     expect(stream.errors).toEqual([]);
   }, 20_000);
 
@@ -215,9 +205,7 @@ describe('orderUpdates when a modify answer is lost and the order is read instea
         quantity: new Decimal(1),
       });
       expect(outcome.kind).toBe(lost ? 'resolved-by-state' : 'acknowledged');
-      await stream.poll();
-      await stream.poll();
-      stream.stop();
+      await lastPolls(stream);
 
       const modified = stream.events.find((e) => e.type === 'OrderModified');
       const replacement = modified?.type === 'OrderModified' ? modified.brokerOrderId : '';
