@@ -122,6 +122,8 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
   let db: HogaDatabase | null = null;
   let close: (() => void) | null = null;
   let unfollow: (() => void) | null = null;
+  /** Ctrl-C and SIGTERM once the run is up: the first stops it, a second quits at once. */
+  let onSignal: (() => void) | null = null;
   // Ctrl-C before the run is up: said, exit 130 (run-start-interrupt.ts)
   const interrupt = new StartInterrupt(() => {
     unfollow?.();
@@ -198,26 +200,35 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     });
     // paper: a budget the paper account (an earlier paper run's) cannot cover, said once
     for (const line of paperCashWarnings(session.run, cash)) process.stderr.write(`${line}\n`);
-    interrupt.release();
     const interrupted = interrupt.interrupted;
     // Until SIGINT or SIGTERM, or until a strategy's hook throws: no strategy is called after
     // that, so the run stops as a backtest does, saying which strategy and hook, exit 1. A closed
-    // stdout (`hoga run … | head`) stops it as SIGINT does. A second SIGINT or SIGTERM ends the
-    // process at once (the listeners are gone by then: Node's default).
-    // Interrupted while it started: it stops now.
+    // stdout (`hoga run … | head`) stops it as SIGINT does. Interrupted while it started: it stops
+    // now. A second SIGINT or SIGTERM quits at once, saying so (exit 130): the listener stays
+    // until the command ends (removed in the signal's dispatch, it left the token cache's lock
+    // library, signal-exit, the last listener when it came first, which re-raised the signal).
+    let stopAsked = interrupted;
+    let wake: (() => void) | null = null;
+    onSignal = () => {
+      if (stopAsked) {
+        process.stderr.write(
+          'hoga run: interrupted again: quitting at once; the orders and fills so far are in the store (stored as they came), open orders stay with the broker\n',
+        );
+        process.exit(ExitCode.INTERRUPTED);
+      }
+      stopAsked = true;
+      wake?.();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    interrupt.release();
     const failure = await new Promise<StrategyHookError | null>((resolve) => {
-      if (interrupted) {
+      if (stopAsked) {
         resolve(null);
         return;
       }
-      const stop = () => {
-        process.removeListener('SIGINT', stop);
-        process.removeListener('SIGTERM', stop);
-        resolve(null);
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-      cliRuntime.onStdoutClosed = stop;
+      wake = () => resolve(null);
+      cliRuntime.onStdoutClosed = () => resolve(null);
       void session.run.failed.then(resolve);
     });
     if (failure !== null) process.stderr.write(`hoga run: ${failure.message}; stopping the run\n`);
@@ -243,6 +254,10 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     reportError(error);
   } finally {
     interrupt.release();
+    if (onSignal !== null) {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    }
     unfollow?.();
     close?.();
     db?.close();
