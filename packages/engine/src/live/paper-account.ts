@@ -24,7 +24,7 @@
  *
  * @module
  */
-import { BookMatcher, dayOrderExpiry, Ledger, type LedgerSnapshot, type OrderBook } from '@hoga/broker-model';
+import { BookMatcher, dayOrderExpiry, Ledger, type LedgerSnapshot } from '@hoga/broker-model';
 import type { BrokerStreams } from '@hoga/connector';
 import { marketOfSymbol, type OrderEvent, OrderType, type StrategyId, TimeInForce } from '@hoga/core';
 import type { Subscription } from 'rxjs';
@@ -36,7 +36,9 @@ import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { trackedOrderOf } from '../runtime/order-views.js';
 import { EventHub } from '../venue/event-hub.js';
 import type { ExecutionVenue } from '../venue/execution-venue.js';
+import type { SimulatedOrder } from '../venue/simulated-order.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
+import { OrderChangeTimes, type PaperBook } from './paper-book-age.js';
 import { PaperBrokerRules } from './paper-broker-rules.js';
 import { PaperCloseAuction } from './paper-close-auction.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
@@ -62,10 +64,12 @@ export class PaperAccount {
    */
   readonly venue: ExecutionVenue;
   /** The broker model's venue over the book matcher and the paper ledger. */
-  private readonly sim: SimulatedVenue<OrderBook>;
+  private readonly sim: SimulatedVenue<PaperBook>;
   /** The events the store holds, in order: {@link PaperAccount.venue}'s. */
   private readonly stored = new EventHub<OrderEvent>();
   private readonly orders = new PaperOrders();
+  /** When each working order was placed or modified: no book made before is matched against it. */
+  private readonly changes = new OrderChangeTimes();
   private readonly store: PaperStore;
   private readonly books = new Map<string, Subscription>();
   /** The run's market-data streams, once they exist (orders restored before then wait for them). */
@@ -90,15 +94,22 @@ export class PaperAccount {
     // the simulator's matcher: a polled book's levels are taken once, across orders and polls,
     // until the book shows them with another volume
     const books = new BookMatcher();
+    const changes = this.changes;
     const reserve = new PaperReserve(marks);
     this.reserve = reserve;
-    const sim = new SimulatedVenue<OrderBook>({
+    const sim = new SimulatedVenue<PaperBook>({
       // a CLS order trades in the closing auction only (PaperCloseAuction), never against the book;
       // nothing fills while the store refuses writes (the next order of the same book included): the
       // events wait for the store meanwhile, and a crash undoes what they hold
       fillModel: {
+        // nor against a book the broker made before the order was placed or modified (paper-book-age.ts;
+        // the venue hands its fill model its own orders)
         match: (order, book, nowMs) =>
-          order.timeInForce === TimeInForce.CLS || this.store.refusing ? [] : books.match(order, book, nowMs),
+          order.timeInForce === TimeInForce.CLS ||
+          this.store.refusing ||
+          changes.older(order as SimulatedOrder, book)
+            ? []
+            : books.match(order, book, nowMs),
       },
       ledger,
       clock: o.clock,
@@ -169,6 +180,7 @@ export class PaperAccount {
    */
   private onEvent(event: OrderEvent): void {
     if (event.type === 'OrderAccepted') this.atClose.noteAccepted(event.clientOrderId);
+    this.changes.onEvent(event);
     const filled = event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled';
     const changed = this.orders.onEvent(event) || filled;
     this.store.onEvent(event, changed);
@@ -390,9 +402,11 @@ export class PaperAccount {
         symbol,
         streams.orderbook$(symbol).subscribe((book) => {
           if (!venue.hasWorking(symbol)) return;
-          const view: OrderBook = { asks: book.asks, bids: book.bids };
+          // the book's time is the broker's, when it made it, not when its answer came
+          const madeAtMs = book.timestamp.toMillis();
+          const view: PaperBook = { asks: book.asks, bids: book.bids, madeAtMs };
           this.o.onBook?.(symbol, view);
-          venue.onMarket(symbol, view, paperSession(symbol, this.o.clock.nowMs()));
+          venue.onMarket(symbol, view, paperSession(symbol, madeAtMs));
         }),
       );
     }

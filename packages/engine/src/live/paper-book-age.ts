@@ -1,0 +1,41 @@
+/**
+ * Which polled books paper may match an order against: only those the broker made at or after the
+ * order was placed or last modified. A book's time is the broker's (`Orderbook.timestamp`, when it
+ * made the snapshot), not when its answer reached the run: a poll sent before an order and answered
+ * after it (a slow network, a broker under load) shows the market as it was before the order, and
+ * the order would fill at prices the market no longer offered (before, a market buy placed at
+ * 23:40:00 filled at the ask of 23:30:00). Such a book is skipped for that order; the next poll's
+ * book fills it.
+ *
+ * @module
+ */
+import type { OrderBook } from '@hoga/broker-model';
+import type { OrderEvent } from '@hoga/core';
+
+/** A polled book and when the broker made it (epoch ms). */
+export interface PaperBook extends OrderBook {
+  readonly madeAtMs: number;
+}
+
+const ENDED = new Set<OrderEvent['type']>(['OrderFilled', 'OrderCanceled', 'OrderExpired', 'OrderRejected']);
+
+/** When each working order was placed or last modified (engine clock), from the venue's events. */
+export class OrderChangeTimes {
+  private readonly at = new Map<string, number>();
+
+  /** Follows one venue event. */
+  onEvent(event: OrderEvent): void {
+    const id = event.clientOrderId as string;
+    if (event.type === 'OrderSubmitted' || event.type === 'OrderModified') this.at.set(id, event.tsEvent);
+    else if (ENDED.has(event.type)) this.at.delete(id);
+  }
+
+  /**
+   * Whether `book` was made before `order` was placed (`acceptedAt`) or last modified: it says
+   * nothing of the market the order meets, and is not matched against it.
+   */
+  older(order: { readonly clientOrderId: string; readonly acceptedAt: number }, book: PaperBook): boolean {
+    const changed = this.at.get(order.clientOrderId) ?? order.acceptedAt;
+    return book.madeAtMs < Math.max(changed, order.acceptedAt);
+  }
+}
