@@ -200,9 +200,9 @@ export class BrokerMarketView implements MarketRulesView {
     ]);
     await Promise.all(
       chunked(symbols).map(async (chunk) => {
+        const sentMs = this.clock.nowMs();
         const prices = await this.source.getPrices(chunk, options);
-        const nowMs = this.clock.nowMs();
-        for (const p of prices) this.prices.set(p.symbol, { value: p.lastPrice, atMs: nowMs });
+        for (const p of prices) this.prices.set(p.symbol, { value: p.lastPrice, atMs: sentMs });
       }),
     );
   }
@@ -309,23 +309,25 @@ export class BrokerMarketView implements MarketRulesView {
   }
 
   private async readInstrument(symbol: string, options: ReadOptions): Promise<void> {
+    const sentMs = this.clock.nowMs();
     const [stocks, warnings] = await Promise.all([
       this.source.getStocks([symbol], options),
       this.source.getStockWarnings(symbol, options),
     ]);
     const info = stocks.find((s) => s.symbol === symbol);
-    if (info !== undefined) this.setInstrument(symbol, info, warnings);
+    if (info !== undefined) this.setInstrument(symbol, info, warnings, sentMs);
   }
 
   /** The instruments of many symbols: their stock info in one request, their warnings one each. */
   private async readInstruments(symbols: readonly string[], options: ReadOptions): Promise<void> {
+    const sentMs = this.clock.nowMs();
     const [stocks, warnings] = await Promise.all([
       this.source.getStocks(symbols, options),
       Promise.all(symbols.map((symbol) => this.source.getStockWarnings(symbol, options))),
     ]);
     symbols.forEach((symbol, i) => {
       const info = stocks.find((s) => s.symbol === symbol);
-      if (info !== undefined) this.setInstrument(symbol, info, warnings[i] ?? []);
+      if (info !== undefined) this.setInstrument(symbol, info, warnings[i] ?? [], sentMs);
     });
   }
 
@@ -333,6 +335,7 @@ export class BrokerMarketView implements MarketRulesView {
     symbol: string,
     info: Awaited<ReturnType<MarketInfoSource['getStocks']>>[number],
     warnings: readonly { readonly warningType: string }[],
+    sentMs: number,
   ): void {
     const securityType = (Object.values(SecurityType) as string[]).includes(info.securityType)
       ? (info.securityType as SecurityType)
@@ -342,18 +345,24 @@ export class BrokerMarketView implements MarketRulesView {
       prerequisiteRequired: needsPrerequisite(base.market, info.leverageFactor),
       warnings: warnings.map((w) => w.warningType as StockWarningType),
     });
-    this.instruments.set(symbol, { value: { ...base, flags }, atMs: this.clock.nowMs() });
+    this.instruments.set(symbol, { value: { ...base, flags }, atMs: sentMs });
   }
 
   private async readPrice(symbol: string, options: ReadOptions): Promise<void> {
+    const sentMs = this.clock.nowMs(); // its age counts from the request (a slow answer is no newer)
     const prices = await this.source.getPrices([symbol], options);
     const price = prices.find((p) => p.symbol === symbol);
-    if (price !== undefined) this.prices.set(symbol, { value: price.lastPrice, atMs: this.clock.nowMs() });
+    if (price !== undefined) this.prices.set(symbol, { value: price.lastPrice, atMs: sentMs });
   }
 
+  /**
+   * Stamped with the clock when the request was sent, not when its answer came: a read sent at
+   * 23:59:59 and answered after midnight holds the limits of the day before, and is read again on
+   * the new day (before, it was taken for the new day's and kept all that day).
+   */
   private async readLimits(symbol: string, options?: ReadOptions): Promise<void> {
-    const limits = await this.source.getPriceLimits(symbol, options);
     const nowMs = this.clock.nowMs();
+    const limits = await this.source.getPriceLimits(symbol, options);
     const upper = limits.upperLimitPrice;
     const lower = limits.lowerLimitPrice;
     this.limits.set(symbol, {
@@ -363,8 +372,9 @@ export class BrokerMarketView implements MarketRulesView {
   }
 
   private async readFx(): Promise<void> {
+    const sentMs = this.clock.nowMs();
     const rate = await this.source.getExchangeRate();
-    this.fx = { value: new Decimal(rate.rate), atMs: this.clock.nowMs() };
+    this.fx = { value: new Decimal(rate.rate), atMs: sentMs };
   }
 
   private stale(entry: Stamped<unknown> | undefined, maxAgeMs: number): boolean {
