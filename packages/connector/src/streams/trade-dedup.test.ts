@@ -89,4 +89,15 @@ describe('diffTrades', () => {
     expect(diff.fresh).toHaveLength(3);
     expect(diff.gap).toBe(false);
   });
+
+  it('finds repeated trades early in the day (a short previous list is the whole day so far)', () => {
+    // the broker's timestamps may be whole seconds: two trades of one share at one price in one
+    // second look the same. Before, the list [X, Y, X, Y] after [X, Y] matched at the top and the
+    // two new trades were skipped
+    const [x, y] = [trade(1), trade(0)] as [Trade, Trade];
+    expect(diffTrades([x, y], [x, y, x, y], 50).fresh).toEqual([y, x]);
+    expect(diffTrades([x], [x, x], 50).fresh).toEqual([x]);
+    // a full previous page still overlaps at the top when nothing new came
+    expect(diffTrades(poll(60), poll(60), 50).fresh).toEqual([]);
+  });
 });

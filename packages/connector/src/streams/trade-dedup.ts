@@ -35,6 +35,10 @@ export function diffTrades(
   // (before, never a gap)
   if (previous.length === 0) return { fresh: [...latest].reverse(), gap: latest.length >= pageSize };
   for (let offset = 0; offset < latest.length; offset++) {
+    // below the fresh ones lies a prefix of `previous`, never more than it: a previous list shorter
+    // than a page is the whole day so far (before, [X, Y, X, Y] after [X, Y] matched at offset 0
+    // and the two new trades, alike to the broker's second, were skipped)
+    if (latest.length - offset > previous.length) continue;
     let matches = true;
     for (let i = 0; offset + i < latest.length && i < previous.length; i++) {
       if (!same(latest[offset + i]!, previous[i]!)) {
