@@ -31,6 +31,14 @@ export class AccountInfoProvider implements FundsView {
   private readonly cash = new Map<Currency, Stamped>();
   private readonly shares = new Map<string, Stamped>();
   private readonly inFlight = new Map<string, Promise<void>>();
+  /**
+   * How often each figure (`cash:KRW`, `shares:005930`) was changed here (`reserve`, `forget`;
+   * `invalidate`: all of them, `epoch`): a read sent before a change answers with the figure of
+   * before it, which is kept stale (the next order re-reads it). Before, it was taken as fresh: a
+   * sell's fill forgotten during a background read came back as the sellable quantity of before it.
+   */
+  private readonly changes = new Map<string, number>();
+  private epoch = 0;
   /** Reads made (for tests and the status line). */
   reads = 0;
 
@@ -62,18 +70,20 @@ export class AccountInfoProvider implements FundsView {
     if (force || this.stale(this.cash.get(currency))) {
       jobs.push(
         this.once(`cash:${currency}${tag}`, async () => {
+          const sent = this.sent(`cash:${currency}`);
           const answer = await this.source.getBuyingPower(currency, options);
           this.reads += 1;
-          this.cash.set(currency, { value: answer.cashBuyingPower, atMs: this.clock.nowMs() });
+          this.cash.set(currency, { value: answer.cashBuyingPower, atMs: this.stampOf(sent) });
         }),
       );
     }
     if (symbol !== null && (force || this.stale(this.shares.get(symbol)))) {
       jobs.push(
         this.once(`shares:${symbol}${tag}`, async () => {
+          const sent = this.sent(`shares:${symbol}`);
           const answer = await this.source.getSellableQuantity(symbol, options);
           this.reads += 1;
-          this.shares.set(symbol, { value: answer.sellableQuantity, atMs: this.clock.nowMs() });
+          this.shares.set(symbol, { value: answer.sellableQuantity, atMs: this.stampOf(sent) });
         }),
       );
     }
@@ -103,6 +113,7 @@ export class AccountInfoProvider implements FundsView {
 
   /** An order was let through: what it holds back leaves the cached figures until the next read. */
   reserve(order: ReservingOrder): void {
+    this.changed(order.currency, order.symbol);
     const cash = this.cash.get(order.currency);
     if (cash !== undefined) cash.value = cash.value.minus(reservedCash(order));
     const shares = this.shares.get(order.symbol);
@@ -117,6 +128,7 @@ export class AccountInfoProvider implements FundsView {
    * it with none, and the order was denied `risk-account-data-missing`).
    */
   forget(currency: Currency, symbol: string): void {
+    this.changed(currency, symbol);
     const cash = this.cash.get(currency);
     if (cash !== undefined) this.cash.set(currency, { value: cash.value, atMs: Number.NEGATIVE_INFINITY });
     const shares = this.shares.get(symbol);
@@ -126,8 +138,25 @@ export class AccountInfoProvider implements FundsView {
 
   /** Forgets every figure (the next order re-reads). */
   invalidate(): void {
+    this.epoch += 1;
     this.cash.clear();
     this.shares.clear();
+  }
+
+  private changed(currency: Currency, symbol: string): void {
+    for (const key of [`cash:${currency}`, `shares:${symbol}`])
+      this.changes.set(key, (this.changes.get(key) ?? 0) + 1);
+  }
+
+  /** A read of `key` is sent now: the clock and how often the figure was changed so far. */
+  private sent(key: string): { key: string; atMs: number; changes: number; epoch: number } {
+    return { key, atMs: this.clock.nowMs(), changes: this.changes.get(key) ?? 0, epoch: this.epoch };
+  }
+
+  /** The age stamp of a read's answer: when it was sent, or stale if its figure changed meanwhile. */
+  private stampOf(sent: ReturnType<AccountInfoProvider['sent']>): number {
+    const same = (this.changes.get(sent.key) ?? 0) === sent.changes && this.epoch === sent.epoch;
+    return same ? sent.atMs : Number.NEGATIVE_INFINITY;
   }
 
   private stale(entry: Stamped | undefined): boolean {
