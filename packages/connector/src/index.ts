@@ -93,6 +93,7 @@ export {
   BrokerStreams,
   type BrokerStreamsOptions,
   DEFAULT_STREAM_INTERVALS,
+  type PolledOrderbook,
   type StreamIntervals,
   type TradeBatch,
 } from './streams/broker-streams.js';

@@ -94,6 +94,16 @@ export interface BrokerStreamsOptions {
   readonly orderHoldMs?: number;
 }
 
+/**
+ * An orderbook snapshot of `orderbook$`, and when its poll's request was sent (this client's
+ * clock, epoch ms): the broker made the book after that, whatever its `timestamp` says (the spec
+ * does not say whether it is the snapshot's time or the book's last change) and however late the
+ * answer came.
+ */
+export interface PolledOrderbook extends Orderbook {
+  readonly askedAtMs: number;
+}
+
 /** New trades of one symbol since the previous poll (none from the first poll: see `trades$`). */
 export interface TradeBatch {
   readonly symbol: string;
@@ -231,7 +241,7 @@ export class BrokerStreams {
    *
    * @param symbol - the symbol
    */
-  orderbook$(symbol: string): Observable<Orderbook> {
+  orderbook$(symbol: string): Observable<PolledOrderbook> {
     return this.shared(
       `orderbook:${symbol}`,
       () =>
@@ -240,7 +250,11 @@ export class BrokerStreams {
           key: `orderbook:${symbol}`,
           market: marketOfSymbol(symbol),
           minIntervalMs: this.intervals.orderbook,
-          fetch: (signal) => this.client.getOrderbook(symbol, { priority: RequestPriority.POLL, signal }),
+          fetch: async (signal): Promise<PolledOrderbook> => {
+            const askedAtMs = this.client.clock.nowMs();
+            const book = await this.client.getOrderbook(symbol, { priority: RequestPriority.POLL, signal });
+            return { ...book, askedAtMs };
+          },
         }),
       true,
     );

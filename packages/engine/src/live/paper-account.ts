@@ -402,11 +402,11 @@ export class PaperAccount {
         symbol,
         streams.orderbook$(symbol).subscribe((book) => {
           if (!venue.hasWorking(symbol)) return;
-          // the book's time is the broker's, when it made it, not when its answer came
-          const madeAtMs = book.timestamp.toMillis();
-          const view: PaperBook = { asks: book.asks, bids: book.bids, madeAtMs };
+          // matched against the orders placed before its poll was asked (paper-book-age.ts), in
+          // the session of the broker's time of the book, not of when its answer came
+          const view: PaperBook = { asks: book.asks, bids: book.bids, askedAtMs: book.askedAtMs };
           this.o.onBook?.(symbol, view);
-          venue.onMarket(symbol, view, paperSession(symbol, madeAtMs));
+          venue.onMarket(symbol, view, paperSession(symbol, book.timestamp.toMillis()));
         }),
       );
     }

@@ -1,20 +1,22 @@
 /**
- * Which polled books paper may match an order against: only those the broker made at or after the
- * order was placed or last modified. A book's time is the broker's (`Orderbook.timestamp`, when it
- * made the snapshot), not when its answer reached the run: a poll sent before an order and answered
- * after it (a slow network, a broker under load) shows the market as it was before the order, and
- * the order would fill at prices the market no longer offered (before, a market buy placed at
- * 23:40:00 filled at the ask of 23:30:00). Such a book is skipped for that order; the next poll's
- * book fills it.
+ * Which polled books paper may match an order against: only those whose poll was asked at or
+ * after the order was placed or last modified (the engine's clock, the one the order's times are
+ * on): the broker made them after the order, so they show the market the order meets. A poll asked
+ * before the order and answered after it (a slow network, a broker under load) shows the market as
+ * it was before the order, and the order would fill at prices the market no longer offered
+ * (before, a market buy placed at 23:40:00 filled at the ask of 23:30:00). Such a book is skipped
+ * for that order; the next poll's book fills it. Not the book's own `timestamp`: the broker's clock,
+ * which may run behind this machine's, and maybe the time of the book's last change (the spec does
+ * not say), which a quiet stock's book keeps for long.
  *
  * @module
  */
 import type { OrderBook } from '@hoga/broker-model';
 import type { OrderEvent } from '@hoga/core';
 
-/** A polled book and when the broker made it (epoch ms). */
+/** A polled book and when its poll was asked (engine clock, epoch ms): the broker made it later. */
 export interface PaperBook extends OrderBook {
-  readonly madeAtMs: number;
+  readonly askedAtMs: number;
 }
 
 const ENDED = new Set<OrderEvent['type']>(['OrderFilled', 'OrderCanceled', 'OrderExpired', 'OrderRejected']);
@@ -36,6 +38,6 @@ export class OrderChangeTimes {
    */
   older(order: { readonly clientOrderId: string; readonly acceptedAt: number }, book: PaperBook): boolean {
     const changed = this.at.get(order.clientOrderId) ?? order.acceptedAt;
-    return book.madeAtMs < Math.max(changed, order.acceptedAt);
+    return book.askedAtMs < Math.max(changed, order.acceptedAt);
   }
 }
