@@ -58,7 +58,9 @@ export function orderIdOf(id: unknown, verb: 'modify' | 'cancel'): ClientOrderId
  *   `TypeError` (`Cannot read properties of undefined (reading 'quantity')`)
  */
 export function checkOrderChange(change: unknown, id: ClientOrderId): void {
-  if (typeof change !== 'object' || change === null || Array.isArray(change)) {
+  // a Decimal is an object too: before, its fields were listed (`found {constructor: a function, s: 1,
+  // e: 4, d: an array}`) for `ctx.modify(id, price)`
+  if (typeof change !== 'object' || change === null || Array.isArray(change) || change instanceof Decimal) {
     throw new EngineError(
       EngineErrorCode.INVALID_REQUEST,
       `modify of order ${id}: expected a change ({price?, quantity?}), found ${found(change)}`,
@@ -75,10 +77,17 @@ export function checkOrderChange(change: unknown, id: ClientOrderId): void {
   );
 }
 
-/** How a value a strategy passed is named in an error: `undefined`, `""`, `an object`, `42`. */
+/**
+ * How a value a strategy passed is named in an error: `undefined`, `""`, `an object`, `42`, `10n`,
+ * `Decimal 2.5` (before, a Decimal was `an object`). Never throws: a cycle or a BigInt is no JSON
+ * (before, a BigInt or cyclic interval of `subscribeBars` threw a bare `TypeError`).
+ */
 function found(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (value instanceof Decimal) return `Decimal ${value.toString()}`;
   if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return 'a function';
   return typeof value === 'object' && value !== null ? 'an object' : String(value);
 }
 
@@ -174,16 +183,45 @@ export function decimalOf(value: Decimal.Value, what: string): Decimal {
   }
   // NaN and Infinity are numbers to decimal.js, but no order can be sized or priced by them
   if (parsed?.isFinite() === true) return parsed;
-  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
   throw new EngineError(
     EngineErrorCode.INVALID_REQUEST,
-    `${what}: expected a ${parsed === undefined ? '' : 'finite '}number, found ${shown}`,
+    `${what}: expected a ${parsed === undefined ? '' : 'finite '}number, found ${found(value)}`,
   );
 }
 
 /** The `timeInForce` an amount request carries (its type has none; a JavaScript strategy may give one). */
 function timeInForceOf(request: OrderRequest): unknown {
   return (request as { readonly timeInForce?: unknown }).timeInForce;
+}
+
+/**
+ * Checks a quantity request's `side`, and its `timeInForce` when it is no string (a string outside
+ * DAY and CLS is core's to refuse, `order intent: expected DAY or CLS, found GTC`).
+ *
+ * @throws {@link EngineError} `invalid-request` naming the order, the field and the value. Before, a
+ *   side of `HOLD` threw core's `order intent: expected BUY or SELL, found HOLD` naming neither the
+ *   order nor the field, and a side or time in force with no prototype a bare `TypeError` (`Cannot
+ *   convert object to primitive value`)
+ */
+function checkSideAndTimeInForce(request: {
+  readonly symbol: string;
+  readonly side?: unknown;
+  readonly timeInForce?: unknown;
+}): void {
+  const side: unknown = request.side;
+  if (side !== 'BUY' && side !== 'SELL') {
+    throw new EngineError(
+      EngineErrorCode.INVALID_REQUEST,
+      `order of ${request.symbol}: side: expected BUY or SELL, found ${found(side)}`,
+    );
+  }
+  const timeInForce: unknown = request.timeInForce;
+  if (timeInForce !== undefined && typeof timeInForce !== 'string') {
+    throw new EngineError(
+      EngineErrorCode.INVALID_REQUEST,
+      `order of ${request.symbol}: timeInForce: expected DAY or CLS, found ${found(timeInForce)}`,
+    );
+  }
 }
 
 /**
@@ -221,6 +259,7 @@ export function intentInput(
       ...(request.confirmHighValue === true ? { confirmHighValue: true } : {}),
     };
   }
+  checkSideAndTimeInForce(request);
   const quantity = decimalOf(request.quantity, `order of ${request.symbol}: quantity`);
   if (request.price === undefined) {
     return {
@@ -256,23 +295,37 @@ export function intentInput(
  * repeating timer's past `at`, the latest `at + k × every` not after `nowMs` (it fires once for the
  * periods missed).
  *
- * @throws {@link EngineError} `invalid-request` when `every` is not a positive finite number of ms,
- *   or `at` not a finite epoch-ms number (a NaN, a Date or a string would sit first in the queue and
+ * @throws {@link EngineError} `invalid-request` when `name` is not a non-empty string, `spec` not
+ *   an object, `every` not a positive finite number of ms, or `at` not a finite epoch-ms number (a NaN, a Date or a string would sit first in the queue and
  *   hold back every timer after it)
  */
 export function timerDueOf(name: string, spec: TimerSpec, nowMs: number): number {
+  // a name that is no string (a config field left out) was taken, and `onTimer` got `undefined`; a
+  // spec that is no object threw a bare `TypeError` (`Cannot read properties of null`)
+  if (typeof name !== 'string' || name === '') {
+    throw new EngineError(
+      EngineErrorCode.INVALID_REQUEST,
+      `setTimer: expected a timer name (a non-empty string), found ${found(name)}`,
+    );
+  }
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) {
+    throw new EngineError(
+      EngineErrorCode.INVALID_REQUEST,
+      `timer ${name}: expected a spec ({at?, every?}), found ${found(spec)}`,
+    );
+  }
   const every = spec.every;
   // whole ms: the clocks count ms (before, every 0.5 fired twice a millisecond of a backtest)
   if (every !== undefined && !(Number.isSafeInteger(every) && every >= 1)) {
     throw new EngineError(
       EngineErrorCode.INVALID_REQUEST,
-      `timer ${name}: expected every in whole milliseconds from 1, found ${String(every)}`,
+      `timer ${name}: expected every in whole milliseconds from 1, found ${found(every)}`,
     );
   }
   if (spec.at !== undefined && !(typeof spec.at === 'number' && Number.isFinite(spec.at))) {
     throw new EngineError(
       EngineErrorCode.INVALID_REQUEST,
-      `timer ${name}: expected at in epoch ms (a finite number), found ${String(spec.at)}`,
+      `timer ${name}: expected at in epoch ms (a finite number), found ${found(spec.at)}`,
     );
   }
   // a repeating timer's past `at`: the latest of its firings missed (once), then on its grid; before,
@@ -293,6 +346,6 @@ export function barIntervalOf(interval: unknown, symbol: string): BarInterval {
   if (interval === '1m' || interval === '1d') return interval;
   throw new EngineError(
     EngineErrorCode.INVALID_REQUEST,
-    `subscribeBars ${symbol}: expected an interval of 1m or 1d, found ${JSON.stringify(interval)}`,
+    `subscribeBars ${symbol}: expected an interval of 1m or 1d, found ${found(interval)}`,
   );
 }

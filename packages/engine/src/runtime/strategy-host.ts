@@ -102,7 +102,11 @@ export class StrategyHost implements StrategyContext {
       hours = judgesSessionRules(mode, universe.interval) ? (orderHours ?? new MarketOrderHours()) : null;
       this.marketHours = hours;
     }
-    return hours === null || hours.allowed(marketOfSymbol(symbol), this.services.clock.nowMs());
+    // a symbol that is no string is named as the other calls name it (before, a cyclic object threw a
+    // bare `TypeError` from JSON); a good one is taken as it is (no allocation per call)
+    const given =
+      typeof symbol === 'string' && symbol !== '' ? symbol : symbolOf(symbol, 'marketOrderAllowed');
+    return hours === null || hours.allowed(marketOfSymbol(given), this.services.clock.nowMs());
   }
 
   subscribeBars(symbol: string, interval?: BarInterval): void {
