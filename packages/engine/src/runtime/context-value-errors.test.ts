@@ -8,7 +8,8 @@
  * too (before: a timer named `undefined` was set; `TypeError`s `Cannot read properties of null` and
  * `Cannot convert object to primitive value`). A side outside BUY and SELL names the order and the
  * field (before: core's `order intent: expected BUY or SELL, found HOLD`, or a `TypeError`); a
- * Decimal given to `modify` for its change is named (before, its inner fields were listed).
+ * Decimal given to `modify` for its change is named (before, its inner fields were listed); a bad
+ * interval of `unsubscribeBars` names that call (before, `subscribeBars`).
  */
 
 import { Decimal } from '@hoga/core';
@@ -125,6 +126,11 @@ describe('a context call with a value JSON cannot show, or a Decimal where a str
       'a modify to a Decimal (not a change)',
       (c: Record<string, (...a: unknown[]) => unknown>) => c.modify?.('an-id', new Decimal(70_000)),
       'modify of order an-id: expected a change ({price?, quantity?}), found Decimal 70000',
+    ],
+    [
+      'unsubscribeBars with a 5m interval',
+      (c: Record<string, (...a: unknown[]) => unknown>) => c.unsubscribeBars?.('005930', '5m'),
+      'unsubscribeBars 005930: expected an interval of 1m or 1d, found "5m"',
     ],
   ] as const)('%s throws invalid-request naming the call and the value', async (_name, call, message) => {
     const thrown = await thrownBy(call);

@@ -339,13 +339,19 @@ export function timerDueOf(name: string, spec: TimerSpec, nowMs: number): number
  * `interval` as a bar interval a run can deliver (`1m` or `1d`).
  *
  * @param symbol - the symbol subscribed to, named in the error
+ * @param call - the context's call, named in the error (before, an `unsubscribeBars` was named
+ *   `subscribeBars`)
  * @throws {@link EngineError} `invalid-request` for any other (before, paper and live took a `5m`
  *   subscription and never delivered a bar of it, unsaid)
  */
-export function barIntervalOf(interval: unknown, symbol: string): BarInterval {
+export function barIntervalOf(
+  interval: unknown,
+  symbol: string,
+  call: 'subscribeBars' | 'unsubscribeBars' = 'subscribeBars',
+): BarInterval {
   if (interval === '1m' || interval === '1d') return interval;
   throw new EngineError(
     EngineErrorCode.INVALID_REQUEST,
-    `subscribeBars ${symbol}: expected an interval of 1m or 1d, found ${found(interval)}`,
+    `${call} ${symbol}: expected an interval of 1m or 1d, found ${found(interval)}`,
   );
 }

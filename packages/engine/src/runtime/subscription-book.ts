@@ -86,7 +86,7 @@ export class SubscriptionBook {
    */
   unsubscribe(strategyId: string, kind: Subscription['kind'], asked: string, interval?: BarInterval): void {
     const symbol = symbolOf(asked, UNSUBSCRIBE_CALLS[kind]);
-    if (interval !== undefined) barIntervalOf(interval, symbol);
+    if (interval !== undefined) barIntervalOf(interval, symbol, 'unsubscribeBars');
     if (this.remove({ strategyId, kind, symbol, interval }) || kind !== 'bars') return;
     if ((interval ?? this.universeInterval) !== this.universeInterval) return;
     const key = `${strategyId}:${symbol}`;
