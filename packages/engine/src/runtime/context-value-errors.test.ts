@@ -139,3 +139,19 @@ describe('a context call with a value JSON cannot show, or a Decimal where a str
     expect((thrown as Error).message).toContain(message);
   });
 });
+
+describe('ctx.marketOrderAllowed of a lower-case KR code', () => {
+  it('answers for the KR market, as the other calls upper-case it (before, taken for a US symbol)', async () => {
+    const answers: boolean[] = [];
+    class Asks extends Strategy {
+      override onBar(): void {
+        if (answers.length === 0)
+          answers.push(this.ctx.marketOrderAllowed('0088m0'), this.ctx.marketOrderAllowed('0088M0'));
+      }
+    }
+    // T0 is 09:01 KST on a Monday: the KR regular session, New York closed
+    const { db } = await backtestBars([{ strategyClass: Asks }], minuteBars('005930', [70_000, 70_100]));
+    db.close();
+    expect(answers).toEqual([true, true]);
+  });
+});

@@ -36,6 +36,9 @@ import { currencyOf, symbolOf } from './intent-input.js';
 import { judgesSessionRules, MarketOrderHours, type OrderHours } from './market-order-hours.js';
 import { StrategyOrderViews } from './strategy-order-views.js';
 
+/** A lower-case letter: a symbol with one is upper-cased (`ctx.marketOrderAllowed`). */
+const LOWER_CASE = /[a-z]/;
+
 const ZERO = new Decimal(0);
 
 /** A strategy instance with its context. */
@@ -103,9 +106,13 @@ export class StrategyHost implements StrategyContext {
       this.marketHours = hours;
     }
     // a symbol that is no string is named as the other calls name it (before, a cyclic object threw a
-    // bare `TypeError` from JSON); a good one is taken as it is (no allocation per call)
+    // bare `TypeError` from JSON); one in capitals is taken as it is (no allocation per call), one with
+    // a lower-case letter upper-cased as the other calls take it (before, `0088m0` was judged by New
+    // York's hours)
     const given =
-      typeof symbol === 'string' && symbol !== '' ? symbol : symbolOf(symbol, 'marketOrderAllowed');
+      typeof symbol === 'string' && symbol !== '' && !LOWER_CASE.test(symbol)
+        ? symbol
+        : symbolOf(symbol, 'marketOrderAllowed');
     return hours === null || hours.allowed(marketOfSymbol(given), this.services.clock.nowMs());
   }
 
