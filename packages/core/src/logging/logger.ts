@@ -57,7 +57,7 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     },
     hooks: {
       logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn): void {
-        const scrubbed: unknown[] = args.map((arg) => (typeof arg === 'string' ? scrubLogValue(arg) : arg));
+        const scrubbed: unknown[] = args.map(loggable);
         // `logger.error(err)` takes its message from the error's: given here, scrubbed.
         const [first, second] = scrubbed;
         if (first instanceof Error && typeof second !== 'string') {
@@ -77,6 +77,20 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     );
   }
   return scrubChildren(pino(base));
+}
+
+/**
+ * A log call's argument as pino can write it: a string scrubbed; a Symbol as its text (pino wrote
+ * `"msg":undefined`, no JSON); an object with no prototype after the first argument (a format
+ * argument) copied into a plain one (pino's `%s` threw `Cannot convert object to primitive value`).
+ * What a strategy's `ctx.log` is given is its code's, unchecked.
+ */
+function loggable(arg: unknown, index: number): unknown {
+  if (typeof arg === 'string') return scrubLogValue(arg);
+  if (typeof arg === 'symbol') return scrubLogValue(arg.toString());
+  if (index > 0 && typeof arg === 'object' && arg !== null && Object.getPrototypeOf(arg) === null)
+    return { ...arg };
+  return arg;
 }
 
 /**

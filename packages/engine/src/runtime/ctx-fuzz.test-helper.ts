@@ -47,6 +47,8 @@ function badValue(): fc.Arbitrary<unknown> {
       () => 1,
       new Date(0),
       Object.create(null),
+      Symbol('s'),
+      'x %s %d %j %o',
     ),
     fc.constantFrom('1', '2.5', '-3', 'NaN').map((s) => new Decimal(s)),
     fc.double(),
