@@ -9,7 +9,8 @@
  * `Cannot convert object to primitive value`). A side outside BUY and SELL names the order and the
  * field (before: core's `order intent: expected BUY or SELL, found HOLD`, or a `TypeError`); a
  * Decimal given to `modify` for its change is named (before, its inner fields were listed); a bad
- * interval of `unsubscribeBars` names that call (before, `subscribeBars`).
+ * interval of `unsubscribeBars` names that call (before, `subscribeBars`); a quantity or price in
+ * another base than ten (`'0x10'`, which decimal.js reads) is refused (before, a buy of 16 shares).
  */
 
 import { Decimal } from '@hoga/core';
@@ -131,6 +132,16 @@ describe('a context call with a value JSON cannot show, or a Decimal where a str
       'unsubscribeBars with a 5m interval',
       (c: Record<string, (...a: unknown[]) => unknown>) => c.unsubscribeBars?.('005930', '5m'),
       'unsubscribeBars 005930: expected an interval of 1m or 1d, found "5m"',
+    ],
+    [
+      'a buy of a hexadecimal quantity',
+      (c: Record<string, (...a: unknown[]) => unknown>) => c.buy?.('005930', '0x10'),
+      'order of 005930: quantity: expected a number, found "0x10"',
+    ],
+    [
+      'a buy at a binary price',
+      (c: Record<string, (...a: unknown[]) => unknown>) => c.buy?.('005930', 1, '0b1'),
+      'order of 005930: price: expected a number, found "0b1"',
     ],
   ] as const)('%s throws invalid-request naming the call and the value', async (_name, call, message) => {
     const thrown = await thrownBy(call);

@@ -166,18 +166,29 @@ export function orderRequestOf(request: unknown): OrderRequest {
   );
 }
 
+/** A hexadecimal, binary or octal prefix, which decimal.js would read. */
+const RADIX_PREFIX = /^\s*[+-]?0[xbo]/i;
+
 /**
  * `value` as a Decimal.
  *
  * @param what - names the request and the field in the error (`order of 005930: price`)
  * @throws {@link EngineError} `invalid-request` naming `what` and the value when it is not a finite
- *   number (a programmer error: the run stops, as the hook threw)
+ *   number, or a string in another base than ten (`0x10`) (a programmer error: the run stops, as the
+ *   hook threw)
  */
 export function decimalOf(value: Decimal.Value, what: string): Decimal {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return decimalOfNumber(value);
   let parsed: Decimal | undefined;
   try {
-    parsed = value instanceof Decimal ? value : new Decimal(value);
+    // decimal.js reads `0x10` as 16 (and `0b`, `0o`): no decimal string (before, `ctx.buy(s, '0x10')`
+    // bought 16 shares)
+    parsed =
+      value instanceof Decimal
+        ? value
+        : typeof value === 'string' && RADIX_PREFIX.test(value)
+          ? undefined
+          : new Decimal(value);
   } catch {
     parsed = undefined;
   }
@@ -296,8 +307,8 @@ export function intentInput(
  * periods missed).
  *
  * @throws {@link EngineError} `invalid-request` when `name` is not a non-empty string, `spec` not
- *   an object, `every` not a positive finite number of ms, or `at` not a finite epoch-ms number (a NaN, a Date or a string would sit first in the queue and
- *   hold back every timer after it)
+ *   an object, `every` not a positive finite number of ms, or `at` not a finite epoch-ms number (a
+ *   NaN, a Date or a string would sit first in the queue and hold back every timer after it)
  */
 export function timerDueOf(name: string, spec: TimerSpec, nowMs: number): number {
   // a name that is no string (a config field left out) was taken, and `onTimer` got `undefined`; a
