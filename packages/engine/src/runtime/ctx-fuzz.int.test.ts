@@ -15,7 +15,8 @@ import {
   startTestRun,
   until,
 } from '../live/live-run.test-helper.js';
-import { FuzzCalls, fuzzPlanArb, misthrown } from './ctx-fuzz.test-helper.js';
+import { FuzzCalls, fuzzPlanArb } from './ctx-fuzz.test-helper.js';
+import { misreturned, misthrown } from './ctx-fuzz-checks.test-helper.js';
 
 const closers = new Closers();
 afterEach(() => closers.closeAll());
@@ -86,7 +87,7 @@ describe('a strategy feeding its context generated bad values (paper, simulator)
         expect(FuzzCalls.outcomes).toHaveLength(calls);
       }
       const bad = FuzzCalls.outcomes
-        .map((o) => [fc.stringify(o.call), misthrown(o)] as const)
+        .map((o) => [fc.stringify(o.call), misthrown(o) ?? misreturned(o)] as const)
         .filter(([, why]) => why !== null);
       expect(bad).toEqual([]);
 

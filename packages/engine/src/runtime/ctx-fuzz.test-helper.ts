@@ -1,10 +1,10 @@
 /**
  * Test helper of the generated-input tests of the strategy context: arbitrary calls of `ctx`
  * (orders, changes, cancels, subscriptions, timers, state, log, reads) with bad values for each
- * argument, a strategy that makes them and records what each did, and the check that a call that
- * threw threw a typed error naming the argument and the value. Test code only.
+ * argument, and a strategy that makes them and records what each did (checked by
+ * `ctx-fuzz-checks.test-helper.ts`). Test code only.
  */
-import { type Bar, Decimal, HogaError, type OrderEvent } from '@hoga/core';
+import { type Bar, Decimal, type OrderEvent } from '@hoga/core';
 import fc from 'fast-check';
 import type { TimerFired } from '../strategy/market-events.js';
 import { Strategy } from '../strategy/strategy.js';
@@ -336,72 +336,5 @@ export function makeCall(ctx: StrategyContext, call: CtxCall, open: string, ende
       return ctx.log.info(...(call.args as [unknown]));
     case 'read':
       return c[call.what]?.(call.arg);
-  }
-}
-
-/** How a value may be shown in a message naming it. */
-function shownAs(value: unknown): string[] {
-  if (typeof value === 'string') return [value, JSON.stringify(value)];
-  if (typeof value === 'number') return Object.is(value, -0) ? ['0', '-0'] : [String(value)];
-  if (typeof value === 'bigint') return [String(value)];
-  if (value instanceof Decimal) return [value.toString()];
-  if (value === undefined || value === null || typeof value === 'boolean') return [String(value)];
-  return []; // objects, arrays, functions: named by kind, not checked here
-}
-
-/**
- * Why an outcome breaks the rule (a typed error naming the argument and the value), or null: a
- * call that threw threw a `HogaError` (EngineError, StoreError) whose message names one of the
- * values given (when it can be shown).
- */
-export function misthrown(outcome: CallOutcome): string | null {
-  if (!('threw' in outcome)) return null;
-  const e = outcome.threw;
-  const call = outcome.call;
-  if (!(e instanceof HogaError))
-    return `untyped ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
-  const values = valuesOf(call);
-  const shown = values.flatMap(shownAs);
-  if (values.length === 0) return null;
-  if (values.some((v) => shownAs(v).length === 0)) return null; // an object or array given: named by kind
-  if (!shown.some((s) => e.message.includes(s))) return `message names none of the values: ${e.message}`;
-  return null;
-}
-
-function valuesOf(call: CtxCall): unknown[] {
-  switch (call.kind) {
-    case 'buy':
-    case 'sell':
-      return [call.symbol, call.quantity, ...('price' in call ? [call.price] : [])];
-    case 'buyAmount':
-      return [call.symbol, call.amount];
-    case 'submit':
-      return typeof call.request === 'object' && call.request !== null && !Array.isArray(call.request)
-        ? [...Object.values(call.request), undefined] // a field left out is named `undefined`
-        : [call.request];
-    case 'modify':
-      return [
-        typeof call.id === 'object' ? call.id.bad : 'x',
-        ...(typeof call.change === 'object' && call.change !== null
-          ? Object.values(call.change)
-          : [call.change]),
-      ];
-    case 'cancel':
-    case 'order':
-      return typeof call.id === 'object' ? [call.id.bad] : ['x'];
-    case 'subscribe':
-      return [call.symbol, call.interval];
-    case 'setTimer':
-      return typeof call.spec === 'object' && call.spec !== null
-        ? [call.name, ...Object.values(call.spec)]
-        : [call.name, call.spec];
-    case 'cancelTimer':
-      return [call.name];
-    case 'state':
-      return [call.key];
-    case 'log':
-      return [{}];
-    case 'read':
-      return [call.arg];
   }
 }

@@ -12,14 +12,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { backtestBars, minuteBars, recordingLogger } from '../backtest/backtest-fixture.test-helper.js';
 import { StrategyHookError } from '../engine-error.js';
-import { type CallOutcome, FuzzCalls, fuzzPlanArb, misthrown } from './ctx-fuzz.test-helper.js';
+import { type CallOutcome, FuzzCalls, fuzzPlanArb } from './ctx-fuzz.test-helper.js';
+import { misreturned, misthrown } from './ctx-fuzz-checks.test-helper.js';
 
 const BARS = minuteBars('005930', [70_000, 70_100, 70_200, 70_000, 69_900]);
 
 /** The outcomes that break the rule, shown. */
 function misthrownOf(outcomes: readonly CallOutcome[]): (readonly [string, string])[] {
   return outcomes.flatMap((o) => {
-    const why = misthrown(o);
+    const why = misthrown(o) ?? misreturned(o);
     return why === null ? [] : [[fc.stringify(o.call), why] as const];
   });
 }
