@@ -34,6 +34,7 @@ import {
   MarketCalendars,
   type StoredCalendars,
 } from './market-calendars.js';
+import { notOlder, type StampedPrice } from './stamped-price.js';
 
 /**
  * Most symbols one `GET /api/v1/prices` call takes (spec: `symbols` is a list of 1 to 200); a
@@ -73,7 +74,14 @@ export interface MarketInfoSource extends CalendarSource {
   getPrices(
     symbols: readonly string[],
     options?: ReadOptions,
-  ): Promise<readonly { readonly symbol: string; readonly lastPrice: Decimal }[]>;
+  ): Promise<
+    readonly {
+      readonly symbol: string;
+      readonly lastPrice: Decimal;
+      /** The broker's time of the price (`timestamp`), when given. */
+      readonly timestamp?: { toMillis(): number } | undefined;
+    }[]
+  >;
   getPriceLimits(
     symbol: string,
     options?: ReadOptions,
@@ -124,7 +132,7 @@ export function needsPrerequisite(market: string, leverageFactor: Decimal | null
 export class BrokerMarketView implements MarketRulesView {
   private readonly instruments = new Map<string, Stamped<TradableInstrument>>();
   private readonly limits = new Map<string, Stamped<{ upper: Decimal; lower: Decimal } | null>>();
-  private readonly prices = new Map<string, Stamped<Decimal>>();
+  private readonly prices = new Map<string, StampedPrice>();
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly calendars: MarketCalendars;
   private fx: Stamped<Decimal> | undefined;
@@ -202,7 +210,7 @@ export class BrokerMarketView implements MarketRulesView {
       chunked(symbols).map(async (chunk) => {
         const sentMs = this.clock.nowMs();
         const prices = await this.source.getPrices(chunk, options);
-        for (const p of prices) this.prices.set(p.symbol, { value: p.lastPrice, atMs: sentMs });
+        for (const p of prices) this.setPrice(p.symbol, p.lastPrice, sentMs, p.timestamp?.toMillis());
       }),
     );
   }
@@ -216,9 +224,23 @@ export class BrokerMarketView implements MarketRulesView {
     return job;
   }
 
-  /** A price from a stream (saves a read). */
-  notePrice(symbol: string, price: Decimal): void {
-    this.prices.set(symbol, { value: price, atMs: this.clock.nowMs() });
+  /**
+   * A price from a stream (saves a read); kept only if no newer one is known.
+   *
+   * @param atMs - when it was asked (default now)
+   * @param brokerMs - the broker's time of the price, when known
+   */
+  notePrice(symbol: string, price: Decimal, atMs = this.clock.nowMs(), brokerMs?: number): void {
+    this.setPrice(symbol, price, atMs, brokerMs);
+  }
+
+  /**
+   * Keeps the newer of the known price and this one: a read asked before another (or a stream's
+   * price) and answered after it never puts the older price back.
+   */
+  private setPrice(symbol: string, value: Decimal, atMs: number, brokerMs: number | undefined): void {
+    const next: StampedPrice = { value, atMs, brokerMs };
+    if (notOlder(next, this.prices.get(symbol))) this.prices.set(symbol, next);
   }
 
   /**
@@ -352,7 +374,7 @@ export class BrokerMarketView implements MarketRulesView {
     const sentMs = this.clock.nowMs(); // its age counts from the request (a slow answer is no newer)
     const prices = await this.source.getPrices([symbol], options);
     const price = prices.find((p) => p.symbol === symbol);
-    if (price !== undefined) this.prices.set(symbol, { value: price.lastPrice, atMs: sentMs });
+    if (price !== undefined) this.setPrice(symbol, price.lastPrice, sentMs, price.timestamp?.toMillis());
   }
 
   /**
