@@ -31,6 +31,7 @@ import { readDue, readFailed } from './read-backoff.js';
 import {
   externalClientOrderId,
   linkedOrder,
+  olderReport,
   ownOrder,
   pruneEnded,
   type ReadPair,
@@ -341,7 +342,8 @@ export class OrderTracker {
   /**
    * Diffs a new report against the previous one and returns the events it implies.
    *
-   * @param order - the latest report of an order
+   * @param order - the latest report of an order (one older than the last taken in, see
+   *   `olderReport`, is ignored: it emits nothing and is not kept)
    * @param replacementReport - a report of its replacement read with it (see {@link pairOf}), not
    *   taken in yet: `OrderModified` tells its price and quantity
    */
@@ -352,9 +354,11 @@ export class OrderTracker {
       this.orders.set(order.orderId, tracked);
     }
     const previous = tracked.last;
-    tracked.last = order;
     tracked.failedReads = 0;
     tracked.skipPolls = 0;
+    // an older report than the last (a smaller filled quantity, an ended order working): kept out
+    if (previous !== null && olderReport(previous, order)) return [];
+    tracked.last = order;
     rebaseChain(this.orders, this.replacementOf, order.orderId);
     const events: OrderEvent[] = [];
     const base = (tsEvent: number): OrderEventBase => ({

@@ -101,6 +101,21 @@ export function reportChanged(last: OrderRecord, row: OrderRecord): boolean {
   );
 }
 
+/**
+ * Whether `row` is older than the last report taken in: its filled quantity is smaller, or the last
+ * report showed the order ended and this one does not. The broker never lowers a filled quantity
+ * nor reopens an ended order, so such a report was made before the last one and answered after it
+ * (the spec says nothing of the order reads are answered in); taking it in would emit the same
+ * fill, or end, again with the next report.
+ *
+ * @param last - the last report taken in
+ * @param row - a new report of the same order
+ */
+export function olderReport(last: OrderRecord, row: OrderRecord): boolean {
+  if (row.execution.filledQuantity.lt(last.execution.filledQuantity)) return true;
+  return TERMINAL_BROKER_ORDER_STATUSES.has(last.status) && !TERMINAL_BROKER_ORDER_STATUSES.has(row.status);
+}
+
 /** An original and its replacement, read together (see {@link readPair}). */
 export interface ReadPair {
   readonly original: string;
