@@ -7,7 +7,13 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { type ClientOrderId, clientOrderId, Decimal, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
+import {
+  BrokerOrderStatus,
+  type ClientOrderId,
+  clientOrderId,
+  Decimal,
+  TERMINAL_BROKER_ORDER_STATUSES,
+} from '@hoga/core';
 import type { OrderRecord } from '../schemas/orders.js';
 import type { ReadBackoff } from './read-backoff.js';
 
@@ -113,8 +119,20 @@ export function reportChanged(last: OrderRecord, row: OrderRecord): boolean {
  */
 export function olderReport(last: OrderRecord, row: OrderRecord): boolean {
   if (row.execution.filledQuantity.lt(last.execution.filledQuantity)) return true;
-  return TERMINAL_BROKER_ORDER_STATUSES.has(last.status) && !TERMINAL_BROKER_ORDER_STATUSES.has(row.status);
+  return ORDER_ENDS.has(last.status) && !TERMINAL_BROKER_ORDER_STATUSES.has(row.status);
 }
+
+/**
+ * The ends of an order itself. Not `CANCEL_REJECTED` nor `REPLACE_REJECTED`: those are the records
+ * of a cancel or modify, after which the order goes back to its state (were they ever shown on the
+ * order itself, it would work again).
+ */
+const ORDER_ENDS: ReadonlySet<string> = new Set<string>([
+  BrokerOrderStatus.FILLED,
+  BrokerOrderStatus.CANCELED,
+  BrokerOrderStatus.REJECTED,
+  BrokerOrderStatus.REPLACED,
+]);
 
 /** An original and its replacement, read together (see {@link readPair}). */
 export interface ReadPair {
