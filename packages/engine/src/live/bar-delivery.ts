@@ -143,11 +143,17 @@ export class BarDelivery {
     sayCandlePolling(o.logger, o.client, o.settings.symbols.length, asked);
     const fx = parts.fx;
     if (fx instanceof LatestFxRates) {
-      // the risk checks take the same rate (the risk module's market view reads none of its own)
+      // the risk checks take the same rate (the risk module's market view reads none of its own
+      // unless the stream stalls: then it reads it, the run says so once and values equity by it)
+      const view = parts.risk.module.market;
+      view?.watchFx({
+        stale: (message) => o.logger.warn({}, message),
+        refreshed: (rate) => fx.set(rate.toNumber()),
+      });
       parts.subscriptions.push(
         this.streams.exchangeRate$().subscribe((r) => {
           fx.set(r.rate.toNumber());
-          parts.risk.module.market?.followFx(r.rate);
+          view?.followFx(r.rate, r.validUntil.toMillis());
         }),
       );
     }

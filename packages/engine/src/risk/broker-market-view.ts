@@ -26,6 +26,7 @@ import {
 } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import type { MarketRulesView } from './broker-rules-check.js';
+import { FollowedFx, type FxWatch } from './followed-fx.js';
 import {
   CALENDAR_MARKETS,
   type CalendarSource,
@@ -86,7 +87,11 @@ export interface MarketInfoSource extends CalendarSource {
     symbol: string,
     options?: ReadOptions,
   ): Promise<{ readonly upperLimitPrice: Decimal | null; readonly lowerLimitPrice: Decimal | null }>;
-  getExchangeRate(): Promise<{ readonly rate: Decimal }>;
+  getExchangeRate(): Promise<{
+    readonly rate: Decimal;
+    /** End of the rate's validity (spec: normally a minute after `validFrom`), when given. */
+    readonly validUntil?: { toMillis(): number } | undefined;
+  }>;
 }
 
 /** How long each kind of data is kept before `prepare` re-reads it, ms. */
@@ -136,8 +141,12 @@ export class BrokerMarketView implements MarketRulesView {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly calendars: MarketCalendars;
   private fx: Stamped<Decimal> | undefined;
-  /** The rate is given by {@link BrokerMarketView.followFx} (a run's exchange-rate stream): never read here. */
+  /**
+   * The rate is given by {@link BrokerMarketView.followFx} (a run's exchange-rate stream): read here
+   * only once it is past its validity by more than `FX_STALE_MARGIN_MS` (`followed-fx.ts`).
+   */
   private fxFollowed = false;
+  private readonly followed = new FollowedFx();
   private readonly ages: MarketViewAges;
 
   /**
@@ -181,7 +190,9 @@ export class BrokerMarketView implements MarketRulesView {
       jobs.push(this.once(`quote:${symbol}${tag}`, () => this.readPrice(symbol, options)));
     if (force || this.staleLimits(this.limits.get(symbol)))
       jobs.push(this.once(`limits:${symbol}${tag}`, () => this.readLimits(symbol, options)));
-    const fxStale = this.fxFollowed ? this.fx === undefined : this.stale(this.fx, this.ages.fx);
+    const fxStale = this.fxFollowed
+      ? this.fx === undefined || this.followed.due(nowMs)
+      : this.stale(this.fx, this.ages.fx);
     if ((force && !this.fxFollowed) || fxStale) jobs.push(this.once('fx', () => this.readFx()));
     await Promise.all(jobs);
   }
@@ -249,10 +260,21 @@ export class BrokerMarketView implements MarketRulesView {
    * so the run reads the rate once, not once for its valuation and again for its risk checks.
    *
    * @param rate - KRW per USD
+   * @param validUntilMs - the end of its validity (`validUntil`); unknown: the FX age after now
    */
-  followFx(rate: Decimal): void {
+  followFx(rate: Decimal, validUntilMs?: number): void {
+    const atMs = this.clock.nowMs();
     this.fxFollowed = true;
-    this.fx = { value: rate, atMs: this.clock.nowMs() };
+    this.fx = { value: rate, atMs };
+    this.followed.follow(atMs, validUntilMs, this.ages.fx);
+  }
+
+  /**
+   * Who hears of a followed rate gone stale and of the rates the view read meanwhile (a run: its
+   * log and its equity's rate).
+   */
+  watchFx(watch: FxWatch): void {
+    this.followed.watch = watch;
   }
 
   /** The last price of a symbol, when known. */
@@ -395,8 +417,12 @@ export class BrokerMarketView implements MarketRulesView {
 
   private async readFx(): Promise<void> {
     const sentMs = this.clock.nowMs();
-    const rate = await this.source.getExchangeRate();
-    this.fx = { value: new Decimal(rate.rate), atMs: sentMs };
+    const answer = await this.source.getExchangeRate();
+    // a rate the stream gave while this read was in flight is newer
+    if (this.fx !== undefined && this.fx.atMs > sentMs) return;
+    const rate = new Decimal(answer.rate);
+    this.fx = { value: rate, atMs: sentMs };
+    if (this.fxFollowed) this.followed.read(rate, sentMs, answer.validUntil?.toMillis(), this.ages.fx);
   }
 
   private stale(entry: Stamped<unknown> | undefined, maxAgeMs: number): boolean {
