@@ -46,6 +46,16 @@ export {
 } from './errors.js';
 export { errorFromResponse, parseRetryAfter, requestIdOf } from './http/error-from-response.js';
 export { type HttpRequest, type HttpResponse, HttpTransport } from './http/http-transport.js';
+export {
+  type CreateContent,
+  DEFAULT_SEND_SKEW_MS,
+  isOutcomeOf,
+  type ModifyContent,
+  outcomesOf,
+  type PendingCommand,
+  targetShowsApplied,
+  targetShowsProcessing,
+} from './orders/history-match.js';
 export { RequestPriority } from './rate-limit/rate-limit-groups.js';
 export { RateLimiter, type RateLimiterOptions, type RatePermit } from './rate-limit/rate-limiter.js';
 export type {

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 
+export { isOutcomeOf, outcomesOf, type PendingCommand } from '@hoga/connector';
 // Strategy API, runtime, portfolio and backtests (issue 10)
 export type { Bar, BarInterval, Fill, OrderEvent } from '@hoga/core';
 export { z } from 'zod';
@@ -65,7 +66,6 @@ export {
   type ExecutionDelta,
   executionDelta,
 } from './orders/execution-delta.js';
-export { isOutcomeOf, outcomesOf, type PendingCommand } from './orders/history-match.js';
 export { OrderManager, type OrderManagerOptions, type ReconcileReport } from './orders/order-manager.js';
 export { STORE_UNAVAILABLE } from './orders/order-manager-options.js';
 export {

@@ -10,39 +10,32 @@
  *
  * @module
  */
-import { Decimal } from '@hoga/core';
 import type { OrderCommandNotice } from '../client/order-operations.js';
+import { DEFAULT_SEND_SKEW_MS, isOutcomeOf, type PendingCommand } from '../orders/history-match.js';
 import type { OrderRecord } from '../schemas/orders.js';
 
 /** The client's notice of a modify whose answer was lost. */
 export type UnansweredModify = Extract<OrderCommandNotice, { type: 'modify-unanswered' }>;
 
 /** Clock difference tolerated between the client's send time and the broker's `orderedAt` (ms). */
-export const LOST_MODIFY_SKEW_MS = 2_000;
+export const LOST_MODIFY_SKEW_MS = DEFAULT_SEND_SKEW_MS;
 
 /** A modify whose replacement is looked for, until `untilMs` (scheduler time). */
 interface LostModify extends UnansweredModify {
   readonly untilMs: number;
-}
-
-function samePrice(a: Decimal | null, b: Decimal | undefined): boolean {
-  return b === undefined ? a === null : a?.eq(b) === true;
+  /** The modify as the order history's matching takes it. */
+  readonly command: PendingCommand;
 }
 
 /**
- * Whether `candidate` has the terms of the replacement `lost` asked for.
+ * Whether `candidate` has the terms of the replacement `lost` asked for: the rule the engine's
+ * order manager finds a lost command's outcome by ({@link isOutcomeOf}).
  *
  * @param lost - the modify
  * @param candidate - an order of the OPEN list or a recent CLOSED page
  */
 function fits(lost: LostModify, candidate: OrderRecord): boolean {
-  const { order: original, request } = lost;
-  if (candidate.orderId === original.orderId || candidate.symbol !== original.symbol) return false;
-  if (candidate.side !== original.side || candidate.orderType !== request.orderType) return false;
-  if (candidate.orderedAt.toMillis() < lost.sentAtMs - LOST_MODIFY_SKEW_MS) return false;
-  if (!samePrice(candidate.price, request.price)) return false;
-  const unfilled = Decimal.max(0, original.quantity.minus(original.execution.filledQuantity));
-  return candidate.quantity.eq(request.quantity ?? unfilled);
+  return isOutcomeOf(lost.command, candidate, LOST_MODIFY_SKEW_MS);
 }
 
 /** The modifies of this client whose answer was lost, by original order id. */
@@ -64,7 +57,18 @@ export class LostModifies {
    * @param nowMs - scheduler time
    */
   add(notice: UnansweredModify, nowMs: number): void {
-    this.lost.set(notice.originalOrderId, { ...notice, untilMs: nowMs + this.holdMs });
+    const { request } = notice;
+    const command: PendingCommand = {
+      kind: 'modify',
+      sentAt: notice.sentAtMs,
+      target: notice.order,
+      content: {
+        orderType: request.orderType,
+        ...(request.price === undefined ? {} : { price: request.price.toString() }),
+        ...(request.quantity === undefined ? {} : { quantity: request.quantity.toString() }),
+      },
+    };
+    this.lost.set(notice.originalOrderId, { ...notice, untilMs: nowMs + this.holdMs, command });
   }
 
   /** Whether the replacement of an order is still looked for at `nowMs`. */

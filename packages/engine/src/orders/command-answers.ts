@@ -10,9 +10,8 @@
  * @module
  */
 
-import type { OrderRecord } from '@hoga/connector';
+import type { ModifyContent, OrderRecord } from '@hoga/connector';
 import { Decimal } from '@hoga/core';
-import type { ModifyContent } from './history-match.js';
 import type { OrderEventFactory } from './order-event-factory.js';
 import type { OrderManager } from './order-manager.js';
 import { ambiguous, codeOf } from './order-manager-options.js';

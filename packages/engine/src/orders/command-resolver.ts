@@ -9,16 +9,18 @@
  * @module
  */
 
-import { NotFoundError, type OrderRecord, pollOrderSnapshots } from '@hoga/connector';
-import { BrokerOrderStatus, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
 import {
   type CreateContent,
   type ModifyContent,
+  NotFoundError,
+  type OrderRecord,
   outcomesOf,
   type PendingCommand,
+  pollOrderSnapshots,
   targetShowsApplied,
   targetShowsProcessing,
-} from './history-match.js';
+} from '@hoga/connector';
+import { BrokerOrderStatus, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
 import type { OrderManager } from './order-manager.js';
 import { endedOrderCode, resendsCreate } from './order-manager-options.js';
 import { CommandStatus, type StoredCommand } from './order-manager-store.js';

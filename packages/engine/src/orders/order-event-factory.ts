@@ -6,6 +6,7 @@
  */
 
 import { averageFillPrice, usRegularSessionAt } from '@hoga/broker-model';
+import type { ModifyContent } from '@hoga/connector';
 import { endedAtDayEnd, type OrderRecord } from '@hoga/connector';
 import {
   type BrokerOrderId,
@@ -23,7 +24,6 @@ import {
 } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import type { ModifyOrder } from '../commands/order-commands.js';
-import type { ModifyContent } from './history-match.js';
 import {
   CommandStatus,
   type CountedFill,

@@ -6,9 +6,10 @@
  *
  * @module
  */
+
+import type { CreateContent } from '@hoga/connector';
 import { Currency, Decimal, formatDecimal, Market, type OrderState } from '@hoga/core';
 import type { NewOrder } from '@hoga/store';
-import type { CreateContent } from './history-match.js';
 import type { CommandRow } from './order-manager-rows.js';
 import { OrderManagerTables } from './order-manager-tables.js';
 

@@ -7,6 +7,7 @@
 import {
   BrokerApiError,
   ConflictError,
+  DEFAULT_SEND_SKEW_MS,
   NetworkError,
   NetworkFailure,
   RateLimitError,
@@ -15,7 +16,6 @@ import {
   ServerError,
 } from '@hoga/connector';
 import { BrokerOrderStatus } from '@hoga/core';
-import { DEFAULT_SEND_SKEW_MS } from './history-match.js';
 
 /**
  * The code of a command refused because the store refuses writes (full, locked past the busy

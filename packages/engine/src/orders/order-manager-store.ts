@@ -9,9 +9,10 @@
  *
  * @module
  */
+
+import type { ModifyContent } from '@hoga/connector';
 import { type Currency, Decimal, formatDecimal, type OrderEvent, type OrderState } from '@hoga/core';
 import type { CumulativeExecution, ExecutionDelta } from './execution-delta.js';
-import type { ModifyContent } from './history-match.js';
 import { OrderCommandTables } from './order-command-tables.js';
 import {
   type CountedFill,

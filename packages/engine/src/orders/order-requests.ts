@@ -7,9 +7,11 @@
 
 import type {
   CallOptions,
+  CreateContent,
   CreateOrderRequest,
   CreateOrderResult,
   Holdings,
+  ModifyContent,
   ModifyOrderRequest,
   OrderList,
   OrderListQuery,
@@ -19,7 +21,6 @@ import type {
 import { type Currency, currencyOf, Decimal, type Market, type OrderIntent } from '@hoga/core';
 import type { NewOrder } from '@hoga/store';
 import type { ModifyOrder } from '../commands/order-commands.js';
-import type { CreateContent, ModifyContent } from './history-match.js';
 
 /** The broker calls the order manager makes (`BrokerClient` has them all). */
 export interface OrderGateway {

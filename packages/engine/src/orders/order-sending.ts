@@ -7,13 +7,14 @@
  *
  * @module
  */
+
+import type { CreateContent, ModifyContent } from '@hoga/connector';
 import { BrokerOrderStatus } from '@hoga/core';
 import type { CancelOrder, ModifyOrder, SubmitOrder } from '../commands/order-commands.js';
 import { unsendableModify } from '../commands/order-commands.js';
 import { type ChangeRefusal, ChangeTargets, superseded } from './change-targets.js';
 import type { CommandAnswers } from './command-answers.js';
 import type { CommandResolver } from './command-resolver.js';
-import type { CreateContent, ModifyContent } from './history-match.js';
 import { CommandAlreadyStored } from './order-command-tables.js';
 import type { OrderEventFactory } from './order-event-factory.js';
 import type { OrderManager } from './order-manager.js';

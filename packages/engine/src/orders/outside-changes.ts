@@ -19,8 +19,8 @@
  * @module
  */
 
+import type { ModifyContent } from '@hoga/connector';
 import { Decimal, type OrderEvent } from '@hoga/core';
-import type { ModifyContent } from './history-match.js';
 import type { OrderEventFactory } from './order-event-factory.js';
 import { CommandStatus, type OrderManagerStore, type StoredCommand } from './order-manager-store.js';
 

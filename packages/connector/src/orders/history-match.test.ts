@@ -1,7 +1,7 @@
-import type { OrderRecord } from '@hoga/connector';
 import { Decimal } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+import type { OrderRecord } from '../schemas/orders.js';
 import { isOutcomeOf, outcomesOf } from './history-match.js';
 
 const SENT = DateTime.fromISO('2026-11-23T10:00:10+09:00').toMillis();

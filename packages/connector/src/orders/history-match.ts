@@ -2,13 +2,15 @@
  * Finding the outcome of a command whose answer was lost, in the order history. The broker's
  * records carry no `clientOrderId`, so a command is matched by content: the order it made has the
  * same symbol and side, the content that was asked for, and was placed after the command was sent.
- * Pure functions; the order manager decides what to do with zero, one or several matches.
+ * Pure functions; the engine's order manager decides what to do with zero, one or several matches,
+ * and `orderUpdates$` ties a modify whose answer was lost to its replacement by the same rule
+ * (`streams/lost-modifies.ts`).
  *
  * @module
  */
 
-import type { OrderRecord } from '@hoga/connector';
 import { Decimal } from '@hoga/core';
+import type { OrderRecord } from '../schemas/orders.js';
 
 /** What a create asked for (the request body as stored before sending). */
 export interface CreateContent {
