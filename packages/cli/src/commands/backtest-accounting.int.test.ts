@@ -155,9 +155,11 @@ describe('hoga backtest, checked by hand', () => {
     // shares (the broker answers both insufficient-buying-power)
     expect(run.stats).toMatchObject({ startEquity: '0', endEquity: '0', totalReturn: null, cagr: null });
     expect(run.stats.refused).toEqual({ 'insufficient-buying-power': 5 });
+    // the same budget as hoga run's flags give it
     const text = await hogaBacktest([
       PLAN,
-      ...['--symbols', '005930', '--interval', '1d', '--from', FROM, '--to', TO, '--cash', 'KRW=0,USD=0'],
+      ...['--symbols', '005930', '--interval', '1d', '--from', FROM, '--to', TO],
+      ...['--cash-krw', '0', '--cash-usd', '0'],
       ...simFlags(sim.url),
       ...['--db', db],
     ]);

@@ -58,6 +58,26 @@ describe('parseBacktestFlags', () => {
     );
   });
 
+  it("takes hoga run's --cash-krw and --cash-usd, by the same rules as --cash", () => {
+    const cash = parseBacktestFlags(['s.ts'], { ...BASE, cashKrw: '5000000', cashUsd: '250.5' }).cash;
+    expect([cash.KRW.toFixed(), cash.USD.toFixed()]).toEqual(['5000000', '250.5']);
+    // one of them with --cash naming the other currency: both taken
+    const mixed = parseBacktestFlags(['s.ts'], { ...BASE, cash: 'USD=0', cashKrw: '7' }).cash;
+    expect([mixed.KRW.toFixed(), mixed.USD.toFixed()]).toEqual(['7', '0']);
+    expect(usageMessage({ cashKrw: '1.5' })).toContain(
+      '--cash-krw: amount "1.5" is not a non-negative amount in whole won',
+    );
+    expect(usageMessage({ cashUsd: '10.005' })).toContain(
+      '--cash-usd: amount "10.005" is not a non-negative amount in dollars to the cent',
+    );
+    expect(usageMessage({ cashKrw: '100000000000001' })).toContain(
+      '--cash-krw: amount 100000000000001 is more than 100,000,000,000,000',
+    );
+    expect(usageMessage({ cash: 'KRW=5', cashKrw: '6' })).toContain(
+      '--cash-krw: KRW is given by --cash too; give it once',
+    );
+  });
+
   it('says that --interval is required when it is missing (before: expected 1m or 1d, found "")', () => {
     expect(usageMessage({ interval: undefined })).toBe('--interval is required: 1m or 1d');
   });

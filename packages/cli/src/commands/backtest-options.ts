@@ -38,6 +38,10 @@ export interface BacktestFlags {
   /** Config files, one per strategy in their order (`--config` repeated). */
   readonly config?: readonly string[];
   readonly cash?: string;
+  /** `--cash-krw`: the KRW starting cash, as `hoga run` takes it. */
+  readonly cashKrw?: string;
+  /** `--cash-usd`: the USD starting cash, as `hoga run` takes it. */
+  readonly cashUsd?: string;
   readonly usdKrw?: string;
   readonly volumeFraction?: string;
   /** The risk configuration file (else `$HOGA_RISK_CONFIG`, else the defaults). */
@@ -125,7 +129,7 @@ export function parseBacktestFlags(
     to,
     ranges,
     startMs,
-    cash: parseCash(flags.cash),
+    cash: parseCash(flags.cash, { KRW: flags.cashKrw, USD: flags.cashUsd }),
     usdKrw: flags.usdKrw === undefined ? undefined : positive(flags.usdKrw, '--usd-krw'),
     volumeFraction: flags.volumeFraction === undefined ? undefined : share(flags.volumeFraction),
     json: flags.json === true,
@@ -292,34 +296,57 @@ const CASH_AMOUNT: Readonly<
 };
 
 /**
- * `--cash`: the amounts it names; a currency it does not name keeps its default. Currency names in
- * any case (`usd=100`), as symbols and `hoga calendar kr` take theirs (before: a usage error).
+ * `--cash`, `--cash-krw` and `--cash-usd`: the amounts they name; a currency none names keeps its
+ * default. Currency names in any case (`usd=100`), as symbols and `hoga calendar kr` take theirs
+ * (before: a usage error). `--cash-krw` and `--cash-usd` are `hoga run`'s flags, so that one
+ * command line's budget can be moved from a backtest to a paper run; a currency given by both
+ * `--cash` and its own flag is refused.
  */
-function parseCash(raw: string | undefined): Record<Currency, Decimal> {
+function parseCash(
+  raw: string | undefined,
+  own: Readonly<Record<Currency, string | undefined>>,
+): Record<Currency, Decimal> {
   const cash: Record<Currency, Decimal> = { ...DEFAULT_CASH };
-  if (raw === undefined) return cash;
   const named = new Set<string>();
-  for (const part of raw.split(',')) {
-    const [name = '', amount = '', ...more] = part.split('=').map((s) => s.trim());
-    const currency = name.toUpperCase();
-    if ((currency !== Currency.KRW && currency !== Currency.USD) || more.length > 0) {
-      throw usage(`--cash: expected KRW=<amount>,USD=<amount>, found "${part}"`);
+  if (raw !== undefined) {
+    for (const part of raw.split(',')) {
+      const [name = '', amount = '', ...more] = part.split('=').map((s) => s.trim());
+      const currency = name.toUpperCase();
+      if ((currency !== Currency.KRW && currency !== Currency.USD) || more.length > 0) {
+        throw usage(`--cash: expected KRW=<amount>,USD=<amount>, found "${part}"`);
+      }
+      // before: the last one won, unseen
+      if (named.has(currency)) throw usage(`--cash: ${currency} is given twice`);
+      named.add(currency);
+      cash[currency] = cashAmount(currency, amount, `--cash: ${currency} amount`);
     }
-    // before: the last one won, unseen
-    if (named.has(currency)) throw usage(`--cash: ${currency} is given twice`);
-    named.add(currency);
-    const { pattern, unit, max } = CASH_AMOUNT[currency];
-    if (!pattern.test(amount))
-      throw usage(`--cash: ${currency} amount "${amount}" is not a non-negative amount in ${unit}`);
-    const value = new Decimal(amount);
-    if (value.greaterThan(max)) {
-      throw usage(
-        `--cash: ${currency} amount ${amount} is more than ${groupThousands(max)} (the equity curve counts to the won below it)`,
-      );
-    }
-    cash[currency] = value;
+  }
+  for (const currency of [Currency.KRW, Currency.USD] as const) {
+    const amount = own[currency];
+    if (amount === undefined) continue;
+    const flag = `--cash-${currency.toLowerCase()}`;
+    if (named.has(currency)) throw usage(`${flag}: ${currency} is given by --cash too; give it once`);
+    cash[currency] = cashAmount(currency, amount.trim(), `${flag}: amount`);
   }
   return cash;
+}
+
+/**
+ * A starting cash amount of `currency` (see {@link CASH_AMOUNT}).
+ *
+ * @param what - the flag and what it names, for the message (`--cash: KRW amount`)
+ * @throws {@link CliError} (exit 2) naming the flag and the value
+ */
+function cashAmount(currency: Currency, amount: string, what: string): Decimal {
+  const { pattern, unit, max } = CASH_AMOUNT[currency];
+  if (!pattern.test(amount)) throw usage(`${what} "${amount}" is not a non-negative amount in ${unit}`);
+  const value = new Decimal(amount);
+  if (value.greaterThan(max)) {
+    throw usage(
+      `${what} ${amount} is more than ${groupThousands(max)} (the equity curve counts to the won below it)`,
+    );
+  }
+  return value;
 }
 
 /** A whole amount with its thousands grouped (`100,000,000,000`). */

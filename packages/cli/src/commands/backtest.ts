@@ -36,6 +36,11 @@ export function registerBacktestCommand(program: Command): void {
         '--cash <amounts>',
         'starting cash, KRW=<won>,USD=<dollars>; a currency not named keeps its default (KRW=100000000,USD=100000)',
       )
+      .option('--cash-krw <won>', 'starting cash in KRW, as hoga run takes it (the same as --cash KRW=<won>)')
+      .option(
+        '--cash-usd <dollars>',
+        'starting cash in USD, as hoga run takes it (the same as --cash USD=<dollars>)',
+      )
       .option('--usd-krw <rate>', "value USD at this fixed KRW rate (default: the broker's rate history)")
       .option('--volume-fraction <f>', "share of a bar's volume one order may fill (default 0.1)")
       .option(
