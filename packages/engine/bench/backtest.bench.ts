@@ -127,6 +127,8 @@ interface DailyResult {
   readonly ms: number;
   /** CPU time of the run (user + system, every thread), ms: steadier than `ms` on a shared machine. */
   readonly cpuMs: number;
+  /** CPU time of the run's main thread alone (the journal thread's writes not counted), ms. */
+  readonly mainCpuMs: number;
   readonly bareOrders: number;
   readonly bareMs: number;
   readonly digest: string;
@@ -148,7 +150,7 @@ function costSplit(name: string, bars: number, fills: number, ms: number, signal
 function describeDaily(r: DailyResult): string {
   return (
     `engine (daily, child): ${fmt(r.bars)} bars, ${fmt(r.fills)} fills (bare loop: ${fmt(r.bareOrders)} orders) ` +
-    `in ${fmt(r.ms)} ms (CPU ${fmt(r.cpuMs)} ms), trade digest ${r.digest}\n` +
+    `in ${fmt(r.ms)} ms (CPU ${fmt(r.cpuMs)} ms, main thread ${fmt(r.mainCpuMs)} ms), trade digest ${r.digest}\n` +
     costSplit('daily', r.bars, r.fills, r.ms, r.signalsOnlyMs)
   );
 }
@@ -162,6 +164,7 @@ if (process.env.HOGA_BENCH_PART === 'daily') {
   );
   const dailyStart = dailyDays[0] as number;
   const cpu0 = process.cpuUsage();
+  const main0 = process.threadCpuUsage();
   const run = await engineRun(
     'daily',
     daily.map((s) => s.symbol),
@@ -171,6 +174,7 @@ if (process.env.HOGA_BENCH_PART === 'daily') {
     join(work, 'daily.sqlite'),
   );
   const cpu = process.cpuUsage(cpu0);
+  const main = process.threadCpuUsage(main0);
   const quiet = await engineRun(
     'daily-signals',
     daily.map((s) => s.symbol),
@@ -185,6 +189,7 @@ if (process.env.HOGA_BENCH_PART === 'daily') {
     fills: run.outcome.trades.length,
     ms: run.ms,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    mainCpuMs: (main.user + main.system) / 1000,
     bareOrders: dailyBare.orders,
     bareMs: dailyBare.ms,
     digest: tradeDigest(run.outcome),
