@@ -7,8 +7,13 @@
  */
 
 export { SimApiError } from './api-error.js';
-export type { ControllableMarket, SimCounters } from './control/control-api.js';
+export type { ControllableMarket, DeclaredCalendarList, SimCounters } from './control/control-api.js';
 export { SimulatorControl } from './control/control-api.js';
+export type {
+  CalendarDeclaration,
+  HolidayDeclaration,
+  SpecialSessionDeclaration,
+} from './market/declared-calendar.js';
 export type { ActiveFault, FaultSpec } from './server/faults.js';
 export { FaultKind } from './server/faults.js';
 export type { RateLimitDecision } from './server/rate-limiter.js';

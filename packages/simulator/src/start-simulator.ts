@@ -8,8 +8,11 @@ import {
 } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
+import { SimApiError } from './api-error.js';
 import { Brokerage } from './brokerage/brokerage.js';
 import { type BrokerageState, readState } from './brokerage/state-file.js';
+import { type CalendarDeclaration, DeclaredCalendar } from './market/declared-calendar.js';
+import { SimCalendar } from './market/sim-calendar.js';
 import { SimMarket } from './market/sim-market.js';
 import { type SimulatorHandle, serveSimulator } from './server/serve-simulator.js';
 import { SimulatorError } from './server/simulator-error.js';
@@ -46,6 +49,12 @@ export interface SimulatorOptions {
    * Tests that read many rates or candles use higher ones rather than wait at the spec's pace.
    */
   readonly rateLimits?: Readonly<Partial<Record<RateLimitGroup, GroupLimit>>>;
+  /**
+   * Holidays and special sessions (a day's regular hours, `HH:MM` in the market's time) on top of
+   * the built-in calendar: the calendar endpoints answer them and orders follow them; default none.
+   * The control API declares more while running (`declareCalendar`, `POST /_sim/calendar`).
+   */
+  readonly calendar?: CalendarDeclaration;
   /** Serve the control API under `/_sim/`; default false. */
   readonly control?: boolean;
   /** Name of the account header; default `X-Service-Account`. */
@@ -99,12 +108,27 @@ function startInstant(start: DateTime | string | undefined, saved: BrokerageStat
 }
 
 function parseOptions(options: SimulatorOptions): z.output<typeof optionsSchema> {
-  const { start: _s, statePath: _p, onInternalError: _e, rateLimits: _r, ...rest } = options;
+  const { start: _s, statePath: _p, onInternalError: _e, rateLimits: _r, calendar: _c, ...rest } = options;
   const result = optionsSchema.safeParse(rest);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.map(String).join('.') ?? 'options';
   throw new SimulatorError('invalid-simulator-option', `${field}: ${issue?.message ?? 'invalid'}`, field);
+}
+
+function declaredCalendar(input: CalendarDeclaration | undefined): DeclaredCalendar {
+  const declared = new DeclaredCalendar();
+  if (input === undefined) return declared;
+  try {
+    declared.declare(input);
+  } catch (error) {
+    if (!(error instanceof SimApiError)) throw error;
+    const field = `calendar.${String(error.data?.field ?? '')}`;
+    throw new SimulatorError('invalid-simulator-option', `calendar.${error.message}`, field, {
+      cause: error,
+    });
+  }
+  return declared;
 }
 
 /**
@@ -129,7 +153,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const saved = options.statePath === undefined ? null : await readState(options.statePath);
   const start = startInstant(options.start, saved);
   const clock = new ScaledClock({ start, speed: config.speed });
-  const market = new SimMarket({ seed: config.seed, clock, extraSymbols: config.extraSymbols });
+  const calendar = new SimCalendar(declaredCalendar(options.calendar));
+  const market = new SimMarket({ seed: config.seed, clock, extraSymbols: config.extraSymbols, calendar });
   const brokerage = Brokerage.restored(
     {
       market,

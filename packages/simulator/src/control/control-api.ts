@@ -1,6 +1,7 @@
 import { type Decimal, parseDateTime, parseDecimal, type ScaledClock } from '@hoga/core';
 import type { DateTime } from 'luxon';
 import { SimApiError } from '../api-error.js';
+import type { CalendarDeclaration, DeclaredCalendar } from '../market/declared-calendar.js';
 import type { TokenAuthority } from '../server/auth.js';
 import type { BrokerageEndpoints } from '../server/backends.js';
 import type { ServerCounters } from '../server/counters.js';
@@ -42,14 +43,19 @@ export interface ControlTargets {
   readonly tokens: TokenAuthority;
   readonly faults: FaultInjector;
   readonly counters: ServerCounters;
+  /** The holidays and special sessions declared on top of the built-in calendar. */
+  readonly calendar: DeclaredCalendar;
 }
+
+/** The declarations {@link SimulatorControl.calendar} lists. */
+export type DeclaredCalendarList = ReturnType<DeclaredCalendar['list']>;
 
 function invalid(field: string, message: string): SimApiError {
   return new SimApiError(400, 'invalid-request', message, { field });
 }
 
 /**
- * The control API: clock, prices, faults, token revocation and counters. The
+ * The control API: clock, prices, faults, token revocation, declared calendar days and counters. The
  * handle of `startSimulator` exposes it as methods and, with `control: true`,
  * the server serves it under `/_sim/`. Invalid input throws `SimApiError` 400.
  */
@@ -142,6 +148,28 @@ export class SimulatorControl {
   /** Revokes the current token of one client (or of all); the old token then gets 401 `token-revoked`. */
   revokeToken(clientId?: string): number {
     return this.targets.tokens.revoke(clientId);
+  }
+
+  /**
+   * Declares holidays and special sessions (regular hours of a day, `HH:MM` local) on top of those
+   * already declared: the calendar endpoints answer them and orders follow them from the next
+   * request; returns every declaration. Nothing is declared when one is invalid.
+   *
+   * @throws {@link SimApiError} 400 `invalid-request` naming the field
+   */
+  declareCalendar(input: CalendarDeclaration): DeclaredCalendarList {
+    this.targets.calendar.declare(input);
+    return this.targets.calendar.list();
+  }
+
+  /** Every declared holiday and special session. */
+  calendar(): DeclaredCalendarList {
+    return this.targets.calendar.list();
+  }
+
+  /** Forgets every declared holiday and special session (the built-in calendar stays). */
+  clearCalendar(): void {
+    this.targets.calendar.clear();
   }
 
   /** Every count, server and brokerage. */

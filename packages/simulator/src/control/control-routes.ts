@@ -42,6 +42,9 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
  * | DELETE | `/_sim/faults` | | `{cleared: true}` |
  * | DELETE | `/_sim/faults/{id}` | | `{removed}` |
  * | POST | `/_sim/tokens/revoke` | `{clientId?}` | `{revoked}` |
+ * | GET | `/_sim/calendar` | | `{holidays, specialSessions}` |
+ * | POST | `/_sim/calendar` | `{holidays?, specialSessions?}` | every declaration |
+ * | DELETE | `/_sim/calendar` | | `{cleared: true}` |
  * | GET | `/_sim/counters` | | counters |
  */
 export class ControlRoutes implements ControlDispatcher {
@@ -113,6 +116,21 @@ export class ControlRoutes implements ControlDispatcher {
         method: 'POST',
         pattern: '/_sim/tokens/revoke',
         handle: (_p, body) => ({ revoked: control.revokeToken(parse(revokeBody, body).clientId) }),
+      },
+      { method: 'GET', pattern: '/_sim/calendar', handle: () => control.calendar() },
+      {
+        method: 'POST',
+        pattern: '/_sim/calendar',
+        handle: (_p, body) =>
+          control.declareCalendar(body as Parameters<SimulatorControl['declareCalendar']>[0]),
+      },
+      {
+        method: 'DELETE',
+        pattern: '/_sim/calendar',
+        handle: () => {
+          control.clearCalendar();
+          return { cleared: true };
+        },
       },
       { method: 'GET', pattern: '/_sim/counters', handle: () => control.counters() },
     ];

@@ -1,23 +1,15 @@
 /**
  * Payloads of `GET /api/v1/market-calendar/KR` and `/US`: the previous, current and next
- * business day around a date, with session hours in KST.
+ * business day around a date, with session hours in KST, by the simulator's calendar (its
+ * declared holidays and special sessions included).
  *
  * @module
  */
 import { SimApiError } from '../api-error.js';
 import { kstIso } from './candles.js';
 import { CALENDAR_RANGE } from './holidays.js';
-import {
-  type Country,
-  dayNumber,
-  isoDate,
-  isTradingDay,
-  krSessions,
-  nextTradingDay,
-  previousTradingDay,
-  type SessionSpan,
-  usSessions,
-} from './trading-calendar.js';
+import type { SimCalendar } from './sim-calendar.js';
+import { type Country, dayNumber, isoDate, type SessionSpan } from './trading-calendar.js';
 
 /** A KR calendar day. */
 export interface KrDayJson {
@@ -64,10 +56,10 @@ export function checkSupportedDate(date: string): number {
   return dayNumber(date);
 }
 
-function krDay(dn: number): KrDayJson {
+function krDay(cal: SimCalendar, dn: number): KrDayJson {
   const date = isoDate(dn);
-  if (!isTradingDay('KR', dn)) return { date, integrated: null };
-  const s = krSessions(dn);
+  if (!cal.isTradingDay('KR', dn)) return { date, integrated: null };
+  const s = cal.krSessions(dn);
   return {
     date,
     integrated: {
@@ -94,12 +86,12 @@ function usSession(span: SessionSpan): UsSessionJson {
   return { startTime: kstIso(span.start), endTime: kstIso(span.end) };
 }
 
-function usDay(dn: number): UsDayJson {
+function usDay(cal: SimCalendar, dn: number): UsDayJson {
   const date = isoDate(dn);
-  if (!isTradingDay('US', dn)) {
+  if (!cal.isTradingDay('US', dn)) {
     return { date, dayMarket: null, preMarket: null, regularMarket: null, afterMarket: null };
   }
-  const s = usSessions(dn);
+  const s = cal.usSessions(dn);
   return {
     date,
     dayMarket: usSession(s.dayMarket),
@@ -109,20 +101,25 @@ function usDay(dn: number): UsDayJson {
   };
 }
 
-/** The KR calendar around local date `dn`. */
-export function krCalendar(dn: number): CalendarJson<KrDayJson> {
-  return calendar('KR', dn, krDay);
+/** The KR calendar of `cal` around local date `dn`. */
+export function krCalendar(cal: SimCalendar, dn: number): CalendarJson<KrDayJson> {
+  return calendar(cal, 'KR', dn, krDay);
 }
 
-/** The US calendar around US local date `dn`. */
-export function usCalendar(dn: number): CalendarJson<UsDayJson> {
-  return calendar('US', dn, usDay);
+/** The US calendar of `cal` around US local date `dn`. */
+export function usCalendar(cal: SimCalendar, dn: number): CalendarJson<UsDayJson> {
+  return calendar(cal, 'US', dn, usDay);
 }
 
-function calendar<D>(country: Country, dn: number, day: (dn: number) => D): CalendarJson<D> {
+function calendar<D>(
+  cal: SimCalendar,
+  country: Country,
+  dn: number,
+  day: (cal: SimCalendar, dn: number) => D,
+): CalendarJson<D> {
   return {
-    previousBusinessDay: day(previousTradingDay(country, dn)),
-    today: day(dn),
-    nextBusinessDay: day(nextTradingDay(country, dn)),
+    previousBusinessDay: day(cal, cal.previousTradingDay(country, dn)),
+    today: day(cal, dn),
+    nextBusinessDay: day(cal, cal.nextTradingDay(country, dn)),
   };
 }

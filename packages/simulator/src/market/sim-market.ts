@@ -24,8 +24,9 @@ import {
   requireSymbolList,
 } from './query.js';
 import { type LastTrade, Quotes } from './quotes.js';
+import { SimCalendar } from './sim-calendar.js';
 import { activeWarnings, stockInfo } from './stock-info.js';
-import { isoDate, kstDay, orderSessionAt, usRegularSessionAt, usTradingDay } from './trading-calendar.js';
+import { isoDate, kstDay, usTradingDay } from './trading-calendar.js';
 import { generatedStocks, type InstrumentSpec, UNIVERSE } from './universe.js';
 
 /** Options of {@link SimMarket}. */
@@ -36,6 +37,11 @@ export interface SimMarketOptions {
   readonly clock: Clock;
   /** Generated KR stocks listed besides the fixed universe (benchmarks; default 0). */
   readonly extraSymbols?: number;
+  /**
+   * The calendar its calendar endpoints answer and its order sessions follow (default: the
+   * built-in one, nothing declared).
+   */
+  readonly calendar?: SimCalendar;
 }
 
 interface Listing {
@@ -60,6 +66,8 @@ const INTERVALS = ['1m', '1d'] as const;
 export class SimMarket implements MarketModel {
   /** @inheritdoc */
   readonly clock: Clock;
+  /** The calendar it answers and orders by (declared holidays and special sessions included). */
+  readonly calendar: SimCalendar;
   private readonly listings = new Map<string, Listing>();
   private readonly universe: readonly InstrumentSpec[];
   private readonly fx: FxProcess;
@@ -72,6 +80,7 @@ export class SimMarket implements MarketModel {
   /** @param options - seed and clock */
   constructor(options: SimMarketOptions) {
     this.clock = options.clock;
+    this.calendar = options.calendar ?? new SimCalendar();
     this.fx = new FxProcess(options.seed);
     this.universe = [...UNIVERSE, ...generatedStocks(options.extraSymbols ?? 0)];
     for (const spec of this.universe) {
@@ -147,12 +156,12 @@ export class SimMarket implements MarketModel {
 
   /** @inheritdoc */
   orderSession(country: Market, at: DateTime): SessionName | null {
-    return orderSessionAt(country, at.toMillis());
+    return this.calendar.orderSessionAt(country, at.toMillis());
   }
 
   /** @inheritdoc */
   usRegularSession(at: DateTime): { readonly start: DateTime; readonly end: DateTime } | null {
-    const span = usRegularSessionAt(at.toMillis());
+    const span = this.calendar.usRegularSessionAt(at.toMillis());
     if (span === null) return null;
     return {
       start: DateTime.fromMillis(span.start, { zone: 'Asia/Seoul' }),
@@ -336,12 +345,12 @@ export class SimMarket implements MarketModel {
   /** Payload of `GET /api/v1/market-calendar/KR` (`date` defaults to today in KST). */
   krCalendar(query: URLSearchParams): unknown {
     const date = optionalDate(query, 'date') ?? isoDate(kstDay(this.clock.nowMs()));
-    return krCalendar(checkSupportedDate(date));
+    return krCalendar(this.calendar, checkSupportedDate(date));
   }
 
   /** Payload of `GET /api/v1/market-calendar/US` (`date` defaults to the current US trading date). */
   usCalendar(query: URLSearchParams): unknown {
     const date = optionalDate(query, 'date') ?? isoDate(usTradingDay(this.clock.nowMs()));
-    return usCalendar(checkSupportedDate(date));
+    return usCalendar(this.calendar, checkSupportedDate(date));
   }
 }

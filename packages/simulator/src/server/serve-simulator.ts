@@ -1,7 +1,8 @@
 import type { Decimal, GroupLimit, RateLimitGroup, ScaledClock } from '@hoga/core';
 import type { DateTime } from 'luxon';
-import { type SimCounters, SimulatorControl } from '../control/control-api.js';
+import { type DeclaredCalendarList, type SimCounters, SimulatorControl } from '../control/control-api.js';
 import { ControlRoutes } from '../control/control-routes.js';
+import type { CalendarDeclaration, DeclaredCalendar } from '../market/declared-calendar.js';
 import { TokenAuthority } from './auth.js';
 import type { BrokerageEndpoints, MarketEndpoints } from './backends.js';
 import { ServerCounters } from './counters.js';
@@ -31,6 +32,8 @@ export interface SimulatorHandle {
   injectFault(spec: FaultSpec): string;
   /** Removes every fault. */
   clearFaults(): void;
+  /** Declares holidays and special sessions (see `SimulatorControl.declareCalendar`); returns every declaration. */
+  declareCalendar(input: CalendarDeclaration): DeclaredCalendarList;
   /** Revokes a client's current token (all clients when omitted); returns how many. */
   revokeToken(clientId?: string): number;
   /** Every count the simulator keeps. */
@@ -62,6 +65,7 @@ export interface SimulatorParts {
   readonly market: MarketEndpoints & {
     setPrice(symbol: string, price: Decimal): void;
     instrument(symbol: string): unknown;
+    readonly calendar: { readonly declared: DeclaredCalendar };
   };
   readonly brokerage: BrokerageEndpoints & { save(): Promise<void> };
   readonly onInternalError: ((error: unknown, method: string, path: string) => void) | undefined;
@@ -79,7 +83,15 @@ export async function serveSimulator(parts: SimulatorParts): Promise<SimulatorHa
   });
   const faults = new FaultInjector(parts.seed);
   const counters = new ServerCounters();
-  const control = new SimulatorControl({ clock, market, brokerage, tokens, faults, counters });
+  const control = new SimulatorControl({
+    clock,
+    market,
+    brokerage,
+    tokens,
+    faults,
+    counters,
+    calendar: market.calendar.declared,
+  });
   const server = new SimHttpServer({
     routes: apiRoutes({ market, brokerage, tokens }),
     tokens,
@@ -131,6 +143,7 @@ export async function serveSimulator(parts: SimulatorParts): Promise<SimulatorHa
     setPrice: (symbol, price) => control.setPrice(symbol, price),
     injectFault: (spec) => control.injectFault(spec),
     clearFaults: () => control.clearFaults(),
+    declareCalendar: (input) => control.declareCalendar(input),
     revokeToken: (clientId) => control.revokeToken(clientId),
     counters: () => control.counters(),
   };
