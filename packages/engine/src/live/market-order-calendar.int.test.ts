@@ -5,17 +5,13 @@
  * module refuses a market order then (`order-hours-closed`). Before, it answered true by the static
  * table, and a strategy that asked before ordering sent a market order the risk module denied.
  *
- * Over the simulator on 127.0.0.1 (its clock at × 60), reached through a forwarder that answers
- * the KR calendar as a broker announcing the closure would (the day's hours null); every other
- * request goes to the simulator as it is. A run without the closure answers true and its market
+ * Over the simulator on 127.0.0.1 (its clock at × 60), told the closure as a holiday (its start
+ * option `calendar`): its KR calendar answers the day's hours null, as a broker announcing the
+ * closure would, and it takes no order that day. A run without the closure answers true and its market
  * order is accepted (the answer is not simply false). A run after 2027, whose dates the simulator
  * gives no calendar for (400 `unsupported-date`), answers false: the risk module denies every order
  * then (`risk-market-data-missing`), which the static table, open every weekday, did not know.
  */
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { BrokerClient } from '@hoga/connector';
 import { Decimal, type OrderEvent } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
@@ -33,53 +29,6 @@ afterEach(() => closers.closeAll());
 
 /** The weekday the broker closes: Monday of {@link KR_OPEN}, open in the broker model's table. */
 const CLOSED_DAY = '2026-11-23';
-
-/**
- * An HTTP forwarder to `upstream` whose KR calendar answers give {@link CLOSED_DAY} no hours
- * when `closing` (a broker announcing an ad-hoc closure); closed by `closers`. Answers its URL.
- */
-async function forwarder(upstream: string, closing: boolean): Promise<string> {
-  const target = new URL(upstream);
-  const server = http.createServer((req, res) => {
-    const calendar = closing && (req.url ?? '').startsWith('/api/v1/market-calendar/KR');
-    const headers = { ...req.headers };
-    if (calendar) delete headers['accept-encoding'];
-    const forward = http.request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers },
-      (answer) => {
-        if (!calendar || answer.statusCode !== 200) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-            result: Record<string, { date: string; integrated: unknown }>;
-          };
-          for (const day of Object.values(body.result)) if (day.date === CLOSED_DAY) day.integrated = null;
-          const text = JSON.stringify(body);
-          const { 'content-length': _length, ...rest } = answer.headers;
-          res.writeHead(200, { ...rest, 'content-length': Buffer.byteLength(text) });
-          res.end(text);
-        });
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  closers.add(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 /** What the strategy of a run saw: its answers, one a minute of the engine clock. */
 const answers: boolean[] = [];
@@ -113,16 +62,15 @@ async function runAsking(
   start = KR_OPEN,
 ): Promise<readonly OrderEvent[]> {
   answers.length = 0;
-  const s = await startSimulatedBroker(closers, { speed: 60, rateLimit: false, start });
-  const url = await forwarder(s.sim.url, closing);
-  const client = new BrokerClient({
-    clock: s.clock,
-    config: { baseUrl: url, clientId: 'sim-client', clientSecret: 'sim-secret' },
+  const s = await startSimulatedBroker(closers, {
+    speed: 60,
+    rateLimit: false,
+    start,
+    ...(closing ? { calendar: { holidays: [{ market: 'KR', date: CLOSED_DAY }] } } : {}),
   });
-  closers.add(() => client.close());
   const db = openTempDb(closers, 'hoga-market-order-calendar-', s.clock);
   const { handle, events } = await startTestRun(
-    { client, clock: s.clock, db },
+    { client: s.client, clock: s.clock, db },
     {
       runId: `closure-${mode}`,
       mode,
