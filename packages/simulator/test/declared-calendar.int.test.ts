@@ -6,6 +6,7 @@
  * Before, the simulator knew only its built-in calendar, and tests that needed another day put a
  * forwarding proxy in front of it that rewrote the calendar answers (the orders did not follow).
  */
+import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimulatorError, type SimulatorHandle } from '../src/index.js';
 import { type Json, outcome, startTestSimulator, TestClient } from './sim-client.js';
@@ -57,6 +58,33 @@ describe('a declared KR holiday (start option)', () => {
     sim!.setClock('2026-11-25T10:00:00+09:00');
     await client.login();
     expect(outcome(await client.post('/api/v1/orders', krMarketBuy))).toBe('200');
+  });
+});
+
+describe('a KR holiday declared for today while an order rests (control API)', () => {
+  it('the order does not fill on a price that crosses it; cleared, the same cross fills it', async () => {
+    const client = await clientOf({ start: '2026-11-23T10:00:00+09:00' });
+    const prices = await client.get('/api/v1/prices', { symbols: '005930' });
+    const limit = new Decimal(prices.body.result[0].lastPrice).times(0.97).div(100).floor().times(100);
+    const placed = await client.post('/api/v1/orders', {
+      ...krMarketBuy,
+      orderType: 'LIMIT',
+      price: limit.toFixed(),
+    });
+    expect(placed.status, placed.text).toBe(200);
+    const status = async () =>
+      (await client.get(`/api/v1/orders/${placed.body.result.orderId as string}`)).body.result.status;
+    expect(await status()).toBe('PENDING');
+
+    await client.control('POST', '/_sim/calendar', { holidays: [{ market: 'KR', date: '2026-11-23' }] });
+    sim!.setPrice('005930', limit.times(0.95).div(100).floor().times(100).toFixed());
+    sim!.advanceClock(10_000);
+    expect(await status()).toBe('PENDING');
+
+    sim!.control.clearCalendar();
+    sim!.setPrice('005930', limit.times(0.95).div(100).floor().times(100).toFixed());
+    sim!.advanceClock(10_000);
+    expect(await status()).toBe('FILLED');
   });
 });
 
