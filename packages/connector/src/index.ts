@@ -56,6 +56,7 @@ export {
   targetShowsApplied,
   targetShowsProcessing,
 } from './orders/history-match.js';
+export { isOlderReport, progressOf, type ReportProgress } from './orders/older-report.js';
 export { RequestPriority } from './rate-limit/rate-limit-groups.js';
 export { RateLimiter, type RateLimiterOptions, type RatePermit } from './rate-limit/rate-limiter.js';
 export type {

@@ -22,6 +22,7 @@ import {
   type OrderEventBase,
   TERMINAL_BROKER_ORDER_STATUSES,
 } from '@hoga/core';
+import { isOlderReport, progressOf } from '../orders/older-report.js';
 import type { OrderRecord } from '../schemas/orders.js';
 import { CommandWaits } from './command-waits.js';
 import { LostModifies, type UnansweredModify } from './lost-modifies.js';
@@ -31,7 +32,6 @@ import { readDue, readFailed } from './read-backoff.js';
 import {
   externalClientOrderId,
   linkedOrder,
-  olderReport,
   ownOrder,
   pruneEnded,
   type ReadPair,
@@ -343,7 +343,7 @@ export class OrderTracker {
    * Diffs a new report against the previous one and returns the events it implies.
    *
    * @param order - the latest report of an order (one older than the last taken in, see
-   *   `olderReport`, is ignored: it emits nothing and is not kept)
+   *   `isOlderReport`, is ignored: it emits nothing and is not kept)
    * @param replacementReport - a report of its replacement read with it (see {@link pairOf}), not
    *   taken in yet: `OrderModified` tells its price and quantity
    */
@@ -357,7 +357,7 @@ export class OrderTracker {
     tracked.failedReads = 0;
     tracked.skipPolls = 0;
     // an older report than the last (a smaller filled quantity, an ended order working): kept out
-    if (previous !== null && olderReport(previous, order)) return [];
+    if (previous !== null && isOlderReport(progressOf(previous), progressOf(order))) return [];
     tracked.last = order;
     rebaseChain(this.orders, this.replacementOf, order.orderId);
     const events: OrderEvent[] = [];

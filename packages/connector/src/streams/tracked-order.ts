@@ -2,18 +2,13 @@
  * The record an {@link OrderTracker} keeps per broker order id: how the id relates to the order the
  * user placed (its own order, a modify's replacement, a cancel's record), the client order id its
  * events carry, the filled quantity earlier orders of its chain brought, and its last report. Also
- * the helpers that build such a record, compare two reports, and walk a chain of replacements.
+ * the helpers that build such a record, compare two reports, and walk a chain of replacements
+ * (whether a report is older than the last one is `orders/older-report.ts`, the engine's rule too).
  *
  * @module
  */
 import { createHash } from 'node:crypto';
-import {
-  BrokerOrderStatus,
-  type ClientOrderId,
-  clientOrderId,
-  Decimal,
-  TERMINAL_BROKER_ORDER_STATUSES,
-} from '@hoga/core';
+import { type ClientOrderId, clientOrderId, Decimal, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
 import type { OrderRecord } from '../schemas/orders.js';
 import type { ReadBackoff } from './read-backoff.js';
 
@@ -106,33 +101,6 @@ export function reportChanged(last: OrderRecord, row: OrderRecord): boolean {
     (last.price === null ? row.price !== null : row.price === null || !last.price.eq(row.price))
   );
 }
-
-/**
- * Whether `row` is older than the last report taken in: its filled quantity is smaller, or the last
- * report showed the order ended and this one does not. The broker never lowers a filled quantity
- * nor reopens an ended order, so such a report was made before the last one and answered after it
- * (the spec says nothing of the order reads are answered in); taking it in would emit the same
- * fill, or end, again with the next report.
- *
- * @param last - the last report taken in
- * @param row - a new report of the same order
- */
-export function olderReport(last: OrderRecord, row: OrderRecord): boolean {
-  if (row.execution.filledQuantity.lt(last.execution.filledQuantity)) return true;
-  return ORDER_ENDS.has(last.status) && !TERMINAL_BROKER_ORDER_STATUSES.has(row.status);
-}
-
-/**
- * The ends of an order itself. Not `CANCEL_REJECTED` nor `REPLACE_REJECTED`: those are the records
- * of a cancel or modify, after which the order goes back to its state (were they ever shown on the
- * order itself, it would work again).
- */
-const ORDER_ENDS: ReadonlySet<string> = new Set<string>([
-  BrokerOrderStatus.FILLED,
-  BrokerOrderStatus.CANCELED,
-  BrokerOrderStatus.REJECTED,
-  BrokerOrderStatus.REPLACED,
-]);
 
 /** An original and its replacement, read together (see {@link readPair}). */
 export interface ReadPair {

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { OrderRecord } from '@hoga/connector';
+import { isOlderReport, type OrderRecord, progressOf } from '@hoga/connector';
 import { type Clock, type OrderEvent, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
 import { cumulativeOf, executionDelta } from './execution-delta.js';
 import type { OrderEventFactory } from './order-event-factory.js';
@@ -160,7 +160,9 @@ export class OrderReports {
    * Counts one report of an owned broker order (see {@link OrderReports.applyRecord}). What this
    * process last stored of the order may be older than the store's row (another process counted
    * it since: a manual order two runs poll): then the row is read again, inside the same write
-   * transaction, and the report counted from it.
+   * transaction, and the report counted from it. A report older than the row (`isOlderReport`, the
+   * rule `orderUpdates$` applies too: a smaller filled quantity, an ended order shown working)
+   * writes nothing.
    */
   private count(record: OrderRecord, owned: StoredExecution): void {
     const now = this.clock.nowMs();
@@ -168,6 +170,9 @@ export class OrderReports {
     const filledAt = record.execution.filledAt?.toMillis() ?? now;
     let counted: StoredExecution | null = owned;
     for (let read = 0; counted !== null && read < 2; read++) {
+      // made before what the row holds (answered late, read again after a restart): the row and
+      // the logical order never go back to an earlier status, an ended order never reopens
+      if (isOlderReport(counted, progressOf(record))) return;
       const delta = executionDelta(counted, cumulativeOf(record.execution));
       if (delta === null && counted.status === record.status && counted.closed === closed) return;
       const fill = this.store.applyReport(counted, record.status, closed, delta, filledAt, now);
