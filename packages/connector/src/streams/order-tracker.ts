@@ -7,28 +7,25 @@
  * first one on. A report showing an order `REPLACED` before this client's modify answered waits the
  * same way, so the replacement is linked to it as when the answer came first; when that answer was
  * lost, the replacement is looked for by the modify's terms (`lost-modifies.ts`). A replacement's
- * fills count on top of what its original filled by its last report.
+ * fills count on top of what its original filled by its last report. This class decides which
+ * reports are taken in and keeps the orders; the events a report implies are `report-events.ts`'s.
  *
  * @module
  */
 import {
   BrokerOrderStatus,
-  brokerOrderId,
   type ClientOrderId,
   type Clock,
   clientOrderId,
-  newEventId,
   type OrderEvent,
-  type OrderEventBase,
   TERMINAL_BROKER_ORDER_STATUSES,
 } from '@hoga/core';
 import { isOlderReport, progressOf } from '../orders/older-report.js';
 import type { OrderRecord } from '../schemas/orders.js';
 import { CommandWaits } from './command-waits.js';
 import { LostModifies, type UnansweredModify } from './lost-modifies.js';
-import { fillBetween } from './order-fill.js';
-import { statusEvent } from './order-status-events.js';
 import { readDue, readFailed } from './read-backoff.js';
+import { reportEvents } from './report-events.js';
 import {
   externalClientOrderId,
   linkedOrder,
@@ -340,7 +337,8 @@ export class OrderTracker {
   }
 
   /**
-   * Diffs a new report against the previous one and returns the events it implies.
+   * Diffs a new report against the previous one and returns the events it implies
+   * (`report-events.ts`).
    *
    * @param order - the latest report of an order (one older than the last taken in, see
    *   `isOlderReport`, is ignored: it emits nothing and is not kept)
@@ -360,44 +358,12 @@ export class OrderTracker {
     if (previous !== null && isOlderReport(progressOf(previous), progressOf(order))) return [];
     tracked.last = order;
     rebaseChain(this.orders, this.replacementOf, order.orderId);
-    const events: OrderEvent[] = [];
-    const base = (tsEvent: number): OrderEventBase => ({
-      eventId: newEventId(),
-      clientOrderId: tracked.clientOrderId,
-      tsEvent,
-      tsInit: this.clock.nowMs(),
-    });
-    const now = this.clock.nowMs();
-    const brokerId = brokerOrderId(order.orderId);
-    if (tracked.role === 'cancel') {
-      if (previous?.status !== order.status && order.status === BrokerOrderStatus.CANCEL_REJECTED) {
-        events.push({
-          ...base(now),
-          type: 'OrderCancelRejected',
-          reason: 'the broker rejected the cancel',
-          sent: true,
-        });
-      }
-      return events;
-    }
-    if (previous === null && tracked.role === 'order') {
-      events.push({ ...base(order.orderedAt.toMillis()), type: 'OrderAccepted', brokerOrderId: brokerId });
-    }
-    const fill = fillBetween(tracked, previous, order, now);
-    if (fill !== null) {
-      const complete =
-        order.status === BrokerOrderStatus.FILLED || order.execution.filledQuantity.gte(order.quantity);
-      events.push({ ...base(fill.tsEvent), type: complete ? 'OrderFilled' : 'OrderPartiallyFilled', fill });
-    }
-    if (previous?.status === order.status) return events;
     const next = this.replacementOf.get(order.orderId);
     const replacement =
       next === undefined
         ? null
         : { orderId: next, last: this.orders.get(next)?.last ?? replacementReport ?? null };
-    const event = statusEvent(order, base, now, replacement);
-    if (event !== null) events.push(event);
-    return events;
+    return reportEvents(tracked, previous, order, replacement, this.clock);
   }
 
   /**
