@@ -20,6 +20,7 @@ import { DateTime } from 'luxon';
 import { emit, formatOf } from '../output/emit.js';
 import type { OutputFormat } from '../output/table.js';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
+import { listenForInterrupts } from '../runtime/interrupts.js';
 import { toBeforeFrom } from './backtest-options.js';
 import { type ConnectionFlags, runWithClient } from './broker/connection.js';
 import { openForReading, type ReadingDatabase } from './db/open-for-reading.js';
@@ -95,7 +96,8 @@ async function printSummary(summary: DownloadSummary, file: string, format: Outp
 
 /**
  * `data download`: fills the cache of the database (created when missing: this command is asked to
- * store data) with what it lacks; Ctrl-C stops between pages and keeps what was stored. With no
+ * store data) with what it lacks; Ctrl-C or SIGTERM stops between pages and keeps what was stored
+ * (exit 130, SIGTERM 143), a second one quits at once. With no
  * broker configured, from an embedded simulator into its own file, as `hoga backtest` does (see
  * market-source.ts): before, the command asked for HOGA_BASE_URL.
  */
@@ -113,9 +115,11 @@ export async function dataDownload(flags: DownloadFlags): Promise<void> {
     );
   }
   const db = HogaDatabase.open(file);
-  const abort = new AbortController();
-  const onSigint = (): void => abort.abort();
-  process.once('SIGINT', onSigint);
+  // Ctrl-C or SIGTERM stops between pages; a second one quits at once (runtime/interrupts.ts)
+  const interrupts = listenForInterrupts({
+    quitMessage: `hoga data download: interrupted again: quitting at once; what was downloaded is kept in ${file}`,
+    onQuit: () => db.close(),
+  });
   const tty = process.stderr.isTTY === true;
   let interrupted = false;
   let current = '';
@@ -124,7 +128,7 @@ export async function dataDownload(flags: DownloadFlags): Promise<void> {
       client,
       cache: db.candles,
       clock: new LiveClock(),
-      signal: abort.signal,
+      signal: interrupts.signal,
       onProgress: (event) => {
         if (event.type === 'SymbolStarted') current = event.symbol;
         showProgress(event, flags.interval, tty);
@@ -143,7 +147,7 @@ export async function dataDownload(flags: DownloadFlags): Promise<void> {
           { cause: error },
         );
       }
-      if (!abort.signal.aborted) throw error;
+      if (!interrupts.signal.aborted) throw error;
       interrupted = true;
       if (tty) process.stderr.write('\r\x1b[K');
       process.stderr.write(
@@ -168,10 +172,11 @@ export async function dataDownload(flags: DownloadFlags): Promise<void> {
       await runWithClient({ ...flags, timeout: 86_400 }, download);
     }
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    interrupts.release();
     db.close();
   }
-  if (interrupted) process.exitCode = ExitCode.INTERRUPTED;
+  // 130 after Ctrl-C, 143 after SIGTERM
+  if (interrupted) process.exitCode = interrupts.exitCode;
 }
 
 function showProgress(event: DownloadProgress, interval: string, tty: boolean): void {
