@@ -122,9 +122,8 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
   let db: HogaDatabase | null = null;
   let close: (() => void) | null = null;
   let unfollow: (() => void) | null = null;
-  /** Ctrl-C and SIGTERM once the run is up: the first stops it, a second quits at once. */
-  let onSignal: (() => void) | null = null;
-  // Ctrl-C before the run is up: said, exit 130 (run-start-interrupt.ts)
+  // Ctrl-C and SIGTERM: before the run is up said, exit 130 (run-start-interrupt.ts); once it is
+  // up the first stops it, a second quits at once
   const interrupt = new StartInterrupt(() => {
     unfollow?.();
     close?.();
@@ -204,26 +203,12 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     // Until SIGINT or SIGTERM, or until a strategy's hook throws: no strategy is called after
     // that, so the run stops as a backtest does, saying which strategy and hook, exit 1. A closed
     // stdout (`hoga run … | head`) stops it as SIGINT does. Interrupted while it started: it stops
-    // now. A second SIGINT or SIGTERM quits at once, saying so (exit 130): the listener stays
-    // until the command ends (removed in the signal's dispatch, it left the token cache's lock
-    // library, signal-exit, the last listener when it came first, which re-raised the signal).
-    let stopAsked = interrupted;
+    // now. A second SIGINT or SIGTERM quits at once, saying so (exit 130, SIGTERM 143): the
+    // listener stays until the command ends (runtime/interrupts.ts).
     let wake: (() => void) | null = null;
-    onSignal = () => {
-      if (stopAsked) {
-        process.stderr.write(
-          'hoga run: interrupted again: quitting at once; the orders and fills so far are in the store (stored as they came), open orders stay with the broker\n',
-        );
-        process.exit(ExitCode.INTERRUPTED);
-      }
-      stopAsked = true;
-      wake?.();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    interrupt.release();
+    interrupt.runIsUp(() => wake?.());
     const failure = await new Promise<StrategyHookError | null>((resolve) => {
-      if (stopAsked) {
+      if (interrupted) {
         resolve(null);
         return;
       }
@@ -249,15 +234,11 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
     if (late !== null) process.stderr.write(`hoga run: ${late.message}\n`);
     const ok = failure === null && late === null && cancelled && unstored === null;
     if (interrupted) process.stderr.write(interruptedStartLine(session.placed()));
-    process.exitCode = !ok ? ExitCode.FAILURE : interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
+    process.exitCode = !ok ? ExitCode.FAILURE : interrupted ? interrupt.exitCode : ExitCode.OK;
   } catch (error) {
     reportError(error);
   } finally {
     interrupt.release();
-    if (onSignal !== null) {
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
-    }
     unfollow?.();
     close?.();
     db?.close();

@@ -2,6 +2,7 @@ import { CALENDAR_RANGE } from '@hoga/broker-model';
 import { formatKst, KST_ZONE } from '@hoga/core';
 import type { SimulatorHandle } from '@hoga/simulator';
 import { type Command, InvalidArgumentError } from 'commander';
+import { listenForInterrupts } from '../runtime/interrupts.js';
 import { decimalFlag } from './number-flags.js';
 
 /** Flags of `hoga sim` as commander parses them. */
@@ -51,7 +52,8 @@ export function outsideCalendars(date: string): string | null {
 
 /**
  * Registers `hoga sim`: starts the broker simulator, prints exactly one line
- * `listening on <url>` once it accepts requests, and stops cleanly on SIGINT or SIGTERM.
+ * `listening on <url>` once it accepts requests, and stops cleanly on SIGINT or SIGTERM (a second
+ * one quits at once).
  */
 export function registerSimCommands(program: Command): void {
   program
@@ -83,6 +85,22 @@ export function registerSimCommands(program: Command): void {
     .option('--control', 'serve the control API under /_sim/', false)
     .action(async (flags: SimFlags) => {
       const sim = await start(flags);
+      // Ctrl-C or SIGTERM closes the server (the state saved with --state), exit 0; a second one
+      // quits at once, exit 130 (SIGTERM 143). The listener stays until the process ends, and is in
+      // place before the line a supervisor waits for (before, a signal sent on it found none yet
+      // and killed the process by the signal).
+      listenForInterrupts({
+        quitMessage: 'hoga sim: interrupted again: stopping at once',
+        onFirst: () => {
+          sim.close().then(
+            () => process.exit(0),
+            (error: unknown) => {
+              process.stderr.write(`hoga sim: error while stopping: ${String(error)}\n`);
+              process.exit(1);
+            },
+          );
+        },
+      });
       console.log(`listening on ${sim.url}`);
       if (sim.resumedAt !== null) {
         process.stderr.write(
@@ -98,20 +116,6 @@ export function registerSimCommands(program: Command): void {
             '(an engine ends the orders it placed before as not-found-at-broker)\n',
         );
       }
-      let stopping = false;
-      const stop = (): void => {
-        if (stopping) return;
-        stopping = true;
-        sim.close().then(
-          () => process.exit(0),
-          (error: unknown) => {
-            process.stderr.write(`hoga sim: error while stopping: ${String(error)}\n`);
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
     });
 }
 

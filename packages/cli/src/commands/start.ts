@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { listenForInterrupts } from '../runtime/interrupts.js';
 import { decimalFlag } from './number-flags.js';
 
 /**
@@ -22,27 +23,16 @@ export function registerStartCommand(program: Command): void {
           return;
         }
         // Ctrl-C (or SIGTERM) stops the demo early as its end does: the session stopped, its summary
-        // printed, its temporary database removed; a second one ends the process at once. The
-        // listener stays until the demo is over: removed in the signal's dispatch, it left the token
-        // cache's lock library (signal-exit) the last listener, which re-raised the signal and ended
-        // the process with no word and its files left behind.
-        const interrupt = new AbortController();
-        const stop = () => {
-          if (!interrupt.signal.aborted) {
-            interrupt.abort();
-            return;
-          }
-          process.stderr.write('hoga start: interrupted again: stopping at once\n');
-          process.exit(130);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
+        // printed, its temporary database removed; a second one ends the process at once, exit 130
+        // (SIGTERM 143). The listener stays until the demo is over (runtime/interrupts.ts).
+        const interrupts = listenForInterrupts({
+          quitMessage: 'hoga start: interrupted again: stopping at once',
+        });
         try {
           const { runEngineDemo } = await import('./broker/start-demo-engine.js');
-          await runEngineDemo({ durationMs: flags.seconds * 1000, signal: interrupt.signal });
+          await runEngineDemo({ durationMs: flags.seconds * 1000, signal: interrupts.signal });
         } finally {
-          process.removeListener('SIGINT', stop);
-          process.removeListener('SIGTERM', stop);
+          interrupts.release();
         }
       } catch (error) {
         const { reportError } = await import('./broker/connection.js');
