@@ -18,6 +18,7 @@ import { loadRiskConfig, riskConfigFile, warnUnmatchedStrategyLimits } from '../
 import { checkStrategyConfig, loadStrategyFile, requireNewStrategyId } from '../config/strategy-inputs.js';
 import { cliRuntime } from '../runtime/cli-runtime.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
+import { listenForInterrupts } from '../runtime/interrupts.js';
 import {
   dayEnds,
   downloadCandles,
@@ -279,29 +280,26 @@ type Engine = typeof import('@hoga/engine');
  * Runs a step before the run (the download of the bars of `--symbols`, the reading of the USD/KRW
  * rates) with Ctrl-C (SIGINT) or SIGTERM stopping it: what was stored so far stays in the
  * database, the command says so and exits 130 (before, the signal killed the process silently,
- * and a terminal's progress bar left its cursor hidden). A second signal quits at once.
+ * and a terminal's progress bar left its cursor hidden). A second signal quits at once, saying so
+ * (runtime/interrupts.ts).
  *
  * @param step - the step, given the signal that stops it
  * @param message - what the command says when stopped
  */
 async function stopOnSignal<T>(step: (signal: AbortSignal) => Promise<T>, message: string): Promise<T> {
-  const controller = new AbortController();
-  const onSignal = (): void => {
-    if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const interrupts = listenForInterrupts({ quitMessage: QUIT_MESSAGE });
   try {
-    return await step(controller.signal);
+    return await step(interrupts.signal);
   } catch (error) {
-    if (!controller.signal.aborted) throw error;
+    if (!interrupts.signal.aborted) throw error;
     throw new CliError(message, ExitCode.INTERRUPTED, { cause: error });
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    interrupts.release();
   }
 }
+
+/** What a second Ctrl-C or SIGTERM says as it quits (exit 130, SIGTERM 143). */
+const QUIT_MESSAGE = 'hoga backtest: interrupted again: quitting at once';
 
 /**
  * Ctrl-C during a run: its signal, whether it came from the output closing, and `release`
@@ -315,32 +313,30 @@ interface Interrupt {
 
 /**
  * Ctrl-C (SIGINT) or SIGTERM during the run stops it between bars, the strategies' `onStop`
- * running and the run stored as `stopped`; a second one quits at once (exit 130: the stored run
- * then stays `running`). So does a closed stdout or stderr (`… 2>&1 | head`), after which the
+ * running and the run stored as `stopped`; a second one quits at once, saying so (exit 130, SIGTERM
+ * 143: the stored run then stays `running`). So does a closed stdout or stderr (`… 2>&1 | head`), after which the
  * command ends quietly, exit 0, as `hoga run` does. `release` gives the signals back.
  */
 function interruptOnSignals(): Interrupt {
-  const controller = new AbortController();
   let outputClosed = false;
-  const onSignal = (): void => {
-    if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED);
-    process.stderr.write('hoga: stopping the backtest after the current bar (Ctrl-C again quits at once)\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const interrupts = listenForInterrupts({
+    quitMessage: QUIT_MESSAGE,
+    onFirst: () =>
+      process.stderr.write(
+        'hoga: stopping the backtest after the current bar (Ctrl-C again quits at once)\n',
+      ),
+  });
   cliRuntime.onStdoutClosed = () => {
     outputClosed = true;
-    controller.abort();
+    interrupts.abort();
   };
   return {
-    signal: controller.signal,
+    signal: interrupts.signal,
     get outputClosed() {
       return outputClosed;
     },
     release: () => {
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
+      interrupts.release();
       cliRuntime.onStdoutClosed = undefined;
     },
   };
