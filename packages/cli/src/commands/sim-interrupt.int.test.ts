@@ -23,7 +23,7 @@ describe('hoga sim, interrupted', () => {
           });
         },
       });
-    expect(sent).toBe(true);
+      expect(sent).toBe(true);
       expect([run.code, run.signal], run.err).toEqual([0, null]);
       expect(run.out).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n$/);
     },

@@ -18,9 +18,11 @@ export const ExitCode = {
   /**
    * Stopped by Ctrl-C: a download (what it stored stays, rerun to resume), a backtest (stored as
    * stopped), a `hoga run` still starting, any command while its code loads (bin/hoga.js). A
-   * `hoga run` that is up stops cleanly and exits 0.
+   * `hoga run` that is up stops cleanly and exits 0. A second Ctrl-C quits at once (interrupts.ts).
    */
   INTERRUPTED: 130,
+  /** Stopped by SIGTERM where Ctrl-C exits 130 (a download, a run still starting), or quit by a second one. */
+  TERMINATED: 143,
 } as const;
 /** One of {@link ExitCode}. */
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -35,7 +37,12 @@ export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
     ExitCode.INTERRUPTED,
     'interrupted by Ctrl-C: `hoga data download` and `hoga backtest` (what a download stored stays; a backtest is stored as stopped), ' +
       '`hoga run` during its start-up (it says whether an order was placed), any command while its code still loads (it says so, before it did anything); ' +
-      'a `hoga run` that is up stops cleanly on Ctrl-C and exits 0; other commands end at once',
+      'a `hoga run` that is up stops cleanly on Ctrl-C and exits 0 (`hoga start`, `hoga sim` too); a second Ctrl-C while these stop quits at once, saying so; other commands end at once',
+  ],
+  [
+    ExitCode.TERMINATED,
+    'stopped by SIGTERM, which these commands take as Ctrl-C: where Ctrl-C exits 130, `hoga data download` and `hoga run` during its start-up exit 143 ' +
+      '(`hoga backtest` 130), and so does a second signal that quits at once when it is SIGTERM',
   ],
 ];
 

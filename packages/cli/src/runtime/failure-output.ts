@@ -29,6 +29,7 @@ export function codeOfExit(exitCode: number): string {
     case ExitCode.DENIED:
       return 'denied';
     case ExitCode.INTERRUPTED:
+    case ExitCode.TERMINATED:
       return 'interrupted';
     default:
       return 'failed';

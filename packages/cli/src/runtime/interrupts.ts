@@ -15,14 +15,16 @@
  * @module
  */
 
+import { ExitCode } from './exit-codes.js';
+
 /** The signals a command stops on. */
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';
 
 const SIGNALS: readonly InterruptSignal[] = ['SIGINT', 'SIGTERM'];
 
 /** The exit code of a process ended by `signal`, as a shell shows it (128 + the signal's number). */
-export function interruptedExitCode(signal: InterruptSignal): number {
-  return signal === 'SIGTERM' ? 143 : 130;
+export function interruptedExitCode(signal: InterruptSignal): ExitCode {
+  return signal === 'SIGTERM' ? ExitCode.TERMINATED : ExitCode.INTERRUPTED;
 }
 
 /** What {@link listenForInterrupts} listens on: `process` (a stand-in in unit tests). */
