@@ -28,6 +28,7 @@ import {
   readStrategyConfig,
 } from '../config/strategy-inputs.js';
 import { CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
+import { cashAmountProblem } from './cash-amount.js';
 
 /** The flags as commander gives them. */
 export interface BacktestFlags {
@@ -282,18 +283,12 @@ export function toBeforeFrom(from: string, to: string, markets: readonly Market[
   return end <= a;
 }
 
-/**
- * Cash amounts as the broker keeps them: whole won, dollars to the cent; and at most what the
- * equity curve, kept in doubles (KRW, USD at the rate), counts to the won: 10^14 won and 10^11
- * dollars, a start of 2.5 × 10^14 KRW at most at 1,500 KRW a dollar, where a double's step is
- * 1/32 won (before: 10^20 won ran, and a share bought left the curve and the net profit unchanged).
- */
-const CASH_AMOUNT: Readonly<
-  Record<Currency, { readonly pattern: RegExp; readonly unit: string; readonly max: Decimal }>
-> = {
-  KRW: { pattern: /^\d+$/, unit: 'whole won', max: new Decimal('1e14') },
-  USD: { pattern: /^\d+(\.\d{1,2})?$/, unit: 'dollars to the cent', max: new Decimal('1e11') },
-};
+/** A starting cash amount, or a usage error (exit 2) naming `what` and why. */
+function checkedCash(currency: Currency, amount: string, what: string): Decimal {
+  const problem = cashAmountProblem(currency, amount);
+  if (problem !== null) throw usage(`${what} ${problem}`);
+  return new Decimal(amount);
+}
 
 /**
  * `--cash`, `--cash-krw` and `--cash-usd`: the amounts they name; a currency none names keeps its
@@ -318,7 +313,7 @@ function parseCash(
       // before: the last one won, unseen
       if (named.has(currency)) throw usage(`--cash: ${currency} is given twice`);
       named.add(currency);
-      cash[currency] = cashAmount(currency, amount, `--cash: ${currency} amount`);
+      cash[currency] = checkedCash(currency, amount, `--cash: ${currency} amount`);
     }
   }
   for (const currency of [Currency.KRW, Currency.USD] as const) {
@@ -326,32 +321,9 @@ function parseCash(
     if (amount === undefined) continue;
     const flag = `--cash-${currency.toLowerCase()}`;
     if (named.has(currency)) throw usage(`${flag}: ${currency} is given by --cash too; give it once`);
-    cash[currency] = cashAmount(currency, amount.trim(), `${flag}: amount`);
+    cash[currency] = checkedCash(currency, amount.trim(), `${flag}: amount`);
   }
   return cash;
-}
-
-/**
- * A starting cash amount of `currency` (see {@link CASH_AMOUNT}).
- *
- * @param what - the flag and what it names, for the message (`--cash: KRW amount`)
- * @throws {@link CliError} (exit 2) naming the flag and the value
- */
-function cashAmount(currency: Currency, amount: string, what: string): Decimal {
-  const { pattern, unit, max } = CASH_AMOUNT[currency];
-  if (!pattern.test(amount)) throw usage(`${what} "${amount}" is not a non-negative amount in ${unit}`);
-  const value = new Decimal(amount);
-  if (value.greaterThan(max)) {
-    throw usage(
-      `${what} ${amount} is more than ${groupThousands(max)} (the equity curve counts to the won below it)`,
-    );
-  }
-  return value;
-}
-
-/** A whole amount with its thousands grouped (`100,000,000,000`). */
-function groupThousands(value: Decimal): string {
-  return value.toFixed(0).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 function positive(raw: string, flag: string): number {

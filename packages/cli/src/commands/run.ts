@@ -1,5 +1,7 @@
+import { Currency } from '@hoga/core';
 import { type Command, InvalidArgumentError } from 'commander';
 import { describeStoreDb, withConnection } from './broker/connection-flags.js';
+import { cashAmountProblem } from './cash-amount.js';
 import { decimalFlag, wholeFlag } from './number-flags.js';
 
 /** Flags of `hoga run`. */
@@ -39,12 +41,17 @@ function oneOf<T extends string>(values: readonly T[]): (value: string) => T {
 
 const seconds = decimalFlag(1, 3600, { what: 'seconds' });
 
-/** A cash amount: a non-negative decimal number of the currency's units (no grouping, no sign). */
-function amount(value: string): string {
-  const text = value.trim();
-  if (!/^\d+(\.\d+)?$/.test(text))
-    throw new InvalidArgumentError(`expected a non-negative amount such as 10000000, found "${value}"`);
-  return text;
+/**
+ * A cash amount of `currency`, by the rule `hoga backtest` takes it by (whole won, dollars to the
+ * cent, at most 10^14 won or 10^11 dollars): before, `--cash-krw 1.5` ran with a budget of 1.5 won.
+ */
+function amountOf(currency: Currency): (value: string) => string {
+  return (value) => {
+    const text = value.trim();
+    const problem = cashAmountProblem(currency, text);
+    if (problem !== null) throw new InvalidArgumentError(`amount ${problem}`);
+    return text;
+  };
 }
 
 const milliseconds = wholeFlag(50, 60_000, { what: 'whole milliseconds' });
@@ -109,13 +116,13 @@ export function registerRunCommand(program: Command): void {
       .option(
         '--cash-krw <amount>',
         "cash in KRW: the strategies' budget (their ctx.cash, shared), live and paper; paper also starts the simulated account with it at its first run",
-        amount,
+        amountOf(Currency.KRW),
         '10000000',
       )
       .option(
         '--cash-usd <amount>',
         "cash in USD: the strategies' budget (their ctx.cash, shared), live and paper; paper also starts the simulated account with it at its first run",
-        amount,
+        amountOf(Currency.USD),
         '10000',
       )
       .option(
