@@ -49,4 +49,38 @@ describe('a run whose exchange-rate stream stalls', () => {
     expect(await waitUntil(() => valuedAt(third), 30_000)).toBe(true);
     expect(stale()).toHaveLength(1);
   }, 90_000);
+
+  it('holds the rate of its start to the validity the broker gave it when the stream never answers', async () => {
+    // 10:00:40 New York (00:00:40 KST): the rate of the start is valid until 10:01:00, 20 s on
+    let reads: ReturnType<typeof vi.spyOn> | undefined;
+    const { s, lines } = await startFxRun(closers, {
+      runId: 'broker-fx-start-stale',
+      start: '2026-11-23T10:00:40-05:00',
+      streamIntervals: { exchangeRate: 3_600_000 },
+      // the broker answers the run's read at its start, then fails every exchange-rate request
+      // until the stream's first poll has failed: the stream gives no rate for an hour
+      prepare: (b) => {
+        const read = b.client.getExchangeRate.bind(b.client);
+        reads = vi.spyOn(b.client, 'getExchangeRate').mockImplementation(async (...args) => {
+          const answer = await read(...args);
+          if (reads?.mock.calls.length === 1)
+            b.sim.injectFault({ kind: 'internal-error', path: '/api/v1/exchange-rate' });
+          return answer;
+        });
+      },
+    });
+    expect(await waitUntil(() => reads?.mock.settledResults[1]?.type === 'rejected', 30_000)).toBe(true);
+    s.sim.clearFaults();
+    const atStart = await usdInKrw(s);
+    expect(valuedAt(atStart)).toBe(true);
+
+    // 10:06:20: more than 5 minutes past the broker's validity (10:01:00), less than past a
+    // minute after the start (10:01:40), which the run held the rate of its start to before
+    advance(s, 5 * 60_000 + 40_000);
+    const later = await usdInKrw(s);
+    expect(later).not.toBeCloseTo(atStart, 0); // the test means something only if the rate moved
+    expect(await waitUntil(() => valuedAt(later), 30_000)).toBe(true);
+    const stale = lines.filter((l) => l.msg.includes('USD/KRW rate expired'));
+    expect(stale.map((l) => l.msg.match(/expired at (.*?) KST/)?.[1])).toEqual(['2026-11-24 00:01:00']);
+  }, 90_000);
 });

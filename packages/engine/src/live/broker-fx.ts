@@ -1,6 +1,7 @@
 /**
  * The USD/KRW rates of a live or paper run that was given none: the broker's display rate valid
- * now, read at the start; the run's bar delivery then follows the exchange-rate stream.
+ * now, read at the start with the end of its validity; the run's bar delivery then follows the
+ * exchange-rate stream.
  *
  * @module
  */
@@ -11,6 +12,12 @@ import { LatestFxRates } from '../portfolio/fx-rates.js';
 /** KRW per USD until the broker first answers, when its rate cannot be read at the start. */
 export const FALLBACK_USD_KRW = 1400;
 
+/** A rate the broker gave: KRW per USD and the end of its validity (`validUntil`), epoch ms. */
+export interface ReadFxRate {
+  readonly rate: Decimal;
+  readonly validUntilMs: number;
+}
+
 /**
  * The broker's USD/KRW rate valid now, as rates to be followed. When the broker does not answer,
  * a warning says that USD is valued at {@link FALLBACK_USD_KRW} until the stream reads a rate (the
@@ -18,16 +25,16 @@ export const FALLBACK_USD_KRW = 1400;
  *
  * @param client - the broker
  * @param logger - where the warning goes
- * @param onRead - given the rate read (not called when the broker did not answer)
+ * @param onRead - given the rate read and its validity (not called when the broker did not answer)
  */
 export async function brokerFxRates(
   client: Pick<BrokerClient, 'getExchangeRate'>,
   logger: Logger,
-  onRead?: (rate: Decimal) => void,
+  onRead?: (read: ReadFxRate) => void,
 ): Promise<LatestFxRates> {
   try {
     const rate = await client.getExchangeRate();
-    onRead?.(rate.rate);
+    onRead?.({ rate: rate.rate, validUntilMs: rate.validUntil.toMillis() });
     return new LatestFxRates(rate.rate.toNumber());
   } catch (error) {
     logger.warn(

@@ -26,7 +26,7 @@ import type { EngineRuntime, StrategySpec } from '../runtime/engine-runtime.js';
 import { watchStrayFailures } from '../runtime/stray-failures.js';
 import type { RunSettings } from '../runtime/tokens.js';
 import { BarDelivery } from './bar-delivery.js';
-import { brokerFxRates } from './broker-fx.js';
+import { brokerFxRates, type ReadFxRate } from './broker-fx.js';
 import { type CancelOnStopResult, cancelOpenOrders } from './cancel-open-orders.js';
 import { booksPnl, liveStatus } from './live-status.js';
 import { bindModeVenue } from './mode-venue.js';
@@ -187,13 +187,13 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
   const halt = new AbortController();
   // the broker's rate valid now unless the caller gave rates; the bar delivery keeps it current,
   // and the risk checks take the same rate (read once, not once more for them)
-  let startRate: Decimal | undefined;
+  let startRate: ReadFxRate | undefined;
   // many symbols take a while to read: said first
   sayFirstReads(o.logger, o.client, o.settings.symbols.length);
   const fx =
     o.fx ??
-    (await brokerFxRates(o.client, o.logger, (rate) => {
-      startRate = rate;
+    (await brokerFxRates(o.client, o.logger, (read) => {
+      startRate = read;
     }));
   const { runtime, portfolio, risk, recorder } = await assembleRunRuntime(o, {
     marks,

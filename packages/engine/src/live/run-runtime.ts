@@ -8,7 +8,7 @@
  * @module
  */
 import 'reflect-metadata';
-import { type Decimal, type Instrument, instrumentOf } from '@hoga/core';
+import { type Instrument, instrumentOf } from '@hoga/core';
 import { Container } from 'inversify';
 import { AccountViewToken } from '../portfolio/account-view.js';
 import { FxRates } from '../portfolio/fx-rates.js';
@@ -34,6 +34,7 @@ import {
 import { EventRecorder } from '../store/event-recorder.js';
 import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
 import { ExecutionVenue } from '../venue/execution-venue.js';
+import type { ReadFxRate } from './broker-fx.js';
 import { haltable } from './haltable-broker.js';
 import type { ModeVenue } from './mode-venue.js';
 import { paperBrokerView } from './paper-broker-view.js';
@@ -54,10 +55,12 @@ export interface RunRuntimeParts {
   /** USD/KRW rates: the caller's (`LiveRunOptions.fx`), else the broker's followed. */
   readonly fx: FxRates;
   /**
-   * The broker's rate read at the start for {@link RunRuntimeParts.fx}: the risk checks take it
-   * (and then the run's exchange-rate stream's) instead of reading it again.
+   * The broker's rate read at the start for {@link RunRuntimeParts.fx}, with the end of its
+   * validity: the risk checks take it (and then the run's exchange-rate stream's) instead of
+   * reading it again, and read it themselves once it is stale as they do a stream's rate
+   * (`followed-fx.ts`).
    */
-  readonly startRate?: Decimal;
+  readonly startRate?: ReadFxRate;
 }
 
 /** A run's runtime and what the run keeps of its assembly. */
@@ -105,7 +108,9 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     // live: the account's open orders that are not the run's count in the broker's rules
     ...(paper ? {} : { outsideOrders: storedOpenOrdersReader(o.db) }),
   });
-  if (parts.startRate !== undefined) risk.module.market?.followFx(parts.startRate);
+  if (parts.startRate !== undefined) {
+    risk.module.market?.followFx(parts.startRate.rate, parts.startRate.validUntilMs);
+  }
   try {
     logPriorCloses(o.logger, await risk.start());
     // paper: no new order or modify while the store refuses writes (see PaperStoreGate)
