@@ -29,70 +29,20 @@ import type { MarketRulesView } from './broker-rules-check.js';
 import { FollowedFx, type FxWatch } from './followed-fx.js';
 import {
   CALENDAR_MARKETS,
-  type CalendarSource,
   type CalendarSpans,
   calendarDateOf,
   MarketCalendars,
   type StoredCalendars,
 } from './market-calendars.js';
+import { chunked, type MarketInfoSource, type ReadOptions } from './market-info-source.js';
 import { notOlder, type StampedPrice } from './stamped-price.js';
 
-/**
- * Most symbols one `GET /api/v1/prices` call takes (spec: `symbols` is a list of 1 to 200); a
- * refresh of more symbols is read in chunks of this size.
- */
-export const MAX_SYMBOLS_PER_PRICES_CALL = 200;
-
-/** How a read is queued at the broker's rate limits (the connector's `CallOptions`). */
-export interface ReadOptions {
-  /** Aborts the read, its wait for a rate-limit token included. */
-  readonly signal?: AbortSignal | undefined;
-  /** Queue priority inside the rate-limit group (`RequestPriority`). */
-  readonly priority?: RequestPriority | undefined;
-}
-
-/** The market reads the view makes (the connector's `BrokerClient` has them). */
-export interface MarketInfoSource extends CalendarSource {
-  getStocks(
-    symbols: readonly string[],
-    options?: ReadOptions,
-  ): Promise<
-    readonly {
-      readonly symbol: string;
-      readonly securityType: string;
-      readonly leverageFactor: Decimal | null;
-      readonly koreanMarketDetail: {
-        readonly nxtSupported: boolean;
-        readonly krxTradingSuspended: boolean;
-        readonly nxtTradingSuspended: boolean | null;
-      } | null;
-    }[]
-  >;
-  getStockWarnings(
-    symbol: string,
-    options?: ReadOptions,
-  ): Promise<readonly { readonly warningType: string }[]>;
-  getPrices(
-    symbols: readonly string[],
-    options?: ReadOptions,
-  ): Promise<
-    readonly {
-      readonly symbol: string;
-      readonly lastPrice: Decimal;
-      /** The broker's time of the price (`timestamp`), when given. */
-      readonly timestamp?: { toMillis(): number } | undefined;
-    }[]
-  >;
-  getPriceLimits(
-    symbol: string,
-    options?: ReadOptions,
-  ): Promise<{ readonly upperLimitPrice: Decimal | null; readonly lowerLimitPrice: Decimal | null }>;
-  getExchangeRate(): Promise<{
-    readonly rate: Decimal;
-    /** End of the rate's validity (spec: normally a minute after `validFrom`), when given. */
-    readonly validUntil?: { toMillis(): number } | undefined;
-  }>;
-}
+// the view's reads, where its users have always found them
+export {
+  MAX_SYMBOLS_PER_PRICES_CALL,
+  type MarketInfoSource,
+  type ReadOptions,
+} from './market-info-source.js';
 
 /** How long each kind of data is kept before `prepare` re-reads it, ms. */
 export interface MarketViewAges {
@@ -113,15 +63,6 @@ function kstDay(ms: number): number {
 interface Stamped<T> {
   readonly value: T;
   readonly atMs: number;
-}
-
-/** `symbols` in lists of at most {@link MAX_SYMBOLS_PER_PRICES_CALL} (one `prices` or `stocks` request each). */
-function chunked(symbols: readonly string[]): string[][] {
-  const chunks: string[][] = [];
-  for (let i = 0; i < symbols.length; i += MAX_SYMBOLS_PER_PRICES_CALL) {
-    chunks.push(symbols.slice(i, i + MAX_SYMBOLS_PER_PRICES_CALL));
-  }
-  return chunks;
 }
 
 /**
