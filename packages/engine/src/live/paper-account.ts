@@ -2,7 +2,7 @@
  * A paper run's account: the broker model's simulated venue over the book matcher (the simulator's,
  * each book's liquidity taken once) with the paper ledger, kept in the store across runs. It
  * - opens the ledger saved by the last paper run (or the configured cash, or a copy of the real
- *   account's cash and holdings) and stores it with the open orders (which hold its reservations)
+ *   account's cash and holdings: {@link openPaperLedger}) and stores it with the open orders (which hold its reservations)
  *   and each order event's rows in the store's `orders` and `fills` tables, in one transaction per
  *   event ({@link PaperStore}: a fill is stored with the ledger and the open order it changed, or
  *   not at all; a refused write is told and tried again);
@@ -12,9 +12,7 @@
  *   new order or modify reaches the venue ({@link PaperAccount.guard}: `store-unavailable`);
  * - works again the last run's open orders of the current session, as they stood;
  * - polls the order books of the symbols with working orders only, each from its first working
- *   order to its last (any symbol, in the universe or not). Polling every symbol's book all run
- *   long shared the market-data budget among all of them: with 200 symbols a book came every few
- *   real minutes, and market orders waited that long for a fill;
+ *   order to its last ({@link PaperBookPolls});
  * - holds a working order with no limit at the broker's last price, which the risk module reads for
  *   it, before the run's own first price of the symbol, and one worked again at a restart at the
  *   broker's last price read then ({@link PaperReserve});
@@ -24,10 +22,9 @@
  *
  * @module
  */
-import { BookMatcher, dayOrderExpiry, Ledger, type LedgerSnapshot } from '@hoga/broker-model';
+import { BookMatcher, dayOrderExpiry, type Ledger } from '@hoga/broker-model';
 import type { BrokerStreams } from '@hoga/connector';
 import { marketOfSymbol, type OrderEvent, OrderType, type StrategyId, TimeInForce } from '@hoga/core';
-import type { Subscription } from 'rxjs';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { RiskBook } from '../risk/risk-book.js';
 import type { RiskGate } from '../risk/risk-gate.js';
@@ -39,8 +36,10 @@ import type { ExecutionVenue } from '../venue/execution-venue.js';
 import type { SimulatedOrder } from '../venue/simulated-order.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { OrderChangeTimes, type PaperBook } from './paper-book-age.js';
+import { PaperBookPolls } from './paper-book-polls.js';
 import { PaperBrokerRules } from './paper-broker-rules.js';
 import { PaperCloseAuction } from './paper-close-auction.js';
+import { openPaperLedger } from './paper-ledger-open.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import { PaperReserve } from './paper-reserve.js';
 import { PAPER_STATE_ID, PaperStore } from './paper-store.js';
@@ -71,9 +70,8 @@ export class PaperAccount {
   /** When each working order was placed or modified: no book made before is matched against it. */
   private readonly changes = new OrderChangeTimes();
   private readonly store: PaperStore;
-  private readonly books = new Map<string, Subscription>();
-  /** The run's market-data streams, once they exist (orders restored before then wait for them). */
-  private streams: BrokerStreams | null = null;
+  /** The books polled: those of the symbols with working orders. */
+  private readonly bookPolls: PaperBookPolls;
   /** The closing auctions of the working CLS orders. */
   private readonly atClose: PaperCloseAuction;
   /** The price a working order with no limit holds cash at. */
@@ -123,6 +121,7 @@ export class PaperAccount {
       idPrefix: `paper-${o.clock.nowMs().toString(36)}`,
     });
     this.sim = sim;
+    this.bookPolls = new PaperBookPolls(sim, o.onBook);
     this.atClose = new PaperCloseAuction({
       sim,
       client: o.client,
@@ -146,31 +145,11 @@ export class PaperAccount {
   }
 
   /**
-   * Opens the account: the ledger the last paper run saved, else the configured cash, else (with
-   * `paperFromAccount`) the real account's cash and holdings. A saved ledger is kept whatever
-   * `paperFromAccount` says (its open orders hold its cash and shares, and the strategies' stored
-   * positions were booked on it): a warning says so (before, not a word).
+   * Opens the account over the ledger the last paper run saved, else the configured cash, else
+   * (with `paperFromAccount`) a copy of the real account's cash and holdings ({@link openPaperLedger}).
    */
   static async open(o: PaperOptions, marks: MarkBook): Promise<PaperAccount> {
-    const saved = o.db.strategyState.get(PAPER_STATE_ID, 'ledger') as LedgerSnapshot | undefined;
-    if (saved !== undefined) {
-      const ledger = Ledger.fromSnapshot(saved);
-      if (o.paperFromAccount === true) o.logger.warn(fromAccountIgnored(ledger));
-      return new PaperAccount(o, ledger, marks);
-    }
-    if (o.paperFromAccount !== true) return new PaperAccount(o, new Ledger(o.settings.cash), marks);
-    const [holdings, krw, usd] = await Promise.all([
-      o.client.getHoldings(),
-      o.client.getBuyingPower('KRW'),
-      o.client.getBuyingPower('USD'),
-    ]);
-    const ledger = new Ledger(
-      { KRW: krw.cashBuyingPower, USD: usd.cashBuyingPower },
-      new Map(
-        holdings.items.map((i) => [i.symbol, { quantity: i.quantity, averagePrice: i.averagePurchasePrice }]),
-      ),
-    );
-    return new PaperAccount(o, ledger, marks);
+    return new PaperAccount(o, await openPaperLedger(o), marks);
   }
 
   /**
@@ -184,7 +163,7 @@ export class PaperAccount {
     const filled = event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled';
     const changed = this.orders.onEvent(event) || filled;
     this.store.onEvent(event, changed);
-    this.watchBooks();
+    this.bookPolls.watch();
   }
 
   /**
@@ -314,8 +293,7 @@ export class PaperAccount {
 
   /** Starts polling the books of the symbols with working orders, from the run's streams. */
   attach(streams: BrokerStreams): void {
-    this.streams = streams;
-    this.watchBooks();
+    this.bookPolls.attach(streams);
   }
 
   /** The ledger and the open orders, stored together (with the events still waiting, then told). */
@@ -382,44 +360,6 @@ export class PaperAccount {
 
   /** Stops polling books. */
   detach(): void {
-    for (const sub of this.books.values()) sub.unsubscribe();
-    this.books.clear();
-    this.streams = null;
+    this.bookPolls.detach();
   }
-
-  private watchBooks(): void {
-    const streams = this.streams;
-    if (streams === null) return;
-    const venue = this.sim;
-    for (const [symbol, sub] of this.books) {
-      if (venue.hasWorking(symbol)) continue;
-      sub.unsubscribe();
-      this.books.delete(symbol);
-    }
-    for (const symbol of venue.workingSymbols()) {
-      if (this.books.has(symbol)) continue;
-      this.books.set(
-        symbol,
-        streams.orderbook$(symbol).subscribe((book) => {
-          if (!venue.hasWorking(symbol)) return;
-          // matched against the orders placed before its poll was asked (paper-book-age.ts), in
-          // the session of the broker's time of the book, not of when its answer came
-          const view: PaperBook = { asks: book.asks, bids: book.bids, askedAtMs: book.askedAtMs };
-          this.o.onBook?.(symbol, view);
-          venue.onMarket(symbol, view, paperSession(symbol, book.timestamp.toMillis()));
-        }),
-      );
-    }
-  }
-}
-
-/** Why `paperFromAccount` is not followed on a store that holds a paper ledger (`ledger`), and what to do. */
-function fromAccountIgnored(ledger: Ledger): string {
-  const holdings = ledger.holdings().size;
-  const held = `${ledger.cash('KRW').toFixed()} KRW, ${ledger.cash('USD').toFixed()} USD, ${holdings} holding${holdings === 1 ? '' : 's'}`;
-  return (
-    `warning: --paper-from-account is ignored: the store already holds a paper account (${held}), ` +
-    'which this run goes on with, as an earlier paper run left it; for a fresh copy of the real ' +
-    "account's cash and holdings, give the run a store of its own (--db FILE)"
-  );
 }
