@@ -5,6 +5,7 @@
  * the same scenario.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   allBrokerOrders,
@@ -218,26 +219,64 @@ describe('order manager against the issue-11 defects (real HTTP)', () => {
 
   it('5. a replacement counts its own fills from zero, whatever the original filled before the modify', async () => {
     // Old tracker: took the replacement's starting filled quantity from the original's last polled
-    // state, so cumulative quantities ended wrong (true 4,073, reported 2,881).
-    const f = await live();
-    const book = await f.client.getOrderbook('005930');
-    const ask = book.asks[0];
-    if (ask === undefined) throw new Error('no ask');
-    const order = submitLimit('005930', 'BUY', '100000', ask.price.toString());
+    // state, so cumulative quantities ended wrong (true 4,073, reported 2,881). ZOM's book is thin:
+    // a buy of 100,000 (about $16,000: within the account's $20,000 and under the high-value
+    // confirmation) resting under the market fills in parts once the price comes down to it.
+    const f = await live(US_OPEN);
+    await f.manager.reconcile(); // the holdings taken in: the position checks on the polls find no difference
+    const price = (await f.client.getOrderbook('ZOM')).bids[2]?.price.toString();
+    if (price === undefined) throw new Error('no third bid');
+    const order = submitLimit('ZOM', 'BUY', '100000', price);
+    const id = order.intent.clientOrderId;
     await f.manager.execute(order);
-    await f.manager.pollOnce(); // counts the first partial fill
-    f.sim.setPrice('005930', ask.price.toString());
-    f.sim.advanceClock(120_000); // the original fills more, unpolled
-    const { upper } = await limits(f, '005930');
-    await f.manager.execute(modifyTo(order, upper, '50000'));
+    const original = f.manager.currentExecution(id)?.brokerOrderId ?? '';
+    f.sim.setPrice('ZOM', price);
     f.sim.advanceClock(60_000);
+    await f.manager.pollOnce(); // counts the first partial fill
+    const polled = total(fillEvents(f.events).map((x) => x.quantity));
+    expect(f.events.map((e) => e.type)).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderPartiallyFilled']);
+    expect(polled.gt(0) && polled.lt(100_000)).toBe(true);
+
+    f.sim.advanceClock(60_000); // the original fills more, unpolled
+    const beforeModify = await f.client.getOrder(original);
+    expect(beforeModify.status).toBe('PARTIAL_FILLED');
+    expect(beforeModify.execution.filledQuantity.gt(polled)).toBe(true);
+    const ask = (await f.client.getOrderbook('ZOM')).asks[0]?.price.toString();
+    if (ask === undefined) throw new Error('no ask');
+    await f.manager.execute(modifyTo(order, ask)); // US: the replacement is the unfilled rest
+    const modified = f.events.find((e) => e.type === 'OrderModified');
+    if (modified?.type !== 'OrderModified') throw new Error('the modify was not applied');
+    expect(modified.previousBrokerOrderId).toBe(original);
+    const replacement = modified.brokerOrderId;
+    expect(replacement).not.toBe(original);
+
+    f.sim.advanceClock(60_000); // the replacement fills at the ask
     await f.manager.pollOnce();
     await f.manager.pollOnce();
-    const brokerOrders = await allBrokerOrders(f.client);
-    const brokerTotal = total(brokerFillsByOrder(brokerOrders).values());
-    expect(total(fillEvents(f.events).map((x) => x.quantity)).toString()).toBe(brokerTotal.toString());
-    const stored = f.db.orders.get(order.intent.clientOrderId);
-    expect(stored?.filledQuantity.toString()).toBe(brokerTotal.toString());
+    const [endedOriginal, replaced] = [
+      await f.client.getOrder(original),
+      await f.client.getOrder(replacement),
+    ];
+    expect(endedOriginal.status).toBe('REPLACED');
+    expect(endedOriginal.execution.filledQuantity.toString()).toBe(
+      beforeModify.execution.filledQuantity.toString(),
+    );
+    expect(replaced.quantity.toString()).toBe(
+      new Decimal(100_000).minus(beforeModify.execution.filledQuantity).toString(),
+    );
+    expect(replaced.execution.filledQuantity.gt(0)).toBe(true);
+
+    // each broker order's fills as the broker counts them: the replacement's from its own zero
+    const fills = fillEvents(f.events);
+    expect(new Set(fills.map((x) => x.clientOrderId))).toEqual(new Set([id]));
+    const filledOf = (brokerOrderId: string) =>
+      total(fills.filter((x) => x.brokerOrderId === brokerOrderId).map((x) => x.quantity)).toString();
+    expect(filledOf(original)).toBe(endedOriginal.execution.filledQuantity.toString());
+    expect(filledOf(replacement)).toBe(replaced.execution.filledQuantity.toString());
+    const both = endedOriginal.execution.filledQuantity.plus(replaced.execution.filledQuantity);
+    expect(f.db.orders.get(id)?.filledQuantity.toString()).toBe(both.toString());
+    expect(f.events.filter((e) => /Rejected|Denied/.test(e.type))).toEqual([]);
+    expect(f.alerts).toEqual([]);
     await expectAccountsAgree(f);
   });
 
