@@ -14,7 +14,7 @@
  * @module
  */
 
-import { NotFoundError, type OrderRecord } from '@hoga/connector';
+import type { OrderRecord } from '@hoga/connector';
 import type { Clock, OrderEvent } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { type Observable, Subject } from 'rxjs';
@@ -22,20 +22,11 @@ import type { OrderCommand } from '../commands/order-commands.js';
 import { CommandAnswers } from './command-answers.js';
 import { CommandResolver } from './command-resolver.js';
 import { OrderEventFactory } from './order-event-factory.js';
-import {
-  type ManagerSettings,
-  type OrderManagerOptions,
-  POLL,
-  withDefaults,
-} from './order-manager-options.js';
-import {
-  CommandStatus,
-  OrderManagerStore,
-  type StoredCommand,
-  type StoredExecution,
-} from './order-manager-store.js';
+import { type ManagerSettings, type OrderManagerOptions, withDefaults } from './order-manager-options.js';
+import { OrderManagerStore, type StoredCommand, type StoredExecution } from './order-manager-store.js';
 import { OrderOwnership } from './order-ownership.js';
 import { OrderPoller } from './order-poll.js';
+import { OrderRefresh } from './order-refresh.js';
 import { OrderReports } from './order-reports.js';
 import type { OrderGateway, OrderManagerAlert } from './order-requests.js';
 import { CommandSender } from './order-sending.js';
@@ -60,6 +51,9 @@ export class OrderManager {
   private readonly answers: CommandAnswers;
   private readonly sender: CommandSender;
   private readonly poller: OrderPoller;
+  private readonly refresh: OrderRefresh;
+  /** Ids of the commands this process is sending now (their first send not settled). */
+  private readonly sendingHere = new Set<string>();
   /** Modifies of its orders made by another process, told as its own are. @internal */
   readonly outside: OutsideChanges;
   private readonly pending = new Set<Promise<unknown>>();
@@ -115,6 +109,7 @@ export class OrderManager {
     this.answers = new CommandAnswers(this, this.factory, this.reports, this.outside);
     this.sender = new CommandSender(this, this.factory, this.answers, this.resolver);
     this.poller = new OrderPoller(this, this.resolver);
+    this.refresh = new OrderRefresh(this, this.reports, this.resolver, this.sendingHere);
   }
 
   /** Emits an order event. @internal */
@@ -146,9 +141,6 @@ export class OrderManager {
       for (const event of held) this.events.next(event);
     };
   };
-
-  /** Ids of the commands this process is sending now (their first send not settled). */
-  private readonly sendingHere = new Set<string>();
 
   /** Marks the commands whose broker answer the store could not take as ambiguous, once it can. @internal */
   markUnstored(): void {
@@ -338,22 +330,8 @@ export class OrderManager {
    * reports the change to the strategy). False when the order is not known here or the broker has
    * no record of one of them.
    */
-  async refreshOrder(clientOrderId: string): Promise<boolean> {
-    const executions = this.store.reload(clientOrderId);
-    if (executions.length === 0 || this.currentExecution(clientOrderId) === null) return false;
-    let known = true;
-    for (const execution of executions) {
-      if (execution.closed) continue;
-      try {
-        known = this.applyRecord(await this.gateway.getOrder(execution.brokerOrderId, POLL)) && known;
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error;
-        known = false;
-      }
-    }
-    if (!this.ownership.leaves(clientOrderId, this.ownership.others()))
-      this.reports.settleLogical(clientOrderId);
-    return known;
+  refreshOrder(clientOrderId: string): Promise<boolean> {
+    return this.refresh.refreshOrder(clientOrderId);
   }
 
   /**
@@ -363,20 +341,8 @@ export class OrderManager {
    * placed the first time; past it, the order history is looked at. A create this process is
    * sending, or of a strategy another live run works, is left alone. True when one was checked.
    */
-  async settleCreate(clientOrderId: string): Promise<boolean> {
-    const others = this.ownership.others();
-    const create = this.store
-      .commandsOf(clientOrderId)
-      .find((c) => c.kind === 'create' && !this.sendingHere.has(c.commandId));
-    if (create === undefined || (create.strategyId !== null && others.has(create.strategyId))) return false;
-    if (create.status === CommandStatus.SENDING) {
-      // its process is gone (the caller holds its lease): interrupted, as a poll finds it
-      if (!this.store.interruptIfSending(create.commandId, this.clock.nowMs())) return false;
-    } else if (create.status !== CommandStatus.AMBIGUOUS) return false;
-    const current = this.store.command(create.commandId);
-    if (current === null) return false;
-    await this.resolver.resolve(current);
-    return true;
+  settleCreate(clientOrderId: string): Promise<boolean> {
+    return this.refresh.settleCreate(clientOrderId);
   }
 
   /** Compares the positions with the broker's holdings; bars or frees symbols. Returns the barred. */
