@@ -24,6 +24,12 @@ import { BrokerOrderStatus } from '@hoga/core';
  */
 export const STORE_UNAVAILABLE = 'store-unavailable';
 
+/** The reason of a {@link STORE_UNAVAILABLE} refusal: what was not sent, and the store's error. */
+export function storeRefused(what: 'order' | 'modify' | 'cancel', error: unknown): string {
+  const why = error instanceof Error ? error.message : String(error);
+  return `the ${what} was not sent: the store refuses writes (${why})`;
+}
+
 /**
  * The code of a create refused before it is sent because its `clientOrderId` names an order the
  * store holds already (or one this process is sending): the store keeps one order per id.
