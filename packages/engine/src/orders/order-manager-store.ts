@@ -1,8 +1,9 @@
 /**
  * The order manager's persistence: commands written with their full content before they are sent
  * (`OrderCommandTables`), the logical orders' rows (`OrderIntentTables`), which broker order belongs
- * to which logical order, the cumulative execution counted per broker order, and the positions
- * those fills built (`OrderManagerTables`).
+ * to which logical order, the cumulative execution counted per broker order (read and kept in
+ * memory by `OrderExecutionReads`, written here), and the positions those fills built
+ * (`OrderManagerTables`).
  * Order identity and fills are mirrored into the store's `orders`, `order_broker_ids` and `fills`
  * (what `hoga db` shows); the manager's own tables (migrations 4 and 7) are the source of truth
  * after a restart.
@@ -11,16 +12,10 @@
  */
 
 import type { ModifyContent } from '@hoga/connector';
-import { type Currency, Decimal, formatDecimal, type OrderEvent, type OrderState } from '@hoga/core';
+import { Decimal, formatDecimal, type OrderEvent, type OrderState } from '@hoga/core';
 import type { CumulativeExecution, ExecutionDelta } from './execution-delta.js';
-import { OrderCommandTables } from './order-command-tables.js';
-import {
-  type CountedFill,
-  type ExecutionRow,
-  execution,
-  type OrderHead,
-  type StoredExecution,
-} from './order-manager-rows.js';
+import { OrderExecutionReads } from './order-execution-reads.js';
+import type { CountedFill, StoredExecution } from './order-manager-rows.js';
 import { modifiedTerms } from './order-requests.js';
 import { noteUntoldEvent } from './untold-events.js';
 
@@ -48,114 +43,8 @@ export const NOT_FOUND_STATUS = 'NOT_FOUND';
  */
 export const STALE = 'stale';
 
-/** How many broker orders (and logical orders' heads) are kept in memory at most. */
-const KEPT = 10_000;
-
 /** Reads and writes the manager's tables; see the module description. */
-export class OrderManagerStore extends OrderCommandTables {
-  /**
-   * The owned broker orders as last written, by id: what a read would return unless another
-   * process sharing the store wrote the row since, which the report's write finds out
-   * ({@link STALE}; dropped then, and when a transaction that wrote it is rolled back). Spares a
-   * read and four decimal parses per report. What decides an order's end or a command's target is
-   * read again ({@link OrderManagerStore.reload}).
-   */
-  private readonly executions = new Map<string, StoredExecution>();
-  /** The broker order ids of the logical orders whose list was read (dropped when one is linked). */
-  private readonly executionIds = new Map<string, readonly string[]>();
-  /** The logical orders' heads as last read or written (the manager writes their state and id). */
-  private readonly heads = new Map<string, OrderHead>();
-
-  protected override forget(): void {
-    this.executions.clear();
-    this.executionIds.clear();
-    this.heads.clear();
-  }
-
-  private keep(found: StoredExecution): StoredExecution {
-    if (this.executions.size >= KEPT) {
-      this.executions.clear();
-      this.executionIds.clear();
-    }
-    this.executions.set(found.brokerOrderId, found);
-    return found;
-  }
-
-  /** The broker order with this id, if the manager owns it. */
-  execution(brokerOrderId: string): StoredExecution | null {
-    const kept = this.executions.get(brokerOrderId);
-    if (kept !== undefined) return kept;
-    const row = this.statements.execution.get(brokerOrderId) as ExecutionRow | undefined;
-    return row === undefined ? null : this.keep(execution(row));
-  }
-
-  /** The owned broker orders among these ids, by id (one read for a poll's reports). */
-  executionsById(brokerOrderIds: readonly string[]): Map<string, StoredExecution> {
-    const found = new Map<string, StoredExecution>();
-    const missing: string[] = [];
-    for (const id of brokerOrderIds) {
-      const kept = this.executions.get(id);
-      if (kept === undefined) missing.push(id);
-      else found.set(id, kept);
-    }
-    if (missing.length === 0) return found;
-    const rows = this.statements.executionsIn.all(JSON.stringify(missing)) as ExecutionRow[];
-    for (const row of rows) found.set(row.broker_order_id, this.keep(execution(row)));
-    return found;
-  }
-
-  /** Owned broker orders not seen closed yet. */
-  openExecutions(): StoredExecution[] {
-    return (this.statements.openExecutions.all() as ExecutionRow[]).map(execution);
-  }
-
-  /** The broker orders of one logical order. */
-  executionsOf(clientOrderId: string): StoredExecution[] {
-    const ids = this.executionIds.get(clientOrderId);
-    if (ids !== undefined) {
-      const all: StoredExecution[] = [];
-      for (const id of ids) {
-        const found = this.execution(id);
-        if (found !== null) all.push(found);
-      }
-      return all;
-    }
-    const all = (this.statements.executionsOf.all(clientOrderId) as ExecutionRow[]).map((row) =>
-      this.keep(execution(row)),
-    );
-    this.executionIds.set(
-      clientOrderId,
-      all.map((e) => e.brokerOrderId),
-    );
-    return all;
-  }
-
-  /**
-   * Reads a logical order's head and broker orders again from the file, and keeps them: another
-   * process on the same store (`hoga order`, another engine) may have linked, modified, cancelled
-   * or closed them since they were kept. Modifies and cancels find their target this way, and a
-   * logical order is settled on what the file holds. Returns its broker orders.
-   */
-  reload(clientOrderId: string): StoredExecution[] {
-    this.heads.delete(clientOrderId);
-    this.executionIds.delete(clientOrderId);
-    return this.executionsOf(clientOrderId);
-  }
-
-  /** The live logical orders still open whose every broker order is closed. */
-  finishedOpenOrders(): string[] {
-    return (this.statements.finishedOpen.all() as { client_order_id: string }[]).map(
-      (r) => r.client_order_id,
-    );
-  }
-
-  /** The open live logical orders with a broker order, and their current broker order id. */
-  openOrderHeads(): { clientOrderId: string; brokerOrderId: string }[] {
-    return (this.statements.openHeads.all() as { client_order_id: string; broker_order_id: string }[]).map(
-      (r) => ({ clientOrderId: r.client_order_id, brokerOrderId: r.broker_order_id }),
-    );
-  }
-
+export class OrderManagerStore extends OrderExecutionReads {
   /**
    * At startup: each open live order takes the terms of its last confirmed modify, which an older
    * hoga did not write to `orders` (it kept the create's price with the new broker order id, and a
@@ -210,9 +99,7 @@ export class OrderManagerStore extends OrderCommandTables {
       this.statements.insertLink.run(brokerOrderId, order.id, n, kind, at);
       this.statements.setCurrentBrokerId.run(brokerOrderId, at, order.id);
     });
-    this.executions.delete(brokerOrderId);
-    this.executionIds.delete(clientOrderId);
-    this.heads.delete(clientOrderId);
+    this.dropKept(brokerOrderId, clientOrderId);
   }
 
   /** Repairs lineage links a crash left out (the manager's table is written first). */
@@ -286,9 +173,7 @@ export class OrderManagerStore extends OrderCommandTables {
     ) as { changes: number };
     if (changes === 0) {
       // another process wrote the row since this one kept it: read it again before counting
-      this.executions.delete(owned.brokerOrderId);
-      this.executionIds.delete(owned.clientOrderId);
-      this.heads.delete(owned.clientOrderId);
+      this.dropKept(owned.brokerOrderId, owned.clientOrderId);
       return STALE;
     }
     const updated = this.keep({
@@ -383,19 +268,5 @@ export class OrderManagerStore extends OrderCommandTables {
       this.heads.delete(clientOrderId);
       this.db.orders.updateState(clientOrderId, { state, updatedAt: at });
     }
-  }
-
-  /** The logical order's row id, currency, state and current broker id (a narrow read), or null. */
-  orderHead(clientOrderId: string): OrderHead | null {
-    const kept = this.heads.get(clientOrderId);
-    if (kept !== undefined) return kept;
-    const row = this.statements.orderHead.get(clientOrderId) as
-      | { id: number; currency: Currency; state: OrderState; broker_order_id: string | null }
-      | undefined;
-    if (row === undefined) return null;
-    const head = { id: row.id, currency: row.currency, state: row.state, brokerOrderId: row.broker_order_id };
-    if (this.heads.size >= KEPT) this.heads.clear();
-    this.heads.set(clientOrderId, head);
-    return head;
   }
 }
