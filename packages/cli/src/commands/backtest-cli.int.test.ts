@@ -421,13 +421,16 @@ describe('hoga backtest', () => {
 });
 
 describe('hoga backtest interrupted by Ctrl-C', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)(
-    'stops between bars at %s, runs onStop, stores the run as stopped with its trades, and exits 130',
-    async (stopSignal) => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    'stops between bars at %s, runs onStop, stores the run as stopped with its trades, and exits %i',
+    async (stopSignal, exitCode) => {
       const run = await hogaBin(['backtest', ...backtestArgs({ strategy: SLOW })], {
         onSpawn: signalWhenStderrShows('twentieth bar', stopSignal),
       });
-      expect(run.code, run.err).toBe(130);
+      expect(run.code, run.err).toBe(exitCode);
       const runId = /the run is stored as ([\w-]+) \(stopped\)/.exec(run.err)?.[1];
       expect(runId, run.err).toBeDefined();
       const bars = Number(/interrupted after ([\d,]+) bars/.exec(run.err)?.[1]?.replace(/,/g, ''));

@@ -16,9 +16,7 @@ import type { StrategyClass, Subscription } from '@hoga/engine';
 import { HogaDatabase } from '@hoga/store';
 import { loadRiskConfig, riskConfigFile, warnUnmatchedStrategyLimits } from '../config/risk-config-file.js';
 import { checkStrategyConfig, loadStrategyFile, requireNewStrategyId } from '../config/strategy-inputs.js';
-import { cliRuntime } from '../runtime/cli-runtime.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
-import { listenForInterrupts } from '../runtime/interrupts.js';
 import {
   dayEnds,
   downloadCandles,
@@ -27,6 +25,7 @@ import {
   ReplaceableFxRates,
   reportCoverage,
 } from './backtest-inputs.js';
+import { type BacktestInterrupts, listenForBacktestInterrupts, NOTHING_RUN } from './backtest-interrupts.js';
 import {
   type BacktestFlags,
   type BacktestRequest,
@@ -67,15 +66,17 @@ export async function runBacktestCommand(
   flags: BacktestFlags & ConnectionFlags,
 ): Promise<void> {
   const request = parseBacktestFlags(files, flags);
-  if (!request.json) return backtest(request, flags);
+  // one listener for the whole command, its steps and the gaps between them (backtest-interrupts.ts)
+  const interrupts = listenForBacktestInterrupts();
   // with --json, stdout holds the one JSON document: a strategy's console output (at its import or
   // in a hook) goes to stderr (before, first on stdout, and `hoga backtest … --json | jq` failed)
   const saved = globalThis.console;
-  globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
+  if (request.json) globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
   try {
-    return await backtest(request, flags);
+    return await backtest(request, flags, interrupts);
   } finally {
     globalThis.console = saved;
+    interrupts.release();
   }
 }
 
@@ -83,6 +84,7 @@ export async function runBacktestCommand(
 async function backtest(
   request: ReturnType<typeof parseBacktestFlags>,
   flags: BacktestFlags & ConnectionFlags,
+  interrupts: BacktestInterrupts,
 ): Promise<void> {
   // the same limits as a live or paper run with this file: read (and a bad one refused) before any network
   const riskFile = riskConfigFile(flags.riskConfig);
@@ -104,16 +106,17 @@ async function backtest(
   if (!simulated) connectionSettings(flags);
   const db = HogaDatabase.open(candleDatabaseFile(flags.db, simulated));
   let source: MarketSource | null = null;
-  let interrupt: Interrupt | null = null;
   try {
     const opened = simulated ? await embeddedSimulator() : configuredBroker(flags);
     source = opened;
+    interrupts.check(NOTHING_RUN);
     // extra symbols a strategy subscribes to in onStart join this list when the stream opens
     const present = request.ranges.filter((r): r is SymbolRange => r !== null);
     const warmupBars = Math.max(...strategies.map((s) => s.strategyClass.warmupBars ?? 0));
-    await stopOnSignal(
+    const downloading = `interrupted while downloading candles; what was downloaded is kept in ${db.file}: run the same command again to fetch the rest`;
+    await interrupts.step(
       (signal) => downloadCandles(engine, opened.client, db, request, warmupBars, signal),
-      `interrupted while downloading candles; what was downloaded is kept in ${db.file}: run the same command again to fetch the rest`,
+      downloading,
     );
     const instruments = new Map<string, Instrument>(
       await instrumentsOf(
@@ -121,6 +124,7 @@ async function backtest(
         present.map((r) => r.symbol),
       ),
     );
+    interrupts.check(downloading);
     const reader = new (await import('@hoga/store')).CandleBarReader(db.connection);
     const readFeed = (symbols: readonly string[]) =>
       engine.BarFeed.fromStore(reader, {
@@ -136,7 +140,7 @@ async function backtest(
     // each day's point of the equity curve values the dollars at the rate of its time
     const ends = () => dayEnds(engine, feed.series, request.startMs);
     const fx = new ReplaceableFxRates(
-      await stopOnSignal(
+      await interrupts.step(
         (signal) =>
           fxRates(engine, opened.client, db, request, logger, lastBarClose(feed.series), ends, signal),
         `interrupted while reading USD/KRW rates; the rates read are kept in ${db.file}: run the same command again to read the rest`,
@@ -179,7 +183,7 @@ async function backtest(
     };
     const runId = randomUUID();
     const startedAt = Date.now();
-    interrupt = interruptOnSignals();
+    interrupts.running();
     const outcome = await engine.runBacktest({
       settings: {
         runId,
@@ -203,7 +207,7 @@ async function backtest(
       risk,
       instruments,
       openStream,
-      signal: interrupt.signal,
+      signal: interrupts.signal,
       // stored as it runs: the run's row first, its trades as they fill, its statistics at the end
       record: {
         // one strategy: its class name; several: their ids
@@ -238,20 +242,20 @@ async function backtest(
         },
       },
     });
-    interrupt.release();
+    interrupts.ran();
     const stats = outcome.stats;
     // the command that shows the stored run: --db unless hoga db runs reads this file by default (the
     // embedded simulator's is not its default: before, the command printed found no run there)
     const runCommand = `hoga db runs --id ${outcome.runId}${usesDefaultDatabase(flags.db) && !simulated ? '' : ` --db ${db.file}`}`;
     // its output closed (`… 2>&1 | head`): stopped as on Ctrl-C and stored so; nothing to print to
-    if (outcome.status === 'stopped' && interrupt.outputClosed) return;
+    if (outcome.status === 'stopped' && interrupts.outputClosed) return;
     if (outcome.status === 'stopped') {
       // the clock stands at the last bar's close
       const at = toKst(clock.now()).toFormat('yyyy-MM-dd HH:mm:ss');
       throw new CliError(
         `interrupted after ${outcome.bars.toLocaleString('en-US')} bars (at ${at} KST); the run is stored as ${outcome.runId} ` +
           `(stopped): ${runCommand}`,
-        ExitCode.INTERRUPTED,
+        interrupts.exitCode,
       );
     }
     if (outcome.failure !== null) {
@@ -268,79 +272,12 @@ async function backtest(
       `${request.json ? JSON.stringify(backtestJson(outcome, stats)) : backtestText(outcome, stats, title, db.file)}\n`,
     );
   } finally {
-    interrupt?.release();
     db.close();
     await source?.close();
   }
 }
 
 type Engine = typeof import('@hoga/engine');
-
-/**
- * Runs a step before the run (the download of the bars of `--symbols`, the reading of the USD/KRW
- * rates) with Ctrl-C (SIGINT) or SIGTERM stopping it: what was stored so far stays in the
- * database, the command says so and exits 130 (before, the signal killed the process silently,
- * and a terminal's progress bar left its cursor hidden). A second signal quits at once, saying so
- * (runtime/interrupts.ts).
- *
- * @param step - the step, given the signal that stops it
- * @param message - what the command says when stopped
- */
-async function stopOnSignal<T>(step: (signal: AbortSignal) => Promise<T>, message: string): Promise<T> {
-  const interrupts = listenForInterrupts({ quitMessage: QUIT_MESSAGE });
-  try {
-    return await step(interrupts.signal);
-  } catch (error) {
-    if (!interrupts.signal.aborted) throw error;
-    throw new CliError(message, ExitCode.INTERRUPTED, { cause: error });
-  } finally {
-    interrupts.release();
-  }
-}
-
-/** What a second Ctrl-C or SIGTERM says as it quits (exit 130, SIGTERM 143). */
-const QUIT_MESSAGE = 'hoga backtest: interrupted again: quitting at once';
-
-/**
- * Ctrl-C during a run: its signal, whether it came from the output closing, and `release`
- * (idempotent) to give the signals back.
- */
-interface Interrupt {
-  readonly signal: AbortSignal;
-  readonly outputClosed: boolean;
-  release(): void;
-}
-
-/**
- * Ctrl-C (SIGINT) or SIGTERM during the run stops it between bars, the strategies' `onStop`
- * running and the run stored as `stopped`; a second one quits at once, saying so (exit 130, SIGTERM
- * 143: the stored run then stays `running`). So does a closed stdout or stderr (`… 2>&1 | head`), after which the
- * command ends quietly, exit 0, as `hoga run` does. `release` gives the signals back.
- */
-function interruptOnSignals(): Interrupt {
-  let outputClosed = false;
-  const interrupts = listenForInterrupts({
-    quitMessage: QUIT_MESSAGE,
-    onFirst: () =>
-      process.stderr.write(
-        'hoga: stopping the backtest after the current bar (Ctrl-C again quits at once)\n',
-      ),
-  });
-  cliRuntime.onStdoutClosed = () => {
-    outputClosed = true;
-    interrupts.abort();
-  };
-  return {
-    signal: interrupts.signal,
-    get outputClosed() {
-      return outputClosed;
-    },
-    release: () => {
-      interrupts.release();
-      cliRuntime.onStdoutClosed = undefined;
-    },
-  };
-}
 
 /**
  * Loads each strategy and checks its config before anything else runs (a bad one exits 2 naming

@@ -41,8 +41,8 @@ export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
   ],
   [
     ExitCode.TERMINATED,
-    'stopped by SIGTERM, which these commands take as Ctrl-C: where Ctrl-C exits 130, `hoga data download` and `hoga run` during its start-up exit 143 ' +
-      '(`hoga backtest` 130), and so does a second signal that quits at once when it is SIGTERM',
+    'stopped by SIGTERM, which these commands take as Ctrl-C: where Ctrl-C exits 130, `hoga data download`, `hoga backtest` and `hoga run` during its start-up ' +
+      'exit 143, and so does a second signal that quits at once when it is SIGTERM',
   ],
 ];
 
