@@ -32,7 +32,15 @@ export interface StartDemoOptions {
   readonly print?: (line: string) => void;
   /** Where the simulator's clock starts before the demo moves it to a trading day (default now). */
   readonly simStart?: string;
+  /**
+   * Stops the demo early once aborted (Ctrl-C): the watching ends, no order is placed (or its fill
+   * is not waited for), and the connector and the simulator close as at its end.
+   */
+  readonly signal?: AbortSignal;
 }
+
+/** Thrown inside {@link runStartDemo} to skip to its end once its signal is aborted. */
+class StoppedEarly extends Error {}
 
 const SYMBOLS = ['005930', '000660', '035420'] as const;
 
@@ -55,6 +63,11 @@ export async function runStartDemo(options: StartDemoOptions = {}): Promise<void
   });
   const subscriptions: Subscription[] = [];
   let client: BrokerClient | null = null;
+  const signal = options.signal;
+  /** Goes to the demo's end once the signal is aborted. */
+  const check = (): void => {
+    if (signal?.aborted) throw new StoppedEarly();
+  };
   try {
     // Move the simulated clock to 10:00 KST of the next KR trading day (regular session).
     const probe = new BrokerClient({
@@ -89,6 +102,7 @@ export async function runStartDemo(options: StartDemoOptions = {}): Promise<void
     const krw = await client.getBuyingPower('KRW');
     const usd = await client.getBuyingPower('USD');
     print(`  cash buying power: ${fmt(krw.cashBuyingPower)} KRW, ${fmt(usd.cashBuyingPower)} USD`);
+    check();
 
     const streams = new BrokerStreams(client, { intervals: { orders: 200 } });
     const watchMs = options.watchMs ?? 15_000;
@@ -115,8 +129,9 @@ export async function runStartDemo(options: StartDemoOptions = {}): Promise<void
     }
     const events: OrderEvent[] = [];
     subscriptions.push(streams.orderUpdates$().subscribe((event) => events.push(event)));
-    await new Promise((resolve) => setTimeout(resolve, watchMs));
+    await waitFor(watchMs, signal);
     for (const s of subscriptions.splice(0, SYMBOLS.length)) s.unsubscribe();
+    check();
 
     const symbol = '000660';
     const book = await client.getOrderbook(symbol);
@@ -144,7 +159,7 @@ export async function runStartDemo(options: StartDemoOptions = {}): Promise<void
       price: ask.price,
       clientOrderId,
     });
-    const done = await fill;
+    const done = await untilAborted(fill, signal);
     if (done.type === 'OrderFilled') {
       const f = done.fill;
       print(
@@ -155,9 +170,39 @@ export async function runStartDemo(options: StartDemoOptions = {}): Promise<void
       print(`${at()}  order ended ${done.type}`);
     }
     print('done: closing the connector and the simulator.');
+  } catch (error) {
+    if (!(error instanceof StoppedEarly)) throw error;
+    print('interrupted: stopping early…');
+    print('done: closing the connector and the simulator.');
   } finally {
     for (const s of subscriptions) s.unsubscribe();
     client?.close();
     await sim.close();
   }
+}
+
+/** Waits `ms`, or less once `signal` is aborted. */
+function waitFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** `promise`, or {@link StoppedEarly} once `signal` is aborted first (`promise`'s failure then ignored). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  promise.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new StoppedEarly());
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
