@@ -4,6 +4,7 @@ import type { SimulatorHandle } from '@hoga/simulator';
 import { type Command, InvalidArgumentError } from 'commander';
 import { listenForInterrupts } from '../runtime/interrupts.js';
 import { decimalFlag } from './number-flags.js';
+import { CalendarFileError, calendarFileProblem, readCalendarFile } from './sim-calendar-file.js';
 
 /** Flags of `hoga sim` as commander parses them. */
 interface SimFlags {
@@ -18,6 +19,7 @@ interface SimFlags {
   readonly state?: string;
   readonly rateLimit: boolean;
   readonly control: boolean;
+  readonly calendar?: string;
 }
 
 function integer(name: string, min: number, max: number): (value: string) => number {
@@ -83,6 +85,10 @@ export function registerSimCommands(program: Command): void {
     .option('--state <file>', 'file in which accounts, orders and the simulated clock survive a restart')
     .option('--no-rate-limit', 'do not enforce the rate limits')
     .option('--control', 'serve the control API under /_sim/', false)
+    .option(
+      '--calendar <file>',
+      'JSON file of holidays and special sessions to declare ({holidays, specialSessions}, as the start option calendar)',
+    )
     .action(async (flags: SimFlags) => {
       const sim = await start(flags);
       // Ctrl-C or SIGTERM closes the server (the state saved with --state), exit 0; a second one
@@ -122,6 +128,7 @@ export function registerSimCommands(program: Command): void {
 async function start(flags: SimFlags): Promise<SimulatorHandle> {
   const { SimulatorError, startSimulator } = await import('@hoga/simulator');
   try {
+    const calendar = flags.calendar === undefined ? undefined : readCalendarFile(flags.calendar);
     return await startSimulator({
       host: flags.host,
       port: flags.port,
@@ -134,10 +141,16 @@ async function start(flags: SimFlags): Promise<SimulatorHandle> {
       ...(flags.seed === undefined ? {} : { seed: flags.seed }),
       ...(flags.start === undefined ? {} : { start: flags.start }),
       ...(flags.state === undefined ? {} : { statePath: flags.state }),
+      ...(calendar === undefined ? {} : { calendar }),
     });
   } catch (error) {
-    if (error instanceof SimulatorError) {
+    if (error instanceof CalendarFileError) {
       process.stderr.write(`hoga sim: ${error.message}\n`);
+      process.exit(2);
+    }
+    if (error instanceof SimulatorError) {
+      const problem = flags.calendar === undefined ? null : calendarFileProblem(flags.calendar, error);
+      process.stderr.write(`hoga sim: ${problem ?? error.message}\n`);
       process.exit(2);
     }
     const code = (error as { code?: unknown }).code;
