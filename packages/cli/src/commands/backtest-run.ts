@@ -25,7 +25,7 @@ import {
   ReplaceableFxRates,
   reportCoverage,
 } from './backtest-inputs.js';
-import { type BacktestInterrupts, listenForBacktestInterrupts, NOTHING_RUN } from './backtest-interrupts.js';
+import { type BacktestInterrupts, NOTHING_RUN } from './backtest-interrupts.js';
 import {
   type BacktestFlags,
   type BacktestRequest,
@@ -60,14 +60,16 @@ interface LoadedStrategy {
  *
  * @param files - the strategies' `.ts` files (`FILE.ts:ID` gives one an id)
  * @param flags - backtest and connection flags
+ * @param interrupts - the command's one listener of Ctrl-C and SIGTERM, for its steps and the gaps
+ *   between them (backtest-interrupts.ts); the caller releases it
  */
 export async function runBacktestCommand(
   files: readonly string[],
   flags: BacktestFlags & ConnectionFlags,
+  interrupts: BacktestInterrupts,
 ): Promise<void> {
   const request = parseBacktestFlags(files, flags);
-  // one listener for the whole command, its steps and the gaps between them (backtest-interrupts.ts)
-  const interrupts = listenForBacktestInterrupts();
+  interrupts.check(NOTHING_RUN);
   // with --json, stdout holds the one JSON document: a strategy's console output (at its import or
   // in a hook) goes to stderr (before, first on stdout, and `hoga backtest … --json | jq` failed)
   const saved = globalThis.console;
@@ -76,7 +78,6 @@ export async function runBacktestCommand(
     return await backtest(request, flags, interrupts);
   } finally {
     globalThis.console = saved;
-    interrupts.release();
   }
 }
 
@@ -91,6 +92,7 @@ async function backtest(
   const risk = loadRiskConfig(riskFile);
   const engine = await import('@hoga/engine');
   const strategies = await loadStrategies(engine, request);
+  interrupts.check(NOTHING_RUN);
   warnUnmatchedStrategyLimits(
     risk,
     riskFile,
@@ -181,6 +183,9 @@ async function backtest(
       }
       return new engine.BarFeed(series, (symbol: string) => rangeOf(present, symbol).fromTs).stream();
     };
+    interrupts.check(
+      `interrupted before the run began: no run stored; the bars and rates read are kept in ${db.file}`,
+    );
     const runId = randomUUID();
     const startedAt = Date.now();
     interrupts.running();

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Command } from 'commander';
+import { listenForBacktestInterrupts } from './backtest-interrupts.js';
 import { withConnection } from './broker/connection-flags.js';
 
 /**
@@ -59,7 +60,14 @@ export function registerBacktestCommand(program: Command): void {
     if (option.long === '--csv') option.hideHelp();
   }
   command.action(async (strategies: string[], flags: Record<string, unknown>) => {
-    const { runBacktestCommand } = await import('./backtest-run.js');
-    await runBacktestCommand(strategies, flags);
+    // one listener of Ctrl-C and SIGTERM for the whole command, from before its code loads to its
+    // end (backtest-interrupts.ts): imported with this module, so no signal finds none meanwhile
+    const interrupts = listenForBacktestInterrupts();
+    try {
+      const { runBacktestCommand } = await import('./backtest-run.js');
+      await runBacktestCommand(strategies, flags, interrupts);
+    } finally {
+      interrupts.release();
+    }
   });
 }

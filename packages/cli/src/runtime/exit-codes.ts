@@ -21,7 +21,7 @@ export const ExitCode = {
    * `hoga run` that is up stops cleanly and exits 0. A second Ctrl-C quits at once (interrupts.ts).
    */
   INTERRUPTED: 130,
-  /** Stopped by SIGTERM where Ctrl-C exits 130 (a download, a run still starting), or quit by a second one. */
+  /** Stopped by SIGTERM where Ctrl-C exits 130 (a download, a backtest, a run still starting), or quit by a second one. */
   TERMINATED: 143,
 } as const;
 /** One of {@link ExitCode}. */
