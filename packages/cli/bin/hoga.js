@@ -31,26 +31,32 @@ function refuseOlderNode() {
 refuseOlderNode();
 
 /**
- * Ctrl-C while the command's code is still loading (the bundle read and compiled, or rebuilt, or
- * the sources run through tsx), before the command has a handler of its own: said, exit 130, as
- * `hoga run` says it later in its start-up (packages/cli/src/commands/run-start-interrupt.ts, whose
- * first words these are). Node's default ended the process with no word. The command takes the
+ * Ctrl-C (or SIGTERM) while the command's code is still loading (the bundle read and compiled, or
+ * rebuilt, or the sources run through tsx), before the command has a handler of its own: said,
+ * exit 130 (SIGTERM 143), as `hoga run` says it later in its start-up
+ * (packages/cli/src/commands/run-start-interrupt.ts, whose first words these are). Node's default ended the process with no word. The command takes the
  * signal back (src/runtime/startup-interrupt.ts): every command before its action runs, `hoga run`
  * once its own start-up handler is in place.
  */
 function interruptWhileLoading() {
   const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
-  const onSignal = () => {
+  /** @param {NodeJS.Signals} signal */
+  const onSignal = (signal) => {
     process.stderr.write(
       command === 'run'
         ? 'hoga run: interrupted during start-up, before the run started: no order was placed\n'
         : `hoga${command === undefined ? '' : ` ${command}`}: interrupted during start-up, before the command ran: nothing was done\n`,
     );
-    process.exit(130);
+    // 128 + the signal's number, as the commands exit once they have handlers of their own
+    process.exit(signal === 'SIGTERM' ? 143 : 130);
   };
   process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   globalThis[Symbol.for('hoga.startupInterrupt')] = {
-    release: () => process.removeListener('SIGINT', onSignal),
+    release: () => {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    },
   };
 }
 

@@ -24,10 +24,10 @@ afterAll(async () => {
 });
 
 /**
- * Runs `hoga <args>` with the load of its code held; once it is loading, Ctrl-C, then the load goes
+ * Runs `hoga <args>` with the load of its code held; once it is loading, Ctrl-C (or `signal`), then the load goes
  * on (the signal comes while the code loads, as during a slow read and compile of the bundle).
  */
-function interruptedWhileLoading(args: readonly string[]) {
+function interruptedWhileLoading(args: readonly string[], signal: NodeJS.Signals = 'SIGINT') {
   const release = join(dir, `loaded-${++runs}`);
   return hoga(args, {
     env: {
@@ -43,7 +43,7 @@ function interruptedWhileLoading(args: readonly string[]) {
         seen += chunk.toString('utf8');
         if (seen.includes('test: the bundle is loading')) {
           seen = '';
-          child.kill('SIGINT');
+          child.kill(signal);
           writeFileSync(release, '');
         }
       });
@@ -83,6 +83,29 @@ describe('Ctrl-C while the bundle is still loading', () => {
     ]);
     expect(run.signal).toBeNull();
     expect(run.code).toBe(130);
+    expect(run.err).toContain(
+      'hoga order: interrupted during start-up, before the command ran: nothing was done\n',
+    );
+    expect(sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
+  }, 60_000);
+
+  it('SIGTERM while it loads: the same words, exit 143 (before: killed by the signal without a word)', async () => {
+    const run = await interruptedWhileLoading(
+      [
+        'order',
+        'buy',
+        '005930',
+        '1',
+        '--limit',
+        '60000',
+        ...simFlags(sim.url),
+        '--db',
+        join(dir, 'term.sqlite'),
+      ],
+      'SIGTERM',
+    );
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(143);
     expect(run.err).toContain(
       'hoga order: interrupted during start-up, before the command ran: nothing was done\n',
     );
