@@ -79,7 +79,10 @@ function fileAtVersion5(): string {
 
 function counts(db: Database.Database): Record<string, number> {
   return Object.fromEntries(
-    Object.keys(WRITTEN).map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]),
+    Object.keys(WRITTEN).map((t) => [
+      t,
+      (db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n,
+    ]),
   );
 }
 
@@ -95,7 +98,10 @@ describe('migrating a file full of rows', () => {
       expect(db.orders.get('old-1')).toMatchObject({ state: 'FILLED', filledQuantity: new Decimal('3') });
       expect(db.orders.get('old-2')?.price).toEqual(new Decimal('190.25'));
       expect(db.orders.brokerOrderIds('old-1').map((l) => l.brokerOrderId)).toEqual(['B-1']);
-      expect(db.fills.list({ symbol: '005930' }).map((f) => f.cumulativeQuantity.toString())).toEqual(['1', '3']);
+      expect(db.fills.list({ symbol: '005930' }).map((f) => f.cumulativeQuantity.toString())).toEqual([
+        '1',
+        '3',
+      ]);
       expect(db.journal.forOrder('old-1').map((e) => e.type)).toEqual([
         'OrderSubmitted',
         'OrderFilled',
@@ -108,7 +114,9 @@ describe('migrating a file full of rows', () => {
         '1.75',
       ]);
       const runs = db.connection.prepare('SELECT run_id, status, pid, host, process_start FROM runs').all();
-      expect(runs).toEqual([{ run_id: 'bt-1', status: 'completed', pid: null, host: null, process_start: null }]);
+      expect(runs).toEqual([
+        { run_id: 'bt-1', status: 'completed', pid: null, host: null, process_start: null },
+      ]);
       // migration 13: the live snapshot's 0 average was never known; the paper one is kept as it was
       const items = db.connection
         .prepare('SELECT symbol, average_price, realized_pnl FROM position_snapshot_items ORDER BY symbol')
@@ -157,9 +165,13 @@ describe('migrating a file full of rows', () => {
     const after = new Database(file, { readonly: true });
     try {
       expect(after.pragma('user_version', { simple: true })).toBe(5);
-      expect(after.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all()).toEqual(schemaBefore);
+      expect(after.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all()).toEqual(
+        schemaBefore,
+      );
       expect(counts(after)).toEqual(countsBefore);
-      expect(after.prepare("SELECT count(*) AS n FROM meta WHERE key LIKE 'migration.%'").get()).toEqual({ n: 5 });
+      expect(after.prepare("SELECT count(*) AS n FROM meta WHERE key LIKE 'migration.%'").get()).toEqual({
+        n: 5,
+      });
     } finally {
       after.close();
     }

@@ -2,14 +2,15 @@
  * Opens a database for reading only, also one the user may read but not write. SQLite cannot read a
  * WAL-mode file whose directory the reader may not write (it needs the `-shm` file); then the file
  * (and its `-wal`, if any) is copied to a private temporary directory, read there, and removed on
- * close. Nothing is ever written next to the user's file.
+ * close; a copy whose process was killed before is removed by the next one made (`read-copies.ts`).
+ * Nothing is ever written next to the user's file.
  *
  * @module
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { HogaDatabase } from '@hoga/store';
+import { makeReadCopyDir } from './read-copies.js';
 
 /** A database opened for reading, and how to let go of it. */
 export interface ReadingDatabase {
@@ -30,7 +31,7 @@ export function openForReading(file: string): ReadingDatabase {
   } catch (error) {
     if (!/readonly database|unable to open/i.test(String((error as Error).message))) throw error;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'hoga-read-'));
+  const dir = makeReadCopyDir();
   try {
     const copy = join(dir, 'copy.sqlite');
     copyFileSync(file, copy);
