@@ -7,6 +7,7 @@
  */
 
 export { CommandJournal } from './command-journal.js';
+export { type BackupResult, backupDatabase } from './database-backup.js';
 export { DATABASE_ENV_VAR, DEFAULT_DATABASE_PATH, resolveDatabasePath } from './database-path.js';
 export { type DatabaseInfo, HogaDatabase, type OpenDatabaseOptions } from './hoga-database.js';
 export {

@@ -66,14 +66,14 @@ function dateOf(flag: string, example: string): (value: string) => string {
 const date = dateOf('--date', '2026-11-23');
 
 /**
- * Registers `hoga db info|migrate|orders|fills|runs|positions`: inspect, create or upgrade the
- * store's SQLite file and list the orders, fills, runs and positions it holds.
+ * Registers `hoga db info|migrate|orders|fills|runs|backup|positions`: inspect, create, upgrade or
+ * back up the store's SQLite file and list the orders, fills, runs and positions it holds.
  *
  * @param program - the `hoga` program
  * @param io - where output goes (tests pass their own)
  */
 export function registerDbCommands(program: Command, io: DbCommandIo = processIo): void {
-  const db = program.command('db').description('inspect and migrate the hoga database (SQLite)');
+  const db = program.command('db').description('inspect, migrate and back up the hoga database (SQLite)');
   db.command('info')
     .description('file, schema version, journal mode, tables with row counts, integrity check')
     .option('--db <file>', DB_HELP)
@@ -151,6 +151,14 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
       if (removal.deletes(flags)) removal.dbRunsDelete(flags, io);
       else (await import('./db/db-runs.js')).dbRuns(flags, io);
     });
+  db.command('backup')
+    .description(
+      'copy the database to a new file (mode 0600), consistent, while runs go on writing it; with its command journal',
+    )
+    .argument('<file>', 'the backup (must not exist)')
+    .option('--db <file>', DB_HELP)
+    .option('--json', 'print JSON')
+    .action(async (target: string, flags) => (await import('./db/db-backup.js')).dbBackup(target, flags, io));
   db.command('positions')
     .description("the engine's positions (live: the order manager's; paper: the paper account's)")
     .option('--db <file>', DB_HELP)

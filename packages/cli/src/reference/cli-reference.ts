@@ -81,7 +81,8 @@ config file or in the working directory is loaded; it never overrides a variable
 | what | where | when |
 | --- | --- | --- |
 | access token cache | \`HOGA_TOKEN_FILE\`, else \`~/.hoga/tokens.json\` (mode 0600, made so when read if found looser) | every broker command and hoga run: one token is shared by every hoga process on the client id, so a command never revokes a running engine's token; beside it, with no account configured, the account picked (the first the broker lists: asked once, not by every command, and again if the broker no longer knows it). Never the client secret |
-| database | \`--db\`, else \`HOGA_DB\`, else the profile's \`db\`, else \`./data/hoga.sqlite\` (mode 0600, its \`-wal\`, \`-shm\` and \`-commands\` too, and a directory made for it 0700: it keeps the access token beside the token cache) | created only by \`hoga db migrate\`, \`hoga data download\`, \`hoga order\` (its orders and the risk states, \`--check\` included) and the engine (\`hoga run\`, \`hoga backtest\`); \`hoga db runs --delete\` and \`--delete-backtests\` delete backtests from an existing file; the other read commands open it read-only; broker commands with \`--db\` use an existing file only |
+| database | \`--db\`, else \`HOGA_DB\`, else the profile's \`db\`, else \`./data/hoga.sqlite\` (mode 0600, its \`-wal\`, \`-shm\` and \`-commands\` too, and a directory made for it 0700: it keeps the access token beside the token cache) | created only by \`hoga db migrate\`, \`hoga data download\`, \`hoga order\` (its orders and the risk states, \`--check\` included) and the engine (\`hoga run\`, \`hoga backtest\`); \`hoga db runs --delete\` and \`--delete-backtests\` delete backtests from an existing file; the other read commands open it read-only (one that cannot read another user's file in place reads a copy in \`$TMPDIR/hoga-read-<pid>-*\`, 0700, removed when it ends, or by the next read command if it was killed); broker commands with \`--db\` use an existing file only |
+| backups | \`hoga db backup <file>\` (mode 0600, with \`<file>-commands\`; never over an existing file) | only when asked; safe while a run writes the database (a consistent snapshot, the run not stopped), unlike a \`cp\` of the file |
 | logs | \`--log-file <file>\` (JSON lines, appended; the file is made 0600, an existing one of yours too; another user's readable file is named on stderr) | only when asked; secrets are redacted |
 | config | \`hoga.config.json\`, \`.env\`, \`.gitignore\` | only \`hoga init\` |
 | bundle | \`packages/cli/dist/hoga.mjs\` | the \`hoga\` command rebuilds it when a source file is newer (git ignores it) |
@@ -91,7 +92,7 @@ config file or in the working directory is loaded; it never overrides a variable
 Tables group numbers (\`66,800\`) and show money in its currency's decimals (\`$1,234.56\`), as
 does the report of \`hoga backtest\`; \`hoga db\` shows stored decimals as stored (\`72100\`). Gains
 are green and losses red on a terminal only (\`NO_COLOR\` turns colour off). Tabular commands take
-\`--json\` or \`--csv\` (\`hoga backtest\`, \`hoga risk\`, \`hoga order\`, and \`hoga db info\`, \`migrate\`, one run
+\`--json\` or \`--csv\` (\`hoga backtest\`, \`hoga risk\`, \`hoga order\`, and \`hoga db info\`, \`migrate\`, \`backup\`, one run
 of \`db runs\` and its deletions: \`--json\` only; \`hoga data download\` prints its summary, database, candles, pages
 and the symbols already cached, that way, its progress staying on stderr). A closed pipe (\`hoga candles … | head\`) ends quietly with exit 0; \`hoga run\`
 whose output pipe closes stops as on Ctrl-C (\`onStop\`, the session stored \`stopped\`), exit 0, and so

@@ -52,7 +52,7 @@ describe('hoga db', () => {
     expect(migrate.out).toBe(
       `${join(dir, 'data', 'sim.sqlite')}: schema version 0 → ${LATEST_SCHEMA_VERSION}\n`,
     );
-    for (const command of ['info', 'migrate', 'orders', 'fills', 'runs', 'positions']) {
+    for (const command of ['info', 'migrate', 'orders', 'fills', 'runs', 'backup', 'positions']) {
       const help = (await hoga(['db', command, '--help'], { cwd: dir })).out.replace(/\s+/g, ' ');
       expect(help, command).toContain(
         "--db <file> database file (default: $HOGA_DB, else the profile's db, else ./data/hoga.sqlite)",
