@@ -18,26 +18,32 @@ import { withExisting } from './db-listing.js';
  * @param io - output
  */
 export function dbBackup(target: string, flags: DbFlags, io: DbCommandIo): void {
-  withExisting(flags, io, (db, file) => {
-    let result: ReturnType<typeof backupDatabase>;
-    try {
-      result = backupDatabase(db.connection, file, target);
-    } catch (e) {
-      // a name already taken is a usage error: nothing was read or written
-      if ((e as { code?: unknown }).code === 'invalid-argument') {
-        throw new CliError((e as Error).message, ExitCode.USAGE);
+  withExisting(
+    flags,
+    io,
+    (db, file) => {
+      let result: ReturnType<typeof backupDatabase>;
+      try {
+        result = backupDatabase(db.connection, file, target);
+      } catch (e) {
+        // a name already taken is a usage error: nothing was read or written
+        if ((e as { code?: unknown }).code === 'invalid-argument') {
+          throw new CliError((e as Error).message, ExitCode.USAGE);
+        }
+        throw e;
       }
-      throw e;
-    }
-    if (flags.json === true) {
-      io.out(`${JSON.stringify({ file, backup: result.file, ...withoutFile(result) })}\n`);
-      return;
-    }
-    io.out(
-      `${file} backed up to ${result.file} (${result.sizeBytes.toLocaleString('en-US')} bytes, schema version ${result.schemaVersion})\n` +
-        (result.commandJournal === null ? '' : `its command journal to ${result.commandJournal}\n`),
-    );
-  });
+      if (flags.json === true) {
+        io.out(`${JSON.stringify({ file, backup: result.file, ...withoutFile(result) })}\n`);
+        return;
+      }
+      io.out(
+        `${file} backed up to ${result.file} (${result.sizeBytes.toLocaleString('en-US')} bytes, schema version ${result.schemaVersion})\n` +
+          (result.commandJournal === null ? '' : `its command journal to ${result.commandJournal}\n`),
+      );
+      // VACUUM INTO reads its own snapshot (it cannot run inside a transaction)
+    },
+    { snapshot: false },
+  );
 }
 
 function withoutFile<T extends { readonly file: string }>(result: T): Omit<T, 'file'> {

@@ -46,12 +46,15 @@ export function newestOf<T>(rows: T[], limit: number, noun: string, io: DbComman
 
 /**
  * Opens an existing file read-only (nothing is created or written, so a file the user may not
- * write can be inspected), runs `fn`, closes it; errors become messages.
+ * write can be inspected), runs `fn` on one snapshot of it (every read sees the file as at the
+ * first, while other processes write it; `snapshot: false` for a `VACUUM INTO`), closes it; errors
+ * become messages.
  */
 export function withExisting(
   flags: { readonly db?: string | undefined },
   io: DbCommandIo,
   fn: (db: HogaDatabase, file: string) => void,
+  options: { readonly snapshot?: boolean } = {},
 ): void {
   const file = resolveDatabasePath(flags.db);
   guard(io, () => {
@@ -64,7 +67,7 @@ export function withExisting(
     if (file !== ':memory:' && statSync(file).isDirectory()) {
       throw new CliError(`${file} is a directory: give --db the path of a database file`, ExitCode.USAGE);
     }
-    const reading = openForReading(file);
+    const reading = openForReading(file, { snapshot: options.snapshot ?? true });
     try {
       // (the file's path: the one read may be a private copy)
       fn(reading.db, file);

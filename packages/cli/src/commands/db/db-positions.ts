@@ -97,7 +97,8 @@ export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
     return;
   }
   // read-only, as every read command: also a file the user may read but not write
-  const reading = openForReading(file);
+  // one snapshot: the baseline, the positions and the paper ones of one moment, while a run writes
+  const reading = openForReading(file, { snapshot: true });
   const db = reading.db;
   try {
     const live = flags.mode !== 'paper';

@@ -193,7 +193,8 @@ export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
     io.failure([`${file} is a directory: give --db the path of a database file`], 2);
     return;
   }
-  const reading = openForReading(file);
+  // one snapshot: a run and its trades and equity of one moment, while a backtest writes them
+  const reading = openForReading(file, { snapshot: true });
   try {
     const hasRuns =
       reading.db.connection

@@ -18,12 +18,46 @@ export interface ReadingDatabase {
   close(): void;
 }
 
+/** Options of {@link openForReading}. */
+export interface ReadingOptions {
+  /**
+   * Read one snapshot: a read transaction from the first read to `close()`, so that every read of
+   * the command sees the file as it was at that first read, whatever another process commits
+   * meanwhile (in WAL mode the writer goes on; only the checkpoint waits for the reader). Not for
+   * `VACUUM INTO`, which takes its own.
+   */
+  readonly snapshot?: boolean | undefined;
+}
+
 /**
  * Opens `file` read-only.
  *
  * @param file - an existing hoga database
+ * @param options - see {@link ReadingOptions}
  */
-export function openForReading(file: string): ReadingDatabase {
+export function openForReading(file: string, options: ReadingOptions = {}): ReadingDatabase {
+  const reading = open(file);
+  return options.snapshot === true ? inOneSnapshot(reading) : reading;
+}
+
+/** The reads of `reading` in one read transaction, ended before the connection closes. */
+function inOneSnapshot(reading: ReadingDatabase): ReadingDatabase {
+  const connection = reading.db.connection;
+  // deferred: the snapshot is taken at the first read, and no lock is taken before
+  connection.exec('BEGIN');
+  return {
+    db: reading.db,
+    close() {
+      try {
+        if (connection.open && connection.inTransaction) connection.exec('COMMIT');
+      } finally {
+        reading.close();
+      }
+    },
+  };
+}
+
+function open(file: string): ReadingDatabase {
   try {
     const db = HogaDatabase.open(file, { migrate: false, readonly: true });
     db.connection.pragma('user_version');
