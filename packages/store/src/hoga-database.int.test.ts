@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Decimal } from '@hoga/core';
 import Database from 'better-sqlite3';
@@ -60,6 +60,24 @@ describe('HogaDatabase', () => {
         db.journal.append({ type: 'Ping', tsEvent: 1, tsInit: 1, mode: 'live', payload: {} });
         expect(statSync(file).mode & 0o777).toBe(0o600);
         expect(statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
+      } finally {
+        db.close();
+      }
+    });
+
+    it('makes an older file of mode 0644, and the command journal beside it, 0600 as it migrates it', () => {
+      const file = fileAtVersion(3);
+      chmodSync(file, 0o644);
+      writeFileSync(`${file}-commands`, '');
+      chmodSync(`${file}-commands`, 0o644);
+      const db = HogaDatabase.open(file);
+      try {
+        db.journal.append({ type: 'Ping', tsEvent: 1, tsInit: 1, mode: 'live', payload: {} });
+        expect(db.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+        for (const f of [file, `${file}-wal`, `${file}-commands`])
+          expect(statSync(f).mode & 0o777, f).toBe(0o600);
+        db.connection.exec('VACUUM');
+        expect(statSync(file).mode & 0o777).toBe(0o600);
       } finally {
         db.close();
       }

@@ -339,9 +339,12 @@ function prepareFile(file: string): void {
   }
 }
 
-/** The file holds tokens: owner read/write only (SQLite gives its -wal and -shm files the same mode). */
+/**
+ * The file holds tokens: owner read/write only (SQLite gives its -wal and -shm files the same mode),
+ * and the command journal beside it (its orders) too: one copied or restored with a looser mode.
+ */
 function restrictMode(file: string): void {
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-commands`]) {
     try {
       chmodSync(f, 0o600);
     } catch {
