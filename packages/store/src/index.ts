@@ -13,7 +13,9 @@ export { type DatabaseInfo, HogaDatabase, type OpenDatabaseOptions } from './hog
 export {
   type BacktestRemoval,
   backtestRunsStartedBefore,
+  type LiveRun,
   liveBacktestProcess,
+  liveRuns,
   type RemovedBacktestRows,
   removeBacktestRun,
   removeBacktestRuns,

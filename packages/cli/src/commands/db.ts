@@ -144,7 +144,7 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     )
     .option(
       '--vacuum',
-      'give the space deleted rows left inside the file back to the disk (rewrites the file: needs free space about its size)',
+      'give the space deleted rows left inside the file back to the disk (rewrites the file: needs free space about its size; refused while a run on this machine is running on the file)',
     )
     .action(async (flags) => {
       const removal = await import('./db/db-runs-delete.js');

@@ -81,6 +81,31 @@ export function liveBacktestProcess(db: Database.Database, runId: string): RunPr
   return run === undefined || run.kind !== 'backtest' ? null : runningProcess(run);
 }
 
+/** A run stored as `running` whose process lives on this machine. */
+export interface LiveRun {
+  readonly runId: string;
+  readonly kind: RunKind;
+  readonly process: RunProcess;
+}
+
+/**
+ * The runs of any kind (backtest, paper, live) stored as `running` whose process lives on this
+ * machine: the writers a `VACUUM` of the file would hold up for its whole length.
+ *
+ * @param db - an open connection to a hoga database (none before schema 5)
+ */
+export function liveRuns(db: Database.Database): LiveRun[] {
+  const hasRuns = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get();
+  if (hasRuns === undefined) return [];
+  const rows = db.prepare("SELECT * FROM runs WHERE status = 'running'").all() as (StoredRun & {
+    readonly run_id: string;
+  })[];
+  return rows.flatMap((run) => {
+    const owner = runningProcess(run);
+    return owner === null ? [] : [{ runId: run.run_id, kind: run.kind, process: owner }];
+  });
+}
+
 /** SQL of the stored backtests' run ids. */
 const BACKTEST_IDS = "SELECT run_id FROM runs WHERE kind = 'backtest'";
 

@@ -71,7 +71,8 @@ beforeAll(async () => {
   // what a paper session, a live order and the broker token leave in the same file
   const db = HogaDatabase.open(file);
   const t = Date.parse('2026-11-23T09:00:00+09:00');
-  new RunRepository(db.connection).start({
+  const runs = new RunRepository(db.connection);
+  runs.start({
     runId: PAPER,
     kind: 'paper',
     strategyPath: null,
@@ -79,6 +80,8 @@ beforeAll(async () => {
     params: {},
     startedAt: t,
   });
+  // a session stopped (one still running on the file refuses --vacuum: db-runs-vacuum-live)
+  runs.finish(PAPER, { status: 'stopped', endedAt: t + 60_000, stats: null });
   const order = (id: string, mode: 'paper' | 'live') =>
     db.orders.recordIntent({
       clientOrderId: id,

@@ -4,7 +4,8 @@
  * one transaction per run. Paper and live runs are refused: their orders and fills are the
  * account's record. So is a backtest still running on this machine (its `hoga backtest` would go
  * on writing under a run that is gone); one whose process is gone (interrupted) is deleted. SQLite keeps the freed pages inside the file; `--vacuum` gives them back to
- * the disk.
+ * the disk, refused while a run of any kind is running on the file on this machine (VACUUM holds the
+ * write lock for its whole length).
  *
  * @module
  */
@@ -15,6 +16,7 @@ import {
   backtestRunsStartedBefore,
   HogaDatabase,
   liveBacktestProcess,
+  liveRuns,
   type RemovedBacktestRows,
   type RunProcess,
   removeBacktestRuns,
@@ -234,6 +236,22 @@ export function dbRunsDelete(
         { file, done, left, freeBytes, vacuum: null, before: flags.before, db: flags.db },
         flags.json === true,
         io,
+      );
+      return;
+    }
+    // VACUUM holds the write lock throughout: a running run's writes (its orders) would wait or fail
+    const writing = liveRuns(c);
+    if (writing.length > 0) {
+      report(
+        { file, done, left, freeBytes, vacuum: null, before: flags.before, db: flags.db },
+        flags.json === true,
+        io,
+      );
+      io.failure(
+        [
+          `did not vacuum ${file}: ${writing.map((r) => `run ${r.runId} (${r.kind}, process ${r.process.pid})`).join(', ')} ${writing.length === 1 ? 'is' : 'are'} running on it, and VACUUM holds the file's write lock for its whole length (minutes on a large file), its writes, orders included, waiting or failing meanwhile: run hoga db runs --vacuum again once ${writing.length === 1 ? 'it has' : 'they have'} stopped`,
+        ],
+        2,
       );
       return;
     }
