@@ -12,6 +12,7 @@ import {
   mkdtempSync,
   readdirSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -147,9 +148,19 @@ describe(sweepReadCopies, () => {
     make(`hoga-read-${process.pid}-cccccc`, { pid: process.pid, host: hostname() });
     make(`hoga-read-${gone.pid}-dddddd`, { pid: gone.pid, host: `not-${hostname()}` });
     make('hoga-read-other', null);
-    expect(sweepReadCopies(tmp).sort()).toEqual([dead, deadNoOwner].sort());
+    // an older hoga's copies name no process: removed once a day old (no read lasts that long)
+    const legacyOld = make('hoga-read-Ab3dE9', null);
+    const dayAgo = new Date(Date.now() - 25 * 3_600_000);
+    utimesSync(legacyOld, dayAgo, dayAgo);
+    make('hoga-read-Xy7zQ1', null);
+    expect(sweepReadCopies(tmp).sort()).toEqual([dead, deadNoOwner, legacyOld].sort());
     expect(readdirSync(tmp).sort()).toEqual(
-      [`hoga-read-${gone.pid}-dddddd`, `hoga-read-${process.pid}-cccccc`, 'hoga-read-other'].sort(),
+      [
+        `hoga-read-${gone.pid}-dddddd`,
+        `hoga-read-${process.pid}-cccccc`,
+        'hoga-read-other',
+        'hoga-read-Xy7zQ1',
+      ].sort(),
     );
     rmSync(tmp, { recursive: true, force: true });
   });

@@ -18,6 +18,10 @@ import { type RunProcess, runProcessAlive, thisProcess } from '@hoga/store';
 
 /** Names of the copies' directories: `hoga-read-<pid>-` and mkdtemp's six characters. */
 const COPY_DIR = /^hoga-read-(\d+)-[A-Za-z0-9]{6}$/;
+/** Names of the copies an older hoga made (`hoga-read-` and six characters): no process named. */
+const LEGACY_COPY_DIR = /^hoga-read-[A-Za-z0-9]{6}$/;
+/** Age past which a copy naming no process is taken as left behind: no read lasts a day. */
+const LEGACY_MAX_AGE_MS = 24 * 3_600_000;
 /** The file naming the process that made a copy. */
 const OWNER_FILE = 'owner.json';
 
@@ -37,7 +41,8 @@ export function makeReadCopyDir(parent: string = tmpdir()): string {
 /**
  * Removes the copy directories in `parent` whose process is no longer alive: this user's, of this
  * machine. A directory without a readable `owner.json` (a process killed between making it and
- * writing the file) is judged by the pid in its name.
+ * writing the file) is judged by the pid in its name; one of an older hoga (`hoga-read-XXXXXX`, no
+ * pid) once it is a day old.
  *
  * @param parent - the temporary directory to sweep
  * @returns the directories removed
@@ -53,12 +58,14 @@ export function sweepReadCopies(parent: string = tmpdir()): string[] {
   const uid = process.getuid?.();
   for (const name of names) {
     const match = COPY_DIR.exec(name);
-    if (match === null) continue;
+    const legacy = match === null && LEGACY_COPY_DIR.test(name);
+    if (match === null && !legacy) continue;
     const dir = join(parent, name);
     try {
       const stat = lstatSync(dir);
       if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue;
-      if (runProcessAlive(ownerOf(dir, Number(match[1]))) !== false) continue;
+      if (match !== null && runProcessAlive(ownerOf(dir, Number(match[1]))) !== false) continue;
+      if (legacy && Date.now() - stat.mtimeMs < LEGACY_MAX_AGE_MS) continue;
       rmSync(dir, { recursive: true, force: true });
       removed.push(dir);
     } catch {
