@@ -11,6 +11,8 @@ import {
   copyFileSync,
   existsSync,
   fsyncSync,
+  linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   renameSync,
@@ -52,17 +54,16 @@ export function backupDatabase(connection: Database.Database, source: string, ta
   const file = resolve(target);
   const journal = `${resolve(source)}-commands`;
   for (const taken of [file, `${file}-commands`, `${file}-wal`]) {
-    if (taken === resolve(source) || existsSync(taken)) {
-      throw new StoreError(
-        StoreErrorCode.INVALID_ARGUMENT,
-        `${taken} exists: a backup never writes over a file; give it a new name`,
-        { details: { file: taken } },
-      );
+    // lstat: a symbolic link is a name taken, also one to nothing (existsSync follows it)
+    if (taken === resolve(source) || lstatSync(taken, { throwIfNoEntry: false }) !== undefined) {
+      throw nameTaken(taken);
     }
   }
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const partial = `${file}.partial-${process.pid}`;
   const partialJournal = `${partial}-commands`;
+  // what this call put under the names asked for, removed again if a later step fails
+  const placed: string[] = [];
   try {
     const hasJournal = existsSync(journal);
     if (hasJournal) {
@@ -76,8 +77,9 @@ export function backupDatabase(connection: Database.Database, source: string, ta
     chmodSync(partial, 0o600);
     syncFile(partial);
     const schemaVersion = check(partial);
-    renameSync(partial, file);
-    if (hasJournal) renameSync(partialJournal, `${file}-commands`);
+    placeNew(partial, file);
+    placed.push(file);
+    if (hasJournal) placeNew(partialJournal, `${file}-commands`);
     syncFile(dirname(file));
     return {
       file,
@@ -86,7 +88,9 @@ export function backupDatabase(connection: Database.Database, source: string, ta
       commandJournal: hasJournal ? `${file}-commands` : null,
     };
   } catch (e) {
-    for (const f of [partial, `${partial}-wal`, `${partial}-shm`, partialJournal]) rmSync(f, { force: true });
+    for (const f of [partial, `${partial}-wal`, `${partial}-shm`, partialJournal, ...placed]) {
+      rmSync(f, { force: true });
+    }
     if (e instanceof StoreError) throw e;
     throw new StoreError(
       StoreErrorCode.WRITE_FAILED,
@@ -94,6 +98,33 @@ export function backupDatabase(connection: Database.Database, source: string, ta
       { cause: e, details: { file } },
     );
   }
+}
+
+function nameTaken(file: string): StoreError {
+  return new StoreError(
+    StoreErrorCode.INVALID_ARGUMENT,
+    `${file} exists: a backup never writes over a file; give it a new name`,
+    { details: { file } },
+  );
+}
+
+/**
+ * Gives `from` the name `to` where `to` is free, never replacing what another process put there
+ * meanwhile: a hard link fails on a name taken (a rename would replace it). A file system without
+ * hard links gets a rename after a last look.
+ */
+function placeNew(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw nameTaken(to);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw e;
+    if (lstatSync(to, { throwIfNoEntry: false }) !== undefined) throw nameTaken(to);
+    renameSync(from, to);
+    return;
+  }
+  rmSync(from);
 }
 
 /** `PRAGMA quick_check` of a written backup; its schema version. */

@@ -10,8 +10,10 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,6 +117,17 @@ describe('hoga db backup', () => {
     expect(jsonFailure(run.err).message).toContain(`${target} exists`);
     expect(sha256(target)).toBe(before);
     expect(readdirSync(dir).filter((f) => !f.startsWith('hoga.sqlite'))).toEqual(['exists.sqlite']);
+  });
+
+  it('refuses a name taken by a symbolic link, even one to nothing, leaving the link as it was', async () => {
+    HogaDatabase.open(file).close();
+    const target = join(dir, 'link.sqlite');
+    symlinkSync(join(dir, 'nowhere.sqlite'), target);
+    const run = await hoga(['db', 'backup', target, '--db', file]);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(`${target} exists`);
+    expect(readlinkSync(target)).toBe(join(dir, 'nowhere.sqlite'));
+    expect(existsSync(join(dir, 'nowhere.sqlite'))).toBe(false);
   });
 
   it('refuses a file that is not a hoga database, naming it (exit 1), and writes no backup', async () => {
