@@ -42,7 +42,8 @@ export interface BackupResult {
  * the tables) is copied first, beside the backup, so that a command whose rows the snapshot misses
  * is in the copied journal (the engine stores its lines at its next start; a line twice is stored
  * once). Both are written under a temporary name, synced and checked (`PRAGMA quick_check`), then
- * renamed into place: a backup cut short leaves no file under the name asked for.
+ * hard-linked into place (never over a name taken meanwhile): a backup cut short leaves no file
+ * under the name asked for.
  *
  * @param connection - an open connection to the source (read-only is enough)
  * @param source - the source's file as the user knows it (its command journal is beside it)
