@@ -18,10 +18,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Decimal } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hoga, jsonFailure } from '../../hoga-process.test-helper.js';
+import { limitBuyIntent } from './db-rows.test-helper.js';
 
 let dir: string;
 let file: string;
@@ -32,31 +32,13 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function order(clientOrderId: string) {
-  return {
-    clientOrderId,
-    strategyId: 'sma',
-    mode: 'live' as const,
-    symbol: '005930',
-    market: 'KR' as const,
-    currency: 'KRW' as const,
-    side: 'BUY' as const,
-    orderType: 'LIMIT' as const,
-    timeInForce: 'DAY' as const,
-    price: new Decimal('72100'),
-    quantity: new Decimal('10'),
-    amount: null,
-    createdAt: 1_764_000_000_000,
-  };
-}
-
 const sha256 = (f: string): string => createHash('sha256').update(readFileSync(f)).digest('hex');
 
 describe('hoga db backup', () => {
   it('copies a database whose writer holds an open transaction, without waiting for it or stopping it', async () => {
     const writer = HogaDatabase.open(file);
     try {
-      writer.orders.recordIntent(order('committed-1'));
+      writer.orders.recordIntent(limitBuyIntent('committed-1'));
       writer.connection.exec('BEGIN IMMEDIATE');
       writer.connection
         .prepare(
@@ -75,7 +57,7 @@ describe('hoga db backup', () => {
       });
       // the writer was not stopped: it commits what it held open, and writes on
       writer.connection.exec('COMMIT');
-      writer.orders.recordIntent(order('after-1'));
+      writer.orders.recordIntent(limitBuyIntent('after-1'));
       expect(statSync(target).mode & 0o777).toBe(0o600);
       expect(readdirSync(join(dir, 'backups'))).toEqual(['hoga-2026-11-30.sqlite']);
       const copy = HogaDatabase.open(target, { readonly: true });

@@ -17,10 +17,10 @@ import {
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Decimal } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import { describe, expect, it } from 'vitest';
 import { envWithoutHoga, HOGA_BIN, hoga, nodeForAnyUser } from '../../hoga-process.test-helper.js';
+import { limitBuyIntent } from './db-rows.test-helper.js';
 import { sweepReadCopies } from './read-copies.js';
 
 const NOBODY = 65534;
@@ -51,21 +51,7 @@ function theirDatabase(orders: number): string {
   const db = HogaDatabase.open(file);
   db.durableTransaction(() => {
     for (let i = 0; i < orders; i++) {
-      db.orders.recordIntent({
-        clientOrderId: `o-${i}`,
-        strategyId: 'sma',
-        mode: 'paper',
-        symbol: '005930',
-        market: 'KR',
-        currency: 'KRW',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        timeInForce: 'DAY',
-        price: new Decimal('72100'),
-        quantity: new Decimal('10'),
-        amount: null,
-        createdAt: 1_764_000_000_000 + i,
-      });
+      db.orders.recordIntent(limitBuyIntent(`o-${i}`, 'paper', 1_764_000_000_000 + i));
     }
   });
   db.close();

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hoga } from '../../hoga-process.test-helper.js';
 import { withFailure } from './db-io.js';
 import { withExisting } from './db-listing.js';
+import { limitBuyIntent } from './db-rows.test-helper.js';
 
 let dir: string;
 let file: string;
@@ -23,24 +24,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function order(clientOrderId: string) {
-  return {
-    clientOrderId,
-    strategyId: 'sma',
-    mode: 'live' as const,
-    symbol: '005930',
-    market: 'KR' as const,
-    currency: 'KRW' as const,
-    side: 'BUY' as const,
-    orderType: 'LIMIT' as const,
-    timeInForce: 'DAY' as const,
-    price: new Decimal('72100'),
-    quantity: new Decimal('10'),
-    amount: null,
-    createdAt: 1_764_000_000_000,
-  };
-}
-
 describe('hoga db read commands on a file being written', () => {
   it('read one snapshot from the first read to the end of the command', () => {
     const writer = HogaDatabase.open(file);
@@ -48,10 +31,10 @@ describe('hoga db read commands on a file being written', () => {
     const io = withFailure({ out: () => {}, err: (t) => errors.push(t), fail: () => {} });
     const seen: string[][] = [];
     try {
-      writer.orders.recordIntent(order('before-1'));
+      writer.orders.recordIntent(limitBuyIntent('before-1'));
       withExisting({ db: file }, io, (db) => {
         seen.push(db.orders.list({}).map((o) => o.clientOrderId));
-        writer.orders.recordIntent(order('meanwhile-1'));
+        writer.orders.recordIntent(limitBuyIntent('meanwhile-1'));
         writer.fills.record({
           orderId: writer.orders.get('meanwhile-1')?.id ?? 0,
           brokerOrderId: null,
@@ -78,7 +61,7 @@ describe('hoga db read commands on a file being written', () => {
   it('answer while a writer holds a write transaction open, and the writer commits after', async () => {
     const writer = HogaDatabase.open(file);
     try {
-      writer.orders.recordIntent(order('committed-1'));
+      writer.orders.recordIntent(limitBuyIntent('committed-1'));
       writer.connection.exec('BEGIN IMMEDIATE');
       writer.connection
         .prepare(
