@@ -203,7 +203,7 @@ function showProgress(event: DownloadProgress, interval: string, tty: boolean): 
 /**
  * Opens the candle database for reading: `--db`, else `HOGA_DB`, else, with no broker configured,
  * the embedded simulator's file (where `hoga data download` and `hoga backtest` put its candles),
- * else `./data/hoga.sqlite`.
+ * else `./data/hoga.sqlite`. Every read until `close()` sees one snapshot of the file.
  *
  * @throws {@link SchemaVersionError} for a file without a candle cache (written by an older hoga)
  */
@@ -219,7 +219,9 @@ export function openExisting(db: string | undefined, command: string): ReadingDa
   if (file !== ':memory:' && statSync(file).isDirectory()) {
     throw usageError(`${file} is a directory: give --db the path of a database file`, command);
   }
-  const reading = openForReading(file);
+  // one snapshot: the series listed and the candles read for them of one moment, while a
+  // download or a backtest writes candles
+  const reading = openForReading(file, { snapshot: true });
   const tables = reading.db.connection
     .prepare(
       "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('candles', 'candle_ranges')",

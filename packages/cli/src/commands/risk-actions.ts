@@ -167,7 +167,7 @@ export async function riskStatus(flags: RiskFlags): Promise<void> {
   let reading: { readonly db: HogaDatabase; close(): void } | undefined;
   try {
     const clock = await riskClock(flags);
-    reading = file === ':memory:' ? { db: HogaDatabase.open(file), close() {} } : openForReading(file);
+    reading = openRiskStore(file);
     const persistence = new StoreTradingStatePersistence(reading.db, flags.mode ?? 'live');
     printStates(flags, persistence, clock.nowMs(), scopesOf(flags).map(scopeKey));
   } catch (error) {
@@ -175,6 +175,18 @@ export async function riskStatus(flags: RiskFlags): Promise<void> {
   } finally {
     reading?.close();
   }
+}
+
+/**
+ * Opens the store `risk status` reads, read-only and in one snapshot (every scope's state as of the
+ * first read, whatever a running engine commits meanwhile): `:memory:` as an empty store.
+ *
+ * @param file - the database file
+ */
+export function openRiskStore(file: string): { readonly db: HogaDatabase; close(): void } {
+  return file === ':memory:'
+    ? { db: HogaDatabase.open(file), close() {} }
+    : openForReading(file, { snapshot: true });
 }
 
 /**
