@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import {
   HogaDatabase,
+  liveRuns,
   type OrderQuery,
   resolveDatabasePath,
   StoreError,
@@ -26,6 +27,7 @@ import {
   orderDecimalsJson,
   orderJson,
 } from './db-rows.js';
+import { runningOnIt } from './db-runs-delete.js';
 
 /** Flags common to every `db` command. */
 export interface DbFlags {
@@ -102,7 +104,10 @@ export function dbInfo(flags: DbInfoFlags, io: DbCommandIo): void {
   });
 }
 
-/** `db migrate`: creates the file when missing, else brings it to the latest schema. */
+/**
+ * `db migrate`: creates the file when missing, else brings it to the latest schema; refused (exit 2)
+ * while a run of this machine is running on the file.
+ */
 export function dbMigrate(flags: DbFlags, io: DbCommandIo): void {
   const file = resolveDatabasePath(flags.db);
   guard(io, () => {
@@ -114,6 +119,14 @@ export function dbMigrate(flags: DbFlags, io: DbCommandIo): void {
     }
     const db = HogaDatabase.open(file, { migrate: false });
     try {
+      // a migration rewrites tables in one write transaction, under a running run's statements
+      const writing = liveRuns(db.connection);
+      if (writing.length > 0) {
+        throw new CliError(
+          `did not migrate ${file}: ${runningOnIt(writing)}, and a migration holds the file's write lock while it rewrites tables under it, its writes, orders included, waiting or failing meanwhile: run hoga db migrate again once ${writing.length === 1 ? 'it has' : 'they have'} stopped`,
+          ExitCode.USAGE,
+        );
+      }
       const { from, to } = db.migrate();
       if (flags.json === true) io.out(`${JSON.stringify({ file, from, to })}\n`);
       else

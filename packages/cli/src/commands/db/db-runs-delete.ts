@@ -15,6 +15,7 @@ import {
   type BacktestRemoval,
   backtestRunsStartedBefore,
   HogaDatabase,
+  type LiveRun,
   liveBacktestProcess,
   liveRuns,
   type RemovedBacktestRows,
@@ -36,6 +37,12 @@ export interface DbRunsDeleteFlags {
   /** KST date `YYYY-MM-DD`: with `deleteBacktests`, the backtests started before its start. */
   readonly before?: string;
   readonly vacuum?: boolean;
+}
+
+/** `run paper-1 (paper, process 4242), run live-1 (live, process 4243) are running on it`. */
+export function runningOnIt(writing: readonly LiveRun[]): string {
+  const runs = writing.map((r) => `run ${r.runId} (${r.kind}, process ${r.process.pid})`).join(', ');
+  return `${runs} ${writing.length === 1 ? 'is' : 'are'} running on it`;
 }
 
 /** Whether `db runs` was asked to delete (or vacuum) rather than list. */
@@ -249,7 +256,7 @@ export function dbRunsDelete(
       );
       io.failure(
         [
-          `did not vacuum ${file}: ${writing.map((r) => `run ${r.runId} (${r.kind}, process ${r.process.pid})`).join(', ')} ${writing.length === 1 ? 'is' : 'are'} running on it, and VACUUM holds the file's write lock for its whole length (minutes on a large file), its writes, orders included, waiting or failing meanwhile: run hoga db runs --vacuum again once ${writing.length === 1 ? 'it has' : 'they have'} stopped`,
+          `did not vacuum ${file}: ${runningOnIt(writing)}, and VACUUM holds the file's write lock for its whole length (minutes on a large file), its writes, orders included, waiting or failing meanwhile: run hoga db runs --vacuum again once ${writing.length === 1 ? 'it has' : 'they have'} stopped`,
         ],
         2,
       );
