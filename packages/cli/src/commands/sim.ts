@@ -55,7 +55,7 @@ export function outsideCalendars(date: string): string | null {
 /**
  * Registers `hoga sim`: starts the broker simulator, prints exactly one line
  * `listening on <url>` once it accepts requests, and stops cleanly on SIGINT or SIGTERM (a second
- * one quits at once).
+ * one quits at once); one that comes while it starts stops it before that line, exit 130 (143).
  */
 export function registerSimCommands(program: Command): void {
   program
@@ -90,23 +90,29 @@ export function registerSimCommands(program: Command): void {
       'JSON file of holidays and special sessions to declare ({holidays, specialSessions}, as the start option calendar)',
     )
     .action(async (flags: SimFlags) => {
-      const sim = await start(flags);
       // Ctrl-C or SIGTERM closes the server (the state saved with --state), exit 0; a second one
-      // quits at once, exit 130 (SIGTERM 143). The listener stays until the process ends, and is in
-      // place before the line a supervisor waits for (before, a signal sent on it found none yet
-      // and killed the process by the signal).
-      listenForInterrupts({
+      // quits at once, exit 130 (SIGTERM 143). The listener is in place before the simulator is
+      // imported and started (before, a signal meanwhile, bin/hoga.js's start-up handler released,
+      // found none and killed the process by the signal), stays until the process ends, and so is
+      // there before the line a supervisor waits for.
+      let sim: SimulatorHandle | undefined;
+      const interrupts = listenForInterrupts({
         quitMessage: 'hoga sim: interrupted again: stopping at once',
         onFirst: () => {
-          sim.close().then(
-            () => process.exit(0),
-            (error: unknown) => {
-              process.stderr.write(`hoga sim: error while stopping: ${String(error)}\n`);
-              process.exit(1);
-            },
-          );
+          if (sim !== undefined) closeAndExit(sim, 0);
         },
       });
+      const started = await start(flags);
+      // one turn of the event loop: a signal that came while the code loaded (the main thread
+      // waiting without running JavaScript) is handled now, before the line, not after it
+      await new Promise<void>((done) => setImmediate(done));
+      if (interrupts.signal.aborted) {
+        // interrupted while it started: closed before it listens for anyone (state saved)
+        process.stderr.write('hoga sim: interrupted during start-up: stopped before it listened\n');
+        closeAndExit(started, interrupts.exitCode);
+        return;
+      }
+      sim = started;
       console.log(`listening on ${sim.url}`);
       if (sim.resumedAt !== null) {
         process.stderr.write(
@@ -123,6 +129,17 @@ export function registerSimCommands(program: Command): void {
         );
       }
     });
+}
+
+/** Closes the simulator (its state saved with --state), then exits with `code` (1 if closing failed). */
+function closeAndExit(sim: SimulatorHandle, code: number): void {
+  sim.close().then(
+    () => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`hoga sim: error while stopping: ${String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }
 
 async function start(flags: SimFlags): Promise<SimulatorHandle> {
