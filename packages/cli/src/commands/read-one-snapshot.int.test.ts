@@ -72,7 +72,7 @@ describe('commands reading a file being written', () => {
     const written = new StoreTradingStatePersistence(writer, 'live');
     const entry = {
       state: 'HALTED',
-      source: 'MANUAL',
+      source: 'manual',
       reason: 'by hand',
       sinceMs: 1,
       untilMs: null,
