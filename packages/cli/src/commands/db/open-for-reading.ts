@@ -1,15 +1,16 @@
 /**
  * Opens a database for reading only, also one the user may read but not write. SQLite cannot read a
  * WAL-mode file whose directory the reader may not write (it needs the `-shm` file); then the file
- * (and its `-wal`, if any) is copied to a private temporary directory, read there, and removed on
- * close; a copy whose process was killed before is removed by the next one made (`read-copies.ts`).
+ * (and its `-wal`, if any) is copied to a private temporary directory (copied again if a checkpoint
+ * changed it meanwhile: `copy-database.ts`), read there, and removed on close; a copy whose process was killed before is removed by the next one made (`read-copies.ts`).
  * Nothing is ever written next to the user's file.
  *
  * @module
  */
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { HogaDatabase } from '@hoga/store';
+import { copyDatabase } from './copy-database.js';
 import { makeReadCopyDir } from './read-copies.js';
 
 /** A database opened for reading, and how to let go of it. */
@@ -68,8 +69,8 @@ function open(file: string): ReadingDatabase {
   const dir = makeReadCopyDir();
   try {
     const copy = join(dir, 'copy.sqlite');
-    copyFileSync(file, copy);
-    if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`);
+    // both files of one moment, whatever another process writes meanwhile (copy-database.ts)
+    copyDatabase(file, copy);
     const db = HogaDatabase.open(copy, { migrate: false, readonly: true });
     return {
       db,
