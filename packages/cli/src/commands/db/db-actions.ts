@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import {
   HogaDatabase,
+  LATEST_SCHEMA_VERSION,
   liveRuns,
   type OrderQuery,
   resolveDatabasePath,
@@ -105,8 +106,8 @@ export function dbInfo(flags: DbInfoFlags, io: DbCommandIo): void {
 }
 
 /**
- * `db migrate`: creates the file when missing, else brings it to the latest schema; refused (exit 2)
- * while a run of this machine is running on the file.
+ * `db migrate`: creates the file when missing, else brings it to the latest schema; a migration is
+ * refused (exit 2) while a run of this machine is running on the file.
  */
 export function dbMigrate(flags: DbFlags, io: DbCommandIo): void {
   const file = resolveDatabasePath(flags.db);
@@ -119,8 +120,10 @@ export function dbMigrate(flags: DbFlags, io: DbCommandIo): void {
     }
     const db = HogaDatabase.open(file, { migrate: false });
     try {
-      // a migration rewrites tables in one write transaction, under a running run's statements
-      const writing = liveRuns(db.connection);
+      // a migration rewrites tables in one write transaction, under a running run's statements (a
+      // run of an older hoga still at work on the file it opened); a file already at this schema
+      // is not touched: said up to date, whoever runs on it (a script's migrate before each start)
+      const writing = db.schemaVersion < LATEST_SCHEMA_VERSION ? liveRuns(db.connection) : [];
       if (writing.length > 0) {
         throw new CliError(
           `did not migrate ${file}: ${runningOnIt(writing)}, and a migration holds the file's write lock while it rewrites tables under it, its writes, orders included, waiting or failing meanwhile: run hoga db migrate again once ${writing.length === 1 ? 'it has' : 'they have'} stopped`,
