@@ -81,7 +81,9 @@ export function registerDbCommands(program: Command, io: DbCommandIo = processIo
     .option('--no-integrity', 'skip PRAGMA integrity_check')
     .action((flags) => dbInfo(flags, io));
   db.command('migrate')
-    .description('create the database, or upgrade it to the latest schema in place')
+    .description(
+      'create the database, or upgrade it to the latest schema in place (refused while a run of this machine is running on it; hoga db backup first)',
+    )
     .option('--db <file>', DB_HELP)
     .option('--json', 'print JSON')
     .action((flags) => dbMigrate(flags, io));
