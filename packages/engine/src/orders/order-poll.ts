@@ -1,7 +1,8 @@
 /**
  * One order poll of the order manager: the open orders, the newest closed pages since the last
- * poll (one store transaction for all their reports), the detail of owned open orders that neither
- * list showed (a few per poll, in turn), then a check of every command whose answer was lost, and
+ * poll and the detail of owned open orders that neither list showed (those of a logical order the
+ * lists show another broker order of, and a few more per poll, in turn), their reports counted in
+ * one store transaction, then a check of every command whose answer was lost, and
  * of the positions against the holdings (every `positionCheckMs`, and while a symbol is barred, the
  * barred ones every `barredRecheckMs`). The orders and commands of strategies another live run
  * works are left to that run ({@link OrderOwnership}).
@@ -54,10 +55,13 @@ export class OrderPoller {
     // commands whose answer (or rows) the store could not take are stored first: their orders are
     // then theirs to look for, not orders from another channel
     this.m.markUnstored();
-    this.m.applyRecords(seen.values());
     const ownership = this.m.ownership;
     const others = ownership.others();
-    await this.readMissing(seen, ownership, others);
+    // the details read with the lists, in one batch: an original REPLACED since the last poll (on
+    // no list once older than the closed pages) is counted with its replacement, and before it
+    const details = await this.readMissing(seen, ownership, others);
+    this.m.applyRecords([...seen.values(), ...details.records]);
+    if (details.failure !== null) throw details.failure.error;
     this.resolver.remember(seen.values());
     // Commands being sent by this process wait for their answer; the rest (lost answers, and
     // commands a crash interrupted) are looked for, but those another run is sending or looks for,
@@ -88,32 +92,49 @@ export class OrderPoller {
   }
 
   /**
-   * Reads the detail of owned open orders that neither list showed (a few per poll). One the
-   * broker answers 404 for in `minChecks` reads over at least `unknownAfterMs` is ended
-   * ({@link OrderReports.endMissing}): a single 404 may be a detail read that lags a create.
+   * Reads the detail of owned open orders that neither list showed: every one of a logical order
+   * another broker order of which the lists show (an original `REPLACED` since, whose replacement
+   * is listed: its last fills are counted before the replacement's; a modify made since the last
+   * poll, so a few at most), then `maxDetailReads` of the rest, in turn. One the broker answers 404
+   * for in `minChecks` reads over at least `unknownAfterMs` is ended
+   * ({@link OrderReports.endMissing}): a single 404 may be a detail read that lags a create. A read
+   * that fails otherwise stops the reads: what was read is counted, then the poll fails with it.
    */
   private async readMissing(
     seen: ReadonlyMap<string, OrderRecord>,
     ownership: OrderOwnership,
     others: ReadonlySet<string>,
-  ): Promise<void> {
+  ): Promise<{ records: OrderRecord[]; failure: { error: unknown } | null }> {
+    const records: OrderRecord[] = [];
     const missing = this.m.store
       .openExecutions()
       .filter((e) => !seen.has(e.brokerOrderId) && !ownership.leaves(e.clientOrderId, others));
     for (const id of this.notFound.keys()) if (seen.has(id)) this.notFound.delete(id);
-    if (missing.length === 0) return;
-    const count = Math.min(missing.length, this.m.options.maxDetailReads);
-    for (let i = 0; i < count; i++) {
-      const execution = missing[(this.detailCursor + i) % missing.length] as StoredExecution;
+    if (missing.length === 0) return { records, failure: null };
+    const listed = new Set(
+      [...this.m.store.executionsById([...seen.keys()]).values()].map((e) => e.clientOrderId),
+    );
+    const chained = missing.filter((e) => listed.has(e.clientOrderId));
+    const rest = missing.filter((e) => !listed.has(e.clientOrderId));
+    const turn = Math.min(rest.length, this.m.options.maxDetailReads);
+    const reads = [
+      ...chained,
+      ...Array.from(
+        { length: turn },
+        (_, i) => rest[(this.detailCursor + i) % rest.length] as StoredExecution,
+      ),
+    ];
+    this.detailCursor += turn;
+    for (const execution of reads) {
       try {
-        this.m.applyRecord(await this.m.gateway.getOrder(execution.brokerOrderId, POLL));
+        records.push(await this.m.gateway.getOrder(execution.brokerOrderId, POLL));
         this.notFound.delete(execution.brokerOrderId);
       } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error;
+        if (!(error instanceof NotFoundError)) return { records, failure: { error } };
         this.noteNotFound(execution);
       }
     }
-    this.detailCursor += count;
+    return { records, failure: null };
   }
 
   private noteNotFound(execution: StoredExecution): void {

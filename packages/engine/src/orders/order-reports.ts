@@ -58,7 +58,9 @@ export class OrderReports {
    * Counts many broker reports in one store transaction (one commit per poll, not per fill); the
    * orders placed elsewhere among them are adopted first (their rows are written durably), and the
    * events go out after the commit (`flush`), so a strategy reacting to them never writes inside
-   * it. Reports an unsettled command may own are deferred. Returns how many were counted.
+   * it. The broker orders of one logical order are counted in the order they were placed
+   * ({@link inChainOrder}): an original's last fills go out before its replacement's, whichever list
+   * showed which. Reports an unsettled command may own are deferred. Returns how many were counted.
    *
    * @param records - the reports
    * @param unresolved - the unsettled commands
@@ -88,7 +90,7 @@ export class OrderReports {
       }
       counted.push([record, owned]);
     }
-    this.countAll(counted, hold);
+    this.countAll(inChainOrder(counted), hold);
     return counted.length;
   }
 
@@ -256,4 +258,30 @@ export class OrderReports {
   settleLogical(clientOrderId: string, record?: OrderRecord): void {
     this.sink.emit(this.factory.settle(clientOrderId, record));
   }
+}
+
+/**
+ * The reports of a batch with those of one logical order together, at the place of its first one,
+ * and among them by `orderedAt` (stable: one order's reports keep their order). A modify ends the
+ * original `REPLACED` and places its replacement, so every fill of an original is older than every
+ * fill of its replacement (a cancel's record, placed by the cancel, has none); a poll reads the
+ * replacement in the OPEN list before the original on the CLOSED pages or in a detail read, and
+ * counted so, its fill went out first (`replacement-fill-order.int.test.ts`).
+ *
+ * @param counted - the batch's reports with their stored broker orders
+ */
+export function inChainOrder<T extends readonly [OrderRecord, StoredExecution]>(counted: readonly T[]): T[] {
+  const group = new Map<string, number>();
+  for (const [, owned] of counted)
+    if (!group.has(owned.clientOrderId)) group.set(owned.clientOrderId, group.size);
+  const rank = (entry: T): number => group.get(entry[1].clientOrderId) ?? 0;
+  return counted
+    .map((entry, index) => ({ entry, index }))
+    .sort(
+      (a, b) =>
+        rank(a.entry) - rank(b.entry) ||
+        a.entry[0].orderedAt.toMillis() - b.entry[0].orderedAt.toMillis() ||
+        a.index - b.index,
+    )
+    .map((x) => x.entry);
 }
