@@ -82,12 +82,7 @@ export { type EquityPoint, Portfolio, StrategyPortfolio } from './portfolio/port
 export { type CurrencyTotals, StrategyBook } from './portfolio/strategy-book.js';
 // Risk module (issue 12)
 export { AccountInfoProvider, type AccountInfoSource } from './risk/account-info-provider.js';
-export {
-  BrokerMarketView,
-  type MarketInfoSource,
-  type MarketViewAges,
-  needsPrerequisite,
-} from './risk/broker-market-view.js';
+export { BrokerMarketView, type MarketViewAges, needsPrerequisite } from './risk/broker-market-view.js';
 export {
   type BrokerRulesInput,
   checkBrokerRules,
@@ -116,6 +111,7 @@ export {
 } from './risk/guards/throttle-guards.js';
 export { type IntentFields, intentFields } from './risk/intent-fields.js';
 export { type StoredCalendars, storedCalendarsOf } from './risk/market-calendars.js';
+export type { MarketInfoSource } from './risk/market-info-source.js';
 export { RiskBook, type RiskOrder, type RiskView } from './risk/risk-book.js';
 export {
   DEFAULT_STRATEGY_LIMITS,

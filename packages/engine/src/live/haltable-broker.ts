@@ -4,7 +4,7 @@
  * @module
  */
 import type { AccountInfoSource } from '../risk/account-info-provider.js';
-import type { MarketInfoSource, ReadOptions } from '../risk/broker-market-view.js';
+import type { MarketInfoSource, ReadOptions } from '../risk/market-info-source.js';
 import type { PriorCloseSource } from '../risk/prior-closes.js';
 import { withLinkedSignal } from './linked-signal.js';
 

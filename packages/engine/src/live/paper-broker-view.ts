@@ -9,7 +9,7 @@
  */
 import type { Ledger } from '@hoga/broker-model';
 import type { AccountInfoSource } from '../risk/account-info-provider.js';
-import type { MarketInfoSource } from '../risk/broker-market-view.js';
+import type { MarketInfoSource } from '../risk/market-info-source.js';
 import type { PriorCloseSource } from '../risk/prior-closes.js';
 
 /**

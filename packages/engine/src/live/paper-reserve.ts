@@ -30,7 +30,8 @@
 import type { BrokerClient } from '@hoga/connector';
 import { type OrderIntent, OrderSide, OrderType } from '@hoga/core';
 import type { MarkBook } from '../portfolio/mark-book.js';
-import { type BrokerMarketView, MAX_SYMBOLS_PER_PRICES_CALL } from '../risk/broker-market-view.js';
+import type { BrokerMarketView } from '../risk/broker-market-view.js';
+import { MAX_SYMBOLS_PER_PRICES_CALL } from '../risk/market-info-source.js';
 import type { RiskVerdict } from '../risk/risk-gate.js';
 
 /** The denial code of a paper market buy with no price to hold it at (the risk module's for missing market data). */

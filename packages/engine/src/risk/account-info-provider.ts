@@ -9,8 +9,8 @@
 import type { ReservingOrder } from '@hoga/broker-model';
 import { reservedCash, reservedShares } from '@hoga/broker-model';
 import type { Clock, Currency, Decimal } from '@hoga/core';
-import type { ReadOptions } from './broker-market-view.js';
 import type { FundsView } from './broker-rules-check.js';
+import type { ReadOptions } from './market-info-source.js';
 
 /** The two ORDER_INFO reads (the connector's `BrokerClient` has them, rate-limited in its ORDER_INFO bucket). */
 export interface AccountInfoSource {

@@ -6,7 +6,8 @@
 import { startSimulator } from '@hoga/simulator';
 import { describe, expect, it } from 'vitest';
 import { KR_OPEN, simClient, simClock } from '../orders/live-fixture.test-helper.js';
-import { BrokerMarketView, MAX_SYMBOLS_PER_PRICES_CALL } from './broker-market-view.js';
+import { BrokerMarketView } from './broker-market-view.js';
+import { MAX_SYMBOLS_PER_PRICES_CALL } from './market-info-source.js';
 
 const WATCHED = 120;
 

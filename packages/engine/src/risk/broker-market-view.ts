@@ -37,13 +37,6 @@ import {
 import { chunked, type MarketInfoSource, type ReadOptions } from './market-info-source.js';
 import { notOlder, type StampedPrice } from './stamped-price.js';
 
-// the view's reads, where its users have always found them
-export {
-  MAX_SYMBOLS_PER_PRICES_CALL,
-  type MarketInfoSource,
-  type ReadOptions,
-} from './market-info-source.js';
-
 /** How long each kind of data is kept before `prepare` re-reads it, ms. */
 export interface MarketViewAges {
   /** Instruments (the daily price limits are read once per KST day). */

@@ -5,7 +5,7 @@
  * @module
  */
 import type { BrokerClient } from '@hoga/connector';
-import type { MarketInfoSource } from './broker-market-view.js';
+import type { MarketInfoSource } from './market-info-source.js';
 
 /** The simulator's client as a view's source, noting each calendar read (market and date asked). */
 export function recording(client: BrokerClient): { source: MarketInfoSource; reads: string[] } {

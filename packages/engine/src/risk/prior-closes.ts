@@ -12,7 +12,7 @@
  */
 import { type Decimal, KST_ZONE, type Logger } from '@hoga/core';
 import { DateTime } from 'luxon';
-import type { ReadOptions } from './broker-market-view.js';
+import type { ReadOptions } from './market-info-source.js';
 import type { RiskBook } from './risk-book.js';
 import { isoKst, tradingDayStartMs } from './valuation.js';
 

@@ -14,7 +14,7 @@ import { type SchedulerLike, type Subscription, timer } from 'rxjs';
 import type { ExecutionVenue } from '../venue/execution-venue.js';
 import type { AccountInfoSource } from './account-info-provider.js';
 import type { BarDayPnl } from './bar-day-pnl.js';
-import type { MarketInfoSource, ReadOptions } from './broker-market-view.js';
+import type { MarketInfoSource, ReadOptions } from './market-info-source.js';
 import { type PriorClose, type PriorCloseSource, seedPriorCloses } from './prior-closes.js';
 import type { MarkSource, RiskEngineOptions } from './risk-engine-options.js';
 import { createRiskModule, type RiskModule } from './risk-module.js';
