@@ -69,46 +69,23 @@ describe('Ctrl-C while the bundle is still loading', () => {
     );
   }, 60_000);
 
-  it('hoga order buy: says nothing was done, exit 130', async () => {
-    const run = await interruptedWhileLoading([
-      'order',
-      'buy',
-      '005930',
-      '1',
-      '--limit',
-      '60000',
-      ...simFlags(sim.url),
-      '--db',
-      join(dir, 'order.sqlite'),
-    ]);
+  /** `hoga order buy` of one 005930 at 60,000 into `db`, interrupted by `signal` while it loads. */
+  async function orderBuyInterrupted(db: string, signal: NodeJS.Signals) {
+    const args = ['order', 'buy', '005930', '1', '--limit', '60000', ...simFlags(sim.url)];
+    const run = await interruptedWhileLoading([...args, '--db', join(dir, db)], signal);
     expect(run.signal).toBeNull();
-    expect(run.code).toBe(130);
     expect(run.err).toContain(
       'hoga order: interrupted during start-up, before the command ran: nothing was done\n',
     );
     expect(sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
+    return run.code;
+  }
+
+  it('hoga order buy: says nothing was done, exit 130', async () => {
+    expect(await orderBuyInterrupted('order.sqlite', 'SIGINT')).toBe(130);
   }, 60_000);
 
   it('SIGTERM while it loads: the same words, exit 143 (before: killed by the signal without a word)', async () => {
-    const run = await interruptedWhileLoading(
-      [
-        'order',
-        'buy',
-        '005930',
-        '1',
-        '--limit',
-        '60000',
-        ...simFlags(sim.url),
-        '--db',
-        join(dir, 'term.sqlite'),
-      ],
-      'SIGTERM',
-    );
-    expect(run.signal).toBeNull();
-    expect(run.code).toBe(143);
-    expect(run.err).toContain(
-      'hoga order: interrupted during start-up, before the command ran: nothing was done\n',
-    );
-    expect(sim.counters().requestsByGroup.ORDER ?? 0).toBe(0);
+    expect(await orderBuyInterrupted('term.sqlite', 'SIGTERM')).toBe(143);
   }, 60_000);
 });
