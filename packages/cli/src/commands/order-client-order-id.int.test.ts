@@ -117,7 +117,8 @@ describe('hoga order buy --client-order-id run twice', () => {
 describe('hoga order buy --client-order-id run again after the first lost its answer', () => {
   it('finds the order the first run placed, under its key, and places no second one', async () => {
     const { sim, db } = await setup(true, 1);
-    const environment = env(sim, db);
+    // the first run's retries of the lost create back off 20, 40, 80, 160 ms (not 1, 2, 4, 8 s)
+    const environment = { ...env(sim, db), HOGA_BACKOFF_BASE_MS: '20' };
     // every answer to a create is lost (the broker commits it, then the connection drops), as
     // long as the first run tries
     sim.injectFault({ kind: 'drop-after-commit', path: '/api/v1/orders', method: 'POST', count: 1000 });

@@ -75,9 +75,11 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
   const accountSeq = flags.accountSeq ?? flags.account ?? env.HOGA_ACCOUNT_SEQ;
   const timeoutMs = Math.round((flags.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
   const settings = connectionSettings(flags, env);
+  const backoffBaseMs = backoffBaseOf(env);
   const config = parseConnectorConfig({
     ...settings,
     ...(accountSeq ? { accountSeq } : {}),
+    ...(backoffBaseMs === undefined ? {} : { backoffBaseMs }),
     requestTimeoutMs: Math.max(1, Math.min(10_000, timeoutMs)),
     retryUnreachable: false,
   });
@@ -102,6 +104,24 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
       database?.close();
     },
   };
+}
+
+/**
+ * `HOGA_BACKOFF_BASE_MS`: the first step of the retry back-off (the connector's 1 s, then 2 s, 4 s,
+ * ..., unless set); a test sets it small so that retries it waits out take milliseconds.
+ *
+ * @throws {@link CliError} (exit 2) when it is not a whole number of milliseconds above 0
+ */
+function backoffBaseOf(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.HOGA_BACKOFF_BASE_MS ?? '';
+  if (raw === '') return undefined;
+  if (!/^[1-9]\d{0,6}$/.test(raw)) {
+    throw new CliError(
+      `HOGA_BACKOFF_BASE_MS is ${JSON.stringify(raw)}: expected a whole number of milliseconds from 1 to 9999999 (or leave it unset for 1000)`,
+      ExitCode.USAGE,
+    );
+  }
+  return Number(raw);
 }
 
 /**
