@@ -8,8 +8,11 @@ import { type SimFixture, startFixture } from './simulator-fixture.js';
 
 let fx: SimFixture;
 
+/** 09:04:58 KST: inside the 09:00–09:10 peak window of ORDER_INFO. */
+const START = '2026-11-23T09:04:58.000+09:00';
+
 beforeAll(async () => {
-  fx = await startFixture({ rateLimit: true, start: '2026-11-23T09:04:58.000+09:00' });
+  fx = await startFixture({ rateLimit: true, start: START });
 });
 afterAll(async () => {
   await fx.close();
@@ -21,12 +24,12 @@ const ROUNDS = 10;
 /** One token cache for the siblings: clients of one client id must share one token (spec). */
 const siblingTokens = new MemoryTokenCache();
 
-function sibling(tokenCache: MemoryTokenCache = siblingTokens): BrokerClient {
+function sibling(tokenCache: MemoryTokenCache = siblingTokens, on: SimFixture = fx): BrokerClient {
   return new BrokerClient({
     clock: fx.clock,
     tokenCache,
     config: {
-      baseUrl: fx.sim.url,
+      baseUrl: on.sim.url,
       clientId: 'sim-client',
       clientSecret: 'sim-secret',
       accountSeq: 1,
@@ -47,27 +50,31 @@ describe('rate limits against the simulator with its limits on', () => {
         stdio: 'ignore',
       },
     );
+    // Two simulators (the same market, limits on), taken in turn: each round's server has had a
+    // whole round (at least 1.4 s) to refill its buckets (10 tokens a second), where one simulator
+    // slept 1.2 s before each round for it.
+    const spare = await startFixture({ rateLimit: true, start: START });
     const rateLimited: number[] = [];
     try {
       for (let round = 0; round < ROUNDS; round++) {
-        // Both buckets full again: the server refills 10 tokens a second.
-        await sleep(1_200);
+        const server = round % 2 === 0 ? fx : spare;
         // A fresh client each round, as a new command would be: the first ten requests are let go
-        // at once, then wait for the token issue before they actually leave. Every other round the
-        // token issue is slow, so that they leave late for sure.
-        const client = sibling(new MemoryTokenCache());
-        if (round % 2 === 1) {
-          fx.sim.injectFault({ kind: 'delay', path: '/oauth2/token', delayMs: 150, count: 1 });
+        // at once, then wait for the token issue before they actually leave. In half the rounds
+        // (each simulator's in turn) the token issue is slow, so that they leave late for sure.
+        const client = sibling(new MemoryTokenCache(), server);
+        if (round % 4 === 1 || round % 4 === 2) {
+          server.sim.injectFault({ kind: 'delay', path: '/oauth2/token', delayMs: 150, count: 1 });
         }
-        const before = fx.sim.counters().rateLimited;
+        const before = server.sim.counters().rateLimited;
         const started = Date.now();
         await Promise.all(Array.from({ length: 25 }, () => client.getOrderbook('005930')));
         expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
-        rateLimited.push(fx.sim.counters().rateLimited - before);
+        rateLimited.push(server.sim.counters().rateLimited - before);
         client.close();
       }
     } finally {
       spinner.kill();
+      await spare.close();
     }
     expect(rateLimited).toEqual(Array.from({ length: ROUNDS }, () => 0));
   }, 60_000);
