@@ -38,10 +38,16 @@ const buysThrice = join(root, 'packages/cli/test/fixtures/buys-on-bars.ts');
 /** Places nothing. */
 const placesNothing = join(root, 'packages/cli/test/fixtures/logs-each-bar.ts');
 /**
- * One symbol, its candles polled every second (the default, 5 s, brought the 3rd bar 5 s after the
- * start, the first poll bringing only the last bar): at ×120 a poll brings a bar or two.
+ * The market's speed: 240 simulated seconds a second (a 1m bar every quarter second), twice
+ * {@link FAST}: the strategies' 3rd to 7th bars come in half the real time.
  */
-const ONE_SYMBOL = ['--symbols', '005930', ...ARGS.slice(2), '--candle-poll-ms', '1000'];
+const SPEED = 2 * FAST;
+/**
+ * One symbol, its candles polled every half second (the default, 5 s, brought the 3rd bar 5 s after
+ * the start, the first poll bringing only the last bar): at ×240 a poll brings a bar or two, as a
+ * poll each second did at ×120.
+ */
+const ONE_SYMBOL = ['--symbols', '005930', ...ARGS.slice(2), '--candle-poll-ms', '500'];
 
 /** Test-only triggers that refuse a write, as a full disk would. */
 const REFUSE = {
@@ -102,7 +108,7 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
   it.each(['fills', 'ledger'] as const)(
     'refused %s write, then a crash: the ledger and the fills agree, and the restart fills the order once',
     async (which) => {
-      const { sim, db } = await setup(true, FAST);
+      const { sim, db } = await setup(true, SPEED);
       // the store file exists (migrated) before the run, with the trigger on it
       readStore(db, () => undefined);
       refuse(db, which);
@@ -134,7 +140,7 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
   );
 
   it('a refused write taken once the store takes writes again: the fill is stored, once, with the ledger', async () => {
-    const { sim, db } = await setup(true, FAST);
+    const { sim, db } = await setup(true, SPEED);
     readStore(db, () => undefined);
     refuse(db, 'fills');
     const r = start(['run', buysTwo, '--mode', 'paper', ...ONE_SYMBOL], env(sim, db));
@@ -163,7 +169,7 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
     // would be filled again after a crash, its strategy hearing of it twice. And it went on taking
     // new orders, whose events waited with the fill: the risk module, which counts the open orders
     // it has heard of, did not count them (paper-store-refusing-orders.int.test.ts)
-    const { sim, db } = await setup(true, FAST);
+    const { sim, db } = await setup(true, SPEED);
     readStore(db, () => undefined);
     refuse(db, 'fills');
     const r = start(['run', buysThrice, '--mode', 'paper', ...ONE_SYMBOL], env(sim, db));
@@ -172,7 +178,7 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
     // the 3rd order is placed, and two more bars pass: a market order fills at the next book
     // (every 100 ms) when the store takes writes. The first refused fill and every event after it
     // wait for the store: the run tells the acceptance of the orders placed before that fill only
-    // (one to three: at ×120 a candle poll can bring bars 3 to 5 together), and no fill; an order
+    // (one to three: a candle poll can bring bars 3 to 5 together), and no fill; an order
     // placed after it is denied before the paper venue
     expect(await until(r, /BuysOnBars: bar 7/, 90_000)).toBe(true);
     const accepted = () => r.out.join('').match(/ accepted /g)?.length ?? 0;
@@ -204,7 +210,7 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
   it('a new order while the store refuses writes is denied store-unavailable before the paper venue; once it takes them, orders go on', async () => {
     // before, the paper venue took the 4th and 5th bars' orders too, their events waiting with the
     // 3rd's: the risk module, which counts the open orders it has heard of, counted none of them
-    const { sim, db } = await setup(true, FAST);
+    const { sim, db } = await setup(true, SPEED);
     readStore(db, () => undefined);
     refuse(db, 'orders');
     const r = start(['run', buysThrice, '--mode', 'paper', ...ONE_SYMBOL], env(sim, db));
@@ -243,7 +249,7 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
   it('a stop while the store still refuses says so and exits 1; the session is stored stopped', async () => {
     // before: "stopped: strategies stopped, store flushed", exit 0, though the paper account's
     // fill was in neither the ledger nor hoga db fills
-    const { sim, db } = await setup(true, FAST);
+    const { sim, db } = await setup(true, SPEED);
     readStore(db, () => undefined);
     refuse(db, 'ledger');
     const r = start(['run', buysTwo, '--mode', 'paper', ...ONE_SYMBOL], env(sim, db));
@@ -273,7 +279,7 @@ describe('hoga run --mode paper: a fill the store refuses', () => {
   it('--cancel-on-stop while the store refuses: the cancel not stored is said so (not "cancel refused"), exit 1; the next run works the order again', async () => {
     // before: "still working (cancel refused, above)", though the paper venue had cancelled it and
     // no cancel was refused: only the store had not taken it
-    const { sim, db } = await setup(true, FAST);
+    const { sim, db } = await setup(true, SPEED);
     readStore(db, () => undefined);
     const args = ['run', restsBelow, '--mode', 'paper', ...ONE_SYMBOL];
     const r = start([...args, '--cancel-on-stop'], env(sim, db));
