@@ -74,6 +74,7 @@ config file or in the working directory is loaded; it never overrides a variable
 | \`HOGA_TOKEN_FILE\` | | the token cache file (default \`~/.hoga/tokens.json\`) |
 | \`HOGA_PROFILE\` | \`--profile\` | profile of \`hoga.config.json\` |
 | \`HOGA_CONFIG\` | | the config file (default: \`hoga.config.json\` here or above) |
+| \`HOGA_BACKOFF_BASE_MS\` | | first step of a broker command's retry back-off, in ms (default 1000: then 2 s, 4 s, 8 s, at most 16 s); tests set it small |
 | \`NO_COLOR\` | | no colour even on a terminal |
 
 ## Where hoga writes
