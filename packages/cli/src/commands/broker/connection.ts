@@ -112,7 +112,7 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
  *
  * @throws {@link CliError} (exit 2) when it is not a whole number of milliseconds above 0
  */
-function backoffBaseOf(env: NodeJS.ProcessEnv): number | undefined {
+export function backoffBaseOf(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env.HOGA_BACKOFF_BASE_MS ?? '';
   if (raw === '') return undefined;
   if (!/^[1-9]\d{0,6}$/.test(raw)) {
