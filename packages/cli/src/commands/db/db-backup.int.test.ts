@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { HogaDatabase } from '@hoga/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hoga, jsonFailure } from '../../hoga-process.test-helper.js';
-import { limitBuyIntent } from './db-rows.test-helper.js';
+import { limitBuyIntent, releaseWriter, writerHoldingTransaction } from './db-rows.test-helper.js';
 
 let dir: string;
 let file: string;
@@ -36,15 +36,8 @@ const sha256 = (f: string): string => createHash('sha256').update(readFileSync(f
 
 describe('hoga db backup', () => {
   it('copies a database whose writer holds an open transaction, without waiting for it or stopping it', async () => {
-    const writer = HogaDatabase.open(file);
+    const writer = writerHoldingTransaction(file);
     try {
-      writer.orders.recordIntent(limitBuyIntent('committed-1'));
-      writer.connection.exec('BEGIN IMMEDIATE');
-      writer.connection
-        .prepare(
-          "INSERT INTO strategy_state (strategy_id, key, value, updated_at) VALUES ('s', 'open', '1', 1)",
-        )
-        .run();
       const target = join(dir, 'backups', 'hoga-2026-11-30.sqlite');
       const run = await hoga(['db', 'backup', target, '--db', file, '--json']);
       expect(run.err).toBe('');
@@ -69,8 +62,7 @@ describe('hoga db backup', () => {
         copy.close();
       }
     } finally {
-      if (writer.connection.inTransaction) writer.connection.exec('ROLLBACK');
-      writer.close();
+      releaseWriter(writer);
     }
   });
 

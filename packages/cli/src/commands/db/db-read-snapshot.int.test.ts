@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hoga } from '../../hoga-process.test-helper.js';
 import { withFailure } from './db-io.js';
 import { withExisting } from './db-listing.js';
-import { limitBuyIntent } from './db-rows.test-helper.js';
+import { limitBuyIntent, releaseWriter, writerHoldingTransaction } from './db-rows.test-helper.js';
 
 let dir: string;
 let file: string;
@@ -59,15 +59,8 @@ describe('hoga db read commands on a file being written', () => {
   });
 
   it('answer while a writer holds a write transaction open, and the writer commits after', async () => {
-    const writer = HogaDatabase.open(file);
+    const writer = writerHoldingTransaction(file);
     try {
-      writer.orders.recordIntent(limitBuyIntent('committed-1'));
-      writer.connection.exec('BEGIN IMMEDIATE');
-      writer.connection
-        .prepare(
-          "INSERT INTO strategy_state (strategy_id, key, value, updated_at) VALUES ('s', 'open', '1', 1)",
-        )
-        .run();
       const orders = await hoga(['db', 'orders', '--db', file, '--json']);
       expect(orders.err).toBe('');
       expect(orders.code).toBe(0);
@@ -85,8 +78,7 @@ describe('hoga db read commands on a file being written', () => {
       writer.connection.exec('COMMIT');
       expect(writer.connection.prepare('SELECT count(*) AS n FROM strategy_state').get()).toEqual({ n: 1 });
     } finally {
-      if (writer.connection.inTransaction) writer.connection.exec('ROLLBACK');
-      writer.close();
+      releaseWriter(writer);
     }
   });
 });
