@@ -1,94 +1,31 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
-import { HogaDatabase, RunRepository } from '@hoga/store';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
-import { hoga as hogaBin, signalWhenStderrShows, simFlags } from '../hoga-process.test-helper.js';
+import { hoga as hogaBin } from '../hoga-process.test-helper.js';
+import { FROM, TO, useBacktestCli } from './backtest-cli-fixture.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
 import { cachedBars, hogaBacktest as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
 
-const THROWS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'throws-in-on-bar.ts');
-const THROWS_IN_CONSTRUCTOR = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'throws-in-constructor.ts');
 const LOGS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'logs-fills.ts');
-const SLOW = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'waits-each-bar.ts');
 const SYMBOLS = ['005930', 'AAPL'];
-const FROM = '2025-01-01';
-const TO = '2025-12-31';
 
-let sim: SimulatorHandle;
-let dir: string;
-let db: string;
-let connection: string[];
-
-beforeAll(async () => {
-  // the candles endpoint at 100 a second, announced in X-RateLimit-Limit, which hoga follows: the
-  // minute runs' downloads waited at the spec's 5 a second
-  sim = await startSimulator({
-    port: 0,
-    rateLimits: { MARKET_DATA_CHART: { perSecond: 100, peakPerSecond: null } },
-  });
-  dir = mkdtempSync(join(tmpdir(), 'hoga-backtest-int-'));
-  db = join(dir, 'hoga.sqlite');
-  connection = [...simFlags(sim.url), '--db', db];
-});
-afterAll(async () => {
-  await sim.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/**
- * The arguments of a daily backtest of `strategy` (default the SMA crossover) over `symbols`
- * (default 005930) from `from` to `to` (default 2025), with `extra` flags, on the simulator and
- * the test's database.
- */
-function backtestArgs(
-  o: {
-    strategy?: string;
-    symbols?: readonly string[];
-    from?: string;
-    to?: string;
-    extra?: readonly string[];
-  } = {},
-): string[] {
-  return [
-    o.strategy ?? SMA,
-    '--symbols',
-    (o.symbols ?? ['005930']).join(','),
-    '--interval',
-    '1d',
-    '--from',
-    o.from ?? FROM,
-    '--to',
-    o.to ?? TO,
-    ...(o.extra ?? []),
-    ...connection,
-  ];
-}
-
-/** Opens the test's database for `read`, and closes it. */
-function readStore<T>(read: (database: HogaDatabase, runs: RunRepository) => T): T {
-  const database = HogaDatabase.open(db);
-  try {
-    return read(database, new RunRepository(database.connection));
-  } finally {
-    database.close();
-  }
-}
+// the failures (a bad config, a throwing strategy, an unknown symbol, an empty range, Ctrl-C) are
+// in backtest-cli-failures.int.test.ts
+const cli = useBacktestCli();
 
 describe('hoga backtest', () => {
   // one USD/KRW rate: the broker's history is read at each day's end, 3 a second (90 s for this
   // year of AAPL the first time; backtest-fx-cache.int.test.ts and backtest-books-fx.int.test.ts
   // check those rates)
-  const args = () => backtestArgs({ symbols: SYMBOLS, extra: ['--json', '--usd-krw', '1400'] });
+  const args = () => cli.args({ symbols: SYMBOLS, extra: ['--json', '--usd-krw', '1400'] });
 
   it("trades the SMA crossovers of the simulator's candles, as an independent computation finds them, and stores the run", async () => {
     const result = await hoga(args());
     expect(result.stderr).toContain('005930 1d: downloaded');
     expect(result.code).toBe(0);
     const run = JSON.parse(result.stdout) as BacktestJson;
-    const bars = SYMBOLS.flatMap((s) => cachedBars(db, s, FROM, TO));
+    const bars = SYMBOLS.flatMap((s) => cachedBars(cli.db, s, FROM, TO));
     expect(bars.length).toBeGreaterThan(400);
     const expected = expectedSmaTrades(bars, { fast: 5, slow: 20, quantity: 10 });
     expect(expected.length).toBeGreaterThan(5);
@@ -120,7 +57,7 @@ describe('hoga backtest', () => {
     ).toBe(true);
     expect(run.trades.every((t) => Number(t.commission) > 0)).toBe(true);
 
-    readStore((_, stored) => {
+    cli.readStore((_, stored) => {
       expect(stored.get(run.runId)).toMatchObject({
         status: 'completed',
         kind: 'backtest',
@@ -135,22 +72,11 @@ describe('hoga backtest', () => {
     // 005930 trades on the alternative exchange: its minute bars run 08:01–20:00 KST
     const from = '2026-11-16';
     const to = '2026-11-17';
-    const minute = [
-      SMA,
-      '--symbols',
-      '005930',
-      '--interval',
-      '1m',
-      '--from',
-      from,
-      '--to',
-      to,
-      ...connection,
-    ];
+    const minute = cli.args({ interval: '1m', from, to });
     const result = await hoga([...minute, '--json']);
     expect(result.code, result.stderr).toBe(0);
     const run = JSON.parse(result.stdout) as BacktestJson;
-    const bars = cachedBars(db, '005930', from, to, '1m');
+    const bars = cachedBars(cli.db, '005930', from, to, '1m');
     expect(bars.length).toBe(2 * 720);
     const expected = expectedSmaTrades(bars, { fast: 5, slow: 20, quantity: 10 });
     expect(expected.length).toBeGreaterThan(5);
@@ -162,12 +88,12 @@ describe('hoga backtest', () => {
     expect(run.stats.refused).toEqual({});
     const text = await hoga(minute);
     expect(text.stdout).toMatch(/refused orders {2}none/);
-    const stored = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId]);
+    const stored = await hogaBin(['db', 'runs', '--db', cli.db, '--id', run.runId]);
     expect(stored.out).toMatch(/refused orders {2}none/);
   }, 120_000);
 
   it("computes a mixed minute run's Sharpe ratio on the daily equity curve it prints", async () => {
-    const args = backtestArgs({ symbols: SYMBOLS, from: '2026-11-24', to: '2026-11-27', extra: ['--json'] });
+    const args = cli.args({ symbols: SYMBOLS, from: '2026-11-24', to: '2026-11-27', extra: ['--json'] });
     args[args.indexOf('1d')] = '1m';
     const result = await hoga(args);
     expect(result.code, result.stderr).toBe(0);
@@ -192,11 +118,11 @@ describe('hoga backtest', () => {
 
   it('reads a stored run back with hoga db runs: the list, and one run with the trades and equity it printed', async () => {
     const printed = JSON.parse((await hoga(args())).stdout) as BacktestJson;
-    const list = await hogaBin(['db', 'runs', '--db', db, '--json']);
+    const list = await hogaBin(['db', 'runs', '--db', cli.db, '--json']);
     expect(list.code, list.err).toBe(0);
     const runs = JSON.parse(list.out) as { runId: string; kind: string; status: string }[];
     expect(runs[0]).toMatchObject({ runId: printed.runId, kind: 'backtest', status: 'completed' });
-    const one = await hogaBin(['db', 'runs', '--db', db, '--id', printed.runId, '--json']);
+    const one = await hogaBin(['db', 'runs', '--db', cli.db, '--id', printed.runId, '--json']);
     expect(one.code, one.err).toBe(0);
     const run = JSON.parse(one.out) as {
       trades: BacktestJson['trades'];
@@ -220,7 +146,7 @@ describe('hoga backtest', () => {
     expect(run.stats).toEqual({ ...printed.stats, failure: null });
     const listed = runs.find((r) => r.runId === printed.runId) as { stats?: unknown } | undefined;
     expect(listed?.stats).toEqual(run.stats);
-    const table = await hogaBin(['db', 'runs', '--db', db]);
+    const table = await hogaBin(['db', 'runs', '--db', cli.db]);
     const row = table.out.split('\n').find((line) => line.includes(printed.runId)) ?? '';
     const stats = printed.stats as { totalReturn: string; trades: number };
     // the list's return and trade count are the run's stored statistics
@@ -229,15 +155,15 @@ describe('hoga backtest', () => {
         `${(Number(stats.totalReturn) * 100).toFixed(2).replace('.', '\\.')} %\\s+${stats.trades}\\s*$`,
       ),
     );
-    const missing = await hogaBin(['db', 'runs', '--db', db, '--id', 'no-such-run']);
+    const missing = await hogaBin(['db', 'runs', '--db', cli.db, '--id', 'no-such-run']);
     expect([missing.code, missing.err]).toEqual([1, expect.stringContaining('no run no-such-run')]);
   }, 120_000);
 
   it('shows a stored run with the statistics its backtest printed, to the same digits', async () => {
-    const printed = await hoga(backtestArgs({ symbols: SYMBOLS, extra: ['--usd-krw', '1400'] }));
+    const printed = await hoga(cli.args({ symbols: SYMBOLS, extra: ['--usd-krw', '1400'] }));
     expect(printed.code, printed.stderr).toBe(0);
     const runId = /^\s*run\s+(\S+)$/m.exec(printed.stdout)?.[1] ?? '';
-    const shown = await hogaBin(['db', 'runs', '--db', db, '--id', runId]);
+    const shown = await hogaBin(['db', 'runs', '--db', cli.db, '--id', runId]);
     expect(shown.code, shown.err).toBe(0);
     const rows = (text: string) =>
       new Map(
@@ -261,32 +187,30 @@ describe('hoga backtest', () => {
   }, 60_000);
 
   it('stores the config the strategy ran with: the file given, completed by the schema’s defaults', async () => {
-    const config = join(dir, 'fast3.json');
+    const config = join(cli.dir, 'fast3.json');
     // with the byte-order mark a Windows editor may write (before: "is not JSON: Unexpected token '﻿'")
     writeFileSync(config, `\ufeff${JSON.stringify({ fast: 3 })}`);
     const printed = JSON.parse(
-      (await hoga(backtestArgs({ extra: ['--config', config, '--json'] }))).stdout,
+      (await hoga(cli.args({ extra: ['--config', config, '--json'] }))).stdout,
     ) as BacktestJson;
-    const one = await hogaBin(['db', 'runs', '--db', db, '--id', printed.runId, '--json']);
+    const one = await hogaBin(['db', 'runs', '--db', cli.db, '--id', printed.runId, '--json']);
     expect(one.code, one.err).toBe(0);
     const run = JSON.parse(one.out) as { params: { config: unknown } };
     expect(run.params.config).toEqual({ fast: 3, slow: 20, quantity: 10 });
   }, 60_000);
 
   it('runs several strategies in one engine, each with its own id, config and positions, as hoga run does', async () => {
-    const fast = join(dir, 'fast3-slow10.json');
+    const fast = join(cli.dir, 'fast3-slow10.json');
     writeFileSync(fast, JSON.stringify({ fast: 3, slow: 10, quantity: 2 }));
     // the first strategy takes the first --config; the second (no id given: its class name) its defaults
     const both = await hoga([
       `${SMA}:quick`,
       SMA,
-      ...backtestArgs({ symbols: SYMBOLS, extra: ['--config', fast, '--json', '--usd-krw', '1400'] }).slice(
-        1,
-      ),
+      ...cli.args({ symbols: SYMBOLS, extra: ['--config', fast, '--json', '--usd-krw', '1400'] }).slice(1),
     ]);
     expect(both.code, both.stderr).toBe(0);
     const run = JSON.parse(both.stdout) as BacktestJson;
-    const bars = SYMBOLS.flatMap((s) => cachedBars(db, s, FROM, TO));
+    const bars = SYMBOLS.flatMap((s) => cachedBars(cli.db, s, FROM, TO));
     const shape = (t: BacktestJson['trades'][number]) => ({
       time: Date.parse(t.time),
       symbol: t.symbol,
@@ -300,7 +224,7 @@ describe('hoga backtest', () => {
     expect(run.trades.filter((t) => t.strategyId === 'quick').map(shape)).toEqual(quick);
     expect(run.trades.filter((t) => t.strategyId === 'SmaCrossover').map(shape)).toEqual(standard);
     expect(run.trades).toHaveLength(quick.length + standard.length);
-    const stored = await hogaBin(['db', 'runs', '--db', db, '--id', run.runId, '--json']);
+    const stored = await hogaBin(['db', 'runs', '--db', cli.db, '--id', run.runId, '--json']);
     const params = JSON.parse(stored.out) as { strategy: string; params: { strategies: unknown } };
     expect(params.strategy).toBe('quick, SmaCrossover');
     expect(params.params.strategies).toEqual([
@@ -308,74 +232,17 @@ describe('hoga backtest', () => {
       { id: 'SmaCrossover', file: SMA, config: { fast: 5, slow: 20, quantity: 10 } },
     ]);
     // two strategies of one class need ids of their own
-    const twice = await hoga([SMA, ...backtestArgs()]);
+    const twice = await hoga([SMA, ...cli.args()]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('two strategies have the id SmaCrossover');
   }, 120_000);
 
-  it('stops with exit code 2 on a bad config, naming the field, the value and what was expected', async () => {
-    const config = join(dir, 'bad.json');
-    writeFileSync(config, JSON.stringify({ fast: 'five', quantity: -1 }));
-    const result = await hoga(backtestArgs({ extra: ['--config', config] }));
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`invalid config for strategy SmaCrossover (from ${config})`);
-    expect(result.stderr).toMatch(/fast: found "five", expected .*number/);
-    expect(result.stderr).toMatch(/quantity: found -1, expected .*>0/);
-  }, 60_000);
-
-  it('stops cleanly when a strategy throws in a hook: says which strategy and hook, and stores a consistent failed run', async () => {
-    const result = await hoga(backtestArgs({ strategy: THROWS }));
-    expect(result.code).toBe(1);
-    // where in the strategy's file (relative to the working directory, the repository's root here)
-    expect(result.stderr).toContain(
-      'strategy ThrowsInOnBar threw in onBar: cannot handle the bar of 005930 (at packages/cli/test/fixtures/throws-in-on-bar.ts:18:50)',
-    );
-    const runId = /stored as ([0-9a-f-]{36})/.exec(result.stderr)?.[1] ?? '';
-    // and where its report so far is, as for a stopped run (before, only its id)
-    expect(result.stderr).toContain(`(failed): hoga db runs --id ${runId} --db ${db}`);
-    readStore((database, stored) => {
-      expect(stored.get(runId)).toMatchObject({ status: 'failed' });
-      expect(stored.trades(runId).map((t) => [t.side, t.quantity.toFixed()])).toEqual([['BUY', '3']]);
-      const orders = database.journal
-        .readFrom(1, 100_000)
-        .filter((e) => e.strategyId === 'ThrowsInOnBar' && e.mode === 'backtest' && e.type === 'OrderSummary')
-        .map((e) => e.payload as { events: [string, number][]; fills: unknown[] });
-      const last = orders[orders.length - 1];
-      expect(last?.events.map(([type]) => type)).toEqual(['OrderSubmitted', 'OrderAccepted', 'OrderFilled']);
-      expect(last?.fills).toHaveLength(1);
-    });
-    // hoga db runs --id says why it failed
-    const shown = await hogaBin(['db', 'runs', '--db', db, '--id', runId]);
-    expect(shown.out).toMatch(/^status {10}failed$/m);
-    expect(shown.out).toMatch(
-      /^failure {9}strategy ThrowsInOnBar threw in onBar: cannot handle the bar of 005930/m,
-    );
-  }, 60_000);
-
-  it('says which strategy threw in its constructor as for a hook, without the error code, and stores no run', async () => {
-    const before = readStore((_, stored) => stored.list({ limit: 1000 }).length);
-    const result = await hoga(backtestArgs({ strategy: THROWS_IN_CONSTRUCTOR, extra: ['--json'] }));
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    // before: 'hoga: strategy-hook-failed: strategy ThrowsInConstructor threw in constructor: …'; under
-    // --json the failure is the last line of stderr, as JSON (cli-json-errors.int.test.ts)
-    const failure = JSON.parse(result.stderr.trimEnd().split('\n').at(-1) ?? '') as {
-      error: { code: string; message: string; exitCode: number };
-    };
-    expect(failure.error.message).toMatch(
-      /^strategy ThrowsInConstructor threw in constructor: cannot read its model \(at \S*throws-in-constructor\.ts:\d+:\d+\)$/,
-    );
-    expect(failure.error).toMatchObject({ code: 'strategy-hook-failed', exitCode: 1 });
-    expect(readStore((_, stored) => stored.list({ limit: 1000 }).length)).toBe(before);
-  }, 60_000);
-
   it("shows the strategy's log lines on stderr and in --log-file, stamped with the backtest's time", async () => {
-    const logFile = join(dir, 'backtest-log.jsonl');
+    const logFile = join(cli.dir, 'backtest-log.jsonl');
     // the real bin: --log-file and --verbose are the program's options
     const result = await hogaBin([
       'backtest',
-      ...backtestArgs({ strategy: LOGS, extra: ['--json', '--log-file', logFile] }),
+      ...cli.args({ strategy: LOGS, extra: ['--json', '--log-file', logFile] }),
     ]);
     expect(result.err).not.toContain('error');
     expect(result.code).toBe(0);
@@ -397,57 +264,4 @@ describe('hoga backtest', () => {
     expect(filled).toMatchObject({ component: 'strategy', strategyId: 'LogsFills', price: trade?.price });
     expect(String(filled?.engineTime)).toMatch(/^2025-01-0\dT\d\d:\d\d:\d\d\.\d{3}\+09:00$/);
   }, 60_000);
-
-  for (const c of [
-    {
-      name: 'refuses an unknown symbol with exit code 2 naming it',
-      run: { symbols: ['999999'] },
-      code: 2,
-      message: 'unknown symbol 999999',
-    },
-    {
-      name: 'fails with a clear message when the range holds no bars (a weekend)',
-      run: { from: '2025-01-04', to: '2025-01-05' },
-      code: 1,
-      message: 'no 1d bars for 005930 from 2025-01-04 to 2025-01-05',
-    },
-  ]) {
-    it(c.name, async () => {
-      const result = await hoga(backtestArgs(c.run));
-      expect(result.code).toBe(c.code);
-      expect(result.stderr).toContain(c.message);
-    }, 60_000);
-  }
-});
-
-describe('hoga backtest interrupted by Ctrl-C', () => {
-  it.each([
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-  ] as const)(
-    'stops between bars at %s, runs onStop, stores the run as stopped with its trades, and exits %i',
-    async (stopSignal, exitCode) => {
-      const run = await hogaBin(['backtest', ...backtestArgs({ strategy: SLOW })], {
-        onSpawn: signalWhenStderrShows('twentieth bar', stopSignal),
-      });
-      expect(run.code, run.err).toBe(exitCode);
-      const runId = /the run is stored as ([\w-]+) \(stopped\)/.exec(run.err)?.[1];
-      expect(runId, run.err).toBeDefined();
-      const bars = Number(/interrupted after ([\d,]+) bars/.exec(run.err)?.[1]?.replace(/,/g, ''));
-      // the strategy's onStop ran, after the same bars
-      expect(run.err).toMatch(new RegExp(`stopping \\(bars=${bars}\\)`));
-      expect(bars).toBeGreaterThanOrEqual(20);
-      expect(bars).toBeLessThan(200);
-      const stored = readStore((_, runs) => ({
-        run: runs.get(runId as string),
-        trades: runs.trades(runId as string),
-      }));
-      expect(stored.run).toMatchObject({ status: 'stopped', stats: { bars, failure: null } });
-      expect(stored.run?.endedAt).not.toBeNull();
-      // a trade every 5 bars from the 5th on, each filling on the next bar
-      expect(stored.trades.length).toBeGreaterThanOrEqual(Math.floor((bars - 1) / 5) - 1);
-      expect(stored.trades.length).toBeLessThanOrEqual(Math.floor(bars / 5));
-    },
-    120_000,
-  );
 });
