@@ -208,6 +208,28 @@ describe('HogaDatabase', () => {
       }
     });
 
+    it('builds a new file at an older schema version when asked for one, and migrates it on the next open', () => {
+      const file = tempFile();
+      const older = HogaDatabase.open(file, { migrate: LATEST_SCHEMA_VERSION - 1 });
+      try {
+        expect(older.schemaVersion).toBe(LATEST_SCHEMA_VERSION - 1);
+      } finally {
+        older.close();
+      }
+      // a version below the file's leaves it as it is
+      const past = HogaDatabase.open(file, { migrate: 3 });
+      past.close();
+      const reopened = new Database(file);
+      expect(reopened.pragma('user_version', { simple: true })).toBe(LATEST_SCHEMA_VERSION - 1);
+      reopened.close();
+      const db = HogaDatabase.open(file);
+      try {
+        expect(db.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+      } finally {
+        db.close();
+      }
+    });
+
     it('opens an older file without migrating when asked, and refuses repository use until migrated', () => {
       const file = fileAtVersion(1);
       const db = HogaDatabase.open(file, { migrate: false });

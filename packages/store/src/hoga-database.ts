@@ -36,8 +36,12 @@ export type { DatabaseInfo } from './database-info.js';
 
 /** Options of {@link HogaDatabase.open}. */
 export interface OpenDatabaseOptions {
-  /** Bring an older file to the current schema (default `true`). */
-  readonly migrate?: boolean | undefined;
+  /**
+   * Bring an older file to the current schema (default `true`); a schema version: bring it to that
+   * version only (a file as an older hoga left it, for a tool or a test; a file past it is left as
+   * it is).
+   */
+  readonly migrate?: boolean | number | undefined;
   /** How long a statement waits for another process's lock (default 5,000 ms). */
   readonly busyTimeoutMs?: number | undefined;
   /** Source of the times the store stamps itself (default: the wall clock). */
@@ -114,7 +118,9 @@ export class HogaDatabase {
       connection.pragma('foreign_keys = ON');
       const database = new HogaDatabase(connection, file, options.clock ?? new LiveClock());
       if (readonly) return database;
-      if (options.migrate ?? true) database.migrate();
+      const migrateTo = options.migrate ?? true;
+      if (migrateTo === true) database.migrate();
+      else if (typeof migrateTo === 'number') database.migrate(migrateTo);
       if (!memory) restrictMode(file);
       return database;
     } catch (e) {
@@ -128,9 +134,13 @@ export class HogaDatabase {
     return this.connection.pragma('user_version', { simple: true }) as number;
   }
 
-  /** Brings the file to the latest schema (a no-op when it is current). */
-  migrate(): MigrationResult {
-    return migrate(this.connection, this.file, this.clock.nowMs());
+  /**
+   * Brings the file to the latest schema, or to `target` (a no-op when it is there or past it).
+   *
+   * @throws {@link StoreError} `migration-failed` (the file stays at its version)
+   */
+  migrate(target?: number): MigrationResult {
+    return migrate(this.connection, this.file, this.clock.nowMs(), target);
   }
 
   /** Orders and their broker-id lineage. */

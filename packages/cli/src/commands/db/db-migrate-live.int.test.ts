@@ -22,11 +22,10 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
- * A file with these runs stored as running under `pid`, its process started at `start`; marked one
- * schema version behind this hoga's unless `current` (a run of an older hoga at work on it). The
- * tables are this hoga's: a migration that goes on runs the last step again over its own result
- * (migration 13 rebuilds a table, which it takes; a later step that cannot run twice needs a file
- * built at the version before it here).
+ * A file with these runs stored as running under `pid`, its process started at `start`; built at
+ * the schema version before this hoga's unless `current` (a run of an older hoga at work on it):
+ * a migration that goes on runs this hoga's last step on the tables the step before left (before,
+ * a current file marked one version behind, where the last step ran again over its own result).
  */
 function withRunningRuns(
   runs: readonly [id: string, kind: string][],
@@ -34,7 +33,7 @@ function withRunningRuns(
   start: string | null,
   current = false,
 ): void {
-  const db = HogaDatabase.open(file);
+  const db = HogaDatabase.open(file, current ? {} : { migrate: LATEST_SCHEMA_VERSION - 1 });
   for (const [id, kind] of runs) {
     db.connection
       .prepare(
@@ -43,7 +42,6 @@ function withRunningRuns(
       )
       .run(id, kind, pid, hostname(), start);
   }
-  if (!current) db.connection.pragma(`user_version = ${LATEST_SCHEMA_VERSION - 1}`);
   db.close();
 }
 
@@ -78,7 +76,17 @@ describe('hoga db migrate', () => {
     const run = await hoga(['db', 'migrate', '--db', file, '--json']);
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.out)).toMatchObject({ file });
+    // the step from the version before ran on that version's tables
+    expect(JSON.parse(run.out)).toEqual({ file, from: LATEST_SCHEMA_VERSION - 1, to: LATEST_SCHEMA_VERSION });
+    const db = HogaDatabase.open(file, { readonly: true });
+    try {
+      expect(db.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+      expect(db.connection.prepare("SELECT status FROM runs WHERE run_id = 'paper-1'").pluck().get()).toBe(
+        'running',
+      );
+    } finally {
+      db.close();
+    }
   });
 
   it('says a file already at this schema is up to date while a run runs on it, touching nothing', async () => {
