@@ -118,6 +118,48 @@ describe('parseStrategyConfig', () => {
     expect(parseStrategyConfig('Demo', Loose, { size: 1, extra: true })).toEqual({ size: 1, extra: true });
   });
 
+  it('turns zod messages that say no "expected" into what was expected', () => {
+    const Kinds = z.object({
+      side: z.union([z.literal('BUY'), z.literal('SELL')]).optional(),
+      size: z.union([z.number().int(), z.string()]).optional(),
+      leg: z
+        .discriminatedUnion('kind', [z.object({ kind: z.literal('a') }), z.object({ kind: z.literal('b') })])
+        .optional(),
+      code: z
+        .string()
+        .regex(/^\d{6}$/)
+        .optional(),
+      prefix: z.string().startsWith('KR').optional(),
+      lot: z.number().multipleOf(10).optional(),
+      mail: z.email().optional(),
+    });
+    const found = (raw: unknown) => {
+      try {
+        parseStrategyConfig('Demo', Kinds, raw);
+      } catch (error) {
+        if (error instanceof StrategyConfigError) return error.issues.map((i) => [i.field, i.expected]);
+        throw error;
+      }
+      return [];
+    };
+    expect(
+      found({ side: 'HOLD', size: true, code: 'abc', prefix: 'US1', lot: 15, mail: 'x', leg: { kind: 'c' } }),
+    ).toEqual([
+      ['side', '"BUY" or "SELL"'],
+      ['size', 'number or string'],
+      ['leg.kind', "one of the union's options"],
+      ['code', 'string to match pattern /^\\d{6}$/'],
+      ['prefix', 'string to start with "KR"'],
+      ['lot', 'number to be a multiple of 10'],
+      ['mail', 'a valid email address'],
+    ]);
+    const Crossed = z.object({ fast: z.number(), slow: z.number() }).refine((c) => c.fast < c.slow);
+    expect(() => parseStrategyConfig('Demo', Crossed, { fast: 9, slow: 8 })).toThrow(
+      '  (config): found {"fast":9,"slow":8}, expected what the schema\'s refinement accepts (it gives no message: ' +
+        "give it one, e.g. {message: 'less than slow', path: ['fast']})",
+    );
+  });
+
   it('says it all in the message, one line per field', () => {
     expect(() => parseStrategyConfig('Demo', Schema, { fast: 'x', slow: -1 })).toThrow(
       'invalid config for strategy Demo:\n  fast: found "x", expected number\n  slow: found -1, expected number to be >0',

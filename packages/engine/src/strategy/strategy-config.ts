@@ -141,20 +141,50 @@ function issuesOf(error: ZodError, raw: unknown): ConfigIssue[] {
       {
         field: path.length === 0 ? '(config)' : path.join('.'),
         value: valueAt(raw, issue.path),
-        expected: expectation(issue.message),
+        expected: expectation(issue),
       },
     ];
   });
 }
 
+/** What a refinement without a message of its own expected (zod says only `Invalid input`). */
+const UNSAID_REFINEMENT =
+  "what the schema's refinement accepts (it gives no message: give it one, e.g. {message: 'less than slow', path: ['fast']})";
+
+/** The issue fields {@link expectation} reads (zod's `$ZodIssue`, of any code). */
+interface IssueLike {
+  readonly code?: string;
+  readonly message: string;
+  readonly errors?: readonly (readonly IssueLike[])[];
+}
+
 /**
- * What the schema expected, from zod's message: `Invalid input: expected number, received string`
- * becomes `number`, `Too small: expected number to be >0` becomes `number to be >0`; a custom
- * message (a refinement's) stays as written.
+ * What the schema expected, from zod's issue: `Invalid input: expected number, received string`
+ * becomes `number`, `Too small: expected number to be >0` becomes `number to be >0`, `Invalid
+ * string: must match pattern /x/` becomes `string to match pattern /x/`, `Invalid email address`
+ * becomes `a valid email address`; a union's, each option's expectation (`"BUY" or "SELL"`),
+ * where zod says `Invalid input`; a refinement's own message stays as written (phrased to follow
+ * "expected": `less than slow`), and one without a message says so.
  */
-function expectation(message: string): string {
-  const m = /^[A-Z][A-Za-z ]*: expected (.*?)(?:, received .*)?$/.exec(message);
-  return m?.[1] ?? message;
+function expectation(issue: IssueLike): string {
+  if (issue.code === 'invalid_union') {
+    const options = (issue.errors ?? []).map((option) => {
+      const only = option.length === 1 ? option[0] : undefined;
+      return only === undefined ? undefined : expectation(only);
+    });
+    if (options.length > 0 && options.every((o) => o !== undefined))
+      return [...new Set(options)].join(' or ');
+    return "one of the union's options";
+  }
+  const message = issue.message;
+  if (issue.code === 'custom' && message === 'Invalid input') return UNSAID_REFINEMENT;
+  const expected = /^[A-Z][A-Za-z ]*: expected (.*?)(?:, received .*)?$/.exec(message);
+  if (expected?.[1] !== undefined) return expected[1];
+  const must = /^Invalid ([a-z]+): must (.*)$/.exec(message);
+  if (must?.[1] !== undefined && must[2] !== undefined) return `${must[1]} to ${must[2]}`;
+  const format = /^Invalid ([^:]+)$/.exec(message);
+  if (format?.[1] !== undefined && format[1] !== 'input') return `a valid ${format[1]}`;
+  return message;
 }
 
 function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
