@@ -177,6 +177,27 @@ describe('hoga backtest: what a strategy author is promised', CHILD, () => {
     for (const { stderr } of [fields, crossed]) expect(stderr).not.toContain('Invalid');
   });
 
+  it('exits 2 for a file whose top-level code throws, naming the file, the error and its line there', async () => {
+    // line 4 is the throw, in a helper the file calls at its top level (column 9: `throw`)
+    const source = `import { Strategy } from '@hoga/engine';
+const LOTS: Record<string, number> = { '005930': 1 };
+function lotOf(symbol: string): number {
+  if (LOTS[symbol] === undefined) throw new Error(\`no lot for \${symbol}\`);
+  return LOTS[symbol];
+}
+const HEDGE_LOT = lotOf('069500');
+export default class Loading extends Strategy {
+  readonly lot = HEDGE_LOT;
+}
+`;
+    const file = strategyFile('loading', source);
+    const result = await backtest(file, '005930');
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      `hoga: strategy file ${file} failed to load: no lot for 069500 (at ${file}:4:41)\n`,
+    );
+  });
+
   it('denies every order placed while warming up (warm-up), counts them as refused, and fills none of them', async () => {
     const result = await backtest(strategyFile('warm', WARM), '005930', '--json');
     expect(result.code, result.stderr).toBe(0);

@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
 import { isStrategyClass, type StrategyClass } from './strategy.js';
 import { installStrategyImportHooks } from './strategy-imports.js';
-import { noteStrategyFile } from './throw-place.js';
+import { loadPlace, noteStrategyFile } from './throw-place.js';
 
 /** The files Node (with tsx, or its type stripping) imports as modules. */
 const MODULE_EXTENSIONS: ReadonlySet<string> = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
@@ -49,7 +49,9 @@ export async function loadStrategyClass(file: string): Promise<StrategyClass> {
   try {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (cause) {
-    const what = cause instanceof Error ? cause.message + placeOf(cause) + stripHint(cause) : String(cause);
+    // a syntax error's place from its caret, an error its top-level code threw from its stack
+    const place = cause instanceof SyntaxError ? placeOf(cause) : loadPlace(cause, path);
+    const what = cause instanceof Error ? cause.message + place + stripHint(cause) : String(cause);
     throw new EngineError(
       EngineErrorCode.STRATEGY_LOAD_FAILED,
       `strategy file ${file} failed to load: ${what}`,

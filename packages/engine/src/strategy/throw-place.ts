@@ -44,8 +44,13 @@ interface OwnFrame {
  */
 function ownFrame(error: unknown, strategyClass: object): OwnFrame | undefined {
   const file = FILES.get(strategyClass);
+  return file === undefined ? undefined : frameIn(error, file);
+}
+
+/** {@link ownFrame} for the strategy file `file` (an absolute path). */
+function frameIn(error: unknown, file: string): OwnFrame | undefined {
   const stack = error instanceof Error ? error.stack : undefined;
-  if (file === undefined || stack === undefined) return undefined;
+  if (stack === undefined) return undefined;
   const home = dirname(file) + sep;
   let index = 0;
   for (const line of stack.split('\n').slice(1)) {
@@ -75,7 +80,21 @@ function ownFrame(error: unknown, strategyClass: object): OwnFrame | undefined {
  * @param strategyClass - the strategy's class
  */
 export function throwPlace(error: unknown, strategyClass: object, cwd: string = process.cwd()): string {
-  const frame = ownFrame(error, strategyClass);
+  return shownPlace(ownFrame(error, strategyClass), cwd);
+}
+
+/**
+ * {@link throwPlace} for an error the strategy file's own top-level code threw while it was loaded
+ * (before its class exists): ` (at strategies/mine.ts:4:9)`, or empty.
+ *
+ * @param error - what the import threw
+ * @param file - the strategy file, an absolute path
+ */
+export function loadPlace(error: unknown, file: string, cwd: string = process.cwd()): string {
+  return shownPlace(frameIn(error, file), cwd);
+}
+
+function shownPlace(frame: OwnFrame | undefined, cwd: string): string {
   if (frame === undefined) return '';
   const shown = relative(cwd, frame.path);
   return ` (at ${shown.startsWith('..') || isAbsolute(shown) ? frame.path : shown}:${frame.at})`;
