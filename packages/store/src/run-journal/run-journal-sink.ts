@@ -183,7 +183,13 @@ export class RunJournalSink {
     })();
   }
 
-  /** Folds a batch of records into the open summaries and the completed rows (nothing written yet). */
+  /**
+   * Folds a batch of records into the open summaries and the completed rows (nothing written yet).
+   * An order's summary opens at its submission or its intent: an event, a modify or a reason of an
+   * order with no open summary is what came of it after it ended (a cancel or modify refused, a
+   * cancel denied `order-closed`), not part of its history, and is dropped (before, it opened a
+   * second, empty summary, written at the flush); a fill still makes its trade row.
+   */
   fold(v: readonly unknown[]): void {
     const n = v.length;
     let i = 0;
@@ -208,6 +214,10 @@ export class RunJournalSink {
           break;
         }
         case RunJournalRecord.EVENT: {
+          if (!this.open.has(v[i + 1] as string)) {
+            i += 5;
+            break;
+          }
           const type = typeOf(v[i]);
           this.summary(type, v[i + 1] as string, v[i + 2] as string | null, v[i + 3] as number);
           this.closeIfTerminal(type, v[i + 1] as string, v[i + 3] as number, v[i + 4] as number);
@@ -215,6 +225,10 @@ export class RunJournalSink {
           break;
         }
         case RunJournalRecord.MODIFIED: {
+          if (!this.open.has(v[i] as string)) {
+            i += 6;
+            break;
+          }
           const s = this.summary(
             'OrderModified',
             v[i] as string,
@@ -232,6 +246,10 @@ export class RunJournalSink {
           break;
         }
         case RunJournalRecord.REASON: {
+          if (!this.open.has(v[i + 1] as string)) {
+            i += 6;
+            break;
+          }
           const type = typeOf(v[i]);
           const s = this.summary(type, v[i + 1] as string, v[i + 2] as string | null, v[i + 3] as number);
           s.reason = v[i + 5] as string | null;

@@ -173,6 +173,34 @@ describe('RunJournalWriter', () => {
     });
   });
 
+  it('adds no second summary for what comes of an order after it ended: a refused cancel or modify, a denial', async () => {
+    const writer = RunJournalWriter.open(db, { mode: 'backtest', batchValues: 16 });
+    expect(writer.threaded).toBe(true);
+    writer.order(true, 'f', 'sma', T, '005930', 'BUY', 'LIMIT', '56000', '1', null);
+    writer.event('OrderAccepted', 'f', 'sma', T, T);
+    writer.reason('OrderCanceled', 'f', 'sma', T + 1, T + 1, null);
+    // a later hook cancels it again, modifies it, and its second cancel is denied
+    writer.event('OrderCancelRequested', 'f', 'sma', T + 2, T + 2);
+    writer.event('OrderCancelRejected', 'f', 'sma', T + 2, T + 2);
+    writer.event('OrderModifyRejected', 'f', 'sma', T + 3, T + 3);
+    writer.modified('f', 'sma', T + 3, T + 3, '57000', null);
+    writer.reason('OrderDenied', 'f', 'sma', T + 4, T + 4, 'order-closed: f was canceled');
+    writer.flush();
+    await writer.close();
+    const rows = journal(db);
+    expect(rows.map((r) => r.slice(0, 6))).toEqual([['OrderSummary', 'backtest', 'sma', 'f', T + 1, T + 1]]);
+    expect(JSON.parse(rows[0]?.[6] as string)).toMatchObject({
+      symbol: '005930',
+      price: '56000',
+      last: 'OrderCanceled',
+      events: [
+        ['OrderSubmitted', T],
+        ['OrderAccepted', T],
+        ['OrderCanceled', T + 1],
+      ],
+    });
+  });
+
   it("writes a run id with quotes in it as it is (the thread's statements carry it as an SQL literal)", async () => {
     const runId = "it's'); DROP TABLE runs; --";
     new RunRepository(db.connection).start({
