@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { inspect } from 'node:util';
 import { HogaError, type HogaErrorOptions } from '@hoga/core';
 import { throwPlace } from './strategy/throw-place.js';
 
@@ -73,7 +74,7 @@ export class StrategyHookError extends EngineError {
     cause: unknown,
     strategyClass?: object,
   ) {
-    const what = cause instanceof Error ? cause.message : String(cause);
+    const what = thrownText(cause);
     const place = strategyClass === undefined ? '' : throwPlace(cause, strategyClass);
     const message =
       strategyId === null
@@ -84,4 +85,14 @@ export class StrategyHookError extends EngineError {
     super(EngineErrorCode.STRATEGY_HOOK_FAILED, message, { cause, details: { strategyId, hook } });
     this.name = 'StrategyHookError';
   }
+}
+
+/**
+ * What a strategy threw, as a message names it: an Error's message, a string as it is, anything
+ * else as it reads in code (`{ code: 42 }`, `10n`; before, `[object Object]`), on one line.
+ */
+export function thrownText(thrown: unknown): string {
+  if (thrown instanceof Error) return thrown.message;
+  if (typeof thrown === 'string') return thrown;
+  return inspect(thrown, { depth: 4, breakLength: Number.POSITIVE_INFINITY, maxArrayLength: 20 });
 }

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { EngineError, EngineErrorCode } from '../engine-error.js';
+import { EngineError, EngineErrorCode, thrownText } from '../engine-error.js';
 import { isStrategyClass, type StrategyClass } from './strategy.js';
 import { installStrategyImportHooks } from './strategy-imports.js';
 import { loadPlace, noteStrategyFile } from './throw-place.js';
@@ -51,7 +51,7 @@ export async function loadStrategyClass(file: string): Promise<StrategyClass> {
   } catch (cause) {
     // a syntax error's place from its caret, an error its top-level code threw from its stack
     const place = cause instanceof SyntaxError ? placeOf(cause) : loadPlace(cause, path);
-    const what = cause instanceof Error ? cause.message + place + stripHint(cause) : String(cause);
+    const what = cause instanceof Error ? cause.message + place + stripHint(cause) : thrownText(cause);
     throw new EngineError(
       EngineErrorCode.STRATEGY_LOAD_FAILED,
       `strategy file ${file} failed to load: ${what}`,
