@@ -298,6 +298,31 @@ export default class Sized extends Strategy<z.infer<typeof Config>> {
       'invalid config for strategy small (class Sized; no --config given):\n  qty: found nothing, expected number',
     );
   });
+
+  it('says a lone strategy had no --config when its schema needs one, and keeps a JSON error on one line', async () => {
+    // before: "invalid config for strategy Needs:" with no word of the missing --config
+    const file = strategyFile(
+      'needs',
+      `import { Strategy, z } from '@hoga/engine';
+export default class Needs extends Strategy<{ qty: number }> {
+  static readonly configSchema = z.object({ qty: z.number().int().positive() });
+}
+`,
+    );
+    const bare = await backtest(file);
+    expect(bare.code, bare.stderr).toBe(2);
+    expect(bare.stderr).toContain(
+      'invalid config for strategy Needs (no --config given):\n  qty: found nothing, expected number',
+    );
+    // before: Node's message quoted the file's text with its newline, splitting the line in two
+    const config = join(scratch.dir, 'not-json.json');
+    writeFileSync(config, 'not json\n');
+    const broken = await backtest(file, '--config', config);
+    expect(broken.code, broken.stderr).toBe(2);
+    const line = broken.stderr.split('\n').find((l) => l.includes('is not JSON'));
+    expect(line).toContain(`--config: ${config} is not JSON: `);
+    expect(line).toContain('"not json\\n"');
+  });
 });
 
 describe(

@@ -88,7 +88,9 @@ export function readStrategyConfig(file: string, command: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw usageError(`--config: ${file} is not JSON: ${(error as Error).message}`, command);
+    // on one line: Node's message quotes the file's text, newlines and all
+    const why = (error as Error).message.replace(/\r?\n/g, '\\n');
+    throw usageError(`--config: ${file} is not JSON: ${why}`, command);
   }
 }
 
@@ -214,7 +216,7 @@ export function checkStrategyConfig(
           ? ` (${other ? `class ${strategyClass.name}; ` : ''}from ${configFile})`
           : other
             ? ` (class ${strategyClass.name}; no --config given)`
-            : '';
+            : ' (no --config given)';
       const message = error.message.replace(
         `invalid config for strategy ${strategyClass.name}:\n`,
         `invalid config for strategy ${id}${where}:\n`,
