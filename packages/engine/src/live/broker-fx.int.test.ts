@@ -7,7 +7,7 @@
 import type { Bar, OrderEvent } from '@hoga/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
-import { advance, startFxRun, usdInKrw, valuedAt } from './fx-run.test-helper.js';
+import { advance, Holds, startFxRun, usdInKrw, valuedAt } from './fx-run.test-helper.js';
 import { Closers, KR_OPEN, until, waitUntil } from './live-run.test-helper.js';
 
 const closers = new Closers();
@@ -55,11 +55,14 @@ describe('a run without fx rates of its own', () => {
     });
     const first = await usdInKrw(s);
     expect(valuedAt(first)).toBe(true);
+    // ctx.usdKrw() is the rate it values them at
+    expect(Holds.ctx?.usdKrw()).toBeCloseTo(first / 10_000, 9);
 
     // two days later the broker's rate is another
     s.sim.advanceClock(2 * 24 * 3_600_000);
     const later = await usdInKrw(s);
     expect(later).not.toBeCloseTo(first, 0);
     expect(await waitUntil(() => valuedAt(later), 10_000)).toBe(true);
+    expect(Holds.ctx?.usdKrw()).toBeCloseTo(later / 10_000, 9);
   }, 60_000);
 });

@@ -44,6 +44,8 @@ export interface Portfolio {
    * less what the account's shares their `fromAccount` sells took brought in (the run's equity).
    */
   equityKrw(strategyId?: string): number;
+  /** KRW per USD valid now, the rate {@link Portfolio.equityKrw} values dollars at. */
+  usdKrw(): number;
   /** One strategy's unrealized PnL in a currency at the last prices. */
   unrealizedPnl(strategyId: string, currency: Currency): Decimal;
   /** The last price of a symbol the positions are valued at, if one is known. */
@@ -112,6 +114,11 @@ export class StrategyPortfolio implements Portfolio {
   /** @inheritdoc */
   equityKrw(strategyId?: string): number {
     return this.equityKrwAt(this.clock.nowMs(), strategyId);
+  }
+
+  /** @inheritdoc */
+  usdKrw(): number {
+    return this.fx.usdKrwAt(this.clock.nowMs());
   }
 
   private equityKrwAt(ms: number, strategyId?: string): number {

@@ -223,6 +223,10 @@ export class StrategyHost implements StrategyContext {
     return this.services.portfolio.equityKrw(this.strategyId);
   }
 
+  usdKrw(): number {
+    return this.services.portfolio.usdKrw();
+  }
+
   unrealizedPnl(currency: 'KRW' | 'USD'): Decimal {
     return this.services.portfolio.unrealizedPnl(this.strategyId, currencyOf(currency, 'unrealizedPnl'));
   }

@@ -230,6 +230,13 @@ export interface StrategyContext {
    */
   equity(): number;
   /**
+   * KRW per USD valid now: the rate {@link StrategyContext.equity} and the equity curve value
+   * dollars at (a backtest: `--usd-krw`, else the broker's rate history as the run reads it; paper
+   * and live: the rate the engine follows). A number, for sizing a US order against equity in KRW;
+   * no order converts currency (the broker does not).
+   */
+  usdKrw(): number;
+  /**
    * This strategy's unrealized PnL in a currency at the last prices: Σ quantity × last price − what
    * the shares held cost, over its positions in that currency (a position with no price yet counts
    * zero). The cost is quantity × average price but for the average's rounding (4 places), so that
