@@ -10,7 +10,8 @@
  *   holds it, in order (persist, then publish): while the store refuses a write, the events wait,
  *   a crash then leaves neither the store nor the strategy with the fill the store refused, and no
  *   new order or modify reaches the venue ({@link PaperAccount.guard}: `store-unavailable`);
- * - works again the last run's open orders of the current session, as they stood;
+ * - works again the last run's open orders of the current session, as they stood, and denies the
+ *   creates the last run gave and ended before it judged ({@link PaperPendingCreates});
  * - polls the order books of the symbols with working orders only, each from its first working
  *   order to its last ({@link PaperBookPolls});
  * - holds a working order with no limit at the broker's last price, which the risk module reads for
@@ -41,6 +42,7 @@ import { PaperBrokerRules } from './paper-broker-rules.js';
 import { PaperCloseAuction } from './paper-close-auction.js';
 import { openPaperLedger } from './paper-ledger-open.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
+import { PaperPendingCreates } from './paper-pending-creates.js';
 import { PaperReserve } from './paper-reserve.js';
 import { PAPER_STATE_ID, PaperStore } from './paper-store.js';
 import { PaperStoreGate } from './paper-store-gate.js';
@@ -76,6 +78,8 @@ export class PaperAccount {
   private readonly atClose: PaperCloseAuction;
   /** The price a working order with no limit holds cash at. */
   private readonly reserve: PaperReserve;
+  /** The creates given and not yet judged, noted in the store. */
+  private readonly creates: PaperPendingCreates;
 
   private constructor(
     private readonly o: PaperOptions,
@@ -91,6 +95,7 @@ export class PaperAccount {
     );
     // the simulator's matcher: a polled book's levels are taken once, across orders and polls,
     // until the book shows them with another volume
+    this.creates = new PaperPendingCreates(o.db, o.logger, (error, where) => o.onError?.(error, where));
     const books = new BookMatcher();
     const changes = this.changes;
     const reserve = new PaperReserve(marks);
@@ -245,6 +250,12 @@ export class PaperAccount {
     }
     if (restored.length > 0) this.save();
     this.expireUnrestored(now, runtime);
+    // the creates an earlier run gave and never judged (killed meanwhile): denied, told once
+    try {
+      this.creates.settle(runtime, now, (event) => this.stored.emit(event));
+    } catch (error) {
+      this.o.onError?.(error, 'paper-orders-table');
+    }
     await runtime.settle();
   }
 
@@ -325,7 +336,7 @@ export class PaperAccount {
             return verdict.accepted ? null : verdict;
           },
     );
-    return new PaperStoreGate(gate, this.store, this.reserve, rules);
+    return new PaperStoreGate(gate, this.store, this.reserve, rules, this.creates);
   }
 
   /** Whether the paper store refused its last write (what it holds waits for it). */

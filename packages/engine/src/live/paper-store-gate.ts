@@ -33,12 +33,16 @@
  * the order as it was told (pending its cancel); a crash meanwhile leaves the store, and the next
  * paper run, with the order working, as before the first refused write.
  *
+ * A create is noted in the store as it is given, before its id is handed back, and forgotten once
+ * judged ({@link PaperPendingCreates}): one a kill left unjudged is denied at the next start.
+ *
  * @module
  */
 import { type OrderCommand, unsendableModify } from '../commands/order-commands.js';
 import { STORE_UNAVAILABLE } from '../orders/order-manager-options.js';
 import type { RiskGate, RiskVerdict } from '../risk/risk-gate.js';
 import type { PaperBrokerRules } from './paper-broker-rules.js';
+import type { PaperPendingCreates } from './paper-pending-creates.js';
 import type { PaperReserve } from './paper-reserve.js';
 import type { PaperStore } from './paper-store.js';
 
@@ -51,19 +55,23 @@ export class PaperStoreGate implements RiskGate {
    * @param store - the paper account's store
    * @param reserve - what the paper account holds a market buy at
    * @param rules - given when the risk module is disabled: the broker's rules commands are judged by
+   * @param creates - where the creates given and not yet judged are noted
    */
   constructor(
     private readonly gate: RiskGate,
     private readonly store: Pick<PaperStore, 'refusal'>,
     private readonly reserve?: Pick<PaperReserve, 'refusal'>,
     private readonly rules?: Pick<PaperBrokerRules, 'prepare' | 'check'>,
+    private readonly creates?: Pick<PaperPendingCreates, 'note' | 'judged'>,
   ) {}
 
   /**
    * The risk module's refresh for `command` (a create or modify still checked once it is done), and
-   * with the risk module disabled the broker's market data its rules read.
+   * with the risk module disabled the broker's market data its rules read. A create is noted first
+   * (synchronously, before `ctx.submit` hands its id back).
    */
   prepare(command: OrderCommand): Promise<void> | undefined {
+    if (command.type === 'SubmitOrder') this.creates?.note(command);
     const own = this.gate.prepare?.(command);
     const rules = this.rules?.prepare(command);
     if (rules === undefined) return own;
@@ -77,6 +85,8 @@ export class PaperStoreGate implements RiskGate {
    * would); else the risk module's verdict.
    */
   check(command: OrderCommand): RiskVerdict {
+    // judged now: its row is written in this synchronous step (the venue's OrderSubmitted, or the denial)
+    if (command.type === 'SubmitOrder') this.creates?.judged(command.intent.clientOrderId);
     if (command.type !== 'CancelOrder') {
       const reason = this.store.refusal;
       if (reason !== null) return { accepted: false, code: STORE_UNAVAILABLE, reason };
