@@ -102,6 +102,7 @@ export {
   progressAfter,
   SHARE_UNIT,
 } from './fills/book-fill-model.js';
+export type { BookLiquiditySnapshot } from './fills/book-liquidity.js';
 export { BookMatcher } from './fills/book-matcher.js';
 export type { FillableOrder, FillModel, FillSlice } from './fills/fill-model.js';
 export {

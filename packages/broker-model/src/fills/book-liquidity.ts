@@ -27,6 +27,15 @@ export interface NetBook {
   readonly crossVolume: Decimal;
 }
 
+/** One side's taken liquidity as {@link BookLiquidity.snapshot} keeps it: `[price, shown, taken]` levels, the cross pool's `[shown, taken]`. */
+interface SideSnapshot {
+  readonly levels: [price: string, shown: string, taken: string][];
+  readonly cross: [shown: string, taken: string] | null;
+}
+
+/** {@link BookLiquidity.snapshot}: by `symbol|side`. */
+export type BookLiquiditySnapshot = Readonly<Record<string, SideSnapshot>>;
+
 /**
  * The liquidity the fills took, per symbol, side and price (NautilusTrader's
  * `liquidity_consumption`): a level's volume taken stays taken while the book shows that level with
@@ -78,6 +87,42 @@ export class BookLiquidity {
     for (const slice of slices) {
       const taken = slice.source === 'cross' ? state.cross : state.levels.get(slice.price.toFixed());
       if (taken) taken.taken = taken.taken.plus(slice.quantity);
+    }
+  }
+
+  /**
+   * What was taken, as plain JSON (decimal strings): the levels and cross pools something was taken
+   * from, by `symbol|side`. A venue that outlives its process (paper) keeps it with its orders, so
+   * that a book it polls again after a restart is not taken twice.
+   */
+  snapshot(): BookLiquiditySnapshot {
+    const out: Record<string, SideSnapshot> = {};
+    for (const [key, state] of this.sides) {
+      const levels: [string, string, string][] = [];
+      for (const [price, t] of state.levels)
+        if (!t.taken.isZero()) levels.push([price, t.shown.toFixed(), t.taken.toFixed()]);
+      const cross = state.cross === null || state.cross.taken.isZero() ? null : state.cross;
+      if (levels.length === 0 && cross === null) continue;
+      out[key] = { levels, cross: cross === null ? null : [cross.shown.toFixed(), cross.taken.toFixed()] };
+    }
+    return out;
+  }
+
+  /**
+   * Takes back what {@link BookLiquidity.snapshot} kept (before any match); a value that is not one
+   * is ignored (nothing taken).
+   */
+  restore(snapshot: unknown): void {
+    if (typeof snapshot !== 'object' || snapshot === null) return;
+    for (const [key, raw] of Object.entries(snapshot as Record<string, SideSnapshot>)) {
+      if (!Array.isArray(raw?.levels)) continue;
+      const levels = new Map<string, Taken>();
+      for (const [price, shown, taken] of raw.levels)
+        levels.set(price, { shown: new Decimal(shown), taken: new Decimal(taken) });
+      const cross = Array.isArray(raw.cross)
+        ? { shown: new Decimal(raw.cross[0]), taken: new Decimal(raw.cross[1]) }
+        : null;
+      this.sides.set(key, { levels, cross });
     }
   }
 

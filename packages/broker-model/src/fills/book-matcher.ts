@@ -6,7 +6,7 @@
  */
 import type { BookFillLimits, BookFillSlice, OrderBook } from './book-fill-model.js';
 import { BookFillModel } from './book-fill-model.js';
-import { BookLiquidity } from './book-liquidity.js';
+import { BookLiquidity, type BookLiquiditySnapshot } from './book-liquidity.js';
 import type { FillableOrder, FillModel } from './fill-model.js';
 
 /**
@@ -47,5 +47,15 @@ export class BookMatcher implements FillModel<OrderBook> {
     const slices = this.model.match(order, net.book, nowMs, { ...limits, crossVolume: net.crossVolume });
     this.liquidity.take(order.symbol, order.side, slices);
     return slices;
+  }
+
+  /** What the matches took, as plain JSON ({@link BookLiquidity.snapshot}). */
+  snapshot(): BookLiquiditySnapshot {
+    return this.liquidity.snapshot();
+  }
+
+  /** Takes back what {@link BookMatcher.snapshot} kept, before any match (paper, at its start). */
+  restore(snapshot: unknown): void {
+    this.liquidity.restore(snapshot);
   }
 }

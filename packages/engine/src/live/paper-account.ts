@@ -78,6 +78,8 @@ export class PaperAccount {
   private readonly atClose: PaperCloseAuction;
   /** The price a working order with no limit holds cash at. */
   private readonly reserve: PaperReserve;
+  /** The matcher: each polled book's liquidity taken once, across orders, polls and restarts. */
+  private readonly books = new BookMatcher();
   /** The creates given and not yet judged, noted in the store. */
   private readonly creates: PaperPendingCreates;
 
@@ -88,7 +90,11 @@ export class PaperAccount {
   ) {
     this.store = new PaperStore(
       o.db,
-      () => ({ ledger: this.ledger.snapshot(), orders: this.orders.snapshot() }),
+      () => ({
+        ledger: this.ledger.snapshot(),
+        orders: this.orders.snapshot(),
+        liquidity: this.books.snapshot(),
+      }),
       o.logger,
       (error, where) => o.onError?.(error, where),
       (event) => this.stored.emit(event),
@@ -96,7 +102,11 @@ export class PaperAccount {
     // the simulator's matcher: a polled book's levels are taken once, across orders and polls,
     // until the book shows them with another volume
     this.creates = new PaperPendingCreates(o.db, o.logger, (error, where) => o.onError?.(error, where));
-    const books = new BookMatcher();
+    // what the last run's fills took of the books it polled (a book polled again after a restart,
+    // the market unchanged, is not taken twice; before, a partly filled order restored filled again
+    // against the very levels it had taken)
+    const books = this.books;
+    books.restore(o.db.strategyState.get(PAPER_STATE_ID, 'liquidity'));
     const changes = this.changes;
     const reserve = new PaperReserve(marks);
     this.reserve = reserve;

@@ -57,6 +57,8 @@ export class PaperPendingCreates {
 
   /** Notes a create as it is given: stored before its id is handed back to the strategy. */
   note(command: SubmitOrder): void {
+    // one the gate never judged (its read failed: denied, its row written by the denial) is done too
+    for (const id of this.pending.keys()) if (this.db.orders.get(id) !== null) this.pending.delete(id);
     this.pending.set(command.intent.clientOrderId, JSON.parse(JSON.stringify(command.intent)));
     this.write();
   }

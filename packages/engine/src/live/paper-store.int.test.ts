@@ -81,7 +81,7 @@ function paperStore(react?: (event: OrderEvent, store: PaperStore) => void) {
   const errors: unknown[] = [];
   const store: PaperStore = new PaperStore(
     db,
-    () => ({ ledger: ledger.snapshot(), orders: [] }),
+    () => ({ ledger: ledger.snapshot(), orders: [], liquidity: {} }),
     createLogger({ level: 'silent' }),
     (error) => errors.push(error),
     (event) => {

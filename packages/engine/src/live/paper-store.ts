@@ -40,7 +40,7 @@
  *
  * @module
  */
-import type { LedgerSnapshot } from '@hoga/broker-model';
+import type { BookLiquiditySnapshot, LedgerSnapshot } from '@hoga/broker-model';
 import type { Logger, OrderEvent } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
@@ -69,10 +69,14 @@ const ROW_EVENTS = new Set<OrderEvent['type']>([
  */
 const DURABLE_EVENTS = new Set<OrderEvent['type']>(['OrderSubmitted', 'OrderAccepted', 'OrderModified']);
 
-/** The paper account as saved: its ledger (no reservations) and its open orders. */
+/**
+ * The paper account as saved: its ledger (no reservations), its open orders, and what its fills
+ * took of the books polled (so that a book polled again after a restart is not taken twice).
+ */
 export interface PaperSnapshot {
   readonly ledger: LedgerSnapshot;
   readonly orders: SavedPaperOrder[];
+  readonly liquidity: BookLiquiditySnapshot;
 }
 
 /** See the module documentation. */
@@ -221,9 +225,10 @@ export class PaperStore {
   private readonly writeAll = (): void => {
     for (const event of this.waiting) this.tables.apply(event);
     if (this.snapshotDue) {
-      const { ledger, orders } = this.snapshot();
+      const { ledger, orders, liquidity } = this.snapshot();
       this.db.strategyState.set(PAPER_STATE_ID, 'ledger', ledger);
       this.db.strategyState.set(PAPER_STATE_ID, 'orders', orders);
+      this.db.strategyState.set(PAPER_STATE_ID, 'liquidity', liquidity);
     }
   };
 
