@@ -114,6 +114,31 @@ function runningText(runId: string, owner: RunProcess): string {
   return `hoga db: ${runningSentence(runId, owner)}\n`;
 }
 
+/** Whether SQLite gave up waiting for another connection's write lock (`database is locked`). */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/** Of `targets`, the runs no longer stored (deleted before the lock stopped the rest). */
+function deletedOf(c: HogaDatabase['connection'], targets: readonly string[], hasRuns: boolean): string[] {
+  if (!hasRuns) return [];
+  const stored = c.prepare('SELECT 1 FROM runs WHERE run_id = ?').pluck();
+  return targets.filter((id) => stored.get(id) === undefined);
+}
+
+/**
+ * Why a deletion stopped on a file another process holds locked (SQLite's own `database is
+ * locked` names neither the cause nor the way out), and what of it was done.
+ */
+function lockedSentence(file: string, deleted: readonly string[]): string {
+  const done =
+    deleted.length === 0
+      ? 'nothing was deleted'
+      : `deleted ${deleted.length === 1 ? 'backtest' : 'backtests'} ${deleted.join(', ')} before it, the others not`;
+  return `${file} is locked by another process writing to it (a hoga run, a download, another command) past the busy timeout: ${done}; run the command again when it is done`;
+}
+
 /** What a deletion did, as {@link report} prints it. */
 interface Report {
   readonly file: string;
@@ -221,7 +246,15 @@ export function dbRunsDelete(
       const before = DateTime.fromISO(flags.before, { zone: KST_ZONE }).toMillis();
       targets = hasRuns ? backtestRunsStartedBefore(c, before) : [];
     }
-    const results: BacktestRemoval[] = removeBacktestRuns(c, targets);
+    let results: BacktestRemoval[];
+    try {
+      results = removeBacktestRuns(c, targets);
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      // one transaction per run: those before the lock are deleted, the rest are not
+      io.failure([lockedSentence(file, deletedOf(c, targets, hasRuns))], 1);
+      return;
+    }
     const done = results.filter(
       (r): r is Extract<BacktestRemoval, { outcome: 'removed' }> => r.outcome === 'removed',
     );
