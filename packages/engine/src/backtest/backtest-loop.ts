@@ -123,6 +123,7 @@ export async function runBacktestLoop(
     } else await parts.runtime.settle();
     if (signal?.aborted === true) {
       interrupted = true;
+      loop.interrupt();
       break;
     }
   }
@@ -339,6 +340,22 @@ class BarLoop {
     this.lastTime = this.parts.clock.nowMs();
     this.phase = Phase.NEXT;
     return true;
+  }
+
+  /**
+   * An abort after an awaited hook: a bar delivered (matched, its fills at its close) ends the run at
+   * its close (before: at the bar before, the clock going back); one whose timers fired, not delivered,
+   * is not counted, as in {@link stoppedByTimer}.
+   */
+  interrupt(): void {
+    if (this.phase === Phase.HOSTS) {
+      if (!this.warm) this.lastTime = this.t;
+    } else if (this.phase === Phase.AFTER_TIMERS) {
+      if (!this.warm) this.bars--;
+      else if ((this.route?.warmupHosts.length ?? 0) > 0) this.warmupBars--;
+      this.lastTime = this.parts.clock.nowMs();
+    }
+    this.phase = Phase.NEXT;
   }
 
   /** The last equity point, at the last bar's time (or the failed timer's), and warm-up off. */
