@@ -70,12 +70,31 @@ export default class SignalsItselfInTimer extends Strategy {
 }
 `;
 
+/** Counts its bars and says how many it saw when it stops. */
+const COUNTS_BARS = `
+import { Strategy } from '@hoga/engine';
+
+export default class CountsBars extends Strategy {
+  private bars = 0;
+
+  override onBar(): void {
+    this.bars++;
+  }
+
+  override onStop(): void {
+    this.ctx.log.info({ bars: this.bars }, 'stopping');
+  }
+}
+`;
+
 const dir = mkdtempSync(join(tmpdir(), 'hoga-backtest-mid-bar-'));
 const home = tempHome();
 const strategy = join(dir, 'signals-itself-mid-bar.ts');
 writeFileSync(strategy, SIGNALS_ITSELF);
 const inTimer = join(dir, 'signals-itself-in-timer.ts');
 writeFileSync(inTimer, SIGNALS_ITSELF_IN_TIMER);
+const counts = join(dir, 'counts-bars.ts');
+writeFileSync(counts, COUNTS_BARS);
 const kst = (ms: number) => new Date(ms + 9 * 3_600_000).toISOString().slice(0, 16);
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
@@ -194,5 +213,26 @@ describe('hoga backtest interrupted while a strategy awaits in onBar', () => {
     } finally {
       store.close();
     }
+  }, 120_000);
+
+  it('with a second strategy: the bar under way still reaches it before the run stops ("after the current bar")', async () => {
+    const db = join(dir, 'two.sqlite');
+    const run = await hoga(
+      [
+        'backtest',
+        strategy,
+        counts,
+        ...`--symbols 005930 --interval 1d --from 2025-01-02 --to 2025-01-31 --usd-krw 1400 --db ${db}`.split(
+          ' ',
+        ),
+      ],
+      { cwd: dir, env: { HOME: home }, killAfterMs: 110_000 },
+    );
+    expect(run.code, run.err).toBe(130);
+    expect(run.err).toContain('stopping the backtest after the current bar');
+    // before: CountsBars stopped with bars=4, the 5th bar (counted, matched) never reaching it
+    expect(run.err).toContain('2025-01-08 15:30:00 KST log    CountsBars: stopping (bars=5)');
+    expect(run.err).toContain('2025-01-08 15:30:00 KST log    SignalsItselfMidBar: stopping (bars=5)');
+    expect(run.err).toContain('interrupted after 5 bars (at 2025-01-08 15:30:00 KST)');
   }, 120_000);
 });

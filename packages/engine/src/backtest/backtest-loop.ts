@@ -9,15 +9,15 @@
  * @module
  */
 import type { Bar, VirtualClock } from '@hoga/core';
-import type { ReferencePrices, SymbolReference } from '../market-data/reference-prices.js';
+import type { ReferencePrices } from '../market-data/reference-prices.js';
 import type { MarkBook } from '../portfolio/mark-book.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { BarDayPnl } from '../risk/bar-day-pnl.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import type { StrategyHost } from '../runtime/strategy-host.js';
 import { SESSION_DAY_SHIFT_MS } from '../stats/equity-stats.js';
-import { sessionShiftOf } from '../venue/session-key.js';
 import type { SimulatedVenue } from '../venue/simulated-venue.js';
+import { routeOf, type SymbolRoute } from './symbol-route.js';
 
 /** Bars in delivery order: time, then symbol. The current bar may be one object, overwritten. */
 export interface BarStream {
@@ -77,22 +77,6 @@ const DAY_MS = 86_400_000;
 /** Where a trading day ends (the stats resample by the same rule). */
 const DAY_ROLL_SHIFT = SESSION_DAY_SHIFT_MS;
 
-interface SymbolRoute {
-  readonly slot: number;
-  /** The symbol's closes, for the bar fill model's KR price limits (none without reference prices). */
-  readonly reference: SymbolReference | undefined;
-  /** The symbol's working orders in the venue (a bar is matched only when there are some). */
-  readonly working: readonly unknown[];
-  /** Strategies that get this symbol's bars (with `onBar`). */
-  readonly hosts: StrategyHost[];
-  /** Strategies that asked for warm-up bars. */
-  readonly warmupHosts: StrategyHost[];
-  /** The symbol's first candle stamp of the run: bars stamped before it are warm-up bars. */
-  readonly startTs: number;
-  /** Shift that makes `floor((t + shift) / day)` the trading-session key (KR: KST date; US: trading date). */
-  readonly sessionShift: number;
-}
-
 /**
  * Runs bars through the engine until the stream ends, a strategy fails or `signal` aborts (checked
  * between bars: after a hook that returned a promise, and at a turn of the event loop before each
@@ -123,6 +107,8 @@ export async function runBacktestLoop(
     } else await parts.runtime.settle();
     if (signal?.aborted === true) {
       interrupted = true;
+      // "after the current bar": the strategies it has not reached yet get it first
+      while (loop.deliverRest()) await parts.runtime.settle();
       loop.interrupt();
       break;
     }
@@ -342,6 +328,22 @@ class BarLoop {
     return true;
   }
 
+  /** The bar under way to the strategies it has not reached; true while a hook's promise is awaited. */
+  deliverRest(): boolean {
+    if (this.phase !== Phase.HOSTS) return false;
+    const runtime = this.parts.runtime;
+    const route = this.route as SymbolRoute;
+    const hosts = this.warm ? route.warmupHosts : route.hosts;
+    while (this.hostIndex < hosts.length && runtime.failure === null) {
+      const host = hosts[this.hostIndex++] as StrategyHost;
+      if (this.warm && (host.strategyClass.warmupBars ?? 0) < this.warmLeft) continue;
+      host.isWarmingUp = this.warm;
+      runtime.call(host, 'onBar', this.bar as Bar);
+      if (runtime.busy) return true;
+    }
+    return false;
+  }
+
   /**
    * An abort after an awaited hook: a bar delivered (matched, its fills at its close) ends the run at
    * its close (before: at the bar before, the clock going back); one whose timers fired, not delivered,
@@ -368,34 +370,6 @@ class BarLoop {
     }
     for (const host of runtime.hosts) host.isWarmingUp = false;
   }
-}
-
-function routeOf(parts: BacktestLoopParts, bar: Bar, startTs: number): SymbolRoute {
-  const { runtime, marks, references, venue } = parts;
-  const inUniverse =
-    runtime.universe.symbols.includes(bar.symbol) && runtime.universe.interval === bar.interval;
-  const subscribed = new Set(
-    runtime.subscriptionBook.list
-      .filter(
-        (s) =>
-          s.kind === 'bars' &&
-          s.symbol === bar.symbol &&
-          (s.interval ?? runtime.universe.interval) === bar.interval,
-      )
-      .map((s) => s.strategyId),
-  );
-  const hosts = runtime.hosts.filter(
-    (h) => (inUniverse || subscribed.has(h.strategyId)) && typeof h.strategy.onBar === 'function',
-  );
-  return {
-    slot: marks.slot(bar.symbol),
-    reference: references?.forSymbol(bar.symbol),
-    working: venue.workingOf(bar.symbol),
-    startTs,
-    hosts,
-    warmupHosts: hosts.filter((h) => (h.strategyClass.warmupBars ?? 0) > 0),
-    sessionShift: sessionShiftOf(bar.symbol),
-  };
 }
 
 function fireTimers(
