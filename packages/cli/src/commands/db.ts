@@ -45,11 +45,16 @@ function symbol(value: string): string {
   return value.trim().toUpperCase();
 }
 
+/**
+ * `--limit`: a positive integer. One past what a query's LIMIT binds exactly (2^53 − 1; before,
+ * 2^63 or more failed in the query, `unexpected error: datatype mismatch`, exit 1) lists what any
+ * limit above the rows does: every row.
+ */
 function limit(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) {
     throw new InvalidArgumentError(`--limit: expected a positive integer, found "${value}"`);
   }
-  return Number(value);
+  return Math.min(Number(value), Number.MAX_SAFE_INTEGER);
 }
 
 /** The parser of a flag taking a calendar date (`--date`, `--before`), its errors naming that flag. */
