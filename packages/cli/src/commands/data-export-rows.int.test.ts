@@ -5,12 +5,13 @@
  * holds exactly the stored candles of those trading dates (a US date's day market from 20:00 New
  * York the evening before), each with its stored prices and volume as stored, its time the stored
  * instant written with the zone's offset at that instant. The real `hoga` in child processes (the
- * embedded simulator fills the cache), a real SQLite file.
+ * embedded simulator fills the cache), a real SQLite file; the Parquet file read back with hyparquet.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HogaDatabase } from '@hoga/store';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hoga, tempHome } from '../hoga-process.test-helper.js';
@@ -100,4 +101,18 @@ describe('hoga data export of minute candles, row for row', () => {
     },
     60_000,
   );
+
+  it('--format parquet holds the same rows as the CSV, every one (--tz exchange)', async () => {
+    const args = `data export --db ${file} --symbols 005930,AAPL --interval 1m --from 2025-03-07 --to 2025-03-10 --tz exchange`;
+    const csv = await run(args.split(' '));
+    expect(csv.code, csv.err).toBe(0);
+    const out = join(dir, 'minutes.parquet');
+    const parquet = await run([...args.split(' '), '--out', out]);
+    expect(parquet.code, parquet.err).toBe(0);
+    const [header, ...lines] = csv.out.trimEnd().split('\n');
+    expect(parquet.err).toContain(`wrote ${lines.length.toLocaleString('en-US')} candles to ${out}`);
+    const read = await parquetReadObjects({ file: await asyncBufferFromFile(out) });
+    expect(Object.keys(read[0] ?? {}).join(',')).toBe(header);
+    expect(read.map((r) => Object.values(r).join(','))).toEqual(lines);
+  }, 60_000);
 });
