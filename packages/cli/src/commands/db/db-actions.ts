@@ -4,6 +4,7 @@
  * @module
  */
 import { existsSync, statSync } from 'node:fs';
+import { currencyOf, marketOfSymbol } from '@hoga/core';
 import {
   HogaDatabase,
   LATEST_SCHEMA_VERSION,
@@ -346,8 +347,8 @@ function listBacktestOrders(db: HogaDatabase, file: string, flags: DbOrdersFlags
         o.clientOrderId,
         o.strategyId ?? '-',
         o.symbol,
-        // an amount order is a US one
-        ...orderCells(o, 'USD'),
+        // in its market's currency: a KR amount order (the broker takes US ones only) denied in KRW
+        ...orderCells(o, o.symbol === '' ? '' : currencyOf(marketOfSymbol(o.symbol))),
         o.reason ?? '',
       ]),
       flags,
