@@ -9,7 +9,13 @@
  *
  * @module
  */
-import { NotFoundError, type OrderRecord, pollOrderSnapshots } from '@hoga/connector';
+import {
+  isOlderReport,
+  NotFoundError,
+  type OrderRecord,
+  pollOrderSnapshots,
+  progressOf,
+} from '@hoga/connector';
 import type { CommandResolver } from './command-resolver.js';
 import type { OrderManager } from './order-manager.js';
 import { POLL } from './order-manager-options.js';
@@ -49,9 +55,7 @@ export class OrderPoller {
     const last = this.lastPollAt ?? Number(this.m.store.meta('last_poll_at') ?? startedAt);
     const since = last - this.m.options.skewMs;
     const snapshot = await pollOrderSnapshots(this.m.gateway, { closedSinceMs: since, maxClosedPages }, POLL);
-    const seen = new Map<string, OrderRecord>();
-    for (const r of snapshot.open) seen.set(r.orderId, r);
-    for (const r of snapshot.closed) seen.set(r.orderId, r);
+    const seen = newestReports([...snapshot.open, ...snapshot.closed]);
     // commands whose answer (or rows) the store could not take are stored first: their orders are
     // then theirs to look for, not orders from another channel
     this.m.markUnstored();
@@ -148,4 +152,24 @@ export class OrderPoller {
     this.notFound.delete(id);
     this.m.endMissing(execution);
   }
+}
+
+/**
+ * The reports of a poll's lists by broker order id, one per order: of two reports of one order (the
+ * OPEN list read before the CLOSED pages, a row the history repeats, on one page or across two),
+ * the later one, but not when it is older than the other (`isOlderReport`: less filled, or working
+ * where the other showed the order ended). Before, the last one listed was kept whatever it said:
+ * a history that listed an older copy of a filled order after the newer one left the fill uncounted
+ * by every poll that read both, until the order aged out of the closed pages the polls read and its
+ * detail was read (`hostile-broker.int.test.ts`).
+ *
+ * @param reports - the OPEN list, then the CLOSED pages, as read
+ */
+export function newestReports(reports: readonly OrderRecord[]): Map<string, OrderRecord> {
+  const seen = new Map<string, OrderRecord>();
+  for (const r of reports) {
+    const known = seen.get(r.orderId);
+    if (known === undefined || !isOlderReport(progressOf(known), progressOf(r))) seen.set(r.orderId, r);
+  }
+  return seen;
 }
