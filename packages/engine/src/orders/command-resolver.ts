@@ -101,17 +101,26 @@ export class CommandResolver {
       // this one): the broker takes one change of an order and refuses the next (409), so this one
       // did not take effect. A cancel's outcome is then known; a modify goes on to the replacement
       // the other one made, as one answered 409 `already-modified` does.
-      const made = m.store
-        .commandsOf(command.clientOrderId)
-        .find(
-          (c) =>
-            c.commandId !== command.commandId &&
-            c.kind === kind &&
-            c.status === CommandStatus.DONE &&
-            c.targetBrokerOrderId === command.targetBrokerOrderId,
-        );
+      const commands = m.store.commandsOf(command.clientOrderId); // in the order they were stored
+      const made = commands.find(
+        (c) =>
+          c.commandId !== command.commandId &&
+          c.kind === kind &&
+          c.status === CommandStatus.DONE &&
+          c.targetBrokerOrderId === command.targetBrokerOrderId,
+      );
       if (made !== undefined) {
-        if (kind === 'modify') await m.followReplaced(current);
+        if (kind === 'modify' && storedBefore(commands, command.commandId, made.commandId))
+          // The other modify was asked after this one: its terms are the newer wish, and this one,
+          // which the broker did not take (refused 429, or lost before it arrived), is not sent
+          // after it. Before, it went on to the replacement and its older terms replaced the newer
+          // ones at the broker (hostile-broker-changes.int.test.ts).
+          m.rejectChange(
+            current,
+            'already-modified',
+            `the order was modified by command ${made.commandId}, asked after this one; this modify did not take effect and is not sent after it`,
+          );
+        else if (kind === 'modify') await m.followReplaced(current);
         else
           m.rejectChange(
             current,
@@ -228,4 +237,9 @@ export class CommandResolver {
     for (const r of snapshot.closed) all.set(r.orderId, r);
     return [...all.values()].filter((r) => m.store.execution(r.orderId) === null);
   }
+}
+
+/** Whether command `a` was stored before command `b` (`commands` in the order they were stored). */
+function storedBefore(commands: readonly StoredCommand[], a: string, b: string): boolean {
+  return commands.findIndex((c) => c.commandId === a) < commands.findIndex((c) => c.commandId === b);
 }
