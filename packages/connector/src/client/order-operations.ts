@@ -11,7 +11,7 @@
  */
 import { BrokerOrderStatus, type Clock, RateLimitGroup, TERMINAL_BROKER_ORDER_STATUSES } from '@hoga/core';
 import type { ConnectorConfig } from '../config.js';
-import { NetworkError, NetworkFailure, ServerError } from '../errors.js';
+import { ConflictError, NetworkError, NetworkFailure, ServerError } from '../errors.js';
 import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import {
   type CreateOrderRequest,
@@ -90,6 +90,14 @@ function unclear(error: unknown): boolean {
   return (
     (error instanceof NetworkError && error.failure !== NetworkFailure.ABORTED) ||
     error instanceof ServerError
+  );
+}
+
+/** The 409 a change sent again gets when the broker made the change already: maybe its first send's. */
+function ownChangeRefused(operation: Operation, error: unknown): boolean {
+  return (
+    error instanceof ConflictError &&
+    error.code === (operation === 'cancel' ? 'already-canceled' : 'already-modified')
   );
 }
 
@@ -257,7 +265,15 @@ export class OrderOperations {
         });
         return { kind: 'acknowledged', orderId: id, originalOrderId: orderId };
       } catch (error) {
-        if (!unclear(error) || attempt >= this.config.maxRetries || this.clock.nowMs() > deadline)
+        // A send again refused as already done: the first send, which timed out still on its way,
+        // may have reached the broker before this one and made the change. Resolved by reading the
+        // order, as a lost answer is (before, the 409 was the answer: the engine refused the change
+        // and took the replacement or cancel record the first send made for another channel's).
+        const ownChange = attempt > 0 && ownChangeRefused(operation, error);
+        if (
+          !ownChange &&
+          (!unclear(error) || attempt >= this.config.maxRetries || this.clock.nowMs() > deadline)
+        )
           throw error;
         const order = await this.readOrder(orderId, { ...options, priority: RequestPriority.ORDER });
         if (APPLIED[operation].has(order.status)) {
@@ -266,7 +282,7 @@ export class OrderOperations {
             this.notify({ type: 'modify-unanswered', originalOrderId: orderId, request, sentAtMs, order });
           return { kind: 'resolved-by-state', applied: true, order };
         }
-        if (TERMINAL_BROKER_ORDER_STATUSES.has(order.status))
+        if (ownChange || TERMINAL_BROKER_ORDER_STATUSES.has(order.status))
           return { kind: 'resolved-by-state', applied: false, order };
         // Still open with no trace of the request: it never reached the broker, so send it again.
       }

@@ -14,6 +14,7 @@ import { afterEach, expect } from 'vitest';
 import { type HostileBroker, startHostileBroker } from './hostile-broker.test-helper.js';
 import { KR_OPEN, simClient, startFrozenSimulator } from './live-fixture.test-helper.js';
 import { OrderManager } from './order-manager.js';
+import type { OrderManagerOptions } from './order-manager-options.js';
 
 export interface Hostile {
   readonly sim: SimulatorHandle;
@@ -30,12 +31,16 @@ afterEach(async () => {
 });
 
 /** The simulator (frozen at `start`), the proxy in front of it, and a manager on a SQLite file talking to the proxy. */
-export async function hostile(start = KR_OPEN): Promise<Hostile> {
+export async function hostile(
+  start = KR_OPEN,
+  clientConfig: Record<string, unknown> = {},
+  options: OrderManagerOptions = {},
+): Promise<Hostile> {
   const { sim, clock } = await startFrozenSimulator({ start, rateLimit: false });
   const proxy = await startHostileBroker(sim.url);
-  const client = simClient(sim, clock, { baseUrl: proxy.url, maxRetries: 2 });
+  const client = simClient(sim, clock, { baseUrl: proxy.url, maxRetries: 2, ...clientConfig });
   const db = HogaDatabase.open(join(mkdtempSync(join(tmpdir(), 'hoga-hostile-')), 'hoga.sqlite'), { clock });
-  const manager = new OrderManager(client, db, clock);
+  const manager = new OrderManager(client, db, clock, options);
   const events: OrderEvent[] = [];
   manager.events$.subscribe((e) => events.push(e));
   closing.push(async () => {
