@@ -180,70 +180,82 @@ describe('OrderManager against a hostile broker (a proxy in front of the simulat
     }
   });
 
-  it('refuses a cancel already-filled when the rest of a partly filled order fills while the cancel is on its way', async () => {
-    const h = await hostile(US_OPEN);
-    // ZOM's book is thin: a buy resting under the market fills in parts once it is reached
-    const price = (await h.client.getOrderbook('ZOM')).bids[2]?.price.toString() ?? '';
-    const order = submitLimit('ZOM', 'BUY', QUANTITY, price);
-    const id = order.intent.clientOrderId;
-    await h.manager.execute(order);
-    const broker = h.manager.currentExecution(id)?.brokerOrderId ?? '';
-    h.sim.setPrice('ZOM', price);
-    h.sim.advanceClock(60_000);
-    await h.manager.pollOnce();
-    expect(storedRows(h.db, id).order).toMatchObject({ state: 'PARTIALLY_FILLED' });
-    // the cancel held at the proxy until the broker has filled the rest and a poll counted it
-    const held = gate();
-    const release = gate();
-    h.proxy.use((req, forward) => {
-      if (req.method !== 'POST' || !req.path.endsWith('/cancel')) return undefined;
-      held.open();
-      return release.opened.then(forward);
-    });
-    const cancelling = h.manager.execute(cancelOf(order));
-    await held.opened;
-    for (let i = 0; i < 60 && (await h.client.getOrder(broker)).status !== 'FILLED'; i++) {
+  it.each([
+    ['a poll counted the last fill before the refusal', true],
+    ['the refusal came before a poll counted the last fill', false],
+  ])(
+    'refuses a cancel already-filled when the rest of a partly filled order fills while the cancel is on its way: %s',
+    async (_, countedFirst) => {
+      const h = await hostile(US_OPEN);
+      // ZOM's book is thin: a buy resting under the market fills in parts once it is reached
+      const price = (await h.client.getOrderbook('ZOM')).bids[2]?.price.toString() ?? '';
+      const order = submitLimit('ZOM', 'BUY', QUANTITY, price);
+      const id = order.intent.clientOrderId;
+      await h.manager.execute(order);
+      const broker = h.manager.currentExecution(id)?.brokerOrderId ?? '';
+      h.sim.setPrice('ZOM', price);
       h.sim.advanceClock(60_000);
       await h.manager.pollOnce();
-    }
-    await pollUntil(h, () => storedRows(h.db, id).order?.state === 'FILLED');
-    release.open();
-    await cancelling;
+      expect(storedRows(h.db, id).order).toMatchObject({ state: 'PARTIALLY_FILLED' });
+      // the cancel held at the proxy until the broker has filled the rest (and a poll counted it)
+      const held = gate();
+      const release = gate();
+      h.proxy.use((req, forward) => {
+        if (req.method !== 'POST' || !req.path.endsWith('/cancel')) return undefined;
+        held.open();
+        return release.opened.then(forward);
+      });
+      const cancelling = h.manager.execute(cancelOf(order));
+      await held.opened;
+      for (let i = 0; i < 60 && (await h.client.getOrder(broker)).status !== 'FILLED'; i++) {
+        h.sim.advanceClock(60_000);
+        if (countedFirst) await h.manager.pollOnce();
+      }
+      const filled = () => storedRows(h.db, id).order?.state === 'FILLED';
+      if (countedFirst) await pollUntil(h, filled);
+      release.open();
+      await cancelling;
+      if (!countedFirst) {
+        // refused: the order works on as far as the store knows, until the poll reads its end
+        expect(storedRows(h.db, id).order?.state).toBe('PARTIALLY_FILLED');
+        await pollUntil(h, filled);
+      }
 
-    const rows = storedRows(h.db, id);
-    expect(rows.order).toEqual({ state: 'FILLED', filled_quantity: QUANTITY, price, quantity: QUANTITY });
-    expect(rows.links).toEqual([{ id: broker, kind: 'create' }]);
-    expect(rows.commands).toEqual([
-      { kind: 'create', status: 'done', target: null, result: broker, error: null },
-      {
-        kind: 'cancel',
-        status: 'rejected',
-        target: broker,
-        result: null,
-        error: expect.stringMatching(/^already-filled: /),
-      },
-    ]);
-    expect(rows.executions).toEqual([{ id: broker, status: 'FILLED', closed: 1, filled: QUANTITY }]);
-    // one row per counted increase, each on the broker order, adding up to the order
-    const fills = rows.fills as { id: string; quantity: string; cumulative: string }[];
-    let sum = 0;
-    for (const f of fills) {
-      sum += Number(f.quantity);
-      expect(f).toMatchObject({ id: broker, cumulative: String(sum) });
-    }
-    expect(String(sum)).toBe(QUANTITY);
-    const seen = eventsOf(h.events, id);
-    expect(seen.filter((t) => t === 'OrderPartiallyFilled')).toHaveLength(fills.length - 1);
-    expect(seen.filter((t) => !t.startsWith('OrderPartiallyFilled'))).toEqual([
-      'OrderSubmitted',
-      'OrderAccepted',
-      'OrderCancelRequested',
-      'OrderFilled',
-      'OrderCancelRejected already-filled',
-    ]);
-    expect(seen.indexOf('OrderPartiallyFilled')).toBe(2); // a part filled before the cancel was asked
-    expect(h.sim.counters().ordersCanceled).toBe(0);
-  });
+      const rows = storedRows(h.db, id);
+      expect(rows.order).toEqual({ state: 'FILLED', filled_quantity: QUANTITY, price, quantity: QUANTITY });
+      expect(rows.links).toEqual([{ id: broker, kind: 'create' }]);
+      expect(rows.commands).toEqual([
+        { kind: 'create', status: 'done', target: null, result: broker, error: null },
+        {
+          kind: 'cancel',
+          status: 'rejected',
+          target: broker,
+          result: null,
+          error: expect.stringMatching(/^already-filled: /),
+        },
+      ]);
+      expect(rows.executions).toEqual([{ id: broker, status: 'FILLED', closed: 1, filled: QUANTITY }]);
+      // one row per counted increase, each on the broker order, adding up to the order
+      const fills = rows.fills as { id: string; quantity: string; cumulative: string }[];
+      let sum = 0;
+      for (const f of fills) {
+        sum += Number(f.quantity);
+        expect(f).toMatchObject({ id: broker, cumulative: String(sum) });
+      }
+      expect(String(sum)).toBe(QUANTITY);
+      const seen = eventsOf(h.events, id);
+      expect(seen.filter((t) => t === 'OrderPartiallyFilled')).toHaveLength(fills.length - 1);
+      const ends = ['OrderFilled', 'OrderCancelRejected already-filled'];
+      expect(seen.filter((t) => !t.startsWith('OrderPartiallyFilled'))).toEqual([
+        'OrderSubmitted',
+        'OrderAccepted',
+        'OrderCancelRequested',
+        ...(countedFirst ? ends : ends.reverse()),
+      ]);
+      expect(seen.indexOf('OrderPartiallyFilled')).toBe(2); // a part filled before the cancel was asked
+      expect(h.sim.counters().ordersCanceled).toBe(0);
+    },
+  );
 });
 
 const QUANTITY = '100000';
