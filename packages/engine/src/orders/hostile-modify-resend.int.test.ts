@@ -16,7 +16,7 @@ import { cancelOf, KR_OPEN, modifyTo, priceLimits, submitLimit } from './live-fi
 
 describe('OrderManager when a timed-out modify reaches the broker before its re-send (real HTTP, SQLite file)', () => {
   it("links the replacement the first send made to the strategy's order", async () => {
-    const h = await hostile(KR_OPEN, { requestTimeoutMs: 300 }, { newestOrderWaitMs: 200 });
+    const h = await hostile(KR_OPEN, { requestTimeoutMs: 1_000 }, { newestOrderWaitMs: 200 });
     const { lower } = await priceLimits(h.client, '005930');
     const price = new Decimal(lower).plus(100).toString();
     const order = submitLimit('005930', 'BUY', '2', lower);
@@ -74,7 +74,7 @@ describe('OrderManager when a timed-out modify reaches the broker before its re-
   });
 
   it('ends the order CANCELED, the cancel record linked, when a timed-out cancel reaches the broker before its re-send', async () => {
-    const h = await hostile(KR_OPEN, { requestTimeoutMs: 300 }, { newestOrderWaitMs: 200 });
+    const h = await hostile(KR_OPEN, { requestTimeoutMs: 1_000 }, { newestOrderWaitMs: 200 });
     const { lower } = await priceLimits(h.client, '005930');
     const order = submitLimit('005930', 'BUY', '2', lower);
     const id = order.intent.clientOrderId;
