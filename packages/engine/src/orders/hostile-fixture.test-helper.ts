@@ -116,3 +116,12 @@ export async function pollUntil(h: Hostile, done: () => boolean): Promise<void> 
 }
 
 export const CREATE = '/api/v1/orders';
+
+/** How many orders the store holds as another channel's (`ext-…`): the run's own adopted as outside. */
+export function outsideOrderCount(db: HogaDatabase): number {
+  return (
+    db.connection.prepare("SELECT count(*) AS n FROM orders WHERE client_order_id LIKE 'ext-%'").get() as {
+      n: number;
+    }
+  ).n;
+}

@@ -11,7 +11,7 @@
 import { Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import type { ProxiedAnswer } from './hostile-broker.test-helper.js';
-import { eventsOf, hostile, storedRows } from './hostile-fixture.test-helper.js';
+import { eventsOf, hostile, outsideOrderCount, storedRows } from './hostile-fixture.test-helper.js';
 import { cancelOf, KR_OPEN, modifyTo, priceLimits, submitLimit } from './live-fixture.test-helper.js';
 
 describe('OrderManager when a timed-out modify reaches the broker before its re-send (real HTTP, SQLite file)', () => {
@@ -67,10 +67,7 @@ describe('OrderManager when a timed-out modify reaches the broker before its re-
       'OrderModifyRequested',
       'OrderModified',
     ]);
-    const external = h.db.connection
-      .prepare("SELECT count(*) AS n FROM orders WHERE client_order_id LIKE 'ext-%'")
-      .get() as { n: number };
-    expect(external.n).toBe(0);
+    expect(outsideOrderCount(h.db)).toBe(0);
   });
 
   it('ends the order CANCELED, the cancel record linked, when a timed-out cancel reaches the broker before its re-send', async () => {
@@ -121,10 +118,7 @@ describe('OrderManager when a timed-out modify reaches the broker before its re-
       'OrderCancelRequested',
       'OrderCanceled',
     ]);
-    const external = h.db.connection
-      .prepare("SELECT count(*) AS n FROM orders WHERE client_order_id LIKE 'ext-%'")
-      .get() as { n: number };
-    expect(external.n).toBe(0);
+    expect(outsideOrderCount(h.db)).toBe(0);
   });
 });
 
