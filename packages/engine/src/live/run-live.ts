@@ -195,7 +195,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     (await brokerFxRates(o.client, o.logger, (read) => {
       startRate = read;
     }));
-  const { runtime, portfolio, risk, recorder } = await assembleRunRuntime(o, {
+  const { runtime, portfolio, risk, recorder, settleCreates } = await assembleRunRuntime(o, {
     marks,
     mode,
     halt: halt.signal,
@@ -239,6 +239,8 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
       tellUntoldEvents(o.db, runtime, recorder);
       await liveVenue.start();
       retrackStoredOrders(o.db, runtime, risk.module.book);
+      // the creates a killed run gave and never sent (their checks still reading): denied, told once
+      settleCreates();
     }
     // Paper: the open orders of the last run are worked again, as they stood.
     await paperAccount?.restoreOrders(runtime, risk.module.book);

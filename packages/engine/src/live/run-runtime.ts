@@ -38,6 +38,7 @@ import type { ReadFxRate } from './broker-fx.js';
 import { haltable } from './haltable-broker.js';
 import type { ModeVenue } from './mode-venue.js';
 import { paperBrokerView } from './paper-broker-view.js';
+import { livePendingCreates, type PendingCreates, PendingCreatesGate } from './pending-creates.js';
 import { RunEventRecorder } from './run-event-recorder.js';
 import type { LiveRunOptions } from './run-live.js';
 import { RunPortfolio } from './run-portfolio.js';
@@ -70,6 +71,12 @@ export interface RunRuntime {
   /** The risk gate (started) and the risk module behind it. */
   readonly risk: RiskGateBinding;
   readonly recorder: RunEventRecorder;
+  /**
+   * Live: tells each strategy, once, of the creates an earlier run of it gave and ended before it
+   * judged (`OrderDenied`, `run-ended`: {@link PendingCreates.settle}). Call after the order
+   * manager's reconciliation and before `onStart`. Paper: nothing (the paper account settles its own).
+   */
+  settleCreates(): void;
 }
 
 /**
@@ -113,11 +120,18 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
   }
   try {
     logPriorCloses(o.logger, await risk.start());
-    // paper: no new order or modify while the store refuses writes (see PaperStoreGate)
+    // paper: no new order or modify while the store refuses writes (see PaperStoreGate); both: each
+    // create noted in the store as it is given, until it is judged (pending-creates.ts)
     const paperAccount = parts.mode.paperAccount;
+    const creates =
+      paperAccount === null ? livePendingCreates(o.db, o.logger, (e, where) => o.onError?.(e, where)) : null;
     container
       .bind(RiskGate)
-      .toConstantValue(paperAccount === null ? risk.gate : paperAccount.guard(risk.gate, risk.module));
+      .toConstantValue(
+        paperAccount !== null
+          ? paperAccount.guard(risk.gate, risk.module)
+          : new PendingCreatesGate(risk.gate, creates as PendingCreates),
+      );
     container.bind(InstrumentsToken).toConstantValue(listedInstruments(risk));
     // ctx.marketOrderAllowed answers from the calendars the risk module judges orders by
     const market = risk.module.market;
@@ -141,12 +155,38 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     const runtime = container.get(EngineRuntime);
     const portfolio = container.get<Portfolio>(Portfolio);
     addStrategies(o, runtime, portfolio, risk);
-    return { runtime, portfolio, risk, recorder };
+    const settleCreates = (): void => {
+      if (creates !== null) settleLiveCreates(o, creates, runtime, recorder);
+    };
+    return { runtime, portfolio, risk, recorder, settleCreates };
   } catch (error) {
     // the gate's background refresh would keep the process alive after a failed start (a
     // strategy's bad config or throwing constructor, a failed first read): stopped here
     risk.dispose();
     throw error;
+  }
+}
+
+/**
+ * Settles the creates an earlier live run of the strategies left unjudged: each denial told to its
+ * strategy at once (its view moved to DENIED, then `onOrderEvent`) and journalled, as the events of
+ * the time it was down are (`tellUntoldEvents`); a store that refuses the rows is said (`onError`)
+ * and the creates are left for the next start.
+ */
+function settleLiveCreates(
+  o: LiveRunOptions,
+  creates: PendingCreates,
+  runtime: EngineRuntime,
+  recorder: RunEventRecorder,
+): void {
+  try {
+    creates.settle(runtime, o.clock.nowMs(), (event, host) => {
+      host?.apply(event);
+      recorder.recordTold(event);
+      if (host !== undefined) runtime.call(host, 'onOrderEvent', event);
+    });
+  } catch (error) {
+    o.onError?.(error, 'pending-creates');
   }
 }
 

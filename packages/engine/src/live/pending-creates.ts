@@ -1,0 +1,237 @@
+/**
+ * The orders given but not yet judged, paper and live: a `ctx.submit` hands its id back at once,
+ * and the order reaches the venue (and the store) only once the risk gate read what it needs (a
+ * quote, a calendar, an instrument: broker reads that take milliseconds to seconds). A strategy that
+ * keeps the id in `ctx.state` (written at once) and is killed meanwhile had, before, an id in its
+ * state that no store row, open order or event ever named after the restart: the order was
+ * silently gone (paper and live alike: live sent nothing to the broker).
+ *
+ * So each create is noted in the store (`strategy_state`, under the mode's owner: see
+ * {@link PendingCreatesPlace}) synchronously as it is given, before its id is handed back
+ * ({@link PendingCreates.note}, from the run's risk gate's `prepare`: {@link PendingCreatesGate},
+ * `PaperStoreGate`), and forgotten in memory once the gate judged it: its row is then written in the
+ * same synchronous step (paper: by the venue's `OrderSubmitted`; live: the order manager writes the
+ * create to its command journal before it sends it, and its order row right after, before its first
+ * wait; a denial: the denied order's row). The next run settles what an earlier one left
+ * ({@link PendingCreates.settle}): a create with no row (and no event journalled of it: a denial the
+ * strategy heard of is not told again) never reached the venue, and ends as `OrderDenied`, code
+ * {@link RUN_ENDED}, stored DENIED and told to its strategy before `onStart`, as the other events of
+ * the time it was down are. It is not placed again: the market has moved on since the strategy
+ * decided on it. A create whose row exists then is the venue's (live: the order manager's
+ * reconciliation, which runs first, rebuilds a row its command journal holds).
+ *
+ * @module
+ */
+import {
+  type ClientOrderId,
+  Decimal,
+  type Logger,
+  newEventId,
+  type OrderDenied,
+  type OrderIntent,
+  type StrategyId,
+} from '@hoga/core';
+import { type HogaDatabase, orderFromIntent } from '@hoga/store';
+import type { OrderCommand, SubmitOrder } from '../commands/order-commands.js';
+import type { RiskGate, RiskVerdict } from '../risk/risk-gate.js';
+import type { EngineRuntime } from '../runtime/engine-runtime.js';
+import { trackedOrderOf } from '../runtime/order-views.js';
+import type { StrategyHost } from '../runtime/strategy-host.js';
+
+/** The code of a create the run ended before it judged (see the module documentation). */
+export const RUN_ENDED = 'run-ended';
+
+/** Where a mode keeps its creates given and not yet judged. */
+export interface PendingCreatesPlace {
+  /** The mode: the denied order's row is of it. */
+  readonly mode: 'live' | 'paper';
+  /** The `strategy_state` owner the creates are kept under (one a strategy's id cannot spell). */
+  readonly owner: string;
+  /**
+   * The key a strategy's creates are kept under: paper one for all (one paper run per store), live
+   * one per strategy (live runs on a store each hold their own strategies: none writes another's).
+   */
+  keyOf(strategyId: string): string;
+  /** The word the log and the denial name the venue by (`paper venue`, `broker`). */
+  readonly venue: string;
+}
+
+/** See the module documentation. */
+export class PendingCreates {
+  /** The creates given and not yet judged, by client order id: their key and intent as stored. */
+  private readonly pending = new Map<string, { readonly key: string; readonly intent: unknown }>();
+
+  /**
+   * @param db - the run's store
+   * @param log - the run's (or the paper account's) logger
+   * @param place - where the mode keeps them
+   * @param onError - told of a write the store refused, with where (the create goes on: nothing is
+   *   lost unless the process also dies before its row is written)
+   */
+  constructor(
+    private readonly db: HogaDatabase,
+    private readonly log: Logger,
+    private readonly place: PendingCreatesPlace & { readonly where: string },
+    private readonly onError?: (error: unknown, where: string) => void,
+  ) {}
+
+  /** Notes a create as it is given: stored before its id is handed back to the strategy. */
+  note(command: SubmitOrder): void {
+    const key = this.place.keyOf(command.strategyId);
+    const changed = new Set([key]);
+    // one the gate never judged (its read failed: denied, its row written by the denial) is done too
+    for (const [id, p] of this.pending)
+      if (this.db.orders.get(id) !== null) {
+        this.pending.delete(id);
+        changed.add(p.key);
+      }
+    this.pending.set(command.intent.clientOrderId, {
+      key,
+      intent: JSON.parse(JSON.stringify(command.intent)),
+    });
+    for (const k of changed) this.write(k);
+  }
+
+  /** The gate judged the create: its row is written in the same synchronous step. */
+  judged(id: ClientOrderId): void {
+    this.pending.delete(id);
+  }
+
+  /**
+   * Settles the creates an earlier run of these strategies noted and never judged: each with no
+   * row and no journalled event is stored DENIED and told to its strategy as `OrderDenied`
+   * (`tell`), the strategy tracking it first so that `ctx.order(id)` there is the order. Call before
+   * `onStart` (live: after the order manager's reconciliation, which rebuilds the rows of the creates
+   * its command journal holds).
+   *
+   * @param tell - hands the denial to the strategy (and the journal): the venue's event stream, or
+   *   the strategy's host at once
+   */
+  settle(
+    runtime: EngineRuntime,
+    nowMs: number,
+    tell: (event: OrderDenied, host: StrategyHost | undefined) => void,
+  ): void {
+    const keys = new Set(runtime.hosts.map((h) => this.place.keyOf(h.strategyId)));
+    const { owner, mode, venue } = this.place;
+    for (const key of keys) {
+      const saved = this.db.strategyState.get(owner, key);
+      if (saved === undefined) continue;
+      const lost: OrderIntent[] = [];
+      for (const raw of Array.isArray(saved) ? (saved as Record<string, unknown>[]) : []) {
+        const intent = intentOf(raw);
+        if (intent === null || this.db.orders.get(intent.clientOrderId) !== null) continue;
+        if (this.db.journal.forOrder(intent.clientOrderId).length > 0) continue;
+        lost.push(intent);
+      }
+      if (lost.length > 0)
+        this.log.info(
+          { orders: lost.map((i) => i.clientOrderId) },
+          `${mode} orders given before the last run ended and never judged: denied`,
+        );
+      for (const intent of lost) {
+        const event: OrderDenied = {
+          type: 'OrderDenied',
+          eventId: newEventId(),
+          clientOrderId: intent.clientOrderId,
+          ...(intent.strategyId === undefined ? {} : { strategyId: intent.strategyId }),
+          tsEvent: nowMs,
+          tsInit: nowMs,
+          code: RUN_ENDED,
+          reason: `the ${mode} run ended (stopped or killed) before this order was checked: it never reached the ${venue}; place it again if it is still wanted`,
+        };
+        this.db.orders.recordIntent({
+          ...orderFromIntent(intent, { mode, state: 'DENIED', createdAt: nowMs }),
+          strategyId: intent.strategyId ?? null,
+        });
+        this.db.orders.updateState(intent.clientOrderId, {
+          state: 'DENIED',
+          updatedAt: nowMs,
+          rejectReason: `${RUN_ENDED}: ${event.reason}`,
+        });
+        const host = runtime.hosts.find((h) => h.strategyId === intent.strategyId);
+        if (host !== undefined && !host.owns(intent.clientOrderId)) host.track(trackedOrderOf(intent));
+        tell(event, host);
+      }
+      this.db.strategyState.delete(owner, key);
+    }
+  }
+
+  private write(key: string): void {
+    const intents = [...this.pending.values()].filter((p) => p.key === key).map((p) => p.intent);
+    try {
+      if (intents.length === 0) this.db.strategyState.delete(this.place.owner, key);
+      else this.db.strategyState.set(this.place.owner, key, intents);
+    } catch (error) {
+      this.onError?.(error, this.place.where);
+    }
+  }
+}
+
+/**
+ * A run's risk gate with its creates noted as they are given ({@link PendingCreates.note}, in
+ * `prepare`, before `ctx.submit` hands the id back) and forgotten as they are judged (`check`, the
+ * step in which their row is written). Live's: paper's `PaperStoreGate` does the same beside its own
+ * refusals.
+ */
+export class PendingCreatesGate implements RiskGate {
+  /**
+   * @param gate - the risk module's gate
+   * @param creates - where the creates given and not yet judged are noted
+   */
+  constructor(
+    private readonly gate: RiskGate,
+    private readonly creates: Pick<PendingCreates, 'note' | 'judged'>,
+  ) {}
+
+  /** Notes a create (synchronously), then the gate's own refresh. */
+  prepare(command: OrderCommand): Promise<void> | undefined {
+    if (command.type === 'SubmitOrder') this.creates.note(command);
+    return this.gate.prepare?.(command);
+  }
+
+  /** The gate's verdict; a create is judged now (its row, or its denial's, written in this step). */
+  check(command: OrderCommand): RiskVerdict {
+    if (command.type === 'SubmitOrder') this.creates.judged(command.intent.clientOrderId);
+    return this.gate.check(command);
+  }
+}
+
+/** A stored intent back as an `OrderIntent` (its decimals as `Decimal`); null when it is not one. */
+function intentOf(raw: Record<string, unknown>): OrderIntent | null {
+  if (typeof raw.clientOrderId !== 'string' || typeof raw.instrument !== 'object' || raw.instrument === null)
+    return null;
+  const decimal = (v: unknown) => (v === undefined || v === null ? {} : { value: new Decimal(String(v)) });
+  const out: Record<string, unknown> = { ...raw, strategyId: raw.strategyId as StrategyId | undefined };
+  for (const field of ['quantity', 'price', 'amount'] as const) {
+    const d = decimal(raw[field]);
+    if ('value' in d) out[field] = d.value;
+  }
+  return Object.freeze(out) as unknown as OrderIntent;
+}
+
+/**
+ * The `strategy_state` owner live keeps its creates given and not yet judged under, one key per
+ * strategy id (no strategy's state can be kept under it: strategy ids have no `/`).
+ */
+export const LIVE_CREATES_OWNER = 'live/_submitting';
+
+/** Live's creates given and not yet judged (see the module documentation). */
+export function livePendingCreates(
+  db: HogaDatabase,
+  log: Logger,
+  onError?: (error: unknown, where: string) => void,
+): PendingCreates {
+  return new PendingCreates(
+    db,
+    log,
+    {
+      mode: 'live',
+      owner: LIVE_CREATES_OWNER,
+      keyOf: (strategyId) => strategyId,
+      venue: 'broker',
+      where: 'pending-creates',
+    },
+    onError,
+  );
+}
