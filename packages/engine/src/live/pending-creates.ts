@@ -20,6 +20,13 @@
  * decided on it. A create whose row exists then is the venue's (live: the order manager's
  * reconciliation, which runs first, rebuilds a row its command journal holds).
  *
+ * A note the store refuses (a full disk, the file locked by another process) is kept in memory and
+ * written with the next note once a pause is over ({@link RetryPause}); a locked file is waited for
+ * {@link NOTE_WAIT_MS} at most, and not at all while the store refuses. Before, each note waited
+ * out the store's busy timeout on a locked file: a paper strategy ordering every bar stalled the
+ * run once per order (`run-denied-while-refused.int.test.ts`: 21 stalls where the run's other
+ * writes make one). The create goes on either way: only a kill before its row is written loses it.
+ *
  * @module
  */
 import {
@@ -37,6 +44,7 @@ import type { RiskGate, RiskVerdict } from '../risk/risk-gate.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { trackedOrderOf } from '../runtime/order-views.js';
 import type { StrategyHost } from '../runtime/strategy-host.js';
+import { RetryPause } from './retry-pause.js';
 
 /** The code of a create the run ended before it judged (see the module documentation). */
 export const RUN_ENDED = 'run-ended';
@@ -54,12 +62,18 @@ export interface PendingCreatesPlace {
   keyOf(strategyId: string): string;
   /** The word the log and the denial name the venue by (`paper venue`, `broker`). */
   readonly venue: string;
+  /** Where a refused note is said to be (`onError`'s second argument). */
+  readonly where: string;
 }
 
 /** See the module documentation. */
 export class PendingCreates {
   /** The creates given and not yet judged, by client order id: their key and intent as stored. */
   private readonly pending = new Map<string, { readonly key: string; readonly intent: unknown }>();
+  /** The keys whose lists a refused write left unstored. */
+  private readonly unstored = new Set<string>();
+  /** When the store is tried again after it refused a note. */
+  private readonly pause = new RetryPause();
 
   /**
    * @param db - the run's store
@@ -71,7 +85,7 @@ export class PendingCreates {
   constructor(
     private readonly db: HogaDatabase,
     private readonly log: Logger,
-    private readonly place: PendingCreatesPlace & { readonly where: string },
+    private readonly place: PendingCreatesPlace,
     private readonly onError?: (error: unknown, where: string) => void,
   ) {}
 
@@ -89,7 +103,7 @@ export class PendingCreates {
       key,
       intent: JSON.parse(JSON.stringify(command.intent)),
     });
-    for (const k of changed) this.write(k);
+    this.write(changed);
   }
 
   /** The gate judged the create: its row is written in the same synchronous step. */
@@ -157,14 +171,48 @@ export class PendingCreates {
     }
   }
 
-  private write(key: string): void {
-    const intents = [...this.pending.values()].filter((p) => p.key === key).map((p) => p.intent);
+  /**
+   * Stores the lists of `keys` (and of those a refused write left unstored), unless a refused write
+   * paused the tries: a file another process holds locked is waited for {@link NOTE_WAIT_MS} at
+   * most, then not at all until it took a write again (better-sqlite3 blocks the run meanwhile: a
+   * strategy ordering every bar stalled the run once for each order, the busy timeout long).
+   */
+  private write(keys: Iterable<string>): void {
+    for (const key of keys) this.unstored.add(key);
+    if (!this.pause.due()) return;
+    const { owner } = this.place;
     try {
-      if (intents.length === 0) this.db.strategyState.delete(this.place.owner, key);
-      else this.db.strategyState.set(this.place.owner, key, intents);
+      withBusyWait(this.db, this.pause.refusing ? 0 : NOTE_WAIT_MS, () =>
+        this.db.transaction(() => {
+          for (const key of this.unstored) {
+            const intents = [...this.pending.values()].filter((p) => p.key === key).map((p) => p.intent);
+            if (intents.length === 0) this.db.strategyState.delete(owner, key);
+            else this.db.strategyState.set(owner, key, intents);
+          }
+        }),
+      );
+      this.unstored.clear();
+      this.pause.stored();
     } catch (error) {
+      this.pause.refused();
       this.onError?.(error, this.place.where);
     }
+  }
+}
+
+/** The longest a note waits for a file another process holds locked (ms). */
+export const NOTE_WAIT_MS = 100;
+
+/** Runs `fn` with the connection's busy timeout at most `ms`, restored after. */
+function withBusyWait<T>(db: HogaDatabase, ms: number, fn: () => T): T {
+  const connection = db.connection;
+  const timeout = connection.pragma('busy_timeout', { simple: true }) as number;
+  if (timeout <= ms) return fn();
+  connection.pragma(`busy_timeout = ${ms}`);
+  try {
+    return fn();
+  } finally {
+    connection.pragma(`busy_timeout = ${timeout}`);
   }
 }
 
