@@ -123,15 +123,14 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     // paper: no new order or modify while the store refuses writes (see PaperStoreGate); both: each
     // create noted in the store as it is given, until it is judged (pending-creates.ts)
     const paperAccount = parts.mode.paperAccount;
-    const creates =
-      paperAccount === null ? livePendingCreates(o.db, o.logger, (e, where) => o.onError?.(e, where)) : null;
-    container
-      .bind(RiskGate)
-      .toConstantValue(
-        paperAccount !== null
-          ? paperAccount.guard(risk.gate, risk.module)
-          : new PendingCreatesGate(risk.gate, creates as PendingCreates),
-      );
+    let creates: PendingCreates | null = null;
+    let gate: RiskGate;
+    if (paperAccount !== null) gate = paperAccount.guard(risk.gate, risk.module);
+    else {
+      creates = livePendingCreates(o.db, o.logger, (e, where) => o.onError?.(e, where));
+      gate = new PendingCreatesGate(risk.gate, creates);
+    }
+    container.bind(RiskGate).toConstantValue(gate);
     container.bind(InstrumentsToken).toConstantValue(listedInstruments(risk));
     // ctx.marketOrderAllowed answers from the calendars the risk module judges orders by
     const market = risk.module.market;
