@@ -246,3 +246,20 @@ export interface StoredFill {
   readonly quantity: string;
   readonly cumulativeQuantity: string;
 }
+
+/** Stops a run with SIGTERM once it printed a status line (it is up): it exits 0 within 30 s. */
+export async function stopRun(r: Running): Promise<void> {
+  await waitFor('a status line', () => /holdings:/.test(r.out.join('')));
+  r.child.kill('SIGTERM');
+  expect(await exitedWithin(r, 30_000), r.out.join('')).toBe(0);
+}
+
+/** Rows of the session's store, read while a run may write. */
+export function storeRows<T>(s: Session, sql: string, ...params: unknown[]): T[] {
+  const store = HogaDatabase.open(s.db, { readonly: true });
+  try {
+    return store.connection.prepare(sql).all(...params) as T[];
+  } finally {
+    store.close();
+  }
+}

@@ -8,7 +8,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   closeSessions,
@@ -17,6 +16,8 @@ import {
   type Planned,
   REST,
   Session,
+  stopRun,
+  storeRows,
   waitFor,
 } from './run-killed.test-helper.js';
 import { exitedWithin, type Running, start } from './run-process.test-helper.js';
@@ -52,22 +53,6 @@ function live(s: Session, n: number, plan: { place: Planned[]; hold?: string }):
   return r;
 }
 
-async function stop(r: Running): Promise<void> {
-  await waitFor('a status line', () => /holdings:/.test(r.out.join('')));
-  r.child.kill('SIGTERM');
-  expect(await exitedWithin(r, 30_000), r.out.join('')).toBe(0);
-}
-
-/** Rows of the store, read while a run may write. */
-function rows<T>(s: Session, sql: string, ...params: unknown[]): T[] {
-  const store = HogaDatabase.open(s.db, { readonly: true });
-  try {
-    return store.connection.prepare(sql).all(...params) as T[];
-  } finally {
-    store.close();
-  }
-}
-
 /** The starts the strategy wrote, in order. */
 function starts(heard: Heard[]): Heard[] {
   return heard.filter((h) => h.hook === 'start');
@@ -75,7 +60,7 @@ function starts(heard: Heard[]): Heard[] {
 
 /** The ids of the creates noted as given and not yet judged for the strategy (`live/_submitting`). */
 function noted(s: Session): string[] {
-  return rows<{ value: string }>(
+  return storeRows<{ value: string }>(
     s,
     "SELECT value FROM strategy_state WHERE strategy_id = 'live/_submitting' AND key = 'CrashPlan'",
   ).flatMap((r) => (JSON.parse(r.value) as { clientOrderId: string }[]).map((i) => i.clientOrderId));
@@ -100,19 +85,19 @@ describe('hoga run --mode live killed with SIGKILL and started again', () => {
     await s.kill(first);
     s.sim.clearFaults();
     // ctx.state holds the id; no row: the order never reached the broker
-    const placed = rows<{ value: string }>(
+    const placed = storeRows<{ value: string }>(
       s,
       "SELECT value FROM strategy_state WHERE strategy_id = 'CrashPlan' AND key = 'placed'",
     ).map((r) => JSON.parse(r.value));
     expect(placed).toEqual([{ msft: id }]);
-    expect(rows(s, 'SELECT client_order_id FROM orders')).toEqual([]);
+    expect(storeRows(s, 'SELECT client_order_id FROM orders')).toEqual([]);
     expect(noted(s)).toEqual([id]);
     await noOrderAtBroker(s);
 
     // started again: the strategy hears, before onStart, that the order was denied; it is stored so
     const second = live(s, 2, { place: [msft] });
     await waitFor('the second start', () => starts(s.heard()).length === 2);
-    await stop(second);
+    await stopRun(second);
     const pids = [...new Set(s.heard().map((h) => h.pid))];
     const told = s.heard().filter((h) => h.hook === 'event' && h.id === id);
     expect(told.map((h) => [h.type, pids.indexOf(h.pid)])).toEqual([['OrderDenied', 1]]);
@@ -121,20 +106,20 @@ describe('hoga run --mode live killed with SIGKILL and started again', () => {
     const afterDenial = s.heard().findIndex((h) => h.hook === 'event' && h.id === id);
     expect(s.heard()[afterDenial + 1]?.hook).toBe('start');
     expect(starts(s.heard()).at(-1)?.open).toEqual([]);
-    const stored = rows<{ client_order_id: string; state: string; mode: string; reject_reason: string }>(
+    const stored = storeRows<{ client_order_id: string; state: string; mode: string; reject_reason: string }>(
       s,
       'SELECT client_order_id, state, mode, reject_reason FROM orders',
     );
     expect(stored.map((r) => [r.client_order_id, r.state, r.mode])).toEqual([[id, 'DENIED', 'live']]);
     expect(stored[0]?.reject_reason).toMatch(/^run-ended: /);
-    expect(rows(s, 'SELECT id FROM fills')).toEqual([]);
+    expect(storeRows(s, 'SELECT id FROM fills')).toEqual([]);
     expect(noted(s)).toEqual([]);
     await noOrderAtBroker(s);
 
     // a third start tells nothing again
     const third = live(s, 3, { place: [msft] });
     await waitFor('the third start', () => starts(s.heard()).length === 3);
-    await stop(third);
+    await stopRun(third);
     expect(s.heard().filter((h) => h.hook === 'event' && h.id === id)).toHaveLength(1);
     await noOrderAtBroker(s);
   }, 120_000);
@@ -147,12 +132,14 @@ describe('hoga run --mode live killed with SIGKILL and started again', () => {
     expect(noted(s)).toEqual([rest]);
     const second = s.run(2, { place: [REST] });
     await waitFor('the second start', () => starts(s.heard()).length === 2);
-    await stop(second);
+    await stopRun(second);
     expect(s.heard().filter((h) => h.type === 'OrderDenied')).toEqual([]);
     expect(starts(s.heard()).at(-1)?.open).toEqual([
       { id: rest, state: 'ACCEPTED', filled: '0', price: '200' },
     ]);
-    expect(rows<{ state: string }>(s, 'SELECT state FROM orders').map((r) => r.state)).toEqual(['ACCEPTED']);
+    expect(storeRows<{ state: string }>(s, 'SELECT state FROM orders').map((r) => r.state)).toEqual([
+      'ACCEPTED',
+    ]);
     expect(noted(s)).toEqual([]);
     expect(s.sim.counters().ordersCreated).toBe(1);
   }, 120_000);

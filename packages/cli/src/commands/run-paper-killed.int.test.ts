@@ -9,7 +9,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Decimal } from '@hoga/core';
-import { HogaDatabase } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   closeSessions,
@@ -18,6 +17,8 @@ import {
   type Planned,
   REST,
   Session,
+  stopRun,
+  storeRows,
   waitFor,
 } from './run-killed.test-helper.js';
 import { exitedWithin, type Running, start } from './run-process.test-helper.js';
@@ -73,22 +74,6 @@ async function kill(r: Running): Promise<void> {
   expect(await r.exited).toBeNull();
 }
 
-async function stop(r: Running): Promise<void> {
-  await waitFor('a status line', () => /holdings:/.test(r.out.join('')));
-  r.child.kill('SIGTERM');
-  expect(await exitedWithin(r, 30_000), r.out.join('')).toBe(0);
-}
-
-/** Rows of the store, read while a run may write. */
-function rows<T>(s: Session, sql: string, ...params: unknown[]): T[] {
-  const store = HogaDatabase.open(s.db, { readonly: true });
-  try {
-    return store.connection.prepare(sql).all(...params) as T[];
-  } finally {
-    store.close();
-  }
-}
-
 interface FillRow {
   readonly client_order_id: string;
   readonly strategy_id: string;
@@ -98,7 +83,7 @@ interface FillRow {
 }
 
 function paperFills(s: Session): FillRow[] {
-  return rows<FillRow>(
+  return storeRows<FillRow>(
     s,
     `SELECT o.client_order_id, o.strategy_id, f.quantity, f.price, f.commission
        FROM fills f JOIN orders o ON o.id = f.order_id WHERE o.mode = 'paper' ORDER BY f.id`,
@@ -107,7 +92,7 @@ function paperFills(s: Session): FillRow[] {
 
 /** What the strategy `CrashPlan` keeps in `ctx.state` under `placed` (tag → order id). */
 function stateOf(s: Session): unknown[] {
-  return rows<{ value: string }>(
+  return storeRows<{ value: string }>(
     s,
     "SELECT value FROM strategy_state WHERE strategy_id = 'paper/CrashPlan' AND key = 'placed'",
   ).map((r) => JSON.parse(r.value));
@@ -115,12 +100,12 @@ function stateOf(s: Session): unknown[] {
 
 /** The stored state of the order `id` (undefined: no row). */
 function stateOfOrder(s: Session, id: string): string | undefined {
-  return rows<{ state: string }>(s, 'SELECT state FROM orders WHERE client_order_id = ?', id)[0]?.state;
+  return storeRows<{ state: string }>(s, 'SELECT state FROM orders WHERE client_order_id = ?', id)[0]?.state;
 }
 
 /** The paper account's USD cash as the store holds it (its ledger, which holds no reservations). */
 function ledgerUsd(s: Session): string | undefined {
-  const [row] = rows<{ value: string }>(
+  const [row] = storeRows<{ value: string }>(
     s,
     "SELECT value FROM strategy_state WHERE strategy_id = 'paper/_account' AND key = 'ledger'",
   );
@@ -183,7 +168,7 @@ describe('hoga run --mode paper killed with SIGKILL and started again', () => {
           .at(-1)?.pid === third.child.pid,
     );
     s.sim.advanceClock(60_000);
-    await stop(third);
+    await stopRun(third);
 
     const fills = paperFills(s);
     expect(fills.map((f) => [f.client_order_id, f.quantity])).toEqual([[rest, '1']]);
@@ -249,7 +234,7 @@ describe('hoga run --mode paper killed with SIGKILL and started again', () => {
     await waitFor('another fill of b stored', () =>
       new Decimal(sum(paperFills(s).map((f) => f.quantity))).greaterThan(filledBefore),
     );
-    await stop(third);
+    await stopRun(third);
 
     const fills = paperFills(s);
     expect(new Set(fills.map((f) => f.client_order_id))).toEqual(new Set([part]));
@@ -278,19 +263,19 @@ describe('hoga run --mode paper killed with SIGKILL and started again', () => {
     s.sim.clearFaults();
     // ctx.state holds the id; no row: the order never reached the paper venue
     expect(stateOf(s)).toEqual([{ msft: id }]);
-    expect(rows(s, 'SELECT client_order_id FROM orders')).toEqual([]);
+    expect(storeRows(s, 'SELECT client_order_id FROM orders')).toEqual([]);
 
     // started again: the strategy hears, before onStart, that the order was denied; it is stored so
     const second = paper(s, 2, { CrashPlan: { place: [msft] } });
     await waitFor('the second start', () => s.heard().filter((h) => h.hook === 'start').length === 2);
-    await stop(second);
+    await stopRun(second);
     const pids = [...new Set(s.heard().map((h) => h.pid))];
     const told = s.heard().filter((h) => h.hook === 'event' && h.id === id);
     expect(told.map((h) => [h.type, pids.indexOf(h.pid)])).toEqual([['OrderDenied', 1]]);
     const afterDenial = s.heard().findIndex((h) => h.hook === 'event' && h.id === id);
     expect(s.heard()[afterDenial + 1]?.hook).toBe('start');
     expect(lastStart(s.heard())?.open).toEqual([]);
-    const stored = rows<{ client_order_id: string; state: string; reject_reason: string }>(
+    const stored = storeRows<{ client_order_id: string; state: string; reject_reason: string }>(
       s,
       "SELECT client_order_id, state, reject_reason FROM orders WHERE mode = 'paper'",
     );
@@ -302,7 +287,7 @@ describe('hoga run --mode paper killed with SIGKILL and started again', () => {
     // a third start tells nothing again
     const third = paper(s, 3, { CrashPlan: { place: [msft] } });
     await waitFor('the third start', () => s.heard().filter((h) => h.hook === 'start').length === 3);
-    await stop(third);
+    await stopRun(third);
     expect(s.heard().filter((h) => h.hook === 'event' && h.id === id)).toHaveLength(1);
   }, 120_000);
 
@@ -324,7 +309,7 @@ describe('hoga run --mode paper killed with SIGKILL and started again', () => {
     s.sim.setClock('2026-11-24T23:30:00+09:00');
     const second = paper(s, 2, plans);
     await waitFor('the second start', () => s.heard().filter((h) => h.hook === 'start').length === 2);
-    await stop(second);
+    await stopRun(second);
     const pids = [...new Set(s.heard().map((h) => h.pid))];
     const expired = s.heard().filter((h) => h.type === 'OrderExpired');
     expect(expired.map((h) => [h.id, pids.indexOf(h.pid)]).sort()).toEqual(
@@ -364,7 +349,7 @@ describe('hoga run --mode paper killed with SIGKILL and started again', () => {
     // once more: nothing told again, the books the same
     const third = paper(s, 3, plans);
     await waitFor('the third start', () => s.heard().filter((h) => h.hook === 'start').length === 3);
-    await stop(third);
+    await stopRun(third);
     expect(s.heard().filter((h) => h.type === 'OrderExpired')).toHaveLength(2);
     expect(lastStart(s.heard())?.cash).toBe(last?.cash);
     expect(paperFills(s)).toEqual(fills);
