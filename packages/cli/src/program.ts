@@ -11,7 +11,7 @@ import { registerRunCommand } from './commands/run.js';
 import { registerSimCommands } from './commands/sim.js';
 import { registerStartCommand } from './commands/start.js';
 import { cliRuntime, STRATEGY_COMMANDS } from './runtime/cli-runtime.js';
-import { ExitCode } from './runtime/exit-codes.js';
+import { ExitCode, usageError } from './runtime/exit-codes.js';
 import { acceptsJson, codeOfExit, writeFailure } from './runtime/failure-output.js';
 import { releaseStartupInterruptSoon } from './runtime/startup-interrupt.js';
 
@@ -46,10 +46,15 @@ export function createProgram(): Command {
       verbose?: boolean;
       logFile?: string;
       json?: unknown;
+      csv?: unknown;
       baseUrl?: string;
     }>();
     cliRuntime.verbose = flags.verbose === true;
     cliRuntime.json = flags.json === true && acceptsJson(action);
+    // one format: before, db and data commands printed JSON and dropped --csv without a word
+    if (cliRuntime.json && flags.csv === true) {
+      throw usageError('give --json or --csv, not both', commandPath(action));
+    }
     cliRuntime.logFile = flags.logFile;
     cliRuntime.endWhenDone = STRATEGY_COMMANDS.has(commandPath(action));
     // Ctrl-C is the command's from here (hoga run's once its start-up handler is in place)

@@ -8,7 +8,6 @@
  */
 import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 import type { Tabular } from '../output/emit.js';
-import { usageError } from '../runtime/exit-codes.js';
 import type { ConnectionFlags } from './broker/connection-flags.js';
 import { withConnection } from './broker/connection-flags.js';
 
@@ -44,7 +43,6 @@ const upperSymbols = (symbols: readonly string[]) => symbols.map((s) => s.toUppe
  * `--timeout` deadline and prints its rows in the chosen format.
  */
 function action(
-  name: string,
   view: (
     views: Views,
     client: Client,
@@ -56,7 +54,6 @@ function action(
   return async (...args: unknown[]): Promise<void> => {
     const command = args.at(-1) as Command;
     const flags = command.opts<Flags>();
-    if (flags.json === true && flags.csv === true) throw usageError('give --json or --csv, not both', name);
     const [{ runWithClient }, views, { emit, formatOf }] = await Promise.all([
       import('./broker/connection.js'),
       import('./broker/broker-views.js'),
@@ -74,12 +71,7 @@ function action(
 export function registerBrokerCommands(program: Command): void {
   withConnection(
     program.command('quote').description('last prices').argument('<symbols...>', 'symbols (any case)'),
-  ).action(
-    action(
-      'quote',
-      (v, client, [symbols]) => v.quoteView(client, upperSymbols(symbols as string[])) as never,
-    ),
-  );
+  ).action(action((v, client, [symbols]) => v.quoteView(client, upperSymbols(symbols as string[])) as never));
 
   withConnection(
     program
@@ -89,7 +81,6 @@ export function registerBrokerCommands(program: Command): void {
       .option('--depth <n>', 'levels a side', positiveInt('--depth', 50), 5),
   ).action(
     action(
-      'orderbook',
       (v, client, [symbol], flags) =>
         v.orderbookView(client, (symbol as string).toUpperCase(), flags.depth as number) as never,
     ),
@@ -119,7 +110,7 @@ export function registerBrokerCommands(program: Command): void {
         'only candles before this: a date (that day included) or an ISO date-time with offset',
       ),
   ).action(
-    action('candles', async (v, client, [rawSymbol], flags, touch) => {
+    action(async (v, client, [rawSymbol], flags, touch) => {
       const symbol = (rawSymbol as string).toUpperCase();
       const interval = flags.interval as '1m' | '1d';
       const { parseRange } = await import('./broker/dates.js');
@@ -143,15 +134,10 @@ export function registerBrokerCommands(program: Command): void {
       .command('stock')
       .description('stock reference data (an unknown symbol exits 1)')
       .argument('<symbols...>', 'symbols'),
-  ).action(
-    action(
-      'stock',
-      (v, client, [symbols]) => v.stockView(client, upperSymbols(symbols as string[])) as never,
-    ),
-  );
+  ).action(action((v, client, [symbols]) => v.stockView(client, upperSymbols(symbols as string[])) as never));
 
   withConnection(program.command('fx').description('USD/KRW display exchange rate')).action(
-    action('fx', (v, client) => v.fxView(client) as never),
+    action((v, client) => v.fxView(client) as never),
   );
 
   withConnection(
@@ -166,7 +152,6 @@ export function registerBrokerCommands(program: Command): void {
       .option('--date <YYYY-MM-DD>', 'reference date'),
   ).action(
     action(
-      'calendar',
       (v, client, [market], flags) =>
         v.calendarView(
           client,
@@ -177,11 +162,11 @@ export function registerBrokerCommands(program: Command): void {
   );
 
   withConnection(program.command('accounts').description('your accounts')).action(
-    action('accounts', (v, client) => v.accountsView(client) as never),
+    action((v, client) => v.accountsView(client) as never),
   );
 
   withConnection(program.command('holdings').description('holdings with valuation and P/L')).action(
-    action('holdings', (v, client) => v.holdingsView(client) as never),
+    action((v, client) => v.holdingsView(client) as never),
   );
 
   withConnection(
@@ -196,14 +181,13 @@ export function registerBrokerCommands(program: Command): void {
       .option('--limit <n>', 'CLOSED orders to show at most', positiveInt('--limit', 10_000), 50),
   ).action(
     action(
-      'orders',
       (v, client, _args, flags) =>
         v.ordersView(client, flags.status as 'OPEN' | 'CLOSED', flags.limit as number) as never,
     ),
   );
 
   withConnection(program.command('buying-power').description('cash buying power in KRW and USD')).action(
-    action('buying-power', (v, client) => v.buyingPowerView(client) as never),
+    action((v, client) => v.buyingPowerView(client) as never),
   );
 }
 
