@@ -9,6 +9,8 @@ import { HogaError, type HogaErrorOptions } from '@hoga/core';
 export const StoreErrorCode = {
   /** The file could not be opened or created. */
   OPEN_FAILED: 'database-open-failed',
+  /** Another process held the file's write lock past the busy timeout: run the command again later. */
+  DATABASE_LOCKED: 'database-locked',
   /** The file is not a hoga database (a text file, another application's SQLite file). */
   FOREIGN_DATABASE: 'foreign-database',
   /** The file is a SQLite file but its content is damaged. */

@@ -8,6 +8,9 @@ import { HogaError } from '@hoga/core';
 import { CliError, ExitCode } from './exit-codes.js';
 import { codeOfExit } from './failure-output.js';
 
+/** `@hoga/store`'s `StoreErrorCode.DATABASE_LOCKED` (not imported here: the store loads SQLite). */
+const DATABASE_LOCKED = 'database-locked';
+
 /** What the user is told. */
 export interface ErrorReport {
   /** For scripts (`--json`): the broker's, the connector's or the file system's code, else from the exit code. */
@@ -77,6 +80,10 @@ export function describeError(error: unknown, context: { readonly baseUrl?: stri
   if (error instanceof HogaError) {
     // a strategy's failure already says which strategy, where and what (as a hook's does)
     if (error.code === STRATEGY_HOOK_FAILED) {
+      return { code: error.code, lines: [error.message], exitCode: ExitCode.FAILURE };
+    }
+    // a locked file's message names the file, the lock and the way out: its code is for scripts
+    if (error.code === DATABASE_LOCKED) {
       return { code: error.code, lines: [error.message], exitCode: ExitCode.FAILURE };
     }
     if (error.code === INVALID_RUN_OPTIONS) {
@@ -203,6 +210,12 @@ function sqliteReport(error: unknown): ErrorReport | null {
       'corrupt-database',
       `the database file is damaged (SQLite: ${error.message}): hoga db info --db <file> runs its integrity ` +
         'check; restore the file from a backup',
+    );
+  }
+  if (code.startsWith('SQLITE_BUSY')) {
+    return failure(
+      DATABASE_LOCKED,
+      `the database is locked by another process writing to it (a hoga run, a download, another command) past the busy timeout (SQLite: ${error.message}): run the command again when it is done`,
     );
   }
   if (code === 'SQLITE_FULL') {

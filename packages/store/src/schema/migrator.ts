@@ -144,7 +144,10 @@ export function migrate(
   }
 }
 
-/** Maps a SQLite error about the file itself to a {@link DatabaseFileError}; others to `database-open-failed`. */
+/**
+ * Maps a SQLite error about the file itself to a {@link DatabaseFileError}, a lock held past the busy
+ * timeout to `database-locked`, others to `database-open-failed`.
+ */
 export function wrapSqliteError(e: unknown, file: string): StoreError {
   if (e instanceof StoreError) return e;
   const code = (e as { code?: unknown }).code;
@@ -158,7 +161,7 @@ export function wrapSqliteError(e: unknown, file: string): StoreError {
   if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
     // SQLite's "database is locked" names neither the cause nor the way out
     return new StoreError(
-      StoreErrorCode.OPEN_FAILED,
+      StoreErrorCode.DATABASE_LOCKED,
       `${file} is locked by another process writing to it (a hoga run, a download, another command) ` +
         `past the busy timeout (${message}): run the command again when it is done`,
       { cause: e, details: { file } },

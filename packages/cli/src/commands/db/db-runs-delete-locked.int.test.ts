@@ -70,7 +70,7 @@ describe('hoga db runs --delete on a database locked by another writer', () => {
     expect(result.code, result.err).toBe(1);
     expect(result.out).toBe('');
     const failure = jsonFailure(result.err);
-    expect(failure.code).toBe('failed');
+    expect(failure.code).toBe('database-locked');
     expect(failure.message).toBe(
       `${file} is locked by another process writing to it (a hoga run, a download, another command) past the busy timeout: nothing was deleted; run the command again when it is done`,
     );

@@ -22,6 +22,7 @@ import {
   type RunProcess,
   removeBacktestRuns,
   resolveDatabasePath,
+  StoreErrorCode,
 } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { simulatorDatabaseHint } from '../simulator-database.js';
@@ -113,6 +114,9 @@ function runningSentence(runId: string, owner: RunProcess): string {
 function runningText(runId: string, owner: RunProcess): string {
   return `hoga db: ${runningSentence(runId, owner)}\n`;
 }
+
+/** The code a failure on a file another process holds locked is given (as every command gives it). */
+const LOCKED = StoreErrorCode.DATABASE_LOCKED;
 
 /** Whether SQLite gave up waiting for another connection's write lock (`database is locked`). */
 function isBusy(error: unknown): boolean {
@@ -252,7 +256,7 @@ export function dbRunsDelete(
     } catch (error) {
       if (!isBusy(error)) throw error;
       // one transaction per run: those before the lock are deleted, the rest are not
-      io.failure([lockedSentence(file, deletedOf(c, targets, hasRuns))], 1);
+      io.failure([lockedSentence(file, deletedOf(c, targets, hasRuns))], 1, { code: LOCKED });
       return;
     }
     const done = results.filter(
@@ -310,6 +314,7 @@ export function dbRunsDelete(
           `VACUUM of ${file} failed (${(error as Error).message})${done.length > 0 ? '; the backtests listed are deleted' : ''}: run hoga db runs --vacuum again when no other hoga process uses the file (it needs free disk space about the file's size)`,
         ],
         1,
+        isBusy(error) ? { code: LOCKED } : {},
       );
       return;
     }
