@@ -24,6 +24,8 @@ export interface Heard {
   readonly hook: string;
   readonly id?: string;
   readonly type?: string;
+  /** An event's code (a denial's, a rejection's). */
+  readonly code?: string;
   readonly tag?: string;
   readonly quantity?: string;
   readonly cumulative?: string;

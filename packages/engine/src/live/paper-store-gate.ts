@@ -33,8 +33,9 @@
  * the order as it was told (pending its cancel); a crash meanwhile leaves the store, and the next
  * paper run, with the order working, as before the first refused write.
  *
- * A create is noted in the store as it is given, before its id is handed back, and forgotten once
- * judged ({@link PaperPendingCreates}): one a kill left unjudged is denied at the next start.
+ * A create, modify or cancel is noted in the store as it is given, before the strategy's call
+ * returns, and forgotten once judged ({@link PaperPendingCreates}): a create a kill left unjudged
+ * is denied at the next start, a change told refused (`run-ended`), its order working on.
  *
  * @module
  */
@@ -42,9 +43,9 @@ import { type OrderCommand, unsendableModify } from '../commands/order-commands.
 import { STORE_UNAVAILABLE } from '../orders/order-manager-options.js';
 import type { RiskGate, RiskVerdict } from '../risk/risk-gate.js';
 import type { PaperBrokerRules } from './paper-broker-rules.js';
-import type { PaperPendingCreates } from './paper-pending-creates.js';
 import type { PaperReserve } from './paper-reserve.js';
 import type { PaperStore } from './paper-store.js';
+import { judgedNow, type NotedCommands, prepareNoted } from './pending-creates-gate.js';
 
 export { STORE_UNAVAILABLE };
 
@@ -55,27 +56,28 @@ export class PaperStoreGate implements RiskGate {
    * @param store - the paper account's store
    * @param reserve - what the paper account holds a market buy at
    * @param rules - given when the risk module is disabled: the broker's rules commands are judged by
-   * @param creates - where the creates given and not yet judged are noted
+   * @param creates - where the creates, modifies and cancels given and not yet judged are noted
    */
   constructor(
     private readonly gate: RiskGate,
     private readonly store: Pick<PaperStore, 'refusal'>,
     private readonly reserve?: Pick<PaperReserve, 'refusal'>,
     private readonly rules?: Pick<PaperBrokerRules, 'prepare' | 'check'>,
-    private readonly creates?: Pick<PaperPendingCreates, 'note' | 'judged'>,
+    private readonly creates?: NotedCommands,
   ) {}
 
   /**
    * The risk module's refresh for `command` (a create or modify still checked once it is done), and
-   * with the risk module disabled the broker's market data its rules read. A create is noted first
-   * (synchronously, before `ctx.submit` hands its id back).
+   * with the risk module disabled the broker's market data its rules read. A create, modify or cancel
+   * is noted first (synchronously, before `ctx.submit`, `ctx.modify` or `ctx.cancel` returns).
    */
   prepare(command: OrderCommand): Promise<void> | undefined {
-    if (command.type === 'SubmitOrder') this.creates?.note(command);
-    const own = this.gate.prepare?.(command);
-    const rules = this.rules?.prepare(command);
-    if (rules === undefined) return own;
-    return own === undefined ? rules : Promise.all([own, rules]).then(() => undefined);
+    return prepareNoted(this.creates, command, () => {
+      const own = this.gate.prepare?.(command);
+      const rules = this.rules?.prepare(command);
+      if (rules === undefined) return own;
+      return own === undefined ? rules : Promise.all([own, rules]).then(() => undefined);
+    });
   }
 
   /**
@@ -86,7 +88,7 @@ export class PaperStoreGate implements RiskGate {
    */
   check(command: OrderCommand): RiskVerdict {
     // judged now: its row is written in this synchronous step (the venue's OrderSubmitted, or the denial)
-    if (command.type === 'SubmitOrder') this.creates?.judged(command.intent.clientOrderId);
+    judgedNow(this.creates, command);
     if (command.type !== 'CancelOrder') {
       const reason = this.store.refusal;
       if (reason !== null) return { accepted: false, code: STORE_UNAVAILABLE, reason };

@@ -8,7 +8,7 @@
  *
  * So each create is noted in the store (`strategy_state`, under the mode's owner: see
  * {@link PendingCreatesPlace}) synchronously as it is given, before its id is handed back
- * ({@link PendingCreates.note}, from the run's risk gate's `prepare`: {@link PendingCreatesGate},
+ * ({@link PendingCreates.note}, from the run's risk gate's `prepare`: `PendingCreatesGate`,
  * `PaperStoreGate`), and forgotten in memory once the gate judged it: its row is then written in the
  * same synchronous step (paper: by the venue's `OrderSubmitted`; live: the order manager writes the
  * create to its command journal before it sends it, and its order row right after, before its first
@@ -19,6 +19,16 @@
  * the time it was down are. It is not placed again: the market has moved on since the strategy
  * decided on it. A create whose row exists then is the venue's (live: the order manager's
  * reconciliation, which runs first, rebuilds a row its command journal holds).
+ *
+ * A modify or cancel given is noted likewise ({@link PendingCreates.noteChange}), and forgotten, in
+ * the store too, once the gate judged it ({@link PendingCreates.judgedChange}: the order manager
+ * then writes it to its command journal, or paper's venue takes it, in the same synchronous step; a
+ * refusal is told then). One a kill left unjudged never reached the venue, and the order works on
+ * as it was: the next start tells its strategy so before `onStart`, as `OrderCancelRejected` or
+ * `OrderModifyRejected`, code {@link RUN_ENDED}, `sent: false` (before, nothing told it: a strategy
+ * that had asked for a cancel found the order still working with no word of why). A change of an
+ * order that ended meanwhile, or whose create was lost with it, is dropped unsaid: the order's end
+ * (or its denial) says what became of it.
  *
  * A note the store refuses (a full disk, the file locked by another process) is kept in memory and
  * written with the next note once a pause is over ({@link RetryPause}); a locked file is waited for
@@ -32,15 +42,18 @@
 import {
   type ClientOrderId,
   Decimal,
+  isTerminalOrderState,
   type Logger,
   newEventId,
+  type OrderCancelRejected,
   type OrderDenied,
   type OrderIntent,
+  type OrderModifyRejected,
+  type OrderState,
   type StrategyId,
 } from '@hoga/core';
 import { type HogaDatabase, orderFromIntent } from '@hoga/store';
-import type { OrderCommand, SubmitOrder } from '../commands/order-commands.js';
-import type { RiskGate, RiskVerdict } from '../risk/risk-gate.js';
+import type { CancelOrder, ModifyOrder, SubmitOrder } from '../commands/order-commands.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import { trackedOrderOf } from '../runtime/order-views.js';
 import type { StrategyHost } from '../runtime/strategy-host.js';
@@ -68,7 +81,10 @@ export interface PendingCreatesPlace {
 
 /** See the module documentation. */
 export class PendingCreates {
-  /** The creates given and not yet judged, by client order id: their key and intent as stored. */
+  /**
+   * The creates given and not yet judged, by client order id, and the changes, by `change:` and
+   * their command id: their key and what is stored (an intent, a {@link StoredChange}).
+   */
   private readonly pending = new Map<string, { readonly key: string; readonly intent: unknown }>();
   /** The keys whose lists a refused write left unstored. */
   private readonly unstored = new Set<string>();
@@ -111,6 +127,27 @@ export class PendingCreates {
     this.pending.delete(id);
   }
 
+  /** Notes a modify or cancel as it is given: stored before `ctx.modify` or `ctx.cancel` returns. */
+  noteChange(command: ModifyOrder | CancelOrder): void {
+    const key = this.place.keyOf(command.strategyId);
+    const change: StoredChange = {
+      change: command.type === 'CancelOrder' ? 'cancel' : 'modify',
+      commandId: command.commandId,
+      clientOrderId: command.clientOrderId,
+      strategyId: command.strategyId,
+    };
+    this.pending.set(changeKey(command), { key, intent: change });
+    this.write([key]);
+  }
+
+  /**
+   * The gate judged the change (or could not: its refresh failed, and its refusal is told now): it
+   * is forgotten in the store too, so that no start after tells it as never judged.
+   */
+  judgedChange(command: ModifyOrder | CancelOrder): void {
+    if (this.pending.delete(changeKey(command))) this.write([this.place.keyOf(command.strategyId)]);
+  }
+
   /**
    * Settles the creates an earlier run of these strategies noted and never judged: each with no
    * row and no journalled event is stored DENIED and told to its strategy as `OrderDenied`
@@ -124,7 +161,7 @@ export class PendingCreates {
   settle(
     runtime: EngineRuntime,
     nowMs: number,
-    tell: (event: OrderDenied, host: StrategyHost | undefined) => void,
+    tell: (event: SettledEvent, host: StrategyHost | undefined) => void,
   ): void {
     const keys = new Set(runtime.hosts.map((h) => this.place.keyOf(h.strategyId)));
     const { owner, mode, venue } = this.place;
@@ -167,8 +204,47 @@ export class PendingCreates {
         if (host !== undefined && !host.owns(intent.clientOrderId)) host.track(trackedOrderOf(intent));
         tell(event, host);
       }
+      // the changes after the creates: a change of a create just denied is dropped unsaid
+      for (const raw of Array.isArray(saved) ? (saved as Record<string, unknown>[]) : []) {
+        const change = changeOf(raw);
+        if (change !== null) this.settleChange(change, runtime, nowMs, tell);
+      }
       this.db.strategyState.delete(owner, key);
     }
+  }
+
+  /** Tells a change never judged to its strategy, while its order works on (see the module documentation). */
+  private settleChange(
+    change: StoredChange,
+    runtime: EngineRuntime,
+    nowMs: number,
+    tell: (event: SettledEvent, host: StrategyHost | undefined) => void,
+  ): void {
+    const row = this.db.orders.get(change.clientOrderId);
+    if (row === null || isTerminalOrderState(row.state as OrderState)) return;
+    const host = runtime.hosts.find((h) => h.strategyId === change.strategyId);
+    if (host === undefined || !host.owns(change.clientOrderId)) return;
+    const { mode, venue } = this.place;
+    this.log.info(
+      { clientOrderId: change.clientOrderId, change: change.change },
+      `a ${mode} ${change.change} given before the last run ended and never judged: the order works on as it was`,
+    );
+    const base = {
+      eventId: newEventId(),
+      clientOrderId: change.clientOrderId,
+      strategyId: change.strategyId as StrategyId,
+      tsEvent: nowMs,
+      tsInit: nowMs,
+      code: RUN_ENDED,
+      reason: `the ${mode} run ended (stopped or killed) before this ${change.change} was checked: it never reached the ${venue}, and the order works on as it was; give it again if it is still wanted`,
+      sent: false,
+    };
+    tell(
+      change.change === 'cancel'
+        ? { type: 'OrderCancelRejected', ...base }
+        : { type: 'OrderModifyRejected', ...base },
+      host,
+    );
   }
 
   /**
@@ -216,33 +292,32 @@ function withBusyWait<T>(db: HogaDatabase, ms: number, fn: () => T): T {
   }
 }
 
-/**
- * A run's risk gate with its creates noted as they are given ({@link PendingCreates.note}, in
- * `prepare`, before `ctx.submit` hands the id back) and forgotten as they are judged (`check`, the
- * step in which their row is written). Live's: paper's `PaperStoreGate` does the same beside its own
- * refusals.
- */
-export class PendingCreatesGate implements RiskGate {
-  /**
-   * @param gate - the risk module's gate
-   * @param creates - where the creates given and not yet judged are noted
-   */
-  constructor(
-    private readonly gate: RiskGate,
-    private readonly creates: Pick<PendingCreates, 'note' | 'judged'>,
-  ) {}
+/** What {@link PendingCreates.settle} tells a strategy: a create's denial, a change's refusal. */
+export type SettledEvent = OrderDenied | OrderCancelRejected | OrderModifyRejected;
 
-  /** Notes a create (synchronously), then the gate's own refresh. */
-  prepare(command: OrderCommand): Promise<void> | undefined {
-    if (command.type === 'SubmitOrder') this.creates.note(command);
-    return this.gate.prepare?.(command);
-  }
+/** A modify or cancel given and not yet judged, as stored beside the creates. */
+interface StoredChange {
+  readonly change: 'cancel' | 'modify';
+  readonly commandId: string;
+  readonly clientOrderId: ClientOrderId;
+  readonly strategyId: string;
+}
 
-  /** The gate's verdict; a create is judged now (its row, or its denial's, written in this step). */
-  check(command: OrderCommand): RiskVerdict {
-    if (command.type === 'SubmitOrder') this.creates.judged(command.intent.clientOrderId);
-    return this.gate.check(command);
-  }
+/** The key a change is kept under in memory (a client order id has no `:`-led `change` prefix). */
+function changeKey(command: ModifyOrder | CancelOrder): string {
+  return `change:${command.commandId}`;
+}
+
+/** A stored change back; null when the entry is not one (a create's intent). */
+function changeOf(raw: Record<string, unknown>): StoredChange | null {
+  if (raw.change !== 'cancel' && raw.change !== 'modify') return null;
+  if (typeof raw.clientOrderId !== 'string' || typeof raw.strategyId !== 'string') return null;
+  return {
+    change: raw.change,
+    commandId: String(raw.commandId),
+    clientOrderId: raw.clientOrderId as ClientOrderId,
+    strategyId: raw.strategyId,
+  };
 }
 
 /** A stored intent back as an `OrderIntent` (its decimals as `Decimal`); null when it is not one. */
