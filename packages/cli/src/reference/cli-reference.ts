@@ -42,7 +42,7 @@ command run with \`--json\` prints its failure as one line of JSON instead, with
 
 \`code\` is the broker's error code, the socket's
 (\`ECONNREFUSED\`), the file system's (\`ENOENT\`; \`ENOSPC\` or \`EIO\` for a database that could not
-be written), the store's (\`corrupt-database\`), the engine's, \`unsupported-node\` (a Node.js older
+be written), the store's (\`corrupt-database\`; \`database-locked\` from every command that met a file another process held locked for writing past the busy timeout, 5 s: run it again when that process is done; before, \`database-open-failed\` or \`failed\` by command), the engine's, \`unsupported-node\` (a Node.js older
 than 22.18, exit 2), or else \`usage\`, \`failed\`,
 \`denied\` or \`interrupted\` after the exit code; \`hint\` (the help to read) and \`details\` (more
 lines: a request id, the reasons a deletion was refused) are there when there is something to say.
@@ -95,7 +95,7 @@ does the report of \`hoga backtest\`; \`hoga db\` shows stored decimals as store
 are green and losses red on a terminal only (\`NO_COLOR\` turns colour off). Tabular commands take
 \`--json\` or \`--csv\` (\`hoga backtest\`, \`hoga risk\`, \`hoga order\`, and \`hoga db info\`, \`migrate\`, \`backup\`, one run
 of \`db runs\` and its deletions: \`--json\` only; \`hoga data download\` prints its summary, database, candles, pages
-and the symbols already cached, that way, its progress staying on stderr). A closed pipe (\`hoga candles … | head\`) ends quietly with exit 0; \`hoga run\`
+and the symbols already cached, that way, its progress staying on stderr); both at once are a usage error, exit 2 before the command does anything (\`give --json or --csv, not both\`; before, \`hoga db\` and \`hoga data\` printed JSON and dropped \`--csv\`). A closed pipe (\`hoga candles … | head\`) ends quietly with exit 0; \`hoga run\`
 whose output pipe closes stops as on Ctrl-C (\`onStop\`, the session stored \`stopped\`), exit 0, and so
 does \`hoga backtest\` whose stdout or stderr (its strategies' log lines) closes, \`… 2>&1 | head\`: the run
 stored \`stopped\` with its bars so far (before, exit 1 and the run left \`running\`).
