@@ -1,6 +1,6 @@
 /**
- * `hoga backtest` when a run cannot go on: a bad config, a strategy that throws, an unknown symbol,
- * a range with no bars, and Ctrl-C or SIGTERM between bars (the runs that trade are in
+ * `hoga backtest` when a run cannot go on: a bad config, a strategy that throws, a --db that is a
+ * directory, an unknown symbol, a range with no bars, and Ctrl-C or SIGTERM between bars (the runs that trade are in
  * backtest-cli.int.test.ts).
  */
 import { writeFileSync } from 'node:fs';
@@ -73,6 +73,16 @@ describe('hoga backtest that cannot go on', () => {
     );
     expect(failure.error).toMatchObject({ code: 'strategy-hook-failed', exitCode: 1 });
     expect(cli.readStore((_, stored) => stored.list({ limit: 1000 }).length)).toBe(before);
+  }, 60_000);
+
+  it('refuses a --db that is a directory with exit code 2, naming it, before any download (before: unexpected error EISDIR)', async () => {
+    // the fixture's own --db comes last: this one after it
+    const result = await hoga([...cli.args(), '--db', cli.dir]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `hoga: ${cli.dir} is a directory: give --db the path of a database file\nsee hoga backtest --help\n`,
+    );
   }, 60_000);
 
   for (const c of [

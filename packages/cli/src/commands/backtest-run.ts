@@ -42,6 +42,7 @@ import {
   connectionConfigured,
   embeddedSimulator,
   type MarketSource,
+  refuseDirectoryDatabase,
 } from './market-source.js';
 import { usesDefaultDatabase } from './simulator-database.js';
 
@@ -106,7 +107,9 @@ async function backtest(
   const simulated = !connectionConfigured(flags);
   // a broker named without its credentials is refused before the database is made
   if (!simulated) connectionSettings(flags);
-  const db = HogaDatabase.open(candleDatabaseFile(flags.db, simulated));
+  const dbFile = candleDatabaseFile(flags.db, simulated);
+  refuseDirectoryDatabase(dbFile, 'backtest');
+  const db = HogaDatabase.open(dbFile);
   let source: MarketSource | null = null;
   try {
     const opened = simulated ? await embeddedSimulator() : configuredBroker(flags);

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { BrokerApiError, type BrokerClient } from '@hoga/connector';
 import { counted, KST_ZONE, LiveClock, type Market, marketOfSymbol } from '@hoga/core';
 import {
@@ -24,7 +24,12 @@ import { listenForInterrupts } from '../runtime/interrupts.js';
 import { toBeforeFrom } from './backtest-options.js';
 import { type ConnectionFlags, runWithClient } from './broker/connection.js';
 import { openForReading, type ReadingDatabase } from './db/open-for-reading.js';
-import { candleDatabaseFile, connectionConfigured, embeddedSimulator } from './market-source.js';
+import {
+  candleDatabaseFile,
+  connectionConfigured,
+  embeddedSimulator,
+  refuseDirectoryDatabase,
+} from './market-source.js';
 
 /** Flags of `data download`. */
 export interface DownloadFlags extends ConnectionFlags {
@@ -104,9 +109,7 @@ async function printSummary(summary: DownloadSummary, file: string, format: Outp
 export async function dataDownload(flags: DownloadFlags): Promise<void> {
   const simulated = !connectionConfigured(flags);
   const file = candleDatabaseFile(flags.db, simulated);
-  if (file !== ':memory:' && existsSync(file) && statSync(file).isDirectory()) {
-    throw usageError(`${file} is a directory: give --db the path of a database file`, 'data download');
-  }
+  refuseDirectoryDatabase(file, 'data download');
   const wanted = targets(flags.symbols, flags.interval, flags.from, flags.to, 'data download');
   if (wanted.length === 0) {
     throw usageError(
@@ -216,9 +219,7 @@ export function openExisting(db: string | undefined, command: string): ReadingDa
       { helpFor: command },
     );
   }
-  if (file !== ':memory:' && statSync(file).isDirectory()) {
-    throw usageError(`${file} is a directory: give --db the path of a database file`, command);
-  }
+  refuseDirectoryDatabase(file, command);
   // one snapshot: the series listed and the candles read for them of one moment, while a
   // download or a backtest writes candles
   const reading = openForReading(file, { snapshot: true });

@@ -7,8 +7,10 @@
  *
  * @module
  */
+import { existsSync, statSync } from 'node:fs';
 import type { BrokerClient } from '@hoga/connector';
 import { resolveDatabasePath } from '@hoga/store';
+import { usageError } from '../runtime/exit-codes.js';
 import { type ConnectionFlags, connect } from './broker/connection.js';
 import { SIMULATOR_DATABASE_PATH, usesDefaultDatabase } from './simulator-database.js';
 
@@ -34,6 +36,16 @@ export function candleDatabaseFile(db: string | undefined, simulated: boolean): 
   return simulated && usesDefaultDatabase(db)
     ? resolveDatabasePath(SIMULATOR_DATABASE_PATH)
     : resolveDatabasePath(db);
+}
+
+/**
+ * Refuses a database path that is a directory (exit 2, `command`'s help pointed at): SQLite's own
+ * `EISDIR` read as an unexpected error.
+ */
+export function refuseDirectoryDatabase(file: string, command: string): void {
+  if (file !== ':memory:' && existsSync(file) && statSync(file).isDirectory()) {
+    throw usageError(`${file} is a directory: give --db the path of a database file`, command);
+  }
 }
 
 /** The configured broker. */
