@@ -34,6 +34,7 @@ import { cliRuntime } from '../runtime/cli-runtime.js';
 import { type CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 import { brokerClock, followSimulatorClock } from './broker/broker-clock.js';
 import { connect, defaultTokenFile, reportError } from './broker/connection.js';
+import { refuseDirectoryDatabase } from './market-source.js';
 import { paperCashWarnings } from './paper-cash-warning.js';
 import type { RunFlags } from './run.js';
 import { manualIdWarning } from './run-manual-id.js';
@@ -131,6 +132,8 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
   });
   try {
     refuseTabularFlags(flags);
+    const dbFile = resolveDatabasePath(flags.db);
+    refuseDirectoryDatabase(dbFile, 'run');
     const risk = loadRiskConfig(flags.riskConfig);
     const symbols = parseSymbolList(flags.symbols, 'run');
     const strategies = await strategySpecs(files, flags.config);
@@ -159,7 +162,7 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
           ),
       });
     }
-    db = HogaDatabase.open(resolveDatabasePath(flags.db), { clock });
+    db = HogaDatabase.open(dbFile, { clock });
     // The engine's client runs on the engine clock and shares its token through the token file
     // (as every other hoga command does) and the store, so other hoga processes never revoke it.
     const tokenCache = new MirroredTokenCache([

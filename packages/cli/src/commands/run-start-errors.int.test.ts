@@ -34,6 +34,16 @@ afterEach(closeSims);
 const PROMPTLY_MS = 60_000;
 
 describe('hoga run, failing at its start', () => {
+  it('a --db that is a directory exits 2 at once, naming it (before: unexpected error EISDIR, exit 1)', async () => {
+    const { sim, db } = await setup();
+    const dir = dirname(db);
+    const r = start(['run', strategy, '--mode', 'paper', ...REST_ARGS], env(sim, dir));
+    expect(await exitedWithin(r, PROMPTLY_MS), r.out.join('')).toBe(2);
+    expect(r.out.join('')).toContain(`hoga: ${dir} is a directory: give --db the path of a database file\n`);
+    expect(r.out.join('')).not.toContain('unexpected');
+    expect(sim.counters().requestsTotal).toBe(0);
+  }, 90_000);
+
   it('a bad --config exits 2 at once naming the file, each field, its value and what was expected (paper and live)', async () => {
     const { sim, db } = await setup();
     const dir = dirname(db);
