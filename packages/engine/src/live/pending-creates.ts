@@ -27,8 +27,9 @@
  * as it was: the next start tells its strategy so before `onStart`, as `OrderCancelRejected` or
  * `OrderModifyRejected`, code {@link RUN_ENDED}, `sent: false` (before, nothing told it: a strategy
  * that had asked for a cancel found the order still working with no word of why). A change of an
- * order that ended meanwhile, or whose create was lost with it, is dropped unsaid: the order's end
- * (or its denial) says what became of it.
+ * order that ended meanwhile, whose create was lost with it, or with an earlier change still under
+ * way at the venue, is dropped unsaid: the order's end, its denial or that change's answer says
+ * what became of it.
  *
  * A note the store refuses (a full disk, the file locked by another process) is kept in memory and
  * written with the next note once a pause is over ({@link RetryPause}); a locked file is waited for
@@ -42,7 +43,6 @@
 import {
   type ClientOrderId,
   Decimal,
-  isTerminalOrderState,
   type Logger,
   newEventId,
   type OrderCancelRejected,
@@ -220,8 +220,11 @@ export class PendingCreates {
     nowMs: number,
     tell: (event: SettledEvent, host: StrategyHost | undefined) => void,
   ): void {
+    // told only of an order working with no other change under way: one that ended, or whose
+    // earlier change the venue still answers (a view restarted with it pending would take this
+    // refusal for that change's), is dropped unsaid, that end or answer saying what became of it
     const row = this.db.orders.get(change.clientOrderId);
-    if (row === null || isTerminalOrderState(row.state as OrderState)) return;
+    if (row === null || !TELLABLE.has(row.state as OrderState)) return;
     const host = runtime.hosts.find((h) => h.strategyId === change.strategyId);
     if (host === undefined || !host.owns(change.clientOrderId)) return;
     const { mode, venue } = this.place;
@@ -291,6 +294,9 @@ function withBusyWait<T>(db: HogaDatabase, ms: number, fn: () => T): T {
     connection.pragma(`busy_timeout = ${timeout}`);
   }
 }
+
+/** The states of an order a change never judged is told of (see {@link PendingCreates.settle}). */
+const TELLABLE: ReadonlySet<OrderState> = new Set(['SUBMITTED', 'ACCEPTED', 'PARTIALLY_FILLED']);
 
 /** What {@link PendingCreates.settle} tells a strategy: a create's denial, a change's refusal. */
 export type SettledEvent = OrderDenied | OrderCancelRejected | OrderModifyRejected;
