@@ -39,8 +39,8 @@ export function candleDatabaseFile(db: string | undefined, simulated: boolean): 
 }
 
 /**
- * Refuses a database path that is a directory (exit 2, `command`'s help pointed at): SQLite's own
- * `EISDIR` read as an unexpected error.
+ * Refuses a database path that is a directory: a usage error (exit 2, `command`'s help pointed at),
+ * where SQLite's own `EISDIR` would end the command as an unexpected error.
  */
 export function refuseDirectoryDatabase(file: string, command: string): void {
   if (file !== ':memory:' && existsSync(file) && statSync(file).isDirectory()) {
