@@ -58,6 +58,22 @@ export function findConfigFile(cwd: string, env: NodeJS.ProcessEnv): string | un
 }
 
 /**
+ * The text of a config or `.env` file; one that cannot be read (a directory, no permission) is a
+ * usage error naming it, where Node's own `EISDIR` ended the command as an unexpected error.
+ */
+function readSettingsFile(file: string, hint: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new CliError(
+      `cannot read ${file}${typeof code === 'string' ? ` (${code})` : ''}${hint === '' ? '' : `: ${hint}`}`,
+      ExitCode.USAGE,
+    );
+  }
+}
+
+/**
  * Parses a `.env` file: `NAME=value` lines, `#` comments, optional quotes.
  *
  * @param text - the file's text
@@ -137,6 +153,12 @@ export function parseConfig(
     );
   }
   const defaultProfile = (parsed as { defaultProfile?: unknown }).defaultProfile;
+  if (defaultProfile !== undefined && defaultProfile !== null && typeof defaultProfile !== 'string') {
+    throw new CliError(
+      `${file}: defaultProfile: expected the name of one of its profiles, found ${shown(defaultProfile)}`,
+      ExitCode.USAGE,
+    );
+  }
   return {
     profiles: profiles as Record<string, Profile>,
     ...(typeof defaultProfile === 'string' ? { defaultProfile } : {}),
@@ -175,7 +197,7 @@ export function applyProfile(
   if (file !== undefined) envFiles.unshift(join(dirname(file), '.env'));
   for (const envFile of new Set(envFiles)) {
     if (!existsSync(envFile)) continue;
-    const values = parseDotEnv(readFileSync(envFile, 'utf8'));
+    const values = parseDotEnv(readSettingsFile(envFile, ''));
     warnIfSecretExposed(envFile, values);
     for (const [name, value] of Object.entries(values)) {
       if (env[name] === undefined) env[name] = value;
@@ -191,7 +213,7 @@ export function applyProfile(
     }
     return {};
   }
-  const config = parseConfig(readFileSync(file, 'utf8'), file);
+  const config = parseConfig(readSettingsFile(file, `give HOGA_CONFIG or a ${CONFIG_FILE} file`), file);
   const name = asked ?? config.defaultProfile;
   if (name === undefined) return { file };
   const profile = config.profiles[name];
@@ -201,10 +223,40 @@ export function applyProfile(
       ExitCode.USAGE,
     );
   }
+  checkProfile(profile, name, file);
   for (const [key, variable] of Object.entries(PROFILE_ENV) as [keyof Profile, string][]) {
     const value = profile[key];
     if (value === undefined || value === null || (env[variable] ?? '') !== '') continue;
     env[variable] = PATH_KEYS.has(key) ? resolve(dirname(file), String(value)) : String(value);
   }
   return { profile: name, file };
+}
+
+/** A value as a message shows it (text quoted, anything else as JSON writes it). */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value));
+}
+
+/**
+ * Refuses a profile that is not an object, a key no profile has (a typo, `baseURL`, would
+ * otherwise leave its setting unset without a word) and a value of the wrong type (`"db": 5` was
+ * used as the path `5`); null values are taken as unset.
+ *
+ * @throws CliError (exit 2) naming the file, the profile, the key and what was expected
+ */
+function checkProfile(profile: unknown, name: string, file: string): asserts profile is Profile {
+  const problem = (what: string) => new CliError(`${file}: profile "${name}": ${what}`, ExitCode.USAGE);
+  const keys = Object.keys(PROFILE_ENV);
+  if (typeof profile !== 'object' || profile === null || Array.isArray(profile)) {
+    throw problem(`expected an object (of ${keys.slice(0, 2).join(', ')}, …), found ${shown(profile)}`);
+  }
+  for (const [key, value] of Object.entries(profile)) {
+    if (!keys.includes(key)) throw problem(`unknown key ${key} (a profile has ${keys.join(', ')})`);
+    if (value === null || value === undefined || typeof value === 'string') continue;
+    if (key === 'accountSeq') {
+      if (typeof value === 'number' && Number.isSafeInteger(value)) continue;
+      throw problem(`${key}: expected a string or a whole number, found ${shown(value)}`);
+    }
+    throw problem(`${key}: expected a string, found ${shown(value)}`);
+  }
 }

@@ -61,7 +61,12 @@ Connection settings come from flags, else environment variables, else the profil
 found in the working directory or a parent (or named by \`HOGA_CONFIG\`). A \`.env\` file beside the
 config file or in the working directory is loaded; it never overrides a variable that is set.
 \`hoga init\` writes a commented config with the profiles \`sim\` (the built-in simulator) and
-\`live\` (the real broker), a \`.env\` template and \`.gitignore\` entries.
+\`live\` (the real broker), a \`.env\` template and \`.gitignore\` entries. A profile holds the keys
+\`baseUrl\`, \`clientId\`, \`clientSecret\`, \`clientSecretFile\`, \`accountSeq\` (a string or a whole
+number), \`db\` and \`tokenFile\`, each a string or null; the chosen profile with another key (a typo,
+\`baseURL\`), a value of another type, or a config or \`.env\` file that cannot be read is a usage
+error naming the file, the profile and the key (exit 2; before, a typo was ignored and \`"db": 5\`
+opened the file \`5\`).
 
 | variable | flag | meaning |
 | --- | --- | --- |
