@@ -214,7 +214,12 @@ export {
   type StrategyClass,
   type StrategyHook,
 } from './strategy/strategy.js';
-export { type ConfigIssue, parseStrategyConfig, StrategyConfigError } from './strategy/strategy-config.js';
+export {
+  type ConfigIssue,
+  configIssueLines,
+  parseStrategyConfig,
+  StrategyConfigError,
+} from './strategy/strategy-config.js';
 export type {
   AccountHolding,
   AccountView,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedSmaTrades } from '../../../../strategies/sma-crossover-reference.test-helper.js';
-import { hoga as hogaBin, simFlags } from '../hoga-process.test-helper.js';
+import { hoga as hogaBin, jsonFailure, simFlags } from '../hoga-process.test-helper.js';
 import type { BacktestJson } from './backtest-report.js';
 import { cachedBars, hogaBacktest as hoga, SMA } from './backtest-runs.test-helper.js';
 
@@ -219,13 +219,31 @@ describe('hoga backtest and the risk configuration', () => {
     );
   }, 120_000);
 
-  it('stops with exit code 2 on a risk configuration that does not parse, naming the file and the field', async () => {
+  it('stops with exit code 2 on a risk configuration that does not parse, naming the file, each field, its value and what was expected', async () => {
     const bad = join(dir, 'bad-risk.json');
-    writeFileSync(bad, JSON.stringify({ defaults: { maxOrderValueKrw: 'lots' } }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        enabled: 'yes',
+        defaults: { maxOrderValueKrw: 'lots' },
+        throttle: { windowMs: 0 },
+        bogus: 1,
+      }),
+    );
     const result = await hoga(args('--risk-config', bad));
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`risk configuration ${bad}`);
-    expect(result.stderr).toContain('maxOrderValueKrw');
+    // as a strategy's config is said (before: zod's own lines, '✖ Invalid input: expected boolean,
+    // received string' over '→ at enabled', the value not shown)
+    expect(jsonFailure(result.stderr)).toMatchObject({
+      code: 'usage',
+      message: [
+        `risk configuration ${bad}:`,
+        '  enabled: found "yes", expected boolean',
+        '  defaults.maxOrderValueKrw: found "lots", expected an amount of 0 or more, digits only (a string such as "30000000", or a number)',
+        '  throttle.windowMs: found 0, expected number to be >0',
+        '  bogus: found 1, expected no such field (a typo?)',
+      ].join('\n'),
+    });
   }, 60_000);
 });

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { parseRiskConfig, type RiskConfig, unmatchedStrategyLimits } from '@hoga/engine';
-import { ZodError, z } from 'zod';
+import { configIssueLines, parseRiskConfig, type RiskConfig, unmatchedStrategyLimits } from '@hoga/engine';
+import { ZodError } from 'zod';
 import { usageError } from '../runtime/exit-codes.js';
 import { readJsonText } from './json-file.js';
 
@@ -42,8 +42,9 @@ export function loadRiskConfig(file: string | undefined, env: NodeJS.ProcessEnv 
   try {
     return parseRiskConfig(raw);
   } catch (error) {
+    // each field as a strategy's config names it: the field, the value found, what was expected
     if (error instanceof ZodError)
-      throw usageError(`risk configuration ${named}:\n${z.prettifyError(error)}`);
+      throw usageError(`risk configuration ${named}:\n${configIssueLines(error, raw).join('\n')}`);
     throw error;
   }
 }

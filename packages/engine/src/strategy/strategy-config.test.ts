@@ -160,6 +160,26 @@ describe('parseStrategyConfig', () => {
     );
   });
 
+  it("takes a schema's own message phrased 'expected …, found …' as its expectation (before: 'expected expected …')", () => {
+    const Own = z.object({
+      cash: z
+        .string()
+        .refine((v) => /^\d+$/.test(v), { message: 'expected digits only, found something else' }),
+      lot: z.number().refine((v) => v > 0, { message: 'expected a positive lot' }),
+    });
+    const error = (() => {
+      try {
+        parseStrategyConfig('Demo', Own, { cash: '1e3', lot: 0 });
+      } catch (e) {
+        return e as StrategyConfigError;
+      }
+      return undefined;
+    })();
+    expect(error?.message).toBe(
+      'invalid config for strategy Demo:\n  cash: found "1e3", expected digits only\n  lot: found 0, expected a positive lot',
+    );
+  });
+
   it('says it all in the message, one line per field', () => {
     expect(() => parseStrategyConfig('Demo', Schema, { fast: 'x', slow: -1 })).toThrow(
       'invalid config for strategy Demo:\n  fast: found "x", expected number\n  slow: found -1, expected number to be >0',

@@ -27,7 +27,7 @@ export class StrategyConfigError extends EngineError {
     readonly strategy: string,
     readonly issues: readonly ConfigIssue[],
   ) {
-    const lines = issues.map((i) => `  ${i.field}: found ${describe(i.value)}, expected ${i.expected}`);
+    const lines = issues.map(issueLine);
     super(
       EngineErrorCode.INVALID_STRATEGY_CONFIG,
       `invalid config for strategy ${strategy}:\n${lines.join('\n')}`,
@@ -127,6 +127,21 @@ function defOf(schema: unknown): SchemaDef | undefined {
   return (schema as { _zod?: { def?: SchemaDef } } | undefined)?._zod?.def;
 }
 
+/**
+ * The lines a config file's failed fields print as (`  field: found "x", expected number`), for any
+ * file checked with zod: a strategy's config, the risk configuration.
+ *
+ * @param error - the schema's failure
+ * @param raw - the value parsed (the values shown are read from it)
+ */
+export function configIssueLines(error: ZodError, raw: unknown): string[] {
+  return issuesOf(error, raw).map(issueLine);
+}
+
+function issueLine(issue: ConfigIssue): string {
+  return `  ${issue.field}: found ${describe(issue.value)}, expected ${issue.expected}`;
+}
+
 function issuesOf(error: ZodError, raw: unknown): ConfigIssue[] {
   return error.issues.flatMap((issue): ConfigIssue[] => {
     const path = issue.path.map(String);
@@ -180,6 +195,9 @@ function expectation(issue: IssueLike): string {
   if (issue.code === 'custom' && message === 'Invalid input') return UNSAID_REFINEMENT;
   const expected = /^[A-Z][A-Za-z ]*: expected (.*?)(?:, received .*)?$/.exec(message);
   if (expected?.[1] !== undefined) return expected[1];
+  // a message of the schema's own phrased as this one is (`expected …, found …`): its expectation
+  const own = /^expected ([\s\S]*?)(?:, found [\s\S]*)?$/.exec(message);
+  if (own?.[1] !== undefined) return own[1];
   const must = /^Invalid ([a-z]+): must (.*)$/.exec(message);
   if (must?.[1] !== undefined && must[2] !== undefined) return `${must[1]} to ${must[2]}`;
   const format = /^Invalid ([^:]+)$/.exec(message);
