@@ -8,64 +8,29 @@
  * again. Before, nothing told it: a strategy that had asked for the cancel found the order still
  * working with no word of why.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   closeSessions,
   type Heard,
-  PLAN,
   type Planned,
   Session,
+  starts,
   stopRun,
   storeRows,
   waitFor,
 } from './run-killed.test-helper.js';
-import { exitedWithin, type Running, start } from './run-process.test-helper.js';
 
-const runs: Running[] = [];
-afterEach(async () => {
-  for (const r of runs.splice(0)) await exitedWithin(r, 0);
-  await closeSessions();
-});
+afterEach(closeSessions);
 
 /** A resting MSFT buy (not among the run's symbols: its checks read its instrument, which a test holds back). */
 const MSFT: Planned = { tag: 'msft', symbol: 'MSFT', side: 'BUY', quantity: '1', price: '200' };
 
-interface Plan {
-  readonly place: readonly Planned[];
-  readonly cancel?: readonly string[];
-  readonly modify?: readonly { readonly tag: string; readonly price: string }[];
-  readonly hold?: string;
-}
-
 type Mode = 'live' | 'paper';
-
-/** `hoga run <crash-plan> --mode <mode>` on the session's simulator and store. */
-function runAs(mode: Mode, s: Session, n: number, plan: Plan): Running {
-  const config = join(s.dir, `${mode}-${n}.json`);
-  writeFileSync(config, JSON.stringify({ log: s.log, ...plan }));
-  const r = start(
-    [
-      'run',
-      PLAN,
-      ...['--config', config, '--mode', mode, '--symbols', 'ZOM,AAPL'],
-      ...['--poll-ms', '200', '--status-every', '1'],
-    ],
-    s.environment,
-  );
-  runs.push(r);
-  return r;
-}
-
-/** The starts the strategy wrote, in order. */
-function starts(heard: Heard[]): Heard[] {
-  return heard.filter((h) => h.hook === 'start');
-}
 
 /** Run 1 places the resting MSFT buy, the venue accepts it, the run is killed: the order's id. */
 async function restingMsft(mode: Mode, s: Session): Promise<string> {
-  const first = runAs(mode, s, 1, { place: [MSFT] });
+  const first = s.start(mode, 1, { place: [MSFT] });
   const id = await s.idOf('msft');
   await waitFor('the order accepted', () => s.heard().some((h) => h.type === 'OrderAccepted' && h.id === id));
   await s.kill(first);
@@ -88,14 +53,14 @@ describe('hoga run killed while a change waits for its checks, and started again
       const id = await restingMsft(mode, s);
       // run 2 gives the change in onStart and holds; the change's checks read MSFT's instrument, held back
       s.sim.injectFault({ kind: 'delay', path: '/api/v1/stocks/MSFT/warnings', delayMs: 60_000 });
-      const second = runAs(mode, s, 2, { place: [MSFT], ...plan, hold: join(s.dir, 'go') });
+      const second = s.start(mode, 2, { place: [MSFT], ...plan, hold: join(s.dir, 'go') });
       await waitFor('the strategy holding', () => s.heard().some((h) => h.hook === 'holding'));
       expect(s.heard().flatMap((h) => (h.hook === change ? [h.id] : []))).toEqual([id]);
       await s.kill(second);
       s.sim.clearFaults();
 
       // started again: the strategy hears, before onStart, that the change was never made
-      const third = runAs(mode, s, 3, { place: [MSFT] });
+      const third = s.start(mode, 3, { place: [MSFT] });
       await waitFor('the third start', () => starts(s.heard()).length === 3);
       await stopRun(third);
       const pids = [...new Set(s.heard().map((h) => h.pid))];
@@ -115,7 +80,7 @@ describe('hoga run killed while a change waits for its checks, and started again
       expect(stored).toEqual([{ state: 'ACCEPTED', price: '200' }]);
 
       // a fourth start tells nothing again
-      const fourth = runAs(mode, s, 4, { place: [MSFT] });
+      const fourth = s.start(mode, 4, { place: [MSFT] });
       await waitFor('the fourth start', () => starts(s.heard()).length === 4);
       await stopRun(fourth);
       expect(s.heard().filter((h) => isTold(h, id, type))).toHaveLength(1);

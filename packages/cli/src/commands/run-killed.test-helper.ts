@@ -36,6 +36,20 @@ export interface Heard {
   readonly order?: { state: string; filled: string; average?: string } | null;
 }
 
+/** What crash-plan.ts is told to do in a run (its config, the log aside). */
+export interface Plan {
+  readonly place: readonly Planned[];
+  readonly cancel?: readonly string[];
+  readonly modify?: readonly { readonly tag: string; readonly price: string }[];
+  /** A file: `onStart` ends only once it exists. */
+  readonly hold?: string;
+}
+
+/** The starts the strategy wrote, in order. */
+export function starts(heard: readonly Heard[]): Heard[] {
+  return heard.filter((h) => h.hook === 'start');
+}
+
 /** An order of the strategy's config. */
 export interface Planned {
   readonly tag: string;
@@ -111,13 +125,14 @@ export class Session {
     });
   }
 
-  /** Starts the `n`th run, its strategy configured with `plan`. */
-  run(
-    n: number,
-    plan: { place: Planned[]; cancel?: string[]; modify?: { tag: string; price: string }[] },
-    id?: string,
-  ): Running {
-    const config = join(this.dir, `run-${n}.json`);
+  /** Starts the `n`th live run, its strategy configured with `plan` (another strategy id logs apart). */
+  run(n: number, plan: Plan, id?: string): Running {
+    return this.start('live', n, plan, id);
+  }
+
+  /** Starts the `n`th run in `mode`, its strategy configured with `plan`. */
+  start(mode: 'live' | 'paper', n: number, plan: Plan, id?: string): Running {
+    const config = join(this.dir, mode === 'live' ? `run-${n}.json` : `paper-${n}.json`);
     // another strategy id logs apart
     const log = id === undefined ? this.log : join(this.dir, `heard-${id}.jsonl`);
     writeFileSync(config, JSON.stringify({ log, ...plan }));
@@ -125,7 +140,7 @@ export class Session {
     // (every 2 s held each of a test's four to six starts a second longer)
     const args = ['--symbols', 'ZOM,AAPL', '--config', config, '--poll-ms', '200', '--status-every', '1'];
     const r = start(
-      ['run', id === undefined ? PLAN : `${PLAN}:${id}`, '--mode', 'live', ...args],
+      ['run', id === undefined ? PLAN : `${PLAN}:${id}`, '--mode', mode, ...args],
       this.environment,
     );
     this.runs.push(r);

@@ -6,57 +6,20 @@
  * strategy is told so once, before `onStart` (`OrderDenied`, code `run-ended`), the store holds it
  * DENIED, and no start after tells it again.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   closeSessions,
-  type Heard,
-  PLAN,
   type Planned,
   REST,
   Session,
+  starts,
   stopRun,
   storeRows,
   waitFor,
 } from './run-killed.test-helper.js';
-import { exitedWithin, type Running, start } from './run-process.test-helper.js';
 
-const runs: Running[] = [];
-afterEach(async () => {
-  for (const r of runs.splice(0)) await exitedWithin(r, 0);
-  await closeSessions();
-});
-
-/** `hoga run <crash-plan> --mode live` on the session's simulator and store. */
-function live(s: Session, n: number, plan: { place: Planned[]; hold?: string }): Running {
-  const config = join(s.dir, `live-${n}.json`);
-  writeFileSync(config, JSON.stringify({ log: s.log, ...plan }));
-  const r = start(
-    [
-      'run',
-      PLAN,
-      '--config',
-      config,
-      '--mode',
-      'live',
-      '--symbols',
-      'ZOM,AAPL',
-      '--poll-ms',
-      '200',
-      '--status-every',
-      '1',
-    ],
-    s.environment,
-  );
-  runs.push(r);
-  return r;
-}
-
-/** The starts the strategy wrote, in order. */
-function starts(heard: Heard[]): Heard[] {
-  return heard.filter((h) => h.hook === 'start');
-}
+afterEach(closeSessions);
 
 /** The ids of the creates noted as given and not yet judged for the strategy (`live/_submitting`). */
 function noted(s: Session): string[] {
@@ -79,7 +42,7 @@ describe('hoga run --mode live killed with SIGKILL and started again', () => {
     // order waits for its checks while the strategy writes its id to ctx.state and holds
     s.sim.injectFault({ kind: 'delay', path: '/api/v1/stocks/MSFT/warnings', delayMs: 60_000 });
     const msft: Planned = { tag: 'msft', symbol: 'MSFT', side: 'BUY', quantity: '1', price: '300' };
-    const first = live(s, 1, { place: [msft], hold: join(s.dir, 'go') });
+    const first = s.run(1, { place: [msft], hold: join(s.dir, 'go') });
     const id = await s.idOf('msft');
     await waitFor('the strategy holding', () => s.heard().some((h) => h.hook === 'holding'));
     await s.kill(first);
@@ -95,7 +58,7 @@ describe('hoga run --mode live killed with SIGKILL and started again', () => {
     await noOrderAtBroker(s);
 
     // started again: the strategy hears, before onStart, that the order was denied; it is stored so
-    const second = live(s, 2, { place: [msft] });
+    const second = s.run(2, { place: [msft] });
     await waitFor('the second start', () => starts(s.heard()).length === 2);
     await stopRun(second);
     const pids = [...new Set(s.heard().map((h) => h.pid))];
@@ -117,7 +80,7 @@ describe('hoga run --mode live killed with SIGKILL and started again', () => {
     await noOrderAtBroker(s);
 
     // a third start tells nothing again
-    const third = live(s, 3, { place: [msft] });
+    const third = s.run(3, { place: [msft] });
     await waitFor('the third start', () => starts(s.heard()).length === 3);
     await stopRun(third);
     expect(s.heard().filter((h) => h.hook === 'event' && h.id === id)).toHaveLength(1);

@@ -14,6 +14,7 @@ import {
   closeSessions,
   type Heard,
   PART,
+  type Plan,
   type Planned,
   REST,
   Session,
@@ -28,12 +29,6 @@ afterEach(async () => {
   for (const r of runs.splice(0)) await exitedWithin(r, 0);
   await closeSessions();
 });
-
-interface Plan {
-  readonly place: Planned[];
-  readonly cancel?: string[];
-  readonly hold?: string;
-}
 
 /** `hoga run <crash-plan> --mode paper` on the session's simulator and store, one strategy per plan. */
 function paper(s: Session, n: number, plans: Record<string, Plan>, extra: string[] = []): Running {

@@ -236,16 +236,7 @@ class BarLoop {
         this.hostIndex = 0;
         this.phase = Phase.HOSTS;
       }
-      const hosts = warm ? route.warmupHosts : route.hosts;
-      while (this.hostIndex < hosts.length) {
-        const host = hosts[this.hostIndex++] as StrategyHost;
-        // each strategy gets the last `warmupBars` warm-up bars it asked for, not the most any
-        // strategy of the run asked for (before, its warm-up changed when another joined the run)
-        if (warm && (host.strategyClass.warmupBars ?? 0) < this.warmLeft) continue;
-        host.isWarmingUp = warm;
-        runtime.call(host, 'onBar', bar);
-        if (runtime.busy) return true;
-      }
+      if (this.deliverFrom(warm ? route.warmupHosts : route.hosts, bar, warm)) return true;
       // the bar was matched and marked even when a hook failed on it: the clock and the last equity
       // point stay at its time (they went back to the bar before, valuing this bar's fills)
       if (!warm) this.lastTime = this.t;
@@ -321,27 +312,41 @@ class BarLoop {
    */
   private stoppedByTimer(): boolean {
     if (this.parts.runtime.failure === null) return false;
+    this.endAtTimer();
+    return true;
+  }
+
+  /** Ends the run at the timers before the bar: the bar, counted when it began, is not counted. */
+  private endAtTimer(): void {
     if (!this.warm) this.bars--;
     else if ((this.route?.warmupHosts.length ?? 0) > 0) this.warmupBars--;
     this.lastTime = this.parts.clock.nowMs();
     this.phase = Phase.NEXT;
-    return true;
+  }
+
+  /**
+   * Hands `bar` to `hosts` from `hostIndex` on (a failed hook stops the others: `runtime.call`
+   * calls none after it); true while a hook's promise is awaited.
+   */
+  private deliverFrom(hosts: readonly StrategyHost[], bar: Bar, warm: boolean): boolean {
+    const runtime = this.parts.runtime;
+    while (this.hostIndex < hosts.length) {
+      const host = hosts[this.hostIndex++] as StrategyHost;
+      // each strategy gets the last `warmupBars` warm-up bars it asked for, not the most any
+      // strategy of the run asked for (before, its warm-up changed when another joined the run)
+      if (warm && (host.strategyClass.warmupBars ?? 0) < this.warmLeft) continue;
+      host.isWarmingUp = warm;
+      runtime.call(host, 'onBar', bar);
+      if (runtime.busy) return true;
+    }
+    return false;
   }
 
   /** The bar under way to the strategies it has not reached; true while a hook's promise is awaited. */
   deliverRest(): boolean {
     if (this.phase !== Phase.HOSTS) return false;
-    const runtime = this.parts.runtime;
     const route = this.route as SymbolRoute;
-    const hosts = this.warm ? route.warmupHosts : route.hosts;
-    while (this.hostIndex < hosts.length && runtime.failure === null) {
-      const host = hosts[this.hostIndex++] as StrategyHost;
-      if (this.warm && (host.strategyClass.warmupBars ?? 0) < this.warmLeft) continue;
-      host.isWarmingUp = this.warm;
-      runtime.call(host, 'onBar', this.bar as Bar);
-      if (runtime.busy) return true;
-    }
-    return false;
+    return this.deliverFrom(this.warm ? route.warmupHosts : route.hosts, this.bar as Bar, this.warm);
   }
 
   /**
@@ -350,13 +355,11 @@ class BarLoop {
    * is not counted, as in {@link stoppedByTimer}.
    */
   interrupt(): void {
-    if (this.phase === Phase.HOSTS) {
-      if (!this.warm) this.lastTime = this.t;
-    } else if (this.phase === Phase.AFTER_TIMERS) {
-      if (!this.warm) this.bars--;
-      else if ((this.route?.warmupHosts.length ?? 0) > 0) this.warmupBars--;
-      this.lastTime = this.parts.clock.nowMs();
+    if (this.phase === Phase.AFTER_TIMERS) {
+      this.endAtTimer();
+      return;
     }
+    if (this.phase === Phase.HOSTS && !this.warm) this.lastTime = this.t;
     this.phase = Phase.NEXT;
   }
 

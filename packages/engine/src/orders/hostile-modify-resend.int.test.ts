@@ -11,33 +11,22 @@
 import { Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import type { ProxiedAnswer } from './hostile-broker.test-helper.js';
-import { eventsOf, hostile, outsideOrderCount, storedRows } from './hostile-fixture.test-helper.js';
+import {
+  eventsOf,
+  type Hostile,
+  hostile,
+  outsideOrderCount,
+  storedRows,
+} from './hostile-fixture.test-helper.js';
 import { cancelOf, KR_OPEN, modifyTo, priceLimits, submitLimit } from './live-fixture.test-helper.js';
 
 describe('OrderManager when a timed-out modify reaches the broker before its re-send (real HTTP, SQLite file)', () => {
   it("links the replacement the first send made to the strategy's order", async () => {
-    const h = await hostile(KR_OPEN, { requestTimeoutMs: 1_000 }, { newestOrderWaitMs: 200 });
-    const { lower } = await priceLimits(h.client, '005930');
+    const { h, order, id, original, lower } = await restingOrder();
     const price = new Decimal(lower).plus(100).toString();
-    const order = submitLimit('005930', 'BUY', '2', lower);
-    const id = order.intent.clientOrderId;
-    await h.manager.execute(order);
-    const original = h.manager.currentExecution(id)?.brokerOrderId ?? '';
-    // the first send is held (the connector times out); when the re-send arrives, the first goes
-    // on to the broker, then the re-send
-    let held: (() => Promise<ProxiedAnswer>) | null = null;
-    let sends = 0;
-    h.proxy.use((req, forward) => {
-      if (req.method !== 'POST' || !req.path.endsWith('/modify')) return undefined;
-      sends++;
-      if (held === null) {
-        held = forward;
-        return new Promise<ProxiedAnswer>(() => undefined); // never answered
-      }
-      return held().then(forward);
-    });
+    const sends = holdFirstSend(h, '/modify');
     await h.manager.execute(modifyTo(order, price, '2'));
-    expect(sends).toBe(2);
+    expect(sends()).toBe(2);
     for (let i = 0; i < 3; i++) await h.manager.pollOnce();
 
     const rows = storedRows(h.db, id);
@@ -71,25 +60,10 @@ describe('OrderManager when a timed-out modify reaches the broker before its re-
   });
 
   it('ends the order CANCELED, the cancel record linked, when a timed-out cancel reaches the broker before its re-send', async () => {
-    const h = await hostile(KR_OPEN, { requestTimeoutMs: 1_000 }, { newestOrderWaitMs: 200 });
-    const { lower } = await priceLimits(h.client, '005930');
-    const order = submitLimit('005930', 'BUY', '2', lower);
-    const id = order.intent.clientOrderId;
-    await h.manager.execute(order);
-    const original = h.manager.currentExecution(id)?.brokerOrderId ?? '';
-    let held: (() => Promise<ProxiedAnswer>) | null = null;
-    let sends = 0;
-    h.proxy.use((req, forward) => {
-      if (req.method !== 'POST' || !req.path.endsWith('/cancel')) return undefined;
-      sends++;
-      if (held === null) {
-        held = forward;
-        return new Promise<ProxiedAnswer>(() => undefined); // never answered
-      }
-      return held().then(forward);
-    });
+    const { h, order, id, original, lower } = await restingOrder();
+    const sends = holdFirstSend(h, '/cancel');
     await h.manager.execute(cancelOf(order));
-    expect(sends).toBe(2);
+    expect(sends()).toBe(2);
     for (let i = 0; i < 3; i++) await h.manager.pollOnce();
 
     const rows = storedRows(h.db, id);
@@ -124,3 +98,32 @@ describe('OrderManager when a timed-out modify reaches the broker before its re-
 
 /** What a change settled from the history, not from its answer, keeps as its error. */
 const SETTLED = 'answer lost; order shows the change';
+
+/** A KR limit buy of 2 at the day's lower limit, accepted by the broker (the connector times out at 1 s). */
+async function restingOrder() {
+  const h = await hostile(KR_OPEN, { requestTimeoutMs: 1_000 }, { newestOrderWaitMs: 200 });
+  const { lower } = await priceLimits(h.client, '005930');
+  const order = submitLimit('005930', 'BUY', '2', lower);
+  const id = order.intent.clientOrderId;
+  await h.manager.execute(order);
+  return { h, order, id, lower, original: h.manager.currentExecution(id)?.brokerOrderId ?? '' };
+}
+
+/**
+ * Holds the first send of the change whose path ends with `suffix` (the connector times out); when
+ * the re-send arrives, the first goes on to the broker, then the re-send. Answers the sends counted.
+ */
+function holdFirstSend(h: Hostile, suffix: string): () => number {
+  let held: (() => Promise<ProxiedAnswer>) | null = null;
+  let sends = 0;
+  h.proxy.use((req, forward) => {
+    if (req.method !== 'POST' || !req.path.endsWith(suffix)) return undefined;
+    sends++;
+    if (held === null) {
+      held = forward;
+      return new Promise<ProxiedAnswer>(() => undefined); // never answered
+    }
+    return held().then(forward);
+  });
+  return () => sends;
+}
