@@ -39,7 +39,12 @@ import { PollScheduler } from './poll-scheduler.js';
 import { diffTrades } from './trade-dedup.js';
 import { WatchedPrices } from './watched-prices.js';
 
-/** Least time between two polls of one subscription, per stream kind (ms). */
+/**
+ * Least time between two polls of one subscription, per stream kind (ms): real time, but for
+ * `exchangeRate` and `calendar`, which the broker refreshes on its own clock, counted on the
+ * client's clock (a sped-up simulator's rate, refreshed every minute of its time, is read every
+ * minute of its time).
+ */
 export interface StreamIntervals {
   readonly prices: number;
   readonly orderbook: number;
@@ -349,7 +354,8 @@ export class BrokerStreams {
           .poll$({
             group: RateLimitGroup.MARKET_INFO,
             key: 'exchangeRate',
-            minIntervalMs: this.intervals.exchangeRate,
+            // refreshed every minute of the broker's clock: as often on a sped-up simulator's
+            minClockIntervalMs: this.intervals.exchangeRate,
             fetch: (signal) => this.client.getExchangeRate({}, { priority: RequestPriority.POLL, signal }),
           })
           .pipe(distinctUntilChanged((a, b) => a.validFrom.equals(b.validFrom) && a.rate.eq(b.rate))),
@@ -373,7 +379,7 @@ export class BrokerStreams {
           .poll$<KrMarketCalendarResult | UsMarketCalendarResult>({
             group: RateLimitGroup.MARKET_INFO,
             key: `calendar:${market}`,
-            minIntervalMs: this.intervals.calendar,
+            minClockIntervalMs: this.intervals.calendar,
             fetch: (signal) =>
               market === 'KR'
                 ? this.client.getKrMarketCalendar(undefined, { priority: RequestPriority.POLL, signal })

@@ -45,6 +45,46 @@ describe('PollScheduler', () => {
       });
     });
 
+    it("keeps minClockIntervalMs of the clock's time between two polls: a thirtieth of it in real time at ×30", () => {
+      // the broker's rate refreshed every minute of its clock: a demo at ×30 polls it every 2 real s
+      // (before, the exchange rate was polled every 60 real s, 30 minutes of the broker's clock, and
+      // went stale between two polls)
+      const ts = testScheduler();
+      ts.run(({ cold, expectObservable }) => {
+        const clock = new ScaledClock({ start: 0, speed: 30, realNowMs: () => ts.now() });
+        const polls = new PollScheduler({ rateOf: () => 10, scheduler: ts, clock });
+        const stream = polls.poll$({
+          group: RateLimitGroup.MARKET_INFO,
+          key: 'k',
+          minClockIntervalMs: 60_000,
+          fetch: () => cold('(a|)'),
+        });
+        expectObservable(stream, '^ 5000ms !').toBe('a 1999ms a 1999ms a');
+      });
+    });
+
+    it('keeps minClockIntervalMs in real time on a clock at real speed, frozen, or without a clock', () => {
+      for (const speed of [1, 0, undefined]) {
+        const ts = testScheduler();
+        ts.run(({ cold, expectObservable }) => {
+          const clock =
+            speed === undefined ? undefined : new ScaledClock({ start: 0, speed, realNowMs: () => ts.now() });
+          const polls = new PollScheduler({
+            rateOf: () => 10,
+            scheduler: ts,
+            ...(clock === undefined ? {} : { clock }),
+          });
+          const stream = polls.poll$({
+            group: RateLimitGroup.MARKET_INFO,
+            key: 'k',
+            minClockIntervalMs: 1000,
+            fetch: () => cold('(a|)'),
+          });
+          expectObservable(stream, '^ 2500ms !').toBe('a 999ms a 999ms a');
+        });
+      }
+    });
+
     it('keeps minIntervalMs between two polls of a job', () => {
       const ts = testScheduler();
       ts.run(({ cold, expectObservable }) => {
