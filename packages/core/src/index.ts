@@ -183,6 +183,14 @@ export {
   NYSE_EARLY_CLOSES,
 } from './sessions/special-hours.js';
 export { counted } from './text/counted.js';
+export {
+  NO_SUCH_FIELD,
+  type SchemaIssue,
+  type SchemaIssueLike,
+  schemaIssueLine,
+  schemaIssues,
+  schemaIssueText,
+} from './text/schema-issues.js';
 export { dailyCandleStamp, isPeakWindow, minuteCandleEnd, usTradingDate } from './time/candle-time.js';
 export {
   type Clock,

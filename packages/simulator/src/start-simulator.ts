@@ -5,6 +5,8 @@ import {
   RATE_LIMITS,
   type RateLimitGroup,
   ScaledClock,
+  schemaIssueLine,
+  schemaIssues,
 } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
@@ -111,9 +113,14 @@ function parseOptions(options: SimulatorOptions): z.output<typeof optionsSchema>
   const { start: _s, statePath: _p, onInternalError: _e, rateLimits: _r, calendar: _c, ...rest } = options;
   const result = optionsSchema.safeParse(rest);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.map(String).join('.') ?? 'options';
-  throw new SimulatorError('invalid-simulator-option', `${field}: ${issue?.message ?? 'invalid'}`, field);
+  // the first failed option, its value and what was expected (zod's own words did not show the value)
+  const issue = schemaIssues(result.error, rest, 'options')[0];
+  const field = issue?.field ?? 'options';
+  throw new SimulatorError(
+    'invalid-simulator-option',
+    issue === undefined ? `${field}: invalid` : schemaIssueLine(issue),
+    field,
+  );
 }
 
 function declaredCalendar(input: CalendarDeclaration | undefined): DeclaredCalendar {

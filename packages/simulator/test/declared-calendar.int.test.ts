@@ -198,7 +198,8 @@ describe('invalid declarations', () => {
       },
       'specialSessions.0.date',
     ],
-    [{ holidays: [], other: 1 }, 'calendar'],
+    // the unknown key itself (before: the declaration as a whole, `calendar`)
+    [{ holidays: [], other: 1 }, 'other'],
   ])('POST /_sim/calendar %j: 400 invalid-request naming %s, nothing declared', async (body, field) => {
     const client = await clientOf({});
     const res = await client.request('POST', '/_sim/calendar', { auth: false, account: null, body });

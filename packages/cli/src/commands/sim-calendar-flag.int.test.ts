@@ -134,7 +134,22 @@ describe('hoga sim --calendar', () => {
     {
       name: 'a date that does not exist, naming the field',
       path: () => file('bad-date.json', JSON.stringify({ holidays: [{ market: 'KR', date: '2026-11-31' }] })),
-      message: (p: string) => `hoga sim: --calendar ${p}: holidays.0.date: not a calendar date`,
+      message: (p: string) =>
+        `hoga sim: --calendar ${p}: holidays.0.date: found "2026-11-31", expected a calendar date`,
+    },
+    {
+      // before: zod's own words, 'holidays: Invalid input: expected array, received string'
+      name: 'a list that is not one, naming the field and the value',
+      path: () => file('not-a-list.json', JSON.stringify({ holidays: '2026-11-24' })),
+      message: (p: string) => `hoga sim: --calendar ${p}: holidays: found "2026-11-24", expected array`,
+    },
+    {
+      // before: 'holidays.0.market: Invalid option: expected one of "KR"|"US"', the value unsaid
+      name: 'an unknown market, naming the field and the value',
+      path: () =>
+        file('bad-market.json', JSON.stringify({ holidays: [{ market: 'JP', date: '2026-11-24' }] })),
+      message: (p: string) =>
+        `hoga sim: --calendar ${p}: holidays.0.market: found "JP", expected one of "KR"|"US"`,
     },
     {
       name: 'a close too early, naming the field',
@@ -151,7 +166,8 @@ describe('hoga sim --calendar', () => {
     {
       name: 'an unknown key',
       path: () => file('unknown-key.json', JSON.stringify({ holiday: [] })),
-      message: (p: string) => `hoga sim: --calendar ${p}: Unrecognized key: "holiday"`,
+      message: (p: string) =>
+        `hoga sim: --calendar ${p}: holiday: found [], expected no such field (a typo?)`,
     },
   ];
   it.each(bad)(

@@ -4,18 +4,12 @@
  *
  * @module
  */
+import { NO_SUCH_FIELD, type SchemaIssue, schemaIssueLine, schemaIssues } from '@hoga/core';
 import type { ZodError, ZodType } from 'zod';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
 
-/** One failed field of a strategy config. */
-export interface ConfigIssue {
-  /** Dotted path of the field (`fast`, `symbols.0`), or `(config)` for the whole object. */
-  readonly field: string;
-  /** The value found there (`undefined` when missing). */
-  readonly value: unknown;
-  /** What was expected, from the schema's message. */
-  readonly expected: string;
-}
+/** One failed field of a strategy config (`field` is `(config)` for the whole object). */
+export type ConfigIssue = SchemaIssue;
 
 /** A strategy config failed its schema (code `invalid-strategy-config`; the CLI exits 2). */
 export class StrategyConfigError extends EngineError {
@@ -108,7 +102,7 @@ function unknownFields(schema: unknown, raw: unknown, path: readonly string[] = 
   return Object.keys(fields).flatMap((key): ConfigIssue[] => {
     // a nested object's fields too (before, `{"stop": {"pct": 1, "typo": 2}}` lost `typo` unseen)
     if (Object.hasOwn(declared, key)) return at(key, declared[key], fields[key]);
-    return [{ field: [...path, key].join('.'), value: fields[key], expected: 'no such field (a typo?)' }];
+    return [{ field: [...path, key].join('.'), value: fields[key], expected: NO_SUCH_FIELD }];
   });
 }
 
@@ -139,88 +133,9 @@ export function configIssueLines(error: ZodError, raw: unknown): string[] {
 }
 
 function issueLine(issue: ConfigIssue): string {
-  return `  ${issue.field}: found ${describe(issue.value)}, expected ${issue.expected}`;
+  return `  ${schemaIssueLine(issue)}`;
 }
 
 function issuesOf(error: ZodError, raw: unknown): ConfigIssue[] {
-  return error.issues.flatMap((issue): ConfigIssue[] => {
-    const path = issue.path.map(String);
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({
-        field: [...path, key].join('.'),
-        value: valueAt(raw, [...issue.path, key]),
-        expected: 'no such field (a typo?)',
-      }));
-    }
-    return [
-      {
-        field: path.length === 0 ? '(config)' : path.join('.'),
-        value: valueAt(raw, issue.path),
-        expected: expectation(issue),
-      },
-    ];
-  });
-}
-
-/** What a refinement without a message of its own expected (zod says only `Invalid input`). */
-const UNSAID_REFINEMENT =
-  "what the schema's refinement accepts (it gives no message: give it one, e.g. {message: 'less than slow', path: ['fast']})";
-
-/** The issue fields {@link expectation} reads (zod's `$ZodIssue`, of any code). */
-interface IssueLike {
-  readonly code?: string;
-  readonly message: string;
-  readonly errors?: readonly (readonly IssueLike[])[];
-}
-
-/**
- * What the schema expected, from zod's issue: `Invalid input: expected number, received string`
- * becomes `number`, `Too small: expected number to be >0` becomes `number to be >0`, `Invalid
- * string: must match pattern /x/` becomes `string to match pattern /x/`, `Invalid email address`
- * becomes `a valid email address`; a union's, each option's expectation (`"BUY" or "SELL"`),
- * where zod says `Invalid input`; a refinement's own message stays as written (phrased to follow
- * "expected": `less than slow`), and one without a message says so.
- */
-function expectation(issue: IssueLike): string {
-  if (issue.code === 'invalid_union') {
-    const options = (issue.errors ?? []).map((option) => {
-      const only = option.length === 1 ? option[0] : undefined;
-      return only === undefined ? undefined : expectation(only);
-    });
-    if (options.length > 0 && options.every((o) => o !== undefined))
-      return [...new Set(options)].join(' or ');
-    return "one of the union's options";
-  }
-  const message = issue.message;
-  if (issue.code === 'custom' && message === 'Invalid input') return UNSAID_REFINEMENT;
-  const expected = /^[A-Z][A-Za-z ]*: expected (.*?)(?:, received .*)?$/.exec(message);
-  if (expected?.[1] !== undefined) return expected[1];
-  // a message of the schema's own phrased as this one is (`expected …, found …`): its expectation
-  const own = /^expected ([\s\S]*?)(?:, found [\s\S]*)?$/.exec(message);
-  if (own?.[1] !== undefined) return own[1];
-  const must = /^Invalid ([a-z]+): must (.*)$/.exec(message);
-  if (must?.[1] !== undefined && must[2] !== undefined) return `${must[1]} to ${must[2]}`;
-  const format = /^Invalid ([^:]+)$/.exec(message);
-  if (format?.[1] !== undefined && format[1] !== 'input') return `a valid ${format[1]}`;
-  return message;
-}
-
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let current: unknown = raw;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  // JSON writes Infinity and NaN as null (`1e400` in a JSON file reads as Infinity)
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+  return schemaIssues(error, raw, '(config)');
 }

@@ -1,4 +1,4 @@
-import { formatKst } from '@hoga/core';
+import { formatKst, schemaIssueLine, schemaIssues } from '@hoga/core';
 import { z } from 'zod';
 import { SimApiError } from '../api-error.js';
 import type { ControlDispatcher } from '../server/http-server.js';
@@ -22,9 +22,15 @@ const revokeBody = z.strictObject({ clientId: z.string().min(1).optional() });
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue === undefined ? 'body' : issue.path.map(String).join('.') || 'body';
-  throw new SimApiError(400, 'invalid-request', `${field}: ${issue?.message ?? 'invalid body'}`, { field });
+  // the first failed field, its value and what was expected, as the calendar's declaration says it
+  const issue = schemaIssues(result.error, body, 'body')[0];
+  const field = issue?.field ?? 'body';
+  throw new SimApiError(
+    400,
+    'invalid-request',
+    issue === undefined ? `${field}: invalid body` : schemaIssueLine(issue),
+    { field },
+  );
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   knownHolidays,
   krRegularHours,
 } from '@hoga/broker-model';
-import type { Market } from '@hoga/core';
+import { type Market, schemaIssues, schemaIssueText } from '@hoga/core';
 import { z } from 'zod';
 import { SimApiError } from '../api-error.js';
 import { dayNumber, isoDate } from './trading-calendar.js';
@@ -58,7 +58,7 @@ const market = z.enum(['KR', 'US']);
 const date = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD')
-  .refine((d) => isoDate(dayNumber(d)) === d, 'not a calendar date')
+  .refine((d) => isoDate(dayNumber(d)) === d, 'expected a calendar date')
   .refine(
     (d) => d >= CALENDAR_RANGE.from && d <= CALENDAR_RANGE.to,
     `expected a date from ${CALENDAR_RANGE.from} to ${CALENDAR_RANGE.to}`,
@@ -72,7 +72,10 @@ export const calendarDeclarationSchema = z.strictObject({
     .array(
       z
         .strictObject({ market, date, open: hhmm.optional(), close: hhmm.optional() })
-        .refine((s) => s.open !== undefined || s.close !== undefined, 'open or close is required'),
+        .refine(
+          (s) => s.open !== undefined || s.close !== undefined,
+          'expected an open or a close (or both)',
+        ),
     )
     .optional(),
 });
@@ -121,8 +124,10 @@ export class DeclaredCalendar {
   declare(input: unknown): void {
     const parsed = calendarDeclarationSchema.safeParse(input);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw invalid(issue?.path.map(String).join('.') || 'calendar', issue?.message ?? 'invalid');
+      // the first failed field, its value and what was expected (before, zod's own words:
+      // `holidays: Invalid input: expected array, received string`, the value unsaid)
+      const issue = schemaIssues(parsed.error, input, 'calendar')[0];
+      throw invalid(issue?.field ?? 'calendar', issue === undefined ? 'invalid' : schemaIssueText(issue));
     }
     const { holidays = [], specialSessions = [] } = parsed.data;
     const closed = new Set(holidays.map((h) => `${h.market}:${h.date}`));
