@@ -19,9 +19,12 @@
  * so nothing is placed on it. Bars outside the regular session (the KR after market, the US pre
  * and after markets) are not traded. The days a symbol was entered are kept in
  * the strategy's persistent state (`ctx.state`), so a live run restarted during the day does not
- * enter a symbol a second time. The regular session of a day of special hours is the one core
- * knows (`regularOpenOfDailyStamp`, `regularCloseOfDailyStamp`): a NYSE early close ends at 13:00
- * New York, the KRX's late openings start at 10:00 KST (the CSAT day ends at 16:30).
+ * enter a symbol a second time. The day's regular session is the one the run knows
+ * (`ctx.regularSession`): in paper and live the broker's market calendar, a special session it
+ * announces included; in a backtest the broker model's (a NYSE early close ends at 13:00 New York,
+ * the KRX's late openings start at 10:00 KST, the CSAT day ends at 16:30); core's table
+ * (`regularOpenOfDailyStamp`, `regularCloseOfDailyStamp`) while the broker's calendar does not tell
+ * the day yet.
  *
  * Run it: `pnpm hoga backtest strategies/opening-range.ts --symbols 005930,AAPL --interval 1m --from 2026-10-05 --to 2026-10-09`
  */
@@ -106,7 +109,7 @@ export default class OpeningRange extends Strategy<OpeningRangeConfig> {
 
   override onBar(bar: Bar): void {
     const market = marketOfSymbol(bar.symbol);
-    const session = regularSessionOf(market, bar.ts);
+    const session = this.sessionOf(bar.symbol, market, bar.ts);
     if (session === null) return;
     let range = this.ranges.get(bar.symbol);
     if (range?.date !== session.date) {
@@ -146,6 +149,18 @@ export default class OpeningRange extends Strategy<OpeningRangeConfig> {
     } else if (held !== undefined) {
       this.ctx.sell(bar.symbol, held.quantity);
     }
+  }
+
+  /**
+   * The day's regular session of `symbol` as the run knows it (`ctx.regularSession`: in paper and
+   * live the broker's calendar, so a special session the broker announces counts; in a backtest
+   * the broker model's), or core's table while the broker's calendar does not tell the day yet;
+   * null when the minute ending at `ts` is outside it, or the market has no session that day.
+   */
+  private sessionOf(symbol: string, market: Market, ts: number): RegularSession | null {
+    const told = this.ctx.regularSession(symbol);
+    if (told === undefined) return regularSessionOf(market, ts);
+    return told !== null && ts > told.open && ts <= told.close ? told : null;
   }
 
   /** `flat KR 2026-11-30`: sells what is held; `last KR 2026-11-30`: cancels unfilled buys first. */

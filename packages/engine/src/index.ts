@@ -227,6 +227,7 @@ export type {
   OrderRequest,
   OrderView,
   PositionView,
+  RegularSession,
   StrategyContext,
   StrategyState,
   TimerSpec,

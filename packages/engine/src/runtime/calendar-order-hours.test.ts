@@ -1,5 +1,5 @@
 /**
- * `ctx.marketOrderAllowed` in paper and live: answered from the broker's calendar as the risk
+ * `ctx.marketOrderAllowed` and `ctx.regularSession` in paper and live: answered from the broker's calendar as the risk
  * module's market view last read it (here a source the test sets), asked of a strategy's host with
  * a fake clock. The simulator run over HTTP is `live/market-order-calendar.int.test.ts`.
  */
@@ -8,7 +8,7 @@ import type { TradingMode } from '@hoga/store';
 import { describe, expect, it } from 'vitest';
 import type { CalendarSpan, CalendarSpans } from '../risk/market-calendars.js';
 import { CalendarOrderHours } from './calendar-order-hours.js';
-import { marketOrderAsker } from './market-order-hours.test-helper.js';
+import { marketOrderAsker, regularSessionAsker } from './market-order-hours.test-helper.js';
 
 const at = (iso: string): number => Date.parse(iso);
 
@@ -98,5 +98,44 @@ describe('ctx.marketOrderAllowed by the broker calendar (paper, live)', () => {
     // Thanksgiving 2028 (no session in the broker's calendar), and KR with no calendar read
     expect(ask('AAPL', '2028-11-23T11:00:00-05:00')).toBe(false);
     expect(ask('005930', '2028-11-24T10:00:00+09:00')).toBe(false);
+  });
+});
+
+describe('ctx.regularSession by the broker calendar (paper, live)', () => {
+  /** A host asking `regularSession` over the calendars in `calendars` (per market). */
+  function sessionAt(calendars: Partial<Record<Market, CalendarSpans>>) {
+    const orderHours = new CalendarOrderHours({ orderSessions: (market) => calendars[market] });
+    return regularSessionAsker({ mode: 'live', interval: '1m', orderHours });
+  }
+
+  it("a late opening the broker model does not know (2028): the broker's 10:00, not the model's 09:00", () => {
+    const late = [
+      span(SessionName.PRE_MARKET, '2028-01-03T09:00:00+09:00', '2028-01-03T10:00:00+09:00'),
+      span(SessionName.REGULAR_MARKET, '2028-01-03T10:00:00+09:00', '2028-01-03T15:30:00+09:00'),
+      span(SessionName.AFTER_MARKET, '2028-01-03T15:30:00+09:00', '2028-01-03T20:00:00+09:00'),
+    ];
+    const ask = sessionAt({ KR: spans(...krDay('2027-12-30'), ...late, ...krDay('2028-01-04')) });
+    expect(ask('005930', '2028-01-03T09:30:00+09:00')).toEqual({
+      date: '2028-01-03',
+      open: at('2028-01-03T10:00:00+09:00'),
+      close: at('2028-01-03T15:30:00+09:00'),
+    });
+    expect(ask('005930', '2028-01-04T08:00:00+09:00')?.open).toBe(at('2028-01-04T09:00:00+09:00'));
+  });
+
+  it("a weekday the broker closes is null; undefined while the calendar does not tell the day; the broker's early close", () => {
+    const calendars: Partial<Record<Market, CalendarSpans>> = {};
+    const ask = sessionAt(calendars);
+    expect(ask('005930', '2026-11-23T10:00:00+09:00')).toBeUndefined();
+    calendars.KR = spans(...krDay('2026-11-20'), ...krDay('2026-11-24'));
+    expect(ask('005930', '2026-11-23T10:00:00+09:00')).toBeNull();
+    expect(ask('005930', '2026-11-25T10:00:00+09:00')).toBeUndefined();
+    calendars.US = spans(
+      span(SessionName.REGULAR_MARKET, '2028-11-22T09:30:00-05:00', '2028-11-22T16:00:00-05:00'),
+      span(SessionName.REGULAR_MARKET, '2028-11-24T09:30:00-05:00', '2028-11-24T13:00:00-05:00'),
+      span(SessionName.AFTER_MARKET, '2028-11-24T13:00:00-05:00', '2028-11-24T17:00:00-05:00'),
+    );
+    expect(ask('AAPL', '2028-11-24T10:00:00-05:00')?.close).toBe(at('2028-11-24T13:00:00-05:00'));
+    expect(ask('AAPL', '2028-11-23T10:00:00-05:00')).toBeNull();
   });
 });

@@ -18,9 +18,10 @@
  *
  * @module
  */
-import type { Market } from '@hoga/core';
+import { isoDate, localDay } from '@hoga/broker-model';
+import { type Market, SessionName } from '@hoga/core';
 import type { CalendarSpans } from '../risk/market-calendars.js';
-import { type OrderHours, takesMarketOrders } from './market-order-hours.js';
+import { type OrderHours, type RegularSession, takesMarketOrders } from './market-order-hours.js';
 
 /** Where the calendars come from: the risk module's market view (`BrokerMarketView`). */
 export interface OrderSessionSource {
@@ -83,8 +84,14 @@ export class CalendarOrderHours implements OrderHours {
   private readonly KR: CalendarStretch;
   private readonly US: CalendarStretch;
 
+  /** The last regular session answered per market, by the calendar and the trading day it came from. */
+  private readonly sessions = new Map<
+    Market,
+    { readonly spans: CalendarSpans; readonly day: number; readonly session: RegularSession | null }
+  >();
+
   /** @param source - the risk module's market view, whose calendars the risk module judges orders by */
-  constructor(source: OrderSessionSource) {
+  constructor(private readonly source: OrderSessionSource) {
     this.KR = new CalendarStretch('KR', source);
     this.US = new CalendarStretch('US', source);
   }
@@ -92,5 +99,27 @@ export class CalendarOrderHours implements OrderHours {
   /** @inheritdoc */
   allowed(market: Market, ms: number): boolean {
     return (market === 'KR' ? this.KR : this.US).at(ms);
+  }
+
+  /**
+   * The regular session of the trading day at `ms` as the broker's calendar holds it (a special
+   * session the broker announced included); null on a day within the calendar with none;
+   * undefined while the calendar does not tell the instant (not read for its date yet).
+   */
+  regularSession(market: Market, ms: number): RegularSession | null | undefined {
+    const spans = this.source.orderSessions(market);
+    if (spans === undefined || ms < spans.fromMs || ms >= spans.toMs) return undefined;
+    const kept = this.sessions.get(market);
+    const day = localDay(market, ms);
+    if (kept !== undefined && kept.spans === spans && kept.day === day) return kept.session;
+    let session: RegularSession | null = null;
+    for (const span of spans.sessions) {
+      if (span.name === SessionName.REGULAR_MARKET && localDay(market, span.startMs) === day) {
+        session = { date: isoDate(day), open: span.startMs, close: span.endMs };
+        break;
+      }
+    }
+    this.sessions.set(market, { spans, day, session });
+    return session;
   }
 }

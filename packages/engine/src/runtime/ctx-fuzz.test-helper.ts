@@ -98,7 +98,7 @@ export type CtxCall =
   | { readonly kind: 'log'; readonly args: readonly unknown[] }
   | {
       readonly kind: 'read';
-      readonly what: 'cash' | 'position' | 'openOrders' | 'marketOrderAllowed';
+      readonly what: 'cash' | 'position' | 'openOrders' | 'marketOrderAllowed' | 'regularSession';
       readonly arg: unknown;
     };
 
@@ -174,6 +174,7 @@ export function ctxCallArb(own: string, price: number): fc.Arbitrary<CtxCall> {
         'position' as const,
         'openOrders' as const,
         'marketOrderAllowed' as const,
+        'regularSession' as const,
       ),
       arg: fc.oneof(fc.constantFrom<unknown>('KRW', 'usd', 'EUR', own), badValue()),
     }),

@@ -1,6 +1,7 @@
 /**
- * What the `ctx.marketOrderAllowed` tests share (`market-order-hours.test.ts`,
- * `calendar-order-hours.test.ts`): a strategy's host whose clock the test sets, asked at an instant.
+ * What the `ctx.marketOrderAllowed` and `ctx.regularSession` tests share (`market-order-hours.test.ts`,
+ * `calendar-order-hours.test.ts`, `regular-session.test.ts`): a strategy's host whose clock the test
+ * sets, asked at an instant.
  *
  * @module
  */
@@ -9,7 +10,7 @@ import type { TradingMode } from '@hoga/store';
 import { StrategyBook } from '../portfolio/strategy-book.js';
 import type { StrategyClass } from '../strategy/strategy.js';
 import type { HostServices } from './host-services.js';
-import type { OrderHours } from './market-order-hours.js';
+import type { OrderHours, RegularSession } from './market-order-hours.js';
 import { StrategyHost } from './strategy-host.js';
 
 /** The run the host is in: its mode, its bars, and the hours it asks (the broker model's when absent). */
@@ -19,16 +20,8 @@ export interface AskerRun {
   readonly orderHours?: OrderHours;
 }
 
-/**
- * A host of the run's mode on its bars (symbols 005930 and AAPL) over a clock the test sets, and
- * its question at an instant: `ask(symbol, iso)` sets the clock to `iso` and answers
- * `marketOrderAllowed(symbol)`.
- */
-export function marketOrderAsker({
-  mode,
-  interval,
-  orderHours,
-}: AskerRun): (symbol: string, iso: string) => boolean {
+/** A host of the run's mode on its bars (symbols 005930 and AAPL) over a clock the test sets. */
+function askingHost({ mode, interval, orderHours }: AskerRun): { host: StrategyHost; clock: VirtualClock } {
   const clock = new VirtualClock(0);
   const services = {
     mode,
@@ -46,8 +39,28 @@ export function marketOrderAsker({
     new StrategyBook({ KRW: new Decimal(1_000_000) }),
     {},
   );
+  return { host, clock };
+}
+
+/**
+ * The question of a host of the run's mode (see {@link askingHost}) at an instant: `ask(symbol,
+ * iso)` sets the clock to `iso` and answers `marketOrderAllowed(symbol)`.
+ */
+export function marketOrderAsker(run: AskerRun): (symbol: string, iso: string) => boolean {
+  const { host, clock } = askingHost(run);
   return (symbol, iso) => {
     clock.set(Date.parse(iso));
     return host.marketOrderAllowed(symbol);
+  };
+}
+
+/** As {@link marketOrderAsker}, for `regularSession(symbol)`. */
+export function regularSessionAsker(
+  run: AskerRun,
+): (symbol: string, iso: string) => RegularSession | null | undefined {
+  const { host, clock } = askingHost(run);
+  return (symbol, iso) => {
+    clock.set(Date.parse(iso));
+    return host.regularSession(symbol);
   };
 }

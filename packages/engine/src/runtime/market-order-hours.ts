@@ -17,22 +17,40 @@ import {
   checkOrderTypeInSession,
   daySessions,
   type HolidayPredicate,
+  isoDate,
   isSessionDay,
   knownHolidays,
   kstMs,
   localDay,
   nyMs,
 } from '@hoga/broker-model';
-import type { BarInterval, Market, SessionName } from '@hoga/core';
+import { type BarInterval, type Market, SessionName } from '@hoga/core';
 import type { TradingMode } from '@hoga/store';
 
 /** A market order, as the rule of the session's order types reads it. */
 const MARKET_ORDER = { orderType: 'MARKET', timeInForce: 'DAY' } as const;
 
-/** Whether market orders are taken now, per market: what `ctx.marketOrderAllowed` asks. */
+/** A market's regular session on one trading date (`ctx.regularSession`). */
+export interface RegularSession {
+  /** The trading date in the market's own calendar (`YYYY-MM-DD`). */
+  readonly date: string;
+  /** Its open and close, epoch ms. */
+  readonly open: number;
+  readonly close: number;
+}
+
+/**
+ * Whether market orders are taken now, per market (what `ctx.marketOrderAllowed` asks), and the
+ * regular session of the trading day (`ctx.regularSession`).
+ */
 export interface OrderHours {
   /** Whether the broker takes a `MARKET` order of `market` at `ms` (epoch ms). */
   allowed(market: Market, ms: number): boolean;
+  /**
+   * The regular session of `market`'s trading day at `ms` (the one under way, to come or ended that
+   * day); null on a day with none (a weekend, a holiday); undefined while the hours are not known.
+   */
+  regularSession(market: Market, ms: number): RegularSession | null | undefined;
 }
 
 /**
@@ -57,7 +75,7 @@ class MarketStretch {
   from = 0;
   until = 0;
   allowed = false;
-  private readonly holidays: HolidayPredicate;
+  readonly holidays: HolidayPredicate;
 
   constructor(private readonly market: Market) {
     this.holidays = knownHolidays(market);
@@ -102,9 +120,28 @@ class MarketStretch {
 export class MarketOrderHours implements OrderHours {
   private readonly KR = new MarketStretch('KR');
   private readonly US = new MarketStretch('US');
+  /** The last regular session answered per market, by its trading day (asked again on every bar). */
+  private readonly sessions = new Map<
+    Market,
+    { readonly day: number; readonly session: RegularSession | null }
+  >();
 
   /** Whether the broker takes a `MARKET` order of `market` at `ms`. */
   allowed(market: Market, ms: number): boolean {
     return (market === 'KR' ? this.KR : this.US).at(ms);
+  }
+
+  /** @inheritdoc */
+  regularSession(market: Market, ms: number): RegularSession | null {
+    const day = localDay(market, ms);
+    const kept = this.sessions.get(market);
+    if (kept !== undefined && kept.day === day) return kept.session;
+    let session: RegularSession | null = null;
+    if (isSessionDay(market, day, (market === 'KR' ? this.KR : this.US).holidays)) {
+      const regular = daySessions(market, day).find((s) => s.name === SessionName.REGULAR_MARKET);
+      if (regular !== undefined) session = { date: isoDate(day), open: regular.start, close: regular.end };
+    }
+    this.sessions.set(market, { day, session });
+    return session;
   }
 }

@@ -33,7 +33,12 @@ import type {
 } from '../strategy/strategy-context.js';
 import type { HostServices } from './host-services.js';
 import { currencyOf, symbolOf } from './intent-input.js';
-import { judgesSessionRules, MarketOrderHours, type OrderHours } from './market-order-hours.js';
+import {
+  judgesSessionRules,
+  MarketOrderHours,
+  type OrderHours,
+  type RegularSession,
+} from './market-order-hours.js';
 import { StrategyOrderViews } from './strategy-order-views.js';
 
 /** A lower-case letter: a symbol with one is upper-cased (`ctx.marketOrderAllowed`). */
@@ -56,6 +61,8 @@ export class StrategyHost implements StrategyContext {
    * broker model's in a backtest), or null in a run that judges no session rule (a daily backtest).
    */
   private marketHours: OrderHours | null | undefined;
+  /** The hours `regularSession` answers by: the run's calendar, else the broker model's (made at the first call). */
+  private sessionHours: OrderHours | undefined;
 
   /**
    * @param strategyId - the instance's id
@@ -114,6 +121,15 @@ export class StrategyHost implements StrategyContext {
         ? symbol
         : symbolOf(symbol, 'marketOrderAllowed');
     return hours === null || hours.allowed(marketOfSymbol(given), this.services.clock.nowMs());
+  }
+
+  regularSession(symbol: string): RegularSession | null | undefined {
+    this.sessionHours ??= this.services.orderHours ?? new MarketOrderHours();
+    const given =
+      typeof symbol === 'string' && symbol !== '' && !LOWER_CASE.test(symbol)
+        ? symbol
+        : symbolOf(symbol, 'regularSession');
+    return this.sessionHours.regularSession(marketOfSymbol(given), this.services.clock.nowMs());
   }
 
   subscribeBars(symbol: string, interval?: BarInterval): void {

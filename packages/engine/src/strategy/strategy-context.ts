@@ -18,6 +18,9 @@ import type {
   StrategyId,
 } from '@hoga/core';
 import type { TradingMode } from '@hoga/store';
+import type { RegularSession } from '../runtime/market-order-hours.js';
+
+export type { RegularSession };
 
 /** A number, a decimal string or a `Decimal`: how a strategy may give a price or a quantity. */
 export type DecimalInput = Decimal | number | string;
@@ -168,6 +171,17 @@ export interface StrategyContext {
    * (an order placed on a day's bar is for the next open). Cheap: no allocation per call.
    */
   marketOrderAllowed(symbol: string): boolean;
+  /**
+   * The regular session of `symbol`'s market on its trading day now (`{date, open, close}`, the
+   * date in the market's calendar, open and close epoch ms: KR 09:00–15:30 KST, US 09:30–16:00 New
+   * York, a day of special hours its own, a NYSE early close 13:00): in paper and live by the
+   * broker's own market calendar (the one `marketOrderAllowed` and the risk module read, so a
+   * special session the broker announces is known), in a backtest by the broker model's session
+   * rules and the holidays it knows (2026–2027). Null on a day with no session (a weekend, an
+   * exchange holiday); undefined in paper and live while the calendar does not tell the day (not
+   * read yet). Cheap: the same object while the day and the calendar stay.
+   */
+  regularSession(symbol: string): RegularSession | null | undefined;
 
   /** Bars of a symbol outside the universe (the universe's bars arrive without asking). */
   subscribeBars(symbol: string, interval?: BarInterval): void;
