@@ -76,9 +76,30 @@ export async function reconcileWithBroker(m: OrderManager): Promise<ReconcileRep
   }
   m.settleFinished(); // logical orders left open with every broker order closed (a poll does it too)
   const averages = new Map<string, Decimal>();
-  const mismatched = await comparePositions(m, {}, averages);
+  // a symbol whose fill another process may not have counted yet is not barred here (the running
+  // checks compare it once that process has): before, a run started while another run's order had
+  // filled at the broker, not yet counted by that run, barred the symbol for both
+  const elsewhere = countedElsewhere(m);
+  const mismatched = await comparePositions(m, { barNew: (symbol) => !elsewhere.has(symbol) }, averages);
   m.store.snapshotPositions(m.clock.nowMs(), averages);
   return { firstRun, adopted, mismatched };
+}
+
+/**
+ * The symbols of what another process counts the fills of: an open broker order of a strategy
+ * another live run works, and a command another process is sending or settling (another run's, or
+ * one a `hoga order` process holds the lease of).
+ */
+function countedElsewhere(m: OrderManager): Set<string> {
+  const others = m.ownership.others();
+  const inFlight = m.ownership.inFlight();
+  const symbols = new Set<string>();
+  for (const c of m.store.unresolvedCommands())
+    if (m.ownership.leavesCommand(c, others, inFlight)) symbols.add(c.symbol);
+  if (others.size === 0) return symbols;
+  for (const e of m.store.openExecutions())
+    if (m.ownership.leaves(e.clientOrderId, others)) symbols.add(e.symbol);
+  return symbols;
 }
 
 /** How long a stop waits at most for the holdings of its position snapshot (real ms). */
