@@ -35,6 +35,18 @@ function krDay(date: string): CalendarSpan[] {
   ];
 }
 
+/**
+ * The broker's KR calendar around Monday 2028-01-03, a late opening at 10:00 (a special session
+ * the broker model's table, which ends with 2027, does not know).
+ */
+const LATE_OPENING_2028 = spans(
+  ...krDay('2027-12-30'),
+  span(SessionName.PRE_MARKET, '2028-01-03T09:00:00+09:00', '2028-01-03T10:00:00+09:00'),
+  span(SessionName.REGULAR_MARKET, '2028-01-03T10:00:00+09:00', '2028-01-03T15:30:00+09:00'),
+  span(SessionName.AFTER_MARKET, '2028-01-03T15:30:00+09:00', '2028-01-03T20:00:00+09:00'),
+  ...krDay('2028-01-04'),
+);
+
 /** A host of `mode` whose clock the test sets, over the calendars in `calendars` (per market). */
 function askAt(calendars: Partial<Record<Market, CalendarSpans>>, mode: TradingMode = 'paper') {
   const orderHours = new CalendarOrderHours({ orderSessions: (market) => calendars[market] });
@@ -54,12 +66,7 @@ describe('ctx.marketOrderAllowed by the broker calendar (paper, live)', () => {
   });
 
   it('a special session the broker model does not know: a regular session from 10:00 takes market orders from 10:00', () => {
-    const late = [
-      span(SessionName.PRE_MARKET, '2028-01-03T09:00:00+09:00', '2028-01-03T10:00:00+09:00'),
-      span(SessionName.REGULAR_MARKET, '2028-01-03T10:00:00+09:00', '2028-01-03T15:30:00+09:00'),
-      span(SessionName.AFTER_MARKET, '2028-01-03T15:30:00+09:00', '2028-01-03T20:00:00+09:00'),
-    ];
-    const ask = askAt({ KR: spans(...krDay('2027-12-30'), ...late, ...krDay('2028-01-04')) });
+    const ask = askAt({ KR: LATE_OPENING_2028 });
     expect(ask('005930', '2028-01-03T09:30:00+09:00')).toBe(false);
     expect(ask('005930', '2028-01-03T10:00:00+09:00')).toBe(true);
     expect(ask('005930', '2028-01-03T15:29:00+09:00')).toBe(true);
@@ -109,12 +116,7 @@ describe('ctx.regularSession by the broker calendar (paper, live)', () => {
   }
 
   it("a late opening the broker model does not know (2028): the broker's 10:00, not the model's 09:00", () => {
-    const late = [
-      span(SessionName.PRE_MARKET, '2028-01-03T09:00:00+09:00', '2028-01-03T10:00:00+09:00'),
-      span(SessionName.REGULAR_MARKET, '2028-01-03T10:00:00+09:00', '2028-01-03T15:30:00+09:00'),
-      span(SessionName.AFTER_MARKET, '2028-01-03T15:30:00+09:00', '2028-01-03T20:00:00+09:00'),
-    ];
-    const ask = sessionAt({ KR: spans(...krDay('2027-12-30'), ...late, ...krDay('2028-01-04')) });
+    const ask = sessionAt({ KR: LATE_OPENING_2028 });
     expect(ask('005930', '2028-01-03T09:30:00+09:00')).toEqual({
       date: '2028-01-03',
       open: at('2028-01-03T10:00:00+09:00'),
