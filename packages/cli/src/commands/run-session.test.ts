@@ -81,6 +81,26 @@ describe('the run output', () => {
       reason: 'closed',
     } as OrderEvent;
     expect(describeEvent(refused, '16:00:00')).toBe('16:00:00 modify refused c-1: order-hours-closed closed');
+    // the broker's refusal: its code once, then where and how it answered, as hoga's errors say it
+    // (before: 'already-filled modifyOrder: HTTP 409 already-filled: Order B1 is already filled …')
+    const byBroker = {
+      ...base,
+      type: 'OrderCancelRejected',
+      code: 'already-filled',
+      reason: 'cancelOrder: HTTP 409 already-filled: Order B1 is already filled (request r-7)',
+    } as OrderEvent;
+    expect(describeEvent(byBroker, '10:05:00')).toBe(
+      '10:05:00 cancel refused c-1: already-filled (HTTP 409 from cancelOrder): Order B1 is already filled (request r-7)',
+    );
+    const rejected = {
+      ...base,
+      type: 'OrderRejected',
+      code: 'insufficient-buying-power',
+      reason: 'createOrder: HTTP 422 insufficient-buying-power: needs 515478 KRW (request r-8)',
+    } as OrderEvent;
+    expect(describeEvent(rejected, '10:06:00')).toBe(
+      '10:06:00 rejected c-1: insufficient-buying-power (HTTP 422 from createOrder): needs 515478 KRW (request r-8)',
+    );
     expect(describeEvent({ ...base, type: 'OrderExpired' } as OrderEvent, '15:30:00')).toBe(
       '15:30:00 expired c-1',
     );

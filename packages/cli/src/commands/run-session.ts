@@ -112,7 +112,7 @@ export function describeEvent(e: OrderEvent, at: string): string | null {
     }
     case 'OrderRejected':
     case 'OrderDenied':
-      return `${at} ${e.type === 'OrderDenied' ? 'denied' : 'rejected'} ${id}: ${e.code ?? ''} ${e.reason}`;
+      return `${at} ${e.type === 'OrderDenied' ? 'denied' : 'rejected'} ${id}: ${refusal(e.code, e.reason)}`;
     case 'OrderCanceled':
       // why, unless the strategy asked (e.g. `close`: a CLS order the closing price did not reach)
       return `${at} canceled ${id}${e.reason === undefined || e.reason === 'user' ? '' : ` (${e.reason})`}`;
@@ -125,10 +125,25 @@ export function describeEvent(e: OrderEvent, at: string): string | null {
     }
     case 'OrderModifyRejected':
     case 'OrderCancelRejected':
-      return `${at} ${e.type === 'OrderModifyRejected' ? 'modify' : 'cancel'} refused ${id}: ${e.code ?? ''} ${e.reason}`;
+      return `${at} ${e.type === 'OrderModifyRejected' ? 'modify' : 'cancel'} refused ${id}: ${refusal(e.code, e.reason)}`;
     default:
       return null;
   }
+}
+
+/** The connector's text of a broker's refusal: `<endpoint>: HTTP <status> <code>: <message>`. */
+const BROKER_REFUSAL = /^(\w+): HTTP (\d+) (\S+): ([\s\S]*)$/;
+
+/**
+ * Why an order or a change was refused, after its code: a broker's refusal as hoga's errors say it,
+ * its code once (`already-filled (HTTP 409 from cancelOrder): Order … is already filled (request …)`;
+ * before, `already-filled cancelOrder: HTTP 409 already-filled: Order …`); any other reason as it is.
+ */
+function refusal(code: string | undefined, reason: string): string {
+  const broker = BROKER_REFUSAL.exec(reason);
+  if (broker !== null && broker[3] === code)
+    return `${code} (HTTP ${broker[2]} from ${broker[1]}): ${broker[4]}`;
+  return `${code ?? ''} ${reason}`;
 }
 
 /** A PnL per currency as the status line shows it (`KRW realized … unrealized … charges …; USD …`, or `0`). */
