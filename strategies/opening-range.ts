@@ -38,7 +38,7 @@ import {
   regularCloseOfDailyStamp,
   regularOpenOfDailyStamp,
 } from '@hoga/core';
-import { Strategy, type TimerFired, z } from '@hoga/engine';
+import { type RegularSession, Strategy, type TimerFired, z } from '@hoga/engine';
 import { DateTime } from 'luxon';
 
 const Config = z.strictObject({
@@ -52,14 +52,6 @@ const Config = z.strictObject({
 
 /** The parsed config. */
 export type OpeningRangeConfig = z.infer<typeof Config>;
-
-/** A market's regular session on one trading date: its open and close, epoch ms. */
-export interface RegularSession {
-  /** The trading date in the market's time zone (`YYYY-MM-DD`). */
-  readonly date: string;
-  readonly open: number;
-  readonly close: number;
-}
 
 /** The zone of a market's trading dates. */
 const ZONES: Readonly<Record<Market, string>> = { KR: KST_ZONE, US: NEW_YORK_ZONE };

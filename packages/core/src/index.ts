@@ -184,6 +184,7 @@ export {
 } from './sessions/special-hours.js';
 export { counted } from './text/counted.js';
 export {
+  firstSchemaIssue,
   NO_SUCH_FIELD,
   type SchemaIssue,
   type SchemaIssueLike,

@@ -1,4 +1,5 @@
 import {
+  firstSchemaIssue,
   type GroupLimit,
   KST_ZONE,
   parseDateTime,
@@ -6,7 +7,6 @@ import {
   type RateLimitGroup,
   ScaledClock,
   schemaIssueLine,
-  schemaIssues,
 } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
@@ -114,13 +114,8 @@ function parseOptions(options: SimulatorOptions): z.output<typeof optionsSchema>
   const result = optionsSchema.safeParse(rest);
   if (result.success) return result.data;
   // the first failed option, its value and what was expected (zod's own words did not show the value)
-  const issue = schemaIssues(result.error, rest, 'options')[0];
-  const field = issue?.field ?? 'options';
-  throw new SimulatorError(
-    'invalid-simulator-option',
-    issue === undefined ? `${field}: invalid` : schemaIssueLine(issue),
-    field,
-  );
+  const issue = firstSchemaIssue(result.error, rest, 'options');
+  throw new SimulatorError('invalid-simulator-option', schemaIssueLine(issue), issue.field);
 }
 
 function declaredCalendar(input: CalendarDeclaration | undefined): DeclaredCalendar {

@@ -65,6 +65,18 @@ export function schemaIssues(
 /** What an undeclared field is said to be expected as. */
 export const NO_SUCH_FIELD = 'no such field (a typo?)';
 
+/**
+ * The first failed field of a check (a message names one), or, for a failure that names none, the
+ * value as a whole (`rootName`) as not valid.
+ */
+export function firstSchemaIssue(
+  error: { readonly issues: readonly SchemaIssueLike[] },
+  raw: unknown,
+  rootName: string,
+): SchemaIssue {
+  return schemaIssues(error, raw, rootName)[0] ?? { field: rootName, value: raw, expected: 'a valid value' };
+}
+
 /** `field: found <value>, expected <expected>`. */
 export function schemaIssueLine(issue: SchemaIssue): string {
   return `${issue.field}: ${schemaIssueText(issue)}`;

@@ -11,6 +11,7 @@ import {
   type Clock,
   Decimal,
   type Logger,
+  type Market,
   marketOfSymbol,
   newClientOrderId,
   type OrderEvent,
@@ -61,8 +62,8 @@ export class StrategyHost implements StrategyContext {
    * broker model's in a backtest), or null in a run that judges no session rule (a daily backtest).
    */
   private marketHours: OrderHours | null | undefined;
-  /** The hours `regularSession` answers by: the run's calendar, else the broker model's (made at the first call). */
-  private sessionHours: OrderHours | undefined;
+  /** The run's hours (the broker's calendar in paper and live), else the broker model's, made once. */
+  private hours: OrderHours | undefined;
 
   /**
    * @param strategyId - the instance's id
@@ -108,28 +109,37 @@ export class StrategyHost implements StrategyContext {
   marketOrderAllowed(symbol: string): boolean {
     let hours = this.marketHours;
     if (hours === undefined) {
-      const { mode, universe, orderHours } = this.services;
-      hours = judgesSessionRules(mode, universe.interval) ? (orderHours ?? new MarketOrderHours()) : null;
+      const { mode, universe } = this.services;
+      hours = judgesSessionRules(mode, universe.interval) ? this.runHours() : null;
       this.marketHours = hours;
     }
-    // a symbol that is no string is named as the other calls name it (before, a cyclic object threw a
-    // bare `TypeError` from JSON); one in capitals is taken as it is (no allocation per call), one with
-    // a lower-case letter upper-cased as the other calls take it (before, `0088m0` was judged by New
-    // York's hours)
-    const given =
-      typeof symbol === 'string' && symbol !== '' && !LOWER_CASE.test(symbol)
-        ? symbol
-        : symbolOf(symbol, 'marketOrderAllowed');
-    return hours === null || hours.allowed(marketOfSymbol(given), this.services.clock.nowMs());
+    const market = this.marketOf(symbol, 'marketOrderAllowed');
+    return hours === null || hours.allowed(market, this.services.clock.nowMs());
   }
 
   regularSession(symbol: string): RegularSession | null | undefined {
-    this.sessionHours ??= this.services.orderHours ?? new MarketOrderHours();
+    const market = this.marketOf(symbol, 'regularSession');
+    return this.runHours().regularSession(market, this.services.clock.nowMs());
+  }
+
+  /** The run's order hours: the broker's calendar in paper and live, else the broker model's. */
+  private runHours(): OrderHours {
+    this.hours ??= this.services.orderHours ?? new MarketOrderHours();
+    return this.hours;
+  }
+
+  /**
+   * The market of a symbol given to `ctx.<call>`. A symbol that is no string is named as the other
+   * calls name it (before, a cyclic object threw a bare `TypeError` from JSON); one in capitals is
+   * taken as it is (no allocation per call), one with a lower-case letter upper-cased as the other
+   * calls take it (before, `0088m0` was judged by New York's hours).
+   */
+  private marketOf(symbol: string, call: string): Market {
     const given =
       typeof symbol === 'string' && symbol !== '' && !LOWER_CASE.test(symbol)
         ? symbol
-        : symbolOf(symbol, 'regularSession');
-    return this.sessionHours.regularSession(marketOfSymbol(given), this.services.clock.nowMs());
+        : symbolOf(symbol, call);
+    return marketOfSymbol(given);
   }
 
   subscribeBars(symbol: string, interval?: BarInterval): void {

@@ -1,4 +1,4 @@
-import { formatKst, schemaIssueLine, schemaIssues } from '@hoga/core';
+import { firstSchemaIssue, formatKst, schemaIssueLine } from '@hoga/core';
 import { z } from 'zod';
 import { SimApiError } from '../api-error.js';
 import type { ControlDispatcher } from '../server/http-server.js';
@@ -23,14 +23,8 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   // the first failed field, its value and what was expected, as the calendar's declaration says it
-  const issue = schemaIssues(result.error, body, 'body')[0];
-  const field = issue?.field ?? 'body';
-  throw new SimApiError(
-    400,
-    'invalid-request',
-    issue === undefined ? `${field}: invalid body` : schemaIssueLine(issue),
-    { field },
-  );
+  const issue = firstSchemaIssue(result.error, body, 'body');
+  throw new SimApiError(400, 'invalid-request', schemaIssueLine(issue), { field: issue.field });
 }
 
 /**

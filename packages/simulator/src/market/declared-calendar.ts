@@ -16,7 +16,7 @@ import {
   knownHolidays,
   krRegularHours,
 } from '@hoga/broker-model';
-import { type Market, schemaIssues, schemaIssueText } from '@hoga/core';
+import { firstSchemaIssue, type Market, schemaIssueText } from '@hoga/core';
 import { z } from 'zod';
 import { SimApiError } from '../api-error.js';
 import { dayNumber, isoDate } from './trading-calendar.js';
@@ -126,8 +126,8 @@ export class DeclaredCalendar {
     if (!parsed.success) {
       // the first failed field, its value and what was expected (before, zod's own words:
       // `holidays: Invalid input: expected array, received string`, the value unsaid)
-      const issue = schemaIssues(parsed.error, input, 'calendar')[0];
-      throw invalid(issue?.field ?? 'calendar', issue === undefined ? 'invalid' : schemaIssueText(issue));
+      const issue = firstSchemaIssue(parsed.error, input, 'calendar');
+      throw invalid(issue.field, schemaIssueText(issue));
     }
     const { holidays = [], specialSessions = [] } = parsed.data;
     const closed = new Set(holidays.map((h) => `${h.market}:${h.date}`));
