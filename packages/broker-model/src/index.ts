@@ -67,6 +67,7 @@ export {
 } from './economics/holding-value.js';
 export { type OrderValueInput, orderValueKrw } from './economics/order-value.js';
 export {
+  buyReservation,
   cashBuyingPower,
   type ReservingOrder,
   reservedCash,

@@ -47,7 +47,21 @@ export function reservedCash(order: ReservingOrder): Decimal {
     order.orderAmount !== null
       ? Decimal.max(0, order.orderAmount.minus(order.filledAmount))
       : (order.quantity ?? ZERO).minus(order.filledQuantity).times(order.price ?? order.reservePrice);
-  return ceilCash(order.currency, gross.times(withCommission(order.currency)));
+  return buyReservation(order.currency, gross);
+}
+
+/**
+ * The cash the broker holds back for a buy worth `gross` (its quantity at its price, or its
+ * amount): the gross plus the commission on it, rounded up to the currency, as {@link reservedCash}
+ * reserves an open buy's unfilled part.
+ *
+ * @example
+ * ```ts
+ * buyReservation('KRW', new Decimal(4_970_000)); // 4,970,746 (745.5 commission, rounded up)
+ * ```
+ */
+export function buyReservation(currency: Currency, gross: Decimal): Decimal {
+  return ceilCash(currency, gross.times(withCommission(currency)));
 }
 
 /**

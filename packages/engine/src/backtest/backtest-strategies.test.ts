@@ -76,12 +76,51 @@ describe('runBacktest with several strategies', () => {
     expect(outcome.status).toBe('completed');
     expect(outcome.trades.map((t) => `${t.strategyId} ${t.quantity.toFixed()}`)).toEqual(['small 40']);
     expect(refused).toEqual([
-      "big risk-strategy-cash: the buy needs 7,000,000 KRW, more than the strategy's own cash of 5,000,000 KRW less 0 KRW held by its open buys",
-      "big risk-strategy-cash: the buy needs 7,000,000 KRW, more than the strategy's own cash of 5,000,000 KRW less 0 KRW held by its open buys",
+      "big risk-strategy-cash: the buy needs 7,001,050 KRW with its commission, more than the strategy's own cash of 5,000,000 KRW less 0 KRW held by its open buys",
+      "big risk-strategy-cash: the buy needs 7,001,050 KRW with its commission, more than the strategy's own cash of 5,000,000 KRW less 0 KRW held by its open buys",
       // its first buy filled at the second bar's open: 5,000,000 - 2,800,000 - 420 commission
-      "small risk-strategy-cash: the buy needs 2,800,000 KRW, more than the strategy's own cash of 2,199,580 KRW less 0 KRW held by its open buys",
+      "small risk-strategy-cash: the buy needs 2,800,420 KRW with its commission, more than the strategy's own cash of 2,199,580 KRW less 0 KRW held by its open buys",
     ]);
     expect(outcome.refused).toEqual({ 'risk-strategy-cash': 3 });
+  });
+
+  it('counts the commission the broker holds back on a buy: the whole share at market is denied, and a strategy never spends below zero', async () => {
+    const refused: string[] = [];
+    const cashSeen: string[] = [];
+    /** Buys 71 of 005930 at market on its first bar: 4,970,000 KRW at 70,000, 745 commission on top. */
+    class Whole extends Strategy {
+      done = false;
+      override onBar(bar: Bar): void {
+        if (this.done) return;
+        this.done = true;
+        this.ctx.buy(bar.symbol, 71);
+      }
+      override onOrderEvent(e: OrderEvent): void {
+        if (e.type === 'OrderDenied') refused.push(`${e.code}: ${e.reason}`);
+      }
+      override onStop(): void {
+        cashSeen.push(this.ctx.cash('KRW').toFixed());
+      }
+    }
+    class Idle extends Strategy {}
+    const bars = minuteBars('005930', [70_000, 70_000, 70_000]);
+    // 4,970,500 KRW each: 71 shares fit without the commission, not with it
+    const cash = { KRW: new Decimal(9_941_000), USD: new Decimal(0) };
+    const { outcome } = await backtestBars(
+      [
+        { strategyClass: Whole, id: 'whole' },
+        { strategyClass: Idle, id: 'idle' },
+      ],
+      bars,
+      { cash },
+    );
+    expect(outcome.status).toBe('completed');
+    // before: the buy went through and filled; the strategy's cash ended at -245 (the idle one's share paid it)
+    expect(outcome.trades).toEqual([]);
+    expect(cashSeen).toEqual(['4970500']);
+    expect(refused).toEqual([
+      "risk-strategy-cash: the buy needs 4,970,746 KRW with its commission, more than the strategy's own cash of 4,970,500 KRW less 0 KRW held by its open buys",
+    ]);
   });
 
   it("tells each strategy its own equity and unrealized PnL at the last prices (USD through the run's rate)", async () => {

@@ -35,7 +35,7 @@ describe('several strategies in one backtest', () => {
     );
     expect(outcome.status).toBe('completed');
     expect(seen).toEqual([
-      "OrderModifyRejected risk-strategy-cash: the buy needs 5,400,000 KRW, more than the strategy's own cash of 5,000,000 KRW less 0 KRW held by its open buys",
+      "OrderModifyRejected risk-strategy-cash: the buy needs 5,400,810 KRW with its commission, more than the strategy's own cash of 5,000,000 KRW less 0 KRW held by its open buys",
       'OrderModified',
     ]);
     expect(outcome.trades).toEqual([]);

@@ -50,20 +50,22 @@ const noPrices = () => undefined;
 describe(budgetShortfall, () => {
   it('lets a buy through that fits in the cash less the open buys of its currency', () => {
     const working = [
-      // 10 of 20 left at 70,000: 700,000 still needed
+      // 10 of 20 left at 70,000: 700,000 still needed, 700,105 with the commission (0.015 %, rounded up)
       open({ symbol: '005930', quantity: d(20), price: d(70_000), filledQuantity: d(10) }),
       // another currency: not counted against KRW
       open({ symbol: 'AAPL', quantity: d(100), price: d(200) }),
       // a sell holds no cash
       open({ symbol: '000660', side: 'SELL', quantity: d(5), price: d(200_000) }),
     ];
+    // 10 × 70,000 with its commission: 700,105 beside the 700,105 held
     expect(
-      budgetShortfall(buy('005930', { quantity: 10, price: 70_000 }), d(1_400_000), working, noPrices),
+      budgetShortfall(buy('005930', { quantity: 10, price: 70_000 }), d(1_400_210), working, noPrices),
     ).toBeNull();
+    // before, the commission was not counted: 1,400,000 let it through
     expect(
-      budgetShortfall(buy('005930', { quantity: 10, price: 70_100 }), d(1_400_000), working, noPrices),
+      budgetShortfall(buy('005930', { quantity: 10, price: 70_000 }), d(1_400_209), working, noPrices),
     ).toBe(
-      "the buy needs 701,000 KRW, more than the strategy's own cash of 1,400,000 KRW less 700,000 KRW held by its open buys",
+      "the buy needs 700,105 KRW with its commission, more than the strategy's own cash of 1,400,209 KRW less 700,105 KRW held by its open buys",
     );
   });
 
@@ -72,13 +74,13 @@ describe(budgetShortfall, () => {
       open({ symbol: 'AAPL', amount: d(300), filledQuantity: d(1), averageFillPrice: d(200) }),
     ];
     const last = (s: string) => (s === 'NVDA' ? 150 : undefined);
-    // 100 USD left of the amount order; 3 NVDA at 150 = 450
-    expect(budgetShortfall(buy('NVDA', { quantity: 3 }), d(550), working, last)).toBeNull();
-    expect(budgetShortfall(buy('NVDA', { quantity: 3 }), d(549.99), working, last)).toContain(
-      'needs 450 USD',
+    // 100 USD left of the amount order; 3 NVDA at 150 = 450; each with 0.1 % commission
+    expect(budgetShortfall(buy('NVDA', { quantity: 3 }), d(550.55), working, last)).toBeNull();
+    expect(budgetShortfall(buy('NVDA', { quantity: 3 }), d(550.54), working, last)).toContain(
+      "needs 450.45 USD with its commission, more than the strategy's own cash of 550.54 USD less 100.1 USD",
     );
-    expect(budgetShortfall(buy('AAPL', { amount: 450 }), d(549.99), working, last)).toContain(
-      'needs 450 USD',
+    expect(budgetShortfall(buy('AAPL', { amount: 450 }), d(550.54), working, last)).toContain(
+      'needs 450.45 USD',
     );
   });
 
@@ -88,20 +90,20 @@ describe(budgetShortfall, () => {
 });
 
 describe(modifyShortfall, () => {
-  // 10 of 30 left at 70,000; another open buy needs 700,000
+  // 10 of 30 left at 70,000; another open buy needs 700,000 (700,105 with the commission)
   const order = open({ symbol: '005930', quantity: d(30), price: d(70_000), filledQuantity: d(20) });
   const other = open({ symbol: '000660', quantity: d(5), price: d(140_000) });
   const working = [order, other];
 
   it('judges the rest of a buy at its new price beside the other open buys', () => {
-    // 10 × 80,000 = 800,000 + 700,000 held: within 1,500,000, not within 1,499,999
-    expect(modifyShortfall(order, { price: d(80_000) }, d(1_500_000), working, noPrices)).toBeNull();
-    expect(modifyShortfall(order, { price: d(80_000) }, d(1_499_999), working, noPrices)).toBe(
-      "the buy needs 800,000 KRW, more than the strategy's own cash of 1,499,999 KRW less 700,000 KRW held by its open buys",
+    // 10 × 80,000 = 800,000, 800,120 with the commission, + 700,105 held: within 1,500,225, not 1,500,224
+    expect(modifyShortfall(order, { price: d(80_000) }, d(1_500_225), working, noPrices)).toBeNull();
+    expect(modifyShortfall(order, { price: d(80_000) }, d(1_500_224), working, noPrices)).toBe(
+      "the buy needs 800,120 KRW with its commission, more than the strategy's own cash of 1,500,224 KRW less 700,105 KRW held by its open buys",
     );
-    // a smaller rest at the higher price
+    // a smaller rest at the higher price: 400,060 + 700,105
     expect(
-      modifyShortfall(order, { price: d(80_000), quantity: d(5) }, d(1_100_000), working, noPrices),
+      modifyShortfall(order, { price: d(80_000), quantity: d(5) }, d(1_100_165), working, noPrices),
     ).toBeNull();
   });
 

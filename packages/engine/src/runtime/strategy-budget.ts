@@ -5,11 +5,14 @@
  * share, a buy of a strategy must fit in its own cash less what its open buys still need, in the
  * buy's currency. A buy is valued at its amount, or its quantity at its limit price (a market order
  * at the symbol's last price: in paper and live the last bar's close or subscribed price tick; with no
- * price known yet it is not judged), and a modify that raises
- * a buy's price at its rest there. Charges are not counted: the venue's reservation covers them.
+ * price known yet it is not judged), and a modify that raises a buy's price at its rest there, each
+ * with the commission the broker holds back on top (`buyReservation`, rounded up to the currency).
+ * Before, the commission was not counted: a strategy that bought its whole share ended with its
+ * cash below zero by the commission, paid out of another strategy's share.
  *
  * @module
  */
+import { buyReservation } from '@hoga/broker-model';
 import { type Currency, currencyOf, Decimal, marketOfSymbol, type OrderIntent } from '@hoga/core';
 import type { OrderCommand } from '../commands/order-commands.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
@@ -103,9 +106,12 @@ export function modifyShortfall(
   );
 }
 
-/** Why `needed` does not fit in `cash` less what the other open buys (not `orderId`) still need. */
+/**
+ * Why a buy worth `gross` does not fit in `cash` less what the other open buys (not `orderId`)
+ * still need, each with the commission the broker holds back on it.
+ */
 function shortfall(
-  needed: Decimal,
+  gross: Decimal,
   currency: Currency,
   orderId: string,
   cash: Decimal,
@@ -123,12 +129,13 @@ function shortfall(
       o.filledQuantity,
       o.averageFillPrice,
     );
-    if (value !== null) held = held.plus(value);
+    if (value !== null) held = held.plus(buyReservation(currency, value));
   }
+  const needed = buyReservation(currency, gross);
   const available = cash.minus(held);
   if (needed.lte(available)) return null;
   return (
-    `the buy needs ${groupDigits(needed.toFixed())} ${currency}, more than the strategy's own cash of ` +
+    `the buy needs ${groupDigits(needed.toFixed())} ${currency} with its commission, more than the strategy's own cash of ` +
     `${groupDigits(cash.toFixed())} ${currency} less ${groupDigits(held.toFixed())} ${currency} held by its open buys`
   );
 }
