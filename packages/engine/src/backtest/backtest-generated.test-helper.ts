@@ -208,12 +208,13 @@ export function scheduleStrategy(s: Scenario, schedule: Schedule, bars: readonly
     readonly broken: string[] = [];
     final: Final | undefined;
     /**
-     * Each order's time placed, its limit in force (null: market), the last price a market buy by
-     * quantity was valued at (null otherwise), and whether it ended.
+     * Each order placed: its time, its limit in force (null: market), the last price a market buy
+     * by quantity was valued at (null otherwise), whether it ended, and its last event that was not
+     * a reply to a change.
      */
-    private readonly orders = new Map<
+    readonly orders = new Map<
       string,
-      { placed: number; limit: Decimal | null; valuedAt: number | null; ended: boolean }
+      { placed: number; limit: Decimal | null; valuedAt: number | null; ended: boolean; last: string }
     >();
     /**
      * How far below zero a strategy's cash may go, per currency: what its market buys by quantity
@@ -277,7 +278,13 @@ export function scheduleStrategy(s: Scenario, schedule: Schedule, bars: readonly
       const view = ctx.order(id);
       const valuedAt =
         view?.orderType === 'MARKET' && view.side === 'BUY' && view.amount === null ? bar.close : null;
-      this.orders.set(id, { placed: ctx.now(), limit: view?.price ?? null, valuedAt, ended: false });
+      this.orders.set(id, {
+        placed: ctx.now(),
+        limit: view?.price ?? null,
+        valuedAt,
+        ended: false,
+        last: '',
+      });
     }
 
     override onOrderEvent(e: OrderEvent): void {
@@ -286,6 +293,7 @@ export function scheduleStrategy(s: Scenario, schedule: Schedule, bars: readonly
       // a change asked while the order's end was on its way is refused after it: a reply, not a state
       if (o.ended && !REPLIES.has(e.type)) this.broken.push(`${e.type} of ${e.clientOrderId} after it ended`);
       if (TERMINAL.has(e.type)) o.ended = true;
+      if (!REPLIES.has(e.type)) o.last = e.type;
       if (e.type === 'OrderModified' && e.price !== undefined) o.limit = e.price;
     }
 

@@ -18,73 +18,22 @@
  * (`strategy-budget.ts`: seed -1156456307, the 668th run).
  */
 import { roundCash } from '@hoga/broker-model';
-import { type Bar, type Currency, createLogger, Decimal } from '@hoga/core';
+import { type Bar, type Currency, Decimal } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BarFeed } from '../market-data/bar-feed.js';
-import { FixedFxRates } from '../portfolio/fx-rates.js';
-import {
-  type Final,
-  KR,
-  type Scenario,
-  SYMBOLS,
-  scenarioArb,
-  scenarioBars,
-  scheduleStrategy,
-  tradingDays,
-} from './backtest-generated.test-helper.js';
-import { type BacktestOutcome, type BacktestTrade, runBacktest } from './run-backtest.js';
+import { KR, scenarioArb } from './backtest-generated.test-helper.js';
+import { CASH, type GeneratedRun as Run, runScenario } from './backtest-generated-run.test-helper.js';
+import type { BacktestOutcome, BacktestTrade } from './run-backtest.js';
 
 const CURRENCIES = ['KRW', 'USD'] as const;
-const CASH: Record<Currency, Decimal> = { KRW: new Decimal(50_000_000), USD: new Decimal(20_000) };
 const DAYS = 30;
 
-interface Run {
-  readonly outcome: BacktestOutcome;
-  /** Per strategy (`s0`, `s1`): the rules it saw broken, and its books at the stop. */
-  readonly strategies: readonly {
-    readonly id: string;
-    readonly broken: readonly string[];
-    readonly final: Final;
-  }[];
-  readonly bars: readonly Bar[];
-}
-
-async function run(s: Scenario): Promise<Run> {
-  const bars = scenarioBars(s);
-  const seen: { id: string; strategy: { broken: string[]; final: Final | undefined } }[] = [];
-  const specs = s.schedules.map((schedule, i) => {
-    const Scheduled = scheduleStrategy(s, schedule, bars);
-    const id = `s${i}`;
-    return {
-      id,
-      strategyClass: class extends Scheduled {
-        constructor(...args: ConstructorParameters<typeof Scheduled>) {
-          super(...args);
-          seen.push({ id, strategy: this });
-        }
-      },
-    };
-  });
+/** A scenario run on an in-memory store (closed after). */
+async function run(s: Parameters<typeof runScenario>[0]): Promise<Run> {
   const db = HogaDatabase.open(':memory:');
-  const start = Date.parse(`${tradingDays(1)[0]}T00:00:00+09:00`);
   try {
-    const outcome = await runBacktest({
-      settings: { runId: 'generated', mode: 'backtest', symbols: [...SYMBOLS], interval: '1d', cash: CASH },
-      strategies: specs,
-      startMs: start,
-      db,
-      logger: createLogger({ level: 'silent' }),
-      fx: new FixedFxRates(1400),
-      volumeFraction: s.volumeFraction,
-      openStream: async () => BarFeed.fromBars(bars, start).stream(),
-    });
-    const strategies = seen.map(({ id, strategy }) => {
-      if (strategy.final === undefined) throw new Error(`${id} did not stop`);
-      return { id, broken: strategy.broken, final: strategy.final };
-    });
-    return { outcome, strategies, bars };
+    return await runScenario(s, { db, runId: 'generated' });
   } finally {
     db.close();
   }

@@ -30,7 +30,11 @@ export interface OrderSummary {
   price: string | null;
   quantity: string | null;
   amount: string | null;
-  /** The last state-changing event's type (`OrderFilled`, `OrderCanceled`, …). */
+  /**
+   * The last state-changing event's type (`OrderFilled`, `OrderCanceled`, …): a refused modify or
+   * cancel (`OrderModifyRejected`, `OrderCancelRejected`) is among the events, not here (the order
+   * stands as it was).
+   */
   last: string;
   /** Every event as `[type, tsEvent]`, in order. */
   events: [string, number][];
@@ -58,6 +62,9 @@ export interface RunJournalTarget {
   /** The run whose `run_trades` get one row per fill (its `runs` row must exist), or null. */
   readonly runId: string | null;
 }
+
+/** The broker's refusals of a change: replies that leave the order as it was. */
+const CHANGE_REFUSALS: ReadonlySet<string> = new Set(['OrderModifyRejected', 'OrderCancelRejected']);
 
 const TERMINAL: ReadonlySet<string> = new Set([
   'OrderFilled',
@@ -312,7 +319,8 @@ export class RunJournalSink {
   ): OrderSummary {
     const s = this.opened(clientOrderId, strategyId);
     s.events.push([type, tsEvent]);
-    s.last = type;
+    // before, a refused modify of an order still open at the run's end was its last state
+    if (!CHANGE_REFUSALS.has(type)) s.last = type;
     return s;
   }
 

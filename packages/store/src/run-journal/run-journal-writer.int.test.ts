@@ -201,6 +201,27 @@ describe('RunJournalWriter', () => {
     });
   });
 
+  it("keeps an open order's last state through a refused modify or cancel (its events list them; its state stays)", async () => {
+    const writer = RunJournalWriter.open(db, { mode: 'backtest', batchValues: 16 });
+    writer.order(true, 'g', 'sma', T, 'AAPL', 'BUY', 'LIMIT', '180', '2', null);
+    writer.event('OrderAccepted', 'g', 'sma', T, T);
+    writer.event('OrderModifyRejected', 'g', 'sma', T + 1, T + 1);
+    writer.event('OrderCancelRejected', 'g', 'sma', T + 2, T + 2);
+    writer.flush();
+    await writer.close();
+    const rows = journal(db);
+    // before: last was 'OrderModifyRejected', then 'OrderCancelRejected': replies, not states
+    expect(JSON.parse(rows[0]?.[6] as string)).toMatchObject({
+      last: 'OrderAccepted',
+      events: [
+        ['OrderSubmitted', T],
+        ['OrderAccepted', T],
+        ['OrderModifyRejected', T + 1],
+        ['OrderCancelRejected', T + 2],
+      ],
+    });
+  });
+
   it("writes a run id with quotes in it as it is (the thread's statements carry it as an SQL literal)", async () => {
     const runId = "it's'); DROP TABLE runs; --";
     new RunRepository(db.connection).start({
