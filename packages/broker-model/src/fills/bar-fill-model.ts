@@ -5,9 +5,13 @@
  * 1. **Only completed bars after acceptance.** A bar fills nothing when it closed at or before the
  *    order was accepted (`bar.closeTime <= order.acceptedAt`): an order placed on a bar's close
  *    never fills on that bar. A bar that has not closed yet at `nowMs` fills nothing either.
- * 2. **Market orders** fill at the bar's open. The first bar after an order placed before the
- *    session opens is the one holding the opening auction (KR: the 09:01 minute candle, whose open
- *    is the auction price), so pre-open orders fill at the auction price.
+ * 2. **Market orders** fill at the bar's open, on bars of the regular session only (a minute bar
+ *    of the pre- or after-market fills none: the broker trades market orders in the regular
+ *    session alone; before, one still working at the close filled on the after-market's first bar
+ *    with volume). The first bar after an order placed before the session opens is the one holding
+ *    the opening auction (KR: the 09:01 minute candle, whose open is the auction price), so pre-open
+ *    orders fill at the auction price; the last is the one holding the closing auction (KR 15:31,
+ *    US 16:01 New York).
  * 3. **Limit orders** fill when the bar's range reaches the limit (a buy when `low <= limit`, a sell
  *    when `high >= limit`; touching exactly is enough), at the limit, or at the open when the bar
  *    gapped through it (a buy whose open is below its limit fills at the open, a better price).
@@ -56,6 +60,7 @@ import {
   OrderSide,
   OrderType,
   regularCloseOfDailyStamp,
+  regularOpenOfDailyStamp,
   roundToTick,
   TimeInForce,
   tickSize,
@@ -145,6 +150,9 @@ export class BarFillModel implements FillModel<Bar> {
     const cls = order.timeInForce === TimeInForce.CLS;
     let raw: number;
     if (cls && !holdsRegularClose(order, bar)) return null;
+    // a market order trades in the regular session only (rule 2): not in the pre- or after-market
+    if ((order.orderType === OrderType.MARKET || order.price === null) && !inRegularSession(order, bar))
+      return null;
     if (cls || inside) {
       // at the close: the closing auction, or the one price a bar tells of its part after the order
       raw = bar.close;
@@ -259,6 +267,25 @@ function onGrid(instrument: Instrument, price: Decimal): boolean {
   if (tick >= 1 && Number.isSafeInteger(p)) return p % tick === 0;
   const steps = p / tick;
   return Math.abs(steps - Math.round(steps)) < 1e-9 && isOnTick(instrument, price);
+}
+
+/**
+ * Whether `bar` holds trades of its trading day's regular session (a market order fills only on
+ * such a bar): every `1d` bar; a minute bar stamped after the regular open up to a minute after the
+ * close (KR 09:01–15:31, whose first holds the opening auction and last the closing one; US
+ * 09:31–16:01 New York; special hours as core's and the broker's session hours say).
+ */
+function inRegularSession(order: FillableOrder, bar: Bar): boolean {
+  if (bar.interval === BarInterval.DAY) return true;
+  if (order.currency === 'USD') {
+    const regular = usSessions(usTradingDay(bar.ts - MINUTE_MS)).regularMarket;
+    return bar.ts > regular.start && bar.ts <= regular.end + MINUTE_MS;
+  }
+  const kstMidnight = Math.floor((bar.ts - MINUTE_MS + 9 * 3_600_000) / DAY_MS) * DAY_MS - 9 * 3_600_000;
+  return (
+    bar.ts > regularOpenOfDailyStamp(Market.KR, kstMidnight) &&
+    bar.ts <= regularCloseOfDailyStamp(Market.KR, kstMidnight) + MINUTE_MS
+  );
 }
 
 /**

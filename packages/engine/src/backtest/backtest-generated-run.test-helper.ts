@@ -15,7 +15,6 @@ import {
   SYMBOLS,
   scenarioBars,
   scheduleStrategy,
-  tradingDays,
 } from './backtest-generated.test-helper.js';
 import { type BacktestOptions, type BacktestOutcome, runBacktest } from './run-backtest.js';
 
@@ -51,7 +50,7 @@ export async function runScenario(
   const seen: { id: string; strategy: Omit<SeenStrategy, 'id' | 'final'> & { final: Final | undefined } }[] =
     [];
   const specs = s.schedules.map((schedule, i) => {
-    const Scheduled = scheduleStrategy(s, schedule, bars);
+    const Scheduled = scheduleStrategy(schedule, bars);
     const id = `s${i}`;
     return {
       id,
@@ -63,9 +62,15 @@ export async function runScenario(
       },
     };
   });
-  const start = Date.parse(`${tradingDays(1)[0]}T00:00:00+09:00`);
+  const start = Math.min(...bars.map((b) => b.ts));
   const outcome = await runBacktest({
-    settings: { runId: store.runId, mode: 'backtest', symbols: [...SYMBOLS], interval: '1d', cash: CASH },
+    settings: {
+      runId: store.runId,
+      mode: 'backtest',
+      symbols: [...SYMBOLS],
+      interval: s.interval,
+      cash: CASH,
+    },
     strategies: specs,
     startMs: start,
     db: store.db,

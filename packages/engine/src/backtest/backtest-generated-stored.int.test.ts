@@ -54,7 +54,7 @@ describe('generated backtests stored in a SQLite file', () => {
       let n = 0;
       let summaries = 0;
       await fc.assert(
-        fc.asyncProperty(scenarioArb(30), async (s) => {
+        fc.asyncProperty(scenarioArb('1d', 30), async (s) => {
           const runId = `gen-${++n}`;
           const file = join(dir, `${runId}.sqlite`);
           const db = HogaDatabase.open(file);

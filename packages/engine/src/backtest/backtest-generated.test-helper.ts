@@ -8,18 +8,22 @@
 import { isBusinessDay, knownHolidays } from '@hoga/broker-model';
 import {
   type Bar,
+  type BarInterval,
   type ClientOrderId,
   type Currency,
   Decimal,
   type Fill,
   HogaError,
   instrumentOf,
+  KST_ZONE,
   krTickSizeOfNumber,
   Market,
+  NEW_YORK_ZONE,
   type OrderEvent,
   regularCloseOfDailyStamp,
 } from '@hoga/core';
 import fc from 'fast-check';
+import { DateTime } from 'luxon';
 import { Strategy } from '../strategy/strategy.js';
 import type { AccountHolding, PositionView } from '../strategy/strategy-context.js';
 
@@ -58,7 +62,7 @@ export function onGrid(symbol: string, p: number): number {
   return symbol === KR ? krPrice(p) : usPrice(p);
 }
 
-/** One day's moves of a symbol: the gap at the open, the close's move, the wicks (fractions). */
+/** One bar's moves: the gap at its open, its close's move, its wicks (fractions), its volume. */
 export interface DayMove {
   readonly gap: number;
   readonly move: number;
@@ -75,28 +79,71 @@ const dayMove: fc.Arbitrary<DayMove> = fc.record({
   volume: fc.integer({ min: 0, max: 5_000 }),
 });
 
-/** Daily bars of one symbol from its moves (open, high, low and close on its grid; within ±30 % a day). */
-export function dailyBars(
+/**
+ * Minute windows of each market's day, local time (first bar's close, bars): the pre-market and
+ * the open, the regular close and the after-market, the after-market's end.
+ */
+const MINUTE_WINDOWS: Readonly<Record<Market, readonly (readonly [string, number])[]>> = {
+  // KST: 08:31–09:10, 15:11–15:40, 19:51–20:00
+  KR: [
+    ['08:31', 40],
+    ['15:11', 30],
+    ['19:51', 10],
+  ],
+  // New York: 09:21–09:50, 15:51–16:10, 19:51–20:00
+  US: [
+    ['09:21', 30],
+    ['15:51', 20],
+    ['19:51', 10],
+  ],
+};
+
+/** A bar's place in time: its stamp and its close. */
+interface Slot {
+  readonly ts: number;
+  readonly closeTime: number;
+}
+
+/** The bars' places of one symbol: one a day (daily), or each minute of its market's windows. */
+function slotsOf(symbol: string, interval: BarInterval, days: readonly string[]): Slot[] {
+  const market = symbol === KR ? Market.KR : Market.US;
+  if (interval === '1d') {
+    return days.map((day) => {
+      const ts = Date.parse(`${day}T00:00:00+09:00`);
+      return { ts, closeTime: regularCloseOfDailyStamp(market, ts) };
+    });
+  }
+  const zone = market === Market.KR ? KST_ZONE : NEW_YORK_ZONE;
+  return days.flatMap((day) =>
+    MINUTE_WINDOWS[market].flatMap(([from, n]) => {
+      const first = DateTime.fromISO(`${day}T${from}`, { zone }).toMillis();
+      return Array.from({ length: n }, (_, i) => ({ ts: first + i * 60_000, closeTime: first + i * 60_000 }));
+    }),
+  );
+}
+
+/** Bars of one symbol from its moves (open, high, low and close on its grid; a minute moves a tenth of a day). */
+function barsOf(
   symbol: string,
-  days: readonly string[],
+  interval: BarInterval,
+  slots: readonly Slot[],
   moves: readonly DayMove[],
   first: number,
 ): Bar[] {
-  const market = symbol === KR ? Market.KR : Market.US;
+  const scale = interval === '1d' ? 1 : 0.1;
   let close = first;
-  return days.map((day, i) => {
-    const m = moves[i] as DayMove;
-    const open = onGrid(symbol, close * (1 + m.gap));
-    const next = onGrid(symbol, open * (1 + m.move));
-    const high = onGrid(symbol, Math.max(open, next) * (1 + m.up));
-    const low = onGrid(symbol, Math.min(open, next) * (1 - m.down));
+  return slots.map((slot, i) => {
+    const m = moves[i % moves.length] as DayMove;
+    const open = onGrid(symbol, close * (1 + m.gap * scale));
+    const next = onGrid(symbol, open * (1 + m.move * scale));
+    const high = onGrid(symbol, Math.max(open, next) * (1 + m.up * scale));
+    const low = onGrid(symbol, Math.min(open, next) * (1 - m.down * scale));
     close = next;
-    const ts = Date.parse(`${day}T00:00:00+09:00`);
     return {
       symbol,
-      interval: '1d',
-      ts,
-      closeTime: regularCloseOfDailyStamp(market, ts),
+      interval,
+      ts: slot.ts,
+      closeTime: slot.closeTime,
       open,
       high: Math.max(high, open, next),
       low: Math.min(low, open, next),
@@ -134,30 +181,36 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('cancel' as const), pick: fc.nat() }),
 );
 
-/** What a strategy does: ops on a day's bar of a symbol (day, symbol index, op). */
+/**
+ * What a strategy does: ops on a bar of a symbol (the bar's index among the symbol's, modulo their
+ * number; the symbol's index; the op).
+ */
 export type Schedule = readonly (readonly [number, number, Op])[];
 
-/** A generated run: the bars' moves per symbol, one schedule per strategy (one or two), the bar model's volume share. */
+/**
+ * A generated run: its interval and trading days, the bars' moves per symbol, one schedule per
+ * strategy (one or two), the bar model's volume share.
+ */
 export interface Scenario {
+  readonly interval: BarInterval;
   readonly days: number;
   readonly moves: readonly (readonly DayMove[])[];
   readonly schedules: readonly Schedule[];
   readonly volumeFraction: number;
 }
 
-export function scenarioArb(days: number): fc.Arbitrary<Scenario> {
+/** Scenarios of `days` trading days of daily bars, or of minute bars in each market's windows. */
+export function scenarioArb(interval: BarInterval, days: number): fc.Arbitrary<Scenario> {
+  // the most bars a symbol has (KR minutes: 80 a day)
+  const bars = interval === '1d' ? days : days * 80;
+  const moves = fc.array(dayMove, { minLength: bars, maxLength: bars });
   return fc.record({
+    interval: fc.constant(interval),
     days: fc.constant(days),
-    moves: fc.tuple(
-      fc.array(dayMove, { minLength: days, maxLength: days }),
-      fc.array(dayMove, { minLength: days, maxLength: days }),
-    ),
+    moves: fc.tuple(moves, moves),
     schedules: fc.array(
-      fc.array(fc.tuple(fc.nat(days - 1), fc.nat(1), opArb), { minLength: 20, maxLength: 80 }),
-      {
-        minLength: 1,
-        maxLength: 2,
-      },
+      fc.array(fc.tuple(fc.nat(bars - 1), fc.nat(1), opArb), { minLength: 20, maxLength: 80 }),
+      { minLength: 1, maxLength: 2 },
     ),
     volumeFraction: fc.constantFrom(0.01, 0.1, 1),
   });
@@ -167,8 +220,8 @@ export function scenarioArb(days: number): fc.Arbitrary<Scenario> {
 export function scenarioBars(s: Scenario): Bar[] {
   const days = tradingDays(s.days);
   return [
-    ...dailyBars(KR, days, s.moves[0] as DayMove[], 70_000),
-    ...dailyBars(US, days, s.moves[1] as DayMove[], 180),
+    ...barsOf(KR, s.interval, slotsOf(KR, s.interval, days), s.moves[0] as DayMove[], 70_000),
+    ...barsOf(US, s.interval, slotsOf(US, s.interval, days), s.moves[1] as DayMove[], 180),
   ];
 }
 
@@ -192,17 +245,18 @@ const REPLIES = new Set(['OrderModifyRejected', 'OrderCancelRejected']);
 const TERMINAL = new Set(['OrderFilled', 'OrderCanceled', 'OrderRejected', 'OrderDenied', 'OrderExpired']);
 
 /** A strategy that carries out a schedule over a scenario's bars; notes each broken rule in `broken`. */
-export function scheduleStrategy(s: Scenario, schedule: Schedule, bars: readonly Bar[]) {
+export function scheduleStrategy(schedule: Schedule, bars: readonly Bar[]) {
+  const series = new Map<string, Bar[]>();
+  for (const b of bars) series.set(b.symbol, [...(series.get(b.symbol) ?? []), b]);
+  const indexOf = new Map<string, number>();
+  for (const [symbol, list] of series)
+    for (const [i, b] of list.entries()) indexOf.set(`${symbol}|${b.ts}`, i);
   const byKey = new Map<string, Op[]>();
-  const dayOf = new Map<number, number>();
-  const days = tradingDays(s.days);
-  for (const [i, d] of days.entries()) dayOf.set(Date.parse(`${d}T00:00:00+09:00`), i);
-  for (const [day, sym, op] of schedule) {
-    const key = `${SYMBOLS[sym]}|${day}`;
+  for (const [index, sym, op] of schedule) {
+    const symbol = SYMBOLS[sym] as string;
+    const key = `${symbol}|${index % (series.get(symbol)?.length ?? 1)}`;
     byKey.set(key, [...(byKey.get(key) ?? []), op]);
   }
-  const barsOf = new Map<string, Bar[]>();
-  for (const b of bars) barsOf.set(b.symbol, [...(barsOf.get(b.symbol) ?? []), b]);
 
   return class Scheduled extends Strategy {
     readonly broken: string[] = [];
@@ -224,7 +278,7 @@ export function scheduleStrategy(s: Scenario, schedule: Schedule, bars: readonly
     private readonly slack: Record<Currency, Decimal> = { KRW: new Decimal(0), USD: new Decimal(0) };
 
     override onBar(bar: Bar): void {
-      const ops = byKey.get(`${bar.symbol}|${dayOf.get(bar.ts)}`) ?? [];
+      const ops = byKey.get(`${bar.symbol}|${indexOf.get(`${bar.symbol}|${bar.ts}`)}`) ?? [];
       for (const op of ops) {
         try {
           this.carry(op, bar);
@@ -306,11 +360,20 @@ export function scheduleStrategy(s: Scenario, schedule: Schedule, bars: readonly
       }
       if (!(f.tsEvent > o.placed)) this.broken.push(`filled at or before it was placed: ${where}`);
       // the bar the fill was made in: the first of its symbol closing at or after it
-      const bar = (barsOf.get(f.symbol) ?? []).find((b) => b.closeTime >= f.tsEvent);
+      const bar = (series.get(f.symbol) ?? []).find((b) => b.closeTime >= f.tsEvent);
       const p = f.price.toNumber();
       if (bar === undefined) this.broken.push(`filled after the last bar: ${where}`);
       else if (p < bar.low || p > bar.high)
         this.broken.push(`outside its bar ${bar.low}–${bar.high}: ${where}`);
+      // a market order trades in its market's regular session only: up to the bar holding the
+      // closing auction (stamped a minute after the close)
+      const session = this.ctx.regularSession(f.symbol);
+      if (
+        o.limit === null &&
+        session !== undefined &&
+        (session === null || f.tsEvent <= session.open || f.tsEvent > session.close + 60_000)
+      )
+        this.broken.push(`a market order filled outside the regular session: ${where}`);
       if (o.limit !== null && (f.side === 'BUY' ? f.price.gt(o.limit) : f.price.lt(o.limit)))
         this.broken.push(`through its limit ${o.limit}: ${where}`);
       const currency: Currency = f.symbol === KR ? 'KRW' : 'USD';

@@ -135,13 +135,13 @@ function digest(o: BacktestOutcome): string {
   });
 }
 
-describe('generated backtests (one or two strategies; orders, changes and cancels on KR and US daily bars)', () => {
+describe('generated backtests (one or two strategies; orders, changes and cancels on KR and US bars)', () => {
   it(
     'keep the fill rules and the books, and add up to their trades',
     async () => {
       let trades = 0;
       await fc.assert(
-        fc.asyncProperty(scenarioArb(DAYS), async (s) => {
+        fc.asyncProperty(scenarioArb('1d', DAYS), async (s) => {
           const r = await run(s);
           trades += r.outcome.trades.length;
           check(r);
@@ -157,9 +157,29 @@ describe('generated backtests (one or two strategies; orders, changes and cancel
     Number(process.env.HOGA_GENERATED_TIMEOUT_MS ?? 120_000),
   );
 
-  it('give the same trades and equity curve twice', async () => {
+  it(
+    'keep them on minute bars through the pre-market, the open, the close and the after-market',
+    async () => {
+      let trades = 0;
+      await fc.assert(
+        fc.asyncProperty(scenarioArb('1m', 2), async (s) => {
+          const r = await run(s);
+          trades += r.outcome.trades.length;
+          check(r);
+        }),
+        {
+          numRuns: Number(process.env.HOGA_GENERATED_RUNS ?? 30),
+          ...(process.env.HOGA_GENERATED_SEED ? { seed: Number(process.env.HOGA_GENERATED_SEED) } : {}),
+        },
+      );
+      expect(trades).toBeGreaterThan(100);
+    },
+    Number(process.env.HOGA_GENERATED_TIMEOUT_MS ?? 120_000),
+  );
+
+  it('give the same trades and equity curve twice, daily and minute', async () => {
     await fc.assert(
-      fc.asyncProperty(scenarioArb(DAYS), async (s) => {
+      fc.asyncProperty(fc.oneof(scenarioArb('1d', DAYS), scenarioArb('1m', 2)), async (s) => {
         const a = await run(s);
         const b = await run(s);
         expect(digest(b.outcome)).toBe(digest(a.outcome));
