@@ -44,6 +44,7 @@ import { openPaperLedger } from './paper-ledger-open.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import { PaperPendingCreates } from './paper-pending-creates.js';
 import { PaperReserve } from './paper-reserve.js';
+import { marketOrderMayTrade } from './paper-session-rules.js';
 import { PAPER_STATE_ID, PaperStore } from './paper-store.js';
 import { PaperStoreGate } from './paper-store-gate.js';
 import type { LiveRunOptions } from './run-live.js';
@@ -117,10 +118,12 @@ export class PaperAccount {
       fillModel: {
         // nor against a book the broker made before the order was placed or modified (paper-book-age.ts;
         // the venue hands its fill model its own orders)
+        // and a market order in the regular session only (paper-session-rules.ts)
         match: (order, book, nowMs) =>
           order.timeInForce === TimeInForce.CLS ||
           this.store.refusing ||
-          changes.older(order as SimulatedOrder, book)
+          changes.older(order as SimulatedOrder, book) ||
+          !marketOrderMayTrade(order, book.askedAtMs, nowMs)
             ? []
             : books.match(order, book, nowMs),
       },

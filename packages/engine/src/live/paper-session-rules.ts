@@ -14,6 +14,9 @@
  * at the last price and filled against the next book the paper account polled, where the broker
  * answers 422 and live's strategy hears `OrderRejected`.
  *
+ * And when a working order may trade ({@link marketOrderMayTrade}): a market order in the regular
+ * session only, as the broker matches it.
+ *
  * @module
  */
 import {
@@ -25,7 +28,7 @@ import {
   orderSessionAt,
   usRegularSessionAt,
 } from '@hoga/broker-model';
-import { type BrokerVerdict, KST_ZONE, type Market, type OrderIntent, SessionName } from '@hoga/core';
+import { type BrokerVerdict, KST_ZONE, Market, type OrderIntent, OrderType, SessionName } from '@hoga/core';
 import { DateTime } from 'luxon';
 import { fromRefusal } from '../risk/broker-rules-check.js';
 import type { RiskVerdict } from '../risk/risk-gate.js';
@@ -76,4 +79,25 @@ function regularOpenAt(market: Market, at: DateTime): DateTime | null {
 
 function refusalOf(verdict: BrokerVerdict): RiskVerdict | null {
   return verdict.accepted ? null : fromRefusal(verdict);
+}
+
+/**
+ * Whether a working paper order may trade against a book asked for at `askedAtMs` and matched at
+ * `nowMs` (engine clock): a market order only when both are in its market's regular session (the
+ * broker made the book between them), by the broker model's session hours, as the broker (and the
+ * simulator) match a market order in the regular session alone; any other order always (the venue
+ * and the auction judge the rest). Before, a market order still working at the close filled
+ * against the after-market's books.
+ */
+export function marketOrderMayTrade(
+  order: { readonly orderType: string; readonly currency: string },
+  askedAtMs: number,
+  nowMs: number,
+): boolean {
+  if (order.orderType !== OrderType.MARKET) return true;
+  const market = order.currency === 'USD' ? Market.US : Market.KR;
+  return (
+    orderSessionAt(market, askedAtMs) === SessionName.REGULAR_MARKET &&
+    orderSessionAt(market, nowMs) === SessionName.REGULAR_MARKET
+  );
 }
