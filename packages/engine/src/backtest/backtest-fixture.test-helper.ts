@@ -2,8 +2,16 @@
  * Test helpers: bars from closes, a backtest over in-memory bars with an in-memory store, and a
  * logger whose records a test reads.
  */
-import { type Bar, type BarInterval, createLogger, Decimal, type Instrument, type Logger } from '@hoga/core';
-import { HogaDatabase } from '@hoga/store';
+import {
+  type Bar,
+  type BarInterval,
+  createLogger,
+  Decimal,
+  formatDecimal,
+  type Instrument,
+  type Logger,
+} from '@hoga/core';
+import { HogaDatabase, type RunTrade } from '@hoga/store';
 import { BarFeed } from '../market-data/bar-feed.js';
 import { FixedFxRates, type FxRates } from '../portfolio/fx-rates.js';
 import type { StrategySpec } from '../runtime/engine-runtime.js';
@@ -120,3 +128,16 @@ export function recordingLogger(level: 'debug' | 'info' = 'info'): {
   });
   return { logger, records };
 }
+
+/** A trade as compared: a stored run's trades and the run's reported ones hold the same figures. */
+export const tradeRow = (t: RunTrade) => [
+  t.time,
+  t.strategyId,
+  t.symbol,
+  t.side,
+  formatDecimal(t.quantity),
+  formatDecimal(t.price),
+  t.currency,
+  formatDecimal(t.commission),
+  formatDecimal(t.tax),
+];

@@ -9,15 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatDecimal } from '@hoga/core';
-import {
-  backtestOrderIdPrefix,
-  HogaDatabase,
-  type OrderSummary,
-  RunRepository,
-  type RunTrade,
-} from '@hoga/store';
+import { backtestOrderIdPrefix, HogaDatabase, type OrderSummary, RunRepository } from '@hoga/store';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tradeRow } from './backtest-fixture.test-helper.js';
 import { scenarioArb } from './backtest-generated.test-helper.js';
 import { runScenario } from './backtest-generated-run.test-helper.js';
 import type { BacktestTrade } from './run-backtest.js';
@@ -34,19 +29,6 @@ const fillOf = (t: BacktestTrade) => [
   text(t.commission),
   text(t.tax),
 ];
-/** A trade as the stored run and the outcome both hold it. */
-const tradeRow = (t: RunTrade) => [
-  t.time,
-  t.strategyId,
-  t.symbol,
-  t.side,
-  text(t.quantity),
-  text(t.price),
-  t.currency,
-  text(t.commission),
-  text(t.tax),
-];
-
 describe('generated backtests stored in a SQLite file', () => {
   it(
     'store the run, its trades and equity curve, and a summary per order with its fills and end',

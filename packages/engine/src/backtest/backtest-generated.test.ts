@@ -1,10 +1,13 @@
 /**
- * Generated backtests: fast-check draws daily bars of a KR and a US stock and, for one or two
- * strategies, a schedule of market and limit orders, amount buys, fractional and partial sells,
- * modifies and cancels; each run goes through the whole engine (runtime, risk module, simulated
- * venue with the bar fill model, portfolio, journal) and must keep the rules a user relies on:
- * - every fill after its order was placed, inside its bar's range, never through its limit; no
- *   event after an order ended; never negative cash or shares (each strategy checks as it goes);
+ * Generated backtests: fast-check draws daily bars (or minute bars of each market's pre-market and
+ * open, close and after-market) of a KR and a US stock and, for one or two strategies, a schedule
+ * of market and limit orders, amount buys, fractional and partial sells, modifies and cancels;
+ * each run goes through the whole engine (runtime, risk module, simulated venue with the bar fill
+ * model, portfolio, journal) and must keep the rules a user relies on:
+ * - every fill after its order was placed, inside its bar's range, never through its limit, a
+ *   market order's in the regular session; no event after an order ended; never negative cash
+ *   (but by what a market buy filled above the price it was valued at) or shares (each strategy
+ *   checks as it goes);
  * - each strategy's cash, commissions, taxes and positions are what its own trades add up to,
  *   computed here from the run's trades alone; the account's holdings are the strategies'
  *   positions together, and its cash (no buy open) their cash together;
@@ -13,16 +16,18 @@
  * - the same scenario twice gives the same trades and equity curve, to the last digit.
  *
  * Each run draws new scenarios; a failure prints its seed. Longer hunts and replays:
- * `HOGA_GENERATED_RUNS=3000 HOGA_GENERATED_TIMEOUT_MS=1200000` (3,000 runs in about 30 s),
- * `HOGA_GENERATED_SEED=<seed>`. It found a strategy spending past its own cash by the commission
- * (`strategy-budget.ts`: seed -1156456307, the 668th run).
+ * `HOGA_GENERATED_RUNS=3000 HOGA_GENERATED_TIMEOUT_MS=1200000` (3,000 daily runs in about 30 s),
+ * `HOGA_GENERATED_SEED=<seed>`. What they found: a strategy spending past its own cash by the
+ * commission (`strategy-budget.ts`; daily, seed -1156456307), a market order filled in the
+ * after-market (`bar-fill-model.ts`; minutes, seed -757053023); over a SQLite file
+ * (`backtest-generated-stored.int.test.ts`), a refused modify stored as an order's last state.
  */
 import { roundCash } from '@hoga/broker-model';
 import { type Bar, type Currency, Decimal } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KR, scenarioArb } from './backtest-generated.test-helper.js';
+import { KR, type Scenario, scenarioArb } from './backtest-generated.test-helper.js';
 import { CASH, type GeneratedRun as Run, runScenario } from './backtest-generated-run.test-helper.js';
 import type { BacktestOutcome, BacktestTrade } from './run-backtest.js';
 
@@ -30,7 +35,7 @@ const CURRENCIES = ['KRW', 'USD'] as const;
 const DAYS = 30;
 
 /** A scenario run on an in-memory store (closed after). */
-async function run(s: Parameters<typeof runScenario>[0]): Promise<Run> {
+async function run(s: Scenario): Promise<Run> {
   const db = HogaDatabase.open(':memory:');
   try {
     return await runScenario(s, { db, runId: 'generated' });
@@ -117,6 +122,28 @@ function check(r: Run): void {
   }
 }
 
+/** The runs' and the seed's settings from the environment (see the module documentation). */
+const RUNS = process.env.HOGA_GENERATED_RUNS;
+const SEED = process.env.HOGA_GENERATED_SEED;
+const TIMEOUT_MS = Number(process.env.HOGA_GENERATED_TIMEOUT_MS ?? 120_000);
+
+/**
+ * Checks the runs of `runs` scenarios drawn from `scenarios` (or `HOGA_GENERATED_RUNS`), and that
+ * they made more than `minTrades` trades together (the checks are not vacuous).
+ */
+async function holdOver(scenarios: fc.Arbitrary<Scenario>, runs: number, minTrades: number): Promise<void> {
+  let trades = 0;
+  await fc.assert(
+    fc.asyncProperty(scenarios, async (s) => {
+      const r = await run(s);
+      trades += r.outcome.trades.length;
+      check(r);
+    }),
+    { numRuns: Number(RUNS ?? runs), ...(SEED === undefined ? {} : { seed: Number(SEED) }) },
+  );
+  expect(trades).toBeGreaterThan(minTrades);
+}
+
 /** A run's trades and equity curve as text (every digit). */
 function digest(o: BacktestOutcome): string {
   return JSON.stringify({
@@ -138,43 +165,14 @@ function digest(o: BacktestOutcome): string {
 describe('generated backtests (one or two strategies; orders, changes and cancels on KR and US bars)', () => {
   it(
     'keep the fill rules and the books, and add up to their trades',
-    async () => {
-      let trades = 0;
-      await fc.assert(
-        fc.asyncProperty(scenarioArb('1d', DAYS), async (s) => {
-          const r = await run(s);
-          trades += r.outcome.trades.length;
-          check(r);
-        }),
-        {
-          numRuns: Number(process.env.HOGA_GENERATED_RUNS ?? 40),
-          ...(process.env.HOGA_GENERATED_SEED ? { seed: Number(process.env.HOGA_GENERATED_SEED) } : {}),
-        },
-      );
-      // the schedules trade (the checks above are not vacuous)
-      expect(trades).toBeGreaterThan(200);
-    },
-    Number(process.env.HOGA_GENERATED_TIMEOUT_MS ?? 120_000),
+    () => holdOver(scenarioArb('1d', DAYS), 40, 200),
+    TIMEOUT_MS,
   );
 
   it(
     'keep them on minute bars through the pre-market, the open, the close and the after-market',
-    async () => {
-      let trades = 0;
-      await fc.assert(
-        fc.asyncProperty(scenarioArb('1m', 2), async (s) => {
-          const r = await run(s);
-          trades += r.outcome.trades.length;
-          check(r);
-        }),
-        {
-          numRuns: Number(process.env.HOGA_GENERATED_RUNS ?? 30),
-          ...(process.env.HOGA_GENERATED_SEED ? { seed: Number(process.env.HOGA_GENERATED_SEED) } : {}),
-        },
-      );
-      expect(trades).toBeGreaterThan(100);
-    },
-    Number(process.env.HOGA_GENERATED_TIMEOUT_MS ?? 120_000),
+    () => holdOver(scenarioArb('1m', 2), 30, 100),
+    TIMEOUT_MS,
   );
 
   it('give the same trades and equity curve twice, daily and minute', async () => {

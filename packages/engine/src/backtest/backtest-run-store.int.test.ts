@@ -7,13 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Bar, createLogger, Decimal, formatDecimal } from '@hoga/core';
-import { HogaDatabase, type OrderSummary, RunRepository, type RunTrade, StoreError } from '@hoga/store';
+import { type Bar, createLogger, Decimal } from '@hoga/core';
+import { HogaDatabase, type OrderSummary, RunRepository, StoreError } from '@hoga/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BarFeed } from '../market-data/bar-feed.js';
 import { FixedFxRates } from '../portfolio/fx-rates.js';
 import { Strategy, type StrategyClass } from '../strategy/strategy.js';
-import { minuteBars, T0 } from './backtest-fixture.test-helper.js';
+import { minuteBars, T0, tradeRow } from './backtest-fixture.test-helper.js';
 import { type BacktestOutcome, runBacktest } from './run-backtest.js';
 
 let dir: string;
@@ -93,19 +93,6 @@ function backtest(
     },
   });
 }
-
-const text = (d: Decimal) => formatDecimal(d);
-/** A trade as compared: stored and reported trades hold the same figures. */
-const tradeRow = (t: RunTrade) => [
-  t.time,
-  t.strategyId,
-  t.symbol,
-  t.side,
-  text(t.quantity),
-  text(t.price),
-  text(t.commission),
-  text(t.tax),
-];
 
 describe('runBacktest with a record', () => {
   it('stores the run with its trades as they filled, its equity curve and statistics, and a summary per order', async () => {
