@@ -44,7 +44,7 @@ import { openPaperLedger } from './paper-ledger-open.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import { PaperPendingCreates } from './paper-pending-creates.js';
 import { PaperReserve } from './paper-reserve.js';
-import { marketOrderMayTrade } from './paper-session-rules.js';
+import { paperOrderMayTrade } from './paper-session-rules.js';
 import { PAPER_STATE_ID, PaperStore } from './paper-store.js';
 import { PaperStoreGate } from './paper-store-gate.js';
 import type { LiveRunOptions } from './run-live.js';
@@ -79,6 +79,8 @@ export class PaperAccount {
   private readonly atClose: PaperCloseAuction;
   /** The price a working order with no limit holds cash at. */
   private readonly reserve: PaperReserve;
+  /** The risk module's view of the broker's market data (its stocks' flags), once {@link PaperAccount.guard} was given it. */
+  private market: RiskModule['market'] = undefined;
   /** The matcher: each polled book's liquidity taken once, across orders, polls and restarts. */
   private readonly books = new BookMatcher();
   /** The creates given and not yet judged, noted in the store. */
@@ -118,12 +120,18 @@ export class PaperAccount {
       fillModel: {
         // nor against a book the broker made before the order was placed or modified (paper-book-age.ts;
         // the venue hands its fill model its own orders)
-        // and a market order in the regular session only (paper-session-rules.ts)
+        // and a market order, or a KR stock's not on the alternative exchange, in the regular session
+        // only (paper-session-rules.ts)
         match: (order, book, nowMs) =>
           order.timeInForce === TimeInForce.CLS ||
           this.store.refusing ||
           changes.older(order as SimulatedOrder, book) ||
-          !marketOrderMayTrade(order, book.askedAtMs, nowMs)
+          !paperOrderMayTrade(
+            order,
+            book.askedAtMs,
+            nowMs,
+            this.market?.instrument(order.symbol)?.flags.nxtSupported,
+          )
             ? []
             : books.match(order, book, nowMs),
       },
@@ -337,6 +345,7 @@ export class PaperAccount {
    */
   guard(gate: RiskGate, risk: Pick<RiskModule, 'market' | 'book' | 'config'>): RiskGate {
     const { market } = risk;
+    this.market = market;
     this.reserve.useMarket(market);
     const rules = risk.config.enabled
       ? undefined

@@ -14,8 +14,8 @@
  * at the last price and filled against the next book the paper account polled, where the broker
  * answers 422 and live's strategy hears `OrderRejected`.
  *
- * And when a working order may trade ({@link marketOrderMayTrade}): a market order in the regular
- * session only, as the broker matches it.
+ * And when a working order may trade ({@link paperOrderMayTrade}): a market order, and any order of
+ * a KR stock not on the alternative exchange, in the regular session only, as the broker matches.
  *
  * @module
  */
@@ -83,19 +83,22 @@ function refusalOf(verdict: BrokerVerdict): RiskVerdict | null {
 
 /**
  * Whether a working paper order may trade against a book asked for at `askedAtMs` and matched at
- * `nowMs` (engine clock): a market order only when both are in its market's regular session (the
- * broker made the book between them), by the broker model's session hours, as the broker (and the
- * simulator) match a market order in the regular session alone; any other order always (the venue
- * and the auction judge the rest). Before, a market order still working at the close filled
- * against the after-market's books.
+ * `nowMs` (engine clock), as the broker (and the simulator) match orders: a market order, and any
+ * order of a KR stock the alternative exchange does not trade (`onNxt` false, from the broker's
+ * stock info), only when both times are in its market's regular session (the broker made the book
+ * between them), by the broker model's session hours; any other order always (the venue and the
+ * auction judge the rest). Before, such an order still working at the close filled against the
+ * after-market's books.
  */
-export function marketOrderMayTrade(
+export function paperOrderMayTrade(
   order: { readonly orderType: string; readonly currency: string },
   askedAtMs: number,
   nowMs: number,
+  onNxt: boolean | undefined,
 ): boolean {
-  if (order.orderType !== OrderType.MARKET) return true;
-  const market = order.currency === 'USD' ? Market.US : Market.KR;
+  const kr = order.currency !== 'USD';
+  if (order.orderType !== OrderType.MARKET && !(kr && onNxt === false)) return true;
+  const market = kr ? Market.KR : Market.US;
   return (
     orderSessionAt(market, askedAtMs) === SessionName.REGULAR_MARKET &&
     orderSessionAt(market, nowMs) === SessionName.REGULAR_MARKET
