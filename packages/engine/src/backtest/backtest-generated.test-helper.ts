@@ -405,3 +405,13 @@ export function scheduleStrategy(schedule: Schedule, bars: readonly Bar[]) {
     }
   };
 }
+
+/** Shares per symbol (or per any key) of `entries` added up, flat ones left out, as sorted text. */
+export function sharesText(entries: Iterable<readonly [string, Decimal]>): string[] {
+  const total = new Map<string, Decimal>();
+  for (const [s, q] of entries) total.set(s, (total.get(s) ?? new Decimal(0)).plus(q));
+  return [...total]
+    .filter(([, q]) => !q.isZero())
+    .map(([s, q]) => `${s} ${q.toFixed()}`)
+    .sort();
+}

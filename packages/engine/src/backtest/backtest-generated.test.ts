@@ -27,7 +27,7 @@ import { type Bar, type Currency, Decimal } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KR, type Scenario, scenarioArb } from './backtest-generated.test-helper.js';
+import { KR, type Scenario, scenarioArb, sharesText } from './backtest-generated.test-helper.js';
 import { CASH, type GeneratedRun as Run, runScenario } from './backtest-generated-run.test-helper.js';
 import type { BacktestOutcome, BacktestTrade } from './run-backtest.js';
 
@@ -68,16 +68,6 @@ function fromTrades(trades: readonly BacktestTrade[], start: Record<Currency, De
   return { cash, shares, commissions, taxes };
 }
 
-/** Shares per symbol, flat ones left out, as text. */
-function holdingText(entries: Iterable<readonly [string, Decimal]>): string[] {
-  const total = new Map<string, Decimal>();
-  for (const [s, q] of entries) total.set(s, (total.get(s) ?? new Decimal(0)).plus(q));
-  return [...total]
-    .filter(([, q]) => !q.isZero())
-    .map(([s, q]) => `${s} ${q.toFixed()}`)
-    .sort();
-}
-
 function check(r: Run): void {
   expect(r.outcome.failure).toBeNull();
   // an equal share of the run's cash each (rounded down to the currency), as the engine allocates it
@@ -103,8 +93,8 @@ function check(r: Run): void {
       const made = f.realized[c].plus(f.unrealized[c]).minus(f.commissions[c]).minus(f.taxes[c]);
       expect(made.toFixed(), `${id} ${c}: realized + unrealized − commissions − taxes`).toBe(moved.toFixed());
     }
-    expect(holdingText(f.positions.map((p) => [p.symbol, p.quantity])), `${id} positions`).toEqual(
-      holdingText(sum.shares),
+    expect(sharesText(f.positions.map((p) => [p.symbol, p.quantity])), `${id} positions`).toEqual(
+      sharesText(sum.shares),
     );
   }
   // the account: every strategy's shares, and (no buy holding cash back) all the run's cash
@@ -113,8 +103,8 @@ function check(r: Run): void {
   const positions = r.strategies.flatMap((s) =>
     s.final.positions.map((p) => [p.symbol, p.quantity] as const),
   );
-  expect(holdingText(account.holdings.map((h) => [h.symbol, h.quantity])), 'account holdings').toEqual(
-    holdingText(positions),
+  expect(sharesText(account.holdings.map((h) => [h.symbol, h.quantity])), 'account holdings').toEqual(
+    sharesText(positions),
   );
   if (!r.strategies.some((s) => s.final.openBuys)) {
     for (const c of CURRENCIES)
