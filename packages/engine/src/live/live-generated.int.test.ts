@@ -206,7 +206,7 @@ describe('generated live and paper runs over the simulator', () => {
       await fc.assert(
         fc.asyncProperty(scheduleArb, (schedule) => runSchedule(mode, schedule, tally)),
         {
-          numRuns: Number(process.env.HOGA_GENERATED_RUNS ?? 3),
+          numRuns: Number(process.env.HOGA_GENERATED_RUNS ?? 1),
           ...(process.env.HOGA_GENERATED_SEED ? { seed: Number(process.env.HOGA_GENERATED_SEED) } : {}),
         },
       );
