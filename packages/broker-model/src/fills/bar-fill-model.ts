@@ -269,6 +269,12 @@ function onGrid(instrument: Instrument, price: Decimal): boolean {
   return Math.abs(steps - Math.round(steps)) < 1e-9 && isOnTick(instrument, price);
 }
 
+/** A KR minute bar's trading date: the KST midnight (epoch ms) of the minute it holds, the daily candle's stamp. */
+function krTradingDateOf(bar: Bar): number {
+  const kst = bar.ts - MINUTE_MS + 9 * 3_600_000;
+  return Math.floor(kst / DAY_MS) * DAY_MS - 9 * 3_600_000;
+}
+
 /**
  * Whether `bar` holds trades of its trading day's regular session (a market order fills only on
  * such a bar): every `1d` bar; a minute bar stamped after the regular open up to a minute after the
@@ -281,7 +287,7 @@ function inRegularSession(order: FillableOrder, bar: Bar): boolean {
     const regular = usSessions(usTradingDay(bar.ts - MINUTE_MS)).regularMarket;
     return bar.ts > regular.start && bar.ts <= regular.end + MINUTE_MS;
   }
-  const kstMidnight = Math.floor((bar.ts - MINUTE_MS + 9 * 3_600_000) / DAY_MS) * DAY_MS - 9 * 3_600_000;
+  const kstMidnight = krTradingDateOf(bar);
   return (
     bar.ts > regularOpenOfDailyStamp(Market.KR, kstMidnight) &&
     bar.ts <= regularCloseOfDailyStamp(Market.KR, kstMidnight) + MINUTE_MS
@@ -299,8 +305,6 @@ function holdsRegularClose(order: FillableOrder, bar: Bar): boolean {
     const close = usSessions(usTradingDay(bar.ts - MINUTE_MS)).regularMarket.end;
     return bar.ts === close || bar.ts === close + MINUTE_MS;
   }
-  // a KR minute bar's trading date is its KST date (KST midnight stamp)
-  const kstMidnight = Math.floor((bar.ts + 9 * 3_600_000) / DAY_MS) * DAY_MS - 9 * 3_600_000;
-  const close = regularCloseOfDailyStamp(Market.KR, kstMidnight);
+  const close = regularCloseOfDailyStamp(Market.KR, krTradingDateOf(bar));
   return bar.ts === close || bar.ts === close + MINUTE_MS;
 }
