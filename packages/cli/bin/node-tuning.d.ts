@@ -6,7 +6,10 @@ export interface NodeSettings {
   readonly env: Readonly<Record<string, string>>;
 }
 
+/** A command's settings, `{v8PoolSize}` in a flag replaced by {@link v8PoolSize}'s answer. */
 export function nodeSettingsOf(command: string): NodeSettings | undefined;
+/** V8's background threads for a process whose main thread is its critical path: cores − 1, 1 to 4. */
+export function v8PoolSize(): number;
 export function missingFlags(flags: readonly string[]): string[];
 export function canReexecute(): boolean;
 export function reexecuteWith(settings: NodeSettings, extraEnv?: Readonly<Record<string, string>>): void;

@@ -2,11 +2,23 @@
 // (bin/node-settings.json): used by bin/hoga.js for the commands it tunes, and by the engine's
 // backtest bench, which runs as `hoga backtest` runs. Types: node-tuning.d.ts.
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+
+/**
+ * V8's background threads (its optimising compiler's and collector's helpers) for a process whose
+ * main thread is its critical path: one core left to it, the others to them, at most Node's own 4.
+ */
+export const v8PoolSize = () => Math.min(4, Math.max(1, availableParallelism() - 1));
+
+/** What a flag's `{v8PoolSize}` stands for ({@link v8PoolSize}). */
+const resolve = (flag) => flag.replace('{v8PoolSize}', String(v8PoolSize()));
 
 /** The settings of `command` in bin/node-settings.json, or undefined when it has none. */
 export function nodeSettingsOf(command) {
   const all = JSON.parse(readFileSync(new URL('./node-settings.json', import.meta.url), 'utf8'));
-  return Object.hasOwn(all, command) ? all[command] : undefined;
+  if (!Object.hasOwn(all, command)) return undefined;
+  const settings = all[command];
+  return { ...settings, flags: settings.flags.map(resolve) };
 }
 
 /** A flag's name as V8 reads it: `--max_semi_space_size=4` and `--max-semi-space-size` are one flag. */

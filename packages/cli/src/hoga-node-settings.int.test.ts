@@ -5,14 +5,14 @@
  *   (docs/order-manager.md, stop 5): what the running process's command line and environment hold,
  *   read from /proc while it runs against the simulator, and that it still stops on SIGTERM with
  *   exit code 0;
- * - `hoga backtest`, a batch job, with an old generation that starts at 256 MB (docs/strategies.md,
- *   "Backtests"): what the process its strategy runs in was started with, written by the strategy.
+ * - `hoga backtest`, a batch job, with an old generation that starts at 256 MB and V8's background
+ *   threads one fewer than the cores (docs/strategies.md, "Backtests"): what the process its strategy runs in was started with, written by the strategy.
  * Linux only. Every other command starts without loading bin/node-tuning.js or reading the file:
  * what a module hook and a spy on `fs.readFileSync`, preloaded into `hoga`, saw of them.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
@@ -179,9 +179,11 @@ export default class WritesItsProcess extends Strategy {
 }
 
 describe.runIf(process.platform === 'linux' && 'execve' in process)('hoga backtest', () => {
-  it('runs with an old generation that starts at 256 MB, in the same process', async () => {
+  it("runs with an old generation that starts at 256 MB and one core left to the engine's thread, in the same process", async () => {
     const seen = await backtestRun('bt-tuned', {});
     expect(seen.execArgv).toContain('--initial-old-space-size=256');
+    // V8's background threads: the cores but one, 1 to 4 (this 2-core machine: 1)
+    expect(seen.execArgv).toContain(`--v8-pool-size=${Math.min(4, Math.max(1, availableParallelism() - 1))}`);
     expect(seen.pid).toBe(seen.childPid);
     // without Node's compile cache: a start that crashed reading it is not worth its 30–40 ms here
     expect(seen.compileCache).toBeNull();

@@ -159,6 +159,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestOut
   const writer = RunJournalWriter.open(options.db, {
     mode: 'backtest',
     runId: options.record === undefined ? null : options.settings.runId,
+    // the rows wait for the engine's thread, the run's critical path, and are all written at the end
+    background: true,
   });
   let outcome: BacktestOutcome;
   try {

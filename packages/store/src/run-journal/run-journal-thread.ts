@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { constants, setPriority } from 'node:os';
 import { isMainThread, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { RunJournalSink, type RunJournalTarget } from './run-journal-sink.ts';
@@ -34,6 +35,23 @@ export interface RunJournalThreadData extends RunJournalTarget {
   /** The database file (already created and migrated by the main thread). */
   readonly file: string;
   readonly busyTimeoutMs: number;
+  /** Whether the thread gives way to every other of the process ({@link giveWay}). */
+  readonly background: boolean;
+}
+
+/**
+ * Lowers the calling thread's CPU priority to the lowest (`PRIORITY_LOW`, nice 19) on Linux, where
+ * a nice value is a thread's own: the process's other threads keep theirs. Elsewhere it would lower
+ * the whole process's, so nothing is done there. A failure (a sandbox that forbids it) leaves it as
+ * it was.
+ */
+function giveWay(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(0, constants.priority.PRIORITY_LOW);
+  } catch {
+    // the thread runs at the process's priority, as it would elsewhere
+  }
 }
 
 /**
@@ -66,6 +84,7 @@ function serve(data: RunJournalThreadData): void {
     db = null;
     port.close();
   };
+  if (data.background) giveWay();
   try {
     db = new Database(data.file, { timeout: data.busyTimeoutMs, fileMustExist: true });
     db.pragma('synchronous = NORMAL');

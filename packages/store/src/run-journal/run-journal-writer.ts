@@ -54,6 +54,12 @@ export interface RunJournalWriterOptions {
   readonly batchValues?: number | undefined;
   /** How long the thread's statements wait for another connection's lock (default 5,000 ms). */
   readonly busyTimeoutMs?: number | undefined;
+  /**
+   * Whether the thread runs at the lowest CPU priority (Linux, where a thread has its own; default
+   * no): for a writer whose rows can wait while the calling thread runs, as a backtest's, whose
+   * main thread is its critical path. Every row is still committed before {@link RunJournalWriter.close} answers.
+   */
+  readonly background?: boolean | undefined;
 }
 
 /** Values of the longest record (`FILLED`: its code and twelve values). */
@@ -128,6 +134,7 @@ export class RunJournalWriter {
         hogaRunJournal: true,
         file: db.file,
         busyTimeoutMs: options.busyTimeoutMs ?? 5_000,
+        background: options.background ?? false,
       };
       const url = new URL(
         bundled() ? './run-journal-thread.mjs' : './run-journal-thread.ts',
