@@ -6,13 +6,11 @@
  * orders (same ids, nothing placed again), its positions and cash; each fill is stored once; and no
  * request of the broker's order group ever reached the simulator.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   closeSessions,
-  type Heard,
   PART,
   type Plan,
   type Planned,
@@ -22,101 +20,26 @@ import {
   storeRows,
   waitFor,
 } from './run-killed.test-helper.js';
-import { exitedWithin, type Running, start } from './run-process.test-helper.js';
+import {
+  kill,
+  lastStart,
+  ledgerUsd,
+  logOf,
+  noOrderRequests,
+  paper,
+  paperFills,
+  runs,
+  SessionLog,
+  stateOf,
+  stateOfOrder,
+  sum,
+} from './run-paper-killed.test-helper.js';
+import { exitedWithin } from './run-process.test-helper.js';
 
-const runs: Running[] = [];
 afterEach(async () => {
   for (const r of runs.splice(0)) await exitedWithin(r, 0);
   await closeSessions();
 });
-
-/** `hoga run <crash-plan> --mode paper` on the session's simulator and store, one strategy per plan. */
-function paper(s: Session, n: number, plans: Record<string, Plan>, extra: string[] = []): Running {
-  const args: string[] = [];
-  for (const [id, plan] of Object.entries(plans)) {
-    const config = join(s.dir, `paper-${n}-${id}.json`);
-    writeFileSync(config, JSON.stringify({ log: logOf(s, id), ...plan }));
-    args.push(id === 'CrashPlan' ? PLAN_FILE : `${PLAN_FILE}:${id}`, '--config', config);
-  }
-  const r = start(
-    [
-      'run',
-      ...args,
-      '--mode',
-      'paper',
-      '--symbols',
-      'ZOM,AAPL',
-      '--poll-ms',
-      '200',
-      '--status-every',
-      '1',
-      ...extra,
-    ],
-    s.environment,
-  );
-  runs.push(r);
-  return r;
-}
-
-const PLAN_FILE = join(import.meta.dirname, '../../test/fixtures/crash-plan.ts');
-
-function logOf(s: Session, id: string): string {
-  return id === 'CrashPlan' ? s.log : join(s.dir, `heard-${id}.jsonl`);
-}
-
-async function kill(r: Running): Promise<void> {
-  r.child.kill('SIGKILL');
-  expect(await r.exited).toBeNull();
-}
-
-interface FillRow {
-  readonly client_order_id: string;
-  readonly strategy_id: string;
-  readonly quantity: string;
-  readonly price: string;
-  readonly commission: string;
-}
-
-function paperFills(s: Session): FillRow[] {
-  return storeRows<FillRow>(
-    s,
-    `SELECT o.client_order_id, o.strategy_id, f.quantity, f.price, f.commission
-       FROM fills f JOIN orders o ON o.id = f.order_id WHERE o.mode = 'paper' ORDER BY f.id`,
-  );
-}
-
-/** What the strategy `CrashPlan` keeps in `ctx.state` under `placed` (tag → order id). */
-function stateOf(s: Session): unknown[] {
-  return storeRows<{ value: string }>(
-    s,
-    "SELECT value FROM strategy_state WHERE strategy_id = 'paper/CrashPlan' AND key = 'placed'",
-  ).map((r) => JSON.parse(r.value));
-}
-
-/** The stored state of the order `id` (undefined: no row). */
-function stateOfOrder(s: Session, id: string): string | undefined {
-  return storeRows<{ state: string }>(s, 'SELECT state FROM orders WHERE client_order_id = ?', id)[0]?.state;
-}
-
-/** The paper account's USD cash as the store holds it (its ledger, which holds no reservations). */
-function ledgerUsd(s: Session): string | undefined {
-  const [row] = storeRows<{ value: string }>(
-    s,
-    "SELECT value FROM strategy_state WHERE strategy_id = 'paper/_account' AND key = 'ledger'",
-  );
-  return row === undefined ? undefined : (JSON.parse(row.value) as { cash: { USD: string } }).cash.USD;
-}
-
-/** The last `start` line the strategy wrote. */
-function lastStart(heard: Heard[]): Heard | undefined {
-  return heard.filter((h) => h.hook === 'start').at(-1);
-}
-
-function noOrderRequests(s: Session): void {
-  const c = s.sim.counters();
-  expect(c.requestsByGroup.ORDER ?? 0).toBe(0);
-  expect(c.ordersCreated).toBe(0);
-}
 
 describe('hoga run --mode paper killed with SIGKILL and started again', () => {
   it('after the place and before the fill, then between the fill and the next bar: one order, one fill', async () => {
@@ -351,21 +274,3 @@ describe('hoga run --mode paper killed with SIGKILL and started again', () => {
     noOrderRequests(s);
   }, 120_000);
 });
-
-class SessionLog {
-  constructor(private readonly file: string) {}
-  read(): Heard[] {
-    try {
-      return readFileSync(this.file, 'utf8')
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as Heard);
-    } catch {
-      return [];
-    }
-  }
-}
-
-function sum(values: readonly string[]): string {
-  return values.reduce((t, v) => t.plus(v), new Decimal(0)).toFixed();
-}
