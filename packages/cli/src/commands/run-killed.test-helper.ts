@@ -126,12 +126,12 @@ export class Session {
   }
 
   /** Starts the `n`th live run, its strategy configured with `plan` (another strategy id logs apart). */
-  run(n: number, plan: Plan, id?: string): Running {
-    return this.start('live', n, plan, id);
+  run(n: number, plan: Plan, id?: string, env: NodeJS.ProcessEnv = {}): Running {
+    return this.start('live', n, plan, id, env);
   }
 
-  /** Starts the `n`th run in `mode`, its strategy configured with `plan`. */
-  start(mode: 'live' | 'paper', n: number, plan: Plan, id?: string): Running {
+  /** Starts the `n`th run in `mode`, its strategy configured with `plan` (`env` added to the session's). */
+  start(mode: 'live' | 'paper', n: number, plan: Plan, id?: string, env: NodeJS.ProcessEnv = {}): Running {
     const config = join(this.dir, mode === 'live' ? `run-${n}.json` : `paper-${n}.json`);
     // another strategy id logs apart
     const log = id === undefined ? this.log : join(this.dir, `heard-${id}.jsonl`);
@@ -139,10 +139,10 @@ export class Session {
     // a status line a second: the tests wait for the first as the sign the run's start is done
     // (every 2 s held each of a test's four to six starts a second longer)
     const args = ['--symbols', 'ZOM,AAPL', '--config', config, '--poll-ms', '200', '--status-every', '1'];
-    const r = start(
-      ['run', id === undefined ? PLAN : `${PLAN}:${id}`, '--mode', mode, ...args],
-      this.environment,
-    );
+    const r = start(['run', id === undefined ? PLAN : `${PLAN}:${id}`, '--mode', mode, ...args], {
+      ...this.environment,
+      ...env,
+    });
     this.runs.push(r);
     return r;
   }

@@ -229,12 +229,19 @@ export class PaperAccount {
    * a new order: the strategy got `OrderSubmitted` and `OrderAccepted` for it, saw a partly filled
    * order as an order of the rest with nothing filled, and its next fill's `cumulativeQuantity`
    * counted from 0. Orders of an earlier session have ended (DAY): see
-   * {@link PaperAccount.expireUnrestored}.
+   * {@link PaperAccount.expireUnrestored}. The fills a killed run stored and never told are told
+   * once the orders are tracked, before those ends (`tellUntold`).
    *
    * @param runtime - the run's strategies
    * @param book - the risk module's book (it knows the orders as open, as live's)
+   * @param tellUntold - tells the strategies the fills a killed run stored and never told
+   *   (`tellUntoldEvents`, paper's notes)
    */
-  async restoreOrders(runtime: EngineRuntime, book: RiskBook): Promise<void> {
+  async restoreOrders(
+    runtime: EngineRuntime,
+    book: RiskBook,
+    tellUntold: () => void = () => undefined,
+  ): Promise<void> {
     const now = this.o.clock.nowMs();
     const restored = restorablePaperOrders(this.o.db.strategyState.get(PAPER_STATE_ID, 'orders'), now);
     // an order with no limit holds cash (or shares) at a price: the broker's, when the run has none
@@ -269,6 +276,7 @@ export class PaperAccount {
         });
       }
     }
+    tellUntold();
     if (restored.length > 0) this.save();
     this.expireUnrestored(now, runtime);
     // the creates an earlier run gave and never judged (killed meanwhile): denied, told once

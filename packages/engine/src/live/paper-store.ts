@@ -6,7 +6,10 @@
  * to the runtime (its strategy's `onOrderEvent` and `onFill`, its books, the risk module, the run's
  * journal and output) once that transaction has committed, as live's order manager stores a fill
  * before it tells anyone. The store holds a fill with the ledger and the open order it changed, or
- * none of them; and the strategy has heard of exactly what the store holds.
+ * none of them; and the strategy has heard of exactly what the store holds, but for a kill between
+ * the commit and the telling: each fill is noted untold in the transaction that stores it and the
+ * note dropped once told, so the next paper start tells what such a kill left (`untold-events.ts`;
+ * before, the fill was stored and booked and never told).
  *
  * Before, the ledger and the open orders were saved in one transaction and the fill's rows in
  * another: a crash between them, or a refused write of the second, left the ledger with a fill
@@ -41,9 +44,10 @@
  * @module
  */
 import type { BookLiquiditySnapshot, LedgerSnapshot } from '@hoga/broker-model';
-import type { Logger, OrderEvent } from '@hoga/core';
+import type { Logger, OrderEvent, OrderFilled, OrderPartiallyFilled } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
+import { dropToldFills, noteUntoldEvent } from '../orders/untold-events.js';
 import { PaperOrderTables } from './paper-order-tables.js';
 import type { SavedPaperOrder } from './paper-orders.js';
 import { RetryPause } from './retry-pause.js';
@@ -100,6 +104,11 @@ export class PaperStore {
   private readonly pause = new RetryPause();
   /** What the store said when it last refused a write. */
   private refusedWith = '';
+  /**
+   * Per strategy, the ids of its noted fills told and not dropped from the notes yet (the store
+   * refused the drop: done in the next write's transaction).
+   */
+  private readonly toldNotes = new Map<string, Set<string>>();
 
   /**
    * @param db - the run's store
@@ -205,25 +214,62 @@ export class PaperStore {
     return events;
   }
 
-  /** Tells the runtime the stored events, in order (those its reactions bring, stored, after them). */
+  /**
+   * Tells the runtime the stored events, in order (those its reactions bring, stored, after them),
+   * then drops the notes of the fills told ({@link PaperStore.writeAll}).
+   */
   private tell(): void {
     if (this.telling) return; // the loop below tells what was added
     const outbox = this.outbox;
     this.telling = true;
     let told = 0;
     try {
-      while (told < this.stored) this.publish(outbox[told++] as OrderEvent);
+      while (told < this.stored) {
+        const event = outbox[told++] as OrderEvent;
+        this.publish(event);
+        if (isNotedFill(event)) noteTold(this.toldNotes, event.strategyId, event.fill.fillId);
+      }
     } finally {
       if (told === outbox.length) outbox.length = 0;
       else outbox.splice(0, told);
       this.stored -= told;
       this.telling = false;
+      this.dropToldNotes();
     }
   }
 
-  /** What waits, written (inside the write's transaction). */
+  /**
+   * Drops the notes of the fills told, in a transaction of their own; a store that refuses it
+   * leaves them for the next write's transaction (a kill meanwhile tells those fills once more at
+   * the next start: told twice rather than never).
+   */
+  private dropToldNotes(): void {
+    if (this.toldNotes.size === 0) return;
+    try {
+      this.db.transaction(this.dropNotes);
+    } catch (error) {
+      this.onError(error, 'paper-store');
+      return;
+    }
+    this.toldNotes.clear();
+  }
+
+  /** The notes of the fills told, dropped (inside a transaction; forgotten here once it commits). */
+  private readonly dropNotes = (): void => {
+    for (const [strategyId, fillIds] of this.toldNotes) dropToldFills(this.db, strategyId, fillIds, 'paper');
+  };
+
+  /**
+   * What waits, written (inside the write's transaction): each fill with a note that it is not
+   * told yet (`untold-events.ts`), dropped once it is; a kill between the commit and the telling
+   * leaves the note, and the next paper start tells the fill.
+   */
   private readonly writeAll = (): void => {
-    for (const event of this.waiting) this.tables.apply(event);
+    if (this.toldNotes.size > 0) this.dropNotes();
+    for (const event of this.waiting) {
+      this.tables.apply(event);
+      if (isNotedFill(event)) noteUntoldEvent(this.db, event, 'paper');
+    }
     if (this.snapshotDue) {
       const { ledger, orders, liquidity } = this.snapshot();
       this.db.strategyState.set(PAPER_STATE_ID, 'ledger', ledger);
@@ -266,6 +312,24 @@ export class PaperStore {
     }
     this.waiting.length = 0;
     this.snapshotDue = false;
+    // the notes of the fills told before it were dropped in it
+    this.toldNotes.clear();
     return true;
   }
+}
+
+/** A fill of a strategy's order: noted until it is told. */
+function isNotedFill(
+  event: OrderEvent,
+): event is (OrderFilled | OrderPartiallyFilled) & { readonly strategyId: string } {
+  return (
+    (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') && event.strategyId !== undefined
+  );
+}
+
+/** Adds a fill told to `told` (per strategy, the ids of the fills told). */
+function noteTold(told: Map<string, Set<string>>, strategyId: string, fillId: string): void {
+  const ids = told.get(strategyId);
+  if (ids === undefined) told.set(strategyId, new Set([fillId]));
+  else ids.add(fillId);
 }

@@ -242,8 +242,11 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
       // the creates a killed run gave and never sent (their checks still reading): denied, told once
       settleCreates();
     }
-    // Paper: the open orders of the last run are worked again, as they stood.
-    await paperAccount?.restoreOrders(runtime, risk.module.book);
+    // Paper: the open orders of the last run are worked again, as they stood; the fills a killed
+    // run stored and never told, told
+    await paperAccount?.restoreOrders(runtime, risk.module.book, () =>
+      tellUntoldEvents(o.db, runtime, recorder, 'paper'),
+    );
     warnOfAbsentStrategies(o.db, paper ? 'paper' : 'live', runtime, o.logger);
 
     await brokerAccount?.start();

@@ -10,7 +10,7 @@
  */
 import { type BrokerOrderId, type ClientOrderId, type Currency, Decimal, type Fill, Money } from '@hoga/core';
 import type { HogaDatabase, TradingMode } from '@hoga/store';
-import { dropUntoldEvents, untoldEvents } from '../orders/untold-events.js';
+import { dropUntoldEvents, type UntoldNotes, untoldEvents } from '../orders/untold-events.js';
 import type { StrategyBook } from '../portfolio/strategy-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
 import type { RunEventRecorder } from './run-event-recorder.js';
@@ -76,7 +76,8 @@ export function bookStoredFills(
 
 /**
  * Live: tells each strategy of the run what another process did to its orders while it was down
- * (`untold-events.ts`: fills, ends), oldest first, as the events they were (`onOrderEvent`, and
+ * (`untold-events.ts`: fills, ends); paper (`notes` `'paper'`): the fills a killed paper run stored
+ * and never told. Oldest first, as the events they were (`onOrderEvent`, and
  * `onFill` for a fill), journalled and shown as any event; its books hold the fills already ({@link
  * bookStoredFills}) and its open orders are tracked from the store ({@link trackStoredOpenOrders},
  * before this), so neither is changed again. The order of an event is known to `ctx.order(id)` as
@@ -88,14 +89,16 @@ export function bookStoredFills(
  * @param db - the run's store
  * @param runtime - the run's strategies, their books opened
  * @param recorder - the run's journal of order events
+ * @param notes - whose notes: live's (default) or paper's
  */
 export function tellUntoldEvents(
   db: HogaDatabase,
   runtime: EngineRuntime,
   recorder: Pick<RunEventRecorder, 'recordTold'>,
+  notes: UntoldNotes = 'live',
 ): void {
   for (const host of runtime.hosts) {
-    const events = untoldEvents(db, host.strategyId);
+    const events = untoldEvents(db, host.strategyId, notes);
     if (events.length === 0) continue;
     for (const event of events) {
       // one read per order told (an order still open is tracked already)
@@ -108,6 +111,6 @@ export function tellUntoldEvents(
       if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled')
         runtime.call(host, 'onFill', event.fill);
     }
-    dropUntoldEvents(db, host.strategyId);
+    dropUntoldEvents(db, host.strategyId, notes);
   }
 }

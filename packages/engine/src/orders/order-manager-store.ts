@@ -17,7 +17,7 @@ import type { CumulativeExecution, ExecutionDelta } from './execution-delta.js';
 import { OrderExecutionReads } from './order-execution-reads.js';
 import type { CountedFill, StoredExecution } from './order-manager-rows.js';
 import { modifiedTerms } from './order-requests.js';
-import { noteUntoldEvent } from './untold-events.js';
+import { dropToldFills, noteUntoldEvent } from './untold-events.js';
 
 export type { CommandParams, LoggedCreate } from './order-command-tables.js';
 export {
@@ -241,6 +241,26 @@ export class OrderManagerStore extends OrderExecutionReads {
       noteUntoldEvent(this.db, event);
     } catch {
       // see above: the end is in the store; only its telling at the next start is lost
+    }
+  }
+
+  /** Whether a transaction of the store's is open (its writes commit together). */
+  get inTransaction(): boolean {
+    return this.conn.inTransaction;
+  }
+
+  /**
+   * Drops the notes of fills of strategies this process runs once they were told (per strategy,
+   * the fills' ids), in one transaction; a store that refuses it leaves them (the next start tells
+   * those fills once more: twice rather than never).
+   */
+  dropTold(told: ReadonlyMap<string, ReadonlySet<string>>): void {
+    try {
+      this.db.transaction(() => {
+        for (const [strategyId, fillIds] of told) dropToldFills(this.db, strategyId, fillIds, 'live');
+      });
+    } catch {
+      // see above
     }
   }
 

@@ -15,7 +15,7 @@
  */
 
 import type { OrderRecord } from '@hoga/connector';
-import type { Clock, OrderEvent } from '@hoga/core';
+import type { Clock, OrderEvent, OrderFilled, OrderPartiallyFilled } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { type Observable, Subject } from 'rxjs';
 import type { OrderCommand } from '../commands/order-commands.js';
@@ -119,8 +119,16 @@ export class OrderManager {
     // a fill or an end of an order of a strategy this process does not run: told at its next start
     // (a fill is emitted inside the transaction that stores it: noted in it)
     if (isNotedEvent(event) && this.ownership.tellsLater(event.strategyId)) this.store.noteUntold(event);
-    if (this.held !== null) this.held.push(event);
-    else this.events.next(event);
+    if (this.held !== null) {
+      // a fill of a strategy this process runs, held until the transaction that stores it commits:
+      // noted in it too, and the note dropped once told (a kill between the commit and the telling
+      // leaves it, and the next start tells the fill; before, it was stored and never told)
+      if (isFillEvent(event) && this.ownership.runsHere(event.strategyId) && this.store.inTransaction) {
+        this.store.noteUntold(event);
+        this.heldNoted.add(event);
+      }
+      this.held.push(event);
+    } else this.events.next(event);
   }
 
   /**
@@ -138,9 +146,25 @@ export class OrderManager {
     this.held = held;
     return () => {
       this.held = null;
-      for (const event of held) this.events.next(event);
+      const told = new Map<string, Set<string>>();
+      try {
+        for (const event of held) {
+          this.events.next(event);
+          if (this.heldNoted.delete(event) && isFillEvent(event) && event.strategyId !== undefined) {
+            const ids = told.get(event.strategyId) ?? new Set<string>();
+            told.set(event.strategyId, ids.add(event.fill.fillId));
+          }
+        }
+      } finally {
+        // the notes of the fills told (a release rolled back drops none: nothing was stored)
+        if (told.size > 0) this.store.dropTold(told);
+        this.heldNoted.clear();
+      }
     };
   };
+
+  /** The fills held whose notes wait for their telling ({@link OrderManager.emit}). */
+  private readonly heldNoted = new Set<OrderEvent>();
 
   /** Marks the commands whose broker answer the store could not take as ambiguous, once it can. @internal */
   markUnstored(): void {
@@ -371,4 +395,9 @@ export class OrderManager {
       await Promise.allSettled([...this.pending, this.polling ?? Promise.resolve()]);
     }
   }
+}
+
+/** A fill event. */
+function isFillEvent(event: OrderEvent): event is OrderFilled | OrderPartiallyFilled {
+  return event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled';
 }

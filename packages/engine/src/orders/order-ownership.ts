@@ -44,6 +44,11 @@ export class OrderOwnership {
     return leased;
   }
 
+  /** Whether this process runs the strategy `strategyId`. */
+  runsHere(strategyId: string | undefined): strategyId is string {
+    return strategyId !== undefined && this.mine.has(strategyId);
+  }
+
   /**
    * Whether the strategy `strategyId` is told of an event of its orders that this process makes
    * only at its next start (`untold-events.ts`): a strategy neither this process nor another live

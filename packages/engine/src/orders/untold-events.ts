@@ -10,6 +10,11 @@
  * has); the strategy's next live start tells it of them, in the order they were made, before what
  * its own reconciliation finds, and drops the note.
  *
+ * Paper notes its own fills the same way (owner `paper:untold-events`): each in the transaction
+ * that stores it, dropped once told to the runtime ({@link dropToldFills}); a run killed between
+ * the two (the commit's fsync is milliseconds wide) leaves the note, and the next paper start tells
+ * the fill. Before, such a fill was stored and booked and never reached `onOrderEvent` or `onFill`.
+ *
  * @module
  */
 import {
@@ -24,8 +29,11 @@ import {
 } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 
+/** Whose notes: a live strategy's (made by another process), or a paper strategy's (its own run's). */
+export type UntoldNotes = 'live' | 'paper';
+
 /** The `strategy_state` owner of the notes. */
-const OWNER = 'live:untold-events';
+const ownerOf = (notes: UntoldNotes): string => `${notes}:untold-events`;
 
 /** The events noted: fills, and the ends of orders. */
 const NOTED: ReadonlySet<OrderEvent['type']> = new Set([
@@ -103,26 +111,51 @@ function eventOf(noted: Noted, strategyId: string): OrderEvent {
  * Notes an event of `event.strategyId`'s order for the strategy's next start (a fill: call inside
  * the transaction that stores it).
  */
-export function noteUntoldEvent(db: HogaDatabase, event: OrderEvent): void {
+export function noteUntoldEvent(db: HogaDatabase, event: OrderEvent, notes: UntoldNotes = 'live'): void {
   const strategyId = event.strategyId;
   if (strategyId === undefined) return;
   const noted = notedOf(event);
   // read and written in one transaction (a savepoint in the caller's): another process noting at
   // once (`hoga order` and a run) keeps its note too
   db.transaction(() => {
-    const before = db.strategyState.get(OWNER, strategyId);
-    db.strategyState.set(OWNER, strategyId, [...(Array.isArray(before) ? before : []), noted]);
+    const before = db.strategyState.get(ownerOf(notes), strategyId);
+    db.strategyState.set(ownerOf(notes), strategyId, [...(Array.isArray(before) ? before : []), noted]);
   });
 }
 
 /** The events noted for `strategyId`, oldest first (see the module description). */
-export function untoldEvents(db: HogaDatabase, strategyId: string): OrderEvent[] {
-  const noted = db.strategyState.get(OWNER, strategyId);
+export function untoldEvents(
+  db: HogaDatabase,
+  strategyId: string,
+  notes: UntoldNotes = 'live',
+): OrderEvent[] {
+  const noted = db.strategyState.get(ownerOf(notes), strategyId);
   if (!Array.isArray(noted)) return [];
   return (noted as Noted[]).map((n) => eventOf(n, strategyId));
 }
 
 /** Drops the notes of `strategyId` (once it was told of them). */
-export function dropUntoldEvents(db: HogaDatabase, strategyId: string): void {
-  db.strategyState.delete(OWNER, strategyId);
+export function dropUntoldEvents(db: HogaDatabase, strategyId: string, notes: UntoldNotes = 'live'): void {
+  db.strategyState.delete(ownerOf(notes), strategyId);
+}
+
+/**
+ * Drops the notes of `strategyId`'s fills among `fillIds` (told since they were noted), in one
+ * transaction (a savepoint in the caller's); its other notes stay.
+ */
+export function dropToldFills(
+  db: HogaDatabase,
+  strategyId: string,
+  fillIds: ReadonlySet<string>,
+  notes: UntoldNotes,
+): void {
+  db.transaction(() => {
+    const owner = ownerOf(notes);
+    const before = db.strategyState.get(owner, strategyId);
+    const rest = Array.isArray(before)
+      ? (before as Noted[]).filter((n) => n.fill === undefined || !fillIds.has(n.fill.fillId))
+      : [];
+    if (rest.length === 0) db.strategyState.delete(owner, strategyId);
+    else if (rest.length !== (before as Noted[]).length) db.strategyState.set(owner, strategyId, rest);
+  });
 }
