@@ -63,6 +63,8 @@ export class OrderManager {
   private readonly polled = new Subject<number>();
   /** Events held back while a batch of reports is being written. */
   private held: OrderEvent[] | null = null;
+  /** The fills among {@link OrderManager.held} whose notes wait for their telling ({@link OrderManager.emit}). */
+  private heldNoted: Set<OrderEvent> | null = null;
   readonly options: ManagerSettings;
 
   /** Every order event, own and adopted orders, in the order they happened. */
@@ -125,7 +127,7 @@ export class OrderManager {
       // leaves it, and the next start tells the fill; before, it was stored and never told)
       if (isFillEvent(event) && this.ownership.runsHere(event.strategyId) && this.store.inTransaction) {
         this.store.noteUntold(event);
-        this.heldNoted.add(event);
+        this.heldNoted?.add(event);
       }
       this.held.push(event);
     } else this.events.next(event);
@@ -143,14 +145,18 @@ export class OrderManager {
   private readonly hold = (): (() => void) => {
     if (this.held !== null) return () => undefined;
     const held: OrderEvent[] = [];
+    const noted = new Set<OrderEvent>();
     this.held = held;
+    this.heldNoted = noted;
     return () => {
       this.held = null;
+      this.heldNoted = null;
+      // (a strategy told may act at once: a hold of its own then begins and ends inside this loop)
       const told = new Map<string, Set<string>>();
       try {
         for (const event of held) {
           this.events.next(event);
-          if (this.heldNoted.delete(event) && isFillEvent(event) && event.strategyId !== undefined) {
+          if (noted.has(event) && isFillEvent(event) && event.strategyId !== undefined) {
             const ids = told.get(event.strategyId) ?? new Set<string>();
             told.set(event.strategyId, ids.add(event.fill.fillId));
           }
@@ -158,13 +164,9 @@ export class OrderManager {
       } finally {
         // the notes of the fills told (a release rolled back drops none: nothing was stored)
         if (told.size > 0) this.store.dropTold(told);
-        this.heldNoted.clear();
       }
     };
   };
-
-  /** The fills held whose notes wait for their telling ({@link OrderManager.emit}). */
-  private readonly heldNoted = new Set<OrderEvent>();
 
   /** Marks the commands whose broker answer the store could not take as ambiguous, once it can. @internal */
   markUnstored(): void {
