@@ -45,6 +45,18 @@ export interface Plan {
   readonly hold?: string;
 }
 
+/** What a strategy's log (`crash-plan.ts`'s `log`) holds so far, line by line (none: no file yet). */
+export function heardIn(file: string): Heard[] {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Heard);
+  } catch {
+    return [];
+  }
+}
+
 /** The starts the strategy wrote, in order. */
 export function starts(heard: readonly Heard[]): Heard[] {
   return heard.filter((h) => h.hook === 'start');
@@ -153,14 +165,7 @@ export class Session {
   }
 
   heard(): Heard[] {
-    try {
-      return readFileSync(this.log, 'utf8')
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as Heard);
-    } catch {
-      return [];
-    }
+    return heardIn(this.log);
   }
 
   /** The order id the strategy gave the order of `tag`. */

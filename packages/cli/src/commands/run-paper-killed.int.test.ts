@@ -11,6 +11,7 @@ import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   closeSessions,
+  heardIn,
   PART,
   type Plan,
   type Planned,
@@ -29,7 +30,6 @@ import {
   paper,
   paperFills,
   runs,
-  SessionLog,
   stateOf,
   stateOfOrder,
   sum,
@@ -135,7 +135,7 @@ describe('hoga run --mode paper killed with SIGKILL and started again', () => {
     const second = paper(s, 2, plans());
     await waitFor('the second start', () => s.heard().filter((h) => h.hook === 'start').length === 2);
     expect(lastStart(s.heard())?.open).toEqual([{ id: rest, state: 'ACCEPTED', filled: '0', price: '200' }]);
-    const bLog = new SessionLog(logOf(s, 'b'));
+    const bLog = { read: () => heardIn(logOf(s, 'b')) };
     const part = await waitFor('b placed', () => bLog.read().find((h) => h.hook === 'placed')?.id);
     await waitFor('a fill of b stored', () => paperFills(s).length > 0);
     await waitFor('the fill told', () => bLog.read().some((h) => h.hook === 'fill'));

@@ -3,7 +3,7 @@
  * session's simulator and store (`crash-plan.ts`, one strategy per plan), its kill, and what the
  * store and the strategies' logs hold afterwards.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Decimal } from '@hoga/core';
 import { expect } from 'vitest';
@@ -105,20 +105,6 @@ export function noOrderRequests(s: Session): void {
   const c = s.sim.counters();
   expect(c.requestsByGroup.ORDER ?? 0).toBe(0);
   expect(c.ordersCreated).toBe(0);
-}
-
-export class SessionLog {
-  constructor(private readonly file: string) {}
-  read(): Heard[] {
-    try {
-      return readFileSync(this.file, 'utf8')
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as Heard);
-    } catch {
-      return [];
-    }
-  }
 }
 
 export function sum(values: readonly string[]): string {
