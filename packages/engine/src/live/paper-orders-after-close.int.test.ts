@@ -5,9 +5,11 @@
  * the books can fill before it) fills nothing in the after-market, whose books paper keeps polling.
  * Over the simulator on 127.0.0.1 (its clock at ×4 from 20 s before the close), paper runs with the
  * risk module off: a market buy of a US penny stock (ZOM), a marketable limit buy of a KR ETF not
- * on the alternative exchange (069500).
+ * on the alternative exchange (069500), and the same at the close of a special session the
+ * broker's calendar declares (15:00 KST), which paper follows as the broker does.
  */
 import { Decimal, type Fill } from '@hoga/core';
+import type { SimulatorOptions } from '@hoga/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
 import { Closers, openTempDb, startSimulatedBroker, startTestRun, until } from './live-run.test-helper.js';
@@ -53,12 +55,18 @@ class BigBuy extends Strategy {
 async function buyAtTheClose(
   symbol: string,
   close: string,
-  o: { readonly lead: number; readonly books: number; readonly limitAboveAsk?: Decimal },
+  o: {
+    readonly lead: number;
+    readonly books: number;
+    readonly limitAboveAsk?: Decimal;
+    readonly calendar?: SimulatorOptions['calendar'];
+  },
 ): Promise<{ buy: Buy; fills: Fill[]; closeMs: number }> {
   const closeMs = Date.parse(close);
   const s = await startSimulatedBroker(closers, {
     start: new Date(closeMs - 20_000).toISOString(),
     speed: 4,
+    ...(o.calendar === undefined ? {} : { calendar: o.calendar }),
   });
   const book = await s.client.getOrderbook(symbol);
   const visible = book.asks.reduce((sum, l) => sum.plus(l.volume), new Decimal(0));
@@ -124,6 +132,18 @@ describe('a paper order working at the close', () => {
       lead: 2_000,
       books: 3,
       limitAboveAsk: new Decimal(100),
+    });
+    expectStoppedAtTheClose(run);
+  }, 60_000);
+
+  it("stops at the close of a special session the broker's calendar declares, as the broker", async () => {
+    // the broker closes the KR regular session at 15:00 that Monday (the broker model's table: 15:30);
+    // three 069500 books' worth 2 s before 15:00 KST
+    const run = await buyAtTheClose('069500', '2026-11-23T15:00:00+09:00', {
+      lead: 2_000,
+      books: 3,
+      limitAboveAsk: new Decimal(100),
+      calendar: { specialSessions: [{ market: 'KR', date: '2026-11-23', open: '09:00', close: '15:00' }] },
     });
     expectStoppedAtTheClose(run);
   }, 60_000);

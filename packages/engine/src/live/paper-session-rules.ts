@@ -15,7 +15,8 @@
  * answers 422 and live's strategy hears `OrderRejected`.
  *
  * And when a working order may trade ({@link paperOrderMayTrade}): a market order, and any order of
- * a KR stock not on the alternative exchange, in the regular session only, as the broker matches.
+ * a KR stock not on the alternative exchange, in the regular session only, as the broker matches
+ * (by the broker's calendar where it was read: {@link calendarSessionAt}).
  *
  * @module
  */
@@ -32,6 +33,7 @@ import { type BrokerVerdict, KST_ZONE, Market, type OrderIntent, OrderType, Sess
 import { DateTime } from 'luxon';
 import { fromRefusal } from '../risk/broker-rules-check.js';
 import type { RiskVerdict } from '../risk/risk-gate.js';
+import type { OrderSessionSource } from '../runtime/calendar-order-hours.js';
 
 /** The refusal of the session rules of `intent` placed at `nowMs` (see the module), else null. */
 export function paperSessionRefusal(intent: OrderIntent, nowMs: number): RiskVerdict | null {
@@ -86,21 +88,45 @@ function refusalOf(verdict: BrokerVerdict): RiskVerdict | null {
  * `nowMs` (engine clock), as the broker (and the simulator) match orders: a market order, and any
  * order of a KR stock the alternative exchange does not trade (`onNxt` false, from the broker's
  * stock info), only when both times are in its market's regular session (the broker made the book
- * between them), by the broker model's session hours; any other order always (the venue and the
- * auction judge the rest). Before, such an order still working at the close filled against the
- * after-market's books.
+ * between them), by `sessionAt` (the paper account's: the broker's calendar, {@link
+ * calendarSessionAt}; by default the broker model's session hours); any other order always (the
+ * venue and the auction judge the rest). Before, such an order still working at the close filled
+ * against the after-market's books; and, judged by the broker model's hours alone, it filled after
+ * the close of a special session the broker declared (15:00 KST, where the table says 15:30).
  */
 export function paperOrderMayTrade(
   order: { readonly orderType: string; readonly currency: string },
   askedAtMs: number,
   nowMs: number,
   onNxt: boolean | undefined,
+  sessionAt: SessionAt = staticSessionAt,
 ): boolean {
   const kr = order.currency !== 'USD';
   if (order.orderType !== OrderType.MARKET && !(kr && onNxt === false)) return true;
   const market = kr ? Market.KR : Market.US;
   return (
-    orderSessionAt(market, askedAtMs) === SessionName.REGULAR_MARKET &&
-    orderSessionAt(market, nowMs) === SessionName.REGULAR_MARKET
+    sessionAt(market, askedAtMs) === SessionName.REGULAR_MARKET &&
+    sessionAt(market, nowMs) === SessionName.REGULAR_MARKET
   );
+}
+
+/** The order session of a market at an instant (null: none). */
+export type SessionAt = (market: Market, ms: number) => SessionName | null;
+
+/** {@link SessionAt} by the broker model's session hours and known holidays. */
+const staticSessionAt: SessionAt = (market, ms) => orderSessionAt(market, ms);
+
+/**
+ * {@link SessionAt} by the broker's own market calendar as last read (the risk module's market
+ * view: the calendar its rules judge orders by, special sessions and closures included), else, for
+ * an instant it does not tell (not read yet, another day), by the broker model's session hours.
+ */
+export function calendarSessionAt(source: OrderSessionSource | undefined): SessionAt {
+  if (source === undefined) return staticSessionAt;
+  return (market, ms) => {
+    const spans = source.orderSessions(market);
+    if (spans === undefined || ms < spans.fromMs || ms >= spans.toMs) return orderSessionAt(market, ms);
+    for (const span of spans.sessions) if (ms >= span.startMs && ms < span.endMs) return span.name;
+    return null;
+  };
 }
