@@ -47,7 +47,7 @@ import type { BookLiquiditySnapshot, LedgerSnapshot } from '@hoga/broker-model';
 import type { Logger, OrderEvent, OrderFilled, OrderPartiallyFilled } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
-import { dropToldFills, noteUntoldEvent } from '../orders/untold-events.js';
+import { addToldFill, dropToldFills, noteUntoldEvent } from '../orders/untold-events.js';
 import { PaperOrderTables } from './paper-order-tables.js';
 import type { SavedPaperOrder } from './paper-orders.js';
 import { RetryPause } from './retry-pause.js';
@@ -227,7 +227,7 @@ export class PaperStore {
       while (told < this.stored) {
         const event = outbox[told++] as OrderEvent;
         this.publish(event);
-        if (isNotedFill(event)) noteTold(this.toldNotes, event.strategyId, event.fill.fillId);
+        if (isNotedFill(event)) addToldFill(this.toldNotes, event.strategyId, event.fill.fillId);
       }
     } finally {
       if (told === outbox.length) outbox.length = 0;
@@ -325,11 +325,4 @@ function isNotedFill(
   return (
     (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') && event.strategyId !== undefined
   );
-}
-
-/** Adds a fill told to `told` (per strategy, the ids of the fills told). */
-function noteTold(told: Map<string, Set<string>>, strategyId: string, fillId: string): void {
-  const ids = told.get(strategyId);
-  if (ids === undefined) told.set(strategyId, new Set([fillId]));
-  else ids.add(fillId);
 }

@@ -33,7 +33,7 @@ import { CommandSender } from './order-sending.js';
 import { OutsideChanges } from './outside-changes.js';
 import type { ReconcileReport } from './reconciliation.js';
 import { comparePositions, reconcileWithBroker } from './reconciliation.js';
-import { isNotedEvent } from './untold-events.js';
+import { addToldFill, isNotedEvent } from './untold-events.js';
 
 export { type OrderManagerOptions, POLL } from './order-manager-options.js';
 export type { ReconcileReport } from './reconciliation.js';
@@ -156,10 +156,8 @@ export class OrderManager {
       try {
         for (const event of held) {
           this.events.next(event);
-          if (noted.has(event) && isFillEvent(event) && event.strategyId !== undefined) {
-            const ids = told.get(event.strategyId) ?? new Set<string>();
-            told.set(event.strategyId, ids.add(event.fill.fillId));
-          }
+          if (noted.has(event) && isFillEvent(event) && event.strategyId !== undefined)
+            addToldFill(told, event.strategyId, event.fill.fillId);
         }
       } finally {
         // the notes of the fills told (a release rolled back drops none: nothing was stored)

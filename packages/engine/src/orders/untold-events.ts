@@ -159,3 +159,10 @@ export function dropToldFills(
     else if (rest.length !== (before as Noted[]).length) db.strategyState.set(owner, strategyId, rest);
   });
 }
+
+/** Adds a fill told to `told` (per strategy, the ids of its noted fills told: what {@link dropToldFills} drops). */
+export function addToldFill(told: Map<string, Set<string>>, strategyId: string, fillId: string): void {
+  const ids = told.get(strategyId);
+  if (ids === undefined) told.set(strategyId, new Set([fillId]));
+  else ids.add(fillId);
+}
