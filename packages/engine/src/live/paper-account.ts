@@ -44,7 +44,7 @@ import { openPaperLedger } from './paper-ledger-open.js';
 import { PaperOrders, paperSession, restorablePaperOrders } from './paper-orders.js';
 import { PaperPendingCreates } from './paper-pending-creates.js';
 import { PaperReserve } from './paper-reserve.js';
-import { calendarSessionAt, paperOrderMayTrade, type SessionAt } from './paper-session-rules.js';
+import { paperOrderMayTrade } from './paper-session-rules.js';
 import { PAPER_STATE_ID, PaperStore } from './paper-store.js';
 import { PaperStoreGate } from './paper-store-gate.js';
 import type { LiveRunOptions } from './run-live.js';
@@ -81,8 +81,6 @@ export class PaperAccount {
   private readonly reserve: PaperReserve;
   /** The risk module's view of the broker's market data (its stocks' flags), once {@link PaperAccount.guard} was given it. */
   private market: RiskModule['market'] = undefined;
-  /** The sessions working orders trade in: by the broker's calendar once the market view is known ({@link PaperAccount.guard}). */
-  private sessionAt: SessionAt = calendarSessionAt(undefined);
   /** The matcher: each polled book's liquidity taken once, across orders, polls and restarts. */
   private readonly books = new BookMatcher();
   /** The creates given and not yet judged, noted in the store. */
@@ -133,7 +131,7 @@ export class PaperAccount {
             book.askedAtMs,
             nowMs,
             this.market?.instrument(order.symbol)?.flags.nxtSupported,
-            this.sessionAt,
+            this.market,
           )
             ? []
             : books.match(order, book, nowMs),
@@ -357,7 +355,6 @@ export class PaperAccount {
   guard(gate: RiskGate, risk: Pick<RiskModule, 'market' | 'book' | 'config'>): RiskGate {
     const { market } = risk;
     this.market = market;
-    this.sessionAt = calendarSessionAt(market);
     this.reserve.useMarket(market);
     const rules = risk.config.enabled
       ? undefined

@@ -118,6 +118,12 @@ function expectStoppedAtTheClose({ buy, fills, closeMs }: Awaited<ReturnType<typ
   expect(filled.lt(buy.quantity)).toBe(true);
 }
 
+/**
+ * Three 069500 books' worth, or what 2,900,000,000 KRW buys, 2 s before the close, its limit 100 won
+ * above the best ask.
+ */
+const KR_BUY = { lead: 2_000, books: 3, limitAboveAsk: new Decimal(100) } as const;
+
 describe('a paper order working at the close', () => {
   it('fills nothing in the after-market when it is a market order, as the broker', async () => {
     // fifty ZOM books' worth, placed 16 s before 16:00 New York
@@ -126,23 +132,14 @@ describe('a paper order working at the close', () => {
   }, 60_000);
 
   it('fills nothing in the after-market when its KR stock is not on the alternative exchange, as the broker', async () => {
-    // three 069500 books' worth, or what 2,900,000,000 KRW buys, 2 s before 15:30 KST, its limit
-    // 100 won above the best ask
-    const run = await buyAtTheClose('069500', '2026-11-23T15:30:00+09:00', {
-      lead: 2_000,
-      books: 3,
-      limitAboveAsk: new Decimal(100),
-    });
+    const run = await buyAtTheClose('069500', '2026-11-23T15:30:00+09:00', KR_BUY);
     expectStoppedAtTheClose(run);
   }, 60_000);
 
   it("stops at the close of a special session the broker's calendar declares, as the broker", async () => {
     // the broker closes the KR regular session at 15:00 that Monday (the broker model's table: 15:30);
-    // three 069500 books' worth 2 s before 15:00 KST
     const run = await buyAtTheClose('069500', '2026-11-23T15:00:00+09:00', {
-      lead: 2_000,
-      books: 3,
-      limitAboveAsk: new Decimal(100),
+      ...KR_BUY,
       calendar: { specialSessions: [{ market: 'KR', date: '2026-11-23', open: '09:00', close: '15:00' }] },
     });
     expectStoppedAtTheClose(run);

@@ -33,7 +33,8 @@ const SPECIAL: CalendarSpans = {
 };
 
 describe('calendarSessionAt', () => {
-  const sessionAt = calendarSessionAt({ orderSessions: (m) => (m === Market.KR ? SPECIAL : undefined) });
+  const calendar = { orderSessions: (m: Market) => (m === Market.KR ? SPECIAL : undefined) };
+  const sessionAt = (market: Market, ms: number) => calendarSessionAt(calendar, market, ms);
 
   it("answers the calendar's session where it tells the instant: the special close at 15:00", () => {
     expect(sessionAt(Market.KR, at('2026-11-23T14:59:59+09:00'))).toBe(SessionName.REGULAR_MARKET);
@@ -46,7 +47,7 @@ describe('calendarSessionAt', () => {
     // the next day: the table's regular session to 15:30
     expect(sessionAt(Market.KR, at('2026-11-24T15:10:00+09:00'))).toBe(SessionName.REGULAR_MARKET);
     expect(sessionAt(Market.US, at('2026-11-23T10:00:00-05:00'))).toBe(SessionName.REGULAR_MARKET);
-    expect(calendarSessionAt(undefined)(Market.KR, at('2026-11-23T15:10:00+09:00'))).toBe(
+    expect(calendarSessionAt(undefined, Market.KR, at('2026-11-23T15:10:00+09:00'))).toBe(
       SessionName.REGULAR_MARKET,
     );
   });

@@ -88,8 +88,8 @@ function refusalOf(verdict: BrokerVerdict): RiskVerdict | null {
  * `nowMs` (engine clock), as the broker (and the simulator) match orders: a market order, and any
  * order of a KR stock the alternative exchange does not trade (`onNxt` false, from the broker's
  * stock info), only when both times are in its market's regular session (the broker made the book
- * between them), by `sessionAt` (the paper account's: the broker's calendar, {@link
- * calendarSessionAt}; by default the broker model's session hours); any other order always (the
+ * between them), by `calendar` (the paper account's: the broker's, {@link calendarSessionAt}; without
+ * it, the broker model's session hours); any other order always (the
  * venue and the auction judge the rest). Before, such an order still working at the close filled
  * against the after-market's books; and, judged by the broker model's hours alone, it filled after
  * the close of a special session the broker declared (15:00 KST, where the table says 15:30).
@@ -99,34 +99,30 @@ export function paperOrderMayTrade(
   askedAtMs: number,
   nowMs: number,
   onNxt: boolean | undefined,
-  sessionAt: SessionAt = staticSessionAt,
+  calendar?: OrderSessionSource,
 ): boolean {
   const kr = order.currency !== 'USD';
   if (order.orderType !== OrderType.MARKET && !(kr && onNxt === false)) return true;
   const market = kr ? Market.KR : Market.US;
   return (
-    sessionAt(market, askedAtMs) === SessionName.REGULAR_MARKET &&
-    sessionAt(market, nowMs) === SessionName.REGULAR_MARKET
+    calendarSessionAt(calendar, market, askedAtMs) === SessionName.REGULAR_MARKET &&
+    calendarSessionAt(calendar, market, nowMs) === SessionName.REGULAR_MARKET
   );
 }
 
-/** The order session of a market at an instant (null: none). */
-export type SessionAt = (market: Market, ms: number) => SessionName | null;
-
-/** {@link SessionAt} by the broker model's session hours and known holidays. */
-const staticSessionAt: SessionAt = (market, ms) => orderSessionAt(market, ms);
-
 /**
- * {@link SessionAt} by the broker's own market calendar as last read (the risk module's market
- * view: the calendar its rules judge orders by, special sessions and closures included), else, for
- * an instant it does not tell (not read yet, another day), by the broker model's session hours.
+ * The order session of `market` at `ms` (null: none) by the broker's own market calendar as last
+ * read (the risk module's market view: the calendar its rules judge orders by, special sessions and
+ * closures included), else, for an instant it does not tell (not read yet, another day) or with no
+ * calendar, by the broker model's session hours.
  */
-export function calendarSessionAt(source: OrderSessionSource | undefined): SessionAt {
-  if (source === undefined) return staticSessionAt;
-  return (market, ms) => {
-    const spans = source.orderSessions(market);
-    if (spans === undefined || ms < spans.fromMs || ms >= spans.toMs) return orderSessionAt(market, ms);
-    for (const span of spans.sessions) if (ms >= span.startMs && ms < span.endMs) return span.name;
-    return null;
-  };
+export function calendarSessionAt(
+  calendar: OrderSessionSource | undefined,
+  market: Market,
+  ms: number,
+): SessionName | null {
+  const spans = calendar?.orderSessions(market);
+  if (spans === undefined || ms < spans.fromMs || ms >= spans.toMs) return orderSessionAt(market, ms);
+  for (const span of spans.sessions) if (ms >= span.startMs && ms < span.endMs) return span.name;
+  return null;
 }
