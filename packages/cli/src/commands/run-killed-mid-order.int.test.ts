@@ -15,6 +15,7 @@ import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   closeSessions,
+  fillsToldNoted,
   PART,
   REST,
   Session,
@@ -60,6 +61,7 @@ describe('hoga run --mode live killed with SIGKILL and started again', () => {
     );
     await s.fillMore('ZOM');
     await waitFor('the second fill told', async () => told().equals(await s.filledAtBroker('ZOM')));
+    await waitFor('its telling noted', () => fillsToldNoted(s));
     await s.kill(second);
     await s.fillMore('ZOM');
 

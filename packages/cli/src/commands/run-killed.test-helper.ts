@@ -285,3 +285,17 @@ export function storeRows<T>(s: Session, sql: string, ...params: unknown[]): T[]
     store.close();
   }
 }
+
+/**
+ * Whether no fill waits in the store's notes for its telling (`untold-events.ts`): a fill is noted
+ * as it is stored and the note dropped once the strategy was told, a moment after its hook ran. A
+ * test that kills the run to test what comes after a fill waits for this after its hook: a kill in
+ * that moment tells the fill once more at the next start (twice rather than never, by design).
+ */
+export function fillsToldNoted(s: Session): boolean {
+  const [row] = storeRows<{ n: number }>(
+    s,
+    "SELECT COUNT(*) AS n FROM strategy_state WHERE strategy_id IN ('live:untold-events', 'paper:untold-events')",
+  );
+  return row?.n === 0;
+}

@@ -11,6 +11,7 @@ import { Decimal } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   closeSessions,
+  fillsToldNoted,
   heardIn,
   PART,
   type Plan,
@@ -73,6 +74,7 @@ describe('hoga run --mode paper killed with SIGKILL and started again', () => {
     s.sim.setPrice('AAPL', '190');
     await waitFor('the fill stored', () => paperFills(s).length === 1);
     await waitFor('the fill told', () => s.fillsHeard(rest).length === 1);
+    await waitFor('its telling noted', () => fillsToldNoted(s));
     // (b) killed between the fill and the next bar
     await kill(second);
 
@@ -139,6 +141,7 @@ describe('hoga run --mode paper killed with SIGKILL and started again', () => {
     const part = await waitFor('b placed', () => bLog.read().find((h) => h.hook === 'placed')?.id);
     await waitFor('a fill of b stored', () => paperFills(s).length > 0);
     await waitFor('the fill told', () => bLog.read().some((h) => h.hook === 'fill'));
+    await waitFor('its telling noted', () => fillsToldNoted(s));
     await kill(second);
 
     // started again: b's order is open with what filled of it; more fills once the clock moves
@@ -218,6 +221,7 @@ describe('hoga run --mode paper killed with SIGKILL and started again', () => {
     await waitFor('the resting buy stored', () => stateOfOrder(s, rest) === 'ACCEPTED');
     await waitFor('the ZOM buy partly filled', () => stateOfOrder(s, part) === 'PARTIALLY_FILLED');
     await waitFor('its fill told', () => s.fillsHeard(part).length > 0);
+    await waitFor('its telling noted', () => fillsToldNoted(s));
     await kill(first);
     const fills = paperFills(s);
     expect(fills.length).toBeGreaterThan(0);
