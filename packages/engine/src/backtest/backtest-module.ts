@@ -34,7 +34,14 @@ import { EngineRuntime } from '../runtime/engine-runtime.js';
 import { judgesSessionRules } from '../runtime/market-order-hours.js';
 import { OrderIdFactory, SequentialOrderIds } from '../runtime/order-ids.js';
 import { TimerQueue } from '../runtime/timer-queue.js';
-import { ClockToken, DatabaseToken, InstrumentsToken, LoggerToken, RunSettings } from '../runtime/tokens.js';
+import {
+  ClockToken,
+  DatabaseToken,
+  InstrumentsToken,
+  LoggerToken,
+  PriceLimitsToken,
+  RunSettings,
+} from '../runtime/tokens.js';
 import { EventRecorder } from '../store/event-recorder.js';
 import { OrderSummaryRecorder } from '../store/order-summary-recorder.js';
 import { DatabaseStrategyStateStore, StrategyStateStore } from '../store/strategy-state-store.js';
@@ -180,6 +187,10 @@ export function backtestModule(b: BacktestBindings): ContainerModule {
     bind(ReferencePrices).toConstantValue(references);
     // the KR limits of the day an order trades in, for the broker's rules (a limit price, a market buy's funds)
     const limits = new BarPriceLimits(references, clock, b.settings.interval === '1d');
+    // and for a strategy's budget, which holds a KR market buy at the upper one as the broker does
+    bind(PriceLimitsToken).toConstantValue((symbol: string) =>
+      limits.of(b.instruments?.get(symbol) ?? instrumentOf(symbol)),
+    );
     bind(TimerQueue).toSelf().inSingletonScope();
     // The risk module's owner guards (limits, throttles, daily loss, trading states, kept in memory);
     // the broker's rules by BacktestBrokerRules before the venue, the rest by the venue's broker model.

@@ -123,6 +123,68 @@ describe('runBacktest with several strategies', () => {
     ]);
   });
 
+  it('holds a market buy to its strategy’s cash at the price the broker holds it at (KR: the upper limit), so a gap up never takes the cash below zero', async () => {
+    const refused: string[] = [];
+    const cashSeen: string[] = [];
+    /** Buys 70, then 54, of 005930 at market on its first bar (a daily bar closing at 70,000). */
+    class Gap extends Strategy {
+      done = false;
+      override onBar(bar: Bar): void {
+        cashSeen.push(this.ctx.cash('KRW').toFixed());
+        if (this.done) return;
+        this.done = true;
+        this.ctx.buy(bar.symbol, 70);
+        this.ctx.buy(bar.symbol, 54);
+      }
+      override onOrderEvent(e: OrderEvent): void {
+        if (e.type === 'OrderDenied') refused.push(`${e.code}: ${e.reason}`);
+      }
+    }
+    class Idle extends Strategy {}
+    // the next day opens 20 % higher (its upper limit is 91,000: 70,000 + 30 %)
+    const day = (date: string, open: number, close: number): Bar => ({
+      symbol: '005930',
+      interval: '1d',
+      ts: Date.parse(`${date}T00:00:00+09:00`),
+      closeTime: Date.parse(`${date}T15:30:00+09:00`),
+      open,
+      high: Math.max(open, close),
+      low: Math.min(open, close),
+      close,
+      volume: 10_000_000,
+    });
+    const bars = [
+      day('2026-03-02', 70_000, 70_000),
+      day('2026-03-03', 84_000, 84_000),
+      day('2026-03-04', 84_000, 84_000),
+    ];
+    // 4,970,500 KRW each: 70 shares fit at the last close (4,900,735 with the commission), not at
+    // the upper limit the broker holds a KR market buy at (6,370,956); 54 do (4,914,738)
+    const { outcome } = await backtestBars(
+      [
+        { strategyClass: Gap, id: 'gap' },
+        { strategyClass: Idle, id: 'idle' },
+      ],
+      bars,
+      {
+        cash: { KRW: new Decimal(9_941_000), USD: new Decimal(0) },
+        start: bars[0]?.ts as number,
+        interval: '1d',
+      },
+    );
+    expect(outcome.status).toBe('completed');
+    // before: the 70 went through at the last close and filled at the next open, 84,000: the
+    // strategy's cash went to -910,382 KRW, the idle strategy's share paying the difference
+    expect(refused).toEqual([
+      "risk-strategy-cash: the buy needs 6,370,956 KRW with its commission, more than the strategy's own cash of 4,970,500 KRW less 0 KRW held by its open buys",
+    ]);
+    expect(
+      outcome.trades.map((t) => `${t.strategyId} ${t.quantity.toFixed()} @ ${t.price.toFixed()}`),
+    ).toEqual(['gap 54 @ 84000']);
+    // 4,970,500 - 54 × 84,000 - 680 commission (680.4, cut to the won)
+    expect(cashSeen).toEqual(['4970500', '433820', '433820']);
+  });
+
   it("tells each strategy its own equity and unrealized PnL at the last prices (USD through the run's rate)", async () => {
     const seen: string[] = [];
     /** Buys 10 of each symbol on its first bar; reads its equity and unrealized PnL on every bar. */

@@ -29,6 +29,7 @@ import {
   InstrumentsToken,
   LoggerToken,
   OrderHoursToken,
+  PriceLimitsToken,
   RunSettings,
 } from '../runtime/tokens.js';
 import { EventRecorder } from '../store/event-recorder.js';
@@ -135,7 +136,11 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     container.bind(InstrumentsToken).toConstantValue(listedInstruments(risk));
     // ctx.marketOrderAllowed answers from the calendars the risk module judges orders by
     const market = risk.module.market;
-    if (market !== undefined) container.bind(OrderHoursToken).toConstantValue(new CalendarOrderHours(market));
+    if (market !== undefined) {
+      container.bind(OrderHoursToken).toConstantValue(new CalendarOrderHours(market));
+      // a strategy's budget holds a KR market buy at the day's upper limit, as the broker does
+      container.bind(PriceLimitsToken).toConstantValue((symbol: string) => market.priceLimits(symbol));
+    }
     // a fill marks its symbol at its price (a daily bar's close is the day before's)
     container.bind(Portfolio).to(RunPortfolio).inSingletonScope();
     container.bind(OrderIdFactory).toConstantValue(new RandomOrderIds());

@@ -64,6 +64,14 @@ describe('a market buy of a subscribed symbol outside the universe, several stra
       'risk-strategy-cash',
     ]);
     expect(events.filter((e) => e.type === 'OrderFilled')).toHaveLength(2);
+    // each valued at the day's upper limit, what the broker holds a KR market buy at, with the
+    // commission (0.015 %, rounded up) on top: before, at the last price, and a fill above it took
+    // the strategy's cash below zero by the difference
+    const { upperLimitPrice } = await broker.client.getPriceLimits('035420');
+    const upper = new Decimal(upperLimitPrice ?? NaN);
+    const needed = upper.plus(upper.times('0.00015').ceil()).toNumber().toLocaleString('en-US');
+    for (const e of denied)
+      expect(e.type === 'OrderDenied' && e.reason).toContain(`the buy needs ${needed} KRW`);
     expect(BuysSubscribed.cash.every((c) => c.gte(0))).toBe(true);
   }, 120_000);
 });

@@ -216,6 +216,15 @@ export class BrokerMarketView implements MarketRulesView {
     return this.prices.get(symbol)?.value;
   }
 
+  /**
+   * A symbol's daily price limits as read on the engine clock's KST day, or null: none (US), or not
+   * read that day.
+   */
+  priceLimits(symbol: string): { readonly upper: Decimal; readonly lower: Decimal } | null {
+    const entry = this.limits.get(symbol);
+    return entry === undefined || this.staleLimits(entry) ? null : entry.value;
+  }
+
   /** KRW per USD, when known. */
   usdKrw(): Decimal | undefined {
     return this.fx?.value;

@@ -57,6 +57,7 @@ import {
 } from './intent-input.js';
 import type { OrderHours } from './market-order-hours.js';
 import { OrderIdFactory } from './order-ids.js';
+import type { PriceLimitsLookup } from './strategy-budget.js';
 import { StrategyHost } from './strategy-host.js';
 import { StrategyOrderChecks } from './strategy-order-checks.js';
 import { type Subscription, SubscriptionBook } from './subscription-book.js';
@@ -67,6 +68,7 @@ import {
   InstrumentsToken,
   LoggerToken,
   OrderHoursToken,
+  PriceLimitsToken,
   RunSettings,
 } from './tokens.js';
 
@@ -125,6 +127,7 @@ export class EngineRuntime implements HostServices {
     @inject(LoggerToken) logger: Logger,
     @inject(InstrumentsToken) @optional() private readonly instruments?: InstrumentLookup,
     @inject(OrderHoursToken) @optional() readonly orderHours?: OrderHours,
+    @inject(PriceLimitsToken) @optional() limits?: PriceLimitsLookup,
   ) {
     this.mode = settings.mode;
     // frozen, and a copy: a strategy that pushed to `ctx.universe.symbols` changed the run's own
@@ -143,7 +146,7 @@ export class EngineRuntime implements HostServices {
         if (host !== undefined) this.fail(host, 'venue', error);
       },
     });
-    this.checks = new StrategyOrderChecks(this.path, this.hosts, portfolio, () => this.account);
+    this.checks = new StrategyOrderChecks(this.path, this.hosts, portfolio, () => this.account, limits);
     venue.events$.subscribe((event) => this.enqueue(event));
   }
 

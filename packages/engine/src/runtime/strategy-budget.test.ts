@@ -1,7 +1,9 @@
 import { clientOrderId, createOrderIntent, Decimal, instrumentOf, strategyId } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
+import type { SubmitOrder } from '../commands/order-commands.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
 import type { OrderView } from '../strategy/strategy-context.js';
-import { budgetShortfall, modifyShortfall } from './strategy-budget.js';
+import { budgetShortfall, modifyShortfall, StrategyBudgets } from './strategy-budget.js';
 
 const d = (v: number | string) => new Decimal(v);
 
@@ -45,7 +47,7 @@ function open(o: Partial<OrderView> & { symbol: string }): OrderView {
   };
 }
 
-const noPrices = () => undefined;
+const noPrices = () => null;
 
 describe(budgetShortfall, () => {
   it('lets a buy through that fits in the cash less the open buys of its currency', () => {
@@ -69,11 +71,11 @@ describe(budgetShortfall, () => {
     );
   });
 
-  it('values an amount order at what is left of its amount, and a market order at the last price', () => {
+  it('values an amount order at what is left of its amount, and a market order at what it is held at', () => {
     const working = [
       open({ symbol: 'AAPL', amount: d(300), filledQuantity: d(1), averageFillPrice: d(200) }),
     ];
-    const last = (s: string) => (s === 'NVDA' ? 150 : undefined);
+    const last = (s: string) => (s === 'NVDA' ? d(150) : null);
     // 100 USD left of the amount order; 3 NVDA at 150 = 450; each with 0.1 % commission
     expect(budgetShortfall(buy('NVDA', { quantity: 3 }), d(550.55), working, last)).toBeNull();
     expect(budgetShortfall(buy('NVDA', { quantity: 3 }), d(550.54), working, last)).toContain(
@@ -113,5 +115,43 @@ describe(modifyShortfall, () => {
     expect(modifyShortfall(sell, { price: d(90_000) }, d(0), [sell], noPrices)).toBeNull();
     const amount = open({ symbol: 'AAPL', amount: d(300) });
     expect(modifyShortfall(amount, { price: d(1) }, d(0), [amount], noPrices)).toBeNull();
+  });
+});
+
+describe(StrategyBudgets, () => {
+  /** A portfolio of one strategy with `cash` of each currency, the last prices given. */
+  const portfolio = (cash: number, last: Record<string, number>) =>
+    ({
+      lastPrice: (symbol: string) => last[symbol],
+      book: () => ({ cash: () => d(cash) }),
+    }) as unknown as Portfolio;
+  const submit = (symbol: string, quantity: number): SubmitOrder => ({
+    type: 'SubmitOrder',
+    commandId: 'c',
+    tsInit: 0,
+    strategyId: strategyId('s'),
+    intent: buy(symbol, { quantity }),
+  });
+
+  it('holds a market buy at the price the broker holds it at: a KR stock at its upper limit, a US one 5 % above its last', () => {
+    const limits = (symbol: string) => (symbol === '005930' ? { upper: d(91_000), lower: d(49_000) } : null);
+    const budgets = new StrategyBudgets(portfolio(1_000_000, { '005930': 70_000, NVDA: 150.01 }), limits);
+    // 10 × 91,000 = 910,000, 910,137 with the commission (at the last close, 700,105)
+    expect(budgets.shortfall(submit('005930', 10), [])).toBeNull();
+    expect(budgets.shortfall(submit('005930', 11), [])).toBe(
+      "the buy needs 1,001,151 KRW with its commission, more than the strategy's own cash of 1,000,000 KRW less 0 KRW held by its open buys",
+    );
+    // 150.01 × 1.05 = 157.5105, 157.52 rounded up to the cent: 6,342 fit with their commission, not
+    // 6,343 (at the last price, 150.01, 6,600 would)
+    const usd = new StrategyBudgets(portfolio(1_000_000, { NVDA: 150.01 }), limits);
+    expect(usd.shortfall(submit('NVDA', 6_342), [])).toBeNull();
+    expect(usd.shortfall(submit('NVDA', 6_343), [])).toContain('needs 1,000,148.51 USD');
+  });
+
+  it('holds a KR market buy at its last price while the day’s limits are not known, and judges none with no price', () => {
+    const budgets = new StrategyBudgets(portfolio(700_105, { '005930': 70_000 }));
+    expect(budgets.shortfall(submit('005930', 10), [])).toBeNull();
+    expect(budgets.shortfall(submit('005930', 11), [])).toContain('needs 770,116 KRW');
+    expect(budgets.shortfall(submit('000660', 1_000_000), [])).toBeNull();
   });
 });

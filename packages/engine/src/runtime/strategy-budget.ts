@@ -3,16 +3,19 @@
  * between them (see `allocateCash`), and each one's cash is its share plus its own fills; the
  * account's buying power bounds all of them together. So that one strategy cannot spend another's
  * share, a buy of a strategy must fit in its own cash less what its open buys still need, in the
- * buy's currency. A buy is valued at its amount, or its quantity at its limit price (a market order
- * at the symbol's last price: in paper and live the last bar's close or subscribed price tick; with no
- * price known yet it is not judged), and a modify that raises a buy's price at its rest there, each
- * with the commission the broker holds back on top (`buyReservation`, rounded up to the currency).
- * Before, the commission was not counted: a strategy that bought its whole share ended with its
- * cash below zero by the commission, paid out of another strategy's share.
+ * buy's currency. A buy is valued at its amount, or its quantity at its limit price, or, a market
+ * buy, at the price the broker holds one at (the broker model's `reservePrice`: a KR stock's upper
+ * price limit of the day it trades in, a US stock's last price + 5 %; the last price is the last
+ * bar's close or subscribed price tick; with none known yet it is not judged), and a modify that
+ * raises a buy's price at its rest there, each with the commission the broker holds back on top
+ * (`buyReservation`, rounded up to the currency). Before, the commission was not counted: a
+ * strategy that bought its whole share ended with its cash below zero by the commission, paid out
+ * of another strategy's share; and a market buy was valued at the last price, so a fill above it (a
+ * daily bar's gap up to the next open, a live book's ask) did the same by the difference.
  *
  * @module
  */
-import { buyReservation } from '@hoga/broker-model';
+import { buyReservation, type PriceLimits, reservePrice } from '@hoga/broker-model';
 import { type Currency, currencyOf, Decimal, marketOfSymbol, type OrderIntent } from '@hoga/core';
 import type { OrderCommand } from '../commands/order-commands.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
@@ -38,10 +41,15 @@ function stillNeeded(
   return Decimal.max(ZERO, quantity.minus(filledQuantity)).times(price);
 }
 
-function priceOf(limit: Decimal | null, symbol: string, lastPrice: (symbol: string) => number | undefined) {
-  if (limit !== null) return limit;
-  const last = lastPrice(symbol);
-  return last === undefined ? null : new Decimal(last);
+/**
+ * The price a market buy of a symbol is held at (see the module documentation), or null when no
+ * price of it is known yet.
+ */
+export type MarketBuyPrice = (symbol: string) => Decimal | null;
+
+/** What a buy is valued at a share: its limit, or what a market buy is held at. */
+function priceOf(limit: Decimal | null, symbol: string, marketBuyPrice: MarketBuyPrice): Decimal | null {
+  return limit ?? marketBuyPrice(symbol);
 }
 
 /**
@@ -50,24 +58,24 @@ function priceOf(limit: Decimal | null, symbol: string, lastPrice: (symbol: stri
  * @param intent - the buy
  * @param cash - the strategy's cash in the buy's currency
  * @param open - the strategy's open orders (the buy itself among them or not)
- * @param lastPrice - last prices, for market orders
+ * @param marketBuyPrice - what a market buy is held at
  */
 export function budgetShortfall(
   intent: OrderIntent,
   cash: Decimal,
   open: readonly OrderView[],
-  lastPrice: (symbol: string) => number | undefined,
+  marketBuyPrice: MarketBuyPrice,
 ): string | null {
   const { orderAmount, quantity, price } = intentFields(intent);
   const needed = stillNeeded(
     orderAmount,
     quantity,
-    priceOf(price, intent.instrument.symbol, lastPrice),
+    priceOf(price, intent.instrument.symbol, marketBuyPrice),
     ZERO,
     null,
   );
   if (needed === null) return null;
-  return shortfall(needed, intent.instrument.currency, intent.clientOrderId, cash, open, lastPrice);
+  return shortfall(needed, intent.instrument.currency, intent.clientOrderId, cash, open, marketBuyPrice);
 }
 
 /**
@@ -83,15 +91,15 @@ export function modifyShortfall(
   change: { readonly price?: Decimal | undefined; readonly quantity?: Decimal | undefined },
   cash: Decimal,
   open: readonly OrderView[],
-  lastPrice: (symbol: string) => number | undefined,
+  marketBuyPrice: MarketBuyPrice,
 ): string | null {
   if (order.side !== 'BUY' || order.amount !== null || order.quantity === null) return null;
   const rest = Decimal.max(ZERO, order.quantity.minus(order.filledQuantity));
-  const before = stillNeeded(null, rest, priceOf(order.price, order.symbol, lastPrice), ZERO, null);
+  const before = stillNeeded(null, rest, priceOf(order.price, order.symbol, marketBuyPrice), ZERO, null);
   const after = stillNeeded(
     null,
     change.quantity ?? rest,
-    priceOf(change.price ?? order.price, order.symbol, lastPrice),
+    priceOf(change.price ?? order.price, order.symbol, marketBuyPrice),
     ZERO,
     null,
   );
@@ -102,7 +110,7 @@ export function modifyShortfall(
     order.clientOrderId,
     cash,
     open,
-    lastPrice,
+    marketBuyPrice,
   );
 }
 
@@ -116,7 +124,7 @@ function shortfall(
   orderId: string,
   cash: Decimal,
   open: readonly OrderView[],
-  lastPrice: (symbol: string) => number | undefined,
+  marketBuyPrice: MarketBuyPrice,
 ): string | null {
   let held = ZERO;
   for (const o of open) {
@@ -125,7 +133,7 @@ function shortfall(
     const value = stillNeeded(
       o.amount,
       o.quantity,
-      priceOf(o.price, o.symbol, lastPrice),
+      priceOf(o.price, o.symbol, marketBuyPrice),
       o.filledQuantity,
       o.averageFillPrice,
     );
@@ -140,11 +148,35 @@ function shortfall(
   );
 }
 
-/** The budgets of a run's strategies: their cash from the portfolio, market orders at its last prices. */
-export class StrategyBudgets {
-  private readonly lastPrice = (symbol: string): number | undefined => this.portfolio.lastPrice(symbol);
+/**
+ * The KR daily price limits of a symbol for the day an order placed now trades in, as the run knows
+ * them (null: none, or not known).
+ */
+export type PriceLimitsLookup = (symbol: string) => PriceLimits | null;
 
-  constructor(private readonly portfolio: Portfolio) {}
+/**
+ * The budgets of a run's strategies: their cash from the portfolio, market buys at the price the
+ * broker holds them at, from the portfolio's last prices and the run's price limits.
+ */
+export class StrategyBudgets {
+  private readonly marketBuyPrice: MarketBuyPrice = (symbol) => {
+    const last = this.portfolio.lastPrice(symbol);
+    if (last === undefined) return null;
+    return reservePrice(
+      { market: marketOfSymbol(symbol) },
+      { side: 'BUY', price: null, orderAmount: null },
+      { lastPrice: new Decimal(last), priceLimits: this.limits?.(symbol) ?? null },
+    );
+  };
+
+  /**
+   * @param limits - the KR price limits (unknown: a KR market buy is held at its last price, the
+   *   broker's own fallback without limits)
+   */
+  constructor(
+    private readonly portfolio: Portfolio,
+    private readonly limits?: PriceLimitsLookup,
+  ) {}
 
   /**
    * Why a strategy's command does not fit in its cash: a buy, or a modify raising a buy (`order`,
@@ -157,10 +189,10 @@ export class StrategyBudgets {
       const intent = command.intent;
       if (intent.side !== 'BUY') return null;
       const cash = this.portfolio.book(command.strategyId).cash(intent.instrument.currency);
-      return budgetShortfall(intent, cash, open, this.lastPrice);
+      return budgetShortfall(intent, cash, open, this.marketBuyPrice);
     }
     if (command.type !== 'ModifyOrder' || order === undefined || order.side !== 'BUY') return null;
     const cash = this.portfolio.book(command.strategyId).cash(currencyOf(marketOfSymbol(order.symbol)));
-    return modifyShortfall(order, command, cash, open, this.lastPrice);
+    return modifyShortfall(order, command, cash, open, this.marketBuyPrice);
   }
 }

@@ -16,7 +16,7 @@ import type { Portfolio } from '../portfolio/portfolio.js';
 import type { AccountView, OrderView } from '../strategy/strategy-context.js';
 import { closedOrderCode } from '../venue/venue-events.js';
 import type { CommandPath } from './command-path.js';
-import { StrategyBudgets } from './strategy-budget.js';
+import { type PriceLimitsLookup, StrategyBudgets } from './strategy-budget.js';
 import type { StrategyHost } from './strategy-host.js';
 import { StrategyShares } from './strategy-shares.js';
 
@@ -28,14 +28,16 @@ export class StrategyOrderChecks {
   /**
    * @param path - where a refusal is denied
    * @param hosts - the run's strategies
+   * @param limits - the KR price limits a market buy is held at (see strategy-budget.ts)
    */
   constructor(
     private readonly path: CommandPath,
     private readonly hosts: readonly StrategyHost[],
     portfolio: Portfolio,
     account: () => AccountView,
+    limits?: PriceLimitsLookup,
   ) {
-    this.budgets = new StrategyBudgets(portfolio);
+    this.budgets = new StrategyBudgets(portfolio, limits);
     this.shares = new StrategyShares(hosts, account);
   }
 

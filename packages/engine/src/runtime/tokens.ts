@@ -42,6 +42,14 @@ export type InstrumentLookup = (symbol: string) => Instrument | undefined;
 export const InstrumentsToken = Symbol.for('hoga.engine.Instruments');
 
 /**
+ * Token of the run's KR daily price limits (`PriceLimitsLookup`, strategy-budget.ts): the day's
+ * upper limit is what the broker holds a KR market buy at, and so what a strategy's budget counts
+ * it at (a backtest: its bars' limits; paper, live: the risk module's market view). Optional:
+ * unbound, a market buy is counted at its last price.
+ */
+export const PriceLimitsToken = Symbol.for('hoga.engine.PriceLimits');
+
+/**
  * Token of the run's `OrderHours` (`market-order-hours.ts`): when the broker takes market orders,
  * by the broker's calendar (paper, live: `CalendarOrderHours`). Optional: unbound, the broker
  * model's hours answer (a backtest).
