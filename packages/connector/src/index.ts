@@ -57,6 +57,11 @@ export {
   targetShowsProcessing,
 } from './orders/history-match.js';
 export { isOlderReport, progressOf, type ReportProgress } from './orders/older-report.js';
+export {
+  ProcessRateShare,
+  type ProcessRateShareOptions,
+  type RateShare,
+} from './rate-limit/process-rate-share.js';
 export { RequestPriority } from './rate-limit/rate-limit-groups.js';
 export { RateLimiter, type RateLimiterOptions, type RatePermit } from './rate-limit/rate-limiter.js';
 export type {

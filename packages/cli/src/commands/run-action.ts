@@ -33,7 +33,7 @@ import { formatMoney } from '../output/table.js';
 import { cliRuntime } from '../runtime/cli-runtime.js';
 import { type CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 import { brokerClock, followSimulatorClock } from './broker/broker-clock.js';
-import { connect, defaultTokenFile, reportError } from './broker/connection.js';
+import { connect, defaultTokenFile, rateShareOf, reportError } from './broker/connection.js';
 import { refuseDirectoryDatabase } from './market-source.js';
 import { paperCashWarnings } from './paper-cash-warning.js';
 import type { RunFlags } from './run.js';
@@ -169,7 +169,13 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
       new FileTokenCache(defaultTokenFile()),
       new SqliteTokenCache(db),
     ]);
-    const client = new BrokerClient({ config: brokerConfig, clock, tokenCache });
+    // its share of the client's rate limits beside other hoga processes of the client
+    const client = new BrokerClient({
+      config: brokerConfig,
+      clock,
+      tokenCache,
+      rateShare: rateShareOf(brokerConfig),
+    });
     close = () => client.close();
     await requireKnownSymbols(client, symbols, 'run');
     const print = (line: string) => console.log(line);

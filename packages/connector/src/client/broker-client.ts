@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { type ConnectorConfig, type ConnectorConfigInput, parseConnectorConfig } from '../config.js';
 import { InvalidArgumentError } from '../errors.js';
 import { HttpTransport } from '../http/http-transport.js';
+import type { RateShare } from '../rate-limit/process-rate-share.js';
 import { RequestPriority } from '../rate-limit/rate-limit-groups.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { Account, BuyingPower, Commission, Holdings, SellableQuantity } from '../schemas/account.js';
@@ -77,6 +78,12 @@ export interface BrokerClientOptions {
   readonly tokenCache?: TokenCache;
   /** Rate limiter to share between clients of one broker client id; default a new one. */
   readonly limiter?: RateLimiter;
+  /**
+   * This process's share of the client's rate limits among the client's processes
+   * (`ProcessRateShare`), for the limiter this client makes (not a given `limiter`); closed with
+   * the client. Default: none, the whole limits.
+   */
+  readonly rateShare?: RateShare;
   /** Logger for retries, 429s and token refreshes (a child `{component: 'connector'}` is used). */
   readonly logger?: Logger;
 }
@@ -100,6 +107,7 @@ export class BrokerClient {
   private readonly commands = new Subject<OrderCommandNotice>();
   private readonly accounts: AccountResolver;
   private readonly ownsLimiter: boolean;
+  private readonly rateShare: RateShare | undefined;
 
   /** Orders created, modified or cancelled through this client, as the broker acknowledged them. */
   readonly orderCommands$: Observable<OrderCommandNotice> = this.commands.asObservable();
@@ -132,7 +140,9 @@ export class BrokerClient {
         clock: this.clock,
         scheduler: this.scheduler,
         utilization: this.config.rateLimitUtilization,
+        ...(options.rateShare === undefined ? {} : { share: options.rateShare }),
       });
+    this.rateShare = options.limiter === undefined ? options.rateShare : undefined;
     this.executor = new RequestExecutor({
       config: this.config,
       transport: this.transport,
@@ -367,6 +377,7 @@ export class BrokerClient {
   close(): void {
     this.executor.close();
     if (this.ownsLimiter) this.limiter.dispose();
+    this.rateShare?.close();
     this.transport.close();
     this.commands.complete();
   }

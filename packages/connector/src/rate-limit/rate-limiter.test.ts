@@ -1,14 +1,15 @@
 import { RateLimitGroup, VirtualClock } from '@hoga/core';
 import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import type { RateShare } from './process-rate-share.js';
 import { RequestPriority } from './rate-limit-groups.js';
 import { RateLimiter } from './rate-limiter.js';
 
 /** A limiter on virtual time, and a way to move that time while letting promises settle. */
-function setup(at = '2026-11-23T10:00:00+09:00') {
+function setup(at = '2026-11-23T10:00:00+09:00', share?: RateShare) {
   const scheduler = new VirtualTimeScheduler(undefined, 0);
   const clock = new VirtualClock(at);
-  const limiter = new RateLimiter({ clock, scheduler });
+  const limiter = new RateLimiter({ clock, scheduler, ...(share === undefined ? {} : { share }) });
   const advanceTo = async (ms: number) => {
     for (let t = scheduler.frame; t <= ms; t += 5) {
       scheduler.maxFrames = t;
@@ -37,6 +38,57 @@ describe('RateLimiter', () => {
         expect(g.at - (i + 1) * 100 - 50).toBeGreaterThanOrEqual(0);
         expect(g.at - (i + 1) * 100 - 50).toBeLessThanOrEqual(4);
       });
+    });
+
+    it("uses its process's share of the limit: half the rate with two processes, the whole again once alone", async () => {
+      let fraction = 0.5;
+      const { advanceTo, grants, take } = setup(undefined, { fraction: () => fraction, close: () => {} });
+      for (let i = 0; i < 10; i++) void take(RateLimitGroup.MARKET_DATA, `r${i}`);
+      await advanceTo(2_200);
+      // another process was there from the start: no burst into what it may have left, one token
+      // (and the safety margin, 50 ms of refill) at 5 a second first, then one every 200 ms
+      const at = grants.map((g) => g.at);
+      expect(at[0]).toBeGreaterThanOrEqual(250);
+      expect(at[0]).toBeLessThanOrEqual(255);
+      at.slice(1).forEach((t, i) => {
+        expect(t - at[i]!).toBeGreaterThanOrEqual(199);
+        expect(t - at[i]!).toBeLessThanOrEqual(205);
+      });
+      // the other process ended: the whole rate again (no emptying when the share grows)
+      fraction = 1;
+      const from = grants.length;
+      for (let i = 0; i < 5; i++) void take(RateLimitGroup.MARKET_DATA, `s${i}`);
+      await advanceTo(3_000);
+      const later = grants.slice(from).map((g) => g.at);
+      expect(later).toHaveLength(5);
+      expect(later[4]! - later[0]!).toBeLessThanOrEqual(420);
+    });
+
+    it('empties its buckets when another process of the client starts, and bursts one request at least', async () => {
+      let fraction = 1;
+      const { scheduler, advanceTo, grants, take } = setup(undefined, {
+        fraction: () => fraction,
+        close: () => {},
+      });
+      for (let i = 0; i < 5; i++) void take(RateLimitGroup.MARKET_DATA, `r${i}`);
+      scheduler.schedule(() => {}, 1_000);
+      await advanceTo(10);
+      // alone: a burst of five at once
+      expect(grants.map((g) => g.at)).toEqual([0, 0, 0, 0, 0]);
+      await advanceTo(1_000);
+      // another process starts: what the bucket refilled meanwhile (5 tokens) is not spent at once
+      fraction = 0.5;
+      for (let i = 0; i < 3; i++) void take(RateLimitGroup.MARKET_DATA, `s${i}`);
+      await advanceTo(2_000);
+      const later = grants.slice(5).map((g) => g.at);
+      expect(later[0]).toBeGreaterThanOrEqual(1_250);
+      expect(later[2]).toBeGreaterThanOrEqual(1_650);
+      // a group of 1 a second shared by two: one request at a time, one every 2 s (a burst of one
+      // keeps no safety margin, as the whole limit of 1 does not)
+      const account = setup(undefined, { fraction: () => 0.5, close: () => {} });
+      for (let i = 0; i < 3; i++) void account.take(RateLimitGroup.ACCOUNT, `a${i}`);
+      await account.advanceTo(6_200);
+      expect(account.grants.map((g) => Math.round(g.at / 100) * 100)).toEqual([2_000, 4_000, 6_000]);
     });
 
     it.each([

@@ -16,6 +16,7 @@
 import { type Clock, type GroupLimit, isPeakWindow, RATE_LIMITS, type RateLimitGroup } from '@hoga/core';
 import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
 import { NetworkError, NetworkFailure } from '../errors.js';
+import type { RateShare } from './process-rate-share.js';
 import type { RequestPriority } from './rate-limit-groups.js';
 import {
   type Bucket,
@@ -67,6 +68,12 @@ export interface RateLimiterOptions {
   readonly utilization?: number;
   /** Adopt the limits announced by `X-RateLimit-Limit` (default true). */
   readonly followServerLimits?: boolean;
+  /**
+   * This process's share of the client's limits, when other processes of the client use them too
+   * (`ProcessRateShare`): the buckets refill at that fraction of each limit and hold that fraction
+   * of its burst, at least one request. Default: the whole limits.
+   */
+  readonly share?: RateShare;
 }
 
 /** Per-group token buckets with priority queues. */
@@ -76,6 +83,8 @@ export class RateLimiter {
   private readonly limits: Readonly<Record<RateLimitGroup, GroupLimit>>;
   private readonly utilization: number;
   private seq = 0;
+  /** This process's share of the limits as last read (see {@link RateLimiterOptions.share}). */
+  private fraction = 1;
   private peakSecond = Number.NaN;
   private peak = false;
 
@@ -97,6 +106,17 @@ export class RateLimiter {
     const bucket = this.buckets.get(group);
     if (this.inPeak(group)) return bucket?.serverPeakLimit ?? table.peakPerSecond ?? table.perSecond;
     return bucket?.serverLimit ?? table.perSecond;
+  }
+
+  /**
+   * The requests a second this process may send in a group now: {@link limitOf} at the configured
+   * utilization, of this process's share of the client's limits.
+   *
+   * @param group - rate-limit group
+   */
+  rateOf(group: RateLimitGroup): number {
+    this.syncShare();
+    return this.limitOf(group) * this.utilization * this.fraction;
   }
 
   /**
@@ -243,11 +263,32 @@ export class RateLimiter {
   }
 
   /**
-   * Burst capacity: the limit. (Not more: a bucket fuller than the server's would spend the safety
-   * margin on the first burst.)
+   * Burst capacity: the limit, or this process's share of it (at least one request). (Not more: a
+   * bucket fuller than the server's would spend the safety margin on the first burst.)
    */
   private capacity(group: RateLimitGroup): number {
-    return this.limitOf(group);
+    return this.fraction === 1 ? this.limitOf(group) : Math.max(1, this.limitOf(group) * this.fraction);
+  }
+
+  /**
+   * Reads this process's share of the limits again. When it shrank (another process of the client
+   * started), every bucket is emptied: the broker's buckets may hold nothing the others left, and
+   * a newcomer's burst into them, or the others' next requests at their old pace, would meet 429s;
+   * emptied, each process waits for its refill at its share of the rate first.
+   */
+  private syncShare(): void {
+    const share = this.options.share;
+    if (share === undefined) return;
+    const fraction = share.fraction();
+    if (fraction < this.fraction) {
+      const now = this.scheduler.now();
+      for (const [group, bucket] of this.buckets) {
+        this.refill(group, bucket);
+        bucket.tokens = Math.min(bucket.tokens, 0);
+        bucket.lastRefill = now;
+      }
+    }
+    this.fraction = fraction;
   }
 
   /** The safety margin in tokens. */
@@ -305,7 +346,7 @@ export class RateLimiter {
   }
 
   private ratePerMs(group: RateLimitGroup): number {
-    return (this.limitOf(group) * this.utilization) / 1000;
+    return (this.limitOf(group) * this.utilization * this.fraction) / 1000;
   }
 
   private bucket(group: RateLimitGroup): Bucket {
@@ -322,6 +363,7 @@ export class RateLimiter {
   }
 
   private drain(group: RateLimitGroup): void {
+    this.syncShare();
     const bucket = this.bucket(group);
     this.refill(group, bucket);
     const now = this.scheduler.now();

@@ -11,7 +11,7 @@ function recordingClient(calls: string[][]): BrokerClient {
     clock: new VirtualClock('2026-11-23T10:00:00+09:00'),
     scheduler: asyncScheduler,
     config: { rateLimitUtilization: 1 },
-    limiter: { limitOf: () => 1000 },
+    limiter: { limitOf: () => 1000, rateOf: () => 1000 },
     getPrices: async (symbols: readonly string[]): Promise<readonly Price[]> => {
       calls.push([...symbols]);
       return [];

@@ -144,7 +144,7 @@ export class BrokerStreams {
     this.orderHoldMs = options.orderHoldMs;
     const hours = options.marketHours ?? new MarketHours(client, client.clock);
     this.polls = new PollScheduler({
-      rateOf: (group) => client.limiter.limitOf(group) * client.config.rateLimitUtilization,
+      rateOf: (group) => client.limiter.rateOf(group),
       scheduler: this.scheduler,
       isMarketOpen: (market, graceMs, atMs) => hours.isOpen(market, graceMs, atMs),
       clock: client.clock,

@@ -38,7 +38,7 @@ function streamsFrom(start: string, speed: number) {
   const client = {
     clock,
     scheduler: asyncScheduler,
-    limiter: { limitOf: () => 10 },
+    limiter: { limitOf: () => 10, rateOf: () => 10 },
     config: { rateLimitUtilization: 1 },
     getKrMarketCalendar: () => Promise.resolve(calendar),
     getUsMarketCalendar: () => Promise.reject(new Error('not asked')),

@@ -17,9 +17,9 @@ const NOTICEABLE_S = 5;
 /** What the messages need of the broker client: its current rate limits. */
 export type RateSource = Pick<BrokerClient, 'limiter' | 'config'>;
 
-/** Requests a second the client uses of `group` (its limit times the configured utilisation). */
+/** Requests a second the client uses of `group` (its limit times the configured utilisation, of its process's share). */
 function rateOf(client: RateSource, group: RateLimitGroup): number {
-  return Math.max(0.001, client.limiter.limitOf(group) * client.config.rateLimitUtilization);
+  return Math.max(0.001, client.limiter.rateOf(group));
 }
 
 /** `n symbols`, `1 symbol`. */

@@ -10,8 +10,14 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { BrokerClient, FileTokenCache, MirroredTokenCache, parseConnectorConfig } from '@hoga/connector';
+import { dirname, join } from 'node:path';
+import {
+  BrokerClient,
+  FileTokenCache,
+  MirroredTokenCache,
+  ProcessRateShare,
+  parseConnectorConfig,
+} from '@hoga/connector';
 import type { TokenCache } from '@hoga/core';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
 import { createCliLogger } from '../../runtime/cli-logger.js';
@@ -26,6 +32,25 @@ export { type ConnectionFlags, DEFAULT_TIMEOUT_SECONDS, withConnection } from '.
 /** The user's token cache file, used by every command (`HOGA_TOKEN_FILE` overrides it). */
 export function defaultTokenFile(env: NodeJS.ProcessEnv = process.env): string {
   return env.HOGA_TOKEN_FILE ?? join(homedir(), '.hoga', 'tokens.json');
+}
+
+/**
+ * This process's share of the client's rate limits among hoga's processes of the same broker and
+ * client id (two `hoga run`s, a `hoga data download` beside one: the broker's limits are per client):
+ * its file in the `rate-share` folder beside the token file (connector's `ProcessRateShare`).
+ *
+ * @param config - the broker's address and the client id
+ * @param env - the environment (`HOGA_TOKEN_FILE`)
+ */
+export function rateShareOf(
+  config: { readonly baseUrl: string; readonly clientId: string },
+  env: NodeJS.ProcessEnv = process.env,
+): ProcessRateShare {
+  return new ProcessRateShare({
+    dir: join(dirname(defaultTokenFile(env)), 'rate-share'),
+    baseUrl: config.baseUrl,
+    clientId: config.clientId,
+  });
 }
 
 /** A client with what must be closed after it. */
@@ -96,7 +121,12 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
   } else {
     tokenCache = new FileTokenCache(defaultTokenFile(env));
   }
-  const client = new BrokerClient({ config, tokenCache, logger: createCliLogger() });
+  const client = new BrokerClient({
+    config,
+    tokenCache,
+    logger: createCliLogger(),
+    rateShare: rateShareOf(config, env),
+  });
   return {
     client,
     close() {
