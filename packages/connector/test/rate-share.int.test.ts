@@ -5,18 +5,13 @@
  * broker answered 429s (12 in this test), and their retries and pauses slowed both (two `hoga
  * run` processes at ×30 saw their data go stale and the risk module set REDUCING).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KR_MORNING } from './simulator-fixture.js';
-
-const run = promisify(execFile);
-const root = join(import.meta.dirname, '..', '..', '..');
-const worker = join(import.meta.dirname, 'rate-worker.ts');
+import { runWorker } from './worker-process.js';
 
 interface WorkerReport {
   readonly ok: number;
@@ -25,13 +20,8 @@ interface WorkerReport {
   readonly rateLimited: number;
 }
 
-async function spawnWorker(url: string, cache: string, startAt: number, calls: number, shareDir?: string) {
-  const { stdout } = await run(
-    process.execPath,
-    ['--import', 'tsx', worker, url, cache, String(startAt), String(calls), ...(shareDir ? [shareDir] : [])],
-    { cwd: root, timeout: 60_000 },
-  );
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as WorkerReport;
+function spawnWorker(url: string, cache: string, startAt: number, calls: number, shareDir: string) {
+  return runWorker<WorkerReport>('rate-worker.ts', [url, cache, String(startAt), String(calls), shareDir]);
 }
 
 let sim: SimulatorHandle;

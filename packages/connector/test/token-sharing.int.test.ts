@@ -1,15 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KR_MORNING } from './simulator-fixture.js';
-
-const run = promisify(execFile);
-const root = join(import.meta.dirname, '..', '..', '..');
-const worker = join(import.meta.dirname, 'token-worker.ts');
+import { runWorker } from './worker-process.js';
 
 interface WorkerReport {
   readonly ok: number;
@@ -18,18 +13,8 @@ interface WorkerReport {
   readonly refreshes: number;
 }
 
-async function spawnWorker(
-  url: string,
-  cache: string,
-  startAt: number,
-  calls: number,
-): Promise<WorkerReport> {
-  const { stdout } = await run(
-    process.execPath,
-    ['--import', 'tsx', worker, url, cache, String(startAt), String(calls), '150'],
-    { cwd: root, timeout: 60_000 },
-  );
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as WorkerReport;
+function spawnWorker(url: string, cache: string, startAt: number, calls: number): Promise<WorkerReport> {
+  return runWorker('token-worker.ts', [url, cache, String(startAt), String(calls), '150']);
 }
 
 let sim: SimulatorHandle;

@@ -9,25 +9,18 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSimulator } from '@hoga/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { env, root, start, until } from './run-process.test-helper.js';
+import { closeSims, env, root, simWithSymbols, start, until } from './run-process.test-helper.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
+  await closeSims();
 });
 
 describe('hoga run with many symbols', () => {
   it('says how long its first reads and warm-up take, and how often each symbol’s candles are read', async () => {
-    const sim = await startSimulator({
-      port: 0,
-      seed: 7,
-      start: '2026-11-23T10:00:00+09:00',
-      speed: 1,
-      extraSymbols: 40,
-    });
-    closers.push(() => sim.close());
+    const sim = await simWithSymbols(40);
     const symbols = Array.from({ length: 40 }, (_, i) => String(400_001 + i)).join(',');
     const db = join(mkdtempSync(join(tmpdir(), 'hoga-many-')), 'hoga.sqlite');
     const r = start(

@@ -127,6 +127,22 @@ export async function setup(
   return { sim, db: join(dir, 'hoga.sqlite'), config };
 }
 
+/**
+ * The simulator (seed 7, Monday 2026-11-23 10:00 KST at ×1, rate limits on) listing `extra` more KR
+ * symbols (400001, 400002, …), closed by {@link closeSims}.
+ */
+export async function simWithSymbols(extra: number): Promise<SimulatorHandle> {
+  const sim = await startSimulator({
+    port: 0,
+    seed: 7,
+    start: '2026-11-23T10:00:00+09:00',
+    speed: 1,
+    extraSymbols: extra,
+  });
+  sims.push(sim);
+  return sim;
+}
+
 /** A simulator speed for tests that only wait on the market's bars: 120 simulated seconds a second. */
 export const FAST = 120;
 

@@ -9,25 +9,26 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSimulator } from '@hoga/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { env, type Running, root, start, until } from './run-process.test-helper.js';
+import {
+  closeSims,
+  env,
+  type Running,
+  root,
+  simWithSymbols,
+  start,
+  until,
+} from './run-process.test-helper.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
+  await closeSims();
 });
 
 describe('two hoga run processes of one client', () => {
   it('share the broker’s rate limits: no 429 where each took the whole limits', async () => {
-    const sim = await startSimulator({
-      port: 0,
-      seed: 7,
-      start: '2026-11-23T10:00:00+09:00',
-      speed: 1,
-      extraSymbols: 40,
-    });
-    closers.push(() => sim.close());
+    const sim = await simWithSymbols(40);
     const dir = mkdtempSync(join(tmpdir(), 'hoga-two-runs-'));
     const tokens = join(dir, 'tokens.json');
     const runs: Running[] = [0, 1].map((k) => {
