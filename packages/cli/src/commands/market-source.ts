@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
 import type { BrokerClient } from '@hoga/connector';
 import { resolveDatabasePath } from '@hoga/store';
+import { directoryDatabase } from '../runtime/database-path.js';
 import { usageError } from '../runtime/exit-codes.js';
 import { type ConnectionFlags, connect } from './broker/connection.js';
 import { SIMULATOR_DATABASE_PATH, usesDefaultDatabase } from './simulator-database.js';
@@ -43,9 +43,8 @@ export function candleDatabaseFile(db: string | undefined, simulated: boolean): 
  * where SQLite's own `EISDIR` would end the command as an unexpected error.
  */
 export function refuseDirectoryDatabase(file: string, command: string): void {
-  if (file !== ':memory:' && existsSync(file) && statSync(file).isDirectory()) {
-    throw usageError(`${file} is a directory: give --db the path of a database file`, command);
-  }
+  const directory = directoryDatabase(file);
+  if (directory !== undefined) throw usageError(directory, command);
 }
 
 /** The configured broker. */

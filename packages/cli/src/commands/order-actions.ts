@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
 import type { BrokerClient, OrderRecord } from '@hoga/connector';
 import {
   type ClientOrderId,
@@ -36,6 +35,7 @@ import {
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { loadRiskConfig } from '../config/risk-config-file.js';
+import { directoryDatabase } from '../runtime/database-path.js';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
 import { simulatorClock } from './broker/broker-clock.js';
 import { connect, reportError } from './broker/connection.js';
@@ -227,8 +227,8 @@ export async function runOrderCommand(spec: OrderSpec): Promise<void> {
     }
     const file = resolveDatabasePath(flags.db);
     // as hoga data list and hoga db say it (before: exit 1, `unexpected error: EISDIR`)
-    if (file !== ':memory:' && existsSync(file) && statSync(file).isDirectory())
-      throw new OrderUsageError(`${file} is a directory: give --db the path of a database file`);
+    const directory = directoryDatabase(file);
+    if (directory !== undefined) throw new OrderUsageError(directory);
     db = HogaDatabase.open(file);
     const connection = connect({ ...flags, db: db.file });
     close = () => connection.close();

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { type Clock, LiveClock } from '@hoga/core';
 import {
   describeTradingState,
@@ -21,6 +21,7 @@ import {
   viewTradingStates,
 } from '@hoga/engine';
 import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import { directoryDatabase } from '../runtime/database-path.js';
 import { ExitCode } from '../runtime/exit-codes.js';
 import { codeOfExit, writeFailure } from '../runtime/failure-output.js';
 import { simulatorClock } from './broker/broker-clock.js';
@@ -52,9 +53,10 @@ function storeFile(flags: RiskFlags): string | undefined {
     );
     return undefined;
   }
-  if (file !== ':memory:' && statSync(file).isDirectory()) {
-    // as hoga data list and hoga db say it (before: exit 1, `EISDIR: illegal operation on a directory`)
-    fail(`${file} is a directory: give --db the path of a database file`, ExitCode.USAGE);
+  // as hoga data list and hoga db say it (before: exit 1, `EISDIR: illegal operation on a directory`)
+  const directory = directoryDatabase(file);
+  if (directory !== undefined) {
+    fail(directory, ExitCode.USAGE);
     return undefined;
   }
   return file;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { currencyOf, marketOfSymbol } from '@hoga/core';
 import {
   HogaDatabase,
@@ -15,6 +15,7 @@ import {
   StoreErrorCode,
   type UnreadableOrderError,
 } from '@hoga/store';
+import { directoryDatabase } from '../../runtime/database-path.js';
 import { CliError, ExitCode } from '../../runtime/exit-codes.js';
 import { backtestOrders } from './db-backtest-orders.js';
 import { type DbCommandIo, formatRows } from './db-io.js';
@@ -113,12 +114,8 @@ export function dbInfo(flags: DbInfoFlags, io: DbCommandIo): void {
 export function dbMigrate(flags: DbFlags, io: DbCommandIo): void {
   const file = resolveDatabasePath(flags.db);
   guard(io, () => {
-    if (file !== ':memory:' && existsSync(file) && statSync(file).isDirectory()) {
-      throw new CliError(
-        `${file} is a directory: give --db the path of a database file, e.g. ${file}/hoga.sqlite`,
-        ExitCode.USAGE,
-      );
-    }
+    const directory = directoryDatabase(file);
+    if (directory !== undefined) throw new CliError(`${directory}, e.g. ${file}/hoga.sqlite`, ExitCode.USAGE);
     const db = HogaDatabase.open(file, { migrate: false });
     try {
       // a migration rewrites tables in one write transaction, under a running run's statements (a

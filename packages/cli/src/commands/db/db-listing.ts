@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { counted, HogaError, KST_ZONE, parseDate } from '@hoga/core';
 import {
   type HogaDatabase,
@@ -14,6 +14,7 @@ import {
   type UnreadableOrderError,
 } from '@hoga/store';
 import { DateTime } from 'luxon';
+import { directoryDatabase } from '../../runtime/database-path.js';
 import { CliError, ExitCode } from '../../runtime/exit-codes.js';
 import type { DbCommandIo } from './db-io.js';
 import { openForReading } from './open-for-reading.js';
@@ -64,9 +65,8 @@ export function withExisting(
         ExitCode.USAGE,
       );
     }
-    if (file !== ':memory:' && statSync(file).isDirectory()) {
-      throw new CliError(`${file} is a directory: give --db the path of a database file`, ExitCode.USAGE);
-    }
+    const directory = directoryDatabase(file);
+    if (directory !== undefined) throw new CliError(directory, ExitCode.USAGE);
     const reading = openForReading(file, { snapshot: options.snapshot ?? true });
     try {
       // (the file's path: the one read may be a private copy)

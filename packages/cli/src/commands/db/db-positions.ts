@@ -5,10 +5,11 @@
  *
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { counted } from '@hoga/core';
 import { PAPER_STATE_ID } from '@hoga/engine';
 import { type HogaDatabase, resolveDatabasePath } from '@hoga/store';
+import { directoryDatabase } from '../../runtime/database-path.js';
 import { type DbCommandIo, formatRows } from './db-io.js';
 import { openForReading } from './open-for-reading.js';
 
@@ -92,8 +93,9 @@ export function dbPositions(flags: DbPositionsFlags, io: DbCommandIo): void {
     io.failure([`no database at ${file} (give --db or HOGA_DB)`], 2, { prefix: 'hoga' });
     return;
   }
-  if (file !== ':memory:' && statSync(file).isDirectory()) {
-    io.failure([`${file} is a directory: give --db the path of a database file`], 2, { prefix: 'hoga' });
+  const directory = directoryDatabase(file);
+  if (directory !== undefined) {
+    io.failure([directory], 2, { prefix: 'hoga' });
     return;
   }
   // read-only, as every read command: also a file the user may read but not write

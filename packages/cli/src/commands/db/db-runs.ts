@@ -7,7 +7,7 @@
  * @module
  */
 
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { formatDecimal, formatKst } from '@hoga/core';
 import {
   type RunKind,
@@ -17,6 +17,7 @@ import {
   runProcessAlive,
 } from '@hoga/store';
 import { DateTime } from 'luxon';
+import { directoryDatabase } from '../../runtime/database-path.js';
 import {
   byCurrency,
   equityText,
@@ -189,8 +190,9 @@ export function dbRuns(flags: DbRunsFlags, io: DbCommandIo): void {
     io.failure([`no database at ${file}: give --db or HOGA_DB${simulatorDatabaseHint(flags.db)}`], 2);
     return;
   }
-  if (file !== ':memory:' && statSync(file).isDirectory()) {
-    io.failure([`${file} is a directory: give --db the path of a database file`], 2);
+  const directory = directoryDatabase(file);
+  if (directory !== undefined) {
+    io.failure([directory], 2);
     return;
   }
   // one snapshot: a run and its trades and equity of one moment, while a backtest writes them
