@@ -58,6 +58,29 @@ export function minuteBars(symbol: string, closes: readonly number[], start = T0
   });
 }
 
+/**
+ * A daily bar of a KR symbol (005930 unless given) on `date` (KST), closing at 15:30, of `volume`
+ * (10,000,000 unless given).
+ */
+export function dailyKrBar(
+  date: string,
+  open: number,
+  close: number,
+  { symbol = '005930', volume = 10_000_000 }: { symbol?: string; volume?: number } = {},
+): Bar {
+  return {
+    symbol,
+    interval: '1d',
+    ts: Date.parse(`${date}T00:00:00+09:00`),
+    closeTime: Date.parse(`${date}T15:30:00+09:00`),
+    open,
+    high: Math.max(open, close),
+    low: Math.min(open, close),
+    close,
+    volume,
+  };
+}
+
 /** What {@link backtestBars} returns. */
 export interface BarsBacktest {
   readonly outcome: BacktestOutcome;

@@ -11,7 +11,7 @@
 import type { Bar, ClientOrderId, OrderEvent } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
-import { backtestBars, minuteBars } from './backtest-fixture.test-helper.js';
+import { backtestBars, dailyKrBar, minuteBars } from './backtest-fixture.test-helper.js';
 
 /** Each order's outcome, in order: `type code` (a denial, a rejection) or `accepted`. */
 const outcomes: string[] = [];
@@ -49,17 +49,7 @@ const OWNER_LIMITS_WIDE = {
   },
 };
 
-const dailyBar = (date: string, close: number): Bar => ({
-  symbol: '005930',
-  interval: '1d',
-  ts: Date.parse(`${date}T00:00:00+09:00`),
-  closeTime: Date.parse(`${date}T15:30:00+09:00`),
-  open: close,
-  high: close,
-  low: close,
-  close,
-  volume: 10_000_000,
-});
+const dailyBar = (date: string, close: number): Bar => dailyKrBar(date, close, close);
 
 describe('a backtest judges the broker’s price and funds rules before its venue', () => {
   it('judges a modify’s new price by the day’s limits and its new reservation by the buying power, the old one given back', async () => {

@@ -7,7 +7,7 @@
 import type { Bar, OrderEvent } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
-import { backtestBars, minuteBars } from './backtest-fixture.test-helper.js';
+import { backtestBars, dailyKrBar, minuteBars } from './backtest-fixture.test-helper.js';
 
 /** What happened to each order: `time KST side type: outcome`. */
 const outcomes: string[] = [];
@@ -280,17 +280,8 @@ describe('a minute backtest judges the session rules', () => {
 describe('a daily backtest', () => {
   it('fills a market order placed on a day’s bar (closing 15:30) at the next day’s open', async () => {
     outcomes.length = 0;
-    const day = (date: string, open: number, close: number): Bar => ({
-      symbol: '005930',
-      interval: '1d',
-      ts: Date.parse(`${date}T00:00:00+09:00`),
-      closeTime: Date.parse(`${date}T15:30:00+09:00`),
-      open,
-      high: Math.max(open, close),
-      low: Math.min(open, close),
-      close,
-      volume: 1_000_000,
-    });
+    const day = (date: string, open: number, close: number): Bar =>
+      dailyKrBar(date, open, close, { volume: 1_000_000 });
     const Placing = placing({
       '15:30': (ctx, bar) => (outcomes.length === 0 ? ctx.buy(bar.symbol, 1) : undefined),
     });

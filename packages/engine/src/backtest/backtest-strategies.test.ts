@@ -6,7 +6,13 @@ import type { Bar, OrderEvent } from '@hoga/core';
 import { Decimal } from '@hoga/core';
 import { describe, expect, it } from 'vitest';
 import { Strategy } from '../strategy/strategy.js';
-import { BuyFirstBar, backtestBars, minuteBars, US_OPEN } from './backtest-fixture.test-helper.js';
+import {
+  BuyFirstBar,
+  backtestBars,
+  dailyKrBar,
+  minuteBars,
+  US_OPEN,
+} from './backtest-fixture.test-helper.js';
 
 describe('runBacktest with several strategies', () => {
   it("keeps each strategy's positions its own when several run in one engine", async () => {
@@ -142,21 +148,10 @@ describe('runBacktest with several strategies', () => {
     }
     class Idle extends Strategy {}
     // the next day opens 20 % higher (its upper limit is 91,000: 70,000 + 30 %)
-    const day = (date: string, open: number, close: number): Bar => ({
-      symbol: '005930',
-      interval: '1d',
-      ts: Date.parse(`${date}T00:00:00+09:00`),
-      closeTime: Date.parse(`${date}T15:30:00+09:00`),
-      open,
-      high: Math.max(open, close),
-      low: Math.min(open, close),
-      close,
-      volume: 10_000_000,
-    });
     const bars = [
-      day('2026-03-02', 70_000, 70_000),
-      day('2026-03-03', 84_000, 84_000),
-      day('2026-03-04', 84_000, 84_000),
+      dailyKrBar('2026-03-02', 70_000, 70_000),
+      dailyKrBar('2026-03-03', 84_000, 84_000),
+      dailyKrBar('2026-03-04', 84_000, 84_000),
     ];
     // 4,970,500 KRW each: 70 shares fit at the last close (4,900,735 with the commission), not at
     // the upper limit the broker holds a KR market buy at (6,370,956); 54 do (4,914,738)
