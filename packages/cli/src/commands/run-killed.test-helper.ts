@@ -12,7 +12,15 @@ import { Decimal } from '@hoga/core';
 import { type SimulatorHandle, startSimulator } from '@hoga/simulator';
 import { HogaDatabase } from '@hoga/store';
 import { expect } from 'vitest';
-import { env, exitedWithin, hogaToEnd, type Running, root, start } from './run-process.test-helper.js';
+import {
+  env,
+  exitedWithin,
+  hogaToEnd,
+  lastRunsSaid,
+  type Running,
+  root,
+  start,
+} from './run-process.test-helper.js';
 
 export const PLAN = join(root, 'packages/cli/test/fixtures/crash-plan.ts');
 /** 09:30 New York: the US regular session has just opened. */
@@ -83,11 +91,14 @@ export async function closeSessions(): Promise<void> {
   for (const s of sessions.splice(0)) await s.close();
 }
 
-/** Polls `read` every 100 ms until it answers something other than undefined or false. */
+/**
+ * Polls `read` every 100 ms until it answers something other than undefined or false; after
+ * `timeoutMs` (half a test's 120 s) throws, naming the wait and what the last runs printed.
+ */
 export async function waitFor<T>(
   what: string,
   read: () => T | Promise<T>,
-  timeoutMs = 120_000,
+  timeoutMs = 60_000,
 ): Promise<Exclude<T, false | undefined>> {
   const end = performance.now() + timeoutMs;
   let last: unknown;
@@ -101,7 +112,7 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(
-    `waited ${timeoutMs} ms for ${what}${last === undefined ? '' : ` (last: ${String(last)})`}`,
+    `waited ${timeoutMs} ms for ${what}${last === undefined ? '' : ` (last: ${String(last)})`}\n${lastRunsSaid()}`,
   );
 }
 

@@ -71,7 +71,28 @@ export function start(args: string[], environment: NodeJS.ProcessEnv): Running {
     err.push(c.toString('utf8'));
   });
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  return { child, out, err, exited };
+  const running = { child, out, err, exited };
+  begun.push(running);
+  if (begun.length > 3) begun.shift();
+  return running;
+}
+
+/** The last three runs `start` began: a wait that fails says what they printed. */
+const begun: Running[] = [];
+
+/** The last runs begun, each its pid, whether it ended and the tail of its output (a failed wait's message). */
+export function lastRunsSaid(tail = 1_200): string {
+  return begun
+    .map(({ child, out }) => {
+      const state =
+        child.exitCode !== null
+          ? `exited ${child.exitCode}`
+          : child.signalCode !== null
+            ? `killed ${child.signalCode}`
+            : 'running';
+      return `--- hoga ${child.pid} (${state}) printed last:\n${out.join('').slice(-tail)}`;
+    })
+    .join('\n');
 }
 
 /**
