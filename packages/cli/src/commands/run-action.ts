@@ -7,7 +7,6 @@
  * @module
  */
 import { resolve } from 'node:path';
-import { BrokerClient, FileTokenCache, MirroredTokenCache } from '@hoga/connector';
 import { counted, Decimal, ScaledClock } from '@hoga/core';
 import {
   engineStateRefusal,
@@ -17,7 +16,7 @@ import {
   type StrategyHookError,
   type StrategySpec,
 } from '@hoga/engine';
-import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
+import { HogaDatabase, resolveDatabasePath } from '@hoga/store';
 import { loadRiskConfig, warnUnmatchedStrategyLimits } from '../config/risk-config-file.js';
 import {
   checkConfigCount,
@@ -33,7 +32,7 @@ import { formatMoney } from '../output/table.js';
 import { cliRuntime } from '../runtime/cli-runtime.js';
 import { type CliError, ExitCode, usageError } from '../runtime/exit-codes.js';
 import { brokerClock, followSimulatorClock } from './broker/broker-clock.js';
-import { connect, defaultTokenFile, rateShareOf, reportError } from './broker/connection.js';
+import { brokerClientOf, connect, reportError } from './broker/connection.js';
 import { refuseDirectoryDatabase } from './market-source.js';
 import { paperCashWarnings } from './paper-cash-warning.js';
 import type { RunFlags } from './run.js';
@@ -163,19 +162,9 @@ export async function runCommand(files: readonly string[], flags: RunFlags): Pro
       });
     }
     db = HogaDatabase.open(dbFile, { clock });
-    // The engine's client runs on the engine clock and shares its token through the token file
-    // (as every other hoga command does) and the store, so other hoga processes never revoke it.
-    const tokenCache = new MirroredTokenCache([
-      new FileTokenCache(defaultTokenFile()),
-      new SqliteTokenCache(db),
-    ]);
-    // its share of the client's rate limits beside other hoga processes of the client
-    const client = new BrokerClient({
-      config: brokerConfig,
-      clock,
-      tokenCache,
-      rateShare: rateShareOf(brokerConfig),
-    });
+    // The engine's client runs on the engine clock; as every other hoga command's, it shares its
+    // token through the token file and the store, and the client's rate limits with the others.
+    const client = brokerClientOf(brokerConfig, { clock, database: db });
     close = () => client.close();
     await requireKnownSymbols(client, symbols, 'run');
     const print = (line: string) => console.log(line);

@@ -13,12 +13,13 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
   BrokerClient,
+  type ConnectorConfig,
   FileTokenCache,
   MirroredTokenCache,
   ProcessRateShare,
   parseConnectorConfig,
 } from '@hoga/connector';
-import type { TokenCache } from '@hoga/core';
+import type { Clock, Logger, TokenCache } from '@hoga/core';
 import { HogaDatabase, resolveDatabasePath, SqliteTokenCache } from '@hoga/store';
 import { createCliLogger } from '../../runtime/cli-logger.js';
 import { describeError } from '../../runtime/describe-error.js';
@@ -50,6 +51,42 @@ export function rateShareOf(
     dir: join(dirname(defaultTokenFile(env)), 'rate-share'),
     baseUrl: config.baseUrl,
     clientId: config.clientId,
+  });
+}
+
+/** What {@link brokerClientOf} builds a client with beside its configuration. */
+export interface BrokerClientSettings {
+  /** The environment (`HOGA_TOKEN_FILE`); default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** The store whose token cache mirrors the token file's. */
+  readonly database?: HogaDatabase;
+  /** The client's clock (`hoga run`: the engine's); default the machine's. */
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+}
+
+/**
+ * The broker client of every hoga command and of `hoga run`: its token shared through the user's
+ * token file and, given the store, the store's token cache as well (the file first: every hoga
+ * process takes its lock, with or without a database), so no process revokes another's token; and
+ * this process's share of the client's rate limits ({@link rateShareOf}).
+ *
+ * @param config - the validated connection settings
+ * @param settings - the environment, the store, the clock and the logger
+ */
+export function brokerClientOf(config: ConnectorConfig, settings: BrokerClientSettings = {}): BrokerClient {
+  const env = settings.env ?? process.env;
+  const file = new FileTokenCache(defaultTokenFile(env));
+  const tokenCache: TokenCache =
+    settings.database === undefined
+      ? file
+      : new MirroredTokenCache([file, new SqliteTokenCache(settings.database)]);
+  return new BrokerClient({
+    config,
+    tokenCache,
+    rateShare: rateShareOf(config, env),
+    ...(settings.clock === undefined ? {} : { clock: settings.clock }),
+    ...(settings.logger === undefined ? {} : { logger: settings.logger }),
   });
 }
 
@@ -108,24 +145,12 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
     requestTimeoutMs: Math.max(1, Math.min(10_000, timeoutMs)),
     retryUnreachable: false,
   });
-  let database: HogaDatabase | null = null;
-  let tokenCache: TokenCache;
   const dbFile = databaseToShare(flags, env);
-  if (dbFile !== undefined) {
-    database = HogaDatabase.open(dbFile, { migrate: false });
-    // The file first: every hoga process takes its lock, with or without a database.
-    tokenCache = new MirroredTokenCache([
-      new FileTokenCache(defaultTokenFile(env)),
-      new SqliteTokenCache(database),
-    ]);
-  } else {
-    tokenCache = new FileTokenCache(defaultTokenFile(env));
-  }
-  const client = new BrokerClient({
-    config,
-    tokenCache,
+  const database = dbFile === undefined ? undefined : HogaDatabase.open(dbFile, { migrate: false });
+  const client = brokerClientOf(config, {
+    env,
     logger: createCliLogger(),
-    rateShare: rateShareOf(config, env),
+    ...(database === undefined ? {} : { database }),
   });
   return {
     client,
