@@ -2,11 +2,14 @@
  * The share folder on a real disk: which files count as the client's live processes.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LiveClock, RateLimitGroup } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessRateShare } from './process-rate-share.js';
+import { RequestPriority } from './rate-limit-groups.js';
+import { RateLimiter } from './rate-limiter.js';
 
 const client = { baseUrl: 'http://127.0.0.1:18080', clientId: 'sim-client' };
 const shares: ProcessRateShare[] = [];
@@ -18,7 +21,7 @@ afterEach(() => {
 function share(dir: string, pid: number, now: () => number = Date.now): ProcessRateShare {
   const s = new ProcessRateShare({ dir, ...client, pid, now, recountMs: 0 });
   shares.push(s);
-  s.count();
+  s.join();
   return s;
 }
 
@@ -49,7 +52,7 @@ describe(ProcessRateShare, () => {
     const prefix = readdirSync(dir)[0]?.split('.')[0] as string;
     // another client's process
     shares.push(new ProcessRateShare({ dir, ...client, clientId: 'another', pid: process.ppid }));
-    shares.at(-1)?.count();
+    shares.at(-1)?.join();
     expect(own.fraction()).toBe(1);
     // a client that sent nothing yet (`hoga run`'s probe of its configuration): not counted
     shares.push(new ProcessRateShare({ dir, ...client, pid: process.ppid }));
@@ -83,5 +86,21 @@ describe(ProcessRateShare, () => {
     expect(own.fraction()).toBe(1);
     now += 200;
     expect(own.fraction()).toBe(0.45);
+  });
+
+  it("counts a limiter's process from its first request, not when the limiter is asked its rate", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'hoga-share-')), 'rate-share');
+    const own = new ProcessRateShare({ dir, ...client, recountMs: 0 });
+    shares.push(own);
+    const limiter = new RateLimiter({ clock: new LiveClock(), share: own });
+    try {
+      // the poll scheduler's and the start-up estimates' question, before any request
+      expect(limiter.rateOf(RateLimitGroup.MARKET_DATA)).toBeGreaterThan(0);
+      expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+      await limiter.acquire(RateLimitGroup.MARKET_DATA, RequestPriority.NORMAL);
+      expect(readdirSync(dir)).toEqual([expect.stringMatching(new RegExp(`\\.${process.pid}$`))]);
+    } finally {
+      limiter.dispose();
+    }
   });
 });

@@ -25,6 +25,11 @@ export const SHARED_USE = 0.9;
 
 /** What a {@link RateLimiter} asks of a share: the fraction of each limit it may use now. */
 export interface RateShare {
+  /**
+   * Counts this process among the client's from now on (the limiter calls it as it grants its first
+   * request: a client that sends nothing, `hoga run`'s probe of its configuration, is not counted).
+   */
+  join(): void;
   /** The fraction of each group's limit (and burst) this process may use now, in (0, 1]. */
   fraction(): number;
   /** Stops counting this process (its file removed). */
@@ -69,7 +74,7 @@ export class ProcessRateShare implements RateShare {
   private readonly staleMs: number;
   private readonly recountMs: number;
   private readonly now: () => number;
-  /** The heartbeat, once this process counts (its first request: a client that sends nothing does not). */
+  /** The heartbeat, once this process {@link join}s. */
   private timer: NodeJS.Timeout | null = null;
   private countedAt = Number.NEGATIVE_INFINITY;
   private processes = 1;
@@ -95,13 +100,16 @@ export class ProcessRateShare implements RateShare {
     return n === 1 ? 1 : SHARED_USE / n;
   }
 
-  /** The client's live processes, this one included (read again every `recountMs`). */
+  /** @inheritdoc Its file made, then touched every `heartbeatMs` until {@link close}. */
+  join(): void {
+    if (this.timer !== null || this.closed) return;
+    this.touch();
+    this.timer = setInterval(() => this.touch(), this.options.heartbeatMs ?? 1_000);
+    this.timer.unref();
+  }
+
+  /** The client's live processes, this one counted (read again every `recountMs`). */
   count(): number {
-    if (this.timer === null && !this.closed) {
-      this.touch();
-      this.timer = setInterval(() => this.touch(), this.options.heartbeatMs ?? 1_000);
-      this.timer.unref();
-    }
     const now = this.now();
     if (now - this.countedAt < this.recountMs) return this.processes;
     this.countedAt = now;

@@ -42,7 +42,11 @@ describe('RateLimiter', () => {
 
     it("uses its process's share of the limit: half the rate with two processes, the whole again once alone", async () => {
       let fraction = 0.5;
-      const { advanceTo, grants, take } = setup(undefined, { fraction: () => fraction, close: () => {} });
+      const { advanceTo, grants, take } = setup(undefined, {
+        join: () => {},
+        fraction: () => fraction,
+        close: () => {},
+      });
       for (let i = 0; i < 10; i++) void take(RateLimitGroup.MARKET_DATA, `r${i}`);
       await advanceTo(2_200);
       // another process was there from the start: no burst into what it may have left, one token
@@ -64,9 +68,26 @@ describe('RateLimiter', () => {
       expect(later[4]! - later[0]!).toBeLessThanOrEqual(420);
     });
 
+    it("counts its process among the client's from its first request on, not when asked its rate", async () => {
+      let joined = 0;
+      const { limiter, advanceTo, grants, take } = setup(undefined, {
+        join: () => joined++,
+        fraction: () => 1,
+        close: () => {},
+      });
+      // the poll scheduler and the start-up estimates ask the rate before any request
+      expect(limiter.rateOf(RateLimitGroup.MARKET_DATA)).toBeGreaterThan(0);
+      expect(joined).toBe(0);
+      void take(RateLimitGroup.MARKET_DATA, 'r0');
+      await advanceTo(10);
+      expect(grants).toHaveLength(1);
+      expect(joined).toBeGreaterThan(0);
+    });
+
     it('empties its buckets when another process of the client starts, and bursts one request at least', async () => {
       let fraction = 1;
       const { scheduler, advanceTo, grants, take } = setup(undefined, {
+        join: () => {},
         fraction: () => fraction,
         close: () => {},
       });
@@ -85,7 +106,7 @@ describe('RateLimiter', () => {
       expect(later[2]).toBeGreaterThanOrEqual(1_650);
       // a group of 1 a second shared by two: one request at a time, one every 2 s (a burst of one
       // keeps no safety margin, as the whole limit of 1 does not)
-      const account = setup(undefined, { fraction: () => 0.5, close: () => {} });
+      const account = setup(undefined, { join: () => {}, fraction: () => 0.5, close: () => {} });
       for (let i = 0; i < 3; i++) void account.take(RateLimitGroup.ACCOUNT, `a${i}`);
       await account.advanceTo(6_200);
       expect(account.grants.map((g) => Math.round(g.at / 100) * 100)).toEqual([2_000, 4_000, 6_000]);

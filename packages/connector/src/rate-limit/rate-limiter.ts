@@ -363,6 +363,8 @@ export class RateLimiter {
   }
 
   private drain(group: RateLimitGroup): void {
+    // a request waits: this process counts among the client's from now on (idempotent)
+    this.options.share?.join();
     this.syncShare();
     const bucket = this.bucket(group);
     this.refill(group, bucket);
