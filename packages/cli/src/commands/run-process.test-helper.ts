@@ -53,6 +53,9 @@ export interface Running {
   readonly exited: Promise<number | null>;
 }
 
+/** The last three runs `start` began: a wait that fails says what they printed. */
+const begun: Running[] = [];
+
 /**
  * How a test starts `hoga`: `bin/hoga.js`, as a user does (the bundle the `int` project's global
  * set-up built once, a strategy's `.ts` loaded with Node's own type stripping), not the sources
@@ -76,9 +79,6 @@ export function start(args: string[], environment: NodeJS.ProcessEnv): Running {
   if (begun.length > 3) begun.shift();
   return running;
 }
-
-/** The last three runs `start` began: a wait that fails says what they printed. */
-const begun: Running[] = [];
 
 /** The last runs begun, each its pid, whether it ended and the tail of its output (a failed wait's message). */
 export function lastRunsSaid(tail = 1_200): string {
