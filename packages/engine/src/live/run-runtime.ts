@@ -27,6 +27,7 @@ import {
   DatabaseToken,
   type InstrumentLookup,
   InstrumentsToken,
+  LastPriceToken,
   LoggerToken,
   OrderHoursToken,
   PriceLimitsToken,
@@ -140,6 +141,8 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
       container.bind(OrderHoursToken).toConstantValue(new CalendarOrderHours(market));
       // a strategy's budget holds a KR market buy at the day's upper limit, as the broker does
       container.bind(PriceLimitsToken).toConstantValue((symbol: string) => market.priceLimits(symbol));
+      // and values a market buy of a symbol the portfolio has no price of yet at the one last read
+      container.bind(LastPriceToken).toConstantValue((symbol: string) => market.lastPrice(symbol));
     }
     // a fill marks its symbol at its price (a daily bar's close is the day before's)
     container.bind(Portfolio).to(RunPortfolio).inSingletonScope();

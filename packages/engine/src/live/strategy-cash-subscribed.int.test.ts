@@ -5,7 +5,9 @@
  * the universe's bars marked a last price, so the market buy of 035420 had no price to be judged
  * by and was never held to the strategy's cash: with 500,000 KRW of its own it bought 035420 (about
  * 240,000 KRW a share) four times, its cash went to about -460,000 KRW (the other strategy's share
- * spent), and nothing was denied. Now a price tick marks its symbol's last price.
+ * spent), and nothing was denied. Now a price tick marks its symbol's last price. A market buy of
+ * a symbol no price is known of at all (neither the universe's nor subscribed) is denied: before,
+ * it went through unjudged and 100 of 035420 filled on the account's buying power.
  */
 import { Decimal, type OrderEvent } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,6 +30,16 @@ class BuysSubscribed extends Strategy {
     if (BuysSubscribed.placed >= 4 || this.ctx.openOrders().length > 0) return;
     BuysSubscribed.placed++;
     this.ctx.buy(tick.symbol, 1);
+  }
+}
+
+/**
+ * Buys 100 of 035420 at market in `onStart`, neither among the run's symbols nor subscribed: no
+ * price of it is known to hold the buy at.
+ */
+class BuysUnpriced extends Strategy {
+  override onStart(): void {
+    this.ctx.buy('035420', 100);
   }
 }
 
@@ -73,5 +85,37 @@ describe('a market buy of a subscribed symbol outside the universe, several stra
     for (const e of denied)
       expect(e.type === 'OrderDenied' && e.reason).toContain(`the buy needs ${needed} KRW`);
     expect(BuysSubscribed.cash.every((c) => c.gte(0))).toBe(true);
+  }, 120_000);
+
+  it('of a symbol with no price known at all is denied, not placed unjudged', async () => {
+    // before: the budget could not value it and let it through; the account's buying power
+    // took the 100 (about 24,000,000 KRW) with 500,000 KRW of the strategy's own
+    const broker = await startSimulatedBroker(closers, { speed: 20, control: true, rateLimit: false });
+    const db = openTempDb(closers, 'hoga-cash-unpriced-', broker.clock);
+    const { handle, events } = await startTestRun(
+      { ...broker, db },
+      {
+        runId: 'cash-unpriced',
+        mode: 'live',
+        symbols: ['005930'],
+        cashKrw: new Decimal(1_000_000),
+        strategies: [
+          { strategyClass: BuysUnpriced, id: 'buyer' },
+          { strategyClass: Idle, id: 'idle' },
+        ],
+      },
+      { pollIntervalMs: 200 },
+    );
+    closers.add(() => handle.stop());
+    const ended = (e: OrderEvent): boolean =>
+      e.type === 'OrderDenied' || e.type === 'OrderAccepted' || e.type === 'OrderRejected';
+    await until(() => events.some(ended), 60_000);
+    await handle.stop();
+    const [end] = events.filter(ended);
+    expect(end?.type === 'OrderDenied' && [end.code, end.reason]).toEqual([
+      'risk-strategy-cash',
+      expect.stringContaining('no price of 035420 is known'),
+    ]);
+    expect(broker.sim.counters().ordersCreated).toBe(0);
   }, 120_000);
 });

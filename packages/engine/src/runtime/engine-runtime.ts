@@ -57,7 +57,7 @@ import {
 } from './intent-input.js';
 import type { OrderHours } from './market-order-hours.js';
 import { OrderIdFactory } from './order-ids.js';
-import type { PriceLimitsLookup } from './strategy-budget.js';
+import type { LastPriceLookup, PriceLimitsLookup } from './strategy-budget.js';
 import { StrategyHost } from './strategy-host.js';
 import { StrategyOrderChecks } from './strategy-order-checks.js';
 import { type Subscription, SubscriptionBook } from './subscription-book.js';
@@ -66,6 +66,7 @@ import {
   ClockToken,
   type InstrumentLookup,
   InstrumentsToken,
+  LastPriceToken,
   LoggerToken,
   OrderHoursToken,
   PriceLimitsToken,
@@ -128,6 +129,7 @@ export class EngineRuntime implements HostServices {
     @inject(InstrumentsToken) @optional() private readonly instruments?: InstrumentLookup,
     @inject(OrderHoursToken) @optional() readonly orderHours?: OrderHours,
     @inject(PriceLimitsToken) @optional() limits?: PriceLimitsLookup,
+    @inject(LastPriceToken) @optional() brokerLast?: LastPriceLookup,
   ) {
     this.mode = settings.mode;
     // frozen, and a copy: a strategy that pushed to `ctx.universe.symbols` changed the run's own
@@ -146,7 +148,14 @@ export class EngineRuntime implements HostServices {
         if (host !== undefined) this.fail(host, 'venue', error);
       },
     });
-    this.checks = new StrategyOrderChecks(this.path, this.hosts, portfolio, () => this.account, limits);
+    this.checks = new StrategyOrderChecks(
+      this.path,
+      this.hosts,
+      portfolio,
+      () => this.account,
+      limits,
+      brokerLast,
+    );
     venue.events$.subscribe((event) => this.enqueue(event));
   }
 

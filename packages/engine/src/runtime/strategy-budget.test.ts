@@ -86,8 +86,12 @@ describe(budgetShortfall, () => {
     );
   });
 
-  it('does not judge a market order with no price known yet', () => {
-    expect(budgetShortfall(buy('005930', { quantity: 1_000_000 }), d(0), [], noPrices)).toBeNull();
+  it('refuses a market buy of a symbol no price is known of, whatever the cash', () => {
+    expect(budgetShortfall(buy('005930', { quantity: 1 }), d(1e12), [], noPrices)).toContain(
+      'no price of 005930 is known yet',
+    );
+    // a limit buy, or an amount, is valued without a price
+    expect(budgetShortfall(buy('005930', { quantity: 1, price: 70_000 }), d(1e12), [], noPrices)).toBeNull();
   });
 });
 
@@ -148,10 +152,20 @@ describe(StrategyBudgets, () => {
     expect(usd.shortfall(submit('NVDA', 6_343), [])).toContain('needs 1,000,148.51 USD');
   });
 
-  it('holds a KR market buy at its last price while the day’s limits are not known, and judges none with no price', () => {
+  it('holds a KR market buy at its last price while the day’s limits are not known, and refuses one with no price', () => {
     const budgets = new StrategyBudgets(portfolio(700_105, { '005930': 70_000 }));
     expect(budgets.shortfall(submit('005930', 10), [])).toBeNull();
     expect(budgets.shortfall(submit('005930', 11), [])).toContain('needs 770,116 KRW');
-    expect(budgets.shortfall(submit('000660', 1_000_000), [])).toBeNull();
+    expect(budgets.shortfall(submit('000660', 1), [])).toContain('no price of 000660 is known yet');
+  });
+
+  it('values a market buy of a symbol the portfolio has no price of at the last one read from the broker', () => {
+    // a buy in onStart, before any bar: the risk module's market view read 005930 at 70,000
+    const budgets = new StrategyBudgets(portfolio(700_105, {}), undefined, (symbol) =>
+      symbol === '005930' ? d(70_000) : undefined,
+    );
+    expect(budgets.shortfall(submit('005930', 10), [])).toBeNull();
+    expect(budgets.shortfall(submit('005930', 11), [])).toContain('needs 770,116 KRW');
+    expect(budgets.shortfall(submit('000660', 1), [])).toContain('no price of 000660 is known yet');
   });
 });

@@ -53,7 +53,8 @@ function priceOf(limit: Decimal | null, symbol: string, marketBuyPrice: MarketBu
 }
 
 /**
- * Why a buy does not fit in its strategy's cash, or null when it fits (or cannot be judged).
+ * Why a buy does not fit in its strategy's cash, or null when it fits. A market buy of a symbol no
+ * price is known of cannot be valued: refused, as it could spend the other strategies' shares.
  *
  * @param intent - the buy
  * @param cash - the strategy's cash in the buy's currency
@@ -67,13 +68,17 @@ export function budgetShortfall(
   marketBuyPrice: MarketBuyPrice,
 ): string | null {
   const { orderAmount, quantity, price } = intentFields(intent);
-  const needed = stillNeeded(
-    orderAmount,
-    quantity,
-    priceOf(price, intent.instrument.symbol, marketBuyPrice),
-    ZERO,
-    null,
-  );
+  const symbol = intent.instrument.symbol;
+  const valuedAt = priceOf(price, symbol, marketBuyPrice);
+  if (valuedAt === null && orderAmount === null && quantity !== null) {
+    // nothing to value it at: let through unjudged, it could spend the other strategies' shares
+    return (
+      `no price of ${symbol} is known yet to hold this market buy at against the strategy's own cash: ` +
+      `buy it once a price of it is known (a bar of the run's symbols, a tick of one subscribed with ` +
+      'ctx.subscribePrices), or place a limit buy'
+    );
+  }
+  const needed = stillNeeded(orderAmount, quantity, valuedAt, ZERO, null);
   if (needed === null) return null;
   return shortfall(needed, intent.instrument.currency, intent.clientOrderId, cash, open, marketBuyPrice);
 }
@@ -154,28 +159,35 @@ function shortfall(
  */
 export type PriceLimitsLookup = (symbol: string) => PriceLimits | null;
 
+/** A symbol's last price as the broker was last read (undefined: not read). */
+export type LastPriceLookup = (symbol: string) => Decimal | undefined;
+
 /**
  * The budgets of a run's strategies: their cash from the portfolio, market buys at the price the
  * broker holds them at, from the portfolio's last prices and the run's price limits.
  */
 export class StrategyBudgets {
   private readonly marketBuyPrice: MarketBuyPrice = (symbol) => {
-    const last = this.portfolio.lastPrice(symbol);
+    const marked = this.portfolio.lastPrice(symbol);
+    const last = marked === undefined ? this.brokerLast?.(symbol) : new Decimal(marked);
     if (last === undefined) return null;
     return reservePrice(
       { market: marketOfSymbol(symbol) },
       { side: 'BUY', price: null, orderAmount: null },
-      { lastPrice: new Decimal(last), priceLimits: this.limits?.(symbol) ?? null },
+      { lastPrice: last, priceLimits: this.limits?.(symbol) ?? null },
     );
   };
 
   /**
    * @param limits - the KR price limits (unknown: a KR market buy is held at its last price, the
    *   broker's own fallback without limits)
+   * @param brokerLast - a symbol's last price read from the broker, for one the portfolio has no
+   *   price of yet (a buy in `onStart`)
    */
   constructor(
     private readonly portfolio: Portfolio,
     private readonly limits?: PriceLimitsLookup,
+    private readonly brokerLast?: LastPriceLookup,
   ) {}
 
   /**

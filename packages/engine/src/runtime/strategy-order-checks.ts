@@ -16,7 +16,7 @@ import type { Portfolio } from '../portfolio/portfolio.js';
 import type { AccountView, OrderView } from '../strategy/strategy-context.js';
 import { closedOrderCode } from '../venue/venue-events.js';
 import type { CommandPath } from './command-path.js';
-import { type PriceLimitsLookup, StrategyBudgets } from './strategy-budget.js';
+import { type LastPriceLookup, type PriceLimitsLookup, StrategyBudgets } from './strategy-budget.js';
 import type { StrategyHost } from './strategy-host.js';
 import { StrategyShares } from './strategy-shares.js';
 
@@ -29,6 +29,7 @@ export class StrategyOrderChecks {
    * @param path - where a refusal is denied
    * @param hosts - the run's strategies
    * @param limits - the KR price limits a market buy is held at (see strategy-budget.ts)
+   * @param brokerLast - last prices read from the broker, for a symbol the portfolio has none of
    */
   constructor(
     private readonly path: CommandPath,
@@ -36,8 +37,9 @@ export class StrategyOrderChecks {
     portfolio: Portfolio,
     account: () => AccountView,
     limits?: PriceLimitsLookup,
+    brokerLast?: LastPriceLookup,
   ) {
-    this.budgets = new StrategyBudgets(portfolio, limits);
+    this.budgets = new StrategyBudgets(portfolio, limits, brokerLast);
     this.shares = new StrategyShares(hosts, account);
   }
 

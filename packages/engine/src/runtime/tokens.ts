@@ -50,6 +50,14 @@ export const InstrumentsToken = Symbol.for('hoga.engine.Instruments');
 export const PriceLimitsToken = Symbol.for('hoga.engine.PriceLimits');
 
 /**
+ * Token of the run's `LastPriceLookup` (`strategy-budget.ts`): a symbol's last price as the broker
+ * was last read, for a strategy's budget to value a market buy at before the portfolio has a price
+ * of it (a buy in `onStart`; paper, live: the risk module's market view). Optional: unbound, only
+ * the portfolio's prices.
+ */
+export const LastPriceToken = Symbol.for('hoga.engine.LastPrice');
+
+/**
  * Token of the run's `OrderHours` (`market-order-hours.ts`): when the broker takes market orders,
  * by the broker's calendar (paper, live: `CalendarOrderHours`). Optional: unbound, the broker
  * model's hours answer (a backtest).
