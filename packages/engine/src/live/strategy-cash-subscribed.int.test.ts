@@ -46,26 +46,34 @@ class BuysUnpriced extends Strategy {
 /** Does nothing: its share of the cash is what the other one must not spend. */
 class Idle extends Strategy {}
 
+/**
+ * A live run on 005930 with 1,000,000 KRW shared by `buyer` and an idle strategy, over a simulator
+ * at ×20 (the quote of 035420 moves, a price tick, every second or so rather than every 10–20 s).
+ */
+async function runBuyerBesideIdle(runId: string, buyer: typeof BuysSubscribed | typeof BuysUnpriced) {
+  const broker = await startSimulatedBroker(closers, { speed: 20, control: true, rateLimit: false });
+  const db = openTempDb(closers, `hoga-${runId}-`, broker.clock);
+  const run = await startTestRun(
+    { ...broker, db },
+    {
+      runId,
+      mode: 'live',
+      symbols: ['005930'],
+      cashKrw: new Decimal(1_000_000),
+      strategies: [
+        { strategyClass: buyer, id: 'buyer' },
+        { strategyClass: Idle, id: 'idle' },
+      ],
+    },
+    { pollIntervalMs: 200 },
+  );
+  closers.add(() => run.handle.stop());
+  return { broker, ...run };
+}
+
 describe('a market buy of a subscribed symbol outside the universe, several strategies', () => {
   it('is held to its strategy’s own cash', async () => {
-    // at ×20: the quote of 035420 moves (a price tick) every second or so rather than every 10–20 s
-    const broker = await startSimulatedBroker(closers, { speed: 20, control: true, rateLimit: false });
-    const db = openTempDb(closers, 'hoga-cash-sub-', broker.clock);
-    const { handle, events } = await startTestRun(
-      { ...broker, db },
-      {
-        runId: 'cash-sub',
-        mode: 'live',
-        symbols: ['005930'],
-        cashKrw: new Decimal(1_000_000),
-        strategies: [
-          { strategyClass: BuysSubscribed, id: 'buyer' },
-          { strategyClass: Idle, id: 'idle' },
-        ],
-      },
-      { pollIntervalMs: 200 },
-    );
-    closers.add(() => handle.stop());
+    const { broker, handle, events } = await runBuyerBesideIdle('cash-sub', BuysSubscribed);
     const ended = (e: OrderEvent): boolean => e.type === 'OrderFilled' || e.type === 'OrderDenied';
     await until(() => BuysSubscribed.placed >= 4 && events.filter(ended).length >= 4, 90_000);
     await handle.stop();
@@ -90,23 +98,7 @@ describe('a market buy of a subscribed symbol outside the universe, several stra
   it('of a symbol with no price known at all is denied, not placed unjudged', async () => {
     // before: the budget could not value it and let it through; the account's buying power
     // took the 100 (about 24,000,000 KRW) with 500,000 KRW of the strategy's own
-    const broker = await startSimulatedBroker(closers, { speed: 20, control: true, rateLimit: false });
-    const db = openTempDb(closers, 'hoga-cash-unpriced-', broker.clock);
-    const { handle, events } = await startTestRun(
-      { ...broker, db },
-      {
-        runId: 'cash-unpriced',
-        mode: 'live',
-        symbols: ['005930'],
-        cashKrw: new Decimal(1_000_000),
-        strategies: [
-          { strategyClass: BuysUnpriced, id: 'buyer' },
-          { strategyClass: Idle, id: 'idle' },
-        ],
-      },
-      { pollIntervalMs: 200 },
-    );
-    closers.add(() => handle.stop());
+    const { broker, handle, events } = await runBuyerBesideIdle('cash-unpriced', BuysUnpriced);
     const ended = (e: OrderEvent): boolean =>
       e.type === 'OrderDenied' || e.type === 'OrderAccepted' || e.type === 'OrderRejected';
     await until(() => events.some(ended), 60_000);
