@@ -26,8 +26,8 @@ export const SHARED_USE = 0.9;
 /** What a {@link RateLimiter} asks of a share: the fraction of each limit it may use now. */
 export interface RateShare {
   /**
-   * Counts this process among the client's from now on (the limiter calls it as it grants its first
-   * request: a client that sends nothing, `hoga run`'s probe of its configuration, is not counted).
+   * Counts this process among the client's from now on (the limiter calls it as each request asks
+   * for its turn: a client that sends nothing, `hoga run`'s probe of its configuration, is not counted).
    */
   join(): void;
   /** The fraction of each group's limit (and burst) this process may use now, in (0, 1]. */

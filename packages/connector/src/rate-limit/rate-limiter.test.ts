@@ -84,6 +84,32 @@ describe('RateLimiter', () => {
       expect(joined).toBeGreaterThan(0);
     });
 
+    it('joins at each request it is asked for: not at a refill, a header or a wait aborted before it began', async () => {
+      let joined = 0;
+      const { limiter, advanceTo, grants, take } = setup(undefined, {
+        join: () => joined++,
+        fraction: () => 1,
+        close: () => {},
+      });
+      // a header read and a 429's stop drain the group's queue: no request of this process is in it
+      limiter.observe(RateLimitGroup.MARKET_DATA, {
+        'x-ratelimit-limit': '10',
+        'x-ratelimit-remaining': '9',
+      });
+      limiter.penalize(RateLimitGroup.MARKET_DATA, 100);
+      const aborted = new AbortController();
+      aborted.abort();
+      await expect(
+        limiter.acquire(RateLimitGroup.MARKET_DATA, RequestPriority.NORMAL, aborted.signal),
+      ).rejects.toThrow(/aborted/);
+      expect(joined).toBe(0);
+      // three requests, granted over the refill timers after the stop: one join each, none per timer
+      for (let i = 0; i < 3; i++) void take(RateLimitGroup.MARKET_DATA, `r${i}`);
+      await advanceTo(1_000);
+      expect(grants).toHaveLength(3);
+      expect(joined).toBe(3);
+    });
+
     it('empties its buckets when another process of the client starts, and bursts one request at least', async () => {
       let fraction = 1;
       const { scheduler, advanceTo, grants, take } = setup(undefined, {

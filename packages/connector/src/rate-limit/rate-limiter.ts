@@ -158,6 +158,9 @@ export class RateLimiter {
         new NetworkError(endpoint, NetworkFailure.ABORTED, 'aborted while waiting for a rate-limit token'),
       );
     }
+    // a request is asked for: this process counts among the client's from now on (idempotent; a
+    // refill's timer, a header or a 429 drains the queue without one)
+    this.options.share?.join();
     const bucket = this.bucket(group);
     return new Promise<RatePermit>((resolve, reject) => {
       const onAbort = (): void => {
@@ -363,8 +366,6 @@ export class RateLimiter {
   }
 
   private drain(group: RateLimitGroup): void {
-    // a request waits: this process counts among the client's from now on (idempotent)
-    this.options.share?.join();
     this.syncShare();
     const bucket = this.bucket(group);
     this.refill(group, bucket);
