@@ -119,3 +119,52 @@ describe('hoga run killed between a fill stored and its telling', () => {
     expect(told.toFixed()).toBe((await s.filledAtBroker('ZOM')).toFixed());
   }, 120_000);
 });
+
+/**
+ * The fills a run told its strategy before it started again, and its start: the counts the
+ * strategy kept in `ctx.state` then.
+ */
+function countsAtStart(heard: readonly Heard[], id: string, pid: number | undefined) {
+  const start = heard.findIndex((h) => h.hook === 'start' && h.pid === pid);
+  const told = heard.filter((h, i) => h.hook === 'fill' && h.id === id && h.pid === pid && i < start);
+  return { told: told.map((h) => h.counted), start: heard[start]?.counted };
+}
+
+describe('hoga run killed inside onFill, after the strategy wrote its ctx.state', () => {
+  // The fill's note is dropped once the strategy was told; a kill inside the hook tells the fill
+  // again at the next start. Its ctx.state writes are committed with that drop: the strategy hears
+  // the fill again with the state it had before it heard it (before, its count was 2 for 1 fill).
+  it('paper: the fill told again at the next start, to a state that never counted it', async () => {
+    const s = await Session.open();
+    const killed = join(s.dir, 'killed-on-fill');
+    const first = paper(s, 1, { CrashPlan: { place: [PART], killOnFill: killed } });
+    const part = await s.idOf('part');
+    expect(await first.exited).toBeNull();
+    expect(s.fillsHeard(part).map((h) => h.counted)).toEqual([1]);
+
+    const second = paper(s, 2, { CrashPlan: { place: [PART], killOnFill: killed } });
+    await waitFor('the second start', () => s.heard().filter((h) => h.hook === 'start').length === 2);
+    await stopRun(second);
+    expect(countsAtStart(s.heard(), part, second.child.pid)).toEqual({ told: [1], start: 1 });
+    // every fill the store holds counted once
+    expect(s.fillsHeard(part).at(-1)?.counted).toBe(paperFills(s).length);
+    noOrderRequests(s);
+  }, 120_000);
+
+  it('live: the fill told again at the next start, to a state that never counted it', async () => {
+    const s = await Session.open();
+    const killed = join(s.dir, 'killed-on-fill');
+    const first = s.run(1, { place: [PART], killOnFill: killed });
+    const part = await s.idOf('part');
+    expect(await first.exited).toBeNull();
+    expect(s.fillsHeard(part).map((h) => h.counted)).toEqual([1]);
+
+    const second = s.run(2, { place: [PART], killOnFill: killed });
+    await waitFor('the second start', () => s.heard().filter((h) => h.hook === 'start').length === 2);
+    await stopRun(second);
+    expect(countsAtStart(s.heard(), part, second.child.pid)).toEqual({ told: [1], start: 1 });
+    expect(s.fillsHeard(part).at(-1)?.counted).toBe(
+      s.fillsHeard(part).filter((h) => h.pid === second.child.pid).length,
+    );
+  }, 120_000);
+});

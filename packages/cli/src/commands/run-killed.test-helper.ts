@@ -42,6 +42,8 @@ export interface Heard {
   readonly cash?: string;
   /** What `ctx.order(id)` answered as an event or fill of the order was told (null: unknown). */
   readonly order?: { state: string; filled: string; average?: string } | null;
+  /** The fills counted in the strategy's `ctx.state` (`fillsHeard`) at a start or after a fill. */
+  readonly counted?: number;
 }
 
 /** What crash-plan.ts is told to do in a run (its config, the log aside). */
@@ -51,6 +53,8 @@ export interface Plan {
   readonly modify?: readonly { readonly tag: string; readonly price: string }[];
   /** A file: `onStart` ends only once it exists. */
   readonly hold?: string;
+  /** A file: the first fill told with no such file makes it and kills the process in `onFill`. */
+  readonly killOnFill?: string;
 }
 
 /** What a strategy's log (`crash-plan.ts`'s `log`) holds so far, line by line (none: no file yet). */

@@ -48,6 +48,7 @@ import type { Logger, OrderEvent, OrderFilled, OrderPartiallyFilled } from '@hog
 import type { HogaDatabase } from '@hoga/store';
 import { EngineError, EngineErrorCode } from '../engine-error.js';
 import { addToldFill, dropToldFills, noteUntoldEvent } from '../orders/untold-events.js';
+import { StateWriteHold } from '../store/state-write-hold.js';
 import { PaperOrderTables } from './paper-order-tables.js';
 import type { SavedPaperOrder } from './paper-orders.js';
 import { RetryPause } from './retry-pause.js';
@@ -223,19 +224,24 @@ export class PaperStore {
     const outbox = this.outbox;
     this.telling = true;
     let told = 0;
-    try {
-      while (told < this.stored) {
-        const event = outbox[told++] as OrderEvent;
-        this.publish(event);
-        if (isNotedFill(event)) addToldFill(this.toldNotes, event.strategyId, event.fill.fillId);
-      }
-    } finally {
-      if (told === outbox.length) outbox.length = 0;
-      else outbox.splice(0, told);
-      this.stored -= told;
-      this.telling = false;
-      this.dropToldNotes();
-    }
+    // the notes of the fills told dropped with the state their strategies wrote as they heard them
+    StateWriteHold.of(this.db).telling(
+      () => {
+        try {
+          while (told < this.stored) {
+            const event = outbox[told++] as OrderEvent;
+            this.publish(event);
+            if (isNotedFill(event)) addToldFill(this.toldNotes, event.strategyId, event.fill.fillId);
+          }
+        } finally {
+          if (told === outbox.length) outbox.length = 0;
+          else outbox.splice(0, told);
+          this.stored -= told;
+          this.telling = false;
+        }
+      },
+      () => this.dropToldNotes(),
+    );
   }
 
   /**

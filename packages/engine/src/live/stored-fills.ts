@@ -13,6 +13,7 @@ import type { HogaDatabase, TradingMode } from '@hoga/store';
 import { dropUntoldEvents, type UntoldNotes, untoldEvents } from '../orders/untold-events.js';
 import type { StrategyBook } from '../portfolio/strategy-book.js';
 import type { EngineRuntime } from '../runtime/engine-runtime.js';
+import { StateWriteHold } from '../store/state-write-hold.js';
 import type { RunEventRecorder } from './run-event-recorder.js';
 import { storedView } from './stored-orders.js';
 
@@ -100,17 +101,22 @@ export function tellUntoldEvents(
   for (const host of runtime.hosts) {
     const events = untoldEvents(db, host.strategyId, notes);
     if (events.length === 0) continue;
-    for (const event of events) {
-      // one read per order told (an order still open is tracked already)
-      if (!host.owns(event.clientOrderId)) {
-        const order = db.orders.get(event.clientOrderId);
-        if (order !== null) host.track(storedView(order));
-      }
-      recorder.recordTold(event);
-      runtime.call(host, 'onOrderEvent', event);
-      if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled')
-        runtime.call(host, 'onFill', event.fill);
-    }
-    dropUntoldEvents(db, host.strategyId, notes);
+    // the notes dropped with the state the strategy wrote as it heard them
+    StateWriteHold.of(db).telling(
+      () => {
+        for (const event of events) {
+          // one read per order told (an order still open is tracked already)
+          if (!host.owns(event.clientOrderId)) {
+            const order = db.orders.get(event.clientOrderId);
+            if (order !== null) host.track(storedView(order));
+          }
+          recorder.recordTold(event);
+          runtime.call(host, 'onOrderEvent', event);
+          if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled')
+            runtime.call(host, 'onFill', event.fill);
+        }
+      },
+      () => dropUntoldEvents(db, host.strategyId, notes),
+    );
   }
 }

@@ -19,6 +19,7 @@ import type { Clock, OrderEvent, OrderFilled, OrderPartiallyFilled } from '@hoga
 import type { HogaDatabase } from '@hoga/store';
 import { type Observable, Subject } from 'rxjs';
 import type { OrderCommand } from '../commands/order-commands.js';
+import { StateWriteHold } from '../store/state-write-hold.js';
 import { CommandAnswers } from './command-answers.js';
 import { CommandResolver } from './command-resolver.js';
 import { OrderEventFactory } from './order-event-factory.js';
@@ -41,6 +42,8 @@ export type { ReconcileReport } from './reconciliation.js';
 /** See the module description. */
 export class OrderManager {
   readonly store: OrderManagerStore;
+  /** The strategies' state writes held while fills are told (committed with the notes' drop). */
+  private readonly stateHold: StateWriteHold;
   /** Which logical orders it reports on (not those of strategies another live run works). */
   readonly ownership: OrderOwnership;
   private readonly events = new Subject<OrderEvent>();
@@ -95,6 +98,7 @@ export class OrderManager {
       db.deferCheckpoints(this.options.checkpointEveryMs, { onError: options.onCheckpointError });
     }
     this.store = new OrderManagerStore(db, this.options.commandDurability);
+    this.stateHold = StateWriteHold.of(db);
     this.factory = new OrderEventFactory(this.store, db, clock);
     this.outside = new OutsideChanges(this.store, this.factory, (event) => this.emit(event));
     this.ownership = new OrderOwnership(db, options.strategies ?? [], (id) => this.factory.strategyOf(id));
@@ -153,16 +157,20 @@ export class OrderManager {
       this.heldNoted = null;
       // (a strategy told may act at once: a hold of its own then begins and ends inside this loop)
       const told = new Map<string, Set<string>>();
-      try {
-        for (const event of held) {
-          this.events.next(event);
-          if (noted.has(event) && isFillEvent(event) && event.strategyId !== undefined)
-            addToldFill(told, event.strategyId, event.fill.fillId);
-        }
-      } finally {
-        // the notes of the fills told (a release rolled back drops none: nothing was stored)
-        if (told.size > 0) this.store.dropTold(told);
-      }
+      // the notes of the fills told dropped with the state their strategies wrote as they heard
+      // them (a release rolled back drops none: nothing was stored)
+      this.stateHold.telling(
+        () => {
+          for (const event of held) {
+            this.events.next(event);
+            if (noted.has(event) && isFillEvent(event) && event.strategyId !== undefined)
+              addToldFill(told, event.strategyId, event.fill.fillId);
+          }
+        },
+        () => {
+          if (told.size > 0) this.store.dropTold(told);
+        },
+      );
     };
   };
 

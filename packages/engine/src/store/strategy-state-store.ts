@@ -11,6 +11,7 @@ import { EngineError, EngineErrorCode } from '../engine-error.js';
 import { PAPER_STATE_ID } from '../live/paper-store.js';
 import { riskStateOwner } from '../risk/trading-state-persistence.js';
 import type { StrategyState } from '../strategy/strategy-context.js';
+import { StateWriteHold } from './state-write-hold.js';
 
 /**
  * The `strategy_state` owners the engine keeps its own state under that a strategy's namespaced id
@@ -65,10 +66,14 @@ export class DatabaseStrategyStateStore implements StrategyStateStore {
     if (refusal !== null) throw new EngineError(EngineErrorCode.INVALID_RUN_OPTIONS, refusal);
     const id = `${this.namespace}${strategyId}`;
     const repo = this.db.strategyState;
+    // while the run tells fills it noted, the writes wait for the notes' drop (state-write-hold.ts)
+    const hold = StateWriteHold.of(this.db);
     return {
-      get: <T>(key: string) => repo.get(id, key) as T | undefined,
-      set: (key, value) => repo.set(id, key, value),
-      delete: (key) => repo.delete(id, key),
+      get: <T>(key: string) => (hold.read(id, key) ?? { value: repo.get(id, key) }).value as T | undefined,
+      set: (key, value) => {
+        if (!hold.write(id, key, value)) repo.set(id, key, value);
+      },
+      delete: (key) => hold.remove(id, key) ?? repo.delete(id, key),
     };
   }
 }

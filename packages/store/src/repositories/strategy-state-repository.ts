@@ -49,10 +49,19 @@ export class StrategyStateRepository {
    * an array); nothing is stored
    */
   set(strategyId: string, key: string, value: unknown): void {
-    if (value === undefined) {
-      this.delete(strategyId, key);
-      return;
-    }
+    const text = this.textOf(strategyId, key, value);
+    if (text === undefined) this.delete(strategyId, key);
+    else this.setText(strategyId, key, text);
+  }
+
+  /**
+   * The JSON text {@link set} would store for `value`, checked as `set` checks it (`undefined`: the
+   * key removed): a write made now and stored later ({@link setText}), as the value is now.
+   *
+   * @throws {@link StoreError} `invalid-argument`, as {@link set}
+   */
+  textOf(strategyId: string, key: string, value: unknown): string | undefined {
+    if (value === undefined) return undefined;
     const lost = jsonLoss(value, key, []);
     if (lost !== null) {
       throw new StoreError(
@@ -60,7 +69,17 @@ export class StrategyStateRepository {
         `state key '${key}' of ${strategyId}: ${lost}; store plain objects, arrays, strings, numbers, booleans and null`,
       );
     }
-    this.upsert.run(strategyId, key, toJsonText(value), this.clock.nowMs());
+    return toJsonText(value);
+  }
+
+  /** Stores the JSON text {@link textOf} made. */
+  setText(strategyId: string, key: string, text: string): void {
+    this.upsert.run(strategyId, key, text, this.clock.nowMs());
+  }
+
+  /** A value as {@link get} reads it back from the JSON text {@link textOf} made. */
+  static valueOf(text: string): unknown {
+    return fromJsonText(text, 'strategy_state.value');
   }
 
   /** Removes `key`; returns whether it existed. */
