@@ -85,12 +85,7 @@ export class StateWriteHold {
     const writes = this.writes;
     if (writes === null) return false;
     const text = this.db.strategyState.textOf(owner, key, value);
-    let keys = writes.get(owner);
-    if (keys === undefined) {
-      keys = new Map();
-      writes.set(owner, keys);
-    }
-    keys.set(key, text ?? REMOVED);
+    keysOf(writes, owner).set(key, text ?? REMOVED);
     return true;
   }
 
@@ -98,18 +93,20 @@ export class StateWriteHold {
   remove(owner: string, key: string): boolean | undefined {
     const writes = this.writes;
     if (writes === null) return undefined;
-    const held = writes.get(owner)?.get(key);
+    const keys = keysOf(writes, owner);
+    const held = keys.get(key);
     const there = held === undefined ? this.db.strategyState.get(owner, key) !== undefined : held !== REMOVED;
-    let keys = writes.get(owner);
-    if (keys === undefined) {
-      keys = new Map();
-      writes.set(owner, keys);
-    }
     keys.set(key, REMOVED);
     return there;
   }
 
   private commit(writes: Map<string, Map<string, Held>>, drops: readonly (() => void)[]): void {
+    // nothing written (most tellings): the drops as they were made before, each its own transaction
+    // or none (no transaction of the hold's on each paper event told)
+    if (writes.size === 0) {
+      for (const drop of drops) drop();
+      return;
+    }
     const put = (): void => {
       for (const [owner, keys] of writes)
         for (const [key, held] of keys)
@@ -131,4 +128,14 @@ export class StateWriteHold {
       throw error;
     }
   }
+}
+
+/** The keys held of `owner` (made empty when it has none). */
+function keysOf(writes: Map<string, Map<string, Held>>, owner: string): Map<string, Held> {
+  let keys = writes.get(owner);
+  if (keys === undefined) {
+    keys = new Map();
+    writes.set(owner, keys);
+  }
+  return keys;
 }
