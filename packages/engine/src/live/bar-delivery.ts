@@ -203,7 +203,8 @@ export class BarDelivery {
     const { runtime, marks, risk } = this.parts;
     this.chain = this.chain.then(async () => {
       if (this.parts.stopped()) return;
-      marks.values[marks.slot(bar.symbol)] = bar.close;
+      // (not over a newer price: the one read at the start, a fill's)
+      marks.setAt(bar.symbol, bar.close, bar.closeTime);
       // A completed candle is market data as of its close: the stale-price watch counts from
       // there (the background price reads run on a real-time timer, which against a fast
       // simulator spans more engine time than the staleness limit).

@@ -264,9 +264,12 @@ export class MarketSubscriptions {
     const { runtime, marks } = this.o;
     this.o.enqueue(async () => {
       if (marks !== undefined) {
-        if (hook === 'onPrice') marks.set(item.symbol, (item as PriceTick).price.toNumber());
-        else if (hook === 'onBar' && !this.o.symbols.includes(item.symbol))
-          marks.set(item.symbol, (item as Bar).close);
+        if (hook === 'onPrice') {
+          const tick = item as PriceTick;
+          marks.setAt(tick.symbol, tick.price.toNumber(), tick.tsEvent);
+        } else if (hook === 'onBar' && !this.o.symbols.includes(item.symbol)) {
+          marks.setAt(item.symbol, (item as Bar).close, (item as Bar).closeTime);
+        }
       }
       // the previous session's last bar (a subscription's first, at the open) is no news
       if (hook === 'onBar' && ofEndedSession(item as Bar, this.o.clock.nowMs())) {

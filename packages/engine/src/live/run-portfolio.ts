@@ -30,7 +30,7 @@ export class RunPortfolio extends StrategyPortfolio {
 
   override onOrderEvent(event: OrderEvent): void {
     if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
-      this.fillMarks.set(event.fill.symbol, event.fill.price.toNumber());
+      this.fillMarks.setAt(event.fill.symbol, event.fill.price.toNumber(), event.fill.tsEvent);
     }
     super.onOrderEvent(event);
   }

@@ -14,6 +14,7 @@ import { AccountViewToken } from '../portfolio/account-view.js';
 import { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import { Portfolio } from '../portfolio/portfolio.js';
+import type { BrokerMarketView } from '../risk/broker-market-view.js';
 import { logPriorCloses } from '../risk/prior-closes.js';
 import { RiskGate } from '../risk/risk-gate.js';
 import { createRiskGateBinding, type RiskGateBinding } from '../risk/risk-gate-factory.js';
@@ -163,6 +164,7 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     const runtime = container.get(EngineRuntime);
     const portfolio = container.get<Portfolio>(Portfolio);
     addStrategies(o, runtime, portfolio, risk);
+    if (market !== undefined) markAtStart(marks, market, o.settings.symbols, portfolio);
     const settleCreates = (): void => {
       if (creates !== null) settleLiveCreates(o, creates, runtime, recorder);
     };
@@ -195,6 +197,30 @@ function settleLiveCreates(
     });
   } catch (error) {
     o.onError?.(error, 'pending-creates');
+  }
+}
+
+/**
+ * Marks the run's symbols, and those of the positions the strategies' books open with, at the
+ * broker's last prices the risk gate read at the start (a symbol it read none of keeps no mark
+ * until its first bar, tick or fill). Before, the marks were empty until then: the session's first
+ * equity point, `ctx.equity` and `ctx.unrealizedPnl` in `onStart` valued a position bought in an
+ * earlier session at its average price (or counted it zero), and what it had gained since counted
+ * as this session's return.
+ */
+function markAtStart(
+  marks: MarkBook,
+  market: Pick<BrokerMarketView, 'lastPriceAt'>,
+  symbols: readonly string[],
+  portfolio: Portfolio,
+): void {
+  const held = new Set(symbols);
+  for (const id of portfolio.strategies()) {
+    for (const p of portfolio.book(id).positions()) held.add(p.symbol);
+  }
+  for (const symbol of held) {
+    const last = market.lastPriceAt(symbol);
+    if (last !== undefined) marks.setAt(symbol, last.price.toNumber(), last.atMs);
   }
 }
 

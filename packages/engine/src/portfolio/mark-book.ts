@@ -1,6 +1,8 @@
 /**
  * The last price of each symbol as a number, written by the market-data path (once per bar in a
- * backtest) and read when the portfolio values positions.
+ * backtest) and read when the portfolio values positions. Paper and live write it with the time of
+ * each price ({@link MarkBook.setAt}), so that a price of an earlier moment never replaces a newer
+ * one: the broker's last price read at the start, then a candle that closed before that read.
  *
  * @module
  */
@@ -10,6 +12,8 @@ export class MarkBook {
   private readonly slots = new Map<string, number>();
   /** Last prices by slot (NaN: none yet). Writers use {@link MarkBook.slot} once, then the array. */
   values = new Float64Array(16).fill(Number.NaN);
+  /** When each slot's price was the last, epoch ms (-Infinity: not said, by `set` or a direct write). */
+  private times = new Float64Array(16).fill(Number.NEGATIVE_INFINITY);
 
   /** The slot of `symbol` (allocated on first use). */
   slot(symbol: string): number {
@@ -21,6 +25,9 @@ export class MarkBook {
         const grown = new Float64Array(this.values.length * 2).fill(Number.NaN);
         grown.set(this.values);
         this.values = grown;
+        const times = new Float64Array(grown.length).fill(Number.NEGATIVE_INFINITY);
+        times.set(this.times);
+        this.times = times;
       }
     }
     return slot;
@@ -29,6 +36,18 @@ export class MarkBook {
   /** Sets the last price of `symbol`. */
   set(symbol: string, price: number): void {
     this.values[this.slot(symbol)] = price;
+  }
+
+  /**
+   * Sets the last price of `symbol` as of `atMs` (epoch ms), unless the price it has is of a later
+   * moment; true when it was set.
+   */
+  setAt(symbol: string, price: number, atMs: number): boolean {
+    const slot = this.slot(symbol);
+    if (atMs < (this.times[slot] as number)) return false;
+    this.values[slot] = price;
+    this.times[slot] = atMs;
+    return true;
   }
 
   /** The last price of `symbol`, or undefined. */

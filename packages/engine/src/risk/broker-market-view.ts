@@ -217,6 +217,15 @@ export class BrokerMarketView implements MarketRulesView {
   }
 
   /**
+   * The last price of a symbol with the moment it is of, epoch ms (the broker's time of it when the
+   * read gave one, else when the read was asked), when known.
+   */
+  lastPriceAt(symbol: string): { readonly price: Decimal; readonly atMs: number } | undefined {
+    const p = this.prices.get(symbol);
+    return p === undefined ? undefined : { price: p.value, atMs: p.brokerMs ?? p.atMs };
+  }
+
+  /**
    * A symbol's daily price limits as read on the engine clock's KST day, or null: none (US), or not
    * read that day.
    */
