@@ -14,7 +14,6 @@ import { AccountViewToken } from '../portfolio/account-view.js';
 import { FxRates } from '../portfolio/fx-rates.js';
 import { MarkBook } from '../portfolio/mark-book.js';
 import { Portfolio } from '../portfolio/portfolio.js';
-import type { BrokerMarketView } from '../risk/broker-market-view.js';
 import { logPriorCloses } from '../risk/prior-closes.js';
 import { RiskGate } from '../risk/risk-gate.js';
 import { createRiskGateBinding, type RiskGateBinding } from '../risk/risk-gate-factory.js';
@@ -116,6 +115,13 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     brokerUrl: o.client.config.baseUrl,
     symbols: o.settings.symbols,
     watchStaleness: !paper,
+    // The broker's last prices it reads at the start and every few seconds value the positions
+    // (the marks keep a price until one of a later moment comes). Before, the marks were empty
+    // until a symbol's first bar or fill: a position of an earlier session was valued at its
+    // average price in the session's first equity point and in `onStart`, so that what it had
+    // gained before counted as this session's return; and a daily run valued its positions at the
+    // day before's close, or its fill, all session long.
+    onPrice: (symbol, price, atMs) => marks.setAt(symbol, price.toNumber(), atMs),
     // live: the account's open orders that are not the run's count in the broker's rules
     ...(paper ? {} : { outsideOrders: storedOpenOrdersReader(o.db) }),
   });
@@ -164,7 +170,6 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     const runtime = container.get(EngineRuntime);
     const portfolio = container.get<Portfolio>(Portfolio);
     addStrategies(o, runtime, portfolio, risk);
-    if (market !== undefined) markAtStart(marks, market, o.settings.symbols, portfolio);
     const settleCreates = (): void => {
       if (creates !== null) settleLiveCreates(o, creates, runtime, recorder);
     };
@@ -197,30 +202,6 @@ function settleLiveCreates(
     });
   } catch (error) {
     o.onError?.(error, 'pending-creates');
-  }
-}
-
-/**
- * Marks the run's symbols, and those of the positions the strategies' books open with, at the
- * broker's last prices the risk gate read at the start (a symbol it read none of keeps no mark
- * until its first bar, tick or fill). Before, the marks were empty until then: the session's first
- * equity point, `ctx.equity` and `ctx.unrealizedPnl` in `onStart` valued a position bought in an
- * earlier session at its average price (or counted it zero), and what it had gained since counted
- * as this session's return.
- */
-function markAtStart(
-  marks: MarkBook,
-  market: Pick<BrokerMarketView, 'lastPriceAt'>,
-  symbols: readonly string[],
-  portfolio: Portfolio,
-): void {
-  const held = new Set(symbols);
-  for (const id of portfolio.strategies()) {
-    for (const p of portfolio.book(id).positions()) held.add(p.symbol);
-  }
-  for (const symbol of held) {
-    const last = market.lastPriceAt(symbol);
-    if (last !== undefined) marks.setAt(symbol, last.price.toNumber(), last.atMs);
   }
 }
 

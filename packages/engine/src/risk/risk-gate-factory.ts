@@ -8,7 +8,7 @@
  * @module
  */
 import { RequestPriority } from '@hoga/connector';
-import type { Clock, TradingMode } from '@hoga/core';
+import type { Clock, Decimal, TradingMode } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { type SchedulerLike, type Subscription, timer } from 'rxjs';
 import type { ExecutionVenue } from '../venue/execution-venue.js';
@@ -47,6 +47,12 @@ export interface RiskGateBindingOptions {
   readonly scheduler?: SchedulerLike;
   /** Last prices and the rate where no broker gives them (a backtest's closes and rates). */
   readonly marks?: MarkSource | undefined;
+  /**
+   * Told each symbol's last price after each read of the broker data (the first at `start`), with
+   * the moment it is of (the broker's time of it when the read gave one, else when it was asked),
+   * epoch ms: a run's portfolio values its positions at them.
+   */
+  readonly onPrice?: (symbol: string, price: Decimal, atMs: number) => void;
   /** A backtest's positions valued at its bars' closes (see the risk module's `barPnl`). */
   readonly barPnl?: BarDayPnl | undefined;
   /** The broker's rules where no broker judges them (a backtest's; see the risk engine's `brokerRules`). */
@@ -122,11 +128,12 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
     }
     const nowMs = options.clock.nowMs();
     for (const symbol of symbols) {
-      const price = market?.lastPrice(symbol);
-      if (price !== undefined) {
+      const last = market?.lastPriceAt(symbol);
+      if (last !== undefined) {
         // timed: the day's first price makes the one before it the day's reference (daily loss)
-        book.notePrice(symbol, price, nowMs);
+        book.notePrice(symbol, last.price, nowMs);
         staleness?.notePrice(symbol);
+        options.onPrice?.(symbol, last.price, last.atMs);
       }
     }
     const fx = market?.usdKrw();
