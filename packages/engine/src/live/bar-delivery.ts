@@ -203,7 +203,7 @@ export class BarDelivery {
     const { runtime, marks, risk } = this.parts;
     this.chain = this.chain.then(async () => {
       if (this.parts.stopped()) return;
-      // (not over a newer price: the one read at the start, a fill's)
+      // (not over a price of a later moment: one the risk module read from the broker, a fill's)
       marks.setAt(bar.symbol, bar.close, bar.closeTime);
       // A completed candle is market data as of its close: the stale-price watch counts from
       // there (the background price reads run on a real-time timer, which against a fast

@@ -2,7 +2,7 @@
  * The last price of each symbol as a number, written by the market-data path (once per bar in a
  * backtest) and read when the portfolio values positions. Paper and live write it with the time of
  * each price ({@link MarkBook.setAt}), so that a price of an earlier moment never replaces a newer
- * one: the broker's last price read at the start, then a candle that closed before that read.
+ * one: a candle that closed before the broker's last price was read, a fill told after a restart.
  *
  * @module
  */
