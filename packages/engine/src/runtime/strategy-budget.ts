@@ -182,7 +182,8 @@ export class StrategyBudgets {
    * @param limits - the KR price limits (unknown: a KR market buy is held at its last price, the
    *   broker's own fallback without limits)
    * @param brokerLast - a symbol's last price read from the broker, for one the portfolio has no
-   *   price of yet (a buy in `onStart`)
+   *   price of yet (paper and live mark the run's symbols from the start: another symbol the risk
+   *   module read)
    */
   constructor(
     private readonly portfolio: Portfolio,
