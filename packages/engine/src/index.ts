@@ -46,6 +46,7 @@ export {
   completeBefore,
   type DownloadSummary,
   downloadTargets,
+  priorCloseTargets,
 } from './market-data/candle-downloader.js';
 export {
   type DownloadProgress,
@@ -58,6 +59,7 @@ export {
   type SymbolCompleted,
   type SymbolStarted,
 } from './market-data/download-progress.js';
+export { priorDailyBars } from './market-data/prior-bars.js';
 export { ReferencePrices, SymbolReference } from './market-data/reference-prices.js';
 export { type StampRange, tradingDateRange } from './market-data/trading-dates.js';
 export {

@@ -6,6 +6,7 @@
  */
 import { BrokerApiError, type BrokerClient } from '@hoga/connector';
 import {
+  type BarInterval,
   formatKst,
   type Instrument,
   instrumentOf,
@@ -16,7 +17,7 @@ import {
   MINUTE_CANDLE_HISTORY_START,
   SecurityType,
 } from '@hoga/core';
-import type { BarFeed, FxRates } from '@hoga/engine';
+import type { BarFeed, CandleDownloadTarget, FxRates } from '@hoga/engine';
 import type { FxRateAnswer, HogaDatabase } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { CliError, ExitCode } from '../runtime/exit-codes.js';
@@ -341,8 +342,11 @@ export function reportCoverage(
 }
 
 /**
- * Makes the candle cache cover the run (and the warm-up before it), downloading what is missing:
- * a progress bar on a terminal, one plain line per symbol otherwise (both on stderr).
+ * Makes the candle cache cover the run (and the warm-up before it), and each symbol's last daily
+ * candle before it (the run's prices before its first bars, see `priorDailyBars`), downloading what
+ * is missing: a progress bar on a terminal, one plain line per symbol otherwise (both on stderr). A
+ * daily run's range is widened back to hold that candle; a minute run downloads the daily candles
+ * after its own.
  *
  * @param hint - what the error for an unknown symbol tells the user to check
  * @throws {@link CliError} (exit 2) naming a symbol the broker does not know
@@ -363,9 +367,38 @@ export async function downloadCandles(
     request.to,
     warmupBars,
   );
+  const prior = engine.priorCloseTargets(
+    targets.map((t) => t.symbol),
+    request.from,
+  );
+  if (request.interval === '1d') {
+    const widened = targets.map((t, i) => ({
+      symbol: t.symbol,
+      range: {
+        start: Math.min(t.range.start, (prior[i] as CandleDownloadTarget).range.start),
+        end: t.range.end,
+      },
+    }));
+    await ensureCandles(engine, client, db, '1d', widened, signal, hint);
+    return;
+  }
+  await ensureCandles(engine, client, db, request.interval, targets, signal, hint);
+  await ensureCandles(engine, client, db, '1d', prior, signal, hint);
+}
+
+/** Downloads what the cache lacks of `targets`, with the progress and the errors of {@link downloadCandles}. */
+async function ensureCandles(
+  engine: Engine,
+  client: BrokerClient,
+  db: HogaDatabase,
+  interval: BarInterval,
+  targets: readonly CandleDownloadTarget[],
+  signal: AbortSignal | undefined,
+  hint: string,
+): Promise<void> {
   let current = '';
-  const render = process.stderr.isTTY === true ? await downloadBar(engine.formatEta, request.interval) : null;
-  const plain = engine.plainProgress((text) => process.stderr.write(`hoga: ${text}`), request.interval);
+  const render = process.stderr.isTTY === true ? await downloadBar(engine.formatEta, interval) : null;
+  const plain = engine.plainProgress((text) => process.stderr.write(`hoga: ${text}`), interval);
   const downloader = new engine.CandleDownloader({
     client,
     cache: db.candles,
@@ -378,7 +411,7 @@ export async function downloadCandles(
     },
   });
   try {
-    await downloader.ensure(request.interval, targets);
+    await downloader.ensure(interval, targets);
   } catch (error) {
     if (error instanceof BrokerApiError && error.code === 'stock-not-found') {
       throw new CliError(

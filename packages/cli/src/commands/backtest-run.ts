@@ -214,6 +214,8 @@ async function backtest(
       volumeFraction: request.volumeFraction,
       risk,
       instruments,
+      // each symbol's last daily close before the run (downloaded with its candles)
+      priorBars: (symbols: readonly string[]) => engine.priorDailyBars(reader, symbols, request.startMs),
       openStream,
       signal: interrupts.signal,
       // stored as it runs: the run's row first, its trades as they fill, its statistics at the end

@@ -107,10 +107,14 @@ export async function backtestBars(
     readonly risk?: unknown;
     /** USD/KRW of the run (default: fixed at 1400). */
     readonly fx?: FxRates;
+    /** The run's symbols (default: the bars'; the others' bars come when subscribed to in onStart). */
+    readonly symbols?: readonly string[];
+    /** Each symbol's last daily bar before the run (`BacktestOptions.priorBars`; default: none). */
+    readonly priorBars?: (symbols: readonly string[]) => readonly Bar[];
   } = {},
 ): Promise<BarsBacktest> {
   const db = HogaDatabase.open(':memory:');
-  const symbols = [...new Set(bars.map((b) => b.symbol))].sort();
+  const symbols = options.symbols ?? [...new Set(bars.map((b) => b.symbol))].sort();
   const start = options.start ?? T0;
   const outcome = await runBacktest({
     settings: {
@@ -127,6 +131,7 @@ export async function backtestBars(
     fx: options.fx ?? new FixedFxRates(1400),
     instruments: options.instruments,
     risk: options.risk,
+    priorBars: options.priorBars,
     openStream: async () => BarFeed.fromBars(bars, start).stream(),
   });
   return { outcome, db };

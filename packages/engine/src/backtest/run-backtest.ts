@@ -89,6 +89,16 @@ export interface BacktestOptions {
    */
   readonly signal?: AbortSignal | undefined;
   /**
+   * Each symbol's last daily bar closed by the run's start (`priorDailyBars` of the candle cache),
+   * asked for the run's symbols before `onStart` and for those whose bars the strategies subscribed
+   * to in `onStart` once the stream opened: the symbol's last price before its first bar, as paper
+   * and live read the broker's at their start. Its close marks the symbol (an order placed in
+   * `onStart` is valued at it, a market buy's funds and a strategy's own cash too), and a KR one's is
+   * the first day's reference for the daily price limits. Without it, a symbol has no price until
+   * its first bar, and no limits on its first day.
+   */
+  readonly priorBars?: ((symbols: readonly string[]) => readonly Bar[]) | undefined;
+  /**
    * Opens the bars once the strategies have started (so bars they subscribed to in `onStart` can
    * be loaded too). Called with the extra subscriptions, the most warm-up bars any asked for, and
    * {@link BacktestOptions.signal}: a download it aborts (rejecting) stops the run before its first
@@ -222,6 +232,8 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
       container.get(BacktestSymbols).starting = (symbol) =>
         universe.has(symbol) ||
         runtime.subscriptionBook.list.some((s) => s.kind === 'bars' && s.symbol === symbol);
+      // the symbols' last prices before their first bars, as paper and live have the broker's
+      seedPriorBars(options.priorBars?.(options.settings.symbols) ?? [], marks, references);
       runtime.callAll('onStart');
       await runtime.settle();
       if (runtime.failure === null) {
@@ -240,6 +252,8 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
           ...runtime.subscriptionBook.list.filter((s) => s.kind === 'bars').map((s) => s.symbol),
         ]);
         container.get(BacktestSymbols).known = known;
+        const subscribed = [...known].filter((symbol) => !universe.has(symbol));
+        if (subscribed.length > 0) seedPriorBars(options.priorBars?.(subscribed) ?? [], marks, references);
         // a later subscription to the bars of another symbol delivers none: said at the call
         runtime.barsLoaded = known;
         clock.set(options.startMs);
@@ -340,4 +354,12 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     failure: outcome.failure === null ? null : outcome.failure.message,
   });
   return outcome;
+}
+
+/** Marks each bar's symbol at its close and records it as the symbol's last day (KR: its reference). */
+function seedPriorBars(bars: readonly Bar[], marks: MarkBook, references: ReferencePrices): void {
+  for (const bar of bars) {
+    marks.set(bar.symbol, bar.close);
+    references.observe(bar);
+  }
 }

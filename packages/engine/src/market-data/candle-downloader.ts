@@ -37,7 +37,7 @@ import type { CachedCandle, CandleCache, TimeRange } from '@hoga/store';
 import { DateTime } from 'luxon';
 import { cachedAbove, readjusted, readjustedBelow } from './candle-readjustment.js';
 import type { DownloadProgress } from './download-progress.js';
-import { tradingDateRange } from './trading-dates.js';
+import { firstStamp, tradingDateRange } from './trading-dates.js';
 
 const MINUTE_MS = 60_000;
 /**
@@ -114,6 +114,23 @@ export function downloadTargets(
       symbol,
       range: { start: Math.max(start, historyStart(market, interval)), end: range.end },
     });
+  }
+  return targets;
+}
+
+/**
+ * The daily candles a backtest reads its symbols' last prices before its first bar from (see
+ * `priorDailyBars`): for each symbol, the calendar days before its first trading date of `from` that
+ * hold its last daily candle, with room for weekends and a long holiday (the New Year's, Chuseok's).
+ *
+ * @param symbols - the run's symbols
+ * @param from - the run's `--from`: `YYYY-MM-DD` or a date-time with offset
+ */
+export function priorCloseTargets(symbols: readonly string[], from: string): CandleDownloadTarget[] {
+  const targets: CandleDownloadTarget[] = [];
+  for (const symbol of symbols) {
+    const first = firstStamp(marketOfSymbol(symbol), BarInterval.DAY, from);
+    targets.push({ symbol, range: { start: first - warmupDays(BarInterval.DAY, 1) * DAY_MS, end: first } });
   }
   return targets;
 }

@@ -62,6 +62,22 @@ function checkDate(value: string, field: string): void {
 }
 
 /**
+ * The first candle stamp of `from`: a date's first (see {@link tradingDateRange}), a date-time's
+ * own (daily: the first daily candle closing at or after it).
+ *
+ * @param from - `YYYY-MM-DD` or a date-time with offset
+ * @throws {@link ValidationError} naming `from` when it is neither
+ */
+export function firstStamp(market: Market, interval: BarInterval, from: string): number {
+  if (from.includes('T')) {
+    const at = parseDateTime(from, 'from').toMillis();
+    return interval === '1d' ? dailyStampClosingFrom(market, at) : at;
+  }
+  checkDate(from, 'from');
+  return dateStart(market, interval, from);
+}
+
+/**
  * The candle stamps of `--from` to `--to` (both inclusive) for one symbol's market and interval.
  * A date-time (with offset) is taken as the exact instant instead of a trading date.
  *
@@ -78,14 +94,7 @@ export function tradingDateRange(
   from: string,
   to: string,
 ): StampRange | null {
-  let start: number;
-  if (from.includes('T')) {
-    const at = parseDateTime(from, 'from').toMillis();
-    start = interval === '1d' ? dailyStampClosingFrom(market, at) : at;
-  } else {
-    checkDate(from, 'from');
-    start = dateStart(market, interval, from);
-  }
+  let start = firstStamp(market, interval, from);
   let end: number;
   if (to.includes('T')) {
     const at = parseDateTime(to, 'to').toMillis();
