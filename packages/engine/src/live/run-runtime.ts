@@ -96,6 +96,9 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
   const { venue, ledger, account } = parts.mode;
   const paper = o.settings.mode === 'paper';
   const container = new Container();
+  // the symbols the strategies' books hold outside the run's, once the books are restored
+  let held: () => readonly string[] = () => [];
+  let heldFailed = false;
   container.bind(RunSettings).toConstantValue(o.settings);
   container.bind(ClockToken).toConstantValue(o.clock);
   container.bind(LoggerToken).toConstantValue(o.logger);
@@ -122,6 +125,18 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     // gained before counted as this session's return; and a daily run valued its positions at the
     // day before's close, or its fill, all session long.
     onPrice: (symbol, price, atMs) => marks.setAt(symbol, price.toNumber(), atMs),
+    // and those of the positions carried in symbols outside the run's (before, valued at their
+    // average price until a bar, a tick or a fill of them, which the session might never have)
+    held: () => held(),
+    onHeldReadFailed: (symbols, error) => {
+      // said once a run: the next reads are tried all the same
+      if (heldFailed) return;
+      heldFailed = true;
+      o.logger.warn(
+        { symbols, err: error instanceof Error ? error.message : String(error) },
+        `the last prices of ${symbols.join(', ')} (held outside the run's symbols) could not be read: those positions keep their last known prices`,
+      );
+    },
     // live: the account's open orders that are not the run's count in the broker's rules
     ...(paper ? {} : { outsideOrders: storedOpenOrdersReader(o.db) }),
   });
@@ -170,6 +185,8 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     const runtime = container.get(EngineRuntime);
     const portfolio = container.get<Portfolio>(Portfolio);
     addStrategies(o, runtime, portfolio, risk);
+    held = () => heldSymbols(portfolio);
+    await risk.refreshHeld();
     const settleCreates = (): void => {
       if (creates !== null) settleLiveCreates(o, creates, runtime, recorder);
     };
@@ -180,6 +197,16 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     risk.dispose();
     throw error;
   }
+}
+
+/** The symbols of the strategies' open positions. */
+function heldSymbols(portfolio: Portfolio): string[] {
+  return portfolio.strategies().flatMap((id) =>
+    portfolio
+      .book(id)
+      .positions()
+      .map((p) => p.symbol),
+  );
 }
 
 /**

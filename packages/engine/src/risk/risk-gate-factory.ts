@@ -53,6 +53,16 @@ export interface RiskGateBindingOptions {
    * epoch ms: a run's portfolio values its positions at them.
    */
   readonly onPrice?: (symbol: string, price: Decimal, atMs: number) => void;
+  /**
+   * Symbols the run holds outside {@link RiskGateBindingOptions.symbols} (its strategies' positions
+   * carried from earlier sessions), asked at each read of the broker data: their last prices are
+   * read after the run's symbols' (one request per 200) and told to `onPrice` alone. A failed read
+   * of them is told to `onHeldReadFailed` and fails nothing else: a symbol the broker no longer
+   * lists keeps its last known price.
+   */
+  readonly held?: (() => readonly string[]) | undefined;
+  /** Told a failed read of the {@link RiskGateBindingOptions.held} symbols' prices. */
+  readonly onHeldReadFailed?: ((symbols: readonly string[], error: unknown) => void) | undefined;
   /** A backtest's positions valued at its bars' closes (see the risk module's `barPnl`). */
   readonly barPnl?: BarDayPnl | undefined;
   /** The broker's rules where no broker judges them (a backtest's; see the risk engine's `brokerRules`). */
@@ -73,6 +83,12 @@ export interface RiskGateBinding {
   start(): Promise<readonly PriorClose[]>;
   /** Reads the broker data for every symbol now and re-evaluates the daily loss limits. */
   refresh(): Promise<void>;
+  /**
+   * Reads the last prices of the held symbols outside the run's now (see
+   * {@link RiskGateBindingOptions.held}): the run's books, restored after {@link start}, before
+   * `onStart`. Never rejects.
+   */
+  refreshHeld(): Promise<void>;
   /** Stops the refresh (its reads not yet answered are aborted) and the event feed. */
   dispose(): void;
 }
@@ -140,6 +156,23 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
     if (fx !== undefined) book.setUsdKrw(fx);
     staleness?.evaluate();
     engine.evaluate();
+    await refreshHeld();
+  };
+  /** The held symbols' prices outside the run's, for `onPrice` (their failure told, not thrown). */
+  const refreshHeld = async (): Promise<void> => {
+    const market = module.market;
+    const universe = new Set(symbols);
+    const outside = [...new Set(options.held?.() ?? [])].filter((s) => !universe.has(s));
+    if (market === undefined || outside.length === 0 || stopped.signal.aborted) return;
+    try {
+      await market.refreshQuotes(outside, stopped.signal);
+    } catch (error) {
+      if (!stopped.signal.aborted) options.onHeldReadFailed?.(outside, error);
+    }
+    for (const symbol of outside) {
+      const last = market.lastPriceAt(symbol);
+      if (last !== undefined) options.onPrice?.(symbol, last.price, last.atMs);
+    }
   };
   const refresh = (): Promise<void> => refreshWith();
   return {
@@ -181,6 +214,7 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
       return found;
     },
     refresh,
+    refreshHeld,
     dispose() {
       refreshing?.unsubscribe();
       stopped.abort();
