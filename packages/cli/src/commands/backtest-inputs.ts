@@ -379,14 +379,19 @@ export async function downloadCandles(
         end: t.range.end,
       },
     }));
-    await ensureCandles(engine, client, db, '1d', widened, signal, hint);
+    await ensureCandles(engine, client, db, '1d', widened, signal, hint, '1d');
     return;
   }
-  await ensureCandles(engine, client, db, request.interval, targets, signal, hint);
-  await ensureCandles(engine, client, db, '1d', prior, signal, hint);
+  await ensureCandles(engine, client, db, request.interval, targets, signal, hint, request.interval);
+  // named as what they are for: a minute run's lines of daily candles would puzzle otherwise
+  const label = `1d, the last close before ${request.from}`;
+  await ensureCandles(engine, client, db, '1d', prior, signal, hint, label);
 }
 
-/** Downloads what the cache lacks of `targets`, with the progress and the errors of {@link downloadCandles}. */
+/**
+ * Downloads what the cache lacks of `targets`, with the progress (`label` beside each symbol) and the
+ * errors of {@link downloadCandles}.
+ */
 async function ensureCandles(
   engine: Engine,
   client: BrokerClient,
@@ -395,10 +400,11 @@ async function ensureCandles(
   targets: readonly CandleDownloadTarget[],
   signal: AbortSignal | undefined,
   hint: string,
+  label: string,
 ): Promise<void> {
   let current = '';
-  const render = process.stderr.isTTY === true ? await downloadBar(engine.formatEta, interval) : null;
-  const plain = engine.plainProgress((text) => process.stderr.write(`hoga: ${text}`), interval);
+  const render = process.stderr.isTTY === true ? await downloadBar(engine.formatEta, label) : null;
+  const plain = engine.plainProgress((text) => process.stderr.write(`hoga: ${text}`), label);
   const downloader = new engine.CandleDownloader({
     client,
     cache: db.candles,

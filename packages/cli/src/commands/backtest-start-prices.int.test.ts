@@ -54,7 +54,7 @@ async function run(
   strategies: readonly string[],
   configs: readonly object[],
   range: readonly string[] = ['--interval', '1d', '--from', '2025-01-06', '--to', '2025-01-10'],
-): Promise<{ json: BacktestJson; orders: ListedOrder[]; db: string }> {
+): Promise<{ json: BacktestJson; orders: ListedOrder[]; db: string; stderr: string }> {
   const db = join(dir, `${name}.sqlite`);
   const configArgs = configs.flatMap((c, i) => {
     const file = join(dir, `${name}-${i}.json`);
@@ -82,7 +82,7 @@ async function run(
     '--json',
   ]);
   expect(listed.code, listed.err).toBe(0);
-  return { json, orders: JSON.parse(listed.out) as ListedOrder[], db };
+  return { json, orders: JSON.parse(listed.out) as ListedOrder[], db, stderr: result.stderr };
 }
 
 /** The close of 005930's last daily candle before 2025-01-06, cached with the run's candles. */
@@ -138,7 +138,7 @@ describe('hoga backtest: orders placed in onStart', () => {
 
   it("values a minute run's market buys at the last daily close before it", async () => {
     const start = join(dir, 'start.ts');
-    const { orders } = await run(
+    const { orders, stderr } = await run(
       'minute',
       [`${start}:a`, `${start}:b`],
       [{ quantity: 3 }, { quantity: 4 }],
@@ -150,5 +150,10 @@ describe('hoga backtest: orders placed in onStart', () => {
       ['a', 'FILLED', '3', null],
       ['b', 'FILLED', '4', null],
     ]);
+    // its daily candles, downloaded after its minute candles, named as what they are for
+    expect(stderr).toContain('hoga: 005930 1m: downloaded');
+    expect(stderr).toMatch(
+      /hoga: 005930 1d, the last close before 2025-01-07T09:30:00\+09:00: downloaded \d+ candles in 1 page\n/,
+    );
   });
 });
