@@ -4,15 +4,29 @@
  * symbols' at the start and every few seconds, not only by a bar, a tick or a fill of it, which
  * this session may never have. Before, such a position was valued at its average price all
  * session long: `onStart` saw an unrealized PnL of 0 with the price 3,000 KRW above the fill, and
- * the equity curve counted it at cost. A symbol the broker no longer lists keeps its average
- * price, said once, and fails nothing else. Over the simulator on 127.0.0.1 and a SQLite file, two
- * sessions on one file, the simulator's clock stopped between them.
+ * the equity curve counted it at cost; and the risk module read no price of it, so the daily loss
+ * limits counted none of its moves. A symbol the broker no longer lists keeps its average price,
+ * said once, and fails nothing else. Over the simulator on 127.0.0.1 and SQLite files, two sessions
+ * on one file.
  */
-import { RunRepository } from '@hoga/store';
+import { Decimal } from '@hoga/core';
+import type { SimulatorHandle } from '@hoga/simulator';
+import { HogaDatabase, RunRepository } from '@hoga/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordingLogger } from '../backtest/backtest-fixture.test-helper.js';
+import { Strategy, type StrategyClass } from '../strategy/strategy.js';
 import { type BooksRead, carriedPosition, freezeAt, Holds } from './carried-position.test-helper.js';
-import { Closers } from './live-run.test-helper.js';
+import { Closers, startSimulatedBroker, startTestRun, tempDbFile, until } from './live-run.test-helper.js';
+
+/** A strategy's daily loss limit of 20,000 KRW. */
+const LIMIT = { defaults: { dailyLossLimitKrw: '20000' } };
+
+/** Buys 10 000660 at market at its start. */
+class BuysTenOutside extends Strategy {
+  override onStart(): void {
+    this.ctx.buy('000660', 10);
+  }
+}
 
 const closers = new Closers();
 afterEach(() => closers.closeAll());
@@ -62,5 +76,90 @@ describe("a position outside the run's symbols, carried from an earlier session"
     expect(said).toHaveLength(1);
     expect(said[0]).toMatchObject({ level: 40, symbols: ['999990'] });
     expect(String(said[0]?.msg)).toMatch(/could not be read: those positions keep their last known prices$/);
+  }, 60_000);
+
+  it.each(['paper', 'live'] as const)(
+    "%s: today's fall of that position trips the strategy's daily loss limit",
+    async (mode) => {
+      // 10 shares 3,000 KRW under their fill of today: 30,000 KRW lost today, past a 20,000 limit
+      const { db, second } = await carriedPosition(
+        closers,
+        mode,
+        '000660',
+        (sim, _db, fill) => freezeAt(sim, '000660', fill.price.minus(3_000)),
+        { risk: LIMIT },
+      );
+      const halts = () =>
+        db.journal
+          .readFrom(1)
+          .filter((e) => e.type === 'TradingStateChanged')
+          .map((e) => {
+            const p = e.payload as { to?: unknown; source?: unknown };
+            return `${e.strategyId} ${p.to} ${p.source}`;
+          });
+      // before: never (the risk book had no price of 000660: its position counted no PnL today)
+      await until(() => halts().length > 0, 15_000);
+      expect(halts()).toEqual(['h HALTED daily-loss']);
+      await second.handle.stop();
+    },
+    60_000,
+  );
+
+  it("paper: an engine started on Tuesday counts that position's loss today from Monday's last price", async () => {
+    const file = tempDbFile('hoga-held-carried-');
+    const day = async (
+      start: string,
+      prepare: (sim: SimulatorHandle) => void,
+      strategyClass: StrategyClass,
+    ) => {
+      const s = await startSimulatedBroker(closers, { speed: 30, start, prepare });
+      const db = HogaDatabase.open(file, { clock: s.clock });
+      closers.add(() => db.close());
+      return startTestRun(
+        { ...s, db },
+        {
+          runId: 'carried',
+          mode: 'paper',
+          symbols: ['005930'],
+          cashKrw: new Decimal(10_000_000),
+          strategies: [{ strategyClass, id: 'h' }],
+        },
+        { pollIntervalMs: 200, streamIntervals: { candles1m: 300, orderbook: 200 }, risk: LIMIT },
+      );
+    };
+    // Monday: 10 000660 bought (not a symbol of the run)
+    const monday = await day(
+      '2026-11-23T10:00:00+09:00',
+      (sim) => sim.setPrice('000660', new Decimal(200_000)),
+      BuysTenOutside,
+    );
+    await until(() => monday.events.some((e) => e.type === 'OrderFilled'));
+    await monday.handle.stop();
+    // Monday closes at about 200,000; Tuesday's engine starts at 10:00 with 000660 at 180,000:
+    // some 200,000 KRW lost today, though the engine never sees a price above about 180,000
+    const tuesday = await day(
+      '2026-11-23T19:59:00+09:00',
+      (sim) => {
+        sim.setPrice('000660', new Decimal(200_000));
+        sim.advanceClock(Date.parse('2026-11-24T10:00:00+09:00') - sim.now().toMillis());
+        sim.setPrice('000660', new Decimal(180_000));
+      },
+      Holds,
+    );
+    const halts = () => {
+      const db = HogaDatabase.open(file);
+      try {
+        return db.journal
+          .readFrom(1)
+          .filter((e) => e.type === 'TradingStateChanged')
+          .map((e) => `${e.strategyId} ${(e.payload as { to?: unknown }).to}`);
+      } finally {
+        db.close();
+      }
+    };
+    // before: never (today's loss counted from the engine's first price of 000660)
+    await until(() => halts().length > 0, 15_000);
+    expect(halts()).toEqual(['h HALTED']);
+    await tuesday.handle.stop();
   }, 60_000);
 });

@@ -56,9 +56,11 @@ export interface RiskGateBindingOptions {
   /**
    * Symbols the run holds outside {@link RiskGateBindingOptions.symbols} (its strategies' positions
    * carried from earlier sessions), asked at each read of the broker data: their last prices are
-   * read after the run's symbols' (one request per 200) and told to `onPrice` alone. A failed read
-   * of them is told to `onHeldReadFailed` and fails nothing else: a symbol the broker no longer
-   * lists keeps its last known price.
+   * read after the run's symbols' (one request per 200), told to `onPrice` and to the risk book
+   * (the daily loss limits count their moves today, from the last price before the day began, read
+   * once per symbol as the run's symbols' is at the start). A failed read of them is told to
+   * `onHeldReadFailed` and fails nothing else: a symbol the broker no longer lists keeps its last
+   * known price.
    */
   readonly held?: (() => readonly string[]) | undefined;
   /** Told a failed read of the {@link RiskGateBindingOptions.held} symbols' prices. */
@@ -152,27 +154,53 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
         options.onPrice?.(symbol, last.price, last.atMs);
       }
     }
+    await readHeld();
     const fx = market?.usdKrw();
     if (fx !== undefined) book.setUsdKrw(fx);
     staleness?.evaluate();
     engine.evaluate();
-    await refreshHeld();
   };
-  /** The held symbols' prices outside the run's, for `onPrice` (their failure told, not thrown). */
-  const refreshHeld = async (): Promise<void> => {
-    const market = module.market;
+  /** The held symbols outside the run's whose last price before the day began was asked for. */
+  const seededHeld = new Set<string>();
+  /** The held symbols' prices outside the run's, for `onPrice` and the book (their failure told, not thrown). */
+  const readHeld = async (): Promise<void> => {
+    const { market, book, config } = module;
     const universe = new Set(symbols);
     const outside = [...new Set(options.held?.() ?? [])].filter((s) => !universe.has(s));
     if (market === undefined || outside.length === 0 || stopped.signal.aborted) return;
+    const getCandles = options.broker?.getCandles;
+    const unseeded = outside.filter((s) => !seededHeld.has(s));
+    for (const symbol of unseeded) seededHeld.add(symbol);
     try {
-      await market.refreshQuotes(outside, stopped.signal);
+      await Promise.all([
+        market.refreshQuotes(outside, stopped.signal),
+        // each one's price before the day began, once: today's PnL of the position counts from it
+        unseeded.length === 0 || getCandles === undefined
+          ? undefined
+          : seedPriorCloses(
+              book,
+              { getCandles: getCandles.bind(options.broker) },
+              unseeded,
+              options.clock.nowMs(),
+              config.tradingDayStartHourKst,
+              background,
+            ),
+      ]);
     } catch (error) {
       if (!stopped.signal.aborted) options.onHeldReadFailed?.(outside, error);
     }
+    const nowMs = options.clock.nowMs();
     for (const symbol of outside) {
       const last = market.lastPriceAt(symbol);
-      if (last !== undefined) options.onPrice?.(symbol, last.price, last.atMs);
+      if (last === undefined) continue;
+      book.notePrice(symbol, last.price, nowMs);
+      options.onPrice?.(symbol, last.price, last.atMs);
     }
+  };
+  /** {@link readHeld}, then the daily loss limits evaluated with what it found. */
+  const refreshHeld = async (): Promise<void> => {
+    await readHeld();
+    module.engine.evaluate();
   };
   const refresh = (): Promise<void> => refreshWith();
   return {
