@@ -1,3 +1,9 @@
+/**
+ * The bars a backtest reads from the candle cache, over a real SQLite file: `BarFeed.fromStore`
+ * (the run's bars with their warm-up), `priorDailyBars` (each symbol's last daily candle closed by
+ * the run's start, never one that closes after it) and `priorCloseTargets` (the range its download
+ * covers).
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +11,8 @@ import { Decimal } from '@hoga/core';
 import { CandleBarReader, HogaDatabase } from '@hoga/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BarFeed } from './bar-feed.js';
+import { priorCloseTargets } from './candle-downloader.js';
+import { priorDailyBars } from './prior-bars.js';
 
 let dir: string;
 let db: HogaDatabase;
@@ -71,5 +79,57 @@ describe('BarFeed.fromStore', () => {
       ['000660', 0],
       ['005930', 2],
     ]);
+  });
+});
+
+describe('priorDailyBars', () => {
+  beforeEach(() => {
+    store('005930', (i) => 70_000 + i * 100);
+    store('AAPL', (i) => 190 + i);
+  });
+  const read = (atMs: number, symbols = ['005930', 'AAPL', '000660']) =>
+    priorDailyBars(new CandleBarReader(db.connection), symbols, atMs).map((b) => [
+      b.symbol,
+      new Date(b.ts).toISOString(),
+      b.close,
+    ]);
+
+  it("gives each symbol's last daily candle closed by the start, and leaves out one with none cached", () => {
+    // a KR day's start: 11-18's KR candle closed at 15:30 KST; AAPL's of 11-18 (New York) closes at
+    // 06:00 KST on 11-19, after the start: its 11-17 candle is the last it closed
+    expect(read(day('2026-11-19'))).toEqual([
+      ['005930', '2026-11-17T15:00:00.000Z', 70_200],
+      ['AAPL', '2026-11-16T15:00:00.000Z', 191],
+    ]);
+  });
+
+  it('leaves the day of a start during its session to the day before (its candle closes later)', () => {
+    const at = Date.parse('2026-11-19T10:00:00+09:00');
+    expect(read(at, ['005930'])).toEqual([['005930', '2026-11-17T15:00:00.000Z', 70_200]]);
+    // at its close, the day's own candle is the last price: 16:30 on 2026-11-19, the CSAT day
+    // (the KRX opens an hour late and closes an hour late)
+    expect(read(Date.parse('2026-11-19T15:30:00+09:00'), ['005930'])).toEqual([
+      ['005930', '2026-11-17T15:00:00.000Z', 70_200],
+    ]);
+    expect(read(Date.parse('2026-11-19T16:30:00+09:00'), ['005930'])).toEqual([
+      ['005930', '2026-11-18T15:00:00.000Z', 70_300],
+    ]);
+  });
+
+  it('gives nothing before the first cached candle closed', () => {
+    expect(read(day('2026-11-16'))).toEqual([]);
+  });
+});
+
+describe('priorCloseTargets', () => {
+  it('covers the twelve calendar days before the first trading date of --from, for each symbol', () => {
+    const targets = priorCloseTargets(['005930', 'AAPL'], '2026-11-19');
+    expect(targets).toEqual([
+      { symbol: '005930', range: { start: day('2026-11-07'), end: day('2026-11-19') } },
+      { symbol: 'AAPL', range: { start: day('2026-11-07'), end: day('2026-11-19') } },
+    ]);
+    // a date-time: the first daily candle closing at or after it (its day's, before 15:30)
+    expect(priorCloseTargets(['005930'], '2026-11-18T10:00:00+09:00')[0]?.range.end).toBe(day('2026-11-18'));
+    expect(priorCloseTargets(['005930'], '2026-11-18T16:00:00+09:00')[0]?.range.end).toBe(day('2026-11-19'));
   });
 });
