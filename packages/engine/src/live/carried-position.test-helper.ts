@@ -46,18 +46,20 @@ export class Holds extends Strategy {
   }
 }
 
-/** The two sessions: the simulator, the file, the first session's fill and the second session. */
+/** The two sessions: the simulator, the file, the first session's fill(s) and the second session. */
 export interface CarriedPosition {
   readonly s: SimulatedBroker;
   readonly db: HogaDatabase;
+  /** The fill of the first symbol bought. */
   readonly bought: Fill;
   readonly second: StartedRun;
 }
 
 /**
- * Session `first` (strategy id `h`, symbols 005930, 10,000,000 KRW) buys 10 of `symbol` at market
- * at its start and stops once filled; `between` runs then (the simulator and the file at hand);
- * session `second` then runs {@link Holds} under the same id, its books read in `symbol`. The second session is stopped by `closers` unless the test stops it.
+ * Session `first` (strategy id `h`, symbols 005930, 10,000,000 KRW) buys 10 of `symbol` (and of
+ * each of `alsoBought`) at market at its start and stops once filled; `between` runs then (the
+ * simulator and the file at hand, the fill of `symbol`); session `second` then runs {@link Holds}
+ * under the same id, its books read in `symbol`. The second session is stopped by `closers` unless the test stops it.
  */
 export async function carriedPosition(
   closers: Closers,
@@ -65,6 +67,7 @@ export async function carriedPosition(
   symbol: string,
   between: (s: SimulatedBroker, db: HogaDatabase, bought: Fill) => void,
   secondOptions: Parameters<typeof startTestRun>[2] = {},
+  alsoBought: readonly string[] = [],
 ): Promise<CarriedPosition> {
   Holds.symbol = symbol;
   Holds.atStart = null;
@@ -72,7 +75,7 @@ export async function carriedPosition(
   const fills: Fill[] = [];
   class BuysTen extends Strategy {
     override onStart(): void {
-      this.ctx.buy(symbol, 10);
+      for (const each of [symbol, ...alsoBought]) this.ctx.buy(each, 10);
     }
     override onFill(fill: Fill): void {
       fills.push(fill);
@@ -95,11 +98,14 @@ export async function carriedPosition(
     );
   const first = await session('first', BuysTen);
   try {
-    await until(() => fills.length > 0 && first.events.some((e) => e.type === 'OrderFilled'));
+    const orders = 1 + alsoBought.length;
+    await until(
+      () => fills.length >= orders && first.events.filter((e) => e.type === 'OrderFilled').length >= orders,
+    );
   } finally {
     await first.handle.stop();
   }
-  const bought = fills[0];
+  const bought = fills.find((f) => f.symbol === symbol);
   if (bought === undefined) throw new Error('no fill');
   between(s, db, bought);
   const second = await session('second', Holds, secondOptions);

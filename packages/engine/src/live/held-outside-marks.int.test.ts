@@ -6,7 +6,7 @@
  * session long: `onStart` saw an unrealized PnL of 0 with the price 3,000 KRW above the fill, and
  * the equity curve counted it at cost; and the risk module read no price of it, so the daily loss
  * limits counted none of its moves. A symbol the broker no longer lists keeps its average price,
- * said once, and fails nothing else. Over the simulator on 127.0.0.1 and SQLite files, two sessions
+ * said once, and fails nothing else (before, the read of every held symbol failed with it). Over the simulator on 127.0.0.1 and SQLite files, two sessions
  * on one file.
  */
 import { Decimal } from '@hoga/core';
@@ -56,26 +56,32 @@ describe("a position outside the run's symbols, carried from an earlier session"
     60_000,
   );
 
-  it('paper: a held symbol the broker no longer lists keeps its average price, said once, and the run goes on', async () => {
+  it('paper: a held symbol the broker no longer lists keeps its average price, said once, and the others are read all the same', async () => {
     const { logger, records } = recordingLogger();
     await carriedPosition(
       closers,
       'paper',
       '000660',
-      (_s, db) => {
-        // the stored position's symbol, one the broker does not list (delisted since)
-        db.connection.prepare("UPDATE fills SET symbol = '999990'").run();
-        db.connection.prepare("UPDATE orders SET symbol = '999990'").run();
+      (s, db, fill) => {
+        // the stored position in 035420 becomes one in a symbol the broker does not list (delisted since)
+        db.connection.prepare("UPDATE fills SET symbol = '999990' WHERE symbol = '035420'").run();
+        db.connection.prepare("UPDATE orders SET symbol = '999990' WHERE symbol = '035420'").run();
+        freezeAt(s, '000660', fill.price.plus(3_000));
       },
       { logger, risk: { accountInfoMaxAgeMs: 1_000 } },
+      ['035420'],
     );
-    expect(Holds.atStart).toMatchObject({ shares: undefined, unrealized: '0' });
-    // the reads every second fail too: said once all the same
+    // 000660 is priced (before: its read failed with 999990's, in one request, and it counted 0);
+    // 999990, with no price, counts none
+    expect(Holds.atStart).toMatchObject({ shares: '10', unrealized: '30000' });
+    // the reads every second: said once
     await new Promise((r) => setTimeout(r, 2_500));
     const said = records.filter((r) => String(r.msg).includes('999990'));
     expect(said).toHaveLength(1);
     expect(said[0]).toMatchObject({ level: 40, symbols: ['999990'] });
-    expect(String(said[0]?.msg)).toMatch(/could not be read: those positions keep their last known prices$/);
+    expect(String(said[0]?.msg)).toMatch(
+      /the broker does not list it: that position keeps its last known price$/,
+    );
   }, 60_000);
 
   it.each(['paper', 'live'] as const)(

@@ -128,13 +128,23 @@ export async function assembleRunRuntime(o: LiveRunOptions, parts: RunRuntimePar
     // and those of the positions carried in symbols outside the run's (before, valued at their
     // average price until a bar, a tick or a fill of them, which the session might never have)
     held: () => held(),
-    onHeldReadFailed: (symbols, error) => {
+    onHeldReadFailed: (symbols, error, unlisted) => {
+      const err = error instanceof Error ? error.message : String(error);
+      const held = `${symbols.join(', ')} (held outside the run's symbols)`;
+      // not asked again: said once each
+      if (unlisted) {
+        o.logger.warn(
+          { symbols, err },
+          `the last price of ${held} could not be read: the broker does not list it: that position keeps its last known price`,
+        );
+        return;
+      }
       // said once a run: the next reads are tried all the same
       if (heldFailed) return;
       heldFailed = true;
       o.logger.warn(
-        { symbols, err: error instanceof Error ? error.message : String(error) },
-        `the last prices of ${symbols.join(', ')} (held outside the run's symbols) could not be read: those positions keep their last known prices`,
+        { symbols, err },
+        `the last prices of ${held} could not be read: those positions keep their last known prices`,
       );
     },
     // live: the account's open orders that are not the run's count in the broker's rules

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { RequestPriority } from '@hoga/connector';
+import { BrokerApiError, RequestPriority } from '@hoga/connector';
 import type { Clock, Decimal, TradingMode } from '@hoga/core';
 import type { HogaDatabase } from '@hoga/store';
 import { type SchedulerLike, type Subscription, timer } from 'rxjs';
@@ -63,8 +63,14 @@ export interface RiskGateBindingOptions {
    * known price.
    */
   readonly held?: (() => readonly string[]) | undefined;
-  /** Told a failed read of the {@link RiskGateBindingOptions.held} symbols' prices. */
-  readonly onHeldReadFailed?: ((symbols: readonly string[], error: unknown) => void) | undefined;
+  /**
+   * Told a failed read of the {@link RiskGateBindingOptions.held} symbols' prices; `unlisted`: the
+   * broker does not list them (`stock-not-found`), and they are not asked again this run. One such
+   * symbol fails the request of all: the others are then read one by one.
+   */
+  readonly onHeldReadFailed?:
+    | ((symbols: readonly string[], error: unknown, unlisted: boolean) => void)
+    | undefined;
   /** A backtest's positions valued at its bars' closes (see the risk module's `barPnl`). */
   readonly barPnl?: BarDayPnl | undefined;
   /** The broker's rules where no broker judges them (a backtest's; see the risk engine's `brokerRules`). */
@@ -162,32 +168,55 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
   };
   /** The held symbols outside the run's whose last price before the day began was asked for. */
   const seededHeld = new Set<string>();
+  /** Held symbols the broker said it does not list: not asked again this run. */
+  const unlisted = new Set<string>();
+  /**
+   * Reads the quotes of `list`, and answers the symbols whose read failed with the error. One
+   * symbol the broker does not list fails the request of all: the others are then read one by one.
+   */
+  const readQuotes = async (list: readonly string[]): Promise<[readonly string[], unknown][]> => {
+    try {
+      await module.market?.refreshQuotes(list, stopped.signal);
+      return [];
+    } catch (error) {
+      if (stopped.signal.aborted) return [];
+      if (list.length === 1 || !notListed(error)) return [[list, error]];
+      return (await Promise.all(list.map((symbol) => readQuotes([symbol])))).flat();
+    }
+  };
   /** The held symbols' prices outside the run's, for `onPrice` and the book (their failure told, not thrown). */
   const readHeld = async (): Promise<void> => {
     const { market, book, config } = module;
     const universe = new Set(symbols);
-    const outside = [...new Set(options.held?.() ?? [])].filter((s) => !universe.has(s));
+    const outside = [...new Set(options.held?.() ?? [])].filter((s) => !universe.has(s) && !unlisted.has(s));
     if (market === undefined || outside.length === 0 || stopped.signal.aborted) return;
     const getCandles = options.broker?.getCandles;
     const unseeded = outside.filter((s) => !seededHeld.has(s));
     for (const symbol of unseeded) seededHeld.add(symbol);
-    try {
-      await Promise.all([
-        market.refreshQuotes(outside, stopped.signal),
-        // each one's price before the day began, once: today's PnL of the position counts from it
-        unseeded.length === 0 || getCandles === undefined
-          ? undefined
-          : seedPriorCloses(
-              book,
-              { getCandles: getCandles.bind(options.broker) },
-              unseeded,
-              options.clock.nowMs(),
-              config.tradingDayStartHourKst,
-              background,
-            ),
-      ]);
-    } catch (error) {
-      if (!stopped.signal.aborted) options.onHeldReadFailed?.(outside, error);
+    const [failed] = await Promise.all([
+      readQuotes(outside),
+      // each one's price before the day began, once: today's PnL of the position counts from it (a
+      // symbol with none read takes its first price of the day, as the run's own symbols do)
+      unseeded.length === 0 || getCandles === undefined
+        ? undefined
+        : seedPriorCloses(
+            book,
+            { getCandles: getCandles.bind(options.broker) },
+            unseeded,
+            options.clock.nowMs(),
+            config.tradingDayStartHourKst,
+            background,
+          ).catch(() => undefined),
+    ]);
+    for (const [list, error] of failed) {
+      if (!notListed(error)) {
+        options.onHeldReadFailed?.(list, error, false);
+        continue;
+      }
+      // told once each (a refresh running beside the first read may have found it too)
+      const fresh = list.filter((symbol) => !unlisted.has(symbol));
+      for (const symbol of fresh) unlisted.add(symbol);
+      if (fresh.length > 0) options.onHeldReadFailed?.(fresh, error, true);
     }
     const nowMs = options.clock.nowMs();
     for (const symbol of outside) {
@@ -249,4 +278,9 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
       module.sender.dispose();
     },
   };
+}
+
+/** Whether the broker answered that it lists no such stock. */
+function notListed(error: unknown): boolean {
+  return error instanceof BrokerApiError && error.code === 'stock-not-found';
 }
