@@ -150,21 +150,40 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
       if (stopped.signal.aborted) return;
       throw error;
     }
-    const nowMs = options.clock.nowMs();
-    for (const symbol of symbols) {
-      const last = market?.lastPriceAt(symbol);
-      if (last !== undefined) {
-        // timed: the day's first price makes the one before it the day's reference (daily loss)
-        book.notePrice(symbol, last.price, nowMs);
-        staleness?.notePrice(symbol);
-        options.onPrice?.(symbol, last.price, last.atMs);
-      }
-    }
+    notePrices(symbols, staleness);
     await readHeld();
     const fx = market?.usdKrw();
     if (fx !== undefined) book.setUsdKrw(fx);
     staleness?.evaluate();
     engine.evaluate();
+  };
+  /**
+   * Gives the book, the staleness watch (the run's symbols) and `onPrice` each symbol's last price
+   * the market view holds.
+   */
+  const notePrices = (list: readonly string[], staleness?: RiskModule['staleness']): void => {
+    const nowMs = options.clock.nowMs();
+    for (const symbol of list) {
+      const last = module.market?.lastPriceAt(symbol);
+      if (last === undefined) continue;
+      // timed: the day's first price makes the one before it the day's reference (daily loss)
+      module.book.notePrice(symbol, last.price, nowMs);
+      staleness?.notePrice(symbol);
+      options.onPrice?.(symbol, last.price, last.atMs);
+    }
+  };
+  /**
+   * Reads the last prices of `list` before the trading day began into the book (see
+   * `seedPriorCloses`), or nothing without the broker's candles.
+   */
+  const priorCloses = (list: readonly string[]): Promise<readonly PriorClose[]> | undefined => {
+    const broker = options.broker;
+    const getCandles = broker?.getCandles;
+    if (getCandles === undefined || list.length === 0) return undefined;
+    const { book, config } = module;
+    const nowMs = options.clock.nowMs();
+    const source = { getCandles: getCandles.bind(broker) };
+    return seedPriorCloses(book, source, list, nowMs, config.tradingDayStartHourKst, background);
   };
   /** The held symbols outside the run's whose last price before the day began was asked for. */
   const seededHeld = new Set<string>();
@@ -186,27 +205,17 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
   };
   /** The held symbols' prices outside the run's, for `onPrice` and the book (their failure told, not thrown). */
   const readHeld = async (): Promise<void> => {
-    const { market, book, config } = module;
+    const market = module.market;
     const universe = new Set(symbols);
     const outside = [...new Set(options.held?.() ?? [])].filter((s) => !universe.has(s) && !unlisted.has(s));
     if (market === undefined || outside.length === 0 || stopped.signal.aborted) return;
-    const getCandles = options.broker?.getCandles;
     const unseeded = outside.filter((s) => !seededHeld.has(s));
     for (const symbol of unseeded) seededHeld.add(symbol);
     const [failed] = await Promise.all([
       readQuotes(outside),
       // each one's price before the day began, once: today's PnL of the position counts from it (a
       // symbol with none read takes its first price of the day, as the run's own symbols do)
-      unseeded.length === 0 || getCandles === undefined
-        ? undefined
-        : seedPriorCloses(
-            book,
-            { getCandles: getCandles.bind(options.broker) },
-            unseeded,
-            options.clock.nowMs(),
-            config.tradingDayStartHourKst,
-            background,
-          ).catch(() => undefined),
+      priorCloses(unseeded)?.catch(() => undefined),
     ]);
     for (const [list, error] of failed) {
       if (!notListed(error)) {
@@ -218,13 +227,7 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
       for (const symbol of fresh) unlisted.add(symbol);
       if (fresh.length > 0) options.onHeldReadFailed?.(fresh, error, true);
     }
-    const nowMs = options.clock.nowMs();
-    for (const symbol of outside) {
-      const last = market.lastPriceAt(symbol);
-      if (last === undefined) continue;
-      book.notePrice(symbol, last.price, nowMs);
-      options.onPrice?.(symbol, last.price, last.atMs);
-    }
+    notePrices(outside);
   };
   /** {@link readHeld}, then the daily loss limits evaluated with what it found. */
   const refreshHeld = async (): Promise<void> => {
@@ -236,23 +239,10 @@ export function createRiskGateBinding(options: RiskGateBindingOptions): RiskGate
     gate: module.engine,
     module,
     async start() {
-      const broker = options.broker;
-      if (broker === undefined) return [];
+      if (options.broker === undefined) return [];
       // the last prices before the day read beside the first refresh's reads (the chart group's
       // rate limit is its own), and given to the book before its first prices of the day
-      const getCandles = broker.getCandles;
-      const { book, config } = module;
-      const seeded =
-        getCandles === undefined
-          ? undefined
-          : seedPriorCloses(
-              book,
-              { getCandles: getCandles.bind(broker) },
-              symbols,
-              options.clock.nowMs(),
-              config.tradingDayStartHourKst,
-              background,
-            );
+      const seeded = priorCloses(symbols);
       await refreshWith(seeded);
       // (settled by now; a stop aborted it: nothing found)
       const found = (await seeded?.catch((): PriorClose[] => [])) ?? [];
