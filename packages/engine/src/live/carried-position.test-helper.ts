@@ -67,8 +67,14 @@ export async function carriedPosition(
   symbol: string,
   between: (s: SimulatedBroker, db: HogaDatabase, bought: Fill) => void,
   secondOptions: Parameters<typeof startTestRun>[2] = {},
-  alsoBought: readonly string[] = [],
+  more: {
+    /** Other symbols the first session buys 10 of too. */
+    readonly alsoBought?: readonly string[];
+    /** The client's retries of a failed request (default: the connector's). */
+    readonly maxRetries?: number;
+  } = {},
 ): Promise<CarriedPosition> {
+  const alsoBought = more.alsoBought ?? [];
   Holds.symbol = symbol;
   Holds.atStart = null;
   Holds.atBars = [];
@@ -81,7 +87,11 @@ export async function carriedPosition(
       fills.push(fill);
     }
   }
-  const s = await startSimulatedBroker(closers, { start: '2026-11-24T10:00:00+09:00', speed: 1 });
+  const s = await startSimulatedBroker(closers, {
+    start: '2026-11-24T10:00:00+09:00',
+    speed: 1,
+    ...(more.maxRetries === undefined ? {} : { maxRetries: more.maxRetries }),
+  });
   const db = openTempDb(closers, `hoga-carried-${mode}-`, s.clock);
   const options = { pollIntervalMs: 200, streamIntervals: { candles1m: 300, orderbook: 200 } };
   const session = (runId: string, strategyClass: StrategyClass, more = {}) =>

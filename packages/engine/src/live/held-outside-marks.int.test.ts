@@ -6,8 +6,10 @@
  * session long: `onStart` saw an unrealized PnL of 0 with the price 3,000 KRW above the fill, and
  * the equity curve counted it at cost; and the risk module read no price of it, so the daily loss
  * limits counted none of its moves. A symbol the broker no longer lists keeps its average price,
- * said once, and fails nothing else (before, the read of every held symbol failed with it). Over the simulator on 127.0.0.1 and SQLite files, two sessions
- * on one file.
+ * said once and not asked of the broker again, and fails nothing else (before, the read of every
+ * held symbol failed with it); a read that fails for a while is said once a run, and the position
+ * is priced again when the reads come back. Over the simulator on 127.0.0.1 and SQLite files, two
+ * sessions on one file.
  */
 import { Decimal } from '@hoga/core';
 import type { SimulatorHandle } from '@hoga/simulator';
@@ -16,7 +18,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { recordingLogger } from '../backtest/backtest-fixture.test-helper.js';
 import { Strategy, type StrategyClass } from '../strategy/strategy.js';
 import { type BooksRead, carriedPosition, freezeAt, Holds } from './carried-position.test-helper.js';
-import { Closers, startSimulatedBroker, startTestRun, tempDbFile, until } from './live-run.test-helper.js';
+import {
+  Closers,
+  type SimulatedBroker,
+  startSimulatedBroker,
+  startTestRun,
+  tempDbFile,
+  until,
+} from './live-run.test-helper.js';
 
 /** A strategy's daily loss limit of 20,000 KRW. */
 const LIMIT = { defaults: { dailyLossLimitKrw: '20000' } };
@@ -30,6 +39,23 @@ class BuysTenOutside extends Strategy {
 
 const closers = new Closers();
 afterEach(() => closers.closeAll());
+
+/**
+ * Counts the market reads the second session's client sends naming 999990 (`unlisted`) and 000660
+ * (`listed`): the real client, its requests still sent over HTTP.
+ */
+function countAsked(s: SimulatedBroker, asked: { unlisted: number; listed: number }): void {
+  const client = s.client as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const name of ['getPrices', 'getStocks', 'getStockWarnings', 'getPriceLimits']) {
+    const real = (client[name] as (...args: unknown[]) => unknown).bind(s.client);
+    client[name] = (...args: unknown[]) => {
+      const named = JSON.stringify(args[0]);
+      if (named.includes('999990')) asked.unlisted++;
+      if (named.includes('000660')) asked.listed++;
+      return real(...args);
+    };
+  }
+}
 
 describe("a position outside the run's symbols, carried from an earlier session", () => {
   it.each(['paper', 'live'] as const)(
@@ -58,6 +84,7 @@ describe("a position outside the run's symbols, carried from an earlier session"
 
   it('paper: a held symbol the broker no longer lists keeps its average price, said once, and the others are read all the same', async () => {
     const { logger, records } = recordingLogger();
+    const asked = { unlisted: 0, listed: 0 };
     await carriedPosition(
       closers,
       'paper',
@@ -67,9 +94,10 @@ describe("a position outside the run's symbols, carried from an earlier session"
         db.connection.prepare("UPDATE fills SET symbol = '999990' WHERE symbol = '035420'").run();
         db.connection.prepare("UPDATE orders SET symbol = '999990' WHERE symbol = '035420'").run();
         freezeAt(s, '000660', fill.price.plus(3_000));
+        countAsked(s, asked);
       },
       { logger, risk: { accountInfoMaxAgeMs: 1_000 } },
-      ['035420'],
+      { alsoBought: ['035420'] },
     );
     // 000660 is priced (before: its read failed with 999990's, in one request, and it counted 0);
     // 999990, with no price, counts none
@@ -82,6 +110,57 @@ describe("a position outside the run's symbols, carried from an earlier session"
     expect(String(said[0]?.msg)).toMatch(
       /the broker does not list it: that position keeps its last known price$/,
     );
+    // and not asked of the broker again: the requests naming it stop once it was said (a second
+    // refresh may have been under way then), while the reads of 000660 go on every second
+    const askedThen = { unlisted: asked.unlisted, listed: asked.listed };
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(asked.unlisted).toBe(askedThen.unlisted);
+    expect(asked.listed).toBeGreaterThan(askedThen.listed);
+  }, 60_000);
+
+  it('paper: a held symbol whose read fails for a while is said once a run, and priced again once the reads come back', async () => {
+    const { logger, records } = recordingLogger();
+    let price = new Decimal(0);
+    const { s, db, bought, second } = await carriedPosition(
+      closers,
+      'paper',
+      '000660',
+      (s, _db, fill) => {
+        price = fill.price.plus(3_000);
+        freezeAt(s, '000660', price);
+        // the broker answers 500 `maintenance` to 000660's warnings (read with its instrument
+        // before its price; a path of 000660 alone: the run's 005930 is read as ever): every read
+        // of the held symbol's price fails until the fault is gone
+        s.sim.injectFault({ kind: 'maintenance', path: '/api/v1/stocks/000660/warnings' });
+      },
+      { logger, risk: { accountInfoMaxAgeMs: 1_000 } },
+      // each failed read said at once (the connector's retries would take some 15 s a read)
+      { maxRetries: 0 },
+    );
+    // not priced at the start: at its cost
+    expect(Holds.atStart).toMatchObject({ shares: '10', unrealized: '0' });
+    const failures = () => records.filter((r) => String(r.msg).includes('000660 (held outside'));
+    // the reads every second fail alike: said once
+    await until(() => failures().length > 0, 15_000);
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(failures()).toHaveLength(1);
+    expect(failures()[0]).toMatchObject({ level: 40, symbols: ['000660'] });
+    expect(String(failures()[0]?.msg)).toMatch(
+      /could not be read: those positions keep their last known prices$/,
+    );
+    // the reads come back: the next ones price the position (the stop's equity point counts it)
+    s.sim.clearFaults();
+    await new Promise((r) => setTimeout(r, 2_500));
+    const cash = (Holds.atStart as BooksRead).cash;
+    // the stop's equity point a second after the start's (the engine clock alone moves)
+    s.clock.advance(1_000);
+    await second.handle.stop();
+    const equity = new RunRepository(db.connection).equity('second');
+    expect(equity.map((p) => p.equity)).toEqual([
+      cash + 10 * bought.price.toNumber(),
+      cash + 10 * price.toNumber(),
+    ]);
+    expect(failures()).toHaveLength(1);
   }, 60_000);
 
   it.each(['paper', 'live'] as const)(

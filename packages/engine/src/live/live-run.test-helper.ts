@@ -60,16 +60,23 @@ export async function startSimulatedBroker(
   options: SimulatorOptions & {
     readonly speed: number;
     readonly prepare?: (sim: SimulatorHandle) => void;
+    /** The client's retries of a failed request (default: the connector's). */
+    readonly maxRetries?: number;
   },
 ): Promise<SimulatedBroker> {
-  const { prepare, ...simOptions } = options;
+  const { prepare, maxRetries, ...simOptions } = options;
   const sim = await startSimulator({ port: 0, seed: 7, start: KR_OPEN, ...simOptions });
   closers.add(() => sim.close());
   prepare?.(sim);
   const clock = new ScaledClock({ start: sim.now(), speed: options.speed });
   const client = new BrokerClient({
     clock,
-    config: { baseUrl: sim.url, clientId: 'sim-client', clientSecret: 'sim-secret' },
+    config: {
+      baseUrl: sim.url,
+      clientId: 'sim-client',
+      clientSecret: 'sim-secret',
+      ...(maxRetries === undefined ? {} : { maxRetries }),
+    },
   });
   closers.add(() => client.close());
   return { sim, clock, client };
