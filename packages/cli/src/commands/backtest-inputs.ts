@@ -372,12 +372,11 @@ export async function downloadCandles(
     request.from,
   );
   if (request.interval === '1d') {
-    const widened = targets.map((t, i) => ({
+    // each symbol's range reaches back to its last close before the run (by symbol, not position)
+    const priorStart = new Map(prior.map((p) => [p.symbol, p.range.start]));
+    const widened = targets.map((t) => ({
       symbol: t.symbol,
-      range: {
-        start: Math.min(t.range.start, (prior[i] as CandleDownloadTarget).range.start),
-        end: t.range.end,
-      },
+      range: { start: Math.min(t.range.start, priorStart.get(t.symbol) ?? t.range.start), end: t.range.end },
     }));
     await ensureCandles(engine, client, db, '1d', widened, signal, hint, '1d');
     return;
