@@ -46,6 +46,11 @@ describe("a backtest's net profit: of which FX (USD/KRW)", () => {
     // idle dollars: the whole net profit is the rate's move, and the curve gives the rates
     const idle = await hoga(['backtest', IDLE, ...common, '--json'], options);
     expect(idle.code, idle.err).toBe(0);
+    // the embedded simulator serves its history at 200 requests a second, announced, which the
+    // client follows (before: the spec's 3 a second, 15 s for these 44 rates)
+    expect(idle.err).toContain(
+      "hoga: USD/KRW: reading 44 rates from the broker (the start and each trading day's end; about 1 s at its 200 a second)",
+    );
     const idleRun = JSON.parse(idle.out) as BacktestJson;
     expect(Number(idleRun.stats.netProfit)).not.toBe(0);
     expect(Math.abs(Number(idleRun.stats.fxOnUsdCash) - Number(idleRun.stats.netProfit))).toBeLessThanOrEqual(
