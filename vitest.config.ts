@@ -27,7 +27,18 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ALL, exclude: [...INT, '**/node_modules/**'], pool: 'threads' },
+        test: {
+          name: 'unit',
+          include: ALL,
+          exclude: [...INT, '**/node_modules/**'],
+          pool: 'threads',
+          // Pure logic: a worker's test files share one module graph rather than each importing
+          // the packages anew, which was most of the time (199 files, 2,550 tests, Node 24 on two
+          // cores: 72.9 s, 141 s of CPU, against 21.5 s, 41 s of CPU; twice with the files
+          // shuffled, all passed). The int project keeps a fresh graph per file (its tests start
+          // servers, handle signals and change the environment).
+          isolate: false,
+        },
       },
       {
         extends: true,
