@@ -35,8 +35,7 @@ export default defineConfig({
           // Pure logic: a worker's test files share one module graph rather than each importing
           // the packages anew, which was most of the time (199 files, 2,550 tests, Node 24 on two
           // cores: 72.9 s, 141 s of CPU, against 21.5 s, 41 s of CPU; twice with the files
-          // shuffled, all passed). The int project keeps a fresh graph per file (its tests start
-          // servers, handle signals and change the environment).
+          // shuffled, all passed).
           isolate: false,
         },
       },
@@ -47,6 +46,14 @@ export default defineConfig({
           include: INT,
           exclude: ['**/node_modules/**'],
           pool: 'forks',
+          // A fork's test files share one module graph, as the unit project's do: each file
+          // importing the simulator, the engine and the connector anew took 555 s of CPU in all
+          // (vitest's `import`) on a two-core machine already busy with the tests' simulators and
+          // child processes. 369 files, Node 24: 41 s of imports, 835 s for the project, all
+          // passed; with the files shuffled, a helper's static state reached the next file (fixed:
+          // see CONTRIBUTING.md). Every file closes what it starts (servers, databases, child
+          // processes) in its own hooks.
+          isolate: false,
           // the `hoga` bundle built once before the child-process tests start it (see the file)
           globalSetup: ['./scripts/int-global-setup.ts'],
         },

@@ -258,6 +258,16 @@ export class Watch extends Strategy {
   static found: string[] = [];
   static fills: Fill[] = [];
   static ctx: StrategyContext | null = null;
+  /**
+   * A run's new instance starts what it records afresh (before: only a new module did, and an
+   * int test file sharing its worker's modules with another saw that one's fills).
+   */
+  constructor(ctx: StrategyContext, config: never) {
+    super(ctx, config);
+    Watch.found = [];
+    Watch.fills = [];
+    Watch.ctx = null;
+  }
   override onStart(): void {
     Watch.ctx = this.ctx;
     Watch.found = this.ctx
