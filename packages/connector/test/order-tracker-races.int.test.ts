@@ -58,6 +58,40 @@ describe('orderUpdates over the simulator, poll by poll', () => {
     20_000,
   );
 
+  it.each([2, 3])(
+    'tells an order modified %i times between two polls in the order it happened: accepted, then each link',
+    async (modifies) => {
+      const stream = drivenStream();
+      await stream.poll();
+      const id = newClientOrderId('links');
+      const { orderId, low, nextUp } = await placeResting(id);
+      const chain = [orderId];
+      const prices: Decimal[] = [];
+      for (let i = 0; i < modifies; i++) {
+        const price = i % 2 === 0 ? nextUp : low;
+        const modified = await fx.client.modifyOrder(chain.at(-1)!, {
+          orderType: 'LIMIT',
+          price,
+          quantity: new Decimal(2),
+        });
+        if (modified.kind !== 'acknowledged') throw new Error(`modify ${i} not acknowledged`);
+        chain.push(modified.orderId);
+        prices.push(price);
+      }
+      // the first poll after the create sees the last replacement listed, the rest ended
+      await stream.poll();
+      await stream.poll();
+      stream.stop();
+
+      expect(summary(stream.events)).toEqual([
+        `OrderAccepted ${id}`,
+        ...prices.map((price, i) => `OrderModified ${id} ${chain[i + 1]}<-${chain[i]} ${price.toFixed()} 2`),
+      ]);
+      expect(stream.errors).toEqual([]);
+    },
+    20_000,
+  );
+
   /** Places a resting order, lets a poll accept it, cancels it and counts the detail reads of the cancel's id. */
   async function cancelAfterAccepted(stream: ReturnType<typeof drivenStream>, answer404: boolean) {
     const id = newClientOrderId('cancel');

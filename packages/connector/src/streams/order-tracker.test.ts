@@ -90,6 +90,50 @@ describe('OrderTracker', () => {
     });
   });
 
+  describe('.chainOf', () => {
+    it('reads a chain modified twice between two polls oldest first, so its fills add up in order', () => {
+      const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
+      tracker.expectCreated('A', 'chain');
+      tracker.expectLinked('B', 'A', 'replacement');
+      tracker.expectLinked('C', 'B', 'replacement');
+      // none read yet: from wherever the poll begins, the whole chain, A first
+      for (const id of ['A', 'B', 'C']) expect(tracker.chainOf(id)).toEqual(['A', 'B', 'C']);
+      const reports = [
+        report('A', 'REPLACED', '5', '2', '200'),
+        report('B', 'REPLACED', '3', '1', '110'),
+        report('C', 'PARTIAL_FILLED', '2', '1', '120'),
+      ];
+      const events = reports.flatMap((r, i) => tracker.observe(r, reports[i + 1] ?? null));
+      expect(summary(events)).toEqual([
+        'OrderAccepted',
+        'OrderPartiallyFilled 2@100 cum 2',
+        'OrderModified A->B',
+        'OrderPartiallyFilled 1@110 cum 3',
+        'OrderModified B->C',
+        'OrderPartiallyFilled 1@120 cum 4',
+      ]);
+      // A and B ended: C is read alone
+      expect(tracker.chainOf('C')).toEqual(['C']);
+    });
+
+    it('stops at an original that ended and goes on through replacements never read', () => {
+      const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));
+      tracker.expectCreated('A', 'chain');
+      tracker.observe(report('A', 'PENDING', '5'));
+      tracker.expectLinked('B', 'A', 'replacement');
+      tracker.observe(report('A', 'REPLACED', '5'), report('B', 'PENDING', '5'));
+      tracker.expectLinked('C', 'B', 'replacement');
+      tracker.expectLinked('D', 'C', 'replacement');
+      expect(tracker.chainOf('B')).toEqual(['B', 'C', 'D']);
+      expect(tracker.chainOf('D')).toEqual(['B', 'C', 'D']);
+      tracker.observe(report('B', 'PENDING', '5'));
+      // B works (read): C, never read, comes with it; D too
+      expect(tracker.chainOf('B')).toEqual(['B', 'C', 'D']);
+      tracker.observe(report('C', 'PENDING', '5'));
+      expect(tracker.chainOf('B')).toEqual(['B']);
+    });
+  });
+
   describe('.baseline', () => {
     it('emits nothing for the past of orders open at start, then their later changes', () => {
       const tracker = new OrderTracker(new VirtualClock('2026-11-23T10:00:00+09:00'));

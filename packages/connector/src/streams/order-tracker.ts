@@ -31,8 +31,7 @@ import {
   linkedOrder,
   ownOrder,
   pruneEnded,
-  type ReadPair,
-  readPair,
+  readChain,
   rebaseChain,
   reportChanged,
   type Tracked,
@@ -198,9 +197,9 @@ export class OrderTracker {
       this.expectLinked(replacement, original, 'replacement');
   }
 
-  /** The original and replacement to read together when `orderId` is read (see `readPair`). */
-  pairOf(orderId: string): ReadPair | null {
-    return readPair(this.orders, this.replacementOf, orderId);
+  /** The orders to read together when `orderId` is read, oldest first (see `readChain`). */
+  chainOf(orderId: string): string[] {
+    return readChain(this.orders, this.replacementOf, orderId);
   }
 
   /**
@@ -342,7 +341,7 @@ export class OrderTracker {
    *
    * @param order - the latest report of an order (one older than the last taken in, see
    *   `isOlderReport`, is ignored: it emits nothing and is not kept)
-   * @param replacementReport - a report of its replacement read with it (see {@link pairOf}), not
+   * @param replacementReport - a report of its replacement read with it (see {@link chainOf}), not
    *   taken in yet: `OrderModified` tells its price and quantity
    */
   observe(order: OrderRecord, replacementReport: OrderRecord | null = null): OrderEvent[] {

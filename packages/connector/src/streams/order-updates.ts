@@ -9,7 +9,9 @@
  * answered is read again until the answer names its replacement (at most `holdMs` too); when that
  * answer was lost, until the replacement is found by the modify's terms in the OPEN list or the
  * newest CLOSED page (read only meanwhile). A replacement is read with its original while the
- * original has not shown a final state, the original first, so the chain's fills add up. A detail
+ * original has not shown a final state, and an order with its replacements never read, the oldest
+ * first, so the chain's fills add up and a chain modified several times between two polls is told
+ * in the order it happened (`OrderAccepted`, then each `OrderModified`). A detail
  * read that fails is retried with back-off (in polls); an order the broker answers 404 for once
  * it is no longer listed is dropped and reported once (`order-dropped`).
  *
@@ -136,16 +138,17 @@ export function orderUpdates(
         tracker.holdReplaced(record, inFlight(), scheduler.now());
       const read = async (orderId: string): Promise<OrderEvent[]> => {
         if (done.has(orderId)) return [];
-        const pair = tracker.pairOf(orderId);
-        if (pair === null || done.has(pair.original) || done.has(pair.replacement)) {
-          const record = await readRecord(orderId);
-          return record === null || held(record) ? [] : tracker.observe(record);
-        }
-        // the original first: its last fills come before the replacement's, which count on top
-        const original = await readRecord(pair.original);
-        const replacement = await readRecord(pair.replacement);
-        const events = original === null || held(original) ? [] : tracker.observe(original, replacement);
-        return replacement === null ? events : [...events, ...tracker.observe(replacement)];
+        // the oldest first: an original's last fills come before its replacement's, which count on
+        // top, and a chain modified several times between two polls is told link by link
+        // (one already read on this poll was taken in then: it is not read or told again)
+        const records: (OrderRecord | null)[] = [];
+        for (const id of tracker.chainOf(orderId)) records.push(done.has(id) ? null : await readRecord(id));
+        const events: OrderEvent[] = [];
+        records.forEach((record, i) => {
+          if (record === null || held(record)) return;
+          events.push(...tracker.observe(record, records[i + 1] ?? null));
+        });
+        return events;
       };
       if (tracker.awaitsUnanswered()) {
         // a modify's answer was lost: its replacement is known by its terms (it may have ended at

@@ -102,37 +102,40 @@ export function reportChanged(last: OrderRecord, row: OrderRecord): boolean {
   );
 }
 
-/** An original and its replacement, read together (see {@link readPair}). */
-export interface ReadPair {
-  readonly original: string;
-  readonly replacement: string;
-}
-
 /**
- * The original and its replacement when one of them is to be read with the other: a replacement
- * whose original has not reported a final state (its last fills come first, and the replacement's
- * count on top of them), or an original whose replacement was never read (`OrderModified` tells
- * the replacement's price and quantity); null when `orderId` is read alone.
+ * The orders to read together when `orderId` is read, oldest first, each replaced by the next:
+ * back to the earliest original that has not reported a final state (its last fills come first,
+ * and its replacements' count on top of them; its first report is the chain's `OrderAccepted`),
+ * and on through the replacements never read (`OrderModified` tells each one's price and
+ * quantity). `[orderId]` when it is read alone. A chain modified several times between two polls
+ * is thus told in the order it happened, wherever in it the poll began.
  *
  * @param orders - the tracked orders
  * @param replacementOf - replacement id by original id
  * @param orderId - an order about to be read
  */
-export function readPair(
+export function readChain(
   orders: ReadonlyMap<string, Tracked>,
   replacementOf: ReadonlyMap<string, string>,
   orderId: string,
-): ReadPair | null {
-  const tracked = orders.get(orderId);
-  if (tracked === undefined) return null;
-  if (tracked.role === 'replacement' && tracked.originalOrderId !== null) {
-    const last = orders.get(tracked.originalOrderId)?.last;
-    if (last === undefined || (last !== null && TERMINAL_BROKER_ORDER_STATUSES.has(last.status))) return null;
-    return { original: tracked.originalOrderId, replacement: orderId };
+): string[] {
+  const chain = [orderId];
+  const seen = new Set(chain);
+  for (let tracked = orders.get(orderId); tracked?.role === 'replacement'; ) {
+    const originalId = tracked.originalOrderId;
+    const original = originalId === null ? undefined : orders.get(originalId);
+    if (originalId === null || original === undefined || seen.has(originalId)) break;
+    if (original.last !== null && TERMINAL_BROKER_ORDER_STATUSES.has(original.last.status)) break;
+    chain.unshift(originalId);
+    seen.add(originalId);
+    tracked = original;
   }
-  const next = replacementOf.get(orderId);
-  if (next === undefined || orders.get(next)?.last !== null) return null;
-  return { original: orderId, replacement: next };
+  for (let next = replacementOf.get(orderId); next !== undefined; next = replacementOf.get(next)) {
+    if (seen.has(next) || orders.get(next)?.last !== null) break;
+    chain.push(next);
+    seen.add(next);
+  }
+  return chain;
 }
 
 /**
