@@ -29,6 +29,17 @@ export default class StartBuy extends Strategy<{ quantity: number; price?: numbe
 }
 `;
 
+/** Subscribes to 000660's bars in onStart (outside --symbols) and buys its config's quantity of it there. */
+const SUBSCRIBING = `import { Strategy } from '@hoga/engine';
+
+export default class SubscribeBuy extends Strategy<{ quantity: number }> {
+  override onStart(): void {
+    this.ctx.subscribeBars('000660');
+    this.ctx.buy('000660', this.config.quantity);
+  }
+}
+`;
+
 interface ListedOrder {
   readonly strategyId: string;
   readonly state: string;
@@ -43,6 +54,7 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0 });
   dir = mkdtempSync(join(tmpdir(), 'hoga-backtest-start-prices-'));
   writeFileSync(join(dir, 'start.ts'), STRATEGY);
+  writeFileSync(join(dir, 'subscribe.ts'), SUBSCRIBING);
 });
 afterAll(async () => {
   await sim.close();
@@ -85,9 +97,9 @@ async function run(
   return { json, orders: JSON.parse(listed.out) as ListedOrder[], db, stderr: result.stderr };
 }
 
-/** The close of 005930's last daily candle before 2025-01-06, cached with the run's candles. */
-function lastCloseBefore(db: string): number {
-  const before = cachedBars(db, '005930', '2024-12-20', '2025-01-03');
+/** The close of a symbol's last daily candle before 2025-01-06, cached with the run's candles. */
+function lastCloseBefore(db: string, symbol = '005930'): number {
+  const before = cachedBars(db, symbol, '2024-12-20', '2025-01-03');
   const last = before[before.length - 1];
   expect(last).toBeDefined();
   return last?.close ?? 0;
@@ -155,5 +167,23 @@ describe('hoga backtest: orders placed in onStart', () => {
     expect(stderr).toMatch(
       /hoga: 005930 1d, the last close before 2025-01-07T09:30:00\+09:00: downloaded \d+ candles in 1 page\n/,
     );
+  });
+
+  it('judges a market buy of a symbol subscribed to in onStart at its last close too: beyond the cash, denied at once', async () => {
+    const subscribe = join(dir, 'subscribe.ts');
+    // within the cash: valued at the close, filled at the first open
+    const small = await run('subscribed', [subscribe], [{ quantity: 10 }]);
+    expect(small.orders.map((o) => [o.state, o.filledQuantity, o.reason])).toEqual([['FILLED', '10', null]]);
+    // under 100,000,000 KRW at the close (no high-value confirmation needed), beyond the cash at
+    // the upper price limit: denied, as a buy of a --symbols symbol is (before, taken unvalued
+    // and cancelled at the first bar for the buying power, the summary saying none was refused)
+    const close = lastCloseBefore(small.db, '000660');
+    const quantity = Math.floor(96_000_000 / close);
+    const { json, orders } = await run('subscribed-oversize', [subscribe], [{ quantity }]);
+    expect(quantity * close * 1.3).toBeGreaterThan(100_000_000);
+    expect(orders.map((o) => o.state)).toEqual(['DENIED']);
+    expect(orders[0]?.reason).toMatch(/^insufficient-buying-power: /);
+    expect(json.trades).toEqual([]);
+    expect(json.stats.refused).toEqual({ 'insufficient-buying-power': 1 });
   });
 });

@@ -65,6 +65,28 @@ export const BacktestVenue = Symbol.for('hoga.engine.BacktestVenue');
 export class BacktestSymbols {
   known: ReadonlySet<string> | null = null;
   starting: ((symbol: string) => boolean) | null = null;
+  /**
+   * While `onStart` runs: whether a symbol's last close before the run is known by now (the
+   * universe's are read before `onStart`); an order there for one subscribed to in `onStart` waits
+   * for {@link BacktestSymbols.pricesSeeded}, and is then judged at that close as the universe's are.
+   */
+  priced: ((symbol: string) => boolean) | null = null;
+  private seeded: Promise<void> | null = null;
+  private seed: () => void = () => undefined;
+
+  /** What an order waiting for its symbol's last close before the run waits for. */
+  untilPriced(): Promise<void> {
+    this.seeded ??= new Promise<void>((resolve) => {
+      this.seed = resolve;
+    });
+    return this.seeded;
+  }
+
+  /** The last closes of the symbols subscribed to in `onStart` are known (or the run ends): judge the orders waiting. */
+  pricesSeeded(): void {
+    this.priced = null;
+    this.seed();
+  }
 }
 
 /**
@@ -76,21 +98,45 @@ export class BacktestSymbols {
  * strategy's buy while its sell works is denied `risk-reducing` in every mode).
  */
 class BarSymbolsGate implements RiskGate {
-  readonly prepare?: (command: OrderCommand) => Promise<void> | undefined;
+  readonly prepare: (command: OrderCommand) => Promise<void> | undefined;
+  /** Orders placed in `onStart` for a symbol with no bars then, judged later behind one that waited. */
+  private readonly noBarsAtStart = new WeakSet<OrderCommand>();
 
   constructor(
     private readonly inner: RiskGate,
     private readonly symbols: BacktestSymbols,
   ) {
     const prepare = inner.prepare;
-    if (prepare !== undefined) this.prepare = (command) => prepare.call(inner, command);
+    this.prepare = (command) => this.untilPriced(command) ?? prepare?.call(inner, command);
+  }
+
+  /**
+   * An order placed in `onStart` for a symbol subscribed to there waits until the symbol's last
+   * close before the run is known (its bars are opened after `onStart`): it is then judged at it,
+   * as an order for a universe symbol is at once (before, it was judged with no price: a market buy
+   * was taken unvalued, past the high-value confirmation and the strategy's cash, and cancelled at
+   * the first bar for the buying power, the summary counting no refusal).
+   */
+  private untilPriced(command: OrderCommand): Promise<void> | undefined {
+    const symbols = this.symbols;
+    if (symbols.priced === null || command.type !== 'SubmitOrder') return undefined;
+    const symbol = command.intent.instrument.symbol;
+    if (symbols.starting?.(symbol) === false) {
+      // (judged now, unless an order before it waits: then by what was subscribed to by now)
+      this.noBarsAtStart.add(command);
+      return undefined;
+    }
+    return symbols.priced(symbol) ? undefined : symbols.untilPriced();
   }
 
   check(command: OrderCommand): RiskVerdict {
     const known = this.symbols.known;
     if (command.type === 'SubmitOrder' && (known !== null || this.symbols.starting !== null)) {
       const symbol = command.intent.instrument.symbol;
-      if (known !== null ? !known.has(symbol) : this.symbols.starting?.(symbol) === false) {
+      const noBars =
+        this.noBarsAtStart.has(command) ||
+        (known !== null ? !known.has(symbol) : this.symbols.starting?.(symbol) === false);
+      if (noBars) {
         return {
           accepted: false,
           code: 'no-market-data',

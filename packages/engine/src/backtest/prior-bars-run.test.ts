@@ -42,6 +42,18 @@ class BuysSubscribed extends Strategy {
   }
 }
 
+/** Subscribes to 000660 in onStart and buys its config's quantity of it there, at market. */
+class SubscribesAndBuys extends Strategy<{ quantity: number }> {
+  static events: string[] = [];
+  override onStart(): void {
+    this.ctx.subscribeBars('000660');
+    this.ctx.buy('000660', this.config.quantity);
+  }
+  override onOrderEvent(event: OrderEvent): void {
+    SubscribesAndBuys.events.push(event.type === 'OrderDenied' ? `${event.type} ${event.code}` : event.type);
+  }
+}
+
 const bars = [
   ...minuteBars('005930', [70_500, 70_600, 70_700]),
   ...minuteBars('000660', [201_000, 202_000, 203_000]),
@@ -100,4 +112,22 @@ describe('a backtest with the prices before its first bars', () => {
     });
     expect(BuysSubscribed.events.slice(0, 2)).toEqual(['OrderSubmitted', 'OrderAccepted']);
   });
+
+  it.each([
+    { quantity: 10, expected: ['OrderSubmitted', 'OrderAccepted', 'OrderFilled'] },
+    // 100,000 × 200,000 KRW: far beyond the cash, and over the high-value threshold
+    { quantity: 100_000, expected: ['OrderDenied confirm-high-value-required'] },
+  ])(
+    'judges a market buy of $quantity placed in onStart for a symbol subscribed to there at its last close',
+    async ({ quantity, expected }) => {
+      SubscribesAndBuys.events = [];
+      const { outcome } = await backtestBars(
+        [{ strategyClass: SubscribesAndBuys, id: 's', config: { quantity } }],
+        bars,
+        { start: T0, symbols: ['005930'], priorBars: (symbols) => symbols.map((s) => PRIOR[s] as Bar) },
+      );
+      expect(SubscribesAndBuys.events).toEqual(expected);
+      expect(outcome.trades.map((t) => t.quantity.toFixed())).toEqual(quantity === 10 ? ['10'] : []);
+    },
+  );
 });

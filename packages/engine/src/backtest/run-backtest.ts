@@ -229,13 +229,16 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
     try {
       // orders placed in onStart for a symbol with no bars so far are denied as later ones are
       const universe = new Set(options.settings.symbols);
-      container.get(BacktestSymbols).starting = (symbol) =>
+      const backtestSymbols = container.get(BacktestSymbols);
+      backtestSymbols.starting = (symbol) =>
         universe.has(symbol) ||
         runtime.subscriptionBook.list.some((s) => s.kind === 'bars' && s.symbol === symbol);
       // the symbols' last prices before their first bars, as paper and live have the broker's
       seedPriorBars(options.priorBars?.(options.settings.symbols) ?? [], marks, references);
+      // an order placed in onStart for a symbol subscribed to there waits for its last close
+      if (options.priorBars !== undefined) backtestSymbols.priced = (symbol) => universe.has(symbol);
       runtime.callAll('onStart');
-      await runtime.settle();
+      await runtime.settleHooks();
       if (runtime.failure === null) {
         const warmup = Math.max(0, ...runtime.hosts.map((h) => h.strategyClass.warmupBars ?? 0));
         let stream: BarStream | null = null;
@@ -257,6 +260,9 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
         // a later subscription to the bars of another symbol delivers none: said at the call
         runtime.barsLoaded = known;
         clock.set(options.startMs);
+        // the orders onStart placed for the symbols it subscribed to, judged at their last closes
+        backtestSymbols.pricesSeeded();
+        await runtime.settle();
         portfolio.recordEquity();
         // (a stray failure of onStart is reported while the bars download)
         if (stream !== null && runtime.failure === null) {
@@ -280,6 +286,8 @@ async function runWith(options: BacktestOptions, writer: RunJournalWriter): Prom
         }
       }
     } finally {
+      // (a run that ends before its bars open judges them too: runtime.stop waits for them)
+      container.get(BacktestSymbols).pricesSeeded();
       await runtime.stop();
       // what the last bars or onStop left unhandled is still the run's
       await release();

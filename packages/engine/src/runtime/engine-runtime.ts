@@ -104,6 +104,8 @@ export class EngineRuntime implements HostServices {
   /** Routes one event (made once: the queue is drained with it on every order event). */
   private readonly routeEvent = (event: OrderEvent): void => this.route(event);
   private pending: Promise<void> | null = null;
+  /** The hooks' promises alone among {@link pending} (not the gate's checks): see {@link settleHooks}. */
+  private hooksPending: Promise<void> | null = null;
   private readonly fillListeners: ((fill: Fill, event: OrderEvent) => void)[] = [];
   private readonly log: Logger;
   /** Its own checks of the strategies' commands, before the gate. */
@@ -111,7 +113,7 @@ export class EngineRuntime implements HostServices {
   /** The way of the strategies' commands through the risk gate to the venue. */
   private readonly path: CommandPath;
   /** Warns of a hook's promise unsettled for long (a hook awaiting its own order's fill). */
-  private readonly hookWatch = new HookWatch(() => this.pending !== null);
+  private readonly hookWatch = new HookWatch(() => this.hooksPending !== null);
   private commands = 0;
 
   constructor(
@@ -223,8 +225,11 @@ export class EngineRuntime implements HostServices {
 
   /** Waits for a hook's promise (a method: a closure in `call` would allocate a context per bar). */
   private awaitHook(host: StrategyHost, hook: string, result: Promise<void>): void {
-    if (this.pending === null) this.hookWatch.started(host, hook);
-    this.await(result.then(undefined, (error: unknown) => this.fail(host, hook, error)));
+    if (this.hooksPending === null) this.hookWatch.started(host, hook);
+    const settled = result.then(undefined, (error: unknown) => this.fail(host, hook, error));
+    this.await(settled);
+    const previous = this.hooksPending;
+    this.hooksPending = previous === null ? settled : previous.then(() => settled);
   }
 
   /** Calls a hook on every strategy, in order. */
@@ -232,12 +237,31 @@ export class EngineRuntime implements HostServices {
     for (const host of this.hosts) this.call(host, hook, argument);
   }
 
-  /** Resolves once every promise a hook returned has settled (the backtest awaits it per step). */
+  /**
+   * Resolves once every promise a hook returned, and every command waiting for the gate, has settled
+   * (the backtest awaits it per step).
+   */
   async settle(): Promise<void> {
     while (this.pending !== null) {
       const p = this.pending;
       await p;
       if (this.pending === p) this.pending = null;
+    }
+    // (every hook's promise was among them)
+    this.hooksPending = null;
+    this.drain();
+  }
+
+  /**
+   * Resolves once every promise a hook returned has settled, without waiting for the commands still
+   * waiting for the gate (a backtest's `onStart` orders for symbols subscribed to there wait for
+   * their last close before the run, read once their bars are opened, after `onStart` ended).
+   */
+  async settleHooks(): Promise<void> {
+    while (this.hooksPending !== null) {
+      const p = this.hooksPending;
+      await p;
+      if (this.hooksPending === p) this.hooksPending = null;
     }
     this.drain();
   }
