@@ -111,6 +111,8 @@ export async function backtestBars(
     readonly symbols?: readonly string[];
     /** Each symbol's last daily bar before the run (`BacktestOptions.priorBars`; default: none). */
     readonly priorBars?: (symbols: readonly string[]) => readonly Bar[];
+    /** How long opening the bars takes, ms (a download; default: none). */
+    readonly openDelayMs?: number;
   } = {},
 ): Promise<BarsBacktest> {
   const db = HogaDatabase.open(':memory:');
@@ -132,7 +134,10 @@ export async function backtestBars(
     instruments: options.instruments,
     risk: options.risk,
     priorBars: options.priorBars,
-    openStream: async () => BarFeed.fromBars(bars, start).stream(),
+    openStream: async () => {
+      if (options.openDelayMs !== undefined) await new Promise((r) => setTimeout(r, options.openDelayMs));
+      return BarFeed.fromBars(bars, start).stream();
+    },
   });
   return { outcome, db };
 }

@@ -8,7 +8,12 @@ import { Writable } from 'node:stream';
 import type { Bar } from '@hoga/core';
 import { createLogger } from '@hoga/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backtestBars, minuteBars } from '../backtest/backtest-fixture.test-helper.js';
+import {
+  backtestBars,
+  dailyKrBar,
+  minuteBars,
+  recordingLogger,
+} from '../backtest/backtest-fixture.test-helper.js';
 import { Strategy } from '../strategy/strategy.js';
 import { HOOK_WAIT_WARNING_MS } from './hook-watch.js';
 
@@ -55,5 +60,31 @@ describe('a hook whose promise does not settle', () => {
     expect(warning?.msg).toMatch(
       /^onBar has not settled after \d+ s: the engine waits for a hook's promise before the next event, so a hook that awaits an event of the run \(its own order's fill\) waits forever/,
     );
+  });
+
+  it('says nothing while an order placed in onStart waits for the bars it subscribed to there', async () => {
+    // the order waits in the gate until the subscribed symbol's bars are opened (a download): no
+    // hook is unsettled meanwhile (onStart's promise settled at once)
+    HOOK_WAIT_WARNING_MS.value = 50;
+    class SubscribesAndBuys extends Strategy {
+      override async onStart(): Promise<void> {
+        this.ctx.subscribeBars('000660');
+        this.ctx.buy('000660', 1);
+      }
+    }
+    const { logger, records } = recordingLogger('info');
+    const { outcome } = await backtestBars(
+      [{ strategyClass: SubscribesAndBuys }],
+      [...minuteBars('005930', [70_000, 70_100]), ...minuteBars('000660', [200_000, 201_000])],
+      {
+        symbols: ['005930'],
+        logger,
+        openDelayMs: 200,
+        priorBars: (symbols) => symbols.map((s) => dailyKrBar('2026-02-20', 199_000, 200_000, { symbol: s })),
+      },
+    );
+    expect(outcome.status).toBe('completed');
+    expect(records.filter((r) => String(r.msg).includes('has not settled'))).toEqual([]);
+    expect(outcome.trades.map((t) => [t.symbol, t.quantity.toFixed()])).toEqual([['000660', '1']]);
   });
 });
