@@ -130,4 +130,35 @@ describe('a backtest with the prices before its first bars', () => {
       expect(outcome.trades.map((t) => t.quantity.toFixed())).toEqual(quantity === 10 ? ['10'] : []);
     },
   );
+
+  it('judges the orders after a waiting one in the order given, each by the bars subscribed to before it', async () => {
+    const seen: string[] = [];
+    class InOrder extends Strategy {
+      override onStart(): void {
+        this.ctx.subscribeBars('000660');
+        this.ctx.buy('000660', 1); // waits for 000660's close
+        this.ctx.buy('005930', 1); // a --symbols symbol: waits behind it
+        this.ctx.buy('035420', 1); // no bars yet: denied, though subscribed to below
+        this.ctx.subscribeBars('035420');
+      }
+      override onOrderEvent(event: OrderEvent): void {
+        const symbol = this.ctx.order(event.clientOrderId)?.symbol ?? '?';
+        seen.push(`${event.type === 'OrderDenied' ? `${event.type} ${event.code}` : event.type} ${symbol}`);
+      }
+    }
+    await backtestBars(
+      [{ strategyClass: InOrder, id: 's' }],
+      [...bars, ...minuteBars('035420', [50_000, 50_100])],
+      {
+        start: T0,
+        symbols: ['005930'],
+        priorBars: (symbols) => symbols.flatMap((s) => (PRIOR[s] === undefined ? [] : [PRIOR[s]])),
+      },
+    );
+    expect(seen.filter((e) => !e.startsWith('OrderAccepted') && !e.startsWith('OrderFilled'))).toEqual([
+      'OrderSubmitted 000660',
+      'OrderSubmitted 005930',
+      'OrderDenied no-market-data 035420',
+    ]);
+  });
 });
