@@ -4,7 +4,7 @@
  * process (as `hoga backtest` would run them). Bench code only.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { BarInterval } from '@hoga/core';
 import { HogaDatabase } from '@hoga/store';
@@ -17,6 +17,35 @@ import {
 } from '../../cli/bin/node-tuning.js';
 import type { BacktestOutcome } from '../src/backtest/run-backtest.js';
 import type { BarSeries } from '../src/market-data/bar-feed.js';
+
+/**
+ * CPU time (ms) of this process's threads named `name` (`V8Worker`: V8's background threads, its
+ * optimizing compiler's jobs and its GC's helpers), from Linux's `/proc/self/task` (at its 10 ms
+ * ticks); null where there is none. A thread that ended is no longer counted.
+ */
+export function threadsCpuMs(name: string): number | null {
+  let tasks: string[];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return null;
+  }
+  let ms = 0;
+  for (const task of tasks) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    } catch {
+      continue; // it ended meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(stat.indexOf('(') + 1, close) !== name) continue;
+    // after the name: state (field 3) … utime (14) and stime (15), in clock ticks of 10 ms
+    const fields = stat.slice(close + 2).split(' ');
+    ms += (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return ms;
+}
 
 /** The reference strategy's config in the bench. */
 export const FAST = 5;

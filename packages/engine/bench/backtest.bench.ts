@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type BarInterval, createLogger, Decimal } from '@hoga/core';
@@ -20,6 +20,7 @@ import {
   runAsHogaBacktest,
   runPart,
   SLOW,
+  threadsCpuMs,
   tradeDigest,
 } from './backtest-bench-parts.js';
 import { generateUniverse, symbolOf, weekdays } from './bench-data.js';
@@ -129,6 +130,10 @@ interface DailyResult {
   readonly cpuMs: number;
   /** CPU time of the run's main thread alone (the journal thread's writes not counted), ms. */
   readonly mainCpuMs: number;
+  /** CPU time of V8's background threads during the run (its optimizing compiler, GC helpers), ms; null off Linux. */
+  readonly v8CpuMs: number | null;
+  /** Cores the process may run on. */
+  readonly cores: number;
   readonly bareOrders: number;
   readonly bareMs: number;
   readonly digest: string;
@@ -151,7 +156,22 @@ function describeDaily(r: DailyResult): string {
   return (
     `engine (daily, child): ${fmt(r.bars)} bars, ${fmt(r.fills)} fills (bare loop: ${fmt(r.bareOrders)} orders) ` +
     `in ${fmt(r.ms)} ms (CPU ${fmt(r.cpuMs)} ms, main thread ${fmt(r.mainCpuMs)} ms), trade digest ${r.digest}\n` +
-    costSplit('daily', r.bars, r.fills, r.ms, r.signalsOnlyMs)
+    `${cpuSplit(r)}\n${costSplit('daily', r.bars, r.fills, r.ms, r.signalsOnlyMs)}`
+  );
+}
+
+/**
+ * Where the run's CPU went, by thread, and the least wall time it allows on this machine's cores:
+ * the journal's thread and V8's run beside the main thread, on the same cores.
+ */
+function cpuSplit(r: DailyResult): string {
+  const v8 = r.v8CpuMs ?? 0;
+  const rest = Math.max(0, r.cpuMs - r.mainCpuMs - v8);
+  return (
+    `  daily CPU by thread: main ${fmt(r.mainCpuMs)} ms, ` +
+    (r.v8CpuMs === null ? '' : `V8's background threads (optimizing compiler, GC) ${fmt(v8)} ms, `) +
+    `the journal's thread and the rest ${fmt(rest)} ms; on ${r.cores} cores the run takes at least ` +
+    `${fmt(Math.max(r.mainCpuMs, r.cpuMs / r.cores))} ms`
   );
 }
 
@@ -165,6 +185,7 @@ if (process.env.HOGA_BENCH_PART === 'daily') {
   const dailyStart = dailyDays[0] as number;
   const cpu0 = process.cpuUsage();
   const main0 = process.threadCpuUsage();
+  const v8Before = threadsCpuMs('V8Worker');
   const run = await engineRun(
     'daily',
     daily.map((s) => s.symbol),
@@ -175,6 +196,7 @@ if (process.env.HOGA_BENCH_PART === 'daily') {
   );
   const cpu = process.cpuUsage(cpu0);
   const main = process.threadCpuUsage(main0);
+  const v8After = threadsCpuMs('V8Worker');
   const quiet = await engineRun(
     'daily-signals',
     daily.map((s) => s.symbol),
@@ -190,6 +212,8 @@ if (process.env.HOGA_BENCH_PART === 'daily') {
     ms: run.ms,
     cpuMs: (cpu.user + cpu.system) / 1000,
     mainCpuMs: (main.user + main.system) / 1000,
+    v8CpuMs: v8Before === null || v8After === null ? null : v8After - v8Before,
+    cores: availableParallelism(),
     bareOrders: dailyBare.orders,
     bareMs: dailyBare.ms,
     digest: tradeDigest(run.outcome),
