@@ -3,11 +3,12 @@
  * definition (the first averages of gains and losses the mean of the first `period` changes, then
  * `avg += (change − avg) / period`), and the bar fill model's rules: a limit buy fills on a later
  * bar whose low reaches the limit, at the limit or at the open when the bar opened under it; a
- * market sell at the next bar's open; both at that bar's close time. Bars are taken to trade in the
- * regular session with volume to spare.
+ * market sell at the next bar's open; both at that bar's close time. Bars are taken to have volume
+ * to spare. On minute bars the market sell is placed only at a bar closing in the regular session
+ * (the broker takes market orders there only): a high RSI outside it sells nothing.
  */
 import { type Bar, Decimal } from '@hoga/core';
-import type { ExpectedTrade } from './sma-crossover-reference.test-helper.js';
+import { type ExpectedTrade, marketOrderTaken } from './sma-crossover-reference.test-helper.js';
 
 /** The RSI of each close (NaN until `period + 1` closes were seen). */
 export function wilderRsi(closes: readonly number[], period: number): number[] {
@@ -45,6 +46,8 @@ export interface RsiPullbackRule {
   readonly maxBarsWorking: number;
   /** The KR price grid at these prices (won). */
   readonly tick: number;
+  /** Sell at market on a minute bar outside the regular session too (what the strategy did before). */
+  readonly sellOutsideSession?: boolean;
 }
 
 /**
@@ -93,7 +96,11 @@ export function expectedRsiTrades(
     if (held === 0 && r < rule.buyBelow) {
       const under = new Decimal(bar.close).times(1 - rule.discountPct / 100);
       buy = { limit: under.dividedBy(rule.tick).floor().times(rule.tick).toNumber(), waited: 0 };
-    } else if (held > 0 && r > rule.sellAbove) {
+    } else if (
+      held > 0 &&
+      r > rule.sellAbove &&
+      (rule.sellOutsideSession === true || marketOrderTaken(bar))
+    ) {
       sell = true;
     }
   }

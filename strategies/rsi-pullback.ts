@@ -6,7 +6,11 @@
  * - flat, with no order working, and `r < buyBelow`: a limit buy of `quantity` at `discountPct` %
  *   under the close, rounded down to the price grid; it rests until it fills, or until
  *   `maxBarsWorking` bars went by without filling it, when it is cancelled (that bar places nothing);
- * - long, with no order working, and `r > sellAbove`: sell the whole position at market.
+ * - long, with no order working, and `r > sellAbove`: sell the whole position at market, when the
+ *   broker takes a market order then (`ctx.marketOrderAllowed`): in the regular session of the
+ *   symbol's market (KR 09:00–15:30 KST, US 09:30–16:00 New York). Outside it (the pre- and
+ *   after-market, the US day market) it takes limit orders only: the position waits for a high RSI
+ *   in the regular session. A daily backtest sells on any bar (the order is for the next open).
  *
  * The RSI needs `period + 1` closes: `static warmupBars` asks for 50 bars before `--from`, so it is
  * ready at the first bar of the run (`period` is at most 49). Orders are placed only after warm-up.
@@ -89,7 +93,7 @@ export default class RsiPullback extends Strategy<RsiPullbackConfig> {
       const limit = roundToTick(instrumentOf(bar.symbol), under, 'down');
       st.buyId = this.ctx.buy(bar.symbol, c.quantity, limit);
       st.barsWorking = 0;
-    } else if (position !== undefined && r > c.sellAbove) {
+    } else if (position !== undefined && r > c.sellAbove && this.ctx.marketOrderAllowed(bar.symbol)) {
       this.ctx.sell(bar.symbol, position.quantity);
     }
   }

@@ -47,7 +47,7 @@ function minuteOfDay(ms: number, kr: boolean): number {
 }
 
 /** Whether a market order placed at `bar`'s close is taken: daily bars always (for the next open); minute bars in the regular session. */
-function marketOrderTaken(bar: Bar): boolean {
+export function marketOrderTaken(bar: Bar): boolean {
   if (bar.interval !== '1m') return true;
   const kr = /^\d/.test(bar.symbol);
   const minute = minuteOfDay(bar.closeTime, kr);

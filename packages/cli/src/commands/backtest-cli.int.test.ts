@@ -7,6 +7,8 @@ import { FROM, TO, useBacktestCli } from './backtest-cli-fixture.test-helper.js'
 import type { BacktestJson } from './backtest-report.js';
 import { cachedBars, hogaBacktest as hoga, ROOT, SMA } from './backtest-runs.test-helper.js';
 
+const RSI = join(ROOT, 'strategies', 'rsi-pullback.ts');
+
 const LOGS = join(ROOT, 'packages', 'cli', 'test', 'fixtures', 'logs-fills.ts');
 const SYMBOLS = ['005930', 'AAPL'];
 
@@ -90,6 +92,31 @@ describe('hoga backtest', () => {
     expect(text.stdout).toMatch(/refused orders {2}none/);
     const stored = await hogaBin(['db', 'runs', '--db', cli.db, '--id', run.runId]);
     expect(stored.out).toMatch(/refused orders {2}none/);
+  }, 120_000);
+
+  it('runs the RSI pullback example on KR and US minute bars with no refused order: its market sells wait for the regular session', async () => {
+    // 005930's minute bars run 08:01–20:00 KST, AAPL's from the US day market (10:00 KST) to the
+    // after-market's end: most bars lie outside the regular sessions, where the broker takes
+    // limit orders only (and none between the US sessions)
+    const config = join(cli.dir, 'rsi-minute.json');
+    writeFileSync(config, JSON.stringify({ discountPct: 0.05, maxBarsWorking: 5 }));
+    const minute = cli.args({
+      strategy: RSI,
+      symbols: SYMBOLS,
+      interval: '1m',
+      from: '2026-11-16',
+      to: '2026-11-18',
+      extra: ['--config', config, '--usd-krw', '1400'],
+    });
+    const result = await hoga([...minute, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const run = JSON.parse(result.stdout) as BacktestJson;
+    // before: 17 fills and 728 orders refused (order-type-not-allowed 727: a market sell on every
+    // bar outside the regular session while the RSI stayed high; order-hours-closed 1)
+    expect(run.stats.refused).toEqual({});
+    const sells = run.trades.filter((t) => t.side === 'SELL');
+    expect(new Set(sells.map((t) => t.symbol))).toEqual(new Set(SYMBOLS));
+    expect(run.trades.filter((t) => t.side === 'BUY').length).toBeGreaterThanOrEqual(sells.length);
   }, 120_000);
 
   it("computes a mixed minute run's Sharpe ratio on the daily equity curve it prints", async () => {
