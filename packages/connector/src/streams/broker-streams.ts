@@ -313,18 +313,23 @@ export class BrokerStreams {
    * Candles of one symbol: each completed candle once, and the candle in progress marked
    * `complete: false` whenever it changes. A poll reaches back to the last candle handed over
    * (paging back up to 2,000 minute candles), so polls spaced wider than ten minutes, or hours
-   * apart, skip none; candles beyond that are told on the next one handed over (`gap`).
+   * apart, skip none; candles beyond that are told on the next one handed over (`gap`). The first
+   * poll hands over the newest completed candle alone, or, given `handedThroughMs`, every completed
+   * candle after that one (a run's warm-up read the candles before the newest while the clock went
+   * on: the ones completed meanwhile follow it, none left out).
    *
    * @param symbol - the symbol
    * @param interval - `1m` or `1d`
+   * @param handedThroughMs - the end stamp (ms) of the newest candle the caller already has; the
+   *   stream is shared by symbol and interval, so only its first subscriber's counts
    */
-  candles$(symbol: string, interval: CandleInterval): Observable<CandleUpdate> {
+  candles$(symbol: string, interval: CandleInterval, handedThroughMs?: number): Observable<CandleUpdate> {
     const market = marketOfSymbol(symbol);
     return this.shared(
       `candles:${symbol}:${interval}`,
       () =>
         defer(() => {
-          const tracker = new CandleTracker(symbol, interval, market);
+          const tracker = new CandleTracker(symbol, interval, market, handedThroughMs ?? null);
           return (
             this.polls
               .poll$({

@@ -52,5 +52,21 @@ describe('CandleTracker', () => {
         [6, false],
       ]);
     });
+
+    it('given the newest candle the caller has, emits every completed one after it from the first poll on', () => {
+      // a warm-up read the candles before 10:02 (its last ending at 10:01); by the first poll,
+      // 10:02 to 10:05 completed: before, 10:05 alone was emitted and 10:02 to 10:04 never
+      const tracker = new CandleTracker('005930', '1m', 'KR', at('2026-11-23T10:01:00+09:00').toMillis());
+      expect(tracker.newestCompletedMs).toBe(at('2026-11-23T10:01:00+09:00').toMillis());
+      const first = tracker.update(minutes(6, 5, 4, 3, 2, 1), at('2026-11-23T10:05:10+09:00'));
+      expect(first.map((u) => [u.candle.timestamp.minute, u.complete])).toEqual([
+        [2, true],
+        [3, true],
+        [4, true],
+        [5, true],
+        [6, false],
+      ]);
+      expect(tracker.update(minutes(6, 5), at('2026-11-23T10:05:20+09:00'))).toEqual([]);
+    });
   });
 });

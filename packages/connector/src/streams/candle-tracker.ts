@@ -44,19 +44,25 @@ export function isCandleInProgress(
 
 /** Keeps the newest completed stamp and the last in-progress candle of one symbol. */
 export class CandleTracker {
-  private watermark: number | null = null;
+  private watermark: number | null;
   private live: Candle | null = null;
 
   /**
    * @param symbol - the symbol
    * @param interval - 1m or 1d
    * @param market - the symbol's market
+   * @param handedThroughMs - the end stamp (ms) of the newest candle the caller already has (a
+   *   warm-up's last bar): the first poll hands over every completed candle after it, as a later
+   *   poll does; without it, the newest completed one alone
    */
   constructor(
     private readonly symbol: string,
     private readonly interval: CandleInterval,
     private readonly market: Market,
-  ) {}
+    handedThroughMs: number | null = null,
+  ) {
+    this.watermark = handedThroughMs;
+  }
 
   /** The end stamp (ms) of the newest completed candle seen so far, or null before the first poll. */
   get newestCompletedMs(): number | null {
@@ -65,7 +71,8 @@ export class CandleTracker {
 
   /**
    * The updates a poll brings: completed candles newer than the last one emitted (oldest first;
-   * on the first poll only the newest completed one), then the in-progress candle if it changed.
+   * on the first poll only the newest completed one, unless the tracker was given the newest
+   * candle handed over already), then the in-progress candle if it changed.
    *
    * @param candles - the poll, newest first
    * @param now - current time

@@ -56,6 +56,11 @@ export interface BarDeliveryParts {
   readonly stopped: () => boolean;
   /** The run's USD/KRW rates: {@link LatestFxRates} are kept at the broker's rate (the exchange-rate stream). */
   readonly fx: FxRates;
+  /**
+   * The end stamp of each symbol's last warm-up bar, when the run had a warm-up: its bars are
+   * the completed candles after it (see `warm-up.ts`), else the newest completed one on.
+   */
+  readonly warmedThrough?: ReadonlyMap<string, number>;
 }
 
 /** Feeds a run's strategies the bars and market data they get (see the module documentation). */
@@ -128,7 +133,7 @@ export class BarDelivery {
     for (const symbol of o.settings.symbols) {
       parts.subscriptions.push(
         this.streams
-          .candles$(symbol, interval as CandleInterval)
+          .candles$(symbol, interval as CandleInterval, parts.warmedThrough?.get(symbol))
           .pipe(filter((u) => u.complete))
           .subscribe((u) => {
             // bars the streams could not read back after a long pause: said, the later ones handed over

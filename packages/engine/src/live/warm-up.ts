@@ -6,7 +6,10 @@
  * starts (the candle stream hands that one over first), so the warm-up is the N candles before it,
  * read from the broker's candles (the connector's `candlePages`, newest first); the bars of
  * all symbols in time order (ties by symbol), those of the longest warm-up asked for read, and each
- * strategy getting the last N of each symbol it asked for, as a backtest delivers them.
+ * strategy getting the last N of each symbol it asked for, as a backtest delivers them. The run's
+ * bars then begin right after each symbol's last warm-up bar ({@link WarmUp.through}): the
+ * candles that completed while the warm-up was read and handed over come too (before, the run's
+ * bars began at the newest completed when its streams started, and those were never handed over).
  *
  * @module
  */
@@ -30,21 +33,31 @@ export interface WarmUpOptions {
   readonly interval: CandleInterval;
 }
 
-/**
- * Delivers the warm-up bars to the strategies that ask for them (see the module documentation).
- *
- * @returns the number of warm-up bars delivered (0 when no strategy asks)
- */
-export async function warmUpStrategies(runtime: EngineRuntime, o: WarmUpOptions): Promise<number> {
+/** What a warm-up delivered, and where the run's bars take over. */
+export interface WarmUp {
+  /** The warm-up bars delivered (0 when no strategy asks). */
+  readonly bars: number;
+  /**
+   * The end stamp (ms) of each symbol's last warm-up candle: the run's bars of that symbol are the
+   * completed candles after it (the run's first bar, the newest completed when the warm-up read
+   * it, and those that completed while it ran). A symbol with no warm-up candle is not here.
+   */
+  readonly through: ReadonlyMap<string, number>;
+}
+
+/** Delivers the warm-up bars to the strategies that ask for them (see the module documentation). */
+export async function warmUpStrategies(runtime: EngineRuntime, o: WarmUpOptions): Promise<WarmUp> {
+  const through = new Map<string, number>();
   const hosts = runtime.hosts.filter((h) => (h.strategyClass.warmupBars ?? 0) > 0);
-  if (hosts.length === 0) return 0;
+  if (hosts.length === 0) return { bars: 0, through };
   const wanted = Math.max(...hosts.map((h) => h.strategyClass.warmupBars ?? 0));
   const now = DateTime.fromMillis(o.clock.nowMs());
   const bars: Bar[] = [];
   // each bar's place from its symbol's first bar of the run (1: the last warm-up bar)
   const left = new Map<Bar, number>();
   for (const symbol of o.symbols) {
-    const own = await barsBefore(o, symbol, wanted, now);
+    const { bars: own, lastMs } = await barsBefore(o, symbol, wanted, now);
+    if (lastMs !== null) through.set(symbol, lastMs);
     for (let i = 0; i < own.length; i++) left.set(own[i] as Bar, own.length - i);
     bars.push(...own);
   }
@@ -52,7 +65,7 @@ export async function warmUpStrategies(runtime: EngineRuntime, o: WarmUpOptions)
   try {
     for (const bar of bars) {
       for (const host of hosts) {
-        if (runtime.failure !== null) return bars.length;
+        if (runtime.failure !== null) return { bars: bars.length, through };
         // its own warm-up, not the longest one of the run (before, every strategy got that)
         if ((host.strategyClass.warmupBars ?? 0) < (left.get(bar) ?? 0)) continue;
         host.isWarmingUp = true;
@@ -63,11 +76,19 @@ export async function warmUpStrategies(runtime: EngineRuntime, o: WarmUpOptions)
   } finally {
     for (const host of hosts) host.isWarmingUp = false;
   }
-  return bars.length;
+  return { bars: bars.length, through };
 }
 
-/** The `count` completed bars of `symbol` before its newest completed one, oldest first. */
-async function barsBefore(o: WarmUpOptions, symbol: string, count: number, now: DateTime): Promise<Bar[]> {
+/**
+ * The `count` completed bars of `symbol` before its newest completed one, oldest first, and the
+ * end stamp of the last of them (null with none).
+ */
+async function barsBefore(
+  o: WarmUpOptions,
+  symbol: string,
+  count: number,
+  now: DateTime,
+): Promise<{ bars: Bar[]; lastMs: number | null }> {
   const market = marketOfSymbol(symbol);
   const completed: Candle[] = [];
   // the bars wanted, the run's first bar and one in progress in the first page (more pages if not)
@@ -78,8 +99,9 @@ async function barsBefore(o: WarmUpOptions, symbol: string, count: number, now: 
     // one more than asked: the newest completed candle is the run's first bar, not warm-up
     if (completed.length > count) break;
   }
-  return completed
-    .slice(1)
-    .reverse()
-    .map((c) => candleToBar(c, symbol, o.interval));
+  const warm = completed.slice(1);
+  return {
+    bars: warm.reverse().map((c) => candleToBar(c, symbol, o.interval)),
+    lastMs: completed[1]?.timestamp.toMillis() ?? null,
+  };
 }
