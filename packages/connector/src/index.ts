@@ -113,7 +113,7 @@ export {
   type StreamIntervals,
   type TradeBatch,
 } from './streams/broker-streams.js';
-export type { CandleGap } from './streams/candle-page.js';
+export { CANDLE_CLOCK_SLACK_MS, type CandleGap } from './streams/candle-page.js';
 export { CandleTracker, type CandleUpdate, isCandleInProgress } from './streams/candle-tracker.js';
 export { MarketHours } from './streams/market-hours.js';
 export { endedAtDayEnd } from './streams/order-day-end.js';

@@ -84,6 +84,11 @@ describe.each(['live', 'paper'] as const)('%s: the bar an earlier run handed ove
     expect(seen('plain')).toEqual([bar]);
     const warmUp = seen('warm')[0] as string;
     expect(seen('warm')).toEqual([warmUp, bar]);
+    // the minute before the run's first bar, not that bar again: the run starts at 10:00:00.000,
+    // where the streams take the candle ending then for one still in progress (a second's slack)
+    // and the warm-up took it for complete (before: it was the warm-up bar, and the first bar too)
+    const at = (b: string) => Date.parse(b.split(' ')[1] as string);
+    expect(at(bar) - at(warmUp)).toBe(60_000);
     expect(first.events.filter((e) => e.type === 'OrderSubmitted')).toHaveLength(2);
 
     db.close();

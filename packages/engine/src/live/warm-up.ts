@@ -15,6 +15,7 @@
  */
 import {
   type BrokerClient,
+  CANDLE_CLOCK_SLACK_MS,
   type Candle,
   type CandleInterval,
   candlePages,
@@ -51,7 +52,10 @@ export async function warmUpStrategies(runtime: EngineRuntime, o: WarmUpOptions)
   const hosts = runtime.hosts.filter((h) => (h.strategyClass.warmupBars ?? 0) > 0);
   if (hosts.length === 0) return { bars: 0, through };
   const wanted = Math.max(...hosts.map((h) => h.strategyClass.warmupBars ?? 0));
-  const now = DateTime.fromMillis(o.clock.nowMs());
+  // complete as the candle streams judge it (a candle that ended within the last second may still
+  // change): before, a run started within a second of a minute's end had that minute's candle as
+  // its first bar here and as still in progress in the streams, which then handed it over again
+  const now = DateTime.fromMillis(o.clock.nowMs() - CANDLE_CLOCK_SLACK_MS);
   const bars: Bar[] = [];
   // each bar's place from its symbol's first bar of the run (1: the last warm-up bar)
   const left = new Map<Bar, number>();
