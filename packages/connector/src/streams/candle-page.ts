@@ -84,7 +84,8 @@ function candlePageSize(interval: CandleInterval, newestMs: number | null, nowMs
  * @param client - the broker client (its clock tells how far back to reach)
  * @param symbol - the symbol
  * @param interval - `1m` or `1d`
- * @param newest - end stamp (ms) of the newest completed candle handed over, null before the first poll
+ * @param newest - end stamp (ms) of the newest completed candle handed over (or the caller had
+ *   before the first poll), null before a first poll told none
  * @param signal - aborts the read
  */
 export async function readCandlePage(

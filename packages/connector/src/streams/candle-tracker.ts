@@ -64,7 +64,10 @@ export class CandleTracker {
     this.watermark = handedThroughMs;
   }
 
-  /** The end stamp (ms) of the newest completed candle seen so far, or null before the first poll. */
+  /**
+   * The end stamp (ms) of the newest completed candle seen so far (before the first poll, the one
+   * the tracker was told the caller has), or null before the first poll.
+   */
   get newestCompletedMs(): number | null {
     return this.watermark;
   }

@@ -256,7 +256,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
     // the bars before the run's first, to the strategies with `warmupBars` (as a backtest's warm-up)
     const warmUpBars = Math.max(0, ...runtime.hosts.map((h) => h.strategyClass.warmupBars ?? 0));
     sayWarmUp(o.logger, o.client, warmUpBars, o.settings.symbols.length);
-    const warmUp = await warmUpStrategies(runtime, {
+    const warmedThrough = await warmUpStrategies(runtime, {
       client: o.client,
       clock: o.clock,
       symbols: o.settings.symbols,
@@ -265,7 +265,7 @@ async function startRun(o: LiveRunOptions, lease: RunLease): Promise<LiveRunHand
 
     bars = new BarDelivery(o, {
       runtime,
-      warmedThrough: warmUp.through,
+      warmedThrough,
       fx,
       marks,
       risk,

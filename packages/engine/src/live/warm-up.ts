@@ -2,12 +2,12 @@
  * The warm-up of a paper or live run, as a backtest's: a strategy with `static warmupBars = N` gets
  * the N completed bars of each of the run's symbols that came before the run's first bar, through
  * `onBar` with `ctx.isWarmingUp === true` (its orders denied `warm-up`), after `onStart` and before
- * the first bar of the run. The run's first bar of a symbol is the newest completed candle when it
- * starts (the candle stream hands that one over first), so the warm-up is the N candles before it,
+ * the first bar of the run. The run's first bar of a symbol is the newest completed candle when the
+ * warm-up reads it (the candle stream starts right after the warm-up's last), so the warm-up is the N candles before it,
  * read from the broker's candles (the connector's `candlePages`, newest first); the bars of
  * all symbols in time order (ties by symbol), those of the longest warm-up asked for read, and each
  * strategy getting the last N of each symbol it asked for, as a backtest delivers them. The run's
- * bars then begin right after each symbol's last warm-up bar ({@link WarmUp.through}): the
+ * bars then begin right after each symbol's last warm-up bar ({@link warmUpStrategies}' answer): the
  * candles that completed while the warm-up was read and handed over come too (before, the run's
  * bars began at the newest completed when its streams started, and those were never handed over).
  *
@@ -34,23 +34,21 @@ export interface WarmUpOptions {
   readonly interval: CandleInterval;
 }
 
-/** What a warm-up delivered, and where the run's bars take over. */
-export interface WarmUp {
-  /** The warm-up bars delivered (0 when no strategy asks). */
-  readonly bars: number;
-  /**
-   * The end stamp (ms) of each symbol's last warm-up candle: the run's bars of that symbol are the
-   * completed candles after it (the run's first bar, the newest completed when the warm-up read
-   * it, and those that completed while it ran). A symbol with no warm-up candle is not here.
-   */
-  readonly through: ReadonlyMap<string, number>;
-}
-
-/** Delivers the warm-up bars to the strategies that ask for them (see the module documentation). */
-export async function warmUpStrategies(runtime: EngineRuntime, o: WarmUpOptions): Promise<WarmUp> {
+/**
+ * Delivers the warm-up bars to the strategies that ask for them (see the module documentation).
+ *
+ * @returns the end stamp (ms) of each symbol's last warm-up candle: the run's bars of that symbol
+ *   are the completed candles after it (the run's first bar, the newest completed when the warm-up
+ *   read it, and those that completed while it ran); empty when no strategy asks, and without a
+ *   symbol that had no warm-up candle
+ */
+export async function warmUpStrategies(
+  runtime: EngineRuntime,
+  o: WarmUpOptions,
+): Promise<ReadonlyMap<string, number>> {
   const through = new Map<string, number>();
   const hosts = runtime.hosts.filter((h) => (h.strategyClass.warmupBars ?? 0) > 0);
-  if (hosts.length === 0) return { bars: 0, through };
+  if (hosts.length === 0) return through;
   const wanted = Math.max(...hosts.map((h) => h.strategyClass.warmupBars ?? 0));
   // complete as the candle streams judge it (a candle that ended within the last second may still
   // change): before, a run started within a second of a minute's end had that minute's candle as
@@ -69,7 +67,7 @@ export async function warmUpStrategies(runtime: EngineRuntime, o: WarmUpOptions)
   try {
     for (const bar of bars) {
       for (const host of hosts) {
-        if (runtime.failure !== null) return { bars: bars.length, through };
+        if (runtime.failure !== null) return through;
         // its own warm-up, not the longest one of the run (before, every strategy got that)
         if ((host.strategyClass.warmupBars ?? 0) < (left.get(bar) ?? 0)) continue;
         host.isWarmingUp = true;
@@ -80,7 +78,7 @@ export async function warmUpStrategies(runtime: EngineRuntime, o: WarmUpOptions)
   } finally {
     for (const host of hosts) host.isWarmingUp = false;
   }
-  return { bars: bars.length, through };
+  return through;
 }
 
 /**
