@@ -8,7 +8,7 @@ import type { TradingMode } from '@hoga/store';
 import { describe, expect, it } from 'vitest';
 import type { CalendarSpan, CalendarSpans } from '../risk/market-calendars.js';
 import { CalendarOrderHours } from './calendar-order-hours.js';
-import { marketOrderAsker, regularSessionAsker } from './market-order-hours.test-helper.js';
+import { amountOrderAsker, marketOrderAsker, regularSessionAsker } from './market-order-hours.test-helper.js';
 
 const at = (iso: string): number => Date.parse(iso);
 
@@ -105,6 +105,42 @@ describe('ctx.marketOrderAllowed by the broker calendar (paper, live)', () => {
     // Thanksgiving 2028 (no session in the broker's calendar), and KR with no calendar read
     expect(ask('AAPL', '2028-11-23T11:00:00-05:00')).toBe(false);
     expect(ask('005930', '2028-11-24T10:00:00+09:00')).toBe(false);
+  });
+});
+
+describe('ctx.amountOrderAllowed by the broker calendar (paper, live)', () => {
+  /** A host asking `amountOrderAllowed` over the calendars in `calendars` (per market). */
+  function amountAt(calendars: Partial<Record<Market, CalendarSpans>>, mode: TradingMode = 'paper') {
+    const orderHours = new CalendarOrderHours({ orderSessions: (market) => calendars[market] });
+    return amountOrderAsker({ mode, interval: '1m', orderHours });
+  }
+
+  it("the broker's early close the broker model does not know (2028): its window ends an hour before 13:00", () => {
+    const ask = amountAt({
+      US: spans(
+        span(SessionName.REGULAR_MARKET, '2028-11-22T09:30:00-05:00', '2028-11-22T16:00:00-05:00'),
+        span(SessionName.REGULAR_MARKET, '2028-11-24T09:30:00-05:00', '2028-11-24T13:00:00-05:00'),
+        span(SessionName.AFTER_MARKET, '2028-11-24T13:00:00-05:00', '2028-11-24T17:00:00-05:00'),
+      ),
+    });
+    expect(ask('AAPL', '2028-11-22T14:59:00-05:00')).toBe(true);
+    expect(ask('AAPL', '2028-11-22T15:00:00-05:00')).toBe(false);
+    expect(ask('AAPL', '2028-11-24T09:29:00-05:00')).toBe(false);
+    expect(ask('AAPL', '2028-11-24T09:30:00-05:00')).toBe(true);
+    expect(ask('AAPL', '2028-11-24T11:59:59.999-05:00')).toBe(true);
+    expect(ask('AAPL', '2028-11-24T12:00:00-05:00')).toBe(false);
+    // Thanksgiving 2028: no session in the broker's calendar
+    expect(ask('AAPL', '2028-11-23T11:00:00-05:00')).toBe(false);
+  });
+
+  it('answers false while the calendar does not tell the day, live as paper', () => {
+    const calendars: Partial<Record<Market, CalendarSpans>> = {};
+    const ask = amountAt(calendars, 'live');
+    expect(ask('AAPL', '2028-11-22T11:00:00-05:00')).toBe(false);
+    calendars.US = spans(
+      span(SessionName.REGULAR_MARKET, '2028-11-22T09:30:00-05:00', '2028-11-22T16:00:00-05:00'),
+    );
+    expect(ask('AAPL', '2028-11-22T11:00:00-05:00')).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * What the `ctx.marketOrderAllowed` and `ctx.regularSession` tests share (`market-order-hours.test.ts`,
+ * What the `ctx.marketOrderAllowed`, `ctx.amountOrderAllowed` and `ctx.regularSession` tests share (`market-order-hours.test.ts`,
  * `calendar-order-hours.test.ts`, `regular-session.test.ts`): a strategy's host whose clock the test
  * sets, asked at an instant.
  *
@@ -51,6 +51,15 @@ export function marketOrderAsker(run: AskerRun): (symbol: string, iso: string) =
   return (symbol, iso) => {
     clock.set(Date.parse(iso));
     return host.marketOrderAllowed(symbol);
+  };
+}
+
+/** As {@link marketOrderAsker}, for `amountOrderAllowed(symbol)`. */
+export function amountOrderAsker(run: AskerRun): (symbol: string, iso: string) => boolean {
+  const { host, clock } = askingHost(run);
+  return (symbol, iso) => {
+    clock.set(Date.parse(iso));
+    return host.amountOrderAllowed(symbol);
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { TradingMode } from '@hoga/store';
 import { describe, expect, it } from 'vitest';
-import { marketOrderAsker } from './market-order-hours.test-helper.js';
+import { amountOrderAsker, marketOrderAsker } from './market-order-hours.test-helper.js';
 
 /** A host of `mode` on `interval` bars whose clock the test sets, and its question at an instant. */
 function askAt(mode: TradingMode = 'backtest', interval: '1m' | '1d' = '1m') {
@@ -71,5 +71,60 @@ describe('ctx.marketOrderAllowed', () => {
     expect(askAt('backtest', '1d')('005930', '2026-11-30T15:30:00+09:00')).toBe(true);
     expect(askAt('paper', '1d')('005930', '2026-11-30T15:30:00+09:00')).toBe(false);
     expect(askAt('live', '1m')('005930', '2026-11-30T09:00:00+09:00')).toBe(true);
+  });
+});
+
+describe('ctx.amountOrderAllowed', () => {
+  const ask = (mode: TradingMode = 'backtest', interval: '1m' | '1d' = '1m') =>
+    amountOrderAsker({ mode, interval });
+
+  it("US: from the regular open at 09:30 to an hour before the close, New York time (the broker model's window)", () => {
+    const at = ask();
+    expect(at('AAPL', '2026-12-07T09:29:59.999-05:00')).toBe(false);
+    expect(at('AAPL', '2026-12-07T09:30:00-05:00')).toBe(true);
+    expect(at('AAPL', '2026-12-07T12:00:00-05:00')).toBe(true);
+    expect(at('AAPL', '2026-12-07T14:59:59.999-05:00')).toBe(true);
+    // the last hour: a market order is still taken, an amount or fractional one no longer
+    expect(at('AAPL', '2026-12-07T15:00:00-05:00')).toBe(false);
+    expect(ask()('AAPL', '2026-12-07T15:30:00-05:00')).toBe(false);
+    expect(marketOrderAsker({ mode: 'backtest', interval: '1m' })('AAPL', '2026-12-07T15:30:00-05:00')).toBe(
+      true,
+    );
+    expect(at('AAPL', '2026-12-07T16:00:00-05:00')).toBe(false);
+    // the pre-market and the day market take none
+    expect(at('AAPL', '2026-12-07T08:00:00-05:00')).toBe(false);
+    expect(at('AAPL', '2026-12-07T21:00:00-05:00')).toBe(false);
+    // summer time
+    expect(at('AAPL', '2026-07-06T09:30:00-04:00')).toBe(true);
+    expect(at('AAPL', '2026-07-06T15:00:00-04:00')).toBe(false);
+  });
+
+  it('US: an early close at 13:00 ends the window at 12:00; a holiday and a weekend have none', () => {
+    const at = ask();
+    expect(at('AAPL', '2026-11-27T11:59:00-05:00')).toBe(true);
+    expect(at('AAPL', '2026-11-27T12:00:00-05:00')).toBe(false);
+    expect(at('AAPL', '2026-11-26T11:00:00-05:00')).toBe(false);
+    expect(at('AAPL', '2026-11-28T11:00:00-05:00')).toBe(false);
+  });
+
+  it('a KR stock takes no amount or fractional order at any hour', () => {
+    const at = ask();
+    expect(at('005930', '2026-11-30T10:00:00+09:00')).toBe(false);
+    expect(ask('live')('005930', '2026-11-30T10:00:00+09:00')).toBe(false);
+    expect(ask('backtest', '1d')('005930', '2026-11-30T15:30:00+09:00')).toBe(false);
+  });
+
+  it('a daily backtest takes every US amount order (it is for the next open); paper on daily bars asks the clock', () => {
+    expect(ask('backtest', '1d')('AAPL', '2026-12-07T16:00:00-05:00')).toBe(true);
+    expect(ask('paper', '1d')('AAPL', '2026-12-07T16:00:00-05:00')).toBe(false);
+    expect(ask('paper', '1d')('AAPL', '2026-12-07T10:00:00-05:00')).toBe(true);
+  });
+
+  it('names a symbol that is not one, as the other calls do', () => {
+    const at = ask();
+    expect(() => at(5 as unknown as string, '2026-12-07T10:00:00-05:00')).toThrow(
+      'amountOrderAllowed: expected a symbol (a non-empty string), found 5',
+    );
+    expect(at('aapl', '2026-12-07T10:00:00-05:00')).toBe(true);
   });
 });

@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  AMOUNT_ORDER_CUTOFF_MS,
   type BarInterval,
   type ClientOrderId,
   type Clock,
@@ -115,6 +116,21 @@ export class StrategyHost implements StrategyContext {
     }
     const market = this.marketOf(symbol, 'marketOrderAllowed');
     return hours === null || hours.allowed(market, this.services.clock.nowMs());
+  }
+
+  amountOrderAllowed(symbol: string): boolean {
+    const market = this.marketOf(symbol, 'amountOrderAllowed');
+    if (market !== 'US') return false;
+    const { mode, universe } = this.services;
+    if (!judgesSessionRules(mode, universe.interval)) return true;
+    const now = this.services.clock.nowMs();
+    const session = this.runHours().regularSession(market, now);
+    return (
+      session !== null &&
+      session !== undefined &&
+      now >= session.open &&
+      now < session.close - AMOUNT_ORDER_CUTOFF_MS
+    );
   }
 
   regularSession(symbol: string): RegularSession | null | undefined {

@@ -172,6 +172,17 @@ export interface StrategyContext {
    */
   marketOrderAllowed(symbol: string): boolean;
   /**
+   * Whether the broker takes an amount order (`ctx.buyAmount`) or a fractional quantity (a US
+   * market sell of part of a share) of `symbol` now: a US stock from its regular session's open to
+   * an hour before its close (09:30–15:00 New York; a day of special hours its own, a NYSE early
+   * close to 12:00), by the same hours as `marketOrderAllowed`. Outside that window such an order
+   * is refused (`amount-order-outside-regular-hours`), though a market order of whole shares is
+   * still taken in the last hour. A KR stock takes none (false). A backtest on daily bars answers
+   * true for a US stock (an order placed on a day's bar is for the next open). Cheap: no
+   * allocation per call.
+   */
+  amountOrderAllowed(symbol: string): boolean;
+  /**
    * The regular session of `symbol`'s market on its trading day now (`{date, open, close}`, the
    * date in the market's calendar, open and close epoch ms: KR 09:00–15:30 KST, US 09:30–16:00 New
    * York, a day of special hours its own, a NYSE early close 13:00): in paper and live by the
