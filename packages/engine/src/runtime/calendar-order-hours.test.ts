@@ -47,6 +47,17 @@ const LATE_OPENING_2028 = spans(
   ...krDay('2028-01-04'),
 );
 
+/**
+ * The broker's US calendar around Thanksgiving 2028: Wednesday 11-22 of the usual hours, no
+ * session on Thursday, and Friday 11-24 an early close at 13:00 (a day the broker model's table,
+ * which ends with 2027, does not know).
+ */
+const US_EARLY_CLOSE_2028 = spans(
+  span(SessionName.REGULAR_MARKET, '2028-11-22T09:30:00-05:00', '2028-11-22T16:00:00-05:00'),
+  span(SessionName.REGULAR_MARKET, '2028-11-24T09:30:00-05:00', '2028-11-24T13:00:00-05:00'),
+  span(SessionName.AFTER_MARKET, '2028-11-24T13:00:00-05:00', '2028-11-24T17:00:00-05:00'),
+);
+
 /** A host of `mode` whose clock the test sets, over the calendars in `calendars` (per market). */
 function askAt(calendars: Partial<Record<Market, CalendarSpans>>, mode: TradingMode = 'paper') {
   const orderHours = new CalendarOrderHours({ orderSessions: (market) => calendars[market] });
@@ -94,12 +105,7 @@ describe('ctx.marketOrderAllowed by the broker calendar (paper, live)', () => {
   });
 
   it('each market by its own calendar: US by the US one (an early close the broker gives), KR not by it', () => {
-    const us = spans(
-      span(SessionName.REGULAR_MARKET, '2028-11-22T09:30:00-05:00', '2028-11-22T16:00:00-05:00'),
-      span(SessionName.REGULAR_MARKET, '2028-11-24T09:30:00-05:00', '2028-11-24T13:00:00-05:00'),
-      span(SessionName.AFTER_MARKET, '2028-11-24T13:00:00-05:00', '2028-11-24T17:00:00-05:00'),
-    );
-    const ask = askAt({ US: us });
+    const ask = askAt({ US: US_EARLY_CLOSE_2028 });
     expect(ask('AAPL', '2028-11-24T12:59:00-05:00')).toBe(true);
     expect(ask('AAPL', '2028-11-24T13:00:00-05:00')).toBe(false);
     // Thanksgiving 2028 (no session in the broker's calendar), and KR with no calendar read
@@ -117,11 +123,7 @@ describe('ctx.amountOrderAllowed by the broker calendar (paper, live)', () => {
 
   it("the broker's early close the broker model does not know (2028): its window ends an hour before 13:00", () => {
     const ask = amountAt({
-      US: spans(
-        span(SessionName.REGULAR_MARKET, '2028-11-22T09:30:00-05:00', '2028-11-22T16:00:00-05:00'),
-        span(SessionName.REGULAR_MARKET, '2028-11-24T09:30:00-05:00', '2028-11-24T13:00:00-05:00'),
-        span(SessionName.AFTER_MARKET, '2028-11-24T13:00:00-05:00', '2028-11-24T17:00:00-05:00'),
-      ),
+      US: US_EARLY_CLOSE_2028,
     });
     expect(ask('AAPL', '2028-11-22T14:59:00-05:00')).toBe(true);
     expect(ask('AAPL', '2028-11-22T15:00:00-05:00')).toBe(false);
@@ -137,9 +139,7 @@ describe('ctx.amountOrderAllowed by the broker calendar (paper, live)', () => {
     const calendars: Partial<Record<Market, CalendarSpans>> = {};
     const ask = amountAt(calendars, 'live');
     expect(ask('AAPL', '2028-11-22T11:00:00-05:00')).toBe(false);
-    calendars.US = spans(
-      span(SessionName.REGULAR_MARKET, '2028-11-22T09:30:00-05:00', '2028-11-22T16:00:00-05:00'),
-    );
+    calendars.US = US_EARLY_CLOSE_2028;
     expect(ask('AAPL', '2028-11-22T11:00:00-05:00')).toBe(true);
   });
 });
@@ -168,11 +168,7 @@ describe('ctx.regularSession by the broker calendar (paper, live)', () => {
     calendars.KR = spans(...krDay('2026-11-20'), ...krDay('2026-11-24'));
     expect(ask('005930', '2026-11-23T10:00:00+09:00')).toBeNull();
     expect(ask('005930', '2026-11-25T10:00:00+09:00')).toBeUndefined();
-    calendars.US = spans(
-      span(SessionName.REGULAR_MARKET, '2028-11-22T09:30:00-05:00', '2028-11-22T16:00:00-05:00'),
-      span(SessionName.REGULAR_MARKET, '2028-11-24T09:30:00-05:00', '2028-11-24T13:00:00-05:00'),
-      span(SessionName.AFTER_MARKET, '2028-11-24T13:00:00-05:00', '2028-11-24T17:00:00-05:00'),
-    );
+    calendars.US = US_EARLY_CLOSE_2028;
     expect(ask('AAPL', '2028-11-24T10:00:00-05:00')?.close).toBe(at('2028-11-24T13:00:00-05:00'));
     expect(ask('AAPL', '2028-11-23T10:00:00-05:00')).toBeNull();
   });
