@@ -16,7 +16,7 @@ import {
 } from '../packages/engine/src/live/live-run.test-helper.js';
 import type { StrategySpec } from '../packages/engine/src/runtime/engine-runtime.js';
 import { HogaDatabase } from '../packages/store/src/index.js';
-import DollarCostAverage, { type BuySchedule, SCHEDULE_KEY } from './dollar-cost-average.js';
+import DollarCostAverage, { type BuySchedule, scheduleKey } from './dollar-cost-average.js';
 
 const closers = new Closers();
 afterEach(() => closers.closeAll());
@@ -43,9 +43,9 @@ describe.each(['paper', 'live'] as const)('%s: DollarCostAverage restarted the s
       await first.handle.stop();
     }
     expect(first.events.filter((e) => e.type === 'OrderSubmitted')).toHaveLength(1);
-    const kept = db.strategyState.get(mode === 'paper' ? `paper/dca` : 'dca', SCHEDULE_KEY);
+    const kept = db.strategyState.get(mode === 'paper' ? `paper/dca` : 'dca', scheduleKey('005930'));
     expect(kept).toBeDefined();
-    const date = (kept as Record<string, BuySchedule>)['005930']?.lastBuy;
+    const date = (kept as BuySchedule).lastBuy;
     expect(date).toBe('2026-11-23');
 
     db.close();

@@ -22,8 +22,9 @@
  * AAPL on daily bars at the defaults: halted once, no buy denied).
  *
  * The last buy's date and the trading days counted since are kept in the strategy's persistent
- * state (`ctx.state`), per symbol: a live run restarted during the day does not buy a second time
- * that day, and one restarted days later goes on counting from its last buy.
+ * state (`ctx.state`), a key per symbol written once a trading day and at each buy: a live run
+ * restarted during the day does not buy a second time that day, and one restarted days later goes
+ * on counting from its last buy.
  *
  * Run it: `pnpm hoga backtest strategies/dollar-cost-average.ts --symbols AAPL,005930 --interval 1d --from 2025-01-01 --to 2025-12-31`
  */
@@ -52,23 +53,21 @@ export interface BuySchedule {
   readonly days: number;
 }
 
-/** The state key of the schedules (a record by symbol). */
-export const SCHEDULE_KEY = 'schedule';
+/**
+ * The state key of a symbol's schedule: one key a symbol, so a day's count writes a few bytes, not
+ * the schedules of every symbol.
+ */
+export function scheduleKey(symbol: string): string {
+  return `schedule:${symbol}`;
+}
 
 export default class DollarCostAverage extends Strategy<DollarCostAverageConfig> {
   static readonly configSchema = Config;
 
-  /** The schedules by symbol (read from the persistent state at the start, written on each change). */
-  private schedules: Record<string, BuySchedule> = {};
+  /** The schedules by symbol (each read from the persistent state at its first bar, written on each change). */
+  private readonly schedules = new Map<string, BuySchedule>();
   /** KR symbols said to cost more than `krw` a share. */
   private readonly tooDear = new Set<string>();
-
-  override onStart(): void {
-    const kept = this.ctx.state.get(SCHEDULE_KEY);
-    if (kept !== undefined && kept !== null && typeof kept === 'object') {
-      this.schedules = { ...(kept as Record<string, BuySchedule>) };
-    }
-  }
 
   override onBar(bar: Bar): void {
     const symbol = bar.symbol;
@@ -111,7 +110,16 @@ export default class DollarCostAverage extends Strategy<DollarCostAverageConfig>
 
   /** The symbol's schedule with `date` counted (a new trading date is one more day). */
   private count(symbol: string, date: string): BuySchedule {
-    const kept = this.schedules[symbol] ?? { lastBuy: null, seen: '', days: 0 };
+    let kept = this.schedules.get(symbol);
+    if (kept === undefined) {
+      // the symbol's first bar in this run: what an earlier run kept, else a symbol never bought
+      kept = (this.ctx.state.get(scheduleKey(symbol)) as BuySchedule | undefined) ?? {
+        lastBuy: null,
+        seen: '',
+        days: 0,
+      };
+      this.schedules.set(symbol, kept);
+    }
     if (kept.seen === date) return kept;
     const next = { lastBuy: kept.lastBuy, seen: date, days: kept.days + 1 };
     this.keep(symbol, next);
@@ -119,7 +127,7 @@ export default class DollarCostAverage extends Strategy<DollarCostAverageConfig>
   }
 
   private keep(symbol: string, schedule: BuySchedule): void {
-    this.schedules[symbol] = schedule;
-    this.ctx.state.set(SCHEDULE_KEY, this.schedules);
+    this.schedules.set(symbol, schedule);
+    this.ctx.state.set(scheduleKey(symbol), schedule);
   }
 }
