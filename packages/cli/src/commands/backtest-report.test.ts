@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type StatsView, statisticsRows } from './backtest-report.js';
+import { money, type StatsView, statisticsRows } from './backtest-report.js';
+import { strategyRows } from './backtest-report-strategies.js';
 
 const stats: StatsView = {
   bars: 261,
@@ -43,5 +44,36 @@ describe('statisticsRows', () => {
       '-9 KRW',
     ]);
     expect(new Map(statisticsRows({ ...stats, endEquity: null })).get('net profit')).toBe('-');
+  });
+});
+
+describe('money in the report', () => {
+  it("rounds to the currency's unit: fractional US shares make PnL of many decimals (before: $12,377.59815585)", () => {
+    expect(money({ USD: '12377.59815585', KRW: '-95900' })).toBe('$12,377.60, -95,900 KRW');
+    expect(money({ USD: '-0.8823999746' })).toBe('-$0.88');
+    expect(money({ KRW: '1234.5' })).toBe('1,235 KRW');
+    // a value that rounds to nothing shows no sign (-$0.00 reads as a loss)
+    expect(money({ USD: '-0.004' })).toBe('$0.00');
+    expect(money({ USD: '0', KRW: '0' })).toBe('0');
+  });
+
+  it("rounds each strategy's row as the run's rows are (a run of two strategies)", () => {
+    const part = {
+      trades: 108,
+      roundTrips: 0,
+      winRate: null,
+      realizedPnl: {},
+      unrealizedPnl: { KRW: '-95900', USD: '12377.59815585' },
+      commissions: { KRW: '2231', USD: '38' },
+      taxes: {},
+    };
+    const rows = strategyRows([
+      { strategyId: 'dca', ...part },
+      { strategyId: 'sma', ...part, unrealizedPnl: {} },
+    ]);
+    expect(rows[0]).toEqual([
+      'strategy dca',
+      '108 trades, 0 round trips, win rate n/a, realized PnL 0 before charges, unrealized -95,900 KRW, $12,377.60, commissions 2,231 KRW, $38.00, taxes 0',
+    ]);
   });
 });

@@ -192,13 +192,20 @@ function count(value: number | null): string {
   return value === null ? '-' : String(value);
 }
 
-/** Money per currency as the tables show it (`1,252 KRW, $23.30`); `0` when none was charged. */
+/**
+ * Money per currency as the tables show it (`1,252 KRW, $23.30`), to the currency's unit (the won,
+ * the cent; rounded half up, as the run's status line rounds it: fractional US shares make a PnL of
+ * many decimals, before printed whole, `$12,377.59815585`; one that rounds to nothing has no sign);
+ * `0` when none was charged. `--json` keeps them exact.
+ */
 export function money(values: Readonly<Record<string, string>>): string {
   const parts = Object.entries(values)
     .filter(([, v]) => Number(v) !== 0)
-    .map(([c, v]) =>
-      c === 'USD' ? formatMoney(new Decimal(v), c) : `${formatMoney(new Decimal(v), c)} ${c}`,
-    );
+    .map(([c, v]) => {
+      const rounded = new Decimal(v).toDecimalPlaces(c === 'USD' ? 2 : 0, Decimal.ROUND_HALF_UP);
+      const shown = formatMoney(rounded.isZero() ? rounded.abs() : rounded, c);
+      return c === 'USD' ? shown : `${shown} ${c}`;
+    });
   return parts.length === 0 ? '0' : parts.join(', ');
 }
 
