@@ -95,8 +95,25 @@ describe('DollarCostAverage', () => {
     expect(said.map((r) => [r.symbol, r.krw])).toEqual([['005930', 50_000]]);
   });
 
+  it("takes an amount in dollars and cents, from the broker's least ($1)", async () => {
+    const bars = dailyBarsOf('AAPL', walk(3, 200, 0.01, 5), '2026-03-09');
+    for (const usd of [19.99, 100.1, 1]) {
+      const { outcome } = await backtestBars([{ strategyClass: DollarCostAverage, config: { usd } }], bars, {
+        interval: '1d',
+        start: bars[0]?.ts as number,
+      });
+      expect(outcome.refused).toEqual({});
+      const buy = outcome.trades[0];
+      expect(buy?.quantity.times(buy.price).minus(usd).abs().lt(0.01)).toBe(true);
+    }
+  });
+
   it.each([
     [{ usd: 0 }, 'usd', '0'],
+    // under the broker's least amount order: each buy would be denied risk-amount-below-minimum
+    [{ usd: 0.5 }, 'usd', '0.5'],
+    // the broker takes an amount to the cent: each buy would be denied invalid-request
+    [{ usd: 100.555 }, 'usd', '100.555'],
     [{ krw: 1.5 }, 'krw', '1.5'],
     [{ everyDays: 0 }, 'everyDays', '0'],
     [{ everyDays: 2.5 }, 'everyDays', '2.5'],

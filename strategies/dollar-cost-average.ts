@@ -28,12 +28,15 @@
  *
  * Run it: `pnpm hoga backtest strategies/dollar-cost-average.ts --symbols AAPL,005930 --interval 1d --from 2025-01-01 --to 2025-12-31`
  */
-import { type Bar, marketOfSymbol, type OrderEvent } from '@hoga/core';
+import { type Bar, MIN_ORDER_AMOUNT_USD, marketOfSymbol, type OrderEvent } from '@hoga/core';
 import { Strategy, z } from '@hoga/engine';
 
 const Config = z.strictObject({
-  /** Dollars spent on a US stock at each buy (an amount order: fractional shares). */
-  usd: z.number().positive().max(1_000_000).default(100),
+  /**
+   * Dollars spent on a US stock at each buy (an amount order: fractional shares), to the cent and
+   * at least the broker's least amount order ($1: one under it is rejected).
+   */
+  usd: z.number().min(MIN_ORDER_AMOUNT_USD.toNumber()).max(1_000_000).multipleOf(0.01).default(100),
   /** Won spent on a KR stock at each buy, in whole shares at the bar's close. */
   krw: z.number().int().positive().max(99_000_000).default(500_000),
   /** Trading days from one buy of a symbol to its next (1: every trading day). */
