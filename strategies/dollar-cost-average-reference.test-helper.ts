@@ -7,22 +7,30 @@
  * `usd / price` shares truncated to 6 decimals). For test days of the usual hours only (no
  * holiday, early close or late opening).
  */
-import { type Bar, barCloseTime, marketOfSymbol } from '@hoga/core';
+import { type Bar, marketOfSymbol } from '@hoga/core';
 import type { ExpectedTrade } from './sma-crossover-reference.test-helper.js';
 
 const MINUTE = 60_000;
 
+/** A formatter per time zone: made once (one made per call was most of the minute test's time). */
+const FORMATS = new Map<string, Intl.DateTimeFormat>();
+
 /** The clock of an instant in `zone`: its date and its minutes after midnight. */
 function local(ms: number, zone: string): { readonly date: string; readonly minute: number } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(ms);
+  let format = FORMATS.get(zone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    FORMATS.set(zone, format);
+  }
+  const parts = format.formatToParts(ms);
   const part = (type: string) => parts.find((p) => p.type === type)?.value as string;
   return {
     date: `${part('year')}-${part('month')}-${part('day')}`,
@@ -104,35 +112,4 @@ export function expectedDcaTrades(
     }
   }
   return trades.sort((a, b) => a.time - b.time || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
-}
-
-/**
- * Daily bars of `symbol` from closes, one a weekday from `firstDate` (`YYYY-MM-DD`) but the dates in
- * `closed` (its exchange's holidays), each stamped KST midnight of its date.
- */
-export function dailyBarsOf(
-  symbol: string,
-  closes: readonly number[],
-  firstDate: string,
-  closed: readonly string[] = [],
-): Bar[] {
-  const bars: Bar[] = [];
-  for (let t = Date.parse(`${firstDate}T00:00:00+09:00`); bars.length < closes.length; t += 1440 * MINUTE) {
-    const weekday = new Date(t + 540 * MINUTE).getUTCDay();
-    if (weekday === 0 || weekday === 6 || closed.includes(local(t, 'Asia/Seoul').date)) continue;
-    const close = closes[bars.length] as number;
-    const open = bars.length === 0 ? close : (closes[bars.length - 1] as number);
-    bars.push({
-      symbol,
-      interval: '1d',
-      ts: t,
-      closeTime: barCloseTime(marketOfSymbol(symbol), '1d', t),
-      open,
-      high: Math.max(open, close),
-      low: Math.min(open, close),
-      close,
-      volume: 1_000_000,
-    });
-  }
-  return bars;
 }

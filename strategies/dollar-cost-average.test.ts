@@ -7,8 +7,8 @@ import {
   recordingLogger,
 } from '../packages/engine/src/backtest/backtest-fixture.test-helper.js';
 import DollarCostAverage from './dollar-cost-average.js';
-import { dailyBarsOf, expectedDcaTrades } from './dollar-cost-average-reference.test-helper.js';
-import { asExpectedTrades, walk } from './sma-crossover-reference.test-helper.js';
+import { expectedDcaTrades } from './dollar-cost-average-reference.test-helper.js';
+import { asExpectedTrades, dailyBarsOf, walk } from './sma-crossover-reference.test-helper.js';
 
 /** Whole days of minute bars of `symbol` on `dates`: KR 08:01–20:00 KST, US 04:01–18:00 New York (EST). */
 function minuteDays(symbol: string, dates: readonly string[], seed: number): Bar[] {

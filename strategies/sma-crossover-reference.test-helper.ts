@@ -6,7 +6,7 @@
  * bars a market order is taken in the regular session only (KR 09:00–15:30 KST, US 09:30–16:00
  * New York), so a cross at a bar closing outside it makes no trade.
  */
-import type { Bar, Decimal } from '@hoga/core';
+import { type Bar, barCloseTime, type Decimal, marketOfSymbol } from '@hoga/core';
 
 /** A seeded random walk on the tick grid (`tick`), starting at `start`. */
 export function walk(n: number, start: number, tick: number, seed: number): number[] {
@@ -118,4 +118,38 @@ export function asExpectedTrades(
     quantity: t.quantity.toNumber(),
     price: t.price.toNumber(),
   }));
+}
+
+/**
+ * Daily bars of `symbol` from closes, one a weekday from `firstDate` (`YYYY-MM-DD`) but the dates in
+ * `closed` (its exchange's holidays), each stamped KST midnight of its date and closing at its
+ * market's regular close (core's `barCloseTime`: 15:30 KST, 16:00 New York).
+ */
+export function dailyBarsOf(
+  symbol: string,
+  closes: readonly number[],
+  firstDate: string,
+  closed: readonly string[] = [],
+): Bar[] {
+  const day = 86_400_000;
+  const bars: Bar[] = [];
+  for (let t = Date.parse(`${firstDate}T00:00:00+09:00`); bars.length < closes.length; t += day) {
+    const kst = new Date(t + 9 * 3_600_000);
+    const weekday = kst.getUTCDay();
+    if (weekday === 0 || weekday === 6 || closed.includes(kst.toISOString().slice(0, 10))) continue;
+    const close = closes[bars.length] as number;
+    const open = bars.length === 0 ? close : (closes[bars.length - 1] as number);
+    bars.push({
+      symbol,
+      interval: '1d',
+      ts: t,
+      closeTime: barCloseTime(marketOfSymbol(symbol), '1d', t),
+      open,
+      high: Math.max(open, close),
+      low: Math.min(open, close),
+      close,
+      volume: 1_000_000,
+    });
+  }
+  return bars;
 }

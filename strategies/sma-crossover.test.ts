@@ -7,7 +7,12 @@ import {
   minuteBars,
 } from '../packages/engine/src/backtest/backtest-fixture.test-helper.js';
 import SmaCrossover from './sma-crossover.js';
-import { asExpectedTrades, expectedSmaTrades, walk } from './sma-crossover-reference.test-helper.js';
+import {
+  asExpectedTrades,
+  dailyBarsOf,
+  expectedSmaTrades,
+  walk,
+} from './sma-crossover-reference.test-helper.js';
 
 describe('SmaCrossover', () => {
   it('trades exactly the crossovers of an independent computation (time, side, quantity, next open)', async () => {
@@ -51,7 +56,7 @@ describe('SmaCrossover', () => {
     expect(asExpectedTrades(m.outcome.trades)).toEqual(expectedSmaTrades(minute, config));
 
     const firstDay = Date.parse('2026-03-03T00:00:00+09:00');
-    const daily = dailyBars('005930', walk(120, 70_000, 100, 17), firstDay);
+    const daily = dailyBarsOf('005930', walk(120, 70_000, 100, 17), '2026-03-03');
     const d = await backtestBars([{ strategyClass: SmaCrossover, config }], daily, {
       interval: '1d',
       start: firstDay,
@@ -105,28 +110,3 @@ describe('SmaCrossover', () => {
     await expect(run).rejects.toThrow(new RegExp(`\\n  ${field}: found ${value}, expected `));
   });
 });
-
-/** Daily bars of `symbol` from closes, one a weekday from `firstDay` (KST midnight), closing at 15:30 KST. */
-function dailyBars(symbol: string, closes: readonly number[], firstDay: number): Bar[] {
-  const bars: Bar[] = [];
-  for (let t = firstDay; bars.length < closes.length; t += 1440 * MINUTE) {
-    const weekday = new Date(t + 540 * MINUTE).getUTCDay();
-    if (weekday === 0 || weekday === 6) continue;
-    const close = closes[bars.length] as number;
-    const open = bars.length === 0 ? close : (closes[bars.length - 1] as number);
-    const high = Math.max(open, close);
-    const low = Math.min(open, close);
-    bars.push({
-      symbol,
-      interval: '1d',
-      ts: t,
-      closeTime: t + 930 * MINUTE,
-      open,
-      high,
-      low,
-      close,
-      volume: 1_000_000,
-    });
-  }
-  return bars;
-}

@@ -59,8 +59,9 @@ export class StrategyHost implements StrategyContext {
   /** Its view of its orders, moved by their events. */
   private readonly views: StrategyOrderViews;
   /**
-   * When market orders are taken (the run's, by the broker's calendar, in paper and live; the
-   * broker model's in a backtest), or null in a run that judges no session rule (a daily backtest).
+   * The hours orders are judged by (the run's, by the broker's calendar, in paper and live; the
+   * broker model's in a backtest), or null in a run that judges no session rule (a daily backtest);
+   * undefined until first asked.
    */
   private marketHours: OrderHours | null | undefined;
   /** The run's hours (the broker's calendar in paper and live), else the broker model's, made once. */
@@ -108,12 +109,7 @@ export class StrategyHost implements StrategyContext {
   }
 
   marketOrderAllowed(symbol: string): boolean {
-    let hours = this.marketHours;
-    if (hours === undefined) {
-      const { mode, universe } = this.services;
-      hours = judgesSessionRules(mode, universe.interval) ? this.runHours() : null;
-      this.marketHours = hours;
-    }
+    const hours = this.sessionRuleHours();
     const market = this.marketOf(symbol, 'marketOrderAllowed');
     return hours === null || hours.allowed(market, this.services.clock.nowMs());
   }
@@ -121,10 +117,10 @@ export class StrategyHost implements StrategyContext {
   amountOrderAllowed(symbol: string): boolean {
     const market = this.marketOf(symbol, 'amountOrderAllowed');
     if (market !== 'US') return false;
-    const { mode, universe } = this.services;
-    if (!judgesSessionRules(mode, universe.interval)) return true;
+    const hours = this.sessionRuleHours();
+    if (hours === null) return true;
     const now = this.services.clock.nowMs();
-    const session = this.runHours().regularSession(market, now);
+    const session = hours.regularSession(market, now);
     return (
       session !== null &&
       session !== undefined &&
@@ -136,6 +132,15 @@ export class StrategyHost implements StrategyContext {
   regularSession(symbol: string): RegularSession | null | undefined {
     const market = this.marketOf(symbol, 'regularSession');
     return this.runHours().regularSession(market, this.services.clock.nowMs());
+  }
+
+  /** The hours the run's orders are judged by, or null in a run that judges no session rule (a daily backtest); worked out once. */
+  private sessionRuleHours(): OrderHours | null {
+    if (this.marketHours === undefined) {
+      const { mode, universe } = this.services;
+      this.marketHours = judgesSessionRules(mode, universe.interval) ? this.runHours() : null;
+    }
+    return this.marketHours;
   }
 
   /** The run's order hours: the broker's calendar in paper and live, else the broker model's. */
